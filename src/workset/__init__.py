@@ -1,0 +1,1 @@
+"""workset: context engineering runtime for AI agents."""

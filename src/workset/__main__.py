@@ -1,0 +1,5 @@
+"""``python -m workset`` runs the command line."""
+
+from workset.cli.main import main
+
+main()

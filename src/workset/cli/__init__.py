@@ -1,0 +1,1 @@
+"""The ``workset`` command line: a thin layer over the library."""

@@ -1,0 +1,263 @@
+"""``workset``: run agent tasks, chat, and look at recorded sessions.
+
+A thin layer over the library: it builds a model, the tools and the session log, subscribes a
+printer to the loop's events, and renders what the log holds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import click
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+
+from workset.cli.render import calls_table, event_line, sessions_table, trajectory_lines
+from workset.errors import WorksetError
+from workset.log.store import SessionLog, default_db_path
+from workset.loop.agent import Agent, AgentConfig, RunResult
+from workset.loop.events import LoopEvent
+from workset.models.base import Model
+from workset.models.factory import DEFAULT_MODEL, Progress as ProgressCallback, create_model
+from workset.tools.perception import perception_tools
+from workset.tools.registry import ToolRegistry
+from workset.tools.workspace import Workspace
+
+err = Console(stderr=True)
+out = Console()
+
+
+def main() -> None:
+    try:
+        cli(standalone_mode=False)
+    except click.exceptions.Abort:
+        err.print("aborted")
+        sys.exit(130)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except WorksetError as error:
+        err.print(f"[bold red]error:[/] {error}")
+        sys.exit(2)
+
+
+@click.group(help="Context engineering runtime for AI agents.")
+@click.version_option(package_name="workset")
+def cli() -> None:
+    pass
+
+
+db_option = click.option(
+    "--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="Session log file (default: $WORKSET_DB or ~/.local/share/workset/workset.db).",
+)
+
+
+def model_options(fn: Any) -> Any:
+    options = [
+        click.option("--model", "model_spec", default=DEFAULT_MODEL, show_default=True,
+                     help="Embedded model name, a .gguf path, openai:MODEL, or scripted:FILE."),
+        click.option("--base-url", default=None, help="Endpoint for openai:MODEL."),
+        click.option("--api-key", default=None, envvar="WORKSET_API_KEY",
+                     help="API key for openai:MODEL (or $WORKSET_API_KEY)."),
+        click.option("--context-window", type=int, default=None,
+                     help="Context window in tokens (default 8192)."),
+        click.option("--workspace", type=click.Path(file_okay=False, path_type=Path),
+                     default=Path(), show_default=True,
+                     help="Folder the tools may read; nothing outside it is reachable."),
+        click.option("--max-iterations", type=int, default=8, show_default=True,
+                     help="Model calls allowed per run before giving up."),
+        db_option,
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+@contextlib.contextmanager
+def _progress() -> Iterator[ProgressCallback]:
+    """A progress bar for long preparation steps (joining weights, loading the model)."""
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                   console=err, transient=True)
+    tasks: dict[str, Any] = {}
+
+    def report(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = bar.add_task(stage, total=total or None)
+        bar.update(tasks[stage], completed=done, total=total or None)
+
+    with bar:
+        yield report
+
+
+class _Runtime:
+    def __init__(self, model: Model, log: SessionLog, workspace: Path, max_iterations: int):
+        self.model, self.log, self.workspace = model, log, workspace.resolve()
+        tools = ToolRegistry(perception_tools(Workspace(self.workspace)))
+        config = AgentConfig(max_iterations=max_iterations)
+        self.agent = Agent(model, tools, log, config, subscribers=[self._print])
+
+    def _print(self, event: LoopEvent) -> None:
+        line = event_line(event)
+        if line is not None:
+            err.print(line)
+
+    async def start(self) -> None:
+        start = getattr(self.model, "start", None)
+        if start is not None:
+            with err.status(f"loading {self.model.info.name}…"):
+                await start()
+
+
+def _open(model_spec: str, base_url: str | None, api_key: str | None, context_window: int | None,
+          workspace: Path, max_iterations: int, db: Path | None) -> _Runtime:
+    if not workspace.is_dir():
+        raise click.UsageError(f"workspace {workspace} is not a folder")
+    log = SessionLog(db or default_db_path())
+    with _progress() as progress:
+        model = create_model(model_spec, base_url=base_url, api_key=api_key,
+                             context_window=context_window, progress=progress)
+        runtime = _Runtime(model, log, workspace, max_iterations)
+        anyio.run(runtime.start)
+    return runtime
+
+
+def _report(result: RunResult, log: SessionLog) -> None:
+    if result.status == "failed":
+        err.print(f"[bold red]run failed:[/] {result.error}")
+    elif result.answer:
+        out.print(result.answer, markup=False, highlight=False)
+    u = result.usage
+    err.print(
+        f"[dim]{u.calls} model calls, {u.prompt_tokens} prompt tokens ({u.cached_prompt_tokens} "
+        f"cached), {u.completion_tokens} out. Session {result.session_id} stored in "
+        f"{log.path}; see it with: workset show {result.session_id}[/]"
+    )
+
+
+@cli.command(help="Run one agent task and print the answer.")
+@click.argument("task")
+@click.option("--session", "session_id", default=None, help="Continue this session.")
+@model_options
+def run(task: str, session_id: str | None, model_spec: str, base_url: str | None,
+        api_key: str | None, context_window: int | None, workspace: Path, max_iterations: int,
+        db: Path | None) -> None:
+    if not task.strip():
+        raise click.UsageError('the task is empty; say what the agent should do, e.g. '
+                               'workset run "What does README.md say about setup?"')
+    rt = _open(model_spec, base_url, api_key, context_window, workspace, max_iterations, db)
+
+    async def go() -> RunResult:
+        try:
+            return await rt.agent.run(task, session_id=session_id, workspace=str(rt.workspace))
+        finally:
+            await rt.model.aclose()
+
+    result = anyio.run(go)
+    _report(result, rt.log)
+    if result.status == "failed":
+        sys.exit(1)
+
+
+@cli.command(help="Continue a session that was interrupted (crash, kill, timeout).")
+@click.argument("session")
+@model_options
+def resume(session: str, model_spec: str, base_url: str | None, api_key: str | None,
+           context_window: int | None, workspace: Path, max_iterations: int,
+           db: Path | None) -> None:
+    rt = _open(model_spec, base_url, api_key, context_window, workspace, max_iterations, db)
+    session_id = rt.log.get_session(session).id
+
+    async def go() -> RunResult:
+        try:
+            return await rt.agent.resume(session_id)
+        finally:
+            await rt.model.aclose()
+
+    result = anyio.run(go)
+    if result.status == "nothing_to_do":
+        err.print(f"session {session_id} has nothing left to do; its last answer was:")
+        out.print(result.answer, markup=False, highlight=False)
+        return
+    _report(result, rt.log)
+    if result.status == "failed":
+        sys.exit(1)
+
+
+@cli.command(help="Chat with the agent; each line is a turn of one session. Ctrl-D ends.")
+@click.option("--session", "session_id", default=None, help="Continue this session.")
+@model_options
+def chat(session_id: str | None, model_spec: str, base_url: str | None, api_key: str | None,
+         context_window: int | None, workspace: Path, max_iterations: int,
+         db: Path | None) -> None:
+    rt = _open(model_spec, base_url, api_key, context_window, workspace, max_iterations, db)
+
+    async def go() -> None:
+        nonlocal session_id
+        try:
+            while True:
+                try:
+                    line = await anyio.to_thread.run_sync(lambda: input("you> "))
+                except EOFError:
+                    break
+                if not line.strip():
+                    continue
+                if line.strip() in ("/exit", "/quit"):
+                    break
+                result = await rt.agent.run(line, session_id=session_id,
+                                            workspace=str(rt.workspace))
+                session_id = result.session_id
+                _report(result, rt.log)
+        finally:
+            await rt.model.aclose()
+
+    anyio.run(go)
+
+
+@cli.command(help="List recorded sessions.")
+@click.option("--limit", type=int, default=30, show_default=True)
+@db_option
+def sessions(limit: int, db: Path | None) -> None:
+    log = SessionLog(db or default_db_path())
+    found = log.sessions(limit=limit)
+    if not found:
+        err.print(f"no sessions yet in {log.path}; start one with: workset run \"…\"")
+        return
+    out.print(sessions_table(found))
+
+
+@cli.command(help="Show a session: its trajectory and each model call's token buckets.")
+@click.argument("session")
+@db_option
+def show(session: str, db: Path | None) -> None:
+    log = SessionLog(db or default_db_path())
+    info = log.get_session(session)
+    events = log.events(info.id)
+    out.print(f"[bold]session {info.id}[/]  model {info.model}  workspace {info.workspace}  "
+              f"status {info.status}")
+    for line in trajectory_lines(events):
+        out.print(line)
+    out.print(calls_table(events))
+
+
+@cli.command(help="List the embedded models and whether each is ready to use.")
+def models() -> None:
+    from workset.models.weights import EMBEDDED_MODELS, model_status
+
+    from rich.table import Table
+
+    table = Table(title="embedded models")
+    for column in ("name", "state", "detail"):
+        table.add_column(column)
+    for name in EMBEDDED_MODELS:
+        status = model_status(name)
+        table.add_row(name + (" (default)" if name == DEFAULT_MODEL else ""), status.state,
+                      status.detail)
+    out.print(table)
+    out.print("Any local GGUF file also works: workset run --model path/to/model.gguf \"…\"")
+    out.print("Any OpenAI-compatible endpoint: --model openai:MODEL --base-url URL")

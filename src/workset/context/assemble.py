@@ -1,0 +1,323 @@
+"""Assemble one model request: stable prefix | trajectory | dynamic suffix, with a manifest.
+
+Layout: the system prompt, then the tool definitions in a deterministic order (the stable
+prefix, byte-identical across calls); then the trajectory, append-only and ordered by sequence;
+then the dynamic suffix (status and other per-call state), always last.
+
+An :class:`Assembler` serves one session and keeps what it computed for the previous call.
+When the history only grew, call N+1 renders and counts the new tail, reuses the parts, items
+and bucket sums of the rest, and measures prefix reuse from the first changed part: its cost
+follows what changed, not the length of the session (``benchmarks/assembly.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from workset.context.budget import BudgetConfig, select_recent
+from workset.context.manifest import (
+    BudgetNumbers,
+    IncludedItem,
+    ItemKind,
+    Manifest,
+    OmittedItem,
+    PrefixInfo,
+)
+from workset.messages import AssistantMessage, Message, SystemMessage, ToolMessage, ToolSpec
+from workset.models.base import ModelRequest
+from workset.tokens.base import CountedPart, Part, RequestCount
+from workset.tokens.counter import PartCounter, common_prefix_tokens
+
+__all__ = ["AssembledRequest", "Assembler", "BudgetConfig"]
+
+
+@dataclass(frozen=True, slots=True)
+class AssembledRequest:
+    request: ModelRequest
+    manifest: Manifest
+    count: RequestCount
+
+
+@dataclass(slots=True)
+class _History:
+    """Counted parts and manifest items of the whole history, as of the last call."""
+
+    system: str
+    tools: tuple[ToolSpec, ...]
+    messages: list[Message]
+    seqs: list[int | None]
+    parts: list[CountedPart]
+    items: list[IncludedItem]
+    tokens: int
+    buckets: dict[str, int]
+    unchanged: int = 0  # leading parts identical to the previous call's
+    unchanged_tokens: int = 0
+
+
+@dataclass(slots=True)
+class _Previous:
+    count: RequestCount
+    whole_history: bool  # every history message was included, so positions line up
+    head: tuple[CountedPart, ...]
+
+
+@dataclass
+class Assembler:
+    """Builds the requests of one session; remembers the previous one to measure reuse."""
+
+    counter: PartCounter
+    budget: BudgetConfig
+    _history: _History | None = field(default=None, repr=False)
+    _previous: _Previous | None = field(default=None, repr=False)
+    _calls: int = 0
+
+    def assemble(
+        self,
+        *,
+        session_id: str,
+        system: str,
+        tools: Sequence[ToolSpec],
+        history: Sequence[Message],
+        seqs: Sequence[int | None] | None = None,
+        suffix: Sequence[Message] = (),
+        through_seq: int = 0,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> AssembledRequest:
+        tools = tuple(tools)
+        seq_list: list[int | None] = list(seqs) if seqs is not None else [None] * len(history)
+        head = self._head(system, tools)
+        hist = self._update_history(system, tools, list(history), seq_list, len(head))
+        tail = self._tail(system, tools, history, suffix)
+        fixed = sum(p.tokens for p in head) + sum(p.tokens for p in tail)
+        room = self.budget.available(fixed)
+
+        if hist.tokens <= room:
+            first_kept, kept_parts, kept_items = 0, hist.parts, hist.items
+            kept_tokens, kept_buckets = hist.tokens, hist.buckets
+        else:
+            tokens = [p.tokens for p in hist.parts]
+            first_kept = select_recent(history, tokens, room, self.budget, fixed).first_kept
+            kept_parts = self._message_parts(system, tools, history[first_kept:])
+            kept_items = [
+                _item(p, len(head) + i, seq_list[first_kept + i]) for i, p in enumerate(kept_parts)
+            ]
+            kept_tokens = sum(p.tokens for p in kept_parts)
+            kept_buckets = _bucket_sums(kept_parts)
+
+        position = len(head) + len(kept_parts)
+        tail_items = [_tail_item(p, position + i) for i, p in enumerate(tail)]
+        parts = (*head, *kept_parts, *tail)
+        count = RequestCount(
+            parts, self.counter.method, self.counter.tokenizer.exact, total=fixed + kept_tokens
+        )
+        buckets = dict(kept_buckets)
+        for p in (*head, *tail):
+            buckets[p.part.bucket] = buckets.get(p.part.bucket, 0) + p.tokens
+
+        self._calls += 1
+        manifest = Manifest(
+            request_id=f"{session_id}-c{self._calls}",
+            session_id=session_id,
+            through_seq=through_seq,
+            total_tokens=count.total,
+            count_method=count.method,
+            budget=BudgetNumbers(
+                self.budget.window,
+                self.budget.output_reserve,
+                self.budget.margin,
+                fixed,
+                room,
+                kept_tokens,
+            ),
+            buckets=buckets,
+            prefix=self._prefix_info(count, head, hist, whole=first_kept == 0),
+            included=(*(_head_item(p, i) for i, p in enumerate(head)), *kept_items, *tail_items),
+            omitted=tuple(
+                _omitted(p, seq_list[i], i) for i, p in enumerate(hist.parts[:first_kept])
+            ),
+        )
+        self._previous = _Previous(count, first_kept == 0, head)
+        messages = (SystemMessage(system), *history[first_kept:], *suffix)
+        request = ModelRequest(messages, tools, max_tokens, temperature)
+        return AssembledRequest(request, manifest, count)
+
+    # -- rendering and counting ------------------------------------------------------------
+
+    def _head(self, system: str, tools: tuple[ToolSpec, ...]) -> tuple[CountedPart, ...]:
+        rendered = self.counter.chat_format.render(system, tools, ())
+        return tuple(self._counted(p) for p in rendered if p.key in ("system", "tools"))
+
+    def _tail(
+        self,
+        system: str,
+        tools: tuple[ToolSpec, ...],
+        history: Sequence[Message],
+        suffix: Sequence[Message],
+    ) -> list[CountedPart]:
+        """The suffix messages and the template's closing part (the generation prompt)."""
+        context = list(history[-1:])
+        rendered = self.counter.chat_format.render(system, tools, [*context, *suffix])
+        body = [p for p in rendered if p.key not in ("system", "tools")]
+        return [self._counted(p) for p in body[len(context) :]]
+
+    def _message_parts(
+        self,
+        system: str,
+        tools: tuple[ToolSpec, ...],
+        messages: Sequence[Message],
+        context: int = 0,
+    ) -> list[CountedPart]:
+        """Counted parts of ``messages[context:]``, rendered with ``context`` messages before."""
+        rendered = self.counter.chat_format.render(system, tools, messages)
+        body = [p for p in rendered if p.key not in ("system", "tools")]
+        return [self._counted(p) for p in body[context : len(messages)]]
+
+    def _counted(self, part: Part) -> CountedPart:
+        return CountedPart(part, self.counter.count_text(part.text))
+
+    def _update_history(
+        self,
+        system: str,
+        tools: tuple[ToolSpec, ...],
+        history: list[Message],
+        seqs: list[int | None],
+        head_len: int,
+    ) -> _History:
+        old = self._history
+        n = len(old.messages) if old else 0
+        grew = (
+            old is not None
+            and n >= 2
+            and old.system == system
+            and old.tools == tools
+            and len(history) >= n
+            and history[:n] == old.messages
+            and seqs[:n] == old.seqs
+        )
+        if old is not None and grew:
+            # The last old message may render differently now that it has a neighbour.
+            start = n - 1
+            new_parts = self._message_parts(system, tools, history[start - 1 :], context=1)
+            stale = old.parts[start]
+            parts = old.parts[:start] + new_parts
+            items = old.items[:start] + [
+                _item(p, head_len + start + i, seqs[start + i]) for i, p in enumerate(new_parts)
+            ]
+            buckets = dict(old.buckets)
+            buckets[stale.part.bucket] -= stale.tokens
+            for p in new_parts:
+                buckets[p.part.bucket] = buckets.get(p.part.bucket, 0) + p.tokens
+            unchanged_tokens = old.tokens - stale.tokens
+            tokens = unchanged_tokens + sum(p.tokens for p in new_parts)
+            hist = _History(
+                system, tools, history, seqs, parts, items, tokens, buckets, start, unchanged_tokens
+            )
+        else:
+            parts = self._message_parts(system, tools, history)
+            items = [_item(p, head_len + i, seqs[i]) for i, p in enumerate(parts)]
+            hist = _History(
+                system,
+                tools,
+                history,
+                seqs,
+                parts,
+                items,
+                sum(p.tokens for p in parts),
+                _bucket_sums(parts),
+            )
+        self._history = hist
+        return hist
+
+    def _prefix_info(
+        self, count: RequestCount, head: tuple[CountedPart, ...], hist: _History, *, whole: bool
+    ) -> PrefixInfo:
+        digest = hashlib.sha256("".join(p.part.text for p in head).encode()).hexdigest()[:16]
+        head_tokens = sum(p.tokens for p in head)
+        previous = self._previous
+        if previous is None:
+            return PrefixInfo(digest, head_tokens, 0, 0)
+        start, start_tokens = 0, 0
+        if previous.whole_history and whole and previous.head == head:
+            start = len(head) + hist.unchanged
+            start_tokens = head_tokens + hist.unchanged_tokens
+        reused = common_prefix_tokens(
+            previous.count, count, self.counter, start=start, start_tokens=start_tokens
+        )
+        # The previous request ended with the generation prompt, which the answer extends:
+        # reuse is whole when everything before that closing part was reused.
+        last = previous.count.parts[-1]
+        closing = last.tokens if last.part.bucket == "template" else 0
+        broke = reused < previous.count.total - closing
+        return PrefixInfo(
+            hash=digest,
+            tokens=head_tokens,
+            reused_tokens=reused,
+            previous_total=previous.count.total,
+            first_divergence=_first_divergence(previous.count, count) if broke else "",
+        )
+
+
+def _bucket_sums(parts: Sequence[CountedPart]) -> dict[str, int]:
+    sums: dict[str, int] = {}
+    for p in parts:
+        sums[p.part.bucket] = sums.get(p.part.bucket, 0) + p.tokens
+    return sums
+
+
+def _kind_and_source(message: object) -> tuple[ItemKind, str]:
+    if isinstance(message, ToolMessage):
+        return "trajectory", f"tool:{message.name or message.tool_call_id}"
+    if isinstance(message, AssistantMessage) and message.tool_calls:
+        return "trajectory", "assistant:calls:" + ",".join(c.name for c in message.tool_calls)
+    return "trajectory", str(getattr(message, "role", message))
+
+
+def _item(part: CountedPart, position: int, seq: int | None) -> IncludedItem:
+    kind, source = _kind_and_source(part.part.key)
+    item_id = f"seq:{seq}" if seq is not None else f"pos:{position}"
+    return IncludedItem(item_id, kind, source, part.tokens, position, part.part.bucket, seq)
+
+
+def _head_item(part: CountedPart, position: int) -> IncludedItem:
+    if part.part.key == "tools":
+        return IncludedItem("tools", "tool", "tool_definitions", part.tokens, position, "tools")
+    return IncludedItem("system", "instruction", "system_prompt", part.tokens, position, "system")
+
+
+def _tail_item(part: CountedPart, position: int) -> IncludedItem:
+    if part.part.bucket == "template":
+        return IncludedItem(
+            str(part.part.key), "template", "chat_template", part.tokens, position, "template"
+        )
+    _, source = _kind_and_source(part.part.key)
+    return IncludedItem(
+        f"suffix:{position}", "status", f"suffix:{source}", part.tokens, position, part.part.bucket
+    )
+
+
+def _omitted(part: CountedPart, seq: int | None, index: int) -> OmittedItem:
+    kind, source = _kind_and_source(part.part.key)
+    return OmittedItem(
+        f"seq:{seq}" if seq is not None else f"msg:{index}",
+        kind,
+        source,
+        part.tokens,
+        "budget",
+        "older than the most recent trajectory that fits the budget",
+        seq,
+    )
+
+
+def _describe(part: CountedPart) -> str:
+    key = part.part.key
+    return key if isinstance(key, str) else f"{getattr(key, 'role', 'item')} message"
+
+
+def _first_divergence(previous: RequestCount, current: RequestCount) -> str:
+    for position, (old, new) in enumerate(zip(previous.parts, current.parts, strict=False)):
+        if old.part.text != new.part.text:
+            return f"position {position}: {_describe(new)} changed (was {_describe(old)})"
+    return ""

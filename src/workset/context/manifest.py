@@ -1,0 +1,85 @@
+"""The manifest: what went into one model call, what was left out and why.
+
+One manifest per model call, stored in the session log with the call. Its buckets sum to the
+request's token count; its prefix fields say how much of the previous request was reused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+ItemKind: TypeAlias = Literal[
+    "instruction",
+    "tool",
+    "trajectory",
+    "task_state",
+    "evidence",
+    "memory",
+    "status",
+    "skill",
+    "template",
+]
+OmitReason: TypeAlias = Literal[
+    "budget", "scope", "expired", "negative_utility", "policy", "masked", "duplicate"
+]
+
+
+@dataclass(frozen=True, slots=True)
+class IncludedItem:
+    item_id: str
+    kind: ItemKind
+    source: str
+    tokens: int
+    position: int  # order in the request, 0 = first part of the prompt
+    bucket: str
+    seq: int | None = None  # session-log sequence of the event the item comes from
+
+
+@dataclass(frozen=True, slots=True)
+class OmittedItem:
+    item_id: str
+    kind: ItemKind
+    source: str
+    tokens: int
+    reason: OmitReason
+    detail: str = ""
+    seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetNumbers:
+    """window − output_reserve − margin − fixed = available for the trajectory and the rest."""
+
+    window: int
+    output_reserve: int
+    margin: int
+    fixed: int
+    available: int
+    used: int
+
+
+@dataclass(frozen=True, slots=True)
+class PrefixInfo:
+    """The stable prefix (system prompt and tools) and reuse against the previous request."""
+
+    hash: str
+    tokens: int
+    reused_tokens: int  # leading tokens equal to the previous request's (0 on the first call)
+    previous_total: int  # the previous request's size, 0 on the first call
+    first_divergence: str = ""  # the item where reuse broke, when it broke before the end
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    request_id: str
+    session_id: str
+    through_seq: int  # the last session-log sequence number the request reflects
+    total_tokens: int
+    count_method: str
+    budget: BudgetNumbers
+    buckets: dict[str, int]
+    prefix: PrefixInfo
+    included: tuple[IncludedItem, ...] = ()
+    omitted: tuple[OmittedItem, ...] = field(default=())
+    summary_id: str | None = None

@@ -1,0 +1,104 @@
+"""The session log schema, evolved by append-only migrations.
+
+Migration *n* (1-based) brings a database from ``PRAGMA user_version`` *n − 1* to *n*.
+Never edit a migration that has shipped: append a new one instead.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from workset.errors import SessionLogError
+
+Migration = Callable[[sqlite3.Connection], None]
+
+MIGRATIONS: list[Migration] = []
+
+
+def migration(fn: Migration) -> Migration:
+    """Register ``fn`` as the next migration."""
+    MIGRATIONS.append(fn)
+    return fn
+
+
+@migration
+def m001_sessions_and_events(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            created_at REAL NOT NULL,
+            title TEXT NOT NULL,
+            workspace TEXT NOT NULL,
+            model TEXT NOT NULL,
+            config_json TEXT
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE events (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL REFERENCES sessions(id),
+            kind TEXT NOT NULL,
+            at REAL NOT NULL,
+            call_id TEXT,
+            payload TEXT NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX events_by_session ON events (session_id, seq)")
+    db.execute(
+        "CREATE UNIQUE INDEX events_once_per_call ON events (session_id, kind, call_id) "
+        "WHERE call_id IS NOT NULL"
+    )
+    for action in ("UPDATE", "DELETE"):
+        db.execute(
+            f"""
+            CREATE TRIGGER events_no_{action.lower()} BEFORE {action} ON events
+            BEGIN
+                SELECT RAISE(ABORT, 'events are append-only');
+            END
+            """
+        )
+
+
+def schema_version(db: sqlite3.Connection) -> int:
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    assert isinstance(version, int)
+    return version
+
+
+def migrate(db: sqlite3.Connection, *, path: str) -> int:
+    """Apply pending migrations, each in its own transaction; returns the schema version.
+
+    ``db`` must be in autocommit mode (``isolation_level=None``). Safe against another
+    process migrating the same file at the same time: the version is re-read under the lock.
+    """
+    known = len(MIGRATIONS)
+    while True:
+        version = schema_version(db)
+        _check_not_newer(version, known, path)
+        if version == known:
+            return version
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = schema_version(db)
+            _check_not_newer(version, known, path)
+            if version < known:
+                MIGRATIONS[version](db)
+                db.execute(f"PRAGMA user_version = {version + 1:d}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+
+def _check_not_newer(version: int, known: int, path: str) -> None:
+    if version > known:
+        raise SessionLogError(
+            f"the session log {path} has schema version {version}, but this workset knows "
+            f"only up to {known}: it was written by a newer workset. Upgrade workset "
+            "(pip install -U workset) or point --db at another file."
+        )

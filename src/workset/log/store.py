@@ -1,0 +1,420 @@
+"""The SQLite session log: sessions, their append-only events, and what is rebuilt from them.
+
+Every append is its own committed transaction (WAL journal, ``synchronous=FULL``), so an
+event the loop saw recorded survives a crash of the process. A tool call's start and result
+are each recorded at most once per call id, which makes retries after a crash idempotent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, TypeAlias, get_args
+
+from workset.context.manifest import Manifest
+from workset.errors import SessionLogError, SessionNotFoundError, UsageError
+from workset.log.codec import EVENT_TYPES, event_from_payload, event_to_payload
+from workset.log.migrations import migrate
+from workset.loop.events import (
+    LoopEvent,
+    ModelCalled,
+    RunFailed,
+    RunFinished,
+    RunStarted,
+    ToolFinished,
+    ToolStarted,
+)
+from workset.messages import Message, OpenUnit, ToolCall, UserMessage, group_units
+
+RecordKind: TypeAlias = Literal["external_event", "summary"]
+RunStatus: TypeAlias = Literal["finished", "failed", "interrupted", "none"]
+
+RECORD_KINDS: frozenset[str] = frozenset(get_args(RecordKind))
+BUSY_TIMEOUT_S = 10.0
+_RUN_STATUS: dict[str, RunStatus] = {
+    "run_started": "interrupted",
+    "run_finished": "finished",
+    "run_failed": "failed",
+}
+
+
+def default_db_path() -> Path:
+    """``$WORKSET_DB`` when set, else ``~/.local/share/workset/workset.db``."""
+    env = os.environ.get("WORKSET_DB")
+    if env:
+        return Path(env).expanduser()
+    return Path.home() / ".local" / "share" / "workset" / "workset.db"
+
+
+def new_session_id() -> str:
+    """``s`` + 8 hex digits of the current second + 4 random hex digits: sortable, short."""
+    return f"s{int(time.time()):08x}{secrets.randbits(16):04x}"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One row of the log: a loop ``event``, or a ``record`` for the non-loop kinds."""
+
+    seq: int
+    session_id: str
+    kind: str
+    at: float
+    event: LoopEvent | None = None
+    record: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeState:
+    """What a resumed run needs: the conversation so far and the tool calls left hanging."""
+
+    messages: tuple[Message, ...]
+    open_unit: OpenUnit | None  # the last assistant message, when its calls lack results
+    started_unfinished: tuple[ToolCall, ...]  # started, never finished: may have side effects
+    finished_call_ids: frozenset[str]
+    last_run_status: RunStatus
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    id: str
+    created_at: float
+    title: str
+    model: str
+    workspace: str
+    n_events: int
+    status: RunStatus  # of the last run; "interrupted" also while a run is in progress
+    last_event_at: float | None
+    config: dict[str, Any] | None = None
+
+
+class SessionLog:
+    """An append-only event log of sessions in one SQLite file. Use as a context manager."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()  # the loop may append from worker threads
+        self._db = _connect(self.path)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> SessionLog:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- writing --------------------------------------------------------------------------
+
+    def create_session(
+        self, *, title: str, workspace: str, model: str, config: Mapping[str, Any] | None = None
+    ) -> str:
+        """Record a new session and return its id."""
+        config_json = None if config is None else _dumps(dict(config), "the session config")
+        for _ in range(20):  # ids collide only for sessions created in the same second
+            session_id = new_session_id()
+            with self._write("create a session") as db:
+                if _exists(db, session_id):
+                    continue
+                db.execute(
+                    "INSERT INTO sessions (id, created_at, title, workspace, model, config_json)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (session_id, time.time(), title, workspace, model, config_json),
+                )
+                return session_id
+        raise SessionLogError(f"could not find a free session id in {self.path}; try again")
+
+    def append(self, event: LoopEvent) -> int:
+        """Record ``event`` durably and return its sequence number.
+
+        A second ``ToolStarted`` or ``ToolFinished`` for the same call id records nothing
+        and returns the sequence number of the first.
+        """
+        call_id = event.call.id if isinstance(event, ToolStarted | ToolFinished) else None
+        payload = _dumps(event_to_payload(event), f"a {event.kind} event")
+        return self._insert(event.session_id, event.kind, event.at, call_id, payload)
+
+    def append_record(
+        self,
+        session_id: str,
+        kind: RecordKind,
+        payload: Mapping[str, Any],
+        *,
+        at: float | None = None,
+    ) -> int:
+        """Record a non-loop entry (an external event, a summary) as a JSON object."""
+        if kind not in RECORD_KINDS:
+            raise UsageError(f"record kind must be one of {sorted(RECORD_KINDS)}, not {kind!r}")
+        text = _dumps(dict(payload), f"the {kind} record")
+        return self._insert(session_id, kind, time.time() if at is None else at, None, text)
+
+    def subscriber(self) -> Callable[[LoopEvent], None]:
+        """The callable to hand to the loop's event bus."""
+
+        def record(event: LoopEvent) -> None:
+            self.append(event)
+
+        return record
+
+    def _insert(
+        self, session_id: str, kind: str, at: float, call_id: str | None, payload: str
+    ) -> int:
+        with self._write(f"append a {kind} event") as db:
+            if not _exists(db, session_id):
+                raise self._not_found(session_id)
+            if call_id is not None:
+                row = db.execute(
+                    "SELECT seq FROM events WHERE session_id = ? AND kind = ? AND call_id = ?",
+                    (session_id, kind, call_id),
+                ).fetchone()
+                if row is not None:
+                    return int(row[0])
+            cursor = db.execute(
+                "INSERT INTO events (session_id, kind, at, call_id, payload)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (session_id, kind, at, call_id, payload),
+            )
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+    # -- reading --------------------------------------------------------------------------
+
+    def events(
+        self, session_id: str, *, after_seq: int = 0, kinds: Iterable[str] | None = None
+    ) -> list[StoredEvent]:
+        """The session's events after ``after_seq``, in order, optionally of some kinds only."""
+        sql = "SELECT seq, kind, at, payload FROM events WHERE session_id = ? AND seq > ?"
+        params: list[Any] = [session_id, after_seq]
+        if kinds is not None:
+            wanted = tuple(kinds)
+            unknown = set(wanted) - set(EVENT_TYPES) - RECORD_KINDS
+            if unknown:
+                known = sorted({*EVENT_TYPES, *RECORD_KINDS})
+                raise UsageError(f"unknown event kinds {sorted(unknown)}; known kinds: {known}")
+            sql += f" AND kind IN ({', '.join('?' * len(wanted))})"
+            params.extend(wanted)
+        rows = self._read(session_id, sql + " ORDER BY seq", params)
+        return [self._decode(session_id, *row) for row in rows]
+
+    def messages(self, session_id: str) -> list[Message]:
+        """The conversation rebuilt in recorded order: tasks, assistant messages, results."""
+        messages: list[Message] = []
+        kinds = ("run_started", "model_called", "tool_finished")
+        for stored in self.events(session_id, kinds=kinds):
+            match stored.event:
+                case RunStarted(task=task) if task:
+                    messages.append(UserMessage(task))
+                case ModelCalled(message=message):
+                    messages.append(message)
+                case ToolFinished(result=result):
+                    messages.append(result)
+        return messages
+
+    def resume_state(self, session_id: str) -> ResumeState:
+        """Where the session stopped: its messages, unanswered calls and last run status."""
+        messages = self.messages(session_id)
+        started: dict[str, ToolCall] = {}
+        finished: set[str] = set()
+        status: RunStatus = "none"
+        for stored in self.events(session_id, kinds=EVENT_TYPES):
+            match stored.event:
+                case ToolStarted(call=call):
+                    started.setdefault(call.id, call)
+                case ToolFinished(call=call):
+                    finished.add(call.id)
+                case RunStarted():
+                    status = "interrupted"
+                case RunFinished():
+                    status = "finished"
+                case RunFailed():
+                    status = "failed"
+        try:
+            _, open_unit = group_units(messages)
+        except UsageError as exc:
+            raise SessionLogError(
+                f"session {session_id!r} in {self.path} cannot be resumed: its recorded "
+                f"messages do not form a valid conversation ({exc}). Start a new session."
+            ) from exc
+        return ResumeState(
+            messages=tuple(messages),
+            open_unit=open_unit,
+            started_unfinished=tuple(c for i, c in started.items() if i not in finished),
+            finished_call_ids=frozenset(finished),
+            last_run_status=status,
+        )
+
+    def manifests(self, session_id: str) -> list[tuple[int, Manifest]]:
+        """The manifest of every model call, with the sequence number of its event."""
+        return [
+            (stored.seq, stored.event.manifest)
+            for stored in self.events(session_id, kinds=("model_called",))
+            if isinstance(stored.event, ModelCalled)
+        ]
+
+    def last_seq(self, session_id: str) -> int:
+        """The sequence number of the session's last event, 0 when it has none."""
+        sql = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?"
+        return int(self._read(session_id, sql, [session_id])[0][0])
+
+    def sessions(self, limit: int | None = 50) -> list[SessionInfo]:
+        """The most recent sessions, newest first (all of them when ``limit`` is None)."""
+        sql = _SESSION_INFO_SQL + " ORDER BY s.created_at DESC, s.id DESC LIMIT ?"
+        with self._reading("list sessions"):
+            rows = self._db.execute(sql, (-1 if limit is None else limit,)).fetchall()
+        return [_session_info(row) for row in rows]
+
+    def get_session(self, id_or_prefix: str) -> SessionInfo:
+        """The session with this id, or the only one whose id starts with it."""
+        session_id = self.resolve(id_or_prefix)
+        with self._reading("read a session"):
+            row = self._db.execute(_SESSION_INFO_SQL + " WHERE s.id = ?", (session_id,)).fetchone()
+        return _session_info(row)
+
+    def resolve(self, id_or_prefix: str) -> str:
+        """The full id of the session ``id_or_prefix`` names; raises when none or several."""
+        if not id_or_prefix:
+            raise UsageError("a session id is empty; list sessions with `workset sessions`")
+        with self._reading("look up a session"):
+            if _exists(self._db, id_or_prefix):
+                return id_or_prefix
+            rows = self._db.execute(
+                "SELECT id FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 11",
+                (len(id_or_prefix), id_or_prefix),
+            ).fetchall()
+        matches = [str(r[0]) for r in rows]
+        if not matches:
+            raise self._not_found(id_or_prefix)
+        if len(matches) > 1:
+            shown = ", ".join(matches[:10]) + (", …" if len(matches) > 10 else "")
+            raise UsageError(
+                f"session id prefix {id_or_prefix!r} matches several sessions ({shown}); "
+                "type more of the id"
+            )
+        return matches[0]
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _decode(self, session_id: str, seq: int, kind: str, at: float, text: str) -> StoredEvent:
+        try:
+            payload = json.loads(text)
+            if kind in RECORD_KINDS:
+                return StoredEvent(seq, session_id, kind, at, record=payload)
+            return StoredEvent(seq, session_id, kind, at, event=event_from_payload(kind, payload))
+        except (ValueError, SessionLogError) as exc:
+            raise SessionLogError(
+                f"cannot read event {seq} of session {session_id!r} in {self.path}: {exc}"
+            ) from exc
+
+    def _read(self, session_id: str, sql: str, params: Sequence[Any]) -> list[Any]:
+        with self._reading("read events"):
+            if not _exists(self._db, session_id):
+                raise self._not_found(session_id)
+            return self._db.execute(sql, params).fetchall()
+
+    @contextmanager
+    def _reading(self, doing: str) -> Iterator[None]:
+        with self._lock:
+            try:
+                yield
+            except sqlite3.Error as exc:
+                raise SessionLogError(f"could not {doing} in {self.path}: {exc}") from exc
+
+    @contextmanager
+    def _write(self, doing: str) -> Iterator[sqlite3.Connection]:
+        """One committed transaction; rolled back when the body raises."""
+        with self._reading(doing):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+
+    def _not_found(self, session_id: str) -> SessionNotFoundError:
+        return SessionNotFoundError(
+            f"no session {session_id!r} in {self.path}; list sessions with `workset sessions`"
+        )
+
+
+_SESSION_INFO_SQL = """
+    SELECT s.id, s.created_at, s.title, s.model, s.workspace, s.config_json,
+        (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id),
+        (SELECT e.at FROM events e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
+        (SELECT e.kind FROM events e WHERE e.session_id = s.id
+            AND e.kind IN ('run_started', 'run_finished', 'run_failed')
+            ORDER BY e.seq DESC LIMIT 1)
+    FROM sessions s
+"""
+
+
+def _session_info(row: Sequence[Any]) -> SessionInfo:
+    sid, created_at, title, model, workspace, config_json, n_events, last_at, run_kind = row
+    status: RunStatus = "none" if run_kind is None else _RUN_STATUS[run_kind]
+    return SessionInfo(
+        id=sid,
+        created_at=created_at,
+        title=title,
+        model=model,
+        workspace=workspace,
+        n_events=n_events,
+        status=status,
+        last_event_at=last_at,
+        config=None if config_json is None else json.loads(config_json),
+    )
+
+
+def _exists(db: sqlite3.Connection, session_id: str) -> bool:
+    return db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
+
+
+def _dumps(value: dict[str, Any], what: str) -> str:
+    try:  # ASCII escapes keep any Python string storable, lone surrogates included
+        return json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"{what} must be JSON-serializable: {exc}") from exc
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+        )
+    except (OSError, sqlite3.Error) as exc:
+        raise SessionLogError(
+            f"cannot open the session log {path}: {exc}. Check the path and its permissions, "
+            "or point --db (or $WORKSET_DB) at another file."
+        ) from exc
+    try:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000):d}")
+        migrate(db, path=str(path))
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise SessionLogError(
+            f"{path} is not a usable workset session log ({exc}). Move the file aside, "
+            "or point --db (or $WORKSET_DB) at another file."
+        ) from exc
+    except BaseException:
+        db.close()
+        raise
+    return db

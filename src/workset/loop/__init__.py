@@ -1,0 +1,1 @@
+"""The agent loop and the one event union it emits to its subscribers (CLI, log, evals)."""

@@ -1,0 +1,371 @@
+"""The agent loop: assemble, call the model, run the tools it asked for, until an answer.
+
+The agent keeps its own message list and converts it to a model request only at the call
+boundary (through the :class:`Assembler`). Everything it does is announced on the event bus;
+the session log, the CLI and evaluation harnesses subscribe there. Rules kept here:
+
+- the assistant message is emitted as soon as it arrives; a tool result only when it is done;
+- consecutive read-only calls run concurrently, results kept in call order by id;
+- a malformed or unknown call becomes a tool error the model can fix, never a crash;
+- bounded iterations and timeouts end a run with an explicit error, never a hang.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import anyio
+
+from workset.context.assemble import Assembler, BudgetConfig
+from workset.errors import ContextBudgetError, ModelError, UsageError
+from workset.log.store import SessionLog
+from workset.loop.bus import EventBus, Subscriber
+from workset.loop.events import (
+    ModelCalled,
+    RunFailed,
+    RunFinished,
+    RunStarted,
+    ToolFinished,
+    ToolStarted,
+)
+from workset.messages import (
+    AssistantMessage,
+    Message,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+    canonical_order,
+)
+from workset.models.base import Model, Usage
+from workset.models.toolcalls import parse_tool_calls
+from workset.tools.registry import ToolRegistry, error_message
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are a careful assistant working on the files of one workspace. Use the tools to look "
+    "things up instead of guessing. Call one tool at a time. When you know the answer, reply "
+    "with the answer in plain text and no tool call."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AgentConfig:
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    max_iterations: int = 8
+    model_timeout_s: float = 300.0
+    tool_timeout_s: float = 60.0
+    max_tokens: int = 512
+    temperature: float = 0.0
+    output_reserve: int = 512
+    margin: int = 64
+
+
+@dataclass(frozen=True, slots=True)
+class RunUsage:
+    calls: int = 0
+    prompt_tokens: int = 0
+    cached_prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def add(self, usage: Usage) -> RunUsage:
+        return RunUsage(
+            self.calls + 1,
+            self.prompt_tokens + usage.prompt_tokens,
+            self.cached_prompt_tokens + (usage.cached_prompt_tokens or 0),
+            self.completion_tokens + usage.completion_tokens,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    session_id: str
+    run_id: str
+    status: Literal["finished", "failed", "nothing_to_do"]
+    answer: str = ""
+    error: str = ""
+    iterations: int = 0
+    usage: RunUsage = field(default_factory=RunUsage)
+
+
+class Agent:
+    """Runs tasks with one model and one tool registry, recording into a session log."""
+
+    def __init__(
+        self,
+        model: Model,
+        tools: ToolRegistry,
+        log: SessionLog,
+        config: AgentConfig | None = None,
+        *,
+        subscribers: Sequence[Subscriber] = (),
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.model = model
+        self.tools = tools
+        self.log = log
+        self.config = config or AgentConfig()
+        self.bus = EventBus(log.subscriber(), *subscribers)
+        self.clock = clock
+        self._counter = model.token_counter()
+        self._assemblers: dict[str, Assembler] = {}
+
+    async def run(
+        self, task: str, *, session_id: str | None = None, workspace: str = ""
+    ) -> RunResult:
+        """Run ``task`` in a new session, or as the next turn of ``session_id``."""
+        if not task.strip():
+            raise UsageError(
+                'the task is empty; say what the agent should do, e.g. workset run "…"'
+            )
+        if session_id is None:
+            session_id = self.log.create_session(
+                title=task.strip()[:80],
+                workspace=workspace,
+                model=self.model.info.name,
+                config={
+                    "system_prompt": self.config.system_prompt,
+                    "tools": list(self.tools.names()),
+                },
+            )
+            history: list[Message] = []
+        else:
+            state = self.log.resume_state(session_id)
+            if state.open_unit is not None:
+                raise UsageError(
+                    f"session {session_id} has tool calls without results; "
+                    f"resume it first with `workset resume {session_id}`"
+                )
+            history = canonical_order(state.messages)
+        run_id = uuid.uuid4().hex[:12]
+        self.bus.emit(RunStarted(run_id, session_id, task, self.model.info.name, self.clock()))
+        history.append(UserMessage(task))
+        return await self._loop(run_id, session_id, history)
+
+    async def resume(self, session_id: str) -> RunResult:
+        """Continue a session after a crash or interrupt without re-running finished tools.
+
+        Calls that were started but never finished are re-run only when the tool is read-only;
+        any other gets an error result saying it was interrupted, so nothing with side effects
+        runs twice.
+        """
+        state = self.log.resume_state(session_id)
+        run_id = uuid.uuid4().hex[:12]
+        history = canonical_order(state.messages)
+        last = history[-1] if history else None
+        finished = isinstance(last, AssistantMessage) and not last.tool_calls
+        if state.open_unit is None and (last is None or finished):
+            return RunResult(
+                session_id,
+                run_id,
+                "nothing_to_do",
+                answer=(last.content or "") if finished and last else "",
+            )
+        self.bus.emit(
+            RunStarted(run_id, session_id, "", self.model.info.name, self.clock(), resumed=True)
+        )
+        if state.open_unit is not None:
+            unfinished = {c.id for c in state.started_unfinished}
+            to_run: list[ToolCall] = []
+            for call in state.open_unit.pending:
+                if call.id in unfinished and not self.tools.is_read_only(call.name):
+                    result = error_message(
+                        call,
+                        "interrupted: the process stopped while this tool was running. It was "
+                        "not run again because it may have side effects; check its effects "
+                        "before calling it again.",
+                    )
+                    self._emit_finished(run_id, session_id, call, result, 0.0)
+                    history.append(result)
+                else:
+                    to_run.append(call)
+            history.extend(await self._execute(run_id, session_id, to_run))
+            history = canonical_order(history)
+        return await self._loop(run_id, session_id, history)
+
+    async def _loop(self, run_id: str, session_id: str, history: list[Message]) -> RunResult:
+        usage = RunUsage()
+        assembler = self._assemblers.setdefault(
+            session_id,
+            Assembler(
+                self._counter,
+                BudgetConfig(
+                    self.model.info.context_window, self.config.output_reserve, self.config.margin
+                ),
+            ),
+        )
+        specs = self.tools.specs()
+        seen_ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
+        for iteration in range(1, self.config.max_iterations + 1):
+            try:
+                assembled = assembler.assemble(
+                    session_id=session_id,
+                    system=self.config.system_prompt,
+                    tools=specs,
+                    history=history,
+                    seqs=list(range(len(history))),
+                    through_seq=len(history),
+                    max_tokens=self.config.max_tokens,
+                    temperature=self.config.temperature,
+                )
+                with anyio.fail_after(self.config.model_timeout_s):
+                    response = await self.model.complete(assembled.request)
+            except TimeoutError:
+                return self._fail(
+                    run_id,
+                    session_id,
+                    iteration,
+                    usage,
+                    "ModelTimeout",
+                    f"the model did not answer within {self.config.model_timeout_s:g} s; raise "
+                    "the model timeout or shorten the task",
+                )
+            except (ModelError, ContextBudgetError) as error:
+                return self._fail(
+                    run_id, session_id, iteration, usage, type(error).__name__, str(error)
+                )
+            usage = usage.add(response.usage)
+            message, invalid = self._interpret(response.message, iteration)
+            message = _unique_call_ids(message, seen_ids)
+            self.bus.emit(
+                ModelCalled(
+                    run_id,
+                    session_id,
+                    iteration,
+                    assembled.manifest,
+                    message,
+                    response.usage,
+                    self.clock(),
+                    response.finish_reason,
+                )
+            )
+            history.append(message)
+            if not message.tool_calls:
+                answer = message.content or ""
+                self.bus.emit(RunFinished(run_id, session_id, answer, iteration, self.clock()))
+                return RunResult(
+                    session_id, run_id, "finished", answer=answer, iterations=iteration, usage=usage
+                )
+            for call, text in invalid:
+                result = error_message(call, text)
+                self._emit_finished(run_id, session_id, call, result, 0.0)
+            valid = [c for c in message.tool_calls if c.id not in {i[0].id for i in invalid}]
+            results = {r.tool_call_id: r for r in await self._execute(run_id, session_id, valid)}
+            for call, text in invalid:
+                results[call.id] = error_message(call, text)
+            history.extend(results[c.id] for c in message.tool_calls)
+        return self._fail(
+            run_id,
+            session_id,
+            self.config.max_iterations,
+            usage,
+            "MaxIterations",
+            f"no final answer after {self.config.max_iterations} model calls; raise "
+            "--max-iterations or make the task more specific",
+        )
+
+    def _interpret(
+        self, message: AssistantMessage, iteration: int
+    ) -> tuple[AssistantMessage, list[tuple[ToolCall, str]]]:
+        """Native tool calls as they are; otherwise calls written as text in the content."""
+        if message.tool_calls or not message.content or not self.tools.names():
+            return message, []
+        parsed = parse_tool_calls(message.content, self.tools.names())
+        if not parsed.calls and not parsed.errors:
+            return message, []
+        invalid: list[tuple[ToolCall, str]] = []
+        for n, error in enumerate(parsed.errors):
+            bad = ToolCall(
+                id=f"call_invalid_{iteration}_{n}",
+                name="invalid_tool_call",
+                arguments=json.dumps({"raw": message.content[:400]}, ensure_ascii=False),
+            )
+            example = '{"name": "<tool name>", "arguments": {...}}'
+            invalid.append(
+                (
+                    bad,
+                    f"{error}\nWrite one JSON object per call: {example}. Available tools: "
+                    f"{', '.join(self.tools.names())}.",
+                )
+            )
+        calls = (*parsed.calls, *(c for c, _ in invalid))
+        rewritten = AssistantMessage(
+            content=parsed.text or None,
+            tool_calls=calls,
+            reasoning_content=message.reasoning_content,
+        )
+        return rewritten, invalid
+
+    async def _execute(
+        self, run_id: str, session_id: str, calls: Sequence[ToolCall]
+    ) -> list[ToolMessage]:
+        """Run calls in order; consecutive read-only calls run together."""
+        results: dict[str, ToolMessage] = {}
+        batch: list[ToolCall] = []
+
+        async def flush() -> None:
+            async with anyio.create_task_group() as group:
+                for call in batch:
+                    group.start_soon(self._run_one, run_id, session_id, call, results)
+            batch.clear()
+
+        for call in calls:
+            if self.tools.is_read_only(call.name):
+                batch.append(call)
+                continue
+            await flush()
+            await self._run_one(run_id, session_id, call, results)
+        await flush()
+        return [results[c.id] for c in calls]
+
+    async def _run_one(
+        self, run_id: str, session_id: str, call: ToolCall, results: dict[str, ToolMessage]
+    ) -> None:
+        self.bus.emit(ToolStarted(run_id, session_id, call, self.clock()))
+        started = time.perf_counter()
+        result: ToolMessage | None = None
+        with anyio.move_on_after(self.config.tool_timeout_s):
+            result = await self.tools.execute(call)
+        if result is None:
+            result = error_message(
+                call,
+                f"timed out after {self.config.tool_timeout_s:g} s and was cancelled; narrow "
+                "the request (smaller range, more specific pattern) and try again",
+            )
+        results[call.id] = result
+        self._emit_finished(run_id, session_id, call, result, time.perf_counter() - started)
+
+    def _emit_finished(
+        self, run_id: str, session_id: str, call: ToolCall, result: ToolMessage, duration: float
+    ) -> None:
+        self.bus.emit(ToolFinished(run_id, session_id, call, result, duration, self.clock()))
+
+    def _fail(
+        self, run_id: str, session_id: str, iteration: int, usage: RunUsage, kind: str, text: str
+    ) -> RunResult:
+        self.bus.emit(RunFailed(run_id, session_id, text, kind, self.clock()))
+        return RunResult(
+            session_id, run_id, "failed", error=text, iterations=iteration, usage=usage
+        )
+
+
+def _unique_call_ids(message: AssistantMessage, seen: set[str]) -> AssistantMessage:
+    """Give calls whose id was already used in the session a fresh one (``id~2``).
+
+    Small models and some servers number calls ``call_0`` every turn; results are recorded
+    once per call id, so a repeated id would lose a result.
+    """
+    if not message.tool_calls:
+        return message
+    calls = []
+    for call in message.tool_calls:
+        new_id, n = call.id, 1
+        while new_id in seen:
+            n += 1
+            new_id = f"{call.id}~{n}"
+        seen.add(new_id)
+        calls.append(call if new_id == call.id else replace(call, id=new_id))
+    return replace(message, tool_calls=tuple(calls))

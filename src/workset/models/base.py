@@ -1,0 +1,78 @@
+"""The model protocol: one request in, one assistant message and its usage out.
+
+Every backend (embedded llama.cpp, any OpenAI-compatible endpoint, the scripted test model)
+implements :class:`Model`. Requests are typed; the wire format exists only inside backends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from workset.messages import AssistantMessage, Message, ToolSpec
+from workset.tokens.base import TokenCounter
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRequest:
+    messages: tuple[Message, ...]
+    tools: tuple[ToolSpec, ...] = ()
+    max_tokens: int | None = None
+    temperature: float | None = None
+    # A JSON schema the output must follow, where the backend can enforce it (llama.cpp can).
+    json_schema: Mapping[str, Any] | None = None
+    timeout_s: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """What one call cost, as the backend reported it.
+
+    ``cached_prompt_tokens`` is None when the backend does not say (not the same as 0).
+    """
+
+    prompt_tokens: int
+    completion_tokens: int
+    cached_prompt_tokens: int | None = None
+    latency_s: float = 0.0
+    time_to_first_token_s: float | None = None
+
+    @property
+    def uncached_prompt_tokens(self) -> int:
+        return self.prompt_tokens - (self.cached_prompt_tokens or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelResponse:
+    message: AssistantMessage
+    usage: Usage
+    finish_reason: str | None = None
+    model: str = ""
+    # Backend-specific numbers worth keeping (llama.cpp timings, request ids).
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelInfo:
+    name: str
+    backend: str
+    context_window: int
+    # Whether the chat template understands the tools field; if not, tools go in the prompt.
+    supports_tools: bool = True
+
+
+@runtime_checkable
+class Model(Protocol):
+    """A chat model backend."""
+
+    @property
+    def info(self) -> ModelInfo: ...
+
+    def token_counter(self) -> TokenCounter:
+        """A counter that measures requests the way this backend will see them."""
+        ...
+
+    async def complete(self, request: ModelRequest) -> ModelResponse: ...
+
+    async def aclose(self) -> None: ...

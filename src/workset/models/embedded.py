@@ -1,0 +1,407 @@
+"""The embedded model: llama.cpp's server running inside this process (xllamacpp).
+
+Nothing happens at construction. The first call (or ``await start()``) verifies or assembles
+the weights, starts the server on 127.0.0.1 with an ephemeral port in a worker thread, and runs
+a self-check: when :class:`ChatMLFormat` renders a probe conversation exactly as the server's
+template does, token counting is incremental (:class:`PartCounter` with the server's
+tokenizer); otherwise it falls back to the exact but whole-request
+:class:`ServerTemplateCounter`. Completions stream over HTTP so time to first token is known.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import threading
+import time
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.to_thread
+import httpx
+
+from workset.errors import ModelError, ModelResponseError, ModelUnavailableError
+from workset.messages import (
+    AssistantMessage,
+    ToolCall,
+    ToolMessage,
+    ToolSpec,
+    UserMessage,
+    to_wire,
+)
+from workset.models.base import ModelInfo, ModelRequest, ModelResponse, Usage
+from workset.models.weights import (
+    DEFAULT_MODEL,
+    EMBEDDED_MODELS,
+    Progress,
+    is_gguf_path,
+    prepare_weights,
+)
+from workset.tokens.base import TokenCounter
+from workset.tokens.chatml import QWEN_DEFAULT_SYSTEM, SMOL_DEFAULT_SYSTEM, ChatMLFormat
+from workset.tokens.counter import PartCounter
+from workset.tokens.llama import LlamaServerClient, LlamaServerTokenizer, ServerTemplateCounter
+
+INSTALL_HINT = "install it with: pip install 'workset[embedded]'"
+QWEN_FORMAT = ChatMLFormat(QWEN_DEFAULT_SYSTEM, "qwen2.5")
+SMOL_FORMAT = ChatMLFormat(SMOL_DEFAULT_SYSTEM, "smollm2", qwen_tools=False)
+
+
+@dataclass
+class _Running:
+    server: Any  # xllamacpp.Server; stopping it means dropping the last reference
+    base_url: str
+    client: LlamaServerClient
+    counter: TokenCounter
+    supports_tools: bool
+    context_window: int
+    start_s: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class EmbeddedModel:
+    """A local GGUF model served by llama.cpp inside this process."""
+
+    def __init__(
+        self,
+        weights: str = DEFAULT_MODEL,
+        *,
+        context_window: int = 8192,
+        threads: int | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        self.weights = weights
+        self._context_window = context_window
+        self._threads = threads
+        self._progress = progress
+        self._lock = threading.Lock()
+        self._running: _Running | None = None
+
+    @property
+    def name(self) -> str:
+        return Path(self.weights).stem if is_gguf_path(self.weights) else self.weights
+
+    @property
+    def info(self) -> ModelInfo:
+        running = self._running
+        if running is not None:
+            return ModelInfo(self.name, "embedded", running.context_window, running.supports_tools)
+        spec = EMBEDDED_MODELS.get(self.weights)
+        supports_tools = spec is None or spec.family != "smollm2"
+        return ModelInfo(self.name, "embedded", self._context_window, supports_tools)
+
+    @property
+    def base_url(self) -> str | None:
+        """The server's address once started (``http://127.0.0.1:<port>``)."""
+        return self._running.base_url if self._running else None
+
+    @property
+    def start_seconds(self) -> float | None:
+        """How long the last start took (weights check, server load, self-check)."""
+        return self._running.start_s if self._running else None
+
+    async def start(self) -> None:
+        """Prepare the weights and start the server, off the event loop. Idempotent."""
+        if self._running is None:
+            await anyio.to_thread.run_sync(self._start_blocking)
+
+    def token_counter(self) -> TokenCounter:
+        """The counter chosen by the startup self-check.
+
+        Starts the server if needed, blocking the caller: in async code ``await start()`` first.
+        """
+        return self._start_blocking().counter
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        await self.start()
+        running = self._running
+        assert running is not None
+        body = _request_body(request)
+        started = time.monotonic()
+        try:
+            with anyio.fail_after(request.timeout_s if request.timeout_s else float("inf")):
+                stream = _Stream(started)
+                async for chunk in self._events(running.base_url, body):
+                    stream.add(chunk)
+        except TimeoutError:
+            raise ModelError(
+                f"{self.name} did not finish within {request.timeout_s} s; "
+                "raise the timeout or lower max_tokens"
+            ) from None
+        return stream.response(self.name, time.monotonic() - started)
+
+    async def aclose(self) -> None:
+        await anyio.to_thread.run_sync(self._stop_blocking)
+
+    # --- server lifecycle -----------------------------------------------------------------
+
+    def _start_blocking(self) -> _Running:
+        with self._lock:
+            if self._running is not None:
+                return self._running
+            began = time.monotonic()
+            try:
+                import xllamacpp
+            except ImportError as exc:
+                raise ModelUnavailableError(
+                    f"the embedded model needs the xllamacpp package; {INSTALL_HINT}"
+                ) from exc
+            path = prepare_weights(self.weights, self._progress)
+            if self._progress:
+                self._progress("load", 0, 1)
+            server = _launch(xllamacpp, path, self._context_window, self._threads)
+            base_url = str(server.listening_address).rstrip("/")
+            client = LlamaServerClient(base_url)
+            props = _props(base_url)
+            caps = props.get("chat_template_caps") or {}
+            settings = props.get("default_generation_settings") or {}
+            self._running = _Running(
+                server=server,
+                base_url=base_url,
+                client=client,
+                counter=_choose_counter(client, self.name, self.weights),
+                supports_tools=bool(caps.get("supports_tools", True)),
+                context_window=int(settings.get("n_ctx", self._context_window)),
+                start_s=time.monotonic() - began,
+            )
+            if self._progress:
+                self._progress("load", 1, 1)
+            return self._running
+
+    def _stop_blocking(self) -> None:
+        with self._lock:
+            running, self._running = self._running, None
+            if running is None:
+                return
+            running.client.close()
+            del running
+            gc.collect()  # the server stops when its object is freed
+
+    async def _events(self, base_url: str, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
+        # A client per call: the model may be used from several event loops (one per anyio.run).
+        try:
+            async with (
+                httpx.AsyncClient(base_url=base_url, timeout=httpx.Timeout(None)) as http,
+                http.stream("POST", "/v1/chat/completions", json=body) as response,
+            ):
+                if response.status_code != 200:
+                    raise _http_error(response.status_code, (await response.aread()).decode())
+                async for line in response.aiter_lines():
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        return
+                    chunk = json.loads(data)
+                    if "error" in chunk:
+                        raise ModelResponseError(f"llama.cpp reported an error: {chunk['error']}")
+                    yield chunk
+        except httpx.HTTPError as exc:
+            raise ModelUnavailableError(
+                f"the embedded llama.cpp server at {base_url} failed: {exc}; "
+                "restart the model (create a new EmbeddedModel)"
+            ) from exc
+
+
+def _launch(xllamacpp: Any, path: Path, n_ctx: int, threads: int | None) -> Any:
+    params = xllamacpp.CommonParams()
+    params.model.path = str(path)
+    params.n_ctx = n_ctx
+    params.n_parallel = 1  # one slot: consecutive calls reuse its KV cache
+    params.port = 0  # ephemeral
+    params.hostnames = ["127.0.0.1"]
+    params.verbosity = -1  # llama.cpp logs nothing below errors
+    params.ui = False
+    if threads:
+        params.cpuparams.n_threads = threads
+        params.cpuparams_batch.n_threads = threads
+    try:
+        return xllamacpp.Server(params)
+    except Exception as exc:  # the binding raises plain RuntimeError/ValueError on load failure
+        raise ModelUnavailableError(
+            f"llama.cpp could not load {path}: {exc}; check that the file is a complete GGUF "
+            "model and that there is enough memory for the context window"
+        ) from exc
+
+
+def _props(base_url: str) -> dict[str, Any]:
+    response = httpx.get(f"{base_url}/props", timeout=30)
+    data = response.json() if response.status_code == 200 else {}
+    return data if isinstance(data, dict) else {}
+
+
+# --- the counting self-check --------------------------------------------------------------
+
+_PROBE_TOOLS = (
+    ToolSpec(
+        "read_file",
+        "Read a text file — returns its lines",
+        {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+    ),
+    ToolSpec("list_dir", "List a folder"),
+)
+_PROBE = (
+    UserMessage("Look at src/ and read main.py, s'il vous plaît."),
+    AssistantMessage(
+        "Reading both.",
+        (
+            ToolCall("call_1", "list_dir", '{"path": "src"}'),
+            ToolCall("call_2", "read_file", '{"path": "src/main.py", "lines": [1, 20]}'),
+        ),
+    ),
+    ToolMessage("call_1", "main.py\nutil.py", "list_dir"),
+    ToolMessage("call_2", 'print("héllo")', "read_file"),
+    AssistantMessage("main.py prints a greeting."),
+    UserMessage("Thanks!"),
+)
+
+
+def _choose_counter(client: LlamaServerClient, name: str, weights: str) -> TokenCounter:
+    """A :class:`PartCounter` when a ChatML format reproduces the server, else the fallback."""
+    spec = EMBEDDED_MODELS.get(weights)
+    formats = (
+        [SMOL_FORMAT, QWEN_FORMAT]
+        if spec and spec.family == "smollm2"
+        else [
+            QWEN_FORMAT,
+            SMOL_FORMAT,
+        ]
+    )
+    with_tools = client.apply_template("Be concise.", _PROBE_TOOLS, _PROBE)
+    defaulted = client.apply_template(None, (), _PROBE[:1])
+    adds_bos = len(client.tokenize(defaulted, add_special=True)) != len(client.tokenize(defaulted))
+    for fmt in formats:
+        if adds_bos:
+            break
+        if _rendered(fmt, "Be concise.", _PROBE_TOOLS, _PROBE) == with_tools and (
+            _rendered(fmt, None, (), _PROBE[:1]) == defaulted
+        ):
+            return PartCounter(fmt, LlamaServerTokenizer(client, name=name))
+    return ServerTemplateCounter(client, name=name)
+
+
+def _rendered(fmt: ChatMLFormat, system: str | None, tools: Any, messages: Any) -> str:
+    return "".join(p.text for p in fmt.render(system, tools, messages))
+
+
+# --- requests and streamed responses ------------------------------------------------------
+
+
+def _request_body(request: ModelRequest) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "messages": [to_wire(m) for m in request.messages],
+        "temperature": 0.0 if request.temperature is None else request.temperature,
+        "cache_prompt": True,
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
+    if request.tools:
+        body["tools"] = [t.to_wire() for t in request.tools]
+    if request.max_tokens is not None:
+        body["max_tokens"] = request.max_tokens
+    if request.json_schema is not None:
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "output", "schema": _plain_json(request.json_schema)},
+        }
+    return body
+
+
+def _plain_json(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain_json(v) for v in value]
+    return value
+
+
+def _http_error(status: int, text: str) -> ModelError:
+    try:
+        error = json.loads(text).get("error", {})
+    except (ValueError, AttributeError):
+        error = {}
+    if isinstance(error, dict) and error.get("type") == "exceed_context_size_error":
+        return ModelResponseError(
+            f"the request has {error.get('n_prompt_tokens')} tokens but the context window is "
+            f"{error.get('n_ctx')}; shrink the request or start the model with a larger "
+            "context_window"
+        )
+    return ModelResponseError(f"llama.cpp answered HTTP {status}: {text[:500]}")
+
+
+@dataclass
+class _PendingCall:
+    id: str = ""
+    name: str = ""
+    arguments: str = ""
+
+
+class _Stream:
+    """Accumulates streamed chunks into one response."""
+
+    def __init__(self, started: float) -> None:
+        self.started = started
+        self.first_token: float | None = None
+        self.content: list[str] = []
+        self.reasoning: list[str] = []
+        self.calls: dict[int, _PendingCall] = {}
+        self.finish_reason: str | None = None
+        self.usage: dict[str, Any] = {}
+        self.timings: dict[str, Any] = {}
+        self.id = ""
+
+    def add(self, chunk: dict[str, Any]) -> None:
+        self.id = chunk.get("id", self.id)
+        if isinstance(chunk.get("usage"), dict):
+            self.usage = chunk["usage"]
+        if isinstance(chunk.get("timings"), dict):
+            self.timings = chunk["timings"]
+        for choice in chunk.get("choices") or ():
+            delta = choice.get("delta") or {}
+            if choice.get("finish_reason"):
+                self.finish_reason = choice["finish_reason"]
+            produced = False
+            if delta.get("content"):
+                self.content.append(delta["content"])
+                produced = True
+            if delta.get("reasoning_content"):
+                self.reasoning.append(delta["reasoning_content"])
+                produced = True
+            for call in delta.get("tool_calls") or ():
+                pending = self.calls.setdefault(int(call.get("index", 0)), _PendingCall())
+                function = call.get("function") or {}
+                pending.id = call.get("id") or pending.id
+                pending.name += function.get("name") or ""
+                pending.arguments += function.get("arguments") or ""
+                produced = True
+            if produced and self.first_token is None:
+                self.first_token = time.monotonic()
+
+    def response(self, model: str, latency_s: float) -> ModelResponse:
+        calls = tuple(
+            ToolCall(p.id or f"call_{i}", p.name, p.arguments or "{}")
+            for i, p in sorted(self.calls.items())
+        )
+        message = AssistantMessage(
+            content="".join(self.content) or None,
+            tool_calls=calls,
+            reasoning_content="".join(self.reasoning) or None,
+        )
+        if not self.usage:
+            raise ModelResponseError("llama.cpp ended the stream without usage numbers")
+        details = self.usage.get("prompt_tokens_details") or {}
+        cached = details.get("cached_tokens", self.timings.get("cache_n"))
+        usage = Usage(
+            prompt_tokens=int(self.usage.get("prompt_tokens", 0)),
+            completion_tokens=int(self.usage.get("completion_tokens", 0)),
+            cached_prompt_tokens=None if cached is None else int(cached),
+            latency_s=latency_s,
+            time_to_first_token_s=(
+                None if self.first_token is None else self.first_token - self.started
+            ),
+        )
+        extra = {"timings": self.timings, "id": self.id} if self.timings else {"id": self.id}
+        return ModelResponse(message, usage, self.finish_reason, model, extra)

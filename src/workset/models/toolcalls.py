@@ -1,0 +1,302 @@
+"""Tool calls that small models write as text in ``content``.
+
+Small models (Qwen2.5-Coder-0.5B among them) often answer a tool-calling turn with JSON in the
+message text instead of structured ``tool_calls``: bare, fenced in ```json, several objects in
+a row, inside ``<tool_call>…</tool_call>`` tags, as a list, with ``"arguments"`` as an object
+or a JSON string, ``"parameters"`` instead of ``"arguments"``, or wrapped as
+``{"function": {"name": …, "arguments": …}}``. :func:`parse_tool_calls` accepts all of these.
+
+It is strict about what counts as a call: an object whose keys are only call keys (``name``,
+``arguments``/``parameters``, ``id``, ``type``), with a string ``name`` and object arguments.
+A bare ``{"name": …}`` is a call only when the name is a known tool. Prose and JSON that is
+not a call (a quoted config object) give no calls and no errors; a clear attempt that is
+malformed (truncated JSON in a fence or tags, non-string name, non-object arguments) gives an
+error saying what a valid call looks like. Unknown tool names are kept as calls: the registry
+answers them with a suggestion.
+
+Call ids are derived from the content, so the same content always yields the same ids and
+replays stay byte-identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from workset.messages import ToolCall
+
+_CALL_KEYS = frozenset({"name", "arguments", "parameters", "id", "type"})
+_WRAPPER_KEYS = frozenset({"function", "id", "type"})
+_OPEN_TAG = re.compile(r"<tool_call>", re.IGNORECASE)
+_CLOSE_TAG = re.compile(r"</tool_call>", re.IGNORECASE)
+_MARKERS = re.compile(r"<tool_call>|```|[{\[]", re.IGNORECASE)
+_ATTEMPT = re.compile(r'"(?:name|function)"\s*:')
+_FENCE = re.compile("```")
+_CALL_FENCES = frozenset({"", "json", "jsonc", "json5", "tool_call", "tool_calls", "tool_code"})
+_FENCE_INFO = re.compile(r"```[\w+-]*")
+_DECODER = json.JSONDecoder()
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedToolCalls:
+    """Calls found in a message's text, problems with attempted calls, and the remaining text."""
+
+    calls: tuple[ToolCall, ...]
+    errors: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    name: str
+    arguments: str
+
+
+def parse_tool_calls(content: str, known_tools: Collection[str]) -> ParsedToolCalls:
+    """Extract the tool calls written as text in ``content``."""
+    parser = _Parser(content, frozenset(known_tools))
+    parser.run()
+    digest = hashlib.sha256(content.encode("utf-8")).hexdigest()[:12]
+    calls = tuple(
+        ToolCall(id=f"call_{digest}_{index}", name=found.name, arguments=found.arguments)
+        for index, found in enumerate(parser.found)
+    )
+    return ParsedToolCalls(calls, tuple(parser.errors), _tidy(parser.kept))
+
+
+class _Parser:
+    def __init__(self, content: str, known: frozenset[str]) -> None:
+        self.content = content
+        self.known = known
+        self.found: list[_Found] = []
+        self.errors: list[str] = []
+        self.kept: list[str] = []  # text outside the removed call regions
+
+    def run(self) -> None:
+        content, pos, kept_from = self.content, 0, 0
+        while (marker := _MARKERS.search(content, pos)) is not None:
+            start = marker.start()
+            token = marker.group()
+            end: int | None
+            if token.lower() == "<tool_call>":
+                end = self._tagged(marker.end())
+            elif token == "```":
+                end = self._fenced(start)
+            else:
+                end = self._bare(start)
+            if end is None:  # not a call: keep the text and move on
+                pos = self._skip(start, token)
+                continue
+            self.kept.append(content[kept_from:start])
+            pos = kept_from = end
+        self.kept.append(content[kept_from:])
+
+    def _skip(self, start: int, token: str) -> int:
+        """Where to resume after text at ``start`` that holds no call."""
+        if token == "```":  # skip the whole fenced block: quoted code is not a call
+            close = self.content.find("```", start + 3)
+            return len(self.content) if close < 0 else close + 3
+        if token in "{[":  # skip a whole JSON value so its nested objects are not re-read
+            try:
+                return _DECODER.raw_decode(self.content, start)[1]
+            except json.JSONDecodeError:
+                return start + 1
+        return start + len(token)
+
+    # --- the three wrappings --------------------------------------------------------------
+
+    def _tagged(self, body_start: int) -> int:
+        """Parse ``<tool_call> … </tool_call>``; always consumes the tagged region."""
+        values, end, problem = _read_values(self.content, body_start, _CLOSE_TAG, fences=True)
+        close = _CLOSE_TAG.match(self.content, end) if problem is None else None
+        region_end = close.end() if close else _after_close(self.content, body_start)
+        if problem is not None:
+            self._error(f"the JSON inside <tool_call> is invalid ({problem})")
+        elif not values:
+            self._error("<tool_call> holds no JSON object")
+        else:
+            self._take(values, where="<tool_call>", strict=True)
+        return region_end
+
+    def _fenced(self, start: int) -> int | None:
+        """Parse a ``` block; None when it holds no attempted call (kept as text)."""
+        newline = self.content.find("\n", start)
+        info = self.content[start + 3 : newline if newline >= 0 else len(self.content)].strip()
+        if newline < 0 or info.lower() not in _CALL_FENCES:  # ```python etc. is quoted code
+            return None
+        values, end, problem = _read_values(self.content, newline + 1, _FENCE, fences=False)
+        close = self.content.find("```", newline + 1)
+        if problem is None:
+            region_end = end + 3 if self.content.startswith("```", end) else len(self.content)
+            if not any(self._callish(v) for v in values):
+                return None
+            self._take(values, where="```" + info + " block", strict=True)
+            return region_end
+        body = self.content[newline + 1 : close if close >= 0 else len(self.content)]
+        if not _looks_like_call(body, self.known):
+            return None
+        self._error(f"the JSON in the ```{info} block is invalid ({problem})")
+        return len(self.content) if close < 0 else close + 3
+
+    def _bare(self, start: int) -> int | None:
+        """Parse a bare JSON value in prose; None when it is not a call."""
+        try:
+            value, end = _DECODER.raw_decode(self.content, start)
+        except json.JSONDecodeError as exc:
+            if not _looks_like_call(self.content[start : start + 200], self.known):
+                return None
+            end = _balanced_end(self.content, start)
+            self._error(f"a tool call is not valid JSON ({_describe(exc, end)})")
+            return end
+        if not self._callish(value):
+            return None
+        self._take([value], where="the text", strict=False)
+        return end
+
+    # --- values ---------------------------------------------------------------------------
+
+    def _take(self, values: list[Any], *, where: str, strict: bool) -> None:
+        for value in values:
+            for item in _items(value):
+                outcome = self._classify(item)
+                if isinstance(outcome, _Found):
+                    self.found.append(outcome)
+                elif outcome is not None:
+                    self._error(outcome)
+                elif strict or item is not value:
+                    self._error(f"{_preview(item)} in {where} is not a tool call")
+
+    def _callish(self, value: Any) -> bool:
+        """Whether ``value`` (or, for a list, one of its items) is a call or an attempt."""
+        return any(self._classify(item) is not None for item in _items(value))
+
+    def _classify(self, value: Any) -> _Found | str | None:
+        """A call, the error of a malformed attempt, or None when ``value`` is not a call."""
+        if not isinstance(value, dict):
+            return None
+        if "function" in value and set(value) <= _WRAPPER_KEYS:
+            inner = value["function"]
+            if not isinstance(inner, dict):
+                return '"function" must be an object with "name" and "arguments"'
+            value = inner
+        if not set(value) <= _CALL_KEYS or "name" not in value:
+            return None
+        if value.get("type", "function") != "function":
+            return None  # e.g. a JSON Schema object that happens to have "name"
+        has_arguments = "arguments" in value or "parameters" in value
+        if not has_arguments and value["name"] not in self.known:
+            return None  # {"name": "Ada"} in an answer is data, not a call
+        name = value["name"]
+        if not isinstance(name, str) or not name:
+            return f'"name" must be a non-empty string naming the tool, got {_preview(name)}'
+        if "arguments" in value and "parameters" in value:
+            return f'the call to "{name}" has both "arguments" and "parameters"; use one'
+        raw = value.get("arguments", value.get("parameters", {}))
+        arguments = raw
+        if isinstance(raw, str):
+            try:
+                arguments = json.loads(raw) if raw.strip() else {}
+            except json.JSONDecodeError as exc:
+                problem = _describe(exc, len(raw))
+                return f'the "arguments" string of "{name}" is not valid JSON ({problem})'
+        if not isinstance(arguments, dict):
+            return f'the "arguments" of "{name}" must be an object, got {_preview(raw)}'
+        return _Found(name, json.dumps(arguments, ensure_ascii=False))
+
+    def _error(self, problem: str) -> None:
+        name = min(self.known) if self.known else "tool_name"
+        example = json.dumps({"name": name, "arguments": {}})
+        self.errors.append(
+            f"Could not read a tool call: {problem}. Write each call as one JSON object "
+            f"with a string name and an object of arguments, e.g. {example}"
+        )
+
+
+def _read_values(
+    text: str, pos: int, stop: re.Pattern[str], *, fences: bool
+) -> tuple[list[Any], int, str | None]:
+    """JSON values from ``pos`` (separated by whitespace or commas) up to ``stop`` or the end.
+
+    Returns the values, where reading stopped, and a problem description or None. With
+    ``fences``, fence markers in the region (```json inside tags) are skipped.
+    """
+    values: list[Any] = []
+    while True:
+        while pos < len(text) and (text[pos].isspace() or text[pos] == ","):
+            pos += 1
+        fence = _FENCE_INFO.match(text, pos) if fences else None
+        if fence:
+            pos = fence.end()
+            continue
+        if pos >= len(text) or stop.match(text, pos):
+            return values, pos, None
+        try:
+            value, pos = _DECODER.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            marker = stop.search(text, pos)
+            return values, pos, _describe(exc, marker.start() if marker else len(text))
+        values.append(value)
+
+
+def _items(value: Any) -> list[Any]:
+    """The candidate calls in one JSON value: a list, ``{"tool_calls": [...]}``, or itself."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict) and set(value) == {"tool_calls"}:
+        inner = value["tool_calls"]
+        return inner if isinstance(inner, list) else [inner]
+    return [value]
+
+
+def _looks_like_call(text: str, known: frozenset[str]) -> bool:
+    if _ATTEMPT.search(text) and re.search(r'"(?:arguments|parameters|function)"', text):
+        return True
+    return any(f'"{name}"' in text for name in known) and _ATTEMPT.search(text) is not None
+
+
+def _after_close(text: str, pos: int) -> int:
+    close = _CLOSE_TAG.search(text, pos)
+    return close.end() if close else len(text)
+
+
+def _balanced_end(text: str, start: int) -> int:
+    """End of the brace-balanced span from ``start`` (string-aware), or the end of the text."""
+    depth, in_string, escaped = 0, False, False
+    for index in range(start, len(text)):
+        char = text[index]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    return len(text)
+
+
+def _describe(exc: json.JSONDecodeError, end: int) -> str:
+    """The decoder's complaint; "cut off" when nothing but whitespace follows the failure."""
+    if exc.msg.startswith("Unterminated string") or not exc.doc[exc.pos : end].strip():
+        return "the JSON stops before it is complete: it looks cut off"
+    return f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+
+
+def _preview(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:60] + "…"
+
+
+def _tidy(parts: list[str]) -> str:
+    return re.sub(r"\n{3,}", "\n\n", "".join(parts)).strip()

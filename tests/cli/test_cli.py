@@ -1,0 +1,93 @@
+"""The command line, run as a real subprocess with a scripted model."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DEMO = Path(__file__).parents[2] / "examples" / "demo"
+
+
+def workset(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "workset", *args], capture_output=True,
+                          text=True, env=env, timeout=120, check=False)
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "WORKSET_DB": str(tmp_path / "w.db"), "COLUMNS": "160"}
+
+
+def script(tmp_path: Path, *entries: object) -> str:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(list(entries)))
+    return f"scripted:{path}"
+
+
+def test_run_prints_the_answer_and_where_the_session_is_stored(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    model = script(tmp_path, {"tool_calls": [{"name": "read_file",
+                                              "arguments": {"path": "service.toml"}}]},
+                   "The server listens on port 8471.")
+    done = workset("run", "--model", model, "--workspace", str(DEMO), "Which port?", env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "The server listens on port 8471."
+    assert f"stored in {tmp_path / 'w.db'}" in " ".join(done.stderr.split())
+    assert "read_file" in done.stderr  # the live view shows the tool call
+
+    listed = workset("sessions", env=env)
+    assert "Which port?" in listed.stdout and "finished" in listed.stdout
+    session_id = re.search(r"workset show (s[0-9a-f]+)", done.stderr)
+    assert session_id is not None and session_id[1] in listed.stdout
+    shown = workset("show", session_id[1], env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert "tool call read_file" in shown.stdout and "port = 8471" in shown.stdout
+    for column in ("system", "tools", "results", "conv", "total", "cached"):
+        assert column in shown.stdout
+
+
+def test_an_empty_task_is_refused_with_an_example(env: dict[str, str]) -> None:
+    done = workset("run", "  ", env=env)
+    assert done.returncode == 2
+    assert "the task is empty" in done.stderr and "workset run" in done.stderr
+
+
+def test_an_unknown_session_says_how_to_list_sessions(env: dict[str, str]) -> None:
+    done = workset("show", "s_does_not_exist", env=env)
+    assert done.returncode == 2
+    assert "workset sessions" in done.stderr
+
+
+def test_an_unreachable_endpoint_fails_the_run_with_what_to_check(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    done = workset("run", "--model", "openai:any", "--base-url", "http://127.0.0.1:9/v1",
+                   "--workspace", str(tmp_path), "hello", env=env)
+    assert done.returncode == 1
+    assert "could not connect to http://127.0.0.1:9/v1" in done.stderr
+
+
+def test_a_missing_workspace_is_a_usage_error(tmp_path: Path, env: dict[str, str]) -> None:
+    model = script(tmp_path, "hi")
+    done = workset("run", "--model", model, "--workspace", str(tmp_path / "nope"), "x", env=env)
+    assert done.returncode == 2 and "is not a folder" in done.stderr
+
+
+def test_chat_keeps_one_session_across_turns(tmp_path: Path, env: dict[str, str]) -> None:
+    model = script(tmp_path, "first answer", "second answer")
+    done = subprocess.run(
+        [sys.executable, "-m", "workset", "chat", "--model", model, "--workspace", str(DEMO)],
+        input="hello\nand again\n", capture_output=True, text=True, env=env, timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "first answer" in done.stdout and "second answer" in done.stdout
+    listed = workset("sessions", env=env)
+    assert listed.stdout.count("finished") == 1

@@ -1,0 +1,32 @@
+"""Suite-wide settings.
+
+Tests marked ``real_model`` run the embedded model; they are part of the default run (and of
+CI). Set WORKSET_SKIP_REAL_MODEL=1 to leave them out while iterating on other code.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("WORKSET_SKIP_REAL_MODEL") != "1":
+        return
+    skip = pytest.mark.skip(reason="WORKSET_SKIP_REAL_MODEL=1")
+    for item in items:
+        if "real_model" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep every test's session log away from the user's real one."""
+    monkeypatch.setenv("WORKSET_DB", str(tmp_path_factory.mktemp("db") / "workset.db"))
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run on asyncio, the backend workset's CLI uses."""
+    return "asyncio"

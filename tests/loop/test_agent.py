@@ -1,0 +1,231 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anyio
+import pytest
+
+from workset.errors import ModelUnavailableError, UsageError
+from workset.log.store import SessionLog
+from workset.loop.agent import Agent, AgentConfig
+from workset.loop.events import (
+    LoopEvent,
+    ModelCalled,
+    RunFailed,
+    RunFinished,
+    RunStarted,
+    ToolFinished,
+    ToolStarted,
+)
+from workset.messages import AssistantMessage, ToolMessage, UserMessage
+from workset.models.base import ModelRequest
+from workset.testing import ScriptedModel, call
+from workset.tools.base import Tool, tool
+from workset.tools.perception import perception_tools
+from workset.tools.registry import ToolRegistry
+from workset.tools.workspace import Workspace
+
+
+def make_agent(
+    tmp_path: Path, script: list, extra: list[Tool] | None = None, **config: object
+) -> tuple[Agent, ScriptedModel, list[LoopEvent]]:
+    (tmp_path / "ws").mkdir(exist_ok=True)
+    (tmp_path / "ws" / "service.toml").write_text('[server]\nport = 8471\n')
+    tools = ToolRegistry([*perception_tools(Workspace(tmp_path / "ws")), *(extra or [])])
+    model = ScriptedModel(script)
+    seen: list[LoopEvent] = []
+    agent = Agent(model, tools, SessionLog(tmp_path / "log.db"), AgentConfig(**config),  # type: ignore[arg-type]
+                  subscribers=[seen.append])
+    return agent, model, seen
+
+
+def tool_results(request: ModelRequest) -> list[ToolMessage]:
+    return [m for m in request.messages if isinstance(m, ToolMessage)]
+
+
+def test_a_task_that_needs_a_tool_runs_it_and_answers(tmp_path: Path) -> None:
+    read = call("read_file", '{"path": "service.toml"}')
+    agent, model, seen = make_agent(
+        tmp_path, [AssistantMessage(None, (read,)), "The server listens on port 8471."]
+    )
+    result = anyio.run(agent.run, "Which port?")
+    assert result.status == "finished"
+    assert result.answer == "The server listens on port 8471."
+    assert [type(e) for e in seen] == [RunStarted, ModelCalled, ToolStarted, ToolFinished,
+                                       ModelCalled, RunFinished]
+    [answer] = tool_results(model.requests[1])
+    assert answer.tool_call_id == read.id and "port = 8471" in answer.content
+    log_messages = agent.log.messages(result.session_id)
+    assert log_messages[0] == UserMessage("Which port?")
+    assert log_messages[-1] == AssistantMessage("The server listens on port 8471.")
+
+
+def test_tool_calls_written_as_json_text_are_parsed_and_run(tmp_path: Path) -> None:
+    text = '```json\n{"name": "read_file", "arguments": {"path": "service.toml"}}\n```'
+    agent, model, _ = make_agent(tmp_path, [text, "8471"])
+    result = anyio.run(agent.run, "Which port?")
+    assert result.answer == "8471"
+    [answer] = tool_results(model.requests[1])
+    assert "port = 8471" in answer.content and not answer.is_error
+
+
+def test_a_malformed_tool_call_becomes_an_error_the_model_can_fix(tmp_path: Path) -> None:
+    broken = '<tool_call>\n{"name": "read_file", "arguments": {"path": "service.toml"\n</tool_call>'
+    agent, model, _ = make_agent(tmp_path, [broken, "sorry, 8471"])
+    result = anyio.run(agent.run, "Which port?")
+    assert result.status == "finished"
+    [error] = tool_results(model.requests[1])
+    assert error.is_error and "read_file" in error.content and "JSON" in error.content
+
+
+def test_an_unknown_tool_gets_an_error_naming_the_closest_tool(tmp_path: Path) -> None:
+    wrong = call("read_files", '{"path": "service.toml"}')
+    agent, model, _ = make_agent(tmp_path, [AssistantMessage(None, (wrong,)), "ok"])
+    anyio.run(agent.run, "Which port?")
+    [error] = tool_results(model.requests[1])
+    assert error.is_error and "read_file" in error.content
+
+
+def test_read_only_calls_run_concurrently_and_results_keep_call_order(tmp_path: Path) -> None:
+    arrived = {"a": anyio.Event(), "b": anyio.Event()}
+
+    async def meet(name: str) -> str:
+        """Wait for the other call. Use when testing.
+
+        Args:
+            name: a or b.
+        """
+        arrived[name].set()
+        other = "b" if name == "a" else "a"
+        with anyio.fail_after(5):  # sequential execution would never see the other one
+            await arrived[other].wait()
+        return f"met {other}"
+
+    rendezvous = Tool.from_function(meet, read_only=True, examples=({"name": "a"},))
+    calls = (call("meet", '{"name": "a"}', "id-a"), call("meet", '{"name": "b"}', "id-b"))
+    agent, model, _ = make_agent(tmp_path, [AssistantMessage(None, calls), "both met"],
+                                 extra=[rendezvous])
+    result = anyio.run(agent.run, "meet")
+    assert result.answer == "both met"
+    assert [(r.tool_call_id, r.content) for r in tool_results(model.requests[1])] == [
+        ("id-a", "met b"), ("id-b", "met a")]
+
+
+def test_a_tool_that_hangs_is_cut_off_by_the_tool_timeout(tmp_path: Path) -> None:
+    @tool(examples=({},))
+    async def hang() -> str:
+        """Never returns. Use when testing timeouts."""
+        await anyio.sleep_forever()
+        return ""
+
+    agent, model, _ = make_agent(tmp_path, [AssistantMessage(None, (call("hang"),)), "gave up"],
+                                 extra=[hang], tool_timeout_s=0.05)
+    result = anyio.run(agent.run, "hang")
+    assert result.answer == "gave up"
+    [error] = tool_results(model.requests[1])
+    assert error.is_error and "timed out" in error.content
+
+
+def test_the_loop_stops_with_an_explicit_error_after_max_iterations(tmp_path: Path) -> None:
+    again = AssistantMessage(None, (call("list_dir"),))
+    agent, _, seen = make_agent(tmp_path, [again] * 3, max_iterations=3)
+    result = anyio.run(agent.run, "loop forever")
+    assert result.status == "failed" and "no final answer after 3 model calls" in result.error
+    assert isinstance(seen[-1], RunFailed) and seen[-1].error_type == "MaxIterations"
+
+
+def test_a_model_failure_ends_the_run_with_the_backend_message(tmp_path: Path) -> None:
+    down = ModelUnavailableError("could not connect to http://127.0.0.1:9/v1; is it running?")
+    agent, _, seen = make_agent(tmp_path, [down])
+    result = anyio.run(agent.run, "hello")
+    assert result.status == "failed" and "could not connect" in result.error
+    assert isinstance(seen[-1], RunFailed)
+    assert agent.log.resume_state(result.session_id).last_run_status == "failed"
+
+
+def test_an_empty_task_is_refused_before_anything_is_recorded(tmp_path: Path) -> None:
+    agent, _, seen = make_agent(tmp_path, [])
+    with pytest.raises(UsageError, match="the task is empty"):
+        anyio.run(agent.run, "   ")
+    assert seen == [] and agent.log.sessions() == []
+
+
+def test_a_second_turn_sees_the_first_and_reuses_its_prefix(tmp_path: Path) -> None:
+    agent, model, seen = make_agent(tmp_path, ["first answer", "second answer"])
+    first = anyio.run(agent.run, "one")
+
+    async def second_turn() -> object:
+        return await agent.run("two", session_id=first.session_id)
+
+    anyio.run(second_turn)
+    assert model.requests[1].messages[1:] == (UserMessage("one"), AssistantMessage("first answer"),
+                                              UserMessage("two"))
+    manifests = [e.manifest for e in seen if isinstance(e, ModelCalled)]
+    assert manifests[1].prefix.first_divergence == ""
+    assert manifests[1].prefix.reused_tokens > manifests[0].prefix.tokens
+
+
+def test_each_call_records_a_manifest_whose_buckets_match_the_backend_count(
+    tmp_path: Path,
+) -> None:
+    read = call("read_file", '{"path": "service.toml"}')
+    agent, _, seen = make_agent(tmp_path, [AssistantMessage(None, (read,)), "8471"])
+    anyio.run(agent.run, "Which port?")
+    for event in seen:
+        if isinstance(event, ModelCalled):
+            assert sum(event.manifest.buckets.values()) == event.usage.prompt_tokens
+            assert event.manifest.total_tokens == event.usage.prompt_tokens
+    stored = agent.log.manifests(seen[0].session_id)
+    assert len(stored) == 2 and stored[1][1].buckets["tool_results"] > 0
+
+
+def test_resume_reruns_an_unfinished_read_only_call_but_not_a_side_effect(tmp_path: Path) -> None:
+    effects: list[str] = []
+
+    @tool(examples=({"text": "x"},))
+    def append_note(text: str) -> str:
+        """Append a note. Use when asked to record something.
+
+        Args:
+            text: The note.
+        """
+        effects.append(text)
+        return "noted"
+
+    calls = (call("read_file", '{"path": "service.toml"}', "r1"),
+             call("append_note", '{"text": "hi"}', "w1"))
+    agent, _, _ = make_agent(tmp_path, ["unused"], extra=[append_note])
+    session = agent.log.create_session(title="t", workspace="", model="scripted")
+    agent.log.append(RunStarted("run0", session, "do both", "scripted", 1.0))
+    from workset.context.assemble import Assembler, BudgetConfig
+    manifest = Assembler(agent.model.token_counter(), BudgetConfig(8192)).assemble(
+        session_id=session, system="s", tools=(), history=[UserMessage("do both")]).manifest
+    from workset.models.base import Usage
+    agent.log.append(ModelCalled("run0", session, 1, manifest, AssistantMessage(None, calls),
+                                 Usage(10, 5), 2.0))
+    for c in calls:
+        agent.log.append(ToolStarted("run0", session, c, 3.0))
+    # the process died here: both calls started, neither finished
+    resumed = anyio.run(agent.resume, session)
+    assert resumed.status == "finished" and resumed.answer == "unused"
+    assert effects == []  # the side effect was not run again
+    results = {m.tool_call_id: m for m in agent.log.messages(session) if isinstance(m, ToolMessage)}
+    assert "port = 8471" in results["r1"].content and not results["r1"].is_error
+    assert results["w1"].is_error and "interrupted" in results["w1"].content
+
+
+def test_resume_of_a_finished_session_has_nothing_to_do(tmp_path: Path) -> None:
+    agent, _, _ = make_agent(tmp_path, ["done"])
+    result = anyio.run(agent.run, "hi")
+    again = anyio.run(agent.resume, result.session_id)
+    assert again.status == "nothing_to_do" and again.answer == "done"
+
+
+def test_scripted_model_reports_json_arguments_untouched(tmp_path: Path) -> None:
+    args = json.dumps({"path": "service.toml", "offset": 1})
+    agent, model, _ = make_agent(tmp_path, [AssistantMessage(None, (call("read_file", args),)),
+                                            "ok"])
+    anyio.run(agent.run, "read")
+    sent = model.requests[1].messages[2]
+    assert isinstance(sent, AssistantMessage) and sent.tool_calls[0].arguments == args

@@ -1,0 +1,24 @@
+"""One embedded model for the whole real-model folder: started once, closed at the end."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import anyio
+import pytest
+
+from workset.models.embedded import EmbeddedModel
+from workset.models.weights import model_status
+
+REAL_MODEL = "qwen2.5-coder-0.5b"
+
+
+@pytest.fixture(scope="session")
+def qwen() -> Iterator[EmbeddedModel]:
+    status = model_status(REAL_MODEL)
+    if status.state == "parts_missing":
+        pytest.skip(f"{status.detail}; {status.command}")
+    model = EmbeddedModel(REAL_MODEL, context_window=4096)
+    anyio.run(model.start)
+    yield model
+    anyio.run(model.aclose)
