@@ -34,7 +34,10 @@ TOOLS = (
     ToolSpec("grep", "Search file contents.", {"type": "object", "properties": {}}),
 )
 SYSTEM = "You are a careful assistant working on the files of one workspace."
-LOG_LINE = "2026-11-30T10:{m:02d}:{s:02d}Z worker-{w} INFO request {r} served in {ms} ms path=/api/v1/items/{r}\n"
+LOG_LINE = (
+    "2026-11-30T10:{m:02d}:{s:02d}Z worker-{w} INFO request {r} served in {ms} ms "
+    "path=/api/v1/items/{r}\n"
+)
 
 
 def session(turns: int) -> list[Message]:
@@ -50,13 +53,16 @@ def session(turns: int) -> list[Message]:
             UserMessage(f"Turn {t}: which worker served request {t * 10 + 2}, and how fast?"),
             AssistantMessage(None, (call,)),
             ToolMessage(call.id, lines, name="grep"),
-            AssistantMessage(f"Worker {2 % 7} served request {t * 10 + 2} in "
-                             f"{(t * 37 + 2) % 900} ms."),
+            AssistantMessage(
+                f"Worker {2 % 7} served request {t * 10 + 2} in {(t * 37 + 2) % 900} ms."
+            ),
         ]
     return out
 
 
-def measure(tokenizer: Tokenizer, chat_format: ChatFormat, turns: int, rounds: int) -> dict[str, float]:
+def measure(
+    tokenizer: Tokenizer, chat_format: ChatFormat, turns: int, rounds: int
+) -> dict[str, float]:
     history = session(turns)
     counter = PartCounter(chat_format, tokenizer)
     assembler = Assembler(counter, BudgetConfig(window=1_000_000, output_reserve=1024))
@@ -74,8 +80,7 @@ def measure(tokenizer: Tokenizer, chat_format: ChatFormat, turns: int, rounds: i
         history.append(UserMessage(f"Follow-up {r}: and the slowest request in that window?"))
         gc.collect()
         started = time.perf_counter()
-        result = assembler.assemble(session_id="bench", system=SYSTEM, tools=TOOLS,
-                                    history=history)
+        result = assembler.assemble(session_id="bench", system=SYSTEM, tools=TOOLS, history=history)
         step_times.append(time.perf_counter() - started)
         history.append(AssistantMessage(f"Request {r} was the slowest."))
     # Memory in a separate pass: tracing allocations slows them down.
@@ -104,7 +109,9 @@ def _embedded() -> tuple[Tokenizer, ChatFormat, Callable[[], AbstractContextMana
     anyio.run(model.start)
     counter = model.token_counter()
     if not isinstance(counter, PartCounter):
-        raise SystemExit("the embedded model's template is not ChatML: incremental counts unavailable")
+        raise SystemExit(
+            "the embedded model's template is not ChatML: incremental counts unavailable"
+        )
     return counter.tokenizer, counter.chat_format, nullcontext
 
 
@@ -121,15 +128,19 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args()
     names = ["embedded", "openai"] if args.tokenizer == "both" else [args.tokenizer]
-    print(f"{'tokenizer':<10} {'messages':>8} {'tokens':>8} {'tokenize all':>13} "
-          f"{'prepare N+1':>12} {'ratio':>7} {'peak MiB':>9}")
+    print(
+        f"{'tokenizer':<10} {'messages':>8} {'tokens':>8} {'tokenize all':>13} "
+        f"{'prepare N+1':>12} {'ratio':>7} {'peak MiB':>9}"
+    )
     for name in names:
         tokenizer, chat_format, _ = _embedded() if name == "embedded" else _openai()
         r = measure(tokenizer, chat_format, args.turns, args.rounds)
         ratio = r["full_s"] / r["step_s"]
-        print(f"{name:<10} {r['messages']:>8.0f} {r['history_tokens']:>8.0f} "
-              f"{r['full_s'] * 1000:>11.1f}ms {r['step_s'] * 1000:>10.2f}ms {ratio:>6.0f}x "
-              f"{r['step_peak_mib']:>9.1f}")
+        print(
+            f"{name:<10} {r['messages']:>8.0f} {r['history_tokens']:>8.0f} "
+            f"{r['full_s'] * 1000:>11.1f}ms {r['step_s'] * 1000:>10.2f}ms {ratio:>6.0f}x "
+            f"{r['step_peak_mib']:>9.1f}"
+        )
         assert r["buckets_ok"], "buckets do not sum to the request total"
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"process peak RSS: {rss:.0f} MiB (includes the embedded model when loaded)")

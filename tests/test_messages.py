@@ -72,8 +72,16 @@ def test_a_protocol_unit_orders_results_by_call_and_refuses_to_be_incomplete() -
 
 
 def test_grouping_makes_units_and_reports_an_open_one() -> None:
-    history = [UserMessage("q"), TURN, RES_A, RES_B, AssistantMessage("done"), UserMessage("more"),
-               TURN, RES_B]
+    history = [
+        UserMessage("q"),
+        TURN,
+        RES_A,
+        RES_B,
+        AssistantMessage("done"),
+        UserMessage("more"),
+        TURN,
+        RES_B,
+    ]
     grouped, open_unit = group_units(history)
     assert isinstance(grouped[1], ProtocolUnit)
     assert open_unit is not None
@@ -89,8 +97,12 @@ def test_orphan_and_interrupted_results_are_errors() -> None:
 
 
 def test_canonical_order_puts_results_in_call_order_even_for_an_open_unit() -> None:
-    assert canonical_order([UserMessage("q"), TURN, RES_B, RES_A]) == [UserMessage("q"), TURN,
-                                                                      RES_A, RES_B]
+    assert canonical_order([UserMessage("q"), TURN, RES_B, RES_A]) == [
+        UserMessage("q"),
+        TURN,
+        RES_A,
+        RES_B,
+    ]
     third = ToolCall("c", "list_dir")
     open_turn = AssistantMessage(None, (CALL_A, CALL_B, third))
     assert canonical_order([open_turn, RES_B, RES_A]) == [open_turn, RES_A, RES_B]

@@ -286,6 +286,7 @@ def canonical_order(messages: Iterable[Message]) -> list[Message]:
     out = flatten(grouped)
     if open_unit is not None:
         order = {c.id: i for i, c in enumerate(open_unit.call.tool_calls)}
+        results = sorted(open_unit.results, key=lambda r: order[r.tool_call_id])
         out.append(open_unit.call)
-        out.extend(sorted(open_unit.results, key=lambda r: order[r.tool_call_id]))
+        out.extend(results)
     return out

@@ -15,8 +15,14 @@ DEMO = Path(__file__).parents[2] / "examples" / "demo"
 
 
 def workset(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "workset", *args], capture_output=True,
-                          text=True, env=env, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "workset", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
 
 
 @pytest.fixture
@@ -33,9 +39,11 @@ def script(tmp_path: Path, *entries: object) -> str:
 def test_run_prints_the_answer_and_where_the_session_is_stored(
     tmp_path: Path, env: dict[str, str]
 ) -> None:
-    model = script(tmp_path, {"tool_calls": [{"name": "read_file",
-                                              "arguments": {"path": "service.toml"}}]},
-                   "The server listens on port 8471.")
+    model = script(
+        tmp_path,
+        {"tool_calls": [{"name": "read_file", "arguments": {"path": "service.toml"}}]},
+        "The server listens on port 8471.",
+    )
     done = workset("run", "--model", model, "--workspace", str(DEMO), "Which port?", env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "The server listens on port 8471."
@@ -68,8 +76,17 @@ def test_an_unknown_session_says_how_to_list_sessions(env: dict[str, str]) -> No
 def test_an_unreachable_endpoint_fails_the_run_with_what_to_check(
     tmp_path: Path, env: dict[str, str]
 ) -> None:
-    done = workset("run", "--model", "openai:any", "--base-url", "http://127.0.0.1:9/v1",
-                   "--workspace", str(tmp_path), "hello", env=env)
+    done = workset(
+        "run",
+        "--model",
+        "openai:any",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--workspace",
+        str(tmp_path),
+        "hello",
+        env=env,
+    )
     assert done.returncode == 1
     assert "could not connect to http://127.0.0.1:9/v1" in done.stderr
 
@@ -84,7 +101,11 @@ def test_chat_keeps_one_session_across_turns(tmp_path: Path, env: dict[str, str]
     model = script(tmp_path, "first answer", "second answer")
     done = subprocess.run(
         [sys.executable, "-m", "workset", "chat", "--model", model, "--workspace", str(DEMO)],
-        input="hello\nand again\n", capture_output=True, text=True, env=env, timeout=120,
+        input="hello\nand again\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
         check=False,
     )
     assert done.returncode == 0, done.stderr

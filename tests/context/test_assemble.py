@@ -34,15 +34,19 @@ def turns(n: int, size: int = 20) -> list[Message]:
     out: list[Message] = []
     for i in range(n):
         call = ToolCall(f"c{i}", "read_file", f'{{"path": "f{i}"}}')
-        out += [UserMessage(f"question {i}"), AssistantMessage(None, (call,)),
-                ToolMessage(f"c{i}", " ".join(["word"] * size), name="read_file"),
-                AssistantMessage(f"answer {i}")]
+        out += [
+            UserMessage(f"question {i}"),
+            AssistantMessage(None, (call,)),
+            ToolMessage(f"c{i}", " ".join(["word"] * size), name="read_file"),
+            AssistantMessage(f"answer {i}"),
+        ]
     return out
 
 
 def assemble(assembler: Assembler, history: list[Message], **kw: object):  # type: ignore[no-untyped-def]
-    return assembler.assemble(session_id="s1", system="You are terse.", tools=TOOLS,
-                              history=history, **kw)  # type: ignore[arg-type]
+    return assembler.assemble(
+        session_id="s1", system="You are terse.", tools=TOOLS, history=history, **kw
+    )  # type: ignore[arg-type]
 
 
 def test_the_layout_is_system_then_tools_then_trajectory_then_suffix() -> None:
@@ -70,10 +74,13 @@ def test_manifest_buckets_sum_to_the_exact_request_count() -> None:
 
 def test_old_turns_that_do_not_fit_are_omitted_whole_with_a_reason() -> None:
     history = turns(10, size=60)
-    result = assemble(Assembler(counter(), BudgetConfig(700, output_reserve=100, margin=10)),
-                      history, seqs=list(range(len(history))))
+    result = assemble(
+        Assembler(counter(), BudgetConfig(700, output_reserve=100, margin=10)),
+        history,
+        seqs=list(range(len(history))),
+    )
     kept = list(result.request.messages[1:])
-    assert kept == history[-len(kept):]  # a contiguous, most recent run
+    assert kept == history[-len(kept) :]  # a contiguous, most recent run
     group_units(kept)  # no orphan results: would raise
     omitted = result.manifest.omitted
     assert omitted and all(o.reason == "budget" for o in omitted)
@@ -104,8 +111,9 @@ def test_a_changed_system_prompt_is_named_as_the_first_divergence() -> None:
     assembler = Assembler(counter(), BudgetConfig(8192))
     history = turns(2)
     first = assemble(assembler, history)
-    second = assembler.assemble(session_id="s1", system="You are terse. Time: 10:31",
-                                tools=TOOLS, history=history)
+    second = assembler.assemble(
+        session_id="s1", system="You are terse. Time: 10:31", tools=TOOLS, history=history
+    )
     assert second.manifest.prefix.hash != first.manifest.prefix.hash
     assert second.manifest.prefix.reused_tokens < 10
     assert second.manifest.prefix.first_divergence.startswith("position 0: system")
@@ -118,8 +126,9 @@ def test_any_budget_keeps_units_whole_and_accounts_for_every_message(
 ) -> None:
     history = turns(n, size)
     try:
-        result = assemble(Assembler(counter(), BudgetConfig(window, output_reserve=100, margin=0)),
-                          history)
+        result = assemble(
+            Assembler(counter(), BudgetConfig(window, output_reserve=100, margin=0)), history
+        )
     except ContextBudgetError:
         return
     kept = list(result.request.messages[1:])

@@ -31,12 +31,17 @@ def make_agent(
     tmp_path: Path, script: list, extra: list[Tool] | None = None, **config: object
 ) -> tuple[Agent, ScriptedModel, list[LoopEvent]]:
     (tmp_path / "ws").mkdir(exist_ok=True)
-    (tmp_path / "ws" / "service.toml").write_text('[server]\nport = 8471\n')
+    (tmp_path / "ws" / "service.toml").write_text("[server]\nport = 8471\n")
     tools = ToolRegistry([*perception_tools(Workspace(tmp_path / "ws")), *(extra or [])])
     model = ScriptedModel(script)
     seen: list[LoopEvent] = []
-    agent = Agent(model, tools, SessionLog(tmp_path / "log.db"), AgentConfig(**config),  # type: ignore[arg-type]
-                  subscribers=[seen.append])
+    agent = Agent(
+        model,
+        tools,
+        SessionLog(tmp_path / "log.db"),
+        AgentConfig(**config),  # type: ignore[arg-type]
+        subscribers=[seen.append],
+    )
     return agent, model, seen
 
 
@@ -52,8 +57,14 @@ def test_a_task_that_needs_a_tool_runs_it_and_answers(tmp_path: Path) -> None:
     result = anyio.run(agent.run, "Which port?")
     assert result.status == "finished"
     assert result.answer == "The server listens on port 8471."
-    assert [type(e) for e in seen] == [RunStarted, ModelCalled, ToolStarted, ToolFinished,
-                                       ModelCalled, RunFinished]
+    assert [type(e) for e in seen] == [
+        RunStarted,
+        ModelCalled,
+        ToolStarted,
+        ToolFinished,
+        ModelCalled,
+        RunFinished,
+    ]
     [answer] = tool_results(model.requests[1])
     assert answer.tool_call_id == read.id and "port = 8471" in answer.content
     log_messages = agent.log.messages(result.session_id)
@@ -104,12 +115,15 @@ def test_read_only_calls_run_concurrently_and_results_keep_call_order(tmp_path: 
 
     rendezvous = Tool.from_function(meet, read_only=True, examples=({"name": "a"},))
     calls = (call("meet", '{"name": "a"}', "id-a"), call("meet", '{"name": "b"}', "id-b"))
-    agent, model, _ = make_agent(tmp_path, [AssistantMessage(None, calls), "both met"],
-                                 extra=[rendezvous])
+    agent, model, _ = make_agent(
+        tmp_path, [AssistantMessage(None, calls), "both met"], extra=[rendezvous]
+    )
     result = anyio.run(agent.run, "meet")
     assert result.answer == "both met"
     assert [(r.tool_call_id, r.content) for r in tool_results(model.requests[1])] == [
-        ("id-a", "met b"), ("id-b", "met a")]
+        ("id-a", "met b"),
+        ("id-b", "met a"),
+    ]
 
 
 def test_a_tool_that_hangs_is_cut_off_by_the_tool_timeout(tmp_path: Path) -> None:
@@ -119,8 +133,12 @@ def test_a_tool_that_hangs_is_cut_off_by_the_tool_timeout(tmp_path: Path) -> Non
         await anyio.sleep_forever()
         return ""
 
-    agent, model, _ = make_agent(tmp_path, [AssistantMessage(None, (call("hang"),)), "gave up"],
-                                 extra=[hang], tool_timeout_s=0.05)
+    agent, model, _ = make_agent(
+        tmp_path,
+        [AssistantMessage(None, (call("hang"),)), "gave up"],
+        extra=[hang],
+        tool_timeout_s=0.05,
+    )
     result = anyio.run(agent.run, "hang")
     assert result.answer == "gave up"
     [error] = tool_results(model.requests[1])
@@ -159,8 +177,11 @@ def test_a_second_turn_sees_the_first_and_reuses_its_prefix(tmp_path: Path) -> N
         return await agent.run("two", session_id=first.session_id)
 
     anyio.run(second_turn)
-    assert model.requests[1].messages[1:] == (UserMessage("one"), AssistantMessage("first answer"),
-                                              UserMessage("two"))
+    assert model.requests[1].messages[1:] == (
+        UserMessage("one"),
+        AssistantMessage("first answer"),
+        UserMessage("two"),
+    )
     manifests = [e.manifest for e in seen if isinstance(e, ModelCalled)]
     assert manifests[1].prefix.first_divergence == ""
     assert manifests[1].prefix.reused_tokens > manifests[0].prefix.tokens
@@ -193,17 +214,25 @@ def test_resume_reruns_an_unfinished_read_only_call_but_not_a_side_effect(tmp_pa
         effects.append(text)
         return "noted"
 
-    calls = (call("read_file", '{"path": "service.toml"}', "r1"),
-             call("append_note", '{"text": "hi"}', "w1"))
+    calls = (
+        call("read_file", '{"path": "service.toml"}', "r1"),
+        call("append_note", '{"text": "hi"}', "w1"),
+    )
     agent, _, _ = make_agent(tmp_path, ["unused"], extra=[append_note])
     session = agent.log.create_session(title="t", workspace="", model="scripted")
     agent.log.append(RunStarted("run0", session, "do both", "scripted", 1.0))
     from workset.context.assemble import Assembler, BudgetConfig
-    manifest = Assembler(agent.model.token_counter(), BudgetConfig(8192)).assemble(
-        session_id=session, system="s", tools=(), history=[UserMessage("do both")]).manifest
+
+    manifest = (
+        Assembler(agent.model.token_counter(), BudgetConfig(8192))
+        .assemble(session_id=session, system="s", tools=(), history=[UserMessage("do both")])
+        .manifest
+    )
     from workset.models.base import Usage
-    agent.log.append(ModelCalled("run0", session, 1, manifest, AssistantMessage(None, calls),
-                                 Usage(10, 5), 2.0))
+
+    agent.log.append(
+        ModelCalled("run0", session, 1, manifest, AssistantMessage(None, calls), Usage(10, 5), 2.0)
+    )
     for c in calls:
         agent.log.append(ToolStarted("run0", session, c, 3.0))
     # the process died here: both calls started, neither finished
@@ -224,8 +253,24 @@ def test_resume_of_a_finished_session_has_nothing_to_do(tmp_path: Path) -> None:
 
 def test_scripted_model_reports_json_arguments_untouched(tmp_path: Path) -> None:
     args = json.dumps({"path": "service.toml", "offset": 1})
-    agent, model, _ = make_agent(tmp_path, [AssistantMessage(None, (call("read_file", args),)),
-                                            "ok"])
+    agent, model, _ = make_agent(
+        tmp_path, [AssistantMessage(None, (call("read_file", args),)), "ok"]
+    )
     anyio.run(agent.run, "read")
     sent = model.requests[1].messages[2]
     assert isinstance(sent, AssistantMessage) and sent.tool_calls[0].arguments == args
+
+
+def test_constrained_decisions_send_a_schema_and_read_answers_and_calls(tmp_path: Path) -> None:
+    agent, model, _ = make_agent(
+        tmp_path,
+        ['{"name": "read_file", "arguments": {"path": "service.toml"}}', '{"answer": "port 8471"}'],
+        constrained_decisions=True,
+    )
+    result = anyio.run(agent.run, "Which port?")
+    assert result.answer == "port 8471"
+    schema = model.requests[0].json_schema
+    assert schema is not None
+    names = [o["properties"].get("name", {}).get("const") for o in schema["anyOf"]]
+    assert names == [*agent.tools.names(), None]
+    assert "port = 8471" in tool_results(model.requests[1])[0].content

@@ -73,9 +73,11 @@ def test_a_killed_run_resumes_without_losing_events_or_repeating_a_finished_tool
 ) -> None:
     db, effects, script = tmp_path / "log.db", tmp_path / "effects.txt", tmp_path / "agent.py"
     script.write_text(AGENT_SCRIPT)
-    process = subprocess.Popen([sys.executable, str(script), str(db), str(effects)],
-                               stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, str(script), str(db), str(effects)], stderr=subprocess.PIPE
+    )
     try:
+
         def deploy_started() -> bool:
             if process.poll() is not None:
                 raise AssertionError(process.stderr.read().decode() if process.stderr else "")
@@ -96,8 +98,14 @@ def test_a_killed_run_resumes_without_losing_events_or_repeating_a_finished_tool
     log = SessionLog(db)
     session = log.sessions()[0].id
     before = [(e.seq, e.kind) for e in log.events(session)]
-    assert [k for _, k in before] == ["run_started", "model_called", "tool_started",
-                                      "tool_finished", "model_called", "tool_started"]
+    assert [k for _, k in before] == [
+        "run_started",
+        "model_called",
+        "tool_started",
+        "tool_finished",
+        "model_called",
+        "tool_started",
+    ]
     assert effects.read_text() == "order 17\n"
 
     from workset.tools.base import tool
@@ -116,13 +124,18 @@ def test_a_killed_run_resumes_without_losing_events_or_repeating_a_finished_tool
         """Deploy."""
         raise AssertionError("a tool with side effects that was interrupted must not re-run")
 
-    agent = Agent(ScriptedModel(["Paid; the deploy was interrupted, please re-check it."]),
-                  ToolRegistry([charge_card, deploy]), log)
+    agent = Agent(
+        ScriptedModel(["Paid; the deploy was interrupted, please re-check it."]),
+        ToolRegistry([charge_card, deploy]),
+        log,
+    )
     result = anyio.run(agent.resume, session)
     assert result.status == "finished"
     after = [(e.seq, e.kind) for e in log.events(session)]
     assert after[: len(before)] == before  # nothing committed was lost or rewritten
     finished = [e.event for e in log.events(session) if isinstance(e.event, ToolFinished)]
     assert [f.call.id for f in finished] == ["pay", "dep"]
-    assert isinstance(finished[1].result, ToolMessage) and "interrupted" in finished[1].result.content
+    assert (
+        isinstance(finished[1].result, ToolMessage) and "interrupted" in finished[1].result.content
+    )
     assert effects.read_text() == "order 17\n"

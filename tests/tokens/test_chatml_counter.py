@@ -24,8 +24,13 @@ def conversation(n: int) -> list[Message]:
 def test_parts_concatenate_to_the_qwen_template_text() -> None:
     call1 = ToolCall("1", "read_file", '{"path": "a"}')
     call2 = ToolCall("2", "read_file", '{"path": "b"}')
-    msgs = [UserMessage("hi"), AssistantMessage("let me look", (call1, call2)),
-            ToolMessage("1", "A"), ToolMessage("2", "B"), AssistantMessage("done")]
+    msgs = [
+        UserMessage("hi"),
+        AssistantMessage("let me look", (call1, call2)),
+        ToolMessage("1", "A"),
+        ToolMessage("2", "B"),
+        AssistantMessage("done"),
+    ]
     text = "".join(p.text for p in ChatMLFormat().render("sys", TOOLS, msgs))
     assert text.startswith("<|im_start|>system\nsys\n\n# Tools\n")
     assert (
@@ -60,7 +65,9 @@ def test_counting_call_n_plus_one_tokenizes_only_what_changed() -> None:
     history.append(UserMessage("one more question"))
     counter.count_request("sys", TOOLS, history)
     # only the new user message and the moved generation prompt reach the tokenizer
-    assert counter.tokenized_chars - before == len("<|im_start|>user\none more question<|im_end|>\n")
+    assert counter.tokenized_chars - before == len(
+        "<|im_start|>user\none more question<|im_end|>\n"
+    )
 
 
 def test_prefix_reuse_counts_shared_leading_tokens() -> None:

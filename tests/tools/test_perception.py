@@ -109,6 +109,20 @@ def test_read_file_caps_the_limit_and_says_so(tmp_path: Path) -> None:
     text = _ok(tmp_path, "read_file", path="a.txt", limit=5000)
     assert "Showing lines 1-2000 of 2,500 total." in text
     assert "limit=5000 was reduced to the maximum of 2,000 lines." in text
+    _lines(tmp_path / "short.txt", 3)
+    assert "reduced" not in _ok(tmp_path, "read_file", path="short.txt", limit=5000)
+
+
+def test_read_file_stops_at_the_output_cap_and_says_where_to_continue(tmp_path: Path) -> None:
+    _lines(tmp_path / "wide.txt", 100, "{}" + "w" * 1500)
+    text = _ok(tmp_path, "read_file", path="wide.txt").splitlines()
+    shown = len(text) - 2
+    assert 20 <= shown < 100
+    assert text[-2] == (
+        f"Showing lines 1-{shown} of 100 total. "
+        f"To continue, call read_file with offset={shown + 1}."
+    )
+    assert text[-1] == "Output stopped at 40,000 characters; use a smaller limit."
 
 
 def test_read_file_on_an_empty_file_says_so(tmp_path: Path) -> None:

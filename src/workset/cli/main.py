@@ -23,7 +23,8 @@ from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
 from workset.loop.events import LoopEvent
 from workset.models.base import Model
-from workset.models.factory import DEFAULT_MODEL, Progress as ProgressCallback, create_model
+from workset.models.factory import DEFAULT_MODEL, create_model
+from workset.models.factory import Progress as ProgressCallback
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.workspace import Workspace
@@ -53,25 +54,49 @@ def cli() -> None:
 
 
 db_option = click.option(
-    "--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
     help="Session log file (default: $WORKSET_DB or ~/.local/share/workset/workset.db).",
 )
 
 
 def model_options(fn: Any) -> Any:
     options = [
-        click.option("--model", "model_spec", default=DEFAULT_MODEL, show_default=True,
-                     help="Embedded model name, a .gguf path, openai:MODEL, or scripted:FILE."),
+        click.option(
+            "--model",
+            "model_spec",
+            default=DEFAULT_MODEL,
+            show_default=True,
+            help="Embedded model name, a .gguf path, openai:MODEL, or scripted:FILE.",
+        ),
         click.option("--base-url", default=None, help="Endpoint for openai:MODEL."),
-        click.option("--api-key", default=None, envvar="WORKSET_API_KEY",
-                     help="API key for openai:MODEL (or $WORKSET_API_KEY)."),
-        click.option("--context-window", type=int, default=None,
-                     help="Context window in tokens (default 8192)."),
-        click.option("--workspace", type=click.Path(file_okay=False, path_type=Path),
-                     default=Path(), show_default=True,
-                     help="Folder the tools may read; nothing outside it is reachable."),
-        click.option("--max-iterations", type=int, default=8, show_default=True,
-                     help="Model calls allowed per run before giving up."),
+        click.option(
+            "--api-key",
+            default=None,
+            envvar="WORKSET_API_KEY",
+            help="API key for openai:MODEL (or $WORKSET_API_KEY).",
+        ),
+        click.option(
+            "--context-window",
+            type=int,
+            default=None,
+            help="Context window in tokens (default 8192).",
+        ),
+        click.option(
+            "--workspace",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=Path(),
+            show_default=True,
+            help="Folder the tools may read; nothing outside it is reachable.",
+        ),
+        click.option(
+            "--max-iterations",
+            type=int,
+            default=8,
+            show_default=True,
+            help="Model calls allowed per run before giving up.",
+        ),
         db_option,
     ]
     for option in reversed(options):
@@ -82,8 +107,9 @@ def model_options(fn: Any) -> Any:
 @contextlib.contextmanager
 def _progress() -> Iterator[ProgressCallback]:
     """A progress bar for long preparation steps (joining weights, loading the model)."""
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                   console=err, transient=True)
+    bar = Progress(
+        TextColumn("{task.description}"), BarColumn(), DownloadColumn(), console=err, transient=True
+    )
     tasks: dict[str, Any] = {}
 
     def report(stage: str, done: int, total: int) -> None:
@@ -114,14 +140,26 @@ class _Runtime:
                 await start()
 
 
-def _open(model_spec: str, base_url: str | None, api_key: str | None, context_window: int | None,
-          workspace: Path, max_iterations: int, db: Path | None) -> _Runtime:
+def _open(
+    model_spec: str,
+    base_url: str | None,
+    api_key: str | None,
+    context_window: int | None,
+    workspace: Path,
+    max_iterations: int,
+    db: Path | None,
+) -> _Runtime:
     if not workspace.is_dir():
         raise click.UsageError(f"workspace {workspace} is not a folder")
     log = SessionLog(db or default_db_path())
     with _progress() as progress:
-        model = create_model(model_spec, base_url=base_url, api_key=api_key,
-                             context_window=context_window, progress=progress)
+        model = create_model(
+            model_spec,
+            base_url=base_url,
+            api_key=api_key,
+            context_window=context_window,
+            progress=progress,
+        )
         runtime = _Runtime(model, log, workspace, max_iterations)
         anyio.run(runtime.start)
     return runtime
@@ -144,12 +182,22 @@ def _report(result: RunResult, log: SessionLog) -> None:
 @click.argument("task")
 @click.option("--session", "session_id", default=None, help="Continue this session.")
 @model_options
-def run(task: str, session_id: str | None, model_spec: str, base_url: str | None,
-        api_key: str | None, context_window: int | None, workspace: Path, max_iterations: int,
-        db: Path | None) -> None:
+def run(
+    task: str,
+    session_id: str | None,
+    model_spec: str,
+    base_url: str | None,
+    api_key: str | None,
+    context_window: int | None,
+    workspace: Path,
+    max_iterations: int,
+    db: Path | None,
+) -> None:
     if not task.strip():
-        raise click.UsageError('the task is empty; say what the agent should do, e.g. '
-                               'workset run "What does README.md say about setup?"')
+        raise click.UsageError(
+            "the task is empty; say what the agent should do, e.g. "
+            'workset run "What does README.md say about setup?"'
+        )
     rt = _open(model_spec, base_url, api_key, context_window, workspace, max_iterations, db)
 
     async def go() -> RunResult:
@@ -167,9 +215,16 @@ def run(task: str, session_id: str | None, model_spec: str, base_url: str | None
 @cli.command(help="Continue a session that was interrupted (crash, kill, timeout).")
 @click.argument("session")
 @model_options
-def resume(session: str, model_spec: str, base_url: str | None, api_key: str | None,
-           context_window: int | None, workspace: Path, max_iterations: int,
-           db: Path | None) -> None:
+def resume(
+    session: str,
+    model_spec: str,
+    base_url: str | None,
+    api_key: str | None,
+    context_window: int | None,
+    workspace: Path,
+    max_iterations: int,
+    db: Path | None,
+) -> None:
     rt = _open(model_spec, base_url, api_key, context_window, workspace, max_iterations, db)
     session_id = rt.log.get_session(session).id
 
@@ -192,9 +247,16 @@ def resume(session: str, model_spec: str, base_url: str | None, api_key: str | N
 @cli.command(help="Chat with the agent; each line is a turn of one session. Ctrl-D ends.")
 @click.option("--session", "session_id", default=None, help="Continue this session.")
 @model_options
-def chat(session_id: str | None, model_spec: str, base_url: str | None, api_key: str | None,
-         context_window: int | None, workspace: Path, max_iterations: int,
-         db: Path | None) -> None:
+def chat(
+    session_id: str | None,
+    model_spec: str,
+    base_url: str | None,
+    api_key: str | None,
+    context_window: int | None,
+    workspace: Path,
+    max_iterations: int,
+    db: Path | None,
+) -> None:
     rt = _open(model_spec, base_url, api_key, context_window, workspace, max_iterations, db)
 
     async def go() -> None:
@@ -209,8 +271,9 @@ def chat(session_id: str | None, model_spec: str, base_url: str | None, api_key:
                     continue
                 if line.strip() in ("/exit", "/quit"):
                     break
-                result = await rt.agent.run(line, session_id=session_id,
-                                            workspace=str(rt.workspace))
+                result = await rt.agent.run(
+                    line, session_id=session_id, workspace=str(rt.workspace)
+                )
                 session_id = result.session_id
                 _report(result, rt.log)
         finally:
@@ -226,7 +289,7 @@ def sessions(limit: int, db: Path | None) -> None:
     log = SessionLog(db or default_db_path())
     found = log.sessions(limit=limit)
     if not found:
-        err.print(f"no sessions yet in {log.path}; start one with: workset run \"…\"")
+        err.print(f'no sessions yet in {log.path}; start one with: workset run "…"')
         return
     out.print(sessions_table(found))
 
@@ -238,8 +301,10 @@ def show(session: str, db: Path | None) -> None:
     log = SessionLog(db or default_db_path())
     info = log.get_session(session)
     events = log.events(info.id)
-    out.print(f"[bold]session {info.id}[/]  model {info.model}  workspace {info.workspace}  "
-              f"status {info.status}")
+    out.print(
+        f"[bold]session {info.id}[/]  model {info.model}  workspace {info.workspace}  "
+        f"status {info.status}"
+    )
     for line in trajectory_lines(events):
         out.print(line)
     out.print(calls_table(events))
@@ -247,17 +312,18 @@ def show(session: str, db: Path | None) -> None:
 
 @cli.command(help="List the embedded models and whether each is ready to use.")
 def models() -> None:
-    from workset.models.weights import EMBEDDED_MODELS, model_status
-
     from rich.table import Table
+
+    from workset.models.weights import EMBEDDED_MODELS, model_status
 
     table = Table(title="embedded models")
     for column in ("name", "state", "detail"):
         table.add_column(column)
     for name in EMBEDDED_MODELS:
         status = model_status(name)
-        table.add_row(name + (" (default)" if name == DEFAULT_MODEL else ""), status.state,
-                      status.detail)
+        table.add_row(
+            name + (" (default)" if name == DEFAULT_MODEL else ""), status.state, status.detail
+        )
     out.print(table)
-    out.print("Any local GGUF file also works: workset run --model path/to/model.gguf \"…\"")
+    out.print('Any local GGUF file also works: workset run --model path/to/model.gguf "…"')
     out.print("Any OpenAI-compatible endpoint: --model openai:MODEL --base-url URL")

@@ -36,7 +36,9 @@ def event_line(event: LoopEvent) -> Text | None:
             return Text(f"resuming session {event.session_id}", style="dim")
         case ModelCalled(message=message, usage=usage, manifest=manifest):
             cached = usage.cached_prompt_tokens
-            note = f"{manifest.total_tokens} tokens in, {cached if cached is not None else '?'} cached"
+            note = (
+                f"{manifest.total_tokens} tokens in, {cached if cached is not None else '?'} cached"
+            )
             if message.tool_calls:
                 calls = ", ".join(f"{c.name}({clip(c.arguments, 80)})" for c in message.tool_calls)
                 return Text(f"→ {calls}   [{note}]", style="cyan")
@@ -46,8 +48,10 @@ def event_line(event: LoopEvent) -> Text | None:
         case ToolFinished(result=result, duration_s=duration):
             style = "red" if result.is_error else "green"
             head = "error" if result.is_error else "ok"
-            return Text(f"  {result.name} {head} ({duration:.2f}s): {clip(result.content, 100)}",
-                        style=style)
+            return Text(
+                f"  {result.name} {head} ({duration:.2f}s): {clip(result.content, 100)}",
+                style=style,
+            )
         case RunFailed(error=error):
             return Text(f"✗ {error}", style="bold red")
         case RunFinished():
@@ -79,16 +83,23 @@ def trajectory_lines(events: Sequence[StoredEvent]) -> list[Text]:
                     lines.append(Text(f"[{stored.seq}] (resumed)", style="dim"))
             case ModelCalled(message=message, iteration=iteration):
                 for call in message.tool_calls:
-                    lines.append(Text(
-                        f"[{stored.seq}] assistant (call {iteration}) → tool call {call.name} "
-                        f"{clip(call.arguments, 200)}  id={call.id}", style="cyan"))
+                    lines.append(
+                        Text(
+                            f"[{stored.seq}] assistant (call {iteration}) → tool call {call.name} "
+                            f"{clip(call.arguments, 200)}  id={call.id}",
+                            style="cyan",
+                        )
+                    )
                 if message.content:
                     lines.append(Text(f"[{stored.seq}] assistant: {clip(message.content, 400)}"))
             case ToolFinished(result=result):
                 style = "red" if result.is_error else "green"
-                lines.append(Text(
-                    f"[{stored.seq}] tool {result.name} → {clip(result.content, 200)}",
-                    style=style))
+                lines.append(
+                    Text(
+                        f"[{stored.seq}] tool {result.name} → {clip(result.content, 200)}",
+                        style=style,
+                    )
+                )
             case RunFailed(error=error):
                 lines.append(Text(f"[{stored.seq}] run failed: {error}", style="bold red"))
             case _:
@@ -103,8 +114,19 @@ def calls_table(events: Sequence[StoredEvent]) -> Table:
         caption="results = tool results, conv = conversation; reused = leading tokens equal to "
         "the previous request; cached = what the backend reported reusing",
     )
-    headers = ("call", "system", "tools", "results", "conv", "other", "total", "reused",
-               "cached", "out", "secs")
+    headers = (
+        "call",
+        "system",
+        "tools",
+        "results",
+        "conv",
+        "other",
+        "total",
+        "reused",
+        "cached",
+        "out",
+        "secs",
+    )
     for column in headers:
         table.add_column(column, justify="right")
     n = 0

@@ -42,6 +42,7 @@ from workset.messages import (
     canonical_order,
 )
 from workset.models.base import Model, Usage
+from workset.models.constrained import decision_schema, final_answer
 from workset.models.toolcalls import parse_tool_calls
 from workset.tools.registry import ToolRegistry, error_message
 
@@ -62,6 +63,9 @@ class AgentConfig:
     temperature: float = 0.0
     output_reserve: int = 512
     margin: int = 64
+    # Constrain each model output to one tool call or {"answer": ...} with a JSON schema,
+    # where the backend can enforce one (llama.cpp can): no malformed calls from small models.
+    constrained_decisions: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +215,11 @@ class Agent:
                     max_tokens=self.config.max_tokens,
                     temperature=self.config.temperature,
                 )
+                request = assembled.request
+                if self.config.constrained_decisions and specs:
+                    request = replace(request, json_schema=decision_schema(specs))
                 with anyio.fail_after(self.config.model_timeout_s):
-                    response = await self.model.complete(assembled.request)
+                    response = await self.model.complete(request)
             except TimeoutError:
                 return self._fail(
                     run_id,
@@ -273,6 +280,9 @@ class Agent:
         """Native tool calls as they are; otherwise calls written as text in the content."""
         if message.tool_calls or not message.content or not self.tools.names():
             return message, []
+        answer = final_answer(message.content) if self.config.constrained_decisions else None
+        if answer is not None:
+            return replace(message, content=answer), []
         parsed = parse_tool_calls(message.content, self.tools.names())
         if not parsed.calls and not parsed.errors:
             return message, []

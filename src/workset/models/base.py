@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from workset.messages import AssistantMessage, Message, ToolSpec
-from workset.tokens.base import TokenCounter
+from workset.tokens.counter import PartCounter
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +69,7 @@ class Model(Protocol):
     @property
     def info(self) -> ModelInfo: ...
 
-    def token_counter(self) -> TokenCounter:
+    def token_counter(self) -> PartCounter:
         """A counter that measures requests the way this backend will see them."""
         ...
 

@@ -4,8 +4,8 @@ Nothing happens at construction. The first call (or ``await start()``) verifies 
 the weights, starts the server on 127.0.0.1 with an ephemeral port in a worker thread, and runs
 a self-check: when :class:`ChatMLFormat` renders a probe conversation exactly as the server's
 template does, token counting is incremental (:class:`PartCounter` with the server's
-tokenizer); otherwise it falls back to the exact but whole-request
-:class:`ServerTemplateCounter`. Completions stream over HTTP so time to first token is known.
+tokenizer); otherwise counts are labelled estimates (the model's tokenizer over a ChatML
+rendering). Completions stream over HTTP so time to first token is known.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import json
 import threading
 import time
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +40,9 @@ from workset.models.weights import (
     is_gguf_path,
     prepare_weights,
 )
-from workset.tokens.base import TokenCounter
 from workset.tokens.chatml import QWEN_DEFAULT_SYSTEM, SMOL_DEFAULT_SYSTEM, ChatMLFormat
 from workset.tokens.counter import PartCounter
-from workset.tokens.llama import LlamaServerClient, LlamaServerTokenizer, ServerTemplateCounter
+from workset.tokens.llama import LlamaServerClient, LlamaServerTokenizer
 
 INSTALL_HINT = "install it with: pip install 'workset[embedded]'"
 QWEN_FORMAT = ChatMLFormat(QWEN_DEFAULT_SYSTEM, "qwen2.5")
@@ -55,11 +54,10 @@ class _Running:
     server: Any  # xllamacpp.Server; stopping it means dropping the last reference
     base_url: str
     client: LlamaServerClient
-    counter: TokenCounter
+    counter: PartCounter
     supports_tools: bool
     context_window: int
     start_s: float
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class EmbeddedModel:
@@ -108,7 +106,7 @@ class EmbeddedModel:
         if self._running is None:
             await anyio.to_thread.run_sync(self._start_blocking)
 
-    def token_counter(self) -> TokenCounter:
+    def token_counter(self) -> PartCounter:
         """The counter chosen by the startup self-check.
 
         Starts the server if needed, blocking the caller: in async code ``await start()`` first.
@@ -259,8 +257,12 @@ _PROBE = (
 )
 
 
-def _choose_counter(client: LlamaServerClient, name: str, weights: str) -> TokenCounter:
-    """A :class:`PartCounter` when a ChatML format reproduces the server, else the fallback."""
+def _choose_counter(client: LlamaServerClient, name: str, weights: str) -> PartCounter:
+    """Exact part counts when a ChatML format reproduces the server's template.
+
+    Otherwise the counts are labelled estimates: the model's own tokenizer over a ChatML
+    rendering. (``ServerTemplateCounter`` gives exact whole-request counts for such models.)
+    """
     spec = EMBEDDED_MODELS.get(weights)
     formats = (
         [SMOL_FORMAT, QWEN_FORMAT]
@@ -280,7 +282,8 @@ def _choose_counter(client: LlamaServerClient, name: str, weights: str) -> Token
             _rendered(fmt, None, (), _PROBE[:1]) == defaulted
         ):
             return PartCounter(fmt, LlamaServerTokenizer(client, name=name))
-    return ServerTemplateCounter(client, name=name)
+    approx = f"{name} over ChatML (server template not reproduced)"
+    return PartCounter(QWEN_FORMAT, LlamaServerTokenizer(client, name=approx, exact=False))
 
 
 def _rendered(fmt: ChatMLFormat, system: str | None, tools: Any, messages: Any) -> str:

@@ -39,7 +39,9 @@ def create_model(
                 f"model {spec!r} needs --base-url, e.g. --base-url http://127.0.0.1:8080/v1"
             )
         return OpenAICompatibleModel(
-            base_url, spec.removeprefix("openai:"), api_key=api_key,
+            base_url,
+            spec.removeprefix("openai:"),
+            api_key=api_key,
             context_window=context_window or 8192,
         )
     if spec.startswith("scripted:"):

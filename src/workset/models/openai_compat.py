@@ -28,7 +28,6 @@ import httpx
 from workset.errors import ModelError, ModelResponseError, ModelUnavailableError, UsageError
 from workset.messages import AssistantMessage, ToolCall, to_wire
 from workset.models.base import ModelInfo, ModelRequest, ModelResponse, Usage
-from workset.tokens.base import TokenCounter
 from workset.tokens.counter import PartCounter
 from workset.tokens.estimate import EstimateTokenizer
 from workset.tokens.openai import OpenAIChatFormat, OpenAITokenizer
@@ -107,7 +106,7 @@ class OpenAICompatibleModel:
     def endpoint(self) -> str:
         return f"{self.base_url}/chat/completions"
 
-    def token_counter(self) -> TokenCounter:
+    def token_counter(self) -> PartCounter:
         """One shared caching counter; its method string says ``estimate`` for estimates."""
         if self._counter is None:
             if self.tokenizer == "estimate":

@@ -34,7 +34,9 @@ _WRAPPER_KEYS = frozenset({"function", "id", "type"})
 _OPEN_TAG = re.compile(r"<tool_call>", re.IGNORECASE)
 _CLOSE_TAG = re.compile(r"</tool_call>", re.IGNORECASE)
 _MARKERS = re.compile(r"<tool_call>|```|[{\[]", re.IGNORECASE)
-_ATTEMPT = re.compile(r'"(?:name|function)"\s*:')
+_ATTEMPT = re.compile(r"""["'](?:name|function)["']\s*:""")
+_STARTS_LIKE_CALL = re.compile(r"""[\[{\s]*["'](?:name|function)["']""")
+_ARGUMENTS_KEY = re.compile(r"""["'](?:arguments|parameters|function)["']""")
 _FENCE = re.compile("```")
 _CALL_FENCES = frozenset({"", "json", "jsonc", "json5", "tool_call", "tool_calls", "tool_code"})
 _FENCE_INFO = re.compile(r"```[\w+-]*")
@@ -147,9 +149,10 @@ class _Parser:
         try:
             value, end = _DECODER.raw_decode(self.content, start)
         except json.JSONDecodeError as exc:
-            if not _looks_like_call(self.content[start : start + 200], self.known):
-                return None
             end = _balanced_end(self.content, start)
+            span = self.content[start:end]
+            if not (_STARTS_LIKE_CALL.match(span) and _looks_like_call(span, self.known)):
+                return None
             self._error(f"a tool call is not valid JSON ({_describe(exc, end)})")
             return end
         if not self._callish(value):
@@ -253,9 +256,12 @@ def _items(value: Any) -> list[Any]:
 
 
 def _looks_like_call(text: str, known: frozenset[str]) -> bool:
-    if _ATTEMPT.search(text) and re.search(r'"(?:arguments|parameters|function)"', text):
+    """Whether text that failed to parse was meant as a call (single quotes count too)."""
+    if _ATTEMPT.search(text) is None:
+        return False
+    if _ARGUMENTS_KEY.search(text):
         return True
-    return any(f'"{name}"' in text for name in known) and _ATTEMPT.search(text) is not None
+    return any(f'"{name}"' in text or f"'{name}'" in text for name in known)
 
 
 def _after_close(text: str, pos: int) -> int:

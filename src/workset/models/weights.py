@@ -23,7 +23,8 @@ from typing import Literal, TypeAlias
 from workset.errors import ModelUnavailableError
 
 Progress: TypeAlias = Callable[[str, int, int], None]
-"""Called as ``(stage, done_bytes, total_bytes)``; stage is "verify" or "assemble"."""
+"""Called as ``(stage, done, total)``: "verify" and "assemble" count bytes; the embedded
+model adds "load" (0 of 1, then 1 of 1) around starting the server."""
 
 State: TypeAlias = Literal["ready", "unverified", "not_assembled", "parts_missing", "corrupt"]
 Family: TypeAlias = Literal["qwen2.5", "smollm2", "unknown"]

@@ -51,9 +51,7 @@ class FakeClock:
         self.now += seconds
 
 
-Script = (
-    str | AssistantMessage | BaseException | Callable[[ModelRequest], AssistantMessage | str]
-)
+Script = str | AssistantMessage | BaseException | Callable[[ModelRequest], AssistantMessage | str]
 
 
 def call(name: str, arguments: str = "{}", call_id: str | None = None) -> ToolCall:
@@ -68,8 +66,8 @@ class ScriptedModel:
     """Replays scripted responses in order and records the requests it received.
 
     A script entry is a string (the assistant's content), an :class:`AssistantMessage`, an
-    exception to raise (to test failures), or a function of the request returning either. Running out of entries raises
-    :class:`ModelResponseError`.
+    exception to raise (to test failures), or a function of the request returning either.
+    Running out of entries raises :class:`ModelResponseError`.
     """
 
     script: Sequence[Script]

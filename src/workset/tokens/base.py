@@ -93,18 +93,3 @@ class RequestCount:
         for counted in self.parts:
             out[counted.part.bucket] = out.get(counted.part.bucket, 0) + counted.tokens
         return out
-
-
-class TokenCounter(Protocol):
-    """Counts whole requests. Implementations cache unchanged parts."""
-
-    @property
-    def method(self) -> str: ...
-
-    def count_request(
-        self, system: str | None, tools: Sequence[ToolSpec], messages: Sequence[Message]
-    ) -> RequestCount: ...
-
-    def count_text(self, text: str) -> int: ...
-
-    def tokenize(self, text: str) -> list[int]: ...

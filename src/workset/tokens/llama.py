@@ -77,11 +77,14 @@ def wire_messages(system: str | None, messages: Sequence[Message]) -> list[dict[
 class LlamaServerTokenizer:
     """The loaded model's own tokenizer, through the server's ``/tokenize``."""
 
-    def __init__(self, base_url: str | LlamaServerClient, *, name: str = "llama.cpp") -> None:
+    def __init__(
+        self, base_url: str | LlamaServerClient, *, name: str = "llama.cpp", exact: bool = True
+    ) -> None:
         self._client = (
             base_url if isinstance(base_url, LlamaServerClient) else LlamaServerClient(base_url)
         )
         self._name = name
+        self._exact = exact
 
     @property
     def name(self) -> str:
@@ -89,7 +92,8 @@ class LlamaServerTokenizer:
 
     @property
     def exact(self) -> bool:
-        return True
+        """False when the text given to it only approximates the server's own template."""
+        return self._exact
 
     def tokenize(self, text: str) -> list[int]:
         return self._client.tokenize(text) if text else []

@@ -307,7 +307,7 @@ def _render_window(window: _Window, offset: int, limit: int, size: int) -> str:
         notes.append(status)
     if window.cut_by_output:
         notes.append(f"Output stopped at {MAX_OUTPUT_CHARS:,} characters; use a smaller limit.")
-    if limit > MAX_LIMIT:
+    if limit > MAX_LIMIT and not whole and len(window.lines) == MAX_LIMIT:
         notes.append(f"limit={limit} was reduced to the maximum of {MAX_LIMIT:,} lines.")
     if window.invalid_utf8:
         notes.append("Note: some bytes are not valid UTF-8 and are shown as \ufffd.")

@@ -1,0 +1,48 @@
+"""Decisions constrained by a JSON schema, for models that call tools unreliably.
+
+With a backend that can enforce a schema on its output (llama.cpp turns it into a grammar),
+the model must answer with exactly one of: a call ``{"name": <tool>, "arguments": {...}}``
+whose arguments follow that tool's own schema, or ``{"answer": "..."}``. Malformed calls and
+unknown tool names become impossible rather than errors to recover from.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from workset.messages import ToolSpec
+
+
+def decision_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
+    """The schema of one decision: one call to one of ``tools``, or a final answer."""
+    options: list[dict[str, Any]] = [
+        {
+            "type": "object",
+            "properties": {"name": {"const": spec.name}, "arguments": dict(spec.parameters)},
+            "required": ["name", "arguments"],
+            "additionalProperties": False,
+        }
+        for spec in tools
+    ]
+    options.append(
+        {
+            "type": "object",
+            "properties": {"answer": {"type": "string"}},
+            "required": ["answer"],
+            "additionalProperties": False,
+        }
+    )
+    return {"anyOf": options}
+
+
+def final_answer(content: str) -> str | None:
+    """The answer text when ``content`` is a ``{"answer": ...}`` decision, else None."""
+    try:
+        value = json.loads(content)
+    except json.JSONDecodeError:
+        return None
+    if isinstance(value, dict) and set(value) == {"answer"} and isinstance(value["answer"], str):
+        return value["answer"]
+    return None
