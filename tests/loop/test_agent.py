@@ -274,3 +274,16 @@ def test_constrained_decisions_send_a_schema_and_read_answers_and_calls(tmp_path
     names = [o["properties"].get("name", {}).get("const") for o in schema["anyOf"]]
     assert names == [*agent.tools.names(), None]
     assert "port = 8471" in tool_results(model.requests[1])[0].content
+
+
+def test_a_repeated_call_makes_the_next_turn_answer_without_tools(tmp_path: Path) -> None:
+    read = '{"name": "read_file", "arguments": {"path": "service.toml"}}'
+    agent, model, seen = make_agent(tmp_path, [read, read, "Port 8471."])
+    result = anyio.run(agent.run, "Which port?")
+    assert result.answer == "Port 8471."
+    assert model.requests[1].tools and not model.requests[2].tools
+    repeated = tool_results(model.requests[2])[-1]
+    assert repeated.is_error and "already called read_file" in repeated.content
+    last = [e.manifest for e in seen if isinstance(e, ModelCalled)][-1]
+    [withheld] = [o for o in last.omitted if o.reason == "policy"]
+    assert withheld.item_id == "tools" and withheld.tokens > 0

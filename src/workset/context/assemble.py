@@ -85,7 +85,14 @@ class Assembler:
         through_seq: int = 0,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        withheld_tools: Sequence[ToolSpec] = (),
+        withheld_reason: str = "",
     ) -> AssembledRequest:
+        """The request for the next call and its manifest.
+
+        ``withheld_tools`` are tools a policy keeps out of this request; the manifest lists
+        them as omitted with ``withheld_reason``.
+        """
         tools = tuple(tools)
         seq_list: list[int | None] = list(seqs) if seqs is not None else [None] * len(history)
         head = self._head(system, tools)
@@ -135,14 +142,26 @@ class Assembler:
             buckets=buckets,
             prefix=self._prefix_info(count, head, hist, whole=first_kept == 0),
             included=(*(_head_item(p, i) for i, p in enumerate(head)), *kept_items, *tail_items),
-            omitted=tuple(
-                _omitted(p, seq_list[i], i) for i, p in enumerate(hist.parts[:first_kept])
+            omitted=(
+                *self._withheld(system, tuple(withheld_tools), withheld_reason),
+                *(_omitted(p, seq_list[i], i) for i, p in enumerate(hist.parts[:first_kept])),
             ),
         )
         self._previous = _Previous(count, first_kept == 0, head)
         messages = (SystemMessage(system), *history[first_kept:], *suffix)
         request = ModelRequest(messages, tools, max_tokens, temperature)
         return AssembledRequest(request, manifest, count)
+
+    def _withheld(
+        self, system: str, tools: tuple[ToolSpec, ...], reason: str
+    ) -> tuple[OmittedItem, ...]:
+        if not tools:
+            return ()
+        tokens = sum(p.tokens for p in self._head(system, tools) if p.part.key == "tools")
+        names = ",".join(t.name for t in tools)
+        return (
+            OmittedItem("tools", "tool", f"tool_definitions:{names}", tokens, "policy", reason),
+        )
 
     # -- rendering and counting ------------------------------------------------------------
 

@@ -12,7 +12,6 @@ the session log, the CLI and evaluation harnesses subscribe there. Rules kept he
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -25,6 +24,7 @@ from workset.context.assemble import Assembler, BudgetConfig
 from workset.errors import ContextBudgetError, ModelError, UsageError
 from workset.log.store import SessionLog
 from workset.loop.bus import EventBus, Subscriber
+from workset.loop.calls import CallInterpreter
 from workset.loop.events import (
     ModelCalled,
     RunFailed,
@@ -42,14 +42,22 @@ from workset.messages import (
     canonical_order,
 )
 from workset.models.base import Model, Usage
-from workset.models.constrained import decision_schema, final_answer
-from workset.models.toolcalls import parse_tool_calls
+from workset.models.constrained import decision_schema
 from workset.tools.registry import ToolRegistry, error_message
 
 DEFAULT_SYSTEM_PROMPT = (
-    "You are a careful assistant working on the files of one workspace. Use the tools to look "
-    "things up instead of guessing. Call one tool at a time. When you know the answer, reply "
-    "with the answer in plain text and no tool call."
+    "You answer questions about the files in a workspace. To see a file, call a tool; never "
+    "guess file contents. When a tool result gives you the answer, reply with a short "
+    "plain-text answer and no tool call.\n\n"
+    "Example:\nUser: What version is set in setup.cfg?\n"
+    'Assistant: {"name": "read_file", "arguments": {"path": "setup.cfg"}}\n'
+    "Tool: 1| [metadata]\\n2| version = 1.4.2\n"
+    "Assistant: The version in setup.cfg is 1.4.2."
+)
+# Appended at the end of the context (never recorded) when a repeated call ends tool use.
+ANSWER_NOW = (
+    "Answer the question now, in one or two sentences, using the tool results above. "
+    "Do not call any tool."
 )
 
 
@@ -66,6 +74,11 @@ class AgentConfig:
     # Constrain each model output to one tool call or {"answer": ...} with a JSON schema,
     # where the backend can enforce one (llama.cpp can): no malformed calls from small models.
     constrained_decisions: bool = False
+    # At most this many calls of one message run; the rest get an error.
+    max_calls_per_message: int = 8
+    # When the model repeats a call already made in this run, ask it to answer next turn with
+    # no tools offered (small models otherwise loop on the same call).
+    answer_on_repeat: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,22 +215,33 @@ class Agent:
             ),
         )
         specs = self.tools.specs()
-        seen_ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
+        calls = CallInterpreter(
+            self.tools.names(),
+            history=[m for m in history if isinstance(m, AssistantMessage)],
+            constrained=self.config.constrained_decisions,
+            max_calls=self.config.max_calls_per_message,
+        )
+        answer_now = False  # set when the model repeats a call: the next turn has no tools
         for iteration in range(1, self.config.max_iterations + 1):
+            offered = () if answer_now else specs
             try:
                 assembled = assembler.assemble(
                     session_id=session_id,
                     system=self.config.system_prompt,
-                    tools=specs,
+                    tools=offered,
                     history=history,
                     seqs=list(range(len(history))),
                     through_seq=len(history),
                     max_tokens=self.config.max_tokens,
                     temperature=self.config.temperature,
+                    suffix=[UserMessage(ANSWER_NOW)] if answer_now else (),
+                    withheld_tools=specs if answer_now else (),
+                    withheld_reason="the model repeated a call it had already made; this turn "
+                    "asks it to answer from the results it has",
                 )
                 request = assembled.request
-                if self.config.constrained_decisions and specs:
-                    request = replace(request, json_schema=decision_schema(specs))
+                if self.config.constrained_decisions and offered:
+                    request = replace(request, json_schema=decision_schema(offered))
                 with anyio.fail_after(self.config.model_timeout_s):
                     response = await self.model.complete(request)
             except TimeoutError:
@@ -235,8 +259,8 @@ class Agent:
                     run_id, session_id, iteration, usage, type(error).__name__, str(error)
                 )
             usage = usage.add(response.usage)
-            message, invalid = self._interpret(response.message, iteration)
-            message = _unique_call_ids(message, seen_ids)
+            decided = calls.interpret(response.message, iteration, tools_offered=bool(offered))
+            message = decided.message
             self.bus.emit(
                 ModelCalled(
                     run_id,
@@ -256,14 +280,17 @@ class Agent:
                 return RunResult(
                     session_id, run_id, "finished", answer=answer, iterations=iteration, usage=usage
                 )
-            for call, text in invalid:
-                result = error_message(call, text)
-                self._emit_finished(run_id, session_id, call, result, 0.0)
-            valid = [c for c in message.tool_calls if c.id not in {i[0].id for i in invalid}]
-            results = {r.tool_call_id: r for r in await self._execute(run_id, session_id, valid)}
-            for call, text in invalid:
-                results[call.id] = error_message(call, text)
+            results: dict[str, ToolMessage] = {}
+            for call in message.tool_calls:
+                if call.id in decided.rejected:
+                    results[call.id] = error_message(call, decided.rejected[call.id])
+                    self._emit_finished(run_id, session_id, call, results[call.id], 0.0)
+            to_run = [c for c in message.tool_calls if c.id not in decided.rejected]
+            results.update(
+                (r.tool_call_id, r) for r in await self._execute(run_id, session_id, to_run)
+            )
             history.extend(results[c.id] for c in message.tool_calls)
+            answer_now = decided.stuck and self.config.answer_on_repeat
         return self._fail(
             run_id,
             session_id,
@@ -273,41 +300,6 @@ class Agent:
             f"no final answer after {self.config.max_iterations} model calls; raise "
             "--max-iterations or make the task more specific",
         )
-
-    def _interpret(
-        self, message: AssistantMessage, iteration: int
-    ) -> tuple[AssistantMessage, list[tuple[ToolCall, str]]]:
-        """Native tool calls as they are; otherwise calls written as text in the content."""
-        if message.tool_calls or not message.content or not self.tools.names():
-            return message, []
-        answer = final_answer(message.content) if self.config.constrained_decisions else None
-        if answer is not None:
-            return replace(message, content=answer), []
-        parsed = parse_tool_calls(message.content, self.tools.names())
-        if not parsed.calls and not parsed.errors:
-            return message, []
-        invalid: list[tuple[ToolCall, str]] = []
-        for n, error in enumerate(parsed.errors):
-            bad = ToolCall(
-                id=f"call_invalid_{iteration}_{n}",
-                name="invalid_tool_call",
-                arguments=json.dumps({"raw": message.content[:400]}, ensure_ascii=False),
-            )
-            example = '{"name": "<tool name>", "arguments": {...}}'
-            invalid.append(
-                (
-                    bad,
-                    f"{error}\nWrite one JSON object per call: {example}. Available tools: "
-                    f"{', '.join(self.tools.names())}.",
-                )
-            )
-        calls = (*parsed.calls, *(c for c, _ in invalid))
-        rewritten = AssistantMessage(
-            content=parsed.text or None,
-            tool_calls=calls,
-            reasoning_content=message.reasoning_content,
-        )
-        return rewritten, invalid
 
     async def _execute(
         self, run_id: str, session_id: str, calls: Sequence[ToolCall]
@@ -360,22 +352,3 @@ class Agent:
         return RunResult(
             session_id, run_id, "failed", error=text, iterations=iteration, usage=usage
         )
-
-
-def _unique_call_ids(message: AssistantMessage, seen: set[str]) -> AssistantMessage:
-    """Give calls whose id was already used in the session a fresh one (``id~2``).
-
-    Small models and some servers number calls ``call_0`` every turn; results are recorded
-    once per call id, so a repeated id would lose a result.
-    """
-    if not message.tool_calls:
-        return message
-    calls = []
-    for call in message.tool_calls:
-        new_id, n = call.id, 1
-        while new_id in seen:
-            n += 1
-            new_id = f"{call.id}~{n}"
-        seen.add(new_id)
-        calls.append(call if new_id == call.id else replace(call, id=new_id))
-    return replace(message, tool_calls=tuple(calls))
