@@ -21,8 +21,6 @@ import resource
 import statistics
 import time
 import tracemalloc
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 
 from workset.context.assemble import Assembler, BudgetConfig
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, ToolSpec, UserMessage
@@ -100,7 +98,7 @@ def measure(
     }
 
 
-def _embedded() -> tuple[Tokenizer, ChatFormat, Callable[[], AbstractContextManager[object]]]:
+def _embedded() -> tuple[Tokenizer, ChatFormat, object]:
     import anyio
 
     from workset.models.embedded import EmbeddedModel
@@ -112,13 +110,13 @@ def _embedded() -> tuple[Tokenizer, ChatFormat, Callable[[], AbstractContextMana
         raise SystemExit(
             "the embedded model's template is not ChatML: incremental counts unavailable"
         )
-    return counter.tokenizer, counter.chat_format, nullcontext
+    return counter.tokenizer, counter.chat_format, model  # the model must stay alive
 
 
-def _openai() -> tuple[Tokenizer, ChatFormat, Callable[[], AbstractContextManager[object]]]:
+def _openai() -> tuple[Tokenizer, ChatFormat, object]:
     from workset.tokens.openai import OpenAIChatFormat, OpenAITokenizer
 
-    return OpenAITokenizer("o200k_base"), OpenAIChatFormat(), nullcontext
+    return OpenAITokenizer("o200k_base"), OpenAIChatFormat(), None
 
 
 def main() -> None:
@@ -133,7 +131,7 @@ def main() -> None:
         f"{'prepare N+1':>12} {'ratio':>7} {'peak MiB':>9}"
     )
     for name in names:
-        tokenizer, chat_format, _ = _embedded() if name == "embedded" else _openai()
+        tokenizer, chat_format, keep_alive = _embedded() if name == "embedded" else _openai()
         r = measure(tokenizer, chat_format, args.turns, args.rounds)
         ratio = r["full_s"] / r["step_s"]
         print(
@@ -142,6 +140,7 @@ def main() -> None:
             f"{r['step_peak_mib']:>9.1f}"
         )
         assert r["buckets_ok"], "buckets do not sum to the request total"
+        del keep_alive
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"process peak RSS: {rss:.0f} MiB (includes the embedded model when loaded)")
 

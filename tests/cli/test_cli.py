@@ -112,3 +112,16 @@ def test_chat_keeps_one_session_across_turns(tmp_path: Path, env: dict[str, str]
     assert "first answer" in done.stdout and "second answer" in done.stdout
     listed = workset("sessions", env=env)
     assert listed.stdout.count("finished") == 1
+
+
+def test_models_reports_a_corrupt_cached_file_and_that_it_will_be_rebuilt(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    from workset.models.weights import EMBEDDED_MODELS
+
+    spec = EMBEDDED_MODELS["qwen2.5-coder-0.5b"]
+    (tmp_path / spec.filename).write_bytes(b"GGUF" + bytes(100))  # a truncated download
+    done = workset("models", env={**env, "WORKSET_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert "corrupt" in done.stdout
+    assert "rebuilt on next start" in " ".join(done.stdout.split())

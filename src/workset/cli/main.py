@@ -317,13 +317,17 @@ def models() -> None:
     from workset.models.weights import EMBEDDED_MODELS, model_status
 
     table = Table(title="embedded models")
-    for column in ("name", "state", "detail"):
-        table.add_column(column)
+    for column in ("name", "state", "where"):
+        table.add_column(column, overflow="fold")
+    todo: list[str] = []
     for name in EMBEDDED_MODELS:
         status = model_status(name)
-        table.add_row(
-            name + (" (default)" if name == DEFAULT_MODEL else ""), status.state, status.detail
-        )
+        where = str(status.path) if status.path else "-"
+        table.add_row(name + (" (default)" if name == DEFAULT_MODEL else ""), status.state, where)
+        if status.state != "ready":
+            todo.append(f"{name}: {status.command or status.detail}")
     out.print(table)
+    for line in todo:
+        out.print(line, markup=False, highlight=False, soft_wrap=True)
     out.print('Any local GGUF file also works: workset run --model path/to/model.gguf "…"')
     out.print("Any OpenAI-compatible endpoint: --model openai:MODEL --base-url URL")
