@@ -125,3 +125,22 @@ def test_models_reports_a_corrupt_cached_file_and_that_it_will_be_rebuilt(
     assert done.returncode == 0, done.stderr
     assert "corrupt" in done.stdout
     assert "rebuilt on next start" in " ".join(done.stdout.split())
+
+
+def test_the_committed_cli_reference_matches_the_commands() -> None:
+    from workset.cli.reference import render
+
+    committed = (Path(__file__).parents[2] / "docs" / "cli.md").read_text()
+    assert committed == render(), "regenerate: python -m workset.cli.reference > docs/cli.md"
+
+
+def test_resuming_a_finished_session_says_there_is_nothing_to_do(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    model = script(tmp_path, "all done")
+    first = workset("run", "--model", model, "--workspace", str(DEMO), "hi", env=env)
+    session_id = re.search(r"workset show (s[0-9a-f]+)", first.stderr)
+    assert session_id is not None
+    again = workset("resume", session_id[1], "--model", model, "--workspace", str(DEMO), env=env)
+    assert again.returncode == 0, again.stderr
+    assert "nothing left to do" in again.stderr and "all done" in again.stdout

@@ -7,8 +7,10 @@ printer to the loop's events, and renders what the log holds.
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -61,47 +63,45 @@ db_option = click.option(
 )
 
 
-def model_options(fn: Any) -> Any:
+@dataclass(frozen=True, slots=True)
+class RuntimeOptions:
+    """What every command that runs the agent needs, as given on the command line."""
+
+    model_spec: str
+    base_url: str | None
+    api_key: str | None
+    context_window: int | None
+    workspace: Path
+    max_iterations: int
+    db: Path | None
+
+
+def model_options(fn: Callable[..., None]) -> Callable[..., None]:
+    """Add the model, workspace and log options; the command receives them as ``opts``."""
+
+    @functools.wraps(fn)
+    def command(**kwargs: Any) -> None:
+        names = [f.name for f in fields(RuntimeOptions)]
+        fn(opts=RuntimeOptions(**{n: kwargs.pop(n) for n in names}), **kwargs)
+
     options = [
-        click.option(
-            "--model",
-            "model_spec",
-            default=DEFAULT_MODEL,
-            show_default=True,
-            help="Embedded model name, a .gguf path, openai:MODEL, or scripted:FILE.",
-        ),
+        click.option("--model", "model_spec", default=DEFAULT_MODEL, show_default=True,
+                     help="Embedded model name, a .gguf path, openai:MODEL, or scripted:FILE."),
         click.option("--base-url", default=None, help="Endpoint for openai:MODEL."),
-        click.option(
-            "--api-key",
-            default=None,
-            envvar="WORKSET_API_KEY",
-            help="API key for openai:MODEL (or $WORKSET_API_KEY).",
-        ),
-        click.option(
-            "--context-window",
-            type=int,
-            default=None,
-            help="Context window in tokens (default 8192).",
-        ),
-        click.option(
-            "--workspace",
-            type=click.Path(file_okay=False, path_type=Path),
-            default=Path(),
-            show_default=True,
-            help="Folder the tools may read; nothing outside it is reachable.",
-        ),
-        click.option(
-            "--max-iterations",
-            type=int,
-            default=8,
-            show_default=True,
-            help="Model calls allowed per run before giving up.",
-        ),
+        click.option("--api-key", default=None, envvar="WORKSET_API_KEY",
+                     help="API key for openai:MODEL (or $WORKSET_API_KEY)."),
+        click.option("--context-window", type=int, default=None,
+                     help="Context window in tokens (default 8192)."),
+        click.option("--workspace", type=click.Path(file_okay=False, path_type=Path),
+                     default=Path(), show_default=True,
+                     help="Folder the tools may read; nothing outside it is reachable."),
+        click.option("--max-iterations", type=int, default=8, show_default=True,
+                     help="Model calls allowed per run before giving up."),
         db_option,
-    ]
+    ]  # fmt: skip
     for option in reversed(options):
-        fn = option(fn)
-    return fn
+        command = option(command)
+    return command
 
 
 @contextlib.contextmanager
@@ -140,29 +140,41 @@ class _Runtime:
                 await start()
 
 
-def _open(
-    model_spec: str,
-    base_url: str | None,
-    api_key: str | None,
-    context_window: int | None,
-    workspace: Path,
-    max_iterations: int,
-    db: Path | None,
-) -> _Runtime:
-    if not workspace.is_dir():
-        raise click.UsageError(f"workspace {workspace} is not a folder")
-    log = SessionLog(db or default_db_path())
+def _open(opts: RuntimeOptions) -> _Runtime:
+    if not opts.workspace.is_dir():
+        raise click.UsageError(f"workspace {opts.workspace} is not a folder")
+    log = SessionLog(opts.db or default_db_path())
     with _progress() as progress:
         model = create_model(
-            model_spec,
-            base_url=base_url,
-            api_key=api_key,
-            context_window=context_window,
+            opts.model_spec,
+            base_url=opts.base_url,
+            api_key=opts.api_key,
+            context_window=opts.context_window,
             progress=progress,
         )
-        runtime = _Runtime(model, log, workspace, max_iterations)
+        runtime = _Runtime(model, log, opts.workspace, opts.max_iterations)
         anyio.run(runtime.start)
     return runtime
+
+
+def _until_done(rt: _Runtime, work: Callable[[Agent], Awaitable[RunResult]]) -> RunResult:
+    """Run ``work`` on the agent, close the model, and print the outcome."""
+
+    async def go() -> RunResult:
+        try:
+            return await work(rt.agent)
+        finally:
+            await rt.model.aclose()
+
+    result = anyio.run(go)
+    if result.status == "nothing_to_do":
+        err.print(f"session {result.session_id} has nothing left to do; its last answer was:")
+        out.print(result.answer, markup=False, highlight=False)
+    else:
+        _report(result, rt.log)
+    if result.status == "failed":
+        sys.exit(1)
+    return result
 
 
 def _report(result: RunResult, log: SessionLog) -> None:
@@ -182,82 +194,32 @@ def _report(result: RunResult, log: SessionLog) -> None:
 @click.argument("task")
 @click.option("--session", "session_id", default=None, help="Continue this session.")
 @model_options
-def run(
-    task: str,
-    session_id: str | None,
-    model_spec: str,
-    base_url: str | None,
-    api_key: str | None,
-    context_window: int | None,
-    workspace: Path,
-    max_iterations: int,
-    db: Path | None,
-) -> None:
+def run(task: str, session_id: str | None, opts: RuntimeOptions) -> None:
     if not task.strip():
         raise click.UsageError(
             "the task is empty; say what the agent should do, e.g. "
             'workset run "What does README.md say about setup?"'
         )
-    rt = _open(model_spec, base_url, api_key, context_window, workspace, max_iterations, db)
-
-    async def go() -> RunResult:
-        try:
-            return await rt.agent.run(task, session_id=session_id, workspace=str(rt.workspace))
-        finally:
-            await rt.model.aclose()
-
-    result = anyio.run(go)
-    _report(result, rt.log)
-    if result.status == "failed":
-        sys.exit(1)
+    rt = _open(opts)
+    _until_done(
+        rt, lambda agent: agent.run(task, session_id=session_id, workspace=str(rt.workspace))
+    )
 
 
 @cli.command(help="Continue a session that was interrupted (crash, kill, timeout).")
 @click.argument("session")
 @model_options
-def resume(
-    session: str,
-    model_spec: str,
-    base_url: str | None,
-    api_key: str | None,
-    context_window: int | None,
-    workspace: Path,
-    max_iterations: int,
-    db: Path | None,
-) -> None:
-    rt = _open(model_spec, base_url, api_key, context_window, workspace, max_iterations, db)
+def resume(session: str, opts: RuntimeOptions) -> None:
+    rt = _open(opts)
     session_id = rt.log.get_session(session).id
-
-    async def go() -> RunResult:
-        try:
-            return await rt.agent.resume(session_id)
-        finally:
-            await rt.model.aclose()
-
-    result = anyio.run(go)
-    if result.status == "nothing_to_do":
-        err.print(f"session {session_id} has nothing left to do; its last answer was:")
-        out.print(result.answer, markup=False, highlight=False)
-        return
-    _report(result, rt.log)
-    if result.status == "failed":
-        sys.exit(1)
+    _until_done(rt, lambda agent: agent.resume(session_id))
 
 
 @cli.command(help="Chat with the agent; each line is a turn of one session. Ctrl-D ends.")
 @click.option("--session", "session_id", default=None, help="Continue this session.")
 @model_options
-def chat(
-    session_id: str | None,
-    model_spec: str,
-    base_url: str | None,
-    api_key: str | None,
-    context_window: int | None,
-    workspace: Path,
-    max_iterations: int,
-    db: Path | None,
-) -> None:
-    rt = _open(model_spec, base_url, api_key, context_window, workspace, max_iterations, db)
+def chat(session_id: str | None, opts: RuntimeOptions) -> None:
+    rt = _open(opts)
 
     async def go() -> None:
         nonlocal session_id
