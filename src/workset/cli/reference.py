@@ -24,9 +24,7 @@ def render() -> str:
         command = cli.get_command(context, name)
         if command is None:
             continue
-        sub = click.Context(
-            command, info_name=f"workset {name}", parent=context, terminal_width=100
-        )
+        sub = click.Context(command, info_name=name, parent=context, terminal_width=100)
         parts += [f"## workset {name}", "", "```text", command.get_help(sub), "```", ""]
     return "\n".join(parts)
 
