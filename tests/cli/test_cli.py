@@ -144,3 +144,16 @@ def test_resuming_a_finished_session_says_there_is_nothing_to_do(
     again = workset("resume", session_id[1], "--model", model, "--workspace", str(DEMO), env=env)
     assert again.returncode == 0, again.stderr
     assert "nothing left to do" in again.stderr and "all done" in again.stdout
+
+
+def test_show_says_what_each_call_left_out_and_where_reuse_broke(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    read = {"tool_calls": [{"name": "read_file", "arguments": {"path": "service.toml"}}]}
+    model = script(tmp_path, read, read, "Port 8471.")
+    done = workset("run", "--model", model, "--workspace", str(DEMO), "Which port?", env=env)
+    session_id = re.search(r"workset show (s[0-9a-f]+)", done.stderr)
+    assert session_id is not None
+    shown = " ".join(workset("show", session_id[1], env=env).stdout.split())
+    assert "call 3 left out tools" in shown and "policy: the model repeated a call" in shown
+    assert "call 3 prefix reuse broke at position 0: system changed" in shown

@@ -19,7 +19,13 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
-from workset.cli.render import calls_table, event_line, sessions_table, trajectory_lines
+from workset.cli.render import (
+    calls_table,
+    event_line,
+    omission_lines,
+    sessions_table,
+    trajectory_lines,
+)
 from workset.errors import WorksetError
 from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
@@ -270,6 +276,8 @@ def show(session: str, db: Path | None) -> None:
     for line in trajectory_lines(events):
         out.print(line)
     out.print(calls_table(events))
+    for line in omission_lines(events):
+        out.print(line)
 
 
 @cli.command(help="List the embedded models and whether each is ready to use.")

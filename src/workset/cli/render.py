@@ -149,3 +149,28 @@ def calls_table(events: Sequence[StoredEvent]) -> Table:
             f"{event.usage.latency_s:.1f}",
         )
     return table
+
+
+def omission_lines(events: Sequence[StoredEvent]) -> list[Text]:
+    """What each call's manifest left out, and why (grouped by reason)."""
+    lines: list[Text] = []
+    n = 0
+    for stored in events:
+        if not isinstance(stored.event, ModelCalled):
+            continue
+        n += 1
+        by_reason: dict[str, list[str]] = {}
+        for item in stored.event.manifest.omitted:
+            by_reason.setdefault(item.reason, []).append(f"{item.item_id} ({item.tokens} tokens)")
+        for reason, items in by_reason.items():
+            detail = next(o.detail for o in stored.event.manifest.omitted if o.reason == reason)
+            lines.append(
+                Text(
+                    f"call {n} left out {clip(', '.join(items), 120)} — {reason}: {detail}",
+                    style="yellow",
+                )
+            )
+        divergence = stored.event.manifest.prefix.first_divergence
+        if divergence:
+            lines.append(Text(f"call {n} prefix reuse broke at {divergence}", style="yellow"))
+    return lines

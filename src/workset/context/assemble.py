@@ -338,5 +338,7 @@ def _describe(part: CountedPart) -> str:
 def _first_divergence(previous: RequestCount, current: RequestCount) -> str:
     for position, (old, new) in enumerate(zip(previous.parts, current.parts, strict=False)):
         if old.part.text != new.part.text:
-            return f"position {position}: {_describe(new)} changed (was {_describe(old)})"
+            now, before = _describe(new), _describe(old)
+            was = "" if now == before else f" (was {before})"
+            return f"position {position}: {now} changed{was}"
     return ""
