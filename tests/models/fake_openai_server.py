@@ -2,6 +2,9 @@
 
 Each test scripts the replies in order (``server.script(reply, reply, ...)``); every request
 is recorded. Replies are functions of the request handler, built by the helpers below.
+By default every connection closes after one reply (HTTP/1.0); ``keep_alive=True`` speaks
+HTTP/1.1 and keeps connections open for the client to reuse, as real servers do (use it
+only with replies that end their body: JSON and event streams).
 """
 
 from __future__ import annotations
@@ -26,12 +29,13 @@ class RecordedRequest:
 
 
 class FakeOpenAIServer:
-    def __init__(self) -> None:
+    def __init__(self, *, keep_alive: bool = False) -> None:
         self.requests: list[RecordedRequest] = []
         self.release = threading.Event()  # hanging replies wait on this until teardown
         self._replies: list[Reply] = []
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        handler = _KeepAliveHandler if keep_alive else _Handler
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._httpd.fake = self  # type: ignore[attr-defined]
         self._thread = threading.Thread(target=self._serve, daemon=True)
@@ -66,8 +70,8 @@ class FakeOpenAIServer:
 
 
 @contextmanager
-def running_server() -> Iterator[FakeOpenAIServer]:
-    server = FakeOpenAIServer()
+def running_server(*, keep_alive: bool = False) -> Iterator[FakeOpenAIServer]:
+    server = FakeOpenAIServer(keep_alive=keep_alive)
     server.start()
     try:
         yield server
@@ -92,6 +96,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+
+class _KeepAliveHandler(_Handler):
+    protocol_version = "HTTP/1.1"
 
 
 def raw_reply(
@@ -119,18 +127,30 @@ def json_reply(body: Any, status: int = 200, headers: Mapping[str, str] | None =
 
 
 def sse_reply(chunks: Sequence[Mapping[str, Any] | str], *, done: bool = True) -> Reply:
-    """Stream each chunk as one server-sent event (dicts as JSON), then ``[DONE]``."""
+    """Stream each chunk as one server-sent event (dicts as JSON), then ``[DONE]``.
+
+    On a kept-alive connection the events go chunk-encoded, so the body has a known end.
+    """
 
     def reply(handler: _Handler) -> None:
+        chunked = handler.protocol_version == "HTTP/1.1"
         handler.send_response(200)
         handler.send_header("Content-Type", "text/event-stream")
+        if chunked:
+            handler.send_header("Transfer-Encoding", "chunked")
         handler.end_headers()
+
+        def send(data: bytes) -> None:
+            handler.wfile.write(b"%x\r\n%s\r\n" % (len(data), data) if chunked else data)
+            handler.wfile.flush()
+
         for chunk in chunks:
             text = chunk if isinstance(chunk, str) else json.dumps(chunk)
-            handler.wfile.write(f"data: {text}\n\n".encode())
-            handler.wfile.flush()
+            send(f"data: {text}\n\n".encode())
         if done:
-            handler.wfile.write(b"data: [DONE]\n\n")
+            send(b"data: [DONE]\n\n")
+        if chunked:
+            send(b"")  # the last, empty chunk
 
     return reply
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import socket
 from collections.abc import Iterator
+from types import MappingProxyType
 from typing import Any
 
 import anyio
@@ -180,6 +182,36 @@ async def test_optional_fields_are_left_out_when_the_request_does_not_set_them(
     assert "Authorization" not in sent.headers
 
 
+async def test_extra_body_and_the_default_temperature_go_into_every_request(
+    fake_openai_server: FakeOpenAIServer,
+) -> None:
+    fake_openai_server.script(sse_reply([chunk({"content": "a"})]), sse_reply([chunk({})]))
+    options = {"extra_body": {"cache_prompt": True}, "default_temperature": 0.0}
+    async with model_for(fake_openai_server, **options) as model:
+        await model.complete(REQUEST)
+        await model.complete(ModelRequest(REQUEST.messages, temperature=0.7))
+
+    defaulted, explicit = (sent.body for sent in fake_openai_server.requests)
+    assert (defaulted["cache_prompt"], defaulted["temperature"]) == (True, 0.0)
+    assert (explicit["cache_prompt"], explicit["temperature"]) == (True, 0.7)
+
+
+async def test_a_schema_built_from_read_only_mappings_is_sent_as_plain_json(
+    fake_openai_server: FakeOpenAIServer,
+) -> None:
+    fake_openai_server.script(sse_reply([chunk({"content": "{}"})]))
+    answer = MappingProxyType({"type": "string", "enum": ("yes", "no")})
+    schema = MappingProxyType({"type": "object", "properties": MappingProxyType({"a": answer})})
+    async with model_for(fake_openai_server) as model:
+        await model.complete(ModelRequest(REQUEST.messages, json_schema=schema))
+
+    [sent] = fake_openai_server.requests
+    assert sent.body["response_format"]["json_schema"]["schema"] == {
+        "type": "object",
+        "properties": {"a": {"type": "string", "enum": ["yes", "no"]}},
+    }
+
+
 async def test_cached_tokens_come_from_llama_cpp_timings_when_usage_lacks_them(
     fake_openai_server: FakeOpenAIServer,
 ) -> None:
@@ -286,6 +318,27 @@ async def test_a_bad_request_is_not_retried_and_shows_the_servers_message(
     assert "context length 9000 exceeds 8192" in str(caught.value)
     assert "[after 1 attempt]" in str(caught.value)
     assert len(fake_openai_server.requests) == 1
+
+
+async def test_a_llama_cpp_context_overflow_says_how_many_tokens_met_how_large_a_window(
+    fake_openai_server: FakeOpenAIServer,
+) -> None:
+    overflow = {
+        "code": 400,
+        "message": "the request exceeds the available context size, try increasing it",
+        "type": "exceed_context_size_error",
+        "n_prompt_tokens": 5120,
+        "n_ctx": 4096,
+    }
+    fake_openai_server.script(json_reply({"error": overflow}, 400))
+    async with model_for(fake_openai_server, max_retries=0) as model:
+        with pytest.raises(ModelResponseError) as caught:
+            await model.complete(REQUEST)
+
+    assert str(caught.value) == (
+        "the request has 5120 tokens but the context window is 4096; shrink the request or "
+        "start the model with a larger context_window"
+    )
 
 
 async def test_an_unauthorized_answer_names_the_api_key_environment_variable(
@@ -399,6 +452,24 @@ async def test_an_error_event_inside_the_stream_is_reported(
     async with model_for(fake_openai_server) as model:
         with pytest.raises(ModelResponseError, match="generation aborted"):
             await model.complete(REQUEST)
+
+
+def test_one_model_serves_successive_event_loops_over_kept_alive_connections() -> None:
+    with running_server(keep_alive=True) as server:
+        server.script(
+            sse_reply([chunk({"content": "first"})]), sse_reply([chunk({"content": "second"})])
+        )
+        model = model_for(server, max_retries=0)
+
+        async def ask() -> str | None:
+            return (await model.complete(REQUEST)).message.content
+
+        answers = [anyio.run(ask), anyio.run(ask)]
+        anyio.run(model.aclose)
+        gc.collect()  # a connection left open by a finished loop would warn here, failing
+
+    assert answers == ["first", "second"]
+    assert len(server.requests) == 2
 
 
 def test_base_urls_get_v1_only_when_they_have_no_path() -> None:

@@ -5,16 +5,17 @@ the weights, starts the server on 127.0.0.1 with an ephemeral port in a worker t
 a self-check: when :class:`ChatMLFormat` renders a probe conversation exactly as the server's
 template does, token counting is incremental (:class:`PartCounter` with the server's
 tokenizer); otherwise counts are labelled estimates (the model's tokenizer over a ChatML
-rendering). Completions stream over HTTP so time to first token is known.
+rendering). Completions go through :class:`OpenAICompatibleModel` pointed at that server
+(streamed, so time to first token is known), with llama.cpp's prompt cache on and temperature
+0 unless a request sets one.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import gc
-import json
 import threading
 import time
-from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,16 +24,10 @@ import anyio
 import anyio.to_thread
 import httpx
 
-from workset.errors import ModelError, ModelResponseError, ModelUnavailableError
-from workset.messages import (
-    AssistantMessage,
-    ToolCall,
-    ToolMessage,
-    ToolSpec,
-    UserMessage,
-    to_wire,
-)
-from workset.models.base import ModelInfo, ModelRequest, ModelResponse, Usage
+from workset.errors import ModelError, ModelUnavailableError
+from workset.messages import AssistantMessage, ToolCall, ToolMessage, ToolSpec, UserMessage
+from workset.models.base import ModelInfo, ModelRequest, ModelResponse
+from workset.models.openai_compat import OpenAICompatibleModel
 from workset.models.weights import (
     DEFAULT_MODEL,
     EMBEDDED_MODELS,
@@ -47,6 +42,8 @@ from workset.tokens.llama import LlamaServerClient, LlamaServerTokenizer
 INSTALL_HINT = "install it with: pip install 'workset[embedded]'"
 QWEN_FORMAT = ChatMLFormat(QWEN_DEFAULT_SYSTEM, "qwen2.5")
 SMOL_FORMAT = ChatMLFormat(SMOL_DEFAULT_SYSTEM, "smollm2", qwen_tools=False)
+# Between two bytes of a streamed answer; a request's own timeout_s replaces it.
+CHAT_TIMEOUT_S = 600.0
 
 
 @dataclass
@@ -54,6 +51,7 @@ class _Running:
     server: Any  # xllamacpp.Server; stopping it means dropping the last reference
     base_url: str
     client: LlamaServerClient
+    chat: OpenAICompatibleModel
     counter: PartCounter
     supports_tools: bool
     context_window: int
@@ -117,21 +115,16 @@ class EmbeddedModel:
         await self.start()
         running = self._running
         assert running is not None
-        body = _request_body(request)
-        started = time.monotonic()
         try:
-            with anyio.fail_after(request.timeout_s if request.timeout_s else float("inf")):
-                stream = _Stream(started)
-                async for chunk in self._events(running.base_url, body):
-                    stream.add(chunk)
-        except TimeoutError:
-            raise ModelError(
-                f"{self.name} did not finish within {request.timeout_s} s; "
-                "raise the timeout or lower max_tokens"
-            ) from None
-        return stream.response(self.name, time.monotonic() - started)
+            response = await running.chat.complete(request)
+        except ModelError as exc:
+            raise type(exc)(f"the embedded model {self.name} failed: {exc}") from exc
+        return dataclasses.replace(response, model=self.name)
 
     async def aclose(self) -> None:
+        running = self._running
+        if running is not None:
+            await running.chat.aclose()
         await anyio.to_thread.run_sync(self._stop_blocking)
 
     # --- server lifecycle -----------------------------------------------------------------
@@ -160,6 +153,7 @@ class EmbeddedModel:
                 server=server,
                 base_url=base_url,
                 client=client,
+                chat=_chat_client(base_url, self.name),
                 counter=_choose_counter(client, self.name, self.weights),
                 supports_tools=bool(caps.get("supports_tools", True)),
                 context_window=int(settings.get("n_ctx", self._context_window)),
@@ -178,30 +172,18 @@ class EmbeddedModel:
             del running
             gc.collect()  # the server stops when its object is freed
 
-    async def _events(self, base_url: str, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
-        # A client per call: the model may be used from several event loops (one per anyio.run).
-        try:
-            async with (
-                httpx.AsyncClient(base_url=base_url, timeout=httpx.Timeout(None)) as http,
-                http.stream("POST", "/v1/chat/completions", json=body) as response,
-            ):
-                if response.status_code != 200:
-                    raise _http_error(response.status_code, (await response.aread()).decode())
-                async for line in response.aiter_lines():
-                    if not line.startswith("data:"):
-                        continue
-                    data = line[5:].strip()
-                    if data == "[DONE]":
-                        return
-                    chunk = json.loads(data)
-                    if "error" in chunk:
-                        raise ModelResponseError(f"llama.cpp reported an error: {chunk['error']}")
-                    yield chunk
-        except httpx.HTTPError as exc:
-            raise ModelUnavailableError(
-                f"the embedded llama.cpp server at {base_url} failed: {exc}; "
-                "restart the model (create a new EmbeddedModel)"
-            ) from exc
+
+def _chat_client(base_url: str, name: str) -> OpenAICompatibleModel:
+    return OpenAICompatibleModel(
+        base_url,
+        name,
+        api_key="",  # never send a hosted API key from the environment to the local server
+        timeout_s=CHAT_TIMEOUT_S,
+        max_retries=0,  # a local server that failed will not heal by retrying
+        extra_body={"cache_prompt": True},
+        default_temperature=0.0,  # reproducible unless the request asks otherwise
+        connect_hint="The embedded server has stopped; create a new EmbeddedModel.",
+    )
 
 
 def _launch(xllamacpp: Any, path: Path, n_ctx: int, threads: int | None) -> Any:
@@ -288,123 +270,3 @@ def _choose_counter(client: LlamaServerClient, name: str, weights: str) -> PartC
 
 def _rendered(fmt: ChatMLFormat, system: str | None, tools: Any, messages: Any) -> str:
     return "".join(p.text for p in fmt.render(system, tools, messages))
-
-
-# --- requests and streamed responses ------------------------------------------------------
-
-
-def _request_body(request: ModelRequest) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "messages": [to_wire(m) for m in request.messages],
-        "temperature": 0.0 if request.temperature is None else request.temperature,
-        "cache_prompt": True,
-        "stream": True,
-        "stream_options": {"include_usage": True},
-    }
-    if request.tools:
-        body["tools"] = [t.to_wire() for t in request.tools]
-    if request.max_tokens is not None:
-        body["max_tokens"] = request.max_tokens
-    if request.json_schema is not None:
-        body["response_format"] = {
-            "type": "json_schema",
-            "json_schema": {"name": "output", "schema": _plain_json(request.json_schema)},
-        }
-    return body
-
-
-def _plain_json(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain_json(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain_json(v) for v in value]
-    return value
-
-
-def _http_error(status: int, text: str) -> ModelError:
-    try:
-        error = json.loads(text).get("error", {})
-    except (ValueError, AttributeError):
-        error = {}
-    if isinstance(error, dict) and error.get("type") == "exceed_context_size_error":
-        return ModelResponseError(
-            f"the request has {error.get('n_prompt_tokens')} tokens but the context window is "
-            f"{error.get('n_ctx')}; shrink the request or start the model with a larger "
-            "context_window"
-        )
-    return ModelResponseError(f"llama.cpp answered HTTP {status}: {text[:500]}")
-
-
-@dataclass
-class _PendingCall:
-    id: str = ""
-    name: str = ""
-    arguments: str = ""
-
-
-class _Stream:
-    """Accumulates streamed chunks into one response."""
-
-    def __init__(self, started: float) -> None:
-        self.started = started
-        self.first_token: float | None = None
-        self.content: list[str] = []
-        self.reasoning: list[str] = []
-        self.calls: dict[int, _PendingCall] = {}
-        self.finish_reason: str | None = None
-        self.usage: dict[str, Any] = {}
-        self.timings: dict[str, Any] = {}
-        self.id = ""
-
-    def add(self, chunk: dict[str, Any]) -> None:
-        self.id = chunk.get("id", self.id)
-        if isinstance(chunk.get("usage"), dict):
-            self.usage = chunk["usage"]
-        if isinstance(chunk.get("timings"), dict):
-            self.timings = chunk["timings"]
-        for choice in chunk.get("choices") or ():
-            delta = choice.get("delta") or {}
-            if choice.get("finish_reason"):
-                self.finish_reason = choice["finish_reason"]
-            produced = False
-            if delta.get("content"):
-                self.content.append(delta["content"])
-                produced = True
-            if delta.get("reasoning_content"):
-                self.reasoning.append(delta["reasoning_content"])
-                produced = True
-            for call in delta.get("tool_calls") or ():
-                pending = self.calls.setdefault(int(call.get("index", 0)), _PendingCall())
-                function = call.get("function") or {}
-                pending.id = call.get("id") or pending.id
-                pending.name += function.get("name") or ""
-                pending.arguments += function.get("arguments") or ""
-                produced = True
-            if produced and self.first_token is None:
-                self.first_token = time.monotonic()
-
-    def response(self, model: str, latency_s: float) -> ModelResponse:
-        calls = tuple(
-            ToolCall(p.id or f"call_{i}", p.name, p.arguments or "{}")
-            for i, p in sorted(self.calls.items())
-        )
-        message = AssistantMessage(
-            content="".join(self.content) or None,
-            tool_calls=calls,
-            reasoning_content="".join(self.reasoning) or None,
-        )
-        if not self.usage:
-            raise ModelResponseError("llama.cpp ended the stream without usage numbers")
-        details = self.usage.get("prompt_tokens_details") or {}
-        cached = details.get("cached_tokens", self.timings.get("cache_n"))
-        usage = Usage(
-            prompt_tokens=int(self.usage.get("prompt_tokens", 0)),
-            completion_tokens=int(self.usage.get("completion_tokens", 0)),
-            cached_prompt_tokens=None if cached is None else int(cached),
-            latency_s=latency_s,
-            time_to_first_token_s=(
-                None if self.first_token is None else self.first_token - self.started
-            ),
-        )
-        extra = {"timings": self.timings, "id": self.id} if self.timings else {"id": self.id}
-        return ModelResponse(message, usage, self.finish_reason, model, extra)

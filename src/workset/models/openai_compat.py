@@ -9,6 +9,9 @@ error that says what to fix and how many attempts were made.
 The base URL rule: a URL with no path (``http://127.0.0.1:8080``) gets ``/v1`` appended; a
 URL with a path (``http://host/v1``, ``https://openrouter.ai/api/v1``) is used as given. A
 trailing ``/chat/completions`` is dropped, so pasting the full endpoint also works.
+
+One model may serve several event loops in turn (one per ``anyio.run``): each loop gets its
+own HTTP client, closed when that loop ends, because pooled connections belong to their loop.
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ import email.utils
 import json
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import anyio
 import httpx
+from anyio.lowlevel import RunVar
 
 from workset.errors import ModelError, ModelResponseError, ModelUnavailableError, UsageError
 from workset.messages import AssistantMessage, ToolCall, to_wire
@@ -63,6 +67,11 @@ class OpenAICompatibleModel:
     ``max_retries`` counts retries after the first attempt. ``Usage.latency_s`` and
     ``time_to_first_token_s`` run from the start of :meth:`complete`, retries included, as the
     caller waited; ``extra["attempts"]`` says how many attempts that took.
+
+    ``extra_body`` is merged into every request body last, so it can add server-specific
+    fields (llama.cpp's ``cache_prompt``) or override the built ones. ``default_temperature``
+    is sent when a request sets none (otherwise the server's default applies).
+    ``connect_hint`` ends the message when the server cannot be reached.
     """
 
     def __init__(
@@ -77,6 +86,9 @@ class OpenAICompatibleModel:
         max_retries: int = 3,
         backoff_s: float = 0.5,
         tokenizer: str = "estimate",
+        extra_body: Mapping[str, Any] | None = None,
+        default_temperature: float | None = None,
+        connect_hint: str = "Is the server running? Check --base-url.",
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         if tokenizer != "estimate" and not tokenizer.startswith("openai:"):
@@ -90,13 +102,18 @@ class OpenAICompatibleModel:
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.tokenizer = tokenizer
+        self.extra_body: dict[str, Any] = _plain_json(extra_body or {})
+        self.default_temperature = default_temperature
+        self.connect_hint = connect_hint
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env) or None
         self._info = ModelInfo(
             name=model, backend="openai-compatible", context_window=context_window
         )
         self._counter: PartCounter | None = None
         headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
-        self._client = httpx.AsyncClient(transport=transport, headers=headers)
+        self._clients = _ClientPerLoop(
+            lambda: httpx.AsyncClient(transport=transport, headers=headers)
+        )
 
     @property
     def info(self) -> ModelInfo:
@@ -128,12 +145,15 @@ class OpenAICompatibleModel:
                 extra = {**outcome.extra, "attempts": attempts}
                 return outcome.response(self.model, time.perf_counter() - started, extra)
             if not outcome.retryable or attempts > self.max_retries:
+                if self.max_retries == 0:
+                    raise outcome.error(outcome.message)
                 tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
                 raise outcome.error(f"{outcome.message} [after {tries}]")
             await anyio.sleep(self._delay(attempts, outcome.retry_after_s))
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        """Close the HTTP client of the running event loop (others close with their loop)."""
+        await self._clients.aclose()
 
     async def __aenter__(self) -> OpenAICompatibleModel:
         return self
@@ -152,14 +172,18 @@ class OpenAICompatibleModel:
             payload["tools"] = [t.to_wire() for t in request.tools]
         if request.max_tokens is not None:
             payload["max_tokens"] = request.max_tokens
-        if request.temperature is not None:
-            payload["temperature"] = request.temperature
+        temperature = request.temperature
+        if temperature is None:
+            temperature = self.default_temperature
+        if temperature is not None:
+            payload["temperature"] = temperature
         if request.json_schema is not None:
+            schema = _plain_json(request.json_schema)
             payload["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": "output", "schema": request.json_schema, "strict": True},
+                "json_schema": {"name": "output", "schema": schema, "strict": True},
             }
-        return payload
+        return {**payload, **self.extra_body}
 
     def _delay(self, attempt: int, retry_after_s: float | None) -> float:
         if retry_after_s is not None:
@@ -169,8 +193,9 @@ class OpenAICompatibleModel:
     async def _attempt(
         self, payload: dict[str, Any], timeout_s: float, started: float
     ) -> _Reply | _Failure:
+        client = await self._clients.get()
         try:
-            async with self._client.stream(
+            async with client.stream(
                 "POST", self.endpoint, json=payload, timeout=timeout_s
             ) as response:
                 if response.status_code != 200:
@@ -187,10 +212,7 @@ class OpenAICompatibleModel:
             reason = _os_reason(exc)
             if isinstance(exc, httpx.ConnectTimeout):
                 reason = f"no answer within {timeout_s:g} s"
-            message = (
-                f"could not connect to {self.base_url} ({reason}). "
-                "Is the server running? Check --base-url."
-            )
+            message = f"could not connect to {self.base_url} ({reason}). {self.connect_hint}"
         elif isinstance(exc, httpx.TimeoutException):
             message = (
                 f"no response from {self.endpoint} within {timeout_s:g} s; "
@@ -233,11 +255,58 @@ class OpenAICompatibleModel:
                 retryable=True,
                 retry_after_s=_retry_after(response.headers.get("retry-after")),
             )
+        overflow = _context_overflow(response)
+        if overflow is not None:
+            return _Failure(ModelResponseError, overflow, retryable=False)
         return _Failure(
             ModelResponseError,
             f"{self.endpoint} rejected the request with HTTP {status}: {detail}",
             retryable=False,
         )
+
+
+class _ClientPerLoop:
+    """One ``httpx.AsyncClient`` per event loop, closed when that loop finishes.
+
+    Pooled connections belong to the loop that opened them: reused from another loop they
+    fail ("Event loop is closed"), and a client dropped with its loop leaks their sockets. So
+    each loop gets its own client, owned by a parked async generator: event loops close the
+    async generators still alive when they finish (asyncio's ``shutdown_asyncgens``, trio
+    likewise), and closing this one closes the client while its loop still runs.
+    """
+
+    def __init__(self, make: Callable[[], httpx.AsyncClient]) -> None:
+        self._make = make
+        self._current: RunVar[_OwnedClient | None] = RunVar("workset_http_client", None)
+
+    async def get(self) -> httpx.AsyncClient:
+        owned = self._current.get()
+        if owned is None:
+            client = self._make()
+            owner = _close_with_the_loop(client)
+            await owner.asend(None)
+            owned = _OwnedClient(client, owner)
+            self._current.set(owned)
+        return owned.client
+
+    async def aclose(self) -> None:
+        owned = self._current.get()
+        if owned is not None:
+            self._current.set(None)
+            await owned.owner.aclose()
+
+
+@dataclass(frozen=True, slots=True)
+class _OwnedClient:
+    client: httpx.AsyncClient
+    owner: AsyncGenerator[None, None]
+
+
+async def _close_with_the_loop(client: httpx.AsyncClient) -> AsyncGenerator[None, None]:
+    try:
+        yield
+    finally:
+        await client.aclose()
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,6 +492,30 @@ def _read_json(body: bytes) -> _Reply | _Failure:
     reply = _Reply()
     reply.add_chunk(data)
     return reply
+
+
+def _context_overflow(response: httpx.Response) -> str | None:
+    """llama.cpp's ``exceed_context_size_error`` as advice, or None for any other error."""
+    try:
+        error = response.json().get("error")
+    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+        return None
+    if not isinstance(error, Mapping) or error.get("type") != "exceed_context_size_error":
+        return None
+    return (
+        f"the request has {error.get('n_prompt_tokens')} tokens but the context window is "
+        f"{error.get('n_ctx')}; shrink the request or start the model with a larger "
+        "context_window"
+    )
+
+
+def _plain_json(value: Any) -> Any:
+    """``value`` with every mapping a dict and every sequence a list, ready for ``json``."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain_json(v) for v in value]
+    return value
 
 
 def _error_text(response: httpx.Response) -> str:
