@@ -79,6 +79,7 @@ class RuntimeOptions:
     context_window: int | None
     workspace: Path
     max_iterations: int
+    constrained: bool
     db: Path | None
 
 
@@ -103,6 +104,9 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
                      help="Folder the tools may read; nothing outside it is reachable."),
         click.option("--max-iterations", type=int, default=8, show_default=True,
                      help="Model calls allowed per run before giving up."),
+        click.option("--constrained", is_flag=True, default=False,
+                     help="Constrain each model output to one valid tool call or an answer "
+                     "with a JSON schema (llama.cpp backends enforce it)."),
         db_option,
     ]  # fmt: skip
     for option in reversed(options):
@@ -128,10 +132,9 @@ def _progress() -> Iterator[ProgressCallback]:
 
 
 class _Runtime:
-    def __init__(self, model: Model, log: SessionLog, workspace: Path, max_iterations: int):
+    def __init__(self, model: Model, log: SessionLog, workspace: Path, config: AgentConfig):
         self.model, self.log, self.workspace = model, log, workspace.resolve()
         tools = ToolRegistry(perception_tools(Workspace(self.workspace)))
-        config = AgentConfig(max_iterations=max_iterations)
         self.agent = Agent(model, tools, log, config, subscribers=[self._print])
 
     def _print(self, event: LoopEvent) -> None:
@@ -158,7 +161,10 @@ def _open(opts: RuntimeOptions) -> _Runtime:
             context_window=opts.context_window,
             progress=progress,
         )
-        runtime = _Runtime(model, log, opts.workspace, opts.max_iterations)
+        config = AgentConfig(
+            max_iterations=opts.max_iterations, constrained_decisions=opts.constrained
+        )
+        runtime = _Runtime(model, log, opts.workspace, config)
         anyio.run(runtime.start)
     return runtime
 
