@@ -32,8 +32,11 @@ class FakeOpenAIServer:
     def __init__(self, *, keep_alive: bool = False) -> None:
         self.requests: list[RecordedRequest] = []
         self.release = threading.Event()  # hanging replies wait on this until teardown
+        self.connections_opened = 0
+        self.connections_closed = 0
         self._replies: list[Reply] = []
         self._lock = threading.Lock()
+        self._connections = threading.Condition()
         handler = _KeepAliveHandler if keep_alive else _Handler
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
@@ -55,6 +58,21 @@ class FakeOpenAIServer:
             if self._replies:
                 return self._replies.pop(0)
         return json_reply({"error": {"message": "the test script has no reply left"}}, 500)
+
+    def wait_for_closed_connections(self, count: int, timeout_s: float = 10.0) -> bool:
+        """Wait until clients have closed ``count`` connections; False if they did not."""
+        with self._connections:
+            return self._connections.wait_for(
+                lambda: self.connections_closed >= count, timeout=timeout_s
+            )
+
+    def _connection(self, opened: bool) -> None:
+        with self._connections:
+            if opened:
+                self.connections_opened += 1
+            else:
+                self.connections_closed += 1
+            self._connections.notify_all()
 
     def _serve(self) -> None:
         self._httpd.serve_forever(poll_interval=0.02)
@@ -80,6 +98,16 @@ def running_server(*, keep_alive: bool = False) -> Iterator[FakeOpenAIServer]:
 
 
 class _Handler(BaseHTTPRequestHandler):
+    def setup(self) -> None:
+        super().setup()
+        self.server.fake._connection(opened=True)  # type: ignore[attr-defined]
+
+    def finish(self) -> None:
+        try:
+            super().finish()
+        finally:
+            self.server.fake._connection(opened=False)  # type: ignore[attr-defined]
+
     def do_POST(self) -> None:
         self._serve()
 

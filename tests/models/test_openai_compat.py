@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import socket
 from collections.abc import Iterator
 from types import MappingProxyType
@@ -320,7 +319,7 @@ async def test_a_bad_request_is_not_retried_and_shows_the_servers_message(
     assert len(fake_openai_server.requests) == 1
 
 
-async def test_a_llama_cpp_context_overflow_says_how_many_tokens_met_how_large_a_window(
+async def test_a_llama_cpp_context_overflow_names_the_prompt_size_and_the_window(
     fake_openai_server: FakeOpenAIServer,
 ) -> None:
     overflow = {
@@ -454,22 +453,21 @@ async def test_an_error_event_inside_the_stream_is_reported(
             await model.complete(REQUEST)
 
 
-def test_one_model_serves_successive_event_loops_over_kept_alive_connections() -> None:
+def test_one_model_serves_successive_event_loops_and_each_loop_closes_its_connections() -> None:
     with running_server(keep_alive=True) as server:
-        server.script(
-            sse_reply([chunk({"content": "first"})]), sse_reply([chunk({"content": "second"})])
-        )
+        server.script(*(sse_reply([chunk({"content": word})]) for word in ("one", "two", "three")))
         model = model_for(server, max_retries=0)
 
-        async def ask() -> str | None:
-            return (await model.complete(REQUEST)).message.content
+        async def ask(times: int) -> list[str | None]:
+            return [(await model.complete(REQUEST)).message.content for _ in range(times)]
 
-        answers = [anyio.run(ask), anyio.run(ask)]
-        anyio.run(model.aclose)
-        gc.collect()  # a connection left open by a finished loop would warn here, failing
+        answers = [*anyio.run(ask, 2), *anyio.run(ask, 1)]
+        # Neither loop closed the model: each closed its own client as it finished.
+        closed = server.wait_for_closed_connections(2)
 
-    assert answers == ["first", "second"]
-    assert len(server.requests) == 2
+    assert answers == ["one", "two", "three"]
+    assert closed
+    assert server.connections_opened == 2  # one kept-alive connection per loop
 
 
 def test_base_urls_get_v1_only_when_they_have_no_path() -> None:

@@ -4,7 +4,7 @@ Requests go to ``POST {base}/chat/completions``, streamed so the time to the fir
 measured; a server that answers with plain JSON instead is handled the same way. Transient
 failures (connection errors, read timeouts, 408, 429, 500, 502, 503, 504) are retried with
 capped exponential backoff, honouring ``Retry-After``; everything else fails at once with an
-error that says what to fix and how many attempts were made.
+error that says what to fix and, when retries are allowed, how many attempts were made.
 
 The base URL rule: a URL with no path (``http://127.0.0.1:8080``) gets ``/v1`` appended; a
 URL with a path (``http://host/v1``, ``https://openrouter.ai/api/v1``) is used as given. A
