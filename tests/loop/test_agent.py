@@ -287,3 +287,57 @@ def test_a_repeated_call_makes_the_next_turn_answer_without_tools(tmp_path: Path
     last = [e.manifest for e in seen if isinstance(e, ModelCalled)][-1]
     [withheld] = [o for o in last.omitted if o.reason == "policy"]
     assert withheld.item_id == "tools" and withheld.tokens > 0
+
+
+def test_metrics_count_calls_errors_and_durations_per_tool(tmp_path: Path) -> None:
+    from workset.loop.metrics import ToolMetrics
+
+    metrics = ToolMetrics()
+    calls = (
+        call("read_file", '{"path": "service.toml"}', "a"),
+        call("read_file", '{"path": "missing.txt"}', "b"),
+    )
+    agent, _, _ = make_agent(tmp_path, [AssistantMessage(None, calls), "ok"])
+    agent.bus.subscribe(metrics)
+    anyio.run(agent.run, "read two")
+    stats = metrics.snapshot()["read_file"]
+    assert (stats.calls, stats.errors, stats.denied) == (2, 1, 0)
+    assert stats.error_rate == 0.5 and stats.max_s >= stats.mean_s >= 0
+
+
+def test_resume_reruns_an_unfinished_idempotent_call_with_the_same_idempotency_key(
+    tmp_path: Path,
+) -> None:
+    from workset.tools.context import CallContext, current_call
+
+    keys: list[str] = []
+
+    @tool(idempotent=True, examples=({"name": "x"},))
+    def put_record(name: str) -> str:
+        """Create or replace a record (idempotent by key).
+
+        Args:
+            name: Record name.
+        """
+        keys.append(current_call().idempotency_key)
+        return "stored"
+
+    agent, _, _ = make_agent(tmp_path, ["done"], extra=[put_record])
+    session = agent.log.create_session(title="t", workspace="", model="scripted")
+    put = call("put_record", '{"name": "x"}', "p1")
+    from workset.context.assemble import Assembler, BudgetConfig
+    from workset.models.base import Usage
+
+    manifest = (
+        Assembler(agent.model.token_counter(), BudgetConfig(8192))
+        .assemble(session_id=session, system="s", tools=(), history=[UserMessage("put")])
+        .manifest
+    )
+    agent.log.append(RunStarted("r0", session, "put", "scripted", 1.0))
+    agent.log.append(
+        ModelCalled("r0", session, 1, manifest, AssistantMessage(None, (put,)), Usage(1, 1), 2.0)
+    )
+    agent.log.append(ToolStarted("r0", session, put, 3.0))
+    result = anyio.run(agent.resume, session)
+    assert result.status == "finished"
+    assert keys == [CallContext(session, "p1", "put_record").idempotency_key]

@@ -43,6 +43,7 @@ from workset.messages import (
 )
 from workset.models.base import Model, Usage
 from workset.models.constrained import decision_schema
+from workset.tools.context import CallContext
 from workset.tools.registry import ToolRegistry, error_message
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -165,9 +166,9 @@ class Agent:
     async def resume(self, session_id: str) -> RunResult:
         """Continue a session after a crash or interrupt without re-running finished tools.
 
-        Calls that were started but never finished are re-run only when the tool is read-only;
-        any other gets an error result saying it was interrupted, so nothing with side effects
-        runs twice.
+        Calls that were started but never finished are re-run only when the tool is read-only
+        or idempotent (it gets the same idempotency key as the first attempt); any other gets an
+        error result saying it was interrupted, so nothing with side effects runs twice.
         """
         state = self.log.resume_state(session_id)
         run_id = uuid.uuid4().hex[:12]
@@ -188,7 +189,7 @@ class Agent:
             unfinished = {c.id for c in state.started_unfinished}
             to_run: list[ToolCall] = []
             for call in state.open_unit.pending:
-                if call.id in unfinished and not self.tools.is_read_only(call.name):
+                if call.id in unfinished and not self.tools.is_idempotent(call.name):
                     result = error_message(
                         call,
                         "interrupted: the process stopped while this tool was running. It was "
@@ -330,7 +331,7 @@ class Agent:
         started = time.perf_counter()
         result: ToolMessage | None = None
         with anyio.move_on_after(self.config.tool_timeout_s):
-            result = await self.tools.execute(call)
+            result = await self.tools.execute(call, CallContext(session_id, call.id, call.name))
         if result is None:
             result = error_message(
                 call,

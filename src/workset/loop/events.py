@@ -55,6 +55,9 @@ class ToolFinished:
     result: ToolMessage
     duration_s: float
     at: float
+    # The audit trail: who asked (the agent, a resume) and what the safety gate decided.
+    actor: str = "agent"
+    decision: str = "allowed"
     kind: Literal["tool_finished"] = "tool_finished"
 
 

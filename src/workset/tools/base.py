@@ -56,6 +56,9 @@ class Tool:
     risk: Risk = "low"
     cost_hint: str = ""
     examples: tuple[Mapping[str, Any], ...] = ()
+    # Set for tools whose effect cannot be undone: it describes what a call would do without
+    # doing it, and the call only runs when repeated with the confirm token (tools.confirm).
+    precheck: Handler | None = None
 
     def __post_init__(self) -> None:
         if self.risk not in ("low", "medium", "high"):
@@ -80,9 +83,7 @@ class Tool:
 
     @property
     def is_async(self) -> bool:
-        handler = self.handler
-        call = getattr(handler, "__call__", None)  # noqa: B004 - callable objects
-        return inspect.iscoroutinefunction(handler) or inspect.iscoroutinefunction(call)
+        return is_async_callable(self.handler)
 
     @classmethod
     def from_function(
@@ -96,6 +97,7 @@ class Tool:
         risk: Risk = "low",
         cost_hint: str = "",
         examples: tuple[Mapping[str, Any], ...] = (),
+        precheck: Handler | None = None,
     ) -> Tool:
         """A tool whose schema comes from ``fn``'s type hints and docstring.
 
@@ -114,7 +116,7 @@ class Tool:
                 "it and when not to"
             )
         spec = ToolSpec(tool_name, text.strip(), schema_for_function(fn, arg_docs))
-        return cls(spec, fn, read_only, idempotent, risk, cost_hint, tuple(examples))
+        return cls(spec, fn, read_only, idempotent, risk, cost_hint, tuple(examples), precheck)
 
 
 @overload
@@ -131,6 +133,7 @@ def tool(
     risk: Risk = "low",
     cost_hint: str = "",
     examples: tuple[Mapping[str, Any], ...] = (),
+    precheck: Handler | None = None,
 ) -> Callable[[Handler], Tool]: ...
 
 
@@ -145,6 +148,7 @@ def tool(
     risk: Risk = "low",
     cost_hint: str = "",
     examples: tuple[Mapping[str, Any], ...] = (),
+    precheck: Handler | None = None,
 ) -> Tool | Callable[[Handler], Tool]:
     """Decorator form of :meth:`Tool.from_function`; usable bare (``@tool``) or with options."""
 
@@ -158,9 +162,16 @@ def tool(
             risk=risk,
             cost_hint=cost_hint,
             examples=examples,
+            precheck=precheck,
         )
 
     return build(fn) if fn is not None else build
+
+
+def is_async_callable(fn: object) -> bool:
+    """True for coroutine functions and for objects whose ``__call__`` is one."""
+    call = getattr(fn, "__call__", None)  # noqa: B004 - callable objects
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(call)
 
 
 _SECTION = re.compile(r"^(\w+):\s*$")

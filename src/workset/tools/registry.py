@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import difflib
 import functools
-import inspect
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import secrets
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 import anyio.to_thread
@@ -23,7 +23,9 @@ import jsonschema
 
 from workset.errors import ToolError, UsageError
 from workset.messages import ToolCall, ToolMessage, ToolSpec
-from workset.tools.base import Tool
+from workset.tools import confirm
+from workset.tools.base import Tool, is_async_callable
+from workset.tools.context import CallContext, serving
 
 _MAX_LISTED = 30
 _MAX_SHOWN = 120
@@ -39,11 +41,14 @@ class ToolRegistry:
 
     def __init__(self, tools: Iterable[Tool]) -> None:
         self._tools: dict[str, Tool] = {}
+        self._specs: dict[str, ToolSpec] = {}
         self._validators: dict[str, jsonschema.Draft202012Validator] = {}
+        self._secret = secrets.token_bytes(16)  # signs confirm tokens of two-phase tools
         for item in tools:
             if item.name in self._tools:
                 raise UsageError(f"two tools are named {item.name!r}; tool names must be unique")
-            schema = dict(item.spec.parameters)
+            spec = confirm.spec_with_token(item.spec) if item.precheck else item.spec
+            schema = dict(spec.parameters)
             try:
                 jsonschema.Draft202012Validator.check_schema(schema)
             except jsonschema.SchemaError as exc:
@@ -51,6 +56,7 @@ class ToolRegistry:
                     f"tool {item.name!r} has an invalid schema: {exc.message}"
                 ) from exc
             self._tools[item.name] = item
+            self._specs[item.name] = spec
             self._validators[item.name] = jsonschema.Draft202012Validator(schema)
 
     def __len__(self) -> int:
@@ -64,7 +70,7 @@ class ToolRegistry:
 
     def specs(self) -> tuple[ToolSpec, ...]:
         """Specs sorted by name, so the tools block of the prompt (and its cache) is stable."""
-        return tuple(self._tools[name].spec for name in self.names())
+        return tuple(self._specs[name] for name in self.names())
 
     def get(self, name: str) -> Tool:
         try:
@@ -77,8 +83,17 @@ class ToolRegistry:
         found = self._tools.get(name)
         return found is not None and found.read_only
 
-    async def execute(self, call: ToolCall) -> ToolMessage:
-        """Validate and run ``call``; every failure becomes an error result, never a raise."""
+    def is_idempotent(self, name: str) -> bool:
+        """True for a registered tool that is safe to run again (read-only ones included)."""
+        found = self._tools.get(name)
+        return found is not None and (found.idempotent or found.read_only)
+
+    async def execute(self, call: ToolCall, context: CallContext | None = None) -> ToolMessage:
+        """Validate and run ``call``; every failure becomes an error result, never a raise.
+
+        ``context`` (session and call ids, the idempotency key) is visible to the handler
+        through :func:`workset.tools.context.current_call`.
+        """
         found = self._tools.get(call.name)
         if found is None:
             error = ToolError(f"unknown tool `{call.name}`", hint=self._unknown_hint(call.name))
@@ -86,21 +101,28 @@ class ToolRegistry:
         arguments = self._parse_arguments(call, found)
         if isinstance(arguments, str):
             return error_message(call, arguments)
-        try:
-            if found.is_async:
-                pending = found.handler(**arguments)
-                result = await pending if inspect.isawaitable(pending) else pending
-            else:
-                result = await anyio.to_thread.run_sync(
-                    functools.partial(cast(Callable[..., str], found.handler), **arguments)
-                )
-        except ToolError as exc:
-            return error_message(call, exc.for_model())
-        except Exception as exc:  # the tool is an I/O edge: its crash is reported to the model
-            return error_message(call, _crash_text(found.name, exc))
+        handler = found.handler
+        if found.precheck is not None:
+            given = arguments.pop(confirm.TOKEN_FIELD, None)
+            expected = confirm.token(self._secret, found.name, arguments)
+            if given != expected:
+                handler = found.precheck
+        with serving(context or CallContext("", call.id, call.name)):
+            try:
+                if is_async_callable(handler):
+                    result = await cast(Callable[..., Awaitable[str]], handler)(**arguments)
+                else:
+                    sync = cast(Callable[..., str], handler)
+                    result = await anyio.to_thread.run_sync(functools.partial(sync, **arguments))
+            except ToolError as exc:
+                return error_message(call, exc.for_model())
+            except Exception as exc:  # the tool is an I/O edge: its crash is reported to the model
+                return error_message(call, _crash_text(found.name, exc))
         if not isinstance(result, str):
             problem = TypeError(f"handler returned {type(result).__name__} instead of str")
             return error_message(call, _crash_text(found.name, problem))
+        if handler is found.precheck:
+            result = confirm.pending_text(found.name, result, expected)
         return ToolMessage(tool_call_id=call.id, content=result, name=found.name)
 
     def _parse_arguments(self, call: ToolCall, found: Tool) -> dict[str, Any] | str:
