@@ -20,18 +20,18 @@ import email.utils
 import json
 import os
 import time
-from collections.abc import AsyncGenerator, Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 import anyio
 import httpx
-from anyio.lowlevel import RunVar
 
-from workset.errors import ModelError, ModelResponseError, ModelUnavailableError, UsageError
-from workset.messages import AssistantMessage, ToolCall, to_wire
-from workset.models.base import ModelInfo, ModelRequest, ModelResponse, Usage
+from workset.errors import ModelResponseError, ModelUnavailableError, UsageError
+from workset.messages import to_wire
+from workset.models.base import ModelInfo, ModelRequest, ModelResponse
+from workset.models.chat_stream import Failure, Reply, error_detail, read_json, read_stream
+from workset.models.http_client import ClientPerLoop
 from workset.tokens.counter import PartCounter
 from workset.tokens.estimate import EstimateTokenizer
 from workset.tokens.openai import OpenAIChatFormat, OpenAITokenizer
@@ -111,7 +111,7 @@ class OpenAICompatibleModel:
         )
         self._counter: PartCounter | None = None
         headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
-        self._clients = _ClientPerLoop(
+        self._clients = ClientPerLoop(
             lambda: httpx.AsyncClient(transport=transport, headers=headers)
         )
 
@@ -141,7 +141,7 @@ class OpenAICompatibleModel:
         while True:
             attempts += 1
             outcome = await self._attempt(payload, timeout, started)
-            if isinstance(outcome, _Reply):
+            if isinstance(outcome, Reply):
                 extra = {**outcome.extra, "attempts": attempts}
                 return outcome.response(self.model, time.perf_counter() - started, extra)
             if not outcome.retryable or attempts > self.max_retries:
@@ -192,7 +192,7 @@ class OpenAICompatibleModel:
 
     async def _attempt(
         self, payload: dict[str, Any], timeout_s: float, started: float
-    ) -> _Reply | _Failure:
+    ) -> Reply | Failure:
         client = await self._clients.get()
         try:
             async with client.stream(
@@ -202,12 +202,12 @@ class OpenAICompatibleModel:
                     await response.aread()
                     return self._http_failure(response)
                 if response.headers.get("content-type", "").startswith("text/event-stream"):
-                    return await _read_stream(response, started)
-                return _read_json(await response.aread())
+                    return await read_stream(response, started)
+                return read_json(await response.aread())
         except httpx.RequestError as exc:
             return self._transport_failure(exc, timeout_s)
 
-    def _transport_failure(self, exc: httpx.RequestError, timeout_s: float) -> _Failure:
+    def _transport_failure(self, exc: httpx.RequestError, timeout_s: float) -> Failure:
         if isinstance(exc, httpx.ConnectTimeout | httpx.ConnectError):
             reason = _os_reason(exc)
             if isinstance(exc, httpx.ConnectTimeout):
@@ -221,12 +221,12 @@ class OpenAICompatibleModel:
         elif isinstance(exc, httpx.ReadError | httpx.WriteError | httpx.RemoteProtocolError):
             message = f"the connection to {self.base_url} broke mid-request ({_os_reason(exc)})"
         else:  # a bad proxy, a broken content encoding: retrying will not help
-            return _Failure(
+            return Failure(
                 ModelUnavailableError, f"the request to {self.endpoint} failed: {exc}", False
             )
-        return _Failure(ModelUnavailableError, message, retryable=True)
+        return Failure(ModelUnavailableError, message, retryable=True)
 
-    def _http_failure(self, response: httpx.Response) -> _Failure:
+    def _http_failure(self, response: httpx.Response) -> Failure:
         status, detail = response.status_code, _error_text(response)
         if status in (401, 403):
             key_state = (
@@ -234,14 +234,14 @@ class OpenAICompatibleModel:
                 if self._api_key
                 else f"No API key was sent ({self.api_key_env} is unset)"
             )
-            return _Failure(
+            return Failure(
                 ModelUnavailableError,
                 f"{self.endpoint} answered HTTP {status}: {detail}. {key_state}; set the "
                 f"{self.api_key_env} environment variable (or pass api_key) to a valid key",
                 retryable=False,
             )
         if status == 404:
-            return _Failure(
+            return Failure(
                 ModelUnavailableError,
                 f"{self.endpoint} answered HTTP 404: {detail}. Either the path is wrong "
                 f"(check --base-url; requests go to {self.endpoint}) or the server does not "
@@ -249,7 +249,7 @@ class OpenAICompatibleModel:
                 retryable=False,
             )
         if status in RETRY_STATUSES:
-            return _Failure(
+            return Failure(
                 ModelResponseError,
                 f"{self.endpoint} answered HTTP {status}: {detail}",
                 retryable=True,
@@ -257,241 +257,12 @@ class OpenAICompatibleModel:
             )
         overflow = _context_overflow(response)
         if overflow is not None:
-            return _Failure(ModelResponseError, overflow, retryable=False)
-        return _Failure(
+            return Failure(ModelResponseError, overflow, retryable=False)
+        return Failure(
             ModelResponseError,
             f"{self.endpoint} rejected the request with HTTP {status}: {detail}",
             retryable=False,
         )
-
-
-class _ClientPerLoop:
-    """One ``httpx.AsyncClient`` per event loop, closed when that loop finishes.
-
-    Pooled connections belong to the loop that opened them: reused from another loop they
-    fail ("Event loop is closed"), and a client dropped with its loop leaks their sockets. So
-    each loop gets its own client, owned by a parked async generator: event loops close the
-    async generators still alive when they finish (asyncio's ``shutdown_asyncgens``, trio
-    likewise), and closing this one closes the client while its loop still runs.
-    """
-
-    def __init__(self, make: Callable[[], httpx.AsyncClient]) -> None:
-        self._make = make
-        self._current: RunVar[_OwnedClient | None] = RunVar("workset_http_client", None)
-
-    async def get(self) -> httpx.AsyncClient:
-        owned = self._current.get()
-        if owned is None:
-            client = self._make()
-            owner = _close_with_the_loop(client)
-            await owner.asend(None)
-            owned = _OwnedClient(client, owner)
-            self._current.set(owned)
-        return owned.client
-
-    async def aclose(self) -> None:
-        owned = self._current.get()
-        if owned is not None:
-            self._current.set(None)
-            await owned.owner.aclose()
-
-
-@dataclass(frozen=True, slots=True)
-class _OwnedClient:
-    client: httpx.AsyncClient
-    owner: AsyncGenerator[None, None]
-
-
-async def _close_with_the_loop(client: httpx.AsyncClient) -> AsyncGenerator[None, None]:
-    try:
-        yield
-    finally:
-        await client.aclose()
-
-
-@dataclass(frozen=True, slots=True)
-class _Failure:
-    """Why one attempt failed, and whether another attempt may succeed."""
-
-    error: type[ModelError]
-    message: str
-    retryable: bool
-    retry_after_s: float | None = None
-
-
-@dataclass(slots=True)
-class _ToolCallDraft:
-    id: str = ""
-    name: str = ""
-    arguments: str = ""
-
-
-@dataclass(slots=True)
-class _Reply:
-    """A completion being assembled from deltas (or from one whole message)."""
-
-    content: list[str] = field(default_factory=list)
-    reasoning: list[str] = field(default_factory=list)
-    calls: dict[int, _ToolCallDraft] = field(default_factory=dict)
-    finish_reason: str | None = None
-    model: str = ""
-    usage: Mapping[str, Any] | None = None
-    timings: Mapping[str, Any] | None = None
-    response_id: str | None = None
-    first_token_s: float | None = None
-
-    @property
-    def extra(self) -> dict[str, Any]:
-        extra: dict[str, Any] = {}
-        if self.response_id:
-            extra["id"] = self.response_id
-        if self.timings is not None:
-            extra["timings"] = dict(self.timings)
-        if self.usage is None:
-            extra["usage_missing"] = True
-        return extra
-
-    def add_chunk(self, chunk: Mapping[str, Any]) -> None:
-        """Fold one streamed chunk (or one whole non-streamed response) into the reply."""
-        if isinstance(chunk.get("id"), str):
-            self.response_id = chunk["id"]
-        if isinstance(chunk.get("model"), str):
-            self.model = chunk["model"]
-        if isinstance(chunk.get("usage"), Mapping):
-            self.usage = chunk["usage"]
-        if isinstance(chunk.get("timings"), Mapping):
-            self.timings = chunk["timings"]
-        for choice in chunk.get("choices") or ():
-            if not isinstance(choice, Mapping) or choice.get("index", 0) != 0:
-                continue
-            delta = choice.get("delta") or choice.get("message") or {}
-            self._add_delta(delta)
-            if choice.get("finish_reason"):
-                self.finish_reason = str(choice["finish_reason"])
-
-    def _add_delta(self, delta: Any) -> None:
-        if not isinstance(delta, Mapping):
-            return
-        if isinstance(delta.get("content"), str):
-            self.content.append(delta["content"])
-        reasoning = delta.get("reasoning_content") or delta.get("reasoning")
-        if isinstance(reasoning, str):
-            self.reasoning.append(reasoning)
-        for position, call in enumerate(delta.get("tool_calls") or ()):
-            if not isinstance(call, Mapping):
-                continue
-            index = call.get("index", position)
-            draft = self.calls.setdefault(index, _ToolCallDraft())
-            if call.get("id"):
-                draft.id = call["id"]
-            function = call.get("function") or {}
-            name = function.get("name")
-            if name and name != draft.name:
-                draft.name += name
-            arguments = function.get("arguments")
-            if isinstance(arguments, str):
-                draft.arguments += arguments
-            elif arguments is not None:  # some servers send an object, not JSON text
-                draft.arguments += json.dumps(arguments, ensure_ascii=False)
-
-    def response(self, model: str, latency_s: float, extra: Mapping[str, Any]) -> ModelResponse:
-        calls = tuple(
-            ToolCall(id=d.id or f"call_{i}", name=d.name, arguments=d.arguments or "{}")
-            for i, d in sorted(self.calls.items())
-        )
-        message = AssistantMessage(
-            content="".join(self.content) if self.content else None,
-            tool_calls=calls,
-            reasoning_content="".join(self.reasoning) if self.reasoning else None,
-        )
-        return ModelResponse(
-            message=message,
-            usage=self._usage(latency_s),
-            finish_reason=self.finish_reason,
-            model=self.model or model,
-            extra=extra,
-        )
-
-    def _usage(self, latency_s: float) -> Usage:
-        usage, timings = self.usage or {}, self.timings or {}
-        details = usage.get("prompt_tokens_details") or {}
-        cached = details.get("cached_tokens") if isinstance(details, Mapping) else None
-        if not isinstance(cached, int):
-            cached = timings.get("cache_n") if isinstance(timings.get("cache_n"), int) else None
-        prompt = usage.get("prompt_tokens")
-        if not isinstance(prompt, int):  # llama.cpp timings count cached and new tokens apart
-            prompt = _int(timings.get("prompt_n")) + (cached or 0)
-        completion = usage.get("completion_tokens")
-        if not isinstance(completion, int):
-            completion = _int(timings.get("predicted_n"))
-        return Usage(
-            prompt_tokens=prompt,
-            completion_tokens=completion,
-            cached_prompt_tokens=cached,
-            latency_s=latency_s,
-            time_to_first_token_s=self.first_token_s,
-        )
-
-
-async def _read_stream(response: httpx.Response, started: float) -> _Reply | _Failure:
-    """Fold server-sent events into a reply.
-
-    The stream is always read to its end, even after ``[DONE]`` or a bad chunk: leaving
-    httpx's line iterators unfinished makes trio warn about unclosed async generators.
-    """
-    reply, failure = _Reply(), None
-    data: list[str] = []
-    async for line in response.aiter_lines():
-        if line.startswith("data:"):
-            value = line[5:]
-            data.append(value[1:] if value.startswith(" ") else value)
-        elif not line and data and failure is None:
-            failure = _add_event(reply, "\n".join(data), started)
-            data = []
-    if data and failure is None:
-        failure = _add_event(reply, "\n".join(data), started)
-    return failure or reply
-
-
-def _add_event(reply: _Reply, data: str, started: float) -> _Failure | None:
-    if data == "[DONE]":
-        return None
-    try:
-        chunk = json.loads(data)
-    except json.JSONDecodeError:
-        return _Failure(
-            ModelResponseError, f"the server streamed a malformed chunk: {data[:200]!r}", False
-        )
-    if not isinstance(chunk, Mapping):
-        return _Failure(ModelResponseError, f"the server streamed {data[:200]!r}", False)
-    if "error" in chunk:
-        return _Failure(
-            ModelResponseError, f"the server failed mid-stream: {_detail(chunk)}", False
-        )
-    had_output = bool(reply.content or reply.reasoning or reply.calls)
-    reply.add_chunk(chunk)
-    if not had_output and (reply.content or reply.reasoning or reply.calls):
-        reply.first_token_s = time.perf_counter() - started
-    return None
-
-
-def _read_json(body: bytes) -> _Reply | _Failure:
-    try:
-        data = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        snippet = body[:200].decode("utf-8", "replace")
-        return _Failure(
-            ModelResponseError, f"the server answered malformed JSON: {snippet!r}", False
-        )
-    if not isinstance(data, Mapping) or not isinstance(data.get("choices"), list):
-        return _Failure(
-            ModelResponseError,
-            f"the server answered JSON without 'choices': {json.dumps(data)[:200]}",
-            False,
-        )
-    reply = _Reply()
-    reply.add_chunk(data)
-    return reply
 
 
 def _context_overflow(response: httpx.Response) -> str | None:
@@ -523,18 +294,7 @@ def _error_text(response: httpx.Response) -> str:
         data = response.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
         return response.text.strip()[:500] or response.reason_phrase
-    return _detail(data) if isinstance(data, Mapping) else str(data)[:500]
-
-
-def _detail(data: Mapping[str, Any]) -> str:
-    """The server's own error message from the shapes OpenAI, vLLM and llama.cpp use."""
-    error = data.get("error")
-    if isinstance(error, Mapping) and error.get("message"):
-        return str(error["message"])[:500]
-    for value in (error, data.get("message"), data.get("detail")):
-        if value:
-            return str(value)[:500]
-    return json.dumps(data)[:500]
+    return error_detail(data) if isinstance(data, Mapping) else str(data)[:500]
 
 
 def _os_reason(exc: BaseException) -> str:
@@ -560,10 +320,6 @@ def _causes(exc: BaseException, depth: int = 0) -> list[BaseException]:
     if cause is not None:
         found += _causes(cause, depth + 1)
     return found
-
-
-def _int(value: object) -> int:
-    return value if isinstance(value, int) else 0
 
 
 def _retry_after(value: str | None) -> float | None:
