@@ -341,3 +341,40 @@ def test_resume_reruns_an_unfinished_idempotent_call_with_the_same_idempotency_k
     result = anyio.run(agent.resume, session)
     assert result.status == "finished"
     assert keys == [CallContext(session, "p1", "put_record").idempotency_key]
+
+
+def test_tools_outside_the_core_run_only_after_discovery_loads_them(tmp_path: Path) -> None:
+    from workset.loop.offer import ToolOffer
+
+    @tool(read_only=True, examples=({"city": "Lima"},))
+    def weather(city: str) -> str:
+        """Weather for a city. Use when asked about weather.
+
+        Args:
+            city: City name.
+        """
+        return f"sunny in {city}"
+
+    lookup = call("weather", '{"city": "Lima"}', "w1")
+    again = call("weather", '{"city": "Quito"}', "w2")
+    agent, model, seen = make_agent(
+        tmp_path,
+        [
+            AssistantMessage(None, (lookup,)),
+            lambda request: _load_then(agent.offer, AssistantMessage(None, (again,))),
+            "done",
+        ],
+        extra=[weather],
+    )
+    agent.offer = ToolOffer(agent.tools, core=["read_file"])
+    anyio.run(agent.run, "weather?")
+    assert [s.name for s in model.requests[0].tools] == ["read_file"]
+    refused, ran = (e for e in seen if isinstance(e, ToolFinished))
+    assert refused.result.is_error and "tool_search" in refused.result.content
+    assert refused.decision == "refused: not loaded"
+    assert ran.result.content == "sunny in Quito" and ran.decision == "allowed"
+
+
+def _load_then(offer: object, message: AssistantMessage) -> AssistantMessage:
+    offer.load(["weather"])  # type: ignore[attr-defined]  # what tool_search does
+    return message

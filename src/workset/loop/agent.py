@@ -33,6 +33,7 @@ from workset.loop.events import (
     ToolFinished,
     ToolStarted,
 )
+from workset.loop.offer import ToolOffer
 from workset.messages import (
     AssistantMessage,
     Message,
@@ -121,9 +122,11 @@ class Agent:
         *,
         subscribers: Sequence[Subscriber] = (),
         clock: Callable[[], float] = time.time,
+        offer: ToolOffer | None = None,
     ) -> None:
         self.model = model
         self.tools = tools
+        self.offer = offer or ToolOffer(tools)
         self.log = log
         self.config = config or AgentConfig()
         self.bus = EventBus(log.subscriber(), *subscribers)
@@ -215,7 +218,7 @@ class Agent:
                 ),
             ),
         )
-        specs = self.tools.specs()
+        specs = self.offer.specs()
         calls = CallInterpreter(
             self.tools.names(),
             history=[m for m in history if isinstance(m, AssistantMessage)],
@@ -324,9 +327,20 @@ class Agent:
         await flush()
         return [results[c.id] for c in calls]
 
+    async def _permit(self, call: ToolCall) -> tuple[str | None, str]:
+        """Why ``call`` may not run (None when it may), and the decision for the audit."""
+        if call.name in self.tools and not self.offer.can_call(call.name):
+            return self.offer.not_loaded_message(call.name), "refused: not loaded"
+        return None, "allowed"
+
     async def _run_one(
         self, run_id: str, session_id: str, call: ToolCall, results: dict[str, ToolMessage]
     ) -> None:
+        refusal, decision = await self._permit(call)
+        if refusal is not None:
+            results[call.id] = error_message(call, refusal)
+            self._emit_finished(run_id, session_id, call, results[call.id], 0.0, decision)
+            return
         self.bus.emit(ToolStarted(run_id, session_id, call, self.clock()))
         started = time.perf_counter()
         result: ToolMessage | None = None
@@ -339,12 +353,22 @@ class Agent:
                 "the request (smaller range, more specific pattern) and try again",
             )
         results[call.id] = result
-        self._emit_finished(run_id, session_id, call, result, time.perf_counter() - started)
+        duration = time.perf_counter() - started
+        self._emit_finished(run_id, session_id, call, result, duration, decision)
 
     def _emit_finished(
-        self, run_id: str, session_id: str, call: ToolCall, result: ToolMessage, duration: float
+        self,
+        run_id: str,
+        session_id: str,
+        call: ToolCall,
+        result: ToolMessage,
+        duration: float,
+        decision: str = "allowed",
     ) -> None:
-        self.bus.emit(ToolFinished(run_id, session_id, call, result, duration, self.clock()))
+        event = ToolFinished(
+            run_id, session_id, call, result, duration, self.clock(), decision=decision
+        )
+        self.bus.emit(event)
 
     def _fail(
         self, run_id: str, session_id: str, iteration: int, usage: RunUsage, kind: str, text: str
