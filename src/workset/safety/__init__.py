@@ -1,0 +1,2 @@
+"""Execution safety: command analysis, the sidecar classifier, permission policy, approvals and
+the OS sandbox."""

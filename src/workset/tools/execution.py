@@ -1,0 +1,453 @@
+"""Execution tools: write and edit files, run shell commands and Python snippets.
+
+These tools change the world, so none is read-only and the two that run code are high risk.
+They do not decide what is allowed — the permission policy and the sidecar classifier judge a
+call before it runs. They only validate their own inputs (workspace confinement, sane values)
+and fail fast with a :class:`ToolError` that says how to fix the call.
+
+Every write is verified at once (write–verify–feedback): the result carries the linter's
+findings for the file. Long command output is clipped to its head and tail, with the full
+text saved under ``.workset/artifacts/`` (see :mod:`workset.tools.output`). With a
+:class:`~workset.safety.sandbox.Sandbox`, ``shell`` and ``run_python`` run inside it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import signal
+import sys
+import tempfile
+import threading
+import uuid
+from pathlib import Path
+from typing import IO
+
+from workset.errors import ToolError
+from workset.safety.sandbox import Finished, Limits, Sandbox, run_confined
+from workset.tools.base import Tool
+from workset.tools.files import existing_file
+from workset.tools.lint import format_issues, lint_file
+from workset.tools.output import ArtifactStore, clip_output, split_lines
+from workset.tools.workspace import Workspace
+
+MAX_SHELL_TIMEOUT_S = 600
+MAX_PYTHON_TIMEOUT_S = 300
+PYTHON_MEMORY_BYTES = 1024**3
+PYTHON_FILE_BYTES = 256 * 1024**2
+PYTHON_PROCESSES = 256
+_CANDIDATES = 3
+_MAX_LISTED = 20
+_SIMILAR = 0.4
+_MAX_COMPARED_CHARS = 20_000_000
+
+
+def execution_tools(
+    workspace: Workspace,
+    *,
+    artifacts: ArtifactStore | None = None,
+    sandbox: Sandbox | None = None,
+) -> list[Tool]:
+    """``write_file``, ``edit_file``, ``shell`` and ``run_python`` confined to ``workspace``."""
+    ws = workspace
+    store = artifacts or ArtifactStore(workspace)
+    shell_state = _ShellState(ws.root)
+
+    def write_file(path: str, content: str) -> str:
+        """Create a file or replace its whole content, inside the workspace; then lint it.
+
+        Use when: you create a new file, or rewrite a file completely (small files).
+        Do not use when: you change part of an existing file — use edit_file, which replaces
+        an exact snippet and leaves the rest untouched.
+        Missing parent folders are created. The content is written exactly as given, as UTF-8
+        (no newline translation: "\\r\\n" stays "\\r\\n").
+        Output: "created" or "replaced", the path and the bytes written, then the lint result
+        for .py/.json/.toml files: "lint: clean" or "lint: 2 issues" with one line per issue,
+        e.g. "line 3, column 7: F821 Undefined name `x`". Fix reported issues right away.
+        Examples: {"path": "src/app.py", "content": "print('hi')\\n"};
+        {"path": "config/settings.json", "content": "{\\"debug\\": true}\\n"}.
+
+        Args:
+            path: File path relative to the workspace root, e.g. "src/app.py".
+            content: The complete new content of the file.
+        """
+        target = ws.resolve(path)
+        rel = ws.relative(target)
+        if target.is_dir():
+            raise ToolError(
+                f"{rel} is a directory; write_file writes files",
+                hint=f"give a file path inside it, e.g. '{rel}/new_file.py'",
+            )
+        data = _encode(content, "content")
+        before = target.stat().st_size if target.exists() else None
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        except OSError as exc:
+            raise ToolError(
+                f"cannot write {rel}: {exc.strerror or exc}",
+                hint="a parent that is a file, or a read-only folder, prevents writing; use "
+                "list_dir to look",
+            ) from exc
+        what = "created" if before is None else "replaced"
+        was = "" if before is None else f" (was {before:,} bytes)"
+        lint = format_issues(lint_file(target))
+        return f"{what} {rel}: wrote {len(data):,} bytes{was}\n{lint}"
+
+    def edit_file(path: str, old: str, new: str, replace_all: bool = False) -> str:
+        """Replace an exact snippet of an existing file, byte for byte; then lint it.
+
+        Use when: you change part of a file — a line, a function, a setting. Copy `old`
+        exactly from read_file output (without the "   12| " prefix), with enough
+        surrounding lines to be unique.
+        Do not use when: you create a file or replace all of it (use write_file).
+        Matching is exact: whitespace, tabs, quotes (’ vs ') and line endings (\\r\\n) must
+        be identical; everything else in the file is kept byte for byte. No match: the error
+        shows the closest passages with line numbers. Several matches: the error lists their
+        lines; add context to `old`, or set replace_all=true to replace every one.
+        Output: how many replacements, the changed line range in the new file, and the lint
+        result ("lint: clean" or the issues, one per line).
+        Examples: {"path": "src/app.py", "old": "DEBUG = True", "new": "DEBUG = False"};
+        {"path": "src/app.py", "old": "print(", "new": "log(", "replace_all": true}.
+
+        Args:
+            path: File path relative to the workspace root.
+            old: The exact text to find; must occur once unless replace_all is true.
+            new: The text to put in its place (may be empty, to delete).
+            replace_all: Replace every occurrence instead of requiring exactly one.
+        """
+        if not old:
+            raise ToolError(
+                "old is empty: edit_file needs the exact text to replace",
+                hint="to write a whole file, use write_file",
+            )
+        if old == new:
+            raise ToolError("old and new are identical; the edit would change nothing")
+        target = existing_file(ws, path)
+        rel = ws.relative(target)
+        data = target.read_bytes()
+        old_b, new_b = _encode(old, "old"), _encode(new, "new")
+        starts = _find_all(data, old_b)
+        if not starts:
+            raise _no_match(rel, data, old)
+        if len(starts) > 1 and not replace_all:
+            numbers = [str(data.count(b"\n", 0, s) + 1) for s in starts[:_MAX_LISTED]]
+            more = len(starts) - len(numbers)
+            lines = ", ".join(numbers) + (f" and {more} more" if more else "")
+            raise ToolError(
+                f"old occurs {len(starts)} times in {rel}, at lines {lines}",
+                hint="add surrounding lines to old so that it matches once, or set "
+                "replace_all=true to replace every occurrence",
+            )
+        result = data.replace(old_b, new_b)
+        target.write_bytes(result)
+        shift = len(new_b) - len(old_b)
+        first = starts[0]
+        last_start = starts[-1] + shift * (len(starts) - 1)
+        last_byte = max(last_start, last_start + len(new_b) - 1)
+        line_from = result.count(b"\n", 0, first) + 1
+        line_to = result.count(b"\n", 0, last_byte) + 1
+        span = f"line {line_from}" if line_from == line_to else f"lines {line_from}-{line_to}"
+        count = f"{len(starts)} replacement" + ("s" if len(starts) > 1 else "")
+        total = len(split_lines(result.decode("utf-8", "replace")))
+        summary = f"edited {rel}: {count}; changed {span} (the file now has {total:,} lines)"
+        return f"{summary}\n{format_issues(lint_file(target))}"
+
+    def shell(command: str, timeout_s: int = 60) -> str:
+        """Run a bash command in the workspace; returns the exit code and the output.
+
+        Use when: you need to run programs — tests, builds, git, package tools, scripts.
+        Do not use when: a dedicated tool fits: read_file, list_dir, find_files and grep to
+        look at files; write_file and edit_file to change them; run_python for Python code.
+        The working directory starts at the workspace root and persists between calls: after
+        "cd src" the next command runs in src. It may not leave the workspace; if a command
+        ends outside it, the next one starts at the root again (the result says so). No
+        input can be typed: stdin is empty. Background jobs ("cmd &") are stopped when the
+        call returns. At timeout_s (at most 600) the command and all its children are killed.
+        Output: "exit code 0 (cwd: src)" (cwd: where the next command starts), then stdout
+        and stderr merged in order. Over 200 lines or 10,000 characters, only the first and
+        last 50 lines are shown; the full output is saved to a file under
+        .workset/artifacts/ and the result says how to read it with read_file.
+        Examples: {"command": "pytest -q tests/test_app.py"}; {"command": "cd src && ls"};
+        {"command": "make build", "timeout_s": 300}.
+
+        Args:
+            command: The bash command line, e.g. "pytest -q" or "git status".
+            timeout_s: Seconds before the command is killed (1-600).
+        """
+        if not command.strip():
+            raise ToolError("command is empty", hint='give a bash command, e.g. "ls -la"')
+        _check_timeout(timeout_s, MAX_SHELL_TIMEOUT_S)
+        _check_no_nul(command, "command")
+        with shell_state.lock:
+            notes, cwd = shell_state.start()
+            marker = f"__workset_cwd_{uuid.uuid4().hex}__"
+            trap = f'trap \'printf "\\n%s%s\\n" {marker} "$PWD"\' EXIT; '
+            argv = ["bash", "-c", trap + command]
+            done = _run(argv, cwd=cwd, timeout_s=timeout_s, sandbox=sandbox)
+            output, final = _split_marker(done.output, marker)
+            if final is not None:
+                notes += shell_state.finish(final)
+            header = _header(done, timeout_s) + f" (cwd: {ws.relative(shell_state.cwd)})"
+            body = clip_output(output, artifacts=store, name="shell") if output else "(no output)"
+            return "\n".join([header, body, *notes, *_notes(done)])
+
+    def run_python(code: str, timeout_s: int = 30) -> str:
+        """Run a Python snippet in a fresh interpreter in the workspace root.
+
+        Use when: you want to compute, check or try something in Python — parse a file,
+        test a function, transform data — and see what it prints.
+        Do not use when: you run a project's scripts or test suite (use shell, e.g.
+        "pytest -q") or only read files (use read_file).
+        Each call is a new process (no state is kept between calls), with the workspace root
+        as the working directory and first on sys.path. Limits: 1 GiB of memory (bigger
+        allocations raise MemoryError), timeout_s seconds of CPU and of wall time (at most
+        300), 256 MiB per written file. Print what you want to see.
+        Output: "exit code 0" then stdout and stderr merged in order; tracebacks name the
+        snippet "<stdin>". Long output is clipped like shell's (first and last 50 lines, the
+        full text saved under .workset/artifacts/).
+        Examples: {"code": "import sys\\nprint(sys.version)"};
+        {"code": "import json\\nprint(len(json.load(open('data.json'))))", "timeout_s": 60}.
+
+        Args:
+            code: Python source to run as a script.
+            timeout_s: Seconds of wall and CPU time before the process is killed (1-300).
+        """
+        if not code.strip():
+            raise ToolError("code is empty", hint='give Python source, e.g. "print(1 + 1)"')
+        _check_timeout(timeout_s, MAX_PYTHON_TIMEOUT_S)
+        source = _encode(code, "code")
+        with tempfile.TemporaryFile(prefix="workset-snippet-", suffix=".py") as script:
+            script.write(source)
+            script.seek(0)
+            argv = [sys.executable, "-u", "-"]
+            limits = Limits(
+                memory_bytes=PYTHON_MEMORY_BYTES,
+                cpu_s=timeout_s,
+                file_bytes=PYTHON_FILE_BYTES,
+                processes=PYTHON_PROCESSES,
+            )
+            done = _run(
+                argv, cwd=ws.root, timeout_s=timeout_s, sandbox=sandbox, stdin=script, limits=limits
+            )
+        header = _header(done, timeout_s)
+        body = (
+            clip_output(done.output, artifacts=store, name="python")
+            if done.output
+            else "(no output)"
+        )
+        return "\n".join([header, body, *_notes(done)])
+
+    return [
+        Tool.from_function(
+            write_file,
+            idempotent=True,
+            risk="medium",
+            cost_hint="cheap: local disk, plus a lint run for code files",
+            examples=(
+                {"path": "src/app.py", "content": "print('hi')\n"},
+                {"path": "config/settings.json", "content": '{"debug": true}\n'},
+            ),
+        ),
+        Tool.from_function(
+            edit_file,
+            risk="medium",
+            cost_hint="cheap: local disk, plus a lint run for code files",
+            examples=(
+                {"path": "src/app.py", "old": "DEBUG = True", "new": "DEBUG = False"},
+                {"path": "src/app.py", "old": "print(", "new": "log(", "replace_all": True},
+            ),
+        ),
+        Tool.from_function(
+            shell,
+            risk="high",
+            cost_hint="as costly as the command; up to timeout_s seconds",
+            examples=(
+                {"command": "pytest -q tests/test_app.py"},
+                {"command": "cd src && ls"},
+                {"command": "make build", "timeout_s": 300},
+            ),
+        ),
+        Tool.from_function(
+            run_python,
+            risk="high",
+            cost_hint="a new Python process; up to timeout_s seconds",
+            examples=(
+                {"code": "import sys\nprint(sys.version)"},
+                {"code": "import json\nprint(len(json.load(open('data.json'))))", "timeout_s": 60},
+            ),
+        ),
+    ]
+
+
+# --- shell working directory -----------------------------------------------------------------
+
+
+class _ShellState:
+    """The directory the next shell command starts in; one command at a time."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cwd = root
+        self.lock = threading.Lock()
+
+    def start(self) -> tuple[list[str], Path]:
+        if self.cwd.is_dir():
+            return [], self.cwd
+        gone = self.cwd
+        self.cwd = self.root
+        return [f"note: the working directory {gone} no longer exists; started at the root"], (
+            self.root
+        )
+
+    def finish(self, final: str) -> list[str]:
+        path = Path(final).resolve()
+        if path.is_relative_to(self.root):
+            self.cwd = path
+            return []
+        self.cwd = self.root
+        return [
+            f"note: the command ended in {final}, outside the workspace; the next command "
+            "starts at the workspace root"
+        ]
+
+
+def _split_marker(output: str, marker: str) -> tuple[str, str | None]:
+    """The command's own output, and the final directory the EXIT trap printed (if it ran)."""
+    at = output.rfind(f"\n{marker}")
+    if at < 0:
+        return output, None
+    final = output[at + 1 + len(marker) :].split("\n", 1)[0]
+    return output[:at], final
+
+
+def _run(
+    argv: list[str],
+    *,
+    cwd: Path,
+    timeout_s: int,
+    sandbox: Sandbox | None,
+    stdin: IO[bytes] | None = None,
+    limits: Limits | None = None,
+) -> Finished:
+    try:
+        return run_confined(
+            argv, cwd=cwd, timeout_s=timeout_s, sandbox=sandbox, stdin=stdin, limits=limits
+        )
+    except OSError as exc:
+        raise ToolError(f"cannot start {argv[0]}: {exc.strerror or exc}") from exc
+
+
+def _header(done: Finished, timeout_s: int) -> str:
+    if done.exit_code is None:
+        return (
+            f"timed out after {timeout_s} s: the process and all its children were killed; "
+            "the output up to that point follows"
+        )
+    if done.exit_code < 0:
+        name = signal.Signals(-done.exit_code).name
+        reason = " (CPU time limit)" if name == "SIGXCPU" else ""
+        reason = " (file size limit)" if name == "SIGXFSZ" else reason
+        return f"killed by signal {name}{reason}"
+    return f"exit code {done.exit_code}"
+
+
+def _notes(done: Finished) -> list[str]:
+    if not done.invalid_utf8:
+        return []
+    return ["note: some output bytes were not valid UTF-8; they are shown as \ufffd"]
+
+
+# --- validation -------------------------------------------------------------------------------
+
+
+def _encode(text: str, field: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ToolError(
+            f"{field} contains a character that is not valid UTF-8 at index {exc.start} "
+            f"({text[exc.start : exc.end]!r}, an unpaired surrogate)",
+            hint="remove it or write the character itself instead of a \\ud800-style escape",
+        ) from exc
+
+
+def _check_timeout(timeout_s: int, most: int) -> None:
+    if not 1 <= timeout_s <= most:
+        raise ToolError(
+            f"timeout_s={timeout_s} is out of range",
+            hint=f"use a whole number of seconds from 1 to {most}",
+        )
+
+
+def _check_no_nul(text: str, field: str) -> None:
+    if "\x00" in text:
+        raise ToolError(f"{field} contains a NUL character", hint="remove it; bash cannot pass it")
+
+
+# --- edit_file: finding what the model meant ---------------------------------------------------
+
+
+def _find_all(data: bytes, needle: bytes) -> list[int]:
+    """Start offsets of the non-overlapping occurrences, as ``bytes.replace`` sees them."""
+    starts: list[int] = []
+    at = data.find(needle)
+    while at >= 0:
+        starts.append(at)
+        at = data.find(needle, at + len(needle))
+    return starts
+
+
+def _no_match(rel: str, data: bytes, old: str) -> ToolError:
+    text = data.decode("utf-8", errors="replace")
+    lines = split_lines(text)
+    hints = []
+    if "\r\n" in text and "\r\n" not in old and old.replace("\n", "\r\n") in text:
+        hints.append("the file uses CRLF line endings: write each line break in old as \\r\\n")
+    shown = [_render_candidate(lines, *c) for c in _nearest(lines, old)]
+    if shown:
+        body = "The closest passages:\n" + "\n".join(shown)
+    else:
+        body = "No similar passage was found."
+    hints.append(
+        "copy old exactly from read_file output (without the line-number prefix); "
+        "whitespace, quotes and line endings must match"
+    )
+    return ToolError(
+        f"old was not found in {rel} (matching is exact, byte for byte). {body}",
+        hint="; ".join(hints),
+    )
+
+
+def _nearest(lines: list[str], old: str) -> list[tuple[float, int, int]]:
+    """Up to three non-overlapping windows of lines most similar to ``old``: (ratio, i, n)."""
+    size = max(1, len(split_lines(old)))
+    starts = range(max(1, len(lines) - size + 1))
+    if len(starts) * max(len(old), 1) > _MAX_COMPARED_CHARS:
+        return []
+    scored: list[tuple[float, int, int]] = []
+    matcher = difflib.SequenceMatcher(autojunk=False)
+    matcher.set_seq2(old)
+    for start in starts:
+        matcher.set_seq1("\n".join(lines[start : start + size]))
+        floor = max(_SIMILAR, scored[-1][0] if len(scored) >= _CANDIDATES * 3 else 0.0)
+        if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
+            continue
+        ratio = matcher.ratio()
+        if ratio >= floor:
+            scored.append((ratio, start, size))
+            scored.sort(key=lambda item: -item[0])
+            del scored[_CANDIDATES * 3 :]
+    chosen: list[tuple[float, int, int]] = []
+    for ratio, start, n in scored:
+        if all(abs(start - other) >= n for _r, other, _n in chosen):
+            chosen.append((ratio, start, n))
+    return sorted(chosen[:_CANDIDATES], key=lambda item: item[1])
+
+
+def _render_candidate(lines: list[str], ratio: float, start: int, size: int) -> str:
+    width = len(str(start + size))
+    shown = lines[start : start + size]
+    end = start + len(shown)
+    title = f"lines {start + 1}-{end}" if len(shown) > 1 else f"line {start + 1}"
+    body = [f"  {start + 1 + i:>{width}}| {line.rstrip(chr(13))}" for i, line in enumerate(shown)]
+    return "\n".join([f"- {title} ({ratio:.0%} similar):", *body])

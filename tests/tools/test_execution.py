@@ -1,0 +1,227 @@
+"""write_file, edit_file and the lint feedback they carry."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from workset.messages import ToolCall, ToolMessage
+from workset.tools.execution import execution_tools
+from workset.tools.lint import LintIssue, format_issues, lint_file
+from workset.tools.registry import ToolRegistry
+from workset.tools.workspace import Workspace
+
+
+def _call(root: Path, name: str, **arguments: Any) -> ToolMessage:
+    registry = ToolRegistry(execution_tools(Workspace(root)))
+    return anyio.run(registry.execute, ToolCall("c1", name, json.dumps(arguments)))
+
+
+def _ok(root: Path, name: str, **arguments: Any) -> str:
+    result = _call(root, name, **arguments)
+    assert not result.is_error, result.content
+    return result.content
+
+
+def _error(root: Path, name: str, **arguments: Any) -> str:
+    result = _call(root, name, **arguments)
+    assert result.is_error, result.content
+    return result.content
+
+
+# --- the tools as a set ------------------------------------------------------------------------
+
+
+def test_execution_tools_are_documented_and_not_read_only(tmp_path: Path) -> None:
+    tools = {t.name: t for t in execution_tools(Workspace(tmp_path))}
+    assert list(tools) == ["write_file", "edit_file", "shell", "run_python"]
+    for item in tools.values():
+        assert not item.read_only
+        for part in ("Use when", "Do not use when", "Output:", "Examples:"):
+            assert part in item.spec.description, (item.name, part)
+        assert 1 <= len(item.examples) <= 5
+    assert tools["write_file"].idempotent and tools["write_file"].risk == "medium"
+    assert not tools["edit_file"].idempotent and tools["edit_file"].risk == "medium"
+    assert tools["shell"].risk == "high" and not tools["shell"].idempotent
+    assert tools["run_python"].risk == "high"
+
+
+# --- write_file -------------------------------------------------------------------------------
+
+
+def test_write_file_creates_parents_and_writes_the_exact_bytes(tmp_path: Path) -> None:
+    content = "first\r\nsecond\ttab “quoted”\n"
+    result = _ok(tmp_path, "write_file", path="notes/deep/a.txt", content=content)
+    data = (tmp_path / "notes" / "deep" / "a.txt").read_bytes()
+    assert data == content.encode("utf-8")
+    assert result.startswith(f"created notes/deep/a.txt: wrote {len(data)} bytes")
+
+
+def test_write_file_says_when_it_replaced_a_file(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("old content")
+    result = _ok(tmp_path, "write_file", path="a.txt", content="new")
+    assert result.startswith("replaced a.txt: wrote 3 bytes (was 11 bytes)")
+    assert (tmp_path / "a.txt").read_text() == "new"
+
+
+def test_write_file_reports_a_real_ruff_error(tmp_path: Path) -> None:
+    result = _ok(tmp_path, "write_file", path="app.py", content="def f():\n    return x\n")
+    assert "lint: 1 issue" in result
+    assert "line 2, column 12: F821 Undefined name `x`" in result
+
+
+def test_write_file_reports_a_python_syntax_error_with_its_line(tmp_path: Path) -> None:
+    result = _ok(tmp_path, "write_file", path="bad.py", content="x = 1\ndef f(:\n    pass\n")
+    assert "lint: 1 issue" in result
+    assert "line 2, column 7: syntax" in result
+
+
+def test_write_file_says_lint_is_clean_for_good_python(tmp_path: Path) -> None:
+    result = _ok(tmp_path, "write_file", path="ok.py", content="print('hi')\n")
+    assert result.endswith("lint: clean")
+
+
+def test_write_file_reports_json_and_toml_errors_with_positions(tmp_path: Path) -> None:
+    bad_json = _ok(tmp_path, "write_file", path="c.json", content='{\n  "a": 1,\n  "b": }\n')
+    assert "line 3, column 8: json Expecting value" in bad_json
+    bad_toml = _ok(tmp_path, "write_file", path="c.toml", content="a = 1\nb = \n")
+    assert "line 2, column 5: toml Invalid value" in bad_toml
+    good = _ok(tmp_path, "write_file", path="d.toml", content="a = 1\n")
+    assert good.endswith("lint: clean")
+
+
+def test_write_file_does_not_lint_other_file_types(tmp_path: Path) -> None:
+    result = _ok(tmp_path, "write_file", path="notes.md", content="def f(:\n")
+    assert result.endswith("lint: clean")
+
+
+@pytest.mark.parametrize("path", ["../outside.txt", "/etc/workset-test.txt", "a/../../x.txt"])
+def test_write_file_refuses_paths_outside_the_workspace(tmp_path: Path, path: str) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    text = _error(root, "write_file", path=path, content="x")
+    assert "outside the workspace" in text
+    assert not (tmp_path / "outside.txt").exists()
+    assert not (tmp_path / "x.txt").exists()
+
+
+def test_write_file_refuses_a_directory(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    text = _error(tmp_path, "write_file", path="src", content="x")
+    assert "src is a directory" in text
+    assert "'src/new_file.py'" in text
+
+
+# --- edit_file --------------------------------------------------------------------------------
+
+
+def test_edit_file_replaces_exactly_and_keeps_curly_quotes_and_crlf(tmp_path: Path) -> None:
+    original = "alpha\r\nsay “hello”\tnow\r\nit’s done\r\nomega\r\n".encode()
+    (tmp_path / "doc.txt").write_bytes(original)
+    result = _ok(tmp_path, "edit_file", path="doc.txt", old="say “hello”", new="say ‘bye’")
+    expected = "alpha\r\nsay ‘bye’\tnow\r\nit’s done\r\nomega\r\n".encode()
+    assert (tmp_path / "doc.txt").read_bytes() == expected
+    assert result.startswith("edited doc.txt: 1 replacement; changed line 2 (the file now has")
+
+
+def test_edit_file_reports_the_changed_line_range_and_lint(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("a = 1\nb = 2\nc = 3\n")
+    result = _ok(tmp_path, "edit_file", path="m.py", old="b = 2\n", new="b = 2\nd = y\ne = 4\n")
+    assert "changed lines 2-4 (the file now has 5 lines)" in result
+    assert "F821 Undefined name `y`" in result
+
+
+def test_edit_file_without_a_match_shows_the_nearest_candidates(tmp_path: Path) -> None:
+    lines = [f"value_{i} = compute({i})" for i in range(1, 40)]
+    lines[20] = "total = compute_total(items, tax=0.2)"
+    (tmp_path / "calc.py").write_text("\n".join(lines) + "\n")
+    text = _error(
+        tmp_path, "edit_file", path="calc.py", old="total = compute_total(items, tax=0.21)", new="t"
+    )
+    assert "old was not found in calc.py" in text
+    assert "- line 21 (" in text
+    assert "21| total = compute_total(items, tax=0.2)" in text
+    assert (tmp_path / "calc.py").read_text() == "\n".join(lines) + "\n"
+
+
+def test_edit_file_says_when_only_the_line_endings_differ(tmp_path: Path) -> None:
+    (tmp_path / "w.txt").write_bytes(b"one\r\ntwo\r\n")
+    text = _error(tmp_path, "edit_file", path="w.txt", old="one\ntwo", new="x")
+    assert "CRLF line endings" in text
+
+
+def test_edit_file_with_several_matches_needs_replace_all(tmp_path: Path) -> None:
+    (tmp_path / "r.txt").write_text("x = 1\ny = 2\nx = 1\nz\nx = 1\n")
+    text = _error(tmp_path, "edit_file", path="r.txt", old="x = 1", new="x = 9")
+    assert "old occurs 3 times in r.txt, at lines 1, 3, 5" in text
+    assert "replace_all=true" in text
+    result = _ok(tmp_path, "edit_file", path="r.txt", old="x = 1", new="x = 9", replace_all=True)
+    assert result.startswith("edited r.txt: 3 replacements; changed lines 1-5")
+    assert (tmp_path / "r.txt").read_text() == "x = 9\ny = 2\nx = 9\nz\nx = 9\n"
+
+
+def test_edit_file_refuses_empty_or_identical_text(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("abc")
+    assert "old is empty" in _error(tmp_path, "edit_file", path="a.txt", old="", new="x")
+    assert "identical" in _error(tmp_path, "edit_file", path="a.txt", old="b", new="b")
+
+
+def test_edit_file_refuses_paths_outside_the_workspace(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (tmp_path / "secret.txt").write_text("token")
+    text = _error(root, "edit_file", path="../secret.txt", old="token", new="leaked")
+    assert "outside the workspace" in text
+    assert (tmp_path / "secret.txt").read_text() == "token"
+
+
+def test_edit_file_names_a_missing_file_and_suggests_close_names(tmp_path: Path) -> None:
+    (tmp_path / "config.py").write_text("x = 1\n")
+    text = _error(tmp_path, "edit_file", path="confg.py", old="x", new="y")
+    assert "no such file: 'confg.py'" in text
+    assert "config.py" in text
+
+
+# --- lint directly ----------------------------------------------------------------------------
+
+
+def test_syntax_warnings_are_reported_as_issues(tmp_path: Path) -> None:
+    file = tmp_path / "w.py"
+    file.write_text('import re\npattern = re.compile("\\d+")\n')
+    issues = lint_file(file)
+    warned = [i for i in issues if i.code in ("SyntaxWarning", "DeprecationWarning")]
+    assert [(i.line, "invalid escape sequence" in i.message) for i in warned] == [(2, True)]
+
+
+def test_format_issues_shows_a_skipped_lint_and_caps_the_list() -> None:
+    skipped = [LintIssue(0, 0, "lint-skipped", "ruff is not installed")]
+    assert format_issues(skipped) == "lint skipped: ruff is not installed\nother checks: clean"
+    many = [LintIssue(i, 1, "F821", "Undefined name `x`") for i in range(1, 26)]
+    text = format_issues(many)
+    assert text.startswith("lint: 25 issues")
+    assert text.endswith("… and 5 more")
+
+
+def test_lint_without_ruff_says_it_was_skipped_and_still_checks_syntax(tmp_path: Path) -> None:
+    (tmp_path / "bad.py").write_text("def f(:\n")
+    script = (
+        "import sys\n"
+        "sys.modules['ruff'] = None  # as if the ruff package were not installed\n"
+        "from pathlib import Path\n"
+        "from workset.tools.lint import format_issues, lint_file\n"
+        "print(format_issues(lint_file(Path(sys.argv[1]))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "bad.py")],
+        env={**os.environ, "PATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.startswith("lint skipped: ruff is not installed (pip install ruff)")
+    assert "line 1, column 7: syntax" in done.stdout
