@@ -307,3 +307,8 @@ def models() -> None:
         out.print(line, markup=False, highlight=False, soft_wrap=True)
     out.print('Any local GGUF file also works: workset run --model path/to/model.gguf "…"')
     out.print("Any OpenAI-compatible endpoint: --model openai:MODEL --base-url URL")
+
+
+from workset.cli.mcp import mcp_group  # noqa: E402
+
+cli.add_command(mcp_group)
