@@ -157,3 +157,18 @@ def test_show_says_what_each_call_left_out_and_where_reuse_broke(
     shown = " ".join(workset("show", session_id[1], env=env).stdout.split())
     assert "call 3 left out tools" in shown and "policy: the model repeated a call" in shown
     assert "call 3 prefix reuse broke at position 0: system changed" in shown
+
+
+def test_exec_tools_are_gated_and_without_a_terminal_risky_calls_are_refused(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    shell = {"tool_calls": [{"name": "shell", "arguments": {"command": "rm -rf / "}}]}
+    echo = {"tool_calls": [{"name": "shell", "arguments": {"command": "echo hi > note.txt"}}]}
+    model = script(tmp_path, shell, echo, "stopped")
+    done = workset("run", "--exec", "--model", model, "--workspace", str(workspace), "go", env=env)
+    assert done.returncode == 0, done.stderr
+    flat = " ".join(done.stderr.split())
+    assert "Blocked by the safety policy" in flat and "needs human approval" in flat
+    assert not (workspace / "note.txt").exists()

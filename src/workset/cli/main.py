@@ -33,6 +33,10 @@ from workset.loop.events import LoopEvent
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
 from workset.models.factory import Progress as ProgressCallback
+from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeout
+from workset.safety.gate import SafetyGate
+from workset.safety.sandbox import detect_sandbox, sandbox_unavailable_reason
+from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.workspace import Workspace
@@ -80,6 +84,7 @@ class RuntimeOptions:
     workspace: Path
     max_iterations: int
     constrained: bool
+    execute: bool
     db: Path | None
 
 
@@ -107,6 +112,10 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
         click.option("--constrained", is_flag=True, default=False,
                      help="Constrain each model output to one valid tool call or an answer "
                      "with a JSON schema (llama.cpp backends enforce it)."),
+        click.option("--exec", "execute", is_flag=True, default=False,
+                     help="Also offer write_file, edit_file, shell and run_python: sandboxed "
+                     "with bubblewrap where available, every call checked by the safety gate, "
+                     "risky ones asked on the terminal (refused when there is none)."),
         db_option,
     ]  # fmt: skip
     for option in reversed(options):
@@ -132,10 +141,25 @@ def _progress() -> Iterator[ProgressCallback]:
 
 
 class _Runtime:
-    def __init__(self, model: Model, log: SessionLog, workspace: Path, config: AgentConfig):
+    def __init__(
+        self, model: Model, log: SessionLog, workspace: Path, config: AgentConfig, execute: bool
+    ) -> None:
         self.model, self.log, self.workspace = model, log, workspace.resolve()
-        tools = ToolRegistry(perception_tools(Workspace(self.workspace)))
-        self.agent = Agent(model, tools, log, config, subscribers=[self._print])
+        ws = Workspace(self.workspace)
+        tools = perception_tools(ws)
+        gate = None
+        if execute:
+            sandbox = detect_sandbox(self.workspace)
+            if sandbox is None:
+                err.print(f"[yellow]no OS sandbox: {sandbox_unavailable_reason()}[/]")
+            tools += execution_tools(ws, sandbox=sandbox)
+            approver = (
+                with_timeout(TerminalApprover(), 300, default=False) if sys.stdin.isatty() else None
+            )
+            gate = SafetyGate(approver=approver, breaker=CircuitBreaker(3, human=approver))
+        self.agent = Agent(
+            model, ToolRegistry(tools), log, config, subscribers=[self._print], gate=gate
+        )
 
     def _print(self, event: LoopEvent) -> None:
         line = event_line(event)
@@ -164,7 +188,7 @@ def _open(opts: RuntimeOptions) -> _Runtime:
         config = AgentConfig(
             max_iterations=opts.max_iterations, constrained_decisions=opts.constrained
         )
-        runtime = _Runtime(model, log, opts.workspace, config)
+        runtime = _Runtime(model, log, opts.workspace, config, opts.execute)
         anyio.run(runtime.start)
     return runtime
 

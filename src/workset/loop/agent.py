@@ -44,6 +44,7 @@ from workset.messages import (
 )
 from workset.models.base import Model, Usage
 from workset.models.constrained import decision_schema
+from workset.safety.gate import SafetyGate
 from workset.tools.context import CallContext
 from workset.tools.registry import ToolRegistry, error_message
 
@@ -123,10 +124,12 @@ class Agent:
         subscribers: Sequence[Subscriber] = (),
         clock: Callable[[], float] = time.time,
         offer: ToolOffer | None = None,
+        gate: SafetyGate | None = None,
     ) -> None:
         self.model = model
         self.tools = tools
         self.offer = offer or ToolOffer(tools)
+        self.gate = gate
         self.log = log
         self.config = config or AgentConfig()
         self.bus = EventBus(log.subscriber(), *subscribers)
@@ -329,8 +332,18 @@ class Agent:
 
     async def _permit(self, call: ToolCall) -> tuple[str | None, str]:
         """Why ``call`` may not run (None when it may), and the decision for the audit."""
-        if call.name in self.tools and not self.offer.can_call(call.name):
+        if call.name not in self.tools:
+            return None, "allowed"  # the registry answers unknown names with a suggestion
+        if not self.offer.can_call(call.name):
             return self.offer.not_loaded_message(call.name), "refused: not loaded"
+        if self.gate is None:
+            return None, "allowed"
+        decided = await self.gate.check(call, self.tools.get(call.name))
+        self.gate.record(call, decided.allowed)
+        if not decided.allowed:
+            return decided.message, f"denied: {decided.verdict.rule or decided.verdict.decision}"
+        if decided.approval is not None:
+            return None, f"approved by {decided.approval.by}"
         return None, "allowed"
 
     async def _run_one(
