@@ -1,0 +1,137 @@
+"""Path words as the command rules see them: normalised, and sorted into kinds of place.
+
+``~`` stands for the user's home (``$HOME`` and ``${HOME}`` are rewritten to it before a path
+gets here). A glob is judged by the directory it expands in: ``/*`` is ``/``, ``/usr/l*`` is
+``/usr``, ``./*`` is ``.``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+_GLOB = re.compile(r"[*?\[{]")
+# Anything under these is the operating system itself.
+_SYSTEM_TREES = frozenset(
+    {"bin", "sbin", "lib", "lib32", "lib64", "libx32", "boot", "dev", "proc", "sys", "etc"}
+)
+# These top-level directories hold other people's or the system's data.
+_TOP_LEVEL = frozenset(
+    {
+        "usr",
+        "var",
+        "home",
+        "root",
+        "opt",
+        "srv",
+        "mnt",
+        "media",
+        "run",
+        "snap",
+        "Users",
+        "System",
+        "Library",
+        "Applications",
+        "private",
+        "nix",
+    }
+)
+# Direct children of these are protected too (/usr/lib, /var/log, /home/alice).
+_SECOND_LEVEL = frozenset({"usr", "var", "home", "Users", "System", "Library", "nix"})
+_HOME_PROTECTED = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.kube", "~/.config"})
+_WRITE_SYSTEM = frozenset(
+    {"etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "boot", "opt", "sys", "proc"}
+)
+_BLOCK_DEVICE = re.compile(
+    r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|r?disk\d|md\d|dm-\d|mapper/|"
+    r"loop\d|sr\d|mem$|kmem$|port$)"
+)
+_SENSITIVE = re.compile(
+    r"^(/etc/(passwd|shadow|group|gshadow|sudoers|sudoers\.d(/.*)?)|"
+    r"(~|/root|/home/[^/]+)/\.ssh/(authorized_keys2?|id_[a-z0-9_]+|config))$"
+)
+_STARTUP = re.compile(r"^~/\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv)$")
+_HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+
+
+def normalize(word: str) -> str:
+    """The place ``word`` names: collapsed slashes, ``.``/``..`` resolved, globs cut off."""
+    text = word.strip()
+    if text.startswith("~") and text != "~" and not text.startswith("~/"):
+        user, _, rest = text[1:].partition("/")
+        text = ("/root" if user == "root" else f"/home/{user}") + ("/" + rest if rest else "")
+    parts = text.split("/")
+    for index, part in enumerate(parts):
+        if _GLOB.search(part):
+            parts = parts[:index]
+            break
+    text = "/".join(parts)
+    if word.strip().startswith("/") and not text:
+        return "/"
+    if not text:
+        return "."
+    if text.startswith("~"):
+        rest = posixpath.normpath("/" + text[1:].lstrip("/"))
+        return "~" if rest == "/" else "~" + rest
+    path = posixpath.normpath(text)
+    if path.startswith("/"):
+        path = "/" + path.lstrip("/")
+    return path
+
+
+def is_protected(path: str) -> bool:
+    """A place no agent should delete, move away or open to everyone, recursively."""
+    if path in ("/", "~") or path in _HOME_PROTECTED:
+        return True
+    if not path.startswith("/"):
+        return False
+    parts = path.strip("/").split("/")
+    if parts[0] in _SYSTEM_TREES:
+        return True
+    if len(parts) == 1:
+        return parts[0] in _TOP_LEVEL
+    return len(parts) == 2 and parts[0] in _SECOND_LEVEL
+
+
+def is_system(path: str) -> bool:
+    """A file of the operating system: writing there needs a human's yes."""
+    return path.startswith("/") and path.strip("/").split("/")[0] in _WRITE_SYSTEM
+
+
+def is_block_device(path: str) -> bool:
+    return bool(_BLOCK_DEVICE.match(path))
+
+
+def is_sensitive(path: str) -> bool:
+    """Account and key files: writing them takes over the machine or locks people out."""
+    return bool(_SENSITIVE.match(path))
+
+
+def is_startup_file(path: str) -> bool:
+    """Shell startup files: whatever is written there runs in every future shell."""
+    return bool(_STARTUP.match(path))
+
+
+def join(cwd: str | None, word: str) -> str:
+    """``word`` as seen from ``cwd`` (None: the workspace), normalised."""
+    path = normalize(word)
+    if cwd is None or path.startswith(("/", "~")):
+        return path
+    return normalize(cwd.rstrip("/") + "/" + path)
+
+
+def is_harmless_device(path: str) -> bool:
+    return path in _HARMLESS_DEVICES or path.startswith("/dev/fd/")
+
+
+def is_scratch(path: str) -> bool:
+    return path in ("/tmp", "/var/tmp") or path.startswith(("/tmp/", "/var/tmp/"))
+
+
+def in_workspace(path: str, workspace: str | None) -> bool:
+    if not path.startswith(("/", "~")):
+        return path != ".." and not path.startswith("../")
+    if workspace is None:
+        return False
+    root = normalize(workspace)
+    return path == root or path.startswith(root.rstrip("/") + "/")
