@@ -35,6 +35,7 @@ from workset.models.factory import DEFAULT_MODEL, create_model
 from workset.models.factory import Progress as ProgressCallback
 from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeout
 from workset.safety.gate import SafetyGate
+from workset.safety.policy import PermissionPolicy
 from workset.safety.sandbox import detect_sandbox, sandbox_unavailable_reason
 from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
@@ -156,7 +157,11 @@ class _Runtime:
             approver = (
                 with_timeout(TerminalApprover(), 300, default=False) if sys.stdin.isatty() else None
             )
-            gate = SafetyGate(approver=approver, breaker=CircuitBreaker(3, human=approver))
+            gate = SafetyGate(
+                approver=approver,
+                breaker=CircuitBreaker(3, human=approver),
+                policy=PermissionPolicy(workspace=str(self.workspace)),
+            )
         self.agent = Agent(
             model, ToolRegistry(tools), log, config, subscribers=[self._print], gate=gate
         )
