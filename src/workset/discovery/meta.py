@@ -1,0 +1,131 @@
+"""The ``tool_search`` meta-tool: the agent states a need, gets matching tools and their schemas.
+
+Where the schemas go, and why: the stable prompt prefix (system prompt plus the tools block)
+holds only the core tools and ``tool_search`` and never changes during a run, so the model
+server's prefix (KV) cache stays valid. The full JSON schema of each discovered tool travels in
+this tool's *result*, which the loop appends at the end of the conversation like any other tool
+result; from then on it is ordinary history and stays where it landed (it is not moved to the
+end again on later turns, which would defeat the cache). Discovered tool names are recorded in
+``loaded`` (a set, or a callback receiving each :class:`Match`), so the loop can accept calls to
+them and a status block can list them. A schema already recorded in a ``loaded`` set is not
+sent again: the earlier result still holds it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TypeAlias
+
+from workset.discovery.index import Match, SearchResult, ToolIndex
+from workset.errors import ToolError
+from workset.messages import ToolSpec
+from workset.tools.base import Tool
+
+LoadedTools: TypeAlias = set[str] | Callable[[Match], object]
+
+NAME = "tool_search"
+DESCRIPTION = (
+    "Find tools for a capability you need but do not have, and load them. State the need in "
+    "plain words (the action and the object, e.g. 'weather forecast for a city' or 'convert a "
+    "Word document to PDF'). The result lists matching tools by server with a one-line "
+    "description and a score, and gives the full JSON schema of the best ones; those tools "
+    "become callable by name right after.\n"
+    "Use when: the task needs a capability none of your current tools offers, or you are "
+    "unsure which tool fits.\n"
+    "Do not use when: a tool you already have does the job, or a tool was already loaded by "
+    "an earlier search (its schema is earlier in the conversation; call it directly)."
+)
+PARAMETERS = {
+    "type": "object",
+    "properties": {
+        "query": {
+            "type": "string",
+            "description": "The capability you need, in a short sentence of plain words.",
+        },
+        "k": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 10,
+            "default": 5,
+            "description": "How many tools to list (default 5).",
+        },
+    },
+    "required": ["query"],
+    "additionalProperties": False,
+}
+
+
+def tool_search_tool(index: ToolIndex, loaded: LoadedTools, *, schemas: int = 3) -> Tool:
+    """The ``tool_search`` tool over ``index``; the best ``schemas`` matches get full schemas."""
+
+    def tool_search(query: str, k: int = 5) -> str:
+        if not query.strip():
+            raise ToolError(
+                "the query is empty",
+                hint="describe the capability you need, e.g. 'weather forecast for a city'",
+            )
+        result = index.search(query, k=k)
+        if not result.found:
+            return _not_found_text(result)
+        fresh = [m for m in result.matches[:schemas] if not _is_loaded(loaded, m)]
+        for match in fresh:
+            _record(loaded, match)
+        return _found_text(result, fresh, schemas)
+
+    spec = ToolSpec(NAME, DESCRIPTION, PARAMETERS)
+    example = {"query": "weather forecast for a city"}
+    return Tool(spec, tool_search, read_only=True, idempotent=True, examples=(example,))
+
+
+def _is_loaded(loaded: LoadedTools, match: Match) -> bool:
+    return isinstance(loaded, set) and match.tool in loaded
+
+
+def _record(loaded: LoadedTools, match: Match) -> None:
+    if isinstance(loaded, set):
+        loaded.add(match.tool)
+    else:
+        loaded(match)
+
+
+def _one_line(spec: ToolSpec, limit: int = 140) -> str:
+    text = " ".join(spec.description.split())
+    first = text.split(". ")[0]
+    return first if len(first) <= limit else first[: limit - 1] + "…"
+
+
+def _found_text(result: SearchResult, fresh: list[Match], schemas: int) -> str:
+    lines = [f"Tools for {json.dumps(result.query, ensure_ascii=False)}, best first:"]
+    for n, match in enumerate(result.matches, start=1):
+        lines.append(
+            f"{n}. {match.tool} (server {match.server}, score {match.score:.2f}): "
+            f"{_one_line(match.spec)}"
+        )
+    if fresh:
+        lines.append("")
+        lines.append("Loaded now; call them by name with arguments matching these schemas:")
+        lines.extend(json.dumps(m.spec.to_wire(), ensure_ascii=False) for m in fresh)
+    shown = {m.tool for m in fresh}
+    earlier = [m.tool for m in result.matches[:schemas] if m.tool not in shown]
+    if earlier:
+        lines.append(f"Already loaded (schema earlier in the conversation): {', '.join(earlier)}.")
+    if len(result.matches) > schemas:
+        lines.append(
+            "The others are not loaded; search again naming one of them to load its schema."
+        )
+    return "\n".join(lines)
+
+
+def _not_found_text(result: SearchResult) -> str:
+    closest = ", ".join(f"{m.tool} (server {m.server})" for m in result.suggestions)
+    text = (
+        f"Not found: no tool matches {json.dumps(result.query, ensure_ascii=False)} closely "
+        f"enough (best similarity {result.confidence:.2f})."
+    )
+    if closest:
+        text += f" Closest, probably not what you need: {closest}."
+    return (
+        text + " Rephrase the need with the action and the object (e.g. 'convert a Word file "
+        "to PDF'), or do it with the tools you already have."
+    )
