@@ -1,0 +1,143 @@
+"""What Python code would do, read from its syntax tree without running it.
+
+:func:`effects` lists, in order, the findings about ``code``, the shell and Python code it
+would run (``os.system``, ``subprocess`` strings, ``exec``) as
+:class:`~workset.safety.rules.Nested`, and its file operations (``shutil.rmtree``,
+``open(…, 'w')``, ``os.kill``) as the shell command they amount to, for the walker to judge
+like ``rm -r`` or a redirection.
+"""
+
+from __future__ import annotations
+
+import ast
+import shlex
+from collections.abc import Iterator
+from typing import TypeAlias
+
+from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
+
+Effect: TypeAlias = Finding | Nested | Cmd
+
+
+def effects(code: str) -> Iterator[Effect]:
+    """Findings, nested code and file operations of ``code``, in the order they appear."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        yield Finding(
+            "unparseable",
+            "ask",
+            "unparseable code: it is not valid Python, so it cannot be checked; fix the syntax",
+        )
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            yield from _call(node)
+        elif isinstance(node, ast.While | ast.For):
+            loop_calls = (n for n in ast.walk(node) if isinstance(n, ast.Call))
+            if any(_dotted(c.func).endswith("fork") for c in loop_calls):
+                yield fork_bomb("os.fork in a loop")
+
+
+def _call(node: ast.Call) -> Iterator[Effect]:
+    """What one call does: code it runs, or a file operation as its shell command."""
+    name = _dotted(node.func)
+    last = name.rsplit(".", 1)[-1]
+    first = node.args[0] if node.args else None
+    shell = any(
+        k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True
+        for k in node.keywords
+    )
+    as_shell = last in ("system", "popen", "getoutput", "getstatusoutput") or (
+        shell and last in _SUBPROCESS
+    )
+    if name in ("exec", "eval") and first is not None:
+        code = _literal_command(first) if isinstance(first, ast.Constant) else None
+        if code is not None:
+            yield Nested(code, "python")
+        return
+    os_exec = name.startswith("os.") and last.startswith(("exec", "spawn"))
+    if os_exec and len(node.args) > 1:
+        first = node.args[1] if last.endswith(("v", "ve", "vp", "vpe")) else first
+    if first is not None and (as_shell or last in _SUBPROCESS or os_exec):
+        text = _literal_command(first)
+        if text is None and as_shell:
+            yield Finding(
+                "dynamic-code",
+                "ask",
+                f"{name}() runs a shell command built at run time, so it cannot be "
+                "checked; pass a literal command",
+            )
+        elif text is not None:
+            yield Nested(text)
+        return
+    path = _literal_path(first) if first is not None else None
+    argv: tuple[str, ...] | None = None
+    redirects: tuple[tuple[str, str], ...] = ()
+    if last == "rmtree":
+        argv = ("rm", "-r", path if path is not None else "$PATH_COMPUTED_AT_RUN_TIME")
+    elif last in ("remove", "unlink", "rmdir") and path is not None:
+        argv = ("rm", path)
+    elif last in ("open", "write_text", "write_bytes") and path is not None:
+        if last != "open" or _opens_for_writing(node):
+            argv, redirects = ("python",), ((">", path),)
+    elif last == "kill" and name.startswith("os") and path is not None:
+        argv = ("kill", path)
+    if argv is not None:
+        yield Cmd(argv=argv, redirects=redirects, dynamic=(False,) * len(argv))
+
+
+_SUBPROCESS = frozenset({"run", "call", "check_call", "check_output", "Popen", "spawn"})
+
+
+def _dotted(node: ast.expr) -> str:
+    """``os.path.join`` for an attribute chain, ``rmtree`` for a bare name, else ``""``."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    if isinstance(node, ast.Call):  # __import__("os").system
+        return _dotted(node.func)
+    return ""
+
+
+def _literal_command(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.List | ast.Tuple) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts
+    ):
+        return shlex.join(str(e.value) for e in node.elts if isinstance(e, ast.Constant))
+    return None
+
+
+def _literal_path(node: ast.expr) -> str | None:
+    """The path a literal expression names: ``'/x'``, ``Path('/x')``, ``expanduser('~')``…"""
+    if isinstance(node, ast.Constant):
+        return str(node.value) if isinstance(node.value, str | int) else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _literal_path(node.operand)
+        return f"-{inner}" if inner is not None else None
+    if isinstance(node, ast.Call):
+        name = _dotted(node.func)
+        if name.endswith(("home", "gethomedir")) and not node.args:
+            return "~"
+        if name.endswith(("getenv", "environ.get")) and node.args:
+            return "~" if _literal_path(node.args[0]) == "HOME" else None
+        if name.endswith(("Path", "expanduser", "abspath", "realpath", "PurePath")) and node.args:
+            return _literal_path(node.args[0])
+    if isinstance(node, ast.Subscript) and _dotted(node.value).endswith("environ"):
+        return "~" if _literal_path(node.slice) == "HOME" else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        left, right = _literal_path(node.left), _literal_path(node.right)
+        return f"{left}/{right}" if left is not None and right is not None else None
+    return None
+
+
+def _opens_for_writing(node: ast.Call) -> bool:
+    modes = [node.args[1]] if len(node.args) > 1 else []
+    modes += [k.value for k in node.keywords if k.arg == "mode"]
+    return any(
+        isinstance(m, ast.Constant) and isinstance(m.value, str) and set(m.value) & set("wax+")
+        for m in modes
+    )

@@ -1,0 +1,40 @@
+"""The command rules: one resolved simple command in, findings (or code to analyse) out.
+
+:mod:`workset.safety.commands` parses and normalises; these modules only judge. The shared
+shapes live in :mod:`~workset.safety.rules.base`, :func:`check` in
+:mod:`~workset.safety.rules.dispatch`, and each family of commands in its own module
+(:mod:`~workset.safety.rules.delete`, :mod:`~workset.safety.rules.writes`,
+:mod:`~workset.safety.rules.network`, :mod:`~workset.safety.rules.interpreters`,
+:mod:`~workset.safety.rules.system`, with :mod:`~workset.safety.rules.wrappers` for
+``sudo``/``env`` and :mod:`~workset.safety.rules.static` for static evaluation). Every deny
+explanation says why the command is refused and what to do instead, because it becomes the
+tool error the model reads.
+"""
+
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Nested,
+    Result,
+    Severity,
+    fork_bomb,
+    too_deep,
+    unparseable,
+)
+from workset.safety.rules.dispatch import check
+from workset.safety.rules.static import static_output
+
+__all__ = [
+    "Cmd",
+    "Context",
+    "Finding",
+    "Nested",
+    "Result",
+    "Severity",
+    "check",
+    "fork_bomb",
+    "static_output",
+    "too_deep",
+    "unparseable",
+]

@@ -1,0 +1,141 @@
+"""The shapes every rule shares: the resolved command, its context, and what a rule returns.
+
+A rule takes one :class:`Cmd` (words already normalised by the walker) and the line's
+:class:`Context`, and yields :class:`Finding` verdicts or :class:`Nested` code to analyse in
+turn. This module also owns the option splitter the rule families share and the findings the
+walker makes itself (fork bombs, unparseable text, nesting too deep).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+from workset.safety import paths
+
+Severity: TypeAlias = Literal["deny", "ask"]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    rule: str
+    severity: Severity
+    explanation: str
+
+
+@dataclass(frozen=True, slots=True)
+class Nested:
+    """Code that the command would run, to be analysed in turn."""
+
+    code: str
+    language: Literal["shell", "python"] = "shell"
+
+
+@dataclass(frozen=True, slots=True)
+class Cmd:
+    """One simple command with everything the rules need to know about its words."""
+
+    argv: tuple[str, ...]
+    dynamic: tuple[bool, ...] = ()
+    inner: tuple[tuple[Cmd, ...], ...] = ()  # commands run by substitutions in each word
+    process: tuple[bool, ...] = ()  # the word is a process substitution <(…)
+    redirects: tuple[tuple[str, str], ...] = ()
+    upstream: tuple[Cmd, ...] = ()  # earlier stages of the same pipeline
+    piped: bool = False
+    background: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.argv[0].rsplit("/", 1)[-1] if self.argv else ""
+
+    def args(self) -> tuple[str, ...]:
+        return self.argv[1:]
+
+    def shifted(self, start: int) -> Cmd:
+        """The command that starts at word ``start`` (after a wrapper such as ``sudo``)."""
+        return dataclasses.replace(
+            self,
+            argv=self.argv[start:],
+            dynamic=self.dynamic[start:],
+            inner=self.inner[start:],
+            process=self.process[start:],
+        )
+
+    def with_argv(self, argv: Sequence[str]) -> Cmd:
+        n = len(argv)
+        return dataclasses.replace(
+            self,
+            argv=tuple(argv),
+            dynamic=(self.dynamic + (False,) * n)[:n],
+            inner=(self.inner + ((),) * n)[:n],
+            process=(self.process + (False,) * n)[:n],
+        )
+
+    def is_dynamic(self, index: int) -> bool:
+        return index < len(self.dynamic) and self.dynamic[index]
+
+    def inner_of(self, index: int) -> tuple[Cmd, ...]:
+        return self.inner[index] if index < len(self.inner) else ()
+
+
+@dataclass
+class Context:
+    """What the rules know beyond one command: the workspace, and files downloaded so far."""
+
+    workspace: str | None = None
+    downloaded: set[str] = field(default_factory=set)
+    cwd: str | None = None  # after a ``cd``; None is the workspace
+
+    def resolve(self, word: str) -> str:
+        return paths.join(self.cwd, word)
+
+
+Result: TypeAlias = Finding | Nested
+Handler: TypeAlias = Callable[[Cmd, Context], Iterator[Result]]
+"""A rule for one command name; the families map names to their handlers in ``HANDLERS``."""
+
+
+def parse_flags(args: Sequence[str]) -> tuple[set[str], list[tuple[int, str]]]:
+    """Short flags (as letters) and long flags (``--x``), and the operands with their index."""
+    flags: set[str] = set()
+    operands: list[tuple[int, str]] = []
+    only_operands = False
+    for index, word in enumerate(args, start=1):
+        if only_operands or not word.startswith("-") or word == "-":
+            operands.append((index, word))
+        elif word == "--":
+            only_operands = True
+        elif word.startswith("--"):
+            flags.add(word.split("=", 1)[0])
+        else:
+            flags.update(word[1:])
+    return flags, operands
+
+
+def fork_bomb(name: str) -> Finding:
+    return Finding(
+        "fork-bomb",
+        "deny",
+        f"{name!r} starts copies of itself without end (a fork bomb) and exhausts the "
+        "machine; write a loop with a fixed bound instead",
+    )
+
+
+def unparseable(text: str) -> Finding:
+    return Finding(
+        "unparseable",
+        "ask",
+        "unparseable command: it could not be parsed as shell, so it cannot be checked; "
+        "fix the quoting or split it into simpler commands",
+    )
+
+
+def too_deep() -> Finding:
+    return Finding(
+        "too-deep",
+        "ask",
+        "commands nested this deep (bash -c inside eval inside …) cannot be checked; "
+        "write the command directly",
+    )

@@ -1,0 +1,104 @@
+"""Rules for deletion: ``rm`` (and ``unlink``/``rmdir``/``srm``), ``mv`` away, ``shred``.
+
+Recursive deletes of protected places are denied and other recursive deletes ask;
+``find -delete`` and ``xargs rm`` reach here through :mod:`workset.safety.rules.dispatch`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from workset.safety import paths
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+from workset.safety.rules.writes import sensitive_write, system_write, write_target
+
+DELETERS = frozenset({"rm", "shred", "unlink", "rmdir", "srm"})
+
+
+def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    flags, operands = parse_flags(cmd.args())
+    recursive = bool(flags & {"r", "R", "--recursive"})
+    if "--no-preserve-root" in flags:
+        yield Finding(
+            "rm-no-preserve-root",
+            "deny",
+            "--no-preserve-root exists only to let rm delete the whole filesystem; name the "
+            "directory inside the workspace you mean to delete instead",
+        )
+    asked = False
+    for index, word in operands:
+        path = ctx.resolve(word)
+        if recursive and paths.is_protected(path):
+            yield _protected_delete(word, path)
+        elif paths.is_sensitive(path):
+            yield sensitive_write(word)
+        elif recursive and not asked:
+            asked = True
+            unknown = (
+                " (a variable in the path is unknown here: if it is empty the path changes meaning)"
+                if cmd.is_dynamic(index)
+                else ""
+            )
+            place = (
+                "a path only known at run time"
+                if unknown
+                else "inside the workspace"
+                if paths.in_workspace(path, ctx.workspace)
+                else "outside the workspace"
+            )
+            yield Finding(
+                "rm-recursive",
+                "ask",
+                f"recursive delete of {word!r} ({place}){unknown}; a human must "
+                "confirm, or delete the specific files you created",
+            )
+        elif not recursive and paths.is_system(path):
+            yield system_write(word)
+
+
+def _protected_delete(word: str, path: str) -> Finding:
+    return Finding(
+        "rm-recursive-protected",
+        "deny",
+        f"recursive delete of {word!r} (resolves to {path}) would destroy the system or the "
+        "user's home; delete only paths inside the workspace, named explicitly",
+    )
+
+
+def _mv(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    _, operands = parse_flags(cmd.args())
+    if len(operands) < 2:
+        return
+    for _, word in operands[:-1]:
+        if paths.is_protected(ctx.resolve(word)):
+            yield Finding(
+                "move-protected",
+                "deny",
+                f"moving {word!r} away removes a system or home directory; move only files "
+                "inside the workspace",
+            )
+    yield from write_target(operands[-1][1], cmd.name, ctx)
+
+
+def _shred(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    _, operands = parse_flags(cmd.args())
+    for _, word in operands:
+        if ctx.resolve(word).startswith("/dev/"):
+            yield Finding(
+                "shred-device",
+                "deny",
+                f"shred over the device {word} destroys everything on it; shred only files you "
+                "created in the workspace",
+            )
+            return
+    yield Finding("shred", "ask", "shred destroys file contents beyond recovery; confirm")
+
+
+HANDLERS: dict[str, Handler] = {
+    "rm": _rm,
+    "unlink": _rm,
+    "rmdir": _rm,
+    "srm": _rm,
+    "mv": _mv,
+    "shred": _shred,
+}

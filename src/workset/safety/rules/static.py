@@ -1,0 +1,57 @@
+"""Static evaluation: what a pipeline of ``echo``/``printf``/``base64 -d``/``rev``/``xxd -r``
+prints, when every word is known before the line runs.
+
+The walker uses it to see through ``$(echo rm)`` and ``echo … | base64 -d | sh``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Sequence
+
+from workset.safety.rules.base import Cmd
+
+
+def static_output(cmds: Sequence[Cmd]) -> str | None:
+    """What a pipeline of ``echo``/``printf``/``base64 -d``/``rev``/``xxd -r`` prints, if static."""
+    text: str | None = None
+    for cmd in cmds:
+        if any(cmd.dynamic) or cmd.redirects:
+            return None
+        args = list(cmd.args())
+        if cmd.name == "echo":
+            while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
+                args.pop(0)
+            text = " ".join(args) + "\n"
+        elif cmd.name == "printf" and args:
+            fmt = args[0].replace("\\n", "\n")
+            if "%" not in fmt:
+                text = fmt
+            elif fmt.strip() == "%s":
+                text = "".join(args[1:])
+            else:
+                return None
+        elif text is not None and cmd.name == "base64" and ({"-d", "--decode", "-D"} & set(args)):
+            text = _b64(text)
+        elif text is not None and cmd.name == "rev":
+            text = "\n".join(line[::-1] for line in text.rstrip("\n").split("\n")) + "\n"
+        elif text is not None and cmd.name == "xxd" and "-r" in args:
+            try:
+                text = bytes.fromhex(text.strip()).decode()
+            except ValueError:
+                return None
+        elif text is not None and cmd.name == "cat" and not args:
+            continue
+        else:
+            return None
+        if text is None:
+            return None
+    return text
+
+
+def _b64(text: str) -> str | None:
+    try:
+        return base64.b64decode(text.strip(), validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None

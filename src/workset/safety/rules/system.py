@@ -1,0 +1,154 @@
+"""Rules for the machine and the project around it: power, killing processes, package
+installs, and git commands that throw work away.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+
+
+def _power(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = cmd.args()
+    name = cmd.name
+    stops = (
+        name in ("shutdown", "reboot", "halt", "poweroff")
+        or (name in ("init", "telinit") and any(a in ("0", "6") for a in args))
+        or (name == "systemctl" and any(a in ("poweroff", "reboot", "halt", "kexec") for a in args))
+    )
+    if stops:
+        yield Finding(
+            "power",
+            "deny",
+            f"{' '.join(cmd.argv)} stops or restarts the machine for everyone on it; an agent "
+            "never does that — stop only the processes you started, by their id",
+        )
+
+
+def _kill(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = [a for a in cmd.args() if a != "--"]
+    start = 0
+    if args and args[0] in ("-s", "-n"):
+        start = 2
+    elif len(args) > 1 and args[0].startswith("-"):
+        start = 1  # the signal: kill -9 …, kill -KILL …
+    pids = args[start:]
+    if cmd.name in ("killall", "killall5"):
+        yield Finding(
+            "killall",
+            "deny",
+            f"{cmd.name} kills processes by name, including ones the agent did not start; "
+            "kill only your own processes, by their id",
+        )
+    elif any(p in ("1", "-1") for p in pids):
+        yield Finding(
+            "kill-init",
+            "deny",
+            "killing PID 1 (or -1, every process) takes the whole system down; kill only your "
+            "own processes, by their id",
+        )
+    elif cmd.name == "pkill":
+        yield Finding(
+            "pkill",
+            "ask",
+            "pkill matches processes by name and may hit ones the agent did not start; "
+            "prefer kill with the id of a process you started",
+        )
+
+
+def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = list(cmd.args())
+    while args and args[0].startswith("-"):
+        args = args[2:] if args[0] in ("-C", "-c", "--git-dir", "--work-tree") else args[1:]
+    if not args:
+        return
+    sub, rest = args[0], args[1:]
+    flags, operands = parse_flags(rest)
+    if sub == "push" and (
+        flags & {"f", "--force", "--force-with-lease", "--mirror", "--force-if-includes"}
+        or any(w.startswith("+") for _, w in operands)
+    ):
+        yield Finding(
+            "git-force-push",
+            "ask",
+            "a force push rewrites history other people may have pulled; push normally, or "
+            "ask a human to confirm",
+        )
+    elif sub == "reset" and "--hard" in flags:
+        yield Finding(
+            "git-reset-hard",
+            "ask",
+            "git reset --hard throws away uncommitted work; commit or stash first, or confirm",
+        )
+    elif sub == "clean" and flags & {"f", "--force"}:
+        yield Finding(
+            "git-clean",
+            "ask",
+            "git clean -f deletes untracked files for good; list them with git clean -n first",
+        )
+
+
+_INSTALLERS = {
+    "pip": "install",
+    "pip3": "install",
+    "pipx": "install",
+    "apt": "install",
+    "apt-get": "install",
+    "aptitude": "install",
+    "yum": "install",
+    "dnf": "install",
+    "zypper": "install",
+    "brew": "install",
+    "snap": "install",
+    "port": "install",
+    "conda": "install",
+    "mamba": "install",
+    "gem": "install",
+    "cargo": "install",
+    "apk": "add",
+    "uv": "install",
+    "go": "install",
+}
+
+
+def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = cmd.args()
+    name = cmd.name
+    if name in ("npm", "pnpm", "yarn"):
+        hit = ("-g" in args or "--global" in args or (args[:1] == ("global",))) and any(
+            a in ("install", "i", "add") for a in args
+        )
+    elif name == "pacman":
+        hit = any(re.fullmatch(r"-S[yu]*", a) is not None for a in args)
+    else:
+        hit = _INSTALLERS.get(name, "") in args or (name.startswith("pip") and "install" in args)
+    if hit:
+        yield Finding(
+            "package-install",
+            "ask",
+            f"{name} installs packages into the system or user environment; a human must "
+            "confirm, or declare the dependency in the project's configuration",
+        )
+
+
+HANDLERS: dict[str, Handler] = {
+    "shutdown": _power,
+    "reboot": _power,
+    "halt": _power,
+    "poweroff": _power,
+    "init": _power,
+    "telinit": _power,
+    "systemctl": _power,
+    "kill": _kill,
+    "killall": _kill,
+    "killall5": _kill,
+    "pkill": _kill,
+    "git": _git,
+    "npm": _install,
+    "pnpm": _install,
+    "yarn": _install,
+    "pacman": _install,
+    **{n: _install for n in _INSTALLERS},
+}

@@ -1,0 +1,79 @@
+"""Command wrappers: ``sudo``, ``su -c``, ``env``, ``nohup``, ``timeout`` and kin.
+
+:func:`unwrap` strips them so the rules judge the command that really runs, and keeps what
+they say about privilege (``sudo`` and ``su`` ask a human).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from workset.safety.rules.base import Cmd, Finding, Nested, Result
+
+
+def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
+    """Strip command wrappers, keeping what they say about privilege."""
+    while cmd.argv:
+        name, args = cmd.name, cmd.args()
+        if name in ("sudo", "doas"):
+            out.append(_sudo(name))
+            cmd = cmd.shifted(1 + skip_options(args, "ugCDhpRrtUT"))
+        elif name == "su":
+            out.append(_sudo(name))
+            if "-c" in args and args.index("-c") + 1 < len(args):
+                out.append(Nested(args[args.index("-c") + 1]))
+            return cmd.shifted(len(cmd.argv))
+        elif name == "env":
+            start = 1
+            while start < len(cmd.argv) and (
+                cmd.argv[start].startswith("-") or "=" in cmd.argv[start]
+            ):
+                start += 2 if cmd.argv[start] in ("-u", "-C", "-S") else 1
+            cmd = cmd.shifted(start)
+        elif name in (
+            "nohup",
+            "command",
+            "builtin",
+            "exec",
+            "time",
+            "nice",
+            "ionice",
+            "stdbuf",
+            "chrt",
+            "setsid",
+            "unbuffer",
+            "caffeinate",
+        ):
+            cmd = cmd.shifted(1 + skip_options(args, "npcsoeiIt"))
+        elif name == "timeout":
+            start = 1 + skip_options(args, "sk")
+            cmd = cmd.shifted(start + 1)  # the duration
+        elif name == "busybox" and len(cmd.argv) > 1:
+            cmd = cmd.shifted(1)
+        else:
+            return cmd
+    return cmd
+
+
+def skip_options(args: Sequence[str], with_value: str) -> int:
+    """How many leading option words ``args`` has (``-u root`` counts as two)."""
+    index = 0
+    while index < len(args) and args[index].startswith("-") and args[index] != "-":
+        word = args[index]
+        index += 1
+        if word == "--":
+            break
+        if len(word) == 2 and word[1] in with_value and not word.startswith("--"):
+            index += 1
+        if word[1:].isdigit():  # nice -10
+            continue
+    return index
+
+
+def _sudo(name: str) -> Finding:
+    return Finding(
+        "sudo",
+        "ask",
+        f"{name} runs the command with administrator rights; a human must confirm, or do the "
+        "work without elevated privileges inside the workspace",
+    )

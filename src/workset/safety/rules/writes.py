@@ -1,0 +1,144 @@
+"""Rules for commands that change files or devices: redirections, ``cp``/``tee``/``sed -i``,
+``chmod``/``chown``, ``dd`` and ``mkfs``.
+
+:func:`write_target` is the one judgement of a path being written (block devices and account
+files denied, system paths and shell startup files asked), used for redirections and for
+every command here that names a target.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety import paths
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+
+WRITING_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
+_RANDOM_SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
+MKFS = re.compile(r"^(mkfs(\.\w+)?|mke2fs|mkdosfs|mkntfs)$")
+
+
+def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
+    path = ctx.resolve(word)
+    if paths.is_harmless_device(path):
+        return
+    if paths.is_block_device(path):
+        yield Finding(
+            "write-block-device",
+            "deny",
+            f"{via} writes straight to the device {word}, destroying its filesystem; write "
+            "to a file in the workspace instead",
+        )
+    elif paths.is_sensitive(path):
+        yield sensitive_write(word)
+    elif paths.is_system(path):
+        yield system_write(word)
+    elif paths.is_startup_file(path):
+        yield Finding(
+            "write-startup-file",
+            "ask",
+            f"{via} changes {word}, which runs in every future shell; a human must confirm",
+        )
+
+
+def sensitive_write(word: str) -> Finding:
+    return Finding(
+        "write-sensitive-file",
+        "deny",
+        f"changing {word} alters accounts or SSH keys and can lock people out or let strangers "
+        "in; this is not something an agent does — ask the user to make the change",
+    )
+
+
+def system_write(word: str) -> Finding:
+    return Finding(
+        "write-system-path",
+        "ask",
+        f"changes {word}, a system file outside the workspace; a human must confirm, or work "
+        "on a copy inside the workspace",
+    )
+
+
+def _writers(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """cp, install, ln, tee, truncate, sed -i, chmod/chown/chgrp: check what they change."""
+    flags, operands = parse_flags(cmd.args())
+    name = cmd.name
+    if name in ("cp", "install", "ln") and len(operands) >= 2:
+        yield from write_target(operands[-1][1], name, ctx)
+    elif name in ("tee", "truncate") or (name == "sed" and ("i" in flags or "--in-place" in flags)):
+        for _, word in operands:
+            yield from write_target(word, name, ctx)
+    elif name in ("chmod", "chown", "chgrp"):
+        recursive = bool(flags & {"R", "--recursive"})
+        targets = operands[1:] if "--reference" not in flags else operands
+        for _, word in targets:
+            path = ctx.resolve(word)
+            if path in ("/", "~") or (recursive and paths.is_protected(path)):
+                yield Finding(
+                    "chmod-recursive-protected",
+                    "deny",
+                    f"{name} {'-R ' if recursive else ''}on {word!r} changes who owns or may "
+                    "use the whole system or home; change modes only of workspace files",
+                )
+            elif paths.is_sensitive(path):
+                yield sensitive_write(word)
+            elif paths.is_system(path):
+                yield system_write(word)
+
+
+def _dd(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    options = dict(a.split("=", 1) for a in cmd.args() if "=" in a)
+    source = ctx.resolve(options.get("if", "-"))
+    target_word = options.get("of")
+    if target_word is None:
+        return
+    target = ctx.resolve(target_word)
+    if paths.is_block_device(target) or paths.is_sensitive(target):
+        yield from write_target(target_word, "dd", ctx)
+    elif source in _RANDOM_SOURCES and not paths.is_harmless_device(target):
+        if paths.is_scratch(target):
+            yield Finding(
+                "dd-fill",
+                "ask",
+                f"dd fills {target_word} with {source}; confirm the size and the target",
+            )
+        elif not paths.in_workspace(target, ctx.workspace):
+            yield Finding(
+                "dd-wipe",
+                "deny",
+                f"dd from {source} over {target_word}, outside the workspace, overwrites data "
+                "that cannot be recovered; write test images inside the workspace instead",
+            )
+    elif paths.is_system(target):
+        yield system_write(target_word)
+
+
+def mkfs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    _, operands = parse_flags(cmd.args())
+    devices = [w for _, w in operands if ctx.resolve(w).startswith("/dev/")]
+    if devices or not operands:
+        yield Finding(
+            "format-device",
+            "deny",
+            f"{cmd.name} formats {devices[0] if devices else 'a device'}, erasing it; an agent "
+            "never formats disks — build a filesystem image file inside the workspace instead",
+        )
+    else:
+        yield Finding("format-image", "ask", f"{cmd.name} formats {operands[0][1]}; confirm")
+
+
+HANDLERS: dict[str, Handler] = {
+    "cp": _writers,
+    "install": _writers,
+    "ln": _writers,
+    "tee": _writers,
+    "truncate": _writers,
+    "sed": _writers,
+    "chmod": _writers,
+    "chown": _writers,
+    "chgrp": _writers,
+    "dd": _dd,
+    "mke2fs": mkfs,
+    "wipefs": mkfs,
+}
