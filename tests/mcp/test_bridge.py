@@ -58,3 +58,14 @@ async def test_a_resource_is_read_as_wrapped_untrusted_data() -> None:
         text = await read_resource(hub, "demo", "demo://greeting")
     assert text.startswith('<external_content source="mcp:demo/demo://greeting">')
     assert "hello from the demo server" in text
+
+
+def test_a_tool_with_an_invalid_input_schema_is_left_out_with_the_reason() -> None:
+    from workset.mcp.bridge import schema_ok, schema_problem
+    from workset.mcp.remote import RemoteTool
+
+    draft4 = {"type": "object", "properties": {"n": {"type": "number", "exclusiveMinimum": True}}}
+    bad = RemoteTool("srv", "count", "Counts.", draft4)
+    good = RemoteTool("srv", "count", "Counts.", {"type": "object", "properties": {}})
+    assert not schema_ok(bad) and schema_ok(good)
+    assert "srv/count: invalid input schema" in (schema_problem(bad) or "")

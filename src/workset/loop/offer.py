@@ -16,13 +16,19 @@ from workset.tools.registry import ToolRegistry
 
 
 class ToolOffer:
-    def __init__(self, registry: ToolRegistry, core: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        core: Sequence[str] | None = None,
+        loaded: set[str] | None = None,
+    ) -> None:
+        """``loaded`` is shared with the discovery tool, which adds what it finds."""
         unknown = [n for n in core or () if n not in registry]
         if unknown:
             raise UsageError(f"core tools {unknown} are not in the registry")
         self.registry = registry
         self.core = tuple(sorted(core)) if core is not None else registry.names()
-        self.loaded: set[str] = set()
+        self.loaded: set[str] = loaded if loaded is not None else set()
 
     @property
     def discovers(self) -> bool:

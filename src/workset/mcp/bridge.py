@@ -20,6 +20,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import jsonschema
+
 from workset.errors import ToolError
 from workset.mcp.client import MCPHub
 from workset.mcp.config import MCPServerConfig
@@ -49,7 +51,24 @@ async def mcp_tools(hub: MCPHub) -> list[Tool]:
     """
     report = await hub.review()
     configs = {c.name: c for c in hub.configs}
-    return [bridge_tool(hub, configs[t.server], t) for t in report.loaded]
+    return [bridge_tool(hub, configs[t.server], t) for t in report.loaded if schema_ok(t)]
+
+
+def schema_ok(remote: RemoteTool) -> bool:
+    """False for a tool whose input schema is not valid JSON Schema (2020-12).
+
+    Such a tool cannot be validated, so it is left out instead of breaking the registry for
+    every other tool; ``schema_problem`` says why.
+    """
+    return schema_problem(remote) is None
+
+
+def schema_problem(remote: RemoteTool) -> str | None:
+    try:
+        jsonschema.Draft202012Validator.check_schema(dict(remote.input_schema))
+    except jsonschema.SchemaError as exc:
+        return f"{remote.server}/{remote.name}: invalid input schema ({exc.message})"
+    return None
 
 
 def bridge_tool(hub: MCPHub, config: MCPServerConfig, remote: RemoteTool) -> Tool:
