@@ -361,7 +361,7 @@ def test_tools_outside_the_core_run_only_after_discovery_loads_them(tmp_path: Pa
         tmp_path,
         [
             AssistantMessage(None, (lookup,)),
-            lambda request: _load_then(agent.offer, AssistantMessage(None, (again,))),
+            AssistantMessage(None, (again,)),
             "done",
         ],
         extra=[weather],
@@ -370,11 +370,7 @@ def test_tools_outside_the_core_run_only_after_discovery_loads_them(tmp_path: Pa
     anyio.run(agent.run, "weather?")
     assert [s.name for s in model.requests[0].tools] == ["read_file"]
     refused, ran = (e for e in seen if isinstance(e, ToolFinished))
-    assert refused.result.is_error and "tool_search" in refused.result.content
-    assert refused.decision == "refused: not loaded"
+    assert refused.result.is_error and "did not run" in refused.result.content
+    assert '"name": "weather"' in refused.result.content  # its schema, at the end of context
+    assert refused.decision == "refused: not loaded (now loaded)"
     assert ran.result.content == "sunny in Quito" and ran.decision == "allowed"
-
-
-def _load_then(offer: object, message: AssistantMessage) -> AssistantMessage:
-    offer.load(["weather"])  # type: ignore[attr-defined]  # what tool_search does
-    return message

@@ -335,7 +335,7 @@ class Agent:
         if call.name not in self.tools:
             return None, "allowed"  # the registry answers unknown names with a suggestion
         if not self.offer.can_call(call.name):
-            return self.offer.not_loaded_message(call.name), "refused: not loaded"
+            return self.offer.admit(call.name), "refused: not loaded (now loaded)"
         if self.gate is None:
             return None, "allowed"
         decided = await self.gate.check(call, self.tools.get(call.name))

@@ -8,6 +8,7 @@ prefix never changes when tools are discovered, so the KV cache survives discove
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 
 from workset.errors import UsageError
@@ -46,8 +47,16 @@ class ToolOffer:
     def load(self, names: Iterable[str]) -> None:
         self.loaded.update(n for n in names if n in self.registry)
 
-    def not_loaded_message(self, name: str) -> str:
+    def admit(self, name: str) -> str:
+        """Load ``name`` on first mention and say how to call it (its schema, at the end).
+
+        A model that names an existing tool without searching (small models often do) gets the
+        schema it needs instead of a refusal; the call itself does not run this time, since its
+        arguments were written without the schema.
+        """
+        self.load([name])
+        spec = json.dumps(self.registry.spec(name).to_wire()["function"], ensure_ascii=False)
         return (
-            f"`{name}` exists but is not loaded yet. Call tool_search with what you need "
-            "(e.g. its purpose) to load it, then call it."
+            f"`{name}` was not loaded, so this call did not run. It is loaded now; its "
+            f"definition:\n{spec}\nCall it again with arguments that follow this schema."
         )

@@ -78,6 +78,11 @@ class ToolRegistry:
         except KeyError:
             raise UsageError(f"no tool named {name!r}; {self._unknown_hint(name)}") from None
 
+    def spec(self, name: str) -> ToolSpec:
+        """The spec the model sees for ``name`` (with ``confirm_token`` for two-phase tools)."""
+        self.get(name)
+        return self._specs[name]
+
     def is_read_only(self, name: str) -> bool:
         """True for a registered read-only tool; False for anything else, unknown names too."""
         found = self._tools.get(name)
