@@ -374,3 +374,35 @@ def test_tools_outside_the_core_run_only_after_discovery_loads_them(tmp_path: Pa
     assert '"name": "weather"' in refused.result.content  # its schema, at the end of context
     assert refused.decision == "refused: not loaded (now loaded)"
     assert ran.result.content == "sunny in Quito" and ran.decision == "allowed"
+
+
+def test_an_unknown_tool_name_becomes_a_catalog_search_that_loads_what_fits(
+    tmp_path: Path,
+) -> None:
+    from workset.discovery import ToolIndex, tool_search_tool
+    from workset.loop.offer import ToolOffer
+
+    @tool(read_only=True, examples=({"city": "Lima"},))
+    def get_forecast(city: str) -> str:
+        """Weather forecast for a city. Use when asked about weather.
+
+        Args:
+            city: City name.
+        """
+        return f"sunny in {city}"
+
+    index = ToolIndex.build({"weather": [get_forecast.spec]})
+    loaded: set[str] = set()
+    guess = call("weather_forecast", '{"city": "Lima"}', "g1")
+    right = call("get_forecast", '{"city": "Lima"}', "g2")
+    agent, _model, seen = make_agent(
+        tmp_path,
+        [AssistantMessage(None, (guess,)), AssistantMessage(None, (right,)), "sunny"],
+        extra=[get_forecast, tool_search_tool(index, loaded)],
+    )
+    agent.offer = ToolOffer(agent.tools, core=["tool_search"], loaded=loaded)
+    anyio.run(agent.run, "forecast for Lima?")
+    searched, ran = (e for e in seen if isinstance(e, ToolFinished))
+    assert searched.decision == "refused: unknown tool (searched)"
+    assert "get_forecast" in searched.result.content and "get_forecast" in loaded
+    assert ran.result.content == "sunny in Lima"

@@ -12,6 +12,8 @@ the session log, the CLI and evaluation harnesses subscribe there. Rules kept he
 
 from __future__ import annotations
 
+import json
+import re
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -47,6 +49,8 @@ from workset.models.constrained import decision_schema
 from workset.safety.gate import SafetyGate
 from workset.tools.context import CallContext
 from workset.tools.registry import ToolRegistry, error_message
+
+SEARCH_TOOL = "tool_search"  # the discovery meta-tool (workset.discovery.meta)
 
 DEFAULT_SYSTEM_PROMPT = (
     "You answer questions about the files in a workspace. To see a file, call a tool; never "
@@ -333,6 +337,8 @@ class Agent:
     async def _permit(self, call: ToolCall) -> tuple[str | None, str]:
         """Why ``call`` may not run (None when it may), and the decision for the audit."""
         if call.name not in self.tools:
+            if self.offer.discovers and SEARCH_TOOL in self.tools:
+                return await self._search_for(call), "refused: unknown tool (searched)"
             return None, "allowed"  # the registry answers unknown names with a suggestion
         if not self.offer.can_call(call.name):
             return self.offer.admit(call.name), "refused: not loaded (now loaded)"
@@ -345,6 +351,16 @@ class Agent:
         if decided.approval is not None:
             return None, f"approved by {decided.approval.by}"
         return None, "allowed"
+
+    async def _search_for(self, call: ToolCall) -> str:
+        """An unknown tool name states a need: search the catalog with it, load what fits."""
+        query = _need_from(call)
+        search = ToolCall(call.id, SEARCH_TOOL, json.dumps({"query": query}))
+        found = await self.tools.execute(search)
+        return (
+            f"unknown tool `{call.name}`; this call did not run. Searched the catalog for "
+            f"{query!r}:\n{found.content}"
+        )
 
     async def _run_one(
         self, run_id: str, session_id: str, call: ToolCall, results: dict[str, ToolMessage]
@@ -390,3 +406,15 @@ class Agent:
         return RunResult(
             session_id, run_id, "failed", error=text, iterations=iteration, usage=usage
         )
+
+
+def _need_from(call: ToolCall) -> str:
+    """Words of a call's name and argument values: what the model was trying to do."""
+    words = re.sub(r"[_\-]+|(?<=[a-z])(?=[A-Z])", " ", call.name).lower().split()
+    try:
+        arguments = json.loads(call.arguments)
+    except json.JSONDecodeError:
+        arguments = {}
+    if isinstance(arguments, dict):
+        words += [str(v) for v in arguments.values() if isinstance(v, str | int | float)]
+    return " ".join(words)[:300]
