@@ -30,6 +30,7 @@ from workset.loop.events import (
     ToolFinished,
     ToolStarted,
 )
+from workset.loop.offer import ToolOffer
 from workset.messages import (
     AssistantMessage,
     Message,
@@ -42,7 +43,10 @@ from workset.messages import (
 )
 from workset.models.base import Model, ModelInfo, ModelRequest, ModelResponse, Usage
 from workset.models.factory import create_model
+from workset.safety.gate import SafetyGate
 from workset.tools.base import Tool, tool
+from workset.tools.context import current_call
+from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.workspace import Workspace
@@ -72,6 +76,7 @@ __all__ = [
     "RunResult",
     "RunStarted",
     "RunUsage",
+    "SafetyGate",
     "SessionLog",
     "SessionLogError",
     "SessionNotFoundError",
@@ -81,6 +86,7 @@ __all__ = [
     "ToolError",
     "ToolFinished",
     "ToolMessage",
+    "ToolOffer",
     "ToolRegistry",
     "ToolSpec",
     "ToolStarted",
@@ -90,6 +96,8 @@ __all__ = [
     "WorksetError",
     "Workspace",
     "create_model",
+    "current_call",
+    "execution_tools",
     "perception_tools",
     "tool",
 ]
