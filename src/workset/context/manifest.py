@@ -33,7 +33,7 @@ class IncludedItem:
     tokens: int
     position: int  # order in the request, 0 = first part of the prompt
     bucket: str
-    seq: int | None = None  # session-log sequence of the event the item comes from
+    seq: int | None = None  # the message's position in the session's conversation
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +74,7 @@ class PrefixInfo:
 class Manifest:
     request_id: str
     session_id: str
-    through_seq: int  # the last session-log sequence number the request reflects
+    through_seq: int  # how many messages of the session's conversation the request reflects
     total_tokens: int
     count_method: str
     budget: BudgetNumbers

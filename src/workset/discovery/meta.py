@@ -19,12 +19,13 @@ from typing import TypeAlias
 
 from workset.discovery.index import Match, SearchResult, ToolIndex
 from workset.errors import ToolError
+from workset.loop.offer import SEARCH_TOOL
 from workset.messages import ToolSpec
 from workset.tools.base import Tool
 
 LoadedTools: TypeAlias = set[str] | Callable[[Match], object]
 
-NAME = "tool_search"
+NAME = SEARCH_TOOL  # the loop answers unknown tool names by calling it
 DESCRIPTION = (
     "Find tools for a capability you need but do not have, and load them. State the need in "
     "plain words (the action and the object, e.g. 'weather forecast for a city' or 'convert a "

@@ -12,8 +12,6 @@ the session log, the CLI and evaluation harnesses subscribe there. Rules kept he
 
 from __future__ import annotations
 
-import json
-import re
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -49,8 +47,6 @@ from workset.models.constrained import decision_schema
 from workset.safety.gate import SafetyGate
 from workset.tools.context import CallContext
 from workset.tools.registry import ToolRegistry, error_message
-
-SEARCH_TOOL = "tool_search"  # the discovery meta-tool (workset.discovery.meta)
 
 DEFAULT_SYSTEM_PROMPT = (
     "You answer questions about the files in a workspace. To see a file, call a tool; never "
@@ -206,7 +202,9 @@ class Agent:
                         "not run again because it may have side effects; check its effects "
                         "before calling it again.",
                     )
-                    self._emit_finished(run_id, session_id, call, result, 0.0)
+                    self._emit_finished(
+                        run_id, session_id, call, result, 0.0, "refused: interrupted, not re-run"
+                    )
                     history.append(result)
                 else:
                     to_run.append(call)
@@ -228,7 +226,7 @@ class Agent:
         specs = self.offer.specs()
         calls = CallInterpreter(
             self.tools.names(),
-            history=[m for m in history if isinstance(m, AssistantMessage)],
+            history=history,
             constrained=self.config.constrained_decisions,
             max_calls=self.config.max_calls_per_message,
         )
@@ -337,8 +335,8 @@ class Agent:
     async def _permit(self, call: ToolCall) -> tuple[str | None, str]:
         """Why ``call`` may not run (None when it may), and the decision for the audit."""
         if call.name not in self.tools:
-            if self.offer.discovers and SEARCH_TOOL in self.tools:
-                return await self._search_for(call), "refused: unknown tool (searched)"
+            if self.offer.can_search:
+                return await self.offer.search_for(call), "refused: unknown tool (searched)"
             return None, "allowed"  # the registry answers unknown names with a suggestion
         if not self.offer.can_call(call.name):
             return self.offer.admit(call.name), "refused: not loaded (now loaded)"
@@ -351,16 +349,6 @@ class Agent:
         if decided.approval is not None:
             return None, f"approved by {decided.approval.by}"
         return None, "allowed"
-
-    async def _search_for(self, call: ToolCall) -> str:
-        """An unknown tool name states a need: search the catalog with it, load what fits."""
-        query = _need_from(call)
-        search = ToolCall(call.id, SEARCH_TOOL, json.dumps({"query": query}))
-        found = await self.tools.execute(search)
-        return (
-            f"unknown tool `{call.name}`; this call did not run. Searched the catalog for "
-            f"{query!r}:\n{found.content}"
-        )
 
     async def _run_one(
         self, run_id: str, session_id: str, call: ToolCall, results: dict[str, ToolMessage]
@@ -406,15 +394,3 @@ class Agent:
         return RunResult(
             session_id, run_id, "failed", error=text, iterations=iteration, usage=usage
         )
-
-
-def _need_from(call: ToolCall) -> str:
-    """Words of a call's name and argument values: what the model was trying to do."""
-    words = re.sub(r"[_\-]+|(?<=[a-z])(?=[A-Z])", " ", call.name).lower().split()
-    try:
-        arguments = json.loads(call.arguments)
-    except json.JSONDecodeError:
-        arguments = {}
-    if isinstance(arguments, dict):
-        words += [str(v) for v in arguments.values() if isinstance(v, str | int | float)]
-    return " ".join(words)[:300]

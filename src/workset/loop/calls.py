@@ -19,7 +19,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from workset.messages import AssistantMessage, ToolCall
+from workset.messages import AssistantMessage, Message, ToolCall
 from workset.models.constrained import final_answer
 from workset.models.toolcalls import parse_tool_calls
 
@@ -40,7 +40,7 @@ class CallInterpreter:
         self,
         tool_names: Sequence[str],
         *,
-        history: Iterable[AssistantMessage | object] = (),
+        history: Iterable[Message] = (),
         constrained: bool = False,
         max_calls: int = 8,
     ) -> None:

@@ -9,11 +9,14 @@ prefix never changes when tools are discovered, so the KV cache survives discove
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 
 from workset.errors import UsageError
-from workset.messages import ToolSpec
+from workset.messages import ToolCall, ToolSpec
 from workset.tools.registry import ToolRegistry
+
+SEARCH_TOOL = "tool_search"  # the discovery meta-tool's name (workset.discovery.meta)
 
 
 class ToolOffer:
@@ -41,6 +44,11 @@ class ToolOffer:
         core = set(self.core)
         return tuple(s for s in self.registry.specs() if s.name in core)
 
+    @property
+    def can_search(self) -> bool:
+        """True when calls to unknown names can be answered with a catalog search."""
+        return self.discovers and SEARCH_TOOL in self.registry
+
     def can_call(self, name: str) -> bool:
         return name in self.core or name in self.loaded
 
@@ -60,3 +68,25 @@ class ToolOffer:
             f"`{name}` was not loaded, so this call did not run. It is loaded now; its "
             f"definition:\n{spec}\nCall it again with arguments that follow this schema."
         )
+
+    async def search_for(self, call: ToolCall) -> str:
+        """An unknown tool name states a need: search the catalog with it, load what fits."""
+        query = _need_from(call)
+        search = ToolCall(call.id, SEARCH_TOOL, json.dumps({"query": query}))
+        found = await self.registry.execute(search)
+        return (
+            f"unknown tool `{call.name}`; this call did not run. Searched the catalog for "
+            f"{query!r}:\n{found.content}"
+        )
+
+
+def _need_from(call: ToolCall) -> str:
+    """Words of a call's name and argument values: what the model was trying to do."""
+    words = re.sub(r"[_\-]+|(?<=[a-z])(?=[A-Z])", " ", call.name).lower().split()
+    try:
+        arguments = json.loads(call.arguments)
+    except json.JSONDecodeError:
+        arguments = {}
+    if isinstance(arguments, dict):
+        words += [str(v) for v in arguments.values() if isinstance(v, str | int | float)]
+    return " ".join(words)[:300]
