@@ -74,7 +74,7 @@ async def test_a_credential_the_server_echoes_back_is_redacted_from_the_result()
         result = await registry.execute(ToolCall("c1", "demo__whoami", "{}"))
     assert secret not in result.content
     assert "acting with token [redacted DEMO_TOKEN]" in result.content
-    assert '<external_content source="mcp:demo/whoami">' in result.content
+    assert '<external_content source="mcp:demo/whoami" trust="untrusted">' in result.content
 
 
 async def test_a_server_sees_its_own_credential_redacted_and_none_of_the_parent_secrets(

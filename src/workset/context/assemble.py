@@ -13,10 +13,11 @@ follows what changed, not the length of the session (``benchmarks/assembly.py``)
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from workset.context.budget import BudgetConfig, select_recent
+from workset.context.items import ContextItem, Scope
 from workset.context.manifest import (
     BudgetNumbers,
     IncludedItem,
@@ -25,9 +26,17 @@ from workset.context.manifest import (
     OmittedItem,
     PrefixInfo,
 )
-from workset.messages import AssistantMessage, Message, SystemMessage, ToolMessage, ToolSpec
+from workset.context.packing import Packing, pack
+from workset.messages import (
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolMessage,
+    ToolSpec,
+    UserMessage,
+)
 from workset.models.base import ModelRequest
-from workset.tokens.base import CountedPart, Part, RequestCount
+from workset.tokens.base import Bucket, CountedPart, Part, RequestCount
 from workset.tokens.counter import PartCounter, common_prefix_tokens
 
 __all__ = ["AssembledRequest", "Assembler", "BudgetConfig"]
@@ -87,9 +96,20 @@ class Assembler:
         temperature: float | None = None,
         withheld_tools: Sequence[ToolSpec] = (),
         withheld_reason: str = "",
+        items: Sequence[ContextItem] = (),
+        scope: Scope | None = None,
+        now: float | None = None,
+        policy: str = "",
+        policy_omitted: Sequence[OmittedItem] = (),
+        kept_because: Mapping[int, str] | None = None,
+        notes: Mapping[str, str] | None = None,
     ) -> AssembledRequest:
         """The request for the next call and its manifest.
 
+        ``history`` is the trajectory the model should see (a history policy's view);
+        ``policy_omitted`` is what the policy left out, for the manifest. ``items`` are
+        context items (memory, evidence, notes, status...): filtered by ``scope``, packed by
+        utility, rendered after the trajectory in layout order with the status bar last.
         ``withheld_tools`` are tools a policy keeps out of this request; the manifest lists
         them as omitted with ``withheld_reason``.
         """
@@ -97,7 +117,15 @@ class Assembler:
         seq_list: list[int | None] = list(seqs) if seqs is not None else [None] * len(history)
         head = self._head(system, tools)
         hist = self._update_history(system, tools, list(history), seq_list, len(head))
-        tail = self._tail(system, tools, history, suffix)
+        fixed_base = sum(p.tokens for p in head) + sum(
+            p.tokens for p in self._tail(system, tools, history, suffix)
+        )
+        room = self.budget.available(fixed_base)
+        packing = self._pack(items, scope or Scope(), room - _required(history, hist), now)
+        before, after = _split_status(packing.selected)
+        entries: list[_Entry] = [*before, *suffix, *after]
+        suffix_messages = [e[0] if isinstance(e, tuple) else e for e in entries]
+        tail = self._tail(system, tools, history, suffix_messages)
         fixed = sum(p.tokens for p in head) + sum(p.tokens for p in tail)
         room = self.budget.available(fixed)
 
@@ -113,9 +141,17 @@ class Assembler:
             ]
             kept_tokens = sum(p.tokens for p in kept_parts)
             kept_buckets = _bucket_sums(kept_parts)
+        if kept_because:
+            kept_items = [
+                replace(i, why=kept_because[i.seq])
+                if i.seq is not None and i.seq in kept_because
+                else i
+                for i in kept_items
+            ]
 
         position = len(head) + len(kept_parts)
-        tail_items = [_tail_item(p, position + i) for i, p in enumerate(tail)]
+        tail = _rebucket(tail, entries)
+        tail_items = _tail_items(tail, position, entries)
         parts = (*head, *kept_parts, *tail)
         count = RequestCount(
             parts, self.counter.method, self.counter.tokenizer.exact, total=fixed + kept_tokens
@@ -144,13 +180,32 @@ class Assembler:
             included=(*(_head_item(p, i) for i, p in enumerate(head)), *kept_items, *tail_items),
             omitted=(
                 *self._withheld(system, tuple(withheld_tools), withheld_reason),
+                *policy_omitted,
                 *(_omitted(p, seq_list[i], i) for i, p in enumerate(hist.parts[:first_kept])),
+                *packing.omitted,
             ),
+            history_policy=policy,
+            out_of_scope=packing.out_of_scope,
+            notes=dict(notes or {}),
         )
         self._previous = _Previous(count, first_kept == 0, head)
-        messages = (SystemMessage(system), *history[first_kept:], *suffix)
+        messages = (SystemMessage(system), *history[first_kept:], *suffix_messages)
         request = ModelRequest(messages, tools, max_tokens, temperature)
         return AssembledRequest(request, manifest, count)
+
+    def _pack(
+        self, items: Sequence[ContextItem], scope: Scope, room: int, now: float | None
+    ) -> Packing:
+        """Pack ``items`` into ``room``: required ones always, the rest in their share."""
+        if not items:
+            return Packing((), (), 0, room)
+
+        def tokens(item: ContextItem) -> int:
+            return self.counter.count_text(_item_text(self.counter, item))
+
+        required = sum(tokens(i) for i in items if i.required and scope.admits(i.scope))
+        share = required + int(self.budget.items_share * max(room - required, 0))
+        return pack(items, scope=scope, room=min(room, share), tokens=tokens, now=now)
 
     def _withheld(
         self, system: str, tools: tuple[ToolSpec, ...], reason: str
@@ -277,6 +332,80 @@ class Assembler:
             previous_total=previous.count.total,
             first_divergence=_first_divergence(previous.count, count) if broke else "",
         )
+
+
+_Entry = Message | tuple[Message, ContextItem]  # a suffix message, and its item if it is one
+
+# The token bucket an item's message is counted in.
+_ITEM_BUCKETS: dict[str, Bucket] = {
+    "memory": "memory",
+    "task_state": "memory",
+    "evidence": "evidence",
+    "status": "status",
+    "skill": "system",
+    "instruction": "system",
+    "tool": "tools",
+}
+
+
+def _item_text(counter: PartCounter, item: ContextItem) -> str:
+    """The rendered text of ``item`` as the user-role message it becomes."""
+    rendered = counter.chat_format.render(None, (), [UserMessage(item.text)])
+    return next(p.text for p in rendered if isinstance(p.key, UserMessage))
+
+
+def _split_status(selected: Sequence[ContextItem]) -> tuple[list[_Entry], list[_Entry]]:
+    """Selected items as messages: the status bar goes after everything else."""
+    before: list[_Entry] = [(UserMessage(i.text), i) for i in selected if i.kind != "status"]
+    after: list[_Entry] = [(UserMessage(i.text), i) for i in selected if i.kind == "status"]
+    return before, after
+
+
+def _required(history: Sequence[Message], hist: _History) -> int:
+    """Tokens of the current task (the last user message) and everything after it."""
+    last_user = max((i for i, m in enumerate(history) if isinstance(m, UserMessage)), default=0)
+    return sum(p.tokens for p in hist.parts[last_user:])
+
+
+def _rebucket(tail: list[CountedPart], entries: Sequence[_Entry]) -> list[CountedPart]:
+    """Tail parts of item messages moved to their item's bucket (memory, evidence, status)."""
+    out = list(tail)
+    for k, entry in enumerate(entries):
+        if isinstance(entry, tuple):
+            part = out[k]
+            bucket = _ITEM_BUCKETS.get(entry[1].kind, part.part.bucket)
+            out[k] = CountedPart(Part(part.part.key, bucket, part.part.text), part.tokens)
+    return out
+
+
+def _tail_items(
+    tail: Sequence[CountedPart],
+    position: int,
+    entries: Sequence[_Entry],
+) -> list[IncludedItem]:
+    out: list[IncludedItem] = []
+    for k, part in enumerate(tail):
+        entry = entries[k] if k < len(entries) else None
+        if isinstance(entry, tuple):
+            item = entry[1]
+            ref = item.reference
+            out.append(
+                IncludedItem(
+                    item.item_id,
+                    item.kind,
+                    item.source,
+                    part.tokens,
+                    position + k,
+                    part.part.bucket,
+                    why=item.why,
+                    trust=item.trust if item.trust == "untrusted" else "",
+                    version=item.version,
+                    reference=" ".join(x for x in (ref.uri, ref.range) if x) if ref else "",
+                )
+            )
+        else:
+            out.append(_tail_item(part, position + k))
+    return out
 
 
 def _bucket_sums(parts: Sequence[CountedPart]) -> dict[str, int]:

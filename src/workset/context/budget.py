@@ -21,6 +21,9 @@ class BudgetConfig:
     window: int
     output_reserve: int = 1024
     margin: int = 64
+    # The most of the room left after required parts that optional context items (memory,
+    # evidence, notes) may take; the trajectory gets the rest.
+    items_share: float = 0.5
 
     def available(self, fixed: int) -> int:
         return self.window - self.output_reserve - self.margin - fixed

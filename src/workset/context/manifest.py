@@ -34,6 +34,10 @@ class IncludedItem:
     position: int  # order in the request, 0 = first part of the prompt
     bucket: str
     seq: int | None = None  # the message's position in the session's conversation
+    why: str = ""  # why it is in the request when that is not obvious (pinned rule, policy)
+    trust: str = ""  # "untrusted" for data from tools, documents, MCP, uninstalled skills
+    version: str = ""
+    reference: str = ""  # where the original lives: uri and range
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +72,9 @@ class PrefixInfo:
     reused_tokens: int  # leading tokens equal to the previous request's (0 on the first call)
     previous_total: int  # the previous request's size, 0 on the first call
     first_divergence: str = ""  # the item where reuse broke, when it broke before the end
+    # What the server reported as reused from its KV cache for this call (llama.cpp, vLLM...);
+    # None when the backend does not say. Filled in after the call.
+    server_cached_tokens: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,3 +90,8 @@ class Manifest:
     included: tuple[IncludedItem, ...] = ()
     omitted: tuple[OmittedItem, ...] = field(default=())
     summary_id: str | None = None
+    history_policy: str = ""
+    out_of_scope: int = 0  # candidates removed by the scope filter (never listed by id)
+    # Other decisions worth reading next to the numbers (status-bar strategy and its cost
+    # model, compression triggered...), as short labelled sentences.
+    notes: dict[str, str] = field(default_factory=dict)

@@ -22,6 +22,7 @@ from typing import Any
 
 import jsonschema
 
+from workset.context.trust import Secrets, wrap_untrusted
 from workset.errors import ToolError
 from workset.mcp.client import MCPHub
 from workset.mcp.config import MCPServerConfig
@@ -31,7 +32,6 @@ from workset.tools.base import Risk, Tool
 
 _MAX_NAME = 64
 _MIN_SECRET = 4
-_CLOSE_TAG = re.compile(r"</\s*external_content\s*>", re.IGNORECASE)
 
 
 def tool_name(server: str, tool: str) -> str:
@@ -121,16 +121,13 @@ async def read_resource(hub: MCPHub, server: str, uri: str) -> str:
 
 def untrusted(text: str, source: str, secrets: Mapping[str, str]) -> str:
     """``text`` redacted and wrapped so the model reads it as data, not instructions."""
-    body = _CLOSE_TAG.sub("&lt;/external_content&gt;", redact(text, secrets))
-    return f'<external_content source="{source}">\n{body}\n</external_content>'
+    return wrap_untrusted(redact(text, secrets), source=source)
 
 
 def redact(text: str, secrets: Mapping[str, str]) -> str:
     """``text`` with each credential value (4+ characters) replaced by ``[redacted NAME]``."""
-    for name, value in sorted(secrets.items(), key=lambda kv: -len(kv[1])):
-        if len(value) >= _MIN_SECRET:
-            text = text.replace(value, f"[redacted {name}]")
-    return text
+    usable = {name: value for name, value in secrets.items() if len(value) >= _MIN_SECRET}
+    return Secrets(usable, patterns=False).redact(text)
 
 
 def _schema(remote: RemoteTool) -> dict[str, Any]:
