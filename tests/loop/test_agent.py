@@ -6,6 +6,7 @@ from pathlib import Path
 import anyio
 import pytest
 
+from workset.context.trust import wrap_untrusted
 from workset.errors import ModelUnavailableError, UsageError
 from workset.log.store import SessionLog
 from workset.loop.agent import Agent, AgentConfig
@@ -121,8 +122,8 @@ def test_read_only_calls_run_concurrently_and_results_keep_call_order(tmp_path: 
     result = anyio.run(agent.run, "meet")
     assert result.answer == "both met"
     assert [(r.tool_call_id, r.content) for r in tool_results(model.requests[1])] == [
-        ("id-a", "met b"),
-        ("id-b", "met a"),
+        ("id-a", wrap_untrusted("met b", source="tool:meet")),
+        ("id-b", wrap_untrusted("met a", source="tool:meet")),
     ]
 
 
@@ -373,7 +374,8 @@ def test_tools_outside_the_core_run_only_after_discovery_loads_them(tmp_path: Pa
     assert refused.result.is_error and "did not run" in refused.result.content
     assert '"name": "weather"' in refused.result.content  # its schema, at the end of context
     assert refused.decision == "refused: not loaded (now loaded)"
-    assert ran.result.content == "sunny in Quito" and ran.decision == "allowed"
+    assert ran.result.content == wrap_untrusted("sunny in Quito", source="tool:weather")
+    assert ran.decision == "allowed"
 
 
 def test_an_unknown_tool_name_becomes_a_catalog_search_that_loads_what_fits(
@@ -405,4 +407,4 @@ def test_an_unknown_tool_name_becomes_a_catalog_search_that_loads_what_fits(
     searched, ran = (e for e in seen if isinstance(e, ToolFinished))
     assert searched.decision == "refused: unknown tool (searched)"
     assert "get_forecast" in searched.result.content and "get_forecast" in loaded
-    assert ran.result.content == "sunny in Lima"
+    assert ran.result.content == wrap_untrusted("sunny in Lima", source="tool:get_forecast")

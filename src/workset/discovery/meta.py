@@ -76,7 +76,14 @@ def tool_search_tool(index: ToolIndex, loaded: LoadedTools, *, schemas: int = 3)
 
     spec = ToolSpec(NAME, DESCRIPTION, PARAMETERS)
     example = {"query": "weather forecast for a city"}
-    return Tool(spec, tool_search, read_only=True, idempotent=True, examples=(example,))
+    return Tool(
+        spec,
+        tool_search,
+        read_only=True,
+        idempotent=True,
+        examples=(example,),
+        wrap_output=False,
+    )
 
 
 def _is_loaded(loaded: LoadedTools, match: Match) -> bool:

@@ -21,7 +21,11 @@ from typing import Literal
 import anyio
 
 from workset.context.assemble import Assembler, BudgetConfig
+from workset.context.items import ContextItem, Scope
+from workset.context.sources import ContextRequest, ItemSource
+from workset.context.trust import Secrets, neutralize, wrap_untrusted
 from workset.errors import ContextBudgetError, ModelError, UsageError
+from workset.history.base import HistoryPolicy, HistoryView, PolicyContext
 from workset.log.store import SessionLog
 from workset.loop.bus import EventBus, Subscriber
 from workset.loop.calls import CallInterpreter
@@ -82,6 +86,12 @@ class AgentConfig:
     # When the model repeats a call already made in this run, ask it to answer next turn with
     # no tools offered (small models otherwise loop on the same call).
     answer_on_repeat: bool = True
+    # Tool results are data, not instructions: wrap them in <external_content> with their
+    # source (reserved tags inside are neutralised either way). Tools marked
+    # ``wrap_output=False`` (workset's own bookkeeping tools, MCP) are not wrapped again.
+    wrap_tool_results: bool = True
+    # The most of the room left after required parts that memory/evidence items may take.
+    items_share: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,13 +100,25 @@ class RunUsage:
     prompt_tokens: int = 0
     cached_prompt_tokens: int = 0
     completion_tokens: int = 0
+    # What history policies billed for their own model calls (summaries, notes).
+    compression_prompt_tokens: int = 0
+    compression_completion_tokens: int = 0
 
     def add(self, usage: Usage) -> RunUsage:
-        return RunUsage(
-            self.calls + 1,
-            self.prompt_tokens + usage.prompt_tokens,
-            self.cached_prompt_tokens + (usage.cached_prompt_tokens or 0),
-            self.completion_tokens + usage.completion_tokens,
+        return replace(
+            self,
+            calls=self.calls + 1,
+            prompt_tokens=self.prompt_tokens + usage.prompt_tokens,
+            cached_prompt_tokens=self.cached_prompt_tokens + (usage.cached_prompt_tokens or 0),
+            completion_tokens=self.completion_tokens + usage.completion_tokens,
+        )
+
+    def add_compression(self, usage: Usage) -> RunUsage:
+        return replace(
+            self,
+            compression_prompt_tokens=self.compression_prompt_tokens + usage.prompt_tokens,
+            compression_completion_tokens=self.compression_completion_tokens
+            + usage.completion_tokens,
         )
 
 
@@ -125,8 +147,26 @@ class Agent:
         clock: Callable[[], float] = time.time,
         offer: ToolOffer | None = None,
         gate: SafetyGate | None = None,
+        sources: Sequence[ItemSource] = (),
+        scope: Scope | None = None,
+        history_policy: Callable[[], HistoryPolicy] | None = None,
+        summarizer: Model | None = None,
+        secrets: Secrets | None = None,
     ) -> None:
+        """``sources`` give context items (memory, evidence, status...) before each call;
+        ``scope`` is the tenant and subject the run serves (items of any other never enter);
+        ``history_policy`` makes one policy per session (default: the whole history, cut
+        to the budget); ``summarizer`` is the model policies use for summaries (default: this
+        model); ``secrets`` are redacted from tasks, tool results and errors before anything
+        is recorded or sent.
+        """
         self.model = model
+        self.sources = tuple(sources)
+        self.scope = scope or Scope()
+        self._policy_factory = history_policy
+        self._policies: dict[str, HistoryPolicy] = {}
+        self.summarizer = summarizer or model
+        self.secrets = secrets or Secrets()
         self.tools = tools
         self.offer = offer or ToolOffer(tools)
         self.gate = gate
@@ -145,6 +185,7 @@ class Agent:
             raise UsageError(
                 'the task is empty; say what the agent should do, e.g. workset run "…"'
             )
+        task = self.secrets.redact(task)
         if session_id is None:
             session_id = self.log.create_session(
                 title=task.strip()[:80],
@@ -219,7 +260,10 @@ class Agent:
             Assembler(
                 self._counter,
                 BudgetConfig(
-                    self.model.info.context_window, self.config.output_reserve, self.config.margin
+                    self.model.info.context_window,
+                    self.config.output_reserve,
+                    self.config.margin,
+                    self.config.items_share,
                 ),
             ),
         )
@@ -234,12 +278,20 @@ class Agent:
         for iteration in range(1, self.config.max_iterations + 1):
             offered = () if answer_now else specs
             try:
+                view = await self._view(session_id, history)
+                usage = usage.add_compression(view.cost)
+                system = self.config.system_prompt
+                items = self._items(session_id, history, iteration)
+                if view.pinned and view.pinned_at == "system":
+                    system = system + "\n\n" + "\n".join(view.pinned)
+                elif view.pinned:
+                    items.append(_pinned_item(view.pinned))
                 assembled = assembler.assemble(
                     session_id=session_id,
-                    system=self.config.system_prompt,
+                    system=system,
                     tools=offered,
-                    history=history,
-                    seqs=list(range(len(history))),
+                    history=view.messages,
+                    seqs=view.seqs,
                     through_seq=len(history),
                     max_tokens=self.config.max_tokens,
                     temperature=self.config.temperature,
@@ -247,6 +299,12 @@ class Agent:
                     withheld_tools=specs if answer_now else (),
                     withheld_reason="the model repeated a call it had already made; this turn "
                     "asks it to answer from the results it has",
+                    items=items,
+                    scope=self.scope,
+                    now=self.clock(),
+                    policy=self._policy_name(session_id),
+                    policy_omitted=view.omitted,
+                    kept_because=view.kept_because,
                 )
                 request = assembled.request
                 if self.config.constrained_decisions and offered:
@@ -270,12 +328,19 @@ class Agent:
             usage = usage.add(response.usage)
             decided = calls.interpret(response.message, iteration, tools_offered=bool(offered))
             message = decided.message
+            manifest = assembled.manifest
+            manifest = replace(
+                manifest,
+                prefix=replace(
+                    manifest.prefix, server_cached_tokens=response.usage.cached_prompt_tokens
+                ),
+            )
             self.bus.emit(
                 ModelCalled(
                     run_id,
                     session_id,
                     iteration,
-                    assembled.manifest,
+                    manifest,
                     message,
                     response.usage,
                     self.clock(),
@@ -309,6 +374,43 @@ class Agent:
             f"no final answer after {self.config.max_iterations} model calls; raise "
             "--max-iterations or make the task more specific",
         )
+
+    async def _view(self, session_id: str, history: list[Message]) -> HistoryView:
+        """What the model sees of ``history`` this call, by the session's policy."""
+        if self._policy_factory is None:
+            return HistoryView(tuple(history), tuple(range(len(history))))
+        policy = self._policies.get(session_id)
+        if policy is None:
+            policy = self._policies[session_id] = self._policy_factory()
+        context = PolicyContext(
+            self.model.info.context_window, self.summarizer, _last_user(history)
+        )
+        return await policy.view(history, context)
+
+    def _policy_name(self, session_id: str) -> str:
+        policy = self._policies.get(session_id)
+        return policy.name if policy is not None else ""
+
+    def _items(self, session_id: str, history: list[Message], iteration: int) -> list[ContextItem]:
+        request = ContextRequest(session_id, self.scope, history, self.clock(), iteration)
+        return [item for source in self.sources for item in source(request)]
+
+    def _guard(self, result: ToolMessage) -> ToolMessage:
+        """A tool result as it may enter the context: secrets redacted, data marked as data.
+
+        Errors written by workset and the output of tools marked ``wrap_output=False``
+        (bookkeeping tools, and the MCP bridge, which wraps its own) are only neutralised.
+        """
+        content = self.secrets.redact(result.content)
+        tool = self.tools.get(result.name) if result.name in self.tools else None
+        wrap = tool is None or tool.wrap_output
+        if content.startswith("<external_content") and not wrap:
+            pass  # wrapped by the tool itself
+        elif self.config.wrap_tool_results and wrap and not result.is_error:
+            content = wrap_untrusted(content, source=f"tool:{result.name}")
+        else:
+            content = neutralize(content)
+        return replace(result, content=content) if content != result.content else result
 
     async def _execute(
         self, run_id: str, session_id: str, calls: Sequence[ToolCall]
@@ -369,6 +471,7 @@ class Agent:
                 f"timed out after {self.config.tool_timeout_s:g} s and was cancelled; narrow "
                 "the request (smaller range, more specific pattern) and try again",
             )
+        result = self._guard(result)
         results[call.id] = result
         duration = time.perf_counter() - started
         self._emit_finished(run_id, session_id, call, result, duration, decision)
@@ -390,7 +493,25 @@ class Agent:
     def _fail(
         self, run_id: str, session_id: str, iteration: int, usage: RunUsage, kind: str, text: str
     ) -> RunResult:
+        text = self.secrets.redact(text)
         self.bus.emit(RunFailed(run_id, session_id, text, kind, self.clock()))
         return RunResult(
             session_id, run_id, "failed", error=text, iterations=iteration, usage=usage
         )
+
+
+def _last_user(history: Sequence[Message]) -> str:
+    return next((m.content for m in reversed(history) if isinstance(m, UserMessage)), "")
+
+
+def _pinned_item(pinned: Sequence[str]) -> ContextItem:
+    """A history policy's pinned block, placed at the end (``pinned_at="end"``)."""
+    text = "<pinned_notes>\n" + "\n".join(pinned) + "\n</pinned_notes>"
+    return ContextItem(
+        "pinned-notes",
+        "task_state",
+        text,
+        "history_policy",
+        required=True,
+        why="pinned by the history policy so it survives any cut",
+    )

@@ -106,6 +106,7 @@ def bridge_tool(hub: MCPHub, config: MCPServerConfig, remote: RemoteTool) -> Too
         idempotent=read_only or remote.idempotent_hint is True,
         risk=risk,
         cost_hint=f"a call to MCP server {remote.server!r} (timeout {config.timeout_s:g} s)",
+        wrap_output=False,  # wrapped here, with the server's credentials redacted
     )
 
 

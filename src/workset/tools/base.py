@@ -59,6 +59,10 @@ class Tool:
     # Set for tools whose effect cannot be undone: it describes what a call would do without
     # doing it, and the call only runs when repeated with the confirm token (tools.confirm).
     precheck: Handler | None = None
+    # The loop wraps the output as untrusted data (<external_content>). False for workset's
+    # own bookkeeping tools (TODO list, tool search) and for tools that wrap their own output
+    # (the MCP bridge).
+    wrap_output: bool = True
 
     def __post_init__(self) -> None:
         if self.risk not in ("low", "medium", "high"):
@@ -98,6 +102,7 @@ class Tool:
         cost_hint: str = "",
         examples: tuple[Mapping[str, Any], ...] = (),
         precheck: Handler | None = None,
+        wrap_output: bool = True,
     ) -> Tool:
         """A tool whose schema comes from ``fn``'s type hints and docstring.
 
@@ -116,7 +121,17 @@ class Tool:
                 "it and when not to"
             )
         spec = ToolSpec(tool_name, text.strip(), schema_for_function(fn, arg_docs))
-        return cls(spec, fn, read_only, idempotent, risk, cost_hint, tuple(examples), precheck)
+        return cls(
+            spec,
+            fn,
+            read_only,
+            idempotent,
+            risk,
+            cost_hint,
+            tuple(examples),
+            precheck,
+            wrap_output,
+        )
 
 
 @overload
@@ -134,6 +149,7 @@ def tool(
     cost_hint: str = "",
     examples: tuple[Mapping[str, Any], ...] = (),
     precheck: Handler | None = None,
+    wrap_output: bool = True,
 ) -> Callable[[Handler], Tool]: ...
 
 
@@ -149,6 +165,7 @@ def tool(
     cost_hint: str = "",
     examples: tuple[Mapping[str, Any], ...] = (),
     precheck: Handler | None = None,
+    wrap_output: bool = True,
 ) -> Tool | Callable[[Handler], Tool]:
     """Decorator form of :meth:`Tool.from_function`; usable bare (``@tool``) or with options."""
 
@@ -163,6 +180,7 @@ def tool(
             cost_hint=cost_hint,
             examples=examples,
             precheck=precheck,
+            wrap_output=wrap_output,
         )
 
     return build(fn) if fn is not None else build
