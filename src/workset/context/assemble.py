@@ -373,8 +373,10 @@ def _rebucket(tail: list[CountedPart], entries: Sequence[_Entry]) -> list[Counte
     for k, entry in enumerate(entries):
         if isinstance(entry, tuple):
             part = out[k]
-            bucket = _ITEM_BUCKETS.get(entry[1].kind, part.part.bucket)
-            out[k] = CountedPart(Part(part.part.key, bucket, part.part.text), part.tokens)
+            item = entry[1]
+            bucket = _ITEM_BUCKETS.get(item.kind, part.part.bucket)
+            key = ItemKey(item.item_id, item.kind)
+            out[k] = CountedPart(Part(key, bucket, part.part.text), part.tokens)
     return out
 
 
@@ -459,9 +461,27 @@ def _omitted(part: CountedPart, seq: int | None, index: int) -> OmittedItem:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ItemKey:
+    """The part key of a context item's message, so a divergence can name the item."""
+
+    item_id: str
+    kind: str
+
+
 def _describe(part: CountedPart) -> str:
     key = part.part.key
+    if isinstance(key, ItemKey):
+        return f"{key.kind} item {key.item_id}"
     return key if isinstance(key, str) else f"{getattr(key, 'role', 'item')} message"
+
+
+# Why reuse breaks at a part of each kind: the usual cause and where to look.
+_WHY = {
+    "system": "the system prompt changed (a timestamp or per-call text in it breaks the cache)",
+    "tools": "the tool definitions changed (a tool added, removed, reordered or re-described)",
+    "template": "the generation prompt moved",
+}
 
 
 def _first_divergence(previous: RequestCount, current: RequestCount) -> str:
@@ -469,5 +489,22 @@ def _first_divergence(previous: RequestCount, current: RequestCount) -> str:
         if old.part.text != new.part.text:
             now, before = _describe(new), _describe(old)
             was = "" if now == before else f" (was {before})"
-            return f"position {position}: {now} changed{was}"
+            return f"position {position}: {now} changed{was}: {_cause(old, new)}"
     return ""
+
+
+def _cause(old: CountedPart, new: CountedPart) -> str:
+    key = new.part.key
+    if isinstance(key, str) and key in _WHY:
+        return _WHY[key]
+    if isinstance(old.part.key, ItemKey) and isinstance(key, ItemKey):
+        if old.part.key.item_id == key.item_id:
+            return f"{key.kind} item {key.item_id} changed its text"
+        return "per-call context items come after the trajectory; the previous call's were replaced"
+    if isinstance(old.part.key, ItemKey):
+        return (
+            "the trajectory grew where the previous call's context items were (replaced each round)"
+        )
+    if isinstance(key, ItemKey):
+        return "a context item now sits where a message was: messages were dropped before it"
+    return "a message was edited, removed or replaced (a history policy, masking or a deletion)"
