@@ -145,3 +145,63 @@ def test_items_from_sources_are_packed_in_scope_and_explained_in_the_manifest(
     [item] = [i for i in called.manifest.included if i.item_id == "m1"]
     assert item.why == "standing rule" and item.bucket == "memory"
     assert called.manifest.out_of_scope == 1
+
+
+def lookup_tool() -> Tool:
+    @tool(read_only=True, examples=({"key": "port"},))
+    def lookup(key: str) -> str:
+        """Look up a configuration value.
+
+        Args:
+            key: Setting name, e.g. "port".
+        """
+        return f"{key}=8471"
+
+    return lookup
+
+
+def status_run(tmp_path: Path, strategy: str) -> tuple[ScriptedModel, list[LoopEvent]]:
+    from workset.status.bar import StatusBar
+
+    calls = [
+        AssistantMessage(None, (call("lookup", f'{{"key": "{key}"}}', f"l{key}"),))
+        for key in ("port", "host")
+    ]
+    model = ScriptedModel([*calls, "8471"])
+    seen: list[LoopEvent] = []
+    agent = Agent(
+        model,
+        ToolRegistry([lookup_tool()]),
+        SessionLog(tmp_path / "log.db"),
+        subscribers=[seen.append],
+        status=StatusBar(strategy=strategy, cwd="/srv/app", os_name="Linux"),  # type: ignore[arg-type]
+        clock=lambda: 1_757_845_845.0,  # 2025-09-14 10:30:45 UTC
+    )
+    anyio.run(agent.run, "which port?")
+    return model, seen
+
+
+def test_the_status_bar_is_rebuilt_at_the_end_of_each_request_with_exact_counts(
+    tmp_path: Path,
+) -> None:
+    model, seen = status_run(tmp_path, "replace")
+    last = model.requests[2].messages
+    assert last[-1].content is not None and last[-1].content.startswith("<agent_status>")
+    assert "lookup" in last[-1].content and "2" in last[-1].content
+    assert sum("<agent_status>" in (m.content or "") for m in last) == 1  # replaced, not piled
+    results = [m for m in last if isinstance(m, ToolMessage)]
+    assert results[0].content.startswith("[2025-09-14 10:30:45] 1st call to lookup")
+    assert results[1].content.startswith("[2025-09-14 10:30:45] 2nd call to lookup")
+    manifests = [e.manifest for e in seen if isinstance(e, ModelCalled)]
+    assert manifests[-1].notes["status_strategy"] == "replace"
+    assert "wins" in manifests[-1].notes["status_cost"]
+    assert manifests[-1].included[-2].kind == "status"  # last before the generation prompt
+
+
+def test_the_append_strategy_keeps_every_round_s_block_in_the_trajectory(tmp_path: Path) -> None:
+    model, seen = status_run(tmp_path, "append")
+    last = model.requests[2].messages
+    assert sum((m.content or "").startswith("<agent_status>") for m in last) == 3
+    manifests = [e.manifest for e in seen if isinstance(e, ModelCalled)]
+    # appending never rewrites what was sent: the whole previous request is reused
+    assert manifests[2].prefix.first_divergence == ""

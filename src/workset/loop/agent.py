@@ -49,6 +49,7 @@ from workset.messages import (
 from workset.models.base import Model, Usage
 from workset.models.constrained import decision_schema
 from workset.safety.gate import SafetyGate
+from workset.status.bar import StatusBar
 from workset.tools.context import CallContext
 from workset.tools.registry import ToolRegistry, error_message
 
@@ -152,13 +153,15 @@ class Agent:
         history_policy: Callable[[], HistoryPolicy] | None = None,
         summarizer: Model | None = None,
         secrets: Secrets | None = None,
+        status: StatusBar | None = None,
     ) -> None:
         """``sources`` give context items (memory, evidence, status...) before each call;
         ``scope`` is the tenant and subject the run serves (items of any other never enter);
         ``history_policy`` makes one policy per session (default: the whole history, cut
         to the budget); ``summarizer`` is the model policies use for summaries (default: this
         model); ``secrets`` are redacted from tasks, tool results and errors before anything
-        is recorded or sent.
+        is recorded or sent. ``status`` keeps an ``<agent_status>`` block at the end of every
+        request (or appended each round, by its strategy) and annotates tool results.
         """
         self.model = model
         self.sources = tuple(sources)
@@ -167,12 +170,14 @@ class Agent:
         self._policies: dict[str, HistoryPolicy] = {}
         self.summarizer = summarizer or model
         self.secrets = secrets or Secrets()
+        self.status = status
         self.tools = tools
         self.offer = offer or ToolOffer(tools)
         self.gate = gate
         self.log = log
         self.config = config or AgentConfig()
-        self.bus = EventBus(log.subscriber(), *subscribers)
+        extra = (status.tracker,) if status is not None else ()
+        self.bus = EventBus(log.subscriber(), *extra, *subscribers)
         self.clock = clock
         self._counter = model.token_counter()
         self._assemblers: dict[str, Assembler] = {}
@@ -282,6 +287,9 @@ class Agent:
                 usage = usage.add_compression(view.cost)
                 system = self.config.system_prompt
                 items = self._items(session_id, history, iteration)
+                notes: dict[str, str] = {}
+                if self.status is not None:
+                    view = self._place_status(view, history, items, notes, iteration)
                 if view.pinned and view.pinned_at == "system":
                     system = system + "\n\n" + "\n".join(view.pinned)
                 elif view.pinned:
@@ -305,6 +313,7 @@ class Agent:
                     policy=self._policy_name(session_id),
                     policy_omitted=view.omitted,
                     kept_because=view.kept_because,
+                    notes=notes,
                 )
                 request = assembled.request
                 if self.config.constrained_decisions and offered:
@@ -386,6 +395,32 @@ class Agent:
             self.model.info.context_window, self.summarizer, _last_user(history)
         )
         return await policy.view(history, context)
+
+    def _place_status(
+        self,
+        view: HistoryView,
+        history: list[Message],
+        items: list[ContextItem],
+        notes: dict[str, str],
+        iteration: int,
+    ) -> HistoryView:
+        """Add this round's status block: as an item (replace) or to the history (append)."""
+        assert self.status is not None
+        block = self.status.item(self.clock())
+        state_tokens = self._counter.count_text(block.text)
+        # R: what a round appends after the block (an assistant call and its results).
+        suffix = sum(self._counter.count_text(m.content or "") for m in history[-2:])
+        cost = self.status.cost(state_tokens, iteration, suffix)
+        notes["status_strategy"] = self.status.strategy
+        notes["status_cost"] = cost.explain()
+        if self.status.strategy == "replace":
+            items.append(block)
+            return view
+        message = UserMessage(block.text)
+        history.append(message)  # stays in the trajectory for the rest of the run
+        return replace(
+            view, messages=(*view.messages, message), seqs=(*view.seqs, len(history) - 1)
+        )
 
     def _policy_name(self, session_id: str) -> str:
         policy = self._policies.get(session_id)
@@ -472,6 +507,8 @@ class Agent:
                 "the request (smaller range, more specific pattern) and try again",
             )
         result = self._guard(result)
+        if self.status is not None:
+            result = self.status.annotated(call, result, self.clock())
         results[call.id] = result
         duration = time.perf_counter() - started
         self._emit_finished(run_id, session_id, call, result, duration, decision)
