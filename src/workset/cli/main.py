@@ -341,3 +341,8 @@ def models() -> None:
 from workset.cli.mcp import mcp_group  # noqa: E402
 
 cli.add_command(mcp_group)
+from workset.cli.inspect import inspect_command  # noqa: E402
+from workset.cli.skills import skills_group  # noqa: E402
+
+cli.add_command(inspect_command)
+cli.add_command(skills_group)

@@ -1,0 +1,105 @@
+"""Shared by the fixture generators: write a transcript one turn at a time, deterministically.
+
+A generator (``incident/make.py``, ``coding/make.py``) describes its session as user turns,
+tool-call rounds and assistant replies; :class:`TranscriptBuilder` numbers the turns, gives
+every tool call a stable id from a seeded random generator and writes the JSONL fixture
+(SPEC §3: one OpenAI-shape message per line with a ``turn`` field).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+Call = tuple[str, Mapping[str, Any], str]  # tool name, arguments, the result's text
+
+
+class TranscriptBuilder:
+    def __init__(self, seed: int, *, avoid: Iterable[str] = ()) -> None:
+        self.rng = random.Random(seed)
+        self.avoid = tuple(avoid)  # strings random ids and numbers must never contain
+        self.turn = 0
+        self.lines: list[dict[str, Any]] = []
+
+    # -- random pieces that never spell a planted fact ---------------------------------
+
+    def hex_id(self, length: int = 8) -> str:
+        while True:
+            value = "".join(self.rng.choice("0123456789abcdef") for _ in range(length))
+            if self.clean(value):
+                return value
+
+    def number(self, low: int, high: int) -> int:
+        while True:
+            value = self.rng.randint(low, high)
+            if self.clean(str(value)):
+                return value
+
+    def clean(self, text: str) -> bool:
+        return not any(bad in text for bad in self.avoid)
+
+    # -- the conversation --------------------------------------------------------------
+
+    def user(self, text: str) -> None:
+        self.turn += 1
+        self.lines.append({"turn": self.turn, "role": "user", "content": text})
+
+    def calls(self, *calls: Call, content: str | None = None) -> None:
+        """One assistant message asking for ``calls``, then one tool message per call."""
+        ids = [f"call_{self.hex_id(12)}" for _ in calls]
+        self.lines.append(
+            {
+                "turn": self.turn,
+                "role": "assistant",
+                "content": content,
+                "tool_calls": [
+                    {
+                        "id": call_id,
+                        "type": "function",
+                        "function": {"name": name, "arguments": json.dumps(dict(args))},
+                    }
+                    for call_id, (name, args, _) in zip(ids, calls, strict=True)
+                ],
+            }
+        )
+        for call_id, (name, _, result) in zip(ids, calls, strict=True):
+            self.lines.append(
+                {
+                    "turn": self.turn,
+                    "role": "tool",
+                    "tool_call_id": call_id,
+                    "name": name,
+                    "content": result.strip("\n"),
+                }
+            )
+
+    def say(self, text: str) -> None:
+        self.lines.append({"turn": self.turn, "role": "assistant", "content": text})
+
+    def write(self, path: Path) -> None:
+        text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self.lines)
+        path.write_text(text, encoding="utf-8")
+
+
+def write_json(path: Path, value: Any) -> None:
+    path.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def tool(name: str, description: str, properties: dict[str, Any], required: list[str]) -> dict:
+    """One OpenAI tool definition."""
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": {
+                "type": "object",
+                "properties": properties,
+                "required": required,
+                "additionalProperties": False,
+            },
+        },
+    }

@@ -1,0 +1,47 @@
+"""``workset inspect SESSION``: write a session's model calls as a static HTML page.
+
+Hook it in with ``cli.add_command(inspect_command)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from workset.errors import UsageError
+from workset.inspect import render_html, session_view
+from workset.log.store import SessionLog, default_db_path
+
+
+@click.command("inspect")
+@click.argument("session")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Session log file (default: $WORKSET_DB or ~/.local/share/workset/workset.db).",
+)
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write the page (default: workset-SESSION.html in the current folder).",
+)
+def inspect_command(session: str, db: Path | None, out_path: Path | None) -> None:
+    """Write SESSION's model calls as one HTML page you can open in any browser.
+
+    Per call: the request's token buckets, the items included and those left out with the
+    reason, prefix reuse against the previous request, and usage. The page is
+    self-contained (no scripts, no network), so it can be mailed or attached to a ticket.
+    """
+    with SessionLog(db or default_db_path()) as log:
+        info = log.get_session(session)
+        page = render_html(session_view(info, log.events(info.id)))
+    target = out_path or Path(f"workset-{info.id}.html")
+    try:
+        target.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc}; pass another path with --out") from exc
+    click.echo(f"wrote {target} ({len(page)} bytes); open it in a browser")
