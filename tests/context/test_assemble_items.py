@@ -164,3 +164,38 @@ def test_no_item_of_another_scope_ever_appears_and_every_candidate_is_accounted_
     assert isinstance(system, SystemMessage)
     exact = c.count_request(system.content, TOOLS, rest).total
     assert manifest.total_tokens == exact == sum(manifest.buckets.values())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 12), st.integers(400, 2500), st.data())
+def test_messages_a_policy_kept_on_purpose_survive_a_budget_cut_before_older_ones(
+    n: int, window: int, data: st.DataObject
+) -> None:
+    history = turns(n, 40)
+    users = [i for i, m in enumerate(history) if isinstance(m, UserMessage)]
+    keep = data.draw(st.sets(st.sampled_from(users)))
+    try:
+        result = Assembler(counter(), BudgetConfig(window, output_reserve=100, margin=0)).assemble(
+            session_id="s",
+            system="S",
+            tools=TOOLS,
+            history=history,
+            seqs=list(range(len(history))),
+            kept_because={i: "user message kept verbatim" for i in keep},
+        )
+    except ContextBudgetError:
+        return
+    kept = list(result.request.messages[1:])
+    group_units(kept)  # no protocol unit split
+    manifest = result.manifest
+    assert len(kept) + len(manifest.omitted) == len(history)  # every message accounted for
+    assert [m for m in kept if m in history] == [m for m in history if m in kept]  # in order
+    kept_seqs = {i.seq for i in manifest.included if i.seq is not None}
+    dropped_plain = [i for i in range(len(history)) if i not in kept_seqs and i not in keep]
+    if dropped_plain:  # a protected message is only dropped if it alone did not fit
+        newest_dropped = max(dropped_plain)
+        for i in keep:
+            if i < newest_dropped and i not in kept_seqs:
+                assert any(o.seq == i and o.reason == "budget" for o in manifest.omitted)
+    assert manifest.total_tokens == sum(manifest.buckets.values())
+    assert all(i.why == "user message kept verbatim" for i in manifest.included if i.seq in keep)

@@ -129,15 +129,24 @@ class Assembler:
         fixed = sum(p.tokens for p in head) + sum(p.tokens for p in tail)
         room = self.budget.available(fixed)
 
+        guarded: tuple[int, ...] = ()
         if hist.tokens <= room:
             first_kept, kept_parts, kept_items = 0, hist.parts, hist.items
             kept_tokens, kept_buckets = hist.tokens, hist.buckets
         else:
             tokens = [p.tokens for p in hist.parts]
-            first_kept = select_recent(history, tokens, room, self.budget, fixed).first_kept
-            kept_parts = self._message_parts(system, tools, history[first_kept:])
+            protected = frozenset(
+                i
+                for i, seq in enumerate(seq_list)
+                if seq is not None and seq in (kept_because or {})
+            )
+            chosen = select_recent(history, tokens, room, self.budget, fixed, protected)
+            first_kept, guarded = chosen.first_kept, chosen.protected
+            kept_index = [*guarded, *range(first_kept, len(history))]
+            kept_parts = self._message_parts(system, tools, [history[i] for i in kept_index])
             kept_items = [
-                _item(p, len(head) + i, seq_list[first_kept + i]) for i, p in enumerate(kept_parts)
+                _item(p, len(head) + k, seq_list[i])
+                for k, (i, p) in enumerate(zip(kept_index, kept_parts, strict=True))
             ]
             kept_tokens = sum(p.tokens for p in kept_parts)
             kept_buckets = _bucket_sums(kept_parts)
@@ -176,20 +185,25 @@ class Assembler:
                 kept_tokens,
             ),
             buckets=buckets,
-            prefix=self._prefix_info(count, head, hist, whole=first_kept == 0),
+            prefix=self._prefix_info(count, head, hist, whole=first_kept == 0 and not guarded),
             included=(*(_head_item(p, i) for i, p in enumerate(head)), *kept_items, *tail_items),
             omitted=(
                 *self._withheld(system, tuple(withheld_tools), withheld_reason),
                 *policy_omitted,
-                *(_omitted(p, seq_list[i], i) for i, p in enumerate(hist.parts[:first_kept])),
+                *(
+                    _omitted(p, seq_list[i], i)
+                    for i, p in enumerate(hist.parts[:first_kept])
+                    if i not in guarded
+                ),
                 *packing.omitted,
             ),
             history_policy=policy,
             out_of_scope=packing.out_of_scope,
             notes=dict(notes or {}),
         )
-        self._previous = _Previous(count, first_kept == 0, head)
-        messages = (SystemMessage(system), *history[first_kept:], *suffix_messages)
+        self._previous = _Previous(count, first_kept == 0 and not guarded, head)
+        kept_messages = [history[i] for i in guarded] + list(history[first_kept:])
+        messages = (SystemMessage(system), *kept_messages, *suffix_messages)
         request = ModelRequest(messages, tools, max_tokens, temperature)
         return AssembledRequest(request, manifest, count)
 

@@ -33,14 +33,25 @@ class BudgetConfig:
 class Selection:
     """Which messages (by index into the history) are kept, and which dropped."""
 
-    first_kept: int  # messages[first_kept:] are kept; those before are omitted
+    first_kept: int  # messages[first_kept:] are kept (plus ``protected`` ones before)
     used: int  # tokens of the kept messages
+    protected: tuple[int, ...] = ()  # kept indices before ``first_kept``, ascending
 
 
 def select_recent(
-    history: Sequence[Message], tokens: Sequence[int], room: int, budget: BudgetConfig, fixed: int
+    history: Sequence[Message],
+    tokens: Sequence[int],
+    room: int,
+    budget: BudgetConfig,
+    fixed: int,
+    protected: frozenset[int] = frozenset(),
 ) -> Selection:
-    """Keep the required tail plus the longest run of older whole segments that fits."""
+    """Keep the required tail plus the longest run of older whole segments that fits.
+
+    Segments that start at an index in ``protected`` (messages a history policy kept on
+    purpose, such as the user's own words) are kept before any other older segment, newest
+    first, while they fit; the recent run then fills what is left.
+    """
     grouped, open_unit = group_units(history)
     sizes: list[int] = []
     starts: list[int] = []
@@ -66,9 +77,29 @@ def select_recent(
             "tools, or start a new session."
         )
     used, first = required, required_from
+    guarded: list[int] = []
     for k in range(required_from - 1, -1, -1):
+        if starts[k] in protected and used + sizes[k] <= room:
+            used += sizes[k]
+            guarded.append(k)
+    for k in range(required_from - 1, -1, -1):
+        if k in guarded:
+            first = k
+            continue
         if used + sizes[k] > room:
             break
         used += sizes[k]
         first = k
-    return Selection(starts[first] if starts else 0, used)
+    kept_guarded = tuple(
+        i
+        for k in sorted(guarded)
+        if k < first
+        for i in range(starts[k], starts[k] + _length(k, starts, history))
+    )
+    return Selection(starts[first] if starts else 0, used, kept_guarded)
+
+
+def _length(k: int, starts: Sequence[int], history: Sequence[Message]) -> int:
+    """How many messages segment ``k`` has."""
+    end = starts[k + 1] if k + 1 < len(starts) else len(history)
+    return end - starts[k]

@@ -59,7 +59,9 @@ class HistoryPolicy(Protocol):
 
     Policies may keep state between calls of one session (summaries already written are not
     written again), so use one instance per session. ``view`` must keep protocol units whole
-    and must never change or drop the last user message or anything after it.
+    and must never drop or change the last user message, nor drop anything after it (a
+    layer may shape how a new tool result enters, e.g. a frozen preview of a large one, as
+    long as it gives the same bytes on every call).
     """
 
     name: str

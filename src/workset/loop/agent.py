@@ -288,6 +288,8 @@ class Agent:
                 system = self.config.system_prompt
                 items = self._items(session_id, history, iteration)
                 notes: dict[str, str] = {}
+                if view.notices:
+                    notes["history"] = " ".join(view.notices)
                 if self.status is not None:
                     view = self._place_status(view, history, items, notes, iteration)
                 if view.pinned and view.pinned_at == "system":
@@ -391,9 +393,14 @@ class Agent:
         policy = self._policies.get(session_id)
         if policy is None:
             policy = self._policies[session_id] = self._policy_factory()
-        context = PolicyContext(
-            self.model.info.context_window, self.summarizer, _last_user(history)
+        head = self._counter.count_request(self.config.system_prompt, self.offer.specs(), ())
+        room = (
+            self.model.info.context_window
+            - self.config.output_reserve
+            - self.config.margin
+            - head.total
         )
+        context = PolicyContext(room, self.summarizer, _last_user(history), self._counter)
         return await policy.view(history, context)
 
     def _place_status(
