@@ -10,7 +10,7 @@ import contextlib
 import functools
 import sys
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,17 +26,21 @@ from workset.cli.render import (
     sessions_table,
     trajectory_lines,
 )
+from workset.config import WorksetConfig, load_config
 from workset.errors import WorksetError
 from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
 from workset.loop.events import LoopEvent
+from workset.loop.offer import ToolOffer
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
 from workset.models.factory import Progress as ProgressCallback
+from workset.runtime import context_setup
 from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeout
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
 from workset.safety.sandbox import detect_sandbox, sandbox_unavailable_reason
+from workset.tools.base import Tool
 from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
@@ -78,15 +82,16 @@ db_option = click.option(
 class RuntimeOptions:
     """What every command that runs the agent needs, as given on the command line."""
 
-    model_spec: str
+    model_spec: str | None
     base_url: str | None
     api_key: str | None
     context_window: int | None
     workspace: Path
-    max_iterations: int
+    max_iterations: int | None
     constrained: bool
     execute: bool
     db: Path | None
+    config: Path | None
 
 
 def model_options(fn: Callable[..., None]) -> Callable[..., None]:
@@ -98,18 +103,20 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
         fn(opts=RuntimeOptions(**{n: kwargs.pop(n) for n in names}), **kwargs)
 
     options = [
-        click.option("--model", "model_spec", default=DEFAULT_MODEL, show_default=True,
-                     help="Embedded model name, a .gguf path, openai:MODEL, or scripted:FILE."),
+        click.option("--model", "model_spec", default=None,
+                     help="Embedded model name, a .gguf path, openai:MODEL, or scripted:FILE "
+                     f"(default: the config's [model] name, else {DEFAULT_MODEL})."),
         click.option("--base-url", default=None, help="Endpoint for openai:MODEL."),
         click.option("--api-key", default=None, envvar="WORKSET_API_KEY",
                      help="API key for openai:MODEL (or $WORKSET_API_KEY)."),
         click.option("--context-window", type=int, default=None,
-                     help="Context window in tokens (default 8192)."),
+                     help="Context window in tokens (default: the config's, else 8192)."),
         click.option("--workspace", type=click.Path(file_okay=False, path_type=Path),
                      default=Path(), show_default=True,
                      help="Folder the tools may read; nothing outside it is reachable."),
-        click.option("--max-iterations", type=int, default=8, show_default=True,
-                     help="Model calls allowed per run before giving up."),
+        click.option("--max-iterations", type=int, default=None,
+                     help="Model calls allowed per run before giving up (default: the "
+                     "config's, else 8)."),
         click.option("--constrained", is_flag=True, default=False,
                      help="Constrain each model output to one valid tool call or an answer "
                      "with a JSON schema (llama.cpp backends enforce it)."),
@@ -118,6 +125,10 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
                      "with bubblewrap where available, every call checked by the safety gate, "
                      "risky ones asked on the terminal (refused when there is none)."),
         db_option,
+        click.option("--config", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+                     default=None,
+                     help="A workset.toml: model, budget, status bar, history policy, memory, "
+                     "evidence, skills (see docs/context.md)."),
     ]  # fmt: skip
     for option in reversed(options):
         command = option(command)
@@ -143,7 +154,13 @@ def _progress() -> Iterator[ProgressCallback]:
 
 class _Runtime:
     def __init__(
-        self, model: Model, log: SessionLog, workspace: Path, config: AgentConfig, execute: bool
+        self,
+        model: Model,
+        log: SessionLog,
+        workspace: Path,
+        agent_config: AgentConfig,
+        execute: bool,
+        config: WorksetConfig,
     ) -> None:
         self.model, self.log, self.workspace = model, log, workspace.resolve()
         ws = Workspace(self.workspace)
@@ -162,9 +179,35 @@ class _Runtime:
                 breaker=CircuitBreaker(3, human=approver),
                 policy=PermissionPolicy(workspace=str(self.workspace)),
             )
-        self.agent = Agent(
-            model, ToolRegistry(tools), log, config, subscribers=[self._print], gate=gate
+        offer: list[ToolOffer] = []
+        self.setup = context_setup(
+            config,
+            workspace=self.workspace,
+            loaded_tools=lambda: sorted(offer[0].loaded) if offer else (),
         )
+        for line in self.setup.diagnostics:
+            err.print(f"[yellow]{line}[/]", markup=True, highlight=False)
+        registry = ToolRegistry(_chosen(tools + self.setup.tools, config))
+        offer.append(ToolOffer(registry, core=config.agent.core_tools))
+        self.agent = Agent(
+            model,
+            registry,
+            log,
+            replace(agent_config, system_prompt=self.setup.system_prompt),
+            subscribers=[self._print],
+            gate=gate,
+            offer=offer[0],
+            sources=self.setup.sources,
+            scope=self.setup.scope,
+            history_policy=self.setup.history_policy,
+            status=self.setup.status,
+        )
+
+    def follow(self, session_id: str | None) -> None:
+        """Continue ``session_id``'s status counts from its log (exact across runs)."""
+        if session_id is not None and self.setup.status is not None:
+            events = self.log.events(session_id, kinds=("tool_finished",))
+            self.setup.status.tracker.replay(e.event for e in events)
 
     def _print(self, event: LoopEvent) -> None:
         line = event_line(event)
@@ -178,24 +221,44 @@ class _Runtime:
                 await start()
 
 
-def _open(opts: RuntimeOptions) -> _Runtime:
+def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
     if not opts.workspace.is_dir():
         raise click.UsageError(f"workspace {opts.workspace} is not a folder")
+    config = load_config(opts.config) if opts.config is not None else WorksetConfig()
     log = SessionLog(opts.db or default_db_path())
     with _progress() as progress:
         model = create_model(
-            opts.model_spec,
-            base_url=opts.base_url,
+            opts.model_spec or config.model.name,
+            base_url=opts.base_url or config.model.base_url or None,
             api_key=opts.api_key,
-            context_window=opts.context_window,
+            context_window=opts.context_window or config.model.context_window,
             progress=progress,
         )
-        config = AgentConfig(
-            max_iterations=opts.max_iterations, constrained_decisions=opts.constrained
+        agent_config = AgentConfig(
+            max_iterations=opts.max_iterations or config.agent.max_iterations,
+            constrained_decisions=opts.constrained,
+            output_reserve=config.budget.output_reserve,
+            margin=config.budget.margin,
         )
-        runtime = _Runtime(model, log, opts.workspace, config, opts.execute)
+        runtime = _Runtime(model, log, opts.workspace, agent_config, opts.execute, config)
+        runtime.follow(session_id)
         anyio.run(runtime.start)
     return runtime
+
+
+def _chosen(tools: list[Tool], config: WorksetConfig) -> list[Tool]:
+    """The tools the config's ``[agent] tools`` names, in its order ("all": every tool)."""
+    wanted = config.agent.tools
+    if wanted == "all":
+        return tools
+    by_name = {t.name: t for t in tools}
+    unknown = [n for n in wanted if n not in by_name]
+    if unknown:
+        raise click.UsageError(
+            f"{config.source}: [agent] tools names {unknown}, which do not exist here; "
+            f"available: {', '.join(sorted(by_name))}"
+        )
+    return [by_name[n] for n in wanted]
 
 
 def _until_done(rt: _Runtime, work: Callable[[Agent], Awaitable[RunResult]]) -> RunResult:
@@ -205,6 +268,7 @@ def _until_done(rt: _Runtime, work: Callable[[Agent], Awaitable[RunResult]]) -> 
         try:
             return await work(rt.agent)
         finally:
+            rt.setup.close()
             await rt.model.aclose()
 
     result = anyio.run(go)
@@ -241,7 +305,7 @@ def run(task: str, session_id: str | None, opts: RuntimeOptions) -> None:
             "the task is empty; say what the agent should do, e.g. "
             'workset run "What does README.md say about setup?"'
         )
-    rt = _open(opts)
+    rt = _open(opts, session_id)
     _until_done(
         rt, lambda agent: agent.run(task, session_id=session_id, workspace=str(rt.workspace))
     )
@@ -251,7 +315,7 @@ def run(task: str, session_id: str | None, opts: RuntimeOptions) -> None:
 @click.argument("session")
 @model_options
 def resume(session: str, opts: RuntimeOptions) -> None:
-    rt = _open(opts)
+    rt = _open(opts, session)
     session_id = rt.log.get_session(session).id
     _until_done(rt, lambda agent: agent.resume(session_id))
 
@@ -260,7 +324,7 @@ def resume(session: str, opts: RuntimeOptions) -> None:
 @click.option("--session", "session_id", default=None, help="Continue this session.")
 @model_options
 def chat(session_id: str | None, opts: RuntimeOptions) -> None:
-    rt = _open(opts)
+    rt = _open(opts, session_id)
 
     async def go() -> None:
         nonlocal session_id
@@ -280,6 +344,7 @@ def chat(session_id: str | None, opts: RuntimeOptions) -> None:
                 session_id = result.session_id
                 _report(result, rt.log)
         finally:
+            rt.setup.close()
             await rt.model.aclose()
 
     anyio.run(go)
@@ -346,3 +411,6 @@ from workset.cli.skills import skills_group  # noqa: E402
 
 cli.add_command(inspect_command)
 cli.add_command(skills_group)
+from workset.cli.eval import eval_group  # noqa: E402
+
+cli.add_command(eval_group)

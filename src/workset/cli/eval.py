@@ -1,0 +1,303 @@
+"""``workset eval``: the policy table, the position and length tests, token buckets.
+
+Every command writes a JSON file and a PNG chart to ``--out`` and prints a table; the long
+ones show a progress bar on stderr and resume from ``--out``'s checkpoint when run again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import anyio.to_thread
+import click
+from rich.console import Console
+
+from workset.errors import UsageError
+from workset.eval.buckets import RequestCounter, transcript_buckets
+from workset.eval.checkpoint import Checkpoint
+from workset.eval.formats import load_probes, load_tools, load_transcript
+from workset.eval.length import LENGTHS, evaluate_length
+from workset.eval.position import DEPTHS, evaluate_position
+from workset.eval.probes import evaluate_policies, total_cells
+from workset.eval.records import TICKETS, RecordTask, kv_task
+from workset.eval.report import (
+    axis_json,
+    axis_table,
+    buckets_json,
+    buckets_table,
+    plot_axis,
+    plot_buckets,
+    plot_policies,
+    policy_json,
+    policy_table,
+    progress_bar,
+    write_json,
+)
+from workset.history.base import HistoryPolicy
+from workset.models.base import Model
+from workset.models.factory import DEFAULT_MODEL, create_model
+from workset.tokens.counter import PartCounter
+
+_out = Console()
+T = TypeVar("T")
+_file = click.Path(dir_okay=False, exists=True, path_type=Path)
+
+
+@click.group("eval", help="Measure context policies and context rot on real model calls.")
+def eval_group() -> None:
+    pass
+
+
+def _model_options(fn: Callable[..., None]) -> Callable[..., None]:
+    options = [
+        click.option(
+            "--model",
+            "model_spec",
+            default=DEFAULT_MODEL,
+            show_default=True,
+            help="Model spec: an embedded model, a .gguf file, openai:NAME, scripted:F.",
+        ),
+        click.option("--base-url", default=None, help="Endpoint for openai:MODEL."),
+        click.option(
+            "--context-window",
+            type=int,
+            default=None,
+            help="Context window for the model (default 8192).",
+        ),
+        click.option(
+            "--out",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=Path("eval-out"),
+            show_default=True,
+            help="Folder for the JSON, the PNG and the resumable checkpoint.",
+        ),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def _with_model(
+    spec: str,
+    base_url: str | None,
+    window: int | None,
+    work: Callable[[Model, PartCounter], Awaitable[T]],
+) -> T:
+    model = create_model(spec, base_url=base_url, context_window=window)
+
+    async def go() -> T:
+        try:
+            counter = await anyio.to_thread.run_sync(model.token_counter)  # starts a local model
+            return await work(model, counter)
+        finally:
+            await model.aclose()
+
+    return anyio.run(go)
+
+
+def _policies(names: str | None) -> list[HistoryPolicy]:
+    """Fresh policy instances (one per replay) by name; all of them by default."""
+    from workset.history.policies import make_policy, policy_names
+
+    wanted = [n.strip() for n in names.split(",") if n.strip()] if names else policy_names()
+    return [make_policy(n) for n in wanted]
+
+
+@eval_group.command("policies")
+@click.option("--transcript", type=_file, required=True, help="Transcript JSONL.")
+@click.option("--tools", type=_file, required=True, help="Tool definitions JSON.")
+@click.option("--probes", type=_file, required=True, help="Probes YAML or JSON.")
+@click.option(
+    "--policies", "policy_list", default=None, help="Comma-separated policy names (default: all)."
+)
+@click.option(
+    "--max-tokens", type=int, default=48, show_default=True, help="Answer length for each probe."
+)
+@_model_options
+def policies_command(
+    transcript: Path,
+    tools: Path,
+    probes: Path,
+    policy_list: str | None,
+    max_tokens: int,
+    model_spec: str,
+    base_url: str | None,
+    context_window: int | None,
+    out: Path,
+) -> None:
+    """Replay a transcript under each policy and ask its probes at the end."""
+    recorded, specs, asked = load_transcript(transcript), load_tools(tools), load_probes(probes)
+    chosen = _policies(policy_list)
+    checkpoint = Checkpoint(out / "policies.checkpoint.jsonl")
+
+    async def work(model: Model, counter: PartCounter) -> Any:
+        with progress_bar(total_cells(len(chosen), asked), "policies") as advance:
+            return await evaluate_policies(
+                recorded,
+                specs,
+                asked,
+                chosen,
+                model,
+                counter,
+                checkpoint=checkpoint,
+                max_tokens=max_tokens,
+                progress=advance,
+            )
+
+    report = _with_model(model_spec, base_url, context_window, work)
+    write_json(out / "policies.json", policy_json(report))
+    plot_policies(report, out / "policies.png")
+    _out.print(policy_table(report))
+    _out.print(f"wrote {out / 'policies.json'} and {out / 'policies.png'}")
+
+
+def _task(task: str, kv_file: Path | None) -> RecordTask:
+    if task == "kv":
+        if kv_file is None:
+            raise UsageError(
+                "--task kv needs --kv-file kv-retrieval-75_keys.jsonl.gz "
+                "(from nelson-liu/lost-in-the-middle)"
+            )
+        return kv_task(kv_file)
+    return TICKETS
+
+
+_task_options = [
+    click.option(
+        "--task",
+        type=click.Choice(["tickets", "kv"]),
+        default="tickets",
+        show_default=True,
+        help="Generated ticket lists or lost-in-the-middle kv sets.",
+    ),
+    click.option(
+        "--kv-file",
+        type=_file,
+        default=None,
+        help="A lost-in-the-middle kv-retrieval-*.jsonl.gz file (for --task kv).",
+    ),
+]
+
+
+def _numbers(text: str, kind: type[float] | type[int]) -> list[Any]:
+    try:
+        return [kind(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"expected comma-separated numbers, got {text!r}") from None
+
+
+@eval_group.command("position")
+@_task_options[0]
+@_task_options[1]
+@click.option("--records", type=int, default=25, show_default=True, help="Records per list.")
+@click.option("--depths", default=",".join(f"{d:g}" for d in DEPTHS), show_default=True)
+@click.option("--trials", type=int, default=32, show_default=True)
+@_model_options
+def position_command(
+    task: str,
+    kv_file: Path | None,
+    records: int,
+    depths: str,
+    trials: int,
+    model_spec: str,
+    base_url: str | None,
+    context_window: int | None,
+    out: Path,
+) -> None:
+    """Accuracy by the fact's position in a list of look-alike records."""
+    chosen, points = _task(task, kv_file), _numbers(depths, float)
+    checkpoint = Checkpoint(out / "position.checkpoint.jsonl")
+
+    async def work(model: Model, counter: PartCounter) -> Any:
+        with progress_bar(len(points) * trials, "position") as advance:
+            return await evaluate_position(
+                model,
+                chosen,
+                n=records,
+                depths=points,
+                trials=trials,
+                checkpoint=checkpoint,
+                progress=advance,
+            )
+
+    report = _with_model(model_spec, base_url, context_window, work)
+    write_json(out / f"position-{chosen.name}.json", axis_json(report))
+    plot_axis(report, out / f"position-{chosen.name}.png")
+    _out.print(axis_table(report))
+
+
+@eval_group.command("length")
+@_task_options[0]
+@_task_options[1]
+@click.option("--lengths", default=",".join(str(n) for n in LENGTHS), show_default=True)
+@click.option("--trials", type=int, default=20, show_default=True)
+@_model_options
+def length_command(
+    task: str,
+    kv_file: Path | None,
+    lengths: str,
+    trials: int,
+    model_spec: str,
+    base_url: str | None,
+    context_window: int | None,
+    out: Path,
+) -> None:
+    """Accuracy by list length, the fact kept in the middle."""
+    chosen, points = _task(task, kv_file), _numbers(lengths, int)
+    checkpoint = Checkpoint(out / "length.checkpoint.jsonl")
+
+    async def work(model: Model, counter: PartCounter) -> Any:
+        with progress_bar(len(points) * trials, "length") as advance:
+            return await evaluate_length(
+                model,
+                chosen,
+                lengths=points,
+                trials=trials,
+                checkpoint=checkpoint,
+                progress=advance,
+            )
+
+    report = _with_model(model_spec, base_url, context_window, work)
+    write_json(out / f"length-{chosen.name}.json", axis_json(report))
+    plot_axis(report, out / f"length-{chosen.name}.png")
+    _out.print(axis_table(report))
+
+
+@eval_group.command("buckets")
+@click.option("--transcript", type=_file, required=True, help="Transcript JSONL.")
+@click.option("--tools", type=_file, required=True, help="Tool definitions JSON.")
+@_model_options
+def buckets_command(
+    transcript: Path,
+    tools: Path,
+    model_spec: str,
+    base_url: str | None,
+    context_window: int | None,
+    out: Path,
+) -> None:
+    """Token buckets per call, per item and by four counts, checked against each other."""
+    recorded, specs = load_transcript(transcript), load_tools(tools)
+
+    async def work(model: Model, counter: PartCounter) -> Any:
+        totals = _server_template_counter(model) or counter
+        return transcript_buckets(recorded, specs, counter, totals, method=counter.method)
+
+    report = _with_model(model_spec, base_url, context_window, work)
+    write_json(out / "buckets.json", buckets_json(report))
+    plot_buckets(report, out / "buckets.png")
+    _out.print(buckets_table(report))
+    for problem in report.disagreements:
+        _out.print(f"[red]disagree:[/] {problem}")
+
+
+def _server_template_counter(model: Model) -> RequestCounter | None:
+    """For a local llama.cpp model, whole-request counts from the server's own template."""
+    base_url = getattr(model, "base_url", None)
+    if not isinstance(base_url, str):
+        return None
+    from workset.tokens.llama import LlamaServerClient, ServerTemplateCounter
+
+    return ServerTemplateCounter(LlamaServerClient(base_url))

@@ -1,0 +1,239 @@
+"""Loaders for the harness's files (SPEC §3): transcript JSONL, tools JSON, probes YAML/JSON.
+
+Every error names the file, the line or entry, what is wrong and what to write instead.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workset.errors import UsageError
+from workset.messages import (
+    Message,
+    SystemMessage,
+    ToolSpec,
+    UserMessage,
+    from_wire,
+    group_units,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    """A recorded session: the system prompt apart, then the messages with their turn numbers.
+
+    ``turns[i]`` is the turn of ``messages[i]``: the ``"turn"`` field when the line has one,
+    otherwise 1 for the first user message and everything up to the next, 2 for the second...
+    """
+
+    system: str | None
+    messages: tuple[Message, ...]
+    turns: tuple[int, ...]
+    source: str = ""
+
+    def turn_messages(self, turn: int) -> tuple[Message, ...]:
+        return tuple(m for m, t in zip(self.messages, self.turns, strict=True) if t == turn)
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """A planted fact asked at the end of a replay in several phrasings.
+
+    ``expected`` is a plain string (matched whole-word, case-insensitively, ``-``/``_``/space
+    treated alike) unless ``expected_is_regex``. ``distractors`` are other records' values
+    that a confused model might give instead.
+    """
+
+    id: str
+    planted_turn: int
+    questions: tuple[str, ...]
+    expected: str
+    expected_is_regex: bool = False
+    distractors: tuple[str, ...] = ()
+
+
+def load_transcript(path: Path) -> Transcript:
+    """Read a transcript: one OpenAI-shape message per line, optional integer ``"turn"``."""
+    text = _read(path, "transcript")
+    system: str | None = None
+    messages: list[Message] = []
+    turns: list[int] = []
+    turn = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise UsageError(
+                f"{where}: not valid JSON ({error.msg}); write one message per line"
+            ) from None
+        if not isinstance(data, dict):
+            raise UsageError(f"{where}: expected a JSON object with a 'role', got {data!r:.60}")
+        try:
+            message = from_wire(data)
+        except UsageError as error:
+            raise UsageError(f"{where}: {error}") from error
+        if isinstance(message, SystemMessage):
+            if messages or system is not None:
+                raise UsageError(f"{where}: a system message is allowed only on the first line")
+            system = message.content
+            continue
+        given = data.get("turn")
+        if given is None:
+            turn += 1 if isinstance(message, UserMessage) else 0
+        elif isinstance(given, int) and not isinstance(given, bool) and given >= turn:
+            turn = given
+        else:
+            raise UsageError(
+                f"{where}: 'turn' must be an integer not smaller than the previous line's "
+                f"turn ({turn}), got {given!r}"
+            )
+        messages.append(message)
+        turns.append(turn)
+    if not messages:
+        raise UsageError(f"{path}: the transcript has no messages besides the system prompt")
+    try:
+        group_units(messages)
+    except UsageError as error:
+        raise UsageError(f"{path}: {error}; every tool call needs its result") from error
+    return Transcript(system, tuple(messages), tuple(turns), str(path))
+
+
+def load_tools(path: Path) -> tuple[ToolSpec, ...]:
+    """Read a JSON list of OpenAI tool definitions (``{"type": "function", "function": …}``)."""
+    try:
+        data = json.loads(_read(path, "tools"))
+    except json.JSONDecodeError as error:
+        raise UsageError(f"{path}:{error.lineno}: not valid JSON ({error.msg})") from error
+    if isinstance(data, Mapping) and "tools" in data:
+        data = data["tools"]
+    if not isinstance(data, list):
+        raise UsageError(f"{path}: expected a JSON list of tool definitions")
+    return tuple(_tool(entry, f"{path}: tool {i}") for i, entry in enumerate(data))
+
+
+def _tool(entry: Any, where: str) -> ToolSpec:
+    if not isinstance(entry, Mapping):
+        raise UsageError(f"{where}: expected an object")
+    function = entry.get("function", entry)
+    if not isinstance(function, Mapping):
+        raise UsageError(f"{where}: 'function' must be an object")
+    name, description = function.get("name"), function.get("description", "")
+    parameters = function.get("parameters", {"type": "object", "properties": {}})
+    if not isinstance(name, str) or not name:
+        raise UsageError(f"{where}: needs a non-empty string 'function.name'")
+    if not isinstance(description, str):
+        raise UsageError(f"{where} ({name}): 'description' must be a string")
+    if not isinstance(parameters, Mapping):
+        raise UsageError(f"{where} ({name}): 'parameters' must be a JSON schema object")
+    return ToolSpec(name, description, dict(parameters))
+
+
+def load_probes(path: Path) -> tuple[Probe, ...]:
+    """Read probes from YAML (``.yaml``/``.yml``) or JSON: a list, or ``{"probes": [...]}``."""
+    text = _read(path, "probes")
+    if path.suffix.lower() in (".yaml", ".yml"):
+        data = _yaml(text, path)
+    else:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise UsageError(f"{path}:{error.lineno}: not valid JSON ({error.msg})") from error
+    if isinstance(data, Mapping) and "probes" in data:
+        data = data["probes"]
+    if not isinstance(data, list) or not data:
+        raise UsageError(f"{path}: expected a non-empty list of probes (or a 'probes' key)")
+    probes = tuple(_probe(entry, f"{path}: probe {i + 1}") for i, entry in enumerate(data))
+    ids = [p.id for p in probes]
+    duplicated = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicated:
+        raise UsageError(f"{path}: probe ids must be unique; repeated: {duplicated}")
+    return probes
+
+
+def _probe(entry: Any, where: str) -> Probe:
+    if not isinstance(entry, Mapping):
+        raise UsageError(f"{where}: expected a mapping with id, planted_turn, question, expected")
+    probe_id = entry.get("id")
+    if not isinstance(probe_id, str) or not probe_id:
+        raise UsageError(f"{where}: needs a non-empty string 'id'")
+    where = f"{where} ({probe_id})"
+    turn = entry.get("planted_turn")
+    if not isinstance(turn, int) or isinstance(turn, bool) or turn < 0:
+        raise UsageError(f"{where}: 'planted_turn' must be a non-negative integer, got {turn!r}")
+    questions = entry.get("question", entry.get("questions"))
+    if isinstance(questions, str):
+        questions = [questions]
+    if not _strings(questions) or not questions:
+        raise UsageError(f"{where}: 'question' must be a string or a non-empty list of strings")
+    expected, is_regex = _expected(entry, where)
+    distractors = [_scalar(d) for d in entry.get("distractors") or []]
+    if not _strings(distractors):
+        raise UsageError(f"{where}: 'distractors' must be a list of strings")
+    return Probe(probe_id, turn, tuple(questions), expected, is_regex, tuple(distractors))
+
+
+def _expected(entry: Mapping[str, Any], where: str) -> tuple[str, bool]:
+    expected = entry.get("expected")
+    regex = entry.get("expected_regex")
+    if isinstance(expected, Mapping):
+        regex = expected.get("regex")
+        expected = None
+    if isinstance(regex, str) and regex:
+        try:
+            re.compile(regex)
+        except re.error as error:
+            raise UsageError(f"{where}: the expected regex {regex!r} is invalid: {error}") from None
+        return regex, True
+    expected = _scalar(expected)
+    if not isinstance(expected, str) or not expected.strip():
+        raise UsageError(
+            f"{where}: 'expected' must be a non-empty string, or {{regex: PATTERN}}, "
+            "or 'expected_regex: PATTERN'"
+        )
+    return expected, False
+
+
+def _scalar(value: Any) -> Any:
+    """YAML reads ``4417`` as a number: probe values are compared as text."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+def _strings(value: Any) -> bool:
+    return (
+        isinstance(value, Sequence)
+        and not isinstance(value, str)
+        and all(isinstance(v, str) and v for v in value)
+    )
+
+
+def _yaml(text: str, path: Path) -> Any:
+    try:
+        import yaml
+    except ImportError:
+        raise UsageError(
+            f"reading {path} needs PyYAML: pip install 'workset[eval]' (or write the probes "
+            "as JSON)"
+        ) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        raise UsageError(f"{path}{line}: not valid YAML ({error})") from None
+
+
+def _read(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read the {what} file {path}: {error.strerror}") from error

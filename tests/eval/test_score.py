@@ -1,0 +1,83 @@
+"""Wilson intervals and the four answer classes."""
+
+from __future__ import annotations
+
+import pytest
+
+from workset.eval.score import classify, is_refusal, mentions, rate, tally, wilson
+
+
+@pytest.mark.parametrize(
+    ("successes", "n", "low", "high"),
+    [
+        (8, 10, 0.4902, 0.9433),  # the textbook example (Newcombe 1998 method 3 / Wilson)
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (1, 2, 0.0945, 0.9055),
+        (6, 6, 0.6097, 1.0),
+        (0, 6, 0.0, 0.3903),
+    ],
+)
+def test_the_wilson_interval_matches_published_values(
+    successes: int, n: int, low: float, high: float
+) -> None:
+    got_low, got_high = wilson(successes, n)
+    assert got_low == pytest.approx(low, abs=5e-4)
+    assert got_high == pytest.approx(high, abs=5e-4)
+
+
+def test_the_wilson_interval_is_symmetric_and_covers_everything_without_trials() -> None:
+    low, high = wilson(2, 9)
+    mirror_low, mirror_high = wilson(7, 9)
+    assert low == pytest.approx(1 - mirror_high)
+    assert high == pytest.approx(1 - mirror_low)
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert str(rate(5, 6)).startswith("5/6 [0.44, 0.97]")
+
+
+def test_the_expected_value_counts_only_as_a_whole_token() -> None:
+    assert mentions("The affected shard is pay-shard-7.", "pay-shard-7")
+    assert mentions("shard: PAY_SHARD_7", "pay-shard-7")
+    assert not mentions("pay-shard-70 is degraded", "pay-shard-7")
+    assert not mentions("extension 44170", "4417")
+
+
+@pytest.mark.parametrize(
+    ("answer", "outcome"),
+    [
+        ("The affected payments shard is pay-shard-7.", "correct"),
+        ("The affected payments shard is shard 4417", "other_record"),
+        ("pay_shard_1", "other_record"),
+        ("I don't know which shard was affected.", "refusal"),
+        ("None available", "refusal"),
+        ("The shard was not found in the conversation.", "refusal"),
+        ("", "refusal"),
+        ("pool", "other"),
+        ("It was the pool_exhausted shard", "other"),
+    ],
+)
+def test_answers_are_classified_as_correct_another_record_refusal_or_other(
+    answer: str, outcome: str
+) -> None:
+    others = ("4417", "pay-shard-1", "pay-shard-3")
+    assert classify(answer, "pay-shard-7", others=others) == outcome
+
+
+def test_a_regex_expectation_matches_case_insensitively() -> None:
+    assert classify("PAY SHARD 7 it is", r"pay[-_ ]shard[-_ ]7", regex=True) == "correct"
+    assert classify("shard 9", r"pay[-_ ]shard[-_ ]7", regex=True) == "other"
+
+
+def test_a_refusal_is_recognised_in_its_usual_phrasings() -> None:
+    for text in ("Not found.", "I cannot find that", "The logs do not mention it", "Unknown"):
+        assert is_refusal(text), text
+    assert not is_refusal("The extension is 5805.")
+
+
+def test_a_tally_reports_the_correct_rate_with_its_interval() -> None:
+    result = tally(["correct", "correct", "other_record", "refusal"])
+    assert result.n == 4
+    assert result.counts == {"correct": 2, "other_record": 1, "refusal": 1, "other": 0}
+    summary = result.as_dict()
+    assert summary["rate"] == 0.5
+    assert summary["low"] == pytest.approx(wilson(2, 4)[0], abs=1e-4)
