@@ -414,3 +414,6 @@ cli.add_command(skills_group)
 from workset.cli.eval import eval_group  # noqa: E402
 
 cli.add_command(eval_group)
+from workset.cli.lint import lint_command  # noqa: E402
+
+cli.add_command(lint_command)

@@ -1,0 +1,149 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workset.config import WorksetConfig, load_config
+from workset.errors import UsageError
+from workset.loop.agent import DEFAULT_SYSTEM_PROMPT, AgentConfig
+
+FULL = """
+[model]
+name = "qwen2.5-coder-1.5b"
+context_window = 16384
+
+[budget]
+output_reserve = 1024
+margin = 32
+
+[agent]
+system_prompt_file = "prompt.md"
+max_iterations = 12
+tools = ["read_file", "grep", "list_dir"]
+core_tools = ["read_file"]
+
+[status]
+strategy = "append"
+
+[history]
+policy = "window"
+params = { turns = 4, keep = ["user"] }
+
+[memory]
+db = "memory.db"
+tenant = "acme"
+subject = "u-17"
+purpose = "support"
+
+[evidence]
+paths = ["docs", "/srv/runbooks"]
+
+[skills]
+dirs = ["skills"]
+
+[mcp.servers.files]
+command = ["python", "server.py"]
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "workset.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_an_empty_file_is_the_default_configuration(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, ""))
+    assert config.agent.system_prompt == DEFAULT_SYSTEM_PROMPT
+    assert config.agent.tools == "all" and config.status.placement == "end"
+    assert config.history.policy == "full" and config.memory.db is None
+    assert config.agent_config() == AgentConfig()
+    assert WorksetConfig().model.context_window == 8192
+
+
+def test_every_section_is_read_and_relative_paths_start_at_the_file(tmp_path: Path) -> None:
+    (tmp_path / "prompt.md").write_text("You review billing code.", encoding="utf-8")
+    config = load_config(write(tmp_path, FULL))
+    assert config.model.name == "qwen2.5-coder-1.5b" and config.model.context_window == 16384
+    assert (config.budget.output_reserve, config.budget.margin) == (1024, 32)
+    assert config.agent.system_prompt == "You review billing code."
+    assert config.agent.system_prompt_file == tmp_path / "prompt.md"
+    assert config.agent.tools == ("read_file", "grep", "list_dir")
+    assert config.agent.tools_from == "list" and config.agent.core_tools == ("read_file",)
+    assert config.status.strategy == "append"
+    assert dict(config.history.params) == {"turns": 4, "keep": ("user",)}
+    assert config.memory.db == tmp_path / "memory.db" and config.memory.tenant == "acme"
+    assert config.evidence.paths == (tmp_path / "docs", Path("/srv/runbooks"))
+    assert config.skills.dirs == (tmp_path / "skills",)
+    assert [s.name for s in config.mcp.servers] == ["files"]
+    assert config.agent_config().max_iterations == 12
+
+
+def test_an_unknown_key_names_the_file_the_key_and_the_fix(tmp_path: Path) -> None:
+    path = write(tmp_path, "[budget]\noutput_reserv = 100\n")
+    with pytest.raises(UsageError) as caught:
+        load_config(path)
+    text = str(caught.value)
+    assert str(path) in text and "[budget] output_reserv" in text
+    assert "rename it to 'output_reserve'" in text
+
+
+def test_an_unknown_section_is_refused_with_the_known_ones(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"\[modle\] is not a known section.*rename it to 'model'"):
+        load_config(write(tmp_path, "[modle]\nname = 'x'\n"))
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "fix"),
+    [
+        ("[model]\ncontext_window = '8k'\n", "[model] context_window", "context_window = 8192"),
+        ("[agent]\nmax_iterations = 0\n", "[agent] max_iterations", "max_iterations = 8"),
+        ("[agent]\ntools = 3\n", "[agent] tools", 'tools = "all"'),
+        ("[agent]\nsystem_prompt = 5\n", "[agent] system_prompt", 'system_prompt = "…"'),
+        ("[status]\nstrategy = 'rotate'\n", "[status] strategy", 'strategy = "replace"'),
+        ("[evidence]\npaths = 'docs'\n", "[evidence] paths", 'paths = ["…", "…"]'),
+        ("[history]\nparams = { a = { b = 1 } }\n", "[history.params] a", "a = 4"),
+        ("budget = 3\n", "[budget]", "write it as [budget] key = …"),
+    ],
+)
+def test_a_wrong_type_names_the_key_and_the_fix(
+    tmp_path: Path, text: str, key: str, fix: str
+) -> None:
+    with pytest.raises(UsageError) as caught:
+        load_config(write(tmp_path, text))
+    message = str(caught.value)
+    assert key in message and f"Fix: {fix}" in message
+
+
+def test_a_prompt_file_that_cannot_be_read_says_where_it_was_looked_for(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"missing\.md.*cannot be read.*Fix: point it at"):
+        load_config(write(tmp_path, "[agent]\nsystem_prompt_file = 'missing.md'\n"))
+
+
+def test_prompt_and_prompt_file_together_are_refused(tmp_path: Path) -> None:
+    text = "[agent]\nsystem_prompt = 'a'\nsystem_prompt_file = 'b.md'\n"
+    with pytest.raises(UsageError, match="keep only one of the two"):
+        load_config(write(tmp_path, text))
+
+
+def test_core_tools_must_be_among_the_listed_tools(tmp_path: Path) -> None:
+    text = "[agent]\ntools = ['grep']\ncore_tools = ['read_file']\n"
+    with pytest.raises(UsageError, match=r"\['read_file'\].*Fix: add them to tools"):
+        load_config(write(tmp_path, text))
+
+
+def test_a_tools_table_is_accepted_and_remembered_as_unordered(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, "[agent]\ntools = { grep = true, shell = false }\n"))
+    assert config.agent.tools == ("grep",) and config.agent.tools_from == "table"
+
+
+def test_a_bad_mcp_server_names_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, "[mcp.servers.files]\ncommand = 'python server.py'\n")
+    with pytest.raises(UsageError, match=r"workset\.toml: \[mcp\.servers\.files\]: command"):
+        load_config(path)
+
+
+def test_invalid_toml_says_the_file_is_not_valid(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="is not valid TOML"):
+        load_config(write(tmp_path, "[agent\n"))
