@@ -45,7 +45,10 @@ async def test_a_bridged_call_returns_wrapped_text_and_server_errors_become_tool
         invalid = await registry.execute(ToolCall("3", "demo__add", '{"a": "two"}'))
         crashed = await registry.execute(ToolCall("4", "demo__crash", "{}"))
         again = await registry.execute(ToolCall("5", "demo__echo", '{"text": "back"}'))
-    assert added.content == '<external_content source="mcp:demo/add" trust="untrusted">\n5\n</external_content>'
+    assert (
+        added.content
+        == '<external_content source="mcp:demo/add" trust="untrusted">\n5\n</external_content>'
+    )
     assert failed.is_error and "reported an error" in failed.content
     assert "cannot do it: no disk" in failed.content and "Hint:" in failed.content
     assert invalid.is_error and "missing required argument `b`" in invalid.content
