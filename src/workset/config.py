@@ -21,7 +21,7 @@ max_iterations        8                         model calls per run before givin
 tools                 ``"all"``                 ``"all"`` or an ordered list of tool names
 core_tools            all of ``tools``          tools in the prompt; the rest via discovery
 [status]
-enabled               true                      keep an ``<agent_status>`` block in each request
+enabled               false                     keep an ``<agent_status>`` block in each request
 todo_tools            false                     offer ``rewrite_todo_list``/``update_todo_status``
 strategy              ``"replace"``             ``replace`` (rebuilt at the end each round) or
                                                 ``append`` (a new block appended each round)
@@ -114,7 +114,9 @@ class AgentSection:
 class StatusSection:
     strategy: StatusStrategy = "replace"
     placement: StatusPlacement = "end"
-    enabled: bool = True
+    # Off by default: on the embedded 0.5B model the block distracts more than it helps (the
+    # README task: it read the working directory as a file and described the status).
+    enabled: bool = False
     todo_tools: bool = False
 
 
@@ -422,7 +424,7 @@ class _Reader:
         return StatusSection(
             strategy="append" if strategy == "append" else "replace",
             placement="after_system" if placement == "after_system" else "end",
-            enabled=self.boolean(raw, "status", "enabled", True),
+            enabled=self.boolean(raw, "status", "enabled", False),
             todo_tools=self.boolean(raw, "status", "todo_tools", False),
         )
 
