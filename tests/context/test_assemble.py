@@ -1,46 +1,18 @@
 from __future__ import annotations
 
 import pytest
+from context_support import TOOLS, counter, turns
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workset.context.assemble import Assembler, BudgetConfig
 from workset.errors import ContextBudgetError
 from workset.messages import (
-    AssistantMessage,
     Message,
     SystemMessage,
-    ToolCall,
-    ToolMessage,
-    ToolSpec,
     UserMessage,
     group_units,
 )
-from workset.testing import WordTokenizer
-from workset.tokens.chatml import ChatMLFormat
-from workset.tokens.counter import PartCounter
-
-TOOLS = (
-    ToolSpec("read_file", "Read a file.", {"type": "object", "properties": {}}),
-    ToolSpec("grep", "Search.", {"type": "object", "properties": {}}),
-)
-
-
-def counter() -> PartCounter:
-    return PartCounter(ChatMLFormat(), WordTokenizer())
-
-
-def turns(n: int, size: int = 20) -> list[Message]:
-    out: list[Message] = []
-    for i in range(n):
-        call = ToolCall(f"c{i}", "read_file", f'{{"path": "f{i}"}}')
-        out += [
-            UserMessage(f"question {i}"),
-            AssistantMessage(None, (call,)),
-            ToolMessage(f"c{i}", " ".join(["word"] * size), name="read_file"),
-            AssistantMessage(f"answer {i}"),
-        ]
-    return out
 
 
 def assemble(assembler: Assembler, history: list[Message], **kw: object):  # type: ignore[no-untyped-def]

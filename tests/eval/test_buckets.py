@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from workset.models.embedded import EmbeddedModel
 
 from workset.eval.buckets import Buckets, four_counts, per_item, transcript_buckets
 from workset.eval.formats import Transcript
@@ -95,29 +99,22 @@ def test_four_counts_alone_split_one_request_into_the_four_buckets() -> None:
 
 @pytest.mark.real_model
 def test_on_the_embedded_model_the_server_template_totals_agree_with_per_item_counts(
-    tmp_path: Path,
+    tmp_path: Path, qwen: EmbeddedModel
 ) -> None:
-    import anyio
-
     from workset.eval.report import buckets_json, plot_buckets
-    from workset.models.embedded import EmbeddedModel
     from workset.tokens.counter import PartCounter
     from workset.tokens.llama import LlamaServerClient, ServerTemplateCounter
 
-    model = EmbeddedModel("qwen2.5-coder-0.5b", context_window=2048)
+    items = qwen.token_counter()
+    assert isinstance(items, PartCounter) and items.method.startswith("exact:")
+    assert qwen.base_url is not None
+    client = LlamaServerClient(qwen.base_url)
     try:
-        items = model.token_counter()
-        assert isinstance(items, PartCounter) and items.method.startswith("exact:")
-        assert model.base_url is not None
-        client = LlamaServerClient(model.base_url)
-        try:
-            report = transcript_buckets(
-                TRANSCRIPT, TOOLS, items, ServerTemplateCounter(client), method=items.method
-            )
-        finally:
-            client.close()
+        report = transcript_buckets(
+            TRANSCRIPT, TOOLS, items, ServerTemplateCounter(client), method=items.method
+        )
     finally:
-        anyio.run(model.aclose)
+        client.close()
     assert report.disagreements == []
     assert report.rows[-1].exact.tools > report.rows[-1].exact.system
     assert buckets_json(report)["rows"][0]["per_item"]["total"] == report.rows[0].exact.total

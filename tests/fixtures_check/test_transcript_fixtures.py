@@ -7,9 +7,12 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from workset.models.embedded import EmbeddedModel
 import yaml
 
 from workset.messages import (
@@ -220,19 +223,13 @@ def test_the_harness_loaders_accept_the_fixtures(name: str) -> None:
 
 
 @pytest.mark.real_model
-def test_the_incident_with_its_tools_fits_a_16k_window_by_the_model_count() -> None:
-    import anyio
-
+def test_the_incident_with_its_tools_fits_a_16k_window_by_the_model_count(
+    qwen: EmbeddedModel,
+) -> None:
     from workset.eval.formats import load_tools, load_transcript
-    from workset.models.embedded import EmbeddedModel
 
     transcript = load_transcript(ROOT / "incident" / "transcript.jsonl")
     tools = load_tools(ROOT / "incident" / "tools.json")
-    model = EmbeddedModel("qwen2.5-coder-0.5b", context_window=4096)
-    anyio.run(model.start)
-    try:
-        count = model.token_counter().count_request(None, tools, transcript.messages)
-    finally:
-        anyio.run(model.aclose)
+    count = qwen.token_counter().count_request(None, tools, transcript.messages)
     total = sum(part.tokens for part in count.parts)
     assert 10_000 <= total <= 15_000

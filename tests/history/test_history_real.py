@@ -36,10 +36,10 @@ def _debugging_session() -> list[Message]:
 
 
 def test_the_anchored_summary_written_by_the_embedded_model_has_every_section(
-    embedded_summarizer: EmbeddedModel,
+    qwen: EmbeddedModel,
 ) -> None:
     layer = AnchoredSummary(keep_turns=1, batch_turns=1)
-    context = PolicyContext(window=4096, summarizer=embedded_summarizer, query="open the ticket")
+    context = PolicyContext(window=4096, summarizer=qwen, query="open the ticket")
     view = anyio.run(LayeredPolicy([layer]).view, _debugging_session(), context)
     assert view.notices == ()
     assert layer.summary is not None and check_anchored(layer.summary) is None

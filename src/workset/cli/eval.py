@@ -209,24 +209,20 @@ def position_command(
 ) -> None:
     """Accuracy by the fact's position in a list of look-alike records."""
     chosen, points = _task(task, kv_file), _numbers(depths, float)
-    checkpoint = Checkpoint(out / "position.checkpoint.jsonl")
 
-    async def work(model: Model, counter: PartCounter) -> Any:
-        with progress_bar(len(points) * trials, "position") as advance:
-            return await evaluate_position(
-                model,
-                chosen,
-                n=records,
-                depths=points,
-                trials=trials,
-                checkpoint=checkpoint,
-                progress=advance,
-            )
+    def evaluate(model: Model, checkpoint: Checkpoint, advance: Any) -> Any:
+        return evaluate_position(
+            model,
+            chosen,
+            n=records,
+            depths=points,
+            trials=trials,
+            checkpoint=checkpoint,
+            progress=advance,
+        )
 
-    report = _with_model(model_spec, base_url, context_window, work)
-    write_json(out / f"position-{chosen.name}.json", axis_json(report))
-    plot_axis(report, out / f"position-{chosen.name}.png")
-    _out.print(axis_table(report))
+    _axis("position", chosen.name, len(points) * trials, evaluate, model_spec, base_url,
+          context_window, out)  # fmt: skip
 
 
 @eval_group.command("length")
@@ -247,22 +243,36 @@ def length_command(
 ) -> None:
     """Accuracy by list length, the fact kept in the middle."""
     chosen, points = _task(task, kv_file), _numbers(lengths, int)
-    checkpoint = Checkpoint(out / "length.checkpoint.jsonl")
+
+    def evaluate(model: Model, checkpoint: Checkpoint, advance: Any) -> Any:
+        return evaluate_length(
+            model, chosen, lengths=points, trials=trials, checkpoint=checkpoint, progress=advance
+        )
+
+    _axis("length", chosen.name, len(points) * trials, evaluate, model_spec, base_url,
+          context_window, out)  # fmt: skip
+
+
+def _axis(
+    kind: str,
+    name: str,
+    total: int,
+    evaluate: Callable[[Model, Checkpoint, Any], Awaitable[Any]],
+    model_spec: str,
+    base_url: str | None,
+    context_window: int | None,
+    out: Path,
+) -> None:
+    """Run one position or length sweep with a progress bar; write JSON, PNG and the table."""
+    checkpoint = Checkpoint(out / f"{kind}.checkpoint.jsonl")
 
     async def work(model: Model, counter: PartCounter) -> Any:
-        with progress_bar(len(points) * trials, "length") as advance:
-            return await evaluate_length(
-                model,
-                chosen,
-                lengths=points,
-                trials=trials,
-                checkpoint=checkpoint,
-                progress=advance,
-            )
+        with progress_bar(total, kind) as advance:
+            return await evaluate(model, checkpoint, advance)
 
     report = _with_model(model_spec, base_url, context_window, work)
-    write_json(out / f"length-{chosen.name}.json", axis_json(report))
-    plot_axis(report, out / f"length-{chosen.name}.png")
+    write_json(out / f"{kind}-{name}.json", axis_json(report))
+    plot_axis(report, out / f"{kind}-{name}.png")
     _out.print(axis_table(report))
 
 
