@@ -65,3 +65,23 @@ params = {{ turns = 2 }}
     stored = log.get_session(session.id).config or {}
     assert "read-service-config" in stored["system_prompt"]  # the skills catalog, in the prefix
     assert "load_skill" in stored["tools"]
+
+
+def test_the_policy_flag_selects_a_history_policy_and_names_unknown_ones(tmp_path: Path) -> None:
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps(["hello"]))
+    env = {**os.environ, "WORKSET_DB": str(tmp_path / "w.db")}
+
+    def run(policy: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "workset", "run", "--model", f"scripted:{script}",
+             "--policy", policy, "hi"],
+            capture_output=True, text=True, env=env, timeout=120, check=False,
+        )  # fmt: skip
+
+    assert run("window").returncode == 0
+    [session] = SessionLog(tmp_path / "w.db").sessions()
+    [(_, manifest)] = SessionLog(tmp_path / "w.db").manifests(session.id)
+    assert manifest.history_policy == "window"
+    wrong = run("user_verbatm")
+    assert wrong.returncode != 0 and "did you mean 'user_verbatim'" in wrong.stderr

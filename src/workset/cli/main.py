@@ -26,7 +26,7 @@ from workset.cli.render import (
     sessions_table,
     trajectory_lines,
 )
-from workset.config import WorksetConfig, load_config
+from workset.config import HistorySection, WorksetConfig, load_config
 from workset.errors import WorksetError
 from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
@@ -92,6 +92,7 @@ class RuntimeOptions:
     execute: bool
     db: Path | None
     config: Path | None
+    history_policy: str | None
 
 
 def model_options(fn: Callable[..., None]) -> Callable[..., None]:
@@ -129,6 +130,10 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
                      default=None,
                      help="A workset.toml: model, budget, status bar, history policy, memory, "
                      "evidence, skills (see docs/context.md)."),
+        click.option("--policy", "history_policy", default=None,
+                     help="History policy: full, window, compaction, compaction_notes, elide, "
+                     "user_verbatim, pinned_system, pinned_end (default: the config's, else "
+                     "full)."),
     ]  # fmt: skip
     for option in reversed(options):
         command = option(command)
@@ -225,6 +230,8 @@ def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
     if not opts.workspace.is_dir():
         raise click.UsageError(f"workspace {opts.workspace} is not a folder")
     config = load_config(opts.config) if opts.config is not None else WorksetConfig()
+    if opts.history_policy is not None:
+        config = replace(config, history=HistorySection(opts.history_policy))
     log = SessionLog(opts.db or default_db_path())
     with _progress() as progress:
         model = create_model(
