@@ -6,8 +6,12 @@ of what went in and what was left out. Importing this package has no side effect
 loaded, no file is opened, no optional dependency is imported.
 """
 
+from workset.config import WorksetConfig, load_config
 from workset.context.assemble import AssembledRequest, Assembler, BudgetConfig
+from workset.context.items import ContextItem, Features, Reference, Scope
 from workset.context.manifest import Manifest
+from workset.context.sources import ContextRequest
+from workset.context.trust import Secrets
 from workset.errors import (
     ContextBudgetError,
     ModelError,
@@ -19,6 +23,7 @@ from workset.errors import (
     UsageError,
     WorksetError,
 )
+from workset.history.policies import make_policy, policy_names
 from workset.log.store import SessionLog
 from workset.loop.agent import Agent, AgentConfig, RunResult, RunUsage
 from workset.loop.events import (
@@ -31,6 +36,8 @@ from workset.loop.events import (
     ToolStarted,
 )
 from workset.loop.offer import ToolOffer
+from workset.memory.context import MemoryContext
+from workset.memory.store import MemoryStore
 from workset.messages import (
     AssistantMessage,
     Message,
@@ -43,7 +50,9 @@ from workset.messages import (
 )
 from workset.models.base import Model, ModelInfo, ModelRequest, ModelResponse, Usage
 from workset.models.factory import create_model
+from workset.runtime import ContextSetup, context_setup
 from workset.safety.gate import SafetyGate
+from workset.status.bar import StatusBar
 from workset.tools.base import Tool, tool
 from workset.tools.context import current_call
 from workset.tools.execution import execution_tools
@@ -59,8 +68,14 @@ __all__ = [
     "AssistantMessage",
     "BudgetConfig",
     "ContextBudgetError",
+    "ContextItem",
+    "ContextRequest",
+    "ContextSetup",
+    "Features",
     "LoopEvent",
     "Manifest",
+    "MemoryContext",
+    "MemoryStore",
     "Message",
     "Model",
     "ModelCalled",
@@ -71,15 +86,19 @@ __all__ = [
     "ModelResponseError",
     "ModelUnavailableError",
     "ProtocolUnit",
+    "Reference",
     "RunFailed",
     "RunFinished",
     "RunResult",
     "RunStarted",
     "RunUsage",
     "SafetyGate",
+    "Scope",
+    "Secrets",
     "SessionLog",
     "SessionLogError",
     "SessionNotFoundError",
+    "StatusBar",
     "SystemMessage",
     "Tool",
     "ToolCall",
@@ -93,11 +112,16 @@ __all__ = [
     "Usage",
     "UsageError",
     "UserMessage",
+    "WorksetConfig",
     "WorksetError",
     "Workspace",
+    "context_setup",
     "create_model",
     "current_call",
     "execution_tools",
+    "load_config",
+    "make_policy",
     "perception_tools",
+    "policy_names",
     "tool",
 ]
