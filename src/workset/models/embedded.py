@@ -179,7 +179,10 @@ def _chat_client(base_url: str, name: str) -> OpenAICompatibleModel:
         name,
         api_key="",  # never send a hosted API key from the environment to the local server
         timeout_s=CHAT_TIMEOUT_S,
-        max_retries=0,  # a local server that failed will not heal by retrying
+        # One retry: a long run sometimes sees the local server drop a connection mid-request
+        # (seen in the policy evaluation: "Server disconnected without sending a response")
+        # while the server itself keeps serving; a dead server fails the retry at once.
+        max_retries=1,
         extra_body={"cache_prompt": True},
         default_temperature=0.0,  # reproducible unless the request asks otherwise
         connect_hint="The embedded server has stopped; create a new EmbeddedModel.",
