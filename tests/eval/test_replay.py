@@ -5,7 +5,7 @@ from __future__ import annotations
 import anyio
 
 from workset.eval.formats import Transcript
-from workset.eval.replay import PINNED_HEADER, ReplayResult, replay
+from workset.eval.replay import ReplayResult, replay
 from workset.history.base import HistoryPolicy, PolicyContext
 from workset.messages import AssistantMessage, ToolMessage, ToolSpec, UserMessage
 from workset.models.base import Usage
@@ -61,9 +61,10 @@ def test_a_policy_that_drops_old_turns_bills_less_and_breaks_the_cached_prefix()
 
 
 def test_a_pinned_block_costs_the_same_in_the_system_prompt_or_at_the_end() -> None:
-    block = len(PINNED_HEADER.split()) + 3  # "- employee 4417"
-    at_system = _replay(ListPolicy("pin_sys", pinned=("employee 4417",), pinned_at="system"))
-    at_end = _replay(ListPolicy("pin_end", pinned=("employee 4417",), pinned_at="end"))
+    note = "Pinned notes:\n- employee 4417"
+    block = len(note.split())
+    at_system = _replay(ListPolicy("pin_sys", pinned=(note,), pinned_at="system"))
+    at_end = _replay(ListPolicy("pin_end", pinned=(note,), pinned_at="end"))
     assert [c.total for c in at_system.calls] == [6 + block, 10 + block, 15 + block]
     assert at_end.billed == at_system.billed == 31 + 3 * block
     # at the end the block moves every call, so only system, tools and history are reused
@@ -71,7 +72,7 @@ def test_a_pinned_block_costs_the_same_in_the_system_prompt_or_at_the_end() -> N
     assert [c.cached for c in at_system.calls] == [0, 6 + block, 10 + block]
     assert at_system.end.system is not None and "employee 4417" in at_system.end.system
     last = at_end.end.messages[-1]
-    assert isinstance(last, UserMessage) and last.content.startswith(PINNED_HEADER)
+    assert isinstance(last, UserMessage) and last.content == note
 
 
 def test_the_policys_own_model_calls_are_summed_apart_from_the_billed_tokens() -> None:

@@ -16,15 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from workset.history.base import HistoryPolicy, HistoryView, PolicyContext
+from workset.history.base import HistoryPolicy, HistoryView, PolicyContext, pinned_block
 from workset.messages import AssistantMessage, Message, ToolSpec, UserMessage
 from workset.models.base import Usage
 from workset.tokens.base import RequestCount
 from workset.tokens.counter import PartCounter, common_prefix_tokens
 
 from .formats import Transcript
-
-PINNED_HEADER = "Pinned notes (standing rules and facts from this session):"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +72,7 @@ def apply_view(system: str | None, view: HistoryView) -> Prompt:
     """
     if not view.pinned:
         return Prompt(system, view.messages)
-    block = "\n".join([PINNED_HEADER, *(f"- {line}" for line in view.pinned)])
+    block = pinned_block(view.pinned)
     if view.pinned_at == "system":
         return Prompt(f"{system}\n\n{block}" if system else block, view.messages)
     return Prompt(system, (*view.messages, UserMessage(block)))

@@ -67,3 +67,8 @@ class HistoryPolicy(Protocol):
     name: str
 
     async def view(self, history: Sequence[Message], context: PolicyContext) -> HistoryView: ...
+
+
+def pinned_block(pinned: Sequence[str]) -> str:
+    """A view's pinned entries as one block of text (each entry carries its own header)."""
+    return "\n\n".join(entry.strip() for entry in pinned if entry.strip())

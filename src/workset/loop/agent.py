@@ -25,7 +25,7 @@ from workset.context.items import ContextItem, Scope
 from workset.context.sources import ContextRequest, ItemSource
 from workset.context.trust import Secrets, neutralize, wrap_untrusted
 from workset.errors import ContextBudgetError, ModelError, UsageError
-from workset.history.base import HistoryPolicy, HistoryView, PolicyContext
+from workset.history.base import HistoryPolicy, HistoryView, PolicyContext, pinned_block
 from workset.log.store import SessionLog
 from workset.loop.bus import EventBus, Subscriber
 from workset.loop.calls import CallInterpreter
@@ -291,9 +291,9 @@ class Agent:
                 if view.notices:
                     notes["history"] = " ".join(view.notices)
                 if self.status is not None:
-                    view = self._place_status(view, history, items, notes, iteration)
+                    view = self._place_status(self.status, view, history, items, notes, iteration)
                 if view.pinned and view.pinned_at == "system":
-                    system = system + "\n\n" + "\n".join(view.pinned)
+                    system = f"{system}\n\n{pinned_block(view.pinned)}"
                 elif view.pinned:
                     items.append(_pinned_item(view.pinned))
                 assembled = assembler.assemble(
@@ -405,6 +405,7 @@ class Agent:
 
     def _place_status(
         self,
+        bar: StatusBar,
         view: HistoryView,
         history: list[Message],
         items: list[ContextItem],
@@ -412,15 +413,14 @@ class Agent:
         iteration: int,
     ) -> HistoryView:
         """Add this round's status block: as an item (replace) or to the history (append)."""
-        assert self.status is not None
-        block = self.status.item(self.clock())
+        block = bar.item(self.clock())
         state_tokens = self._counter.count_text(block.text)
         # R: what a round appends after the block (an assistant call and its results).
         suffix = sum(self._counter.count_text(m.content or "") for m in history[-2:])
-        cost = self.status.cost(state_tokens, iteration, suffix)
-        notes["status_strategy"] = self.status.strategy
+        cost = bar.cost(state_tokens, iteration, suffix)
+        notes["status_strategy"] = bar.strategy
         notes["status_cost"] = cost.explain()
-        if self.status.strategy == "replace":
+        if bar.strategy == "replace":
             items.append(block)
             return view
         message = UserMessage(block.text)
@@ -550,7 +550,7 @@ def _last_user(history: Sequence[Message]) -> str:
 
 def _pinned_item(pinned: Sequence[str]) -> ContextItem:
     """A history policy's pinned block, placed at the end (``pinned_at="end"``)."""
-    text = "<pinned_notes>\n" + "\n".join(pinned) + "\n</pinned_notes>"
+    text = pinned_block(pinned)
     return ContextItem(
         "pinned-notes",
         "task_state",
