@@ -21,22 +21,31 @@ from workset.context.items import ContextItem, Scope
 from workset.context.manifest import (
     BudgetNumbers,
     IncludedItem,
-    ItemKind,
     Manifest,
     OmittedItem,
     PrefixInfo,
 )
 from workset.context.packing import Packing, pack
+from workset.context.parts import (
+    Entry,
+    bucket_sums,
+    first_divergence,
+    head_item,
+    item_text,
+    omitted_item,
+    rebucket,
+    split_status,
+    tail_items,
+    trajectory_item,
+)
 from workset.messages import (
-    AssistantMessage,
     Message,
     SystemMessage,
-    ToolMessage,
     ToolSpec,
     UserMessage,
 )
 from workset.models.base import ModelRequest
-from workset.tokens.base import Bucket, CountedPart, Part, RequestCount
+from workset.tokens.base import CountedPart, Part, RequestCount
 from workset.tokens.counter import PartCounter, common_prefix_tokens
 
 __all__ = ["AssembledRequest", "Assembler", "BudgetConfig"]
@@ -122,8 +131,8 @@ class Assembler:
         )
         room = self.budget.available(fixed_base)
         packing = self._pack(items, scope or Scope(), room - _required(history, hist), now)
-        before, after = _split_status(packing.selected)
-        entries: list[_Entry] = [*before, *suffix, *after]
+        before, after = split_status(packing.selected)
+        entries: list[Entry] = [*before, *suffix, *after]
         suffix_messages = [e[0] if isinstance(e, tuple) else e for e in entries]
         tail = self._tail(system, tools, history, suffix_messages)
         fixed = sum(p.tokens for p in head) + sum(p.tokens for p in tail)
@@ -145,11 +154,11 @@ class Assembler:
             kept_index = [*guarded, *range(first_kept, len(history))]
             kept_parts = self._message_parts(system, tools, [history[i] for i in kept_index])
             kept_items = [
-                _item(p, len(head) + k, seq_list[i])
+                trajectory_item(p, len(head) + k, seq_list[i])
                 for k, (i, p) in enumerate(zip(kept_index, kept_parts, strict=True))
             ]
             kept_tokens = sum(p.tokens for p in kept_parts)
-            kept_buckets = _bucket_sums(kept_parts)
+            kept_buckets = bucket_sums(kept_parts)
         if kept_because:
             kept_items = [
                 replace(i, why=kept_because[i.seq])
@@ -159,8 +168,8 @@ class Assembler:
             ]
 
         position = len(head) + len(kept_parts)
-        tail = _rebucket(tail, entries)
-        tail_items = _tail_items(tail, position, entries)
+        tail = rebucket(tail, entries)
+        suffix_items = tail_items(tail, position, entries)
         parts = (*head, *kept_parts, *tail)
         count = RequestCount(
             parts, self.counter.method, self.counter.tokenizer.exact, total=fixed + kept_tokens
@@ -186,12 +195,16 @@ class Assembler:
             ),
             buckets=buckets,
             prefix=self._prefix_info(count, head, hist, whole=first_kept == 0 and not guarded),
-            included=(*(_head_item(p, i) for i, p in enumerate(head)), *kept_items, *tail_items),
+            included=(
+                *(head_item(p, i) for i, p in enumerate(head)),
+                *kept_items,
+                *suffix_items,
+            ),
             omitted=(
                 *self._withheld(system, tuple(withheld_tools), withheld_reason),
                 *policy_omitted,
                 *(
-                    _omitted(p, seq_list[i], i)
+                    omitted_item(p, seq_list[i], i)
                     for i, p in enumerate(hist.parts[:first_kept])
                     if i not in guarded
                 ),
@@ -215,7 +228,7 @@ class Assembler:
             return Packing((), (), 0, room)
 
         def tokens(item: ContextItem) -> int:
-            return self.counter.count_text(_item_text(self.counter, item))
+            return self.counter.count_text(item_text(self.counter, item))
 
         required = sum(tokens(i) for i in items if i.required and scope.admits(i.scope))
         share = required + int(self.budget.items_share * max(room - required, 0))
@@ -292,7 +305,8 @@ class Assembler:
             stale = old.parts[start]
             parts = old.parts[:start] + new_parts
             items = old.items[:start] + [
-                _item(p, head_len + start + i, seqs[start + i]) for i, p in enumerate(new_parts)
+                trajectory_item(p, head_len + start + i, seqs[start + i])
+                for i, p in enumerate(new_parts)
             ]
             buckets = dict(old.buckets)
             buckets[stale.part.bucket] -= stale.tokens
@@ -305,7 +319,7 @@ class Assembler:
             )
         else:
             parts = self._message_parts(system, tools, history)
-            items = [_item(p, head_len + i, seqs[i]) for i, p in enumerate(parts)]
+            items = [trajectory_item(p, head_len + i, seqs[i]) for i, p in enumerate(parts)]
             hist = _History(
                 system,
                 tools,
@@ -314,7 +328,7 @@ class Assembler:
                 parts,
                 items,
                 sum(p.tokens for p in parts),
-                _bucket_sums(parts),
+                bucket_sums(parts),
             )
         self._history = hist
         return hist
@@ -344,181 +358,11 @@ class Assembler:
             tokens=head_tokens,
             reused_tokens=reused,
             previous_total=previous.count.total,
-            first_divergence=_first_divergence(previous.count, count) if broke else "",
+            first_divergence=first_divergence(previous.count, count) if broke else "",
         )
-
-
-_Entry = Message | tuple[Message, ContextItem]  # a suffix message, and its item if it is one
-
-# The token bucket an item's message is counted in.
-_ITEM_BUCKETS: dict[str, Bucket] = {
-    "memory": "memory",
-    "task_state": "memory",
-    "evidence": "evidence",
-    "status": "status",
-    "skill": "system",
-    "instruction": "system",
-    "tool": "tools",
-}
-
-
-def _item_text(counter: PartCounter, item: ContextItem) -> str:
-    """The rendered text of ``item`` as the user-role message it becomes."""
-    rendered = counter.chat_format.render(None, (), [UserMessage(item.text)])
-    return next(p.text for p in rendered if isinstance(p.key, UserMessage))
-
-
-def _split_status(selected: Sequence[ContextItem]) -> tuple[list[_Entry], list[_Entry]]:
-    """Selected items as messages: the status bar goes after everything else."""
-    before: list[_Entry] = [(UserMessage(i.text), i) for i in selected if i.kind != "status"]
-    after: list[_Entry] = [(UserMessage(i.text), i) for i in selected if i.kind == "status"]
-    return before, after
 
 
 def _required(history: Sequence[Message], hist: _History) -> int:
     """Tokens of the current task (the last user message) and everything after it."""
     last_user = max((i for i, m in enumerate(history) if isinstance(m, UserMessage)), default=0)
     return sum(p.tokens for p in hist.parts[last_user:])
-
-
-def _rebucket(tail: list[CountedPart], entries: Sequence[_Entry]) -> list[CountedPart]:
-    """Tail parts of item messages moved to their item's bucket (memory, evidence, status)."""
-    out = list(tail)
-    for k, entry in enumerate(entries):
-        if isinstance(entry, tuple):
-            part = out[k]
-            item = entry[1]
-            bucket = _ITEM_BUCKETS.get(item.kind, part.part.bucket)
-            key = ItemKey(item.item_id, item.kind)
-            out[k] = CountedPart(Part(key, bucket, part.part.text), part.tokens)
-    return out
-
-
-def _tail_items(
-    tail: Sequence[CountedPart],
-    position: int,
-    entries: Sequence[_Entry],
-) -> list[IncludedItem]:
-    out: list[IncludedItem] = []
-    for k, part in enumerate(tail):
-        entry = entries[k] if k < len(entries) else None
-        if isinstance(entry, tuple):
-            item = entry[1]
-            ref = item.reference
-            out.append(
-                IncludedItem(
-                    item.item_id,
-                    item.kind,
-                    item.source,
-                    part.tokens,
-                    position + k,
-                    part.part.bucket,
-                    why=item.why,
-                    trust=item.trust if item.trust == "untrusted" else "",
-                    version=item.version,
-                    reference=" ".join(x for x in (ref.uri, ref.range) if x) if ref else "",
-                )
-            )
-        else:
-            out.append(_tail_item(part, position + k))
-    return out
-
-
-def _bucket_sums(parts: Sequence[CountedPart]) -> dict[str, int]:
-    sums: dict[str, int] = {}
-    for p in parts:
-        sums[p.part.bucket] = sums.get(p.part.bucket, 0) + p.tokens
-    return sums
-
-
-def _kind_and_source(message: object) -> tuple[ItemKind, str]:
-    if isinstance(message, ToolMessage):
-        return "trajectory", f"tool:{message.name or message.tool_call_id}"
-    if isinstance(message, AssistantMessage) and message.tool_calls:
-        return "trajectory", "assistant:calls:" + ",".join(c.name for c in message.tool_calls)
-    return "trajectory", str(getattr(message, "role", message))
-
-
-def _item(part: CountedPart, position: int, seq: int | None) -> IncludedItem:
-    kind, source = _kind_and_source(part.part.key)
-    item_id = f"seq:{seq}" if seq is not None else f"pos:{position}"
-    return IncludedItem(item_id, kind, source, part.tokens, position, part.part.bucket, seq)
-
-
-def _head_item(part: CountedPart, position: int) -> IncludedItem:
-    if part.part.key == "tools":
-        return IncludedItem("tools", "tool", "tool_definitions", part.tokens, position, "tools")
-    return IncludedItem("system", "instruction", "system_prompt", part.tokens, position, "system")
-
-
-def _tail_item(part: CountedPart, position: int) -> IncludedItem:
-    if part.part.bucket == "template":
-        return IncludedItem(
-            str(part.part.key), "template", "chat_template", part.tokens, position, "template"
-        )
-    _, source = _kind_and_source(part.part.key)
-    return IncludedItem(
-        f"suffix:{position}", "status", f"suffix:{source}", part.tokens, position, part.part.bucket
-    )
-
-
-def _omitted(part: CountedPart, seq: int | None, index: int) -> OmittedItem:
-    kind, source = _kind_and_source(part.part.key)
-    return OmittedItem(
-        f"seq:{seq}" if seq is not None else f"msg:{index}",
-        kind,
-        source,
-        part.tokens,
-        "budget",
-        "older than the most recent trajectory that fits the budget",
-        seq,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class ItemKey:
-    """The part key of a context item's message, so a divergence can name the item."""
-
-    item_id: str
-    kind: str
-
-
-def _describe(part: CountedPart) -> str:
-    key = part.part.key
-    if isinstance(key, ItemKey):
-        return f"{key.kind} item {key.item_id}"
-    return key if isinstance(key, str) else f"{getattr(key, 'role', 'item')} message"
-
-
-# Why reuse breaks at a part of each kind: the usual cause and where to look.
-_WHY = {
-    "system": "the system prompt changed (a timestamp or per-call text in it breaks the cache)",
-    "tools": "the tool definitions changed (a tool added, removed, reordered or re-described)",
-    "template": "the generation prompt moved",
-}
-
-
-def _first_divergence(previous: RequestCount, current: RequestCount) -> str:
-    for position, (old, new) in enumerate(zip(previous.parts, current.parts, strict=False)):
-        if old.part.text != new.part.text:
-            now, before = _describe(new), _describe(old)
-            was = "" if now == before else f" (was {before})"
-            return f"position {position}: {now} changed{was}: {_cause(old, new)}"
-    return ""
-
-
-def _cause(old: CountedPart, new: CountedPart) -> str:
-    key = new.part.key
-    if isinstance(key, str) and key in _WHY:
-        return _WHY[key]
-    if isinstance(old.part.key, ItemKey) and isinstance(key, ItemKey):
-        if old.part.key.item_id == key.item_id:
-            return f"{key.kind} item {key.item_id} changed its text"
-        return "per-call context items come after the trajectory; the previous call's were replaced"
-    if isinstance(old.part.key, ItemKey):
-        return (
-            "the trajectory grew where the previous call's context items were (replaced each round)"
-        )
-    if isinstance(key, ItemKey):
-        return "a context item now sits where a message was: messages were dropped before it"
-    return "a message was edited, removed or replaced (a history policy, masking or a deletion)"
