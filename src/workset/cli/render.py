@@ -152,7 +152,8 @@ def calls_table(events: Sequence[StoredEvent]) -> Table:
 
 
 def omission_lines(events: Sequence[StoredEvent]) -> list[Text]:
-    """What each call's manifest left out, and why (grouped by reason)."""
+    """What each call's manifest left out and why (grouped by reason), why the items that
+    are not obvious are in, and the decisions noted (history policy, status strategy)."""
     lines: list[Text] = []
     n = 0
     for stored in events:
@@ -170,7 +171,15 @@ def omission_lines(events: Sequence[StoredEvent]) -> list[Text]:
                     style="yellow",
                 )
             )
-        divergence = stored.event.manifest.prefix.first_divergence
+        manifest = stored.event.manifest
+        divergence = manifest.prefix.first_divergence
         if divergence:
             lines.append(Text(f"call {n} prefix reuse broke at {divergence}", style="yellow"))
+        for kept in manifest.included:
+            if kept.why:
+                lines.append(Text(f"call {n} included {kept.item_id} ({kept.kind}): {kept.why}"))
+        if manifest.history_policy:
+            lines.append(Text(f"call {n} history policy: {manifest.history_policy}"))
+        for label, note in sorted(manifest.notes.items()):
+            lines.append(Text(f"call {n} {label}: {note}", style="dim"))
     return lines
