@@ -151,6 +151,9 @@ def calls_table(events: Sequence[StoredEvent]) -> Table:
     return table
 
 
+_MAX_EXPLAINED = 5  # per call; the inspect page lists every item
+
+
 def omission_lines(events: Sequence[StoredEvent]) -> list[Text]:
     """What each call's manifest left out and why (grouped by reason), why the items that
     are not obvious are in, and the decisions noted (history policy, status strategy)."""
@@ -175,9 +178,12 @@ def omission_lines(events: Sequence[StoredEvent]) -> list[Text]:
         divergence = manifest.prefix.first_divergence
         if divergence:
             lines.append(Text(f"call {n} prefix reuse broke at {divergence}", style="yellow"))
-        for kept in manifest.included:
-            if kept.why:
-                lines.append(Text(f"call {n} included {kept.item_id} ({kept.kind}): {kept.why}"))
+        explained = [k for k in manifest.included if k.why]
+        for kept in explained[:_MAX_EXPLAINED]:
+            lines.append(Text(f"call {n} included {kept.item_id} ({kept.kind}): {kept.why}"))
+        if len(explained) > _MAX_EXPLAINED:
+            more = len(explained) - _MAX_EXPLAINED
+            lines.append(Text(f"call {n} … and {more} more (workset inspect shows them all)"))
         if manifest.history_policy:
             lines.append(Text(f"call {n} history policy: {manifest.history_policy}"))
         for label, note in sorted(manifest.notes.items()):
