@@ -103,3 +103,21 @@ def tool(name: str, description: str, properties: dict[str, Any], required: list
             },
         },
     }
+
+
+def check_planted(b: TranscriptBuilder, facts: Iterable[tuple[str, int]]) -> None:
+    """Each planted fact is said once, by the user at its turn, and nowhere else."""
+    facts = tuple(facts)
+    for line in b.lines:
+        text = str(line)
+        for fact, turn in facts:
+            if fact in text and not (line["turn"] == turn and line["role"] == "user"):
+                raise SystemExit(f"{fact!r} leaked into turn {line['turn']}: {text[:200]}")
+
+
+def write_fixture(b: TranscriptBuilder, here: Path, tools: Any, probes: str) -> None:
+    """The transcript, its tools and its probes, written next to the generator."""
+    b.write(here / "transcript.jsonl")
+    write_json(here / "tools.json", tools)
+    (here / "probes.yaml").write_text(probes, encoding="utf-8")
+    print(f"wrote {len(b.lines)} messages over {b.turn} turns to {here}")

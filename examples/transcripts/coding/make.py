@@ -20,7 +20,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from build import TranscriptBuilder, tool, write_json  # noqa: E402
+from build import TranscriptBuilder, check_planted, tool, write_fixture  # noqa: E402
 
 SEED = 1001
 PYTHON = "3.9"
@@ -1101,22 +1101,10 @@ tests/test_webhooks.py .....                                             [100%]
     return b
 
 
-def check(b: TranscriptBuilder) -> None:
-    """Each planted fact is said once, at its turn, and nowhere else."""
-    for line in b.lines:
-        text = str(line)
-        for fact, turn in ((PYTHON, PYTHON_TURN), (ISSUE, ISSUE_TURN)):
-            if fact in text and not (line["turn"] == turn and line["role"] == "user"):
-                raise SystemExit(f"{fact!r} leaked into turn {line['turn']}: {text[:200]}")
-
-
 def main() -> None:
     b = build()
-    check(b)
-    b.write(HERE / "transcript.jsonl")
-    write_json(HERE / "tools.json", TOOLS)
-    (HERE / "probes.yaml").write_text(PROBES, encoding="utf-8")
-    print(f"wrote {len(b.lines)} messages over {b.turn} turns to {HERE}")
+    check_planted(b, ((PYTHON, PYTHON_TURN), (ISSUE, ISSUE_TURN)))
+    write_fixture(b, HERE, TOOLS, PROBES)
 
 
 if __name__ == "__main__":
