@@ -7,11 +7,9 @@ Never edit a migration that has shipped: append a new one instead.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 
 from workset.errors import SessionLogError
-
-Migration = Callable[[sqlite3.Connection], None]
+from workset.schema import Migration, apply_migrations
 
 MIGRATIONS: list[Migration] = []
 
@@ -76,29 +74,18 @@ def migrate(db: sqlite3.Connection, *, path: str) -> int:
     ``db`` must be in autocommit mode (``isolation_level=None``). Safe against another
     process migrating the same file at the same time: the version is re-read under the lock.
     """
-    known = len(MIGRATIONS)
-    while True:
-        version = schema_version(db)
-        _check_not_newer(version, known, path)
-        if version == known:
-            return version
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            version = schema_version(db)
-            _check_not_newer(version, known, path)
-            if version < known:
-                MIGRATIONS[version](db)
-                db.execute(f"PRAGMA user_version = {version + 1:d}")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
 
-
-def _check_not_newer(version: int, known: int, path: str) -> None:
-    if version > known:
-        raise SessionLogError(
+    def newer(version: int, known: int) -> SessionLogError:
+        return SessionLogError(
             f"the session log {path} has schema version {version}, but this workset knows "
             f"only up to {known}: it was written by a newer workset. Upgrade workset "
             "(pip install -U workset) or point --db at another file."
         )
+
+    return apply_migrations(
+        db, MIGRATIONS, read_version=schema_version, write_version=_set_version, newer=newer
+    )
+
+
+def _set_version(db: sqlite3.Connection, version: int) -> None:
+    db.execute(f"PRAGMA user_version = {version:d}")

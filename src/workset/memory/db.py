@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from workset.errors import UsageError
+from workset.schema import Migration, apply_migrations
 
 BUSY_TIMEOUT_S = 10.0
 
-Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[Migration] = []
 
 
@@ -143,23 +143,17 @@ def _version(db: sqlite3.Connection) -> int:
 
 
 def _migrate(db: sqlite3.Connection, path: Path) -> None:
-    known = len(MIGRATIONS)
-    while True:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            version = _version(db)
-            if version > known:
-                raise UsageError(
-                    f"the memory store {path} has schema version {version}, but this workset "
-                    f"knows only up to {known}. Upgrade workset (pip install -U workset) or "
-                    "use another file."
-                )
-            if version < known:
-                MIGRATIONS[version](db)
-                db.execute("INSERT INTO memory_schema (version) VALUES (?)", (version + 1,))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        if version + 1 >= known:
-            return
+    def newer(version: int, known: int) -> UsageError:
+        return UsageError(
+            f"the memory store {path} has schema version {version}, but this workset "
+            f"knows only up to {known}. Upgrade workset (pip install -U workset) or "
+            "use another file."
+        )
+
+    apply_migrations(
+        db, MIGRATIONS, read_version=_version, write_version=_record_version, newer=newer
+    )
+
+
+def _record_version(db: sqlite3.Connection, version: int) -> None:
+    db.execute("INSERT INTO memory_schema (version) VALUES (?)", (version,))

@@ -1,0 +1,49 @@
+"""Append-only schema migrations for workset's SQLite files (session log, memory store).
+
+Each store keeps its own list of migrations and its own way of recording the version (the log
+uses ``PRAGMA user_version``; the memory store a table, so both can share one file). This
+module runs them: each pending migration in its own ``BEGIN IMMEDIATE`` transaction, the
+version re-read under the lock so two processes migrating one file at once cannot both apply
+a step, and a file written by a newer workset refused with the store's own error.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def apply_migrations(
+    db: sqlite3.Connection,
+    migrations: Sequence[Migration],
+    *,
+    read_version: Callable[[sqlite3.Connection], int],
+    write_version: Callable[[sqlite3.Connection, int], None],
+    newer: Callable[[int, int], Exception],
+) -> int:
+    """Bring ``db`` (in autocommit mode) up to ``len(migrations)``; returns the version.
+
+    ``newer(found, known)`` builds the error raised when the file's version is ahead of
+    ``migrations``.
+    """
+    known = len(migrations)
+    while True:
+        version = read_version(db)
+        if version > known:
+            raise newer(version, known)
+        if version == known:
+            return version
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = read_version(db)
+            if version > known:
+                raise newer(version, known)
+            if version < known:
+                migrations[version](db)
+                write_version(db, version + 1)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
