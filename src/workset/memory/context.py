@@ -9,7 +9,7 @@ decides what fits and the manifest says why each is there.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from workset.context.items import ContextItem
 from workset.context.sources import ContextRequest
@@ -32,11 +32,15 @@ class MemoryContext:
     purpose: str = ANY_PURPOSE
     pin_rules: bool = True
     notes: bool = True
+    _scanned: dict[str, int] = field(default_factory=dict)  # session → messages already read
 
     def __call__(self, request: ContextRequest) -> Sequence[ContextItem]:
         scope = request.scope
         if self.pin_rules and scope.tenant and scope.subject:
-            pin_standing_rules(self.store, request.history, scope, request.session_id)
+            start = self._scanned.get(request.session_id, 0)
+            new = request.history[start:]
+            pin_standing_rules(self.store, new, scope, request.session_id, first_seq=start)
+            self._scanned[request.session_id] = start + len(new)
         records = self.store.records(scope.tenant, scope.subject)
         items = memory_items(records, scope, self.purpose, request.now, request.query)
         if self.notes:

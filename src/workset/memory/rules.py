@@ -144,10 +144,12 @@ def pin_standing_rules(
     session_id: str,
     *,
     purpose: str = ANY_PURPOSE,
+    first_seq: int = 0,
 ) -> list[MemoryRecord]:
     """Store every standing rule in the user messages as a pinned ``user_stated`` memory.
 
-    ``messages[n]`` gives provenance ``session:<session_id>/seq:<n>``. A rule already pinned
+    ``messages[n]`` gives provenance ``session:<session_id>/seq:<first_seq + n>`` (pass only
+    the messages not scanned yet, with the seq of the first). A rule already pinned
     for this subject (same text) is not stored again, so running this twice, or on a history
     that grew, adds only the new rules. Returns the records stored by this call.
     """
@@ -158,7 +160,7 @@ def pin_standing_rules(
     if not session_id.strip():
         raise UsageError("session_id is empty: pass the id of the session the messages are from")
     stored: list[MemoryRecord] = []
-    for seq, message in enumerate(messages):
+    for seq, message in enumerate(messages, start=first_seq):
         if not isinstance(message, UserMessage):
             continue
         for rule in find_standing_rules(message.content):
