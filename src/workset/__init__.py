@@ -23,10 +23,7 @@ from workset.errors import (
     UsageError,
     WorksetError,
 )
-from workset.history.policies import make_policy, policy_names
-from workset.log.store import SessionLog
-from workset.loop.agent import Agent, AgentConfig, RunResult, RunUsage
-from workset.loop.events import (
+from workset.events import (
     LoopEvent,
     ModelCalled,
     RunFailed,
@@ -35,6 +32,9 @@ from workset.loop.events import (
     ToolFinished,
     ToolStarted,
 )
+from workset.history.policies import make_policy, policy_names
+from workset.log.store import SessionLog
+from workset.loop.agent import Agent, AgentConfig, RunResult, RunUsage
 from workset.loop.offer import ToolOffer
 from workset.memory.context import MemoryContext
 from workset.memory.store import MemoryStore

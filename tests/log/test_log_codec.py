@@ -20,7 +20,7 @@ from workset.context.manifest import (
 )
 from workset.errors import SessionLogError
 from workset.log.codec import EVENT_TYPES, event_from_payload, event_to_payload
-from workset.loop.events import (
+from workset.events import (
     LoopEvent,
     ModelCalled,
     RunFailed,

@@ -12,7 +12,7 @@ from workset.errors import UsageError
 from workset.log.store import SessionLog
 from workset.loop.agent import Agent, AgentConfig
 from workset.loop.bus import EventBus
-from workset.loop.events import ToolFinished
+from workset.events import ToolFinished
 from workset.messages import AssistantMessage, ToolCall, ToolMessage
 from workset.status.tracker import CallLimit, LimitState, StatusTracker
 from workset.testing import ScriptedModel, call

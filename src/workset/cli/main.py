@@ -28,9 +28,9 @@ from workset.cli.render import (
 )
 from workset.config import HistorySection, WorksetConfig, load_config
 from workset.errors import WorksetError
+from workset.events import LoopEvent
 from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
-from workset.loop.events import LoopEvent
 from workset.loop.offer import ToolOffer
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
