@@ -13,8 +13,8 @@ import time
 from contextlib import closing
 from pathlib import Path
 
-from workset.log.store import SessionLog
 from workset.events import ToolFinished
+from workset.log.store import SessionLog
 
 WRITER = textwrap.dedent(
     """

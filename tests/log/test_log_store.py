@@ -9,7 +9,6 @@ import pytest
 
 from workset.context.manifest import BudgetNumbers, Manifest, PrefixInfo
 from workset.errors import SessionLogError, SessionNotFoundError, UsageError
-from workset.log.store import SessionLog, default_db_path
 from workset.events import (
     LoopEvent,
     ModelCalled,
@@ -19,6 +18,7 @@ from workset.events import (
     ToolFinished,
     ToolStarted,
 )
+from workset.log.store import SessionLog, default_db_path
 from workset.messages import AssistantMessage, ToolCall, ToolMessage, UserMessage, group_units
 from workset.models.base import Usage
 

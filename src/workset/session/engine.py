@@ -586,7 +586,8 @@ class Session:
             assert isinstance(unknown, ToolMessage)
             return unknown, None, "refused: unknown tool"
         if not offer.can_call(call.name):
-            return error_message(call, offer.admit(call.name)), None, "refused: not loaded (now loaded)"
+            admitted = error_message(call, offer.admit(call.name))
+            return admitted, None, "refused: not loaded (now loaded)"
         arguments = tools.validate(call)
         if isinstance(arguments, ToolMessage):
             return arguments, None, "refused: invalid arguments"
