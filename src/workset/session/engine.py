@@ -314,6 +314,18 @@ class Session:
             self.id, run_id, "finished", answer=answer, iterations=iterations, usage=usage
         )
 
+    async def serve(self, on_result: Callable[[RunResult], None] | None = None) -> None:
+        """Run whenever something arrives (an event, a finished task, a timer), until
+        cancelled: the session as a long-lived actor. ``on_result`` sees each run's result."""
+        while True:
+            wake = self._wake  # taken before the check, so no arrival is missed
+            if self._consumable() or self._needs_model():
+                result = await self.run_until_idle(wait_for_tasks=False)
+                if on_result is not None:
+                    on_result(result)
+                continue
+            await wake.wait()
+
     def _needs_model(self) -> bool:
         if self.state.open_unit is not None or not self.state.messages:
             return False
@@ -706,6 +718,12 @@ class Session:
 
     async def cancel_task(self, task_id: str, reason: str) -> TaskView:
         return self.tasks.cancel(task_id, reason)
+
+    def watch_task(self, task_id: str, watcher: Callable[[str], None]) -> None:
+        self.tasks.watch(task_id, watcher)
+
+    def notify_task(self, task_id: str, text: str, **payload: object) -> None:
+        self.tasks.notify(task_id, text, **payload)
 
     def set_timer(self, message: str, due: float, cron: str, timezone: str) -> TimerView:
         return self.timers.set(message, due, cron, timezone)

@@ -14,53 +14,19 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Coroutine
-from datetime import UTC, datetime, tzinfo
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import anyio
-from croniter import CroniterBadCronError, croniter
 
 from workset.errors import ToolError
 from workset.events.inputs import EventContext, new_event
 from workset.events.records import TimerSet
 from workset.tools.context import TimerView
+from workset.triggers.schedule import MAX_CATCH_UP, next_after, zone
 
 if TYPE_CHECKING:
     from workset.session.engine import Session
-
-MAX_CATCH_UP = 100_000  # occurrences skipped while looking for the latest missed one
-
-
-def zone(name: str) -> tzinfo:
-    if name in ("", "UTC"):
-        return UTC
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ToolError(
-            f"unknown time zone {name!r}", hint="use an IANA name such as 'Europe/Madrid' or 'UTC'"
-        ) from None
-
-
-def check_cron(expression: str) -> None:
-    """Raise a :class:`ToolError` that shows the format when ``expression`` does not parse."""
-    if not croniter.is_valid(expression):
-        raise ToolError(
-            f"the cron expression {expression!r} does not parse",
-            hint="use five fields: minute hour day-of-month month day-of-week, e.g. '0 9 * * 5' "
-            "for Fridays at 09:00 or '*/15 * * * *' for every 15 minutes",
-        )
-
-
-def next_after(expression: str, after: float, timezone: str) -> float:
-    """The first occurrence of ``expression`` strictly after ``after`` (unix seconds)."""
-    check_cron(expression)
-    start = datetime.fromtimestamp(after, zone(timezone))
-    try:
-        return float(croniter(expression, start).get_next(float))
-    except CroniterBadCronError as exc:
-        raise ToolError(f"the cron expression {expression!r} does not parse: {exc}") from exc
 
 
 def latest_due(timer: TimerSet, fired: float | None, now: float) -> float | None:
