@@ -30,13 +30,13 @@ class Records:
         self._changed.set()
         self._changed = anyio.Event()
 
-    async def until(self, predicate: Callable[[LoopEvent], bool], timeout: float = 30) -> LoopEvent:
-        with anyio.fail_after(timeout):
-            while True:
-                for event in self.seen:
-                    if predicate(event):
-                        return event
-                await self._changed.wait()
+    async def until(self, predicate: Callable[[LoopEvent], bool]) -> LoopEvent:
+        """The first record matching ``predicate`` (callers bound the wait with fail_after)."""
+        while True:
+            for event in self.seen:
+                if predicate(event):
+                    return event
+            await self._changed.wait()
 
     def of(self, kind: type) -> list[Any]:
         return [e for e in self.seen if isinstance(e, kind)]

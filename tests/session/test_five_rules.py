@@ -98,7 +98,7 @@ def test_rule_3_an_interrupt_during_a_tool_gives_it_a_placeholder_result(tmp_pat
         assert interrupted.during == "tools" and interrupted.cancelled == ("c1",)
         # the next request: the unit is whole, then the interrupt
         after = model.requests[-1].messages
-        grouped, open_unit = group_units(after[1:])
+        _, open_unit = group_units(after[1:])
         assert open_unit is None
         assert isinstance(after[-1], UserMessage) and "stop, wrong report" in after[-1].content
 
