@@ -40,6 +40,7 @@ from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeo
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
 from workset.safety.sandbox import detect_sandbox, sandbox_unavailable_reason
+from workset.tools.background import background_tools
 from workset.tools.base import Tool
 from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
@@ -122,9 +123,11 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
                      help="Constrain each model output to one valid tool call or an answer "
                      "with a JSON schema (llama.cpp backends enforce it)."),
         click.option("--exec", "execute", is_flag=True, default=False,
-                     help="Also offer write_file, edit_file, shell and run_python: sandboxed "
-                     "with bubblewrap where available, every call checked by the safety gate, "
-                     "risky ones asked on the terminal (refused when there is none)."),
+                     help="Also offer write_file, edit_file, shell, run_python and the "
+                     "background tools (initiate_shell, monitor_shell, task_status, "
+                     "cancel_task): sandboxed with bubblewrap where available, every call "
+                     "checked by the safety gate, risky ones asked on the terminal (refused "
+                     "when there is none)."),
         db_option,
         click.option("--config", type=click.Path(dir_okay=False, exists=True, path_type=Path),
                      default=None,
@@ -176,6 +179,7 @@ class _Runtime:
             if sandbox is None:
                 err.print(f"[yellow]no OS sandbox: {sandbox_unavailable_reason()}[/]")
             tools += execution_tools(ws, sandbox=sandbox)
+            tools += background_tools(ws, sandbox=sandbox)
             approver = (
                 with_timeout(TerminalApprover(), 300, default=False) if sys.stdin.isatty() else None
             )
