@@ -97,8 +97,10 @@ def main() -> None:
             for f in analyze_command(c.command, workspace=WORKSPACE).findings
         )
     }
-    print(f"policy: {'blanket ask (prove_commands=False)' if args.blanket else 'default'}; "
-          f"workspace {WORKSPACE}; {len(cases)} commands in {elapsed * 1000:.0f} ms")
+    print(
+        f"policy: {'blanket ask (prove_commands=False)' if args.blanket else 'default'}; "
+        f"workspace {WORKSPACE}; {len(cases)} commands in {elapsed * 1000:.0f} ms"
+    )
     for split in ("heldout", "tune"):
         _table(split, [(c, d, r) for c, d, r in decided if c.split == split], parse_failures)
     _coverage(cases)
@@ -111,14 +113,18 @@ def main() -> None:
                 case.kind == "benign" and decision != "allow"
             )
             if wrong:
-                print(f"  [{case.category}] {case.kind} want {case.expected}, got {decision}: "
-                      f"{case.command!r}\n      because: {reason[:140]}")
+                print(
+                    f"  [{case.category}] {case.kind} want {case.expected}, got {decision}: "
+                    f"{case.command!r}\n      because: {reason[:140]}"
+                )
 
 
 def _table(split: str, rows: list[tuple[Case, str, str]], parse_failures: set[str]) -> None:
     print(f"\n== {split} half ==")
-    header = (f"{'class':<13}{'dangerous':>10}{'allowed':>9}{'deny→ask':>9}"
-              f"{'benign':>8}{'asked':>7}{'denied':>8}")
+    header = (
+        f"{'class':<13}{'dangerous':>10}{'allowed':>9}{'deny→ask':>9}"
+        f"{'benign':>8}{'asked':>7}{'denied':>8}"
+    )
     print(header)
     per: dict[str, Counter[str]] = defaultdict(Counter)
     for case, decision, _ in rows:
@@ -134,17 +140,23 @@ def _table(split: str, rows: list[tuple[Case, str, str]], parse_failures: set[st
     for category in sorted(per):
         counts = per[category]
         total.update(counts)
-        print(f"{category:<13}{counts['dangerous']:>10}{counts['allowed']:>9}"
-              f"{counts['deny-asked']:>9}{counts['benign']:>8}{counts['asked']:>7}"
-              f"{counts['denied']:>8}")
-    print(f"{'total':<13}{total['dangerous']:>10}{total['allowed']:>9}{total['deny-asked']:>9}"
-          f"{total['benign']:>8}{total['asked']:>7}{total['denied']:>8}")
+        print(
+            f"{category:<13}{counts['dangerous']:>10}{counts['allowed']:>9}"
+            f"{counts['deny-asked']:>9}{counts['benign']:>8}{counts['asked']:>7}"
+            f"{counts['denied']:>8}"
+        )
+    print(
+        f"{'total':<13}{total['dangerous']:>10}{total['allowed']:>9}{total['deny-asked']:>9}"
+        f"{total['benign']:>8}{total['asked']:>7}{total['denied']:>8}"
+    )
     benign = total["benign"] or 1
     failures = sum(case.command in parse_failures for case, _, _ in rows)
-    print(f"dangerous allowed without approval: {total['allowed']}/{total['dangerous']}; "
-          f"benign denied: {total['denied']}/{total['benign']} ({total['denied'] / benign:.1%}); "
-          f"benign asked: {total['asked']}/{total['benign']} ({total['asked'] / benign:.1%}); "
-          f"parse failures: {failures}")
+    print(
+        f"dangerous allowed without approval: {total['allowed']}/{total['dangerous']}; "
+        f"benign denied: {total['denied']}/{total['benign']} ({total['denied'] / benign:.1%}); "
+        f"benign asked: {total['asked']}/{total['benign']} ({total['asked'] / benign:.1%}); "
+        f"parse failures: {failures}"
+    )
 
 
 def _coverage(cases: list[Case]) -> None:

@@ -26,7 +26,6 @@ from workset.safety import python_code, rules
 from workset.safety.rules import Cmd, Finding
 from workset.safety.shell_text import (
     ASSIGNMENT,
-    DECLARERS,
     VAR,
     Word,
     decode_ansi_c,
@@ -395,15 +394,16 @@ class Walker:
             word = _joined([w for c in node.named_children for w in self._fields(c, depth, True)])
             return [], _Stdin(word.text, tuple(word.inner), word.dynamic), []
         if kind == "heredoc_redirect":
-            return [], self._heredoc(node, depth), [
-                c for c in node.named_children if c.type in ("pipeline", "list", "command")
-            ]
+            return (
+                [],
+                self._heredoc(node, depth),
+                [c for c in node.named_children if c.type in ("pipeline", "list", "command")],
+            )
         op = next((c.type for c in node.children if not c.is_named), ">")
         targets: list[tuple[str, Word]] = []
         for child in node.children_by_field_name("destination"):
-            if child.type == "number" and op in (">&", "<&", "&>", ">"):
-                if op in (">&", "<&"):
-                    continue
+            if child.type == "number" and op in (">&", "<&"):
+                continue  # 2>&1: a descriptor, not a file
             targets.extend((op, w) for w in self._fields(child, depth, quoted=True))
         return targets, None, []
 
@@ -495,7 +495,8 @@ class Walker:
     def _expand(self, node: Any, depth: int) -> tuple[list[str], bool]:
         """The value(s) of ``$x``/``${x…}`` and whether it is only known at run time."""
         text = node_text(node)
-        names = [c for c in node.named_children if c.type in ("variable_name", "special_variable_name")]
+        kinds = ("variable_name", "special_variable_name")
+        names = [c for c in node.named_children if c.type in kinds]
         name = node_text(names[0]) if names else text.strip("${}")
         if node.type == "expansion" and text.startswith("${!"):
             return [text], True  # indirection

@@ -91,8 +91,11 @@ def _push(flags: set[str], words: list[str]) -> Iterator[Finding]:
         yield _ask("git-delete-remote", "the push deletes branches or tags on the remote",
                    "a human must confirm")  # fmt: skip
     if words and ("://" in words[0] or "@" in words[0] or words[0].endswith(".git")):
-        yield _ask("git-push-url", f"git push sends the repository to {words[0]}, which is not "
-                   "a configured remote", "push to a configured remote, or confirm the host")
+        yield _ask(
+            "git-push-url",
+            f"git push sends the repository to {words[0]}, which is not a configured remote",
+            "push to a configured remote, or confirm the host",
+        )
 
 
 def _history(what: str) -> Finding:
@@ -102,13 +105,16 @@ def _history(what: str) -> Finding:
 
 def _config(flags: set[str], words: list[str]) -> Iterator[Finding]:
     if flags & {"--global", "--system"} and not flags & {"--get", "--list", "l", "--get-all"}:
-        yield _ask("git-config-global", "git config --global changes settings outside the "
-                   "workspace", "set it in the repository with git config --local")
+        yield _ask(
+            "git-config-global",
+            "git config --global changes settings outside the workspace",
+            "set it in the repository with git config --local",
+        )
         return
-    if words and not flags & {"--get", "--list", "l", "--get-all", "--unset"}:
-        if _exec_key(words[0], words[1] if len(words) > 1 else ""):
-            yield _ask("git-config-exec", f"git config {words[0]} makes git run a program",
-                       "a human must confirm")  # fmt: skip
+    reading = flags & {"--get", "--list", "l", "--get-all", "--unset"}
+    if words and not reading and _exec_key(words[0], words[1] if len(words) > 1 else ""):
+        yield _ask("git-config-exec", f"git config {words[0]} makes git run a program",
+                   "a human must confirm")  # fmt: skip
 
 
 HANDLERS: dict[str, Handler] = {"git": _git}

@@ -86,8 +86,8 @@ _KUBE_READS = frozenset({"get", "describe", "logs", "top", "explain", "version",
                          "api-versions", "cluster-info", "config", "diff", "auth", "events",
                          "wait", "completion"})  # fmt: skip
 _KUBE_WIDE = frozenset({"namespace", "namespaces", "ns", "node", "nodes", "no", "pv",
-                        "persistentvolume", "persistentvolumes", "crd", "crds",
-                        "customresourcedefinition", "clusterrole", "clusterrolebinding"})  # fmt: skip
+                        "persistentvolume", "persistentvolumes", "crd", "crds", "clusterrole",
+                        "customresourcedefinition", "clusterrolebinding"})  # fmt: skip
 
 
 def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -156,14 +156,23 @@ def _aws(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     action = words[1] if len(words) > 1 else ""
     flags = set(cmd.args())
     if service == "s3" and action == "rm" and ({"--recursive"} & flags):
-        yield _deny("cloud-storage-wipe", "aws s3 rm --recursive deletes every object under "
-                    "the prefix", "delete the objects you created, by name, or ask the owner")
+        yield _deny(
+            "cloud-storage-wipe",
+            "aws s3 rm --recursive deletes every object under the prefix",
+            "delete the objects you created, by name, or ask the owner",
+        )
     elif service == "s3" and action == "rb" and "--force" in flags:
-        yield _deny("cloud-storage-wipe", "aws s3 rb --force deletes a bucket and all it holds",
-                    "an agent never deletes buckets; ask the owner")
+        yield _deny(
+            "cloud-storage-wipe",
+            "aws s3 rb --force deletes a bucket and all it holds",
+            "an agent never deletes buckets; ask the owner",
+        )
     elif _CLOUD_DESTROY.match(action):
-        yield _deny("cloud-destroy", f"aws {service} {action} destroys a resource and its data",
-                    "ask the account's owner to do it")
+        yield _deny(
+            "cloud-destroy",
+            f"aws {service} {action} destroys a resource and its data",
+            "ask the account's owner to do it",
+        )
     elif service == "s3" and action in ("sync", "cp", "mv") and "--delete" in flags:
         yield _ask("cloud-storage-change", f"aws s3 {action} --delete removes objects")
     elif service == "s3" and action in ("cp", "sync", "mv") and _uploads(words[2:]):
@@ -184,12 +193,20 @@ def _gsutil(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     words = [a for a in cmd.args() if not a.startswith("-")]
     action = words[0] if words else ""
     flags = {a for a in cmd.args() if a.startswith("-")}
-    if action == "rm" and (flags & {"-r", "-R", "-a", "-rf", "-fr"} or any("*" in w for w in words)):
-        yield _deny("cloud-storage-wipe", "gsutil rm -r deletes everything under the path",
-                    "delete the objects you created, by name, or ask the owner")
+    if action == "rm" and (
+        flags & {"-r", "-R", "-a", "-rf", "-fr"} or any("*" in w for w in words)
+    ):
+        yield _deny(
+            "cloud-storage-wipe",
+            "gsutil rm -r deletes everything under the path",
+            "delete the objects you created, by name, or ask the owner",
+        )
     elif action == "rb" or (action == "rsync" and "-d" in flags):
-        yield _deny("cloud-storage-wipe", f"gsutil {action} deletes buckets or objects",
-                    "ask the bucket's owner to do it")
+        yield _deny(
+            "cloud-storage-wipe",
+            f"gsutil {action} deletes buckets or objects",
+            "ask the bucket's owner to do it",
+        )
     elif action in ("cp", "mv", "rsync") and _uploads(words[1:]):
         yield _ask("upload", f"gsutil {action} uploads local files to cloud storage")
     elif action not in ("ls", "cat", "du", "stat", "version", "help", "hash", "ls-l"):
@@ -201,11 +218,17 @@ def _gcloud(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     verb = next((w for w in words if _CLOUD_READ.match(w) or w in ("delete", "create",
                  "update", "deploy", "set", "add-iam-policy-binding")), "")  # fmt: skip
     if "delete" in words and (words[:1] in (["projects"], ["sql"]) or "--quiet" in cmd.args()):
-        yield _deny("cloud-destroy", f"gcloud {' '.join(words)} deletes a project or database",
-                    "ask the project's owner to do it")
+        yield _deny(
+            "cloud-destroy",
+            f"gcloud {' '.join(words)} deletes a project or database",
+            "ask the project's owner to do it",
+        )
     elif words[:2] == ["storage", "rm"] and "--recursive" in cmd.args():
-        yield _deny("cloud-storage-wipe", "gcloud storage rm --recursive deletes a whole tree",
-                    "delete the objects you created, by name")
+        yield _deny(
+            "cloud-storage-wipe",
+            "gcloud storage rm --recursive deletes a whole tree",
+            "delete the objects you created, by name",
+        )
     elif not verb or not _CLOUD_READ.match(verb):
         yield _ask("cloud-change", f"gcloud {' '.join(words[:3])} changes cloud resources")
 
@@ -214,8 +237,11 @@ def _az(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     words = [a for a in cmd.args() if not a.startswith("-")]
     if words[:2] == ["group", "delete"] or (words[-1:] == ["delete"] and words[:1] in
                                              (["sql"], ["cosmosdb"], ["storage"])):  # fmt: skip
-        yield _deny("cloud-destroy", f"az {' '.join(words)} deletes a resource group or its data",
-                    "ask the subscription's owner to do it")
+        yield _deny(
+            "cloud-destroy",
+            f"az {' '.join(words)} deletes a resource group or its data",
+            "ask the subscription's owner to do it",
+        )
     elif not any(_CLOUD_READ.match(w) for w in words[1:]) and words[:1] != ["account"]:
         yield _ask("cloud-change", f"az {' '.join(words[:3])} changes cloud resources")
 
@@ -264,14 +290,20 @@ def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif code is not None and _SQL_WRITE.search(code):
         yield _ask("sql-write", f"{cmd.name} changes data in a database server")
     elif code is None:
-        yield _ask("sql-session", f"{cmd.name} opens a database session whose statements "
-                   "cannot be checked", "pass one statement with -c/-e so it can be checked")
+        yield _ask(
+            "sql-session",
+            f"{cmd.name} opens a database session whose statements cannot be checked",
+            "pass one statement with -c/-e so it can be checked",
+        )
 
 
 def _drop_tools(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.name in ("dropdb", "dropuser") or "drop" in cmd.args():
-        yield _deny("sql-destroy", f"{cmd.name} drops a database",
-                    "never drop databases; ask the database's owner")
+        yield _deny(
+            "sql-destroy",
+            f"{cmd.name} drops a database",
+            "never drop databases; ask the database's owner",
+        )
 
 
 HANDLERS: dict[str, Handler] = {
@@ -283,7 +315,19 @@ HANDLERS: dict[str, Handler] = {
     "gsutil": _gsutil,
     "gcloud": _gcloud,
     "az": _az,
-    **{n: _database for n in ("psql", "mysql", "mariadb", "mongo", "mongosh", "redis-cli",
-                              "cqlsh", "sqlcmd", "clickhouse-client")},  # fmt: skip
+    **{
+        n: _database
+        for n in (
+            "psql",
+            "mysql",
+            "mariadb",
+            "mongo",
+            "mongosh",
+            "redis-cli",
+            "cqlsh",
+            "sqlcmd",
+            "clickhouse-client",
+        )
+    },
     **{n: _drop_tools for n in ("dropdb", "dropuser", "mysqladmin")},
 }

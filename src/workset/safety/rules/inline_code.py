@@ -28,8 +28,7 @@ _EXEC_DYNAMIC = re.compile(
 )
 _DELETE = re.compile(
     r"(?:\bunlink(?:Sync)?|\brmtree|\bremove_tree|\brm(?:_rf|_r|Sync)?|\brmdir(?:Sync)?|"
-    r"\bFile\.delete|\bFileUtils\.rm\w*|\bos\.remove|\bfs\.rm\w*|\bDir\.rmdir)\s*[(]?\s*"
-    + _QUOTED
+    r"\bFile\.delete|\bFileUtils\.rm\w*|\bos\.remove|\bfs\.rm\w*|\bDir\.rmdir)\s*[(]?\s*" + _QUOTED
 )
 _DELETE_ANY = re.compile(
     r"\b(unlink(Sync)?|rmtree|remove_tree|rm_rf|rmSync|rmdirSync|File\.delete|FileUtils\.rm|"

@@ -106,9 +106,7 @@ def _code_argument(
         yield from _code(code, language, cmd.name)
 
 
-def _code(
-    code: str, language: Literal["shell", "python"] | None, program: str
-) -> Iterator[Result]:
+def _code(code: str, language: Literal["shell", "python"] | None, program: str) -> Iterator[Result]:
     if language is not None:
         yield Nested(code, language)
         return

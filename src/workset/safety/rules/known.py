@@ -319,8 +319,9 @@ def _writer(cmd: Cmd, ctx: Context) -> Finding | None:
             )
         if not inside(word, ctx):
             return outside(word, name)
-        if name in ("chmod",) and (flags & {"s"} or re.search(r"[0-7]?[4-7][0-7]{3}|\+s|u\+s|g\+s",
-                                                               " ".join(cmd.args()))):
+        if name in ("chmod",) and (
+            flags & {"s"} or re.search(r"[0-7]?[4-7][0-7]{3}|\+s|u\+s|g\+s", " ".join(cmd.args()))
+        ):
             return unknown_program("chmod setuid", " (it lets a program run as its owner)")
     return None
 
@@ -405,10 +406,35 @@ def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
 _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **{
         n: _interpreter
-        for n in ("python", "python3", "python2", "pypy", "pypy3", "node", "nodejs", "perl",
-                  "ruby", "php", "lua", "luajit", "Rscript", "julia", "bash", "sh", "zsh",
-                  "dash", "ksh", "fish", "tclsh", "groovy", "scala", "kotlin", "ts-node",
-                  "tsx", "busybox")  # fmt: skip
+        for n in (
+            "python",
+            "python3",
+            "python2",
+            "pypy",
+            "pypy3",
+            "node",
+            "nodejs",
+            "perl",
+            "ruby",
+            "php",
+            "lua",
+            "luajit",
+            "Rscript",
+            "julia",
+            "bash",
+            "sh",
+            "zsh",
+            "dash",
+            "ksh",
+            "fish",
+            "tclsh",
+            "groovy",
+            "scala",
+            "kotlin",
+            "ts-node",
+            "tsx",
+            "busybox",
+        )
     },
     **{n: _network_client for n in ("curl", "wget", "http", "https", "xh")},
 }

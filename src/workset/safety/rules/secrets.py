@@ -51,7 +51,9 @@ _SECRET_DIRS = frozenset(
 _SECRET_TREES = ("~/.ssh/", "~/.aws/", "~/.gnupg/", "~/.azure/", "~/.config/gcloud/",
                  "~/.password-store/", "~/.kube/", "/root/.ssh/", "/proc/self/environ",
                  "~/.config/gh/", "~/.docker/config.json")  # fmt: skip
-_SYSTEM_SECRETS = re.compile(r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/environ$")
+_SYSTEM_SECRETS = re.compile(
+    r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/environ$"
+)
 HISTORY_FILE = re.compile(r"(^|/)\.([a-z_]*_history|histfile|lesshst)$")
 _LISTING = frozenset({"ls", "stat", "du", "file", "test", "[", "[[", "tree", "mkdir", "cd", "df",
                       "rm", "rmdir", "unlink", "touch", "chmod", "chown", "chgrp", "shred",
@@ -80,15 +82,12 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
         found.append("the environment")
     if name in ("export", "declare", "set") and cmd.args() in ((), ("-p",), ("-x",)):
         found.append("the environment")
-    if name in _NOT_PATHS:
-        args = _after_pattern(cmd)
-    else:
-        args = list(cmd.args())
+    args = _after_pattern(cmd) if name in _NOT_PATHS else list(cmd.args())
     for word in args:
         place = paths.normalize(word.split("=", 1)[-1].lstrip("@<"))
-        if place in _SECRET_DIRS and name not in _LISTING:
-            found.append(word)
-        elif is_secret(word) and name not in _LISTING:
+        if (place in _SECRET_DIRS and name not in _LISTING) or (
+            is_secret(word) and name not in _LISTING
+        ):
             found.append(word)
     return found
 

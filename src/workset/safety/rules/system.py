@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 
 
 def _power(cmd: Cmd, ctx: Context) -> Iterator[Result]:
