@@ -50,22 +50,28 @@ def main() -> None:
         hit = sum(bool(f) for _, f in poisoned)
         false = sum(bool(f) for _, f in benign)
         print(f"== {split} half ==")
-        print(f"poisoned flagged: {hit}/{len(poisoned)} ({hit / max(1, len(poisoned)):.0%}); "
-              f"benign flagged: {false}/{len(benign)} ({false / max(1, len(benign)):.0%})")
+        print(
+            f"poisoned flagged: {hit}/{len(poisoned)} ({hit / max(1, len(poisoned)):.0%}); "
+            f"benign flagged: {false}/{len(benign)} ({false / max(1, len(benign)):.0%})"
+        )
         per: dict[str, Counter[str]] = defaultdict(Counter)
         for row, found in poisoned:
             per[row["technique"]]["n"] += 1
             per[row["technique"]]["hit"] += bool(found)
         print("  " + ", ".join(f"{t} {c['hit']}/{c['n']}" for t, c in sorted(per.items())))
     rules = Counter(f.rule for _, found in results for f in found)
-    print("findings per rule (both halves): " + ", ".join(f"{r} {n}" for r, n in rules.most_common()))
+    print(
+        "findings per rule (both halves): " + ", ".join(f"{r} {n}" for r, n in rules.most_common())
+    )
     _shadowing()
     if args.show:
         print(f"\nmisses on the {args.show} half:")
         for row, found in results:
             if row["split"] == args.show and bool(found) != (row["label"] == "poisoned"):
-                print(f"  {row['label']} {row['technique']}: {row['server']}/{row['name']} "
-                      f"{[f.line() for f in found]}")
+                print(
+                    f"  {row['label']} {row['technique']}: {row['server']}/{row['name']} "
+                    f"{[f.line() for f in found]}"
+                )
 
 
 def _shadowing() -> None:
@@ -80,8 +86,10 @@ def _shadowing() -> None:
     hits = [k for k in expected if k in found]
     named = [k for k in hits if found[k] == expected[k]]
     wrong = [k for k in found if k not in expected]
-    print(f"\nshadowing: {len(hits)}/{len(expected)} expected pairs found, shadow named "
-          f"correctly in {len(named)}/{len(expected)}; {len(wrong)} unexpected pairs")
+    print(
+        f"\nshadowing: {len(hits)}/{len(expected)} expected pairs found, shadow named "
+        f"correctly in {len(named)}/{len(expected)}; {len(wrong)} unexpected pairs"
+    )
     for pair in pairs:
         print(f"  {pair.line()}")
 

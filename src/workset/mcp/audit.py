@@ -85,8 +85,7 @@ class ShadowPair:
             else "; neither server is trusted more (set trust in the config to decide)"
         )
         return (
-            f"{self.server}/{self.tool} ~ {self.other_server}/{self.other_tool}: "
-            f"{self.reason}{who}"
+            f"{self.server}/{self.tool} ~ {self.other_server}/{self.other_tool}: {self.reason}{who}"
         )
 
 
@@ -133,7 +132,7 @@ def _pair(
 
 
 def normalised_name(name: str) -> str:
-    """``readFile``, ``read-file``, ``READ_FILES`` and ``rеad_file`` (Cyrillic е) → ``read_file``."""
+    """``readFile``, ``read-file``, ``READ_FILES``, ``rеad_file`` (Cyrillic е): ``read_file``."""
     folded = fold(name)
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", folded)
     words = re.split(r"[-_.\s/:]+", spaced.lower())

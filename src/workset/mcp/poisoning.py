@@ -167,7 +167,7 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
 )
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
 _DOTTED = re.compile(r"\b(?:[A-Za-z][.\-_*·]){2,}[A-Za-z]\b")
-_SPACED = re.compile(r"\b(?:[A-Za-z] ){3,}[A-Za-z]\b")
+_SPACED = re.compile(r"\b(?:[A-Za-z] ){2,}[A-Za-z]\b")
 _NAME_ONLY = frozenset({"secret-request", "sensitive-path"})  # too loose for a short name
 _COMMENT = re.compile(r"<!--(.*?)(-->|$)", re.DOTALL)
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-.]+")
@@ -230,7 +230,9 @@ def _schema_texts(node: Any, path: str) -> Iterator[tuple[str, str]]:
 def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str]]]:
     """``text`` as a model reads it, and the hiding tricks found on the way (rule, excerpt)."""
     tricks: list[tuple[str, str]] = []
-    hidden = [c for i, c in enumerate(text) if INVISIBLE.fullmatch(c) and not _emoji_joiner(text, i)]
+    hidden = [
+        c for i, c in enumerate(text) if INVISIBLE.fullmatch(c) and not _emoji_joiner(text, i)
+    ]
     if hidden:
         names = sorted({f"U+{ord(c):04X} {unicodedata.name(c, 'TAG')}" for c in hidden})
         tricks.append(("hidden-unicode", f"{len(hidden)} hidden: {', '.join(names)}"[:_EXCERPT]))
