@@ -282,15 +282,25 @@ def run(args: argparse.Namespace) -> None:
 
 def report(path: Path) -> None:
     rows = list(load_done(path).values())
-    print(f"\n{'config':<10} {'utility (no attack)':>20} {'utility (attack)':>17} {'ASR':>10}")
+    attacked_users = {r["user_task"] for r in rows if r["injection_task"]}
+    print(
+        f"user tasks run under attack: {len(attacked_users)}; utility without attack is "
+        "shown over all user tasks run and over those same tasks (matched)"
+    )
+    print(
+        f"\n{'config':<10} {'utility (no attack)':>20} {'matched':>12} {'utility (attack)':>17}"
+        f" {'ASR':>10}"
+    )
     for config in CONFIGS:
         mine = [r for r in rows if r["config"] == config]
         if not mine:
             continue
         clean = [r for r in mine if not r["injection_task"]]
+        matched = [r for r in clean if r["user_task"] in attacked_users]
         attacked = [r for r in mine if r["injection_task"]]
         print(
             f"{config:<10} {_ratio(sum(r['utility'] for r in clean), len(clean)):>20} "
+            f"{_ratio(sum(r['utility'] for r in matched), len(matched)):>12} "
             f"{_ratio(sum(r['utility'] for r in attacked), len(attacked)):>17} "
             f"{_ratio(sum(bool(r['attack_success']) for r in attacked), len(attacked)):>10}"
         )
