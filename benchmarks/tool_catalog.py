@@ -43,7 +43,17 @@ from workset.tokens.openai import OpenAITokenizer
 from workset.tools.perception import perception_tools
 from workset.tools.workspace import Workspace
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "livemcpbench"
+def _find_data() -> Path:
+    """``shared/data/livemcpbench`` beside the first ancestor that has it (main or a worktree)."""
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        candidate = parent / "shared" / "data" / "livemcpbench"
+        if candidate.is_dir():
+            return candidate
+    return here.parents[2] / "shared" / "data" / "livemcpbench"
+
+
+DATA = _find_data()
 KS = (1, 5, 10)
 
 # Needs that no LiveMCPBench tool serves (written by hand, not tuned against).
