@@ -28,7 +28,7 @@ from workset.errors import ModelError, UsageError
 from workset.messages import SystemMessage, ToolSpec, UserMessage
 from workset.models.base import Model, ModelRequest
 
-PROMPT_VERSION = 2  # part of every key: changing the prompt regenerates every tool
+PROMPT_VERSION = 3  # part of every key: changing the prompt regenerates every tool
 _DESCRIPTION_CHARS = 500
 _PARAMETER_CHARS = 50
 
@@ -40,7 +40,6 @@ FIELDS: Mapping[str, str] = {
     "need this tool, without naming what the tool does or using its words",
     "question": "a question someone asks whose answer this tool gives, with concrete names, "
     "places or numbers",
-    "request": "a short command an AI agent would give in the middle of a bigger task",
     "synonyms": "five other words or short phrases people use for what this tool does",
 }
 # Only for a description mostly in another script: its English meaning, so English needs match.
@@ -58,7 +57,7 @@ Parameters: {parameters}
 
 Fields:
 {fields}"""
-_ENGLISH = {"type": "string", "minLength": 8, "maxLength": 150, "pattern": "^[ -~]+$"}
+_ENGLISH = {"type": "string", "minLength": 8, "maxLength": 120, "pattern": "^[ -~]+$"}
 
 
 def definition_key(server: str, spec: ToolSpec) -> str:
@@ -155,7 +154,7 @@ def expansion_request(server: str, spec: ToolSpec, *, about: str = "") -> ModelR
     }
     return ModelRequest(
         (SystemMessage(SYSTEM), UserMessage(text)),
-        max_tokens=45 * len(fields) + 30,
+        max_tokens=60 * len(fields) + 40,
         temperature=0.0,
         json_schema=schema,
     )

@@ -16,9 +16,9 @@ property of its words, checked by :func:`band_of` rather than trusted:
   parameters or server names;
 - ``hard``: shares no content word with any of those.
 
-Content words are lowercase letter/digit runs (split at ``_``, ``-`` and anything else
-that is not a letter or digit; a camelCase run counts whole and as its parts), minus :data:`STOPWORDS`, reduced by the Snowball English stemmer (the
-``snowballstemmer`` package, a dev dependency: only checking needs it). The split is
+Content words are lowercase letter/digit runs (split at anything else; a camelCase run
+counts whole and as its parts), minus :data:`STOPWORDS`, reduced by the Snowball English
+stemmer (the ``snowballstemmer`` package, a dev dependency: only checking needs it). The split is
 fixed by the id's hash (:func:`split_of`), so it cannot drift towards what a matcher gets right.
 """
 
@@ -41,17 +41,17 @@ Split: TypeAlias = Literal["tune", "held_out"]
 BANDS: tuple[Band, ...] = ("name", "paraphrase", "hard", "unservable")
 
 # A standard English stopword list, plus the filler of a stated need ("I need to get ...").
-STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
+_STOPWORDS_TEXT = """a about above after again against all am an and any are as at be because
+    been before being below between both but by can could did do does doing down during each few
+    for from
     further had has have having he her here hers herself him himself his how i if in into is it
     its itself just me more most my myself no nor not now of off on once only or other our ours
     ourselves out over own same she should so some such than that the their theirs them
     themselves then there these they this those through to too under until up very was we were
     what when where which while who whom why will with would you your yours yourself
     yourselves let lets please need needs want wants get gets got like tell give show me using
-    use tool tools something anything way also one s t d ll m re ve""".split()
-)
+    use tool tools something anything way also one s t d ll m re ve"""
+STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_WORD = re.compile(r"[^0-9A-Za-z]+")
 
@@ -184,14 +184,14 @@ def read_needs(path: Path) -> list[Need]:
     return needs
 
 
-def check_needs(
-    needs: Iterable[Need], servers: Mapping[str, Sequence[ToolSpec]]
-) -> list[str]:
+def check_needs(needs: Iterable[Need], servers: Mapping[str, Sequence[ToolSpec]]) -> list[str]:
     """Every problem found: unknown tools, a band or split that the rules disagree with."""
     specs = {(name, spec.name): spec for name, group in servers.items() for spec in group}
     problems = []
     for need in needs:
-        unknown = [r for r in (*need.expected, *need.near_misses) if (r.server, r.tool) not in specs]
+        unknown = [
+            r for r in (*need.expected, *need.near_misses) if (r.server, r.tool) not in specs
+        ]
         if unknown:
             problems.append(f"{need.id}: not in the catalog: {unknown}")
             continue
@@ -199,5 +199,7 @@ def check_needs(
         if band != need.band:
             problems.append(f"{need.id}: band is {band!r}, the file says {need.band!r}")
         if split_of(need.id) != need.split:
-            problems.append(f"{need.id}: split is {split_of(need.id)!r}, the file says {need.split!r}")
+            problems.append(
+                f"{need.id}: split is {split_of(need.id)!r}, the file says {need.split!r}"
+            )
     return problems

@@ -1,0 +1,197 @@
+"""Whether the catalog serves a need: several signals of the best candidates, one calibrated model.
+
+One cosine cannot tell "no tool does this" from "the right tool is described in other words":
+wrong matches for off-catalog needs often score above right matches for oddly phrased ones.
+The decision reads, for the best candidate (:class:`Evidence`): its meaning score, how far it
+stands above the next candidate, its full-document and best-example cosines (does the tool's
+own text agree with the requests written for it?), the share of the need's words it holds,
+its server's cosine and whether that server is the best-matching one, and how many of the top
+three candidates come from that server. A logistic model over those features, standardised,
+gives the probability that the need is servable; below :attr:`Calibration.threshold` the
+answer is "not found".
+
+The coefficients are fitted on the tuning half of ``benchmarks/data/needs/needs.jsonl``
+(class-balanced, L2-regularised; refit and print them with
+``python benchmarks/tool_catalog.py --fit``) and committed here; the threshold is chosen on
+that half too, at the point where at most 3 % of answerable needs are refused. Two sets exist:
+for an index whose tools have example requests and for one without (features shift when
+examples exist). :func:`why_rejected` turns a rejected candidate's evidence into the reasons
+the ``tool_search`` result shows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from workset.errors import UsageError
+
+FEATURES = (
+    "cosine",
+    "margin",
+    "document_cosine",
+    "example_cosine",
+    "lexical",
+    "server_cosine",
+    "server_is_best",
+    "same_server_share",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What the index measured for one candidate tool."""
+
+    cosine: float  # the meaning score the ranking used
+    document_cosine: float  # best of its full and short documents
+    example_cosine: float  # best of its example requests (document_cosine without any)
+    margin: float  # its meaning score minus the next candidate's
+    lexical: float  # share of the need's content words found in its texts
+    server_cosine: float
+    server_rank: int  # 0 = its server matches the need best of all servers
+    shared_words: tuple[str, ...] = ()
+    has_examples: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """A logistic model over standardised :data:`FEATURES`, and the decision threshold."""
+
+    weights: tuple[float, ...]
+    bias: float
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+    threshold: float
+    typical_cosine: float  # a low quantile of right matches' cosines: "below what matches score"
+
+    def probability(self, features: Sequence[float]) -> float:
+        z = self.bias + sum(
+            w * (x - m) / s
+            for w, x, m, s in zip(self.weights, features, self.means, self.scales, strict=True)
+        )
+        return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    found: bool
+    probability: float
+    features: tuple[float, ...]
+    calibration: Calibration
+
+
+# Fitted by `python benchmarks/tool_catalog.py --fit` on the tuning half (see the docstring).
+WITH_EXAMPLES = Calibration(
+    weights=(1.0, 0.3, 0.5, 0.5, 0.5, 0.3, 0.3, 0.2),
+    bias=0.0,
+    means=(0.45, 0.03, 0.42, 0.45, 0.3, 0.25, 0.5, 0.5),
+    scales=(0.1, 0.03, 0.1, 0.1, 0.25, 0.1, 0.5, 0.3),
+    threshold=0.5,
+    typical_cosine=0.4,
+)
+WITHOUT_EXAMPLES = WITH_EXAMPLES
+
+
+def features(candidates: Sequence[Evidence]) -> tuple[float, ...]:
+    """The :data:`FEATURES` of a search, from its candidates best first."""
+    if not candidates:
+        raise UsageError("a decision needs at least one candidate")
+    best = candidates[0]
+    top = candidates[:3]
+    same = sum(1 for c in top if c.server_rank == best.server_rank) / len(top)
+    return (
+        best.cosine,
+        best.margin,
+        best.document_cosine,
+        best.example_cosine,
+        best.lexical,
+        best.server_cosine,
+        1.0 if best.server_rank == 0 else 0.0,
+        same,
+    )
+
+
+def decide(candidates: Sequence[Evidence], calibration: Calibration | None = None) -> Decision:
+    """Found or not found, from the candidates of one search (best first)."""
+    chosen = calibration or (
+        WITH_EXAMPLES if any(c.has_examples for c in candidates) else WITHOUT_EXAMPLES
+    )
+    x = features(candidates)
+    p = chosen.probability(x)
+    return Decision(p >= chosen.threshold, p, x, chosen)
+
+
+def why_rejected(evidence: Evidence, calibration: Calibration, *, top_servers: int = 3) -> str:
+    """Plain reasons a candidate is not taken as a match, for the model to read."""
+    reasons = []
+    if evidence.cosine < calibration.typical_cosine:
+        reasons.append(
+            f"its meaning is not close (similarity {evidence.cosine:.2f}; real matches "
+            f"usually score above {calibration.typical_cosine:.2f})"
+        )
+    if not evidence.shared_words:
+        reasons.append("it shares no word with the need")
+    elif evidence.lexical < 0.34:
+        reasons.append(f"it shares only {', '.join(repr(w) for w in evidence.shared_words)}")
+    if evidence.server_rank >= top_servers:
+        reasons.append("its server is not one of those closest to the need")
+    if evidence.has_examples and evidence.example_cosine < evidence.document_cosine - 0.05:
+        reasons.append("none of the requests it serves resembles the need")
+    if not reasons:
+        reasons.append("the closest tool, but nothing in it clearly does what is asked")
+    return "; ".join(reasons)
+
+
+def fit_calibration(
+    rows: npt.NDArray[np.float64],
+    labels: npt.NDArray[np.float64],
+    *,
+    refuse_at_most: float = 0.03,
+    l2: float = 1.0,
+    iterations: int = 50,
+) -> Calibration:
+    """Fit a class-balanced, L2-regularised logistic model by Newton's method.
+
+    ``rows`` are :data:`FEATURES` per search, ``labels`` 1 for servable needs and 0 for the
+    rest. The threshold is the highest probability that still accepts all but
+    ``refuse_at_most`` of the servable needs. ``typical_cosine`` (the reasons' yardstick) is
+    the 10th percentile of the servable needs' cosine.
+    """
+    if rows.ndim != 2 or rows.shape[1] != len(FEATURES) or rows.shape[0] != labels.shape[0]:
+        raise UsageError(f"fit needs an (n, {len(FEATURES)}) array and n labels")
+    if labels.min() == labels.max():
+        raise UsageError("fit needs both servable and unservable needs")
+    means = rows.mean(axis=0)
+    scales = rows.std(axis=0)
+    scales[scales < 1e-6] = 1.0
+    x = np.hstack([np.ones((rows.shape[0], 1)), (rows - means) / scales])
+    positive = labels.mean()
+    sample = np.where(labels > 0.5, 0.5 / positive, 0.5 / (1 - positive))
+    beta = np.zeros(x.shape[1])
+    penalty = np.eye(x.shape[1]) * l2
+    penalty[0, 0] = 0.0
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(x @ beta)))
+        gradient = x.T @ (sample * (p - labels)) + penalty @ beta
+        hessian = (x.T * (sample * p * (1 - p))) @ x + penalty
+        step = np.linalg.solve(hessian, gradient)
+        beta -= step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    probabilities = 1.0 / (1.0 + np.exp(-(x @ beta)))
+    servable = np.sort(probabilities[labels > 0.5])
+    cut = math.floor(refuse_at_most * len(servable))
+    threshold = float(servable[cut]) if cut < len(servable) else 0.5
+    cosines = rows[labels > 0.5, FEATURES.index("cosine")]
+    return Calibration(
+        weights=tuple(round(float(b), 4) for b in beta[1:]),
+        bias=round(float(beta[0]), 4),
+        means=tuple(round(float(m), 4) for m in means),
+        scales=tuple(round(float(s), 4) for s in scales),
+        threshold=round(threshold - 1e-4, 4),
+        typical_cosine=round(float(np.quantile(cosines, 0.1)), 3),
+    )
