@@ -40,6 +40,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--limit", type=int, help="only the first N tools of each server (a trial)")
     parser.add_argument("--prune", action="store_true", help="drop lines of vanished tools")
+    parser.add_argument(
+        "--minutes", type=float, help="stop starting new tools after this long (resume later)"
+    )
     args = parser.parse_args()
 
     servers, descriptions = load_catalog(args.data)
@@ -54,9 +57,13 @@ def main() -> None:
     started = time.perf_counter()
     done = 0
 
+    deadline = started + 60 * args.minutes if args.minutes else None
+
     def progress(server: str, tool: str, expansion: ToolExpansion | None) -> None:
         nonlocal done
         done += 1
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _OutOfTime
         rate = (time.perf_counter() - started) / done
         shown = expansion.requests[:2] if expansion else "FAILED"
         print(f"[{done}] {server}/{tool} ({rate:.1f} s/tool): {shown}", flush=True)
@@ -66,6 +73,9 @@ def main() -> None:
             report = await expand_catalog(
                 model, servers, args.out, descriptions=descriptions, on_tool=progress
             )
+        except _OutOfTime:
+            print(f"stopped after {args.minutes} minutes; run again to resume")
+            return
         finally:
             await model.aclose()
         print(
@@ -76,6 +86,10 @@ def main() -> None:
             print(f"  failed: {line}")
 
     anyio.run(run)
+
+
+class _OutOfTime(Exception):
+    """Raised between two tools when --minutes has passed (every finished line is kept)."""
 
 
 def _first(servers: dict[str, list[ToolSpec]], n: int) -> dict[str, list[ToolSpec]]:

@@ -34,6 +34,7 @@ import argparse
 import itertools
 import json
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -222,6 +223,9 @@ def main() -> None:
     parser.add_argument("--expansions", type=Path, default=EXPANSIONS)
     parser.add_argument("--tune", action="store_true", help="grid-search weights on tune")
     parser.add_argument("--fit", action="store_true", help="refit the not-found model on tune")
+    parser.add_argument(
+        "--store", type=Path, help="keep the vector file here between runs (default: temporary)"
+    )
     args = parser.parse_args()
 
     servers, descriptions = load_catalog(args.data)
@@ -248,37 +252,41 @@ def main() -> None:
     print()
     print("(1) index build (MiniLM in numpy; every text embedded once, then read from the file)")
     scratch = tempfile.TemporaryDirectory()
-    store = Path(scratch.name) / "vectors.npz"
-    if True:
-        started = time.perf_counter()
-        index = ToolIndex.build(
-            servers, embedder, descriptions=descriptions, expansions=expansions, store=store
-        )
-        cold, cold_texts = time.perf_counter() - started, len(embedder.seen)
-        print(
-            f"  cold: {cold:.1f} s, {cold_texts} texts embedded "
-            f"(example requests for {index.tools_with_examples}/{len(index)} tools); "
-            f"vector file {store.stat().st_size / 1e6:.1f} MB"
-        )
-        fresh = MemoEmbedder(embedder.inner)
-        started = time.perf_counter()
-        ToolIndex.build(
-            servers, fresh, descriptions=descriptions, expansions=expansions, store=store
-        )
-        print(
-            f"  again from the file: {time.perf_counter() - started:.2f} s, "
-            f"{len(fresh.seen)} texts embedded"
-        )
-        fresh = MemoEmbedder(embedder.inner)
-        edited = changed_server(servers, "weather")
-        started = time.perf_counter()
-        ToolIndex.build(
-            edited, fresh, descriptions=descriptions, expansions=expansions, store=store
-        )
-        print(
-            f"  after one tool of one server changed: {time.perf_counter() - started:.2f} s, "
-            f"{len(fresh.seen)} texts embedded (that tool's two documents and its server's)"
-        )
+    store = args.store or Path(scratch.name) / "vectors.npz"
+    existed = store.is_file()
+    started = time.perf_counter()
+    index = ToolIndex.build(
+        servers, embedder, descriptions=descriptions, expansions=expansions, store=store
+    )
+    first = "from the existing --store file" if existed else "cold"
+    print(
+        f"  {first}: {time.perf_counter() - started:.1f} s, {len(embedder.seen)} texts embedded "
+        f"(example requests for {index.tools_with_examples}/{len(index)} tools); "
+        f"vector file {store.stat().st_size / 1e6:.1f} MB"
+    )
+    fresh = MemoEmbedder(embedder.inner)
+    started = time.perf_counter()
+    ToolIndex.build(servers, fresh, descriptions=descriptions, expansions=expansions, store=store)
+    print(
+        f"  again from the file: {time.perf_counter() - started:.2f} s, "
+        f"{len(fresh.seen)} texts embedded"
+    )
+    edited_store = Path(scratch.name) / "edited.npz"
+    shutil.copyfile(store, edited_store)
+    fresh = MemoEmbedder(embedder.inner)
+    started = time.perf_counter()
+    ToolIndex.build(
+        changed_server(servers, "weather"),
+        fresh,
+        descriptions=descriptions,
+        expansions=expansions,
+        store=edited_store,
+    )
+    print(
+        f"  after one tool of one server changed: {time.perf_counter() - started:.2f} s, "
+        f"{len(fresh.seen)} texts embedded (those whose words changed: that tool's and its "
+        "server's documents)"
+    )
     plain = ToolIndex.build(servers, embedder, descriptions=descriptions)
 
     # (2) needs by band: each idea

@@ -133,8 +133,12 @@ class ToolIndex:
         self._tool_bm25 = BM25Ranker(self._tool_texts)
         self._server_bm25 = BM25Ranker(server_texts)
         self._texts = self._embedded_texts(server_texts)
+        if embedder is not None and store is None:
+            store = VectorStore(embedder.name)
         self._store = store
-        self._dense = self._embed(embedder, store) if embedder is not None else None
+        self._dense = (
+            self._embed(embedder, store) if embedder is not None and store is not None else None
+        )
 
     @classmethod
     def build(
@@ -390,8 +394,8 @@ class ToolIndex:
         model = self._embedder.name if self._embedder else ""
         return [text_key(model, t) for t in self._texts]
 
-    def _embed(self, embedder: TextEmbedder, store: VectorStore | None) -> _Dense:
-        vectors = (store or VectorStore(embedder.name)).embed(embedder, self._texts)
+    def _embed(self, embedder: TextEmbedder, store: VectorStore) -> _Dense:
+        vectors = store.embed(embedder, self._texts)
         n = len(self._entries)
         counts = np.array([len(e.examples) for e in self._entries], dtype=np.intp)
         example_rows = np.arange(2 * n, 2 * n + int(counts.sum()), dtype=np.intp)
