@@ -181,7 +181,7 @@ def rrf_ranker(index: ToolIndex) -> Ranker:
 def tune(index: ToolIndex, needs: Sequence[Need]) -> tuple[SearchConfig, list[str]]:
     """Grid search on ``needs`` (the tuning half) by mean Hit@5 over the three bands."""
     base, best, best_key, lines = index.config, index.config, -1.0, []
-    grid = itertools.product((0.2, 0.3, 0.4), (0.25, 0.5), (0.0, 0.3, 0.5, 0.7))
+    grid = itertools.product((0.1, 0.2, 0.3), (0.1, 0.25, 0.5), (0.0, 0.3, 0.5, 0.7))
     for bm25_weight, server_weight, expansion_weight in grid:
         index.config = replace(
             base,
@@ -290,12 +290,16 @@ def main() -> None:
     plain = ToolIndex.build(servers, embedder, descriptions=descriptions)
 
     # (2) needs by band: each idea
-    base = SearchConfig(expansion_weight=0.0, rewrite=False)
+    base = SearchConfig(expansion_weight=0.0, rewrite=False, short_documents=False)
     variants: dict[str, tuple[ToolIndex, SearchConfig]] = {
         "tool text (as before)": (plain, base),
+        "+ short document": (plain, replace(base, short_documents=True)),
         "+ query rewriting": (plain, replace(base, rewrite=True)),
         "+ example requests": (index, replace(base, expansion_weight=0.5)),
-        "+ both": (index, replace(base, rewrite=True, expansion_weight=0.5)),
+        "all three": (
+            index,
+            replace(base, rewrite=True, short_documents=True, expansion_weight=0.5),
+        ),
         "default config": (index, SearchConfig()),
     }
     if args.tune:

@@ -54,6 +54,7 @@ class SearchConfig:
     server_weight: float = 0.25
     expansion_weight: float = 0.5
     rewrite: bool = True  # also match the need with its filler words dropped
+    short_documents: bool = True  # a tool's cosine is the better of its full and short text
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,7 +310,9 @@ class ToolIndex:
         query_vectors = self._embedder.embed(queries)
         cosines = np.max(self._dense.vectors @ query_vectors.T, axis=1)
         dense_ = self._dense
-        whole = np.maximum(cosines[dense_.full], cosines[dense_.short])
+        whole = cosines[dense_.full]
+        if self.config.short_documents:
+            whole = np.maximum(whole, cosines[dense_.short])
         examples = whole.copy()
         if dense_.example_rows.size:
             best = np.maximum.reduceat(cosines[dense_.example_rows], dense_.example_starts)
