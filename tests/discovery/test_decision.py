@@ -44,6 +44,8 @@ WEAK = [
         server_cosine=0.12,
         server_rank=4,
         shared_words=(),
+        action_covered=False,
+        action="book",
     ),
     evidence(cosine=0.195, server_rank=9, lexical=0.0, shared_words=()),
     evidence(cosine=0.19, server_rank=11, lexical=0.0, shared_words=()),
@@ -60,14 +62,16 @@ def test_a_close_specific_candidate_is_found_and_a_vague_far_one_is_not(
 
 
 def test_the_decision_uses_more_than_the_cosine() -> None:
-    """Same best cosine; lexical evidence, margin and server agreement move the probability."""
-    alone = evidence(
-        cosine=0.38, lexical=0.0, shared_words=(), margin=0.0, server_rank=5, server_cosine=0.1
+    """Same best cosine: the other signals alone move the probability across the threshold."""
+    asked = evidence(cosine=0.3, document_cosine=0.3, example_cosine=0.3)
+    unsupported = evidence(
+        cosine=0.3, document_cosine=0.3, example_cosine=0.3, action_covered=False, action="book"
     )
-    backed = evidence(cosine=0.38, lexical=0.6, margin=0.1, server_rank=0, server_cosine=0.45)
-    p_alone = decide([alone, alone], WITH_EXAMPLES).probability
-    p_backed = decide([backed, backed], WITH_EXAMPLES).probability
-    assert p_backed > p_alone
+    decided = decide([asked, asked], WITHOUT_EXAMPLES)
+    refused = decide([unsupported, unsupported], WITHOUT_EXAMPLES)
+    assert decided.found and not refused.found
+    lexical = decide([evidence(cosine=0.3, lexical=0.0, shared_words=())], WITHOUT_EXAMPLES)
+    assert lexical.probability != decide([evidence(cosine=0.3)], WITHOUT_EXAMPLES).probability
 
 
 def test_the_calibration_follows_whether_the_tools_have_examples() -> None:
@@ -98,6 +102,8 @@ def test_rejection_reasons_name_what_was_weak() -> None:
     )
     assert "shares only 'train'" in partial
     assert "not close" not in partial
+    booking = evidence(cosine=0.9, action_covered=False, action="book")
+    assert "nothing in it says it can 'book'" in why_rejected(booking, WITH_EXAMPLES)
 
 
 def test_a_fitted_model_separates_what_it_was_fitted_on_and_refuses_few_servable_needs() -> None:
@@ -106,7 +112,7 @@ def test_a_fitted_model_separates_what_it_was_fitted_on_and_refuses_few_servable
     unservable = rng.normal(0.3, 0.08, size=(40, len(FEATURES)))
     rows = np.vstack([servable, unservable])
     labels = np.array([1.0] * 200 + [0.0] * 40)
-    fitted = fit_calibration(rows, labels, refuse_at_most=0.03)
+    fitted = fit_calibration(rows, labels, refuse_at_most=0.03, l2=1.0)
     accepted = [fitted.probability(list(r)) >= fitted.threshold for r in rows]
     assert sum(accepted[:200]) >= 194  # at most 3 % of servable needs refused
     assert sum(not a for a in accepted[200:]) >= 36

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from workset.discovery.rewrite import rewrite_need
+from workset.discovery.rewrite import action_word, rewrite_need
 
 
 @pytest.mark.parametrize(
@@ -28,3 +28,11 @@ def test_content_words_are_never_dropped_and_short_needs_stay_whole() -> None:
     assert rewrite_need("do I need an umbrella in Oslo?") == "do I need an umbrella in Oslo?"
     assert rewrite_need("weather forecast") == "weather forecast"
     assert rewrite_need("I need weather") == "I need weather"
+
+
+def test_a_command_names_its_action_and_a_question_names_none() -> None:
+    assert action_word("Could you book two seats on the 9am train?") == "book"
+    assert action_word("publish version 2.0.0 of my package") == "publish"
+    assert action_word("what is the weather in Oslo?") is None
+    assert action_word("do I need an umbrella?") is None
+    assert action_word("I need a bell icon") is None

@@ -33,7 +33,7 @@ import numpy as np
 from workset.discovery.decision import Decision, Evidence, decide
 from workset.discovery.documents import server_document, short_document, tool_document
 from workset.discovery.expansions import definition_key
-from workset.discovery.rewrite import rewrite_need
+from workset.discovery.rewrite import action_word, rewrite_need
 from workset.discovery.store import VectorStore, text_key
 from workset.errors import UsageError
 from workset.messages import ToolSpec
@@ -341,6 +341,7 @@ class ToolIndex:
 
     def _matches(self, query: str, scored: _Scored, k: int) -> list[Match]:
         words = set(tokenize(query))
+        action = action_word(query)
         order = [int(i) for i in np.argsort(-scored.ranked, kind="stable")[:k]]
         server_order = list(np.argsort(-scored.server_scores, kind="stable"))
         out = []
@@ -365,6 +366,8 @@ class ToolIndex:
                     server_rank=server_order.index(server),
                     shared_words=tuple(shared),
                     has_examples=bool(entry.examples),
+                    action_covered=action is None or action in self._words[i],
+                    action=action or "",
                 )
             out.append(
                 Match(

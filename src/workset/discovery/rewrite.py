@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from workset.retrieval.ranking import tokenize
+
 _LEADING = re.compile(
     r"^(?:(?:ok(?:ay)?|so|now|next|hey|hi|please|also|then|first)[,\s]+)*"
     r"(?:(?:can|could|would|will) you(?: please)?\s+)?"
@@ -30,3 +32,22 @@ def rewrite_need(need: str) -> str:
     text = " ".join(need.split())
     shorter = _TRAILING.sub("", _LEADING.sub("", text, count=1)).strip(" ,")
     return shorter if len(shorter.split()) >= 2 else text
+
+
+_QUESTION_TEXT = """what how which who whom whose when where why is are was were do does did can
+could will would should shall has have had any am"""
+_QUESTION = frozenset(_QUESTION_TEXT.split())
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+def action_word(need: str) -> str | None:
+    """The word a command starts with ("book", "convert"), as :func:`tokenize` writes it.
+
+    None for a question ("what is ...", "do I need ...") or when the first word is a stopword:
+    a question asks for information, a command names the action a tool must be able to do.
+    """
+    words = _WORD.findall(rewrite_need(need).lower())
+    if not words or words[0] in _QUESTION:
+        return None
+    lead = tokenize(words[0])
+    return lead[0] if lead else None
