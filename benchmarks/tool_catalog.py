@@ -43,6 +43,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).parent))
 from tool_needs import (
     KS,
@@ -287,7 +289,7 @@ def main() -> None:
         f"{len(fresh.seen)} texts embedded (those whose words changed: that tool's and its "
         "server's documents)"
     )
-    plain = ToolIndex.build(servers, embedder, descriptions=descriptions)
+    plain = ToolIndex.build(servers, embedder, descriptions=descriptions, store=edited_store)
 
     # (2) needs by band: each idea
     base = SearchConfig(expansion_weight=0.0, rewrite=False, short_documents=False)
@@ -344,6 +346,16 @@ def main() -> None:
                     print(f"      answered anyway: {line}")
                 for line in nf.wrongly_refused:
                     print(f"      refused: {line}")
+    x_tune, y_tune = feature_rows(plain, halves["tune"])
+    x_held, y_held = feature_rows(plain, halves["held_out"])
+    one = fit_calibration(x_tune, y_tune, use=("cosine",))
+    print(f"  for comparison, one cosine threshold ({one.threshold:.3f}, fitted the same way):")
+    for name, (x, y) in (("tune", (x_tune, y_tune)), ("held_out", (x_held, y_held))):
+        accepted = np.array([one.probability(list(r)) >= one.threshold for r in x])
+        print(
+            f"    {name:<9} unservable refused {np.mean(~accepted[y == 0]):.2f}; false "
+            f"not-found {np.mean(~accepted[y == 1]):.1%}"
+        )
     steps = [s for t in tasks for s in t.steps]
     off = [index.search(q).found for q in OFF_CATALOG]
     on = [index.search(s).found for s in steps]

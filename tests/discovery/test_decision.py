@@ -5,6 +5,7 @@ import pytest
 
 from workset.discovery.decision import (
     FEATURES,
+    USED,
     WITH_EXAMPLES,
     WITHOUT_EXAMPLES,
     Calibration,
@@ -63,9 +64,9 @@ def test_a_close_specific_candidate_is_found_and_a_vague_far_one_is_not(
 
 def test_the_decision_uses_more_than_the_cosine() -> None:
     """Same best cosine: the other signals alone move the probability across the threshold."""
-    asked = evidence(cosine=0.3, document_cosine=0.3, example_cosine=0.3)
+    asked = evidence(cosine=0.22, document_cosine=0.22, example_cosine=0.22)
     unsupported = evidence(
-        cosine=0.3, document_cosine=0.3, example_cosine=0.3, action_covered=False, action="book"
+        cosine=0.22, document_cosine=0.22, example_cosine=0.22, action_covered=False, action="book"
     )
     decided = decide([asked, asked], WITHOUT_EXAMPLES)
     refused = decide([unsupported, unsupported], WITHOUT_EXAMPLES)
@@ -116,7 +117,9 @@ def test_a_fitted_model_separates_what_it_was_fitted_on_and_refuses_few_servable
     accepted = [fitted.probability(list(r)) >= fitted.threshold for r in rows]
     assert sum(accepted[:200]) >= 194  # at most 3 % of servable needs refused
     assert sum(not a for a in accepted[200:]) >= 36
-    assert all(w > 0 for w in fitted.weights)
+    used = [w for name, w in zip(FEATURES, fitted.weights, strict=True) if name in USED]
+    unused = [w for name, w in zip(FEATURES, fitted.weights, strict=True) if name not in USED]
+    assert all(w > 0 for w in used) and all(w == 0 for w in unused)
 
 
 def test_fitting_needs_both_kinds_of_need_and_the_right_shape() -> None:
