@@ -27,7 +27,7 @@ from workset.errors import ContextBudgetError, ModelError, UsageError
 from workset.history.base import HistoryPolicy, HistoryView, PolicyContext, pinned_block
 from workset.log.store import SessionLog
 from workset.loop.bus import EventBus, Subscriber
-from workset.loop.calls import CallInterpreter
+from workset.loop.calls import CallInterpreter, NextTurn, evidence_files
 from workset.loop.events import (
     ModelCalled,
     RunFailed,
@@ -37,6 +37,7 @@ from workset.loop.events import (
     ToolStarted,
 )
 from workset.loop.offer import ToolOffer
+from workset.loop.outcome import classify, run_history
 from workset.loop.settings import (
     ANSWER_NOW,
     DEFAULT_SYSTEM_PROMPT,
@@ -206,10 +207,12 @@ class Agent:
             history=history,
             constrained=self.config.constrained_decisions,
             max_calls=self.config.max_calls_per_message,
+            answer_on_repeat=self.config.answer_on_repeat,
         )
-        answer_now = False  # set when the model repeats a call: the next turn has no tools
+        turn = NextTurn()  # what the harness adds to the next request (calls.next_turn)
+        items: list[ContextItem] = []
         for iteration in range(1, self.config.max_iterations + 1):
-            offered = () if answer_now else specs
+            offered = specs if turn.offer_tools else ()
             try:
                 view = await self._view(session_id, history)
                 usage = usage.add_compression(view.cost)
@@ -233,10 +236,9 @@ class Agent:
                     through_seq=len(history),
                     max_tokens=self.config.max_tokens,
                     temperature=self.config.temperature,
-                    suffix=[UserMessage(ANSWER_NOW)] if answer_now else (),
-                    withheld_tools=specs if answer_now else (),
-                    withheld_reason="the model repeated a call it had already made; this turn "
-                    "asks it to answer from the results it has",
+                    suffix=[UserMessage(n) for n in turn.notices],
+                    withheld_tools=() if turn.offer_tools else specs,
+                    withheld_reason=turn.reason,
                     items=items,
                     scope=self.scope,
                     now=self.clock(),
@@ -248,7 +250,8 @@ class Agent:
                 request = assembled.request
                 if self.config.constrained_decisions and offered:
                     request = replace(request, json_schema=decision_schema(offered))
-                with anyio.fail_after(self.config.model_timeout_s):
+                request = replace(request, timeout_s=self.config.model_timeout_s)
+                with anyio.fail_after(self.config.model_total_timeout_s):
                     response = await self.model.complete(request)
             except TimeoutError:
                 return self._fail(
@@ -257,8 +260,8 @@ class Agent:
                     iteration,
                     usage,
                     "ModelTimeout",
-                    f"the model did not answer within {self.config.model_timeout_s:g} s; raise "
-                    "the model timeout or shorten the task",
+                    f"the model did not answer within {self.config.model_total_timeout_s:g} s; "
+                    "raise the model timeout or shorten the task",
                 )
             except (ModelError, ContextBudgetError) as error:
                 return self._fail(
@@ -290,9 +293,12 @@ class Agent:
             if not message.tool_calls:
                 answer = message.content or ""
                 self.bus.emit(RunFinished(run_id, session_id, answer, iteration, self.clock()))
+                seen = [i.text for i in items if i.kind == "evidence"]
+                verdict = classify(run_history(history), evidence=seen)
                 return RunResult(
-                    session_id, run_id, "finished", answer=answer, iterations=iteration, usage=usage
-                )
+                    session_id, run_id, "finished", answer=answer, iterations=iteration, usage=usage,
+                    outcome=verdict.outcome, outcome_reason=verdict.reason,
+                )  # fmt: skip
             results: dict[str, ToolMessage] = {}
             for call in message.tool_calls:
                 if call.id in decided.rejected:
@@ -303,7 +309,10 @@ class Agent:
                 (r.tool_call_id, r) for r in await self._execute(run_id, session_id, to_run)
             )
             history.extend(results[c.id] for c in message.tool_calls)
-            answer_now = decided.stuck and self.config.answer_on_repeat
+            done = [results[c.id] for c in message.tool_calls]
+            turn = calls.next_turn(done, evidence_files=evidence_files(items))
+            if turn.stop:
+                return self._fail(run_id, session_id, iteration, usage, "GaveUp", turn.stop)
         return self._fail(
             run_id,
             session_id,
@@ -467,9 +476,11 @@ class Agent:
     ) -> RunResult:
         text = self.secrets.redact(text)
         self.bus.emit(RunFailed(run_id, session_id, text, kind, self.clock()))
+        verdict = classify((), failure=kind)
         return RunResult(
-            session_id, run_id, "failed", error=text, iterations=iteration, usage=usage
-        )
+            session_id, run_id, "failed", error=text, iterations=iteration, usage=usage,
+            outcome=verdict.outcome, outcome_reason=verdict.reason,
+        )  # fmt: skip
 
 
 def _last_user(history: Sequence[Message]) -> str:

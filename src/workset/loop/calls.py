@@ -9,28 +9,62 @@ are parsed; a ``{"answer": ...}`` decision is a final answer. Then the guards:
 - calls beyond ``max_calls`` in one message are answered with an error, not run (a degenerate
   output can repeat a call dozens of times);
 - a call identical to one already run in this run is not run again: its error says the result
-  is above, and the next model call is made without tools so the model answers with what it
-  has. A repeat brings no new information; answering breaks the loop small models fall into.
+  is above. A repeat brings no new information.
+
+After the calls ran, :meth:`CallInterpreter.next_turn` reads their results and says what the
+harness adds to the next request (:class:`NextTurn`): when the run has read something useful
+and the model repeats itself, the next turn asks for the answer with no tools offered; when
+the calls failed or found nothing, it never asks for an answer (that is how a small model ends
+up answering from an error's text) but for a *different* call: a file the workspace evidence
+points to, a broader search, a look at the folder. After :data:`MAX_FRUITLESS` such turns in a
+row the run stops as given up.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from workset.messages import AssistantMessage, Message, ToolCall
+from workset.context.items import ContextItem
+from workset.loop.settings import ANSWER_NOW
+from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 from workset.models.constrained import final_answer
 from workset.models.toolcalls import parse_tool_calls
 
 VALID_CALL = '{"name": "<tool name>", "arguments": {...}}'
+# Turns in a row whose calls all failed or found nothing before the run stops as given up.
+MAX_FRUITLESS = 3
+_EMPTY = re.compile(r'"total_matches": 0\b|^No file or directory names|\(empty directory\)', re.M)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
+_COMMON = frozenset(
+    "which what where when does file files that this with from have there their them into "
+    "about under list show tell find mention mentions defined define return returns value "
+    "default method class function the and".split()
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Interpreted:
     message: AssistantMessage  # as recorded: parsed calls, unique ids
     rejected: dict[str, str] = field(default_factory=dict)  # call id -> error for the model
-    stuck: bool = False  # a call repeated an earlier one: answer next, without tools
+    stuck: bool = False  # a call repeated an earlier one
+
+
+@dataclass(frozen=True, slots=True)
+class NextTurn:
+    """What the harness adds to the next request, decided from the last calls' results.
+
+    ``notices`` are user-role texts appended at the end of the next request only (never
+    recorded in the trajectory); ``offer_tools`` False withholds the tools for that call, with
+    ``reason`` for the manifest; ``stop`` ends the run as given up, saying why.
+    """
+
+    notices: tuple[str, ...] = ()
+    offer_tools: bool = True
+    reason: str = ""
+    stop: str = ""
 
 
 class CallInterpreter:
@@ -43,12 +77,22 @@ class CallInterpreter:
         history: Iterable[Message] = (),
         constrained: bool = False,
         max_calls: int = 8,
+        answer_on_repeat: bool = True,
     ) -> None:
+        """``answer_on_repeat`` False keeps the tools offered after a repeated call."""
         self.tool_names = tuple(tool_names)
         self.constrained = constrained
         self.max_calls = max_calls
+        self.answer_on_repeat = answer_on_repeat
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._run: dict[tuple[str, str], str] = {}  # (name, canonical args) -> first call id
+        self._task = next(
+            (m.content for m in reversed(list(history)) if isinstance(m, UserMessage)), ""
+        )
+        self._useful = 0  # results of this run that were neither errors nor empty
+        self._fruitless = 0  # turns in a row whose calls all failed or found nothing
+        self._stuck = False
+        self._tried: set[str] = set()  # suggestions already made this run
 
     def interpret(
         self, message: AssistantMessage, iteration: int, *, tools_offered: bool
@@ -82,7 +126,75 @@ class CallInterpreter:
                 )
                 continue
             self._run[key] = call.id
+        self._stuck = stuck
         return Interpreted(message, rejected, stuck)
+
+    def next_turn(
+        self, results: Sequence[ToolMessage], *, evidence_files: Sequence[str] = ()
+    ) -> NextTurn:
+        """What to add to the next request after ``results`` (the last message's calls).
+
+        ``evidence_files`` are the workspace files the evidence for this task points to, best
+        first: the first not yet read is the suggestion when calls fail.
+        """
+        useful = [r for r in results if not r.is_error and not _EMPTY.search(r.content)]
+        self._useful += len(useful)
+        if useful:
+            self._fruitless = 0
+            if self._stuck and self.answer_on_repeat:
+                return NextTurn(
+                    (ANSWER_NOW,),
+                    offer_tools=False,
+                    reason="the model repeated a call it had already made; this turn asks it "
+                    "to answer from the results it has",
+                )
+            return NextTurn()
+        if self._stuck and self._useful and self.answer_on_repeat:
+            return NextTurn(
+                (ANSWER_NOW,),
+                offer_tools=False,
+                reason="the model repeated a call it had already made; this turn asks it to "
+                "answer from the results it has",
+            )
+        self._fruitless += 1
+        if self._fruitless >= MAX_FRUITLESS:
+            return NextTurn(
+                stop=f"the last {self._fruitless} turns of tool calls all failed or found "
+                "nothing; stopped instead of answering from error messages"
+            )
+        return NextTurn((self._different_strategy(results, evidence_files),))
+
+    def _different_strategy(
+        self, results: Sequence[ToolMessage], evidence_files: Sequence[str]
+    ) -> str:
+        """A notice saying the last calls gave nothing and naming one different call."""
+        what = "failed" if all(r.is_error for r in results) else "found nothing"
+        options: list[tuple[str, str]] = []
+        read = {_path(k[1]) for k in self._run if k[0] == "read_file"}
+        options += [
+            (f"read:{p}", f'read_file with {{"path": "{p}"}} (the workspace excerpts point to it)')
+            for p in evidence_files
+            if p not in read and "read_file" in self.tool_names
+        ]
+        for word in _keywords(self._task):
+            if "grep" in self.tool_names:
+                options.append(
+                    (f"grep:{word}", f'grep with {{"pattern": "{word}", "ignore_case": true}}')
+                )
+        if "list_dir" in self.tool_names:
+            options.append(("list:.", 'list_dir with {"path": "."} to see what exists'))
+        fresh = [(key, text) for key, text in options if key not in self._tried]
+        if not fresh:
+            return (
+                f"Your last tool calls {what}; that is not an answer. If you cannot find it, "
+                "say that you could not find it."
+            )
+        key, text = fresh[0]
+        self._tried.add(key)
+        return (
+            f"Your last tool calls {what}; that is not an answer to the question. Do not "
+            f"repeat them. Try a different call, for example {text}."
+        )
 
     def _parse(
         self, message: AssistantMessage, iteration: int, tools_offered: bool
@@ -97,16 +209,18 @@ class CallInterpreter:
             return message, {}
         rejected: dict[str, str] = {}
         invalid: list[ToolCall] = []
-        for n, error in enumerate(parsed.errors):
+        if parsed.errors:  # one error per message: a degenerate output can hold dozens
             bad = ToolCall(
-                id=f"call_invalid_{iteration}_{n}",
+                id=f"call_invalid_{iteration}_0",
                 name="invalid_tool_call",
                 arguments=json.dumps({"raw": message.content[:400]}, ensure_ascii=False),
             )
             invalid.append(bad)
+            more = len(parsed.errors) - 1
+            also = f" ({more} more call{'s' if more > 1 else ''} in it had the same problem)"
             rejected[bad.id] = (
-                f"{error}\nWrite one JSON object per call: {VALID_CALL}. Available tools: "
-                f"{', '.join(self.tool_names)}."
+                f"{parsed.errors[0]}{also if more else ''}\nWrite one JSON object per call: "
+                f"{VALID_CALL}. Available tools: {', '.join(self.tool_names)}."
             )
         calls = (*parsed.calls, *invalid)
         return replace(message, content=parsed.text or None, tool_calls=calls), rejected
@@ -135,3 +249,31 @@ def _canonical(arguments: str) -> str:
         return json.dumps(json.loads(arguments), sort_keys=True)
     except json.JSONDecodeError:
         return arguments
+
+
+def _keywords(task: str) -> list[str]:
+    """Distinctive words of the task to search for: identifiers first, then longer words."""
+    words = [w for w in _WORD.findall(task) if w.lower() not in _COMMON]
+    coded = [w for w in words if "_" in w or w[1:] != w[1:].lower() or "." in w]
+    rest = sorted((w for w in words if w not in coded), key=len, reverse=True)
+    return list(dict.fromkeys([*coded, *rest]))[:3]
+
+
+def _path(arguments: str) -> str:
+    try:
+        value = json.loads(arguments)
+    except json.JSONDecodeError:
+        return ""
+    return str(value.get("path", "")) if isinstance(value, dict) else ""
+
+
+def evidence_files(items: Iterable[ContextItem]) -> list[str]:
+    """The workspace files that evidence items quote, best first (item order), once each."""
+    prefix = "evidence:"
+    return list(
+        dict.fromkeys(
+            i.source.removeprefix(prefix)
+            for i in items
+            if i.kind == "evidence" and i.source.startswith(prefix)
+        )
+    )
