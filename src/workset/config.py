@@ -11,6 +11,10 @@ key                   default                   meaning
 name                  ``qwen2.5-coder-0.5b``    backend spec, as ``workset run --model`` takes it
 context_window        8192                      window in tokens
 base_url              ``""``                    endpoint for ``openai:MODEL`` specs
+threads               0 (auto)                  embedded model threads; 0: $WORKSET_THREADS,
+                                                else half the cores
+timeout               180                       seconds the model may go without progress
+                                                (no token, no prompt-progress report)
 [budget]
 output_reserve        512                       tokens kept free for the answer
 margin                64                        safety margin on top of the reserve
@@ -37,6 +41,8 @@ subject               ``""``                    the user the memory is about
 purpose               ``""``                    why memory is read (purpose limitation)
 [evidence]
 paths                 ``[]``                    files or folders evidence is retrieved from
+workspace             true                      index the workspace and put the chunks most
+                                                relevant to the task in the first request
 [skills]
 dirs                  ``[]``                    folders holding skill folders (``SKILL.md``)
 [mcp.servers.NAME]    none                      MCP servers, see :mod:`workset.mcp.config`
@@ -88,6 +94,8 @@ class ModelSection:
     name: str = DEFAULT_MODEL
     context_window: int = 8192
     base_url: str = ""
+    threads: int = 0  # 0: $WORKSET_THREADS, else half the cores
+    timeout: float = _AGENT_DEFAULTS.model_timeout_s
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +149,7 @@ class MemorySection:
 @dataclass(frozen=True, slots=True)
 class EvidenceSection:
     paths: tuple[Path, ...] = ()
+    workspace: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +184,7 @@ class WorksetConfig:
             max_iterations=self.agent.max_iterations,
             output_reserve=self.budget.output_reserve,
             margin=self.budget.margin,
+            model_timeout_s=self.model.timeout,
         )
 
 
@@ -208,7 +218,7 @@ def config_from_mapping(
         status=reader.status(reader.table(data, "status")),
         history=reader.history(reader.table(data, "history")),
         memory=reader.memory(reader.table(data, "memory")),
-        evidence=EvidenceSection(reader.paths(reader.table(data, "evidence"), "evidence", "paths")),
+        evidence=reader.evidence(reader.table(data, "evidence")),
         skills=SkillsSection(reader.paths(reader.table(data, "skills"), "skills", "dirs")),
         mcp=reader.mcp(data),
         source=source,
@@ -227,7 +237,7 @@ _SECTIONS = (
     "mcp",
 )
 _KEYS: dict[str, tuple[str, ...]] = {
-    "model": ("name", "context_window", "base_url"),
+    "model": ("name", "context_window", "base_url", "threads", "timeout"),
     "budget": ("output_reserve", "margin"),
     "agent": (
         "system_prompt",
@@ -239,7 +249,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "status": ("enabled", "strategy", "placement", "todo_tools"),
     "history": ("policy", "params"),
     "memory": ("db", "tenant", "subject", "purpose"),
-    "evidence": ("paths",),
+    "evidence": ("paths", "workspace"),
     "skills": ("dirs",),
     "mcp": ("servers",),
 }
@@ -343,6 +353,23 @@ class _Reader:
             name=self.string(raw, "model", "name", DEFAULT_MODEL) or DEFAULT_MODEL,
             context_window=self.integer(raw, "model", "context_window", 8192, 256),
             base_url=self.string(raw, "model", "base_url", ""),
+            threads=self.integer(raw, "model", "threads", 0, 0),
+            timeout=self.seconds(raw, "model", "timeout", _AGENT_DEFAULTS.model_timeout_s),
+        )
+
+    def seconds(self, raw: Mapping[str, Any], section: str, key: str, default: float) -> float:
+        value = raw.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise self.fail(
+                f"[{section}] {key}", f"must be a number of seconds > 0, not {value!r}",
+                f"{key} = {default:g}",
+            )  # fmt: skip
+        return float(value)
+
+    def evidence(self, raw: Mapping[str, Any]) -> EvidenceSection:
+        return EvidenceSection(
+            self.paths(raw, "evidence", "paths"),
+            workspace=self.boolean(raw, "evidence", "workspace", True),
         )
 
     def budget(self, raw: Mapping[str, Any]) -> BudgetSection:

@@ -169,7 +169,8 @@ def test_exec_tools_are_gated_and_without_a_terminal_risky_calls_are_refused(
     echo = {"tool_calls": [{"name": "shell", "arguments": {"command": "echo hi > note.txt"}}]}
     model = script(tmp_path, shell, echo, "stopped")
     done = workset("run", "--exec", "--model", model, "--workspace", str(workspace), "go", env=env)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 3, done.stderr  # answered, but nothing it ran succeeded
+    assert "outcome: answered_unverified" in done.stderr
     flat = " ".join(done.stderr.split())
     assert "Blocked by the safety policy" in flat and "needs human approval" in flat
     assert not (workspace / "note.txt").exists()

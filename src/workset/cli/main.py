@@ -19,10 +19,12 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
+from workset.cli.progress import CallProgress
 from workset.cli.render import (
     calls_table,
     event_line,
     omission_lines,
+    outcome_line,
     sessions_table,
     trajectory_lines,
 )
@@ -31,7 +33,9 @@ from workset.errors import WorksetError
 from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
 from workset.loop.events import LoopEvent
+from workset.loop.outcome import EXIT_CODES
 from workset.loop.offer import ToolOffer
+from workset.models.announce import AnnouncedModel
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
 from workset.models.factory import Progress as ProgressCallback
@@ -93,6 +97,9 @@ class RuntimeOptions:
     db: Path | None
     config: Path | None
     history_policy: str | None
+    model_timeout: float | None
+    threads: int | None
+    evidence: bool | None
 
 
 def model_options(fn: Callable[..., None]) -> Callable[..., None]:
@@ -134,6 +141,16 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
                      help="History policy: full, window, compaction, compaction_notes, elide, "
                      "user_verbatim, pinned_system, pinned_end (default: the config's, else "
                      "full)."),
+        click.option("--model-timeout", type=click.FloatRange(min=1), default=None,
+                     help="Seconds the model may go without progress (no token, no "
+                     "prompt-progress report) before the call fails (default: the config's "
+                     "[model] timeout, else 180)."),
+        click.option("--threads", type=click.IntRange(min=1), default=None,
+                     help="Threads of the embedded model (default: the config's [model] "
+                     "threads, else $WORKSET_THREADS, else half the cores)."),
+        click.option("--evidence/--no-evidence", default=None,
+                     help="Index the workspace and put the excerpts most relevant to the task "
+                     "in the first request (default: on; the config's [evidence] workspace)."),
     ]  # fmt: skip
     for option in reversed(options):
         command = option(command)
@@ -167,6 +184,8 @@ class _Runtime:
         execute: bool,
         config: WorksetConfig,
     ) -> None:
+        self.calls = CallProgress(err)
+        model = AnnouncedModel(model, self.calls.started, self.calls.ended)
         self.model, self.log, self.workspace = model, log, workspace.resolve()
         ws = Workspace(self.workspace)
         tools = perception_tools(ws)
@@ -189,6 +208,7 @@ class _Runtime:
             config,
             workspace=self.workspace,
             loaded_tools=lambda: sorted(offer[0].loaded) if offer else (),
+            evidence_index=log.path.parent / "evidence",
         )
         for line in self.setup.diagnostics:
             err.print(f"[yellow]{line}[/]", markup=True, highlight=False)
@@ -207,6 +227,7 @@ class _Runtime:
             history_policy=self.setup.history_policy,
             status=self.setup.status,
         )
+        self.calls.counter = model.token_counter()  # started already by the agent
 
     def follow(self, session_id: str | None) -> None:
         """Continue ``session_id``'s status counts from its log (exact across runs)."""
@@ -217,7 +238,7 @@ class _Runtime:
     def _print(self, event: LoopEvent) -> None:
         line = event_line(event)
         if line is not None:
-            err.print(line)
+            self.calls.print(line)
 
     async def start(self) -> None:
         start = getattr(self.model, "start", None)
@@ -232,6 +253,8 @@ def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
     config = load_config(opts.config) if opts.config is not None else WorksetConfig()
     if opts.history_policy is not None:
         config = replace(config, history=HistorySection(opts.history_policy))
+    if opts.evidence is not None:
+        config = replace(config, evidence=replace(config.evidence, workspace=opts.evidence))
     log = SessionLog(opts.db or default_db_path())
     with _progress() as progress:
         model = create_model(
@@ -240,12 +263,14 @@ def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
             api_key=opts.api_key,
             context_window=opts.context_window or config.model.context_window,
             progress=progress,
+            threads=opts.threads or config.model.threads or None,
         )
         agent_config = AgentConfig(
             max_iterations=opts.max_iterations or config.agent.max_iterations,
             constrained_decisions=opts.constrained,
             output_reserve=config.budget.output_reserve,
             margin=config.budget.margin,
+            model_timeout_s=opts.model_timeout or config.model.timeout,
         )
         runtime = _Runtime(model, log, opts.workspace, agent_config, opts.execute, config)
         runtime.follow(session_id)
@@ -282,18 +307,21 @@ def _until_done(rt: _Runtime, work: Callable[[Agent], Awaitable[RunResult]]) -> 
     if result.status == "nothing_to_do":
         err.print(f"session {result.session_id} has nothing left to do; its last answer was:")
         out.print(result.answer, markup=False, highlight=False)
-    else:
-        _report(result, rt.log)
-    if result.status == "failed":
-        sys.exit(1)
+        return result
+    _report(result, rt.log)
+    code = EXIT_CODES[result.outcome]
+    if code:
+        sys.exit(code)
     return result
 
 
 def _report(result: RunResult, log: SessionLog) -> None:
     if result.status == "failed":
-        err.print(f"[bold red]run failed:[/] {result.error}")
+        label = "gave up" if result.outcome == "gave_up" else "run failed"
+        err.print(f"[bold red]{label}:[/] {result.error}", highlight=False)
     elif result.answer:
         out.print(result.answer, markup=False, highlight=False)
+    err.print(outcome_line(result.outcome, result.outcome_reason))
     u = result.usage
     err.print(
         f"[dim]{u.calls} model calls, {u.prompt_tokens} prompt tokens ({u.cached_prompt_tokens} "
@@ -302,7 +330,13 @@ def _report(result: RunResult, log: SessionLog) -> None:
     )
 
 
-@cli.command(help="Run one agent task and print the answer.")
+@cli.command(
+    help="Run one agent task and print the answer and how the run ended.\n\n"
+    "Exit codes: 0 answered (a tool result or workspace excerpt supports the answer), "
+    "1 failed (model error or timeout), 2 usage or configuration error, 3 answered but "
+    "unverified (nothing the run read supports it), 4 gave up (no answer, or it says it "
+    "could not find out)."
+)
 @click.argument("task")
 @click.option("--session", "session_id", default=None, help="Continue this session.")
 @model_options

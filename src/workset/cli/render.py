@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -22,6 +23,18 @@ from workset.loop.events import (
 )
 
 BUCKET_COLUMNS = ("system", "tools", "tool_results", "conversation")
+_OUTCOME_STYLE = {
+    "answered": "green",
+    "answered_unverified": "yellow",
+    "gave_up": "yellow",
+    "failed": "red",
+}
+
+
+def outcome_line(outcome: str, reason: str) -> Text:
+    """How a run ended, for the line after its answer: ``outcome: answered — supported by …``."""
+    text = f"outcome: {outcome}" + (f" — {reason}" if reason else "")
+    return Text(text, style=_OUTCOME_STYLE.get(outcome, ""))
 
 
 def clip(text: str, limit: int = 160) -> str:
@@ -39,10 +52,11 @@ def event_line(event: LoopEvent) -> Text | None:
             note = (
                 f"{manifest.total_tokens} tokens in, {cached if cached is not None else '?'} cached"
             )
+            note += f", {usage.latency_s:.1f} s" if usage.latency_s else ""
             if message.tool_calls:
                 calls = ", ".join(f"{c.name}({clip(c.arguments, 80)})" for c in message.tool_calls)
                 return Text(f"→ {calls}   [{note}]", style="cyan")
-            return Text(f"✓ answered   [{note}]", style="dim")
+            return Text(f"✓ final answer   [{note}]", style="dim")
         case ToolStarted():
             return None
         case ToolFinished(result=result, duration_s=duration):
@@ -60,14 +74,20 @@ def event_line(event: LoopEvent) -> Text | None:
 
 
 def sessions_table(sessions: Sequence[SessionInfo]) -> Table:
-    table = Table(title="sessions (newest first)")
-    for column in ("id", "created", "status", "events", "model", "title"):
-        table.add_column(column)
+    """One line per session; at 80 columns the id, date and status stay whole, the title is
+    cut first, then the model name."""
     import datetime as dt
 
+    table = Table(title="sessions (newest first)", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("id", no_wrap=True, min_width=max((len(s.id) for s in sessions), default=2))
+    table.add_column("created", no_wrap=True, min_width=11)
+    table.add_column("status", no_wrap=True)
+    table.add_column("ev", justify="right", no_wrap=True)
+    table.add_column("model", no_wrap=True, overflow="ellipsis", max_width=18)
+    table.add_column("title", no_wrap=True, overflow="ellipsis", ratio=1)
     for s in sessions:
-        created = dt.datetime.fromtimestamp(s.created_at).strftime("%Y-%m-%d %H:%M")
-        table.add_row(s.id, created, s.status, str(s.n_events), s.model, clip(s.title, 60))
+        created = dt.datetime.fromtimestamp(s.created_at).strftime("%m-%d %H:%M")
+        table.add_row(s.id, created, s.status, str(s.n_events), s.model, clip(s.title, 200))
     return table
 
 
@@ -111,24 +131,15 @@ def calls_table(events: Sequence[StoredEvent]) -> Table:
     """Per model call: the request's token buckets (they sum to the total) and reuse."""
     table = Table(
         title="model calls: request tokens by bucket",
-        caption="results = tool results, conv = conversation; reused = leading tokens equal to "
-        "the previous request; cached = what the backend reported reusing",
+        caption="sys = system prompt, res = tool results, conv = conversation; reused = "
+        "leading tokens equal to the previous request; cached = what the backend reported "
+        "reusing; s = seconds",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
     )
-    headers = (
-        "call",
-        "system",
-        "tools",
-        "results",
-        "conv",
-        "other",
-        "total",
-        "reused",
-        "cached",
-        "out",
-        "secs",
-    )
-    for column in headers:
-        table.add_column(column, justify="right")
+    headers = ("#", "sys", "tools", "res", "conv", "other", "total", "reused", "cached")
+    for column in (*headers, "out", "s"):
+        table.add_column(column, justify="right", no_wrap=True)
     n = 0
     for stored in events:
         event = stored.event
