@@ -24,6 +24,8 @@ system_prompt_file    ``""``                    read the prompt from this file i
 max_iterations        8                         model calls per run before giving up
 tools                 ``"all"``                 ``"all"`` or an ordered list of tool names
 core_tools            all of ``tools``          tools in the prompt; the rest via discovery
+compact_tools         auto                      short tool descriptions (``workset.tools.
+                                                compact``); auto: for windows ≤ 16k tokens
 [status]
 enabled               false                     keep an ``<agent_status>`` block in each request
 todo_tools            false                     offer ``rewrite_todo_list``/``update_todo_status``
@@ -116,6 +118,7 @@ class AgentSection:
     tools: tuple[str, ...] | Literal["all"] = "all"
     tools_from: ToolsFrom = "all"
     core_tools: tuple[str, ...] | None = None
+    compact_tools: bool | None = None  # None: compact for context windows of 16k or less
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +248,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
         "max_iterations",
         "tools",
         "core_tools",
+        "compact_tools",
     ),
     "status": ("enabled", "strategy", "placement", "todo_tools"),
     "history": ("policy", "params"),
@@ -424,6 +428,9 @@ class _Reader:
             tools=tools,
             tools_from=tools_from,
             core_tools=core,
+            compact_tools=(
+                self.boolean(raw, "agent", "compact_tools", True) if "compact_tools" in raw else None
+            ),
         )
 
     def tools(self, value: Any) -> tuple[tuple[str, ...] | Literal["all"], ToolsFrom]:

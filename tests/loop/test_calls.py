@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from workset.loop.calls import CallInterpreter
-from workset.messages import AssistantMessage, ToolCall
+from workset.loop.calls import CallInterpreter, NextTurn
+from workset.messages import AssistantMessage, ToolCall, ToolMessage, UserMessage
 
 NAMES = ("grep", "read_file")
 
@@ -68,3 +68,59 @@ def test_constrained_answers_become_plain_text() -> None:
         AssistantMessage('{"answer": "8471"}'), 1, tools_offered=True
     )
     assert decided.message == AssistantMessage("8471") and not decided.message.tool_calls
+
+
+def test_a_message_with_many_malformed_calls_gets_one_error_not_one_per_call() -> None:
+    broken = "\n".join('<tool_call>{"name": "grep", "arguments": {"pattern": </tool_call>'
+                       for _ in range(18))  # fmt: skip
+    decided = CallInterpreter(NAMES).interpret(AssistantMessage(broken), 1, tools_offered=True)
+    [bad] = decided.message.tool_calls
+    assert bad.name == "invalid_tool_call"
+    assert "17 more calls in it had the same problem" in decided.rejected[bad.id]
+
+
+def result(call_id: str, content: str, *, error: bool = False) -> ToolMessage:
+    return ToolMessage(call_id, content, "grep", is_error=error)
+
+
+def test_a_search_that_found_nothing_asks_for_a_different_call_not_an_answer() -> None:
+    task = UserMessage("Which file defines the class LRUCache?")
+    interpreter = CallInterpreter(("grep", "read_file", "list_dir"), history=[task])
+    interpreter.interpret(
+        AssistantMessage(None, (ToolCall("a", "grep", '{"pattern": "LRU_Cache"}'),)),
+        1,
+        tools_offered=True,
+    )
+    turn = interpreter.next_turn(
+        [result("a", '{"total_matches": 0}')], evidence_files=["tinydb/utils.py"]
+    )
+    assert turn.offer_tools and not turn.stop
+    [notice] = turn.notices
+    assert "found nothing" in notice and "not an answer" in notice
+    assert '{"path": "tinydb/utils.py"}' in notice  # the file the evidence points to
+
+
+def test_a_repeat_after_only_errors_does_not_force_an_answer_and_fruitless_turns_stop() -> None:
+    task = UserMessage("Which files under src/workset/safety mention bubblewrap?")
+    interpreter = CallInterpreter(("grep", "read_file"), history=[task])
+    call = ToolCall("a", "read_file", '{"path": "src/workset/safety/bubblewrap"}')
+    turns = []
+    for n in range(3):
+        decided = interpreter.interpret(AssistantMessage(None, (call,)), n + 1, tools_offered=True)
+        done = [result(c.id, "Error: no such file", error=True) for c in decided.message.tool_calls]
+        turns.append(interpreter.next_turn(done))
+    assert all(t.offer_tools for t in turns[:2])  # never "answer now" from error text
+    assert "grep" in turns[0].notices[0] and "bubblewrap" in turns[0].notices[0]
+    assert turns[1].notices[0] != turns[0].notices[0]  # a different suggestion each time
+    assert turns[2].stop and "failed or found nothing" in turns[2].stop
+
+
+def test_a_repeat_after_a_useful_result_asks_for_the_answer_without_tools() -> None:
+    interpreter = CallInterpreter(NAMES, history=[UserMessage("Which port?")])
+    call = ToolCall("a", "read_file", '{"path": "service.toml"}')
+    interpreter.interpret(AssistantMessage(None, (call,)), 1, tools_offered=True)
+    assert interpreter.next_turn([result("a", "port = 8471")]) == NextTurn()
+    again = interpreter.interpret(AssistantMessage(None, (call,)), 2, tools_offered=True)
+    [repeat] = again.message.tool_calls
+    turn = interpreter.next_turn([result(repeat.id, "not run again", error=True)])
+    assert not turn.offer_tools and "Answer the question now" in turn.notices[0]

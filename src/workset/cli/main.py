@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import sys
+
+# numpy (workspace evidence, MiniLM) must not start one BLAS thread per core beside the
+# model's own threads: on 2 busy cores that made one evidence search take 30-55 s instead of
+# 1-10 s. Set before numpy is first imported; the environment still wins.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -18,6 +25,7 @@ import anyio
 import click
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+from rich.text import Text
 
 from workset.cli.progress import CallProgress
 from workset.cli.render import (
@@ -45,11 +53,14 @@ from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
 from workset.safety.sandbox import detect_sandbox, sandbox_unavailable_reason
 from workset.tools.base import Tool
+from workset.tools.compact import compact_tools
 from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.workspace import Workspace
 
+# Models with a window this small or smaller get compact tool definitions by default.
+COMPACT_WINDOW = 16_384
 err = Console(stderr=True)
 out = Console()
 
@@ -63,8 +74,8 @@ def main() -> None:
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)
-    except WorksetError as error:
-        err.print(f"[bold red]error:[/] {error}")
+    except WorksetError as error:  # its text is not markup: "[mcp.servers.x]" stays as typed
+        err.print(Text.assemble(("error:", "bold red"), " ", str(error)), highlight=False)
         sys.exit(2)
 
 
@@ -212,7 +223,11 @@ class _Runtime:
         )
         for line in self.setup.diagnostics:
             err.print(f"[yellow]{line}[/]", markup=True, highlight=False)
-        registry = ToolRegistry(_chosen(tools + self.setup.tools, config))
+        chosen = _chosen(tools + self.setup.tools, config)
+        compact = config.agent.compact_tools
+        if compact or (compact is None and model.info.context_window <= COMPACT_WINDOW):
+            chosen = compact_tools(chosen)
+        registry = ToolRegistry(chosen)
         offer.append(ToolOffer(registry, core=config.agent.core_tools))
         self.agent = Agent(
             model,

@@ -48,7 +48,7 @@ class EvidenceConfig:
     """How much workspace evidence goes in; tuned on the tuning half of benchmarks/tasks."""
 
     k: int = 3  # chunks packed into the item
-    candidates: int = 24  # BM25's best, re-ranked with embeddings
+    candidates: int = 16  # BM25's best, re-ranked with embeddings
     bm25_weight: float = 0.5  # the cosine weight is 1 - bm25_weight
     chunk_tokens: int = 150  # lines shown per chunk (token-ish); the rest is referenced
     first_call_only: bool = False  # give the item to the first call of a run only

@@ -268,12 +268,13 @@ def _path(arguments: str) -> str:
 
 
 def evidence_files(items: Iterable[ContextItem]) -> list[str]:
-    """The workspace files that evidence items quote, best first (item order), once each."""
+    """The workspace files that evidence items quote, best first, once each (an item's
+    source is ``evidence:`` and its files joined by commas)."""
     prefix = "evidence:"
-    return list(
-        dict.fromkeys(
-            i.source.removeprefix(prefix)
-            for i in items
-            if i.kind == "evidence" and i.source.startswith(prefix)
-        )
-    )
+    files = [
+        name
+        for i in items
+        if i.kind == "evidence" and i.source.startswith(prefix)
+        for name in i.source.removeprefix(prefix).split(",")
+    ]
+    return list(dict.fromkeys(f for f in files if f))

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from workset.messages import AssistantMessage, Message, ToolMessage, UserMessage
+from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 
 Outcome: TypeAlias = Literal["answered", "answered_unverified", "gave_up", "failed"]
 
@@ -111,11 +111,19 @@ def classify(
     if _GAVE_UP.search(answer):
         return Verdict("gave_up", "the answer says it could not find out")
     results = _results(history)
-    claim = _claims(answer, results)
+    calls = _calls(history)
+    claim = _claims(answer, results, calls)
     if claim is not None:
         return claim
     task = _task(history)
+    # What the run saw: successful results, and the arguments of the calls that produced
+    # them (a path read without error exists), plus the workspace evidence it was given.
     observed = [r.content for r in results if not r.is_error] + list(evidence)
+    observed += [
+        calls[r.tool_call_id].arguments
+        for r in results
+        if not r.is_error and r.tool_call_id in calls
+    ]
     haystack = "\n".join(observed).lower()
     facts = [f for f in _facts(answer) if f.lower() not in task.lower()]
     supported = tuple(f for f in facts if _seen(f, haystack))
@@ -155,10 +163,16 @@ def _results(history: Sequence[Message]) -> list[ToolMessage]:
     return [m for m in history if isinstance(m, ToolMessage)]
 
 
-def _claims(answer: str, results: list[ToolMessage]) -> Verdict | None:
+def _calls(history: Sequence[Message]) -> dict[str, ToolCall]:
+    return {c.id: c for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
+
+
+def _claims(answer: str, results: list[ToolMessage], calls: dict[str, ToolCall]) -> Verdict | None:
     """Claims about actions (tests passing, files edited) checked against the results."""
     if _TEST_CLAIM.search(answer):
-        runs = [r for r in results if r.name in EXEC_TOOLS and _ran_tests(r)]
+        runs = [
+            r for r in results if r.name in EXEC_TOOLS and _ran_tests(r, calls.get(r.tool_call_id))
+        ]
         if not runs:
             return Verdict(
                 "answered_unverified", "the answer says tests pass, but no test run was recorded"
@@ -178,9 +192,10 @@ def _claims(answer: str, results: list[ToolMessage]) -> Verdict | None:
     return None
 
 
-def _ran_tests(result: ToolMessage) -> bool:
-    """A shell or Python run whose recorded output names a test runner or tests."""
-    return bool(_TEST_COMMAND.search(result.content))
+def _ran_tests(result: ToolMessage, call: ToolCall | None) -> bool:
+    """A shell or Python run whose command or output names a test runner or tests."""
+    command = call.arguments if call is not None else ""
+    return bool(_TEST_COMMAND.search(command) or _TEST_COMMAND.search(result.content))
 
 
 def _exit_code(result: ToolMessage) -> int | None:
