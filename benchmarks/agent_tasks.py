@@ -143,9 +143,7 @@ class Runner:
             record.contradicted = any(expect.search(text) for text in seen)
         return record
 
-    async def _edit(
-        self, set_name: str, task: dict[str, Any], work: Path, text: str
-    ) -> Record:
+    async def _edit(self, set_name: str, task: dict[str, Any], work: Path, text: str) -> Record:
         record, _, _ = await self._agent_run(set_name, task, work, text, execute=True)
         passed = all(_check(command, work) for command in task["checks"])
         record.success = passed
@@ -173,7 +171,9 @@ class Runner:
         sources: list[ItemSource] = []
         if self.options.evidence:
             sources.append(self._evidence(workspace))
-        prompt = EXAMPLE_SYSTEM_PROMPT if self.options.prompt == "example" else DEFAULT_SYSTEM_PROMPT
+        prompt = (
+            EXAMPLE_SYSTEM_PROMPT if self.options.prompt == "example" else DEFAULT_SYSTEM_PROMPT
+        )
         config = AgentConfig(
             system_prompt=prompt,
             constrained_decisions=self.options.constrained,
@@ -320,7 +320,8 @@ async def main_async(args: argparse.Namespace) -> None:
                     bar.console.print(
                         f"{task['id']}: {mark} {record.outcome} {record.seconds:.0f}s "
                         f"{record.answer[:100]!r}",
-                        highlight=False, markup=False,
+                        highlight=False,
+                        markup=False,
                     )
                     bar.advance(job)
         finally:

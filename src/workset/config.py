@@ -429,7 +429,9 @@ class _Reader:
             tools_from=tools_from,
             core_tools=core,
             compact_tools=(
-                self.boolean(raw, "agent", "compact_tools", True) if "compact_tools" in raw else None
+                self.boolean(raw, "agent", "compact_tools", True)
+                if "compact_tools" in raw
+                else None
             ),
         )
 

@@ -116,11 +116,11 @@ def test_the_evidence_pack_for_each_task_names_the_file_that_answers_it(tmp_path
     measured 31 of 34 (misses: "licence" is not the word "license"; two questions whose words
     are everywhere). With MiniLM re-ranking, 33 of 34 (benchmarks/agent_tasks.py's runs)."""
     shutil.copytree(TASKS / "repo", tmp_path / "repo")
-    source = WorkspaceEvidence(
-        tmp_path / "repo", tmp_path / "i.sqlite", None, EvidenceConfig(k=3)
-    )
+    source = WorkspaceEvidence(tmp_path / "repo", tmp_path / "i.sqlite", None, EvidenceConfig(k=3))
     questions = json.loads((TASKS / "questions.json").read_text())
-    found = {q["id"]: q["file"] in evidence_files(source.items_for(q["question"])) for q in questions}
+    found = {
+        q["id"]: q["file"] in evidence_files(source.items_for(q["question"])) for q in questions
+    }
     source.close()
     assert found["default-table"] and found["write-cache-size"] and found["lru-file"]
     assert sum(found.values()) >= 31, [k for k, v in found.items() if not v]

@@ -10,12 +10,6 @@ import contextlib
 import functools
 import os
 import sys
-
-# numpy (workspace evidence, MiniLM) must not start one BLAS thread per core beside the
-# model's own threads: on 2 busy cores that made one evidence search take 30-55 s instead of
-# 1-10 s. Set before numpy is first imported; the environment still wins.
-for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -41,8 +35,8 @@ from workset.errors import WorksetError
 from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
 from workset.loop.events import LoopEvent
-from workset.loop.outcome import EXIT_CODES
 from workset.loop.offer import ToolOffer
+from workset.loop.outcome import EXIT_CODES
 from workset.models.announce import AnnouncedModel
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
@@ -66,6 +60,7 @@ out = Console()
 
 
 def main() -> None:
+    one_blas_thread()
     try:
         cli(standalone_mode=False)
     except click.exceptions.Abort:
@@ -77,6 +72,14 @@ def main() -> None:
     except WorksetError as error:  # its text is not markup: "[mcp.servers.x]" stays as typed
         err.print(Text.assemble(("error:", "bold red"), " ", str(error)), highlight=False)
         sys.exit(2)
+
+
+def one_blas_thread() -> None:
+    """numpy (workspace evidence, MiniLM) must not start one BLAS thread per core beside the
+    model's own threads: on 2 busy cores that made one evidence search take 30-55 s instead
+    of 1-10 s. Effective when called before numpy is first imported; the environment wins."""
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
 
 
 @click.group(help="Context engineering runtime for AI agents.")
@@ -415,7 +418,7 @@ def sessions(limit: int, db: Path | None) -> None:
     if not found:
         err.print(f'no sessions yet in {log.path}; start one with: workset run "…"')
         return
-    out.print(sessions_table(found))
+    out.print(sessions_table(found, out.width), no_wrap=True, overflow="ignore")
 
 
 @cli.command(help="Show a session: its trajectory and each model call's token buckets.")

@@ -73,22 +73,31 @@ def event_line(event: LoopEvent) -> Text | None:
     return None
 
 
-def sessions_table(sessions: Sequence[SessionInfo]) -> Table:
-    """One line per session; at 80 columns the id, date and status stay whole, the title is
-    cut first, then the model name."""
+def sessions_table(sessions: Sequence[SessionInfo], width: int = 80) -> Text:
+    """One line per session, fitted to ``width``: the id, date, status and event count stay
+    whole (an id is what ``workset show`` takes); the title is cut first, then the model."""
     import datetime as dt
 
-    table = Table(title="sessions (newest first)", box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("id", no_wrap=True, min_width=max((len(s.id) for s in sessions), default=2))
-    table.add_column("created", no_wrap=True, min_width=11)
-    table.add_column("status", no_wrap=True)
-    table.add_column("ev", justify="right", no_wrap=True)
-    table.add_column("model", no_wrap=True, overflow="ellipsis", max_width=18)
-    table.add_column("title", no_wrap=True, overflow="ellipsis", ratio=1)
+    id_width = max([2, *(len(s.id) for s in sessions)])
+    status_width = max([6, *(len(s.status) for s in sessions)])
+    fixed = id_width + 2 + 11 + 2 + status_width + 2 + 4 + 2
+    model_width = max(5, min(18, (width - fixed) // 3))
+    title_width = max(5, width - fixed - model_width - 2)
+    head = (
+        f"{'id':<{id_width}}  {'created':<11}  {'status':<{status_width}}  {'ev':>4}  "
+        f"{'model':<{model_width}}  title"
+    )
+    lines = [Text("sessions (newest first)", style="bold"), Text(head, style="bold")]
     for s in sessions:
         created = dt.datetime.fromtimestamp(s.created_at).strftime("%m-%d %H:%M")
-        table.add_row(s.id, created, s.status, str(s.n_events), s.model, clip(s.title, 200))
-    return table
+        lines.append(
+            Text(
+                f"{s.id:<{id_width}}  {created:<11}  {s.status:<{status_width}}  "
+                f"{s.n_events:>4}  {clip(s.model, model_width):<{model_width}}  "
+                f"{clip(s.title, title_width)}"
+            )
+        )
+    return Text("\n").join(lines)
 
 
 def trajectory_lines(events: Sequence[StoredEvent]) -> list[Text]:

@@ -30,9 +30,9 @@ import numpy as np
 from workset.context.items import ContextItem, Features, Reference
 from workset.context.sources import ContextRequest
 from workset.context.trust import wrap_untrusted
+from workset.errors import UsageError
 from workset.evidence.cache import ChunkCache, SyncReport, embedded_text
 from workset.evidence.ingest import Chunk, approx_tokens
-from workset.errors import UsageError
 from workset.evidence.retriever import CachedEmbedder
 from workset.evidence.scan import scan_workspace
 from workset.retrieval import BM25Ranker, TextEmbedder, fuse_weighted, top

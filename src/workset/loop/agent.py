@@ -296,8 +296,8 @@ class Agent:
                 seen = [i.text for i in items if i.kind == "evidence"]
                 verdict = classify(run_history(history), evidence=seen)
                 return RunResult(
-                    session_id, run_id, "finished", answer=answer, iterations=iteration, usage=usage,
-                    outcome=verdict.outcome, outcome_reason=verdict.reason,
+                    session_id, run_id, "finished", answer=answer, iterations=iteration,
+                    usage=usage, outcome=verdict.outcome, outcome_reason=verdict.reason,
                 )  # fmt: skip
             results: dict[str, ToolMessage] = {}
             for call in message.tool_calls:

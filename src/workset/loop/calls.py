@@ -39,9 +39,43 @@ MAX_FRUITLESS = 3
 _EMPTY = re.compile(r'"total_matches": 0\b|^No file or directory names|\(empty directory\)', re.M)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _COMMON = frozenset(
-    "which what where when does file files that this with from have there their them into "
-    "about under list show tell find mention mentions defined define return returns value "
-    "default method class function the and".split()
+    {
+        "which",
+        "what",
+        "where",
+        "when",
+        "does",
+        "file",
+        "files",
+        "that",
+        "this",
+        "with",
+        "from",
+        "have",
+        "there",
+        "their",
+        "them",
+        "into",
+        "about",
+        "under",
+        "list",
+        "show",
+        "tell",
+        "find",
+        "mention",
+        "mentions",
+        "defined",
+        "define",
+        "return",
+        "returns",
+        "value",
+        "default",
+        "method",
+        "class",
+        "function",
+        "the",
+        "and",
+    }
 )
 
 

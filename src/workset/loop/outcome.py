@@ -87,8 +87,34 @@ _EDIT_CLAIM = re.compile(
 _TEST_COMMAND = re.compile(r"pytest|unittest|\btests?\b|test_", re.IGNORECASE)
 _EXIT = re.compile(r"exit code (-?\d+)")
 _STOP = frozenset(
-    "that this with from have what which where there their about would could should file "
-    "files line lines returns return method class function value answer defined".split()
+    {
+        "that",
+        "this",
+        "with",
+        "from",
+        "have",
+        "what",
+        "which",
+        "where",
+        "there",
+        "their",
+        "about",
+        "would",
+        "could",
+        "should",
+        "file",
+        "files",
+        "line",
+        "lines",
+        "returns",
+        "return",
+        "method",
+        "class",
+        "function",
+        "value",
+        "answer",
+        "defined",
+    }
 )
 
 
