@@ -97,7 +97,7 @@ class ModelSection:
     context_window: int = 8192
     base_url: str = ""
     threads: int = 0  # 0: $WORKSET_THREADS, else half the cores
-    timeout: float = _AGENT_DEFAULTS.model_timeout_s
+    timeout: float = _AGENT_DEFAULTS.model_stall_s
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +187,7 @@ class WorksetConfig:
             max_iterations=self.agent.max_iterations,
             output_reserve=self.budget.output_reserve,
             margin=self.budget.margin,
-            model_timeout_s=self.model.timeout,
+            model_stall_s=self.model.timeout,
         )
 
 
@@ -358,7 +358,7 @@ class _Reader:
             context_window=self.integer(raw, "model", "context_window", 8192, 256),
             base_url=self.string(raw, "model", "base_url", ""),
             threads=self.integer(raw, "model", "threads", 0, 0),
-            timeout=self.seconds(raw, "model", "timeout", _AGENT_DEFAULTS.model_timeout_s),
+            timeout=self.seconds(raw, "model", "timeout", _AGENT_DEFAULTS.model_stall_s),
         )
 
     def seconds(self, raw: Mapping[str, Any], section: str, key: str, default: float) -> float:

@@ -157,11 +157,11 @@ def test_model_threads_timeout_evidence_and_compact_tools_are_read(tmp_path: Pat
     )
     config = load_config(path)
     assert (config.model.threads, config.model.timeout) == (1, 600.0)
-    assert config.agent_config().model_timeout_s == 600.0
+    assert config.agent_config().model_stall_s == 600.0
     assert config.evidence.workspace is False and config.agent.compact_tools is False
     defaults = WorksetConfig()
     assert defaults.evidence.workspace and defaults.agent.compact_tools is None
-    assert defaults.model.timeout == AgentConfig().model_timeout_s
+    assert defaults.model.timeout == AgentConfig().model_stall_s
 
 
 def test_a_timeout_that_is_not_a_positive_number_says_how_to_write_it(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
 from workset.loop.events import LoopEvent
 from workset.loop.offer import ToolOffer
-from workset.loop.outcome import EXIT_CODES
+from workset.loop.outcome import EXIT_CODES, classify, run_history
 from workset.models.announce import AnnouncedModel
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
@@ -288,7 +288,7 @@ def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
             constrained_decisions=opts.constrained,
             output_reserve=config.budget.output_reserve,
             margin=config.budget.margin,
-            model_timeout_s=opts.model_timeout or config.model.timeout,
+            model_stall_s=opts.model_timeout or config.model.timeout,
         )
         runtime = _Runtime(model, log, opts.workspace, agent_config, opts.execute, config)
         runtime.follow(session_id)
@@ -326,26 +326,39 @@ def _until_done(rt: _Runtime, work: Callable[[Agent], Awaitable[RunResult]]) -> 
         err.print(f"session {result.session_id} has nothing left to do; its last answer was:")
         out.print(result.answer, markup=False, highlight=False)
         return result
-    _report(result, rt.log)
-    code = EXIT_CODES[result.outcome]
+    result = _report(result, rt.log)
+    code = EXIT_CODES[result.outcome or "failed"]
     if code:
         sys.exit(code)
     return result
 
 
-def _report(result: RunResult, log: SessionLog) -> None:
+def _judged(result: RunResult, log: SessionLog) -> RunResult:
+    """``result`` with its outcome; judged from the recorded trajectory when the loop did not."""
+    if result.outcome is not None:
+        return result
+    if result.status == "failed":
+        verdict = classify((), failure="failed")
+    else:
+        verdict = classify(run_history(log.resume_state(result.session_id).messages))
+    return replace(result, outcome=verdict.outcome, outcome_reason=verdict.reason)
+
+
+def _report(result: RunResult, log: SessionLog) -> RunResult:
+    result = _judged(result, log)
     if result.status == "failed":
         label = "gave up" if result.outcome == "gave_up" else "run failed"
-        err.print(f"[bold red]{label}:[/] {result.error}", highlight=False)
+        err.print(Text.assemble((f"{label}:", "bold red"), " ", result.error), highlight=False)
     elif result.answer:
         out.print(result.answer, markup=False, highlight=False)
-    err.print(outcome_line(result.outcome, result.outcome_reason))
+    err.print(outcome_line(result.outcome or "failed", result.outcome_reason))
     u = result.usage
     err.print(
         f"[dim]{u.calls} model calls, {u.prompt_tokens} prompt tokens ({u.cached_prompt_tokens} "
         f"cached), {u.completion_tokens} out. Session {result.session_id} stored in "
         f"{log.path}; see it with: workset show {result.session_id}[/]"
     )
+    return result
 
 
 @cli.command(

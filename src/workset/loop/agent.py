@@ -250,8 +250,8 @@ class Agent:
                 request = assembled.request
                 if self.config.constrained_decisions and offered:
                     request = replace(request, json_schema=decision_schema(offered))
-                request = replace(request, timeout_s=self.config.model_timeout_s)
-                with anyio.fail_after(self.config.model_total_timeout_s):
+                request = replace(request, timeout_s=self.config.model_stall_s)
+                with anyio.fail_after(self.config.model_timeout_s):
                     response = await self.model.complete(request)
             except TimeoutError:
                 return self._fail(
@@ -260,8 +260,8 @@ class Agent:
                     iteration,
                     usage,
                     "ModelTimeout",
-                    f"the model did not answer within {self.config.model_total_timeout_s:g} s; "
-                    "raise the model timeout or shorten the task",
+                    f"the model did not answer within {self.config.model_timeout_s:g} s; raise "
+                    "the model timeout or shorten the task",
                 )
             except (ModelError, ContextBudgetError) as error:
                 return self._fail(

@@ -46,11 +46,12 @@ ANSWER_NOW = (
 class AgentConfig:
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
     max_iterations: int = 8
-    # The longest the model may go without progress (a prompt-processing update or a token):
-    # a slow but moving call on 2 busy cores is not cut; a stalled one fails after this.
-    model_timeout_s: float = 180.0
-    # A cap on one whole model call; None: only the progress timeout applies.
-    model_total_timeout_s: float | None = None
+    # A cap on one whole model call (prefill and answer).
+    model_timeout_s: float = 1800.0
+    # The longest the model may go without progress (a prompt-processing update or a token),
+    # sent as the request's timeout: a slow but moving call on 2 busy cores is not cut (the
+    # first --exec call of the issue took 295 s), a stalled one fails after this.
+    model_stall_s: float = 180.0
     tool_timeout_s: float = 60.0
     max_tokens: int = 512
     temperature: float = 0.0
@@ -110,6 +111,7 @@ class RunResult:
     iterations: int = 0
     usage: RunUsage = field(default_factory=RunUsage)
     # How the run ended, judged from its trajectory (workset.loop.outcome): answered,
-    # answered_unverified, gave_up or failed; outcome_reason says why in one sentence.
-    outcome: Outcome = "answered_unverified"
+    # answered_unverified, gave_up or failed; outcome_reason says why in one sentence. None
+    # when the loop did not judge it (callers then classify the recorded trajectory).
+    outcome: Outcome | None = None
     outcome_reason: str = ""
