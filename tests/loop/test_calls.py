@@ -110,6 +110,9 @@ def test_a_repeat_after_only_errors_does_not_force_an_answer_and_fruitless_turns
         done = [result(c.id, "Error: no such file", error=True) for c in decided.message.tool_calls]
         turns.append(interpreter.next_turn(done))
     assert all(t.offer_tools for t in turns[:2])  # never "answer now" from error text
+    again = interpreter.interpret(AssistantMessage(None, (call,)), 4, tools_offered=True)
+    [why] = again.rejected.values()
+    assert "it failed or found nothing" in why and "Use that result" not in why
     assert "grep" in turns[0].notices[0] and "bubblewrap" in turns[0].notices[0]
     assert turns[1].notices[0] != turns[0].notices[0]  # a different suggestion each time
     assert turns[2].stop and "failed or found nothing" in turns[2].stop

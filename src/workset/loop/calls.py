@@ -127,6 +127,7 @@ class CallInterpreter:
         self._fruitless = 0  # turns in a row whose calls all failed or found nothing
         self._stuck = False
         self._tried: set[str] = set()  # suggestions already made this run
+        self._failed: set[str] = set()  # ids of calls whose result was an error or empty
 
     def interpret(
         self, message: AssistantMessage, iteration: int, *, tools_offered: bool
@@ -154,10 +155,17 @@ class CallInterpreter:
             first = self._run.get(key)
             if first is not None:
                 stuck = True
-                rejected[call.id] = (
-                    f"not run again: you already called {call.name} with these arguments "
-                    f"(call {first}) and its result is above. Use that result to answer."
-                )
+                if first in self._failed:  # "use that result to answer" would mean an error
+                    rejected[call.id] = (
+                        f"not run again: you already called {call.name} with these arguments "
+                        f"(call {first}) and it failed or found nothing; it would again. Make "
+                        "a different call."
+                    )
+                else:
+                    rejected[call.id] = (
+                        f"not run again: you already called {call.name} with these arguments "
+                        f"(call {first}) and its result is above. Use that result to answer."
+                    )
                 continue
             self._run[key] = call.id
         self._stuck = stuck
@@ -172,6 +180,7 @@ class CallInterpreter:
         first: the first not yet read is the suggestion when calls fail.
         """
         useful = [r for r in results if not r.is_error and not _EMPTY.search(r.content)]
+        self._failed.update(r.tool_call_id for r in results if r not in useful)
         self._useful += len(useful)
         if useful:
             self._fruitless = 0
