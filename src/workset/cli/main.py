@@ -36,7 +36,7 @@ from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
 from workset.loop.events import LoopEvent
 from workset.loop.offer import ToolOffer
-from workset.loop.outcome import EXIT_CODES, classify, run_history
+from workset.loop.outcome import EXIT_CODES, classify
 from workset.models.announce import AnnouncedModel
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
@@ -340,7 +340,7 @@ def _judged(result: RunResult, log: SessionLog) -> RunResult:
     if result.status == "failed":
         verdict = classify((), failure="failed")
     else:
-        verdict = classify(run_history(log.resume_state(result.session_id).messages))
+        verdict = classify(log.resume_state(result.session_id).messages)
     return replace(result, outcome=verdict.outcome, outcome_reason=verdict.reason)
 
 

@@ -37,7 +37,7 @@ from workset.loop.events import (
     ToolStarted,
 )
 from workset.loop.offer import ToolOffer
-from workset.loop.outcome import classify, run_history
+from workset.loop.outcome import classify
 from workset.loop.settings import (
     ANSWER_NOW,
     DEFAULT_SYSTEM_PROMPT,
@@ -294,7 +294,7 @@ class Agent:
                 answer = message.content or ""
                 self.bus.emit(RunFinished(run_id, session_id, answer, iteration, self.clock()))
                 seen = [i.text for i in items if i.kind == "evidence"]
-                verdict = classify(run_history(history), evidence=seen)
+                verdict = classify(history, evidence=seen)
                 return RunResult(
                     session_id, run_id, "finished", answer=answer, iterations=iteration,
                     usage=usage, outcome=verdict.outcome, outcome_reason=verdict.reason,

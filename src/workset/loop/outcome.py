@@ -121,7 +121,8 @@ _STOP = frozenset(
 def classify(
     history: Sequence[Message], *, failure: str | None = None, evidence: Sequence[str] = ()
 ) -> Verdict:
-    """The outcome of the run that ended ``history``.
+    """The outcome of the run that ended ``history`` (the whole session: results of earlier
+    turns are in the model's context too, so they count as what it observed).
 
     ``failure`` is the error type when the run ended without an answer (``"MaxIterations"``,
     ``"ModelTimeout"``...); ``evidence`` the texts of workspace evidence the run was given.
@@ -173,12 +174,6 @@ def classify(
     if len(overlap) >= 2:
         return Verdict("answered", f"its words appear in what the run read ({overlap[0]!r})")
     return Verdict("answered_unverified", "nothing the run read supports the answer")
-
-
-def run_history(history: Sequence[Message]) -> list[Message]:
-    """The messages of the last run: from its task (the last user message) on."""
-    start = max((i for i, m in enumerate(history) if isinstance(m, UserMessage)), default=0)
-    return list(history[start:])
 
 
 def _task(history: Sequence[Message]) -> str:
