@@ -127,3 +127,14 @@ def test_a_repeat_after_a_useful_result_asks_for_the_answer_without_tools() -> N
     [repeat] = again.message.tool_calls
     turn = interpreter.next_turn([result(repeat.id, "not run again", error=True)])
     assert not turn.offer_tools and "Answer the question now" in turn.notices[0]
+
+
+def test_a_reply_that_only_names_a_tool_in_tags_is_a_call_attempt_not_an_answer() -> None:
+    interpreter = CallInterpreter(("find_files", "grep"))
+    decided = interpreter.interpret(
+        AssistantMessage("<function-name>find_files</function-name>"), 1, tools_offered=True
+    )
+    [bad] = decided.message.tool_calls
+    assert bad.name == "invalid_tool_call" and "'find_files' was named" in decided.rejected[bad.id]
+    plain = interpreter.interpret(AssistantMessage("It is find_files."), 2, tools_offered=True)
+    assert plain.message.content == "It is find_files." and not plain.message.tool_calls

@@ -249,7 +249,14 @@ class CallInterpreter:
             return replace(message, content=answer), {}
         parsed = parse_tool_calls(message.content, self.tool_names)
         if not parsed.calls and not parsed.errors:
-            return message, {}
+            named = _tagged_tool_name(message.content, self.tool_names)
+            if named is None:
+                return message, {}
+            problem = (
+                f"Could not read a tool call: {named!r} was named in a form workset does not "
+                "read (tags or a bare name, with no JSON arguments)"
+            )
+            parsed = replace(parsed, errors=(problem,), text="")
         rejected: dict[str, str] = {}
         invalid: list[ToolCall] = []
         if parsed.errors:  # one error per message: a degenerate output can hold dozens
@@ -292,6 +299,18 @@ def _canonical(arguments: str) -> str:
         return json.dumps(json.loads(arguments), sort_keys=True)
     except json.JSONDecodeError:
         return arguments
+
+
+_TAGGED = re.compile(r"^\s*(?:<[^<>]{1,40}>\s*)*([A-Za-z_][\w]*)\s*(?:</?[^<>]{1,40}>\s*)*$")
+
+
+def _tagged_tool_name(content: str, tool_names: Sequence[str]) -> str | None:
+    """The tool named by a reply that is only a tool name, bare or in tags
+    (``<function-name>find_files</function-name>``): a call attempt, not an answer."""
+    match = _TAGGED.match(content)
+    if match is None or match.group(1) not in tool_names:
+        return None
+    return match.group(1)
 
 
 def _keywords(task: str) -> list[str]:
