@@ -51,7 +51,10 @@ class EvidenceConfig:
     candidates: int = 16  # BM25's best, re-ranked with embeddings
     bm25_weight: float = 0.5  # the cosine weight is 1 - bm25_weight
     chunk_tokens: int = 150  # lines shown per chunk (token-ish); the rest is referenced
-    first_call_only: bool = False  # give the item to the first call of a run only
+    # Give the item to the first call of a run only: later calls have the tool results, and
+    # re-sending the excerpts after the growing trajectory re-prefills them every call (on 2
+    # busy cores about 600 tokens, a minute, per call).
+    first_call_only: bool = True
 
 
 @dataclass(frozen=True, slots=True)

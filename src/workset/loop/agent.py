@@ -27,7 +27,7 @@ from workset.errors import ContextBudgetError, ModelError, UsageError
 from workset.history.base import HistoryPolicy, HistoryView, PolicyContext, pinned_block
 from workset.log.store import SessionLog
 from workset.loop.bus import EventBus, Subscriber
-from workset.loop.calls import CallInterpreter, NextTurn, evidence_files
+from workset.loop.calls import CallInterpreter, NextTurn
 from workset.loop.events import (
     ModelCalled,
     RunFailed,
@@ -210,7 +210,6 @@ class Agent:
             answer_on_repeat=self.config.answer_on_repeat,
         )
         turn = NextTurn()  # what the harness adds to the next request (calls.next_turn)
-        items: list[ContextItem] = []
         for iteration in range(1, self.config.max_iterations + 1):
             offered = specs if turn.offer_tools else ()
             try:
@@ -218,6 +217,7 @@ class Agent:
                 usage = usage.add_compression(view.cost)
                 system = self.config.system_prompt
                 items = self._items(session_id, history, iteration)
+                calls.observe_items(items)
                 notes: dict[str, str] = {}
                 if view.notices:
                     notes["history"] = " ".join(view.notices)
@@ -293,8 +293,7 @@ class Agent:
             if not message.tool_calls:
                 answer = message.content or ""
                 self.bus.emit(RunFinished(run_id, session_id, answer, iteration, self.clock()))
-                seen = [i.text for i in items if i.kind == "evidence"]
-                verdict = classify(history, evidence=seen)
+                verdict = classify(history, evidence=calls.evidence)
                 return RunResult(
                     session_id, run_id, "finished", answer=answer, iterations=iteration,
                     usage=usage, outcome=verdict.outcome, outcome_reason=verdict.reason,
@@ -310,7 +309,7 @@ class Agent:
             )
             history.extend(results[c.id] for c in message.tool_calls)
             done = [results[c.id] for c in message.tool_calls]
-            turn = calls.next_turn(done, evidence_files=evidence_files(items))
+            turn = calls.next_turn(done)
             if turn.stop:
                 return self._fail(run_id, session_id, iteration, usage, "GaveUp", turn.stop)
         return self._fail(

@@ -128,6 +128,8 @@ class CallInterpreter:
         self._stuck = False
         self._tried: set[str] = set()  # suggestions already made this run
         self._failed: set[str] = set()  # ids of calls whose result was an error or empty
+        self.evidence: list[str] = []  # texts of the evidence items the run was given
+        self._evidence_files: list[str] = []
 
     def interpret(
         self, message: AssistantMessage, iteration: int, *, tools_offered: bool
@@ -171,14 +173,28 @@ class CallInterpreter:
         self._stuck = stuck
         return Interpreted(message, rejected, stuck)
 
+    def observe_items(self, items: Iterable[ContextItem]) -> None:
+        """Remember the evidence a request carried (evidence may go to the first call only):
+        its files are suggestions when calls fail, its texts support an answer."""
+        for item in items:
+            if item.kind == "evidence" and item.text not in self.evidence:
+                self.evidence.append(item.text)
+        files = evidence_files(items)
+        self._evidence_files += [f for f in files if f not in self._evidence_files]
+
     def next_turn(
         self, results: Sequence[ToolMessage], *, evidence_files: Sequence[str] = ()
     ) -> NextTurn:
         """What to add to the next request after ``results`` (the last message's calls).
 
         ``evidence_files`` are the workspace files the evidence for this task points to, best
-        first: the first not yet read is the suggestion when calls fail.
+        first (added to those :meth:`observe_items` saw): the first not yet read is the
+        suggestion when calls fail.
         """
+        evidence_files = [
+            *self._evidence_files,
+            *(f for f in evidence_files if f not in self._evidence_files),
+        ]
         useful = [r for r in results if not r.is_error and not _EMPTY.search(r.content)]
         self._failed.update(r.tool_call_id for r in results if r not in useful)
         self._useful += len(useful)
