@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from workset.context.items import ContextItem
+from workset.loop.outcome import COMMON_WORDS
 from workset.loop.settings import ANSWER_NOW
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 from workset.models.constrained import final_answer
@@ -38,45 +39,6 @@ VALID_CALL = '{"name": "<tool name>", "arguments": {...}}'
 MAX_FRUITLESS = 3
 _EMPTY = re.compile(r'"total_matches": 0\b|^No file or directory names|\(empty directory\)', re.M)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
-_COMMON = frozenset(
-    {
-        "which",
-        "what",
-        "where",
-        "when",
-        "does",
-        "file",
-        "files",
-        "that",
-        "this",
-        "with",
-        "from",
-        "have",
-        "there",
-        "their",
-        "them",
-        "into",
-        "about",
-        "under",
-        "list",
-        "show",
-        "tell",
-        "find",
-        "mention",
-        "mentions",
-        "defined",
-        "define",
-        "return",
-        "returns",
-        "value",
-        "default",
-        "method",
-        "class",
-        "function",
-        "the",
-        "and",
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,7 +293,7 @@ def _tagged_tool_name(content: str, tool_names: Sequence[str]) -> str | None:
 
 def _keywords(task: str) -> list[str]:
     """Distinctive words of the task to search for: identifiers first, then longer words."""
-    words = [w for w in _WORD.findall(task) if w.lower() not in _COMMON]
+    words = [w for w in _WORD.findall(task) if w.lower() not in COMMON_WORDS]
     coded = [w for w in words if "_" in w or w[1:] != w[1:].lower() or "." in w]
     rest = sorted((w for w in words if w not in coded), key=len, reverse=True)
     return list(dict.fromkeys([*coded, *rest]))[:3]

@@ -86,34 +86,50 @@ _EDIT_CLAIM = re.compile(
 )
 _TEST_COMMAND = re.compile(r"pytest|unittest|\btests?\b|test_", re.IGNORECASE)
 _EXIT = re.compile(r"exit code (-?\d+)")
-_STOP = frozenset(
+# Words too common in questions and answers about code to say anything specific.
+COMMON_WORDS = frozenset(
     {
-        "that",
-        "this",
-        "with",
-        "from",
-        "have",
-        "what",
-        "which",
-        "where",
-        "there",
-        "their",
         "about",
-        "would",
+        "and",
+        "answer",
+        "class",
         "could",
-        "should",
+        "default",
+        "define",
+        "defined",
+        "does",
         "file",
         "files",
+        "find",
+        "from",
+        "function",
+        "have",
+        "into",
         "line",
         "lines",
-        "returns",
-        "return",
+        "list",
+        "mention",
+        "mentions",
         "method",
-        "class",
-        "function",
+        "return",
+        "returns",
+        "should",
+        "show",
+        "tell",
+        "that",
+        "the",
+        "their",
+        "them",
+        "there",
+        "this",
+        "under",
         "value",
-        "answer",
-        "defined",
+        "what",
+        "when",
+        "where",
+        "which",
+        "with",
+        "would",
     }
 )
 
@@ -267,5 +283,7 @@ def _overlap(answer: str, task: str, haystack: str) -> list[str]:
     asked = {w.lower() for w in _WORD.findall(task)}
     words = [w.lower() for w in _WORD.findall(answer)]
     return list(
-        dict.fromkeys(w for w in words if w not in asked and w not in _STOP and w in haystack)
+        dict.fromkeys(
+            w for w in words if w not in asked and w not in COMMON_WORDS and w in haystack
+        )
     )
