@@ -75,8 +75,9 @@ def test_a_message_with_many_malformed_calls_gets_one_error_not_one_per_call() -
                        for _ in range(18))  # fmt: skip
     decided = CallInterpreter(NAMES).interpret(AssistantMessage(broken), 1, tools_offered=True)
     [bad] = decided.message.tool_calls
-    assert bad.name == "invalid_tool_call"
+    assert bad.name == "invalid_tool_call" and bad.arguments == "{}"  # nothing to copy
     assert "17 more calls in it had the same problem" in decided.rejected[bad.id]
+    assert (decided.message.content or "").startswith("<tool_call>")  # what it wrote, cut
 
 
 def result(call_id: str, content: str, *, error: bool = False) -> ToolMessage:
@@ -97,7 +98,8 @@ def test_a_search_that_found_nothing_asks_for_a_different_call_not_an_answer() -
     assert turn.offer_tools and not turn.stop
     [notice] = turn.notices
     assert "found nothing" in notice and "not an answer" in notice
-    assert '{"path": "tinydb/utils.py"}' in notice  # the file the evidence points to
+    # a whole call to copy, naming the file the evidence points to
+    assert '{"name": "read_file", "arguments": {"path": "tinydb/utils.py"}}' in notice
 
 
 def test_a_repeat_after_only_errors_does_not_force_an_answer_and_fruitless_turns_stop() -> None:
@@ -113,7 +115,7 @@ def test_a_repeat_after_only_errors_does_not_force_an_answer_and_fruitless_turns
     again = interpreter.interpret(AssistantMessage(None, (call,)), 4, tools_offered=True)
     [why] = again.rejected.values()
     assert "it failed or found nothing" in why and "Use that result" not in why
-    assert "grep" in turns[0].notices[0] and "bubblewrap" in turns[0].notices[0]
+    assert '{"name": "grep", "arguments": {"pattern": "bubblewrap"' in turns[0].notices[0]
     assert turns[1].notices[0] != turns[0].notices[0]  # a different suggestion each time
     assert turns[2].stop and "failed or found nothing" in turns[2].stop
 

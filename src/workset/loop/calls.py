@@ -192,18 +192,19 @@ class CallInterpreter:
         what = "failed" if all(r.is_error for r in results) else "found nothing"
         options: list[tuple[str, str]] = []
         read = {_path(k[1]) for k in self._run if k[0] == "read_file"}
+        # Each suggestion is a whole valid call: a small model copies what it sees exactly.
         options += [
-            (f"read:{p}", f'read_file with {{"path": "{p}"}} (the workspace excerpts point to it)')
+            (f"read:{p}", _call_text("read_file", {"path": p}))
             for p in evidence_files
             if p not in read and "read_file" in self.tool_names
         ]
         for word in _keywords(self._task):
             if "grep" in self.tool_names:
                 options.append(
-                    (f"grep:{word}", f'grep with {{"pattern": "{word}", "ignore_case": true}}')
+                    (f"grep:{word}", _call_text("grep", {"pattern": word, "ignore_case": True}))
                 )
         if "list_dir" in self.tool_names:
-            options.append(("list:.", 'list_dir with {"path": "."} to see what exists'))
+            options.append(("list:.", _call_text("list_dir", {"path": "."})))
         fresh = [(key, text) for key, text in options if key not in self._tried]
         if not fresh:
             return (
@@ -214,7 +215,7 @@ class CallInterpreter:
         self._tried.add(key)
         return (
             f"Your last tool calls {what}; that is not an answer to the question. Do not "
-            f"repeat them. Try a different call, for example {text}."
+            f"repeat them. Make a different call, for example:\n{text}"
         )
 
     def _parse(
@@ -237,12 +238,12 @@ class CallInterpreter:
             parsed = replace(parsed, errors=(problem,), text="")
         rejected: dict[str, str] = {}
         invalid: list[ToolCall] = []
+        text = parsed.text or None
         if parsed.errors:  # one error per message: a degenerate output can hold dozens
-            bad = ToolCall(
-                id=f"call_invalid_{iteration}_0",
-                name="invalid_tool_call",
-                arguments=json.dumps({"raw": message.content[:400]}, ensure_ascii=False),
-            )
+            # What the model wrote stays in the message text (cut); the pseudo-call has no
+            # arguments: a small model copies a recorded {"raw": ...} call into its next turn.
+            text = _cut(message.content, 300)
+            bad = ToolCall(id=f"call_invalid_{iteration}_0", name="invalid_tool_call")
             invalid.append(bad)
             more = len(parsed.errors) - 1
             also = f" ({more} more call{'s' if more > 1 else ''} in it had the same problem)"
@@ -251,7 +252,7 @@ class CallInterpreter:
                 f"{VALID_CALL}. Available tools: {', '.join(self.tool_names)}."
             )
         calls = (*parsed.calls, *invalid)
-        return replace(message, content=parsed.text or None, tool_calls=calls), rejected
+        return replace(message, content=text, tool_calls=calls), rejected
 
     def _unique_ids(self, message: AssistantMessage) -> AssistantMessage:
         """Calls whose id was already used in the session get a fresh one (``id~2``).
@@ -297,6 +298,14 @@ def _keywords(task: str) -> list[str]:
     coded = [w for w in words if "_" in w or w[1:] != w[1:].lower() or "." in w]
     rest = sorted((w for w in words if w not in coded), key=len, reverse=True)
     return list(dict.fromkeys([*coded, *rest]))[:3]
+
+
+def _call_text(name: str, arguments: dict[str, object]) -> str:
+    return json.dumps({"name": name, "arguments": arguments})
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _path(arguments: str) -> str:
