@@ -183,10 +183,9 @@ def test_show_says_what_each_call_left_out_and_where_reuse_broke(
     session_id = re.search(r"workset show (s[0-9a-f]+)", done.stderr)
     assert session_id is not None
     shown = " ".join(workset("show", session_id[1], env=env).stdout.split())
-    assert "call 3 left out tools" in shown and "policy: the model repeated a call" in shown
-    assert "call 3 prefix reuse broke at position 0: system changed" in shown
-    assert "withheld for this call by workset itself (its answer-now turn" in shown
-    assert "timestamp or per-call text" not in shown
+    # the answer-now turn keeps the tools (the answer is asked for with a schema), so the
+    # prefix holds; what a withheld tool list looks like is tested in tests/context
+    assert "call 3 left out tools" not in shown and "prefix reuse broke" not in shown
 
 
 def test_exec_tools_are_gated_and_without_a_terminal_risky_calls_are_refused(

@@ -128,7 +128,8 @@ def test_a_repeat_after_a_useful_result_asks_for_the_answer_without_tools() -> N
     again = interpreter.interpret(AssistantMessage(None, (call,)), 2, tools_offered=True)
     [repeat] = again.message.tool_calls
     turn = interpreter.next_turn([result(repeat.id, "not run again", error=True)])
-    assert not turn.offer_tools and "Answer the question now" in turn.notices[0]
+    assert not turn.offer_tools and "Answer this question now" in turn.notices[0]
+    assert "Which port?" in turn.notices[0]
 
 
 def test_a_reply_that_only_names_a_tool_in_tags_is_a_call_attempt_not_an_answer() -> None:

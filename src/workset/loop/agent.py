@@ -54,7 +54,7 @@ from workset.messages import (
     canonical_order,
 )
 from workset.models.base import Model
-from workset.models.constrained import decision_schema
+from workset.models.constrained import answer_schema, decision_schema
 from workset.safety.gate import SafetyGate
 from workset.status.bar import StatusBar
 from workset.tools.context import CallContext
@@ -208,6 +208,7 @@ class Agent:
             constrained=self.config.constrained_decisions,
             max_calls=self.config.max_calls_per_message,
             answer_on_repeat=self.config.answer_on_repeat,
+            answer_with_grammar=self.config.answer_with_grammar,
         )
         turn = NextTurn()  # what the harness adds to the next request (calls.next_turn)
         for iteration in range(1, self.config.max_iterations + 1):
@@ -250,6 +251,8 @@ class Agent:
                 request = assembled.request
                 if self.config.constrained_decisions and offered:
                     request = replace(request, json_schema=decision_schema(offered))
+                if turn.answer_only:
+                    request = replace(request, json_schema=answer_schema())
                 request = replace(request, timeout_s=self.config.model_stall_s)
                 with anyio.fail_after(self.config.model_timeout_s):
                     response = await self.model.complete(request)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from workset.context.items import ContextItem
 from workset.loop.outcome import COMMON_WORDS
-from workset.loop.settings import ANSWER_NOW
+from workset.loop.settings import answer_now
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 from workset.models.constrained import final_answer
 from workset.models.toolcalls import parse_tool_calls
@@ -61,6 +61,7 @@ class NextTurn:
     offer_tools: bool = True
     reason: str = ""
     stop: str = ""
+    answer_only: bool = False  # constrain the next output to {"answer": ...}, tools kept
 
 
 class CallInterpreter:
@@ -74,12 +75,17 @@ class CallInterpreter:
         constrained: bool = False,
         max_calls: int = 8,
         answer_on_repeat: bool = True,
+        answer_with_grammar: bool = False,
     ) -> None:
-        """``answer_on_repeat`` False keeps the tools offered after a repeated call."""
+        """``answer_on_repeat`` False keeps asking for calls after a repeated call;
+        ``answer_with_grammar`` asks for the answer with a schema instead of withholding the
+        tools (:attr:`NextTurn.answer_only`)."""
         self.tool_names = tuple(tool_names)
         self.constrained = constrained
         self.max_calls = max_calls
         self.answer_on_repeat = answer_on_repeat
+        self.answer_with_grammar = answer_with_grammar
+        self._answer_only = False  # the last NextTurn asked for {"answer": ...}
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._run: dict[tuple[str, str], str] = {}  # (name, canonical args) -> first call id
         self._task = next(
@@ -163,27 +169,34 @@ class CallInterpreter:
         if useful:
             self._fruitless = 0
             if self._stuck and self.answer_on_repeat:
-                return NextTurn(
-                    (ANSWER_NOW,),
-                    offer_tools=False,
-                    reason="the model repeated a call it had already made; this turn asks it "
-                    "to answer from the results it has",
-                )
-            return NextTurn()
+                return self._answer_turn()
+            return self._turn(NextTurn())
         if self._stuck and self._useful and self.answer_on_repeat:
-            return NextTurn(
-                (ANSWER_NOW,),
-                offer_tools=False,
-                reason="the model repeated a call it had already made; this turn asks it to "
-                "answer from the results it has",
-            )
+            return self._answer_turn()
         self._fruitless += 1
         if self._fruitless >= MAX_FRUITLESS:
-            return NextTurn(
-                stop=f"the last {self._fruitless} turns of tool calls all failed or found "
-                "nothing; stopped instead of answering from error messages"
+            return self._turn(
+                NextTurn(
+                    stop=f"the last {self._fruitless} turns of tool calls all failed or found "
+                    "nothing; stopped instead of answering from error messages"
+                )
             )
-        return NextTurn((self._different_strategy(results, evidence_files),))
+        return self._turn(NextTurn((self._different_strategy(results, evidence_files),)))
+
+    def _answer_turn(self) -> NextTurn:
+        reason = (
+            "the model repeated a call it had already made; this turn asks it to answer from "
+            "the results it has"
+        )
+        if self.answer_with_grammar:
+            turn = NextTurn((answer_now(self._task),), answer_only=True, reason=reason)
+        else:
+            turn = NextTurn((answer_now(self._task),), offer_tools=False, reason=reason)
+        return self._turn(turn)
+
+    def _turn(self, turn: NextTurn) -> NextTurn:
+        self._answer_only = turn.answer_only
+        return turn
 
     def _different_strategy(
         self, results: Sequence[ToolMessage], evidence_files: Sequence[str]
@@ -223,7 +236,8 @@ class CallInterpreter:
     ) -> tuple[AssistantMessage, dict[str, str]]:
         if message.tool_calls or not message.content or not tools_offered:
             return message, {}
-        answer = final_answer(message.content) if self.constrained else None
+        grammar = self.constrained or self._answer_only
+        answer = final_answer(message.content) if grammar else None
         if answer is not None:
             return replace(message, content=answer), {}
         parsed = parse_tool_calls(message.content, self.tool_names)

@@ -38,8 +38,19 @@ EXAMPLE_SYSTEM_PROMPT = (
 # Appended at the end of the context (never recorded) when a repeated call ends tool use.
 ANSWER_NOW = (
     "Answer the question now, in one or two sentences, from the tool results above. "
-    "Name the file the answer comes from. Do not call any tool."
+    "Do not call any tool."
 )
+
+
+def answer_now(task: str) -> str:
+    """:data:`ANSWER_NOW` with the question repeated: a small model that has read a long
+    result answers what it was asked, not what the last result was about."""
+    if not task.strip():
+        return ANSWER_NOW
+    return (
+        "Answer this question now, in one or two sentences, from the tool results above: "
+        f"{task.strip()}\nDo not call any tool."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +73,13 @@ class AgentConfig:
     constrained_decisions: bool = False
     # At most this many calls of one message run; the rest get an error.
     max_calls_per_message: int = 8
-    # When the model repeats a call already made in this run, ask it to answer next turn with
-    # no tools offered (small models otherwise loop on the same call).
+    # When the model repeats a call already made in this run, ask it to answer next turn
+    # (small models otherwise loop on the same call).
     answer_on_repeat: bool = True
+    # That turn keeps the tools in the prompt and constrains the output to {"answer": ...}
+    # (a grammar, on backends that enforce schemas): the prefix stays cached. False withholds
+    # the tools instead, which re-prefills everything after them (100 s on 2 busy cores).
+    answer_with_grammar: bool = True
     # Tool results are data, not instructions: wrap them in <external_content> with their
     # source (reserved tags inside are neutralised either way). Tools marked
     # ``wrap_output=False`` (workset's own bookkeeping tools, MCP) are not wrapped again.
