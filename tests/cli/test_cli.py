@@ -185,7 +185,7 @@ def test_show_says_what_each_call_left_out_and_where_reuse_broke(
     shown = " ".join(workset("show", session_id[1], env=env).stdout.split())
     # the answer-now turn keeps the tools (the answer is asked for with a schema), so the
     # prefix holds; what a withheld tool list looks like is tested in tests/context
-    assert "call 3 left out tools" not in shown and "prefix reuse broke" not in shown
+    assert "call 3 left out tools" not in shown and "call 3 prefix reuse broke" not in shown
 
 
 def test_exec_tools_are_gated_and_without_a_terminal_risky_calls_are_refused(
