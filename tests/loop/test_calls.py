@@ -141,3 +141,14 @@ def test_a_reply_that_only_names_a_tool_in_tags_is_a_call_attempt_not_an_answer(
     assert bad.name == "invalid_tool_call" and "'find_files' was named" in decided.rejected[bad.id]
     plain = interpreter.interpret(AssistantMessage("It is find_files."), 2, tools_offered=True)
     assert plain.message.content == "It is find_files." and not plain.message.tool_calls
+
+
+def test_identical_calls_in_one_message_are_kept_once() -> None:
+    same = tuple(ToolCall(f"id{i}", "grep", '{"pattern": "x"}') for i in range(20))
+    decided = CallInterpreter(NAMES).interpret(
+        AssistantMessage(None, (*same, ToolCall("other", "grep", '{"pattern": "y"}'))),
+        1,
+        tools_offered=True,
+    )
+    assert [c.id for c in decided.message.tool_calls] == ["id0", "other"]
+    assert decided.rejected == {}

@@ -103,6 +103,7 @@ class CallInterpreter:
         self, message: AssistantMessage, iteration: int, *, tools_offered: bool
     ) -> Interpreted:
         parsed, parse_errors = self._parse(message, iteration, tools_offered)
+        parsed = self._distinct(parsed)
         message = self._unique_ids(parsed)
         renamed = {
             old.id: new.id for old, new in zip(parsed.tool_calls, message.tool_calls, strict=True)
@@ -267,6 +268,21 @@ class CallInterpreter:
             )
         calls = (*parsed.calls, *invalid)
         return replace(message, content=text, tool_calls=calls), rejected
+
+    def _distinct(self, message: AssistantMessage) -> AssistantMessage:
+        """The message with each identical call kept once (a degenerate output repeated one
+        call twenty times: twenty error results teach the model nothing one would not)."""
+        seen: set[tuple[str, str]] = set()
+        kept: list[ToolCall] = []
+        for call in message.tool_calls:
+            key = (call.name, _canonical(call.arguments))
+            if key in seen and call.name != "invalid_tool_call":
+                continue
+            seen.add(key)
+            kept.append(call)
+        if len(kept) == len(message.tool_calls):
+            return message
+        return replace(message, tool_calls=tuple(kept))
 
     def _unique_ids(self, message: AssistantMessage) -> AssistantMessage:
         """Calls whose id was already used in the session get a fresh one (``id~2``).
