@@ -129,3 +129,12 @@ def test_no_answer_fixture_repeats_text_from_the_system_prompt() -> None:
         text = path.read_text(encoding="utf-8")
         for sentence in sentences:
             assert sentence not in text or path.name == "test_outcome.py", (path, sentence)
+
+
+def test_naming_a_tool_is_not_an_answer_supported_by_its_result() -> None:
+    history = run(
+        "Which file defines the class Agent?",
+        ("read_file", '{"path": "a.py"}', '<external_content source="tool:read_file">x', False),
+        answer="read_file",
+    )
+    assert classify(history).outcome == "answered_unverified"

@@ -168,7 +168,9 @@ def classify(
         if not r.is_error and r.tool_call_id in calls
     ]
     haystack = "\n".join(observed).lower()
-    facts = [f for f in _facts(answer) if f.lower() not in task.lower()]
+    # Neutral: what the task names, and tool names (a result's wrapper names its tool).
+    tools = {c.name.lower() for c in calls.values()} | {r.name.lower() for r in results}
+    facts = [f for f in _facts(answer) if f.lower() not in task.lower() and f.lower() not in tools]
     supported = tuple(f for f in facts if _seen(f, haystack))
     unsupported = tuple(f for f in facts if not _seen(f, haystack))
     if unsupported:
