@@ -12,7 +12,7 @@ from workset.models.base import Usage
 # answers (the old one-shot "read_file setup.cfg ... version 1.4.2" came back as "the run
 # method returns the version of setup.cfg"). The steps say what to do instead; measured
 # against an example with placeholders in benchmarks/agent_tasks.py (--prompt).
-DEFAULT_SYSTEM_PROMPT = (
+STEPS_SYSTEM_PROMPT = (
     "You answer questions about the files in a workspace, and change files when the task asks "
     "and the tools allow it.\n"
     "1. Workspace excerpts may follow the question: real file text with file names and line "
@@ -26,15 +26,19 @@ DEFAULT_SYSTEM_PROMPT = (
     "5. If you cannot find the answer, say that you could not find it. Never say tests pass "
     "unless you ran them."
 )
-# The same steps plus one example whose values are placeholders, not facts (for measuring).
+# The same steps plus one example whose values are placeholders, not facts.
 EXAMPLE_SYSTEM_PROMPT = (
-    DEFAULT_SYSTEM_PROMPT + "\n\nThe shape of a turn (an illustration: <...> are placeholders, "
+    STEPS_SYSTEM_PROMPT + "\n\nThe shape of a turn (an illustration: <...> are placeholders, "
     "not real files or values):\n"
     "User: <question about a file>\n"
     'Assistant: {"name": "read_file", "arguments": {"path": "<path/to/file>"}}\n'
     "Tool: <numbered lines of that file>\n"
     "Assistant: <the answer, naming the file>."
 )
+# The default: without the example, the 0.5B answered the README question ("port 8080")
+# without reading service.toml (tests/real); the placeholder example shows the shape of a
+# turn without any file name or value to copy.
+DEFAULT_SYSTEM_PROMPT = EXAMPLE_SYSTEM_PROMPT
 # Appended at the end of the context (never recorded) when a repeated call ends tool use.
 ANSWER_NOW = (
     "Answer the question now, in one or two sentences, from the tool results above. "
