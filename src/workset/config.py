@@ -11,6 +11,10 @@ key                   default                   meaning
 name                  ``qwen2.5-coder-0.5b``    backend spec, as ``workset run --model`` takes it
 context_window        8192                      window in tokens
 base_url              ``""``                    endpoint for ``openai:MODEL`` specs
+threads               0 (auto)                  embedded model threads; 0: $WORKSET_THREADS,
+                                                else half the cores
+timeout               180                       seconds the model may go without progress
+                                                (no token, no prompt-progress report)
 [budget]
 output_reserve        512                       tokens kept free for the answer
 margin                64                        safety margin on top of the reserve
@@ -20,6 +24,8 @@ system_prompt_file    ``""``                    read the prompt from this file i
 max_iterations        8                         model calls per run before giving up
 tools                 ``"all"``                 ``"all"`` or an ordered list of tool names
 core_tools            all of ``tools``          tools in the prompt; the rest via discovery
+compact_tools         auto                      short tool descriptions (``workset.tools.
+                                                compact``); auto: for windows ≤ 16k tokens
 [status]
 enabled               false                     keep an ``<agent_status>`` block in each request
 todo_tools            false                     offer ``rewrite_todo_list``/``update_todo_status``
@@ -37,6 +43,8 @@ subject               ``""``                    the user the memory is about
 purpose               ``""``                    why memory is read (purpose limitation)
 [evidence]
 paths                 ``[]``                    files or folders evidence is retrieved from
+workspace             true                      index the workspace and put the chunks most
+                                                relevant to the task in the first request
 [skills]
 dirs                  ``[]``                    folders holding skill folders (``SKILL.md``)
 [mcp.servers.NAME]    none                      MCP servers, see :mod:`workset.mcp.config`
@@ -88,6 +96,8 @@ class ModelSection:
     name: str = DEFAULT_MODEL
     context_window: int = 8192
     base_url: str = ""
+    threads: int = 0  # 0: $WORKSET_THREADS, else half the cores
+    timeout: float = _AGENT_DEFAULTS.model_stall_s
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +118,7 @@ class AgentSection:
     tools: tuple[str, ...] | Literal["all"] = "all"
     tools_from: ToolsFrom = "all"
     core_tools: tuple[str, ...] | None = None
+    compact_tools: bool | None = None  # None: compact for context windows of 16k or less
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +152,7 @@ class MemorySection:
 @dataclass(frozen=True, slots=True)
 class EvidenceSection:
     paths: tuple[Path, ...] = ()
+    workspace: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +187,7 @@ class WorksetConfig:
             max_iterations=self.agent.max_iterations,
             output_reserve=self.budget.output_reserve,
             margin=self.budget.margin,
+            model_stall_s=self.model.timeout,
         )
 
 
@@ -208,7 +221,7 @@ def config_from_mapping(
         status=reader.status(reader.table(data, "status")),
         history=reader.history(reader.table(data, "history")),
         memory=reader.memory(reader.table(data, "memory")),
-        evidence=EvidenceSection(reader.paths(reader.table(data, "evidence"), "evidence", "paths")),
+        evidence=reader.evidence(reader.table(data, "evidence")),
         skills=SkillsSection(reader.paths(reader.table(data, "skills"), "skills", "dirs")),
         mcp=reader.mcp(data),
         source=source,
@@ -227,7 +240,7 @@ _SECTIONS = (
     "mcp",
 )
 _KEYS: dict[str, tuple[str, ...]] = {
-    "model": ("name", "context_window", "base_url"),
+    "model": ("name", "context_window", "base_url", "threads", "timeout"),
     "budget": ("output_reserve", "margin"),
     "agent": (
         "system_prompt",
@@ -235,11 +248,12 @@ _KEYS: dict[str, tuple[str, ...]] = {
         "max_iterations",
         "tools",
         "core_tools",
+        "compact_tools",
     ),
     "status": ("enabled", "strategy", "placement", "todo_tools"),
     "history": ("policy", "params"),
     "memory": ("db", "tenant", "subject", "purpose"),
-    "evidence": ("paths",),
+    "evidence": ("paths", "workspace"),
     "skills": ("dirs",),
     "mcp": ("servers",),
 }
@@ -343,6 +357,23 @@ class _Reader:
             name=self.string(raw, "model", "name", DEFAULT_MODEL) or DEFAULT_MODEL,
             context_window=self.integer(raw, "model", "context_window", 8192, 256),
             base_url=self.string(raw, "model", "base_url", ""),
+            threads=self.integer(raw, "model", "threads", 0, 0),
+            timeout=self.seconds(raw, "model", "timeout", _AGENT_DEFAULTS.model_stall_s),
+        )
+
+    def seconds(self, raw: Mapping[str, Any], section: str, key: str, default: float) -> float:
+        value = raw.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise self.fail(
+                f"[{section}] {key}", f"must be a number of seconds > 0, not {value!r}",
+                f"{key} = {default:g}",
+            )  # fmt: skip
+        return float(value)
+
+    def evidence(self, raw: Mapping[str, Any]) -> EvidenceSection:
+        return EvidenceSection(
+            self.paths(raw, "evidence", "paths"),
+            workspace=self.boolean(raw, "evidence", "workspace", True),
         )
 
     def budget(self, raw: Mapping[str, Any]) -> BudgetSection:
@@ -397,6 +428,11 @@ class _Reader:
             tools=tools,
             tools_from=tools_from,
             core_tools=core,
+            compact_tools=(
+                self.boolean(raw, "agent", "compact_tools", True)
+                if "compact_tools" in raw
+                else None
+            ),
         )
 
     def tools(self, value: Any) -> tuple[tuple[str, ...] | Literal["all"], ToolsFrom]:

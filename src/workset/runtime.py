@@ -17,6 +17,7 @@ from pathlib import Path
 from workset.config import WorksetConfig
 from workset.context.items import Scope
 from workset.context.sources import ItemSource
+from workset.errors import UsageError
 from workset.history.base import HistoryPolicy
 from workset.status.bar import StatusBar
 from workset.tools.base import Tool
@@ -45,10 +46,14 @@ def context_setup(
     *,
     workspace: Path,
     loaded_tools: Callable[[], Sequence[str]] | None = None,
+    evidence_index: Path | None = None,
 ) -> ContextSetup:
     """Build the parts ``config`` asks for; each optional part is off unless configured.
 
     ``loaded_tools`` lists the tools discovery has loaded so far (for the status bar).
+    ``evidence_index`` is the folder for the workspace's evidence index: given (and
+    ``[evidence] workspace`` on, the default), the chunks of the workspace most relevant to
+    each task go into its requests (:mod:`workset.evidence.workspace`).
     """
     setup = ContextSetup(
         system_prompt=config.agent.system_prompt,
@@ -59,6 +64,8 @@ def context_setup(
         loaded_skills = _skills(config, setup)
         _memory(config, setup)
         _evidence(config, setup)
+        if evidence_index is not None and config.evidence.workspace:
+            _workspace_evidence(workspace, evidence_index, setup)
         if config.status.enabled:
             setup.status = _status(config, workspace, setup, loaded_skills, loaded_tools)
         if config.history.policy != "full" or config.history.params:
@@ -117,6 +124,21 @@ def _evidence(config: WorksetConfig, setup: ContextSetup) -> None:
         setup.diagnostics.append("evidence: the configured paths hold no readable text")
         return
     setup.sources.append(EvidenceContext(EvidenceIndex.build(chunks, Embedder.load())))
+
+
+def _workspace_evidence(workspace: Path, index_dir: Path, setup: ContextSetup) -> None:
+    try:
+        from workset.evidence.workspace import open_workspace_evidence
+    except (ImportError, UsageError) as exc:
+        setup.diagnostics.append(
+            f"evidence: the workspace is not indexed ({exc}); install workset[retrieval] or set "
+            "[evidence] workspace = false"
+        )
+        return
+    source, notes = open_workspace_evidence(workspace, index_dir)
+    setup.diagnostics += notes
+    setup.sources.append(source)
+    setup._closers.append(source.close)
 
 
 def _status(

@@ -91,6 +91,20 @@ def test_a_changed_system_prompt_is_named_as_the_first_divergence() -> None:
     assert second.manifest.prefix.first_divergence.startswith("position 0: system")
 
 
+def test_tools_withheld_for_one_call_are_named_as_such_not_as_a_changed_system_prompt() -> None:
+    assembler = Assembler(counter(), BudgetConfig(8192))
+    history = turns(2)
+    assemble(assembler, history)
+    withheld = assembler.assemble(
+        session_id="s1", system="You are terse.", tools=(), history=history, withheld_tools=TOOLS
+    )
+    divergence = withheld.manifest.prefix.first_divergence
+    assert "tool definitions were withheld for this call by workset itself" in divergence
+    assert "timestamp" not in divergence.split("not a timestamp")[0]
+    back = assemble(assembler, history)
+    assert "the tool definitions are back" in back.manifest.prefix.first_divergence
+
+
 @settings(max_examples=40, deadline=None)
 @given(n=st.integers(1, 12), size=st.integers(1, 80), window=st.integers(400, 3000))
 def test_any_budget_keeps_units_whole_and_accounts_for_every_message(

@@ -147,3 +147,25 @@ def test_a_bad_mcp_server_names_the_file(tmp_path: Path) -> None:
 def test_invalid_toml_says_the_file_is_not_valid(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="is not valid TOML"):
         load_config(write(tmp_path, "[agent\n"))
+
+
+def test_model_threads_timeout_evidence_and_compact_tools_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "workset.toml"
+    path.write_text(
+        "[model]\nthreads = 1\ntimeout = 600\n[evidence]\nworkspace = false\n"
+        "[agent]\ncompact_tools = false\n"
+    )
+    config = load_config(path)
+    assert (config.model.threads, config.model.timeout) == (1, 600.0)
+    assert config.agent_config().model_stall_s == 600.0
+    assert config.evidence.workspace is False and config.agent.compact_tools is False
+    defaults = WorksetConfig()
+    assert defaults.evidence.workspace and defaults.agent.compact_tools is None
+    assert defaults.model.timeout == AgentConfig().model_stall_s
+
+
+def test_a_timeout_that_is_not_a_positive_number_says_how_to_write_it(tmp_path: Path) -> None:
+    path = tmp_path / "workset.toml"
+    path.write_text('[model]\ntimeout = "slow"\n')
+    with pytest.raises(UsageError, match=r"\[model\] timeout must be a number of seconds > 0"):
+        load_config(path)

@@ -283,7 +283,7 @@ def test_constrained_decisions_send_a_schema_and_read_answers_and_calls(tmp_path
 
 def test_a_repeated_call_makes_the_next_turn_answer_without_tools(tmp_path: Path) -> None:
     read = '{"name": "read_file", "arguments": {"path": "service.toml"}}'
-    agent, model, seen = make_agent(tmp_path, [read, read, "Port 8471."])
+    agent, model, seen = make_agent(tmp_path, [read, read, "Port 8471."], answer_with_grammar=False)
     result = anyio.run(agent.run, "Which port?")
     assert result.answer == "Port 8471."
     assert model.requests[1].tools and not model.requests[2].tools
@@ -292,6 +292,23 @@ def test_a_repeated_call_makes_the_next_turn_answer_without_tools(tmp_path: Path
     last = [e.manifest for e in seen if isinstance(e, ModelCalled)][-1]
     [withheld] = [o for o in last.omitted if o.reason == "policy"]
     assert withheld.item_id == "tools" and withheld.tokens > 0
+
+
+def test_a_repeated_call_asks_for_the_answer_with_a_schema_and_keeps_the_prefix(
+    tmp_path: Path,
+) -> None:
+    read = '{"name": "read_file", "arguments": {"path": "service.toml"}}'
+    agent, model, seen = make_agent(tmp_path, [read, read, '{"answer": "Port 8471."}'])
+    result = anyio.run(agent.run, "Which port?")
+    assert result.answer == "Port 8471." and result.outcome == "answered"
+    last = model.requests[2]
+    assert last.tools == model.requests[1].tools  # still offered: the prefix is unchanged
+    assert last.json_schema is not None and last.json_schema["required"] == ["answer"]
+    assert "Answer this question now" in (last.messages[-1].content or "")
+    assert "Which port?" in (last.messages[-1].content or "")  # the question, repeated
+    manifests = [e.manifest for e in seen if isinstance(e, ModelCalled)]
+    assert manifests[-1].prefix.first_divergence == ""
+    assert not [o for o in manifests[-1].omitted if o.item_id == "tools"]
 
 
 def test_metrics_count_calls_errors_and_durations_per_tool(tmp_path: Path) -> None:

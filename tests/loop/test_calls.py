@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from workset.loop.calls import CallInterpreter
-from workset.messages import AssistantMessage, ToolCall
+from workset.loop.calls import CallInterpreter, NextTurn
+from workset.messages import AssistantMessage, ToolCall, ToolMessage, UserMessage
 
 NAMES = ("grep", "read_file")
 
@@ -68,3 +68,87 @@ def test_constrained_answers_become_plain_text() -> None:
         AssistantMessage('{"answer": "8471"}'), 1, tools_offered=True
     )
     assert decided.message == AssistantMessage("8471") and not decided.message.tool_calls
+
+
+def test_a_message_with_many_malformed_calls_gets_one_error_not_one_per_call() -> None:
+    broken = "\n".join('<tool_call>{"name": "grep", "arguments": {"pattern": </tool_call>'
+                       for _ in range(18))  # fmt: skip
+    decided = CallInterpreter(NAMES).interpret(AssistantMessage(broken), 1, tools_offered=True)
+    [bad] = decided.message.tool_calls
+    assert bad.name == "invalid_tool_call" and bad.arguments == "{}"  # nothing to copy
+    assert "17 more calls in it had the same problem" in decided.rejected[bad.id]
+    assert (decided.message.content or "").startswith("<tool_call>")  # what it wrote, cut
+
+
+def result(call_id: str, content: str, *, error: bool = False) -> ToolMessage:
+    return ToolMessage(call_id, content, "grep", is_error=error)
+
+
+def test_a_search_that_found_nothing_asks_for_a_different_call_not_an_answer() -> None:
+    task = UserMessage("Which file defines the class LRUCache?")
+    interpreter = CallInterpreter(("grep", "read_file", "list_dir"), history=[task])
+    interpreter.interpret(
+        AssistantMessage(None, (ToolCall("a", "grep", '{"pattern": "LRU_Cache"}'),)),
+        1,
+        tools_offered=True,
+    )
+    turn = interpreter.next_turn(
+        [result("a", '{"total_matches": 0}')], evidence_files=["tinydb/utils.py"]
+    )
+    assert turn.offer_tools and not turn.stop
+    [notice] = turn.notices
+    assert "found nothing" in notice and "not an answer" in notice
+    # a whole call to copy, naming the file the evidence points to
+    assert '{"name": "read_file", "arguments": {"path": "tinydb/utils.py"}}' in notice
+
+
+def test_a_repeat_after_only_errors_does_not_force_an_answer_and_fruitless_turns_stop() -> None:
+    task = UserMessage("Which files under src/workset/safety mention bubblewrap?")
+    interpreter = CallInterpreter(("grep", "read_file"), history=[task])
+    call = ToolCall("a", "read_file", '{"path": "src/workset/safety/bubblewrap"}')
+    turns = []
+    for n in range(3):
+        decided = interpreter.interpret(AssistantMessage(None, (call,)), n + 1, tools_offered=True)
+        done = [result(c.id, "Error: no such file", error=True) for c in decided.message.tool_calls]
+        turns.append(interpreter.next_turn(done))
+    assert all(t.offer_tools for t in turns[:2])  # never "answer now" from error text
+    again = interpreter.interpret(AssistantMessage(None, (call,)), 4, tools_offered=True)
+    [why] = again.rejected.values()
+    assert "it failed or found nothing" in why and "Use that result" not in why
+    assert '{"name": "grep", "arguments": {"pattern": "bubblewrap"' in turns[0].notices[0]
+    assert turns[1].notices[0] != turns[0].notices[0]  # a different suggestion each time
+    assert turns[2].stop and "failed or found nothing" in turns[2].stop
+
+
+def test_a_repeat_after_a_useful_result_asks_for_the_answer_without_tools() -> None:
+    interpreter = CallInterpreter(NAMES, history=[UserMessage("Which port?")])
+    call = ToolCall("a", "read_file", '{"path": "service.toml"}')
+    interpreter.interpret(AssistantMessage(None, (call,)), 1, tools_offered=True)
+    assert interpreter.next_turn([result("a", "port = 8471")]) == NextTurn()
+    again = interpreter.interpret(AssistantMessage(None, (call,)), 2, tools_offered=True)
+    [repeat] = again.message.tool_calls
+    turn = interpreter.next_turn([result(repeat.id, "not run again", error=True)])
+    assert not turn.offer_tools and "Answer this question now" in turn.notices[0]
+    assert "Which port?" in turn.notices[0]
+
+
+def test_a_reply_that_only_names_a_tool_in_tags_is_a_call_attempt_not_an_answer() -> None:
+    interpreter = CallInterpreter(("find_files", "grep"))
+    decided = interpreter.interpret(
+        AssistantMessage("<function-name>find_files</function-name>"), 1, tools_offered=True
+    )
+    [bad] = decided.message.tool_calls
+    assert bad.name == "invalid_tool_call" and "'find_files' was named" in decided.rejected[bad.id]
+    plain = interpreter.interpret(AssistantMessage("It is find_files."), 2, tools_offered=True)
+    assert plain.message.content == "It is find_files." and not plain.message.tool_calls
+
+
+def test_identical_calls_in_one_message_are_kept_once() -> None:
+    same = tuple(ToolCall(f"id{i}", "grep", '{"pattern": "x"}') for i in range(20))
+    decided = CallInterpreter(NAMES).interpret(
+        AssistantMessage(None, (*same, ToolCall("other", "grep", '{"pattern": "y"}'))),
+        1,
+        tools_offered=True,
+    )
+    assert [c.id for c in decided.message.tool_calls] == ["id0", "other"]
+    assert decided.rejected == {}

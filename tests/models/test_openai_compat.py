@@ -400,8 +400,21 @@ async def test_a_server_that_never_answers_times_out_with_advice(
         with pytest.raises(ModelUnavailableError) as caught:
             await model.complete(REQUEST)
 
-    assert "no response" in str(caught.value)
-    assert "within 0.5 s; raise timeout_s or check server load" in str(caught.value)
+    assert "the model sent nothing for 0.5 s (no token, no progress report)" in str(caught.value)
+    assert "raise the model timeout (--model-timeout" in str(caught.value)
+
+
+async def test_a_stall_is_not_retried_when_stalls_are_not_retryable(
+    fake_openai_server: FakeOpenAIServer,
+) -> None:
+    fake_openai_server.script(hang_reply(), sse_reply([chunk({"content": "back"})]))
+    async with model_for(
+        fake_openai_server, timeout_s=0.5, max_retries=1, retry_stalls=False
+    ) as model:
+        with pytest.raises(ModelUnavailableError) as caught:
+            await model.complete(REQUEST)
+
+    assert "[after 1 attempt]" in str(caught.value)
 
 
 async def test_a_read_timeout_is_retried(fake_openai_server: FakeOpenAIServer) -> None:

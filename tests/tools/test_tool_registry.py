@@ -1,6 +1,7 @@
 import json
 import threading
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import anyio
 import pytest
@@ -275,3 +276,16 @@ def test_error_message_answers_a_call_without_running_it() -> None:
     assert error_message(call, "Denied by policy.") == ToolMessage(
         "call_9", "Denied by policy.", name="delete_all", is_error=True
     )
+
+
+def test_an_unknown_name_with_another_tools_arguments_is_pointed_to_that_tool(
+    tmp_path: Path,
+) -> None:
+    from workset.tools.perception import perception_tools
+    from workset.tools.workspace import Workspace
+
+    registry = ToolRegistry(perception_tools(Workspace(tmp_path)))
+    call = ToolCall("c", "JSONStorage", '{"path": "tinydb/storages.py", "offset": 94}')
+    result = anyio.run(registry.execute, call)
+    assert result.is_error and "unknown tool `JSONStorage`" in result.content
+    assert "these arguments are those of `read_file`: to do that, call read_file" in result.content

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, fields, replace
@@ -18,11 +19,14 @@ import anyio
 import click
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+from rich.text import Text
 
+from workset.cli.progress import CallProgress
 from workset.cli.render import (
     calls_table,
     event_line,
     omission_lines,
+    outcome_line,
     sessions_table,
     trajectory_lines,
 )
@@ -32,6 +36,8 @@ from workset.events import LoopEvent
 from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
 from workset.loop.offer import ToolOffer
+from workset.loop.outcome import EXIT_CODES, classify
+from workset.models.announce import AnnouncedModel
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
 from workset.models.factory import Progress as ProgressCallback
@@ -41,17 +47,21 @@ from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
 from workset.tools.background import background_tools
 from workset.tools.base import Tool
+from workset.tools.compact import compact_tools
 from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.sandbox import detect_sandbox, sandbox_unavailable_reason
 from workset.tools.workspace import Workspace
 
+# Models with a window this small or smaller get compact tool definitions by default.
+COMPACT_WINDOW = 16_384
 err = Console(stderr=True)
 out = Console()
 
 
 def main() -> None:
+    one_blas_thread()
     try:
         cli(standalone_mode=False)
     except click.exceptions.Abort:
@@ -60,9 +70,17 @@ def main() -> None:
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)
-    except WorksetError as error:
-        err.print(f"[bold red]error:[/] {error}")
+    except WorksetError as error:  # its text is not markup: "[mcp.servers.x]" stays as typed
+        err.print(Text.assemble(("error:", "bold red"), " ", str(error)), highlight=False)
         sys.exit(2)
+
+
+def one_blas_thread() -> None:
+    """numpy (workspace evidence, MiniLM) must not start one BLAS thread per core beside the
+    model's own threads: on 2 busy cores that made one evidence search take 30-55 s instead
+    of 1-10 s. Effective when called before numpy is first imported; the environment wins."""
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
 
 
 @click.group(help="Context engineering runtime for AI agents.")
@@ -95,6 +113,9 @@ class RuntimeOptions:
     db: Path | None
     config: Path | None
     history_policy: str | None
+    model_timeout: float | None
+    threads: int | None
+    evidence: bool | None
 
 
 def model_options(fn: Callable[..., None]) -> Callable[..., None]:
@@ -140,6 +161,16 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
                      help="History policy: full, window, compaction, compaction_notes, elide, "
                      "user_verbatim, pinned_system, pinned_end (default: the config's, else "
                      "full)."),
+        click.option("--model-timeout", type=click.FloatRange(min=1), default=None,
+                     help="Seconds the model may go without progress (no token, no "
+                     "prompt-progress report) before the call fails (default: the config's "
+                     "[model] timeout, else 180)."),
+        click.option("--threads", type=click.IntRange(min=1), default=None,
+                     help="Threads of the embedded model (default: the config's [model] "
+                     "threads, else $WORKSET_THREADS, else half the cores)."),
+        click.option("--evidence/--no-evidence", default=None,
+                     help="Index the workspace and put the excerpts most relevant to the task "
+                     "in the first request (default: on; the config's [evidence] workspace)."),
     ]  # fmt: skip
     for option in reversed(options):
         command = option(command)
@@ -174,6 +205,8 @@ class _Runtime:
         config: WorksetConfig,
         background: bool = False,
     ) -> None:
+        self.calls = CallProgress(err)
+        model = AnnouncedModel(model, self.calls.started, self.calls.ended)
         self.model, self.log, self.workspace = model, log, workspace.resolve()
         ws = Workspace(self.workspace)
         tools = perception_tools(ws)
@@ -198,10 +231,15 @@ class _Runtime:
             config,
             workspace=self.workspace,
             loaded_tools=lambda: sorted(offer[0].loaded) if offer else (),
+            evidence_index=log.path.parent / "evidence",
         )
         for line in self.setup.diagnostics:
             err.print(f"[yellow]{line}[/]", markup=True, highlight=False)
-        registry = ToolRegistry(_chosen(tools + self.setup.tools, config))
+        chosen = _chosen(tools + self.setup.tools, config)
+        compact = config.agent.compact_tools
+        if compact or (compact is None and model.info.context_window <= COMPACT_WINDOW):
+            chosen = compact_tools(chosen)
+        registry = ToolRegistry(chosen)
         offer.append(ToolOffer(registry, core=config.agent.core_tools))
         self.agent = Agent(
             model,
@@ -216,6 +254,7 @@ class _Runtime:
             history_policy=self.setup.history_policy,
             status=self.setup.status,
         )
+        self.calls.counter = model.token_counter()  # started already by the agent
 
     def follow(self, session_id: str | None) -> None:
         """Continue ``session_id``'s status counts from its log (exact across runs)."""
@@ -226,7 +265,7 @@ class _Runtime:
     def _print(self, event: LoopEvent) -> None:
         line = event_line(event)
         if line is not None:
-            err.print(line)
+            self.calls.print(line)
 
     async def start(self) -> None:
         start = getattr(self.model, "start", None)
@@ -241,6 +280,8 @@ def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
     config = load_config(opts.config) if opts.config is not None else WorksetConfig()
     if opts.history_policy is not None:
         config = replace(config, history=HistorySection(opts.history_policy))
+    if opts.evidence is not None:
+        config = replace(config, evidence=replace(config.evidence, workspace=opts.evidence))
     log = SessionLog(opts.db or default_db_path())
     with _progress() as progress:
         model = create_model(
@@ -249,12 +290,14 @@ def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
             api_key=opts.api_key,
             context_window=opts.context_window or config.model.context_window,
             progress=progress,
+            threads=opts.threads or config.model.threads or None,
         )
         agent_config = AgentConfig(
             max_iterations=opts.max_iterations or config.agent.max_iterations,
             constrained_decisions=opts.constrained,
             output_reserve=config.budget.output_reserve,
             margin=config.budget.margin,
+            model_stall_s=opts.model_timeout or config.model.timeout,
         )
         if opts.background and not opts.execute:
             raise click.UsageError("--background runs commands: use it with --exec")
@@ -295,27 +338,49 @@ def _until_done(rt: _Runtime, work: Callable[[Agent], Awaitable[RunResult]]) -> 
     if result.status == "nothing_to_do":
         err.print(f"session {result.session_id} has nothing left to do; its last answer was:")
         out.print(result.answer, markup=False, highlight=False)
-    else:
-        _report(result, rt.log)
-    if result.status == "failed":
-        sys.exit(1)
+        return result
+    result = _report(result, rt.log)
+    code = EXIT_CODES[result.outcome or "failed"]
+    if code:
+        sys.exit(code)
     return result
 
 
-def _report(result: RunResult, log: SessionLog) -> None:
+def _judged(result: RunResult, log: SessionLog) -> RunResult:
+    """``result`` with its outcome; judged from the recorded trajectory when the loop did not."""
+    if result.outcome is not None:
+        return result
     if result.status == "failed":
-        err.print(f"[bold red]run failed:[/] {result.error}")
+        verdict = classify((), failure="failed")
+    else:
+        verdict = classify(log.resume_state(result.session_id).messages)
+    return replace(result, outcome=verdict.outcome, outcome_reason=verdict.reason)
+
+
+def _report(result: RunResult, log: SessionLog) -> RunResult:
+    result = _judged(result, log)
+    if result.status == "failed":
+        label = "gave up" if result.outcome == "gave_up" else "run failed"
+        err.print(Text.assemble((f"{label}:", "bold red"), " ", result.error), highlight=False)
     elif result.answer:
         out.print(result.answer, markup=False, highlight=False)
+    err.print(outcome_line(result.outcome or "failed", result.outcome_reason))
     u = result.usage
     err.print(
         f"[dim]{u.calls} model calls, {u.prompt_tokens} prompt tokens ({u.cached_prompt_tokens} "
         f"cached), {u.completion_tokens} out. Session {result.session_id} stored in "
         f"{log.path}; see it with: workset show {result.session_id}[/]"
     )
+    return result
 
 
-@cli.command(help="Run one agent task and print the answer.")
+@cli.command(
+    help="Run one agent task and print the answer and how the run ended.\n\n"
+    "Exit codes: 0 answered (a tool result or workspace excerpt supports the answer), "
+    "1 failed (model error or timeout), 2 usage or configuration error, 3 answered but "
+    "unverified (nothing the run read supports it), 4 gave up (no answer, or it says it "
+    "could not find out)."
+)
 @click.argument("task")
 @click.option("--session", "session_id", default=None, help="Continue this session.")
 @model_options
@@ -379,7 +444,7 @@ def sessions(limit: int, db: Path | None) -> None:
     if not found:
         err.print(f'no sessions yet in {log.path}; start one with: workset run "…"')
         return
-    out.print(sessions_table(found))
+    out.print(sessions_table(found, out.width), no_wrap=True, overflow="ignore")
 
 
 @cli.command(help="Show a session: its trajectory and each model call's token buckets.")

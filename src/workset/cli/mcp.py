@@ -20,6 +20,17 @@ from workset.tools.registry import ToolRegistry
 from workset.tools.workspace import Workspace
 
 _out = Console()
+# What a config file with MCP servers looks like (workset.mcp.config has every key).
+CONFIG_EXAMPLE = """\
+  [mcp.servers.files]                 # stdio: workset starts the server
+  command = ["npx", "@modelcontextprotocol/server-filesystem", "/srv/docs"]
+  env = { DOCS_TOKEN = "..." }        # given to this server's process only
+
+  [mcp.servers.search]                # Streamable HTTP: a running server
+  transport = "http"
+  url = "http://127.0.0.1:8931/mcp"
+Other keys: timeout_s, connect_timeout_s, headers, allow_flagged, pinned (see the
+workset.mcp.config docs)."""
 
 
 @click.group("mcp", help="Serve workset's tools over MCP; list configured MCP servers.")
@@ -71,13 +82,21 @@ def list_servers(config_path: Path, pins: bool) -> None:
     from workset.mcp.config import load_servers
 
     if not config_path.is_file():
-        raise UsageError(f"no MCP config at {config_path}; pass --config FILE")
+        raise UsageError(
+            f"no MCP config at {config_path}. Write one (or pass --config FILE) with a table "
+            f"per server, e.g.:\n{CONFIG_EXAMPLE}"
+        )
     try:
         servers = load_servers(tomllib.loads(config_path.read_text(encoding="utf-8")))
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{config_path} is not valid TOML: {exc}") from exc
     if not servers:
-        _out.print(f"{config_path} configures no MCP servers ([mcp.servers.NAME] tables)")
+        _out.print(
+            f"{config_path} configures no MCP servers; add a table per server, e.g.:\n"
+            f"{CONFIG_EXAMPLE}",
+            markup=False,
+            highlight=False,
+        )
         return
 
     async def review() -> tuple[TrustReport, dict[str, dict[str, str]]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -27,6 +28,18 @@ from workset.events import (
 from workset.log.store import SessionInfo, StoredEvent
 
 BUCKET_COLUMNS = ("system", "tools", "tool_results", "conversation")
+_OUTCOME_STYLE = {
+    "answered": "green",
+    "answered_unverified": "yellow",
+    "gave_up": "yellow",
+    "failed": "red",
+}
+
+
+def outcome_line(outcome: str, reason: str) -> Text:
+    """How a run ended, for the line after its answer: ``outcome: answered — supported by …``."""
+    text = f"outcome: {outcome}" + (f" — {reason}" if reason else "")
+    return Text(text, style=_OUTCOME_STYLE.get(outcome, ""))
 
 
 def clip(text: str, limit: int = 160) -> str:
@@ -44,10 +57,11 @@ def event_line(event: LoopEvent) -> Text | None:
             note = (
                 f"{manifest.total_tokens} tokens in, {cached if cached is not None else '?'} cached"
             )
+            note += f", {usage.latency_s:.1f} s" if usage.latency_s else ""
             if message.tool_calls:
                 calls = ", ".join(f"{c.name}({clip(c.arguments, 80)})" for c in message.tool_calls)
                 return Text(f"→ {calls}   [{note}]", style="cyan")
-            return Text(f"✓ answered   [{note}]", style="dim")
+            return Text(f"✓ final answer   [{note}]", style="dim")
         case ToolStarted():
             return None
         case ToolFinished(result=result, duration_s=duration):
@@ -73,16 +87,31 @@ def event_line(event: LoopEvent) -> Text | None:
     return None
 
 
-def sessions_table(sessions: Sequence[SessionInfo]) -> Table:
-    table = Table(title="sessions (newest first)")
-    for column in ("id", "created", "status", "events", "model", "title"):
-        table.add_column(column)
+def sessions_table(sessions: Sequence[SessionInfo], width: int = 80) -> Text:
+    """One line per session, fitted to ``width``: the id, date, status and event count stay
+    whole (an id is what ``workset show`` takes); the title is cut first, then the model."""
     import datetime as dt
 
+    id_width = max([2, *(len(s.id) for s in sessions)])
+    status_width = max([6, *(len(s.status) for s in sessions)])
+    fixed = id_width + 2 + 11 + 2 + status_width + 2 + 4 + 2
+    model_width = max(5, min(18, (width - fixed) // 3))
+    title_width = max(5, width - fixed - model_width - 2)
+    head = (
+        f"{'id':<{id_width}}  {'created':<11}  {'status':<{status_width}}  {'ev':>4}  "
+        f"{'model':<{model_width}}  title"
+    )
+    lines = [Text("sessions (newest first)", style="bold"), Text(head, style="bold")]
     for s in sessions:
-        created = dt.datetime.fromtimestamp(s.created_at).strftime("%Y-%m-%d %H:%M")
-        table.add_row(s.id, created, s.status, str(s.n_events), s.model, clip(s.title, 60))
-    return table
+        created = dt.datetime.fromtimestamp(s.created_at).strftime("%m-%d %H:%M")
+        lines.append(
+            Text(
+                f"{s.id:<{id_width}}  {created:<11}  {s.status:<{status_width}}  "
+                f"{s.n_events:>4}  {clip(s.model, model_width):<{model_width}}  "
+                f"{clip(s.title, title_width)}"
+            )
+        )
+    return Text("\n").join(lines)
 
 
 def trajectory_lines(events: Sequence[StoredEvent]) -> list[Text]:
@@ -139,24 +168,15 @@ def calls_table(events: Sequence[StoredEvent]) -> Table:
     """Per model call: the request's token buckets (they sum to the total) and reuse."""
     table = Table(
         title="model calls: request tokens by bucket",
-        caption="results = tool results, conv = conversation; reused = leading tokens equal to "
-        "the previous request; cached = what the backend reported reusing",
+        caption="sys = system prompt, res = tool results, conv = conversation; reused = "
+        "leading tokens equal to the previous request; cached = what the backend reported "
+        "reusing; s = seconds",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
     )
-    headers = (
-        "call",
-        "system",
-        "tools",
-        "results",
-        "conv",
-        "other",
-        "total",
-        "reused",
-        "cached",
-        "out",
-        "secs",
-    )
-    for column in headers:
-        table.add_column(column, justify="right")
+    headers = ("#", "sys", "tools", "res", "conv", "other", "total", "reused", "cached")
+    for column in (*headers, "out", "s"):
+        table.add_column(column, justify="right", no_wrap=True)
     n = 0
     for stored in events:
         event = stored.event

@@ -99,6 +99,7 @@ class AssembleInput:
     max_tokens: int | None = None
     temperature: float | None = None
     json_schema: Mapping[str, Any] | None = None
+    timeout_s: float | None = None  # how long the backend may go without progress
     withheld_tools: tuple[ToolSpec, ...] = ()
     withheld_reason: str = ""
     items: tuple[ContextItem, ...] = ()
@@ -300,7 +301,9 @@ class Assembler:
         )
         kept_messages = [history[i] for i in guarded] + list(history[first_kept:])
         messages = (SystemMessage(system), *kept_messages, *suffix_messages)
-        request = ModelRequest(messages, tools, inp.max_tokens, inp.temperature, inp.json_schema)
+        request = ModelRequest(
+            messages, tools, inp.max_tokens, inp.temperature, inp.json_schema, inp.timeout_s
+        )
         return AssembledRequest(request, manifest, count, PreviousRequest(count, whole, head))
 
     def _pack(

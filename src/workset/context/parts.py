@@ -165,12 +165,29 @@ _WHY = {
 
 
 def first_divergence(previous: RequestCount, current: RequestCount) -> str:
+    toggled = _has_tools(previous) != _has_tools(current)
     for position, (old, new) in enumerate(zip(previous.parts, current.parts, strict=False)):
         if old.part.text != new.part.text:
             now, before = _describe(new), _describe(old)
             was = "" if now == before else f" (was {before})"
-            return f"position {position}: {now} changed{was}: {_cause(old, new)}"
+            cause = _tools_toggled(_has_tools(current)) if toggled else _cause(old, new)
+            return f"position {position}: {now} changed{was}: {cause}"
     return ""
+
+
+def _has_tools(count: RequestCount) -> bool:
+    return any(p.part.key == "tools" for p in count.parts)
+
+
+def _tools_toggled(now_present: bool) -> str:
+    """Why a request with the tools left out (or back in) differs from its predecessor."""
+    if now_present:
+        return "the tool definitions are back after a call made without them"
+    return (
+        "the tool definitions were withheld for this call by workset itself (its answer-now "
+        "turn after a repeated call; templates that render tools inside the system block "
+        "change it too), not a timestamp or an edit of the system prompt"
+    )
 
 
 def _cause(old: CountedPart, new: CountedPart) -> str:

@@ -9,8 +9,9 @@ follows the document's own structure:
 - plain text: paragraphs (blank-line separated) merged up to ``target_tokens``; a paragraph
   over ``max_tokens`` is split between lines.
 - Python: one chunk per top-level ``def``/``class`` (decorators and the comments just above
-  included) and one per run of module-level statements between them; other code: blank-line
-  blocks merged like plain text.
+  included) and one per run of module-level statements between them; a class over
+  ``max_tokens`` is split method by method (heading ``("class C", "def m")``); other code:
+  blank-line blocks merged like plain text.
 
 Every chunk is a whole range of lines: ``"\\n".join(lines[start - 1 : end]) == chunk.text``,
 so its span can be quoted and read again from the source. Sizes are "token-ish": characters
@@ -238,7 +239,11 @@ def _python(
                 yield from _split((), _trim(lines, pending), lines, cfg)
                 cursor, pending = pending[1] + 1, None
             kind = "class" if isinstance(node, ast.ClassDef) else "def"
-            yield from _split((f"{kind} {node.name}",), _trim(lines, (cursor, end)), lines, cfg)
+            span = _trim(lines, (cursor, end))
+            if isinstance(node, ast.ClassDef) and _size(lines, span) > cfg.max_tokens:
+                yield from _members(node, span, lines, cfg)
+            else:
+                yield from _split((f"{kind} {node.name}",), span, lines, cfg)
         else:
             pending = (pending[0] if pending else cursor, end)
             continue
@@ -247,6 +252,34 @@ def _python(
         tail = (pending[0] if pending else cursor, len(lines))
         if any(line.strip() for line in lines[tail[0] - 1 : tail[1]]):
             yield from _split((), _trim(lines, tail), lines, cfg)
+
+
+def _members(
+    node: ast.ClassDef, span: Span, lines: list[str], cfg: ChunkConfig
+) -> Iterator[tuple[tuple[str, ...], Span]]:
+    """A large class method by method (``("class C", "def m")``); the lines before its first
+    method, and between methods, under ``("class C",)``."""
+    outer = (f"class {node.name}",)
+    cursor = span[0]
+    for member in node.body:
+        if not isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        first = min([member.lineno, *(d.lineno for d in member.decorator_list)])
+        first = _comments_above(lines, first, cursor)
+        if first > cursor and any(line.strip() for line in lines[cursor - 1 : first - 1]):
+            yield from _split(outer, _trim(lines, (cursor, first - 1)), lines, cfg)
+        end = member.end_lineno or member.lineno
+        yield from _split((*outer, f"def {member.name}"), _trim(lines, (first, end)), lines, cfg)
+        cursor = end + 1
+    if cursor <= span[1] and any(line.strip() for line in lines[cursor - 1 : span[1]]):
+        yield from _split(outer, _trim(lines, (cursor, span[1])), lines, cfg)
+
+
+def _comments_above(lines: list[str], first: int, floor: int) -> int:
+    """``first`` moved up over the comment lines directly above it (not above ``floor``)."""
+    while first - 1 >= floor and lines[first - 2].strip().startswith("#"):
+        first -= 1
+    return first
 
 
 def _split(

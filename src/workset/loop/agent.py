@@ -108,6 +108,7 @@ class Agent:
             scope=scope or Scope(),
             sources=tuple(sources),
             summarizer=summarizer or model,
+            timeout_s=c.model_stall_s,
         )
         self._makers: dict[str, RequestMaker] = {}
 

@@ -9,28 +9,59 @@ are parsed; a ``{"answer": ...}`` decision is a final answer. Then the guards:
 - calls beyond ``max_calls`` in one message are answered with an error, not run (a degenerate
   output can repeat a call dozens of times);
 - a call identical to one already run in this run is not run again: its error says the result
-  is above, and the next model call is made without tools so the model answers with what it
-  has. A repeat brings no new information; answering breaks the loop small models fall into.
+  is above. A repeat brings no new information.
+
+After the calls ran, :meth:`CallInterpreter.next_turn` reads their results and says what the
+harness adds to the next request (:class:`NextTurn`): when the run has read something useful
+and the model repeats itself, the next turn asks for the answer with no tools offered; when
+the calls failed or found nothing, it never asks for an answer (that is how a small model ends
+up answering from an error's text) but for a *different* call: a file the workspace evidence
+points to, a broader search, a look at the folder. After :data:`MAX_FRUITLESS` such turns in a
+row the run stops as given up.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from workset.messages import AssistantMessage, Message, ToolCall
+from workset.context.items import ContextItem
+from workset.loop.outcome import COMMON_WORDS
+from workset.loop.settings import answer_now
+from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 from workset.models.constrained import final_answer
 from workset.models.toolcalls import parse_tool_calls
 
 VALID_CALL = '{"name": "<tool name>", "arguments": {...}}'
+# Turns in a row whose calls all failed or found nothing before the run stops as given up.
+MAX_FRUITLESS = 3
+_EMPTY = re.compile(r'"total_matches": 0\b|^No file or directory names|\(empty directory\)', re.M)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 
 
 @dataclass(frozen=True, slots=True)
 class Interpreted:
     message: AssistantMessage  # as recorded: parsed calls, unique ids
     rejected: dict[str, str] = field(default_factory=dict)  # call id -> error for the model
-    stuck: bool = False  # a call repeated an earlier one: answer next, without tools
+    stuck: bool = False  # a call repeated an earlier one
+
+
+@dataclass(frozen=True, slots=True)
+class NextTurn:
+    """What the harness adds to the next request, decided from the last calls' results.
+
+    ``notices`` are user-role texts appended at the end of the next request only (never
+    recorded in the trajectory); ``offer_tools`` False withholds the tools for that call, with
+    ``reason`` for the manifest; ``stop`` ends the run as given up, saying why.
+    """
+
+    notices: tuple[str, ...] = ()
+    offer_tools: bool = True
+    reason: str = ""
+    stop: str = ""
+    answer_only: bool = False  # constrain the next output to {"answer": ...}, tools kept
 
 
 class CallInterpreter:
@@ -43,17 +74,41 @@ class CallInterpreter:
         history: Iterable[Message] = (),
         constrained: bool = False,
         max_calls: int = 8,
+        answer_on_repeat: bool = True,
+        answer_with_grammar: bool = False,
     ) -> None:
+        """``answer_on_repeat`` False keeps asking for calls after a repeated call;
+        ``answer_with_grammar`` asks for the answer with a schema instead of withholding the
+        tools (:attr:`NextTurn.answer_only`)."""
         self.tool_names = tuple(tool_names)
         self.constrained = constrained
         self.max_calls = max_calls
+        self.answer_on_repeat = answer_on_repeat
+        self.answer_with_grammar = answer_with_grammar
+        self._answer_only = False  # the last NextTurn asked for {"answer": ...}
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._run: dict[tuple[str, str], str] = {}  # (name, canonical args) -> first call id
+        self._task = next(
+            (
+                m.content
+                for m in reversed(list(history))
+                if isinstance(m, UserMessage) and m.origin != "harness"
+            ),
+            "",
+        )
+        self._useful = 0  # results of this run that were neither errors nor empty
+        self._fruitless = 0  # turns in a row whose calls all failed or found nothing
+        self._stuck = False
+        self._tried: set[str] = set()  # suggestions already made this run
+        self._failed: set[str] = set()  # ids of calls whose result was an error or empty
+        self.evidence: list[str] = []  # texts of the evidence items the run was given
+        self._evidence_files: list[str] = []
 
     def interpret(
         self, message: AssistantMessage, iteration: int, *, tools_offered: bool
     ) -> Interpreted:
         parsed, parse_errors = self._parse(message, iteration, tools_offered)
+        parsed = self._distinct(parsed)
         message = self._unique_ids(parsed)
         renamed = {
             old.id: new.id for old, new in zip(parsed.tool_calls, message.tool_calls, strict=True)
@@ -76,40 +131,168 @@ class CallInterpreter:
             first = self._run.get(key)
             if first is not None:
                 stuck = True
-                rejected[call.id] = (
-                    f"not run again: you already called {call.name} with these arguments "
-                    f"(call {first}) and its result is above. Use that result to answer."
-                )
+                if first in self._failed:  # "use that result to answer" would mean an error
+                    rejected[call.id] = (
+                        f"not run again: you already called {call.name} with these arguments "
+                        f"(call {first}) and it failed or found nothing; it would again. Make "
+                        "a different call."
+                    )
+                else:
+                    rejected[call.id] = (
+                        f"not run again: you already called {call.name} with these arguments "
+                        f"(call {first}) and its result is above. Use that result to answer."
+                    )
                 continue
             self._run[key] = call.id
+        self._stuck = stuck
         return Interpreted(message, rejected, stuck)
+
+    def note_task(self, task: str) -> None:
+        """The task the run serves now (a session's run may take a new one at a safe point)."""
+        if task.strip():
+            self._task = task
+
+    def observe_items(self, items: Iterable[ContextItem]) -> None:
+        """Remember the evidence a request carried (evidence may go to the first call only):
+        its files are suggestions when calls fail, its texts support an answer."""
+        for item in items:
+            if item.kind == "evidence" and item.text not in self.evidence:
+                self.evidence.append(item.text)
+        files = evidence_files(items)
+        self._evidence_files += [f for f in files if f not in self._evidence_files]
+
+    def next_turn(
+        self, results: Sequence[ToolMessage], *, evidence_files: Sequence[str] = ()
+    ) -> NextTurn:
+        """What to add to the next request after ``results`` (the last message's calls).
+
+        ``evidence_files`` are the workspace files the evidence for this task points to, best
+        first (added to those :meth:`observe_items` saw): the first not yet read is the
+        suggestion when calls fail.
+        """
+        evidence_files = [
+            *self._evidence_files,
+            *(f for f in evidence_files if f not in self._evidence_files),
+        ]
+        useful = [r for r in results if not r.is_error and not _EMPTY.search(r.content)]
+        self._failed.update(r.tool_call_id for r in results if r not in useful)
+        self._useful += len(useful)
+        if useful:
+            self._fruitless = 0
+            if self._stuck and self.answer_on_repeat:
+                return self._answer_turn()
+            return self._turn(NextTurn())
+        if self._stuck and self._useful and self.answer_on_repeat:
+            return self._answer_turn()
+        self._fruitless += 1
+        if self._fruitless >= MAX_FRUITLESS:
+            return self._turn(
+                NextTurn(
+                    stop=f"the last {self._fruitless} turns of tool calls all failed or found "
+                    "nothing; stopped instead of answering from error messages"
+                )
+            )
+        return self._turn(NextTurn((self._different_strategy(results, evidence_files),)))
+
+    def _answer_turn(self) -> NextTurn:
+        reason = (
+            "the model repeated a call it had already made; this turn asks it to answer from "
+            "the results it has"
+        )
+        if self.answer_with_grammar:
+            turn = NextTurn((answer_now(self._task),), answer_only=True, reason=reason)
+        else:
+            turn = NextTurn((answer_now(self._task),), offer_tools=False, reason=reason)
+        return self._turn(turn)
+
+    def _turn(self, turn: NextTurn) -> NextTurn:
+        self._answer_only = turn.answer_only
+        return turn
+
+    def _different_strategy(
+        self, results: Sequence[ToolMessage], evidence_files: Sequence[str]
+    ) -> str:
+        """A notice saying the last calls gave nothing and naming one different call."""
+        what = "failed" if all(r.is_error for r in results) else "found nothing"
+        options: list[tuple[str, str]] = []
+        read = {_path(k[1]) for k in self._run if k[0] == "read_file"}
+        # Each suggestion is a whole valid call: a small model copies what it sees exactly.
+        options += [
+            (f"read:{p}", _call_text("read_file", {"path": p}))
+            for p in evidence_files
+            if p not in read and "read_file" in self.tool_names
+        ]
+        for word in _keywords(self._task):
+            if "grep" in self.tool_names:
+                options.append(
+                    (f"grep:{word}", _call_text("grep", {"pattern": word, "ignore_case": True}))
+                )
+        if "list_dir" in self.tool_names:
+            options.append(("list:.", _call_text("list_dir", {"path": "."})))
+        fresh = [(key, text) for key, text in options if key not in self._tried]
+        if not fresh:
+            return (
+                f"Your last tool calls {what}; that is not an answer. If you cannot find it, "
+                "say that you could not find it."
+            )
+        key, text = fresh[0]
+        self._tried.add(key)
+        return (
+            f"Your last tool calls {what}; that is not an answer to the question. Do not "
+            f"repeat them. Make a different call, for example:\n{text}"
+        )
 
     def _parse(
         self, message: AssistantMessage, iteration: int, tools_offered: bool
     ) -> tuple[AssistantMessage, dict[str, str]]:
         if message.tool_calls or not message.content or not tools_offered:
             return message, {}
-        answer = final_answer(message.content) if self.constrained else None
+        grammar = self.constrained or self._answer_only
+        answer = final_answer(message.content) if grammar else None
         if answer is not None:
             return replace(message, content=answer), {}
         parsed = parse_tool_calls(message.content, self.tool_names)
         if not parsed.calls and not parsed.errors:
-            return message, {}
+            named = _tagged_tool_name(message.content, self.tool_names)
+            if named is None:
+                return message, {}
+            problem = (
+                f"Could not read a tool call: {named!r} was named in a form workset does not "
+                "read (tags or a bare name, with no JSON arguments)"
+            )
+            parsed = replace(parsed, errors=(problem,), text="")
         rejected: dict[str, str] = {}
         invalid: list[ToolCall] = []
-        for n, error in enumerate(parsed.errors):
-            bad = ToolCall(
-                id=f"call_invalid_{iteration}_{n}",
-                name="invalid_tool_call",
-                arguments=json.dumps({"raw": message.content[:400]}, ensure_ascii=False),
-            )
+        text = parsed.text or None
+        if parsed.errors:  # one error per message: a degenerate output can hold dozens
+            # What the model wrote stays in the message text (cut); the pseudo-call has no
+            # arguments: a small model copies a recorded {"raw": ...} call into its next turn.
+            text = _cut(message.content, 300)
+            bad = ToolCall(id=f"call_invalid_{iteration}_0", name="invalid_tool_call")
             invalid.append(bad)
+            more = len(parsed.errors) - 1
+            also = f" ({more} more call{'s' if more > 1 else ''} in it had the same problem)"
             rejected[bad.id] = (
-                f"{error}\nWrite one JSON object per call: {VALID_CALL}. Available tools: "
-                f"{', '.join(self.tool_names)}."
+                f"{parsed.errors[0]}{also if more else ''}\nWrite one JSON object per call: "
+                f"{VALID_CALL}. Available tools: {', '.join(self.tool_names)}."
             )
         calls = (*parsed.calls, *invalid)
-        return replace(message, content=parsed.text or None, tool_calls=calls), rejected
+        return replace(message, content=text, tool_calls=calls), rejected
+
+    def _distinct(self, message: AssistantMessage) -> AssistantMessage:
+        """The message with each identical call kept once (a degenerate output repeated one
+        call twenty times: twenty error results teach the model nothing one would not)."""
+        seen: set[tuple[str, str]] = set()
+        kept: list[ToolCall] = []
+        for call in message.tool_calls:
+            key = (call.name, _canonical(call.arguments))
+            if key in seen and call.name != "invalid_tool_call":
+                continue
+            seen.add(key)
+            kept.append(call)
+        if len(kept) == len(message.tool_calls):
+            return message
+        return replace(message, tool_calls=tuple(kept))
 
     def _unique_ids(self, message: AssistantMessage) -> AssistantMessage:
         """Calls whose id was already used in the session get a fresh one (``id~2``).
@@ -135,3 +318,52 @@ def _canonical(arguments: str) -> str:
         return json.dumps(json.loads(arguments), sort_keys=True)
     except json.JSONDecodeError:
         return arguments
+
+
+_TAGGED = re.compile(r"^\s*(?:<[^<>]{1,40}>\s*)*([A-Za-z_][\w]*)\s*(?:</?[^<>]{1,40}>\s*)*$")
+
+
+def _tagged_tool_name(content: str, tool_names: Sequence[str]) -> str | None:
+    """The tool named by a reply that is only a tool name, bare or in tags
+    (``<function-name>find_files</function-name>``): a call attempt, not an answer."""
+    match = _TAGGED.match(content)
+    if match is None or match.group(1) not in tool_names:
+        return None
+    return match.group(1)
+
+
+def _keywords(task: str) -> list[str]:
+    """Distinctive words of the task to search for: identifiers first, then longer words."""
+    words = [w for w in _WORD.findall(task) if w.lower() not in COMMON_WORDS]
+    coded = [w for w in words if "_" in w or w[1:] != w[1:].lower() or "." in w]
+    rest = sorted((w for w in words if w not in coded), key=len, reverse=True)
+    return list(dict.fromkeys([*coded, *rest]))[:3]
+
+
+def _call_text(name: str, arguments: dict[str, object]) -> str:
+    return json.dumps({"name": name, "arguments": arguments})
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _path(arguments: str) -> str:
+    try:
+        value = json.loads(arguments)
+    except json.JSONDecodeError:
+        return ""
+    return str(value.get("path", "")) if isinstance(value, dict) else ""
+
+
+def evidence_files(items: Iterable[ContextItem]) -> list[str]:
+    """The workspace files that evidence items quote, best first, once each (an item's
+    source is ``evidence:`` and its files joined by commas)."""
+    prefix = "evidence:"
+    files = [
+        name
+        for i in items
+        if i.kind == "evidence" and i.source.startswith(prefix)
+        for name in i.source.removeprefix(prefix).split(",")
+    ]
+    return list(dict.fromkeys(f for f in files if f))

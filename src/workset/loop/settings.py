@@ -5,29 +5,68 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from workset.loop.outcome import Outcome
 from workset.models.base import Usage
 
-DEFAULT_SYSTEM_PROMPT = (
-    "You answer questions about the files in a workspace. To see a file, call a tool; never "
-    "guess file contents. When a tool result gives you the answer, reply with a short "
-    "plain-text answer and no tool call.\n\n"
-    "Example:\nUser: What version is set in setup.cfg?\n"
-    'Assistant: {"name": "read_file", "arguments": {"path": "setup.cfg"}}\n'
-    "Tool: 1| [metadata]\\n2| version = 1.4.2\n"
-    "Assistant: The version in setup.cfg is 1.4.2."
+# No few-shot example: a small model copies an example's file names and values into its
+# answers (the old one-shot "read_file setup.cfg ... version 1.4.2" came back as "the run
+# method returns the version of setup.cfg"). The steps say what to do instead; measured
+# against an example with placeholders in benchmarks/agent_tasks.py (--prompt).
+STEPS_SYSTEM_PROMPT = (
+    "You answer questions about the files in a workspace, and change files when the task asks "
+    "and the tools allow it.\n"
+    "1. Workspace excerpts may follow the question: real file text with file names and line "
+    "numbers. Use them to know which file to read.\n"
+    "2. Call a tool to see a file (read_file), to find text inside files (grep) or to find "
+    "files by name (find_files). Never guess what a file says.\n"
+    "3. If a call fails or finds nothing, make a different call: a shorter pattern, another "
+    "folder, a file named in the excerpts. Never repeat a call.\n"
+    "4. When a tool result shows the answer, reply in one or two plain sentences that name "
+    "the file, with no tool call.\n"
+    "5. If you cannot find the answer, say that you could not find it. Never say tests pass "
+    "unless you ran them."
 )
+# The same steps plus one example whose values are placeholders, not facts.
+EXAMPLE_SYSTEM_PROMPT = (
+    STEPS_SYSTEM_PROMPT + "\n\nThe shape of a turn (an illustration: <...> are placeholders, "
+    "not real files or values):\n"
+    "User: <question about a file>\n"
+    'Assistant: {"name": "read_file", "arguments": {"path": "<path/to/file>"}}\n'
+    "Tool: <numbered lines of that file>\n"
+    "Assistant: <the answer, naming the file>."
+)
+# The default: without the example, the 0.5B answered the README question ("port 8080")
+# without reading service.toml (tests/real); the placeholder example shows the shape of a
+# turn without any file name or value to copy.
+DEFAULT_SYSTEM_PROMPT = EXAMPLE_SYSTEM_PROMPT
 # Appended at the end of the context (never recorded) when a repeated call ends tool use.
 ANSWER_NOW = (
-    "Answer the question now, in one or two sentences, using the tool results above. "
+    "Answer the question now, in one or two sentences, from the tool results above. "
     "Do not call any tool."
 )
+
+
+def answer_now(task: str) -> str:
+    """:data:`ANSWER_NOW` with the question repeated: a small model that has read a long
+    result answers what it was asked, not what the last result was about."""
+    if not task.strip():
+        return ANSWER_NOW
+    return (
+        "Answer this question now, in one or two sentences, from the tool results above: "
+        f"{task.strip()}\nDo not call any tool."
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class AgentConfig:
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
     max_iterations: int = 8
-    model_timeout_s: float = 300.0
+    # A cap on one whole model call (prefill and answer).
+    model_timeout_s: float = 1800.0
+    # The longest the model may go without progress (a prompt-processing update or a token),
+    # sent as the request's timeout: a slow but moving call on 2 busy cores is not cut (the
+    # first --exec call of the issue took 295 s), a stalled one fails after this.
+    model_stall_s: float = 180.0
     tool_timeout_s: float = 60.0
     max_tokens: int = 512
     temperature: float = 0.0
@@ -38,9 +77,13 @@ class AgentConfig:
     constrained_decisions: bool = False
     # At most this many calls of one message run; the rest get an error.
     max_calls_per_message: int = 8
-    # When the model repeats a call already made in this run, ask it to answer next turn with
-    # no tools offered (small models otherwise loop on the same call).
+    # When the model repeats a call already made in this run, ask it to answer next turn
+    # (small models otherwise loop on the same call).
     answer_on_repeat: bool = True
+    # That turn keeps the tools in the prompt and constrains the output to {"answer": ...}
+    # (a grammar, on backends that enforce schemas): the prefix stays cached. False withholds
+    # the tools instead, which re-prefills everything after them (100 s on 2 busy cores).
+    answer_with_grammar: bool = True
     # Tool results are data, not instructions: wrap them in <external_content> with their
     # source (reserved tags inside are neutralised either way). Tools marked
     # ``wrap_output=False`` (workset's own bookkeeping tools, MCP) are not wrapped again.
@@ -86,3 +129,8 @@ class RunResult:
     error: str = ""
     iterations: int = 0
     usage: RunUsage = field(default_factory=RunUsage)
+    # How the run ended, judged from its trajectory (workset.loop.outcome): answered,
+    # answered_unverified, gave_up or failed; outcome_reason says why in one sentence. None
+    # when the loop did not judge it (callers then classify the recorded trajectory).
+    outcome: Outcome | None = None
+    outcome_reason: str = ""

@@ -37,6 +37,18 @@ def decision_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
     return {"anyOf": options}
 
 
+def answer_schema() -> dict[str, Any]:
+    """The schema of a final answer only: ``{"answer": "..."}``. Sent with the tools still in
+    the prompt, it forces an answer without changing the request's prefix (withholding the
+    tools would change it, and every cached token after it would be prefilled again)."""
+    return {
+        "type": "object",
+        "properties": {"answer": {"type": "string"}},
+        "required": ["answer"],
+        "additionalProperties": False,
+    }
+
+
 def final_answer(content: str) -> str | None:
     """The answer text when ``content`` is a ``{"answer": ...}`` decision, else None."""
     try:

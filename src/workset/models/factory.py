@@ -30,7 +30,10 @@ def create_model(
     api_key: str | None = None,
     context_window: int | None = None,
     progress: Progress | None = None,
+    threads: int | None = None,
 ) -> Model:
+    """``threads`` is the embedded model's llama.cpp thread count (default: $WORKSET_THREADS,
+    else half the cores); other backends ignore it."""
     if spec.startswith("openai:"):
         from workset.models.openai_compat import OpenAICompatibleModel
 
@@ -48,7 +51,9 @@ def create_model(
         return scripted_from_file(Path(spec.removeprefix("scripted:")), context_window)
     from workset.models.embedded import EmbeddedModel
 
-    return EmbeddedModel(spec, context_window=context_window or 8192, progress=progress)
+    return EmbeddedModel(
+        spec, context_window=context_window or 8192, threads=threads, progress=progress
+    )
 
 
 def scripted_from_file(path: Path, context_window: int | None = None) -> Model:

@@ -72,6 +72,11 @@ class OpenAICompatibleModel:
     fields (llama.cpp's ``cache_prompt``) or override the built ones. ``default_temperature``
     is sent when a request sets none (otherwise the server's default applies).
     ``connect_hint`` ends the message when the server cannot be reached.
+
+    The timeout (``timeout_s``, or a request's own ``timeout_s``) bounds the wait for each
+    piece of the streamed reply, not the whole call: a long answer that keeps streaming is
+    not cut. ``retry_stalls`` False fails a stalled call at once instead of sending it again
+    (a local server that stalled is busy; a second attempt starts the prompt over).
     """
 
     def __init__(
@@ -89,6 +94,7 @@ class OpenAICompatibleModel:
         extra_body: Mapping[str, Any] | None = None,
         default_temperature: float | None = None,
         connect_hint: str = "Is the server running? Check --base-url.",
+        retry_stalls: bool = True,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         if tokenizer != "estimate" and not tokenizer.startswith("openai:"):
@@ -105,6 +111,7 @@ class OpenAICompatibleModel:
         self.extra_body: dict[str, Any] = _plain_json(extra_body or {})
         self.default_temperature = default_temperature
         self.connect_hint = connect_hint
+        self.retry_stalls = retry_stalls
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env) or None
         self._info = ModelInfo(
             name=model, backend="openai-compatible", context_window=context_window
@@ -215,9 +222,11 @@ class OpenAICompatibleModel:
             message = f"could not connect to {self.base_url} ({reason}). {self.connect_hint}"
         elif isinstance(exc, httpx.TimeoutException):
             message = (
-                f"no response from {self.endpoint} within {timeout_s:g} s; "
-                "raise timeout_s or check server load"
+                f"the model sent nothing for {timeout_s:g} s (no token, no progress report) "
+                f"from {self.endpoint}; raise the model timeout (--model-timeout, or [model] "
+                "timeout in the config) or check the machine's load"
             )
+            return Failure(ModelUnavailableError, message, retryable=self.retry_stalls)
         elif isinstance(exc, httpx.ReadError | httpx.WriteError | httpx.RemoteProtocolError):
             message = f"the connection to {self.base_url} broke mid-request ({_os_reason(exc)})"
         else:  # a bad proxy, a broken content encoding: retrying will not help

@@ -12,8 +12,9 @@ the log rebuild that request byte for byte.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from workset.context.assemble import (
     AssembledRequest,
@@ -47,6 +48,8 @@ class RequestSettings:
     scope: Scope = field(default_factory=Scope)
     sources: tuple[ItemSource, ...] = ()
     summarizer: Model | None = None
+    # The longest the backend may go without progress on one call (``ModelRequest.timeout_s``).
+    timeout_s: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,7 @@ class Made:
     ref: RequestRef
     blobs: dict[str, str]
     view: HistoryView
+    items: tuple[ContextItem, ...]  # the candidates the sources and notices gave
 
 
 class RequestMaker:
@@ -90,6 +94,7 @@ class RequestMaker:
         now: float | None = None,
         query: str = "",
         notes: dict[str, str] | None = None,
+        json_schema: Mapping[str, Any] | None = None,
     ) -> Made:
         """The next request of the session, from its recorded ``messages`` (``seqs``: the log
         record of each) and the suffix ``notices`` flushed for this call."""
@@ -104,10 +109,11 @@ class RequestMaker:
             now=now,
             query=query,
             notes=notes,
+            json_schema=json_schema,
         )
         assembled = self.build(inp)
         ref, blobs = request_ref(assembled, view, messages, seqs)
-        return Made(assembled, ref, blobs, view)
+        return Made(assembled, ref, blobs, view, inp.items)
 
     async def input(
         self,
@@ -122,6 +128,7 @@ class RequestMaker:
         now: float | None = None,
         query: str = "",
         notes: dict[str, str] | None = None,
+        json_schema: Mapping[str, Any] | None = None,
     ) -> tuple[AssembleInput, HistoryView]:
         """The frozen input of the next build, and the policy's view it was made from."""
         s = self.settings
@@ -161,7 +168,10 @@ class RequestMaker:
             through_seq=len(history),
             max_tokens=s.max_tokens,
             temperature=s.temperature,
-            json_schema=decision_schema(offered) if s.constrained and offered else None,
+            json_schema=json_schema
+            if json_schema is not None
+            else (decision_schema(offered) if s.constrained and offered else None),
+            timeout_s=s.timeout_s,
             withheld_tools=tuple(withheld),
             withheld_reason=withheld_reason,
             items=tuple(items),

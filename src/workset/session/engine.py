@@ -28,7 +28,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
@@ -51,10 +51,12 @@ from workset.events.records import (
     ToolsLoaded,
     ToolStarted,
 )
-from workset.loop.calls import CallInterpreter, Interpreted
-from workset.loop.settings import ANSWER_NOW, AgentConfig, RunResult, RunUsage
+from workset.loop.calls import CallInterpreter, Interpreted, NextTurn
+from workset.loop.outcome import classify
+from workset.loop.settings import AgentConfig, RunResult, RunUsage
 from workset.messages import AssistantMessage, ToolCall, ToolMessage, ToolSpec
 from workset.models.base import Usage
+from workset.models.constrained import answer_schema
 from workset.session.batch import render_batch
 from workset.session.context import RequestMaker
 from workset.session.notices import Notice, NoticeQueue
@@ -76,7 +78,7 @@ class StepOutcome:
     kind: Literal["answered", "continued", "interrupted", "failed"]
     usage: Usage | None = None
     answer: str = ""
-    stuck: bool = False
+    turn: NextTurn = field(default_factory=NextTurn)  # what the next request gets
     error_type: str = ""
     error: str = ""
 
@@ -267,8 +269,10 @@ class Session:
             history=self.state.messages,
             constrained=config.constrained_decisions,
             max_calls=config.max_calls_per_message,
+            answer_on_repeat=config.answer_on_repeat,
+            answer_with_grammar=config.answer_with_grammar,
         )
-        stuck, started = False, False
+        turn, started = NextTurn(), False
         self._phase = "prepare"
         try:
             if self.state.open_unit is not None:
@@ -304,14 +308,14 @@ class Session:
                         "--max-iterations or make the task more specific",
                     )  # fmt: skip
                 iterations += 1
-                outcome = await self._step(run_id, iterations, interpreter, stuck)
+                outcome = await self._step(run_id, iterations, interpreter, turn)
                 if outcome.usage is not None:
                     usage = usage.add(outcome.usage)
                 if outcome.kind == "failed":
                     return self._fail(run_id, iterations, usage, outcome.error_type, outcome.error)
                 if outcome.kind == "answered":
                     answer = outcome.answer
-                stuck = outcome.stuck
+                turn = outcome.turn
         finally:
             self._phase = "idle"
             self._interrupts.clear()
@@ -320,9 +324,11 @@ class Session:
             done = last.content if isinstance(last, AssistantMessage) else ""
             return RunResult(self.id, run_id, "nothing_to_do", answer=done or "")
         self.record(RunFinished(run_id, self.id, answer, iterations, self.now()))
+        verdict = classify(self.state.messages, evidence=interpreter.evidence)
         return RunResult(
-            self.id, run_id, "finished", answer=answer, iterations=iterations, usage=usage
-        )
+            self.id, run_id, "finished", answer=answer, iterations=iterations, usage=usage,
+            outcome=verdict.outcome, outcome_reason=verdict.reason,
+        )  # fmt: skip
 
     async def serve(self, on_result: Callable[[RunResult], None] | None = None) -> None:
         """Run whenever something arrives (an event, a finished task, a timer), until
@@ -361,42 +367,48 @@ class Session:
     ) -> RunResult:
         text = self.agent.secrets.redact(text)
         self.record(RunFailed(run_id, self.id, text, kind, self.now()))
-        return RunResult(self.id, run_id, "failed", error=text, iterations=iterations, usage=usage)
+        verdict = classify((), failure=kind)
+        return RunResult(
+            self.id, run_id, "failed", error=text, iterations=iterations, usage=usage,
+            outcome=verdict.outcome, outcome_reason=verdict.reason,
+        )  # fmt: skip
 
     # -- one step -----------------------------------------------------------------------------
 
     async def _step(
-        self, run_id: str, iteration: int, interpreter: CallInterpreter, stuck: bool
+        self, run_id: str, iteration: int, interpreter: CallInterpreter, turn: NextTurn
     ) -> StepOutcome:
+        """One model call and the tools it asked for. ``turn`` is what the call interpreter
+        decided the harness adds to this request (a different strategy, "answer now")."""
         agent, config = self.agent, self.config
-        answer_now = stuck and config.answer_on_repeat
         specs = agent.offer.specs()
-        offered: tuple[ToolSpec, ...] = () if answer_now else specs
+        offered: tuple[ToolSpec, ...] = specs if turn.offer_tools else ()
         self._phase = "prepare"
         response = None
         try:
             with anyio.CancelScope() as scope:
                 self._step_scope = scope
                 now = self.now()
-                if answer_now:
-                    self.queue.push(
-                        "answer_now", "call_interpreter", "suffix", now, text=ANSWER_NOW
-                    )
+                kind = "answer_now" if (turn.answer_only or not turn.offer_tools) else "strategy"
+                for text in turn.notices:
+                    self.queue.push(kind, "call_interpreter", "suffix", now, text=text)
                 suffix = self._flush(run_id, now)
+                interpreter.note_task(self.state.task_text)
                 made = await self.maker.make(
                     request_id=f"{self.id}-c{self._calls() + 1}",
                     messages=self.state.messages,
                     seqs=self.state.seqs,
                     tools=offered,
                     notices=suffix,
-                    withheld=specs if answer_now else (),
-                    withheld_reason="the model repeated a call it had already made; this turn "
-                    "asks it to answer from the results it has",
+                    withheld=() if turn.offer_tools else specs,
+                    withheld_reason=turn.reason,
                     iteration=iteration,
                     now=now,
                     query=self.state.task_text,
                     notes=self._status_notes(iteration),
+                    json_schema=answer_schema() if turn.answer_only else None,
                 )
+                interpreter.observe_items(made.items)
                 self._phase = "model"
                 with anyio.fail_after(config.model_timeout_s):
                     response = await agent.model.complete(made.assembled.request)
@@ -417,7 +429,7 @@ class Session:
                     StepInterrupted(self.id, run_id, self._interrupts[-1].id, "model", self.now())
                 )
             self._phase = "prepare"
-            return StepOutcome("interrupted")
+            return StepOutcome("interrupted", turn=turn)
         decided = interpreter.interpret(response.message, iteration, tools_offered=bool(offered))
         message = decided.message
         self.record(
@@ -431,9 +443,18 @@ class Session:
         if not message.tool_calls:
             return StepOutcome("answered", response.usage, answer=message.content or "")
         self._phase = "tools"
-        await self._run_unit(run_id, message, decided)
+        interrupted = await self._run_unit(run_id, message, decided)
         self._phase = "prepare"
-        return StepOutcome("continued", response.usage, stuck=decided.stuck)
+        if interrupted:  # the next request is about the interrupt, not these calls
+            return StepOutcome("continued", response.usage)
+        ids = {c.id for c in message.tool_calls}
+        results = [
+            m for m in self.state.messages if isinstance(m, ToolMessage) and m.tool_call_id in ids
+        ]
+        after = interpreter.next_turn(results)
+        if after.stop:
+            return StepOutcome("failed", response.usage, error_type="GaveUp", error=after.stop)
+        return StepOutcome("continued", response.usage, turn=after)
 
     def _calls(self) -> int:
         return sum(1 for m in self.state.messages if isinstance(m, AssistantMessage))
@@ -495,8 +516,9 @@ class Session:
 
     # -- tool calls ---------------------------------------------------------------------------
 
-    async def _run_unit(self, run_id: str, message: AssistantMessage, decided: Interpreted) -> None:
-        """Run the calls of one assistant message; every call ends with a recorded result."""
+    async def _run_unit(self, run_id: str, message: AssistantMessage, decided: Interpreted) -> bool:
+        """Run the calls of one assistant message; every call ends with a recorded result.
+        True when an urgent event interrupted them."""
         calls = message.tool_calls
         for call in calls:
             if call.id in decided.rejected:
@@ -514,6 +536,7 @@ class Session:
         if waiting.cancelled_caught:
             self._interrupt_unit(run_id, to_run, jobs)
         self._note_loaded()
+        return waiting.cancelled_caught
 
     def _interrupt_unit(
         self, run_id: str, calls: Sequence[ToolCall], jobs: dict[str, _Job]

@@ -109,7 +109,8 @@ class ToolRegistry:
         error result the model should see: unknown tool, invalid JSON, schema violations."""
         found = self._tools.get(call.name)
         if found is None:
-            error = ToolError(f"unknown tool `{call.name}`", hint=self._unknown_hint(call.name))
+            hint = self._by_arguments(call) or self._unknown_hint(call.name)
+            error = ToolError(f"unknown tool `{call.name}`", hint=hint)
             return error_message(call, error.for_model())
         arguments = self._parse_arguments(call, found)
         if isinstance(arguments, str):
@@ -169,6 +170,31 @@ class ToolRegistry:
             message = f"invalid arguments for `{found.name}`: " + " ".join(problems)
             return ToolError(message, hint=f"fix the arguments and call again. {usage}").for_model()
         return arguments
+
+    def _by_arguments(self, call: ToolCall) -> str:
+        """A hint naming the one tool whose parameters fit the call's argument names (small
+        models put a class or file name where the tool name goes: ``JSONStorage`` with
+        ``{"path": …, "offset": …}`` meant ``read_file``)."""
+        try:
+            arguments = json.loads(call.arguments or "{}")
+        except json.JSONDecodeError:
+            return ""
+        if not isinstance(arguments, dict) or not arguments:
+            return ""
+        keys = set(arguments)
+        fits = [
+            name
+            for name, spec in self._specs.items()
+            if keys <= set(spec.parameters.get("properties", {}))
+            and set(spec.parameters.get("required", ())) <= keys
+        ]
+        if len(fits) != 1:
+            return ""
+        shown = json.dumps(arguments, ensure_ascii=False)
+        return (
+            f"these arguments are those of `{fits[0]}`: to do that, call {fits[0]} with "
+            f"{_shorten(shown)}. Tool names are: {', '.join(self.names()[:_MAX_LISTED])}."
+        )
 
     def _unknown_hint(self, name: str) -> str:
         close = closest_names(name, self.names())

@@ -1,0 +1,354 @@
+"""Realistic agent tasks on a real repository: success, confident wrong answers, give-ups.
+
+Data (``benchmarks/tasks/``): ``repo/`` is TinyDB 4.9.0 (MIT, its LICENSE beside it), copied
+from its PyPI sdist; ``questions.json`` holds 34 questions about it, each with a regex the
+answer must match and the file that answers it; ``edits.json`` 12 edit tasks, each a planted
+bug (or a small requested change) checked by the repository's own tests or a one-line check;
+``issue.json`` the five tasks quoted in issue 13 (this repository, ``examples/demo`` and a
+small ``calc.py`` workspace). Every question and edit carries a ``split``: ``tune`` (used to
+choose settings) or ``report`` (used only to report them), fixed before any tuning.
+
+Per task it prints whether the run succeeded (questions: the answer matches; edits: every
+check passes afterwards), its outcome (``answered``, ``answered_unverified``, ``gave_up``,
+``failed``), whether it was **wrong but confident** (outcome ``answered`` and wrong) and, of
+those, **contradicted** (a tool result or the evidence it was given matched the expected
+answer), the tokens billed and the wall time. Results are appended to a JSONL checkpoint as
+each task ends; running the same command again skips what is done (``--fresh`` starts over).
+
+Run (always under the model slot, in the background):
+``/work/tools/model-slot python benchmarks/agent_tasks.py --set questions --split report``
+Options: ``--model``, ``--no-evidence``, ``--constrained``, ``--prompt example``,
+``--full-tools``, ``--label`` (names the checkpoint), ``--limit N``, ``--ids a,b``.
+"""
+
+# ruff: noqa: E402
+from __future__ import annotations
+
+import os
+
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")  # before numpy: see workset.cli.main
+
+import argparse
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from workset import Agent, AgentConfig, SessionLog, ToolRegistry, Workspace, perception_tools
+from workset.context.sources import ItemSource
+from workset.evidence.workspace import open_workspace_evidence
+from workset.loop.events import LoopEvent, ToolFinished
+from workset.loop.settings import DEFAULT_SYSTEM_PROMPT, EXAMPLE_SYSTEM_PROMPT
+from workset.models.base import Model
+from workset.models.factory import DEFAULT_MODEL, create_model
+from workset.safety.approval import AutoApprover
+from workset.safety.gate import SafetyGate
+from workset.safety.policy import PermissionPolicy
+from workset.safety.sandbox import detect_sandbox
+from workset.tools.compact import compact_tools
+from workset.tools.execution import execution_tools
+
+TASKS = Path(__file__).parent / "tasks"
+ROOT = Path(__file__).parents[1]
+CACHE = ROOT / ".cache" / "agent_tasks"
+err = Console(stderr=True)
+
+
+@dataclass(frozen=True)
+class Options:
+    model: str
+    evidence: bool
+    constrained: bool
+    prompt: str
+    compact: bool
+    max_iterations: int
+
+    def label(self) -> str:
+        parts = [self.model, "ev" if self.evidence else "noev", self.prompt]
+        parts += ["constrained"] if self.constrained else []
+        parts += [] if self.compact else ["full-tools"]
+        return "-".join(parts)
+
+
+@dataclass
+class Record:
+    id: str
+    set: str
+    split: str
+    success: bool
+    outcome: str
+    reason: str
+    answer: str
+    seconds: float
+    prompt_tokens: int
+    completion_tokens: int
+    calls: int
+    contradicted: bool = False
+    error: str = ""
+    tools: list[str] = field(default_factory=list)
+
+    @property
+    def wrong_confident(self) -> bool:
+        return self.outcome == "answered" and not self.success
+
+
+def load(which: str, split: str) -> list[tuple[str, dict[str, Any]]]:
+    sets = ["questions", "edits", "issue"] if which == "all" else [which]
+    tasks = []
+    for name in sets:
+        for task in json.loads((TASKS / f"{name}.json").read_text()):
+            if name == "issue" or split == "all" or task["split"] == split:
+                tasks.append((name, task))
+    return tasks
+
+
+class Runner:
+    def __init__(self, model: Model, options: Options, log: SessionLog) -> None:
+        self.model, self.options, self.log = model, options, log
+        self.sessions: dict[str, str] = {}  # chat tasks sharing a session
+        self.sources: dict[Path, Any] = {}
+
+    async def run(self, set_name: str, task: dict[str, Any]) -> Record:
+        if set_name == "edits":
+            work = self._fresh_copy(task["id"], TASKS / "repo", task.get("mutate"))
+            return await self._edit(set_name, task, work, task["task"])
+        if task.get("kind") == "edit":
+            work = self._fresh_copy(task["id"], TASKS / task["workspace"], None)
+            return await self._edit(set_name, task, work, task["question"])
+        workspace = (TASKS / task.get("workspace", "repo")).resolve()
+        session = self.sessions.get(task["session"]) if task.get("session") else None
+        record, events, result = await self._agent_run(
+            set_name, task, workspace, task["question"], execute=False, session=session
+        )
+        if task.get("session"):
+            self.sessions[task["session"]] = result.session_id
+        expect = re.compile(task["expect"], re.IGNORECASE)
+        record.success = bool(expect.search(result.answer))
+        if record.wrong_confident:
+            seen = [e.result.content for e in events if not e.result.is_error]
+            seen += self._evidence_texts(workspace, task["question"])
+            record.contradicted = any(expect.search(text) for text in seen)
+        return record
+
+    async def _edit(self, set_name: str, task: dict[str, Any], work: Path, text: str) -> Record:
+        record, _, _ = await self._agent_run(set_name, task, work, text, execute=True)
+        passed = all(_check(command, work) for command in task["checks"])
+        record.success = passed
+        return record
+
+    async def _agent_run(
+        self,
+        set_name: str,
+        task: dict[str, Any],
+        workspace: Path,
+        text: str,
+        *,
+        execute: bool,
+        session: str | None = None,
+    ) -> tuple[Record, list[ToolFinished], Any]:
+        ws = Workspace(workspace)
+        tools = perception_tools(ws)
+        gate = None
+        if execute:
+            tools += execution_tools(ws, sandbox=detect_sandbox(workspace))
+            approve = AutoApprover(True)  # the runner stands in for the person at the terminal
+            gate = SafetyGate(approver=approve, policy=PermissionPolicy(workspace=str(workspace)))
+        if self.options.compact:
+            tools = compact_tools(tools)
+        sources: list[ItemSource] = []
+        if self.options.evidence:
+            sources.append(self._evidence(workspace))
+        prompt = (
+            EXAMPLE_SYSTEM_PROMPT if self.options.prompt == "example" else DEFAULT_SYSTEM_PROMPT
+        )
+        config = AgentConfig(
+            system_prompt=prompt,
+            constrained_decisions=self.options.constrained,
+            max_iterations=self.options.max_iterations,
+        )
+        finished: list[ToolFinished] = []
+
+        def collect(event: LoopEvent) -> None:
+            if isinstance(event, ToolFinished):
+                finished.append(event)
+
+        agent = Agent(
+            self.model, ToolRegistry(tools), self.log, config,
+            subscribers=[collect], gate=gate, sources=sources,
+        )  # fmt: skip
+        started = time.perf_counter()
+        result = await agent.run(text, session_id=session, workspace=str(workspace))
+        seconds = time.perf_counter() - started
+        record = Record(
+            id=task["id"], set=set_name, split=task.get("split", "issue"), success=False,
+            outcome=result.outcome, reason=result.outcome_reason, answer=result.answer,
+            seconds=round(seconds, 1), prompt_tokens=result.usage.prompt_tokens,
+            completion_tokens=result.usage.completion_tokens, calls=result.usage.calls,
+            error=result.error, tools=[f"{e.call.name}{'!' if e.result.is_error else ''}"
+                                       for e in finished],
+        )  # fmt: skip
+        return record, finished, result
+
+    def _evidence(self, workspace: Path) -> Any:
+        if workspace not in self.sources:
+            source, notes = open_workspace_evidence(workspace, CACHE / "evidence")
+            for note in notes:
+                err.print(note)
+            self.sources[workspace] = source
+        return self.sources[workspace]
+
+    def _evidence_texts(self, workspace: Path, question: str) -> list[str]:
+        if not self.options.evidence:
+            return []
+        return [i.text for i in self._evidence(workspace).items_for(question)]
+
+    def _fresh_copy(self, task_id: str, source: Path, mutate: dict[str, str] | None) -> Path:
+        """The task's workspace: always the same folder (so its evidence index is reused)."""
+        work = CACHE / "work" / task_id
+        if work.exists():
+            shutil.rmtree(work)
+        shutil.copytree(source, work, ignore=shutil.ignore_patterns("__pycache__"))
+        if mutate:
+            target = work / mutate["file"]
+            target.write_text(target.read_text().replace(mutate["old"], mutate["new"], 1))
+        return work
+
+
+def _check(command: str, cwd: Path) -> bool:
+    line = re.sub(r"^python\b", sys.executable, command)
+    done = subprocess.run(line, shell=True, cwd=cwd, capture_output=True, timeout=300, check=False)
+    return done.returncode == 0
+
+
+def summary(records: Sequence[Record]) -> Table:
+    table = Table(title="per task")
+    for column in ("set", "id", "split", "ok", "outcome", "wrong+conf", "tokens", "s", "tools"):
+        table.add_column(column, overflow="fold")
+    for r in records:
+        table.add_row(
+            r.set, r.id, r.split, "yes" if r.success else "no", r.outcome,
+            ("CONTRADICTED" if r.contradicted else "yes") if r.wrong_confident else "",
+            str(r.prompt_tokens + r.completion_tokens), f"{r.seconds:.0f}",
+            " ".join(r.tools)[:60],
+        )  # fmt: skip
+    return table
+
+
+def totals(records: Sequence[Record]) -> Table:
+    table = Table(title="totals")
+    columns = ("set", "n", "success", "answered ok", "wrong+confident", "contradicted")
+    for column in (*columns, "unverified", "gave up", "failed", "median s", "tokens/task"):
+        table.add_column(column, justify="right")
+    for name in sorted({r.set for r in records}):
+        rows = [r for r in records if r.set == name]
+        n = len(rows)
+
+        def share(k: int, total: int = n) -> str:
+            return f"{k}/{total} ({100 * k / total:.0f}%)" if total else "-"
+
+        table.add_row(
+            name, str(n),
+            share(sum(r.success for r in rows)),
+            share(sum(r.success and r.outcome == "answered" for r in rows)),
+            str(sum(r.wrong_confident for r in rows)),
+            str(sum(r.contradicted for r in rows)),
+            str(sum(r.outcome == "answered_unverified" for r in rows)),
+            str(sum(r.outcome == "gave_up" for r in rows)),
+            str(sum(r.outcome == "failed" for r in rows)),
+            f"{statistics.median(r.seconds for r in rows):.0f}",
+            f"{statistics.mean(r.prompt_tokens + r.completion_tokens for r in rows):.0f}",
+        )  # fmt: skip
+    return table
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    options = Options(
+        model=args.model, evidence=not args.no_evidence, constrained=args.constrained,
+        prompt=args.prompt, compact=not args.full_tools, max_iterations=args.max_iterations,
+    )  # fmt: skip
+    label = args.label or f"{args.set}-{args.split}-{options.label()}"
+    CACHE.mkdir(parents=True, exist_ok=True)
+    checkpoint = CACHE / f"{label}.jsonl"
+    if args.fresh and checkpoint.exists():
+        checkpoint.unlink()
+    done = {}
+    if checkpoint.exists():
+        for line in checkpoint.read_text().splitlines():
+            row = json.loads(line)
+            done[(row["set"], row["id"])] = Record(**row)
+    tasks = load(args.set, args.split)
+    if args.ids:
+        wanted = set(args.ids.split(","))
+        tasks = [t for t in tasks if t[1]["id"] in wanted]
+    tasks = tasks[: args.limit] if args.limit else tasks
+    todo = [t for t in tasks if (t[0], t[1]["id"]) not in done]
+    err.print(f"{label}: {len(tasks)} tasks, {len(tasks) - len(todo)} already in {checkpoint}")
+    records = [done[(s, t["id"])] for s, t in tasks if (s, t["id"]) in done]
+    if todo:
+        model = create_model(args.model)
+        start = getattr(model, "start", None)
+        if start is not None:
+            await start()
+        runner = Runner(model, options, SessionLog(CACHE / f"{label}.db"))
+        bar = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), console=err,
+        )  # fmt: skip
+        try:
+            with bar:
+                job = bar.add_task(label, total=len(todo))
+                for set_name, task in todo:
+                    bar.update(job, description=f"{label}: {task['id']}")
+                    record = await runner.run(set_name, task)
+                    with checkpoint.open("a") as out:
+                        out.write(json.dumps(record.__dict__) + "\n")
+                    records.append(record)
+                    mark = "ok" if record.success else "WRONG" if record.wrong_confident else "no"
+                    bar.console.print(
+                        f"{task['id']}: {mark} {record.outcome} {record.seconds:.0f}s "
+                        f"{record.answer[:100]!r}",
+                        highlight=False,
+                        markup=False,
+                    )
+                    bar.advance(job)
+        finally:
+            for source in runner.sources.values():
+                source.close()
+            await model.aclose()
+    console = Console(width=160)
+    console.print(summary(records))
+    console.print(totals(records))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", choices=["questions", "edits", "issue", "all"], default="all")
+    parser.add_argument("--split", choices=["tune", "report", "all"], default="report")
+    parser.add_argument("--model", default=DEFAULT_MODEL)
+    parser.add_argument("--no-evidence", action="store_true")
+    parser.add_argument("--constrained", action="store_true")
+    parser.add_argument("--prompt", choices=["default", "example"], default="default")
+    parser.add_argument("--full-tools", action="store_true")
+    parser.add_argument("--max-iterations", type=int, default=AgentConfig().max_iterations)
+    parser.add_argument("--label", default="")
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--ids", default="")
+    parser.add_argument("--fresh", action="store_true")
+    anyio.run(main_async, parser.parse_args())
+
+
+if __name__ == "__main__":
+    main()

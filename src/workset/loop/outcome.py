@@ -1,0 +1,299 @@
+"""How a run ended, judged from what was recorded: a pure function over the trajectory.
+
+Four outcomes, each with an exit code for the CLI (:data:`EXIT_CODES`):
+
+- ``answered`` (0): a final answer whose specific facts (file paths, numbers, identifiers,
+  quoted strings) appear in what the run observed: successful tool results, or workspace
+  evidence it was given. Facts the task itself names are neutral.
+- ``answered_unverified`` (3): a final answer nothing observed supports: a fact no successful
+  result shows (an example from a prompt, a number made up, text from an error), a value that
+  a result contradicts (``port = 8471`` read, "port 8080" answered), a claim that tests pass
+  with no passing test run recorded, or a claim of an edit with no successful write.
+- ``gave_up`` (4): no answer (the iteration limit, or the harness stopped a run whose calls
+  kept failing), or an answer that says it could not find out.
+- ``failed`` (1): the model or the budget failed (timeout, backend error).
+
+Error results are never support: an answer made from an error's text is unverified. The
+rules are lexical on purpose: cheap, deterministic, explainable in one line, and biased
+towards "unverified" when unsure, because a confident wrong answer costs more than a
+flagged right one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
+
+Outcome: TypeAlias = Literal["answered", "answered_unverified", "gave_up", "failed"]
+
+EXIT_CODES: dict[Outcome, int] = {
+    "answered": 0,
+    "failed": 1,
+    "answered_unverified": 3,
+    "gave_up": 4,
+}
+# Failures that mean "no answer was reached" rather than "something broke".
+GAVE_UP_FAILURES = frozenset({"MaxIterations", "GaveUp"})
+EXEC_TOOLS = frozenset({"shell", "run_python"})
+WRITE_TOOLS = frozenset({"write_file", "edit_file"})
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    outcome: Outcome
+    reason: str  # one sentence a person can check against the trajectory
+    supported: tuple[str, ...] = ()  # facts of the answer found in observations
+    unsupported: tuple[str, ...] = ()  # facts of the answer no observation shows
+
+
+_EXTENSIONS = (
+    "py|pyi|md|rst|txt|toml|cfg|ini|json|yaml|yml|js|ts|sh|c|h|go|rs|lock|html|css|csv|log"
+)
+_PATH = re.compile(rf"(?<![\w/.-])(?:[\w.-]+/)*[\w-]+\.(?:{_EXTENSIONS})\b|(?:[\w.-]+/)+[\w.-]+")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
+_CAMEL = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b")
+_SNAKE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+_DOTTED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?")
+_TICKED = re.compile(r"`([^`\n]{2,60})`")
+_QUOTED = re.compile(r"\"([^\"\n]{2,60})\"|'([^'\n]{3,60})'")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,}")
+_PAIR = re.compile(r"\b([A-Za-z_][\w-]{2,})\"?\s*[:=]\s*\"?(\d+(?:\.\d+)*)\b")
+
+_GAVE_UP = re.compile(
+    r"\bI (?:could not|couldn't|can't|cannot|was unable to|am unable to|am not able to|"
+    r"don't know|do not know|did not find|didn't find)\b"
+    r"|\bunable to (?:find|determine|locate|answer)\b"
+    r"|\bno (?:information|answer|results?) (?:is |was |were )?(?:available|found)\b"
+    r"|\bnot enough information\b",
+    re.IGNORECASE,
+)
+_TEST_CLAIM = re.compile(
+    r"\b(?:tests?|pytest|test suite)\b[^.\n]{0,60}?\b(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|"
+    r"green|ok)\b"
+    r"|\bpass(?:es|ed)? (?:all |the )?(?:\w+ )?tests?\b",
+    re.IGNORECASE,
+)
+_EDIT_CLAIM = re.compile(
+    r"\b(?:I|I've|I have|we)\s+(?:\w+\s+)?(?:fixed|changed|updated|modified|edited|replaced|"
+    r"corrected|renamed|added|removed|wrote)\b"
+    r"|\b(?:has|have) been (?:fixed|changed|updated|modified|corrected)\b"
+    r"|\bis now fixed\b",
+    re.IGNORECASE,
+)
+_TEST_COMMAND = re.compile(r"pytest|unittest|\btests?\b|test_", re.IGNORECASE)
+_EXIT = re.compile(r"exit code (-?\d+)")
+# Words too common in questions and answers about code to say anything specific.
+COMMON_WORDS = frozenset(
+    {
+        "about",
+        "and",
+        "answer",
+        "class",
+        "could",
+        "default",
+        "define",
+        "defined",
+        "does",
+        "file",
+        "files",
+        "find",
+        "from",
+        "function",
+        "have",
+        "into",
+        "line",
+        "lines",
+        "list",
+        "mention",
+        "mentions",
+        "method",
+        "return",
+        "returns",
+        "should",
+        "show",
+        "tell",
+        "that",
+        "the",
+        "their",
+        "them",
+        "there",
+        "this",
+        "under",
+        "value",
+        "what",
+        "when",
+        "where",
+        "which",
+        "with",
+        "would",
+    }
+)
+
+
+def classify(
+    history: Sequence[Message], *, failure: str | None = None, evidence: Sequence[str] = ()
+) -> Verdict:
+    """The outcome of the run that ended ``history`` (the whole session: results of earlier
+    turns are in the model's context too, so they count as what it observed).
+
+    ``failure`` is the error type when the run ended without an answer (``"MaxIterations"``,
+    ``"ModelTimeout"``...); ``evidence`` the texts of workspace evidence the run was given.
+    """
+    if failure is not None:
+        if failure in GAVE_UP_FAILURES:
+            return Verdict("gave_up", "the run ended without an answer")
+        return Verdict("failed", f"the run failed ({failure})")
+    last = history[-1] if history else None
+    if not isinstance(last, AssistantMessage) or last.tool_calls or not (last.content or ""):
+        return Verdict("gave_up", "the run ended without a final answer")
+    answer = last.content or ""
+    if _GAVE_UP.search(answer):
+        return Verdict("gave_up", "the answer says it could not find out")
+    results = _results(history)
+    calls = _calls(history)
+    claim = _claims(answer, results, calls)
+    if claim is not None:
+        return claim
+    task = _task(history)
+    # What the run saw: successful results, and the arguments of the calls that produced
+    # them (a path read without error exists), plus the workspace evidence it was given.
+    observed = [r.content for r in results if not r.is_error] + list(evidence)
+    observed += [
+        calls[r.tool_call_id].arguments
+        for r in results
+        if not r.is_error and r.tool_call_id in calls
+    ]
+    haystack = "\n".join(observed).lower()
+    # Neutral: what the task names, and tool names (a result's wrapper names its tool).
+    tools = {c.name.lower() for c in calls.values()} | {r.name.lower() for r in results}
+    facts = [f for f in _facts(answer) if f.lower() not in task.lower() and f.lower() not in tools]
+    supported = tuple(f for f in facts if _seen(f, haystack))
+    unsupported = tuple(f for f in facts if not _seen(f, haystack))
+    if unsupported:
+        shown = ", ".join(repr(f) for f in unsupported[:3])
+        return Verdict(
+            "answered_unverified",
+            f"the answer names {shown}, which no successful tool result shows",
+            supported,
+            unsupported,
+        )
+    contradiction = _contradiction(answer, observed)
+    if contradiction:
+        return Verdict("answered_unverified", contradiction, supported)
+    if supported:
+        return Verdict("answered", f"supported by what the run read ({supported[0]!r})", supported)
+    if not observed:
+        return Verdict("answered_unverified", "the answer was given without reading anything")
+    overlap = _overlap(answer, task, haystack)
+    if len(overlap) >= 2:
+        return Verdict("answered", f"its words appear in what the run read ({overlap[0]!r})")
+    return Verdict("answered_unverified", "nothing the run read supports the answer")
+
+
+def _task(history: Sequence[Message]) -> str:
+    """The task: the last user-role message that is not a harness notice."""
+    return next(
+        (
+            m.content
+            for m in reversed(history)
+            if isinstance(m, UserMessage) and m.origin != "harness"
+        ),
+        "",
+    )
+
+
+def _results(history: Sequence[Message]) -> list[ToolMessage]:
+    return [m for m in history if isinstance(m, ToolMessage)]
+
+
+def _calls(history: Sequence[Message]) -> dict[str, ToolCall]:
+    return {c.id: c for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
+
+
+def _claims(answer: str, results: list[ToolMessage], calls: dict[str, ToolCall]) -> Verdict | None:
+    """Claims about actions (tests passing, files edited) checked against the results."""
+    if _TEST_CLAIM.search(answer):
+        runs = [
+            r for r in results if r.name in EXEC_TOOLS and _ran_tests(r, calls.get(r.tool_call_id))
+        ]
+        if not runs:
+            return Verdict(
+                "answered_unverified", "the answer says tests pass, but no test run was recorded"
+            )
+        code = _exit_code(runs[-1])
+        if runs[-1].is_error or code != 0:
+            return Verdict(
+                "answered_unverified",
+                f"the answer says tests pass, but the last test run ended with exit code {code}",
+            )
+    if _EDIT_CLAIM.search(answer) and not any(
+        r.name in WRITE_TOOLS and not r.is_error for r in results
+    ):
+        return Verdict(
+            "answered_unverified", "the answer says it changed files, but no write succeeded"
+        )
+    return None
+
+
+def _ran_tests(result: ToolMessage, call: ToolCall | None) -> bool:
+    """A shell or Python run whose command or output names a test runner or tests."""
+    command = call.arguments if call is not None else ""
+    return bool(_TEST_COMMAND.search(command) or _TEST_COMMAND.search(result.content))
+
+
+def _exit_code(result: ToolMessage) -> int | None:
+    match = _EXIT.search(result.content)
+    return int(match.group(1)) if match else None
+
+
+def _facts(answer: str) -> list[str]:
+    """Specific, checkable tokens of the answer, in order, without repeats."""
+    found: list[str] = []
+    for pattern in (_TICKED, _QUOTED):
+        for match in pattern.finditer(answer):
+            found.append(next(g for g in match.groups() if g))
+    plain = _TICKED.sub(" ", answer)
+    for pattern in (_PATH, _DOTTED, _CAMEL, _SNAKE, _NUMBER):
+        found += [m.group().rstrip(".").removesuffix("()") for m in pattern.finditer(plain)]
+    return list(dict.fromkeys(f for f in (x.strip() for x in found) if len(f) > 1 or f.isdigit()))
+
+
+def _seen(fact: str, haystack: str) -> bool:
+    text = fact.lower().removesuffix("()")
+    if text in haystack:
+        return True
+    if "/" in text:  # a path: its last part, and each part, read somewhere
+        return text.rstrip("/").rsplit("/", 1)[-1] in haystack
+    return False
+
+
+def _contradiction(answer: str, observed: Iterable[str]) -> str:
+    """A ``key = number`` read in a result whose key the answer pairs with another number."""
+    values: dict[str, set[str]] = {}
+    for text in observed:
+        for key, value in _PAIR.findall(text):
+            values.setdefault(key.lower(), set()).add(value)
+    lowered = answer.lower()
+    numbers = set(_NUMBER.findall(answer))
+    for key, seen in values.items():
+        if re.search(rf"\b{re.escape(key)}\b", lowered) is None or seen & numbers:
+            continue
+        near = re.search(rf"\b{re.escape(key)}\b\D{{0,40}}?(\d+(?:\.\d+)*)", lowered)
+        if near and near.group(1) not in seen:
+            told = " or ".join(sorted(seen)[:3])
+            return f"a tool result says {key} = {told}, the answer says {near.group(1)}"
+    return ""
+
+
+def _overlap(answer: str, task: str, haystack: str) -> list[str]:
+    asked = {w.lower() for w in _WORD.findall(task)}
+    words = [w.lower() for w in _WORD.findall(answer)]
+    return list(
+        dict.fromkeys(
+            w for w in words if w not in asked and w not in COMMON_WORDS and w in haystack
+        )
+    )

@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from workset.loop.outcome import EXIT_CODES, _facts, classify
+from workset.loop.settings import DEFAULT_SYSTEM_PROMPT, EXAMPLE_SYSTEM_PROMPT
+from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
+
+TASKS = Path(__file__).parents[2] / "benchmarks" / "tasks"
+
+
+def run(task: str, *steps: tuple[str, str, str, bool], answer: str) -> list[Message]:
+    """A recorded run: the task, one call and result per step, then the final answer."""
+    history: list[Message] = [UserMessage(task)]
+    for n, (name, arguments, result, is_error) in enumerate(steps):
+        call = ToolCall(f"c{n}", name, arguments)
+        history.append(AssistantMessage(None, (call,)))
+        history.append(ToolMessage(call.id, result, name, is_error=is_error))
+    history.append(AssistantMessage(answer))
+    return history
+
+
+def test_an_answer_whose_facts_a_tool_result_shows_is_answered() -> None:
+    history = run(
+        "Which port does the server listen on?",
+        ("read_file", '{"path": "service.toml"}', "1| [server]\n2| port = 8471", False),
+        answer="The server listens on port 8471 (service.toml).",
+    )
+    verdict = classify(history)
+    assert verdict.outcome == "answered" and "8471" in verdict.supported
+
+
+def test_the_old_one_shot_example_answered_from_an_error_is_unverified() -> None:
+    history = run(
+        "Which file defines the class Agent, and what does its run method return?",
+        ("read_file", '{"path": "setup.cfg"}', "Error: no such file: 'setup.cfg'", True),
+        answer="The run method of the Agent class returns the version of setup.cfg.",
+    )
+    verdict = classify(history)
+    assert verdict.outcome == "answered_unverified"
+    assert "setup.cfg" in verdict.unsupported  # an error's text is never support
+
+
+def test_a_value_that_contradicts_what_was_read_is_unverified() -> None:
+    history = run(
+        "Which port?",
+        ("read_file", '{"path": "service.toml"}', "port = 8471\nworkers = 4", False),
+        answer="It listens on port 4.",
+    )
+    verdict = classify(history)
+    assert verdict.outcome == "answered_unverified"
+    assert "port = 8471" in verdict.reason
+
+
+def test_an_answer_given_without_reading_anything_is_unverified() -> None:
+    verdict = classify([UserMessage("What is in service.toml?"), AssistantMessage("Settings.")])
+    assert verdict.outcome == "answered_unverified"
+
+
+def test_workspace_evidence_counts_as_support() -> None:
+    history = [UserMessage("Default table name?"), AssistantMessage("It is `_default`.")]
+    excerpt = "--- tinydb/database.py, lines 72-85\n  80|     default_table_name = '_default'"
+    assert classify(history, evidence=[excerpt]).outcome == "answered"
+    assert classify(history).outcome == "answered_unverified"
+
+
+def test_a_claim_that_tests_pass_needs_a_passing_test_run() -> None:
+    edit = ("edit_file", '{"path": "calc.py"}', "edited calc.py: replaced 1 line", False)
+    claim = "I fixed calc.py and the tests pass."
+    never_ran = classify(run("fix calc.py, run the tests", edit, answer=claim))
+    assert never_ran.outcome == "answered_unverified" and "no test run" in never_ran.reason
+    failing = ("shell", '{"command": "pytest -q"}', "exit code 1\n1 failed, 1 passed", False)
+    failed = classify(run("fix calc.py, run the tests", edit, failing, answer=claim))
+    assert failed.outcome == "answered_unverified" and "exit code 1" in failed.reason
+    passing = ("shell", '{"command": "pytest -q"}', "exit code 0\n2 passed in 0.1s", False)
+    assert classify(run("fix it", edit, passing, answer=claim)).outcome == "answered"
+
+
+def test_a_claim_of_an_edit_needs_a_successful_write() -> None:
+    read = ("read_file", '{"path": "calc.py"}', "1| def add(a, b):", False)
+    verdict = classify(run("fix calc.py", read, answer="I fixed the bug in calc.py."))
+    assert verdict.outcome == "answered_unverified" and "no write succeeded" in verdict.reason
+
+
+def test_saying_it_could_not_find_out_is_giving_up() -> None:
+    history = run(
+        "Where is X?",
+        ("grep", '{"pattern": "X"}', '{"total_matches": 0}', False),
+        answer="I could not find where X is defined.",
+    )
+    assert classify(history).outcome == "gave_up"
+
+
+def test_failures_are_failed_and_the_iteration_limit_is_giving_up() -> None:
+    assert classify([], failure="ModelTimeout").outcome == "failed"
+    assert classify([], failure="MaxIterations").outcome == "gave_up"
+    assert classify([], failure="GaveUp").outcome == "gave_up"
+    assert classify([UserMessage("task")]).outcome == "gave_up"  # no final answer
+
+
+def test_every_outcome_has_its_own_exit_code_and_only_answered_is_zero() -> None:
+    assert EXIT_CODES["answered"] == 0
+    assert len(set(EXIT_CODES.values())) == len(EXIT_CODES)
+
+
+def test_the_system_prompts_hold_no_fact_an_answer_could_copy() -> None:
+    """No file name, number or identifier in the prompts (placeholders only), so none can
+    leak into an answer; no file a task asks about is named there either."""
+    files = {t["file"] for t in json.loads((TASKS / "questions.json").read_text())}
+    for prompt in (DEFAULT_SYSTEM_PROMPT, EXAMPLE_SYSTEM_PROMPT):
+        syntax = {"name", "arguments", "path", "read_file", "find_files"}  # how a call is written
+        facts = [
+            f
+            for f in _facts(prompt)
+            if f not in syntax and not f.isdigit() and "<" not in f and f"<{f}>" not in prompt
+        ]
+        assert facts == []  # only <placeholders>
+        assert not [f for f in files if Path(f).name in prompt]
+
+
+def test_no_answer_fixture_repeats_text_from_the_system_prompt() -> None:
+    """The scripted answers the tests feed the agent never quote the prompt: an answer that
+    did would be a leak the tests could not tell from a real one."""
+    sentences = [s.strip() for s in re.split(r"[.\n]", DEFAULT_SYSTEM_PROMPT) if len(s) > 25]
+    fixtures = Path(__file__).parents[1]
+    for path in fixtures.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for sentence in sentences:
+            assert sentence not in text or path.name == "test_outcome.py", (path, sentence)
+
+
+def test_naming_a_tool_is_not_an_answer_supported_by_its_result() -> None:
+    history = run(
+        "Which file defines the class Agent?",
+        ("read_file", '{"path": "a.py"}', '<external_content source="tool:read_file">x', False),
+        answer="read_file",
+    )
+    assert classify(history).outcome == "answered_unverified"
