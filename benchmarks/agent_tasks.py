@@ -49,17 +49,17 @@ from rich.table import Table
 
 from workset import Agent, AgentConfig, SessionLog, ToolRegistry, Workspace, perception_tools
 from workset.context.sources import ItemSource
+from workset.events.records import LoopEvent, ToolFinished
 from workset.evidence.workspace import open_workspace_evidence
-from workset.loop.events import LoopEvent, ToolFinished
 from workset.loop.settings import DEFAULT_SYSTEM_PROMPT, EXAMPLE_SYSTEM_PROMPT
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
 from workset.safety.approval import AutoApprover
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
-from workset.safety.sandbox import detect_sandbox
 from workset.tools.compact import compact_tools
 from workset.tools.execution import execution_tools
+from workset.tools.sandbox import detect_sandbox
 
 TASKS = Path(__file__).parent / "tasks"
 ROOT = Path(__file__).parents[1]
