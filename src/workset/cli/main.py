@@ -40,11 +40,13 @@ from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeo
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
 from workset.safety.sandbox import detect_sandbox, sandbox_unavailable_reason
+from workset.tools.background import background_tools
 from workset.tools.base import Tool
 from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.workspace import Workspace
+from workset.triggers.tools import timer_tools
 
 err = Console(stderr=True)
 out = Console()
@@ -166,16 +168,21 @@ class _Runtime:
         agent_config: AgentConfig,
         execute: bool,
         config: WorksetConfig,
+        events: bool = False,
     ) -> None:
         self.model, self.log, self.workspace = model, log, workspace.resolve()
         ws = Workspace(self.workspace)
         tools = perception_tools(ws)
+        if events:  # a long-lived session (chat, serve): the agent may set timers
+            tools += timer_tools()
         gate = None
         if execute:
             sandbox = detect_sandbox(self.workspace)
             if sandbox is None:
                 err.print(f"[yellow]no OS sandbox: {sandbox_unavailable_reason()}[/]")
             tools += execution_tools(ws, sandbox=sandbox)
+            if events:
+                tools += background_tools(ws, sandbox=sandbox)
             approver = (
                 with_timeout(TerminalApprover(), 300, default=False) if sys.stdin.isatty() else None
             )
@@ -226,7 +233,7 @@ class _Runtime:
                 await start()
 
 
-def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
+def _open(opts: RuntimeOptions, session_id: str | None = None, *, events: bool = False) -> _Runtime:
     if not opts.workspace.is_dir():
         raise click.UsageError(f"workspace {opts.workspace} is not a folder")
     config = load_config(opts.config) if opts.config is not None else WorksetConfig()
@@ -247,7 +254,9 @@ def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
             output_reserve=config.budget.output_reserve,
             margin=config.budget.margin,
         )
-        runtime = _Runtime(model, log, opts.workspace, agent_config, opts.execute, config)
+        runtime = _Runtime(
+            model, log, opts.workspace, agent_config, opts.execute, config, events=events
+        )
         runtime.follow(session_id)
         anyio.run(runtime.start)
     return runtime
@@ -327,36 +336,6 @@ def resume(session: str, opts: RuntimeOptions) -> None:
     _until_done(rt, lambda agent: agent.resume(session_id))
 
 
-@cli.command(help="Chat with the agent; each line is a turn of one session. Ctrl-D ends.")
-@click.option("--session", "session_id", default=None, help="Continue this session.")
-@model_options
-def chat(session_id: str | None, opts: RuntimeOptions) -> None:
-    rt = _open(opts, session_id)
-
-    async def go() -> None:
-        nonlocal session_id
-        try:
-            while True:
-                try:
-                    line = await anyio.to_thread.run_sync(lambda: input("you> "))
-                except EOFError:
-                    break
-                if not line.strip():
-                    continue
-                if line.strip() in ("/exit", "/quit"):
-                    break
-                result = await rt.agent.run(
-                    line, session_id=session_id, workspace=str(rt.workspace)
-                )
-                session_id = result.session_id
-                _report(result, rt.log)
-        finally:
-            rt.setup.close()
-            await rt.model.aclose()
-
-    anyio.run(go)
-
-
 @cli.command(help="List recorded sessions.")
 @click.option("--limit", type=int, default=30, show_default=True)
 @db_option
@@ -424,3 +403,15 @@ cli.add_command(eval_group)
 from workset.cli.lint import lint_command  # noqa: E402
 
 cli.add_command(lint_command)
+
+
+def _add_session_commands() -> None:
+    """chat, serve and send live in their own modules, which build on the helpers above."""
+    from workset.cli.chat import chat_command
+    from workset.cli.serve import send_command, serve_command
+
+    for command in (chat_command, serve_command, send_command):
+        cli.add_command(command)
+
+
+_add_session_commands()
