@@ -30,20 +30,22 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from agent import HERE, email_agent  # noqa: E402
+from agent import HERE, email_agent
 
-from workset.events import InputAppended, ModelCalled, RunFailed, ToolFinished  # noqa: E402
-from workset.log.store import SessionLog  # noqa: E402
-from workset.models.factory import create_model  # noqa: E402
-from workset.serve.app import loopback_socket, run_api  # noqa: E402
-from workset.serve.client import ServeClient  # noqa: E402
-from workset.serve.service import Service  # noqa: E402
-from workset.triggers.webhook import Channel  # noqa: E402
+from workset.events import InputAppended, ModelCalled, RunFailed, ToolFinished
+from workset.log.store import SessionLog
+from workset.models.factory import create_model
+from workset.serve.app import loopback_socket, run_api
+from workset.serve.client import ServeClient
+from workset.serve.service import Service
+from workset.triggers.webhook import Channel
 
 SESSION = "inbox"
 _WRAPPER = re.compile(r"</?external_content[^>]*>")
-DECLINE = ("declin", "can't", "cannot", "can not", "unable", "not able", "conflict",
-           "unfortunately", "another time", "reschedul", "not available", "won't be able")  # fmt: skip
+DECLINE = (
+    "declin", "can't", "cannot", "can not", "unable", "not able", "conflict",
+    "unfortunately", "another time", "reschedul", "not available", "won't be able",
+)  # fmt: skip
 
 
 @dataclass
@@ -240,11 +242,18 @@ def show(report: dict[str, Any]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", default="qwen2.5-coder-0.5b",
-                        help="embedded model name, openai:NAME or scripted:FILE.json")
+    parser.add_argument(
+        "--model",
+        default="qwen2.5-coder-0.5b",
+        help="embedded model name, openai:NAME or scripted:FILE.json",
+    )
     parser.add_argument("--arrival", choices=("sequential", "burst"), default="sequential")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="folder for the session log and outbox (default: a temporary one)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="folder for the session log and outbox (default: a temporary one)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the report here")
     args = parser.parse_args()  # fmt: skip
     folder = args.out or Path(tempfile.mkdtemp(prefix="email-agent-"))

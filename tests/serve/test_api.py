@@ -15,6 +15,7 @@ from workset.events import (
     EventReceived,
     InputAppended,
     StepInterrupted,
+    ToolFinished,
     ToolStarted,
     new_event,
 )
@@ -330,5 +331,47 @@ def test_records_of_a_served_session_reach_the_log_before_the_stream(tmp_path: P
                     break
             received = [e.event for e in agent.log.events(session, kinds=["event_received"])]
             assert all(isinstance(e, EventReceived) for e in received)
+
+    run(main)
+
+
+def test_a_session_whose_log_cannot_be_served_is_refused_and_the_others_go_on(
+    tmp_path: Path,
+) -> None:
+    agent = make_agent(tmp_path, FunctionModel(echo), [])
+    broken = agent.new_session(title="broken")
+    orphan = ToolMessage("c-none", "no call made this", name="read_file")
+    agent.log.append(ToolFinished("r", broken, call("read_file", "{}", "c-none"), orphan, 0, 1))
+
+    async def main() -> None:
+        async with served(agent) as api:
+            with pytest.raises(Refused, match=r"stopped serving .*SessionLogError") as refused:
+                await api.client.send(broken, user_event("hello"))
+            assert refused.value.status == 409 and f"workset resume {broken}" in str(refused.value)
+            healthy = await api.client.create_session()
+            await api.client.send(healthy, user_event("still fine?"))
+            status = await api.client.wait_idle(healthy)
+            assert status["last_result"]["answer"] == "echo: still fine?"
+
+    run(main)
+
+
+def test_the_stream_resumes_after_the_last_event_id_a_client_saw(tmp_path: Path) -> None:
+    agent = make_agent(tmp_path, FunctionModel(echo), [])
+
+    async def main() -> None:
+        async with served(agent) as api:
+            session = await api.client.create_session()
+            await api.client.send(session, user_event("hello"))
+            await api.client.wait_idle(session)
+            last = agent.log.last_seq(session)
+            headers = {"Authorization": f"Bearer {TOKEN}", "Last-Event-ID": str(last - 1)}
+            async with (
+                httpx.AsyncClient(base_url=api.url) as http,
+                http.stream("GET", f"/sessions/{session}/stream", headers=headers) as stream,
+            ):
+                lines = stream.aiter_lines()
+                assert await anext(lines) == f"id: {last}"
+                assert await anext(lines) == "event: run_finished"
 
     run(main)
