@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from datetime import datetime
 from typing import TextIO
 
@@ -85,73 +85,81 @@ async def chat_loop(
 
     ``say`` prints what the user reads (answers), ``tell`` what runs (notes, errors).
     """
-    changes = Changes()
-    agent.bus.subscribe(changes)
-    session: Session | None = None
+    chat = _Chat(agent, say, tell)
+    async with contextlib.aclosing(_typed(lines)) as typed:
+        async for line in typed:  # before the first message there is no session yet
+            if line in _QUIT:
+                return None
+            if chat.command(line):
+                continue
+            title = line.lstrip("!?").strip()
+            async with agent.session(session_id, title=title, workspace=workspace) as session:
+                await chat.converse(session, line, typed)
+            return session.id
+    return None
 
-    def shown(record: LoopEvent) -> None:
-        if session is None or record.session_id != session.id:
-            return
-        if isinstance(record, ToolStarted):
-            tell(f"  … {record.call.name} running")
-        elif isinstance(record, EventReceived) and record.event.type == "parallel.answered":
-            say(f"(answered on the side) {record.event.content.get('answer', '')}")
 
-    def answered(result: RunResult) -> None:
-        if result.status == "finished" and result.answer:
-            say(result.answer)
-        elif result.status == "failed":
-            tell(f"run failed: {result.error} (your next line tries again)")
+class _Chat:
+    def __init__(self, agent: Agent, say: Say, tell: Say) -> None:
+        self.say, self.tell = say, tell
+        self.session: Session | None = None
+        self.changes = Changes()
+        agent.bus.subscribe(self.changes)
+        agent.bus.subscribe(self._shown)
 
-    async def serve(opened: Session) -> None:
-        await opened.recover()
-        await serve_session(opened, changes, answered)
-
-    def command(line: str) -> bool:
-        """Handle a /command; True when the line was one."""
-        if line == "/tasks":
-            for text in tasks_lines(session):
-                tell(text)
-        elif line in ("/help", "/?"):
-            tell(HELP)
-        elif line.startswith("/"):
-            tell(f"unknown command {line.split()[0]}; commands: /tasks, /quit, /help")
-        else:
-            return False
-        return True
-
-    agent.bus.subscribe(shown)
-    typed = _typed(lines)
-    async for line in typed:  # before the first message there is no session yet
-        if line in _QUIT:
-            return None
-        if command(line):
-            continue
-        title = line.lstrip("!?").strip()
-        async with (
-            agent.session(session_id, title=title, workspace=workspace) as opened,
-            anyio.create_task_group() as group,
-        ):
-            session = opened  # the closures above see it from now on
-            group.start_soon(serve, session)
-            await session.deliver(chat_event(line))
+    async def converse(self, session: Session, first: str, typed: AsyncIterator[str]) -> None:
+        """Serve ``session`` in the background while the lines keep coming."""
+        self.session = session
+        async with anyio.create_task_group() as group:
+            group.start_soon(self._serve, session)
+            await session.deliver(chat_event(first))
             async for line in typed:
                 if line in _QUIT:
                     break
-                if command(line):
+                if self.command(line):
                     continue
                 busy = session.busy
                 strategy = await session.deliver(chat_event(line))
                 if busy:
-                    tell(_NOTES.get(strategy, f"({strategy})"))
+                    self.tell(_NOTES.get(strategy, f"({strategy})"))
             else:  # the input ended: let the agent finish first
-                await until_idle(session, changes)
-            group.cancel_scope.cancel()
-        return opened.id
-    return None
+                await until_idle(session, self.changes)
+            group.cancel_scope.cancel()  # /quit: what runs stops; the log keeps what it had
+
+    def command(self, line: str) -> bool:
+        """Handle a /command; True when the line was one."""
+        if line == "/tasks":
+            for text in tasks_lines(self.session):
+                self.tell(text)
+        elif line in ("/help", "/?"):
+            self.tell(HELP)
+        elif line.startswith("/"):
+            self.tell(f"unknown command {line.split()[0]}; commands: /tasks, /quit, /help")
+        else:
+            return False
+        return True
+
+    async def _serve(self, session: Session) -> None:
+        await session.recover()
+        await serve_session(session, self.changes, self._answered)
+
+    def _answered(self, result: RunResult) -> None:
+        if result.status == "finished" and result.answer:
+            self.say(result.answer)
+        elif result.status == "failed":
+            self.tell(f"run failed: {result.error} (your next line tries again)")
+
+    def _shown(self, record: LoopEvent) -> None:
+        if self.session is None or record.session_id != self.session.id:
+            return
+        if isinstance(record, ToolStarted):
+            self.tell(f"  … {record.call.name} running")
+        elif isinstance(record, EventReceived) and record.event.type == "parallel.answered":
+            self.say(f"(answered on the side) {record.event.content.get('answer', '')}")
 
 
-async def _typed(lines: AsyncIterator[str]) -> AsyncIterator[str]:
+async def _typed(lines: AsyncIterator[str]) -> AsyncGenerator[str, None]:
+    """The non-empty lines, stripped."""
     async for raw in lines:
         if raw.strip():
             yield raw.strip()
@@ -165,7 +173,7 @@ _NOTES = {
 }
 
 
-async def stdin_lines(stream: TextIO | None = None) -> AsyncIterator[str]:
+async def stdin_lines(stream: TextIO | None = None) -> AsyncGenerator[str, None]:
     """Lines of ``stream`` (stdin) read by a daemon thread, so the event loop never blocks
     and a pending read never keeps the process alive."""
     source = stream or sys.stdin
@@ -201,14 +209,15 @@ def chat_command(session_id: str | None, opts: RuntimeOptions) -> None:
 
     async def go() -> None:
         try:
-            found = await chat_loop(
-                rt.agent,
-                stdin_lines(),
-                session_id=resolved,
-                workspace=str(rt.workspace),
-                say=lambda text: out.print(text, markup=False, highlight=False),
-                tell=lambda text: err.print(text, markup=False, highlight=False),
-            )
+            async with contextlib.aclosing(stdin_lines()) as lines:
+                found = await chat_loop(
+                    rt.agent,
+                    lines,
+                    session_id=resolved,
+                    workspace=str(rt.workspace),
+                    say=lambda text: out.print(text, markup=False, highlight=False),
+                    tell=lambda text: err.print(text, markup=False, highlight=False),
+                )
             if found is not None:
                 err.print(f"[dim]session {found} stored in {rt.log.path}[/]")
         finally:
