@@ -375,3 +375,17 @@ def test_the_stream_resumes_after_the_last_event_id_a_client_saw(tmp_path: Path)
                 assert await anext(lines) == "event: run_finished"
 
     run(main)
+
+
+def test_an_oversized_body_is_refused_unread(tmp_path: Path) -> None:
+    agent = make_agent(tmp_path, FunctionModel(echo), [])
+
+    async def main() -> None:
+        async with served(agent) as api:
+            session = await api.client.create_session()
+            huge = b'{"type": "user.input", "content": "' + b"x" * 600_000 + b'"}'
+            answer = await _raw(api.url, "POST", f"/sessions/{session}/events", content=huge)
+            assert answer.status_code == 413 and "over the" in answer.json()["error"]
+            assert agent.log.events(session) == []
+
+    run(main)

@@ -49,9 +49,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from workset.errors import UsageError, WorksetError
 from workset.events import event_from_json
+from workset.events.inputs import MAX_EVENT_BYTES
 from workset.serve.service import Refused, Service, record_json
 
 IDLE_TIMEOUT_S = 300.0
+MAX_BODY_BYTES = 2 * MAX_EVENT_BYTES  # an event's content, with room for its JSON envelope
 ROUTES = (
     "GET /health",
     "GET /sessions",
@@ -133,7 +135,7 @@ def create_app(service: Service, *, token: str | None = None) -> Starlette:
         )
 
     async def hook(request: Request) -> Response:
-        body = await request.body()
+        body = await _body(request)
         delivered = await service.hook(request.path_params["channel"], request.headers, body)
         code = 200 if delivered.strategy == "duplicate" else 202
         return JSONResponse(delivered.to_json(), status_code=code)
@@ -184,8 +186,20 @@ class _Auth:
         await self.app(scope, receive, send)
 
 
+async def _body(request: Request) -> bytes:
+    """The request body, refused unread when it says it is too large."""
+    declared = request.headers.get("content-length", "0")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise Refused(
+            413,
+            f"the body is {declared} bytes, over the {MAX_BODY_BYTES} limit; send less and "
+            "point to the rest (a path or URL)",
+        )
+    return await request.body()
+
+
 async def _json(request: Request, *, allow_empty: bool = False) -> Any:
-    raw = await request.body()
+    raw = await _body(request)
     if not raw.strip() and allow_empty:
         return {}
     try:
