@@ -193,6 +193,7 @@ class Service:
             raise Refused(409, str(exc)) from exc
         served = self._open(session_id)
         await served.ready.wait()
+        self._accepting()  # the service may have begun closing meanwhile
         if served.session is None or served.stopped:
             raise Refused(
                 409,
