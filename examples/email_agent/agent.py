@@ -179,11 +179,16 @@ def email_tools(outbox: Path, calendar: Path = CALENDAR) -> list[Tool]:
     ]  # fmt: skip
 
 
-def email_agent(model: Model, folder: Path, *, max_iterations: int = 6) -> Agent:
+def email_agent(
+    model: Model, folder: Path, *, max_iterations: int = 6, constrained: bool = False
+) -> Agent:
     """The agent, its session log at ``folder/email.db`` and its outbox at ``folder/outbox``."""
+    config = AgentConfig(
+        system_prompt=PROMPT,
+        max_iterations=max_iterations,
+        max_tokens=400,
+        constrained_decisions=constrained,
+    )
     return Agent(
-        model,
-        ToolRegistry(email_tools(folder / "outbox")),
-        SessionLog(folder / "email.db"),
-        AgentConfig(system_prompt=PROMPT, max_iterations=max_iterations, max_tokens=400),
+        model, ToolRegistry(email_tools(folder / "outbox")), SessionLog(folder / "email.db"), config
     )

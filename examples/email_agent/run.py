@@ -155,13 +155,15 @@ def judge(handled: Handled, sender: str) -> None:
     handled.verdict = "handled as expected" if not problems else "not as expected"
 
 
-async def process(model_spec: str, folder: Path, arrival: str) -> dict[str, Any]:
-    emails = json.loads((HERE / "emails.json").read_text(encoding="utf-8"))
+async def process(
+    model_spec: str, folder: Path, arrival: str, emails_file: Path, constrained: bool
+) -> dict[str, Any]:
+    emails = json.loads(await anyio.Path(emails_file).read_text(encoding="utf-8"))
     model = create_model(model_spec, context_window=4096)
     start = getattr(model, "start", None)
     if start is not None:
         await start()
-    agent = email_agent(model, folder)
+    agent = email_agent(model, folder, constrained=constrained)
     secret = secrets.token_urlsafe(24)  # the gateway and the service share it
     service = Service(agent, channels=[Channel("email", secret.encode(), SESSION)])
     sock = loopback_socket()
@@ -205,6 +207,8 @@ async def process(model_spec: str, folder: Path, arrival: str) -> dict[str, Any]
     return {
         "model": model_spec,
         "arrival": arrival,
+        "emails_file": emails_file.name,
+        "constrained": constrained,
         "seconds": round(seconds, 1),
         "model_calls": len(usage),
         "prompt_tokens": sum(u.prompt_tokens for u in usage),
@@ -219,7 +223,8 @@ async def process(model_spec: str, folder: Path, arrival: str) -> dict[str, Any]
 
 def show(report: dict[str, Any]) -> None:
     print(
-        f"\nmodel {report['model']}, arrival {report['arrival']}: {report['model_calls']} model "
+        f"\nmodel {report['model']}, arrival {report['arrival']}, emails {report['emails_file']}"
+        f"{', constrained' if report['constrained'] else ''}: {report['model_calls']} model "
         f"calls, {report['prompt_tokens']} prompt tokens ({report['cached_prompt_tokens']} "
         f"cached), {report['completion_tokens']} out, {report['seconds']} s; emails per batch "
         f"{report['batches']}"
@@ -249,6 +254,18 @@ def main() -> None:
     )
     parser.add_argument("--arrival", choices=("sequential", "burst"), default="sequential")
     parser.add_argument(
+        "--emails",
+        type=Path,
+        default=HERE / "emails.json",
+        help="the emails to post (emails-tune.json: the set the prompt was "
+        "tuned on; emails.json, the seed's three, is kept for reporting)",
+    )
+    parser.add_argument(
+        "--constrained",
+        action="store_true",
+        help="constrain each model output to one tool call or an answer",
+    )
+    parser.add_argument(
         "--out",
         type=Path,
         default=None,
@@ -257,7 +274,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="also write the report here")
     args = parser.parse_args()  # fmt: skip
     folder = args.out or Path(tempfile.mkdtemp(prefix="email-agent-"))
-    report = anyio.run(process, args.model, folder, args.arrival)
+    report = anyio.run(process, args.model, folder, args.arrival, args.emails, args.constrained)
     show(report)
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")

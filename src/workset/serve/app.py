@@ -107,12 +107,11 @@ def create_app(service: Service, *, token: str | None = None) -> Starlette:
     async def idle(request: Request) -> Response:
         session = request.path_params["session"]
         service.resolve(session)
-        timeout = float(_int(request.query_params.get("timeout", "300"), "timeout"))
-        with anyio.move_on_after(min(timeout, IDLE_TIMEOUT_S)):
+        timeout = min(float(_int(request.query_params.get("timeout", "300"), "timeout")),
+                      IDLE_TIMEOUT_S)  # fmt: skip
+        with anyio.move_on_after(timeout):
             return JSONResponse(await service.wait_idle(session))
-        raise Refused(
-            504, f"session {session} was still working after {timeout:g} s; ask again later"
-        )
+        raise Refused(504, f"session {session} was still working after {timeout:g} s; ask again")
 
     async def stream(request: Request) -> Response:
         session = request.path_params["session"]

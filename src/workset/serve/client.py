@@ -19,6 +19,7 @@ from dataclasses import replace
 from types import TracebackType
 from typing import Any
 
+import anyio
 import httpx
 
 from workset.events import Event, EventReceived
@@ -77,13 +78,20 @@ class ServeClient:
         return found
 
     async def wait_idle(self, session: str, timeout_s: float = 300.0) -> dict[str, Any]:
-        found: dict[str, Any] = await self._call(
-            "GET",
-            f"/sessions/{session}/idle",
-            params={"timeout": int(timeout_s)},
-            timeout=timeout_s + 10,
-        )
-        return found
+        """The session's status once it is idle; asks again while the server answers that
+        it is still working (each ask waits at most 5 minutes), until ``timeout_s``."""
+        deadline = anyio.current_time() + timeout_s
+        while True:
+            left = max(1, int(deadline - anyio.current_time()))
+            try:
+                found: dict[str, Any] = await self._call(
+                    "GET", f"/sessions/{session}/idle", params={"timeout": left},
+                    timeout=left + 10,
+                )  # fmt: skip
+                return found
+            except Refused as exc:
+                if exc.status != 504 or anyio.current_time() >= deadline:
+                    raise
 
     async def hook(
         self, channel: str, payload: dict[str, Any], secret: str, *, event_id: str = ""
