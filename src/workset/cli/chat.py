@@ -140,7 +140,6 @@ class _Chat:
         return True
 
     async def _serve(self, session: Session) -> None:
-        await session.recover()
         await serve_session(session, self.changes, self._answered)
 
     def _answered(self, result: RunResult) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from workset.context.budget import BudgetConfig, select_recent
+from workset.context.budget import BudgetConfig, last_task_index, select_recent
 from workset.context.items import ContextItem, Scope
 from workset.context.manifest import (
     BudgetNumbers,
@@ -50,7 +50,6 @@ from workset.messages import (
     Message,
     SystemMessage,
     ToolSpec,
-    UserMessage,
 )
 from workset.models.base import ModelRequest
 from workset.tokens.base import CountedPart, Part, RequestCount
@@ -473,5 +472,5 @@ class Assembler:
 
 def _required(history: Sequence[Message], hist: _History) -> int:
     """Tokens of the current task (the last user message) and everything after it."""
-    last_user = max((i for i, m in enumerate(history) if isinstance(m, UserMessage)), default=0)
+    last_user = last_task_index(history)
     return sum(p.tokens for p in hist.parts[last_user:])

@@ -319,11 +319,13 @@ class SessionLog:
         return trajectory
 
     def _trajectory_through(self, session_id: str, through_seq: int) -> Trajectory:
-        parent = self.trajectory(session_id)
-        if parent.seqs and parent.seqs[-1] <= through_seq:
-            return parent
+        """A session's trajectory as of record ``through_seq`` (a fork's starting point)."""
+        stored = self.events(session_id, kinds=_TRAJECTORY_KINDS)
         cut = Trajectory()
-        for item in self.events(session_id, kinds=_TRAJECTORY_KINDS):
+        if stored and isinstance(stored[0].event, SessionForked):
+            fork = stored[0].event
+            cut = self._trajectory_through(fork.parent_id, min(fork.through_seq, through_seq))
+        for item in stored:
             if item.seq > through_seq:
                 break
             assert item.event is not None

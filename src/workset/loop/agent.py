@@ -180,5 +180,4 @@ class Agent:
         Events that arrived and were never consumed are taken now.
         """
         async with self.session(session_id) as session:
-            await session.recover()
             return await session.run_until_idle()

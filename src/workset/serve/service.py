@@ -161,8 +161,7 @@ class Service:
             try:
                 async with self.agent.session(served.session_id) as session:
                     served.session = session
-                    served.ready.set()
-                    await session.recover()
+                    served.ready.set()  # a crashed step is finished by the next run
                     await serve_session(session, self.changes, ran)
             except Exception as exc:  # one session's failure must not stop the others
                 served.stopped = f"{type(exc).__name__}: {exc}"

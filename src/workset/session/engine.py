@@ -162,6 +162,7 @@ class Session:
         async with anyio.create_task_group() as group:
             self._tg = group
             self.tasks.mark_lost()
+            self.timers.fire_due()  # what came due while nothing ran is in the inbox first
             group.start_soon(self.timers.run)
             try:
                 yield self
@@ -278,6 +279,15 @@ class Session:
         stuck, started = False, False
         self._phase = "prepare"
         try:
+            if self.state.open_unit is not None:
+                self.record(
+                    RunStarted(
+                        run_id, self.id, "", self.agent.model.info.name, self.now(),
+                        resumed=True, title="resume",
+                    )
+                )  # fmt: skip
+                started = True
+                await self._recover(run_id)
             while True:
                 events = self._consumable()
                 if not events and not self._needs_model():
@@ -676,24 +686,15 @@ class Session:
 
     # -- recovery after a crash -------------------------------------------------------------
 
-    async def recover(self) -> RunResult | None:
+    async def _recover(self, run_id: str) -> None:
         """Finish what a dead process left: results for the calls it left hanging.
 
         A call that was started but never finished is re-run only when the tool is
         read-only or idempotent (with the same idempotency key); any other gets a result
-        saying it was interrupted, so nothing with side effects runs twice. Returns None
-        when there was nothing to finish.
+        saying it was interrupted, so nothing with side effects runs twice.
         """
         open_unit = self.state.open_unit
-        if open_unit is None:
-            return None
-        run_id = uuid.uuid4().hex[:12]
-        self.record(
-            RunStarted(
-                run_id, self.id, "", self.agent.model.info.name, self.now(), resumed=True,
-                title="resume",
-            )
-        )  # fmt: skip
+        assert open_unit is not None
         to_run: list[ToolCall] = []
         for call in open_unit.pending:
             if call.id in self.state.started and not self.agent.tools.is_idempotent(call.name):
@@ -709,15 +710,9 @@ class Session:
             else:
                 to_run.append(call)
         self._phase = "tools"
-        try:
-            await self._run_unit(
-                run_id,
-                replace(open_unit.call, tool_calls=tuple(to_run)),
-                Interpreted(open_unit.call),
-            )
-        finally:
-            self._phase = "idle"
-        return None
+        rest = replace(open_unit.call, tool_calls=tuple(to_run))
+        await self._run_unit(run_id, rest, Interpreted(open_unit.call))
+        self._phase = "prepare"
 
     # -- what tools may ask (SessionHost) ------------------------------------------------------
 

@@ -29,9 +29,9 @@ import anyio
 from anyio.abc import Process
 
 from workset.errors import ToolError
-from workset.safety.sandbox import Sandbox
 from workset.tools.base import Tool
 from workset.tools.context import SessionHost, TaskControl, TaskView, current_call
+from workset.tools.sandbox import Sandbox
 from workset.tools.workspace import Workspace
 
 TAIL_LINES = 10
@@ -212,13 +212,14 @@ async def _run(
     argv = ["bash", "-c", command]
     if sandbox is not None:
         argv = sandbox.wrap(argv, cwd=root)
-    process: Process = await anyio.open_process(
-        argv,
-        cwd=root,
-        stdin=None,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    with anyio.CancelScope(shield=True):  # a cancel mid-start must not leak the process
+        process: Process = await anyio.open_process(
+            argv,
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         with output.path.open("w", encoding="utf-8", errors="replace") as saved:
             assert process.stdout is not None
@@ -232,10 +233,10 @@ async def _run(
                 _line(buffer, output, saved, control)
         output.exit_code = await process.wait()
     finally:
-        if process.returncode is None:
-            _kill_group(process.pid)
-            with anyio.CancelScope(shield=True):
-                await process.wait()
+        with anyio.CancelScope(shield=True):
+            if process.returncode is None:
+                _kill_group(process.pid)
+            await process.aclose()
     tail = "\n".join(output.tail) or "(no output)"
     code = output.exit_code
     verdict = "exit code 0" if code == 0 else f"exit code {code}"
