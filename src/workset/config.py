@@ -48,20 +48,33 @@ workspace             true                      index the workspace and put the 
 [skills]
 dirs                  ``[]``                    folders holding skill folders (``SKILL.md``)
 [mcp.servers.NAME]    none                      MCP servers, see :mod:`workset.mcp.config`
+[[channels]]          none                      webhook channels of ``workset serve``, one
+                                                block each (:mod:`workset.triggers.webhook`):
+name                  required                  ``POST /hooks/NAME``; events ``webhook.NAME``
+secret_env            required                  environment variable holding the shared secret
+                                                (never the secret itself in this file)
+session               ``"hook-NAME"``           the session its events go to (made if missing)
+source                ``"contact"``             event source: contact, user, system, tool,
+                                                timer or agent (content is untrusted anyway)
+priority              ``"normal"``              urgent (interrupts), high, normal or low
+sender_field          ``"from"``                payload key that names the sender
+max_age_s             300                       accepted age (and clock skew) of a signature
 ====================  ========================  ===============================================
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from workset.errors import UsageError
+from workset.events.inputs import PRIORITIES, SOURCES, EventSource, Priority
 from workset.loop.agent import DEFAULT_SYSTEM_PROMPT, AgentConfig
 from workset.models.factory import DEFAULT_MODEL
 
@@ -71,6 +84,7 @@ if TYPE_CHECKING:  # the package's __init__ loads the MCP SDK: imported only whe
 __all__ = [
     "AgentSection",
     "BudgetSection",
+    "ChannelSection",
     "EvidenceSection",
     "HistorySection",
     "MCPSection",
@@ -165,6 +179,90 @@ class MCPSection:
     servers: tuple[MCPServerConfig, ...] = ()
 
 
+# -- [[channels]]: webhook intake for `workset serve` ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelSection:
+    """One ``[[channels]]`` block; the secret stays in the environment variable it names."""
+
+    name: str
+    secret_env: str
+    session: str = ""  # "" means "hook-<name>"
+    source: EventSource = "contact"
+    priority: Priority = "normal"
+    sender_field: str = "from"
+    max_age_s: int = 300
+
+    @property
+    def target(self) -> str:
+        """The session the channel's events go to."""
+        return self.session or f"hook-{self.name}"
+
+
+_CHANNEL_KEYS = (
+    "name", "secret_env", "session", "source", "priority", "sender_field", "max_age_s",
+)  # fmt: skip
+_CHANNEL_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _first(default: str, options: tuple[str, ...]) -> tuple[str, ...]:
+    """``options`` with the default first (``_Reader.choice`` takes the first as default)."""
+    return (default, *(o for o in options if o != default))
+
+
+def _channels(reader: _Reader, value: Any) -> tuple[ChannelSection, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
+        raise reader.fail(
+            "[channels]", "must be an array of tables", 'write each as [[channels]] name = "…"'
+        )
+    found: list[ChannelSection] = []
+    for n, raw in enumerate(value, 1):
+        where = f"[[channels]] #{n}"
+        if "secret" in raw:
+            raise reader.fail(
+                f"{where} secret",
+                "puts the shared secret in the config file",
+                'remove it, set secret_env = "NAME_OF_A_VARIABLE" and export that variable',
+            )
+        reader.known(raw, "channels", _CHANNEL_KEYS)
+        name = reader.string(raw, "channels", "name", "")
+        if not _CHANNEL_NAME.fullmatch(name):
+            raise reader.fail(
+                f"{where} name",
+                f"must be 1 to 40 lowercase letters, digits, '_' or '-', not {name!r}",
+                'name = "email"',
+            )
+        secret_env = reader.string(raw, "channels", "secret_env", "")
+        if not _ENV_NAME.fullmatch(secret_env):
+            raise reader.fail(
+                f"[[channels]] {name} secret_env",
+                f"must name an environment variable, not {secret_env!r}",
+                f'secret_env = "WORKSET_HOOK_{name.upper().replace("-", "_")}"',
+            )
+        source = reader.choice(raw, "channels", "source", _first("contact", SOURCES))
+        priority = reader.choice(raw, "channels", "priority", _first("normal", PRIORITIES))
+        found.append(
+            ChannelSection(
+                name=name,
+                secret_env=secret_env,
+                session=reader.string(raw, "channels", "session", ""),
+                source=cast(EventSource, source),
+                priority=cast(Priority, priority),
+                sender_field=reader.string(raw, "channels", "sender_field", "from") or "from",
+                max_age_s=reader.integer(raw, "channels", "max_age_s", 300, 1),
+            )
+        )
+    names = [c.name for c in found]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise reader.fail("[[channels]]", f"defines {dupes} more than once", "keep one block each")
+    return tuple(found)
+
+
 @dataclass(frozen=True, slots=True)
 class WorksetConfig:
     """The whole configuration; ``WorksetConfig()`` is workset's default agent."""
@@ -178,6 +276,7 @@ class WorksetConfig:
     evidence: EvidenceSection = field(default_factory=EvidenceSection)
     skills: SkillsSection = field(default_factory=SkillsSection)
     mcp: MCPSection = field(default_factory=MCPSection)
+    channels: tuple[ChannelSection, ...] = ()
     source: str = "<defaults>"  # the file it came from
 
     def agent_config(self) -> AgentConfig:
@@ -224,6 +323,7 @@ def config_from_mapping(
         evidence=reader.evidence(reader.table(data, "evidence")),
         skills=SkillsSection(reader.paths(reader.table(data, "skills"), "skills", "dirs")),
         mcp=reader.mcp(data),
+        channels=_channels(reader, data.get("channels")),
         source=source,
     )
 
@@ -238,6 +338,7 @@ _SECTIONS = (
     "evidence",
     "skills",
     "mcp",
+    "channels",
 )
 _KEYS: dict[str, tuple[str, ...]] = {
     "model": ("name", "context_window", "base_url", "threads", "timeout"),

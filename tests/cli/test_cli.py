@@ -125,23 +125,6 @@ def test_a_missing_workspace_is_a_usage_error(tmp_path: Path, env: dict[str, str
     assert done.returncode == 2 and "is not a folder" in done.stderr
 
 
-def test_chat_keeps_one_session_across_turns(tmp_path: Path, env: dict[str, str]) -> None:
-    model = script(tmp_path, "first answer", "second answer")
-    done = subprocess.run(
-        [sys.executable, "-m", "workset", "chat", "--model", model, "--workspace", str(DEMO)],
-        input="hello\nand again\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "first answer" in done.stdout and "second answer" in done.stdout
-    listed = workset("sessions", env=env)
-    assert listed.stdout.count("finished") == 1
-
-
 def test_models_reports_a_corrupt_cached_file_and_that_it_will_be_rebuilt(
     tmp_path: Path, env: dict[str, str]
 ) -> None:

@@ -53,6 +53,7 @@ from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.sandbox import detect_sandbox, sandbox_unavailable_reason
 from workset.tools.workspace import Workspace
+from workset.triggers.tools import timer_tools
 
 # Models with a window this small or smaller get compact tool definitions by default.
 COMPACT_WINDOW = 16_384
@@ -204,12 +205,15 @@ class _Runtime:
         execute: bool,
         config: WorksetConfig,
         background: bool = False,
+        events: bool = False,
     ) -> None:
         self.calls = CallProgress(err)
         model = AnnouncedModel(model, self.calls.started, self.calls.ended)
         self.model, self.log, self.workspace = model, log, workspace.resolve()
         ws = Workspace(self.workspace)
         tools = perception_tools(ws)
+        if events:  # a long-lived session (chat, serve): the agent may set timers
+            tools += timer_tools()
         gate = None
         if execute:
             sandbox = detect_sandbox(self.workspace)
@@ -274,7 +278,7 @@ class _Runtime:
                 await start()
 
 
-def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
+def _open(opts: RuntimeOptions, session_id: str | None = None, *, events: bool = False) -> _Runtime:
     if not opts.workspace.is_dir():
         raise click.UsageError(f"workspace {opts.workspace} is not a folder")
     config = load_config(opts.config) if opts.config is not None else WorksetConfig()
@@ -302,7 +306,14 @@ def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
         if opts.background and not opts.execute:
             raise click.UsageError("--background runs commands: use it with --exec")
         runtime = _Runtime(
-            model, log, opts.workspace, agent_config, opts.execute, config, opts.background
+            model,
+            log,
+            opts.workspace,
+            agent_config,
+            opts.execute,
+            config,
+            opts.background,
+            events=events,
         )
         runtime.follow(session_id)
         anyio.run(runtime.start)
@@ -405,36 +416,6 @@ def resume(session: str, opts: RuntimeOptions) -> None:
     _until_done(rt, lambda agent: agent.resume(session_id))
 
 
-@cli.command(help="Chat with the agent; each line is a turn of one session. Ctrl-D ends.")
-@click.option("--session", "session_id", default=None, help="Continue this session.")
-@model_options
-def chat(session_id: str | None, opts: RuntimeOptions) -> None:
-    rt = _open(opts, session_id)
-
-    async def go() -> None:
-        nonlocal session_id
-        try:
-            while True:
-                try:
-                    line = await anyio.to_thread.run_sync(lambda: input("you> "))
-                except EOFError:
-                    break
-                if not line.strip():
-                    continue
-                if line.strip() in ("/exit", "/quit"):
-                    break
-                result = await rt.agent.run(
-                    line, session_id=session_id, workspace=str(rt.workspace)
-                )
-                session_id = result.session_id
-                _report(result, rt.log)
-        finally:
-            rt.setup.close()
-            await rt.model.aclose()
-
-    anyio.run(go)
-
-
 @cli.command(help="List recorded sessions.")
 @click.option("--limit", type=int, default=30, show_default=True)
 @db_option
@@ -502,3 +483,15 @@ cli.add_command(eval_group)
 from workset.cli.lint import lint_command  # noqa: E402
 
 cli.add_command(lint_command)
+
+
+def _add_session_commands() -> None:
+    """chat, serve and send live in their own modules, which build on the helpers above."""
+    from workset.cli.chat import chat_command
+    from workset.cli.serve import send_command, serve_command
+
+    for command in (chat_command, serve_command, send_command):
+        cli.add_command(command)
+
+
+_add_session_commands()

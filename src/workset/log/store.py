@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -141,21 +142,38 @@ class SessionLog:
     # -- writing --------------------------------------------------------------------------
 
     def create_session(
-        self, *, title: str, workspace: str, model: str, config: Mapping[str, Any] | None = None
+        self,
+        *,
+        title: str,
+        workspace: str,
+        model: str,
+        config: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
     ) -> str:
-        """Record a new session and return its id."""
+        """Record a new session and return its id.
+
+        ``session_id`` names it (letters, digits, ``.``, ``_``, ``-``; at most 64), e.g. the
+        session a webhook channel delivers to; taken ids raise :class:`UsageError`.
+        """
         config_json = None if config is None else _dumps(dict(config), "the session config")
+        if session_id is not None:
+            _check_session_id(session_id)
         for _ in range(20):  # ids collide only for sessions created in the same second
-            session_id = new_session_id()
+            chosen = session_id or new_session_id()
             with self._write("create a session") as db:
-                if _exists(db, session_id):
+                if _exists(db, chosen):
+                    if session_id is not None:
+                        raise UsageError(
+                            f"session {session_id!r} already exists in {self.path}; send "
+                            "events to it, or pick another id"
+                        )
                     continue
                 db.execute(
                     "INSERT INTO sessions (id, created_at, title, workspace, model, config_json)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
-                    (session_id, time.time(), title, workspace, model, config_json),
+                    (chosen, time.time(), title, workspace, model, config_json),
                 )
-                return session_id
+                return chosen
         raise SessionLogError(f"could not find a free session id in {self.path}; try again")
 
     def append(self, event: LoopEvent, *, blobs: Mapping[str, str] | None = None) -> int:
@@ -574,6 +592,17 @@ def _session_info(row: Sequence[Any]) -> SessionInfo:
         last_event_at=last_at,
         config=None if config_json is None else json.loads(config_json),
     )
+
+
+_SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+def _check_session_id(session_id: str) -> None:
+    if not _SESSION_ID.fullmatch(session_id):
+        raise UsageError(
+            f"session id {session_id!r} is not usable: use 1 to 64 letters, digits, '.', '_' "
+            "or '-', starting with a letter or digit (e.g. 'inbox')"
+        )
 
 
 def _exists(db: sqlite3.Connection, session_id: str) -> bool:

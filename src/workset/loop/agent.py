@@ -127,6 +127,18 @@ class Agent:
             )
         return found
 
+    def new_session(
+        self, *, title: str = "", workspace: str = "", session_id: str | None = None
+    ) -> str:
+        """Record a new session of this agent (named ``session_id``, or a fresh id)."""
+        return self.log.create_session(
+            title=title.strip()[:80],
+            workspace=workspace,
+            model=self.model.info.name,
+            config={"system_prompt": self.config.system_prompt, "tools": list(self.tools.names())},
+            session_id=session_id,
+        )
+
     @asynccontextmanager
     async def session(
         self, session_id: str | None = None, *, title: str = "", workspace: str = ""
@@ -134,15 +146,7 @@ class Agent:
         """Open a session (a new one when ``session_id`` is None) with its background
         machinery running: timers, background tasks, side sessions."""
         if session_id is None:
-            session_id = self.log.create_session(
-                title=title.strip()[:80],
-                workspace=workspace,
-                model=self.model.info.name,
-                config={
-                    "system_prompt": self.config.system_prompt,
-                    "tools": list(self.tools.names()),
-                },
-            )
+            session_id = self.new_session(title=title, workspace=workspace)
         state = SessionState.load(self.log, session_id)
         session = Session(self, state)
         async with session.running():

@@ -127,6 +127,7 @@ class Session:
         self._unit_scope: anyio.CancelScope | None = None
         self._interrupts: list[Event] = []
         self._in_parallel: dict[str, anyio.CancelScope] = {}  # event id -> side session scope
+        self._failed = False  # the last run failed: no model call is owed until an arrival
         if agent.status is not None:
             self.queue.produce_with(self._status_notices)
 
@@ -142,6 +143,12 @@ class Session:
     def busy(self) -> bool:
         """True while a run is in progress (a step may be calling the model or tools)."""
         return self._phase != "idle"
+
+    @property
+    def idle(self) -> bool:
+        """True when the session will do nothing until something arrives: no run in progress,
+        no event waiting (nor one being answered in parallel), no model call owed."""
+        return not self.busy and not self.state.pending and not self._owes_model()
 
     def now(self) -> float:
         return self.clock()
@@ -202,6 +209,7 @@ class Session:
         event = replace(event, at=now)
         if self.record(EventReceived(self.id, event, now, strategy)) is None:
             return "duplicate"
+        self._failed = False
         if self.busy and strategy == "cancel":
             self._interrupt(event)
         elif self.busy and strategy == "parallel" and self._tg is not None:
@@ -335,12 +343,17 @@ class Session:
         cancelled: the session as a long-lived actor. ``on_result`` sees each run's result."""
         while True:
             wake = self._wake  # taken before the check, so no arrival is missed
-            if self._consumable() or self._needs_model():
+            if self._consumable() or self._owes_model():
                 result = await self.run_until_idle(wait_for_tasks=False)
                 if on_result is not None:
                     on_result(result)
                 continue
             await wake.wait()
+
+    def _owes_model(self) -> bool:
+        """A model call is due (after a failed run, only once something new arrives: a model
+        that is down would otherwise fail the same step again and again)."""
+        return not self._failed and self._needs_model()
 
     def _needs_model(self) -> bool:
         if self.state.open_unit is not None or not self.state.messages:
@@ -366,6 +379,7 @@ class Session:
         self, run_id: str, iterations: int, usage: RunUsage, kind: str, text: str
     ) -> RunResult:
         text = self.agent.secrets.redact(text)
+        self._failed = True
         self.record(RunFailed(run_id, self.id, text, kind, self.now()))
         verdict = classify((), failure=kind)
         return RunResult(
