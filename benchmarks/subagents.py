@@ -62,8 +62,7 @@ INCIDENT = ROOT / "examples" / "transcripts" / "incident"
 WINDOW = 16384
 
 QUESTIONS = (
-    "Find the function that handles payment callbacks in this repository. Give its name and "
-    "file.",
+    "Find the function that handles payment callbacks in this repository. Give its name and file.",
     "Which function processes the callback requests that payment providers send to the "
     "shop? Name the function and the file it is in.",
     "Where in this code base is a payment provider's webhook notification handled? Give the "
@@ -144,7 +143,9 @@ def names_a_handler(answer: str, root: Path) -> bool:
 # -- part 1 ------------------------------------------------------------------------------------
 
 
-async def isolation_run(model: Counting, question: str, delegated: bool, db: Path) -> dict[str, Any]:
+async def isolation_run(
+    model: Counting, question: str, delegated: bool, db: Path
+) -> dict[str, Any]:
     perception = perception_tools(Workspace(REPO))
     log = SessionLog(db)
     seen: list[Any] = []
@@ -165,7 +166,9 @@ async def isolation_run(model: Counting, question: str, delegated: bool, db: Pat
     begun = time.monotonic()
     result = await agent.run(question, workspace=str(REPO))
     prompt, completion, calls = model.reset()
-    main_calls = [e for e in seen if isinstance(e, ModelCalled) and e.session_id == result.session_id]
+    main_calls = [
+        e for e in seen if isinstance(e, ModelCalled) and e.session_id == result.session_id
+    ]
     last = main_calls[-1].manifest if main_calls else None
     agents = [e for e in seen if isinstance(e, AgentUpdated) and e.final]
     return {
@@ -204,9 +207,13 @@ async def part_isolation(model: Counting, checkpoint: Checkpoint, work: Path) ->
     ]
     for arm in ("direct", "delegated"):
         got = [r for a, r in rows if a == arm and r is not None]
-        mean = lambda k: sum(r[k] for r in got) / len(got)  # noqa: E731
+
+        def mean(key: str, got: list[dict[str, Any]] = got) -> float:
+            return sum(r[key] for r in got) / len(got)
+
+        right = f"{sum(r['correct'] for r in got)}/{len(got)}"
         lines.append(
-            f"{arm:<10} {sum(r['correct'] for r in got)}/{len(got):<6} {mean('main_context'):>12,.0f}"
+            f"{arm:<10} {right:<8} {mean('main_context'):>12,.0f}"
             f"  {mean('main_tool_results'):>20,.0f}  {mean('main_calls'):>10.1f}"
             f"  {mean('billed'):>12,.0f}  {mean('calls'):>5.1f}"
         )
@@ -403,7 +410,7 @@ def scripted_model() -> Model:
 
 async def main(args: argparse.Namespace) -> None:
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
     parts = {int(p) for p in args.part.split(",")}
     if args.scripted:
         base: Model = scripted_model()
@@ -419,9 +426,12 @@ async def main(args: argparse.Namespace) -> None:
         work = Path(tmp)
         try:
             steps: Sequence[tuple[int, str, Callable[[], Any]]] = (
-                (1, "1. isolation: main agent directly vs a search subagent", lambda: part_isolation(model, checkpoint, work)),
-                (2, "2. seed 003: turn-19 question, full history vs subagent on turns 17-19", lambda: part_incident(model, checkpoint)),
-                (3, "3. handoff strategies on six delegated tasks", lambda: part_handoff(model, checkpoint, work)),
+                (1, "1. isolation: main agent directly vs a search subagent",
+                 lambda: part_isolation(model, checkpoint, work)),
+                (2, "2. seed 003: turn-19 question, full history vs subagent on turns 17-19",
+                 lambda: part_incident(model, checkpoint)),
+                (3, "3. handoff strategies on six delegated tasks",
+                 lambda: part_handoff(model, checkpoint, work)),
             )  # fmt: skip
             for number, title, step in steps:
                 if number in parts:

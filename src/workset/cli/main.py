@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
 from workset.cli.render import (
+    agent_lines,
     calls_table,
     event_line,
     omission_lines,
@@ -29,6 +30,7 @@ from workset.cli.render import (
 from workset.config import HistorySection, WorksetConfig, load_config
 from workset.errors import WorksetError
 from workset.events import LoopEvent
+from workset.inspect.agents import agent_tree
 from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
 from workset.loop.offer import ToolOffer
@@ -369,7 +371,9 @@ def sessions(limit: int, db: Path | None) -> None:
     out.print(sessions_table(found))
 
 
-@cli.command(help="Show a session: its trajectory and each model call's token buckets.")
+@cli.command(
+    help="Show a session: its trajectory, each model call's token buckets and its subagents."
+)
 @click.argument("session")
 @db_option
 def show(session: str, db: Path | None) -> None:
@@ -380,11 +384,20 @@ def show(session: str, db: Path | None) -> None:
         f"[bold]session {info.id}[/]  model {info.model}  workspace {info.workspace}  "
         f"status {info.status}"
     )
+    parent = (info.config or {}).get("parent_id")
+    if parent:
+        agent = (info.config or {}).get("agent_id", "")
+        out.print(f"subagent {agent} of session {parent} (see it with: workset show {parent})")
     for line in trajectory_lines(events):
         out.print(line)
     out.print(calls_table(events))
     for line in omission_lines(events):
         out.print(line)
+    tree = agent_tree(log.events, info.id)
+    if tree:
+        out.print("[bold]subagents[/]")
+        for line in agent_lines(tree):
+            out.print(line)
 
 
 @cli.command(help="List the embedded models and whether each is ready to use.")
@@ -424,3 +437,6 @@ cli.add_command(eval_group)
 from workset.cli.lint import lint_command  # noqa: E402
 
 cli.add_command(lint_command)
+from workset.cli.approvals import approvals_group  # noqa: E402
+
+cli.add_command(approvals_group)
