@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
@@ -31,6 +33,7 @@ from workset.models.base import ModelRequest
 from workset.safety.approval import SessionApprover
 from workset.safety.classifier import Verdict
 from workset.safety.gate import SafetyGate
+from workset.session.engine import Session
 from workset.testing import FakeClock, FunctionModel, call
 from workset.tools.base import Tool
 from workset.tools.registry import ToolRegistry
@@ -66,6 +69,20 @@ def agent_with(
         subscribers=[records],
         clock=clock,
     )
+
+
+@asynccontextmanager
+async def asking(
+    agent: Agent, records: Records, task: str
+) -> AsyncIterator[tuple[Session, HumanAsked]]:
+    """The session, once its run has asked a person; on exit, waits for the run to finish."""
+    async with agent.session() as session, anyio.create_task_group() as group:
+        await session.deliver(new_event("user.input", task))
+        group.start_soon(session.run_until_idle)
+        asked = await records.until(lambda e: isinstance(e, HumanAsked))
+        assert isinstance(asked, HumanAsked)
+        yield session, asked
+        await records.until(lambda e: isinstance(e, RunFinished))
 
 
 def console() -> tuple[Notifier, io.StringIO]:
@@ -109,17 +126,12 @@ def test_an_answer_event_approves_and_never_enters_the_trajectory(tmp_path: Path
     )
 
     async def main() -> None:
-        async with agent.session() as session, anyio.create_task_group() as group:
-            await session.deliver(new_event("user.input", "refund the double charge"))
-            group.start_soon(session.run_until_idle)
-            asked = await records.until(lambda e: isinstance(e, HumanAsked))
-            assert isinstance(asked, HumanAsked)
+        async with asking(agent, records, "refund the double charge") as (session, asked):
             content = answer_event_content(
                 asked.request_id, decision="approve", reason="checked the bank", by="ana"
             )
             answer = new_event("human.answer", content=content, channel="cli")
             assert await session.deliver(answer) == "claimed"
-            await records.until(lambda e: isinstance(e, RunFinished))
 
     run(main)
     [ended] = records.of(HumanAnswered)
@@ -136,11 +148,7 @@ def test_a_webhook_answer_must_quote_the_requests_code(tmp_path: Path) -> None:
     )
 
     async def main() -> None:
-        async with agent.session() as session, anyio.create_task_group() as group:
-            await session.deliver(new_event("user.input", "refund"))
-            group.start_soon(session.run_until_idle)
-            asked = await records.until(lambda e: isinstance(e, HumanAsked))
-            assert isinstance(asked, HumanAsked)
+        async with asking(agent, records, "refund") as (session, asked):
             forged = new_event(
                 "webhook.approvals",
                 content=answer_event_content(asked.request_id, decision="approve"),
@@ -157,7 +165,6 @@ def test_a_webhook_answer_must_quote_the_requests_code(tmp_path: Path) -> None:
                 channel="approvals",
             )
             assert await session.deliver(signed) == "claimed"
-            await records.until(lambda e: isinstance(e, RunFinished))
 
     run(main)
     [ended] = records.of(HumanAnswered)
@@ -189,14 +196,10 @@ def test_an_input_question_gets_the_persons_answer(tmp_path: Path) -> None:
     agent = agent_with(tmp_path, answering_model(ask, seen), HumanDesk(notifier), records, clock)
 
     async def main() -> None:
-        async with agent.session() as session, anyio.create_task_group() as group:
-            await session.deliver(new_event("user.input", "file the invoice"))
-            group.start_soon(session.run_until_idle)
-            asked = await records.until(lambda e: isinstance(e, HumanAsked))
-            assert isinstance(asked, HumanAsked) and asked.ask == "input"
+        async with asking(agent, records, "file the invoice") as (session, asked):
+            assert asked.ask == "input"
             content = answer_event_content(asked.request_id, answer="CC-42", by="ops")
             await session.deliver(new_event("human.answer", content=content))
-            await records.until(lambda e: isinstance(e, RunFinished))
 
     run(main)
     assert seen[0].endswith("answered by ops over api: CC-42")
@@ -234,14 +237,10 @@ def test_the_safety_gate_asks_through_the_same_requests(tmp_path: Path) -> None:
     )
 
     async def main() -> None:
-        async with agent.session() as session, anyio.create_task_group() as group:
-            await session.deliver(new_event("user.input", "refund 1182"))
-            group.start_soon(session.run_until_idle)
-            asked = await records.until(lambda e: isinstance(e, HumanAsked))
-            assert isinstance(asked, HumanAsked) and "refund" in asked.question
+        async with asking(agent, records, "refund 1182") as (session, asked):
+            assert "refund" in asked.question
             content = answer_event_content(asked.request_id, decision="yes", by="lead")
             await session.deliver(new_event("human.answer", content=content, channel="http"))
-            await records.until(lambda e: isinstance(e, RunFinished))
 
     run(main)
     [finished] = records.of(ToolFinished)
