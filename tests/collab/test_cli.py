@@ -108,3 +108,28 @@ def test_show_and_inspect_draw_the_tree_of_subagents(tmp_path: Path) -> None:
     html = page.read_text()
     assert "<h2>Subagents</h2>" in html and 'href="#call-1"' in html
     assert "handle_callback in callbacks.py" in html
+
+
+def test_workset_run_with_agents_delegates_and_show_draws_it(tmp_path: Path) -> None:
+    script = [
+        {"tool_calls": [{"name": "spawn_subagent", "arguments": {
+            "agent": "code-searcher", "task": "Which port does service.toml set?"}}]},
+        {"tool_calls": [{"name": "grep", "arguments": {"pattern": "port"}}]},
+        result_json(summary="service.toml sets port 8080", artifacts=["service.toml"]),
+        "The server listens on port 8080.",
+    ]  # fmt: skip
+    model = tmp_path / "script.json"
+    model.write_text(json.dumps(script))
+    db = str(tmp_path / "log.db")
+    root = Path(__file__).resolve().parents[2]
+    runner = CliRunner()
+    ran = runner.invoke(
+        cli,
+        ["run", "--model", f"scripted:{model}", "--workspace", str(root / "examples" / "demo"),
+         "--agents", str(root / "examples" / "agents"), "--db", db, "Which port?"],
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    assert "The server listens on port 8080." in ran.output
+    [session] = [s for s in SessionLog(db).sessions() if not (s.config or {}).get("parent_id")]
+    shown = " ".join(runner.invoke(cli, ["show", session.id, "--db", db]).output.split())
+    assert "code-searcher [completed]" in shown and "service.toml sets port 8080" in shown

@@ -95,6 +95,7 @@ class RuntimeOptions:
     db: Path | None
     config: Path | None
     history_policy: str | None
+    agents: Path | None
 
 
 def model_options(fn: Callable[..., None]) -> Callable[..., None]:
@@ -136,6 +137,11 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
                      help="History policy: full, window, compaction, compaction_notes, elide, "
                      "user_verbatim, pinned_system, pinned_end (default: the config's, else "
                      "full)."),
+        click.option("--agents", type=click.Path(file_okay=False, exists=True, path_type=Path),
+                     default=None,
+                     help="A folder of agent definitions (<name>/AGENT.md): offer the subagent "
+                     "tools (spawn_subagent, list_agents, ...) with these agents and a general "
+                     "helper; subagents get this run's tools."),
     ]  # fmt: skip
     for option in reversed(options):
         command = option(command)
@@ -168,6 +174,7 @@ class _Runtime:
         agent_config: AgentConfig,
         execute: bool,
         config: WorksetConfig,
+        agents: Path | None = None,
     ) -> None:
         self.model, self.log, self.workspace = model, log, workspace.resolve()
         ws = Workspace(self.workspace)
@@ -194,7 +201,10 @@ class _Runtime:
         )
         for line in self.setup.diagnostics:
             err.print(f"[yellow]{line}[/]", markup=True, highlight=False)
-        registry = ToolRegistry(_chosen(tools + self.setup.tools, config))
+        chosen = _chosen(tools + self.setup.tools, config)
+        if agents is not None:
+            chosen += self._subagent_tools(agents, chosen)
+        registry = ToolRegistry(chosen)
         offer.append(ToolOffer(registry, core=config.agent.core_tools))
         self.agent = Agent(
             model,
@@ -209,6 +219,16 @@ class _Runtime:
             history_policy=self.setup.history_policy,
             status=self.setup.status,
         )
+
+    def _subagent_tools(self, folder: Path, tools: list[Tool]) -> list[Tool]:
+        from workset.collab import Collaboration, discover_agents, subagent_tools
+        from workset.collab.agent_tools import SUBAGENT_TOOLS
+
+        names = [*(t.name for t in tools), *SUBAGENT_TOOLS]
+        definitions, diagnostics = discover_agents(folder, tools=names)
+        for problem in diagnostics:
+            err.print(f"[yellow]agent {problem}[/]", markup=True, highlight=False)
+        return subagent_tools(Collaboration(tools, definitions, subscribers=[self._print]))
 
     def follow(self, session_id: str | None) -> None:
         """Continue ``session_id``'s status counts from its log (exact across runs)."""
@@ -249,7 +269,9 @@ def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
             output_reserve=config.budget.output_reserve,
             margin=config.budget.margin,
         )
-        runtime = _Runtime(model, log, opts.workspace, agent_config, opts.execute, config)
+        runtime = _Runtime(
+            model, log, opts.workspace, agent_config, opts.execute, config, opts.agents
+        )
         runtime.follow(session_id)
         anyio.run(runtime.start)
     return runtime

@@ -23,6 +23,13 @@ from workset.session.engine import Session
 from workset.tools.base import Tool
 from workset.tools.context import TaskControl, current_call
 
+SUBAGENT_TOOLS = (
+    "spawn_subagent",
+    "send_message_to_subagent",
+    "cancel_subagent",
+    "get_subagent_status",
+    "list_agents",
+)
 SPAWN_TIMEOUT_S = 24 * 3600.0  # the subagent's own wall-time limit ends it first
 CANCEL_WAIT_S = 30.0
 
