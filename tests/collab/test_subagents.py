@@ -3,6 +3,7 @@ messages at safe points, cancellation cascading, limits."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -18,7 +19,17 @@ from collab_support import (
 from support import Gate, Records, run
 
 from workset.collab import AgentDefinition, AgentLimits
-from workset.events import AgentUpdated, ModelCalled, RunFinished, TaskUpdated, new_event
+from workset.collab.human import HumanDesk, answer_event_content
+from workset.collab.human_tools import human_tools
+from workset.collab.notify import ConsoleChannel, Notifier
+from workset.events import (
+    AgentUpdated,
+    HumanAsked,
+    ModelCalled,
+    RunFinished,
+    TaskUpdated,
+    new_event,
+)
 from workset.messages import AssistantMessage, UserMessage
 from workset.models.base import ModelRequest
 from workset.testing import FunctionModel, call
@@ -221,3 +232,40 @@ def test_an_inherit_subagent_starts_with_the_parents_request_byte_for_byte(
     assert child.messages[: len(first.messages)] == first.messages
     brief = child.messages[len(first.messages)]  # then the brief, as the next user message
     assert isinstance(brief, UserMessage) and "working as a subagent" in brief.content
+
+
+def test_a_subagent_waiting_for_a_person_says_so_and_goes_on_when_answered(
+    tmp_path: Path,
+) -> None:
+    records = Records()
+    desk = HumanDesk(Notifier([ConsoleChannel(io.StringIO())]))
+    arguments = json.dumps({"action": "delete the cache", "reason": "it is stale"})
+
+    def fn(request: ModelRequest) -> AssistantMessage | str:
+        if is_subagent(request):
+            if not results(request):
+                return AssistantMessage(None, (call("request_human_approval", arguments),))
+            return result_json(summary=results(request)[0].content)
+        return "done" if results(request) else spawn("clean up", mode="async")
+
+    agent, team = main_agent(tmp_path, FunctionModel(fn), records, sub_tools=human_tools(desk))
+
+    async def main() -> None:
+        async with agent.session() as session, anyio.create_task_group() as group:
+            await session.deliver(new_event("user.input", "clean up, ask first"))
+            group.start_soon(session.run_until_idle)
+            asked = await records.until(lambda e: isinstance(e, HumanAsked))
+            assert isinstance(asked, HumanAsked)
+            waiting = await records.until(
+                lambda e: isinstance(e, AgentUpdated) and e.status == "waiting_for_human"
+            )
+            assert isinstance(waiting, AgentUpdated) and "delete the cache" in waiting.detail
+            node = team.node_of(asked.session_id)
+            assert node is not None and node.session is not None
+            content = answer_event_content(asked.request_id, decision="approve", by="ana")
+            await node.session.deliver(new_event("human.answer", content=content))
+
+    run(main)
+    states = [e.status for e in records.of(AgentUpdated)]
+    assert states[-3:] == ["waiting_for_human", "running", "completed"]
+    assert "approved by ana" in records.of(AgentUpdated)[-1].result

@@ -242,10 +242,15 @@ class Collaboration:
         self.nodes[agent_id] = node
         self._by_child[child_id] = agent_id
         self._record(node, "pending", "brief being prepared")
-        if strategy == "inherit":
-            through = parent.state.seqs[-1] if parent.state.seqs else 0
-            log.append(SessionForked(child_id, parent.id, through, "subagent", parent.now()))
-        made = await self._handoff(parent, node, context)
+        try:
+            if strategy == "inherit":
+                through = parent.state.seqs[-1] if parent.state.seqs else 0
+                log.append(SessionForked(child_id, parent.id, through, "subagent", parent.now()))
+            made = await self._handoff(parent, node, context)
+        except BaseException as exc:  # recorded as failed, then raised as it came
+            why = "cancelled" if isinstance(exc, anyio.get_cancelled_exc_class()) else str(exc)
+            self._end(node, SubagentResult("failed", f"its brief could not be made: {why}"))
+            raise
         node.tokens += made.usage.prompt_tokens + made.usage.completion_tokens
         node.brief = brief_text(
             node.task, made, limits, definition=node.definition if strategy == "inherit" else None
