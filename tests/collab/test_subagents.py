@@ -269,3 +269,30 @@ def test_a_subagent_waiting_for_a_person_says_so_and_goes_on_when_answered(
     states = [e.status for e in records.of(AgentUpdated)]
     assert states[-3:] == ["waiting_for_human", "running", "completed"]
     assert "approved by ana" in records.of(AgentUpdated)[-1].result
+
+
+def test_an_answer_outside_the_result_shape_gets_one_constrained_repair_call(
+    tmp_path: Path,
+) -> None:
+    records = Records()
+    parent_results: list[str] = []
+    repairs: list[ModelRequest] = []
+
+    def fn(request: ModelRequest) -> AssistantMessage | str:
+        if request.json_schema is not None and "status" in json.dumps(request.json_schema):
+            repairs.append(request)
+            return result_json(summary="It is in a.py.") if len(repairs) == 1 else "still prose"
+        if is_subagent(request):
+            return "It is in a.py, I think."
+        if not results(request):
+            return spawn("find it")
+        parent_results.append(results(request)[0].content)
+        return "ok"
+
+    agent, _ = main_agent(tmp_path, FunctionModel(fn), records)
+    anyio.run(agent.run, "find it")
+    anyio.run(agent.run, "find it again")
+    repaired, quoted = parent_results
+    assert '"summary": "It is in a.py."' in repaired and "one repair call" in repaired
+    assert '"summary": "It is in a.py, I think."' in quoted and "unverified" in quoted
+    assert len(repairs) == 2 and "not the JSON object" in (repairs[0].messages[-1].content or "")

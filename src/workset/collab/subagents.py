@@ -39,14 +39,8 @@ from workset.collab.brief import (
 )
 from workset.collab.definitions import GENERAL, AgentDefinition
 from workset.collab.definitions import Handoff as HandoffName
-from workset.collab.result import (
-    RESULT_SCHEMA,
-    SubagentResult,
-    parse_result,
-    quoted_result,
-    render_for_parent,
-    with_run,
-)
+from workset.collab.repair import checked, stopped
+from workset.collab.result import SubagentResult, render_for_parent, with_run
 from workset.errors import ModelError, ToolError
 from workset.events import (
     AgentStatus,
@@ -62,18 +56,13 @@ from workset.events import (
 )
 from workset.loop.agent import Agent
 from workset.loop.bus import Subscriber
-from workset.messages import SystemMessage, UserMessage
-from workset.models.base import Model, ModelRequest, Usage
+from workset.models.base import Model, Usage
 from workset.session.engine import Session
 from workset.session.state import SessionState
 from workset.tools.base import Tool
 from workset.tools.registry import ToolRegistry
 
 Mode = Literal["sync", "async"]
-REPAIR = (
-    "[FROM_MAIN_AGENT] Your last answer was not the JSON object asked for ({problem}). Reply "
-    "now with only that JSON object: status, summary, findings, artifacts, open_questions."
-)
 HANDOFF_ROOM = 6000  # tokens of the parent's trajectory an extracted handoff may read
 
 
@@ -309,9 +298,16 @@ class Collaboration:
                         node.limit = node.limit or _limit_of(child)
                         result = SubagentResult("failed", f"stopped: {outcome.error}")
                     else:
-                        result = await self._checked(node, child, outcome.answer)
+                        system = child.maker.settings.system_prompt
+                        messages = child.state.messages
+                        result, usage = await checked(agent.model, system, messages, outcome.answer)
+                        if usage is not None:
+                            self._count(node, usage)
             if result is None:
-                result = self._ended_early(node, timer.cancel_called)
+                node.limit = "wall_time" if timer.cancel_called else node.limit
+                why = node.cancel_reason or "cancel_subagent was called"
+                limits = node.definition.limits
+                result = stopped(node.limit, limits, node.tokens, node.calls, why)
         finally:
             seconds = time.monotonic() - begun
             if result is None:  # cancelled from outside (its task, a stop, its parent)
@@ -330,54 +326,6 @@ class Collaboration:
             )
             self._end(node, result)
         return result
-
-    def _ended_early(self, node: AgentNode, timed_out: bool) -> SubagentResult:
-        limits = node.definition.limits
-        if timed_out:
-            node.limit = "wall_time"
-            return SubagentResult(
-                "failed",
-                f"stopped: it reached its wall-time limit of {limits.wall_time_s:g} s after "
-                f"{node.calls} model calls; give it a narrower task, a longer timeout_s, or "
-                "mode async",
-            )
-        if node.limit == "token_budget":
-            return SubagentResult(
-                "failed",
-                f"stopped: it used {node.tokens:,} tokens, over its budget of "
-                f"{limits.token_budget:,}, after {node.calls} model calls; give it a "
-                "narrower task or a larger budget",
-            )
-        why = node.cancel_reason or "cancel_subagent was called"
-        return SubagentResult("cancelled", f"cancelled before it finished: {why}")
-
-    async def _checked(self, node: AgentNode, child: Session, answer: str) -> SubagentResult:
-        """The final answer in the result shape; one constrained repair call if it is not."""
-        parsed, problem = parse_result(answer)
-        if parsed is not None:
-            return parsed
-        agent = child.agent
-        request = ModelRequest(
-            (
-                SystemMessage(child.maker.settings.system_prompt),
-                *child.state.messages,
-                UserMessage(REPAIR.format(problem=problem)),
-            ),
-            max_tokens=400,
-            temperature=0.0,
-            json_schema=RESULT_SCHEMA,
-        )
-        try:
-            response = await agent.model.complete(request)
-        except ModelError as exc:
-            return quoted_result(answer, f"{problem}; the repair call failed: {exc}")
-        self._count(node, response.usage)
-        repaired, again = parse_result(response.message.content or "")
-        if repaired is None:
-            return quoted_result(answer, f"{problem}; a repair call did not fix it: {again}")
-        return replace(
-            repaired, note=f"restated in the result shape by one repair call ({problem})"
-        )
 
     def _end(self, node: AgentNode, result: SubagentResult) -> None:
         child = node.session
