@@ -42,6 +42,7 @@ from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeo
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
 from workset.safety.sandbox import detect_sandbox, sandbox_unavailable_reason
+from workset.tools.background import background_tools
 from workset.tools.base import Tool
 from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
@@ -92,6 +93,7 @@ class RuntimeOptions:
     max_iterations: int | None
     constrained: bool
     execute: bool
+    background: bool
     db: Path | None
     config: Path | None
     history_policy: str | None
@@ -128,6 +130,10 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
                      help="Also offer write_file, edit_file, shell and run_python: sandboxed "
                      "with bubblewrap where available, every call checked by the safety gate, "
                      "risky ones asked on the terminal (refused when there is none)."),
+        click.option("--background", is_flag=True, default=False,
+                     help="With --exec: also offer initiate_shell, monitor_shell, task_status "
+                     "and cancel_task, which run long commands in the background and report "
+                     "back as events (their definitions cost about 1,000 tokens)."),
         db_option,
         click.option("--config", type=click.Path(dir_okay=False, exists=True, path_type=Path),
                      default=None,
@@ -174,6 +180,7 @@ class _Runtime:
         agent_config: AgentConfig,
         execute: bool,
         config: WorksetConfig,
+        background: bool = False,
         agents: Path | None = None,
     ) -> None:
         self.model, self.log, self.workspace = model, log, workspace.resolve()
@@ -185,6 +192,8 @@ class _Runtime:
             if sandbox is None:
                 err.print(f"[yellow]no OS sandbox: {sandbox_unavailable_reason()}[/]")
             tools += execution_tools(ws, sandbox=sandbox)
+            if background:
+                tools += background_tools(ws, sandbox=sandbox)
             approver = (
                 with_timeout(TerminalApprover(), 300, default=False) if sys.stdin.isatty() else None
             )
@@ -269,9 +278,12 @@ def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
             output_reserve=config.budget.output_reserve,
             margin=config.budget.margin,
         )
+        if opts.background and not opts.execute:
+            raise click.UsageError("--background runs commands: use it with --exec")
         runtime = _Runtime(
-            model, log, opts.workspace, agent_config, opts.execute, config, opts.agents
-        )
+            model, log, opts.workspace, agent_config, opts.execute, config, opts.background,
+            opts.agents,
+        )  # fmt: skip
         runtime.follow(session_id)
         anyio.run(runtime.start)
     return runtime
