@@ -19,6 +19,16 @@ from workset.tools.base import Tool
 from workset.tools.context import current_call
 
 DEFAULT_TIMEOUT_S = 300
+# For the system prompt of an agent given these tools (Experiment 4-3: the agent should know
+# when a person is needed, and ask before, not after).
+GUIDANCE = (
+    "Some decisions need a person. Before an action that cannot be undone or that affects "
+    "others (paying, refunding, deleting, sending on someone's behalf, deploying), call "
+    "request_human_approval and wait for its result; if it is denied, timed_out or "
+    "no_channel, do not take the action. When you need a fact or a choice only a person can "
+    "give (which account, which option, a deadline), call request_human_input instead of "
+    "guessing. Do not ask about what the user already said or what your tools can find."
+)
 Urgency = Literal["urgent", "high", "normal", "low"]
 
 
