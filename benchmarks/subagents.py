@@ -192,10 +192,12 @@ def _prompt(config: AgentConfig, text: str) -> AgentConfig:
     return replace(config, system_prompt=text)
 
 
-async def part_isolation(model: Counting, checkpoint: Checkpoint, work: Path) -> list[str]:
+async def part_isolation(
+    model: Counting, checkpoint: Checkpoint, work: Path, questions: int = len(QUESTIONS)
+) -> list[str]:
     rows = []
-    for arm in ("direct", "delegated"):
-        for n, question in enumerate(QUESTIONS, 1):
+    for n, question in enumerate(QUESTIONS[:questions], 1):  # both arms per question first
+        for arm in ("direct", "delegated"):
             key = f"isolation/{arm}/{n}"
             if key not in checkpoint:
                 row = await isolation_run(model, question, arm == "delegated", work / "log.db")
@@ -427,7 +429,7 @@ async def main(args: argparse.Namespace) -> None:
         try:
             steps: Sequence[tuple[int, str, Callable[[], Any]]] = (
                 (1, "1. isolation: main agent directly vs a search subagent",
-                 lambda: part_isolation(model, checkpoint, work)),
+                 lambda: part_isolation(model, checkpoint, work, args.questions)),
                 (2, "2. seed 003: turn-19 question, full history vs subagent on turns 17-19",
                  lambda: part_incident(model, checkpoint)),
                 (3, "3. handoff strategies on six delegated tasks",
@@ -451,4 +453,5 @@ if __name__ == "__main__":
     parser.add_argument("--part", default="1,2,3")
     parser.add_argument("--model", default="qwen2.5-coder-0.5b")
     parser.add_argument("--scripted", action="store_true")
+    parser.add_argument("--questions", type=int, default=len(QUESTIONS), help="part 1: how many")
     anyio.run(main, parser.parse_args())
