@@ -7,7 +7,7 @@ table with :meth:`PermissionPolicy.from_mapping`::
     deny_tools = ["delete_branch"]
     ask_tools = ["send_email"]
     allow_tools = ["shell"]          # trusted: no approval for risk or "ask" findings
-    command_tools = { shell = "command" }
+    command_tools = { shell = "command", initiate_shell = "command" }
     code_tools = { run_python = "code" }
     ask_risk = "high"                # "low", "medium", "high" or "never"
     prove_commands = true            # allow a command the analysis shows is safe
@@ -64,7 +64,9 @@ class PermissionPolicy:
     deny_tools: frozenset[str] = frozenset()
     ask_tools: frozenset[str] = frozenset()
     allow_tools: frozenset[str] = frozenset()
-    command_tools: Mapping[str, str] = field(default_factory=lambda: _frozen({"shell": "command"}))
+    command_tools: Mapping[str, str] = field(
+        default_factory=lambda: _frozen({"shell": "command", "initiate_shell": "command"})
+    )
     code_tools: Mapping[str, str] = field(default_factory=lambda: _frozen({"run_python": "code"}))
     ask_risk: Risk | None = "high"
     prove_commands: bool = True
