@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from pathlib import Path
 
 import anyio
@@ -25,10 +26,13 @@ from workset.testing import FakeClock, FunctionModel, ScriptedModel, call
 from workset.tools.registry import ToolRegistry
 
 
-def approval_agent(db: Path, model: ScriptedModel, records: Records) -> Agent:
+def approval_agent(
+    db: Path, model: ScriptedModel, records: Records, clock: FakeClock | None = None
+) -> Agent:
     desk = HumanDesk(Notifier([ConsoleChannel(io.StringIO())]))
     return Agent(
-        model, ToolRegistry(human_tools(desk)), SessionLog(db), clock=FakeClock(),
+        model, ToolRegistry(human_tools(desk)), SessionLog(db),
+        clock=clock or FakeClock(time.time()),  # answers from the CLI carry the wall time
         subscribers=[records],
     )  # fmt: skip
 
@@ -133,3 +137,33 @@ def test_workset_run_with_agents_delegates_and_show_draws_it(tmp_path: Path) -> 
     [session] = [s for s in SessionLog(db).sessions() if not (s.config or {}).get("parent_id")]
     shown = " ".join(runner.invoke(cli, ["show", session.id, "--db", db]).output.split())
     assert "code-searcher [completed]" in shown and "service.toml sets port 8080" in shown
+
+
+def test_an_answer_that_arrived_after_the_deadline_does_not_count(tmp_path: Path) -> None:
+    db, records = tmp_path / "log.db", Records()
+    arguments = json.dumps({"action": "Rotate the keys", "reason": "policy", "timeout_s": 60})
+    ask = AssistantMessage(None, (call("request_human_approval", arguments, "ap1"),))
+    asked_at = FakeClock(time.time() - 3600)  # asked an hour ago, for a minute
+    agent = approval_agent(db, ScriptedModel([ask]), records, asked_at)
+
+    async def until_asked() -> None:
+        async with agent.session() as session, anyio.create_task_group() as group:
+            await session.deliver(new_event("user.input", "rotate the keys"))
+            group.start_soon(session.run_until_idle)
+            await records.until(lambda e: isinstance(e, HumanAsked))
+            group.cancel_scope.cancel()
+
+    run(until_asked)
+    [asked] = records.of(HumanAsked)
+    runner = CliRunner()
+    late = runner.invoke(
+        cli, ["approvals", "answer", asked.request_id, "--approve", "--db", str(db)]
+    )
+    assert late.exit_code == 0, late.output
+    clock = FakeClock(time.time())  # the process comes back now, long after the deadline
+    later = approval_agent(db, ScriptedModel(["I did not rotate them.", "ok"]), records, clock)
+    result = anyio.run(later.resume, asked.session_id)
+    assert result.answer == "I did not rotate them."
+    listed = runner.invoke(cli, ["approvals", "--json", "--db", str(db)])
+    [done] = [json.loads(line) for line in listed.output.splitlines()]
+    assert done["status"] == "timed_out" and done["answer"] == "deny"

@@ -15,7 +15,8 @@ content names the request: ``{"request_id": "hr-…", "decision": "approve" | "d
 untrusted channel (a webhook) must also quote the request's ``code``, which only the
 notification carried. A request whose process stopped is re-armed when its call runs again
 after the restart, with the same id and the same absolute deadline; an answer that arrived
-meanwhile is in the inbox and is taken at once.
+meanwhile is in the inbox and is taken at once, unless it arrived after the deadline: then
+the request times out and the late answer reaches the model as an ordinary event.
 
 Approvals, rejections and their reasons are evidence (``workset approvals`` lists them); they
 are never turned into rules on their own.
@@ -179,7 +180,7 @@ class HumanDesk:
 
         def claim(event: Event) -> bool:
             reply = parse_answer(event, asked)
-            if reply is None or got:
+            if reply is None or got or event.at > asked.deadline:  # a late answer is data
                 return False
             got.append(reply)
             self._end(session, asked, reply, event.id)
