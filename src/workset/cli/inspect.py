@@ -11,6 +11,7 @@ import click
 
 from workset.errors import UsageError
 from workset.inspect import render_html, session_view
+from workset.inspect.agents import agent_tree
 from workset.log.store import SessionLog, default_db_path
 
 
@@ -33,12 +34,14 @@ def inspect_command(session: str, db: Path | None, out_path: Path | None) -> Non
     """Write SESSION's model calls as one HTML page you can open in any browser.
 
     Per call: the request's token buckets, the items included and those left out with the
-    reason, prefix reuse against the previous request, and usage. The page is
+    reason, prefix reuse against the previous request, and usage; the tree of subagents the
+    session started, each with its brief, tokens, status, result and own calls. The page is
     self-contained (no scripts, no network), so it can be mailed or attached to a ticket.
     """
     with SessionLog(db or default_db_path()) as log:
         info = log.get_session(session)
-        page = render_html(session_view(info, log.events(info.id)))
+        tree = agent_tree(log.events, info.id)
+        page = render_html(session_view(info, log.events(info.id), tree))
     target = out_path or Path(f"workset-{info.id}.html")
     try:
         target.write_text(page, encoding="utf-8")

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from workset.cli.progress import CallProgress
 from workset.cli.render import (
+    agent_lines,
     calls_table,
     event_line,
     omission_lines,
@@ -33,6 +34,7 @@ from workset.cli.render import (
 from workset.config import HistorySection, WorksetConfig, load_config
 from workset.errors import WorksetError
 from workset.events import LoopEvent
+from workset.inspect.agents import agent_tree
 from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
 from workset.loop.offer import ToolOffer
@@ -117,6 +119,7 @@ class RuntimeOptions:
     model_timeout: float | None
     threads: int | None
     evidence: bool | None
+    agents: Path | None
 
 
 def model_options(fn: Callable[..., None]) -> Callable[..., None]:
@@ -172,6 +175,11 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
         click.option("--evidence/--no-evidence", default=None,
                      help="Index the workspace and put the excerpts most relevant to the task "
                      "in the first request (default: on; the config's [evidence] workspace)."),
+        click.option("--agents", type=click.Path(file_okay=False, exists=True, path_type=Path),
+                     default=None,
+                     help="A folder of agent definitions (<name>/AGENT.md): offer the subagent "
+                     "tools (spawn_subagent, list_agents, ...) with these agents and a general "
+                     "helper; subagents get this run's tools."),
     ]  # fmt: skip
     for option in reversed(options):
         command = option(command)
@@ -206,6 +214,7 @@ class _Runtime:
         config: WorksetConfig,
         background: bool = False,
         events: bool = False,
+        agents: Path | None = None,
     ) -> None:
         self.calls = CallProgress(err)
         model = AnnouncedModel(model, self.calls.started, self.calls.ended)
@@ -243,6 +252,8 @@ class _Runtime:
         compact = config.agent.compact_tools
         if compact or (compact is None and model.info.context_window <= COMPACT_WINDOW):
             chosen = compact_tools(chosen)
+        if agents is not None:
+            chosen += self._subagent_tools(agents, chosen)
         registry = ToolRegistry(chosen)
         offer.append(ToolOffer(registry, core=config.agent.core_tools))
         self.agent = Agent(
@@ -259,6 +270,16 @@ class _Runtime:
             status=self.setup.status,
         )
         self.calls.counter = model.token_counter()  # started already by the agent
+
+    def _subagent_tools(self, folder: Path, tools: list[Tool]) -> list[Tool]:
+        from workset.collab import Collaboration, discover_agents, subagent_tools
+        from workset.collab.agent_tools import SUBAGENT_TOOLS
+
+        names = [*(t.name for t in tools), *SUBAGENT_TOOLS]
+        definitions, diagnostics = discover_agents(folder, tools=names)
+        for problem in diagnostics:
+            err.print(f"[yellow]agent {problem}[/]", markup=True, highlight=False)
+        return subagent_tools(Collaboration(tools, definitions, subscribers=[self._print]))
 
     def follow(self, session_id: str | None) -> None:
         """Continue ``session_id``'s status counts from its log (exact across runs)."""
@@ -314,6 +335,7 @@ def _open(opts: RuntimeOptions, session_id: str | None = None, *, events: bool =
             config,
             opts.background,
             events=events,
+            agents=opts.agents,
         )
         runtime.follow(session_id)
         anyio.run(runtime.start)
@@ -428,7 +450,9 @@ def sessions(limit: int, db: Path | None) -> None:
     out.print(sessions_table(found, out.width), no_wrap=True, overflow="ignore")
 
 
-@cli.command(help="Show a session: its trajectory and each model call's token buckets.")
+@cli.command(
+    help="Show a session: its trajectory, each model call's token buckets and its subagents."
+)
 @click.argument("session")
 @db_option
 def show(session: str, db: Path | None) -> None:
@@ -439,11 +463,20 @@ def show(session: str, db: Path | None) -> None:
         f"[bold]session {info.id}[/]  model {info.model}  workspace {info.workspace}  "
         f"status {info.status}"
     )
+    parent = (info.config or {}).get("parent_id")
+    if parent:
+        agent = (info.config or {}).get("agent_id", "")
+        out.print(f"subagent {agent} of session {parent} (see it with: workset show {parent})")
     for line in trajectory_lines(events):
         out.print(line)
     out.print(calls_table(events))
     for line in omission_lines(events):
         out.print(line)
+    tree = agent_tree(log.events, info.id)
+    if tree:
+        out.print("[bold]subagents[/]")
+        for line in agent_lines(tree):
+            out.print(line)
 
 
 @cli.command(help="List the embedded models and whether each is ready to use.")
@@ -495,3 +528,7 @@ def _add_session_commands() -> None:
 
 
 _add_session_commands()
+
+from workset.cli.approvals import approvals_group  # noqa: E402
+
+cli.add_command(approvals_group)

@@ -25,6 +25,7 @@ from workset.events import (
     ToolFinished,
     ToolStarted,
 )
+from workset.inspect.agents import AgentBranch, walk
 from workset.log.store import SessionInfo, StoredEvent
 
 BUCKET_COLUMNS = ("system", "tools", "tool_results", "conversation")
@@ -236,4 +237,34 @@ def omission_lines(events: Sequence[StoredEvent]) -> list[Text]:
             lines.append(Text(f"call {n} history policy: {manifest.history_policy}"))
         for label, note in sorted(manifest.notes.items()):
             lines.append(Text(f"call {n} {label}: {note}", style="dim"))
+    return lines
+
+
+def agent_lines(tree: Sequence[AgentBranch]) -> list[Text]:
+    """The session's subagents as an indented tree: status, tokens, brief, result, calls."""
+    lines: list[Text] = []
+    for level, branch in walk(tree):
+        pad, last = "  " * level, branch.last
+        spawned = f", spawned by call {branch.spawned_by}" if branch.spawned_by else ""
+        style = {"completed": "green", "failed": "red", "cancelled": "yellow"}.get(last.status)
+        lines.append(
+            Text(
+                f"{pad}{last.agent_id} {last.name} [{last.status}] {last.tokens:,} tokens, "
+                f"{len(branch.calls)} calls, {last.handoff} handoff{spawned}, session "
+                f"{last.child_id}",
+                style=style or "bold",
+            )
+        )
+        lines.append(Text(f"{pad}  brief: {clip(branch.brief, 240)}", style="dim"))
+        for call in branch.calls:
+            did = ", ".join(call.tools) or f"answered {clip(call.answer, 80)!r}"
+            lines.append(
+                Text(
+                    f"{pad}  call {call.number}: {call.context_tokens} tokens in, "
+                    f"{call.completion_tokens} out → {did}",
+                    style="dim",
+                )
+            )
+        if last.result:
+            lines.append(Text(f"{pad}  result: {clip(last.result, 300)}"))
     return lines

@@ -17,12 +17,17 @@ from workset.events.inputs import (
     new_event,
 )
 from workset.events.records import (
+    AgentStatus,
+    AgentUpdated,
     EventReceived,
+    HumanAnswered,
+    HumanAsked,
     InputAppended,
     LoopEvent,
     MessageRef,
     ModelCalled,
     NoticeRecord,
+    NotificationSent,
     RequestRef,
     RunFailed,
     RunFinished,
@@ -37,15 +42,20 @@ from workset.events.records import (
 )
 
 __all__ = [
+    "AgentStatus",
+    "AgentUpdated",
     "Event",
     "EventContext",
     "EventReceived",
     "EventSource",
+    "HumanAnswered",
+    "HumanAsked",
     "InputAppended",
     "LoopEvent",
     "MessageRef",
     "ModelCalled",
     "NoticeRecord",
+    "NotificationSent",
     "Priority",
     "RequestRef",
     "RunFailed",

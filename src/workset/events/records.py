@@ -25,6 +25,11 @@ from workset.models.base import Usage
 
 TaskState: TypeAlias = Literal["running", "progress", "completed", "failed", "cancelled", "lost"]
 FINAL_TASK_STATES = frozenset({"completed", "failed", "cancelled", "lost"})
+AgentStatus: TypeAlias = Literal[
+    "pending", "running", "waiting_for_human", "completed", "failed", "cancelled"
+]
+FINAL_AGENT_STATES = frozenset({"completed", "failed", "cancelled"})
+HumanOutcome: TypeAlias = Literal["approved", "denied", "answered", "timed_out", "no_channel"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +243,93 @@ class SessionForked:
     kind: Literal["session_forked"] = "session_forked"
 
 
+@dataclass(frozen=True, slots=True)
+class AgentUpdated:
+    """A subagent of this session changed state (its own records are in session ``child_id``).
+
+    ``result`` is the subagent's validated result (JSON text) once it ended; ``tokens`` what
+    it billed so far (prompt + completion, its handoff call included); ``call_id`` the call
+    that spawned it; ``parent_agent`` the agent id of the session that spawned it, when that
+    session is itself a subagent (empty for the main agent).
+    """
+
+    session_id: str
+    agent_id: str
+    child_id: str
+    name: str
+    status: AgentStatus
+    at: float
+    detail: str = ""
+    task: str = ""
+    call_id: str = ""
+    depth: int = 1
+    handoff: str = ""
+    tokens: int = 0
+    result: str = ""
+    kind: Literal["agent_updated"] = "agent_updated"
+
+    @property
+    def final(self) -> bool:
+        return self.status in FINAL_AGENT_STATES
+
+
+@dataclass(frozen=True, slots=True)
+class HumanAsked:
+    """A question for a person (an approval or an input), pending until answered or due.
+
+    ``deadline`` is absolute (unix seconds), so a restarted process re-arms the same wait;
+    ``default`` is what is taken when nobody answers in time; ``code`` is the secret an
+    answer from an untrusted channel (a webhook) must quote.
+    """
+
+    session_id: str
+    request_id: str
+    ask: Literal["approval", "input"]
+    question: str
+    at: float
+    deadline: float
+    default: str
+    call_id: str = ""
+    urgency: str = "normal"
+    code: str = ""
+    detail: str = ""  # for an approval: the action and why it needs one
+    kind: Literal["human_asked"] = "human_asked"
+
+
+@dataclass(frozen=True, slots=True)
+class HumanAnswered:
+    """How a :class:`HumanAsked` ended (once per request): approved, denied, answered,
+    timed_out (the default was taken) or no_channel (nobody could be reached). The answer
+    event it took, if any, is consumed with it (``event_ids``)."""
+
+    session_id: str
+    request_id: str
+    outcome: HumanOutcome
+    at: float
+    answer: str = ""
+    reason: str = ""
+    by: str = ""
+    channel: str = ""
+    event_ids: tuple[str, ...] = ()
+    kind: Literal["human_answered"] = "human_answered"
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationSent:
+    """One delivery attempt of a notification over one channel, and its outcome."""
+
+    session_id: str
+    notification_id: str
+    channel: str
+    urgency: str
+    ok: bool
+    at: float
+    subject: str = ""
+    detail: str = ""  # the receiver's answer, or why delivery failed
+    request_id: str = ""  # the human request it is about, if any
+    kind: Literal["notification_sent"] = "notification_sent"
+
+
 LoopEvent: TypeAlias = (
     RunStarted
     | InputAppended
@@ -252,4 +344,8 @@ LoopEvent: TypeAlias = (
     | TimerSet
     | ToolsLoaded
     | SessionForked
+    | AgentUpdated
+    | HumanAsked
+    | HumanAnswered
+    | NotificationSent
 )

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workset.events import InputAppended, ModelCalled, RunFailed, RunStarted, ToolFinished
+from workset.inspect.agents import AgentBranch
 from workset.log.store import SessionInfo, StoredEvent
 from workset.messages import ToolMessage
 
@@ -28,6 +29,7 @@ class SessionView:
     info: SessionInfo
     calls: tuple[CallView, ...]
     failures: tuple[str, ...] = ()  # the errors of failed runs, in order
+    agents: tuple[AgentBranch, ...] = ()  # the subagents it started (inspect.agents)
 
     @property
     def prompt_tokens(self) -> int:
@@ -42,8 +44,11 @@ class SessionView:
         return sum(c.event.usage.completion_tokens for c in self.calls)
 
 
-def session_view(info: SessionInfo, events: Sequence[StoredEvent]) -> SessionView:
-    """Group the events of one session by model call, in log order."""
+def session_view(
+    info: SessionInfo, events: Sequence[StoredEvent], agents: Sequence[AgentBranch] = ()
+) -> SessionView:
+    """Group the events of one session by model call, in log order; ``agents`` is its tree
+    of subagents (:func:`workset.inspect.agents.agent_tree`)."""
     calls: list[CallView] = []
     failures: list[str] = []
     task = ""
@@ -64,4 +69,4 @@ def session_view(info: SessionInfo, events: Sequence[StoredEvent]) -> SessionVie
                 failures.append(error)
             case _:
                 pass
-    return SessionView(info, tuple(calls), tuple(failures))
+    return SessionView(info, tuple(calls), tuple(failures), tuple(agents))

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 
 from workset.context.manifest import IncludedItem, Manifest, OmittedItem
+from workset.inspect.agents import AgentBranch, walk
 from workset.inspect.calls import CallView, SessionView
 from workset.models.base import Usage
 
@@ -69,6 +70,7 @@ def render_html(view: SessionView) -> str:
         _header(view),
         "<main>",
         _overview(view.calls),
+        _agents_section(view.agents),
         *(_call_section(call, scale) for call in view.calls),
         *(f'<p class="error">run failed: {esc(error)}</p>' for error in view.failures),
         "</main>",
@@ -81,6 +83,44 @@ def render_html(view: SessionView) -> str:
         + "\n".join(body)
         + "\n</body></html>\n"
     )
+
+
+def _agents_section(tree: Sequence[AgentBranch]) -> str:
+    """The subagents as a tree: status, tokens, brief, result, and each one's own calls."""
+    if not tree:
+        return ""
+    parts = ['<section class="call" id="agents"><h2>Subagents</h2>']
+    for level, branch in walk(tree):
+        last = branch.last
+        spawned = (
+            f' · spawned by <a href="#call-{branch.spawned_by}">call {branch.spawned_by}</a>'
+            if branch.spawned_by and level == 0
+            else ""
+        )
+        parts.append(
+            f'<div id="agent-{esc(last.agent_id)}" style="margin-left:{level * 24}px">'
+            f"<h3>{esc(last.agent_id)} · {esc(last.name)} · {esc(last.status)}</h3>"
+            f'<div class="meta"><span>{last.tokens} tokens</span>'
+            f"<span>{len(branch.calls)} model calls</span><span>{esc(last.handoff)} handoff"
+            f"</span><span>session {esc(last.child_id)}</span>{spawned}</div>"
+            f"<pre>{esc(_clip(branch.brief))}</pre>"
+        )
+        if branch.calls:
+            rows = "".join(
+                f'<tr id="agent-{esc(last.agent_id)}-call-{c.number}"><td class="n">{c.number}'
+                f'</td><td class="n">{c.context_tokens}</td><td class="n">'
+                f"{c.completion_tokens}</td><td>{esc(', '.join(c.tools) or c.answer)}</td></tr>"
+                for c in branch.calls
+            )
+            parts.append(
+                '<table><tr><th class="n">call</th><th class="n">tokens in</th>'
+                f'<th class="n">out</th><th>tools called / answer</th></tr>{rows}</table>'
+            )
+        if last.result:
+            parts.append(f"<h3>result</h3><pre>{esc(_clip(last.result))}</pre>")
+        parts.append("</div>")
+    parts.append("</section>")
+    return "".join(parts)
 
 
 def _header(view: SessionView) -> str:

@@ -36,7 +36,10 @@ from workset.errors import (
 )
 from workset.events.inputs import Event
 from workset.events.records import (
+    AgentUpdated,
     EventReceived,
+    HumanAnswered,
+    HumanAsked,
     InputAppended,
     LoopEvent,
     ModelCalled,
@@ -181,13 +184,15 @@ class SessionLog:
 
         Records that happen at most once record nothing the second time and return the
         first one's seq: ``ToolStarted``/``ToolFinished`` per call id, ``EventReceived`` per
-        event id (a timer occurrence is one such event), a final ``TaskUpdated`` per task.
-        An ``InputAppended`` consumes its events; one already consumed raises
+        event id (a timer occurrence is one such event), a final ``TaskUpdated`` per task,
+        ``HumanAsked``/``HumanAnswered`` per request, a final ``AgentUpdated`` per subagent.
+        An ``InputAppended`` (or a ``HumanAnswered`` that took an answer event) consumes its
+        events; one already consumed raises
         :class:`~workset.errors.EventConsumedError` and records nothing. ``blobs`` (hash →
         text, from :func:`blob_hash`) are stored in the same transaction.
         """
         payload = _dumps(event_to_payload(event), f"a {event.kind} event")
-        consumes = event.event_ids if isinstance(event, InputAppended) else ()
+        consumes = event.event_ids if isinstance(event, InputAppended | HumanAnswered) else ()
         return self._insert(
             event.session_id, event.kind, event.at, _once_key(event), payload, consumes, blobs
         )
@@ -564,6 +569,10 @@ def _once_key(event: LoopEvent) -> str | None:
             return inbound.id
         case TaskUpdated(task_id=task_id) if event.final:
             return task_id
+        case HumanAsked(request_id=request_id) | HumanAnswered(request_id=request_id):
+            return request_id
+        case AgentUpdated(agent_id=agent_id) if event.final:
+            return agent_id
     return None
 
 

@@ -2,7 +2,9 @@
 
 An :class:`Approver` decides an :class:`ApprovalRequest`. Shipped approvers: a fixed answer
 (:class:`AutoApprover`), a function (:class:`CallbackApprover`, e.g. a reviewer model or a UI),
-and a person at a terminal (:class:`TerminalApprover`). :func:`with_timeout` bounds any of them
+a person at a terminal (:class:`TerminalApprover`), and the people of the session the call
+runs in (:class:`SessionApprover`: a durable request answered on any channel, the same
+mechanism as the ``request_human_approval`` tool). :func:`with_timeout` bounds any of them
 and answers with a conservative default (deny) when time runs out.
 
 The :class:`CircuitBreaker` counts consecutive rejections. A classifier that rejects call
@@ -16,7 +18,7 @@ import inspect
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
 import anyio
 import anyio.to_thread
@@ -24,6 +26,9 @@ import anyio.to_thread
 from workset.errors import UsageError
 from workset.messages import ToolCall
 from workset.tools.base import Risk
+
+if TYPE_CHECKING:
+    from workset.collab.human import HumanDesk
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +113,54 @@ class TerminalApprover:
             return ApprovalDecision(True, "human", "approved at the terminal")
         why = "no answer (end of input)" if not line else f"answered {answer or 'nothing'!r}"
         return ApprovalDecision(False, "human", f"rejected at the terminal: {why}")
+
+
+class SessionApprover:
+    """Asks the people of the running session (:class:`workset.collab.human.HumanDesk`).
+
+    The request is recorded in the session's log with its absolute deadline, notified over
+    the desk's channels, and answered by an event on any channel (``workset approvals
+    answer``, the HTTP API, a webhook); after a restart the same call re-arms the same
+    request. Timed out and no channel reachable are told apart from a person's denial in
+    ``by``; both take ``default`` (deny unless told).
+    """
+
+    def __init__(self, desk: HumanDesk, *, timeout_s: float = 300.0, default: bool = False):
+        self.desk = desk
+        self.timeout_s = timeout_s
+        self.default = default
+
+    async def decide(self, request: ApprovalRequest) -> ApprovalDecision:
+        from workset.session.engine import Session
+        from workset.tools.context import current_call
+
+        try:
+            host = current_call().host
+        except UsageError:
+            host = None
+        if not isinstance(host, Session):
+            return ApprovalDecision(
+                self.default, "no channel", "no running session to ask its people in"
+            )
+        risk = f" ({request.risk} risk)" if request.risk else ""
+        reply = await self.desk.ask(
+            host,
+            ask="approval",
+            question=f"Allow {request.tool_name}{risk}: {request.call.arguments[:300]}",
+            detail=f"Why it needs approval: {request.reason}",
+            default="approve" if self.default else "deny",
+            timeout_s=self.timeout_s,
+            call_id=request.call.id,
+            purpose="gate",
+            urgency="high" if request.risk == "high" else "normal",
+        )
+        if reply.outcome in ("approved", "denied"):
+            by = f"{reply.by or 'a person'} over {reply.channel or 'a channel'}"
+            why = reply.reason or reply.outcome
+            return ApprovalDecision(reply.outcome == "approved", by, why)
+        by = "timeout" if reply.outcome == "timed_out" else "no channel"
+        taken = "approved" if self.default else "rejected"
+        return ApprovalDecision(self.default, by, f"{reply.reason}; {taken} by default")
 
 
 class _Timed:

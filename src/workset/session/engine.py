@@ -64,7 +64,7 @@ from workset.session.router import asks_to_stop, rule_strategy
 from workset.session.state import SessionState
 from workset.session.tasks import TaskManager
 from workset.session.timers import TimerService
-from workset.tools.context import CallContext, TaskView, TaskWork, TimerView
+from workset.tools.context import CallContext, TaskView, TaskWork, TimerView, serving
 from workset.tools.registry import error_message
 
 if TYPE_CHECKING:
@@ -128,6 +128,9 @@ class Session:
         self._interrupts: list[Event] = []
         self._in_parallel: dict[str, anyio.CancelScope] = {}  # event id -> side session scope
         self._failed = False  # the last run failed: no model call is owed until an arrival
+        # Offered each arriving event once it is recorded; one that returns True has taken it
+        # (a tool waiting for a person's answer) and records its consumption itself.
+        self.claimers: list[Callable[[Event], bool]] = []
         if agent.status is not None:
             self.queue.produce_with(self._status_notices)
 
@@ -196,7 +199,8 @@ class Session:
 
     async def deliver(self, event: Event) -> str:
         """Take an event into the inbox: recorded, routed, acted on. Returns the strategy
-        (``duplicate`` when this event id was delivered before)."""
+        (``duplicate`` when this event id was delivered before, ``claimed`` when a waiting
+        tool took it, e.g. a person's answer to a pending approval)."""
         strategy = await self.agent.router.route(event, busy=self.busy)
         return self._accept(event, strategy)
 
@@ -210,6 +214,9 @@ class Session:
         if self.record(EventReceived(self.id, event, now, strategy)) is None:
             return "duplicate"
         self._failed = False
+        if any(claim(event) for claim in list(self.claimers)):
+            self._poke()
+            return "claimed"
         if self.busy and strategy == "cancel":
             self._interrupt(event)
         elif self.busy and strategy == "parallel" and self._tg is not None:
@@ -604,7 +611,9 @@ class Session:
 
     async def _run_call(self, run_id: str, job: _Job) -> None:
         call, agent = job.call, self.agent
-        refusal, arguments, decision = await self._permit(call)
+        context = CallContext(self.id, call.id, call.name, host=self)
+        with serving(context):  # an approver may ask this session's people
+            refusal, arguments, decision = await self._permit(call)
         if refusal is not None or arguments is None:
             assert refusal is not None
             self._finish(run_id, call, refusal, 0.0, decision)
@@ -613,13 +622,13 @@ class Session:
         job.started = True
         begun = time.perf_counter()
         result: ToolMessage | None = None
-        context = CallContext(self.id, call.id, call.name, host=self)
-        with anyio.move_on_after(self.config.tool_timeout_s):
+        timeout = agent.tools.get(call.name).timeout_s or self.config.tool_timeout_s
+        with anyio.move_on_after(timeout):
             result = await agent.tools.run(call, arguments, context)
         if result is None:
             result = error_message(
                 call,
-                f"timed out after {self.config.tool_timeout_s:g} s and was cancelled; narrow "
+                f"timed out after {timeout:g} s and was cancelled; narrow "
                 "the request (smaller range, more specific pattern) and try again",
             )
         result = self._guard(result)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from workset.events.inputs import Event
 from workset.events.records import (
     EventReceived,
+    HumanAnswered,
+    HumanAsked,
     InputAppended,
     LoopEvent,
     RunFailed,
@@ -57,6 +59,8 @@ class SessionState:
     fired: dict[str, float] = field(default_factory=dict)  # timer id -> last due fired
     loaded_tools: set[str] = field(default_factory=set)
     started: dict[str, ToolCall] = field(default_factory=dict)  # started, not finished
+    human_asks: dict[str, HumanAsked] = field(default_factory=dict)  # by request id
+    human_answers: dict[str, HumanAnswered] = field(default_factory=dict)
     last_seq: int = 0
     run_open: bool = False  # a run started and neither finished nor failed
 
@@ -94,10 +98,14 @@ class SessionState:
                 if inbound.id not in self.consumed:
                     self.pending.setdefault(inbound.id, inbound)
                     self.strategies[inbound.id] = strategy
-            case InputAppended(event_ids=ids):
+            case InputAppended(event_ids=ids) | HumanAnswered(event_ids=ids):
                 for event_id in ids:
                     self.pending.pop(event_id, None)
                     self.consumed.add(event_id)
+                if isinstance(event, HumanAnswered):
+                    self.human_answers.setdefault(event.request_id, event)
+            case HumanAsked(request_id=request_id):
+                self.human_asks.setdefault(request_id, event)
             case ToolStarted(call=call):
                 self.started[call.id] = call
             case ToolFinished(call=call):

@@ -12,10 +12,13 @@ from workset.errors import UsageError
 
 MAX_FRONTMATTER_CHARS = 16_000
 _FENCE = "---"
-_HOW = (
-    "start SKILL.md with a line '---', then 'name: <folder-name>' and 'description: ...', "
-    "then '---'"
-)
+
+
+def _how(file: str) -> str:
+    return (
+        f"start {file} with a line '---', then 'name: <folder-name>' and 'description: ...', "
+        "then '---'"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,12 +30,13 @@ class Parsed:
     problem: str = ""
 
 
-def parse_skill_file(text: str) -> Parsed:
-    """Parse the text of a ``SKILL.md``; every problem is returned, never raised."""
+def parse_skill_file(text: str, *, file: str = "SKILL.md") -> Parsed:
+    """Parse the text of a ``SKILL.md`` (or another Markdown file with YAML frontmatter, named
+    ``file`` in the problems); every problem is returned, never raised."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     lines = text.splitlines(keepends=True)
     if not lines or lines[0].strip() != _FENCE:
-        return Parsed({}, text, f"SKILL.md has no YAML frontmatter: {_HOW}")
+        return Parsed({}, text, f"{file} has no YAML frontmatter: {_how(file)}")
     end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in (_FENCE, "...")), None)
     if end is None:
         return Parsed(
@@ -55,7 +59,7 @@ def parse_skill_file(text: str) -> Parsed:
     except RecursionError:
         return Parsed({}, body, "the frontmatter nests too deeply: use plain 'field: value' lines")
     if fields is None:
-        return Parsed({}, body, f"the frontmatter is empty: {_HOW}")
+        return Parsed({}, body, f"the frontmatter is empty: {_how(file)}")
     if not isinstance(fields, dict):
         return Parsed(
             {},

@@ -63,6 +63,9 @@ class Tool:
     # own bookkeeping tools (TODO list, tool search) and for tools that wrap their own output
     # (the MCP bridge).
     wrap_output: bool = True
+    # How long one call may run before the loop cancels it (None: the agent's tool timeout).
+    # Tools that wait for a person or a subagent set their own.
+    timeout_s: float | None = None
 
     def __post_init__(self) -> None:
         if self.risk not in ("low", "medium", "high"):
@@ -103,6 +106,7 @@ class Tool:
         examples: tuple[Mapping[str, Any], ...] = (),
         precheck: Handler | None = None,
         wrap_output: bool = True,
+        timeout_s: float | None = None,
     ) -> Tool:
         """A tool whose schema comes from ``fn``'s type hints and docstring.
 
@@ -131,6 +135,7 @@ class Tool:
             tuple(examples),
             precheck,
             wrap_output,
+            timeout_s,
         )
 
 
