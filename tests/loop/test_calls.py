@@ -80,8 +80,8 @@ def test_a_message_with_many_malformed_calls_gets_one_error_not_one_per_call() -
     assert (decided.message.content or "").startswith("<tool_call>")  # what it wrote, cut
 
 
-def result(call_id: str, content: str, *, error: bool = False) -> ToolMessage:
-    return ToolMessage(call_id, content, "grep", is_error=error)
+def result(call_id: str, content: str, *, error: bool = False, name: str = "grep") -> ToolMessage:
+    return ToolMessage(call_id, content, name, is_error=error)
 
 
 def test_a_search_that_found_nothing_asks_for_a_different_call_not_an_answer() -> None:
@@ -130,6 +130,45 @@ def test_a_repeat_after_a_useful_result_asks_for_the_answer_without_tools() -> N
     turn = interpreter.next_turn([result(repeat.id, "not run again", error=True)])
     assert not turn.offer_tools and "Answer this question now" in turn.notices[0]
     assert "Which port?" in turn.notices[0]
+
+
+def test_a_repeated_search_asks_to_read_the_file_it_found_once_before_the_answer() -> None:
+    task = UserMessage("Which port does the server in service.toml listen on?")
+    interpreter = CallInterpreter(NAMES, history=[task])
+    call = ToolCall("a", "grep", '{"pattern": "service", "ignore_case": true}')
+    interpreter.interpret(AssistantMessage(None, (call,)), 1, tools_offered=True)
+    hits = (
+        '{"total_matches": 2, "hits": [{"path": "NOTES.md", "line": 5, "text": "see service.toml"},'
+        ' {"path": "service.toml", "line": 1, "text": "# Settings"}]}'
+    )
+    assert interpreter.next_turn([result("a", hits)]) == NextTurn()
+    for n, expected in ((2, "service.toml"), (3, "NOTES.md")):
+        again = interpreter.interpret(AssistantMessage(None, (call,)), n, tools_offered=True)
+        [repeat] = again.message.tool_calls
+        turn = interpreter.next_turn([result(repeat.id, "not run again", error=True)])
+        [notice] = turn.notices
+        assert turn.offer_tools and "Read the file before you answer" in notice
+        # the file the task names first, then the other file the hits named
+        assert f'{{"name": "read_file", "arguments": {{"path": "{expected}"}}}}' in notice
+    again = interpreter.interpret(AssistantMessage(None, (call,)), 4, tools_offered=True)
+    [repeat] = again.message.tool_calls
+    turn = interpreter.next_turn([result(repeat.id, "not run again", error=True)])
+    assert not turn.offer_tools and "Answer this question now" in turn.notices[0]
+
+
+def test_once_a_file_was_read_a_repeat_asks_for_the_answer_not_another_file() -> None:
+    task = UserMessage("Which port does the server in service.toml listen on?")
+    interpreter = CallInterpreter(NAMES, history=[task])
+    grep = ToolCall("a", "grep", '{"pattern": "port"}')
+    interpreter.interpret(AssistantMessage(None, (grep,)), 1, tools_offered=True)
+    interpreter.next_turn([result("a", '{"hits": [{"path": "NOTES.md", "line": 2, "text": "x"}]}')])
+    read = ToolCall("b", "read_file", '{"path": "service.toml"}')
+    interpreter.interpret(AssistantMessage(None, (read,)), 2, tools_offered=True)
+    assert interpreter.next_turn([result("b", "5| port = 8471", name="read_file")]) == NextTurn()
+    again = interpreter.interpret(AssistantMessage(None, (read,)), 3, tools_offered=True)
+    [repeat] = again.message.tool_calls
+    turn = interpreter.next_turn([result(repeat.id, "not run again", error=True)])
+    assert not turn.offer_tools and "Answer this question now" in turn.notices[0]
 
 
 def test_a_reply_that_only_names_a_tool_in_tags_is_a_call_attempt_not_an_answer() -> None:

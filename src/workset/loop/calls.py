@@ -13,7 +13,9 @@ are parsed; a ``{"answer": ...}`` decision is a final answer. Then the guards:
 
 After the calls ran, :meth:`CallInterpreter.next_turn` reads their results and says what the
 harness adds to the next request (:class:`NextTurn`): when the run has read something useful
-and the model repeats itself, the next turn asks for the answer with no tools offered; when
+and the model repeats itself, the next turn first asks it to read the file its results point
+to (the one the task names first) if it has read none, then for the answer with no tools
+offered; when
 the calls failed or found nothing, it never asks for an answer (that is how a small model ends
 up answering from an error's text) but for a *different* call: a file the workspace evidence
 points to, a broader search, a look at the folder. After :data:`MAX_FRUITLESS` such turns in a
@@ -39,6 +41,8 @@ VALID_CALL = '{"name": "<tool name>", "arguments": {...}}'
 MAX_FRUITLESS = 3
 _EMPTY = re.compile(r'"total_matches": 0\b|^No file or directory names|\(empty directory\)', re.M)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
+_RESULT_PATH = re.compile(r'"path": "([^"]+)"')  # a file named in a search's JSON result
+_FILE_NAME = re.compile(r"\b[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b")  # e.g. service.toml
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +107,8 @@ class CallInterpreter:
         self._failed: set[str] = set()  # ids of calls whose result was an error or empty
         self.evidence: list[str] = []  # texts of the evidence items the run was given
         self._evidence_files: list[str] = []
+        self._found_files: list[str] = []  # files the run's successful results named
+        self._read_any = False  # a read_file call of this run returned content
 
     def interpret(
         self, message: AssistantMessage, iteration: int, *, tools_offered: bool
@@ -177,13 +183,17 @@ class CallInterpreter:
         useful = [r for r in results if not r.is_error and not _EMPTY.search(r.content)]
         self._failed.update(r.tool_call_id for r in results if r not in useful)
         self._useful += len(useful)
+        self._read_any |= any(r.name == "read_file" for r in useful)
+        for result in useful:
+            named = _RESULT_PATH.findall(result.content)
+            self._found_files += [f for f in named if f not in self._found_files]
         if useful:
             self._fruitless = 0
             if self._stuck and self.answer_on_repeat:
-                return self._answer_turn()
+                return self._read_or_answer(evidence_files)
             return self._turn(NextTurn())
         if self._stuck and self._useful and self.answer_on_repeat:
-            return self._answer_turn()
+            return self._read_or_answer(evidence_files)
         self._fruitless += 1
         if self._fruitless >= MAX_FRUITLESS:
             return self._turn(
@@ -193,6 +203,39 @@ class CallInterpreter:
                 )
             )
         return self._turn(NextTurn((self._different_strategy(results, evidence_files),)))
+
+    def _read_or_answer(self, evidence_files: Sequence[str]) -> NextTurn:
+        """After a repeat: read the file the results point to if none was read, else answer.
+
+        A search that found the file is not the file's content: answering from its hits is how
+        a small model answers from what it already believes. Each file is suggested once.
+        """
+        unread = [] if self._read_any else self._unread(evidence_files)
+        if not unread:
+            return self._answer_turn()
+        self._tried.add(f"read:{unread[0]}")
+        return self._turn(
+            NextTurn(
+                (
+                    "You already have that result; it names the file but does not show what "
+                    "the file says. Read the file before you answer:\n"
+                    + _call_text("read_file", {"path": unread[0]}),
+                )
+            )
+        )
+
+    def _unread(self, evidence_files: Sequence[str]) -> list[str]:
+        """Files worth reading, those the task names first, not read nor suggested yet."""
+        if "read_file" not in self.tool_names:
+            return []
+        read = {_path(k[1]) for k in self._run if k[0] == "read_file"}
+        named = _FILE_NAME.findall(self._task)
+        candidates = [*evidence_files, *self._found_files]
+        ranked = sorted(
+            dict.fromkeys(candidates),
+            key=lambda f: not any(f == n or f.endswith("/" + n) for n in named),
+        )
+        return [f for f in ranked if f not in read and f"read:{f}" not in self._tried]
 
     def _answer_turn(self) -> NextTurn:
         reason = (
@@ -215,12 +258,10 @@ class CallInterpreter:
         """A notice saying the last calls gave nothing and naming one different call."""
         what = "failed" if all(r.is_error for r in results) else "found nothing"
         options: list[tuple[str, str]] = []
-        read = {_path(k[1]) for k in self._run if k[0] == "read_file"}
         # Each suggestion is a whole valid call: a small model copies what it sees exactly.
         options += [
             (f"read:{p}", _call_text("read_file", {"path": p}))
-            for p in evidence_files
-            if p not in read and "read_file" in self.tool_names
+            for p in self._unread(evidence_files)
         ]
         for word in _keywords(self._task):
             if "grep" in self.tool_names:
