@@ -123,6 +123,11 @@ class SessionLog:
         self._lock = threading.Lock()  # the loop may append from worker threads
         self._db = _connect(self.path)
 
+    @property
+    def where(self) -> str:
+        """Where the log lives, as messages name it (the file here; a URL elsewhere)."""
+        return str(self.path)
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
@@ -156,7 +161,7 @@ class SessionLog:
                     (session_id, time.time(), title, workspace, model, config_json),
                 )
                 return session_id
-        raise SessionLogError(f"could not find a free session id in {self.path}; try again")
+        raise SessionLogError(f"could not find a free session id in {self.where}; try again")
 
     def append(self, event: LoopEvent, *, blobs: Mapping[str, str] | None = None) -> int:
         """Record ``event`` durably and return its sequence number.
@@ -258,7 +263,7 @@ class SessionLog:
             row = self._db.execute("SELECT text FROM blobs WHERE hash = ?", (digest,)).fetchone()
         if row is None:
             raise SessionLogError(
-                f"blob {digest} is missing from {self.path}: the log is incomplete (was the "
+                f"blob {digest} is missing from {self.where}: the log is incomplete (was the "
                 "file copied while a session was writing?)"
             )
         return str(row[0])
@@ -295,7 +300,7 @@ class SessionLog:
                 trajectory.add(item.seq, item.event)
         except SessionLogError as exc:
             raise SessionLogError(
-                f"session {session_id!r} in {self.path} cannot be resumed: its recorded "
+                f"session {session_id!r} in {self.where} cannot be resumed: its recorded "
                 f"messages do not form a valid conversation ({exc}). Start a new session."
             ) from exc
         return trajectory
@@ -346,7 +351,7 @@ class SessionLog:
                 "SELECT session_id, seq, kind, at, payload FROM events WHERE seq = ?", (seq,)
             ).fetchone()
         if row is None:
-            raise SessionLogError(f"no record {seq} in {self.path}")
+            raise SessionLogError(f"no record {seq} in {self.where}")
         return self._decode(row[0], *row[1:])
 
     def request(self, seq: int) -> ModelRequest:
@@ -461,7 +466,7 @@ class SessionLog:
             return StoredEvent(seq, session_id, kind, at, event=event_from_payload(kind, payload))
         except (ValueError, SessionLogError) as exc:
             raise SessionLogError(
-                f"cannot read event {seq} of session {session_id!r} in {self.path}: {exc}"
+                f"cannot read event {seq} of session {session_id!r} in {self.where}: {exc}"
             ) from exc
 
     def _read(self, session_id: str, sql: str, params: Sequence[Any]) -> list[Any]:
@@ -476,7 +481,7 @@ class SessionLog:
             try:
                 yield
             except sqlite3.Error as exc:
-                raise SessionLogError(f"could not {doing} in {self.path}: {exc}") from exc
+                raise SessionLogError(f"could not {doing} in {self.where}: {exc}") from exc
 
     @contextmanager
     def _write(self, doing: str) -> Iterator[sqlite3.Connection]:
@@ -493,7 +498,7 @@ class SessionLog:
 
     def _not_found(self, session_id: str) -> SessionNotFoundError:
         return SessionNotFoundError(
-            f"no session {session_id!r} in {self.path}; list sessions with `workset sessions`"
+            f"no session {session_id!r} in {self.where}; list sessions with `workset sessions`"
         )
 
 
