@@ -195,11 +195,32 @@ class Session:
         """:meth:`deliver` by the rules alone (timers, tasks: no model classifier)."""
         return self._accept(event, rule_strategy(event) if self.busy else "queue")
 
+    async def take_received(self) -> int:
+        """Act on inbox events that another process recorded in this session's log (a
+        worker's intake appends them there, durable before it acknowledges them); returns how
+        many were new to this session."""
+        taken = 0
+        for seq, event in self.agent.log.pending_events(self.id):
+            if event.id in self.state.pending or event.id in self.state.consumed:
+                continue
+            strategy = await self.agent.router.route(event, busy=self.busy)
+            received = EventReceived(self.id, event, event.at, strategy)
+            self.state.apply(seq, received)
+            self.agent.bus.emit(received)
+            self._act(event, strategy)
+            taken += 1
+        return taken
+
     def _accept(self, event: Event, strategy: str) -> str:
         now = self.now()
         event = replace(event, at=now)
         if self.record(EventReceived(self.id, event, now, strategy)) is None:
             return "duplicate"
+        self._act(event, strategy)
+        return strategy
+
+    def _act(self, event: Event, strategy: str) -> None:
+        """What a received event does now: interrupt, a side session, or wait in the queue."""
         if self.busy and strategy == "cancel":
             self._interrupt(event)
         elif self.busy and strategy == "parallel" and self._tg is not None:
@@ -207,7 +228,6 @@ class Session:
             self._in_parallel[event.id] = scope
             self._tg.start_soon(self._answer_in_parallel, event, scope)
         self._poke()
-        return strategy
 
     def _poke(self) -> None:
         self._wake.set()
