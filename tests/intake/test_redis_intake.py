@@ -126,7 +126,7 @@ def test_an_unreachable_redis_is_an_error_that_names_the_url() -> None:
 
 def test_a_url_that_is_not_redis_is_refused_with_an_example() -> None:
     async def main() -> None:
-        with pytest.raises(UsageError, match="redis://127.0.0.1:6379/0"):
+        with pytest.raises(UsageError, match=r"redis://127\.0\.0\.1:6379/0"):
             await RedisIntake.connect("http://127.0.0.1:6379", "w")
 
     run(main)
