@@ -90,11 +90,20 @@ class Worker:
         self._on_error = on_error or _stderr
         self._owned: dict[str, _Owned] = {}
         self._tg: TaskGroup | None = None
+        self._changed = anyio.Event()
         self.received = 0
 
     @property
     def owned(self) -> frozenset[str]:
         return frozenset(self._owned)
+
+    async def wait_for_change(self) -> None:
+        """Return when the worker next takes or lets go of a session."""
+        await self._changed.wait()
+
+    def _changed_now(self) -> None:
+        self._changed.set()
+        self._changed = anyio.Event()
 
     async def run(self) -> None:
         """Serve until cancelled; on the way out every lease held is released."""
@@ -192,6 +201,7 @@ class Worker:
             return False
         owned = self._owned[session_id] = _Owned(session_id)
         self._tg.start_soon(self._serve, owned)
+        self._changed_now()
         return True
 
     async def _lease_loop(self) -> None:
@@ -220,6 +230,7 @@ class Worker:
         finally:
             del self._owned[session_id]
             self.leases.release(_lease(session_id), self.name)
+            self._changed_now()
         # An event recorded while we were closing found our lease and woke us too late:
         # look once more now that the lease is free.
         if self._tg is not None and not owned.scope.cancel_called:
