@@ -9,19 +9,14 @@ from pathlib import Path
 
 import click
 
+from workset.cli.options import db_option, open_db
 from workset.errors import UsageError
 from workset.inspect import render_html, session_view
-from workset.log.store import SessionLog, default_db_path
 
 
 @click.command("inspect")
 @click.argument("session")
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Session log file (default: $WORKSET_DB or ~/.local/share/workset/workset.db).",
-)
+@db_option
 @click.option(
     "--out",
     "out_path",
@@ -29,14 +24,14 @@ from workset.log.store import SessionLog, default_db_path
     default=None,
     help="Where to write the page (default: workset-SESSION.html in the current folder).",
 )
-def inspect_command(session: str, db: Path | None, out_path: Path | None) -> None:
+def inspect_command(session: str, db: str | None, out_path: Path | None) -> None:
     """Write SESSION's model calls as one HTML page you can open in any browser.
 
     Per call: the request's token buckets, the items included and those left out with the
     reason, prefix reuse against the previous request, and usage. The page is
     self-contained (no scripts, no network), so it can be mailed or attached to a ticket.
     """
-    with SessionLog(db or default_db_path()) as log:
+    with open_db(db) as log:
         info = log.get_session(session)
         page = render_html(session_view(info, log.events(info.id)))
     target = out_path or Path(f"workset-{info.id}.html")

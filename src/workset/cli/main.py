@@ -19,6 +19,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
+from workset.cli.options import db_option, open_db
 from workset.cli.render import (
     calls_table,
     event_line,
@@ -29,7 +30,6 @@ from workset.cli.render import (
 from workset.config import HistorySection, WorksetConfig, load_config
 from workset.errors import WorksetError
 from workset.events import LoopEvent
-from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
 from workset.loop.offer import ToolOffer
 from workset.models.base import Model
@@ -40,6 +40,7 @@ from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeo
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
 from workset.safety.sandbox import detect_sandbox, sandbox_unavailable_reason
+from workset.stores import SessionStore
 from workset.tools.background import background_tools
 from workset.tools.base import Tool
 from workset.tools.execution import execution_tools
@@ -71,14 +72,6 @@ def cli() -> None:
     pass
 
 
-db_option = click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Session log file (default: $WORKSET_DB or ~/.local/share/workset/workset.db).",
-)
-
-
 @dataclass(frozen=True, slots=True)
 class RuntimeOptions:
     """What every command that runs the agent needs, as given on the command line."""
@@ -92,7 +85,7 @@ class RuntimeOptions:
     constrained: bool
     execute: bool
     background: bool
-    db: Path | None
+    db: str | None
     config: Path | None
     history_policy: str | None
 
@@ -167,7 +160,7 @@ class _Runtime:
     def __init__(
         self,
         model: Model,
-        log: SessionLog,
+        log: SessionStore,
         workspace: Path,
         agent_config: AgentConfig,
         execute: bool,
@@ -235,13 +228,16 @@ class _Runtime:
                 await start()
 
 
-def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
+def _open(
+    opts: RuntimeOptions, session_id: str | None = None, *, log: SessionStore | None = None
+) -> _Runtime:
+    """The runtime ``opts`` describe, recording into ``log`` (default: the one ``--db`` names)."""
     if not opts.workspace.is_dir():
         raise click.UsageError(f"workspace {opts.workspace} is not a folder")
     config = load_config(opts.config) if opts.config is not None else WorksetConfig()
     if opts.history_policy is not None:
         config = replace(config, history=HistorySection(opts.history_policy))
-    log = SessionLog(opts.db or default_db_path())
+    log = log or open_db(opts.db)
     with _progress() as progress:
         model = create_model(
             opts.model_spec or config.model.name,
@@ -302,7 +298,7 @@ def _until_done(rt: _Runtime, work: Callable[[Agent], Awaitable[RunResult]]) -> 
     return result
 
 
-def _report(result: RunResult, log: SessionLog) -> None:
+def _report(result: RunResult, log: SessionStore) -> None:
     if result.status == "failed":
         err.print(f"[bold red]run failed:[/] {result.error}")
     elif result.answer:
@@ -311,7 +307,7 @@ def _report(result: RunResult, log: SessionLog) -> None:
     err.print(
         f"[dim]{u.calls} model calls, {u.prompt_tokens} prompt tokens ({u.cached_prompt_tokens} "
         f"cached), {u.completion_tokens} out. Session {result.session_id} stored in "
-        f"{log.path}; see it with: workset show {result.session_id}[/]"
+        f"{log.where}; see it with: workset show {result.session_id}[/]"
     )
 
 
@@ -373,11 +369,11 @@ def chat(session_id: str | None, opts: RuntimeOptions) -> None:
 @cli.command(help="List recorded sessions.")
 @click.option("--limit", type=int, default=30, show_default=True)
 @db_option
-def sessions(limit: int, db: Path | None) -> None:
-    log = SessionLog(db or default_db_path())
+def sessions(limit: int, db: str | None) -> None:
+    log = open_db(db)
     found = log.sessions(limit=limit)
     if not found:
-        err.print(f'no sessions yet in {log.path}; start one with: workset run "…"')
+        err.print(f'no sessions yet in {log.where}; start one with: workset run "…"')
         return
     out.print(sessions_table(found))
 
@@ -385,8 +381,8 @@ def sessions(limit: int, db: Path | None) -> None:
 @cli.command(help="Show a session: its trajectory and each model call's token buckets.")
 @click.argument("session")
 @db_option
-def show(session: str, db: Path | None) -> None:
-    log = SessionLog(db or default_db_path())
+def show(session: str, db: str | None) -> None:
+    log = open_db(db)
     info = log.get_session(session)
     events = log.events(info.id)
     out.print(
@@ -437,3 +433,6 @@ cli.add_command(eval_group)
 from workset.cli.lint import lint_command  # noqa: E402
 
 cli.add_command(lint_command)
+from workset.cli.worker import worker_command  # noqa: E402
+
+cli.add_command(worker_command)

@@ -10,6 +10,7 @@ messages: :func:`redacted` replaces them with ``***``.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,3 +80,11 @@ def redacted(url: str) -> str:
     host = parts.hostname or ""
     port = f":{parts.port}" if parts.port else ""
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+
+
+def default_store() -> str | Path:
+    """``$WORKSET_DB`` as given (a path or a URL), else ``~/.local/share/workset/workset.db``."""
+    env = os.environ.get("WORKSET_DB")
+    if env:
+        return env
+    return Path.home() / ".local" / "share" / "workset" / "workset.db"
