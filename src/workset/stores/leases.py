@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 from workset.errors import SessionLogError
@@ -47,6 +48,8 @@ class SqliteLeases:
                 self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
             )
             self._db.execute("PRAGMA journal_mode = WAL")
+            # A lease write lost in a power cut belonged to a worker that died in it too.
+            self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000):d}")
             apply_migrations(
                 self._db, MIGRATIONS, read_version=_version, write_version=_record_version,
@@ -71,13 +74,17 @@ class SqliteLeases:
             row = self._db.execute(_TAKE, (name, holder, now + ttl_s, now)).fetchone()
         return row is not None and row[0] == holder
 
-    def renew(self, name: str, holder: str, ttl_s: float, now: float) -> bool:
+    def renew(self, names: Sequence[str], holder: str, ttl_s: float, now: float) -> frozenset[str]:
+        if not names:
+            return frozenset()
+        marks = ", ".join("?" * len(names))
         with self._lock:
-            cursor = self._db.execute(
-                "UPDATE leases SET expires_at = ? WHERE name = ? AND holder = ?",
-                (now + ttl_s, name, holder),
-            )
-        return cursor.rowcount == 1
+            rows = self._db.execute(
+                f"UPDATE leases SET expires_at = ? WHERE holder = ? AND name IN ({marks}) "
+                "RETURNING name",
+                (now + ttl_s, holder, *names),
+            ).fetchall()
+        return frozenset(str(r[0]) for r in rows)
 
     def release(self, name: str, holder: str) -> None:
         with self._lock:

@@ -19,7 +19,7 @@ PostgreSQL ones in :mod:`workset.stores.postgres`:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Protocol, runtime_checkable
 
@@ -123,9 +123,9 @@ class LeaseStore(Protocol):
         """Take ``name`` if it is free, expired or already ``holder``'s; True when held."""
         ...
 
-    def renew(self, name: str, holder: str, ttl_s: float, now: float) -> bool:
-        """Extend ``holder``'s lease; False when it is no longer theirs (it expired and was
-        taken): the holder must stop acting on what the lease protects."""
+    def renew(self, names: Sequence[str], holder: str, ttl_s: float, now: float) -> frozenset[str]:
+        """Extend ``holder``'s leases in one step; returns those still theirs. A name missing
+        from the answer expired and was taken: stop acting on what it protects."""
         ...
 
     def release(self, name: str, holder: str) -> None: ...

@@ -41,6 +41,7 @@ class PostgresServer:
     port: int
     data: Path
     user: str | None  # the system user it runs as (None: the current one)
+    durable: bool = False  # fsync on commit, as in production (off: faster tests)
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -53,8 +54,8 @@ class PostgresServer:
     def start(self) -> None:
         command = [
             _pg_tool("postgres"), "-D", str(self.data), "-p", str(self.port),
-            "-h", "127.0.0.1", "-k", str(self.data), "-c", "fsync=off",
-            "-c", "max_connections=200",
+            "-h", "127.0.0.1", "-k", str(self.data), "-c", "max_connections=200",
+            "-c", f"fsync={'on' if self.durable else 'off'}",
         ]  # fmt: skip
         with (self.data / "server.log").open("ab") as log:  # the child keeps its own copy
             self.process = subprocess.Popen(_as_user(self.user, command), stdout=log, stderr=log)
@@ -86,8 +87,9 @@ class PostgresServer:
 
 
 @contextlib.contextmanager
-def postgres_server() -> Iterator[PostgresServer]:
-    """A fresh PostgreSQL cluster on a free port, removed afterwards."""
+def postgres_server(*, durable: bool = False) -> Iterator[PostgresServer]:
+    """A fresh PostgreSQL cluster on a free port, removed afterwards; ``durable`` keeps
+    fsync on (benchmarks), off it is faster (tests: the data dies with the server anyway)."""
     user = "postgres" if os.geteuid() == 0 else None
     if user is not None and shutil.which("setpriv") is None:
         raise UsageError("running as root needs setpriv (util-linux) to start PostgreSQL")
@@ -102,7 +104,7 @@ def postgres_server() -> Iterator[PostgresServer]:
     if done.returncode != 0:
         shutil.rmtree(base, ignore_errors=True)
         raise UsageError(f"initdb failed: {done.stderr.strip() or done.stdout.strip()}")
-    server = PostgresServer(free_port(), data, user)
+    server = PostgresServer(free_port(), data, user, durable)
     try:
         server.start()
         yield server
@@ -210,13 +212,13 @@ def schema_url(url: str, schema: str) -> str:
 
 
 @contextlib.contextmanager
-def test_postgres() -> Iterator[PostgresServer | ExternalPostgres]:
+def test_postgres(*, durable: bool = False) -> Iterator[PostgresServer | ExternalPostgres]:
     """``$WORKSET_TEST_POSTGRES_URL`` when set, else a throwaway server."""
     given = os.environ.get("WORKSET_TEST_POSTGRES_URL")
     if given:
         yield ExternalPostgres(given)
         return
-    with postgres_server() as server:
+    with postgres_server(durable=durable) as server:
         yield server
 
 

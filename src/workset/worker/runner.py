@@ -49,7 +49,8 @@ def default_worker_name() -> str:
 class WorkerSettings:
     name: str = field(default_factory=default_worker_name)
     lease_s: float = 15.0  # how long a dead worker's sessions wait before another takes them
-    poll_s: float = 0.5  # the safety-net poll of inboxes and leases
+    poll_s: float = 0.5  # how often leases are swept and intake reads wait at most
+    inbox_poll_s: float = 2.0  # the safety-net look at an owned session's inbox
     idle_close_s: float = 5.0  # close (and release) a session idle this long
     reclaim_after_s: float = 30.0  # take over intake entries unacknowledged this long
     batch: int = 64
@@ -209,12 +210,14 @@ class Worker:
         while True:
             await anyio.sleep(min(s.lease_s / 3, max(s.poll_s, 0.05)))
             now = self.clock()
-            for session_id, owned in list(self._owned.items()):
-                if not self.leases.renew(_lease(session_id), self.name, s.lease_s, now):
+            owned = dict(self._owned)
+            kept = self.leases.renew([_lease(i) for i in owned], self.name, s.lease_s, now)
+            for session_id, lost in owned.items():
+                if _lease(session_id) not in kept:
                     self._on_error(
                         f"worker {self.name}: lost the lease of {session_id}; closing it here"
                     )
-                    owned.scope.cancel()
+                    lost.scope.cancel()
             for name in self.leases.expired(now, LEASE_PREFIX, limit=s.batch):
                 self._take(name.removeprefix(LEASE_PREFIX))  # its holder died
 
@@ -246,7 +249,7 @@ class Worker:
             group.start_soon(session.serve, self._report)
             quiet_since: float | None = None
             while True:
-                with anyio.move_on_after(s.poll_s):
+                with anyio.move_on_after(min(s.inbox_poll_s, s.idle_close_s)):
                     await owned.woken.wait()
                 owned.woken = anyio.Event()
                 await session.take_received()

@@ -1,11 +1,12 @@
-"""One PostgreSQL connection pool and the transactions every PostgreSQL store runs through.
+"""One PostgreSQL connection pool and the statements every PostgreSQL store runs through.
 
-:meth:`PostgresDatabase.transact` runs a function in one transaction on a pooled connection
-and commits it; when the connection breaks (the server restarted, a network blip) it waits and
-retries on a fresh connection until ``reconnect_s`` has passed, so a restart of PostgreSQL
-during a run costs a pause, not a failed run. The function is told when it is a retry, so a
-write whose commit may have landed before the connection broke can look for itself first
-(the session log keys every append with a token for that).
+:meth:`PostgresDatabase.transact` runs a function on a pooled connection, in one transaction
+or statement by statement in autocommit. When the connection breaks (the server restarted, a
+network blip) the pool drops it and the work is retried on a fresh connection, with backoff,
+until ``reconnect_s`` has passed: a restart of PostgreSQL during a run costs a pause, not a
+failed run. The function is told when it is a retry; a write whose commit may have landed
+before the connection broke must find itself first (the session log keys every append with a
+token for that).
 """
 
 from __future__ import annotations
@@ -68,7 +69,6 @@ class PostgresDatabase:
             min_size=1,
             max_size=max_size,
             kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
-            check=psycopg_pool.ConnectionPool.check_connection,
             timeout=CONNECT_TIMEOUT_S,
             open=True,
             name="workset",
@@ -77,15 +77,25 @@ class PostgresDatabase:
     def close(self) -> None:
         self._pool.close()
 
-    def transact(self, doing: str, work: Callable[[psycopg.Connection[Any], bool], T]) -> T:
-        """``work(connection, retry)`` in one committed transaction, retried across
-        reconnects; errors of workset itself pass through untouched."""
+    def transact(
+        self,
+        doing: str,
+        work: Callable[[psycopg.Connection[Any], bool], T],
+        *,
+        transaction: bool = True,
+    ) -> T:
+        """``work(connection, retry)`` in one committed transaction (or, with
+        ``transaction=False``, statement by statement in autocommit: for one statement, a
+        round trip less), retried across reconnects; workset's own errors pass through."""
         deadline = time.monotonic() + self.reconnect_s
         attempt = 0
         while True:
             try:
-                with self._pool.connection() as conn, conn.transaction():
-                    return work(conn, attempt > 0)
+                with self._pool.connection() as conn:
+                    if not transaction:
+                        return work(conn, attempt > 0)
+                    with conn.transaction():
+                        return work(conn, attempt > 0)
             except self._operational as exc:
                 if time.monotonic() >= deadline:
                     raise self._error(
@@ -99,12 +109,16 @@ class PostgresDatabase:
                 raise self._error(f"could not {doing} in {self.where}: {_first_line(exc)}") from exc
 
     def rows(self, doing: str, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """The rows of one read-only statement."""
-        return self.transact(doing, lambda conn, _: conn.execute(sql, params).fetchall())
+        """The rows of one statement (atomic on its own)."""
+        return self.transact(
+            doing, lambda conn, _: conn.execute(sql, params).fetchall(), transaction=False
+        )
 
     def execute(self, doing: str, sql: str, params: Sequence[Any] = ()) -> int:
-        """One statement in its own transaction; returns the rows it touched."""
-        return self.transact(doing, lambda conn, _: conn.execute(sql, params).rowcount)
+        """One statement (atomic on its own); returns the rows it touched."""
+        return self.transact(
+            doing, lambda conn, _: conn.execute(sql, params).rowcount, transaction=False
+        )
 
 
 def _first_line(exc: BaseException) -> str:

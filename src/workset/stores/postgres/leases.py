@@ -6,6 +6,7 @@ WHERE`` expired or already ours), so exactly one worker holds a session's lease 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from workset.stores.postgres.db import PostgresDatabase
@@ -45,15 +46,15 @@ class PostgresLeases:
 
         return self.db.transact("take a lease", take)
 
-    def renew(self, name: str, holder: str, ttl_s: float, now: float) -> bool:
-        return (
-            self.db.execute(
-                "renew a lease",
-                "UPDATE leases SET expires_at = %s WHERE name = %s AND holder = %s",
-                (now + ttl_s, name, holder),
-            )
-            == 1
+    def renew(self, names: Sequence[str], holder: str, ttl_s: float, now: float) -> frozenset[str]:
+        if not names:
+            return frozenset()
+        rows = self.db.rows(
+            "renew leases",
+            "UPDATE leases SET expires_at = %s WHERE holder = %s AND name = ANY(%s) RETURNING name",
+            (now + ttl_s, holder, list(names)),
         )
+        return frozenset(str(r[0]) for r in rows)
 
     def release(self, name: str, holder: str) -> None:
         self.db.execute(

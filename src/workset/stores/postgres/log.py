@@ -4,14 +4,15 @@
 does not touch SQL (decoding records, folding trajectories, rebuilding requests, resume
 state) and replaces every statement. How the guarantees hold here:
 
-- an append is one transaction committed before :meth:`append` returns;
+- an append is one call of the server-side function ``workset_append`` (one statement, one
+  transaction, one round trip), committed before :meth:`append` returns;
 - it first locks its session's row (``SELECT … FOR UPDATE``), so appends to one session are
   serialized: sequence numbers grow in commit order within a session, and the at-most-once
   checks (a call id's start and result, an event id, a final task state, consumed events)
   cannot race; the unique indexes back them up;
 - each append carries a random token; when the connection breaks and the append is retried,
-  the retry first looks for its token, so a commit that landed just before the break is not
-  recorded twice;
+  the function first looks for the token, so a commit that landed just before the break is
+  not recorded twice;
 - UPDATE and DELETE on ``events`` and ``consumed_events`` are refused by triggers.
 """
 
@@ -43,6 +44,50 @@ _APPEND_ONLY = """
 CREATE FUNCTION workset_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     RAISE EXCEPTION '% is append-only', TG_TABLE_NAME;
+END $$
+"""
+
+# One append, server-side: the checks and inserts of SessionLog._insert in one statement (its
+# own transaction), so an append costs one round trip and one commit. WS404: no such session;
+# WS409: events already consumed (their ids and seqs, "id@seq,...").
+_APPEND = """
+CREATE FUNCTION workset_append(
+    p_session TEXT, p_kind TEXT, p_at DOUBLE PRECISION, p_call TEXT, p_payload TEXT,
+    p_token TEXT, p_consumes TEXT[], p_hashes TEXT[], p_texts TEXT[]
+) RETURNS BIGINT LANGUAGE plpgsql AS $$
+DECLARE
+    found_seq BIGINT;
+    taken TEXT;
+BEGIN
+    SELECT seq INTO found_seq FROM events WHERE token = p_token;
+    IF FOUND THEN
+        RETURN found_seq;  -- a retry of an append that was committed
+    END IF;
+    PERFORM 1 FROM sessions WHERE id = p_session FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION USING ERRCODE = 'WS404', MESSAGE = p_session;
+    END IF;
+    IF p_call IS NOT NULL THEN
+        SELECT seq INTO found_seq FROM events
+            WHERE session_id = p_session AND kind = p_kind AND call_id = p_call;
+        IF FOUND THEN
+            RETURN found_seq;
+        END IF;
+    END IF;
+    IF cardinality(p_consumes) > 0 THEN
+        SELECT string_agg(event_id || '@' || seq, ',' ORDER BY event_id) INTO taken
+            FROM consumed_events WHERE session_id = p_session AND event_id = ANY(p_consumes);
+        IF taken IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'WS409', MESSAGE = taken;
+        END IF;
+    END IF;
+    INSERT INTO blobs (hash, text) SELECT h, t FROM unnest(p_hashes, p_texts) AS b(h, t)
+        ON CONFLICT (hash) DO NOTHING;
+    INSERT INTO events (session_id, kind, at, call_id, payload, token)
+        VALUES (p_session, p_kind, p_at, p_call, p_payload, p_token) RETURNING seq INTO found_seq;
+    INSERT INTO consumed_events (session_id, event_id, seq)
+        SELECT p_session, e, found_seq FROM unnest(p_consumes) AS e;
+    RETURN found_seq;
 END $$
 """
 
@@ -81,6 +126,7 @@ MIGRATIONS: list[list[str]] = [
         "CREATE TRIGGER consumed_append_only BEFORE UPDATE OR DELETE ON consumed_events "
         "FOR EACH ROW EXECUTE FUNCTION workset_append_only()",
     ],
+    [_APPEND],  # 2: one append in one round trip
 ]
 
 _PENDING_SQL = (
@@ -94,6 +140,9 @@ class PostgresSessionLog(SessionLog):
     """Sessions and their append-only records in one PostgreSQL database."""
 
     def __init__(self, dsn: str, *, database: PostgresDatabase | None = None) -> None:
+        import psycopg
+
+        self._psycopg = psycopg
         self._own_db = database is None
         self.db = database or PostgresDatabase(dsn)
         try:
@@ -143,54 +192,28 @@ class PostgresSessionLog(SessionLog):
         blobs: Mapping[str, str] | None = None,
     ) -> int:
         token = secrets.token_hex(12)
+        hashes, texts = list((blobs or {}).keys()), list((blobs or {}).values())
+        params = (session_id, kind, at, call_id, payload, token, list(consumes), hashes, texts)
 
-        def write(conn: Any, retry: bool) -> int:
-            if retry:  # the commit may have landed before the connection broke
-                row = conn.execute("SELECT seq FROM events WHERE token = %s", (token,)).fetchone()
-                if row is not None:
-                    return int(row[0])
-            locked = conn.execute(
-                "SELECT 1 FROM sessions WHERE id = %s FOR UPDATE", (session_id,)
-            ).fetchone()
-            if locked is None:
-                raise self._not_found(session_id)
-            if call_id is not None:
+        def write(conn: Any, _: bool) -> int:
+            try:  # a retry finds its own token if the first attempt was committed
                 row = conn.execute(
-                    "SELECT seq FROM events WHERE session_id = %s AND kind = %s AND call_id = %s",
-                    (session_id, kind, call_id),
+                    "SELECT workset_append(%s, %s, %s, %s, %s, %s, %s, %s, %s)", params
                 ).fetchone()
-                if row is not None:
-                    return int(row[0])
-            if consumes:
-                taken = conn.execute(
-                    "SELECT event_id, seq FROM consumed_events WHERE session_id = %s "
-                    "AND event_id = ANY(%s)",
-                    (session_id, list(consumes)),
-                ).fetchall()
-                if taken:
+            except self._psycopg.Error as exc:
+                if exc.sqlstate == "WS404":
+                    raise self._not_found(session_id) from None
+                if exc.sqlstate == "WS409":
+                    taken = [t.partition("@") for t in str(exc.diag.message_primary).split(",")]
                     raise EventConsumedError(
-                        f"events {sorted(r[0] for r in taken)} of session {session_id} were "
-                        f"already consumed (records {sorted(r[1] for r in taken)}); another "
-                        "worker may be serving this session. Reload its state and go on."
-                    )
-            _put_blobs(conn, blobs or {})
-            seq = int(
-                conn.execute(
-                    "INSERT INTO events (session_id, kind, at, call_id, payload, token) "
-                    "VALUES (%s, %s, %s, %s, %s, %s) RETURNING seq",
-                    (session_id, kind, at, call_id, payload, token),
-                ).fetchone()[0]
-            )
-            if consumes:
-                with conn.cursor() as cursor:
-                    cursor.executemany(
-                        "INSERT INTO consumed_events (session_id, event_id, seq) "
-                        "VALUES (%s, %s, %s)",
-                        [(session_id, e, seq) for e in consumes],
-                    )
-            return seq
+                        f"events {[t[0] for t in taken]} of session {session_id} were already "
+                        f"consumed (records {[int(t[2]) for t in taken]}); another worker may "
+                        "be serving this session. Reload its state and go on."
+                    ) from None
+                raise
+            return int(row[0])
 
-        return self.db.transact(f"append a {kind} event", write)
+        return self.db.transact(f"append a {kind} event", write, transaction=False)
 
     def put_blobs(self, blobs: Mapping[str, str]) -> None:
         if blobs:
@@ -282,15 +305,17 @@ class PostgresSessionLog(SessionLog):
         return matches[0]
 
     def _read(self, session_id: str, sql: str, params: Sequence[Any]) -> list[Any]:
-        def read(conn: Any, _: bool) -> list[Any]:
-            if (
-                conn.execute("SELECT 1 FROM sessions WHERE id = %s", (session_id,)).fetchone()
-                is None
-            ):
-                raise self._not_found(session_id)
-            return list(conn.execute(sql, params).fetchall())
+        """Rows of one statement about a session; none, and no such session, is an error."""
 
-        return self.db.transact("read events", read)
+        def read(conn: Any, _: bool) -> list[Any]:
+            rows = list(conn.execute(sql, params).fetchall())
+            if not rows:
+                found = conn.execute("SELECT 1 FROM sessions WHERE id = %s", (session_id,))
+                if found.fetchone() is None:
+                    raise self._not_found(session_id)
+            return rows
+
+        return self.db.transact("read events", read, transaction=False)
 
 
 def _put_blobs(conn: Any, blobs: Mapping[str, str]) -> None:

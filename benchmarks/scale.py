@@ -1,0 +1,329 @@
+"""Scale-out (SPEC C18): many sessions, a steady stream of events, one worker or several.
+
+``--sessions`` sessions (200) each receive ``--events`` events (3), published round-robin at
+``--rate`` events per second. Every event makes its session call a non-idempotent tool (it
+appends ``session call-id`` to a shared effects file, after a short wait) and answer: two
+model calls of a scripted model, so the numbers measure the runtime (log, intake, leases,
+engine), not a model. Four runs, in one invocation:
+
+1. **sqlite, 1 process**: the embedded default, the publisher and one worker in one process
+   with the in-process intake and a SQLite file;
+2. **postgres+redis, 1 worker**: a worker process, events through Redis Streams;
+3. **postgres+redis, 3 workers**;
+4. **postgres+redis, 3 workers, one killed**: ``SIGKILL`` of a worker once 40% of the events
+   are published. Its sessions are taken over when their leases expire and its unacknowledged
+   events are reclaimed; the run then checks that no event was lost, none was consumed twice,
+   no call of the non-idempotent tool ran twice, and every session finished.
+
+Per run: events per second (events / time from the first publish to the last consumption)
+and the event latency (publish → the record that put the event into a model request), p50
+and p99. PostgreSQL and Redis are throwaway servers started from Debian's binaries (see
+``workset.testing.servers``), or ``$WORKSET_TEST_POSTGRES_URL`` / ``$WORKSET_TEST_REDIS_URL``.
+
+Run: ``python -u benchmarks/scale.py`` (about two minutes on two cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+
+from workset.events import EventReceived, InputAppended, new_event
+from workset.intake import Intake, LocalIntake, RedisIntake
+from workset.loop.agent import Agent, AgentConfig
+from workset.messages import AssistantMessage, ToolMessage
+from workset.models.base import ModelRequest
+from workset.stores import SessionStore, open_store
+from workset.testing import FunctionModel, call
+from workset.testing.servers import schema_url, test_postgres, test_redis
+from workset.tools.base import Tool
+from workset.tools.context import current_call
+from workset.tools.registry import ToolRegistry
+from workset.worker import Worker, WorkerSettings
+
+SETTINGS = {"lease_s": 3.0, "poll_s": 0.25, "idle_close_s": 10.0, "reclaim_after_s": 3.0}
+
+
+# -- the agent every worker runs ---------------------------------------------------------------
+
+
+def answer(request: ModelRequest) -> AssistantMessage | str:
+    """A batch of events → one call of ``record_effect``; its result → an answer."""
+    last = request.messages[-1]
+    if isinstance(last, ToolMessage):
+        return "recorded"
+    n = len(request.messages)
+    return AssistantMessage(None, (call("record_effect", '{"what": "event"}', f"e{n}"),))
+
+
+def agent_for(log: SessionStore, effects: Path) -> Agent:
+    async def record_effect(what: str) -> str:
+        """Record that an event was handled, outside the session (not idempotent).
+
+        Args:
+            what: What was handled.
+        """
+        await anyio.sleep(0.005)  # a window in which a worker may die mid-call
+        context = current_call()
+        with effects.open("a") as out:  # one short append: atomic on a local file
+            out.write(f"{context.session_id} {context.call_id}\n")
+        return "written"
+
+    tool = Tool.from_function(record_effect, examples=({"what": "event"},))
+    return Agent(FunctionModel(answer), ToolRegistry([tool]), log, AgentConfig(max_iterations=4))
+
+
+# -- one worker process ----------------------------------------------------------------------
+
+
+def worker_main(args: argparse.Namespace) -> None:
+    async def go() -> None:
+        with open_store(args.db) as stores:
+            intake = await RedisIntake.connect(args.redis, args.name, stream=args.stream)
+            settings = WorkerSettings(name=args.name, **SETTINGS)
+            worker = Worker(agent_for(stores.log, Path(args.effects)), stores.leases, intake,
+                            settings, on_error=lambda m: None)  # fmt: skip
+            Path(f"{args.effects}.{args.name}.ready").touch()
+            try:
+                await worker.run()
+            finally:
+                await intake.aclose()
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    anyio.run(go)
+
+
+# -- publishing and measuring ----------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    label: str
+    events: int
+    seconds: float
+    latencies: list[float]
+    checks: dict[str, bool]
+
+    @property
+    def rate(self) -> float:
+        return self.events / self.seconds
+
+    def quantile(self, q: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def schedule(sids: list[str], per_session: int) -> list[tuple[str, int]]:
+    return [(sid, k) for k in range(per_session) for sid in sids]
+
+
+async def publish_all(
+    intake: Intake, plan: list[tuple[str, int]], rate: float,
+    on_progress: Callable[[int], Awaitable[None]] | None = None,
+) -> float:  # fmt: skip
+    """Publish at a steady rate; returns the time of the first publish."""
+    start = time.time()
+    for i, (sid, k) in enumerate(plan):
+        due = start + i / rate
+        if due > time.time():
+            await anyio.sleep(due - time.time())
+        sent = time.time()
+        event = new_event("user.input", content={"text": f"event {k}", "sent_at": sent},
+                          id=f"ev-{sid}-{k}")  # fmt: skip
+        await intake.publish(sid, event, sent_at=sent)
+        if on_progress is not None:
+            await on_progress(i + 1)
+    return start
+
+
+def all_done(log: SessionStore, sids: list[str], per_session: int) -> bool:
+    for sid in sids:
+        if len(log.consumed(sid)) < per_session or log.get_session(sid).status != "finished":
+            return False
+    return True
+
+
+def measure(label: str, log: SessionStore, sids: list[str], per_session: int, start: float,
+            effects: Path) -> Outcome:  # fmt: skip
+    latencies: list[float] = []
+    received: Counter[str] = Counter()
+    consumed: Counter[str] = Counter()
+    last = start
+    unfinished = 0
+    for sid in sids:
+        sent_at: dict[str, float] = {}
+        for stored in log.events(sid, kinds=["event_received", "input_appended"]):
+            event = stored.event
+            if isinstance(event, EventReceived):
+                received[event.event.id] += 1
+                sent_at[event.event.id] = float(event.event.content["sent_at"])
+            elif isinstance(event, InputAppended):
+                for event_id in event.event_ids:
+                    consumed[event_id] += 1
+                    latencies.append(event.at - sent_at[event_id])
+                    last = max(last, event.at)
+        info = log.get_session(sid)
+        unfinished += info.status != "finished" or bool(log.pending_events(sid))
+    expected = {f"ev-{sid}-{k}" for sid, k in schedule(sids, per_session)}
+    runs = Counter(effects.read_text().split("\n")[:-1]) if effects.exists() else Counter()
+    checks = {
+        "no event lost": set(consumed) == expected and set(received) == expected,
+        "none consumed twice": all(n == 1 for n in consumed.values()),
+        "no non-idempotent call ran twice": all(n == 1 for n in runs.values()),
+        "every session finished": unfinished == 0,
+    }
+    return Outcome(label, len(expected), last - start, latencies, checks)
+
+
+def create_sessions(log: SessionStore, n: int) -> list[str]:
+    return [log.create_session(title=f"load {i}", workspace="", model="function")
+            for i in range(n)]  # fmt: skip
+
+
+async def wait_done(log: SessionStore, sids: list[str], per_session: int, limit_s: float) -> None:
+    deadline = time.time() + limit_s
+    while not all_done(log, sids, per_session):
+        if time.time() > deadline:
+            raise SystemExit(f"not finished within {limit_s:g} s")
+        await anyio.sleep(0.5)
+
+
+# -- the four runs -----------------------------------------------------------------------------
+
+
+def run_sqlite(args: argparse.Namespace, folder: Path) -> Outcome:
+    effects = folder / "sqlite-effects.txt"
+
+    async def go() -> Outcome:
+        with open_store(folder / "sqlite.db") as stores:
+            sids = create_sessions(stores.log, args.sessions)
+            intake = LocalIntake()
+            worker = Worker(agent_for(stores.log, effects), stores.leases, intake,
+                            WorkerSettings(name="solo", **SETTINGS))  # fmt: skip
+            async with anyio.create_task_group() as group:
+                group.start_soon(worker.run)
+                start = await publish_all(intake, schedule(sids, args.events), args.rate)
+                await wait_done(stores.log, sids, args.events, args.limit)
+                group.cancel_scope.cancel()
+            await intake.aclose()
+            return measure("sqlite, 1 process", stores.log, sids, args.events, start, effects)
+
+    return anyio.run(go)
+
+
+def run_distributed(args: argparse.Namespace, folder: Path, pg_url: str, redis_url: str,
+                    workers: int, kill: bool) -> Outcome:  # fmt: skip
+    tag = f"{workers}w{'k' if kill else ''}"
+    db = schema_url(pg_url, f"scale_{tag}_{secrets.token_hex(3)}")
+    stream = f"scale:{tag}:{secrets.token_hex(3)}"
+    effects = folder / f"effects-{tag}.txt"
+    with open_store(db) as stores:
+        sids = create_sessions(stores.log, args.sessions)
+        procs = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    __file__,
+                    "worker",
+                    "--db",
+                    db,
+                    "--redis",
+                    redis_url,
+                    "--stream",
+                    stream,
+                    "--name",
+                    f"w{n}",
+                    "--effects",
+                    str(effects),
+                ]
+            )  # fmt: skip
+            for n in range(workers)
+        ]
+        plan = schedule(sids, args.events)
+        killed: list[int] = []
+        while not all(Path(f"{effects}.w{n}.ready").exists() for n in range(workers)):
+            time.sleep(0.05)  # the workers are starting (imports, connections)
+
+        async def progress(published: int) -> None:
+            if kill and not killed and published >= 0.4 * len(plan):
+                procs[0].send_signal(signal.SIGKILL)
+                killed.append(published)
+
+        async def go() -> Outcome:
+            publisher = await RedisIntake.connect(redis_url, "publisher", stream=stream)
+            start = await publish_all(publisher, plan, args.rate, progress)
+            await wait_done(stores.log, sids, args.events, args.limit)
+            await publisher.aclose()
+            label = f"postgres+redis, {workers} worker{'s' if workers > 1 else ''}"
+            return measure(label + (", one killed" if kill else ""), stores.log, sids,
+                           args.events, start, effects)  # fmt: skip
+
+        try:
+            return anyio.run(go)
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.terminate()
+            for proc in procs:
+                proc.wait()
+
+
+def report(outcomes: list[Outcome]) -> None:
+    print(f"\n{'run':<42} {'events/s':>9} {'p50 ms':>8} {'p99 ms':>8}   (offered: see above)")
+    base = outcomes[0]
+    for o in outcomes:
+        print(f"{o.label:<42} {o.rate:>9.1f} {1000 * o.quantile(0.5):>8.1f} "
+              f"{1000 * o.quantile(0.99):>8.1f}   ({o.rate / base.rate:.2f}x events/s of sqlite)")  # fmt: skip
+    print()
+    for o in outcomes:
+        failed = [name for name, ok in o.checks.items() if not ok]
+        print(f"{o.label}: {'all checks passed' if not failed else 'FAILED ' + ', '.join(failed)}"
+              f" ({', '.join(o.checks)})")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="role")
+    w = sub.add_parser("worker")
+    for name in ("--db", "--redis", "--stream", "--name", "--effects"):
+        w.add_argument(name, required=True)
+    parser.add_argument("--sessions", type=int, default=200)
+    parser.add_argument("--events", type=int, default=3, help="events per session")
+    parser.add_argument("--rate", type=float, default=20.0, help="events published per second")
+    parser.add_argument("--limit", type=float, default=300.0, help="seconds a run may take")
+    args = parser.parse_args()
+    if args.role == "worker":
+        worker_main(args)
+        return
+    folder = Path(tempfile.mkdtemp(prefix="workset-scale-"))
+    print(f"{args.sessions} sessions x {args.events} events at {args.rate:g}/s")
+    outcomes = [run_sqlite(args, folder)]
+    print(f"done: {outcomes[-1].label}", flush=True)
+    with test_postgres(durable=True) as pg, test_redis() as redis_url:
+        database = pg.create_database(f"scale_{secrets.token_hex(3)}")
+        for workers, kill in ((1, False), (3, False), (3, True)):
+            outcomes.append(run_distributed(args, folder, database, redis_url, workers, kill))
+            print(f"done: {outcomes[-1].label}", flush=True)
+    report(outcomes)
+    print(json.dumps({o.label: {"events_per_s": round(o.rate, 1),
+                                "p50_ms": round(1000 * o.quantile(0.5), 1),
+                                "p99_ms": round(1000 * o.quantile(0.99), 1),
+                                "checks": o.checks} for o in outcomes}))  # fmt: skip
+    if not all(all(o.checks.values()) for o in outcomes):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
