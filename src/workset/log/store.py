@@ -49,6 +49,7 @@ from workset.events.records import (
     ToolStarted,
 )
 from workset.log.codec import EVENT_TYPES, event_from_payload, event_to_payload
+from workset.log.manifest_delta import ManifestChain
 from workset.log.migrations import migrate
 from workset.log.trajectory import Trajectory
 from workset.messages import Message, OpenUnit, ToolCall, ToolSpec, from_wire, to_wire
@@ -122,6 +123,7 @@ class SessionLog:
         self.path = Path(path)
         self._lock = threading.Lock()  # the loop may append from worker threads
         self._db = _connect(self.path)
+        self._chain = ManifestChain(self.record)
 
     @property
     def where(self) -> str:
@@ -173,11 +175,18 @@ class SessionLog:
         :class:`~workset.errors.EventConsumedError` and records nothing. ``blobs`` (hash →
         text, from :func:`blob_hash`) are stored in the same transaction.
         """
-        payload = _dumps(event_to_payload(event), f"a {event.kind} event")
+        fields = stored = event_to_payload(event)
+        depth = 0
+        if isinstance(event, ModelCalled):  # the manifest as a delta against an earlier one
+            stored, depth = self._chain.compact(event.session_id, fields)
+        payload = _dumps(stored, f"a {event.kind} event")
         consumes = event.event_ids if isinstance(event, InputAppended) else ()
-        return self._insert(
+        seq = self._insert(
             event.session_id, event.kind, event.at, _once_key(event), payload, consumes, blobs
         )
+        if isinstance(event, ModelCalled):
+            self._chain.wrote(event.session_id, seq, fields["manifest"], depth)
+        return seq
 
     def append_record(
         self,
@@ -461,6 +470,8 @@ class SessionLog:
     def _decode(self, session_id: str, seq: int, kind: str, at: float, text: str) -> StoredEvent:
         try:
             payload = json.loads(text)
+            if kind == "model_called":
+                payload = self._chain.expand(session_id, seq, payload)
             if kind in RECORD_KINDS:
                 return StoredEvent(seq, session_id, kind, at, record=payload)
             return StoredEvent(seq, session_id, kind, at, event=event_from_payload(kind, payload))

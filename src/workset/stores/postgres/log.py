@@ -27,6 +27,7 @@ from workset.errors import EventConsumedError, SessionLogError, UsageError
 from workset.events.inputs import Event
 from workset.events.records import EventReceived
 from workset.log.codec import EVENT_TYPES
+from workset.log.manifest_delta import ManifestChain
 from workset.log.store import (
     _SESSION_INFO_SQL,
     RECORD_KINDS,
@@ -143,6 +144,7 @@ class PostgresSessionLog(SessionLog):
         import psycopg
 
         self._psycopg = psycopg
+        self._chain = ManifestChain(self.record)
         self._own_db = database is None
         self.db = database or PostgresDatabase(dsn)
         try:
