@@ -58,7 +58,7 @@ def growing_manifests(sid: str, calls: int, seed: int = 7) -> list[Manifest]:
                 omitted=omitted,
                 history_policy="window",
                 notes={"call": str(n)} if n % 5 == 0 else {},
-            )  # fmt: skip
+            )
         )
     return manifests
 
