@@ -185,7 +185,7 @@ class SessionLog:
             event.session_id, event.kind, event.at, _once_key(event), payload, consumes, blobs
         )
         if isinstance(event, ModelCalled):
-            self._chain.wrote(event.session_id, seq, fields["manifest"], depth)
+            self._chain.wrote(event.session_id, seq, fields, depth)
         return seq
 
     def append_record(
