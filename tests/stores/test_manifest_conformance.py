@@ -69,7 +69,7 @@ def called(sid: str, manifest: Manifest, n: int) -> ModelCalled:
 
 
 def test_every_manifest_is_rebuilt_exactly_after_reopening(backend_url: str) -> None:
-    calls = 2 * KEYFRAME_EVERY + 5
+    calls = KEYFRAME_EVERY + 5
     with open_store(backend_url) as stores:
         sid = stores.log.create_session(title="t", workspace="", model="m")
         written = growing_manifests(sid, calls)
