@@ -53,7 +53,7 @@ from workset.tools.context import current_call
 from workset.tools.registry import ToolRegistry
 from workset.worker import Worker, WorkerSettings
 
-SETTINGS = {"lease_s": 3.0, "poll_s": 0.25, "idle_close_s": 10.0, "reclaim_after_s": 3.0}
+SETTINGS = {"lease_s": 3.0, "poll_s": 0.25, "idle_close_s": 60.0, "reclaim_after_s": 3.0}
 
 
 # -- the agent every worker runs ---------------------------------------------------------------
@@ -93,15 +93,19 @@ def worker_main(args: argparse.Namespace) -> None:
         with open_store(args.db) as stores:
             intake = await RedisIntake.connect(args.redis, args.name, stream=args.stream)
             settings = WorkerSettings(name=args.name, **SETTINGS)
-            worker = Worker(agent_for(stores.log, Path(args.effects)), stores.leases, intake,
-                            settings, on_error=lambda m: None)  # fmt: skip
-            Path(f"{args.effects}.{args.name}.ready").touch()
+            worker = Worker(
+                agent_for(stores.log, Path(args.effects)),
+                stores.leases,
+                intake,
+                settings,
+                on_error=lambda m: None,
+            )
+            await anyio.Path(f"{args.effects}.{args.name}.ready").touch()
             try:
-                await worker.run()
+                await worker.run_until_signalled()
             finally:
                 await intake.aclose()
 
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     anyio.run(go)
 
 
@@ -130,9 +134,11 @@ def schedule(sids: list[str], per_session: int) -> list[tuple[str, int]]:
 
 
 async def publish_all(
-    intake: Intake, plan: list[tuple[str, int]], rate: float,
+    intake: Intake,
+    plan: list[tuple[str, int]],
+    rate: float,
     on_progress: Callable[[int], Awaitable[None]] | None = None,
-) -> float:  # fmt: skip
+) -> float:
     """Publish at a steady rate; returns the time of the first publish."""
     start = time.time()
     for i, (sid, k) in enumerate(plan):
@@ -140,8 +146,9 @@ async def publish_all(
         if due > time.time():
             await anyio.sleep(due - time.time())
         sent = time.time()
-        event = new_event("user.input", content={"text": f"event {k}", "sent_at": sent},
-                          id=f"ev-{sid}-{k}")  # fmt: skip
+        event = new_event(
+            "user.input", content={"text": f"event {k}", "sent_at": sent}, id=f"ev-{sid}-{k}"
+        )
         await intake.publish(sid, event, sent_at=sent)
         if on_progress is not None:
             await on_progress(i + 1)
@@ -155,8 +162,9 @@ def all_done(log: SessionStore, sids: list[str], per_session: int) -> bool:
     return True
 
 
-def measure(label: str, log: SessionStore, sids: list[str], per_session: int, start: float,
-            effects: Path) -> Outcome:  # fmt: skip
+def measure(
+    label: str, log: SessionStore, sids: list[str], per_session: int, start: float, effects: Path
+) -> Outcome:
     latencies: list[float] = []
     received: Counter[str] = Counter()
     consumed: Counter[str] = Counter()
@@ -188,8 +196,7 @@ def measure(label: str, log: SessionStore, sids: list[str], per_session: int, st
 
 
 def create_sessions(log: SessionStore, n: int) -> list[str]:
-    return [log.create_session(title=f"load {i}", workspace="", model="function")
-            for i in range(n)]  # fmt: skip
+    return [log.create_session(title=f"load {i}", workspace="", model="function") for i in range(n)]
 
 
 async def wait_done(log: SessionStore, sids: list[str], per_session: int, limit_s: float) -> None:
@@ -210,8 +217,12 @@ def run_sqlite(args: argparse.Namespace, folder: Path) -> Outcome:
         with open_store(folder / "sqlite.db") as stores:
             sids = create_sessions(stores.log, args.sessions)
             intake = LocalIntake()
-            worker = Worker(agent_for(stores.log, effects), stores.leases, intake,
-                            WorkerSettings(name="solo", **SETTINGS))  # fmt: skip
+            worker = Worker(
+                agent_for(stores.log, effects),
+                stores.leases,
+                intake,
+                WorkerSettings(name="solo", **SETTINGS),
+            )
             async with anyio.create_task_group() as group:
                 group.start_soon(worker.run)
                 start = await publish_all(intake, schedule(sids, args.events), args.rate)
@@ -223,8 +234,9 @@ def run_sqlite(args: argparse.Namespace, folder: Path) -> Outcome:
     return anyio.run(go)
 
 
-def run_distributed(args: argparse.Namespace, folder: Path, pg_url: str, redis_url: str,
-                    workers: int, kill: bool) -> Outcome:  # fmt: skip
+def run_distributed(
+    args: argparse.Namespace, folder: Path, pg_url: str, redis_url: str, workers: int, kill: bool
+) -> Outcome:
     tag = f"{workers}w{'k' if kill else ''}"
     db = schema_url(pg_url, f"scale_{tag}_{secrets.token_hex(3)}")
     stream = f"scale:{tag}:{secrets.token_hex(3)}"
@@ -248,7 +260,7 @@ def run_distributed(args: argparse.Namespace, folder: Path, pg_url: str, redis_u
                     "--effects",
                     str(effects),
                 ]
-            )  # fmt: skip
+            )
             for n in range(workers)
         ]
         plan = schedule(sids, args.events)
@@ -267,8 +279,14 @@ def run_distributed(args: argparse.Namespace, folder: Path, pg_url: str, redis_u
             await wait_done(stores.log, sids, args.events, args.limit)
             await publisher.aclose()
             label = f"postgres+redis, {workers} worker{'s' if workers > 1 else ''}"
-            return measure(label + (", one killed" if kill else ""), stores.log, sids,
-                           args.events, start, effects)  # fmt: skip
+            return measure(
+                label + (", one killed" if kill else ""),
+                stores.log,
+                sids,
+                args.events,
+                start,
+                effects,
+            )
 
         try:
             return anyio.run(go)
@@ -284,13 +302,17 @@ def report(outcomes: list[Outcome]) -> None:
     print(f"\n{'run':<42} {'events/s':>9} {'p50 ms':>8} {'p99 ms':>8}   (offered: see above)")
     base = outcomes[0]
     for o in outcomes:
-        print(f"{o.label:<42} {o.rate:>9.1f} {1000 * o.quantile(0.5):>8.1f} "
-              f"{1000 * o.quantile(0.99):>8.1f}   ({o.rate / base.rate:.2f}x events/s of sqlite)")  # fmt: skip
+        print(
+            f"{o.label:<42} {o.rate:>9.1f} {1000 * o.quantile(0.5):>8.1f} "
+            f"{1000 * o.quantile(0.99):>8.1f}   ({o.rate / base.rate:.2f}x events/s of sqlite)"
+        )
     print()
     for o in outcomes:
         failed = [name for name, ok in o.checks.items() if not ok]
-        print(f"{o.label}: {'all checks passed' if not failed else 'FAILED ' + ', '.join(failed)}"
-              f" ({', '.join(o.checks)})")  # fmt: skip
+        print(
+            f"{o.label}: {'all checks passed' if not failed else 'FAILED ' + ', '.join(failed)}"
+            f" ({', '.join(o.checks)})"
+        )
 
 
 def main() -> None:
@@ -317,10 +339,19 @@ def main() -> None:
             outcomes.append(run_distributed(args, folder, database, redis_url, workers, kill))
             print(f"done: {outcomes[-1].label}", flush=True)
     report(outcomes)
-    print(json.dumps({o.label: {"events_per_s": round(o.rate, 1),
-                                "p50_ms": round(1000 * o.quantile(0.5), 1),
-                                "p99_ms": round(1000 * o.quantile(0.99), 1),
-                                "checks": o.checks} for o in outcomes}))  # fmt: skip
+    print(
+        json.dumps(
+            {
+                o.label: {
+                    "events_per_s": round(o.rate, 1),
+                    "p50_ms": round(1000 * o.quantile(0.5), 1),
+                    "p99_ms": round(1000 * o.quantile(0.99), 1),
+                    "checks": o.checks,
+                }
+                for o in outcomes
+            }
+        )
+    )
     if not all(all(o.checks.values()) for o in outcomes):
         sys.exit(1)
 

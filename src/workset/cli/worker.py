@@ -73,17 +73,16 @@ def worker_command(
             err.print(f"worker {settings.name}: sessions in {stores.where}, events from "
                       f"{intake.where} ({stream})")  # fmt: skip
             try:
-                await worker.run()
+                await worker.run_until_signalled()
             finally:
                 await intake.aclose()
                 rt.setup.close()
                 await rt.model.aclose()
 
         anyio.run(serve)
-    except KeyboardInterrupt:
-        err.print(f"worker {settings.name} stopped")
     finally:
         stores.close()
+    err.print(f"worker {settings.name} stopped; its sessions are free for other workers")
 
 
 def _result(result: RunResult) -> None:

@@ -20,6 +20,7 @@ at-most-once keys hold even if two workers ever both acted on one session.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
 import time
@@ -105,6 +106,19 @@ class Worker:
     def _changed_now(self) -> None:
         self._changed.set()
         self._changed = anyio.Event()
+
+    async def run_until_signalled(self) -> None:
+        """:meth:`run` until SIGTERM or SIGINT, then let go of every session."""
+        async with anyio.create_task_group() as group:
+
+            async def stop_on_signal() -> None:
+                with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                    async for _ in signals:
+                        group.cancel_scope.cancel()
+                        return
+
+            group.start_soon(stop_on_signal)
+            await self.run()
 
     async def run(self) -> None:
         """Serve until cancelled; on the way out every lease held is released."""

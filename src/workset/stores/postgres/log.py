@@ -307,17 +307,16 @@ class PostgresSessionLog(SessionLog):
         return matches[0]
 
     def _read(self, session_id: str, sql: str, params: Sequence[Any]) -> list[Any]:
-        """Rows of one statement about a session; none, and no such session, is an error."""
-
-        def read(conn: Any, _: bool) -> list[Any]:
-            rows = list(conn.execute(sql, params).fetchall())
-            if not rows:
-                found = conn.execute("SELECT 1 FROM sessions WHERE id = %s", (session_id,))
-                if found.fetchone() is None:
-                    raise self._not_found(session_id)
-            return rows
-
-        return self.db.transact("read events", read, transaction=False)
+        """Rows of one statement about a session, in one round trip that also says whether
+        the session exists (no row at all: it does not; one row of NULLs: nothing matched)."""
+        wrapped = (
+            f"SELECT q.* FROM sessions s LEFT JOIN LATERAL ({sql}) q ON true "
+            "WHERE s.id = %s ORDER BY 1"
+        )
+        rows = self.db.rows("read events", wrapped, [*params, session_id])
+        if not rows:
+            raise self._not_found(session_id)
+        return [r for r in rows if r[0] is not None]
 
 
 def _put_blobs(conn: Any, blobs: Mapping[str, str]) -> None:
