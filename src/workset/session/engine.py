@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import anyio
 from anyio.abc import TaskGroup
 
+from workset.context.manifest import Manifest
 from workset.context.trust import neutralize, wrap_untrusted
 from workset.errors import ContextBudgetError, ModelError, UsageError
 from workset.events.inputs import Event, new_event
@@ -440,9 +441,10 @@ class Session:
             return StepOutcome("interrupted")
         decided = interpreter.interpret(response.message, iteration, tools_offered=bool(offered))
         message = decided.message
+        manifest = _with_server_cache(made.assembled.manifest, response.usage)
         self.record(
             ModelCalled(
-                run_id, self.id, iteration, made.assembled.manifest, message, response.usage,
+                run_id, self.id, iteration, manifest, message, response.usage,
                 self.now(), response.finish_reason, request=made.ref,
                 notices=tuple(n.record() for n in suffix),
             ),
@@ -763,6 +765,18 @@ class Session:
             self._poke()
             return
         self.deliver_nowait(answer)
+
+
+def _with_server_cache(manifest: Manifest, usage: Usage) -> Manifest:
+    """The manifest with what the server reported taking from its KV cache for this call
+    (its usage details, else a serving engine's prefix-cache counters), beside the reuse the
+    layout predicted."""
+    cached = usage.cached_prompt_tokens
+    if cached is None:
+        cached = usage.engine_prefix_hits
+    if cached is None:
+        return manifest
+    return replace(manifest, prefix=replace(manifest.prefix, server_cached_tokens=cached))
 
 
 def _without_answered_questions(
