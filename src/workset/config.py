@@ -88,6 +88,7 @@ class ModelSection:
     name: str = DEFAULT_MODEL
     context_window: int = 8192
     base_url: str = ""
+    metrics_url: str = ""  # vLLM's /metrics: its prefix-cache counters recorded per call
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +344,7 @@ class _Reader:
             name=self.string(raw, "model", "name", DEFAULT_MODEL) or DEFAULT_MODEL,
             context_window=self.integer(raw, "model", "context_window", 8192, 256),
             base_url=self.string(raw, "model", "base_url", ""),
+            metrics_url=self.string(raw, "model", "metrics_url", ""),
         )
 
     def budget(self, raw: Mapping[str, Any]) -> BudgetSection:

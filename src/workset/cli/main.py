@@ -245,6 +245,7 @@ def _open(
             api_key=opts.api_key,
             context_window=opts.context_window or config.model.context_window,
             progress=progress,
+            metrics_url=config.model.metrics_url or None,
         )
         agent_config = AgentConfig(
             max_iterations=opts.max_iterations or config.agent.max_iterations,

@@ -30,6 +30,7 @@ def create_model(
     api_key: str | None = None,
     context_window: int | None = None,
     progress: Progress | None = None,
+    metrics_url: str | None = None,
 ) -> Model:
     if spec.startswith("openai:"):
         from workset.models.openai_compat import OpenAICompatibleModel
@@ -43,6 +44,7 @@ def create_model(
             spec.removeprefix("openai:"),
             api_key=api_key,
             context_window=context_window or 8192,
+            metrics_url=metrics_url or None,
         )
     if spec.startswith("scripted:"):
         return scripted_from_file(Path(spec.removeprefix("scripted:")), context_window)
