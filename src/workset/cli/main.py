@@ -31,6 +31,7 @@ from workset.config import HistorySection, WorksetConfig, load_config
 from workset.errors import WorksetError
 from workset.events import LoopEvent
 from workset.loop.agent import Agent, AgentConfig, RunResult
+from workset.loop.bus import Subscriber
 from workset.loop.offer import ToolOffer
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
@@ -41,6 +42,7 @@ from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
 from workset.safety.sandbox import detect_sandbox, sandbox_unavailable_reason
 from workset.stores import SessionStore
+from workset.telemetry import subscriber_from_env
 from workset.tools.background import background_tools
 from workset.tools.base import Tool
 from workset.tools.execution import execution_tools
@@ -201,7 +203,7 @@ class _Runtime:
             registry,
             log,
             replace(agent_config, system_prompt=self.setup.system_prompt),
-            subscribers=[self._print],
+            subscribers=[self._print, *_tracing()],
             gate=gate,
             offer=offer[0],
             sources=self.setup.sources,
@@ -226,6 +228,12 @@ class _Runtime:
         if start is not None:
             with err.status(f"loading {self.model.info.name}…"):
                 await start()
+
+
+def _tracing() -> list[Subscriber]:
+    """Spans for the OpenTelemetry exporter ``$OTEL_TRACES_EXPORTER`` names (none by default)."""
+    traced = subscriber_from_env()
+    return [] if traced is None else [traced]
 
 
 def _open(
