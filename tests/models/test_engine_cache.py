@@ -65,8 +65,8 @@ def test_vllm_cached_tokens_and_counters_are_recorded_per_call_in_whole_blocks(
     assert [c.manifest.prefix.server_cached_tokens for c in calls] == cached
     for call in calls[1:]:
         compared = compare_prefix(call.manifest, call.usage, block=16)
-        assert compared.predicted_in_blocks % 16 == 0
-        assert compared.predicted_in_blocks <= compared.predicted < compared.predicted_in_blocks + 16
+        blocks = compared.predicted_in_blocks
+        assert blocks % 16 == 0 and blocks <= compared.predicted < blocks + 16
         assert compared.reported == call.usage.cached_prompt_tokens
 
 
