@@ -60,6 +60,21 @@ class PostgresServer:
         with (self.data / "server.log").open("ab") as log:  # the child keeps its own copy
             self.process = subprocess.Popen(_as_user(self.user, command), stdout=log, stderr=log)
         _wait_for_port(self.port, self.process, self.data / "server.log")
+        self._wait_until_ready()
+
+    def _wait_until_ready(self) -> None:
+        """Until it accepts sessions (it listens before recovery is done: "starting up")."""
+        import psycopg
+
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            try:
+                psycopg.connect(self.url, connect_timeout=5).close()
+                return
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def stop(self) -> None:
         """Stop the server fast (``SIGINT``: abort transactions, shut down cleanly)."""
