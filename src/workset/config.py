@@ -133,7 +133,7 @@ class HistorySection:
 
 @dataclass(frozen=True, slots=True)
 class MemorySection:
-    db: Path | None = None
+    db: Path | str | None = None  # a SQLite file, or a postgresql:// URL
     tenant: str = ""
     subject: str = ""
     purpose: str = ""
@@ -458,7 +458,7 @@ class _Reader:
     def memory(self, raw: Mapping[str, Any]) -> MemorySection:
         db = self.string(raw, "memory", "db", "")
         return MemorySection(
-            db=self.path(db) if db else None,
+            db=(db if "://" in db else self.path(db)) if db else None,
             tenant=self.string(raw, "memory", "tenant", ""),
             subject=self.string(raw, "memory", "subject", ""),
             purpose=self.string(raw, "memory", "purpose", ""),

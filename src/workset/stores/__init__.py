@@ -20,6 +20,7 @@ from workset.stores.protocols import Inbox, LeaseStore, MemoryBackend, SessionSt
 from workset.stores.url import StoreURL, parse_store_url, redacted
 
 if TYPE_CHECKING:
+    from workset.memory.store import MemoryStore
     from workset.stores.postgres.db import PostgresDatabase
 
 __all__ = [
@@ -49,13 +50,13 @@ class Stores:
     ) -> None:
         self.url, self.log, self.leases = url, log, leases
         self._database = database
-        self._memory: MemoryBackend | None = None
+        self._memory: MemoryStore | None = None
 
     @property
     def where(self) -> str:
         return self.url.where
 
-    def memory(self) -> MemoryBackend:
+    def memory(self) -> MemoryStore:
         """The memory store in the same place (opened on first use, closed with the rest)."""
         if self._memory is None:
             self._memory = _memory(self.url, self._database)
@@ -121,12 +122,12 @@ def open_log(url: str | Path) -> SessionStore:
     return PostgresSessionLog(parsed.dsn)
 
 
-def open_memory(url: str | Path) -> MemoryBackend:
+def open_memory(url: str | Path) -> MemoryStore:
     """Only the memory store ``url`` names (close it when done)."""
     return _memory(parse_store_url(url), None)
 
 
-def _memory(parsed: StoreURL, database: PostgresDatabase | None) -> MemoryBackend:
+def _memory(parsed: StoreURL, database: PostgresDatabase | None) -> MemoryStore:
     if parsed.backend == "sqlite":
         from workset.memory.store import MemoryStore
 
