@@ -1,8 +1,9 @@
 """The session log in PostgreSQL: the same records, keys and guarantees as the SQLite log.
 
 :class:`PostgresSessionLog` keeps everything of :class:`~workset.log.store.SessionLog` that
-does not touch SQL (decoding records, folding trajectories, rebuilding requests, resume
-state) and replaces every statement. How the guarantees hold here:
+does not touch the connection (decoding records, folding trajectories, rebuilding requests,
+resume state, and the read statements, run through :meth:`PostgresSessionLog._read`) and
+replaces the writes. How the guarantees hold here:
 
 - an append is one call of the server-side function ``workset_append`` (one statement, one
   transaction, one round trip), committed before :meth:`append` returns;
@@ -20,17 +21,13 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from workset.errors import EventConsumedError, SessionLogError, UsageError
-from workset.events.inputs import Event
-from workset.events.records import EventReceived
-from workset.log.codec import EVENT_TYPES
 from workset.log.manifest_delta import ManifestChain
 from workset.log.store import (
     _SESSION_INFO_SQL,
-    RECORD_KINDS,
     SessionInfo,
     SessionLog,
     StoredEvent,
@@ -130,12 +127,6 @@ MIGRATIONS: list[list[str]] = [
     [_APPEND],  # 2: one append in one round trip
 ]
 
-_PENDING_SQL = (
-    "SELECT e.seq, e.kind, e.at, e.payload FROM events e WHERE e.session_id = %s "
-    "AND e.kind = 'event_received' AND NOT EXISTS (SELECT 1 FROM consumed_events c "
-    "WHERE c.session_id = e.session_id AND c.event_id = e.call_id) ORDER BY e.seq"
-)
-
 
 class PostgresSessionLog(SessionLog):
     """Sessions and their append-only records in one PostgreSQL database."""
@@ -232,34 +223,6 @@ class PostgresSessionLog(SessionLog):
 
     # -- reading --------------------------------------------------------------------------
 
-    def events(
-        self, session_id: str, *, after_seq: int = 0, kinds: Iterable[str] | None = None
-    ) -> list[StoredEvent]:
-        sql = "SELECT seq, kind, at, payload FROM events WHERE session_id = %s AND seq > %s"
-        params: list[Any] = [session_id, after_seq]
-        if kinds is not None:
-            wanted = list(kinds)
-            unknown = set(wanted) - set(EVENT_TYPES) - RECORD_KINDS
-            if unknown:
-                known = sorted({*EVENT_TYPES, *RECORD_KINDS})
-                raise UsageError(f"unknown event kinds {sorted(unknown)}; known kinds: {known}")
-            sql += " AND kind = ANY(%s)"
-            params.append(wanted)
-        rows = self._read(session_id, sql + " ORDER BY seq", params)
-        return [self._decode(session_id, *row) for row in rows]
-
-    def pending_events(self, session_id: str) -> list[tuple[int, Event]]:
-        found = []
-        for row in self._read(session_id, _PENDING_SQL, [session_id]):
-            stored = self._decode(session_id, *row)
-            assert isinstance(stored.event, EventReceived)
-            found.append((stored.seq, stored.event.event))
-        return found
-
-    def consumed(self, session_id: str) -> frozenset[str]:
-        sql = "SELECT event_id FROM consumed_events WHERE session_id = %s"
-        return frozenset(str(r[0]) for r in self._read(session_id, sql, [session_id]))
-
     def record(self, seq: int) -> StoredEvent:
         rows = self.db.rows(
             "read a record",
@@ -270,10 +233,6 @@ class PostgresSessionLog(SessionLog):
             raise SessionLogError(f"no record {seq} in {self.where}")
         row = rows[0]
         return self._decode(row[0], *row[1:])
-
-    def last_seq(self, session_id: str) -> int:
-        sql = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = %s"
-        return int(self._read(session_id, sql, [session_id])[0][0])
 
     def sessions(self, limit: int | None = 50) -> list[SessionInfo]:
         sql = _SESSION_INFO_SQL + " ORDER BY s.created_at DESC, s.id DESC LIMIT %s"
@@ -308,10 +267,14 @@ class PostgresSessionLog(SessionLog):
 
     def _read(self, session_id: str, sql: str, params: Sequence[Any]) -> list[Any]:
         """Rows of one statement about a session, in one round trip that also says whether
-        the session exists (no row at all: it does not; one row of NULLs: nothing matched)."""
+        the session exists (no row at all: it does not; one row of NULLs: nothing matched).
+
+        ``sql`` is the SQLite log's own (``events``, ``pending_events``, ``consumed``,
+        ``last_seq`` are inherited): plain SQL with ``?`` marks, which become psycopg's
+        ``%s`` (no statement of the log has a literal ``?``)."""
         wrapped = (
-            f"SELECT q.* FROM sessions s LEFT JOIN LATERAL ({sql}) q ON true "
-            "WHERE s.id = %s ORDER BY 1"
+            f"SELECT q.* FROM sessions s LEFT JOIN LATERAL ({sql.replace('?', '%s')}) q "
+            "ON true WHERE s.id = %s ORDER BY 1"
         )
         rows = self.db.rows("read events", wrapped, [*params, session_id])
         if not rows:
