@@ -70,10 +70,12 @@ def worker_command(
                 redis_url, settings.name, stream=stream, max_deliveries=max_deliveries
             )
             worker = Worker(rt.agent, stores.leases, intake, settings, on_result=_result)
-            err.print(f"worker {settings.name}: sessions in {stores.where}, events from "
-                      f"{intake.where} ({stream})")  # fmt: skip
+            ready = (
+                f"worker {settings.name}: sessions in {stores.where}, events from "
+                f"{intake.where} ({stream})"
+            )
             try:
-                await worker.run_until_signalled()
+                await worker.run_until_signalled(on_ready=lambda: err.print(ready))
             finally:
                 await intake.aclose()
                 rt.setup.close()

@@ -107,18 +107,17 @@ class Worker:
         self._changed.set()
         self._changed = anyio.Event()
 
-    async def run_until_signalled(self) -> None:
-        """:meth:`run` until SIGTERM or SIGINT, then let go of every session."""
+    async def run_until_signalled(self, on_ready: Callable[[], None] | None = None) -> None:
+        """:meth:`run` until SIGTERM or SIGINT, then let go of every session. ``on_ready``
+        is called once the signals are being listened for."""
         async with anyio.create_task_group() as group:
-
-            async def stop_on_signal() -> None:
-                with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
-                    async for _ in signals:
-                        group.cancel_scope.cancel()
-                        return
-
-            group.start_soon(stop_on_signal)
-            await self.run()
+            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                group.start_soon(self.run)
+                if on_ready is not None:
+                    on_ready()
+                async for _ in signals:
+                    group.cancel_scope.cancel()
+                    break
 
     async def run(self) -> None:
         """Serve until cancelled; on the way out every lease held is released."""
