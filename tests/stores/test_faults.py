@@ -185,3 +185,13 @@ def test_a_store_written_by_a_newer_workset_is_refused_with_how_to_upgrade(
         match=r"a newer workset wrote them. Upgrade workset \(pip install -U workset\)",
     ):
         open_store(url)
+
+
+def test_session_notes_on_a_postgres_memory_store_say_where_they_can_live(
+    postgres_url: str,
+) -> None:
+    from workset.memory import SessionNotes
+
+    with open_store(postgres_url) as stores:
+        with pytest.raises(UsageError, match="session notes are kept in a SQLite memory file"):
+            SessionNotes(stores.memory(), "s1")

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from workset.errors import UsageError
+from workset.memory.db import MemoryDatabase
 from workset.memory.store import _COLUMNS, MemoryRecord, MemoryStatus, MemoryStore, _record, _row
 from workset.stores.postgres.db import PostgresDatabase
 from workset.stores.postgres.schema import migrate
@@ -63,6 +64,14 @@ class PostgresMemoryStore(MemoryStore):
     def close(self) -> None:
         if self._own_db:
             self.db.close()
+
+    @property
+    def database(self) -> MemoryDatabase:  # type: ignore[override]
+        """Session notes (:class:`~workset.memory.notes.SessionNotes`) live in SQLite only."""
+        raise UsageError(
+            f"session notes are kept in a SQLite memory file, not in {self.where}: give "
+            "SessionNotes a MemoryStore on a file (long-term memory may stay in PostgreSQL)"
+        )
 
     def _store(self, record: MemoryRecord) -> None:
         marks = ", ".join(["%s"] * 11)
