@@ -192,6 +192,6 @@ def test_session_notes_on_a_postgres_memory_store_say_where_they_can_live(
 ) -> None:
     from workset.memory import SessionNotes
 
-    with open_store(postgres_url) as stores:
-        with pytest.raises(UsageError, match="session notes are kept in a SQLite memory file"):
-            SessionNotes(stores.memory(), "s1")
+    notes_need_a_file = "session notes are kept in a SQLite memory file"
+    with open_store(postgres_url) as stores, pytest.raises(UsageError, match=notes_need_a_file):
+        SessionNotes(stores.memory(), "s1")
