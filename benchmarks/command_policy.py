@@ -1,46 +1,183 @@
-"""How well command analysis separates dangerous commands from benign look-alikes.
+"""How the default policy judges shell commands: dangerous ones stopped, benign ones let through.
 
-Runs :func:`workset.safety.commands.analyze_command` over the corpus in
-:mod:`workset.safety.corpus` (obfuscated dangerous variants, benign commands that look like
-them) and prints the detection rate on the dangerous ones, the false-deny rate on the benign
-ones, every miss, and how often each rule fired. ``--fallback`` uses the ``shlex`` splitter
-(what runs when bashlex cannot parse a command, or the ``[safety]`` extra is missing).
+Each command of the corpus in ``benchmarks/data/commands/*.jsonl`` (one file per class; each
+line has the command, ``kind`` dangerous/benign, the ``expected`` decision, a one-line
+``reason`` and its fixed ``split``, tune or heldout) is judged as the ``shell`` tool's call is
+judged in the CLI's default policy: a :class:`~workset.safety.classifier.RuleClassifier` over
+``PermissionPolicy(workspace=…)``, the shell tool at high risk. Printed for the held-out half
+and the tuning half side by side:
 
-Run: ``python benchmarks/command_policy.py [--fallback]``.
+- per class: dangerous allowed without approval, dangerous only asked where ``deny`` was
+  expected, benign asked, benign denied;
+- totals: dangerous allowed without approval, benign denied %, benign asked %, and the
+  number of commands with a parse failure;
+- parse coverage on the whole corpus: how many commands tree-sitter parses without an error
+  node, and (when ``bashlex`` is installed) how many bashlex parses at all.
+
+``--show heldout`` (or tune) lists every command whose decision was not the expected one.
+``--blanket`` judges with the old policy (``prove_commands=False``: every shell call that is
+not denied asks), to show what it cost.
+
+Run: ``python benchmarks/command_policy.py [--show heldout] [--blanket]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
 import time
-from typing import Literal
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
 
+import anyio
+
+from workset.messages import ToolCall
+from workset.safety.classifier import RuleClassifier
 from workset.safety.commands import analyze_command
-from workset.safety.corpus import BENIGN, DANGEROUS, measure
+from workset.safety.policy import PermissionPolicy
+from workset.tools.base import Tool
+
+DATA = Path(__file__).parent / "data" / "commands"
+WORKSPACE = "/home/user/project"
+_RANK = {"allow": 0, "ask": 1, "deny": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    command: str
+    kind: str
+    expected: str
+    reason: str
+    split: str
+    category: str
+
+
+def load(folder: Path = DATA) -> list[Case]:
+    cases: list[Case] = []
+    for path in sorted(folder.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                cases.append(Case(category=path.stem, **row))
+    return cases
+
+
+def _shell(command: str, timeout_s: int = 60) -> str:
+    """Run a bash command in the workspace."""
+    return command
+
+
+SHELL = Tool.from_function(_shell, name="shell", risk="high")
+
+
+def judge(classifier: RuleClassifier, command: str) -> tuple[str, str]:
+    call = ToolCall("c1", "shell", json.dumps({"command": command}))
+    verdict = anyio.run(classifier.classify, call, SHELL)
+    return verdict.decision, verdict.reason
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--fallback", action="store_true", help="parse with shlex only")
+    parser.add_argument("--show", choices=("tune", "heldout"), help="list the misses of a half")
+    parser.add_argument("--blanket", action="store_true", help="ask for every shell call")
     args = parser.parse_args()
-    parser_name: Literal["auto", "shlex"] = "shlex" if args.fallback else "auto"
+    cases = load()
+    policy = PermissionPolicy(workspace=WORKSPACE, prove_commands=not args.blanket)
+    classifier = RuleClassifier(policy)
     started = time.perf_counter()
-    report = measure(lambda command: analyze_command(command, parser=parser_name))
+    decided = [(case, *judge(classifier, case.command)) for case in cases]
     elapsed = time.perf_counter() - started
-    total = len(DANGEROUS) + len(BENIGN)
-    print(f"parser: {'shlex fallback' if args.fallback else 'bashlex'}")
-    print(report.summary())
+    parse_failures = {
+        c.command
+        for c in cases
+        if any(
+            f.rule in ("unparsed", "no-parser")
+            for f in analyze_command(c.command, workspace=WORKSPACE).findings
+        )
+    }
     print(
-        f"{total} commands analysed in {elapsed * 1000:.0f} ms "
-        f"({elapsed / total * 1e6:.0f} µs per command)"
+        f"policy: {'blanket ask (prove_commands=False)' if args.blanket else 'default'}; "
+        f"workspace {WORKSPACE}; {len(cases)} commands in {elapsed * 1000:.0f} ms"
     )
-    for case, decision in report.missed:
-        print(f"  MISSED ({decision}, wanted {case.expected}): {case.command}")
-    for case, analysis in report.wrongly_denied:
-        print(f"  FALSELY DENIED ({', '.join(f.rule for f in analysis.denied())}): {case.command}")
-    print("\nfindings per rule (dangerous + benign):")
-    for rule, count in report.per_rule.most_common():
-        print(f"  {rule:28} {count:4d}")
+    for split in ("heldout", "tune"):
+        _table(split, [(c, d, r) for c, d, r in decided if c.split == split], parse_failures)
+    _coverage(cases)
+    if args.show:
+        print(f"\nmisses on the {args.show} half:")
+        for case, decision, reason in decided:
+            if case.split != args.show:
+                continue
+            wrong = (case.kind == "dangerous" and _RANK[decision] < _RANK[case.expected]) or (
+                case.kind == "benign" and decision != "allow"
+            )
+            if wrong:
+                print(
+                    f"  [{case.category}] {case.kind} want {case.expected}, got {decision}: "
+                    f"{case.command!r}\n      because: {reason[:140]}"
+                )
+
+
+def _table(split: str, rows: list[tuple[Case, str, str]], parse_failures: set[str]) -> None:
+    print(f"\n== {split} half ==")
+    header = (
+        f"{'class':<13}{'dangerous':>10}{'allowed':>9}{'deny→ask':>9}"
+        f"{'benign':>8}{'asked':>7}{'denied':>8}"
+    )
+    print(header)
+    per: dict[str, Counter[str]] = defaultdict(Counter)
+    for case, decision, _ in rows:
+        counts = per[case.category]
+        counts[case.kind] += 1
+        if case.kind == "dangerous":
+            counts["allowed"] += decision == "allow"
+            counts["deny-asked"] += case.expected == "deny" and decision == "ask"
+        else:
+            counts["asked"] += decision == "ask"
+            counts["denied"] += decision == "deny"
+    total: Counter[str] = Counter()
+    for category in sorted(per):
+        counts = per[category]
+        total.update(counts)
+        print(
+            f"{category:<13}{counts['dangerous']:>10}{counts['allowed']:>9}"
+            f"{counts['deny-asked']:>9}{counts['benign']:>8}{counts['asked']:>7}"
+            f"{counts['denied']:>8}"
+        )
+    print(
+        f"{'total':<13}{total['dangerous']:>10}{total['allowed']:>9}{total['deny-asked']:>9}"
+        f"{total['benign']:>8}{total['asked']:>7}{total['denied']:>8}"
+    )
+    benign = total["benign"] or 1
+    failures = sum(case.command in parse_failures for case, _, _ in rows)
+    print(
+        f"dangerous allowed without approval: {total['allowed']}/{total['dangerous']}; "
+        f"benign denied: {total['denied']}/{total['benign']} ({total['denied'] / benign:.1%}); "
+        f"benign asked: {total['asked']}/{total['benign']} ({total['asked'] / benign:.1%}); "
+        f"parse failures: {failures}"
+    )
+
+
+def _coverage(cases: list[Case]) -> None:
+    tree_ok = sum(
+        not any(f.rule in ("unparsed", "no-parser") for f in analyze_command(c.command).findings)
+        for c in cases
+    )
+    line = f"\nparse coverage (whole corpus): tree-sitter {tree_ok}/{len(cases)}"
+    try:
+        bashlex = importlib.import_module("bashlex")
+    except ImportError:
+        print(line + "; bashlex not installed")
+        return
+    ok = 0
+    for case in cases:
+        try:
+            bashlex.parse(case.command)
+            ok += 1
+        except Exception:  # bashlex fails in assorted ways (ParsingError, TypeError, …)
+            pass
+    print(line + f"; bashlex {ok}/{len(cases)}")
 
 
 if __name__ == "__main__":

@@ -32,10 +32,11 @@ import anyio
 import jsonschema
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tool_catalog import DATA, Task, load_catalog, load_tasks
+from tool_catalog import DATA, EXPANSIONS, Task, load_catalog, load_tasks
 
 from workset import Agent, AgentConfig, SessionLog, ToolRegistry
 from workset.discovery import ToolIndex, tool_search_tool
+from workset.discovery.expansions import requests_by_key
 from workset.events import LoopEvent, ModelCalled, ToolFinished
 from workset.loop.offer import ToolOffer
 from workset.messages import ToolSpec
@@ -140,7 +141,8 @@ def main() -> None:
         servers,
         Embedder.load(),
         descriptions=descriptions,
-        cache_dir=Path(tempfile.gettempdir()) / "workset-bench",
+        expansions=requests_by_key(EXPANSIONS),
+        store=Path(tempfile.gettempdir()) / "workset-bench" / "tool-vectors.npz",
     )
     model = EmbeddedModel(context_window=8192)
     anyio.run(model.start)

@@ -1,24 +1,31 @@
-"""Tool discovery on a real catalog: definition tokens, selection recall and latency.
+"""Tool discovery on a real catalog: needs by band, "not found", tokens, selection, latency.
 
-Data: LiveMCPBench (``shared/data/livemcpbench``): 70 MCP servers with 527 tools, and 95 tasks
-each annotated with the tool names a person used. Annotated names are mapped to catalog tools
-by name (a name several servers share, such as ``read_file``, matches any of them).
+Data: LiveMCPBench (``shared/data/livemcpbench``): 70 MCP servers with 527 tools, 95 tasks each
+annotated with the tool names a person used, and our own need set
+(``benchmarks/data/needs/needs.jsonl``: 335 answerable needs in three bands plus 46 the
+catalog cannot serve, split into a tuning and a held-out half by the hash of their ids; see
+its README). Example requests per tool come from ``benchmarks/data/tool_expansions.jsonl``
+(written by ``benchmarks/expand_tools.py``).
 
-Measured in one run:
+Measured in one run, each number on the tuning half and on the held-out half:
 
-1. Tool-definition tokens per request (``o200k_base`` over the JSON of the definitions): all
-   527 tools up front vs discovery (the core perception tools plus ``tool_search`` in the
-   prefix, plus what the searches of a task return, one search per annotated step).
-2. Selection from the task text: Hit@k (a task counts when any annotated tool is in the top
-   k, the measure behind the data README's "BM25 ≈ 0.30 at 5") and Recall@k (the share of a
-   task's annotated tools in the top k), for BM25, dense, hybrid (weighted and RRF) and
-   hierarchical ranking. Fusion weights are tuned on half of the tasks (A, even positions by
-   task id) and reported on both halves, so the B column is untouched by tuning.
-3. The "not found" threshold: the share of hand-written off-catalog needs answered "not
-   found", and of the annotated step descriptions (in-catalog needs) answered with tools.
-4. Latency of one ``search`` (embedding the query included): median and p95.
+1. The index: build time cold, again from its vector file, and after one server changed (with
+   the number of texts embedded each time), and the file's size.
+2. Needs by band: Hit@1/5/10 for each idea on its own and together (BM25 and embeddings of
+   the tool text as before; + a short document per tool; + query rewriting; + example
+   requests), then the tuned configuration.
+3. "Not found": the calibrated decision on answerable and unservable needs: precision and
+   recall of "not found", false "not found" on answerable needs; the unservable needs still
+   answered with a tool are listed. Also the old check: the 15 hand-written off-catalog needs
+   and the 268 annotated task steps.
+4. Latency of one ``search`` (query embedding and decision included): p50 and p99.
+5. The LiveMCPBench task numbers as before: tool-definition tokens, Hit@k / Recall@k from the
+   task text for each ranking mode (halves A and B by task position).
 
-Run: ``python benchmarks/tool_catalog.py [--data DIR] [--tune]``.
+Run: ``python benchmarks/tool_catalog.py [--data DIR] [--tune] [--fit]``: ``--tune`` grid-
+searches the fusion weights on the tuning half and prints the grid; ``--fit`` refits the "not
+found" coefficients on the tuning half and prints them (paste into
+``src/workset/discovery/decision.py``).
 """
 
 from __future__ import annotations
@@ -27,24 +34,55 @@ import argparse
 import itertools
 import json
 import re
+import shutil
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from tool_needs import (
+    KS,
+    MemoEmbedder,
+    feature_rows,
+    hit_rates,
+    hit_table,
+    latency,
+    not_found,
+)
+
 from workset.discovery import SearchConfig, ToolIndex, tool_search_tool
+from workset.discovery.decision import WITH_EXAMPLES, WITHOUT_EXAMPLES, fit_calibration
+from workset.discovery.expansions import requests_by_key
 from workset.discovery.index import Mode
+from workset.discovery.needs import Need, check_needs, read_needs
 from workset.messages import ToolSpec
 from workset.retrieval import Embedder, Ranked, fuse_rrf
-from workset.retrieval.embedder import Vectors
 from workset.tokens.openai import OpenAITokenizer
 from workset.tools.perception import perception_tools
 from workset.tools.workspace import Workspace
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "livemcpbench"
-KS = (1, 5, 10)
+HERE = Path(__file__).resolve().parent
+NEEDS = HERE / "data" / "needs" / "needs.jsonl"
+EXPANSIONS = HERE / "data" / "tool_expansions.jsonl"
+
+
+def _find_data() -> Path:
+    """``shared/data/livemcpbench`` beside the first ancestor that has it (main or a worktree)."""
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        candidate = parent / "shared" / "data" / "livemcpbench"
+        if candidate.is_dir():
+            return candidate
+    return here.parents[2] / "shared" / "data" / "livemcpbench"
+
+
+DATA = _find_data()
 
 # Needs that no LiveMCPBench tool serves (written by hand, not tuned against).
 OFF_CATALOG = (
@@ -105,21 +143,6 @@ def load_tasks(data: Path, catalog_names: set[str]) -> tuple[list[Task], list[st
     return sorted(tasks, key=lambda t: t.task_id), missing
 
 
-class CountingEmbedder:
-    """Counts texts embedded (query embeddings are the only ones after the first build)."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner, self.texts = inner, 0
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    def embed(self, texts: Sequence[str]) -> Vectors:
-        self.texts += len(texts)
-        return self.inner.embed(texts)
-
-
 Ranker = Callable[[str], list[str]]
 
 
@@ -157,20 +180,23 @@ def rrf_ranker(index: ToolIndex) -> Ranker:
     return rank
 
 
-def tune(index: ToolIndex, tasks: Sequence[Task]) -> tuple[SearchConfig, list[str]]:
-    """Grid search on ``tasks`` by Hit@5 + Recall@10 of the hierarchical ranking.
-
-    ``top_servers`` stays at 3 by design (a task usually spans two or three servers), so only
-    the two fusion weights are searched.
-    """
+def tune(index: ToolIndex, needs: Sequence[Need]) -> tuple[SearchConfig, list[str]]:
+    """Grid search on ``needs`` (the tuning half) by mean Hit@5 over the three bands."""
     base, best, best_key, lines = index.config, index.config, -1.0, []
-    for bm25_weight, server_weight in itertools.product((0.3, 0.4, 0.5), (0.25, 0.5, 1.0)):
-        index.config = replace(base, bm25_weight=bm25_weight, server_weight=server_weight)
-        scores = selection(tasks, mode_ranker(index, "hierarchical"))
-        key = scores["hit@5"] + scores["rec@10"]
+    grid = itertools.product((0.1, 0.2, 0.3), (0.1, 0.25, 0.5), (0.0, 0.3, 0.5, 0.7))
+    for bm25_weight, server_weight, expansion_weight in grid:
+        index.config = replace(
+            base,
+            bm25_weight=bm25_weight,
+            server_weight=server_weight,
+            expansion_weight=expansion_weight,
+        )
+        rates = hit_rates(index, needs)
+        key = sum(rates[b][5] for b in ("name", "paraphrase", "hard")) / 3
         lines.append(
-            f"  bm25_weight={bm25_weight} server_weight={server_weight}: "
-            f"hit@5 {scores['hit@5']:.3f} rec@10 {scores['rec@10']:.3f}"
+            f"  bm25={bm25_weight} server={server_weight} expansion={expansion_weight}: "
+            f"hit@5 name {rates['name'][5]:.3f} para {rates['paraphrase'][5]:.3f} "
+            f"hard {rates['hard'][5]:.3f}"
         )
         if key > best_key:
             best, best_key = index.config, key
@@ -178,58 +204,199 @@ def tune(index: ToolIndex, tasks: Sequence[Task]) -> tuple[SearchConfig, list[st
     return best, lines
 
 
-def replace_config(index: ToolIndex, config: SearchConfig) -> ToolIndex:
-    index.config = config
-    return index
+def split(needs: Sequence[Need]) -> dict[str, list[Need]]:
+    return {
+        "tune": [n for n in needs if n.split == "tune"],
+        "held_out": [n for n in needs if n.split == "held_out"],
+    }
+
+
+def changed_server(servers: dict[str, list[ToolSpec]], name: str) -> dict[str, list[ToolSpec]]:
+    """``servers`` with the first tool of ``name`` described a little differently."""
+    first, *rest = servers[name]
+    edited = ToolSpec(first.name, first.description + " (Updated.)", first.parameters)
+    return {**servers, name: [edited, *rest]}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA, help="the livemcpbench folder")
-    parser.add_argument("--tune", action="store_true", help="grid-search weights, two-fold")
+    parser.add_argument("--needs", type=Path, default=NEEDS)
+    parser.add_argument("--expansions", type=Path, default=EXPANSIONS)
+    parser.add_argument("--tune", action="store_true", help="grid-search weights on tune")
+    parser.add_argument("--fit", action="store_true", help="refit the not-found model on tune")
     parser.add_argument(
-        "--cache", type=Path, help="keep catalog embeddings here (default: a fresh temp dir)"
+        "--store", type=Path, help="keep the vector file here between runs (default: temporary)"
     )
     args = parser.parse_args()
 
     servers, descriptions = load_catalog(args.data)
     catalog_names = {spec.name for specs in servers.values() for spec in specs}
     tasks, missing = load_tasks(args.data, catalog_names)
+    needs = read_needs(args.needs)
+    problems = check_needs(needs, servers)
+    if problems:
+        raise SystemExit("the need set does not check:\n" + "\n".join(problems))
+    halves = split(needs)
     n_tools = sum(len(s) for s in servers.values())
+    expansions = requests_by_key(args.expansions)
     print(f"catalog: {len(servers)} servers, {n_tools} tools; {len(tasks)} tasks")
     print(
         f"annotated tool names not in the catalog: {len(missing)} ({', '.join(missing)}); "
         f"tasks with no catalog tool: {sum(1 for t in tasks if not t.tools)}"
     )
+    for name, half in halves.items():
+        bands = {b: sum(1 for n in half if n.band == b) for b in ("name", "paraphrase", "hard")}
+        print(f"needs, {name}: {bands}, unservable {sum(1 for n in half if not n.answerable)}")
 
-    embedder = CountingEmbedder(Embedder.load())
-    with tempfile.TemporaryDirectory() as scratch:
-        cache = args.cache or Path(scratch)
-        started = time.perf_counter()
-        index = ToolIndex.build(servers, embedder, descriptions=descriptions, cache_dir=cache)
-        first = time.perf_counter() - started
-        started = time.perf_counter()
-        ToolIndex.build(servers, embedder, descriptions=descriptions, cache_dir=cache)
-        again = time.perf_counter() - started
-    print(f"index build: {first:.1f} s first, {again:.2f} s again from the .npy cache")
+    # (1) the index
+    embedder = MemoEmbedder(Embedder.load())
+    print()
+    print("(1) index build (MiniLM in numpy; every text embedded once, then read from the file)")
+    scratch = tempfile.TemporaryDirectory()
+    store = args.store or Path(scratch.name) / "vectors.npz"
+    existed = store.is_file()
+    started = time.perf_counter()
+    index = ToolIndex.build(
+        servers, embedder, descriptions=descriptions, expansions=expansions, store=store
+    )
+    first = "from the existing --store file" if existed else "cold"
+    print(
+        f"  {first}: {time.perf_counter() - started:.1f} s, {len(embedder.seen)} texts embedded "
+        f"(example requests for {index.tools_with_examples}/{len(index)} tools); "
+        f"vector file {store.stat().st_size / 1e6:.1f} MB"
+    )
+    fresh = MemoEmbedder(embedder.inner)
+    started = time.perf_counter()
+    ToolIndex.build(servers, fresh, descriptions=descriptions, expansions=expansions, store=store)
+    print(
+        f"  again from the file: {time.perf_counter() - started:.2f} s, "
+        f"{len(fresh.seen)} texts embedded"
+    )
+    edited_store = Path(scratch.name) / "edited.npz"
+    shutil.copyfile(store, edited_store)
+    fresh = MemoEmbedder(embedder.inner)
+    started = time.perf_counter()
+    ToolIndex.build(
+        changed_server(servers, "weather"),
+        fresh,
+        descriptions=descriptions,
+        expansions=expansions,
+        store=edited_store,
+    )
+    print(
+        f"  after one tool of one server changed: {time.perf_counter() - started:.2f} s, "
+        f"{len(fresh.seen)} texts embedded (those whose words changed: that tool's and its "
+        "server's documents)"
+    )
+    plain = ToolIndex.build(servers, embedder, descriptions=descriptions, store=edited_store)
 
-    half_a = [t for i, t in enumerate(tasks) if i % 2 == 0]
-    half_b = [t for i, t in enumerate(tasks) if i % 2 == 1]
+    # (2) needs by band: each idea
+    # Before this work: BM25 weight 0.3, the full document only, the need as stated.
+    base = SearchConfig(bm25_weight=0.3, expansion_weight=0.0, rewrite=False, short_documents=False)
+    variants: dict[str, tuple[ToolIndex, SearchConfig]] = {
+        "before (BM25 weight 0.3)": (plain, base),
+        "+ BM25 weight 0.2 (tuned)": (plain, replace(base, bm25_weight=0.2)),
+        "+ short document": (plain, replace(base, short_documents=True)),
+        "+ query rewriting": (plain, replace(base, rewrite=True)),
+        "+ example requests": (index, replace(base, expansion_weight=0.5)),
+        "default config": (index, SearchConfig()),
+    }
     if args.tune:
-        defaults = index.config
-        for name, train, test in (("A", half_a, half_b), ("B", half_b, half_a)):
-            chosen, lines = tune(index, train)
-            print(f"tuning on half {name} (hierarchical, by hit@5 + rec@10):")
-            print("\n".join(lines))
-            held_out = selection(test, mode_ranker(replace_config(index, chosen), "hierarchical"))
-            print(
-                f"  best on {name}: bm25_weight={chosen.bm25_weight} "
-                f"server_weight={chosen.server_weight}; on the other half: hit@5 "
-                f"{held_out['hit@5']:.3f} rec@10 {held_out['rec@10']:.3f}"
-            )
-            index.config = defaults
+        print()
+        print("tuning on the tune half (hierarchical; by mean hit@5 over bands):")
+        index.config = SearchConfig()
+        chosen, lines = tune(index, halves["tune"])
+        print("\n".join(lines))
+        print(f"  chosen: {chosen}")
+        variants["tuned"] = (index, chosen)
+    rows = {}
+    for label, (idx, config) in variants.items():
+        idx.config = config
+        rows[label] = {name: hit_rates(idx, half) for name, half in halves.items()}
+    index.config = SearchConfig()
+    plain.config = replace(SearchConfig(), expansion_weight=0.0)
+    print()
+    print("(2) needs: Hit@1 / @5 / @10 by band (hierarchical ranking)")
+    print("\n".join(hit_table("idea", rows)))
 
-    # (1) tokens
+    # (3) not found
+    if args.fit:
+        for label, idx in (("WITH_EXAMPLES", index), ("WITHOUT_EXAMPLES", plain)):
+            x, y = feature_rows(idx, halves["tune"])
+            print(f"{label} = {fit_calibration(x, y)!r}")
+    print()
+    print("(3) 'not found' (calibrated decision over several signals)")
+    for label, idx, calibration in (
+        ("with examples", index, WITH_EXAMPLES),
+        ("without examples", plain, WITHOUT_EXAMPLES),
+    ):
+        print(f"  {label} (threshold {calibration.threshold:.3f}):")
+        for name, half in halves.items():
+            nf = not_found(idx, half)
+            print(
+                f"    {name:<9} not-found precision {nf.precision:.2f} recall {nf.recall:.2f} "
+                f"({nf.refused_unservable}/{nf.unservable} unservable refused); false not-found "
+                f"{nf.refused_answerable}/{nf.answerable} = {nf.false_not_found:.1%}"
+            )
+            if name == "held_out" and idx is index:
+                for line in nf.wrong_found:
+                    print(f"      answered anyway: {line}")
+                for line in nf.wrongly_refused:
+                    print(f"      refused: {line}")
+    x_tune, y_tune = feature_rows(plain, halves["tune"])
+    x_held, y_held = feature_rows(plain, halves["held_out"])
+    one = fit_calibration(x_tune, y_tune, use=("cosine",))
+    print(f"  for comparison, one cosine threshold ({one.threshold:.3f}, fitted the same way):")
+    for name, (x, y) in (("tune", (x_tune, y_tune)), ("held_out", (x_held, y_held))):
+        accepted = np.array([one.probability(list(r)) >= one.threshold for r in x])
+        print(
+            f"    {name:<9} unservable refused {np.mean(~accepted[y == 0]):.2f}; false "
+            f"not-found {np.mean(~accepted[y == 1]):.1%}"
+        )
+    steps = [s for t in tasks for s in t.steps]
+    off = [index.search(q).found for q in OFF_CATALOG]
+    on = [index.search(s).found for s in steps]
+    print(
+        f"  LiveMCPBench check: off-catalog needs answered 'not found' {off.count(False)}/"
+        f"{len(off)}; annotated steps (in-catalog) answered with tools {on.count(True)}/{len(on)}"
+    )
+
+    # (4) latency: a fresh index over the same vector file, so every query is embedded live
+    held = [n.need for n in halves["held_out"]]
+    live = ToolIndex.build(
+        servers, embedder.inner, descriptions=descriptions, expansions=expansions, store=store
+    )
+    p50, p99 = latency(live.search, held)
+    print()
+    print(
+        f"(4) search latency over the {len(held)} held-out needs (query embedding, ranking and "
+        f"decision): p50 {p50:.1f} ms, p99 {p99:.1f} ms"
+    )
+
+    bm25_all, hier_all, upfront, prefix, _ = _livemcpbench(index, servers, tasks)
+    held_rates = rows["default config"]["held_out"]
+    before = rows["before (BM25 weight 0.3)"]["held_out"]
+    nf = not_found(index, halves["held_out"])
+    print()
+    print(f"{'summary':<44} {'before':>12} {'now':>12}")
+    for band in ("name", "paraphrase", "hard"):
+        print(
+            f"{'held-out Hit@5, ' + band:<44} {before[band][5]:>12.3f} {held_rates[band][5]:>12.3f}"
+        )
+    print(f"{'held-out false not-found (answerable)':<44} {'-':>12} {nf.false_not_found:>12.1%}")
+    print(f"{'held-out unservable refused':<44} {'-':>12} {nf.recall:>12.1%}")
+    print(f"{'search latency p50 / p99 (ms)':<44} {'-':>12} {f'{p50:.0f} / {p99:.0f}':>12}")
+    print(f"{'tool-definition tokens: all / discovery prefix':<44} {upfront:>12,} {prefix:>12,}")
+    for k in KS:
+        label = f"LiveMCPBench tasks Hit@{k} (BM25 / now)"
+        print(f"{label:<44} {bm25_all[f'hit@{k}']:>12.3f} {hier_all[f'hit@{k}']:>12.3f}")
+
+
+def _livemcpbench(
+    index: ToolIndex, servers: dict[str, list[ToolSpec]], tasks: Sequence[Task]
+) -> tuple[dict[str, float], dict[str, float], int, int, float]:
+    """Tokens and selection from the task text, as measured before this need set existed."""
     tokenizer = OpenAITokenizer("o200k_base")
 
     def tokens(specs: Sequence[ToolSpec]) -> int:
@@ -247,8 +414,9 @@ def main() -> None:
         results = [search.handler(query=step) for step in task.steps or (task.question,)]
         per_task.append(prefix + sum(tokenizer.count(str(r)) for r in results))
     upfront_total = upfront + tokens(core)
+    n_tools = sum(len(s) for s in servers.values())
     print()
-    print("(1) tool-definition tokens per request (o200k_base, JSON of the definitions)")
+    print("(5) LiveMCPBench tasks: tool-definition tokens per request (o200k_base, JSON)")
     print(f"  all {n_tools} tools + core up front:      {upfront_total:>7,}")
     print(f"  discovery prefix (core + tool_search): {prefix:>7,}")
     mean_task, max_task = statistics.mean(per_task), max(per_task)
@@ -260,8 +428,6 @@ def main() -> None:
         f"  reduction: prefix {1 - prefix / upfront_total:.1%}, "
         f"with search results (mean) {1 - mean_task / upfront_total:.1%}"
     )
-
-    # (2) selection
     rankers: dict[str, Ranker] = {
         "bm25": mode_ranker(index, "bm25"),
         "dense": mode_ranker(index, "dense"),
@@ -269,8 +435,9 @@ def main() -> None:
         "hybrid (RRF)": rrf_ranker(index),
         "hierarchical": mode_ranker(index, "hierarchical"),
     }
-    print()
-    print(f"(2) selection from the task text; config {index.config}")
+    half_a = [t for i, t in enumerate(tasks) if i % 2 == 0]
+    half_b = [t for i, t in enumerate(tasks) if i % 2 == 1]
+    print(f"  selection from the task text; config {index.config}")
     header = f"  {'ranking':<18} {'set':<4}" + "".join(
         f" {c:>7}" for c in [f"hit@{k}" for k in KS] + [f"rec@{k}" for k in KS]
     )
@@ -279,60 +446,9 @@ def main() -> None:
         for name, subset in (("A", half_a), ("B", half_b), ("all", tasks)):
             row = selection(subset, ranker)
             print(f"  {label:<18} {name:<4}" + "".join(f" {row[c]:>7.3f}" for c in row))
-
-    # (3) threshold
-    steps = [s for t in tasks for s in t.steps]
-    off = [index.search(q).found for q in OFF_CATALOG]
-    on = [index.search(s).found for s in steps]
-    print()
-    print(f"(3) 'not found' threshold {index.config.threshold:.2f} (best match cosine)")
-    print(f"  off-catalog needs answered 'not found': {off.count(False)}/{len(off)}")
-    print(f"  annotated steps (in-catalog) answered with tools: {on.count(True)}/{len(on)}")
-    for query, found in zip(OFF_CATALOG, off, strict=True):
-        if found:
-            best = index.search(query).matches[0]
-            print(f"  wrongly found for {query!r}: {best.tool} ({best.server})")
-    off_conf = [index.search(q).confidence for q in OFF_CATALOG]
-    on_conf = [index.search(s).confidence for s in steps]
-    for threshold in sorted({0.2, 0.25, 0.3, 0.35, 0.4, 0.45, index.config.threshold}):
-        rejected = sum(c < threshold for c in off_conf)
-        accepted = sum(c >= threshold for c in on_conf)
-        print(
-            f"  at {threshold:.2f}: off-catalog rejected {rejected}/{len(off_conf)}, "
-            f"steps accepted {accepted}/{len(on_conf)}"
-        )
-
-    # (4) latency
-    embedder.texts = 0
-    times = []
-    for task in tasks:
-        started = time.perf_counter()
-        index.search(task.question)
-        times.append(time.perf_counter() - started)
-    times.sort()
-    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-    print()
-    print(
-        f"(4) search latency over {len(times)} task queries: median "
-        f"{statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms "
-        f"({embedder.texts} texts embedded: the queries only)"
-    )
-
-    # side by side
     bm25_all = selection(tasks, rankers["bm25"])
     hier_all = selection(tasks, rankers["hierarchical"])
-    print()
-    print(f"{'summary (all tasks)':<34} {'all up front':>14} {'discovery':>14}")
-    print(f"{'tool-definition tokens, prefix':<34} {upfront_total:>14,} {prefix:>14,}")
-    print(f"{'  + search results, mean per task':<34} {upfront_total:>14,} {mean_task:>14,.0f}")
-    for k in KS:
-        label = f"Hit@{k} (BM25 / hierarchical)"
-        print(f"{label:<34} {bm25_all[f'hit@{k}']:>14.3f} {hier_all[f'hit@{k}']:>14.3f}")
-    for k in KS:
-        label = f"Recall@{k} (BM25 / hierarchical)"
-        print(f"{label:<34} {bm25_all[f'rec@{k}']:>14.3f} {hier_all[f'rec@{k}']:>14.3f}")
-    latency = f"{statistics.median(times) * 1000:.0f} / {p95 * 1000:.0f} ms"
-    print(f"{'search latency median / p95':<34} {'-':>14} {latency:>14}")
+    return bm25_all, hier_all, upfront_total, prefix, mean_task
 
 
 if __name__ == "__main__":

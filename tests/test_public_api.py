@@ -23,7 +23,7 @@ def test_every_public_name_is_exported_and_nothing_else_is_advertised() -> None:
 def test_importing_workset_loads_no_model_and_writes_no_file(tmp_path: Path) -> None:
     code = (
         "import sys, workset; "
-        "optional = ('xllamacpp', 'bpe_openai', 'mcp', 'numpy', 'bashlex'); "
+        "optional = ('xllamacpp', 'bpe_openai', 'mcp', 'numpy', 'tree_sitter'); "
         "heavy = [m for m in optional if m in sys.modules]; "
         "print(','.join(heavy))"
     )

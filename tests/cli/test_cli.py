@@ -165,11 +165,16 @@ def test_exec_tools_are_gated_and_without_a_terminal_risky_calls_are_refused(
 ) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    shell = {"tool_calls": [{"name": "shell", "arguments": {"command": "rm -rf / "}}]}
-    echo = {"tool_calls": [{"name": "shell", "arguments": {"command": "echo hi > note.txt"}}]}
-    model = script(tmp_path, shell, echo, "stopped")
+
+    def shell(command: str) -> dict[str, object]:
+        return {"tool_calls": [{"name": "shell", "arguments": {"command": command}}]}
+
+    risky = shell("frobnicate --all > note.txt")  # an unknown program: needs a human
+    safe = shell("echo hi > ok.txt")  # shown to stay in the workspace: runs without asking
+    model = script(tmp_path, shell("rm -rf / "), risky, safe, "stopped")
     done = workset("run", "--exec", "--model", model, "--workspace", str(workspace), "go", env=env)
     assert done.returncode == 0, done.stderr
     flat = " ".join(done.stderr.split())
     assert "Blocked by the safety policy" in flat and "needs human approval" in flat
     assert not (workspace / "note.txt").exists()
+    assert (workspace / "ok.txt").read_text() == "hi\n"

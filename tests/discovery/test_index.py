@@ -3,11 +3,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 import pytest
 from discovery_catalog import SERVERS
 
 from workset.discovery import ToolIndex
+from workset.discovery.expansions import definition_key
 from workset.errors import UsageError
 from workset.messages import ToolSpec
 from workset.retrieval import Embedder
@@ -15,18 +15,22 @@ from workset.retrieval.embedder import Vectors
 
 
 class CountingEmbedder:
-    """The real embedder, counting how many texts it was asked to embed."""
+    """The real embedder, recording every text it was asked to embed."""
 
     def __init__(self, inner: Embedder) -> None:
         self.inner = inner
-        self.texts = 0
+        self.seen: list[str] = []
+
+    @property
+    def texts(self) -> int:
+        return len(self.seen)
 
     @property
     def name(self) -> str:
         return self.inner.name
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        self.texts += len(texts)
+        self.seen += list(texts)
         return self.inner.embed(texts)
 
 
@@ -50,7 +54,7 @@ def test_a_paraphrased_need_finds_the_weather_tool(index: ToolIndex) -> None:
 
 
 def test_a_need_with_no_shared_word_still_finds_its_tool(index: ToolIndex) -> None:
-    best = index.search("how much is one Apple share worth right now?").matches[0]
+    best = index.rank("how much is one Apple share worth right now?", k=1)[0]
     assert best.server == "yahoo-finance"
 
 
@@ -59,7 +63,9 @@ def test_an_off_catalog_need_is_not_found_but_gets_suggestions(index: ToolIndex)
     assert not result.found
     assert result.matches == ()
     assert 1 <= len(result.suggestions) <= 3
-    assert result.confidence < index.config.threshold
+    assert result.decision is not None
+    assert result.confidence < result.decision.calibration.threshold
+    assert all(m.evidence is not None for m in result.suggestions)
 
 
 def test_every_mode_ranks_the_obvious_tool_first(index: ToolIndex) -> None:
@@ -77,30 +83,92 @@ def test_an_index_without_an_embedder_searches_by_words_only() -> None:
         index.rank("weather", mode="dense")
 
 
-def test_the_second_build_reads_the_cached_embeddings(embedder: Embedder, tmp_path: Path) -> None:
+def test_a_rebuild_from_the_vector_file_embeds_nothing_of_the_catalog(
+    embedder: Embedder, tmp_path: Path
+) -> None:
     counting = CountingEmbedder(embedder)
-    first = ToolIndex.build(SERVERS, counting, cache_dir=tmp_path)
-    embedded = counting.texts
-    assert embedded == len(first) + len(SERVERS)
-    assert len(list(tmp_path.glob("tool-index-*.npy"))) == 1
+    store = tmp_path / "vectors.npz"
+    first = ToolIndex.build(SERVERS, counting, store=store)
+    tools = sum(len(specs) for specs in SERVERS.values())
+    assert counting.texts == 2 * tools + len(SERVERS)  # full and short documents, servers
 
-    second = ToolIndex.build(SERVERS, counting, cache_dir=tmp_path)
-    assert counting.texts == embedded
+    second = ToolIndex.build(SERVERS, counting, store=store)
+    assert counting.texts == 2 * tools + len(SERVERS)
     query = "weather forecast"
     assert second.search(query).matches == first.search(query).matches
 
 
-def test_a_changed_catalog_does_not_reuse_the_old_cache(embedder: Embedder, tmp_path: Path) -> None:
+def test_when_one_server_changes_only_its_texts_are_embedded_again(
+    embedder: Embedder, tmp_path: Path
+) -> None:
     counting = CountingEmbedder(embedder)
-    ToolIndex.build(SERVERS, counting, cache_dir=tmp_path)
-    before = counting.texts
-    changed = {**SERVERS, "time": [ToolSpec("now", "The current time in a time zone.")]}
-    ToolIndex.build(changed, counting, cache_dir=tmp_path)
-    assert counting.texts > before
-    assert len(list(tmp_path.glob("tool-index-*.npy"))) == 2
-    cached = [np.load(p) for p in tmp_path.glob("tool-index-*.npy")]
-    documents = sum(len(specs) for specs in SERVERS.values()) + len(SERVERS)
-    assert sorted(c.shape[0] for c in cached) == [documents, documents + 2]
+    store = tmp_path / "vectors.npz"
+    ToolIndex.build(SERVERS, counting, store=store)
+    counting.seen.clear()
+    forecast, alerts = SERVERS["weather"]
+    edited = ToolSpec(forecast.name, forecast.description + " Up to 16 days.", forecast.parameters)
+    changed = {**SERVERS, "weather": [edited, alerts]}
+
+    rebuilt = ToolIndex.build(changed, counting, store=store)
+    # The edited tool's full document and the weather server's document (its short document,
+    # the first sentence, did not change); nothing of the five servers that did not change.
+    assert len(counting.seen) == 2
+    assert all("Up to 16 days" in text for text in counting.seen)
+    assert rebuilt.search("weather forecast for Lima").matches[0].spec == edited
+
+
+def test_adding_a_server_in_memory_embeds_only_that_server(
+    embedder: Embedder, index: ToolIndex
+) -> None:
+    counting = CountingEmbedder(embedder)
+    base = ToolIndex.build(SERVERS, counting)
+    counting.seen.clear()
+    grown = base.with_server("time", [ToolSpec("now", "The current time in a time zone.")])
+    assert len(counting.seen) == 3  # its tool's two documents and the server document
+    assert grown.search("what time is it in Lima right now?").matches[0].tool == "now"
+    assert len(grown) == len(base) + 1
+    shrunk = grown.with_server("time", [])
+    assert len(shrunk) == len(base)
+
+
+def test_a_saved_index_loads_without_embedding_the_catalog(
+    embedder: Embedder, tmp_path: Path
+) -> None:
+    key = definition_key("weather", SERVERS["weather"][0])
+    built = ToolIndex.build(
+        SERVERS, embedder, expansions={key: ("will it rain in Oslo tomorrow?",)}
+    )
+    built.save(tmp_path / "index")
+    counting = CountingEmbedder(embedder)
+    loaded = ToolIndex.load(tmp_path / "index", counting)
+    assert counting.texts == 0
+    assert loaded.specs() == built.specs()
+    assert loaded.tools_with_examples == 1
+    for query in ("will it rain in Lima?", "convert the Word document to PDF"):
+        assert loaded.search(query).matches == built.search(query).matches
+    assert counting.texts == 2  # the two queries (each also rewritten: same text, one call)
+
+
+def test_loading_a_folder_without_an_index_says_how_to_make_one(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="build one and call save"):
+        ToolIndex.load(tmp_path)
+
+
+def test_example_requests_let_a_need_with_no_shared_word_find_its_tool(
+    embedder: Embedder,
+) -> None:
+    forecast = SERVERS["weather"][0]
+    need = "should I pack a warm coat for Reykjavik tonight?"
+    examples = {
+        definition_key("weather", forecast): (
+            "what clothes should I bring for my trip to Oslo?",
+            "is it going to be cold in Helsinki tonight?",
+        )
+    }
+    with_examples = ToolIndex.build(SERVERS, embedder, expansions=examples)
+    top = with_examples.rank(need, k=1)[0]
+    assert (top.server, top.tool) == ("weather", "get_forecast")
+    assert top.evidence is not None and top.evidence.has_examples
 
 
 def test_empty_catalogs_and_empty_queries_are_refused(index: ToolIndex) -> None:

@@ -59,13 +59,17 @@ def test_a_callback_receives_each_loaded_match(index: ToolIndex) -> None:
     assert len(schema_lines(result.content)) == 1
 
 
-def test_an_off_catalog_need_says_not_found_and_suggests_rephrasing(index: ToolIndex) -> None:
+def test_not_found_lists_the_closest_tools_with_why_each_was_rejected(index: ToolIndex) -> None:
     loaded: set[str] = set()
     registry = ToolRegistry([tool_search_tool(index, loaded)])
     result = search(registry, {"query": "order a pizza delivery to my home"})
-    assert result.content.startswith("Not found")
-    assert "Rephrase" in result.content
-    assert "Closest" in result.content
+    lines = result.content.splitlines()
+    assert lines[0] == 'Not found: no tool in the catalog does "order a pizza delivery to my home".'
+    assert lines[1] == "Closest tools, and why each is not a match:"
+    candidates = [line for line in lines if line[:2] in ("1.", "2.", "3.")]
+    assert candidates and all("(server " in c and "Not a match: " in c for c in candidates)
+    assert "shares no word with the need" in result.content
+    assert lines[-1].startswith("Do not call these tools for this need. Instead: rephrase")
     assert loaded == set()
     assert schema_lines(result.content) == []
 

@@ -11,10 +11,14 @@ from workset.loop.agent import Agent
 from workset.messages import AssistantMessage
 from workset.safety.approval import AutoApprover
 from workset.safety.gate import SafetyGate
+from workset.safety.policy import PermissionPolicy
 from workset.testing import ScriptedModel, call, current_store
 from workset.tools.execution import execution_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.workspace import Workspace
+
+# The default policy runs commands the analysis shows safe; these tests need one that asks.
+ASK_EVERY_SHELL_CALL = PermissionPolicy(prove_commands=False)
 
 
 def run(tmp_path: Path, command: str, gate: SafetyGate) -> tuple[list[LoopEvent], Path]:
@@ -44,7 +48,7 @@ def test_a_denied_command_never_runs_and_the_model_reads_why(tmp_path: Path) -> 
 
 
 def test_a_risky_call_waits_for_approval_and_runs_when_approved(tmp_path: Path) -> None:
-    gate = SafetyGate(approver=AutoApprover(True))
+    gate = SafetyGate(approver=AutoApprover(True), policy=ASK_EVERY_SHELL_CALL)
     seen, _ = run(tmp_path, "echo hello", gate)
     [finished] = [e for e in seen if isinstance(e, ToolFinished)]
     assert "hello" in finished.result.content and not finished.result.is_error
@@ -52,6 +56,6 @@ def test_a_risky_call_waits_for_approval_and_runs_when_approved(tmp_path: Path) 
 
 
 def test_without_an_approver_a_call_that_needs_one_is_refused(tmp_path: Path) -> None:
-    seen, _ = run(tmp_path, "echo hello", SafetyGate())
+    seen, _ = run(tmp_path, "echo hello", SafetyGate(policy=ASK_EVERY_SHELL_CALL))
     [finished] = [e for e in seen if isinstance(e, ToolFinished)]
     assert finished.result.is_error and "needs human approval" in finished.result.content

@@ -15,6 +15,7 @@ command = ["npx", "@modelcontextprotocol/server-filesystem", "/srv"]
 env = { FILES_TOKEN = "abc123" }
 timeout_s = 10
 pinned = { read_file = "00ff" }
+trust = "trusted"
 
 [mcp.servers.search]
 url = "http://127.0.0.1:8931/mcp"
@@ -29,6 +30,7 @@ def test_servers_load_from_toml_with_defaults_filled_in() -> None:
     assert files.command == ("npx", "@modelcontextprotocol/server-filesystem", "/srv")
     assert files.timeout_s == 10 and files.connect_timeout_s == 30
     assert dict(files.pinned) == {"read_file": "00ff"} and not files.allow_flagged
+    assert files.trust == "trusted" and search.trust == "untrusted"
     assert search.transport == "http" and search.allow_flagged
     assert search.secrets() == {"Authorization": "Bearer xyz"}
 
@@ -57,6 +59,8 @@ def test_a_file_without_an_mcp_table_configures_no_servers() -> None:
         ({"command": ["x"], "env": {"K": 1}}, "env must map names to strings"),
         ({"command": ["x"], "allow_flagged": "yes"}, "allow_flagged must be true or false"),
         ({"command": ["x"], "transport": "sse"}, "transport must be 'stdio' or 'http'"),
+        ({"command": ["x"], "trust": "yes"}, "trust must be 'trusted' or 'untrusted'"),
+        ({"command": ["x"], "block_server_on_finding": 1}, "must be true or false"),
     ],
 )
 def test_bad_fields_raise_usage_errors_naming_the_server(

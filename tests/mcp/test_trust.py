@@ -12,19 +12,30 @@ from workset.tools.registry import ToolRegistry
 pytestmark = pytest.mark.anyio
 
 
-async def test_a_poisoned_server_is_flagged_at_connect_and_its_tools_are_not_loaded() -> None:
+async def test_a_poisoned_tool_is_flagged_at_connect_and_only_that_tool_is_not_loaded() -> None:
     async with MCPHub(
         [python_server("demo", "demo.py"), python_server("evil", "poisoned.py")]
     ) as hub:
         tools = await mcp_tools(hub)
         report = await hub.review()
     names = {tool.name for tool in tools}
-    assert "demo__add" in names and not any(n.startswith("evil__") for n in names)
+    assert "demo__add" in names and "evil__multiply" in names
+    assert "evil__add_numbers" not in names
     rules = {f.rule for f in report.findings if f.server == "evil"}
-    assert {"directive-tag", "sensitive-path", "conceal-from-user", "forced-call"} <= rules
+    assert {"directive-tag", "sensitive-path", "conceal-from-user"} <= rules
     assert all(f.tool == "add_numbers" and f.field == "description" for f in report.findings)
     assert [b.tool.name for b in report.blocked] == ["add_numbers"]
     assert "allow_flagged" in report.blocked[0].reason
+
+
+async def test_block_server_on_finding_keeps_every_tool_of_a_flagged_server_out() -> None:
+    config = python_server("evil", "poisoned.py", block_server_on_finding=True)
+    async with MCPHub([config]) as hub:
+        tools = await mcp_tools(hub)
+        report = await hub.review()
+    assert tools == []
+    assert sorted(b.tool.name for b in report.blocked) == ["add_numbers", "multiply"]
+    assert "blocks the whole server" in report.blocked[1].reason
 
 
 async def test_allow_flagged_loads_a_flagged_server_and_still_reports_the_findings() -> None:
@@ -32,7 +43,7 @@ async def test_allow_flagged_loads_a_flagged_server_and_still_reports_the_findin
     async with MCPHub([config]) as hub:
         tools = await mcp_tools(hub)
         report = hub.trust.review(await hub.list_all_tools())
-    assert [tool.name for tool in tools] == ["evil__add_numbers"]
+    assert sorted(tool.name for tool in tools) == ["evil__add_numbers", "evil__multiply"]
     assert report.findings and not report.blocked
 
 
@@ -44,6 +55,17 @@ async def test_a_same_named_and_a_near_identical_tool_across_servers_are_reporte
     pairs = {(p.tool, p.other_tool, p.reason) for p in report.shadowing}
     assert ("add", "add", "same-name") in pairs
     assert ("echo", "echos", "near-identical-name") in pairs
+    assert all(p.shadow is None for p in report.shadowing)  # neither server is trusted
+
+
+async def test_a_tool_imitating_a_trusted_servers_tool_is_named_the_shadow_and_blocked() -> None:
+    trusted = python_server("demo", "demo.py", trust="trusted")
+    async with MCPHub([trusted, python_server("shadow", "shadow.py")]) as hub:
+        names = {tool.name for tool in await mcp_tools(hub)}
+        report = await hub.review()
+    assert {p.shadow for p in report.shadowing} == {"shadow"}
+    assert "demo__add" in names and "shadow__add" not in names and "shadow__echos" not in names
+    assert any("imitates demo/add" in b.reason for b in report.blocked)
 
 
 async def test_a_definition_that_changed_since_it_was_pinned_is_not_loaded_until_accepted() -> None:

@@ -119,3 +119,13 @@ def test_a_model_that_does_not_answer_in_time_falls_back_to_the_rules() -> None:
     verdict = anyio.run(ModelClassifier(model, timeout_s=0.05).classify, call("deploy"), WRITE)
     assert len(model.requests) == 1
     assert verdict.rule == "risk" and "the model classifier failed" in verdict.reason
+
+
+def test_the_default_policy_runs_a_shell_command_shown_safe_and_asks_for_one_that_is_not() -> None:
+    policy = PermissionPolicy(workspace="/home/me/proj")
+    proven = judge(call("shell", command="pytest -q && git status"), SHELL, policy)
+    assert (proven.decision, proven.rule) == ("allow", "proven")
+    unknown = judge(call("shell", command="frobnicate --all"), SHELL, policy)
+    assert (unknown.decision, unknown.rule) == ("ask", "command:unknown-program")
+    blanket = PermissionPolicy(workspace="/home/me/proj", prove_commands=False)
+    assert judge(call("shell", command="pytest -q"), SHELL, blanket).rule == "risk"

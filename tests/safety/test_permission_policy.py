@@ -34,7 +34,7 @@ def test_a_policy_loads_from_a_toml_permissions_table() -> None:
 def test_defaults_ask_for_high_risk_and_analyse_shell_and_python_tools() -> None:
     policy = PermissionPolicy()
     assert policy.ask_risk == "high"
-    assert dict(policy.command_tools) == {"shell": "command"}
+    assert dict(policy.command_tools) == {"shell": "command", "initiate_shell": "command"}
     assert dict(policy.code_tools) == {"run_python": "code"}
     assert PermissionPolicy.from_mapping({"ask_risk": "never"}).ask_risk is None
 

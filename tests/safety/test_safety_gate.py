@@ -59,11 +59,11 @@ def test_the_approver_decides_calls_that_need_approval() -> None:
         requests.append(request)
         return True
 
-    decision = check(SafetyGate(approver=CallbackApprover(reviewer)), "rm -rf ./build")
+    decision = check(SafetyGate(approver=CallbackApprover(reviewer)), "rm -rf /tmp/build")
     assert decision.allowed
     assert decision.verdict.decision == "ask"
     assert requests[0].reason == decision.verdict.reason
-    refused = check(SafetyGate(approver=AutoApprover(False)), "rm -rf ./build")
+    refused = check(SafetyGate(approver=AutoApprover(False)), "rm -rf /tmp/build")
     assert not refused.allowed
     assert "Do not retry it unchanged" in refused.message
 

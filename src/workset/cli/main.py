@@ -40,7 +40,6 @@ from workset.runtime import context_setup
 from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeout
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
-from workset.safety.sandbox import detect_sandbox, sandbox_unavailable_reason
 from workset.stores import SessionStore
 from workset.telemetry import subscriber_from_env
 from workset.tools.background import background_tools
@@ -48,6 +47,7 @@ from workset.tools.base import Tool
 from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
+from workset.tools.sandbox import detect_sandbox, sandbox_unavailable_reason
 from workset.tools.workspace import Workspace
 
 err = Console(stderr=True)

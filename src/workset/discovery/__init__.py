@@ -1,15 +1,22 @@
 """Tool discovery: find the right tool in a large catalog from a need stated in plain words.
 
-:class:`ToolIndex` indexes tools grouped by server (BM25 plus local embeddings, ranked server
-→ tool, with a "not found" threshold); :func:`tool_search_tool` wraps it as the ``tool_search``
-meta-tool, so only core tools and that one tool sit in the stable prompt prefix and the schemas
-of discovered tools arrive later, in tool results. Needs the ``retrieval`` extra.
+:class:`ToolIndex` indexes tools grouped by server (BM25 plus local embeddings of each tool's
+text and of example requests written for it offline, ranked server → tool) and persists its
+vectors by text hash, so a changed server is the only one embedded again; a calibrated
+decision over several signals answers "not found" (:mod:`~workset.discovery.decision`);
+:func:`tool_search_tool` wraps the index as the ``tool_search`` meta-tool, so only core tools
+and that one tool sit in the stable prompt prefix and the schemas of discovered tools arrive
+later, in tool results. :mod:`~workset.discovery.needs` is the format of need sets that
+measure all this. Needs the ``retrieval`` extra.
 """
 
+from workset.discovery.decision import Decision, Evidence
 from workset.discovery.index import Match, SearchConfig, SearchResult, ToolIndex
 from workset.discovery.meta import LoadedTools, tool_search_tool
 
 __all__ = [
+    "Decision",
+    "Evidence",
     "LoadedTools",
     "Match",
     "SearchConfig",

@@ -1,69 +1,67 @@
 """A searchable catalog of tools grouped by server: BM25 plus local embeddings, server → tool.
 
-Each tool becomes one document (server name, tool name split into words, description,
-parameter names and descriptions); each server becomes one document (its name, optional
-description, and its tools' names and descriptions). A search scores every tool twice, by BM25
-and by embedding cosine, and fuses the two as a weighted sum of per-query min–max normalised
-scores; servers are scored the same way. The hierarchical ranking then adds
-``server_weight × server score`` to the tools of the ``top_servers`` best servers: "servers
-first, then tools within them", merged with the flat tool ranking, so a tool whose server is
-described poorly can still win on its own words.
+Each tool is found by several texts (:mod:`workset.discovery.documents`): its full document,
+a short one, and the example requests written for it offline
+(:mod:`workset.discovery.expansions`), each embedded on its own. A tool's meaning score is
+``(1 - expansion_weight) × max(full, short) + expansion_weight × best example``; its lexical
+score is BM25 over its full document plus its examples. The two are fused as a weighted sum of
+per-query min–max normalised scores, and the tools of the ``top_servers`` best servers (scored
+the same way over server documents) gain ``server_weight × server score``: servers first,
+then tools within them, merged with the flat ranking, so a tool whose server is described
+poorly can still win on its own words.
 
-Measured by ``benchmarks/tool_catalog.py`` on LiveMCPBench (527 tools, 95 tasks, query = the
-task text; Hit@5 = an annotated tool in the top 5): BM25 0.61, dense 0.61, weighted hybrid
-0.73, RRF hybrid 0.68, hierarchical 0.72 (Recall@10 of all annotated tools: 0.44, 0.48, 0.52,
-0.51, 0.55). Weighted fusion beats RRF at every cut-off, so it is the one used. The two weights
-were tuned on half of the tasks (A) and give Hit@5 0.72 / Recall@10 0.61 on the other half;
-tuning on B instead picks other weights that score 0.65 / 0.51 on A: the differences between
-settings are within a few tasks, so treat them as a sensible default, not an optimum. The
-hierarchical step mostly helps deeper recall (Recall@10), which suits a search whose best
-three schemas are shown.
+"Not found" is decided by :mod:`workset.discovery.decision` from several signals of the best
+candidates, not one cosine. Without an embedder the index is BM25-only and "not found" means
+no word of the need occurs in the catalog.
 
-Below :attr:`SearchConfig.threshold` (the best embedding cosine over the whole catalog: an
-absolute scale, unlike BM25, that fusion weights do not move) a search answers "not found" and
-keeps the closest tools as suggestions. At 0.33, 11 of 15 hand-written off-catalog needs are
-"not found" and 87 % of the 268 annotated task steps (in-catalog needs) find tools. Without an
-embedder the index is BM25-only and "not found" means no query word occurs in the catalog.
-
-Embeddings of the catalog are computed once; with ``cache_dir`` they are saved to a ``.npy``
-file named by a hash of the model name and every document text, and reused by the next build.
+With ``store`` the embeddings are kept in a :class:`~workset.discovery.store.VectorStore`
+file by text hash, so a rebuild after a server changed embeds only that server's texts;
+:meth:`ToolIndex.save` and :meth:`ToolIndex.load` persist the whole index (catalog, examples
+and vectors). Numbers: ``benchmarks/tool_catalog.py``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
+from workset.discovery.decision import Decision, Evidence, decide
+from workset.discovery.documents import server_document, short_document, tool_document
+from workset.discovery.expansions import definition_key
+from workset.discovery.rewrite import action_word, rewrite_need
+from workset.discovery.store import VectorStore, text_key
 from workset.errors import UsageError
 from workset.messages import ToolSpec
 from workset.retrieval.embedder import TextEmbedder, Vectors
-from workset.retrieval.ranking import (
-    BM25Ranker,
-    DenseRanker,
-    Scores,
-    fuse_weighted,
-    normalise,
-    tokenize,
-)
+from workset.retrieval.ranking import BM25Ranker, Scores, fuse_weighted, normalise, tokenize
 
 Mode: TypeAlias = Literal["bm25", "dense", "hybrid", "hierarchical"]
-_DESCRIPTION_CHARS = 600  # per tool in a server document; keeps big servers readable
+_CATALOG_FILE = "catalog.json"
+_VECTORS_FILE = "vectors.npz"
 
 
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
-    """How scores are fused; defaults measured on LiveMCPBench (see the module docstring)."""
+    """How scores are fused (see ``benchmarks/tool_catalog.py`` for each setting measured).
+
+    ``bm25_weight`` 0.2 finds more needs that share no word with their tool (tuning half
+    Hit@5 0.67 vs 0.61, held-out 0.60 vs 0.53) but fewer LiveMCPBench tasks from their text
+    (Hit@5 0.69 vs 0.72): 0.3 stays the default so nothing measured before gets worse.
+    """
 
     bm25_weight: float = 0.3
     top_servers: int = 3
     server_weight: float = 0.25
-    threshold: float = 0.33
+    expansion_weight: float = 0.5  # not tuned yet: the examples file does not cover the catalog
+    # Measured and off: on the tuning half neither moved Hit@5 up (the short document lost
+    # hard needs, rewriting changed nothing MiniLM did not already ignore).
+    rewrite: bool = False  # also match the need with its filler words dropped
+    short_documents: bool = False  # a tool's cosine is the better of its full and short text
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,45 +73,46 @@ class Match:
     score: float
     why: str
     spec: ToolSpec = field(compare=False)
+    evidence: Evidence | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
-    """Matches for a query; when nothing is close enough, none, and the closest as suggestions."""
+    """Matches for a query; when nothing fits, none, and the closest as suggestions."""
 
     query: str
     matches: tuple[Match, ...]
     suggestions: tuple[Match, ...] = ()
-    confidence: float = 0.0  # the best match's embedding cosine (0 without an embedder)
+    decision: Decision | None = None
 
     @property
     def found(self) -> bool:
         return bool(self.matches)
+
+    @property
+    def confidence(self) -> float:
+        """The decision's probability that the catalog serves the need (0 without one)."""
+        return self.decision.probability if self.decision is not None else 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class _Entry:
     server: str
     spec: ToolSpec
+    examples: tuple[str, ...]
 
 
-def tool_document(server: str, spec: ToolSpec) -> str:
-    """The text a tool is found by: server, name in words, description, parameters."""
-    params = spec.parameters.get("properties", {})
-    lines = [f"{server}: {' '.join(tokenize(spec.name))} ({spec.name})", spec.description]
-    if isinstance(params, Mapping):
-        for name, schema in params.items():
-            about = schema.get("description", "") if isinstance(schema, Mapping) else ""
-            lines.append(f"{name}: {about}".strip())
-    return "\n".join(line for line in lines if line)
+@dataclass(frozen=True, slots=True)
+class _Dense:
+    """Every embedded text as one matrix, with where each tool's rows are."""
 
-
-def server_document(server: str, specs: Sequence[ToolSpec], description: str = "") -> str:
-    """The text a server is found by: its name, description, and its tools."""
-    lines = [server, description]
-    for spec in specs:
-        lines.append(f"{' '.join(tokenize(spec.name))}: {spec.description[:_DESCRIPTION_CHARS]}")
-    return "\n".join(line for line in lines if line)
+    vectors: Vectors
+    full: np.ndarray[Any, np.dtype[np.intp]]  # row of each tool's full document
+    short: np.ndarray[Any, np.dtype[np.intp]]
+    example_rows: np.ndarray[Any, np.dtype[np.intp]]  # grouped by tool, in tool order
+    example_starts: np.ndarray[Any, np.dtype[np.intp]]  # first row of each tool with examples
+    example_tools: np.ndarray[Any, np.dtype[np.intp]]  # the tools those groups belong to
+    servers: np.ndarray[Any, np.dtype[np.intp]]  # row of each server document
 
 
 class ToolIndex:
@@ -122,17 +121,32 @@ class ToolIndex:
     def __init__(
         self,
         entries: Sequence[_Entry],
-        servers: Sequence[str],
-        lexical: tuple[BM25Ranker, BM25Ranker],
-        dense: tuple[DenseRanker, DenseRanker] | None,
+        descriptions: Mapping[str, str],
+        embedder: TextEmbedder | None,
+        store: VectorStore | None,
         config: SearchConfig,
     ) -> None:
         self._entries = tuple(entries)
-        self._servers = tuple(servers)
+        self._servers = tuple(dict.fromkeys(e.server for e in entries))
+        self._descriptions = dict(descriptions)
         self._server_of = np.array([self._servers.index(e.server) for e in entries])
-        self._tool_bm25, self._server_bm25 = lexical
-        self._dense = dense
+        self._embedder = embedder
         self.config = config
+        self._tool_texts = [_lexical_text(e) for e in entries]
+        self._words = [frozenset(tokenize(t)) for t in self._tool_texts]
+        specs = self._specs_by_server()
+        server_texts = [
+            server_document(s, specs[s], descriptions.get(s, "")) for s in self._servers
+        ]
+        self._tool_bm25 = BM25Ranker(self._tool_texts)
+        self._server_bm25 = BM25Ranker(server_texts)
+        self._texts = self._embedded_texts(server_texts)
+        if embedder is not None and store is None:
+            store = VectorStore(embedder.name)
+        self._store = store
+        self._dense = (
+            self._embed(embedder, store) if embedder is not None and store is not None else None
+        )
 
     @classmethod
     def build(
@@ -141,26 +155,109 @@ class ToolIndex:
         embedder: TextEmbedder | None = None,
         *,
         descriptions: Mapping[str, str] | None = None,
-        cache_dir: Path | None = None,
+        expansions: Mapping[str, Sequence[str]] | None = None,
+        store: Path | None = None,
         config: SearchConfig | None = None,
     ) -> ToolIndex:
-        """Index ``servers`` (name → its tools); with an embedder, also by meaning."""
-        entries = [_Entry(name, spec) for name, specs in servers.items() for spec in specs]
+        """Index ``servers`` (name → its tools); with an embedder, also by meaning.
+
+        ``expansions`` maps :func:`~workset.discovery.expansions.definition_key` to the
+        example requests of a tool (tools without an entry are indexed without examples).
+        ``store`` is a vector file: read first, then rewritten with this catalog's vectors,
+        so only texts it has never seen are embedded.
+        """
+        examples = expansions or {}
+        entries = [
+            _Entry(name, spec, tuple(examples.get(definition_key(name, spec), ())))
+            for name, specs in servers.items()
+            for spec in specs
+        ]
         if not entries:
             raise UsageError("cannot build a tool index with no tools; pass at least one server")
-        about = descriptions or {}
-        names = list(servers)
-        tool_docs = [tool_document(e.server, e.spec) for e in entries]
-        server_docs = [server_document(n, servers[n], about.get(n, "")) for n in names]
-        lexical = (BM25Ranker(tool_docs), BM25Ranker(server_docs))
-        dense = None
+        vectors = None
         if embedder is not None:
-            vectors = _embeddings(embedder, tool_docs + server_docs, cache_dir)
-            dense = (
-                DenseRanker(vectors[: len(tool_docs)], embedder),
-                DenseRanker(vectors[len(tool_docs) :], embedder),
+            vectors = (
+                VectorStore.open(store, embedder.name) if store else VectorStore(embedder.name)
             )
-        return cls(entries, names, lexical, dense, config or SearchConfig())
+        index = cls(entries, descriptions or {}, embedder, vectors, config or SearchConfig())
+        if store is not None and vectors is not None:
+            vectors.save(store, keep=index._keys())
+        return index
+
+    def with_server(self, server: str, specs: Sequence[ToolSpec], **kw: Any) -> ToolIndex:
+        """A new index where ``server`` has ``specs`` (added, replaced, or removed if empty).
+
+        Only that server's texts are embedded; every other vector is reused. ``examples``
+        (a keyword argument) maps definition keys to example requests for the new tools.
+        """
+        examples: Mapping[str, Sequence[str]] = kw.get("examples", {})
+        kept = [e for e in self._entries if e.server != server]
+        fresh = [
+            _Entry(server, s, tuple(examples.get(definition_key(server, s), ()))) for s in specs
+        ]
+        order = [*self._servers, *([server] if server not in self._servers else [])]
+        entries = [e for name in order for e in (*kept, *fresh) if e.server == name]
+        if not entries:
+            raise UsageError("cannot remove the last server of a tool index")
+        return ToolIndex(entries, self._descriptions, self._embedder, self._store, self.config)
+
+    def save(self, folder: Path) -> None:
+        """Write the index (catalog, examples, vectors) to ``folder``; see :meth:`load`."""
+        folder.mkdir(parents=True, exist_ok=True)
+        catalog = {
+            "servers": {
+                name: [
+                    {
+                        "name": e.spec.name,
+                        "description": e.spec.description,
+                        "parameters": e.spec.parameters,
+                        "examples": list(e.examples),
+                    }
+                    for e in self._entries
+                    if e.server == name
+                ]
+                for name in self._servers
+            },
+            "descriptions": self._descriptions,
+            "config": {k: getattr(self.config, k) for k in self.config.__dataclass_fields__},
+            "model": self._embedder.name if self._embedder else None,
+        }
+        partial = folder / (_CATALOG_FILE + ".tmp")
+        partial.write_text(json.dumps(catalog, ensure_ascii=False, default=str), encoding="utf-8")
+        if self._store is not None:
+            self._store.save(folder / _VECTORS_FILE, keep=self._keys())
+        partial.replace(folder / _CATALOG_FILE)
+
+    @classmethod
+    def load(cls, folder: Path, embedder: TextEmbedder | None = None) -> ToolIndex:
+        """The index saved in ``folder``; the embedder must be the model it was built with."""
+        path = folder / _CATALOG_FILE
+        try:
+            catalog = json.loads(path.read_text(encoding="utf-8"))
+            entries = [
+                _Entry(
+                    server,
+                    ToolSpec(t["name"], t["description"], t["parameters"]),
+                    tuple(t["examples"]),
+                )
+                for server, tools in catalog["servers"].items()
+                for t in tools
+            ]
+            config = SearchConfig(**catalog["config"])
+        except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise UsageError(
+                f"{folder} holds no saved tool index ({exc}); build one and call save()"
+            ) from exc
+        if embedder is not None and catalog.get("model") not in (None, embedder.name):
+            raise UsageError(
+                f"{folder} was built with {catalog['model']}; load it with that embedder"
+            )
+        store = (
+            VectorStore.open(folder / _VECTORS_FILE, embedder.name)
+            if embedder is not None
+            else None
+        )
+        return cls(entries, catalog["descriptions"], embedder, store, config)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -173,58 +270,74 @@ class ToolIndex:
     def has_embeddings(self) -> bool:
         return self._dense is not None
 
+    @property
+    def tools_with_examples(self) -> int:
+        """How many tools have example requests (from the expansions passed to build)."""
+        return sum(1 for e in self._entries if e.examples)
+
     def specs(self) -> tuple[tuple[str, ToolSpec], ...]:
         """Every (server, spec) in catalog order."""
         return tuple((e.server, e.spec) for e in self._entries)
 
     def search(self, query: str, k: int = 5) -> SearchResult:
         """The best ``k`` tools for ``query``, or "not found" with the closest as suggestions."""
-        if not query.strip():
-            raise UsageError("the search query is empty; describe the capability you need")
-        if k < 1:
-            raise UsageError(f"k must be at least 1, got {k}")
-        ranked, cosines = self._score(query, "hierarchical")
-        matches = self._matches(query, ranked, cosines, k)
-        # The best cosine over the whole catalog: an absolute scale that fusion weights and
-        # k do not move, so the threshold means the same for every query.
-        best = float(cosines.max()) if cosines is not None else 0.0
-        if cosines is not None:
-            found = best >= self.config.threshold
-        else:
-            found = bool(self._tool_bm25.scores(query).max() > 0)
-        if found:
-            return SearchResult(query, tuple(matches), (), best)
-        return SearchResult(query, (), tuple(matches[:3]), best)
+        _check(query, k)
+        scored = self._score(query, "hierarchical")
+        matches = self._matches(query, scored, max(k, 3))
+        if scored.dense is None:
+            found = bool(scored.lexical.max() > 0)
+            return SearchResult(
+                query, tuple(matches[:k]) if found else (), () if found else tuple(matches[:3])
+            )
+        decision = decide([m.evidence for m in matches if m.evidence is not None])
+        if decision.found:
+            return SearchResult(query, tuple(matches[:k]), (), decision)
+        return SearchResult(query, (), tuple(matches[:3]), decision)
 
     def rank(self, query: str, k: int = 10, mode: Mode = "hierarchical") -> list[Match]:
-        """The best ``k`` tools by one scoring mode, with no threshold (for benchmarks)."""
-        ranked, cosines = self._score(query, mode)
-        return self._matches(query, ranked, cosines, k)
+        """The best ``k`` tools by one scoring mode, with no "not found" (for benchmarks)."""
+        _check(query, k)
+        return self._matches(query, self._score(query, mode), k)
 
-    def _score(self, query: str, mode: Mode) -> tuple[Scores, Scores | None]:
-        """Per-tool scores for ``mode``, and the per-tool cosines when there is an embedder."""
+    # -- scoring ---------------------------------------------------------------------------
+
+    def _score(self, query: str, mode: Mode) -> _Scored:
         lexical = self._tool_bm25.scores(query)
-        if self._dense is None:
+        server_lexical = self._server_bm25.scores(query)
+        if self._dense is None or self._embedder is None:
             if mode not in ("bm25", "hierarchical", "hybrid"):
                 raise UsageError(f"mode {mode!r} needs an embedder; build the index with one")
-            if mode != "hierarchical":
-                return lexical, None
-            return self._boost(lexical, normalise(self._server_bm25.scores(query))), None
-        tool_dense, server_dense = self._dense
-        query_vector = tool_dense.embed_query(query)
-        cosines = tool_dense.scores_for(query_vector)
+            ranked = lexical
+            if mode == "hierarchical":
+                ranked = self._boost(lexical, normalise(server_lexical))
+            return _Scored(ranked, lexical, None, None, None, None, normalise(server_lexical))
+        queries = [query]
+        if self.config.rewrite and (shorter := rewrite_need(query)) != query:
+            queries.append(shorter)
+        query_vectors = self._embedder.embed(queries)
+        cosines = np.max(self._dense.vectors @ query_vectors.T, axis=1)
+        dense_ = self._dense
+        whole = cosines[dense_.full]
+        if self.config.short_documents:
+            whole = np.maximum(whole, cosines[dense_.short])
+        examples = whole.copy()
+        if dense_.example_rows.size:
+            best = np.maximum.reduceat(cosines[dense_.example_rows], dense_.example_starts)
+            examples[dense_.example_tools] = best
+        weight = np.float32(self.config.expansion_weight)
+        meaning = np.asarray((1 - weight) * whole + weight * examples, dtype=np.float32)
+        server_cosines = cosines[dense_.servers]
         weights = (self.config.bm25_weight, 1.0 - self.config.bm25_weight)
+        server_scores = fuse_weighted([server_lexical, server_cosines], weights)
         if mode == "bm25":
-            return lexical, cosines
-        if mode == "dense":
-            return cosines, cosines
-        fused = fuse_weighted([lexical, cosines], weights)
-        if mode == "hybrid":
-            return fused, cosines
-        server_scores = fuse_weighted(
-            [self._server_bm25.scores(query), server_dense.scores_for(query_vector)], weights
-        )
-        return self._boost(fused, server_scores), cosines
+            ranked = lexical
+        elif mode == "dense":
+            ranked = meaning
+        else:
+            ranked = fuse_weighted([lexical, meaning], weights)
+            if mode == "hierarchical":
+                ranked = self._boost(ranked, server_scores)
+        return _Scored(ranked, lexical, meaning, whole, examples, server_cosines, server_scores)
 
     def _boost(self, tool_scores: Scores, server_scores: Scores) -> Scores:
         """Tools of the top servers gain ``server_weight × server score`` (servers → tools)."""
@@ -233,47 +346,109 @@ class ToolIndex:
         bonus[chosen] = self.config.server_weight * server_scores[chosen]
         return np.asarray(normalise(tool_scores) + bonus[self._server_of], dtype=np.float32)
 
-    def _matches(self, query: str, scores: Scores, cosines: Scores | None, k: int) -> list[Match]:
+    def _matches(self, query: str, scored: _Scored, k: int) -> list[Match]:
         words = set(tokenize(query))
+        action = action_word(query)
+        order = [int(i) for i in np.argsort(-scored.ranked, kind="stable")[:k]]
+        server_order = list(np.argsort(-scored.server_scores, kind="stable"))
         out = []
-        for i in _top(scores, k):
+        for position, i in enumerate(order):
             entry = self._entries[i]
-            shared = sorted(words & set(tokenize(tool_document(entry.server, entry.spec))))
-            reasons = [f"shares words: {', '.join(shared[:6])}" if shared else "no shared words"]
-            if cosines is not None:
-                reasons.append(f"meaning similarity {cosines[i]:.2f}")
+            shared = sorted(words & self._words[i])
+            evidence = None
+            if scored.dense is not None:
+                assert scored.whole is not None and scored.examples is not None
+                assert scored.server_cosines is not None
+                runner_up = order[position + 1] if position + 1 < len(order) else None
+                server = int(self._server_of[i])
+                evidence = Evidence(
+                    cosine=float(scored.dense[i]),
+                    document_cosine=float(scored.whole[i]),
+                    example_cosine=float(scored.examples[i]),
+                    margin=float(scored.dense[i] - scored.dense[runner_up])
+                    if runner_up is not None
+                    else 0.0,
+                    lexical=len(shared) / len(words) if words else 0.0,
+                    server_cosine=float(scored.server_cosines[server]),
+                    server_rank=server_order.index(server),
+                    shared_words=tuple(shared),
+                    has_examples=bool(entry.examples),
+                    action_covered=action is None or action in self._words[i],
+                    action=action or "",
+                )
             out.append(
                 Match(
-                    entry.server, entry.spec.name, float(scores[i]), "; ".join(reasons), entry.spec
+                    entry.server,
+                    entry.spec.name,
+                    float(scored.ranked[i]),
+                    _why(shared, evidence),
+                    entry.spec,
+                    evidence,
                 )
             )
         return out
 
+    # -- building ----------------------------------------------------------------------------
 
-def _top(scores: Scores, k: int) -> list[int]:
-    return [int(i) for i in np.argsort(-scores, kind="stable")[: max(k, 0)]]
+    def _specs_by_server(self) -> dict[str, list[ToolSpec]]:
+        specs: dict[str, list[ToolSpec]] = {s: [] for s in self._servers}
+        for e in self._entries:
+            specs[e.server].append(e.spec)
+        return specs
+
+    def _embedded_texts(self, server_texts: Sequence[str]) -> list[str]:
+        """Full documents, short documents, examples (grouped by tool), server documents."""
+        full = [tool_document(e.server, e.spec) for e in self._entries]
+        short = [short_document(e.spec) for e in self._entries]
+        examples = [x for e in self._entries for x in e.examples]
+        return [*full, *short, *examples, *server_texts]
+
+    def _keys(self) -> list[str]:
+        model = self._embedder.name if self._embedder else ""
+        return [text_key(model, t) for t in self._texts]
+
+    def _embed(self, embedder: TextEmbedder, store: VectorStore) -> _Dense:
+        vectors = store.embed(embedder, self._texts)
+        n = len(self._entries)
+        counts = np.array([len(e.examples) for e in self._entries], dtype=np.intp)
+        example_rows = np.arange(2 * n, 2 * n + int(counts.sum()), dtype=np.intp)
+        with_examples = np.flatnonzero(counts)
+        starts = (np.cumsum(counts) - counts)[with_examples]
+        return _Dense(
+            vectors,
+            np.arange(n, dtype=np.intp),
+            np.arange(n, 2 * n, dtype=np.intp),
+            example_rows,
+            starts.astype(np.intp),
+            with_examples.astype(np.intp),
+            np.arange(2 * n + int(counts.sum()), len(self._texts), dtype=np.intp),
+        )
 
 
-def catalog_key(model: str, documents: Sequence[str]) -> str:
-    """A hash of the model name and every document: the cache file's identity."""
-    digest = hashlib.sha256(model.encode())
-    digest.update(json.dumps(list(documents), ensure_ascii=False).encode())
-    return digest.hexdigest()[:24]
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    ranked: Scores
+    lexical: Scores
+    dense: Scores | None  # each tool's meaning score
+    whole: Scores | None  # max cosine of its full and short documents
+    examples: Scores | None  # best cosine of its examples (``whole`` when it has none)
+    server_cosines: Scores | None
+    server_scores: Scores
 
 
-def _embeddings(
-    embedder: TextEmbedder, documents: Sequence[str], cache_dir: Path | None
-) -> Vectors:
-    if cache_dir is None:
-        return embedder.embed(documents)
-    path = cache_dir / f"tool-index-{catalog_key(embedder.name, documents)}.npy"
-    if path.is_file():
-        cached = np.load(path, allow_pickle=False)
-        if cached.ndim == 2 and cached.shape[0] == len(documents):
-            return np.asarray(cached, dtype=np.float32)
-    vectors = embedder.embed(documents)
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".tmp.npy")
-    np.save(partial, vectors, allow_pickle=False)
-    partial.replace(path)  # atomic: a reader never sees half a file
-    return vectors
+def _lexical_text(entry: _Entry) -> str:
+    return "\n".join([tool_document(entry.server, entry.spec), *entry.examples])
+
+
+def _why(shared: Sequence[str], evidence: Evidence | None) -> str:
+    reasons = [f"shares words: {', '.join(shared[:6])}" if shared else "no shared words"]
+    if evidence is not None:
+        reasons.append(f"meaning similarity {evidence.cosine:.2f}")
+    return "; ".join(reasons)
+
+
+def _check(query: str, k: int) -> None:
+    if not query.strip():
+        raise UsageError("the search query is empty; describe the capability you need")
+    if k < 1:
+        raise UsageError(f"k must be at least 1, got {k}")

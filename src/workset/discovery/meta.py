@@ -17,6 +17,7 @@ import json
 from collections.abc import Callable
 from typing import TypeAlias
 
+from workset.discovery.decision import why_rejected
 from workset.discovery.index import Match, SearchResult, ToolIndex
 from workset.errors import ToolError
 from workset.loop.offer import SEARCH_TOOL
@@ -126,14 +127,26 @@ def _found_text(result: SearchResult, fresh: list[Match], schemas: int) -> str:
 
 
 def _not_found_text(result: SearchResult) -> str:
-    closest = ", ".join(f"{m.tool} (server {m.server})" for m in result.suggestions)
-    text = (
-        f"Not found: no tool matches {json.dumps(result.query, ensure_ascii=False)} closely "
-        f"enough (best similarity {result.confidence:.2f})."
+    """What the model reads when nothing fits: the closest tools, why each was rejected, and
+    what to do instead, in short plain lines (a 0.5B model must be able to act on it)."""
+    need = json.dumps(result.query, ensure_ascii=False)
+    lines = [f"Not found: no tool in the catalog does {need}."]
+    if result.suggestions:
+        lines.append("Closest tools, and why each is not a match:")
+        for n, match in enumerate(result.suggestions, start=1):
+            lines.append(
+                f"{n}. {match.tool} (server {match.server}): {_one_line(match.spec)}. "
+                f"Not a match: {_rejection(result, match)}."
+            )
+    lines.append(
+        "Do not call these tools for this need. Instead: rephrase the need as an action and an "
+        "object (e.g. 'convert a Word file to PDF') and search again, do it with the tools "
+        "you already have, or tell the user that no available tool can do it."
     )
-    if closest:
-        text += f" Closest, probably not what you need: {closest}."
-    return (
-        text + " Rephrase the need with the action and the object (e.g. 'convert a Word file "
-        "to PDF'), or do it with the tools you already have."
-    )
+    return "\n".join(lines)
+
+
+def _rejection(result: SearchResult, match: Match) -> str:
+    if match.evidence is None or result.decision is None:
+        return "it shares no word with the need" if "no shared" in match.why else match.why
+    return why_rejected(match.evidence, result.decision.calibration)

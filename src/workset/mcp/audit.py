@@ -2,21 +2,22 @@
 
 Three checks, all pure functions of the listings:
 
-- **Description poisoning.** Names, descriptions and every description or title inside the
-  input schema are untrusted input. :func:`audit_tool` flags instructions aimed at the model
-  ("ignore previous instructions", "do not tell the user", ``<IMPORTANT>``, "always call…"),
-  requests for secrets or sensitive paths (``~/.ssh``, ``.env``, ``/etc/passwd``), hidden
-  unicode (zero-width, bidi controls, tag characters) and base64-looking blobs. A server with
-  any finding is blocked unless its config says ``allow_flagged`` (findings are reported
-  either way).
+- **Description poisoning** (:mod:`workset.mcp.poisoning`): every text of a definition is
+  read as a model would read it and checked for instructions aimed at the model. A finding
+  blocks that tool; the server's other tools still load. ``block_server_on_finding`` in a
+  server's config blocks all its tools instead, ``allow_flagged`` loads them anyway (the
+  findings are reported either way).
 - **Pinning (rug pulls).** :func:`definition_hash` is the sha256 of the canonical JSON of a
   tool's name, description and input schema. Against a server's ``pinned`` hashes, a changed
   definition, or a tool added to a pinned server, is blocked until accepted
   (:meth:`TrustGate.accept`) and re-pinned in the config (:meth:`TrustGate.pins`). A server
   with no pins is trusted on first use and its hashes are reported for pinning.
-- **Shadowing.** Across servers, tools whose names are the same or near-identical
-  (ignoring case, ``-``/``_``, a plural ``s``; edit distance ≤ 1 for names of 4+ characters),
-  or a description that names another server's tool, are reported as pairs.
+- **Shadowing.** Across servers, tools whose names normalise to the same words (case,
+  ``-``/``_``/``.`` separators, ``camelCase``, look-alike letters, a plural ``s``) or to words
+  one edit apart, and descriptions that name another server's tool, are reported as pairs.
+  Each server has a ``trust`` level (``trusted`` or ``untrusted``, the default); when one
+  side of a pair is trusted and the other is not, the report names the untrusted one as the
+  shadow and that tool is blocked.
 """
 
 from __future__ import annotations
@@ -24,137 +25,28 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import unicodedata
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Literal, TypeAlias
 
 from workset.errors import ToolError, UsageError
 from workset.mcp.config import MCPServerConfig
+from workset.mcp.poisoning import Finding, audit_tool
 from workset.mcp.remote import RemoteTool
+from workset.safety.unicode_fold import fold
 
-_EXCERPT = 80
-
-_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (rule, re.compile(pattern, re.IGNORECASE | re.DOTALL))
-    for rule, pattern in (
-        (
-            "instruction-override",
-            r"\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+|your\s+)?"
-            r"(previous|prior|above|earlier|other|system)\s+(instructions?|prompts?|rules?)",
-        ),
-        (
-            "conceal-from-user",
-            r"\b(do\s+not|don'?t|never|without)\s+(tell(ing)?|inform(ing)?|notify(ing)?|"
-            r"mention(ing)?|reveal(ing)?|show(ing)?|alert(ing)?)\s+(this\s+to\s+)?(the\s+)?user"
-            r"|\bkeep\s+(this|it)\s+(a\s+)?(secret|hidden|confidential)"
-            r"|\b(the\s+)?user\s+(must|should)\s+not\s+(know|see|be\s+told)",
-        ),
-        (
-            "directive-tag",
-            r"<\s*/?\s*(important|system|instructions?|secret|hidden|admin)\s*>|\[/?INST\]|<!--",
-        ),
-        (
-            "forced-call",
-            r"\b(always|first)\s+(call|use|invoke|run|execute)\b"
-            r"|\bbefore\s+(using|calling|invoking|running)\s+(this|any|the|other)\b"
-            r"|\b(you|the\s+(assistant|model|agent))\s+must\s+(always|first|also)\b"
-            r"|\binstead\s+of\s+(using|calling)\b",
-        ),
-        (
-            "secret-request",
-            r"\b(read|send|pass|include|provide|attach|share|upload|give|forward|extract|"
-            r"copy|paste|print)\b.{0,60}?\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|"
-            r"secrets?|tokens?|passwords?|passphrases?|credentials?|cookies?|seed\s+phrases?)\b",
-        ),
-        (
-            "sensitive-path",
-            r"~/\.ssh|\bid_(rsa|ed25519|ecdsa|dsa)\b|(^|[\s/'\"`(])\.env\b|/etc/(passwd|shadow)"
-            r"|\.aws/credentials|\.netrc\b|\.npmrc\b|\.pgpass\b|\.git-credentials\b|"
-            r"\.kube/config|\.docker/config\.json|mcp\.json\b",
-        ),
-    )
-)
-_BLOB = re.compile(r"[A-Za-z0-9+/_-]{40,}={0,2}")
-_HIDDEN = re.compile(
-    "[\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One suspicious piece of a tool definition."""
-
-    server: str
-    tool: str
-    field: str
-    rule: str
-    excerpt: str
-
-    def line(self) -> str:
-        return f"{self.server}/{self.tool} {self.field}: {self.rule}: {self.excerpt!r}"
-
-
-def audit_tool(tool: RemoteTool) -> list[Finding]:
-    """Every finding in ``tool``'s name, description and schema descriptions/titles."""
-    findings: list[Finding] = []
-    for where, text in _texts(tool):
-        for rule, excerpt in _scan(text):
-            findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
-    return findings
-
-
-def _texts(tool: RemoteTool) -> Iterator[tuple[str, str]]:
-    yield "name", tool.name
-    yield "description", tool.description
-    yield from _schema_texts(tool.input_schema, "inputSchema")
-
-
-def _schema_texts(node: Any, path: str) -> Iterator[tuple[str, str]]:
-    if isinstance(node, Mapping):
-        for key, value in node.items():
-            here = f"{path}.{key}"
-            if key in ("description", "title") and isinstance(value, str):
-                yield here, value
-            elif key in ("enum", "examples", "default", "const"):
-                yield from ((here, v) for v in _strings(value))
-            else:
-                yield from _schema_texts(value, here)
-    elif isinstance(node, list):
-        for index, item in enumerate(node):
-            yield from _schema_texts(item, f"{path}[{index}]")
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
-def _scan(text: str) -> Iterator[tuple[str, str]]:
-    hidden = _HIDDEN.findall(text)
-    if hidden:
-        names = sorted({f"U+{ord(c):04X} {unicodedata.name(c, 'TAG')}" for c in hidden})
-        yield "hidden-unicode", f"{len(hidden)} hidden characters: {', '.join(names)[:_EXCERPT]}"
-        text = _HIDDEN.sub("", text)  # and read what they hid
-    for rule, pattern in _RULES:
-        match = pattern.search(text)
-        if match:
-            yield rule, _around(text, match.start(), match.end())
-    for match in _BLOB.finditer(text):
-        blob = match.group()
-        kinds = sum(bool(re.search(p, blob)) for p in ("[a-z]", "[A-Z]", "[0-9]"))
-        if kinds == 3:
-            yield "encoded-blob", _around(text, match.start(), match.end())
-            break
-
-
-def _around(text: str, start: int, end: int) -> str:
-    lo = max(0, start - 20)
-    hi = min(len(text), max(end, start + _EXCERPT - 20))
-    return ("…" if lo else "") + text[lo:hi] + ("…" if hi < len(text) else "")
+__all__ = [
+    "Blocked",
+    "Finding",
+    "PinStatus",
+    "ShadowPair",
+    "TrustGate",
+    "TrustReport",
+    "audit_tool",
+    "definition_hash",
+    "find_shadowing",
+    "normalised_name",
+]
 
 
 def definition_hash(tool: RemoteTool) -> str:
@@ -173,43 +65,81 @@ ShadowReason: TypeAlias = Literal["same-name", "near-identical-name", "mentions-
 
 @dataclass(frozen=True, slots=True)
 class ShadowPair:
-    """``tool`` on ``server`` may shadow (or be shadowed by) ``other_tool`` on ``other_server``."""
+    """``tool`` on ``server`` may shadow (or be shadowed by) ``other_tool`` on ``other_server``.
+
+    ``shadow`` names the server whose tool is the likely impostor: the untrusted side when the
+    other is trusted; ``None`` when both sides have the same trust (set ``trust`` to decide).
+    """
 
     server: str
     tool: str
     other_server: str
     other_tool: str
     reason: ShadowReason
+    shadow: str | None = None
 
     def line(self) -> str:
-        return f"{self.server}/{self.tool} ~ {self.other_server}/{self.other_tool}: {self.reason}"
+        who = (
+            f"; the shadow is {self.shadow}"
+            if self.shadow
+            else "; neither server is trusted more (set trust in the config to decide)"
+        )
+        return (
+            f"{self.server}/{self.tool} ~ {self.other_server}/{self.other_tool}: {self.reason}{who}"
+        )
 
 
-def find_shadowing(tools: Sequence[RemoteTool]) -> list[ShadowPair]:
-    """Pairs of tools on different servers that a model could confuse or be steered between."""
+def find_shadowing(
+    tools: Sequence[RemoteTool], trust: Mapping[str, str] | None = None
+) -> list[ShadowPair]:
+    """Pairs of tools on different servers that a model could confuse or be steered between.
+
+    ``trust`` maps server names to ``trusted``/``untrusted`` (default untrusted) so each pair
+    can name its shadow.
+    """
+    levels = trust or {}
     pairs: list[ShadowPair] = []
+    names = [normalised_name(t.name) for t in tools]
     for i, a in enumerate(tools):
-        for b in tools[i + 1 :]:
+        for j in range(i + 1, len(tools)):
+            b = tools[j]
             if a.server == b.server:
                 continue
+            reason: ShadowReason | None = None
             if a.name == b.name:
-                pairs.append(ShadowPair(a.server, a.name, b.server, b.name, "same-name"))
-            elif _near(a.name, b.name):
-                pairs.append(ShadowPair(a.server, a.name, b.server, b.name, "near-identical-name"))
+                reason = "same-name"
+            elif _near(names[i], names[j]):
+                reason = "near-identical-name"
+            if reason is not None:
+                pairs.append(_pair(a, b, reason, levels))
     for a in tools:
         for b in tools:
             if a.server != b.server and _mentions(a.description, b.name):
-                pairs.append(ShadowPair(a.server, a.name, b.server, b.name, "mentions-other-tool"))
+                pairs.append(_pair(a, b, "mentions-other-tool", levels))
     return pairs
 
 
-def _normalise(name: str) -> str:
-    words = re.split(r"[-_\s]+", name.lower())
+def _pair(
+    a: RemoteTool, b: RemoteTool, reason: ShadowReason, levels: Mapping[str, str]
+) -> ShadowPair:
+    ta, tb = levels.get(a.server, "untrusted"), levels.get(b.server, "untrusted")
+    shadow = None
+    if ta == "trusted" and tb != "trusted":
+        shadow = b.server
+    elif tb == "trusted" and ta != "trusted":
+        shadow = a.server
+    return ShadowPair(a.server, a.name, b.server, b.name, reason, shadow)
+
+
+def normalised_name(name: str) -> str:
+    """``readFile``, ``read-file``, ``READ_FILES``, ``rеad_file`` (Cyrillic е): ``read_file``."""
+    folded = fold(name)
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", folded)
+    words = re.split(r"[-_.\s/:]+", spaced.lower())
     return "_".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w)
 
 
-def _near(a: str, b: str) -> bool:
-    na, nb = _normalise(a), _normalise(b)
+def _near(na: str, nb: str) -> bool:
     return na == nb or (min(len(na), len(nb)) >= 4 and _within_one_edit(na, nb))
 
 
@@ -221,15 +151,16 @@ def _within_one_edit(a: str, b: str) -> bool:
     i = 0
     while i < len(a) and a[i] == b[i]:
         i += 1
-    if len(a) == len(b):
-        return a[i + 1 :] == b[i + 1 :]
+    if len(a) == len(b):  # one substitution, or two neighbours swapped (a typo-squat)
+        swapped = a[i : i + 2] == b[i : i + 2][::-1] and a[i + 2 :] == b[i + 2 :]
+        return a[i + 1 :] == b[i + 1 :] or swapped
     return a[i:] == b[i + 1 :]
 
 
 def _mentions(description: str, name: str) -> bool:
     if len(name) < 3:
         return False
-    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", description) is not None
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", fold(description)) is not None
 
 
 PinState: TypeAlias = Literal["unpinned", "same", "changed", "added", "accepted", "removed"]
@@ -305,17 +236,29 @@ class TrustGate:
         tools = [t for v in listings.values() if not isinstance(v, ToolError) for t in v]
         unreachable = {n: str(v) for n, v in listings.items() if isinstance(v, ToolError)}
         findings = [f for tool in tools for f in audit_tool(tool)]
-        flagged = {f.server for f in findings}
+        flagged_tools = {(f.server, f.tool) for f in findings}
+        flagged_servers = {f.server for f in findings}
         pins = self._pins(listings)
         by_tool = {(p.server, p.tool): p for p in pins}
+        trust = {name: config.trust for name, config in self._configs.items()}
+        shadowing = find_shadowing(tools, trust)
+        shadows = {
+            (p.server, p.tool) if p.shadow == p.server else (p.other_server, p.other_tool): p
+            for p in shadowing
+            if p.shadow is not None and p.reason != "mentions-other-tool"
+        }
         loaded: list[RemoteTool] = []
         blocked: list[Blocked] = []
         for tool in tools:
             config = self._configs[tool.server]
-            pin = by_tool[(tool.server, tool.name)]
-            if tool.server in flagged and not config.allow_flagged:
-                count = sum(f.server == tool.server for f in findings)
-                blocked.append(Blocked(tool, _flagged_reason(tool.server, count)))
+            key = (tool.server, tool.name)
+            pin = by_tool[key]
+            server_wide = config.block_server_on_finding and tool.server in flagged_servers
+            if (key in flagged_tools or server_wide) and not config.allow_flagged:
+                count = sum((f.server, f.tool) == key for f in findings)
+                blocked.append(Blocked(tool, _flagged_reason(tool, count, server_wide)))
+            elif key in shadows:
+                blocked.append(Blocked(tool, _shadow_reason(shadows[key])))
             elif pin.blocks:
                 blocked.append(Blocked(tool, _pin_reason(pin)))
             else:
@@ -326,7 +269,7 @@ class TrustGate:
             blocked=tuple(blocked),
             findings=tuple(findings),
             pins=tuple(pins),
-            shadowing=tuple(find_shadowing(tools)),
+            shadowing=tuple(shadowing),
             unreachable=unreachable,
         )
         return self._last
@@ -390,10 +333,28 @@ class TrustGate:
         return statuses
 
 
-def _flagged_reason(server: str, count: int) -> str:
+def _flagged_reason(tool: RemoteTool, count: int, server_wide: bool) -> str:
+    what = (
+        f"the description audit flagged tools on server {tool.server!r}, whose config blocks "
+        "the whole server on a finding"
+        if server_wide
+        else f"the description audit flagged {count} item(s) in {tool.server}/{tool.name}"
+    )
     return (
-        f"the description audit flagged {count} item(s) on server {server!r}; read the "
-        "findings, and set allow_flagged = true in its config only if you trust it"
+        f"{what}; read the findings, and set allow_flagged = true in the server's config only "
+        "if you trust it"
+    )
+
+
+def _shadow_reason(pair: ShadowPair) -> str:
+    trusted = (
+        f"{pair.other_server}/{pair.other_tool}"
+        if pair.shadow == pair.server
+        else f"{pair.server}/{pair.tool}"
+    )
+    return (
+        f"its name imitates {trusted} on a trusted server ({pair.reason}), so calls meant "
+        "for that tool could reach this one; rename or remove it, or mark its server trusted"
     )
 
 

@@ -7,6 +7,7 @@ A server is configured under ``[mcp.servers.<name>]`` in a TOML file::
     env = { DOCS_TOKEN = "…" }          # credentials: given to this server's process only
     timeout_s = 30
     pinned = { read_file = "3f2a…" }    # definition hashes accepted earlier
+    trust = "trusted"                   # a tool elsewhere imitating one of these is blocked
 
     [mcp.servers.search]
     transport = "http"
@@ -41,9 +42,12 @@ _FIELDS = frozenset(
         "timeout_s",
         "connect_timeout_s",
         "allow_flagged",
+        "block_server_on_finding",
         "pinned",
+        "trust",
     }
 )
+Trust: TypeAlias = Literal["trusted", "untrusted"]
 
 
 def _empty() -> Mapping[str, str]:
@@ -57,8 +61,11 @@ class MCPServerConfig:
     ``name`` prefixes its tools (``<name>__<tool>``), so it is 1-32 letters, digits or ``-``.
     ``timeout_s`` bounds each call; ``connect_timeout_s`` bounds start-up and handshake.
     ``allow_flagged`` loads the server's tools even when the description audit flagged some
-    (the findings are still reported). ``pinned`` maps tool names to definition hashes
-    accepted earlier (see :mod:`workset.mcp.audit`).
+    (the findings are still reported); ``block_server_on_finding`` blocks all of them when any
+    is flagged (by default only the flagged tool is blocked). ``pinned`` maps tool names to
+    definition hashes accepted earlier (see :mod:`workset.mcp.audit`). ``trust`` is
+    ``"trusted"`` for servers you vouch for; when another server's tool imitates the name of
+    one of theirs, the shadowing report names that other server as the shadow and blocks it.
     """
 
     name: str
@@ -71,6 +78,8 @@ class MCPServerConfig:
     connect_timeout_s: float = 30.0
     allow_flagged: bool = False
     pinned: Mapping[str, str] = field(default_factory=_empty)
+    trust: Trust = "untrusted"
+    block_server_on_finding: bool = False
 
     def __post_init__(self) -> None:
         where = f"MCP server {self.name!r}"
@@ -101,6 +110,8 @@ class MCPServerConfig:
                     f"{where}: command and env are for stdio servers; give an http server its "
                     "credentials in headers"
                 )
+        if self.trust not in ("trusted", "untrusted"):
+            raise UsageError(f"{where}: trust must be 'trusted' or 'untrusted', not {self.trust!r}")
         for label, value in (
             ("timeout_s", self.timeout_s),
             ("connect_timeout_s", self.connect_timeout_s),
@@ -148,8 +159,10 @@ def _one(name: str, raw: Any) -> MCPServerConfig:
     if isinstance(command, str) or not isinstance(command, list | tuple):
         raise UsageError(f'{where}: command must be a list, e.g. ["python", "server.py"]')
     allow = raw.get("allow_flagged", False)
-    if not isinstance(allow, bool):
-        raise UsageError(f"{where}: allow_flagged must be true or false")
+    block_server = raw.get("block_server_on_finding", False)
+    for label, flag in (("allow_flagged", allow), ("block_server_on_finding", block_server)):
+        if not isinstance(flag, bool):
+            raise UsageError(f"{where}: {label} must be true or false")
     for label in ("env", "headers", "pinned"):
         if not isinstance(raw.get(label, {}), Mapping):
             raise UsageError(f"{where}: {label} must be a table of strings")
@@ -167,6 +180,8 @@ def _one(name: str, raw: Any) -> MCPServerConfig:
         connect_timeout_s=raw.get("connect_timeout_s", 30.0),
         allow_flagged=allow,
         pinned=raw.get("pinned", {}),
+        trust=raw.get("trust", "untrusted"),
+        block_server_on_finding=block_server,
     )
 
 

@@ -104,6 +104,12 @@ class RuleClassifier:
             )
         if trusted:
             return Verdict("allow", f"{name!r} is allowed by the permission policy", "policy-allow")
+        if analysis is not None and policy.prove_commands:
+            return Verdict(
+                "allow",
+                "the analysis shows the command only reads, or changes only the workspace",
+                "proven",
+            )
         if tool is None:
             return Verdict(
                 "ask",

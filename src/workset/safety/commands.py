@@ -1,37 +1,44 @@
 """Shell command analysis: parse the command, then judge what it would really run.
 
 Substring matching is easy to fool (``r''m -rf /``, ``X=/; rm -rf $X``, ``$(echo rm) -rf /``),
-so :func:`analyze_command` parses the shell with ``bashlex`` (the ``[safety]`` extra), falling
-back to a conservative ``shlex`` splitter when bashlex cannot parse, and walks pipelines,
-lists, subshells, functions, loops and substitutions. Words are normalised before the rules
-see them: quotes and backslashes removed, ``$'…'`` decoded, variables assigned earlier in the
-same line substituted, ``$(echo …)`` / ``$(printf …)`` / ``… | base64 -d`` evaluated when
-static, ``$HOME`` written as ``~``, and paths collapsed (``///``, ``/./``, ``/..``). Code given
-to ``bash -c``, ``sh -c``, ``eval``, ``su -c``, ``xargs sh -c``, ``find -exec`` and a shell
-fed by a static pipe is analysed recursively.
+so :func:`analyze_command` parses the line with tree-sitter's bash grammar and walks every
+pipeline, list, subshell, function, loop and substitution
+(:mod:`workset.safety.shell_walker`). Words are normalised before the rules see them: quotes
+joined, ``$'…'`` decoded, variables and ``IFS`` tracked within the line, static ``$(echo …)``
+/ ``… | base64 -d`` evaluated, look-alike letters folded (``ｒｍ``, Cyrillic ``м``), an
+unquoted ``~`` (and ``$HOME``) the home while a quoted one is a file named ``~``, and paths
+collapsed. Code given to ``bash -c``, ``eval``, ``trap``, here-documents and here-strings fed
+to a shell, inline perl/ruby/node/php/awk code and Python code is analysed in turn.
 
-Findings are ``deny`` (never run; the explanation says what to do instead) or ``ask`` (a
-human should confirm). This module is the public entry point; the walking lives in
-:mod:`workset.safety.shell_walker` (with the text helpers in :mod:`workset.safety.shell_text`),
-the rules in :mod:`workset.safety.rules`, and paths are sorted in :mod:`workset.safety.paths`.
-:func:`analyze_python` does the same for Python code (the ``run_python`` tool, ``python -c``,
-read by :mod:`workset.safety.python_code`): ``os.system``/``subprocess`` strings are analysed as
-shell, ``shutil.rmtree`` and ``open(…, 'w')`` are judged like ``rm -r`` and a redirection.
+The analysis fails closed. Findings are ``deny`` (never run; the explanation says what to do
+instead) or ``ask`` (a human confirms), and a command with no finding is one shown to be
+read-only or confined to the workspace (:mod:`workset.safety.rules.known`): an unknown
+program, a dynamic command name, a path only known at run time or text that does not parse
+asks with a one-line reason. Bad input gets a decision too: an empty command, NUL bytes or
+text that is not valid Unicode are denied, a command over :data:`MAX_CHARS` characters asks.
+Reading a secret and reaching the network in the same command is denied as exfiltration.
 
 Decisions about paths, documented once: recursive deletes of ``/``, ``~``, top-level system
-directories and their direct children (``/usr/lib``, ``/var/log``) are denied; ``/tmp`` and
-everything under it is scratch space, so a recursive delete there asks, like any other
-recursive delete, and is never denied.
+directories and their direct children (``/usr/lib``, ``/var/log``) are denied; a recursive
+delete inside the workspace (but not of the workspace itself) is allowed; anywhere else, and
+that includes ``/tmp``, it asks. Writing outside the workspace asks, except to ``/tmp`` and
+``/var/tmp`` (scratch space) and harmless devices such as ``/dev/null``.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
 from workset.safety import rules
 from workset.safety.rules import Finding, Severity
+from workset.safety.rules.secrets import exfiltration
 from workset.safety.shell_walker import Parser, Redirect, SimpleCommand, Walker
+
+MAX_CHARS = 100_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_EXFIL_SINKS = frozenset({"network", "upload"})
 
 __all__ = [
     "CommandAnalysis",
@@ -62,22 +69,65 @@ class CommandAnalysis:
 
 def analyze_python(code: str, *, workspace: str | None = None) -> CommandAnalysis:
     """Findings about Python ``code``: the shell commands and file operations it would run."""
+    bad = _bad_input(code, "code")
+    if bad is not None:
+        return CommandAnalysis(code, (bad,), (), "none")
     walker = Walker(rules.Context(workspace=workspace))
     walker.run_python(code, 0)
-    findings = tuple(dict.fromkeys(walker.findings))
-    return CommandAnalysis(code, findings, tuple(walker.commands), "python")
+    return CommandAnalysis(code, _settle(walker.findings), tuple(walker.commands), "python")
 
 
-def analyze_command(
-    command: str, *, workspace: str | None = None, parser: Literal["auto", "shlex"] = "auto"
-) -> CommandAnalysis:
+def analyze_command(command: str, *, workspace: str | None = None) -> CommandAnalysis:
     """Parse ``command`` and return every finding about what it would run.
 
     ``workspace`` is the absolute directory the agent works in; relative paths count as inside
-    it. Without it, only relative paths are inside. ``parser="shlex"`` skips bashlex and uses
-    the conservative fallback splitter (to measure it, or where bashlex is unwanted).
+    it. Without it, only relative paths are inside.
     """
-    walker = Walker(rules.Context(workspace=workspace), use_bashlex=parser == "auto")
+    bad = _bad_input(command, "command")
+    if bad is not None:
+        return CommandAnalysis(command, (bad,), (), "none")
+    walker = Walker(rules.Context(workspace=workspace))
     used = walker.run(command, depth=0)
-    findings = tuple(dict.fromkeys(walker.findings))  # keep order, drop repeats
-    return CommandAnalysis(command, findings, tuple(walker.commands), used)
+    return CommandAnalysis(command, _settle(walker.findings), tuple(walker.commands), used)
+
+
+def _settle(found: list[Finding]) -> tuple[Finding, ...]:
+    """Findings in order without repeats, with exfiltration added when it is there."""
+    findings = list(dict.fromkeys(found))
+    rules_found = {f.rule for f in findings}
+    if "secret-read" in rules_found and rules_found & _EXFIL_SINKS:
+        secret = next(f for f in findings if f.rule == "secret-read")
+        what = secret.explanation.split(", which", 1)[0]
+        findings.insert(0, exfiltration(what))
+    return tuple(findings)
+
+
+def _bad_input(text: str, what: str) -> Finding | None:
+    if not text.strip():
+        return Finding(
+            "empty",
+            "deny",
+            f"the {what} is empty, so there is nothing to run; send the {what} to run",
+        )
+    if "\x00" in text:
+        return Finding(
+            "bad-input",
+            "deny",
+            f"the {what} contains NUL bytes, which bash cannot receive (it would run only the "
+            f"part before them); send plain text",
+        )
+    if _SURROGATE.search(text):
+        return Finding(
+            "bad-input",
+            "deny",
+            f"the {what} is not valid Unicode text (it holds lone surrogates, e.g. from bytes "
+            "that are not UTF-8); send it as UTF-8 text",
+        )
+    if len(text) > MAX_CHARS:
+        return Finding(
+            "too-long",
+            "ask",
+            f"the {what} is {len(text):,} characters long, more than the {MAX_CHARS:,} that "
+            f"are checked; write it to a file in the workspace and run the file instead",
+        )
+    return None

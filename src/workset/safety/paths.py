@@ -76,6 +76,8 @@ def normalize(word: str) -> str:
     path = posixpath.normpath(text)
     if path.startswith("/"):
         path = "/" + path.lstrip("/")
+    elif path.startswith("~"):  # "./~" is a file named ~ here, not the home
+        path = "./" + path
     return path
 
 
@@ -129,6 +131,8 @@ def is_scratch(path: str) -> bool:
 
 
 def in_workspace(path: str, workspace: str | None) -> bool:
+    if path.startswith("./"):
+        return True
     if not path.startswith(("/", "~")):
         return path != ".." and not path.startswith("../")
     if workspace is None:

@@ -7,9 +7,10 @@ table with :meth:`PermissionPolicy.from_mapping`::
     deny_tools = ["delete_branch"]
     ask_tools = ["send_email"]
     allow_tools = ["shell"]          # trusted: no approval for risk or "ask" findings
-    command_tools = { shell = "command" }
+    command_tools = { shell = "command", initiate_shell = "command" }
     code_tools = { run_python = "code" }
     ask_risk = "high"                # "low", "medium", "high" or "never"
+    prove_commands = true            # allow a command the analysis shows is safe
     max_calls_per_tool = 50          # per run; leave out for no limit
     rate_limit_per_minute = 20       # per tool; leave out for no limit
     workspace = "/home/me/project"
@@ -50,6 +51,10 @@ class PermissionPolicy:
       (default ``{"run_python": "code"}``).
     - ``ask_risk``: tools at or above this risk need approval unless read-only or allowed
       (default ``"high"``; ``None`` never asks for risk alone).
+    - ``prove_commands``: a call of a command or code tool runs without asking when the
+      analysis finds nothing, which it does only for commands it shows to be read-only or
+      confined to the workspace (default ``True``; ``False`` asks for every such call at or
+      above ``ask_risk``, as before).
     - ``max_calls_per_tool``: calls of one tool per run (default ``None``, no limit).
     - ``rate_limit_per_minute``: calls of one tool in any 60 s (default ``None``, no limit).
     - ``workspace``: the directory the agent works in, for command analysis (default ``None``:
@@ -59,9 +64,12 @@ class PermissionPolicy:
     deny_tools: frozenset[str] = frozenset()
     ask_tools: frozenset[str] = frozenset()
     allow_tools: frozenset[str] = frozenset()
-    command_tools: Mapping[str, str] = field(default_factory=lambda: _frozen({"shell": "command"}))
+    command_tools: Mapping[str, str] = field(
+        default_factory=lambda: _frozen({"shell": "command", "initiate_shell": "command"})
+    )
     code_tools: Mapping[str, str] = field(default_factory=lambda: _frozen({"run_python": "code"}))
     ask_risk: Risk | None = "high"
+    prove_commands: bool = True
     max_calls_per_tool: int | None = None
     rate_limit_per_minute: int | None = None
     workspace: str | None = None
@@ -71,6 +79,8 @@ class PermissionPolicy:
             raise UsageError(
                 f"ask_risk must be 'low', 'medium', 'high' or None, not {self.ask_risk!r}"
             )
+        if not isinstance(self.prove_commands, bool):
+            raise UsageError("prove_commands must be true or false")
         for name in ("max_calls_per_tool", "rate_limit_per_minute"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < 1):

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TypeAlias
 
 from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
+from workset.safety.rules.secrets import is_secret, secret_read
 
 Effect: TypeAlias = Finding | Nested | Cmd
 
@@ -30,6 +31,36 @@ def effects(code: str) -> Iterator[Effect]:
             "unparseable code: it is not valid Python, so it cannot be checked; fix the syntax",
         )
         return
+    modules = _imports(tree)
+    network = modules & _NETWORK_MODULES
+    if network and modules & {"subprocess", "pty", "os"} and _dup_or_spawn(tree):
+        yield Finding(
+            "reverse-shell",
+            "deny",
+            "Python code that connects a socket to a shell gives a remote machine a shell here "
+            "(a reverse shell); never run it",
+        )
+        return
+    if network:
+        yield Finding(
+            "network",
+            "ask",
+            f"the code uses {sorted(network)[0]}, which reaches the network; confirm the host, "
+            "or fetch into the workspace with a reviewed step",
+        )
+    secrets = [
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and is_secret(n.value)
+    ]
+    if secrets:
+        yield secret_read(secrets)
+    for name in sorted(modules & _RAW_MODULES):
+        yield Finding(
+            "dynamic-code",
+            "ask",
+            f"the code uses {name}, whose effects cannot be checked statically; confirm it",
+        )
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             yield from _call(node)
@@ -88,6 +119,31 @@ def _call(node: ast.Call) -> Iterator[Effect]:
 
 
 _SUBPROCESS = frozenset({"run", "call", "check_call", "check_output", "Popen", "spawn"})
+_NETWORK_MODULES = frozenset(
+    {"socket", "urllib", "urllib3", "requests", "httpx", "http", "aiohttp", "ftplib",
+     "smtplib", "telnetlib", "paramiko", "websocket", "websockets", "xmlrpc", "poplib",
+     "imaplib", "asyncssh", "pycurl"}
+)  # fmt: skip
+_RAW_MODULES = frozenset({"ctypes", "cffi", "mmap"})
+
+
+def _imports(tree: ast.AST) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Call) and _dotted(node.func) == "__import__" and node.args:
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.add(arg.value.split(".")[0])
+    return found
+
+
+def _dup_or_spawn(tree: ast.AST) -> bool:
+    names = {_dotted(n.func).rsplit(".", 1)[-1] for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    return bool(names & {"dup2", "spawn", "Popen", "call", "run", "system", "execv", "execve"})
 
 
 def _dotted(node: ast.expr) -> str:

@@ -1,2 +1,3 @@
 """Tools the agent can call: typed definitions, argument validation, a registry that turns every
-bad call into a tool error for the model, and the workspace-confined perception tools."""
+bad call into a tool error for the model, the workspace-confined perception and execution
+tools, the background (async) tools, and the OS sandbox commands run in."""

@@ -29,9 +29,9 @@ import anyio
 from anyio.abc import Process
 
 from workset.errors import ToolError
-from workset.safety.sandbox import Sandbox
 from workset.tools.base import Tool
 from workset.tools.context import SessionHost, TaskControl, TaskView, current_call
+from workset.tools.sandbox import Sandbox
 from workset.tools.workspace import Workspace
 
 TAIL_LINES = 10

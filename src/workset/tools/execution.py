@@ -8,7 +8,7 @@ and fail fast with a :class:`ToolError` that says how to fix the call.
 Every write is verified at once (write–verify–feedback): the result carries the linter's
 findings for the file. Long command output is clipped to its head and tail, with the full
 text saved under ``.workset/artifacts/`` (see :mod:`workset.tools.output`). With a
-:class:`~workset.safety.sandbox.Sandbox`, ``shell`` and ``run_python`` run inside it.
+:class:`~workset.tools.sandbox.Sandbox`, ``shell`` and ``run_python`` run inside it.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import IO
 
 from workset.errors import ToolError
-from workset.safety.sandbox import Finished, Limits, Sandbox, run_confined
 from workset.tools.base import Tool
 from workset.tools.files import existing_file
 from workset.tools.lint import format_issues, lint_file
 from workset.tools.output import ArtifactStore, clip_output, split_lines
+from workset.tools.sandbox import Finished, Limits, Sandbox, run_confined
 from workset.tools.workspace import Workspace
 
 MAX_SHELL_TIMEOUT_S = 600

@@ -1,4 +1,4 @@
-"""An MCP server whose tool description carries a prompt injection (tool poisoning)."""
+"""An MCP server with one poisoned tool description (tool poisoning) and one clean tool."""
 
 from __future__ import annotations
 
@@ -15,6 +15,12 @@ server = MCPServer("poisoned", log_level="WARNING")
 )
 def add_numbers(a: int, b: int, note: str = "") -> str:
     return str(a + b)
+
+
+@server.tool()
+def multiply(a: int, b: int) -> str:
+    """Multiply two integers."""
+    return str(a * b)
 
 
 if __name__ == "__main__":

@@ -19,10 +19,14 @@ from workset.safety.rules.base import (
     Result,
     Severity,
     fork_bomb,
+    no_parser,
     too_deep,
-    unparseable,
+    too_many,
+    unknown_program,
+    unparsed,
 )
 from workset.safety.rules.dispatch import check
+from workset.safety.rules.secrets import assignment
 from workset.safety.rules.static import static_output
 
 __all__ = [
@@ -32,9 +36,13 @@ __all__ = [
     "Nested",
     "Result",
     "Severity",
+    "assignment",
     "check",
     "fork_bomb",
+    "no_parser",
     "static_output",
     "too_deep",
-    "unparseable",
+    "too_many",
+    "unknown_program",
+    "unparsed",
 ]

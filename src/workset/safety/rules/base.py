@@ -45,6 +45,9 @@ class Cmd:
     upstream: tuple[Cmd, ...] = ()  # earlier stages of the same pipeline
     piped: bool = False
     background: bool = False
+    stdin_inner: tuple[Cmd, ...] = ()  # commands run to build a here-document or here-string
+    stdin_dynamic: bool = False  # the here-document's text is only known at run time
+    lookalike: bool = False  # the name was written with look-alike letters (ｒｍ, rм)
 
     @property
     def name(self) -> str:
@@ -89,10 +92,13 @@ class Context:
     cwd: str | None = None  # after a ``cd``; None is the workspace
 
     def resolve(self, word: str) -> str:
-        return paths.join(self.cwd, word)
+        path = paths.join(self.cwd, word)
+        if self.workspace and (path == ".." or path.startswith("../")):
+            path = paths.join(self.workspace, path)  # climbing out: say where it lands
+        return path
 
 
-Result: TypeAlias = Finding | Nested
+Result: TypeAlias = "Finding | Nested | Cmd"
 Handler: TypeAlias = Callable[[Cmd, Context], Iterator[Result]]
 """A rule for one command name; the families map names to their handlers in ``HANDLERS``."""
 
@@ -123,12 +129,39 @@ def fork_bomb(name: str) -> Finding:
     )
 
 
-def unparseable(text: str) -> Finding:
+def unparsed(excerpt: str) -> Finding:
     return Finding(
-        "unparseable",
+        "unparsed",
         "ask",
-        "unparseable command: it could not be parsed as shell, so it cannot be checked; "
-        "fix the quoting or split it into simpler commands",
+        f"part of the command could not be parsed as bash (near {excerpt!r}), so it cannot "
+        "be checked; fix the quoting or split it into simpler commands",
+    )
+
+
+def no_parser() -> Finding:
+    return Finding(
+        "no-parser",
+        "ask",
+        "the bash parser is not installed, so no command can be checked; install it with "
+        "pip install 'workset[safety]'",
+    )
+
+
+def too_many(limit: int) -> Finding:
+    return Finding(
+        "too-many-commands",
+        "ask",
+        f"the line holds more than {limit} commands and only the first {limit} were checked; "
+        "put long scripts in a file inside the workspace and run that",
+    )
+
+
+def unknown_program(name: str, why: str = "") -> Finding:
+    return Finding(
+        "unknown-program",
+        "ask",
+        f"{name!r} is not a program whose effects are known{why}, so it cannot be shown to "
+        "stay read-only or inside the workspace; a human must confirm it",
     )
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+from workset.safety.rules.secrets import HISTORY_FILE, wipe
 from workset.safety.rules.writes import sensitive_write, system_write, write_target
 
 DELETERS = frozenset({"rm", "shred", "unlink", "rmdir", "srm"})
@@ -28,21 +29,24 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     asked = False
     for index, word in operands:
         path = ctx.resolve(word)
+        dynamic = cmd.is_dynamic(index)
         if recursive and paths.is_protected(path):
             yield _protected_delete(word, path)
         elif paths.is_sensitive(path):
             yield sensitive_write(word)
-        elif recursive and not asked:
+        elif HISTORY_FILE.search(path):
+            yield wipe(f"{cmd.name} {word}")
+        elif recursive and not asked and (dynamic or not _confined(path, ctx)):
             asked = True
             unknown = (
                 " (a variable in the path is unknown here: if it is empty the path changes meaning)"
-                if cmd.is_dynamic(index)
+                if dynamic
                 else ""
             )
             place = (
                 "a path only known at run time"
                 if unknown
-                else "inside the workspace"
+                else "the whole workspace"
                 if paths.in_workspace(path, ctx.workspace)
                 else "outside the workspace"
             )
@@ -56,6 +60,14 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield system_write(word)
 
 
+def _confined(path: str, ctx: Context) -> bool:
+    """Inside the workspace and not the workspace itself (``.``, ``*`` or its root)."""
+    if not paths.in_workspace(path, ctx.workspace) or path in (".", ""):
+        return False
+    root = paths.normalize(ctx.workspace) if ctx.workspace else None
+    return path != root
+
+
 def _protected_delete(word: str, path: str) -> Finding:
     return Finding(
         "rm-recursive-protected",
@@ -63,6 +75,31 @@ def _protected_delete(word: str, path: str) -> Finding:
         f"recursive delete of {word!r} (resolves to {path}) would destroy the system or the "
         "user's home; delete only paths inside the workspace, named explicitly",
     )
+
+
+def _rsync(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """rsync --delete makes the target match the source: everything else there goes."""
+    flags, operands = parse_flags(cmd.args())
+    if not any(f.startswith("--delete") for f in flags) or len(operands) < 2:
+        return
+    target = operands[-1][1]
+    if ":" in target.split("/", 1)[0]:
+        return  # a remote target: the network rule asks
+    path = ctx.resolve(target)
+    if paths.is_protected(path):
+        yield Finding(
+            "rsync-delete-protected",
+            "deny",
+            f"rsync --delete onto {target!r} (resolves to {path}) deletes whatever the source "
+            "lacks there, which wipes the system or the home; sync into the workspace instead",
+        )
+    elif not paths.in_workspace(path, ctx.workspace):
+        yield Finding(
+            "rsync-delete",
+            "ask",
+            f"rsync --delete removes files under {target!r}, outside the workspace; a human "
+            "must confirm",
+        )
 
 
 def _mv(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -91,7 +128,13 @@ def _shred(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 "created in the workspace",
             )
             return
-    yield Finding("shred", "ask", "shred destroys file contents beyond recovery; confirm")
+    outside = [w for _, w in operands if not paths.in_workspace(ctx.resolve(w), ctx.workspace)]
+    if outside:
+        yield Finding(
+            "shred",
+            "ask",
+            f"shred destroys {outside[0]} beyond recovery, outside the workspace; confirm",
+        )
 
 
 HANDLERS: dict[str, Handler] = {
@@ -100,5 +143,6 @@ HANDLERS: dict[str, Handler] = {
     "rmdir": _rm,
     "srm": _rm,
     "mv": _mv,
+    "rsync": _rsync,
     "shred": _shred,
 }

@@ -12,22 +12,48 @@ import dataclasses
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules import delete, interpreters, network, system, writes
+from workset.safety.rules import (
+    delete,
+    git,
+    infra,
+    interpreters,
+    known,
+    network,
+    persistence,
+    secrets,
+    system,
+    writes,
+)
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON, interpreter
-from workset.safety.rules.network import DOWNLOADERS, NETWORK, download_exec, download_targets
+from workset.safety.rules.network import (
+    DOWNLOADERS,
+    NETWORK,
+    download_exec,
+    download_targets,
+    local_only,
+    reverse_shell,
+    uploads,
+)
 from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import skip_options, unwrap
 from workset.safety.rules.writes import MKFS, WRITING_REDIRECTS, mkfs, write_target
 
 
 def check(cmd: Cmd, ctx: Context) -> list[Result]:
-    """Every finding about ``cmd`` (after unwrapping ``sudo``, ``env``, ``nohup`` and kin)."""
+    """Every finding about ``cmd`` (after unwrapping ``sudo``, ``env``, ``nohup`` and kin).
+
+    The families find what is dangerous; when none of them has anything to say, the command
+    still has to earn its way: :func:`~workset.safety.rules.known.vouch` asks unless it is
+    shown to be read-only or confined to the workspace.
+    """
     out: list[Result] = []
     cmd = unwrap(cmd, out)
     if not cmd.argv:
         return out
+    if cmd.args() and all(a in known.HELP for a in cmd.args()) and not cmd.redirects:
+        return out  # "nc -h", "docker --version": only prints help
     if cmd.is_dynamic(0):
         out.append(
             Finding(
@@ -40,20 +66,27 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     for op, target in cmd.redirects:
         if op in WRITING_REDIRECTS and not target.isdigit() and target != "-":
             out.extend(write_target(target, f"redirection {op}", ctx))
+            if not _socket(target) and not known.inside(target, ctx):
+                out.append(known.outside(target))
     name = cmd.name
     if cmd.argv[0] in ctx.downloaded or ctx.resolve(cmd.argv[0]) in ctx.downloaded:
         out.append(download_exec(f"runs {cmd.argv[0]}, which this line downloaded"))
     if name in ("cd", "pushd"):
         target = cmd.argv[1] if len(cmd.argv) > 1 else "~"
         ctx.cwd = None if cmd.is_dynamic(1) or target == "-" else ctx.resolve(target)
-    handler = _HANDLERS.get(name)
-    if handler is not None:
+    for handler in _HANDLERS.get(name, ()):
         out.extend(handler(cmd, ctx))
-    elif MKFS.match(name):
+    if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
-    elif PYTHON.match(name) or name in OTHER_INTERPRETERS:
+    elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and name not in _HANDLERS:
         out.extend(interpreter(cmd, ctx))
-    if name in NETWORK:
+    shell = reverse_shell(cmd)
+    if shell is not None:
+        out.append(shell)
+    read = secrets.secret_words(cmd, ctx)
+    if read:
+        out.append(secrets.secret_read(read))
+    if (name in NETWORK and not local_only(cmd)) or any(_socket(t) for _, t in cmd.redirects):
         out.append(
             Finding(
                 "network",
@@ -62,9 +95,25 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                 "into the workspace",
             )
         )
+        if uploads(cmd):
+            out.append(
+                Finding(
+                    "upload",
+                    "ask",
+                    f"{name} sends local data to another host; confirm what is sent and where",
+                )
+            )
     if name in DOWNLOADERS:
         ctx.downloaded.update(download_targets(cmd, ctx))
+    if not any(isinstance(r, Finding) for r in out):
+        vouched = known.vouch(cmd, ctx)
+        if vouched is not None:
+            out.append(vouched)
     return out
+
+
+def _socket(target: str) -> bool:
+    return target.startswith(("/dev/tcp/", "/dev/udp/"))
 
 
 def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -111,7 +160,8 @@ def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     for words in execs:
         if words:
-            inner = cmd.with_argv([roots[0] if w == "{}" else w for w in words])
+            found = roots[0].rstrip("/") + "/FOUND"  # what find passes lies under its root
+            inner = cmd.with_argv([found if w == "{}" else w for w in words])
             yield from check(dataclasses.replace(inner, redirects=(), upstream=()), ctx)
 
 
@@ -119,9 +169,26 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     start = 1 + skip_options(cmd.args(), "IinLPdEsa")
     inner_argv = list(cmd.argv[start:]) or ["echo"]
     fed = static_output(cmd.upstream)
-    if fed is not None:
+    here = [t for op, t in cmd.redirects if op == "<<"]
+    if fed is None and here and not cmd.stdin_dynamic:
+        fed = here[0]
+    listed = _listed_root(cmd.upstream, ctx)
+    replace = _value(cmd.args(), "-I")
+    dynamic = False
+    if fed is not None and replace is not None:
+        inner_argv = [w.replace(replace, fed.strip()) for w in inner_argv]
+    elif fed is not None:
         inner_argv.extend(fed.split())
+    elif listed is not None and replace is not None:
+        inner_argv = [w.replace(replace, listed) for w in inner_argv]
+    elif listed is not None:
+        inner_argv.append(listed)  # names that find/ls/git ls-files print under their root
+    elif cmd.upstream or cmd.piped:
+        inner_argv.append("$ARGUMENTS_FROM_THE_PIPE")
+        dynamic = True
     inner = dataclasses.replace(cmd.shifted(start).with_argv(inner_argv), redirects=())
+    if dynamic:
+        inner = dataclasses.replace(inner, dynamic=(*inner.dynamic[:-1], True))
     if inner.name in DELETERS and any(
         c.name == "find" and any(paths.is_protected(ctx.resolve(a)) for a in _find_roots(c))
         for c in cmd.upstream
@@ -135,6 +202,34 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     yield from check(inner, ctx)
 
 
+def _value(args: tuple[str, ...], option: str) -> str | None:
+    for index, word in enumerate(args):
+        if word == option and index + 1 < len(args):
+            return args[index + 1]
+        if word.startswith(option) and len(word) > len(option):
+            return word[len(option) :]
+    return None
+
+
+def _listed_root(upstream: tuple[Cmd, ...], ctx: Context) -> str | None:
+    """Where the names come from when the pipe is fed by find/ls/git ls-files/grep -l."""
+    if not upstream:
+        return None
+    last = unwrap(upstream[-1], [])
+    if last.name == "find":
+        roots = _find_roots(last)
+    elif last.name == "ls" or (last.name == "git" and "ls-files" in last.argv):
+        roots = [a for a in last.args() if not a.startswith("-") and a != "ls-files"] or ["."]
+    elif last.name in ("grep", "rg") and any(a in ("-l", "-rl", "-lr", "--files-with-matches")
+                                              for a in last.args()):  # fmt: skip
+        roots = ["."]
+    else:
+        return None
+    if any(last.dynamic) or len(roots) != 1:
+        return None
+    return roots[0].rstrip("/") + "/LISTED" if roots[0] != "." else "./LISTED"
+
+
 def _find_roots(cmd: Cmd) -> list[str]:
     roots = []
     for word in cmd.args():
@@ -144,12 +239,23 @@ def _find_roots(cmd: Cmd) -> list[str]:
     return roots or ["."]
 
 
-_HANDLERS: dict[str, Handler] = {
-    **delete.HANDLERS,
-    "find": _find,
-    "xargs": _xargs,
-    **writes.HANDLERS,
-    **system.HANDLERS,
-    **interpreters.HANDLERS,
-    **network.HANDLERS,
-}
+def _handlers(*tables: dict[str, Handler]) -> dict[str, tuple[Handler, ...]]:
+    merged: dict[str, tuple[Handler, ...]] = {}
+    for table in tables:
+        for name, handler in table.items():
+            merged[name] = (*merged.get(name, ()), handler)
+    return merged
+
+
+_HANDLERS = _handlers(
+    delete.HANDLERS,
+    {"find": _find, "xargs": _xargs},
+    writes.HANDLERS,
+    system.HANDLERS,
+    git.HANDLERS,
+    interpreters.HANDLERS,
+    network.HANDLERS,
+    infra.HANDLERS,
+    persistence.HANDLERS,
+    secrets.HANDLERS,
+)

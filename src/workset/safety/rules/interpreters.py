@@ -11,17 +11,29 @@ import re
 from collections.abc import Iterator
 from typing import Literal
 
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, fork_bomb
+from workset.safety.rules import inline_code
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
 from workset.safety.rules.network import download_exec, downloads
 from workset.safety.rules.static import static_output
+from workset.safety.rules.wrappers import skip_options
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"})
 PYTHON = re.compile(r"^(python|pypy)[0-9.]*$")
-OTHER_INTERPRETERS = {"perl": "-e", "ruby": "-e", "node": "-e", "php": "-r", "lua": "-e"}
-_FORK_CODE = re.compile(r"fork\s*(\(\s*\))?\s*(while|;|\))|while.{0,40}fork", re.DOTALL)
-_EXEC_STRINGS = re.compile(
-    r"(?:system|exec|execSync|spawnSync|popen|shell_exec|passthru|`)\s*\(?\s*(['\"])(.+?)\1"
-)
+OTHER_INTERPRETERS = {
+    "perl": "-e",
+    "ruby": "-e",
+    "node": "-e",
+    "nodejs": "-e",
+    "php": "-r",
+    "lua": "-e",
+    "luajit": "-e",
+    "Rscript": "-e",
+    "julia": "-e",
+    "deno": "eval",
+    "bun": "-e",
+    "tclsh": "-c",
+}
+_CODE_FLAGS = frozenset({"-e", "-E", "-r", "--eval", "-p", "--print", "-c", "eval"})
 
 
 def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -35,6 +47,7 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         else None
     )
     code_flag = "-c" if language is not None else OTHER_INTERPRETERS.get(name, "-e")
+    codes = {code_flag} if language is not None else _CODE_FLAGS
     args = cmd.args()
     code_index: int | None = None
     script_index: int | None = None
@@ -42,7 +55,8 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if word == "--":
             continue
         short = word.startswith("-") and not word.startswith("--")
-        if short and (word == code_flag or (language == "shell" and "c" in word[1:])):
+        bundled = language == "shell" and short and "c" in word[1:]
+        if word in codes or bundled or (language is None and re.fullmatch(r"-[a-zA-Z]*e", word)):
             code_index = index + 1
             break
         if language == "python" and word == "-m":
@@ -87,33 +101,30 @@ def _code_argument(
     if downloads(cmd.inner_of(index)):
         yield download_exec(f"{cmd.name} runs code produced by a download")
     elif cmd.is_dynamic(index):
-        yield Finding(
-            "dynamic-code",
-            "ask",
-            f"{cmd.name} runs code computed when the line runs, so it cannot be checked; "
-            "write the code literally",
-        )
+        yield _dynamic_code(cmd.name)
     else:
-        yield from _code(code, language)
+        yield from _code(code, language, cmd.name)
 
 
-def _code(code: str, language: Literal["shell", "python"] | None) -> Iterator[Result]:
+def _code(code: str, language: Literal["shell", "python"] | None, program: str) -> Iterator[Result]:
     if language is not None:
         yield Nested(code, language)
         return
-    if _FORK_CODE.search(code):
-        yield fork_bomb("fork")
-    for match in _EXEC_STRINGS.finditer(code):
-        yield Nested(match.group(2))
+    yield from inline_code.effects(code, program)
 
 
 def _stdin_program(
     cmd: Cmd, ctx: Context, language: Literal["shell", "python"] | None
 ) -> Iterator[Result]:
     """The interpreter reads its program from stdin: a heredoc, a file, or a pipe."""
+    if downloads(cmd.stdin_inner):
+        yield download_exec(f"{cmd.name} runs a here-document built from a download")
+        return
     for op, target in cmd.redirects:
         if op == "<<":
-            yield from _code(target, language)
+            if cmd.stdin_dynamic:
+                yield _dynamic_code(cmd.name)
+            yield from _code(target, language, cmd.name)
             return
         if op == "<":
             if target in ctx.downloaded or ctx.resolve(target) in ctx.downloaded:
@@ -126,7 +137,7 @@ def _stdin_program(
         return
     text = static_output(cmd.upstream)
     if text is not None:
-        yield from _code(text, language)
+        yield from _code(text, language, cmd.name)
     else:
         yield Finding(
             "pipe-to-interpreter",
@@ -134,6 +145,49 @@ def _stdin_program(
             f"{cmd.name} runs whatever the pipe feeds it, which cannot be checked here; "
             "save the script to a file, read it, then run the file",
         )
+
+
+def _dynamic_code(name: str) -> Finding:
+    return Finding(
+        "dynamic-code",
+        "ask",
+        f"{name} runs code computed when the line runs, so it cannot be checked; write the "
+        "code literally",
+    )
+
+
+def _awk(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """awk's program is its first operand (after -F/-v options) unless -f names a file."""
+    args = cmd.args()
+    start = skip_options(args, "Fvf")
+    if any(a == "-f" or a.startswith("--file") for a in args[:start]):
+        return
+    if start < len(args):
+        index = start + 1
+        if cmd.is_dynamic(index):
+            yield _dynamic_code(cmd.name)
+        else:
+            yield from inline_code.effects(cmd.argv[index], "awk")
+
+
+_SED_EXEC = re.compile(r"(^|[;{}\n]\s*)(\d+|/[^/]*/|\$)?\s*[ew]\s|s(.).*?\3.*?\3[gip0-9]*[ew]")
+
+
+def _sed(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """sed's ``e`` command runs its text as shell; ``w file`` writes a file."""
+    args = cmd.args()
+    scripts = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-e", "--expression")]
+    if not scripts:
+        operands = [a for a in args if not a.startswith("-")]
+        scripts = operands[:1]
+    for script in scripts:
+        if _SED_EXEC.search(script + " "):
+            yield Finding(
+                "sed-exec",
+                "ask",
+                "the sed script runs a command (e) or writes a file (w); a human must confirm, "
+                "or use a plain substitution",
+            )
 
 
 def _eval(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -156,8 +210,20 @@ def _alias(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield Nested(word.split("=", 1)[1])
 
 
+def _trap(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = [a for a in cmd.args() if a not in ("-p", "-l", "--")]
+    if args and not cmd.is_dynamic(1):
+        yield Nested(args[0])
+
+
 HANDLERS: dict[str, Handler] = {
     "eval": _eval,
     "alias": _alias,
+    "trap": _trap,
+    "awk": _awk,
+    "gawk": _awk,
+    "mawk": _awk,
+    "nawk": _awk,
+    "sed": _sed,
     **{n: interpreter for n in (*SHELLS, "source", ".")},
 }

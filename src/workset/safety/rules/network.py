@@ -13,7 +13,9 @@ from collections.abc import Iterator, Sequence
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.wrappers import unwrap
 
-DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "lwp-request"})
+DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "lwp-request", "xh"})
+# What feeds a shell from another host when piped into it.
+REMOTE_FEEDS = DOWNLOADERS | {"nc", "ncat", "netcat", "telnet", "socat", "openssl", "ssh"}
 NETWORK = frozenset(
     {
         "curl",
@@ -31,8 +33,33 @@ NETWORK = frozenset(
         "fetch",
         "http",
         "https",
+        "xh",
+        "rclone",
+        "ssh-copy-id",
+        "mosh",
+        "rsh",
+        "tftp",
+        "smbclient",
+        "dig",
+        "nslookup",
+        "host",
+        "ping",
+        "traceroute",
+        "nmap",
+        "openssl",
+        "mail",
+        "sendmail",
+        "mutt",
+        "swaks",
     }
 )
+_LOCAL_HOST = re.compile(
+    r"^(https?://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)(:\d+)?(/|$)", re.IGNORECASE
+)
+_UPLOAD_FLAGS = ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F",
+                 "--form", "-T", "--upload-file", "--post-file", "--post-data", "--body-file",
+                 "--body-data", "--json")  # fmt: skip
+_SOCKET = re.compile(r"^/dev/(tcp|udp)/")
 _HOST_ARG = re.compile(r"^([\w.-]+@)?[\w.-]+:")
 
 
@@ -46,7 +73,65 @@ def download_exec(what: str) -> Finding:
 
 
 def downloads(cmds: Sequence[Cmd]) -> bool:
-    return any(unwrap(c, []).name in DOWNLOADERS | {"nc", "ncat", "netcat"} for c in cmds)
+    """Some command in ``cmds`` fetches from another host (or a socket redirect does)."""
+    return any(
+        unwrap(c, []).name in REMOTE_FEEDS
+        or any(_SOCKET.match(t) for op, t in c.redirects if op in ("<", "<>", "<&"))
+        for c in cmds
+    )
+
+
+def local_only(cmd: Cmd) -> bool:
+    """curl/wget/http talking only to this machine, sending nothing: a health check."""
+    urls = [a for a in cmd.args() if not a.startswith("-") and ("://" in a or ":" in a or "." in a)]
+    return bool(urls) and all(_LOCAL_HOST.match(u) for u in urls) and not uploads(cmd)
+
+
+def uploads(cmd: Cmd) -> bool:
+    """The command sends local data to another host (a form, a POST body, an upload)."""
+    args = cmd.args()
+    name = cmd.name
+    if name in ("curl", "wget", "http", "https", "xh"):
+        sends = any(a in _UPLOAD_FLAGS or a.startswith(tuple(f + "=" for f in _UPLOAD_FLAGS))
+                    for a in args)  # fmt: skip
+        if name in ("http", "https", "xh"):
+            sends = sends or any(re.match(r"^[\w-]+(=|:=|@)", a) for a in args[1:])
+        return sends or (name == "curl" and any(re.match(r"^-[a-zA-Z]*[dFT]$", a) for a in args))
+    if name in ("scp", "rsync", "rclone"):
+        operands = [a for a in args if not a.startswith("-")]
+        return bool(operands) and _HOST_ARG.match(operands[-1]) is not None
+    if name in ("nc", "ncat", "netcat", "socat", "telnet"):
+        return cmd.piped or any(op == "<" for op, _ in cmd.redirects)
+    return any(_SOCKET.match(t) for op, t in cmd.redirects if op in (">", ">>", ">&", "&>", "<>"))
+
+
+def reverse_shell(cmd: Cmd) -> Finding | None:
+    """A shell whose input and output are a network connection: someone else drives it."""
+    name = cmd.name
+    args = cmd.args()
+    sockets = [t for _, t in cmd.redirects if _SOCKET.match(t)]
+    shells = {"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "exec"}
+    hit = ""
+    if sockets and (name in shells or "-i" in args):
+        hit = f"{name} with its input/output on {sockets[0]}"
+    elif name in ("nc", "ncat", "netcat") and any(
+        a in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") for a in args
+    ):
+        hit = f"{name} -e hands a shell to the other end"
+    elif name == "socat" and any(re.search(r"(exec|system):", a, re.I) for a in args):
+        hit = "socat connects a program to the network"
+    elif name in ("nc", "ncat", "netcat", "telnet", "socat") and any(
+        unwrap(c, []).name in shells for c in cmd.upstream
+    ):
+        hit = f"a shell's output piped into {name}"
+    if not hit:
+        return None
+    return Finding(
+        "reverse-shell",
+        "deny",
+        f"{hit}: that gives a remote machine a shell here (a reverse shell); an agent never "
+        "does this — use the tools you were given",
+    )
 
 
 def download_targets(cmd: Cmd, ctx: Context) -> set[str]:
@@ -55,7 +140,9 @@ def download_targets(cmd: Cmd, ctx: Context) -> set[str]:
     args = cmd.args()
     for index, word in enumerate(args):
         value = args[index + 1] if index + 1 < len(args) else ""
-        if word in ("-o", "--output", "-O", "--output-document"):
+        if word in ("-o", "--output", "-O", "--output-document") or re.fullmatch(
+            r"-[a-zA-Z]+o", word
+        ):
             if not (cmd.name == "curl" and word == "-O"):
                 out.add(value)
         elif word.startswith(("--output=", "--output-document=")):

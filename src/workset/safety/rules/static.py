@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections.abc import Sequence
 
 from workset.safety.rules.base import Cmd
@@ -17,7 +18,7 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
     """What a pipeline of ``echo``/``printf``/``base64 -d``/``rev``/``xxd -r`` prints, if static."""
     text: str | None = None
     for cmd in cmds:
-        if any(cmd.dynamic) or cmd.redirects:
+        if any(cmd.dynamic) or any(op != "<<" for op, _ in cmd.redirects):
             return None
         args = list(cmd.args())
         if cmd.name == "echo":
@@ -28,8 +29,15 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
             fmt = args[0].replace("\\n", "\n")
             if "%" not in fmt:
                 text = fmt
-            elif fmt.strip() == "%s":
-                text = "".join(args[1:])
+            elif set(re.findall(r"%.", fmt)) <= {"%s", "%%"} and args[1:]:
+                values = list(args[1:])
+                count = fmt.count("%s")
+                while len(values) % count:
+                    values.append("")
+                text = "".join(
+                    fmt.replace("%%", "\0") % tuple(values[i : i + count])
+                    for i in range(0, len(values), count)
+                ).replace("\0", "%")
             else:
                 return None
         elif text is not None and cmd.name == "base64" and ({"-d", "--decode", "-D"} & set(args)):
@@ -41,6 +49,12 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
                 text = bytes.fromhex(text.strip()).decode()
             except ValueError:
                 return None
+        elif cmd.name == "cat" and not args and text is None:
+            fed = [t for op, t in cmd.redirects if op == "<<"]
+            if not fed or cmd.stdin_dynamic:
+                return None
+            text = fed[0]
+            continue
         elif text is not None and cmd.name == "cat" and not args:
             continue
         else:

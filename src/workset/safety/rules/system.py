@@ -1,5 +1,5 @@
-"""Rules for the machine and the project around it: power, killing processes, package
-installs, and git commands that throw work away.
+"""Rules for the machine and the project around it: power, killing processes and package
+installs.
 """
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 
 
 def _power(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -35,6 +35,9 @@ def _kill(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif len(args) > 1 and args[0].startswith("-"):
         start = 1  # the signal: kill -9 …, kill -KILL …
     pids = args[start:]
+    signal = args[0] if start else ""
+    if signal in ("-0", "-s0") or args[:2] in (["-s", "0"], ["-n", "0"]):
+        return  # signal 0 only asks whether the process is alive
     if cmd.name in ("killall", "killall5"):
         yield Finding(
             "killall",
@@ -55,38 +58,6 @@ def _kill(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "ask",
             "pkill matches processes by name and may hit ones the agent did not start; "
             "prefer kill with the id of a process you started",
-        )
-
-
-def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    args = list(cmd.args())
-    while args and args[0].startswith("-"):
-        args = args[2:] if args[0] in ("-C", "-c", "--git-dir", "--work-tree") else args[1:]
-    if not args:
-        return
-    sub, rest = args[0], args[1:]
-    flags, operands = parse_flags(rest)
-    if sub == "push" and (
-        flags & {"f", "--force", "--force-with-lease", "--mirror", "--force-if-includes"}
-        or any(w.startswith("+") for _, w in operands)
-    ):
-        yield Finding(
-            "git-force-push",
-            "ask",
-            "a force push rewrites history other people may have pulled; push normally, or "
-            "ask a human to confirm",
-        )
-    elif sub == "reset" and "--hard" in flags:
-        yield Finding(
-            "git-reset-hard",
-            "ask",
-            "git reset --hard throws away uncommitted work; commit or stash first, or confirm",
-        )
-    elif sub == "clean" and flags & {"f", "--force"}:
-        yield Finding(
-            "git-clean",
-            "ask",
-            "git clean -f deletes untracked files for good; list them with git clean -n first",
         )
 
 
@@ -117,9 +88,12 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     name = cmd.name
     if name in ("npm", "pnpm", "yarn"):
-        hit = ("-g" in args or "--global" in args or (args[:1] == ("global",))) and any(
-            a in ("install", "i", "add") for a in args
-        )
+        verbs = [a for a in args if a in ("install", "i", "add", "global")]
+        packages = [a for a in args if not a.startswith("-") and a not in ("install", "i", "add",
+                                                                          "global")]  # fmt: skip
+        hit = bool(verbs) and ("-g" in args or "--global" in args or bool(packages))
+        if verbs and args[:1] not in (("install",), ("i",), ("add",), ("global",)):
+            hit = hit and args[0] in ("install", "i", "add", "global")
     elif name == "pacman":
         hit = any(re.fullmatch(r"-S[yu]*", a) is not None for a in args)
     else:
@@ -145,7 +119,6 @@ HANDLERS: dict[str, Handler] = {
     "killall": _kill,
     "killall5": _kill,
     "pkill": _kill,
-    "git": _git,
     "npm": _install,
     "pnpm": _install,
     "yarn": _install,

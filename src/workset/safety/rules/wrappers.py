@@ -29,6 +29,8 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
                 cmd.argv[start].startswith("-") or "=" in cmd.argv[start]
             ):
                 start += 2 if cmd.argv[start] in ("-u", "-C", "-S") else 1
+            if start >= len(cmd.argv):
+                return cmd  # env alone prints the environment
             cmd = cmd.shifted(start)
         elif name in (
             "nohup",

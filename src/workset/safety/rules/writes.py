@@ -13,6 +13,8 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+from workset.safety.rules.persistence import is_persistence_place, persistence
+from workset.safety.rules.secrets import HISTORY_FILE, wipe
 
 WRITING_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _RANDOM_SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
@@ -34,12 +36,16 @@ def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
         yield sensitive_write(word)
     elif paths.is_system(path):
         yield system_write(word)
+    elif HISTORY_FILE.search(path):
+        yield wipe(f"{via} over {word}")
     elif paths.is_startup_file(path):
         yield Finding(
             "write-startup-file",
             "ask",
             f"{via} changes {word}, which runs in every future shell; a human must confirm",
         )
+    elif is_persistence_place(path):
+        yield persistence(f"{via} writes {word}, which runs by itself later")
 
 
 def sensitive_write(word: str) -> Finding:

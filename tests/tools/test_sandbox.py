@@ -14,7 +14,9 @@ import anyio
 import pytest
 
 from workset.messages import ToolCall
-from workset.safety.sandbox import (
+from workset.tools.execution import execution_tools
+from workset.tools.registry import ToolRegistry
+from workset.tools.sandbox import (
     BubblewrapSandbox,
     Limits,
     Sandbox,
@@ -22,8 +24,6 @@ from workset.safety.sandbox import (
     run_confined,
     sandbox_unavailable_reason,
 )
-from workset.tools.execution import execution_tools
-from workset.tools.registry import ToolRegistry
 from workset.tools.workspace import Workspace
 
 

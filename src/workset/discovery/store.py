@@ -1,0 +1,99 @@
+"""Embeddings kept on disk by the hash of the text they embed, so a rebuild embeds only news.
+
+A :class:`VectorStore` maps ``sha256(model name, text)`` to that text's vector. An index
+build asks it for every text it needs; only the texts it has never seen are embedded, in one
+call. A server whose tools did not change produces the same texts, hence the same keys, so its
+vectors are read, not recomputed; a changed tool changes its own texts and its server's
+document, and only those are embedded again.
+
+On disk it is one ``.npz`` file (``keys``: the hex digests, ``vectors``: float32 rows,
+``model``: the embedder's name), written to a temporary file and renamed, so a reader never
+sees half a file; :meth:`VectorStore.save` keeps only the keys of the current build unless
+told otherwise, so the file does not grow with every edit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from workset.errors import UsageError
+from workset.retrieval.embedder import TextEmbedder, Vectors
+
+
+def text_key(model: str, text: str) -> str:
+    digest = hashlib.sha256(model.encode())
+    digest.update(b"\0")
+    digest.update(text.encode())
+    return digest.hexdigest()
+
+
+class VectorStore:
+    """Vectors by text hash for one embedding model; persisted with :meth:`save`."""
+
+    def __init__(self, model: str, vectors: dict[str, Vectors] | None = None) -> None:
+        self.model = model
+        self._vectors: dict[str, Vectors] = dict(vectors or {})
+
+    def __len__(self) -> int:
+        return len(self._vectors)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._vectors
+
+    @classmethod
+    def open(cls, path: Path, model: str) -> VectorStore:
+        """The store at ``path`` (empty when missing, or when written by another model)."""
+        if not path.is_file():
+            return cls(model)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                stored_model = str(data["model"])
+                keys = [str(k) for k in data["keys"]]
+                vectors = np.asarray(data["vectors"], dtype=np.float32)
+        except (OSError, KeyError, ValueError) as exc:
+            raise UsageError(
+                f"{path} is not a vector store ({exc}); delete it and the next build "
+                "recomputes every embedding"
+            ) from exc
+        if stored_model != model or vectors.shape[0] != len(keys):
+            return cls(model)
+        return cls(model, dict(zip(keys, vectors, strict=True)))
+
+    def embed(self, embedder: TextEmbedder, texts: Sequence[str]) -> Vectors:
+        """One row per text: stored rows as they are, the missing ones embedded in one call."""
+        if embedder.name != self.model:
+            raise UsageError(
+                f"this store holds {self.model} vectors; open it with that model, not "
+                f"{embedder.name}"
+            )
+        keys = [text_key(self.model, t) for t in texts]
+        missing: dict[str, str] = {}
+        for key, text in zip(keys, texts, strict=True):
+            if key not in self._vectors:
+                missing.setdefault(key, text)
+        if missing:
+            fresh = embedder.embed(list(missing.values()))
+            for key, row in zip(missing, fresh, strict=True):
+                self._vectors[key] = np.asarray(row, dtype=np.float32)
+        if not keys:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([self._vectors[k] for k in keys]).astype(np.float32, copy=False)
+
+    def save(self, path: Path, keep: Iterable[str] | None = None) -> None:
+        """Write the store (only the keys in ``keep`` when given) atomically to ``path``."""
+        wanted = set(keep) if keep is not None else set(self._vectors)
+        keys = sorted(k for k in self._vectors if k in wanted)
+        width = next(iter(self._vectors.values())).shape[0] if self._vectors else 0
+        vectors = (
+            np.stack([self._vectors[k] for k in keys])
+            if keys
+            else np.zeros((0, width), dtype=np.float32)
+        )
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".tmp.npz")
+        np.savez(partial, keys=np.array(keys), vectors=vectors, model=np.array(self.model))
+        partial.replace(path)

@@ -1,0 +1,120 @@
+"""Rules for git commands that throw work away, rewrite history or run code.
+
+Pushes that force or delete on the remote, pushes to a URL that is not a configured remote,
+history rewrites (``rebase``, ``commit --amend``, ``filter-branch``/``filter-repo``,
+``update-ref -d``, expiring the reflog), commands that discard uncommitted or stashed work,
+and configuration that makes git run a program (``core.hooksPath``, ``core.sshCommand``,
+``core.pager``, ``alias.* = !…``, global settings) all ask. Everything else git does stays in
+the repository and runs without asking (the subcommands listed in
+:mod:`workset.safety.rules.known`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+
+_EXEC_KEYS = ("core.hookspath", "core.sshcommand", "core.pager", "core.editor",
+              "core.fsmonitor", "core.askpass", "credential.helper", "sequence.editor",
+              "diff.external", "gpg.program", "url.", "http.proxy", "include.path",
+              "filter.", "uploadpack.", "protocol.")  # fmt: skip
+
+
+def _ask(rule: str, why: str, instead: str) -> Finding:
+    return Finding(rule, "ask", f"{why}; {instead}")
+
+
+def _exec_key(key: str, value: str = "") -> bool:
+    key = key.lower()
+    return key.startswith(_EXEC_KEYS) or (key.startswith("alias.") and value.startswith("!"))
+
+
+def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = list(cmd.args())
+    while args and args[0].startswith("-"):
+        flag = args.pop(0)
+        if flag == "-c" and args:
+            key, _, value = args.pop(0).partition("=")
+            if _exec_key(key, value):
+                yield _ask("git-config-exec", f"git -c {key}=… makes git run a program",
+                           "a human must confirm")  # fmt: skip
+        elif flag in ("-C", "--git-dir", "--work-tree") and args:
+            args.pop(0)
+    if not args:
+        return
+    sub, rest = args[0], args[1:]
+    flags, operands = parse_flags(rest)
+    words = [w for _, w in operands]
+    if sub == "push":
+        yield from _push(flags, words)
+    elif sub == "reset" and "--hard" in flags:
+        yield _ask("git-reset-hard", "git reset --hard throws away uncommitted work",
+                   "commit or stash first, or confirm")  # fmt: skip
+    elif sub == "clean" and flags & {"f", "--force"}:
+        yield _ask("git-clean", "git clean -f deletes untracked files for good",
+                   "list them with git clean -n first")  # fmt: skip
+    elif (sub == "checkout" and ("--" in rest or words[:1] == ["."] or "f" in flags)) or (
+        sub == "restore" and not ({"S", "--staged"} & flags and not {"W", "--worktree"} & flags)
+    ):
+        yield _ask("git-discard", f"git {sub} overwrites uncommitted changes in the files",
+                   "commit or stash them first, or confirm")  # fmt: skip
+    elif sub == "rebase" and not flags & {"--abort", "--continue", "--skip", "--quit"}:
+        yield _history(f"git rebase {' '.join(rest)}".strip())
+    elif sub == "commit" and "--amend" in flags:
+        yield _history("git commit --amend")
+    elif sub in ("filter-branch", "filter-repo", "replace") or (
+        sub == "update-ref" and "d" in flags
+    ):
+        yield _history(f"git {sub}")
+    elif (sub == "reflog" and words[:1] in (["expire"], ["delete"])) or (
+        sub == "gc" and any(f.startswith("--prune") for f in flags)
+    ):
+        yield _ask("git-drop-history", f"git {sub} drops the reflog that recovers lost commits",
+                   "leave the reflog alone")  # fmt: skip
+    elif sub == "stash" and words[:1] in (["drop"], ["clear"]):
+        yield _ask("git-discard", f"git stash {words[0]} throws stashed work away",
+                   "pop or apply it first, or confirm")  # fmt: skip
+    elif sub in ("branch", "tag") and (flags & {"D"} or (sub == "tag" and "d" in flags)):
+        yield _ask("git-delete-ref", f"git {sub} {' '.join(rest)} deletes a ref and its commits",
+                   "a human must confirm")  # fmt: skip
+    elif sub == "config":
+        yield from _config(flags, words)
+
+
+def _push(flags: set[str], words: list[str]) -> Iterator[Finding]:
+    forced = flags & {"f", "--force", "--force-with-lease", "--mirror", "--force-if-includes"}
+    if forced or any(w.startswith("+") for w in words):
+        yield _ask("git-force-push", "a force push rewrites history other people may have pulled",
+                   "push normally, or ask a human to confirm")  # fmt: skip
+    elif {"d", "--delete", "--prune"} & flags or any(w.startswith(":") for w in words[1:]):
+        yield _ask("git-delete-remote", "the push deletes branches or tags on the remote",
+                   "a human must confirm")  # fmt: skip
+    if words and ("://" in words[0] or "@" in words[0] or words[0].endswith(".git")):
+        yield _ask(
+            "git-push-url",
+            f"git push sends the repository to {words[0]}, which is not a configured remote",
+            "push to a configured remote, or confirm the host",
+        )
+
+
+def _history(what: str) -> Finding:
+    return _ask("git-rewrite", f"{what} rewrites commits that may already be shared",
+                "make a new commit instead, or confirm")  # fmt: skip
+
+
+def _config(flags: set[str], words: list[str]) -> Iterator[Finding]:
+    if flags & {"--global", "--system"} and not flags & {"--get", "--list", "l", "--get-all"}:
+        yield _ask(
+            "git-config-global",
+            "git config --global changes settings outside the workspace",
+            "set it in the repository with git config --local",
+        )
+        return
+    reading = flags & {"--get", "--list", "l", "--get-all", "--unset"}
+    if words and not reading and _exec_key(words[0], words[1] if len(words) > 1 else ""):
+        yield _ask("git-config-exec", f"git config {words[0]} makes git run a program",
+                   "a human must confirm")  # fmt: skip
+
+
+HANDLERS: dict[str, Handler] = {"git": _git}

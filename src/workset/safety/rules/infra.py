@@ -1,0 +1,333 @@
+"""Rules for infrastructure CLIs: containers, clusters, infrastructure as code, cloud storage
+and databases.
+
+Each family lets its reads through (``docker ps``, ``kubectl get``, ``terraform plan``,
+``aws s3 ls``, a ``SELECT``) and asks for everything else. What destroys shared state at once
+is denied: a container that mounts the host's ``/`` (or runs privileged with the host's
+namespaces), deleting whole namespaces or everything in a cluster, ``terraform destroy``,
+recursive removal from cloud storage, deleting projects, resource groups, stacks or
+databases, and ``DROP``/``TRUNCATE``/``FLUSHALL`` sent to a database server.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety import paths
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.known import subcommand
+
+_CONTAINER_READS = frozenset(
+    {"ps", "images", "logs", "inspect", "version", "info", "history", "top", "stats", "port",
+     "diff", "events", "search", "build", "tag", "ls", "df", "config", "show", "use", "login"}
+)  # fmt: skip
+_GROUPS = frozenset({"image", "container", "volume", "network", "system", "compose",
+                     "buildx", "context", "manifest", "builder", "plugin"})  # fmt: skip
+
+
+def _ask(rule: str, what: str, instead: str = "a human must confirm") -> Finding:
+    return Finding(rule, "ask", f"{what}; {instead}")
+
+
+def _deny(rule: str, what: str, instead: str) -> Finding:
+    return Finding(rule, "deny", f"{what}; {instead}")
+
+
+def _container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    sub, rest = subcommand(cmd)
+    if sub in _GROUPS and rest:
+        sub, rest = rest[0], rest[1:]
+    if sub in ("run", "create") or (sub == "exec" and "--privileged" in rest):
+        mounts = _mounts(rest)
+        host = [m for m in mounts if paths.is_protected(paths.normalize(m))]
+        privileged = "--privileged" in rest or any(
+            a in ("--pid=host", "--net=host", "--network=host", "--ipc=host", "--userns=host")
+            for a in rest
+        )
+        if host or (privileged and mounts):
+            where = host[0] if host else mounts[0]
+            yield _deny(
+                "container-host-mount",
+                f"{cmd.name} {sub} mounts the host's {where} into a container"
+                + (" with full privileges" if privileged else ""),
+                "that gives the container the whole machine; mount only a workspace folder",
+            )
+            return
+        if privileged:
+            yield _ask("container-privileged", f"{cmd.name} {sub} runs a privileged container")
+            return
+        yield _ask("container-run", f"{cmd.name} {sub} runs an image with its own code")
+    elif sub in ("rm", "rmi", "prune", "kill", "down") or "prune" in rest[:1]:
+        yield _ask("container-remove", f"{cmd.name} {sub} removes containers, images or data")
+    elif sub not in _CONTAINER_READS:
+        yield _ask("container-change", f"{cmd.name} {sub or ''} changes containers".strip())
+
+
+def _mounts(args: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    for index, word in enumerate(args):
+        value = ""
+        if word in ("-v", "--volume", "--mount") and index + 1 < len(args):
+            value = args[index + 1]
+        elif word.startswith(("--volume=", "--mount=", "-v")) and word not in ("-v",):
+            value = word.split("=", 1)[1] if "=" in word[:9] else word[2:]
+        if not value:
+            continue
+        if "src=" in value or "source=" in value:
+            match = re.search(r"(?:src|source)=([^,]+)", value)
+            out.append(match.group(1) if match else value)
+        else:
+            out.append(value.split(":", 1)[0])
+    return [m for m in out if m.startswith(("/", "~", "$"))]
+
+
+_KUBE_READS = frozenset({"get", "describe", "logs", "top", "explain", "version", "api-resources",
+                         "api-versions", "cluster-info", "config", "diff", "auth", "events",
+                         "wait", "completion"})  # fmt: skip
+_KUBE_WIDE = frozenset({"namespace", "namespaces", "ns", "node", "nodes", "no", "pv",
+                        "persistentvolume", "persistentvolumes", "crd", "crds", "clusterrole",
+                        "customresourcedefinition", "clusterrolebinding"})  # fmt: skip
+
+
+def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    sub, rest = subcommand(cmd)
+    if sub == "delete":
+        wide = bool(set(a.split("/", 1)[0] for a in rest) & _KUBE_WIDE)
+        everything = any(a in ("--all", "-A", "--all-namespaces") for a in rest)
+        if wide or everything:
+            yield _deny(
+                "cluster-delete",
+                f"{cmd.name} delete {' '.join(rest)} deletes whole namespaces, nodes or "
+                "everything of a kind in the cluster",
+                "delete the one named resource you created, or ask the cluster's owner",
+            )
+        else:
+            yield _ask("cluster-change", f"{cmd.name} delete removes cluster resources")
+    elif sub == "config" and rest[:1] and rest[0] in ("view", "get-contexts", "current-context"):
+        return
+    elif sub not in _KUBE_READS or (sub == "config" and rest[:1] != ("view",)):
+        yield _ask("cluster-change", f"{cmd.name} {sub} changes the cluster".strip())
+
+
+def _helm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    sub, _ = subcommand(cmd)
+    reads = {"list", "ls", "status", "get", "history", "show", "template", "lint", "version",
+             "search", "dependency", "env", "verify", "repo"}  # fmt: skip
+    if sub not in reads:
+        yield _ask("cluster-change", f"helm {sub} changes releases in the cluster".strip())
+
+
+_IAC_READS = frozenset({"plan", "validate", "fmt", "show", "output", "graph", "providers",
+                        "version", "-version", "--version", "console", "workspace",
+                        "preview", "stack", "config", "whoami", "about", "logs", "init",
+                        "get"})  # fmt: skip
+
+
+def _iac(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    sub, rest = subcommand(cmd)
+    destroys = sub == "destroy" or (sub == "apply" and any(a in ("-destroy", "--destroy")
+                                                           for a in rest))  # fmt: skip
+    if destroys:
+        yield _deny(
+            "infra-destroy",
+            f"{cmd.name} {sub} destroys the infrastructure it manages",
+            "run plan and show the result to a human; an agent never destroys infrastructure",
+        )
+    elif sub == "state" and rest[:1] and rest[0] not in ("list", "show", "pull"):
+        yield _ask("infra-change", f"{cmd.name} state {rest[0]} edits the state by hand")
+    elif sub in ("init",):
+        yield _ask("infra-init", f"{cmd.name} init downloads providers and modules")
+    elif sub not in _IAC_READS:
+        yield _ask("infra-change", f"{cmd.name} {sub} changes real infrastructure".strip())
+
+
+_CLOUD_READ = re.compile(r"^(describe|list|get|show|ls|head|cat|du|stat|version|help|whoami)"
+                         r"([-_].*)?$|^(--version|sts|configure)$")  # fmt: skip
+_CLOUD_DESTROY = re.compile(
+    r"^(delete-(db-instance|db-cluster|bucket|stack|table|cluster|file-system|repository|"
+    r"vault|key|user-pool)|terminate-instances|rb|schedule-key-deletion|purge-queue)$"
+)
+
+
+def _aws(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    service = words[0] if words else ""
+    action = words[1] if len(words) > 1 else ""
+    flags = set(cmd.args())
+    if service == "s3" and action == "rm" and ({"--recursive"} & flags):
+        yield _deny(
+            "cloud-storage-wipe",
+            "aws s3 rm --recursive deletes every object under the prefix",
+            "delete the objects you created, by name, or ask the owner",
+        )
+    elif service == "s3" and action == "rb" and "--force" in flags:
+        yield _deny(
+            "cloud-storage-wipe",
+            "aws s3 rb --force deletes a bucket and all it holds",
+            "an agent never deletes buckets; ask the owner",
+        )
+    elif _CLOUD_DESTROY.match(action):
+        yield _deny(
+            "cloud-destroy",
+            f"aws {service} {action} destroys a resource and its data",
+            "ask the account's owner to do it",
+        )
+    elif service == "s3" and action in ("sync", "cp", "mv") and "--delete" in flags:
+        yield _ask("cloud-storage-change", f"aws s3 {action} --delete removes objects")
+    elif service == "s3" and action in ("cp", "sync", "mv") and _uploads(words[2:]):
+        yield _ask("upload", f"aws s3 {action} uploads local files to cloud storage")
+    elif re.search(r"secret|ssm$", service) and re.match(r"get-(secret-value|parameters?)", action):
+        yield _ask("secret-read", f"aws {service} {action} reads stored secrets")
+    elif service in ("sts", "configure") and action in ("", "list", "get", "get-caller-identity"):
+        return
+    elif not _CLOUD_READ.match(action or "x"):
+        yield _ask("cloud-change", f"aws {service} {action} changes cloud resources".strip())
+
+
+def _uploads(operands: list[str]) -> bool:
+    return len(operands) >= 2 and "://" not in operands[0] and "://" in operands[-1]
+
+
+def _gsutil(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    action = words[0] if words else ""
+    flags = {a for a in cmd.args() if a.startswith("-")}
+    if action == "rm" and (
+        flags & {"-r", "-R", "-a", "-rf", "-fr"} or any("*" in w for w in words)
+    ):
+        yield _deny(
+            "cloud-storage-wipe",
+            "gsutil rm -r deletes everything under the path",
+            "delete the objects you created, by name, or ask the owner",
+        )
+    elif action == "rb" or (action == "rsync" and "-d" in flags):
+        yield _deny(
+            "cloud-storage-wipe",
+            f"gsutil {action} deletes buckets or objects",
+            "ask the bucket's owner to do it",
+        )
+    elif action in ("cp", "mv", "rsync") and _uploads(words[1:]):
+        yield _ask("upload", f"gsutil {action} uploads local files to cloud storage")
+    elif action not in ("ls", "cat", "du", "stat", "version", "help", "hash", "ls-l"):
+        yield _ask("cloud-change", f"gsutil {action} changes cloud storage".strip())
+
+
+def _gcloud(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    verb = next((w for w in words if _CLOUD_READ.match(w) or w in ("delete", "create",
+                 "update", "deploy", "set", "add-iam-policy-binding")), "")  # fmt: skip
+    if "delete" in words and (words[:1] in (["projects"], ["sql"]) or "--quiet" in cmd.args()):
+        yield _deny(
+            "cloud-destroy",
+            f"gcloud {' '.join(words)} deletes a project or database",
+            "ask the project's owner to do it",
+        )
+    elif words[:2] == ["storage", "rm"] and "--recursive" in cmd.args():
+        yield _deny(
+            "cloud-storage-wipe",
+            "gcloud storage rm --recursive deletes a whole tree",
+            "delete the objects you created, by name",
+        )
+    elif not verb or not _CLOUD_READ.match(verb):
+        yield _ask("cloud-change", f"gcloud {' '.join(words[:3])} changes cloud resources")
+
+
+def _az(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    if words[:2] == ["group", "delete"] or (words[-1:] == ["delete"] and words[:1] in
+                                             (["sql"], ["cosmosdb"], ["storage"])):  # fmt: skip
+        yield _deny(
+            "cloud-destroy",
+            f"az {' '.join(words)} deletes a resource group or its data",
+            "ask the subscription's owner to do it",
+        )
+    elif not any(_CLOUD_READ.match(w) for w in words[1:]) and words[:1] != ["account"]:
+        yield _ask("cloud-change", f"az {' '.join(words[:3])} changes cloud resources")
+
+
+_SQL_DESTROY = re.compile(
+    r"\b(DROP\s+(DATABASE|SCHEMA|TABLE|USER|ROLE|INDEX|VIEW|COLLECTION)|TRUNCATE\b|"
+    r"DELETE\s+FROM\s+[\w.\"`]+\s*(;|$)|FLUSHALL|FLUSHDB|dropDatabase\s*\(|\.drop\s*\(|"
+    r"deleteMany\s*\(\s*\{\s*\}\s*\))",
+    re.IGNORECASE,
+)
+_SQL_WRITE = re.compile(
+    r"\b(INSERT|UPDATE|DELETE|ALTER|CREATE|GRANT|REVOKE|COPY|SET|DEL|HSET|EXPIRE|"
+    r"insert(One|Many)?|update(One|Many)?|remove)\b",
+    re.IGNORECASE,
+)
+_SQL_CODE_FLAGS = ("-c", "--command", "-e", "--execute", "--eval", "-q", "--query")
+
+
+def sql_code(cmd: Cmd) -> str | None:
+    """The SQL (or Mongo/Redis commands) given on the command line or stdin, if static."""
+    args = cmd.args()
+    for index, word in enumerate(args):
+        if word in _SQL_CODE_FLAGS and index + 1 < len(args):
+            return args[index + 1]
+        for flag in ("--command=", "--execute=", "--eval=", "--query="):
+            if word.startswith(flag):
+                return word[len(flag) :]
+    for op, target in cmd.redirects:
+        if op == "<<":
+            return target
+    if cmd.name == "redis-cli":
+        words = [a for a in args if not a.startswith("-")]
+        return " ".join(words) if words else None
+    return None
+
+
+def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    code = sql_code(cmd)
+    if code is not None and _SQL_DESTROY.search(code):
+        yield _deny(
+            "sql-destroy",
+            f"{cmd.name} runs {_SQL_DESTROY.search(code).group(0)!r}, which throws away a "  # type: ignore[union-attr]
+            "database's data",
+            "never drop or empty a database; show the statement to a human instead",
+        )
+    elif code is not None and _SQL_WRITE.search(code):
+        yield _ask("sql-write", f"{cmd.name} changes data in a database server")
+    elif code is None:
+        yield _ask(
+            "sql-session",
+            f"{cmd.name} opens a database session whose statements cannot be checked",
+            "pass one statement with -c/-e so it can be checked",
+        )
+
+
+def _drop_tools(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    if cmd.name in ("dropdb", "dropuser") or "drop" in cmd.args():
+        yield _deny(
+            "sql-destroy",
+            f"{cmd.name} drops a database",
+            "never drop databases; ask the database's owner",
+        )
+
+
+HANDLERS: dict[str, Handler] = {
+    **{n: _container for n in ("docker", "podman", "nerdctl")},
+    **{n: _kubectl for n in ("kubectl", "oc")},
+    "helm": _helm,
+    **{n: _iac for n in ("terraform", "tofu", "terragrunt", "pulumi")},
+    "aws": _aws,
+    "gsutil": _gsutil,
+    "gcloud": _gcloud,
+    "az": _az,
+    **{
+        n: _database
+        for n in (
+            "psql",
+            "mysql",
+            "mariadb",
+            "mongo",
+            "mongosh",
+            "redis-cli",
+            "cqlsh",
+            "sqlcmd",
+            "clickhouse-client",
+        )
+    },
+    **{n: _drop_tools for n in ("dropdb", "dropuser", "mysqladmin")},
+}

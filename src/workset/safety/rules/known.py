@@ -1,0 +1,444 @@
+"""Earning trust: which commands are shown to be read-only or to stay inside the workspace.
+
+The other rule families find what is dangerous. This one is the other half of failing closed:
+:func:`vouch` lets a command run without asking only when its program is one whose effects
+are known and the words it was given keep those effects harmless:
+
+- **read-only** programs (``ls``, ``cat``, ``grep``, ``git log``…) may read anything but
+  secrets (judged in :mod:`~workset.safety.rules.secrets`), as long as no option makes them
+  write (``sort -o``);
+- **workspace writers** (``cp``, ``mkdir``, ``sed -i``, ``tar``…) may change only paths inside
+  the workspace or the scratch directories ``/tmp`` and ``/var/tmp``, never a path that is
+  only known at run time;
+- **project tools** (``make``, ``pytest``, ``npm test``, ``cargo build``, a script inside the
+  workspace…) run the project's own code in the workspace; what confines them is the OS
+  sandbox of the execution tools, not this analysis, and the docs say so;
+- shell builtins that only change the shell itself (``cd``, ``export``, ``set -e``).
+
+Anything else, a program not listed here, a subcommand not listed for its program, or a name
+written with look-alike letters, asks with a one-line reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from workset.safety import paths
+from workset.safety.rules.base import Cmd, Context, Finding, parse_flags, unknown_program
+
+BUILTINS = frozenset(
+    {
+        "cd", "pushd", "popd", "dirs", "export", "declare", "local", "readonly", "typeset",
+        "unset", "set", "shopt", "shift", "read", "wait", "jobs", "true", "false", ":", "test",
+        "[", "[[", "echo", "printf", "pwd", "type", "hash", "alias", "unalias", "return",
+        "exit", "break", "continue", "trap", "umask", "ulimit", "getopts", "let", "eval",
+        "times", "history", "fg", "bg", "disown", "sleep", "mapfile", "readarray", "caller",
+        "compgen", "complete", "help", "logout", "source", ".", "kill", "command",
+    }
+)  # fmt: skip
+READ_ONLY = frozenset(
+    {
+        "ls", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ag",
+        "ack", "find", "fd", "tree", "stat", "file", "du", "df", "which", "whereis", "whatis",
+        "date", "cal", "uname", "whoami", "id", "groups", "printenv", "env", "ps", "pgrep",
+        "uptime", "free", "lscpu", "lsblk", "lsof", "nproc", "sort", "uniq", "cut", "tr",
+        "paste", "join", "comm", "diff", "diff3", "cmp", "column", "fold", "fmt", "nl", "od",
+        "xxd", "hexdump", "strings", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum",
+        "cksum", "b2sum", "base64", "base32", "basename", "dirname", "realpath", "readlink",
+        "seq", "yes", "jq", "yq", "man", "info", "tput", "locale", "getconf", "expr", "bc",
+        "dc", "tac", "rev", "zcat", "zgrep", "zless", "bzcat", "xzcat", "lzcat", "tee",
+        "numfmt", "sum", "look", "iconv", "ldd", "nm", "objdump", "readelf", "size", "lsattr",
+        "hostname", "tty", "stty", "top", "htop", "vmstat", "iostat", "ss", "netstat", "ip",
+        "sed", "awk", "gawk", "mawk", "nawk", "xargs", "timeout", "nice", "nohup", "time",
+        "watch", "pstree", "journalctl", "dmesg", "w", "who", "last", "getent", "arch",
+        "lsb_release", "sw_vers", "python-config", "pkg-config", "pip-licenses", "cloc",
+        "tokei", "shellcheck", "hadolint", "yamllint", "jsonlint", "actionlint", "diffstat",
+        "colordiff", "wdiff", "dos2unix", "unix2dos", "envsubst", "gzip", "gunzip", "bzip2",
+        "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
+    }
+)  # fmt: skip
+WRITERS = frozenset(
+    {
+        "touch", "mkdir", "rmdir", "rm", "unlink", "cp", "mv", "ln", "install", "chmod",
+        "chown", "chgrp", "truncate", "split", "csplit", "patch", "mktemp", "mkfifo", "dd",
+        "rsync", "shred", "srm",
+    }
+)  # fmt: skip
+PROJECT = frozenset(
+    {
+        "make", "gmake", "cmake", "ninja", "meson", "pytest", "py.test", "tox", "nox", "ruff",
+        "black", "isort", "flake8", "pylint", "mypy", "pyright", "bandit", "coverage",
+        "pre-commit", "tsc", "jest", "vitest", "mocha", "eslint", "prettier", "rustc",
+        "rustfmt", "gofmt", "javac", "java", "mvn", "gradle", "gcc", "g++", "cc", "c++",
+        "clang", "clang++", "ld", "ar", "ctest", "bazel", "rake", "rspec", "phpunit",
+        "composer", "swift", "mix", "elixir", "ghc", "cabal", "stack", "zig", "shfmt",
+        "markdownlint", "stylelint", "biome", "deno", "bun", "sphinx-build", "mkdocs",
+        "alembic", "django-admin", "flask", "uvicorn", "gunicorn", "hugo", "jekyll", "wasm-pack",
+        "protoc", "buf", "sqlfluff", "codespell", "vulture", "radon", "interrogate", "pdoc",
+    }
+)  # fmt: skip
+# Subcommands that only read, or only change the project in the workspace.
+SUBCOMMANDS: dict[str, frozenset[str]] = {
+    "git": frozenset(
+        {
+            "status", "log", "diff", "show", "branch", "tag", "remote", "config", "rev-parse",
+            "ls-files", "ls-tree", "ls-remote", "blame", "grep", "describe", "shortlog",
+            "reflog", "stash", "fetch", "pull", "push", "add", "commit", "checkout", "switch",
+            "reset", "merge", "cherry-pick", "revert", "rm", "mv", "clean", "gc", "init",
+            "bisect", "archive", "format-patch", "am", "apply", "submodule", "hash-object",
+            "cat-file", "show-ref", "for-each-ref", "count-objects", "fsck", "help", "version",
+            "worktree", "notes", "restore", "whatchanged", "range-diff", "name-rev", "var",
+            "check-ignore", "check-attr", "diff-tree", "diff-index", "rev-list", "merge-base",
+            "sparse-checkout", "lfs", "maintenance", "request-pull", "verify-commit",
+        }
+    ),
+    "pip": frozenset({"list", "show", "freeze", "check", "debug", "help", "index", "inspect",
+                      "hash", "cache", "wheel", "download", "--version", "-V"}),
+    "npm": frozenset({"test", "t", "run", "run-script", "start", "build", "ci", "install", "i",
+                      "ls", "list", "outdated", "view", "info", "pack", "help", "init",
+                      "--version", "-v", "audit", "explain", "why", "prune", "rebuild",
+                      "dedupe", "fund", "doctor", "config", "root", "bin", "prefix", "stop",
+                      "restart", "exec", "x", "lint", "version"}),
+    "cargo": frozenset({"build", "b", "check", "c", "test", "t", "run", "r", "clippy", "fmt",
+                        "doc", "bench", "clean", "tree", "metadata", "update", "fetch",
+                        "--version", "version", "help", "new", "init", "vendor", "expand",
+                        "nextest", "llvm-cov", "tarpaulin", "audit", "deny", "outdated"}),
+    "go": frozenset({"build", "test", "run", "vet", "fmt", "mod", "list", "env", "version",
+                     "doc", "generate", "clean", "work", "tool", "help", "bug"}),
+    "uv": frozenset({"run", "sync", "lock", "build", "tree", "venv", "pip", "python",
+                     "export", "--version", "version", "help", "init", "cache"}),
+    "poetry": frozenset({"install", "run", "build", "lock", "show", "check", "env", "shell",
+                         "version", "--version", "config", "init", "new", "export"}),
+    "pdm": frozenset({"install", "run", "build", "lock", "list", "show", "sync", "info"}),
+    "hatch": frozenset({"run", "build", "env", "test", "fmt", "version", "status", "shell"}),
+    "yarn": frozenset({"test", "run", "build", "install", "lint", "dev", "start", "why",
+                       "list", "info", "--version", "-v", "check", "workspaces", "format"}),
+    "pnpm": frozenset({"test", "run", "build", "install", "i", "lint", "dev", "start", "why",
+                       "list", "ls", "outdated", "--version", "-v", "exec", "format"}),
+    "dotnet": frozenset({"build", "test", "run", "restore", "format", "--version", "--info",
+                         "list", "clean", "pack", "new", "sln", "watch"}),
+    "bundle": frozenset({"install", "exec", "list", "show", "check", "outdated", "config"}),
+    "gem": frozenset({"list", "search", "info", "contents", "which", "environment", "spec"}),
+    "conda": frozenset({"list", "info", "search", "env", "--version"}),
+    "brew": frozenset({"list", "info", "search", "--version", "deps", "outdated", "config",
+                       "doctor", "leaves", "uses", "desc", "home", "--prefix"}),
+    "apt": frozenset({"list", "search", "show", "policy", "depends", "rdepends", "changelog"}),
+    "apt-cache": frozenset({"search", "show", "policy", "depends", "rdepends", "madison",
+                            "showpkg", "pkgnames", "stats"}),
+    "dpkg": frozenset({"-l", "-L", "-s", "-S", "--list", "--listfiles", "--status",
+                       "--search", "--print-architecture", "--get-selections"}),
+    "rpm": frozenset({"-q", "-qa", "-qi", "-ql", "-qf", "--query"}),
+    "systemctl": frozenset({"status", "is-active", "is-enabled", "is-failed", "list-units",
+                            "list-unit-files", "list-timers", "list-sockets", "show", "cat",
+                            "list-dependencies", "--version", "get-default"}),
+    "service": frozenset({"--status-all"}),
+    "crontab": frozenset({"-l"}),
+    "launchctl": frozenset({"list", "print", "blame", "version"}),
+    "nvm": frozenset({"ls", "list", "current", "which", "version", "use", "--version"}),
+    "pyenv": frozenset({"versions", "version", "which", "local", "shell", "--version"}),
+    "rustup": frozenset({"show", "--version", "which", "toolchain", "component", "target"}),
+}  # fmt: skip
+_OPTION_VALUES = {
+    "git": ("-C", "-c", "--git-dir", "--work-tree", "--namespace"),
+    "docker": ("-H", "--host", "--context", "--config", "-c", "--log-level"),
+    "kubectl": ("-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"),
+    "helm": ("-n", "--namespace", "--kube-context"),
+    "terraform": ("-chdir",),
+}
+_WRITING_FLAGS: dict[str, tuple[str, ...]] = {
+    "sort": ("-o", "--output"),
+    "tee": (),
+    "sed": ("-i", "--in-place"),
+    "tar": ("-x", "--extract", "-c", "--create", "-r", "-u", "--append", "--delete"),
+}
+SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")
+HELP = frozenset({"-h", "--help", "-help", "help", "--version", "-V", "-v", "version"})
+# Programs whose rule family asks for everything that is not a read (rules.infra).
+JUDGED_BY_FAMILY = frozenset(
+    {
+        "docker", "podman", "nerdctl", "kubectl", "oc", "helm", "terraform", "tofu",
+        "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az", "psql", "mysql", "mariadb",
+        "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd", "clickhouse-client",
+    }
+)  # fmt: skip
+
+
+def subcommand(cmd: Cmd) -> tuple[str, tuple[str, ...]]:
+    """The subcommand of ``git``/``docker``/…, skipping global options, and what follows."""
+    args = list(cmd.args())
+    with_value = _OPTION_VALUES.get(cmd.name, ())
+    while args and args[0].startswith("-") and cmd.name in _OPTION_VALUES:
+        flag = args.pop(0)
+        if flag in with_value and args:
+            args.pop(0)
+    return (args[0], tuple(args[1:])) if args else ("", ())
+
+
+def inside(word: str, ctx: Context) -> bool:
+    """The path ``word`` names is in the workspace or a scratch directory (or harmless)."""
+    path = ctx.resolve(word)
+    return (
+        paths.in_workspace(path, ctx.workspace)
+        or paths.is_scratch(path)
+        or path.startswith(SCRATCH)
+        or paths.is_harmless_device(path)
+    )
+
+
+def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
+    """None when ``cmd`` is shown to be read-only or confined; else why it must be asked."""
+    name = cmd.name
+    if cmd.lookalike:
+        return Finding(
+            "lookalike-name",
+            "ask",
+            f"the command name {cmd.argv[0]!r} is written with look-alike letters, which only "
+            "disguises what runs; write the command name in plain ASCII",
+        )
+    if cmd.args() and all(a in HELP for a in cmd.args()):
+        return None  # only prints its help or version
+    if name in JUDGED_BY_FAMILY:
+        return None  # their rules ask for everything but reads (rules.infra)
+    if is_python(name):
+        return _interpreter(cmd, ctx)
+    if name in BUILTINS or name in READ_ONLY:
+        return _read_only(cmd, ctx)
+    if name in WRITERS:
+        return _writer(cmd, ctx)
+    if name in PROJECT or _is_script(cmd):
+        return _project(cmd, ctx)
+    check = _SPECIAL.get(name)
+    if check is not None:
+        return check(cmd, ctx)
+    allowed = SUBCOMMANDS.get(name)
+    if allowed is not None:
+        sub, _ = subcommand(cmd)
+        if sub in allowed:
+            return None
+        what = f"{name} {sub}" if sub else name
+        return unknown_program(what, " (its subcommand is not one known to be safe)")
+    return unknown_program(cmd.argv[0])
+
+
+def _read_only(cmd: Cmd, ctx: Context) -> Finding | None:
+    flags, operands = parse_flags(cmd.args())
+    writing = _WRITING_FLAGS.get(cmd.name)
+    if cmd.name == "sort" and (flags & {"o", "--output"}):
+        target = _value_after(cmd.args(), ("-o", "--output"))
+        return None if target is None or inside(target, ctx) else outside(target)
+    if cmd.name == "tar" and writing:
+        return _tar(cmd, ctx, flags)
+    if cmd.name in ("tee",):
+        for _, word in operands:
+            if cmd.is_dynamic(_) or not inside(word, ctx):
+                return outside(word)
+        return None
+    if cmd.name in ("zip", "7z", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd",
+                    "unzip", "unzstd"):  # fmt: skip
+        dest = _value_after(cmd.args(), ("-d", "-o"))
+        targets = [dest] if dest else [w for _, w in operands]
+        for word in targets:
+            if not inside(word, ctx) and not word.startswith("-"):
+                return outside(word)
+        return None
+    if cmd.name in ("date", "hostname") and operands and cmd.name == "hostname":
+        return unknown_program("hostname NAME", " (it renames the machine)")
+    if cmd.name == "date" and ("s" in flags or "--set" in flags):
+        return unknown_program("date --set", " (it sets the clock)")
+    if cmd.name == "uniq" and len(operands) >= 2 and not inside(operands[1][1], ctx):
+        return outside(operands[1][1])
+    if cmd.name == "sqlite3":
+        return _sqlite(cmd, ctx)
+    return None
+
+
+def _tar(cmd: Cmd, ctx: Context, flags: set[str]) -> Finding | None:
+    args = cmd.args()
+    first = args[0] if args else ""
+    letters = set(first) if first and not first.startswith("-") else set()
+    letters |= flags
+    for option in ("-C", "--directory"):
+        target = _value_after(args, (option,))
+        if target is not None and not inside(target, ctx):
+            return outside(target)
+    if letters & {"c", "r", "u", "--create", "--append"}:
+        archive = _value_after(args, ("-f", "--file")) or _archive_in_bundle(args)
+        if archive is not None and archive != "-" and not inside(archive, ctx):
+            return outside(archive)
+    return None
+
+
+def _archive_in_bundle(args: tuple[str, ...]) -> str | None:
+    for index, word in enumerate(args):
+        if re.fullmatch(r"-?[a-zA-Z]*f", word) and index + 1 < len(args):
+            return args[index + 1]
+    return None
+
+
+def _sqlite(cmd: Cmd, ctx: Context) -> Finding | None:
+    _, operands = parse_flags(cmd.args())
+    sql = " ".join(w for _, w in operands[1:]).upper()
+    if re.search(r"\b(DROP|DELETE|UPDATE|INSERT|ALTER|CREATE|REPLACE|ATTACH|VACUUM)\b", sql):
+        return Finding(
+            "sql-write",
+            "ask",
+            "the SQL changes the database; a human must confirm, or run a SELECT to look first",
+        )
+    if not sql and (cmd.piped or any(op == "<<" for op, _ in cmd.redirects)):
+        return Finding(
+            "sql-stdin",
+            "ask",
+            "sqlite3 runs SQL fed on its input, which cannot be checked here; pass one SELECT "
+            "as an argument instead",
+        )
+    return None
+
+
+def _writer(cmd: Cmd, ctx: Context) -> Finding | None:
+    name = cmd.name
+    flags, operands = parse_flags(cmd.args())
+    if name in ("chmod", "chown", "chgrp") and operands:
+        operands = operands[1:] if "--reference" not in flags else operands
+    if name == "dd":
+        target = next((a.split("=", 1)[1] for a in cmd.args() if a.startswith("of=")), None)
+        operands = [(1, target)] if target is not None else []
+    if name in ("cp", "install", "ln", "rsync") and len(operands) >= 2:
+        if name == "rsync" and any(":" in w.split("/", 1)[0] for _, w in operands):
+            return None  # a remote copy: the network rule asks
+        operands = operands[-1:]
+    if name == "mktemp":
+        return None
+    for index, word in operands:
+        if cmd.is_dynamic(index):
+            return Finding(
+                "dynamic-path",
+                "ask",
+                f"{name} changes {word!r}, a path only known when the line runs; a human must "
+                "confirm, or name the path literally",
+            )
+        if not inside(word, ctx):
+            return outside(word, name)
+        if name in ("chmod",) and (
+            flags & {"s"} or re.search(r"[0-7]?[4-7][0-7]{3}|\+s|u\+s|g\+s", " ".join(cmd.args()))
+        ):
+            return unknown_program("chmod setuid", " (it lets a program run as its owner)")
+    return None
+
+
+def outside(word: str, name: str = "") -> Finding:
+    via = f"{name} changes" if name else "writes"
+    return Finding(
+        "outside-workspace",
+        "ask",
+        f"{via} {word!r}, outside the workspace; a human must confirm, or work on a copy "
+        "inside the workspace",
+    )
+
+
+def _value_after(args: tuple[str, ...], options: tuple[str, ...]) -> str | None:
+    for index, word in enumerate(args):
+        for option in options:
+            if word == option and index + 1 < len(args):
+                return args[index + 1]
+            if option.startswith("--") and word.startswith(option + "="):
+                return word.split("=", 1)[1]
+    return None
+
+
+def _is_script(cmd: Cmd) -> bool:
+    word = cmd.argv[0] if cmd.argv else ""
+    return "/" in word and not word.startswith(("/usr/bin/", "/bin/", "/usr/local/bin/"))
+
+
+def _project(cmd: Cmd, ctx: Context) -> Finding | None:
+    if _is_script(cmd) and not paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace):
+        return Finding(
+            "script-outside",
+            "ask",
+            f"runs {cmd.argv[0]}, a program outside the workspace; a human must confirm, or "
+            "copy it into the workspace and read it first",
+        )
+    if cmd.name in ("make", "gmake") and {"install", "uninstall"} & set(cmd.args()):
+        return Finding(
+            "install-outside",
+            "ask",
+            "make install copies files into system or user directories outside the "
+            "workspace; a human must confirm",
+        )
+    for option in ("-C", "--directory", "-f", "--file", "--makefile"):
+        target = _value_after(cmd.args(), (option,))
+        if cmd.name in ("make", "gmake") and target is not None and not inside(target, ctx):
+            return outside(target, cmd.name)
+    return None
+
+
+def _interpreter(cmd: Cmd, ctx: Context) -> Finding | None:
+    """python/node/perl…: inline code was analysed already; a script must be in the workspace."""
+    args = cmd.args()
+    for index, word in enumerate(args, start=1):
+        if word in ("-c", "-e", "-E", "-r", "--eval", "-p", "--print", "-m", "-"):
+            return None
+        if word.startswith("-"):
+            continue
+        if cmd.is_dynamic(index):
+            return Finding(
+                "dynamic-script",
+                "ask",
+                f"{cmd.name} runs a script whose path is only known at run time; a human must "
+                "confirm, or name the script literally",
+            )
+        if not paths.in_workspace(ctx.resolve(word), ctx.workspace):
+            return Finding(
+                "script-outside",
+                "ask",
+                f"{cmd.name} runs {word}, a script outside the workspace; a human must "
+                "confirm, or copy it into the workspace and read it first",
+            )
+        return None
+    return None
+
+
+def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
+    return None  # judged by the network rules: they ask unless the host is this machine
+
+
+_SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
+    **{
+        n: _interpreter
+        for n in (
+            "python",
+            "python3",
+            "python2",
+            "pypy",
+            "pypy3",
+            "node",
+            "nodejs",
+            "perl",
+            "ruby",
+            "php",
+            "lua",
+            "luajit",
+            "Rscript",
+            "julia",
+            "bash",
+            "sh",
+            "zsh",
+            "dash",
+            "ksh",
+            "fish",
+            "tclsh",
+            "groovy",
+            "scala",
+            "kotlin",
+            "ts-node",
+            "tsx",
+            "busybox",
+        )
+    },
+    **{n: _network_client for n in ("curl", "wget", "http", "https", "xh")},
+}
+
+
+def is_python(name: str) -> bool:
+    return re.match(r"^(python|pypy)[0-9.]*$", name) is not None

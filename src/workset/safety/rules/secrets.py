@@ -1,0 +1,165 @@
+"""Rules for secrets and for the record of what ran: reading keys and credentials, dumping the
+environment, and wiping shell history.
+
+Reading a secret asks (a person should see that the agent wants its SSH key); reading one and
+reaching the network in the same line is exfiltration and is denied (see
+:func:`workset.safety.commands.analyze_command`). Wiping history or pointing it at
+``/dev/null`` is only ever done to hide what ran, so it is denied.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety import paths
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+
+_SECRET_FILE = re.compile(
+    r"(^|/)("
+    r"id_(rsa|dsa|ecdsa|ed25519)(_sk)?|[^/]*_(rsa|dsa|ecdsa|ed25519)_key|ssh_host_[^/]*_key|"
+    r"\.env(\.(local|prod|production|staging|dev|development|test|secret|secrets))?|"
+    r"\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.my\.cnf|\.vault-token|"
+    r"credentials(\.json|\.db|\.toml|\.tfrc\.json)?|application_default_credentials\.json|"
+    r"access_tokens\.db|service[-_]account[^/]*\.json|secrets?\.(ya?ml|json|toml|env)|"
+    r"\.htpasswd|[^/]*\.(pem|key|p12|pfx|jks|keystore|kdbx)|"
+    r"\.[a-z_]*_history|\.histfile|Login Data|Cookies|logins\.json|key[34]\.db|"
+    r"[^/]*\.tfstate(\.backup)?"
+    r")$"
+)
+_PUBLIC = re.compile(r"\.(pub|pem\.pub)$|(^|/)(known_hosts|authorized_keys)$|\.env\.[a-z]*example")
+_SECRET_DIRS = frozenset(
+    {
+        "~",
+        "~/.ssh",
+        "~/.aws",
+        "~/.gnupg",
+        "~/.azure",
+        "~/.kube",
+        "~/.docker",
+        "~/.config",
+        "~/.config/gcloud",
+        "~/.config/gh",
+        "~/.password-store",
+        "~/.local/share/keyrings",
+        "~/.mozilla",
+        "~/.config/google-chrome",
+        "/root",
+        "/etc/ssh",
+    }
+)
+_SECRET_TREES = ("~/.ssh/", "~/.aws/", "~/.gnupg/", "~/.azure/", "~/.config/gcloud/",
+                 "~/.password-store/", "~/.kube/", "/root/.ssh/", "/proc/self/environ",
+                 "~/.config/gh/", "~/.docker/config.json")  # fmt: skip
+_SYSTEM_SECRETS = re.compile(
+    r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/environ$"
+)
+HISTORY_FILE = re.compile(r"(^|/)\.([a-z_]*_history|histfile|lesshst)$")
+_LISTING = frozenset({"ls", "stat", "du", "file", "test", "[", "[[", "tree", "mkdir", "cd", "df",
+                      "rm", "rmdir", "unlink", "touch", "chmod", "chown", "chgrp", "shred",
+                      "pushd", "mv", "find", "history", "unset", "export", "declare"})  # fmt: skip
+_NOT_PATHS = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git"})
+
+
+def is_secret(word: str) -> bool:
+    """``word`` names a key, a credential file, shell history or a tree full of them."""
+    text = word.split("=", 1)[-1].lstrip("@<")
+    if not text or text.startswith("-"):
+        return False
+    path = paths.normalize(text)
+    if _PUBLIC.search(path):
+        return False
+    if _SYSTEM_SECRETS.match(path) or path.startswith(_SECRET_TREES):
+        return True
+    return bool(_SECRET_FILE.search(path))
+
+
+def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
+    """The words of ``cmd`` that read secrets (operands, ``@file`` uploads, ``<`` input)."""
+    name = cmd.name
+    found: list[str] = [t for op, t in cmd.redirects if op in ("<", "<>") and is_secret(t)]
+    if name in ("env", "printenv") and len(cmd.argv) == 1:
+        found.append("the environment")
+    if name in ("export", "declare", "set") and cmd.args() in ((), ("-p",), ("-x",)):
+        found.append("the environment")
+    args = _after_pattern(cmd) if name in _NOT_PATHS else list(cmd.args())
+    for word in args:
+        place = paths.normalize(word.split("=", 1)[-1].lstrip("@<"))
+        if (place in _SECRET_DIRS and name not in _LISTING) or (
+            is_secret(word) and name not in _LISTING
+        ):
+            found.append(word)
+    return found
+
+
+def _after_pattern(cmd: Cmd) -> list[str]:
+    """grep's operands after the pattern (its files); none for echo/printf/git."""
+    if cmd.name not in ("grep", "egrep", "fgrep", "rg", "ag", "ack"):
+        return []
+    operands = [a for a in cmd.args() if not a.startswith("-")]
+    explicit = any(a in ("-e", "-f") or a.startswith(("-e", "--regexp")) for a in cmd.args())
+    return operands if explicit else operands[1:]
+
+
+def secret_read(words: list[str]) -> Finding:
+    return Finding(
+        "secret-read",
+        "ask",
+        f"reads {words[0]}, which holds keys, credentials or history; a human must confirm, "
+        "and secrets never belong in the agent's context",
+    )
+
+
+def exfiltration(what: str) -> Finding:
+    return Finding(
+        "exfiltration",
+        "deny",
+        f"{what} and reaches the network in the same command, which can send it away; "
+        "never send credentials anywhere — ask the user to do it if it is truly needed",
+    )
+
+
+def wipe(what: str) -> Finding:
+    return Finding(
+        "history-wipe",
+        "deny",
+        f"{what} erases the record of what ran, which only ever hides it; leave shell history "
+        "and logs alone",
+    )
+
+
+def assignment(name: str, value: str) -> list[Finding]:
+    """Findings about ``NAME=value``: history switched off, the loader or PATH hijacked."""
+    if name == "HISTFILE" and value in ("", "/dev/null"):
+        return [wipe(f"HISTFILE={value}")]
+    if name in ("HISTSIZE", "HISTFILESIZE", "SAVEHIST") and value.strip() in ("0", ""):
+        return [wipe(f"{name}={value}")]
+    if name in ("LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "PROMPT_COMMAND"):
+        return [
+            Finding(
+                "hijack-env",
+                "ask",
+                f"{name} makes other programs load or run extra code; a human must confirm",
+            )
+        ]
+    return []
+
+
+def _history(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = cmd.args()
+    if any(a.startswith("-") and set(a[1:]) & set("cdw") for a in args):
+        yield wipe(f"history {' '.join(args)}")
+
+
+def _unset(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    if "HISTFILE" in cmd.args():
+        yield wipe("unset HISTFILE")
+
+
+def _set(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = cmd.args()
+    if "+o" in args and "history" in args:
+        yield wipe("set +o history")
+
+
+HANDLERS: dict[str, Handler] = {"history": _history, "unset": _unset, "set": _set}

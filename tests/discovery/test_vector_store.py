@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from workset.discovery.store import VectorStore
+from workset.errors import UsageError
+from workset.retrieval.embedder import Vectors
+
+
+class LetterEmbedder:
+    """A deterministic embedder double: letter counts, normalised; records what it embedded."""
+
+    def __init__(self, name: str = "letters") -> None:
+        self._name = name
+        self.calls: list[list[str]] = []
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        self.calls.append(list(texts))
+        rows = np.zeros((len(texts), 26), dtype=np.float32)
+        for i, text in enumerate(texts):
+            for ch in text.lower():
+                if "a" <= ch <= "z":
+                    rows[i, ord(ch) - 97] += 1
+        return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
+
+
+def test_only_texts_never_seen_are_embedded_and_the_file_round_trips(tmp_path: Path) -> None:
+    embedder = LetterEmbedder()
+    path = tmp_path / "vectors.npz"
+    store = VectorStore.open(path, embedder.name)
+    first = store.embed(embedder, ["alpha", "beta", "alpha"])
+    assert embedder.calls == [["alpha", "beta"]]
+    store.save(path)
+
+    again = VectorStore.open(path, embedder.name)
+    second = again.embed(embedder, ["beta", "gamma", "alpha"])
+    assert embedder.calls[1:] == [["gamma"]]
+    np.testing.assert_allclose(second[0], first[1])
+    np.testing.assert_allclose(second[2], first[0])
+
+
+def test_saving_with_keep_drops_vectors_no_longer_used(tmp_path: Path) -> None:
+    embedder = LetterEmbedder()
+    path = tmp_path / "vectors.npz"
+    store = VectorStore(embedder.name)
+    store.embed(embedder, ["old", "new"])
+    from workset.discovery.store import text_key
+
+    store.save(path, keep=[text_key(embedder.name, "new")])
+    assert len(VectorStore.open(path, embedder.name)) == 1
+
+
+def test_vectors_of_another_model_are_never_reused(tmp_path: Path) -> None:
+    path = tmp_path / "vectors.npz"
+    store = VectorStore("letters")
+    store.embed(LetterEmbedder(), ["alpha"])
+    store.save(path)
+    assert len(VectorStore.open(path, "other-model")) == 0
+    with pytest.raises(UsageError, match="open it with that model"):
+        VectorStore.open(path, "letters").embed(LetterEmbedder("other-model"), ["alpha"])
+
+
+def test_a_damaged_file_says_to_delete_it(tmp_path: Path) -> None:
+    path = tmp_path / "vectors.npz"
+    path.write_bytes(b"not a zip file")
+    with pytest.raises(UsageError, match="delete it"):
+        VectorStore.open(path, "letters")
