@@ -191,7 +191,8 @@ class RedisIntake:
         deliveries = []
         for entry_id, fields in entries:
             if fields is None:  # trimmed from the stream while pending: nothing to deliver
-                await self.ack(Delivery(entry_id, "", _NOTHING, 0.0))
+                await self._call("acknowledge an event", self._redis.xack, self.stream,
+                                 self.group, entry_id)  # fmt: skip
                 continue
             delivered = counts.get(entry_id, 1)
             try:
@@ -254,6 +255,3 @@ def _redis_errors() -> type[Exception]:
     import redis
 
     return redis.RedisError
-
-
-_NOTHING = Event("", "system.none", "system", "none", {})
