@@ -167,6 +167,8 @@ class RedisIntake:
             async for message in pubsub.listen():
                 if message.get("type") == "message":
                     yield str(message["data"])
+        except self._errors as exc:
+            raise BrokerError(f"lost the wake-ups from Redis at {self.where}: {exc}") from exc
         finally:
             await pubsub.aclose()
 
