@@ -227,3 +227,35 @@ def _manifest(sid: str) -> Manifest:
 from workset.context.manifest import BudgetNumbers, Manifest, PrefixInfo  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
+
+
+def test_a_session_whose_run_failed_waits_for_the_next_event_instead_of_retrying(
+    tmp_path: Path,
+) -> None:
+    from workset.errors import ModelUnavailableError
+    from workset.events import RunFailed
+    from workset.testing import ScriptedModel
+
+    with open_store(tmp_path / "log.db") as stores:
+        sid = stores.log.create_session(title="t", workspace="", model="m")
+        seen, intake = Seen(), LocalIntake()
+        model = ScriptedModel([ModelUnavailableError("the endpoint is down"), "back again"])
+        agent = Agent(model, ToolRegistry([]), stores.log, subscribers=[seen])
+        worker = Worker(agent, stores.leases, intake, WorkerSettings(name="w1", **FAST))
+
+        async def main() -> None:
+            async with anyio.create_task_group() as group:
+                group.start_soon(worker.run)
+                await intake.publish(sid, new_event("user.input", "one", id="ev-1"), sent_at=1)
+                await seen.until(lambda r: any(isinstance(e, RunFailed) for e in r))
+                while worker.owned:  # it waits, then closes the session: no retry loop
+                    await worker.wait_for_change()
+                await intake.publish(sid, new_event("user.input", "two", id="ev-2"), sent_at=2)
+                await seen.until(lambda r: finished_runs(r) == 1)
+                group.cancel_scope.cancel()
+            await intake.aclose()
+
+        run(main)
+        assert sum(isinstance(e, RunFailed) for e in seen.records) == 1
+        assert len(model.requests) == 2
+        assert stores.log.messages(sid)[-1].content == "back again"

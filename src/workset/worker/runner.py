@@ -26,9 +26,9 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import anyio
-import anyio.lowlevel
 from anyio.abc import TaskGroup
 
 from workset.errors import BrokerError, SessionLogError, SessionNotFoundError
@@ -255,26 +255,39 @@ class Worker:
                 self._take(session_id)
 
     async def _drive(self, session: Session, owned: _Owned) -> None:
+        """Run the session whenever it has work; close it once it has been idle a while.
+
+        A run that failed (the model is down, the iterations ran out) is not retried until
+        something new arrives, so a failing session waits instead of failing in a loop; nor
+        is one that found nothing it could take yet (a question still answered aside).
+        """
         s = self.settings
-        if session.state.open_unit is not None:  # a dead worker's unit: finish it first
-            self._report(await session.run_until_idle(wait_for_tasks=False))
-        async with anyio.create_task_group() as group:
-            group.start_soon(session.serve, self._report)
-            quiet_since: float | None = None
-            while True:
-                with anyio.move_on_after(min(s.inbox_poll_s, s.idle_close_s)):
-                    await owned.woken.wait()
-                owned.woken = anyio.Event()
-                await session.take_received()
-                await anyio.lowlevel.checkpoint()  # let serve() start on what arrived
-                if _idle(session):
-                    now = time.monotonic()
-                    quiet_since = quiet_since or now
-                    if now - quiet_since >= s.idle_close_s:
-                        break
-                else:
-                    quiet_since = None
-            group.cancel_scope.cancel()
+        stalled = False
+        quiet_since: float | None = None
+        while True:
+            if not stalled and _has_work(session):
+                result = await session.run_until_idle(wait_for_tasks=False)
+                self._report(result)
+                stalled = result.status in ("failed", "nothing_to_do")
+                quiet_since = None
+                continue
+            if stalled or _idle(session):
+                now = time.monotonic()
+                quiet_since = quiet_since or now
+                if now - quiet_since >= s.idle_close_s:
+                    return
+            else:
+                quiet_since = None
+            woke = await _first(
+                {
+                    "intake": owned.woken.wait,  # another worker or our intake recorded events
+                    "session": session.wait_for_event,  # a task or timer of the session
+                    "poll": partial(anyio.sleep, min(s.inbox_poll_s, s.idle_close_s)),
+                }
+            )
+            owned.woken = anyio.Event()
+            if await session.take_received() or woke == "session":
+                stalled = False
 
     def _report(self, result: RunResult) -> None:
         if self._on_result is not None:
@@ -287,6 +300,30 @@ class Worker:
             self._on_error(f"worker {self.name}: {error}")
             return False
         return True
+
+
+def _has_work(session: Session) -> bool:
+    """Events waiting, a unit to finish, or a model call owed (the last message is not an
+    answer)."""
+    state = session.state
+    if state.pending or state.open_unit is not None:
+        return True
+    return bool(state.messages) and not state.answered
+
+
+async def _first(waits: dict[str, Callable[[], Awaitable[object]]]) -> str:
+    """The name of whichever wait ends first (the others are cancelled)."""
+    first: list[str] = []
+    async with anyio.create_task_group() as group:
+
+        async def wait_for(name: str, wait: Callable[[], Awaitable[object]]) -> None:
+            await wait()
+            first.append(name)
+            group.cancel_scope.cancel()
+
+        for name, wait in waits.items():
+            group.start_soon(wait_for, name, wait)
+    return first[0]
 
 
 def _idle(session: Session) -> bool:
