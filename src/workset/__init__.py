@@ -63,6 +63,7 @@ from workset.safety.gate import SafetyGate
 from workset.session.engine import Session
 from workset.session.router import Router
 from workset.status.bar import StatusBar
+from workset.stores import SessionStore, open_store
 from workset.tools.background import background_tools
 from workset.tools.base import Tool, tool
 from workset.tools.context import current_call
@@ -116,6 +117,7 @@ __all__ = [
     "SessionLog",
     "SessionLogError",
     "SessionNotFoundError",
+    "SessionStore",
     "StatusBar",
     "StepInterrupted",
     "SystemMessage",
@@ -144,6 +146,7 @@ __all__ = [
     "load_config",
     "make_policy",
     "new_event",
+    "open_store",
     "perception_tools",
     "policy_names",
     "timer_tools",

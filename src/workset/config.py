@@ -112,6 +112,7 @@ class ModelSection:
     base_url: str = ""
     threads: int = 0  # 0: $WORKSET_THREADS, else half the cores
     timeout: float = _AGENT_DEFAULTS.model_stall_s
+    metrics_url: str = ""  # vLLM's /metrics: its prefix-cache counters recorded per call
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +158,7 @@ class HistorySection:
 
 @dataclass(frozen=True, slots=True)
 class MemorySection:
-    db: Path | None = None
+    db: Path | str | None = None  # a SQLite file, or a postgresql:// URL
     tenant: str = ""
     subject: str = ""
     purpose: str = ""
@@ -459,6 +460,7 @@ class _Reader:
             context_window=self.integer(raw, "model", "context_window", 8192, 256),
             base_url=self.string(raw, "model", "base_url", ""),
             threads=self.integer(raw, "model", "threads", 0, 0),
+            metrics_url=self.string(raw, "model", "metrics_url", ""),
             timeout=self.seconds(raw, "model", "timeout", _AGENT_DEFAULTS.model_stall_s),
         )
 
@@ -593,7 +595,7 @@ class _Reader:
     def memory(self, raw: Mapping[str, Any]) -> MemorySection:
         db = self.string(raw, "memory", "db", "")
         return MemorySection(
-            db=self.path(db) if db else None,
+            db=(db if "://" in db else self.path(db)) if db else None,
             tenant=self.string(raw, "memory", "tenant", ""),
             subject=self.string(raw, "memory", "subject", ""),
             purpose=self.string(raw, "memory", "purpose", ""),

@@ -11,6 +11,7 @@ The tree::
     ├── SessionLogError               the session log cannot be opened, read or appended to
     │   ├── SessionNotFoundError      no session with that id
     │   └── EventConsumedError        an inbox event was already consumed (another worker?)
+    ├── BrokerError                   the event broker (Redis) cannot be reached or refused
     └── ToolSignal                    steers the loop; never a failure of workset itself
         └── ToolError                 a tool call failed in a way the model should see and fix
 
@@ -56,6 +57,10 @@ class SessionNotFoundError(SessionLogError):
 
 class EventConsumedError(SessionLogError):
     """An inbox event was consumed already; nothing was recorded."""
+
+
+class BrokerError(WorksetError):
+    """The event broker between processes (Redis Streams) cannot be reached or refused."""
 
 
 class ToolSignal(WorksetError):

@@ -92,10 +92,11 @@ def _skills(config: WorksetConfig, setup: ContextSetup) -> Callable[[], Sequence
 def _memory(config: WorksetConfig, setup: ContextSetup) -> None:
     if config.memory.db is None:
         return
-    from workset.memory import ANY_PURPOSE, MemoryStore, memory_tools
+    from workset.memory import ANY_PURPOSE, memory_tools
     from workset.memory.context import MemoryContext
+    from workset.stores import open_memory
 
-    store = MemoryStore(config.memory.db)
+    store = open_memory(config.memory.db)
     setup._closers.append(store.close)
     setup.sources.append(MemoryContext(store, config.memory.purpose or ANY_PURPOSE))
     if setup.scope.tenant and setup.scope.subject:

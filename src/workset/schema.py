@@ -22,11 +22,14 @@ def apply_migrations(
     read_version: Callable[[sqlite3.Connection], int],
     write_version: Callable[[sqlite3.Connection, int], None],
     newer: Callable[[int, int], Exception],
+    applied_twice: Callable[[int, str], Exception] | None = None,
 ) -> int:
     """Bring ``db`` (in autocommit mode) up to ``len(migrations)``; returns the version.
 
     ``newer(found, known)`` builds the error raised when the file's version is ahead of
-    ``migrations``.
+    ``migrations``; ``applied_twice(number, detail)`` the one raised when migration ``number``
+    finds what it creates already there (the recorded version was reset), which changes
+    nothing.
     """
     known = len(migrations)
     while True:
@@ -41,7 +44,12 @@ def apply_migrations(
             if version > known:
                 raise newer(version, known)
             if version < known:
-                migrations[version](db)
+                try:
+                    migrations[version](db)
+                except sqlite3.OperationalError as exc:
+                    if applied_twice is None or "already exists" not in str(exc):
+                        raise
+                    raise applied_twice(version + 1, str(exc)) from exc
                 write_version(db, version + 1)
             db.execute("COMMIT")
         except BaseException:

@@ -98,7 +98,7 @@ def test_show_and_inspect_draw_the_tree_of_subagents(tmp_path: Path) -> None:
     agent, _ = main_agent(tmp_path, FunctionModel(fn), records)
     result = anyio.run(agent.run, "where are callbacks handled?")
     assert records.of(RunFinished)
-    db = str(tmp_path / "log.db")
+    db = agent.log.where  # the test's store (main_agent opens it)
     runner = CliRunner()
     shown = runner.invoke(cli, ["show", result.session_id, "--db", db])
     assert shown.exit_code == 0, shown.output

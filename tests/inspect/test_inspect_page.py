@@ -25,7 +25,7 @@ from workset.inspect import SessionView, render_html, session_view
 from workset.log.store import SessionLog
 from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage
-from workset.testing import ScriptedModel, call
+from workset.testing import ScriptedModel, call, current_store
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.workspace import Workspace
@@ -180,7 +180,7 @@ def test_chromium_shows_calls_buckets_and_omissions_and_runs_nothing(
 
 def test_a_session_whose_run_failed_shows_the_error_and_no_calls(tmp_path: Path) -> None:
     tools = ToolRegistry(perception_tools(Workspace(tmp_path)))
-    with SessionLog(tmp_path / "log.db") as log:
+    with current_store() as log:
         tiny = ScriptedModel(["never asked"], context_window=600)
         result = anyio.run(Agent(tiny, tools, log).run, "Which port? <b>now</b>")
         assert result.status == "failed"

@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 
 from workset.log.store import SessionLog
+from workset.testing import current_store
 
 
 @pytest.fixture
 def log(tmp_path: Path) -> Iterator[SessionLog]:
-    with SessionLog(tmp_path / "log.db") as opened:
+    with current_store() as opened:
         yield opened

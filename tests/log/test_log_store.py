@@ -21,6 +21,7 @@ from workset.events import (
 from workset.log.store import SessionLog, default_db_path
 from workset.messages import AssistantMessage, ToolCall, ToolMessage, UserMessage, group_units
 from workset.models.base import Usage
+from workset.testing import current_store
 
 CALL_A = ToolCall("call_a", "read_file", '{"path": "a.py"}')
 CALL_B = ToolCall("call_b", "read_file", '{"path": "b.py"}')
@@ -28,7 +29,7 @@ CALL_B = ToolCall("call_b", "read_file", '{"path": "b.py"}')
 
 @pytest.fixture
 def log(tmp_path: Path) -> Iterator[SessionLog]:
-    with SessionLog(tmp_path / "workset.db") as opened:
+    with current_store() as opened:
         yield opened
 
 
@@ -353,15 +354,13 @@ def test_an_ambiguous_prefix_lists_the_matches(log: SessionLog) -> None:
     assert all(i in str(raised.value) for i in ids)
 
 
-def test_an_unknown_id_says_where_it_looked_and_what_to_run(
-    log: SessionLog, tmp_path: Path
-) -> None:
+def test_an_unknown_id_says_where_it_looked_and_what_to_run(log: SessionLog) -> None:
     with pytest.raises(SessionNotFoundError) as raised:
         log.get_session("zzz")
 
     message = str(raised.value)
     assert "no session 'zzz'" in message
-    assert str(tmp_path / "workset.db") in message
+    assert log.where in message
     assert "`workset sessions`" in message
 
 

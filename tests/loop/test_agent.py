@@ -19,11 +19,10 @@ from workset.events import (
     ToolFinished,
     ToolStarted,
 )
-from workset.log.store import SessionLog
 from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage, ToolMessage, UserMessage
 from workset.models.base import ModelRequest
-from workset.testing import ScriptedModel, call
+from workset.testing import ScriptedModel, call, current_store
 from workset.tools.base import Tool, tool
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
@@ -41,7 +40,7 @@ def make_agent(
     agent = Agent(
         model,
         tools,
-        SessionLog(tmp_path / "log.db"),
+        current_store(),
         AgentConfig(**config),  # type: ignore[arg-type]
         subscribers=[seen.append],
     )

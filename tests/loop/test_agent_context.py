@@ -11,11 +11,10 @@ from workset.context.items import ContextItem, Scope
 from workset.context.sources import ContextRequest
 from workset.context.trust import Secrets
 from workset.events import LoopEvent, ModelCalled, ToolFinished, ToolStarted
-from workset.log.store import SessionLog
 from workset.loop.agent import Agent
 from workset.messages import AssistantMessage, ToolMessage, UserMessage
 from workset.safety.gate import SafetyGate
-from workset.testing import ScriptedModel, call
+from workset.testing import ScriptedModel, call, current_store, stored_bytes
 from workset.tools.base import Tool, tool
 from workset.tools.registry import ToolRegistry
 
@@ -64,7 +63,7 @@ def test_an_injected_runbook_arrives_as_data_and_cannot_unlock_a_tool(tmp_path: 
     agent = Agent(
         model,
         ToolRegistry(runbook_tools(rotated)),
-        SessionLog(tmp_path / "log.db"),
+        current_store(),
         subscribers=[seen.append],
         gate=SafetyGate(),  # no approver: only a person could approve, never the context
     )
@@ -94,14 +93,13 @@ def test_registered_secrets_never_reach_the_model_or_the_log(tmp_path: Path) -> 
     agent = Agent(
         model,
         ToolRegistry([show_config]),
-        SessionLog(tmp_path / "log.db"),
+        current_store(),
         secrets=Secrets({"DB_PASSWORD": secret}),
     )
     anyio.run(agent.run, f"the password is {secret}; which port does the db use?")
     sent = "\n".join(m.content or "" for r in model.requests for m in r.messages)
     assert secret not in sent and "[redacted DB_PASSWORD]" in sent
-    raw = b"".join(p.read_bytes() for p in tmp_path.glob("log.db*"))
-    assert secret.encode() not in raw
+    assert secret.encode() not in stored_bytes()
 
 
 def test_items_from_sources_are_packed_in_scope_and_explained_in_the_manifest(
@@ -131,7 +129,7 @@ def test_items_from_sources_are_packed_in_scope_and_explained_in_the_manifest(
     agent = Agent(
         model,
         ToolRegistry([]),
-        SessionLog(tmp_path / "log.db"),
+        current_store(),
         subscribers=[seen.append],
         sources=[memory],
         scope=Scope("acme", "u1"),
@@ -172,7 +170,7 @@ def status_run(tmp_path: Path, strategy: str) -> tuple[ScriptedModel, list[LoopE
     agent = Agent(
         model,
         ToolRegistry([lookup_tool()]),
-        SessionLog(tmp_path / "log.db"),
+        current_store(),
         subscribers=[seen.append],
         status=StatusBar(strategy=strategy, cwd="/srv/app", os_name="Linux"),  # type: ignore[arg-type]
         clock=lambda: 1_757_845_845.0,  # 2025-09-14 10:30:45 UTC

@@ -7,13 +7,12 @@ from pathlib import Path
 import anyio
 
 from workset.events import LoopEvent, ToolFinished, ToolStarted
-from workset.log.store import SessionLog
 from workset.loop.agent import Agent
 from workset.messages import AssistantMessage
 from workset.safety.approval import AutoApprover
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
-from workset.testing import ScriptedModel, call
+from workset.testing import ScriptedModel, call, current_store
 from workset.tools.execution import execution_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.workspace import Workspace
@@ -31,7 +30,7 @@ def run(tmp_path: Path, command: str, gate: SafetyGate) -> tuple[list[LoopEvent]
     agent = Agent(
         ScriptedModel([AssistantMessage(None, (shell,)), "ok"]),
         ToolRegistry(execution_tools(Workspace(workspace))),
-        SessionLog(tmp_path / "log.db"),
+        current_store(),
         subscribers=[seen.append],
         gate=gate,
     )

@@ -14,12 +14,11 @@ from workset.context.items import Scope
 from workset.context.manifest import Manifest
 from workset.events import LoopEvent, ModelCalled
 from workset.history.policies import make_policy
-from workset.log.store import SessionLog
 from workset.loop.agent import Agent
 from workset.memory.context import MemoryContext
 from workset.memory.store import MemoryStore
 from workset.messages import AssistantMessage, Message
-from workset.testing import ScriptedModel, call
+from workset.testing import ScriptedModel, call, current_store
 from workset.tools.base import tool
 from workset.tools.registry import ToolRegistry
 
@@ -58,7 +57,7 @@ def run_session(tmp_path: Path, policy: str) -> tuple[list[Manifest], list[Messa
     agent = Agent(
         model,
         ToolRegistry([search_logs]),
-        SessionLog(tmp_path / "log.db"),
+        current_store(),
         subscribers=[seen.append],
         sources=[MemoryContext(MemoryStore(tmp_path / "memory.db"))],
         scope=Scope("acme", "u1"),

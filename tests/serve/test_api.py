@@ -19,12 +19,11 @@ from workset.events import (
     ToolStarted,
     new_event,
 )
-from workset.log.store import SessionLog
 from workset.messages import AssistantMessage, ToolMessage, UserMessage
 from workset.models.base import ModelRequest
 from workset.serve.client import post_offline
 from workset.serve.service import Refused
-from workset.testing import FunctionModel, call
+from workset.testing import FunctionModel, call, current_store
 from workset.triggers.tools import timer_tools
 
 
@@ -323,7 +322,7 @@ def test_records_of_a_served_session_reach_the_log_before_the_stream(tmp_path: P
             await api.client.send(session, user_event("go"))
             async for record in api.client.records(session):
                 if record["kind"] == "tool_started":
-                    with SessionLog(tmp_path / "log.db") as other:  # another reader
+                    with current_store() as other:  # another reader of the test's store
                         stored = other.record(record["seq"]).event
                     assert isinstance(stored, ToolStarted)
                     gate.opened.set()

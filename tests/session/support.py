@@ -11,9 +11,9 @@ from typing import Any
 import anyio
 
 from workset.events import LoopEvent
-from workset.log.store import SessionLog
 from workset.loop.agent import Agent, AgentConfig
 from workset.models.base import Model
+from workset.testing import current_store
 from workset.tools.base import Tool
 from workset.tools.registry import ToolRegistry
 
@@ -102,7 +102,7 @@ def make_agent(
     return Agent(
         model,
         ToolRegistry(tools),
-        SessionLog(tmp_path / "log.db"),
+        current_store(),
         AgentConfig(**config),
         subscribers=[records] if records is not None else [],
     )

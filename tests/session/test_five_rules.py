@@ -17,7 +17,7 @@ from workset.events import (
 )
 from workset.messages import AssistantMessage, ToolMessage, UserMessage, group_units
 from workset.models.base import ModelRequest
-from workset.testing import FunctionModel, call
+from workset.testing import FunctionModel, call, stored_bytes
 
 JOB = call("long_job", '{"what": "report"}', "c1")
 
@@ -132,8 +132,7 @@ def test_rule_4_an_interrupt_during_model_output_discards_it(tmp_path: Path) -> 
         assert interrupted.during == "model"
         text = "".join(m.content or "" for m in model.requests[-1].messages)  # type: ignore[union-attr]
         assert "PARTIAL" not in text and "stop" in text
-        raw = (tmp_path / "log.db").read_bytes()
-        assert b"PARTIAL OUTPUT" not in raw
+        assert b"PARTIAL OUTPUT" not in stored_bytes()
 
     run(main)
 

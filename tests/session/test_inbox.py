@@ -18,11 +18,10 @@ from workset.events import (
     event_from_json,
     new_event,
 )
-from workset.log.store import SessionLog
 from workset.messages import AssistantMessage, ToolMessage
 from workset.models.base import ModelRequest
 from workset.session.router import Router, rule_strategy
-from workset.testing import FunctionModel, ScriptedModel, call
+from workset.testing import FunctionModel, ScriptedModel, call, current_store
 
 
 def test_the_same_event_delivered_twice_is_recorded_and_consumed_once(tmp_path: Path) -> None:
@@ -45,7 +44,7 @@ def test_the_same_event_delivered_twice_is_recorded_and_consumed_once(tmp_path: 
 
 
 def test_the_log_refuses_to_consume_an_event_twice(tmp_path: Path) -> None:
-    log = SessionLog(tmp_path / "log.db")
+    log = current_store()
     sid = log.create_session(title="t", workspace="", model="m")
     event = new_event("user.input", "hi")
     log.append(EventReceived(sid, event, 1.0, "queue"))

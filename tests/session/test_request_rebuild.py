@@ -17,7 +17,7 @@ from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage, to_wire
 from workset.models.base import ModelRequest
 from workset.status.bar import StatusBar
-from workset.testing import FakeClock, FunctionModel, ScriptedModel, call
+from workset.testing import FakeClock, FunctionModel, ScriptedModel, call, current_store
 from workset.tools.base import tool
 from workset.tools.registry import ToolRegistry
 
@@ -70,7 +70,7 @@ def test_every_request_is_rebuilt_from_the_log_exactly(
     agent = Agent(
         model,
         ToolRegistry([read_file]),
-        SessionLog(tmp_path / "log.db"),
+        current_store(),
         AgentConfig(max_tokens=64),
         clock=clock,
         sources=[memory_source],

@@ -12,11 +12,10 @@ from support import Records, run
 
 from workset.errors import ToolError
 from workset.events import InputAppended, TimerSet, new_event
-from workset.log.store import SessionLog
 from workset.loop.agent import Agent
 from workset.messages import AssistantMessage, ToolMessage, UserMessage
 from workset.models.base import ModelRequest
-from workset.testing import FakeClock, FunctionModel, call
+from workset.testing import FakeClock, FunctionModel, call, current_store
 from workset.tools.registry import ToolRegistry
 from workset.triggers.schedule import check_cron
 from workset.triggers.tools import timer_tools
@@ -40,7 +39,7 @@ def make(tmp_path: Path, clock: FakeClock, model: FunctionModel, records: Record
     return Agent(
         model,
         ToolRegistry(timer_tools()),
-        SessionLog(tmp_path / "log.db"),
+        current_store(),
         clock=clock,
         subscribers=[records],
     )
@@ -91,7 +90,7 @@ def test_a_due_timer_fires_once_after_a_restart_even_when_started_twice(tmp_path
         assert result.status in ("finished", "nothing_to_do")
     texts = [
         e.event.text
-        for e in SessionLog(tmp_path / "log.db").events(session_id, kinds=["input_appended"])
+        for e in current_store().events(session_id, kinds=["input_appended"])
         if isinstance(e.event, InputAppended) and "fired" in e.event.text
     ]
     assert len(texts) == 1 and "call DMV" in texts[0]

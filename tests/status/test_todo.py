@@ -9,11 +9,10 @@ import anyio
 import pytest
 
 from workset.errors import ToolError
-from workset.log.store import SessionLog
 from workset.loop.agent import Agent
 from workset.messages import AssistantMessage, ToolCall, ToolMessage
 from workset.status.todo import TodoItem, TodoList, render_todo
-from workset.testing import FakeClock, ScriptedModel, call
+from workset.testing import FakeClock, ScriptedModel, call, current_store
 from workset.tools.registry import ToolRegistry
 
 PLAN = [
@@ -110,10 +109,10 @@ def test_the_list_rebuilt_from_the_session_log_matches_the_live_one(tmp_path: Pa
         ),
         "Done: the account number is found; calling was cancelled.",
     ]
-    agent = Agent(ScriptedModel(script), ToolRegistry(todo.tools()), SessionLog(tmp_path / "t.db"))
+    agent = Agent(ScriptedModel(script), ToolRegistry(todo.tools()), current_store())
     result = anyio.run(agent.run, "Plan the cancellation")
     assert result.status == "finished", result.error
-    with SessionLog(tmp_path / "t.db") as reopened:
+    with current_store() as reopened:
         rebuilt = TodoList.from_log(reopened, result.session_id)
     agent.log.close()
     assert [(i.id, i.content, i.status) for i in rebuilt.items] == [

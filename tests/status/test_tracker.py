@@ -15,7 +15,7 @@ from workset.loop.agent import Agent, AgentConfig
 from workset.loop.bus import EventBus
 from workset.messages import AssistantMessage, ToolCall, ToolMessage
 from workset.status.tracker import CallLimit, LimitState, StatusTracker
-from workset.testing import ScriptedModel, call
+from workset.testing import ScriptedModel, call, current_store
 from workset.tools.registry import ToolRegistry
 
 TARGETS = {"phone_call": "company"}
@@ -42,7 +42,7 @@ def run_phone_session(tmp_path: Path, tracker: StatusTracker) -> str:
     agent = Agent(
         ScriptedModel(script),
         ToolRegistry(PHONE_TOOLS),
-        SessionLog(tmp_path / "agent.db"),
+        current_store(),
         AgentConfig(max_iterations=10),
         subscribers=[tracker],
     )
@@ -95,7 +95,7 @@ def test_failed_calls_are_kept_as_recent_errors_with_their_target(tmp_path: Path
 def test_a_tracker_rebuilt_from_the_session_log_equals_the_live_one(tmp_path: Path) -> None:
     live = StatusTracker(targets=TARGETS, limits=LIMITS)
     session_id = run_phone_session(tmp_path, live)
-    with SessionLog(tmp_path / "agent.db") as reopened:
+    with current_store() as reopened:
         rebuilt = StatusTracker.from_log(reopened, session_id, targets=TARGETS, limits=LIMITS)
     assert rebuilt.state() == live.state()
 

@@ -218,7 +218,7 @@ def chat_command(session_id: str | None, opts: RuntimeOptions) -> None:
                     tell=lambda text: err.print(text, markup=False, highlight=False),
                 )
             if found is not None:
-                err.print(f"[dim]session {found} stored in {rt.log.path}[/]")
+                err.print(f"[dim]session {found} stored in {rt.log.where}[/]")
         finally:
             rt.setup.close()
             await rt.model.aclose()

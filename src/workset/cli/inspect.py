@@ -9,20 +9,15 @@ from pathlib import Path
 
 import click
 
+from workset.cli.options import db_option, open_db
 from workset.errors import UsageError
 from workset.inspect import render_html, session_view
 from workset.inspect.agents import agent_tree
-from workset.log.store import SessionLog, default_db_path
 
 
 @click.command("inspect")
 @click.argument("session")
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Session log file (default: $WORKSET_DB or ~/.local/share/workset/workset.db).",
-)
+@db_option
 @click.option(
     "--out",
     "out_path",
@@ -30,7 +25,7 @@ from workset.log.store import SessionLog, default_db_path
     default=None,
     help="Where to write the page (default: workset-SESSION.html in the current folder).",
 )
-def inspect_command(session: str, db: Path | None, out_path: Path | None) -> None:
+def inspect_command(session: str, db: str | None, out_path: Path | None) -> None:
     """Write SESSION's model calls as one HTML page you can open in any browser.
 
     Per call: the request's token buckets, the items included and those left out with the
@@ -38,7 +33,7 @@ def inspect_command(session: str, db: Path | None, out_path: Path | None) -> Non
     session started, each with its brief, tokens, status, result and own calls. The page is
     self-contained (no scripts, no network), so it can be mailed or attached to a ticket.
     """
-    with SessionLog(db or default_db_path()) as log:
+    with open_db(db) as log:
         info = log.get_session(session)
         tree = agent_tree(log.events, info.id)
         page = render_html(session_view(info, log.events(info.id), tree))

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import click
 
+from workset.cli.options import db_option, open_db
 from workset.config import WorksetConfig, load_config
 from workset.errors import WorksetError
 from workset.lint import RULES, Finding, has_errors, lint_config, lint_session
-from workset.log.store import SessionLog, default_db_path
 from workset.messages import ToolSpec
 
 __all__ = ["lint_command"]
@@ -30,13 +30,8 @@ class _CannotLint(click.ClickException):
     "config", required=False, type=click.Path(dir_okay=False, exists=True, path_type=Path)
 )
 @click.option("--session", "session_id", default=None, help="Also lint this recorded session.")
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Session log file (default: $WORKSET_DB or ~/.local/share/workset/workset.db).",
-)
-def lint_command(config: Path | None, session_id: str | None, db: Path | None) -> None:
+@db_option
+def lint_command(config: Path | None, session_id: str | None, db: str | None) -> None:
     """Find what breaks the prompt-cache prefix in CONFIG.toml and/or a recorded session.
 
     Without CONFIG and --session, lints workset's default agent configuration.
@@ -50,7 +45,7 @@ def lint_command(config: Path | None, session_id: str | None, db: Path | None) -
             findings += [_unknown_tool(loaded, name) for name in unknown]
             click.echo(f"linted {loaded.source}: {len(first)} tools in the prompt")
         if session_id is not None:
-            with SessionLog(db or default_db_path()) as log:
+            with open_db(db) as log:
                 full_id = log.resolve(session_id)
                 findings += lint_session(log, full_id)
                 click.echo(f"linted session {full_id}: {len(log.manifests(full_id))} model calls")

@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 from rich.text import Text
 
+from workset.cli.options import db_option, open_db
 from workset.cli.progress import CallProgress
 from workset.cli.render import (
     agent_lines,
@@ -35,8 +36,8 @@ from workset.config import HistorySection, WorksetConfig, load_config
 from workset.errors import WorksetError
 from workset.events import LoopEvent
 from workset.inspect.agents import agent_tree
-from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
+from workset.loop.bus import Subscriber
 from workset.loop.offer import ToolOffer
 from workset.loop.outcome import EXIT_CODES, classify
 from workset.models.announce import AnnouncedModel
@@ -47,6 +48,9 @@ from workset.runtime import context_setup
 from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeout
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
+from workset.stores import SessionStore
+from workset.stores.url import local_folder
+from workset.telemetry import subscriber_from_env
 from workset.tools.background import background_tools
 from workset.tools.base import Tool
 from workset.tools.compact import compact_tools
@@ -92,14 +96,6 @@ def cli() -> None:
     pass
 
 
-db_option = click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Session log file (default: $WORKSET_DB or ~/.local/share/workset/workset.db).",
-)
-
-
 @dataclass(frozen=True, slots=True)
 class RuntimeOptions:
     """What every command that runs the agent needs, as given on the command line."""
@@ -113,7 +109,7 @@ class RuntimeOptions:
     constrained: bool
     execute: bool
     background: bool
-    db: Path | None
+    db: str | None
     config: Path | None
     history_policy: str | None
     model_timeout: float | None
@@ -207,7 +203,7 @@ class _Runtime:
     def __init__(
         self,
         model: Model,
-        log: SessionLog,
+        log: SessionStore,
         workspace: Path,
         agent_config: AgentConfig,
         execute: bool,
@@ -244,7 +240,7 @@ class _Runtime:
             config,
             workspace=self.workspace,
             loaded_tools=lambda: sorted(offer[0].loaded) if offer else (),
-            evidence_index=log.path.parent / "evidence",
+            evidence_index=local_folder(log.where) / "evidence",
         )
         for line in self.setup.diagnostics:
             err.print(f"[yellow]{line}[/]", markup=True, highlight=False)
@@ -261,7 +257,7 @@ class _Runtime:
             registry,
             log,
             replace(agent_config, system_prompt=self.setup.system_prompt),
-            subscribers=[self._print],
+            subscribers=[self._print, *_tracing()],
             gate=gate,
             offer=offer[0],
             sources=self.setup.sources,
@@ -299,7 +295,20 @@ class _Runtime:
                 await start()
 
 
-def _open(opts: RuntimeOptions, session_id: str | None = None, *, events: bool = False) -> _Runtime:
+def _tracing() -> list[Subscriber]:
+    """Spans for the OpenTelemetry exporter ``$OTEL_TRACES_EXPORTER`` names (none by default)."""
+    traced = subscriber_from_env()
+    return [] if traced is None else [traced]
+
+
+def _open(
+    opts: RuntimeOptions,
+    session_id: str | None = None,
+    *,
+    events: bool = False,
+    log: SessionStore | None = None,
+) -> _Runtime:
+    """The runtime ``opts`` describe, recording into ``log`` (default: the one ``--db`` names)."""
     if not opts.workspace.is_dir():
         raise click.UsageError(f"workspace {opts.workspace} is not a folder")
     config = load_config(opts.config) if opts.config is not None else WorksetConfig()
@@ -307,7 +316,7 @@ def _open(opts: RuntimeOptions, session_id: str | None = None, *, events: bool =
         config = replace(config, history=HistorySection(opts.history_policy))
     if opts.evidence is not None:
         config = replace(config, evidence=replace(config.evidence, workspace=opts.evidence))
-    log = SessionLog(opts.db or default_db_path())
+    log = log or open_db(opts.db)
     with _progress() as progress:
         model = create_model(
             opts.model_spec or config.model.name,
@@ -316,6 +325,7 @@ def _open(opts: RuntimeOptions, session_id: str | None = None, *, events: bool =
             context_window=opts.context_window or config.model.context_window,
             progress=progress,
             threads=opts.threads or config.model.threads or None,
+            metrics_url=config.model.metrics_url or None,
         )
         agent_config = AgentConfig(
             max_iterations=opts.max_iterations or config.agent.max_iterations,
@@ -379,7 +389,7 @@ def _until_done(rt: _Runtime, work: Callable[[Agent], Awaitable[RunResult]]) -> 
     return result
 
 
-def _judged(result: RunResult, log: SessionLog) -> RunResult:
+def _judged(result: RunResult, log: SessionStore) -> RunResult:
     """``result`` with its outcome; judged from the recorded trajectory when the loop did not."""
     if result.outcome is not None:
         return result
@@ -390,7 +400,7 @@ def _judged(result: RunResult, log: SessionLog) -> RunResult:
     return replace(result, outcome=verdict.outcome, outcome_reason=verdict.reason)
 
 
-def _report(result: RunResult, log: SessionLog) -> RunResult:
+def _report(result: RunResult, log: SessionStore) -> RunResult:
     result = _judged(result, log)
     if result.status == "failed":
         label = "gave up" if result.outcome == "gave_up" else "run failed"
@@ -402,7 +412,7 @@ def _report(result: RunResult, log: SessionLog) -> RunResult:
     err.print(
         f"[dim]{u.calls} model calls, {u.prompt_tokens} prompt tokens ({u.cached_prompt_tokens} "
         f"cached), {u.completion_tokens} out. Session {result.session_id} stored in "
-        f"{log.path}; see it with: workset show {result.session_id}[/]"
+        f"{log.where}; see it with: workset show {result.session_id}[/]"
     )
     return result
 
@@ -441,11 +451,11 @@ def resume(session: str, opts: RuntimeOptions) -> None:
 @cli.command(help="List recorded sessions.")
 @click.option("--limit", type=int, default=30, show_default=True)
 @db_option
-def sessions(limit: int, db: Path | None) -> None:
-    log = SessionLog(db or default_db_path())
+def sessions(limit: int, db: str | None) -> None:
+    log = open_db(db)
     found = log.sessions(limit=limit)
     if not found:
-        err.print(f'no sessions yet in {log.path}; start one with: workset run "…"')
+        err.print(f'no sessions yet in {log.where}; start one with: workset run "…"')
         return
     out.print(sessions_table(found, out.width), no_wrap=True, overflow="ignore")
 
@@ -455,8 +465,8 @@ def sessions(limit: int, db: Path | None) -> None:
 )
 @click.argument("session")
 @db_option
-def show(session: str, db: Path | None) -> None:
-    log = SessionLog(db or default_db_path())
+def show(session: str, db: str | None) -> None:
+    log = open_db(db)
     info = log.get_session(session)
     events = log.events(info.id)
     out.print(
@@ -532,3 +542,7 @@ _add_session_commands()
 from workset.cli.approvals import approvals_group  # noqa: E402
 
 cli.add_command(approvals_group)
+
+from workset.cli.worker import worker_command  # noqa: E402
+
+cli.add_command(worker_command)

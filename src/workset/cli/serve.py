@@ -16,19 +16,19 @@ import ipaddress
 import os
 import secrets
 import signal
-from pathlib import Path
 
 import anyio
 import click
 
-from workset.cli.main import RuntimeOptions, _open, db_option, err, model_options, out
+from workset.cli.main import RuntimeOptions, _open, err, model_options, out
+from workset.cli.options import db_option, open_db
 from workset.config import WorksetConfig, load_config
 from workset.errors import UsageError
 from workset.events import event_from_json
-from workset.log.store import SessionLog, default_db_path
 from workset.serve.client import ServeClient, post_offline
 from workset.serve.service import Delivery, Service
-from workset.serve.state import locate, remove_state, state_path, write_state
+from workset.serve.state import locate, remove_state, state_anchor, state_path, write_state
+from workset.stores.url import default_store, parse_store_url
 from workset.triggers.webhook import Channel
 
 
@@ -85,7 +85,7 @@ def serve_command(host: str, port: int, allow_remote: bool, opts: RuntimeOptions
             f"workset serve needs the serve extra ({exc.name} is missing): "
             "python3 -m pip install 'workset[serve]'"
         ) from exc
-    db = (opts.db or default_db_path()).expanduser().resolve()
+    db = state_anchor(opts.db)
     running = locate(db)
     if running.server is not None:
         raise click.UsageError(
@@ -107,8 +107,8 @@ def serve_command(host: str, port: int, allow_remote: bool, opts: RuntimeOptions
         path = write_state(db, url, token)
         names = ", ".join(f"/hooks/{c.name} → {c.session}" for c in channels) or "none"
         err.print(
-            f"workset serve: listening on {url} (pid {os.getpid()}); sessions in {db}; state "
-            f"and token in {path}; webhook channels: {names}",
+            f"workset serve: listening on {url} (pid {os.getpid()}); sessions in "
+            f"{rt.log.where}; state and token in {path}; webhook channels: {names}",
             markup=False,
             highlight=False,
             soft_wrap=True,
@@ -169,7 +169,7 @@ def send_command(
     parallel: bool,
     event_type: str,
     event_id: str | None,
-    db: Path | None,
+    db: str | None,
 ) -> None:
     if urgent and parallel:
         raise click.UsageError("--urgent and --parallel exclude each other; give one")
@@ -183,7 +183,7 @@ def send_command(
         data["id"] = event_id
     event = event_from_json(data, channel="cli", trusted=True)  # refused here if malformed
     data["id"] = event.id
-    path = (db or default_db_path()).expanduser().resolve()
+    path = state_anchor(db)
     found = locate(path)
     if found.stale:
         err.print(f"[yellow]{found.stale}[/]", markup=True, highlight=False)
@@ -197,11 +197,11 @@ def send_command(
         delivered = anyio.run(deliver)
         where = f"delivered to workset serve at {server.url}"
     else:
-        if not path.exists():
+        if parse_store_url(db or default_store()).path is not None and not path.exists():
             raise UsageError(
                 f"no session log at {path} and no workset serve for it; point --db at the log"
             )
-        with SessionLog(path) as log:
+        with open_db(db) as log:
             delivered = post_offline(log, session, event)
         where = (
             f"no workset serve runs for {path} (no {state_path(path).name}): queued in the "

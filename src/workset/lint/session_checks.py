@@ -15,7 +15,7 @@ from workset.config import AgentSection, WorksetConfig
 from workset.context.manifest import Manifest
 from workset.lint.config_checks import lint_config
 from workset.lint.findings import Finding, Severity
-from workset.log.store import SessionLog
+from workset.stores.protocols import SessionStore
 
 _DIVERGENCE = re.compile(r"position (\d+): (.+?) changed(?: \(was (.+?)\))?(?::|$)")
 # Reuse that ends in the first half of the previous request's trajectory (what follows the
@@ -29,7 +29,7 @@ class _Break:
     detail: str
 
 
-def lint_session(log: SessionLog, session_id: str) -> list[Finding]:
+def lint_session(log: SessionStore, session_id: str) -> list[Finding]:
     """Lint the recorded system prompt and every pair of consecutive model calls."""
     info = log.get_session(session_id)
     findings: list[Finding] = []

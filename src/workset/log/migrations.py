@@ -108,9 +108,18 @@ def migrate(db: sqlite3.Connection, *, path: str) -> int:
             "(pip install -U workset) or point --db at another file."
         )
 
+    def twice(number: int, detail: str) -> SessionLogError:
+        return SessionLogError(
+            f"migration {number} of the session log {path} was already applied ({detail}), "
+            f"but the file records schema version {number - 1} (PRAGMA user_version was "
+            f"reset). Nothing was changed; set it back with: sqlite3 {path} "
+            f"'PRAGMA user_version = {len(MIGRATIONS)}' if the file is otherwise intact."
+        )
+
     return apply_migrations(
-        db, MIGRATIONS, read_version=schema_version, write_version=_set_version, newer=newer
-    )
+        db, MIGRATIONS, read_version=schema_version, write_version=_set_version, newer=newer,
+        applied_twice=twice,
+    )  # fmt: skip
 
 
 def _set_version(db: sqlite3.Connection, version: int) -> None:

@@ -53,6 +53,7 @@ from workset.events.records import (
     ToolStarted,
 )
 from workset.log.codec import EVENT_TYPES, event_from_payload, event_to_payload
+from workset.log.manifest_delta import ManifestChain
 from workset.log.migrations import migrate
 from workset.log.trajectory import Trajectory
 from workset.messages import Message, OpenUnit, ToolCall, ToolSpec, from_wire, to_wire
@@ -126,6 +127,12 @@ class SessionLog:
         self.path = Path(path)
         self._lock = threading.Lock()  # the loop may append from worker threads
         self._db = _connect(self.path)
+        self._chain = ManifestChain(self.record)
+
+    @property
+    def where(self) -> str:
+        """Where the log lives, as messages name it (the file here; a URL elsewhere)."""
+        return str(self.path)
 
     def close(self) -> None:
         with self._lock:
@@ -160,14 +167,14 @@ class SessionLog:
         """
         config_json = None if config is None else _dumps(dict(config), "the session config")
         if session_id is not None:
-            _check_session_id(session_id)
+            check_session_id(session_id)
         for _ in range(20):  # ids collide only for sessions created in the same second
             chosen = session_id or new_session_id()
             with self._write("create a session") as db:
                 if _exists(db, chosen):
                     if session_id is not None:
                         raise UsageError(
-                            f"session {session_id!r} already exists in {self.path}; send "
+                            f"session {session_id!r} already exists in {self.where}; send "
                             "events to it, or pick another id"
                         )
                     continue
@@ -177,7 +184,7 @@ class SessionLog:
                     (chosen, time.time(), title, workspace, model, config_json),
                 )
                 return chosen
-        raise SessionLogError(f"could not find a free session id in {self.path}; try again")
+        raise SessionLogError(f"could not find a free session id in {self.where}; try again")
 
     def append(self, event: LoopEvent, *, blobs: Mapping[str, str] | None = None) -> int:
         """Record ``event`` durably and return its sequence number.
@@ -191,11 +198,18 @@ class SessionLog:
         :class:`~workset.errors.EventConsumedError` and records nothing. ``blobs`` (hash →
         text, from :func:`blob_hash`) are stored in the same transaction.
         """
-        payload = _dumps(event_to_payload(event), f"a {event.kind} event")
+        fields = stored = event_to_payload(event)
+        depth = 0
+        if isinstance(event, ModelCalled):  # the manifest as a delta against an earlier one
+            stored, depth = self._chain.compact(event.session_id, fields)
+        payload = _dumps(stored, f"a {event.kind} event")
         consumes = event.event_ids if isinstance(event, InputAppended | HumanAnswered) else ()
-        return self._insert(
+        seq = self._insert(
             event.session_id, event.kind, event.at, _once_key(event), payload, consumes, blobs
         )
+        if isinstance(event, ModelCalled):
+            self._chain.wrote(event.session_id, seq, fields, depth)
+        return seq
 
     def append_record(
         self,
@@ -281,7 +295,7 @@ class SessionLog:
             row = self._db.execute("SELECT text FROM blobs WHERE hash = ?", (digest,)).fetchone()
         if row is None:
             raise SessionLogError(
-                f"blob {digest} is missing from {self.path}: the log is incomplete (was the "
+                f"blob {digest} is missing from {self.where}: the log is incomplete (was the "
                 "file copied while a session was writing?)"
             )
         return str(row[0])
@@ -318,7 +332,7 @@ class SessionLog:
                 trajectory.add(item.seq, item.event)
         except SessionLogError as exc:
             raise SessionLogError(
-                f"session {session_id!r} in {self.path} cannot be resumed: its recorded "
+                f"session {session_id!r} in {self.where} cannot be resumed: its recorded "
                 f"messages do not form a valid conversation ({exc}). Start a new session."
             ) from exc
         return trajectory
@@ -369,7 +383,7 @@ class SessionLog:
                 "SELECT session_id, seq, kind, at, payload FROM events WHERE seq = ?", (seq,)
             ).fetchone()
         if row is None:
-            raise SessionLogError(f"no record {seq} in {self.path}")
+            raise SessionLogError(f"no record {seq} in {self.where}")
         return self._decode(row[0], *row[1:])
 
     def request(self, seq: int) -> ModelRequest:
@@ -479,12 +493,14 @@ class SessionLog:
     def _decode(self, session_id: str, seq: int, kind: str, at: float, text: str) -> StoredEvent:
         try:
             payload = json.loads(text)
+            if kind == "model_called":
+                payload = self._chain.expand(session_id, seq, payload)
             if kind in RECORD_KINDS:
                 return StoredEvent(seq, session_id, kind, at, record=payload)
             return StoredEvent(seq, session_id, kind, at, event=event_from_payload(kind, payload))
         except (ValueError, SessionLogError) as exc:
             raise SessionLogError(
-                f"cannot read event {seq} of session {session_id!r} in {self.path}: {exc}"
+                f"cannot read event {seq} of session {session_id!r} in {self.where}: {exc}"
             ) from exc
 
     def _read(self, session_id: str, sql: str, params: Sequence[Any]) -> list[Any]:
@@ -499,7 +515,7 @@ class SessionLog:
             try:
                 yield
             except sqlite3.Error as exc:
-                raise SessionLogError(f"could not {doing} in {self.path}: {exc}") from exc
+                raise SessionLogError(f"could not {doing} in {self.where}: {exc}") from exc
 
     @contextmanager
     def _write(self, doing: str) -> Iterator[sqlite3.Connection]:
@@ -516,7 +532,7 @@ class SessionLog:
 
     def _not_found(self, session_id: str) -> SessionNotFoundError:
         return SessionNotFoundError(
-            f"no session {session_id!r} in {self.path}; list sessions with `workset sessions`"
+            f"no session {session_id!r} in {self.where}; list sessions with `workset sessions`"
         )
 
 
@@ -606,7 +622,7 @@ def _session_info(row: Sequence[Any]) -> SessionInfo:
 _SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
-def _check_session_id(session_id: str) -> None:
+def check_session_id(session_id: str) -> None:
     if not _SESSION_ID.fullmatch(session_id):
         raise UsageError(
             f"session id {session_id!r} is not usable: use 1 to 64 letters, digits, '.', '_' "

@@ -28,7 +28,6 @@ from workset.context.trust import Secrets
 from workset.errors import UsageError
 from workset.events.inputs import new_event
 from workset.history.base import HistoryPolicy
-from workset.log.store import SessionLog
 from workset.loop.bus import EventBus, Subscriber
 from workset.loop.offer import ToolOffer
 from workset.loop.settings import (
@@ -46,6 +45,7 @@ from workset.session.engine import Session
 from workset.session.router import Router
 from workset.session.state import SessionState
 from workset.status.bar import StatusBar
+from workset.stores.protocols import SessionStore
 from workset.tools.registry import ToolRegistry
 
 __all__ = ["ANSWER_NOW", "DEFAULT_SYSTEM_PROMPT", "Agent", "AgentConfig", "RunResult", "RunUsage"]
@@ -58,7 +58,7 @@ class Agent:
         self,
         model: Model,
         tools: ToolRegistry,
-        log: SessionLog,
+        log: SessionStore,
         config: AgentConfig | None = None,
         *,
         subscribers: Sequence[Subscriber] = (),

@@ -161,15 +161,19 @@ class MemoryStore:
             status="quarantined" if untrusted else "active",
             pinned=pinned,
         )
+        self._store(record)
+        return record
+
+    def _store(self, record: MemoryRecord) -> None:
         with self.database.write() as db:
             cursor = db.execute(
                 f"INSERT INTO memories ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (*_row(record),),
             )
             db.execute(
-                "INSERT INTO memories_fts (rowid, text) VALUES (?, ?)", (cursor.lastrowid, text)
+                "INSERT INTO memories_fts (rowid, text) VALUES (?, ?)",
+                (cursor.lastrowid, record.text),
             )
-        return record
 
     def get(self, memory_id: str) -> MemoryRecord | None:
         rows = self.database.rows(

@@ -30,6 +30,8 @@ class Usage:
     """What one call cost, as the backend reported it.
 
     ``cached_prompt_tokens`` is None when the backend does not say (not the same as 0).
+    ``engine_prefix_queries``/``engine_prefix_hits`` are a serving engine's own prefix-cache
+    counters over this call (vLLM's ``/metrics``; see :mod:`workset.models.engine_cache`).
     """
 
     prompt_tokens: int
@@ -37,6 +39,8 @@ class Usage:
     cached_prompt_tokens: int | None = None
     latency_s: float = 0.0
     time_to_first_token_s: float | None = None
+    engine_prefix_queries: int | None = None
+    engine_prefix_hits: int | None = None
 
     @property
     def uncached_prompt_tokens(self) -> int:

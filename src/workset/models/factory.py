@@ -31,6 +31,7 @@ def create_model(
     context_window: int | None = None,
     progress: Progress | None = None,
     threads: int | None = None,
+    metrics_url: str | None = None,
 ) -> Model:
     """``threads`` is the embedded model's llama.cpp thread count (default: $WORKSET_THREADS,
     else half the cores); other backends ignore it."""
@@ -46,6 +47,7 @@ def create_model(
             spec.removeprefix("openai:"),
             api_key=api_key,
             context_window=context_window or 8192,
+            metrics_url=metrics_url or None,
         )
     if spec.startswith("scripted:"):
         return scripted_from_file(Path(spec.removeprefix("scripted:")), context_window)

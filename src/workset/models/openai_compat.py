@@ -21,6 +21,7 @@ import json
 import os
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,6 +32,7 @@ from workset.errors import ModelResponseError, ModelUnavailableError, UsageError
 from workset.messages import to_wire
 from workset.models.base import ModelInfo, ModelRequest, ModelResponse
 from workset.models.chat_stream import Failure, Reply, error_detail, read_json, read_stream
+from workset.models.engine_cache import Counters, PrefixCacheCounters, with_engine_counts
 from workset.models.http_client import ClientPerLoop
 from workset.tokens.counter import PartCounter
 from workset.tokens.estimate import EstimateTokenizer
@@ -71,7 +73,10 @@ class OpenAICompatibleModel:
     ``extra_body`` is merged into every request body last, so it can add server-specific
     fields (llama.cpp's ``cache_prompt``) or override the built ones. ``default_temperature``
     is sent when a request sets none (otherwise the server's default applies).
-    ``connect_hint`` ends the message when the server cannot be reached.
+    ``connect_hint`` ends the message when the server cannot be reached. ``metrics_url``
+    (vLLM's ``/metrics``) has each call's prefix-cache counters read before and after it into
+    ``Usage.engine_prefix_queries``/``engine_prefix_hits`` (exact when the server serves
+    nothing else meanwhile; see :mod:`workset.models.engine_cache`).
 
     The timeout (``timeout_s``, or a request's own ``timeout_s``) bounds the wait for each
     piece of the streamed reply, not the whole call: a long answer that keeps streaming is
@@ -96,6 +101,7 @@ class OpenAICompatibleModel:
         connect_hint: str = "Is the server running? Check --base-url.",
         retry_stalls: bool = True,
         transport: httpx.AsyncBaseTransport | None = None,
+        metrics_url: str | None = None,
     ) -> None:
         if tokenizer != "estimate" and not tokenizer.startswith("openai:"):
             raise UsageError(f"unknown tokenizer {tokenizer!r}; use one of {', '.join(TOKENIZERS)}")
@@ -117,6 +123,7 @@ class OpenAICompatibleModel:
             name=model, backend="openai-compatible", context_window=context_window
         )
         self._counter: PartCounter | None = None
+        self._metrics = PrefixCacheCounters(metrics_url) if metrics_url else None
         headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
         self._clients = ClientPerLoop(
             lambda: httpx.AsyncClient(transport=transport, headers=headers)
@@ -145,18 +152,28 @@ class OpenAICompatibleModel:
         timeout = request.timeout_s or self.timeout_s
         started = time.perf_counter()
         attempts = 0
+        before = await self._counters()
         while True:
             attempts += 1
             outcome = await self._attempt(payload, timeout, started)
             if isinstance(outcome, Reply):
                 extra = {**outcome.extra, "attempts": attempts}
-                return outcome.response(self.model, time.perf_counter() - started, extra)
+                response = outcome.response(self.model, time.perf_counter() - started, extra)
+                if self._metrics is None:
+                    return response
+                usage = with_engine_counts(response.usage, before, await self._counters())
+                return replace(response, usage=usage)
             if not outcome.retryable or attempts > self.max_retries:
                 if self.max_retries == 0:
                     raise outcome.error(outcome.message)
                 tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
                 raise outcome.error(f"{outcome.message} [after {tries}]")
             await anyio.sleep(self._delay(attempts, outcome.retry_after_s))
+
+    async def _counters(self) -> Counters | None:
+        if self._metrics is None:
+            return None
+        return await self._metrics.read(await self._clients.get())
 
     async def aclose(self) -> None:
         """Close the HTTP client of the running event loop (others close with their loop)."""

@@ -73,7 +73,7 @@ def create_app(service: Service, *, token: str | None = None) -> Starlette:
 
     async def health(request: Request) -> Response:
         return JSONResponse(
-            {"ok": True, "pid": os.getpid(), "db": str(service.log.path), "routes": ROUTES}
+            {"ok": True, "pid": os.getpid(), "db": service.log.where, "routes": ROUTES}
         )
 
     async def list_sessions(request: Request) -> Response:
@@ -273,7 +273,7 @@ def loopback_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
 
 async def serve_http(app: Starlette, sock: socket.socket, *, stop: anyio.Event) -> None:
     """Serve ``app`` on ``sock`` until ``stop`` is set; then finish open requests (streams
-    end when the service closes) and return."""
+    end when the service closes), close ``sock`` and return."""
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=5
     )
@@ -285,7 +285,10 @@ async def serve_http(app: Starlette, sock: socket.socket, *, stop: anyio.Event) 
             server.should_exit = True
 
         group.start_soon(stopper)
-        await server.serve(sockets=[sock])
+        try:
+            await server.serve(sockets=[sock])
+        finally:  # also when stopped before the server took the socket over
+            sock.close()
         group.cancel_scope.cancel()
 
 

@@ -23,8 +23,8 @@ import anyio
 import httpx
 
 from workset.events import Event, EventReceived
-from workset.log.store import SessionLog
 from workset.serve.service import Delivery, Refused, accepts_events
+from workset.stores.protocols import SessionStore
 from workset.triggers.webhook import signed_headers
 
 STREAM_READ_TIMEOUT_S = 60.0  # the server sends a heartbeat every 15 s
@@ -138,7 +138,7 @@ def _delivery(body: dict[str, Any]) -> Delivery:
     return Delivery(str(body["session"]), str(body["event_id"]), str(body["strategy"]))
 
 
-def post_offline(log: SessionLog, session: str, event: Event) -> Delivery:
+def post_offline(log: SessionStore, session: str, event: Event) -> Delivery:
     """Append ``event`` to the inbox of ``session`` (an id or a unique prefix) when no server
     runs: recorded durably, consumed at the session's next run. ``queue`` (nothing runs, so
     nothing is interrupted), or ``duplicate`` when the log had that event id already."""

@@ -33,12 +33,13 @@ from anyio.abc import TaskGroup
 from workset.errors import SessionNotFoundError, UsageError
 from workset.events import Event
 from workset.log.codec import event_to_payload
-from workset.log.store import SessionInfo, SessionLog, StoredEvent
+from workset.log.store import SessionInfo, StoredEvent
 from workset.loop.agent import Agent
 from workset.loop.settings import RunResult
 from workset.serve.watch import Changes, serve_session, until_idle
 from workset.session.engine import Session
 from workset.session.state import SessionState
+from workset.stores.protocols import SessionStore
 from workset.triggers.webhook import EVENT_ID_HEADER, Channel, HookRefused, hook_event, verify
 
 HEARTBEAT_S = 15.0  # a stream says it is alive this often when nothing happens
@@ -97,7 +98,7 @@ class Service:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.agent = agent
-        self.log: SessionLog = agent.log
+        self.log: SessionStore = agent.log
         self.channels = {c.name: c for c in channels}
         self.clock = clock
         self.changes = Changes()

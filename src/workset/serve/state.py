@@ -10,6 +10,7 @@ so and removes it when its process is gone.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import time
@@ -18,7 +19,21 @@ from pathlib import Path
 
 import httpx
 
+from workset.stores.url import default_store, local_folder, parse_store_url
+
 HEALTH_TIMEOUT_S = 3.0
+
+
+def state_anchor(db: str | Path | None) -> Path:
+    """The path the state file of a server for store ``db`` sits beside: the SQLite file, or
+    for a server store (PostgreSQL) a name in the default folder derived from its URL without
+    the password (so ``workset send --db URL`` finds the server ``workset serve --db URL``
+    started)."""
+    url = parse_store_url(db or default_store())
+    if url.path is not None:
+        return url.path.expanduser().resolve()
+    digest = hashlib.sha256(url.where.encode()).hexdigest()[:12]
+    return local_folder(url.dsn) / f"serve-{digest}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import anyio
 from anyio.abc import TaskGroup
 
+from workset.context.manifest import Manifest
 from workset.context.trust import neutralize, wrap_untrusted
 from workset.errors import ContextBudgetError, ModelError, UsageError
 from workset.events.inputs import Event, new_event
@@ -208,11 +209,32 @@ class Session:
         """:meth:`deliver` by the rules alone (timers, tasks: no model classifier)."""
         return self._accept(event, rule_strategy(event) if self.busy else "queue")
 
+    async def take_received(self) -> int:
+        """Act on inbox events that another process recorded in this session's log (a
+        worker's intake appends them there, durable before it acknowledges them); returns how
+        many were new to this session."""
+        taken = 0
+        for seq, event in self.agent.log.pending_events(self.id):
+            if event.id in self.state.pending or event.id in self.state.consumed:
+                continue
+            strategy = await self.agent.router.route(event, busy=self.busy)
+            received = EventReceived(self.id, event, event.at, strategy)
+            self.state.apply(seq, received)
+            self.agent.bus.emit(received)
+            self._act(event, strategy)
+            taken += 1
+        return taken
+
     def _accept(self, event: Event, strategy: str) -> str:
         now = self.now()
         event = replace(event, at=now)
         if self.record(EventReceived(self.id, event, now, strategy)) is None:
             return "duplicate"
+        return self._act(event, strategy)
+
+    def _act(self, event: Event, strategy: str) -> str:
+        """What a received event does now: taken by a waiting tool (``"claimed"``), an
+        interrupt, a side session, or a wait in the queue; returns what became of it."""
         self._failed = False
         if any(claim(event) for claim in list(self.claimers)):
             self._poke()
@@ -453,9 +475,10 @@ class Session:
             return StepOutcome("interrupted", turn=turn)
         decided = interpreter.interpret(response.message, iteration, tools_offered=bool(offered))
         message = decided.message
+        manifest = _with_server_cache(made.assembled.manifest, response.usage)
         self.record(
             ModelCalled(
-                run_id, self.id, iteration, made.assembled.manifest, message, response.usage,
+                run_id, self.id, iteration, manifest, message, response.usage,
                 self.now(), response.finish_reason, request=made.ref,
                 notices=tuple(n.record() for n in suffix),
             ),
@@ -789,6 +812,18 @@ class Session:
             self._poke()
             return
         self.deliver_nowait(answer)
+
+
+def _with_server_cache(manifest: Manifest, usage: Usage) -> Manifest:
+    """The manifest with what the server reported taking from its KV cache for this call
+    (its usage details, else a serving engine's prefix-cache counters), beside the reuse the
+    layout predicted."""
+    cached = usage.cached_prompt_tokens
+    if cached is None:
+        cached = usage.engine_prefix_hits
+    if cached is None:
+        return manifest
+    return replace(manifest, prefix=replace(manifest.prefix, server_cached_tokens=cached))
 
 
 def _without_answered_questions(

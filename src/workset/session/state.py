@@ -25,9 +25,10 @@ from workset.events.records import (
     ToolsLoaded,
     ToolStarted,
 )
-from workset.log.store import SessionLog, StoredEvent
+from workset.log.store import StoredEvent
 from workset.log.trajectory import Trajectory
 from workset.messages import AssistantMessage, Message, OpenUnit, ToolCall, UserMessage
+from workset.stores.protocols import SessionStore
 
 
 @dataclass
@@ -65,7 +66,7 @@ class SessionState:
     run_open: bool = False  # a run started and neither finished nor failed
 
     @classmethod
-    def load(cls, log: SessionLog, session_id: str) -> SessionState:
+    def load(cls, log: SessionStore, session_id: str) -> SessionState:
         state = cls(session_id, trajectory=log.trajectory(session_id))
         consumed = log.consumed(session_id)
         for stored in log.events(session_id):

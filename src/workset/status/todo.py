@@ -18,9 +18,9 @@ from typing import Any, Literal, TypeAlias, get_args
 
 from workset.errors import ToolError
 from workset.events import LoopEvent, ToolFinished
-from workset.log.store import SessionLog
 from workset.messages import ToolSpec
 from workset.status.text import plural, shorten
+from workset.stores.protocols import SessionStore
 from workset.tools.base import Tool
 
 TodoStatus: TypeAlias = Literal["pending", "in_progress", "completed", "cancelled"]
@@ -53,7 +53,7 @@ class TodoList:
         return self._items
 
     @classmethod
-    def from_log(cls, log: SessionLog, session_id: str) -> TodoList:
+    def from_log(cls, log: SessionStore, session_id: str) -> TodoList:
         """The list as the session's successful TODO tool calls left it."""
         todo = cls()
         todo.replay(s.event for s in log.events(session_id, kinds=("tool_finished",)))

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from workset.errors import UsageError
 from workset.events import LoopEvent, ToolFinished
-from workset.log.store import SessionLog
 from workset.messages import ToolCall, ToolMessage
 from workset.status.text import shorten
+from workset.stores.protocols import SessionStore
 
 MAX_ERROR_NOTES = 3
 _ERROR_CHARS = 160
@@ -179,7 +179,7 @@ class StatusTracker:
     @classmethod
     def from_log(
         cls,
-        log: SessionLog,
+        log: SessionStore,
         session_id: str,
         *,
         targets: Mapping[str, str] | None = None,

@@ -12,6 +12,7 @@ import inspect
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from zlib import crc32
 
 import anyio
@@ -24,7 +25,18 @@ from workset.tokens.base import RequestCount
 from workset.tokens.chatml import ChatMLFormat
 from workset.tokens.counter import PartCounter, common_prefix_tokens
 
-__all__ = ["FakeClock", "FunctionModel", "ScriptedModel", "WordTokenizer", "call"]
+if TYPE_CHECKING:
+    from workset.stores.protocols import SessionStore
+
+__all__ = [
+    "FakeClock",
+    "FunctionModel",
+    "ScriptedModel",
+    "WordTokenizer",
+    "call",
+    "current_store",
+    "stored_bytes",
+]
 
 _PIECES = re.compile(r"<\|[a-z_]+\|>|\w+|[^\w\s]|\s+")
 
@@ -166,3 +178,32 @@ class FunctionModel(ScriptedModel):
     async def complete(self, request: ModelRequest) -> ModelResponse:
         self.script = [*self.script, self.fn]
         return await super().complete(request)
+
+
+def current_store() -> SessionStore:
+    """The session store ``$WORKSET_DB`` names: in workset's own suite, a fresh SQLite file or
+    (``WORKSET_TEST_STORE=postgresql``) a fresh PostgreSQL schema per test."""
+    from workset.stores import open_log
+    from workset.stores.url import default_store
+
+    return open_log(default_store())
+
+
+def stored_bytes() -> bytes:
+    """Everything :func:`current_store` holds, as bytes: the SQLite file and its WAL, or every
+    record and blob of the PostgreSQL schema. For tests that something never reached disk."""
+    from pathlib import Path
+
+    from workset.stores.url import default_store, parse_store_url
+
+    url = parse_store_url(default_store())
+    if url.path is not None:
+        files = sorted(Path(url.path).parent.glob(Path(url.path).name + "*"))
+        return b"".join(f.read_bytes() for f in files)
+    import psycopg
+
+    with psycopg.connect(url.dsn) as conn:
+        rows = conn.execute(
+            "SELECT payload FROM events UNION ALL SELECT text FROM blobs"
+        ).fetchall()
+    return "\n".join(r[0] for r in rows).encode()
