@@ -29,8 +29,16 @@ def create_model(
     base_url: str | None = None,
     api_key: str | None = None,
     context_window: int | None = None,
+    threads: int | None = None,
     progress: Progress | None = None,
 ) -> Model:
+    """The backend ``spec`` names. ``threads`` (llama.cpp threads) applies to embedded models
+    only; without it they read ``$WORKSET_THREADS``."""
+    if threads is not None and (threads < 1 or spec.startswith(("openai:", "scripted:"))):
+        raise UsageError(
+            f"threads={threads} is not usable with {spec!r}: threads sets the embedded "
+            "model's llama.cpp thread count and must be a positive number"
+        )
     if spec.startswith("openai:"):
         from workset.models.openai_compat import OpenAICompatibleModel
 
@@ -48,7 +56,9 @@ def create_model(
         return scripted_from_file(Path(spec.removeprefix("scripted:")), context_window)
     from workset.models.embedded import EmbeddedModel
 
-    return EmbeddedModel(spec, context_window=context_window or 8192, progress=progress)
+    return EmbeddedModel(
+        spec, context_window=context_window or 8192, threads=threads, progress=progress
+    )
 
 
 def scripted_from_file(path: Path, context_window: int | None = None) -> Model:
