@@ -11,6 +11,10 @@
                           seed's measured winner: −54 % tokens, recall kept)
 ``pinned_system``         the last ``turns`` turns plus notes pinned in the system prompt
 ``pinned_end``            the same notes pinned at the end of the prompt
+``retrieval``             the last ``turns`` turns, the fact ledger (decisions, standing
+                          rules, corrections, rejections) pinned, and the archived pieces
+                          that match the current need recalled within ``share`` of the
+                          window (:mod:`~workset.history.recall`, :mod:`~workset.history.ledger`)
 ========================  ==============================================================
 
 Every policy takes ``layers=`` to run first (a :class:`ToolResultBudget`, :class:`NoiseRemoval`,
@@ -29,13 +33,16 @@ from workset.errors import UsageError
 from workset.history.base import HistoryView, PolicyContext
 from workset.history.compaction import DEFAULT_TRIGGER, AnchoredSummary, full_compaction
 from workset.history.draft import Layer, start_draft
+from workset.history.ledger import Extractor, FactLedger
 from workset.history.masking import ObservationMasking
 from workset.history.notes import NoteTaker
+from workset.history.recall import Recall
 from workset.history.trail import ArtifactTrail
 from workset.history.window import MessageWindow, TurnWindow
 from workset.messages import Message
 
 DEFAULT_TURNS = 4
+RETRIEVAL_TURNS = 2
 
 
 class LayeredPolicy:
@@ -145,6 +152,52 @@ class PinnedEnd(PinnedSystem):
     where: Literal["system", "end"] = "end"
 
 
+class Retrieval(LayeredPolicy):
+    """Keep buried facts: a short window, the pinned fact ledger, recall by the current need.
+
+    Defaults were tuned on ``examples/transcripts/support`` only (docs/results/policies.md);
+    ``ledger=False`` or ``recall=False`` drops one half (the ablations).
+    """
+
+    name = "retrieval"
+
+    def __init__(
+        self,
+        *,
+        turns: int = RETRIEVAL_TURNS,
+        keep_user: bool = False,
+        share: float = 0.15,
+        k: int = 8,
+        bm25_weight: float = 0.4,
+        task_weight: float = 0.5,
+        whole_tokens: int = 250,
+        lines: int = 8,
+        min_cosine: float = 0.15,
+        dense: bool = True,
+        ledger: bool = True,
+        recall: bool = True,
+        extractor: Extractor = "rules",
+        layers: Sequence[Layer] = (),
+    ) -> None:
+        own: list[Layer] = [TurnWindow(turns, keep_user=keep_user)]
+        if ledger:
+            own.append(FactLedger(extractor=extractor))
+        if recall:
+            own.append(
+                Recall(
+                    share=share,
+                    k=k,
+                    bm25_weight=bm25_weight,
+                    task_weight=task_weight,
+                    whole_tokens=whole_tokens,
+                    lines=lines,
+                    min_cosine=min_cosine,
+                    dense=dense,
+                )
+            )
+        super().__init__([*layers, *own])
+
+
 _POLICIES: dict[str, type[LayeredPolicy]] = {
     p.name: p
     for p in (
@@ -156,6 +209,7 @@ _POLICIES: dict[str, type[LayeredPolicy]] = {
         UserVerbatim,
         PinnedSystem,
         PinnedEnd,
+        Retrieval,
     )
 }
 
