@@ -33,21 +33,28 @@ Who: TypeAlias = Literal["user", "assistant", "tool"]
 
 _P = re.IGNORECASE
 
-_REVISION = [
+_CORRECTION = [  # a correction, whoever says it
     re.compile(p, _P)
     for p in (
-        r"^(?:correction|update|updated|revised|revision|erratum|amendment)\b\s*[:,-]",
-        r"^(?:actually|scratch that|wait|sorry|my mistake|change of plans?|on second thought)\b",
-        r"\b(?:is|are|was) (?:now|actually)\b",
+        r"^(?:correction|erratum|amendment)\b",
+        r"^(?:update|updated|revised|revision)\b\s*[:,-]",
+        r"^(?:actually|scratch that|wait|sorry|my mistake|change of plans?|on second thought),",
+        r"\binstead\s*[.!]?$",
+        r"\bno longer\b",
+        r"\binstead of\b.*\b(?:is|are|use|it's|we'll|will)\b",
+        r"\bnot .{1,40}, but\b",
+        r"\bsupersed(?:es|ed|ing)\b",
+    )
+]
+_STATE_CHANGE = [  # a new value for something: a revision from the user, a report otherwise
+    re.compile(p, _P)
+    for p in (
+        r"\b(?:is|are|was) now\b",
         r"\bnow (?:is|are|stands at|set to)\b",
         r"\b(?:has|have) (?:been|just been) (?:changed|updated|revised|raised|lowered|moved"
         r"|reduced|increased|corrected|reassigned|rescheduled) (?:to|from)\b",
         r"\b(?:changed|updated|revised|raised|lowered|moved|reduced|increased|corrected"
         r"|reassigned|rescheduled) (?:it |this |that )?(?:from .{1,60} )?to\b",
-        r"\bno longer\b",
-        r"\binstead of\b.*\b(?:is|are|use|it's|we'll|will)\b",
-        r"\bnot .{1,40}, but\b",
-        r"\bsupersed(?:es|ed|ing)\b",
     )
 ]
 _REJECTION = [
@@ -71,6 +78,7 @@ _DECISION = [
         r"\b(?:we|i) (?:decided|agreed|chose|picked|settled) (?:to|on|that)\b",
         r"\b(?:is|was|has been) (?:approved|confirmed|agreed)\b",
         r"\bgo ahead (?:with|and)\b",
+        r"\b(?:i(?:'d| would)? (?:suggest|recommend|propose)|my recommendation|proposal\s*:)",
     )
 ]
 _FINDING = [
@@ -123,6 +131,7 @@ def findings(text: str, who: Who) -> list[Finding]:
     return found
 
 
+_NO_X = re.compile(r"^no\b[^.:;]{1,60}:\s", _P)  # "No full backfill: it would…" (the user's)
 _REASON_START = re.compile(r"^(?:because|since|it|that|this|the reason)\b", _P)
 
 
@@ -133,9 +142,11 @@ def sentence_kind(sentence: str, who: Who) -> FindingKind | None:
         return None
     if who == "tool":
         return "revision" if any(p.search(text) for p in _TOOL_STATE) else None
-    if any(p.search(text) for p in _REVISION):
+    if any(p.search(text) for p in _CORRECTION):
         return "revision"
-    if any(p.search(text) for p in _REJECTION):
+    if who == "user" and any(p.search(text) for p in _STATE_CHANGE):
+        return "revision"
+    if any(p.search(text) for p in _REJECTION) or (who == "user" and _NO_X.search(text)):
         return "rejected"
     if who == "user" and rule_kind(text) is not None:
         return "rule"

@@ -82,29 +82,52 @@ class Ledger:
     def __init__(self) -> None:
         self.entries: list[Entry] = []
 
-    def add(self, found: Finding, who: Who, seq: int, turn: int, call_id: str | None) -> None:
+    def add(self, found: Finding, who: Who, seq: int, turn: int, call_id: str | None) -> bool:
+        """Enter ``found``; False when it is not entered (already there, or the assistant
+        acknowledging the user's correction of the same turn)."""
         entry = Entry(found.kind, found.text, who, seq, turn, call_id, found.reason)
         if any(e.text == entry.text and e.seq == seq for e in self.entries):
-            return
+            return False
+        last = self.entries[-1] if self.entries else None
+        if (
+            found.kind == "revision"
+            and who == "assistant"
+            and last is not None
+            and (last.kind, last.who, last.turn) == ("revision", "user", turn)
+        ):
+            return False
         if found.kind in ("revision", "rejected"):
-            target = self._most_similar(found.text, kinds=_TARGETS[found.kind])
+            kinds = _TARGETS[found.kind]
+            target = self._most_similar(found.text, turn, kinds=kinds, tool=who == "tool")
             if target is not None:
                 status: Status = "revised" if found.kind == "revision" else "rejected"
                 self.entries[target] = replace(self.entries[target], status=status, by_seq=seq)
                 if found.kind == "revision":
                     entry = replace(entry, revises=self.entries[target].seq)
         self.entries.append(entry)
+        return True
 
     def add_revised_sentence(self, entry: Entry, revision_seq: int) -> None:
         """An earlier statement found by :func:`link_sentence`, entered as revised."""
+        for index, known in enumerate(self.entries):
+            if (known.seq, known.text) == (entry.seq, entry.text):
+                self.entries[index] = replace(known, status="revised", by_seq=revision_seq)
+                return
         self.entries.append(replace(entry, status="revised", by_seq=revision_seq))
         self.entries.sort(key=lambda e: e.seq)
 
-    def _most_similar(self, text: str, *, kinds: frozenset[str]) -> int | None:
+    def _most_similar(
+        self, text: str, turn: int, *, kinds: frozenset[str], tool: bool = False
+    ) -> int | None:
+        """The current entry of an earlier turn that shares the most subject words. A tool's
+        state change only updates what a tool or the assistant reported: it confirms a
+        user's correction, it does not replace it."""
         words = set(subject_words(text))
         best, best_shared = None, MIN_SHARED_WORDS - 1
         for index, entry in enumerate(self.entries):
-            if entry.status != "current" or entry.kind not in kinds:
+            if entry.status != "current" or entry.kind not in kinds or entry.turn >= turn:
+                continue
+            if tool and entry.who == "user":
                 continue
             shared = len(words & set(subject_words(entry.text)))
             if shared > best_shared:
@@ -149,21 +172,24 @@ def subject_words(text: str) -> list[str]:
 def link_sentence(
     history: Sequence[Message], before: int, revision: str, turns: Sequence[int]
 ) -> Entry | None:
-    """The earlier sentence a revision most likely corrects, when no ledger entry matched."""
+    """The earlier sentence a revision most likely corrects, when no ledger entry matched:
+    of an earlier turn, sharing the most subject words; among ties, one said by the same
+    speaker as the revision, then the latest."""
     words = set(subject_words(revision))
+    reviser = _who(history[before])
     best: Entry | None = None
-    best_shared = MIN_SHARED_WORDS - 1
-    for seq in range(before - 1, -1, -1):
+    best_key = (MIN_SHARED_WORDS - 1, False, -1)
+    for seq in range(before):
         message = history[seq]
         who = _who(message)
-        if who is None:
+        if who is None or turns[seq] >= turns[before]:
             continue
         for sentence in _sentences(message, who):
-            shared = len(words & set(subject_words(sentence)))
-            if shared > best_shared and sentence != revision:
+            key = (len(words & set(subject_words(sentence))), who == reviser, seq)
+            if key[0] >= MIN_SHARED_WORDS and key > best_key:
                 call = message.tool_call_id if isinstance(message, ToolMessage) else None
                 best = Entry("fact", sentence, who, seq, turns[seq], call)
-                best_shared = shared
+                best_key = key
     return best
 
 
@@ -204,8 +230,9 @@ class FactLedger:
             call = message.tool_call_id if isinstance(message, ToolMessage) else None
             for item in found:
                 before = len(self.ledger.entries)
-                self.ledger.add(item, who, seq, turns[seq], call)
-                if item.kind == "revision" and self.ledger.entries[-1].revises is None:
+                added = self.ledger.add(item, who, seq, turns[seq], call)
+                unlinked = added and self.ledger.entries[-1].revises is None
+                if unlinked and item.kind == "revision" and who != "tool":
                     self._link_sentence(draft.history, seq, item.text, turns, before)
         self.scanned = len(draft.history) - 1
         if not self.ledger.entries:
