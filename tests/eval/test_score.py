@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from workset.eval.score import classify, is_refusal, mentions, rate, tally, wilson
@@ -133,3 +135,26 @@ def test_a_tally_reports_the_correct_rate_with_its_interval() -> None:
     summary = result.as_dict()
     assert summary["rate"] == 0.5
     assert summary["low"] == pytest.approx(wilson(2, 4)[0], abs=1e-4)
+
+
+def test_the_classifier_agrees_with_the_hand_labelled_answers() -> None:
+    import yaml
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks/data/answers/labelled.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+
+    def value(v: object) -> str | tuple[str, ...]:
+        return tuple(str(x) for x in v) if isinstance(v, list) else str(v)
+
+    agree = 0
+    for item in data["answers"]:
+        probe = data["probes"][item["probe"]]
+        got = classify(
+            item["answer"],
+            value(probe.get("expected", "")),
+            regex=probe.get("expected_regex"),
+            others=[value(d) for d in probe.get("distractors", [])],
+        )
+        agree += got == item["label"]
+    assert len(data["answers"]) >= 100
+    assert agree / len(data["answers"]) >= 0.95

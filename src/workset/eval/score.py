@@ -33,6 +33,8 @@ _REFUSALS = re.compile(
     r"not found|no (?:such |matching )?(?:record|information|data|mention)|"
     r"(?:don't|do not|doesn't|does not) (?:know|have|contain|mention|say|specify)|"
     r"none available|not available|not (?:mentioned|specified|provided|given|stated)|"
+    r"\bno (?:\w+ ){1,3}(?:was|were|is|are|has been) (?:mentioned|specified|provided|given|"
+    r"stated|found|recorded)|"
     r"(?:can't|cannot|could not|couldn't|unable to) (?:find|determine|tell|locate|answer)|"
     r"\bunknown\b|no idea|^\s*none\b",
     re.IGNORECASE,
