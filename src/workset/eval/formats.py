@@ -50,7 +50,8 @@ class Probe:
     """A planted fact asked at the end of a replay in several phrasings.
 
     ``expected`` is the value (matched whole-word in canonical form: case, ``-``/``_``/space,
-    numbers, currencies, units and dates normalised, see :mod:`workset.eval.match`); ``regex``
+    numbers, currencies, units and dates normalised, see :mod:`workset.eval.match`), or a
+    tuple of parts that must all be named (a table and a partition); ``regex``
     is a pattern that also counts as correct (either may be empty, not both).
     ``distractors`` are other records' values that a confused model might give instead: a
     string, or a tuple of parts that must all be named (a wrong partition of the right table).
@@ -61,13 +62,14 @@ class Probe:
     id: str
     planted_turn: int
     questions: tuple[str, ...]
-    expected: str = ""
+    expected: Value = ""
     regex: str | None = None
     distractors: tuple[Value, ...] = ()
     kind: str = "fact"
 
     def __post_init__(self) -> None:
-        if not self.expected.strip() and not self.regex:
+        empty = not self.expected if isinstance(self.expected, tuple) else not self.expected.strip()
+        if empty and not self.regex:
             raise UsageError(f"probe {self.id!r} needs an expected value or a regex")
 
 
@@ -232,7 +234,7 @@ def _probe(entry: Any, where: str) -> Probe:
     return Probe(probe_id, turn, tuple(questions), expected, regex, distractors, kind)
 
 
-def _expected(entry: Mapping[str, Any], where: str) -> tuple[str, str | None]:
+def _expected(entry: Mapping[str, Any], where: str) -> tuple[Value, str | None]:
     expected = entry.get("expected")
     regex = entry.get("expected_regex")
     if isinstance(expected, Mapping):
@@ -245,6 +247,8 @@ def _expected(entry: Mapping[str, Any], where: str) -> tuple[str, str | None]:
             re.compile(regex)
         except re.error as error:
             raise UsageError(f"{where}: the expected regex {regex!r} is invalid: {error}") from None
+    if isinstance(expected, list):  # a composite: every part must be named
+        return _distractor(expected, where), regex
     expected = _scalar(expected) if expected is not None else ""
     if not isinstance(expected, str) or (not expected.strip() and regex is None):
         raise UsageError(

@@ -75,7 +75,7 @@ def other_values(
     other 4-digit numbers; for ``pay-shard-7`` other ``pay-shard-N``)."""
     others = [p.expected for p in probes if p.id != probe.id and p.expected]
     found: list[str] = []
-    if transcript is not None and probe.expected:
+    if transcript is not None and isinstance(probe.expected, str) and probe.expected:
         shape = re.compile(shape_pattern(probe.expected), re.IGNORECASE)
         texts = [getattr(m, "content", None) or "" for m in transcript.messages]
         texts += [

@@ -82,7 +82,7 @@ def is_refusal(text: str) -> bool:
 
 def classify(
     answer: str,
-    expected: str = "",
+    expected: Value = "",
     *,
     regex: str | None = None,
     others: Iterable[Value] = (),
@@ -92,8 +92,8 @@ def classify(
 
     ``expected`` and ``others`` are compared in canonical form (:mod:`workset.eval.match`:
     numbers, currencies, units, dates), so "$5,000" names ``5000 USD`` and a timestamp on
-    the day of a distractor date names that date. An item of ``others`` may be a composite (a
-    tuple whose parts must all be named: a wrong partition of the right table).
+    the day of a distractor date names that date. ``expected`` and any item of ``others`` may
+    be a composite (a tuple whose parts must all be named: a partition of a table).
     """
     if (expected and mentions(answer, expected)) or (
         regex is not None and re.search(regex, answer, re.IGNORECASE) is not None
