@@ -17,7 +17,15 @@ from rich.console import Console
 
 from workset.errors import UsageError
 from workset.eval.buckets import RequestCounter, transcript_buckets
+from workset.eval.cases import load_cases
 from workset.eval.checkpoint import Checkpoint
+from workset.eval.components import ABLATIONS, evaluate_components
+from workset.eval.components_report import (
+    components_case_table,
+    components_json,
+    components_table,
+    plot_components,
+)
 from workset.eval.formats import load_probes, load_tools, load_transcript, require_answered
 from workset.eval.length import LENGTHS, evaluate_length
 from workset.eval.position import DEPTHS, evaluate_position
@@ -215,6 +223,47 @@ def policies_command(
     plot_policies(report, out / "policies.png")
     _out.print(policy_table(report))
     _out.print(f"wrote {out / 'policies.json'} and {out / 'policies.png'}")
+
+
+@eval_group.command("components")
+@click.option("--cases", type=_file, required=True, help="Component cases YAML.")
+@click.option(
+    "--ablations",
+    default=",".join(ABLATIONS),
+    show_default=True,
+    help="Comma-separated: full, no_memory, no_rerank, no_examples, no_compression.",
+)
+@_model_options
+def components_command(
+    cases: Path,
+    ablations: str,
+    model_spec: str,
+    base_url: str | None,
+    context_window: int | None,
+    threads: int | None,
+    out: Path,
+) -> None:
+    """Run component-level cases through the agent, each ablation dropping one component.
+
+    Checks per case: required evidence in the context, required and forbidden tools, strings
+    that must not appear in any request or the answer, the expected outcome.
+    """
+    suite = load_cases(cases)
+    chosen = [a.strip() for a in ablations.split(",") if a.strip()]
+    checkpoint = Checkpoint(out / "components.checkpoint.jsonl")
+
+    async def work(model: Model, counter: PartCounter) -> Any:
+        with progress_bar(len(chosen) * len(suite.cases), "components") as advance:
+            return await evaluate_components(
+                suite, model, checkpoint=checkpoint, ablations=chosen, progress=advance
+            )
+
+    report = _with_model(model_spec, base_url, context_window, threads, work)
+    write_json(out / "components.json", components_json(report))
+    plot_components(report, out / "components.png")
+    _out.print(components_table(report))
+    _out.print(components_case_table(report))
+    _out.print(f"wrote {out / 'components.json'} and {out / 'components.png'}")
 
 
 def _task(task: str, kv_file: Path | None) -> RecordTask:

@@ -75,7 +75,7 @@ class Probe:
 
 def load_transcript(path: Path) -> Transcript:
     """Read a transcript: one OpenAI-shape message per line, optional integer ``"turn"``."""
-    text = _read(path, "transcript")
+    text = read_file(path, "transcript")
     system: str | None = None
     messages: list[Message] = []
     turns: list[int] = []
@@ -162,7 +162,7 @@ def require_answered(transcript: Transcript) -> None:
 def load_tools(path: Path) -> tuple[ToolSpec, ...]:
     """Read a JSON list of OpenAI tool definitions (``{"type": "function", "function": …}``)."""
     try:
-        data = json.loads(_read(path, "tools"))
+        data = json.loads(read_file(path, "tools"))
     except json.JSONDecodeError as error:
         raise UsageError(f"{path}:{error.lineno}: not valid JSON ({error.msg})") from error
     if isinstance(data, Mapping) and "tools" in data:
@@ -191,9 +191,9 @@ def _tool(entry: Any, where: str) -> ToolSpec:
 
 def load_probes(path: Path) -> tuple[Probe, ...]:
     """Read probes from YAML (``.yaml``/``.yml``) or JSON: a list, or ``{"probes": [...]}``."""
-    text = _read(path, "probes")
+    text = read_file(path, "probes")
     if path.suffix.lower() in (".yaml", ".yml"):
-        data = _yaml(text, path)
+        data = parse_yaml(text, path)
     else:
         try:
             data = json.loads(text)
@@ -291,7 +291,7 @@ def _strings(value: Any) -> bool:
     )
 
 
-def _yaml(text: str, path: Path) -> Any:
+def parse_yaml(text: str, path: Path) -> Any:
     try:
         import yaml
     except ImportError:
@@ -307,7 +307,7 @@ def _yaml(text: str, path: Path) -> Any:
         raise UsageError(f"{path}{line}: not valid YAML ({error})") from None
 
 
-def _read(path: Path, what: str) -> str:
+def read_file(path: Path, what: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except OSError as error:

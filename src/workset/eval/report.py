@@ -91,7 +91,7 @@ def policy_json(report: PolicyReport) -> dict[str, Any]:
 
 
 def policy_table(report: PolicyReport) -> Table:
-    table = Table(title=f"policies on {_short(report.transcript)} ({report.model})")
+    table = Table(title=f"policies on {short_name(report.transcript)} ({report.model})")
     table.add_column("policy", no_wrap=True)
     for column in ("billed", "cached", "final ctx", "over window", "compress cost"):
         table.add_column(column, justify="right")
@@ -180,7 +180,9 @@ def buckets_json(report: BucketsReport) -> dict[str, Any]:
 
 
 def buckets_table(report: BucketsReport) -> Table:
-    table = Table(title=f"token buckets per call of {_short(report.transcript)} ({report.method})")
+    table = Table(
+        title=f"token buckets per call of {short_name(report.transcript)} ({report.method})"
+    )
     for column in ("call", "turn", *COLUMNS, "total", "agree"):
         table.add_column(column, justify="right")
     for n, row in enumerate(report.rows, start=1):
@@ -196,7 +198,7 @@ def write_json(path: Path, data: Mapping[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
@@ -213,7 +215,7 @@ def plot_policies(report: PolicyReport, path: Path) -> None:
     Probes the control row cannot answer are drawn hatched and labelled uninformative; a
     row that does not fit the window is labelled so instead of drawn at zero.
     """
-    plt = _pyplot()
+    plt = pyplot()
     rows = list(report.rows)
     names = [r.name if r.fits else f"{r.name} (does not fit)" for r in rows]
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 0.55 * len(rows) + 2.5))
@@ -248,13 +250,13 @@ def plot_policies(report: PolicyReport, path: Path) -> None:
     right.set_xlim(0, 1)
     right.set_xlabel("probe accuracy (Wilson 95 %)")
     right.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
-    fig.suptitle(f"{_short(report.transcript)} ({report.model}, window {report.window:,})")
-    _save(fig, plt, path)
+    fig.suptitle(f"{short_name(report.transcript)} ({report.model}, window {report.window:,})")
+    save_figure(fig, plt, path)
 
 
 def plot_axis(report: AxisReport, path: Path) -> None:
     """Accuracy with its Wilson band, and the share of answers that were a neighbour's value."""
-    plt = _pyplot()
+    plt = pyplot()
     xs = [r.axis for r in report.rows]
     correct = [r.tally.correct for r in report.rows]
     neighbour = [r.tally.counts["other_record"] / max(1, r.tally.n) for r in report.rows]
@@ -271,30 +273,30 @@ def plot_axis(report: AxisReport, path: Path) -> None:
     ax.set_ylabel("share of trials")
     ax.set_title(f"{report.kind} test, {report.task} ({report.model})")
     ax.legend()
-    _save(fig, plt, path)
+    save_figure(fig, plt, path)
 
 
 def plot_buckets(report: BucketsReport, path: Path) -> None:
     """A stacked area of the four buckets per call."""
-    plt = _pyplot()
+    plt = pyplot()
     xs = list(range(1, len(report.rows) + 1))
     series = [[getattr(r.exact, c) for r in report.rows] for c in COLUMNS]
     fig, ax = plt.subplots(figsize=(10, 4.5))
     ax.stackplot(xs, series, labels=[c.replace("_", " ") for c in COLUMNS], alpha=0.85)
     ax.set_xlabel("model call")
     ax.set_ylabel("prompt tokens")
-    ax.set_title(f"token buckets per call: {_short(report.transcript)}")
+    ax.set_title(f"token buckets per call: {short_name(report.transcript)}")
     ax.legend(loc="upper left")
-    _save(fig, plt, path)
+    save_figure(fig, plt, path)
 
 
-def _short(path: str) -> str:
+def short_name(path: str) -> str:
     """A transcript's folder and name: enough to tell runs apart on a chart."""
     parts = Path(path).parts
     return "/".join(parts[-2:]) if parts else path
 
 
-def _save(fig: Any, plt: Any, path: Path) -> None:
+def save_figure(fig: Any, plt: Any, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

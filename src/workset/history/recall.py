@@ -44,6 +44,15 @@ RECALL_HEADER = (
 _EMBEDDER: list[TextEmbedder] = []  # loaded once per process, shared by every session
 
 
+def shared_embedder() -> TextEmbedder:
+    """The local MiniLM embedder, loaded once per process."""
+    if not _EMBEDDER:
+        from workset.retrieval import Embedder
+
+        _EMBEDDER.append(Embedder.load())
+    return _EMBEDDER[0]
+
+
 @dataclass(frozen=True, slots=True)
 class Piece:
     """A retrievable piece of one recorded message: all of it, or a run of a result's lines."""
@@ -200,11 +209,7 @@ class Recall:
         if not self.dense:
             return None
         if self._embedder is None:
-            if not _EMBEDDER:
-                from workset.retrieval import Embedder
-
-                _EMBEDDER.append(Embedder.load())
-            self._embedder = _EMBEDDER[0]
+            self._embedder = shared_embedder()
         return self._embedder
 
     def _choose(
