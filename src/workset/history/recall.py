@@ -154,8 +154,9 @@ class Recall:
         kept = {s for b in draft.blocks for s in b.seqs if s is not None}
         archived = [p for seq, ps in self._archive(draft).items() if seq not in kept for p in ps]
         need, task = _need(draft, context)
-        if not archived or not (need or task):
-            self.last = ()
+        room = int(self.share * context.window) - text_tokens(RECALL_HEADER, context)
+        if not archived or not (need or task) or room <= REFERENCE_TOKENS:
+            self.last = ()  # nothing to recall, or no room to quote anything
             return draft
         scores = self._scores(archived, need, task)
         chosen = self._choose(archived, scores, draft.history, context)
