@@ -23,6 +23,7 @@ trajectory, so the cached trajectory before it is reused.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -42,6 +43,8 @@ RECALL_HEADER = (
     "current request, quoted exactly with where they come from; the rest is archived):"
 )
 _EMBEDDER: list[TextEmbedder] = []  # loaded once per process, shared by every session
+_VECTORS: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()  # (model, text) -> vector
+_VECTORS_KEPT = 50_000
 
 
 def shared_embedder() -> TextEmbedder:
@@ -51,6 +54,18 @@ def shared_embedder() -> TextEmbedder:
 
         _EMBEDDER.append(Embedder.load())
     return _EMBEDDER[0]
+
+
+def embed_cached(embedder: TextEmbedder, texts: Sequence[str]) -> np.ndarray:
+    """Rows for ``texts``; each text is embedded once per process (sessions and replays of
+    one transcript share their pieces)."""
+    missing = list(dict.fromkeys(t for t in texts if (embedder.name, t) not in _VECTORS))
+    if missing:
+        for text, row in zip(missing, embedder.embed(missing), strict=True):
+            _VECTORS[(embedder.name, text)] = np.asarray(row, dtype=np.float32)
+        while len(_VECTORS) > _VECTORS_KEPT:
+            _VECTORS.popitem(last=False)
+    return np.stack([_VECTORS[(embedder.name, t)] for t in texts])
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +162,6 @@ class Recall:
         self.dense = dense
         self._embedder = embedder
         self._pieces: dict[int, list[Piece]] = {}  # by seq, computed once
-        self._vectors: dict[tuple[int, int], np.ndarray] = {}
         self.last: tuple[Piece, ...] = ()  # what the last view recalled (for tests, manifests)
 
     async def apply(self, draft: Draft, context: PolicyContext) -> Draft:
@@ -192,19 +206,14 @@ class Recall:
             if embedder is None or vectors is None:
                 total += weight * fuse_weighted([bm25], [1.0])
                 continue
-            cosines = vectors @ np.asarray(embedder.embed([query])[0], dtype=np.float32)
+            cosines = vectors @ embed_cached(embedder, [query])[0]
             fused = fuse_weighted([bm25, cosines], [self.bm25_weight, 1 - self.bm25_weight])
             fused[cosines < self.min_cosine] = 0.0
             total += weight * fused
         return total
 
     def _embed(self, pieces: list[Piece], texts: list[str], embedder: TextEmbedder) -> np.ndarray:
-        missing = [i for i, p in enumerate(pieces) if p.key not in self._vectors]
-        if missing:
-            fresh = embedder.embed([texts[i] for i in missing])
-            for row, i in enumerate(missing):
-                self._vectors[pieces[i].key] = fresh[row]
-        return np.stack([self._vectors[p.key] for p in pieces])
+        return embed_cached(embedder, texts)
 
     def _load_embedder(self) -> TextEmbedder | None:
         if not self.dense:
