@@ -81,7 +81,10 @@ TOOLS = [
         "last update, newest first.",
         {
             "account_id": p("Only tickets of this account."),
-            "status": p("open, pending, closed or all (default all).", enum=["open", "pending", "closed", "all"]),
+            "status": p(
+                "open, pending, closed or all (default all).",
+                enum=["open", "pending", "closed", "all"],
+            ),
             "text": p("Free text to match in subject and body."),
         },
         [],
@@ -146,7 +149,9 @@ TOOLS = [
         {
             "account_id": p("Account id."),
             "seats": {"type": "integer", "description": "New seat count."},
-            "effective": p("When the change applies: now or next_cycle.", enum=["now", "next_cycle"]),
+            "effective": p(
+                "When the change applies: now or next_cycle.", enum=["now", "next_cycle"]
+            ),
         },
         ["account_id", "seats"],
     ),
@@ -168,7 +173,11 @@ TOOLS = [
         "Compute refund amounts with VAT from line items or a seat difference. Read-only.",
         {
             "account_id": p("Account id."),
-            "items": {"type": "array", "items": S, "description": "What to refund, e.g. ['PAY-1a2b3c', 'seats:3:2026-02']."},
+            "items": {
+                "type": "array",
+                "items": S,
+                "description": "What to refund, e.g. ['PAY-1a2b3c', 'seats:3:2026-02'].",
+            },
         },
         ["account_id", "items"],
     ),
@@ -204,7 +213,11 @@ TOOLS = [
     tool(
         "send_email",
         "Email the customer from the support address. The text is sent as written.",
-        {"to": p("Recipient address."), "subject": p("Subject line."), "body": p("Plain-text body.")},
+        {
+            "to": p("Recipient address."),
+            "subject": p("Subject line."),
+            "body": p("Plain-text body."),
+        },
         ["to", "subject", "body"],
     ),
     tool(
@@ -307,7 +320,9 @@ def build() -> TranscriptBuilder:
     b = TranscriptBuilder(SEED, avoid=("5528", "9d04b7", "8810", "7731", "ESC-40"))
 
     # 1 — which account
-    b.user("Morning! I'm picking up a billing escalation for Northwind Florals: they say they were charged twice in February. Can you find the account?")
+    b.user(
+        "Morning! I'm picking up a billing escalation for Northwind Florals: they say they were charged twice in February. Can you find the account?"
+    )
     b.calls(
         (
             "lookup_customer",
@@ -320,7 +335,9 @@ ACC-20471   Northwind Floral Supply Ltd    Leeds     GB       active  2024-09-02
 """,
         )
     )
-    b.say("Two accounts match: ACC-20417, Northwind Florals GmbH in Hamburg, and ACC-20471, Northwind Floral Supply Ltd in Leeds. Which one is the customer?")
+    b.say(
+        "Two accounts match: ACC-20417, Northwind Florals GmbH in Hamburg, and ACC-20471, Northwind Floral Supply Ltd in Leeds. Which one is the customer?"
+    )
 
     # 2 — the account (the billing email; the old domain appears later)
     b.user("It's the Hamburg one.")
@@ -343,11 +360,17 @@ balance: 0.00 EUR    dunning: none    flags: escalated (T-88214)
 """,
         )
     )
-    b.say("ACC-20417 is Northwind Florals GmbH, Growth plan with 12 seats, billed monthly in EUR. Billing contact is Jonas Berger (Head of Finance). Two cards on file: a Visa ending 4242 (the default) and a Mastercard. Balance is zero and the account is flagged as escalated under ticket T-88214.")
+    b.say(
+        "ACC-20417 is Northwind Florals GmbH, Growth plan with 12 seats, billed monthly in EUR. Billing contact is Jonas Berger (Head of Finance). Two cards on file: a Visa ending 4242 (the default) and a Mastercard. Balance is zero and the account is flagged as escalated under ticket T-88214."
+    )
 
     # 3 — the standing rules
-    b.user(f"Two rules for this whole case, please. Every note you add to a ticket must start with the case code {CASE}. And every refund in this case must use reason code {REASON}, not the usual codes: finance tracks escalations separately.")
-    b.say("Understood: ticket notes in this case start with the case code, and refunds carry the escalation reason code you gave rather than the standard ones.")
+    b.user(
+        f"Two rules for this whole case, please. Every note you add to a ticket must start with the case code {CASE}. And every refund in this case must use reason code {REASON}, not the usual codes: finance tracks escalations separately."
+    )
+    b.say(
+        "Understood: ticket notes in this case start with the case code, and refunds carry the escalation reason code you gave rather than the standard ones."
+    )
 
     # 4 — tickets
     b.user("What tickets do we have on this account?")
@@ -364,7 +387,9 @@ T-86655   Add 4 seats for the Leipzig shop          closed   2025-06-21 09:05
 """,
         )
     )
-    b.say("Three tickets: T-88214 'Charged twice for February' (open, updated 9 March), T-87190 about the invoice address after their rebrand (closed in November) and T-86655 for adding four seats (closed last June).")
+    b.say(
+        "Three tickets: T-88214 'Charged twice for February' (open, updated 9 March), T-87190 about the invoice address after their rebrand (closed in November) and T-86655 for adding four seats (closed last June)."
+    )
 
     # 5 — the ticket; the mandate lives only in its internal note
     b.user("Open T-88214.")
@@ -399,7 +424,9 @@ created 2026-03-02 08:14 by customer (Jonas Berger)   assignee: tier2-billing
 """,
         )
     )
-    b.say("T-88214 was opened on 2 March by Jonas Berger: two charges for the February invoice INV-2026-0214, both on 14 February, and the invoice still bills 12 seats although they have had 9 since January. Tier 1 acknowledged it and escalated to us; there is an internal finance note about how refunds to their bank must be referenced, and the queue bot warns that our first response is due tomorrow at 12:00.")
+    b.say(
+        "T-88214 was opened on 2 March by Jonas Berger: two charges for the February invoice INV-2026-0214, both on 14 February, and the invoice still bills 12 seats although they have had 9 since January. Tier 1 acknowledged it and escalated to us; there is an internal finance note about how refunds to their bank must be referenced, and the queue bot warns that our first response is due tomorrow at 12:00."
+    )
 
     # 6 — invoices
     b.user("Pull their invoices since January.")
@@ -415,7 +442,9 @@ INV-2026-0314  2026-03-14  2026-03 (draft)  1,199.52 EUR draft    -
 """,
         )
     )
-    b.say("January (INV-2026-0114) and February (INV-2026-0214) are both 1,199.52 EUR and paid; March (INV-2026-0314) is a draft at the same amount. The February invoice email bounced, which I'll look into.")
+    b.say(
+        "January (INV-2026-0114) and February (INV-2026-0214) are both 1,199.52 EUR and paid; March (INV-2026-0314) is a draft at the same amount. The February invoice email bounced, which I'll look into."
+    )
 
     # 7 — the February invoice (the old domain)
     b.user("Show me the February invoice.")
@@ -440,7 +469,9 @@ delivery log:
 """,
         )
     )
-    b.say("The February invoice bills 12 seats at 84.00 EUR: 1,008.00 EUR plus 191.52 EUR VAT, 1,199.52 EUR in total. Two card captures of that amount were applied three seconds apart (09:02:11 and 09:02:14), so one full amount is sitting as unapplied cash. The invoice email went to an address at their pre-rebrand domain, taken from an old invoice template, and bounced.")
+    b.say(
+        "The February invoice bills 12 seats at 84.00 EUR: 1,008.00 EUR plus 191.52 EUR VAT, 1,199.52 EUR in total. Two card captures of that amount were applied three seconds apart (09:02:11 and 09:02:14), so one full amount is sitting as unapplied cash. The invoice email went to an address at their pre-rebrand domain, taken from an old invoice template, and bounced."
+    )
 
     # 8 — seats
     b.user("They say they've only had 9 seats since January. Check the subscription.")
@@ -460,7 +491,9 @@ pending: seat change 12 -> 9 not applied to billing
 """,
         )
     )
-    b.say("They're right. A change from 12 to 9 seats was requested on 20 January for the next cycle (1 February), but the billing sync failed (BS-409, price book mismatch), so February was still billed for 12. The change is still pending and has never reached billing.")
+    b.say(
+        "They're right. A change from 12 to 9 seats was requested on 20 January for the next cycle (1 February), but the billing sync failed (BS-409, price book mismatch), so February was still billed for 12. The change is still pending and has never reached billing."
+    )
 
     # 9 — overbilling amount
     b.user("So February is overbilled for 3 seats as well. How much is that with VAT?")
@@ -479,7 +512,9 @@ refund calculation for ACC-20417
     b.say("Three seats for February come to 252.00 EUR plus 47.88 EUR VAT: 299.88 EUR.")
 
     # 10 — the card (revised at turn 26)
-    b.user("The customer wants any refund to go back to their Visa ending 4242, the card that was charged.")
+    b.user(
+        "The customer wants any refund to go back to their Visa ending 4242, the card that was charged."
+    )
     b.say("Noted: refunds to the Visa ending 4242, the card that was charged.")
 
     # 11 — policy
@@ -504,7 +539,9 @@ Refund policy, section 4: duplicate and erroneous charges (version 2026-01, owne
 """,
         )
     )
-    b.say("Section 4 of the policy: a duplicate capture is refunded in full to the original method, or another card on file if the customer asks in writing; overbilling can be refunded or credited to the next invoice (credits expire when an account closes); refunds over 200.00 EUR per case need a team lead's approval first; and customers are told 'within 5-7 business days', never a date. It lists standard reason codes per cause.")
+    b.say(
+        "Section 4 of the policy: a duplicate capture is refunded in full to the original method, or another card on file if the customer asks in writing; overbilling can be refunded or credited to the next invoice (credits expire when an account closes); refunds over 200.00 EUR per case need a team lead's approval first; and customers are told 'within 5-7 business days', never a date. It lists standard reason codes per cause."
+    )
 
     # 12 — payments (the duplicate is not named yet)
     b.user("List the payments since January.")
@@ -518,23 +555,31 @@ PAY-7f3a12  2026-01-14 09:01:58  1,199.52 EUR  visa •4242    succeeded  INV-20
 PAY-b7d409  2026-01-29 16:22:05     24.00 EUR  visa •4242    succeeded  ADD-ON-0129 (SMS pack)
 PAY-7f3a21  2026-02-14 09:02:11  1,199.52 EUR  visa •4242    succeeded  INV-2026-0214
 PAY-9d047b  2026-02-14 09:02:12     0.00 EUR   visa •4242    voided     INV-2026-0214 (auth only)
-""" + DUPLICATE + """  2026-02-14 09:02:14  1,199.52 EUR  visa •4242    succeeded  INV-2026-0214
+"""
+            + DUPLICATE
+            + """  2026-02-14 09:02:14  1,199.52 EUR  visa •4242    succeeded  INV-2026-0214
 PAY-c31e88  2026-02-27 11:40:31     24.00 EUR  visa •4242    succeeded  ADD-ON-0227 (SMS pack)
 """,
         )
     )
-    b.say("Six payments since January. Against INV-2026-0214 there are two successful captures of 1,199.52 EUR (09:02:11 and 09:02:14) plus a voided zero-amount authorisation in between; the rest are January's invoice payment and two 24.00 EUR SMS add-ons. I need the gateway events to tell which of the two captures is the retry.")
+    b.say(
+        "Six payments since January. Against INV-2026-0214 there are two successful captures of 1,199.52 EUR (09:02:11 and 09:02:14) plus a voided zero-amount authorisation in between; the rest are January's invoice payment and two 24.00 EUR SMS add-ons. I need the gateway events to tell which of the two captures is the retry."
+    )
 
     # 13 — chargebacks
-    b.user("Before we go on: has the customer filed a chargeback with their bank? That would change things.")
+    b.user(
+        "Before we go on: has the customer filed a chargeback with their bank? That would change things."
+    )
     b.calls(
         (
             "search_tickets",
             {"account_id": ACCOUNT, "text": "chargeback dispute"},
-            "0 tickets match \"chargeback dispute\" for ACC-20417.\nno disputes recorded by the payment gateway for this account in the last 180 days",
+            '0 tickets match "chargeback dispute" for ACC-20417.\nno disputes recorded by the payment gateway for this account in the last 180 days',
         )
     )
-    b.say("No chargeback: no ticket mentions one and the gateway has no dispute on record for this account in the last 180 days.")
+    b.say(
+        "No chargeback: no ticket mentions one and the gateway has no dispute on record for this account in the last 180 days."
+    )
 
     # 14 — the duplicate found by a query, summarised once
     b.user("OK. Check the gateway events on the second capture.")
@@ -555,13 +600,23 @@ flags: duplicate_capture=true   refundable: 1,199.52 EUR
 """,
         )
     )
-    b.say(f"Confirmed: {DUPLICATE} is the duplicate. The first attempt (PAY-7f3a21) timed out at the gateway but had in fact succeeded; the retry went out with a new idempotency key and was captured as well. {DUPLICATE} is flagged duplicate_capture and the full 1,199.52 EUR is refundable.")
+    b.say(
+        f"Confirmed: {DUPLICATE} is the duplicate. The first attempt (PAY-7f3a21) timed out at the gateway but had in fact succeeded; the retry went out with a new idempotency key and was captured as well. {DUPLICATE} is flagged duplicate_capture and the full 1,199.52 EUR is refundable."
+    )
 
     # 15 — a note following the rule (the duplicate id is not repeated)
     b.user("Add a note to the ticket with where we are.")
     note = f"{CASE} — Duplicate February capture confirmed from the gateway log (retry with a new idempotency key). Seat change 12->9 never reached billing (BS-409); February overbilled by 3 seats, 299.88 EUR incl. VAT. Refund method and approval pending."
-    b.calls(("add_ticket_note", {"ticket_id": "T-88214", "text": note}, "note added to T-88214 (internal) at 2026-03-10 09:58"))
-    b.say("Added an internal note to T-88214 with the confirmed duplicate capture, the failed seat sync and the 299.88 EUR overbilling, and that the refund method and approval are still open.")
+    b.calls(
+        (
+            "add_ticket_note",
+            {"ticket_id": "T-88214", "text": note},
+            "note added to T-88214 (internal) at 2026-03-10 09:58",
+        )
+    )
+    b.say(
+        "Added an internal note to T-88214 with the confirmed duplicate capture, the failed seat sync and the 299.88 EUR overbilling, and that the refund method and approval are still open."
+    )
 
     # 16 — contract
     b.user("Is the customer on an annual contract? Any notice period we should know about?")
@@ -578,15 +633,23 @@ final invoice: INV-2026-0314 (March), account closes 2026-03-31
 """,
         )
     )
-    b.say("Annual term renewing each 18 April with 30 days' notice, billed monthly. But a cancellation was requested on 2 March and accepted early: the account closes on 31 March, with March's invoice as the final one (fee waived under T-88307).")
+    b.say(
+        "Annual term renewing each 18 April with 30 days' notice, billed monthly. But a cancellation was requested on 2 March and accepted early: the account closes on 31 March, with March's invoice as the final one (fee waived under T-88307)."
+    )
 
     # 17 — the option the assistant proposes
     b.user("Interesting, they're leaving. What are our options for the seat overbilling?")
-    b.say("Per section 4.2, either refund the 299.88 EUR to a card, or apply it as an account credit against the March invoice INV-2026-0314. The credit is simpler operationally, since March is still a draft; I'd suggest the credit unless you prefer a refund.")
+    b.say(
+        "Per section 4.2, either refund the 299.88 EUR to a card, or apply it as an account credit against the March invoice INV-2026-0314. The credit is simpler operationally, since March is still a draft; I'd suggest the credit unless you prefer a refund."
+    )
 
     # 18 — the rejection with its reason
-    b.user("No, we won't do an account credit: the account closes on 31 March, so a credit would never be used and would just expire. Refund the overbilling too.")
-    b.say("Understood: no credit for the overbilling, because the account closes on 31 March; both the duplicate and the overbilling get refunded.")
+    b.user(
+        "No, we won't do an account credit: the account closes on 31 March, so a credit would never be used and would just expire. Refund the overbilling too."
+    )
+    b.say(
+        "Understood: no credit for the overbilling, because the account closes on 31 March; both the duplicate and the overbilling get refunded."
+    )
 
     # 19 — total
     b.user("What's the total refund then?")
@@ -602,14 +665,20 @@ refund calculation for ACC-20417
 """,
         )
     )
-    b.say("1,499.40 EUR in total: 1,199.52 EUR for the duplicate capture and 299.88 EUR for the three seats.")
+    b.say(
+        "1,499.40 EUR in total: 1,199.52 EUR for the duplicate capture and 299.88 EUR for the three seats."
+    )
 
     # 20 — approval
     b.user("That's over the 200 limit. Ask Tomasz for approval, he's the lead on shift.")
     b.calls(
         (
             "request_approval",
-            {"approver": "Tomasz Wierzbicki", "amount": "1,499.40 EUR", "reason": "Refund for T-88214: duplicate February capture (1,199.52 EUR) and 3 overbilled seats (299.88 EUR); account closes 31 March so no credit."},
+            {
+                "approver": "Tomasz Wierzbicki",
+                "amount": "1,499.40 EUR",
+                "reason": "Refund for T-88214: duplicate February capture (1,199.52 EUR) and 3 overbilled seats (299.88 EUR); account closes 31 March so no credit.",
+            },
             "approval request APR-3307 created for Tomasz Wierzbicki (pending); he is notified in the tier2 channel",
         )
     )
@@ -631,36 +700,62 @@ T-87190  Change of invoice address after rebrand   status: closed   account: ACC
 """,
         )
     )
-    b.say("Their billing email was changed on the account after the rebrand last November, but the invoice template (v3) kept the old recipient at the pre-rebrand domain; that was flagged to the billing platform team then (BP-2291) and evidently never fixed, so February's invoice went to the dead mailbox.")
+    b.say(
+        "Their billing email was changed on the account after the rebrand last November, but the invoice template (v3) kept the old recipient at the pre-rebrand domain; that was flagged to the billing platform team then (BP-2291) and evidently never fixed, so February's invoice went to the dead mailbox."
+    )
 
     # 22 — template
     b.user("Can you fix it on our side?")
     b.calls(
         (
             "update_account",
-            {"account_id": ACCOUNT, "billing_email": EMAIL, "comment": "Re-save billing email so invoice template v3 picks up the current address (T-88214, BP-2291)."},
+            {
+                "account_id": ACCOUNT,
+                "billing_email": EMAIL,
+                "comment": "Re-save billing email so invoice template v3 picks up the current address (T-88214, BP-2291).",
+            },
             f"billing_email: {EMAIL} -> {EMAIL} (unchanged)\ninvoice template v3 recipient re-synced from account: ok\nnext invoice will be delivered to the account's billing email",
         )
     )
-    b.say("Done: re-saving the billing email re-synced the invoice template, so the next invoice goes to the account's current billing address.")
+    b.say(
+        "Done: re-saving the billing email re-synced the invoice template, so the next invoice goes to the account's current billing address."
+    )
 
     # 23 — time
     b.user("What time is it in Hamburg? Finance closes the refund batch at 15:00 local.")
-    b.calls(("get_current_time", {"timezone": "Europe/Berlin"}, "2026-03-10 11:21:09 CET (Tuesday)"))
+    b.calls(
+        ("get_current_time", {"timezone": "Europe/Berlin"}, "2026-03-10 11:21:09 CET (Tuesday)")
+    )
     b.say("It's 11:21 in Hamburg, so about three and a half hours before the 15:00 refund batch.")
 
     # 24 — approval state
     b.user("Did Tomasz approve yet?")
-    b.calls(("get_approval", {"request_id": "APR-3307"}, "APR-3307  state: approved  by Tomasz Wierzbicki at 2026-03-10 11:24 CET\ncomment: ok, both parts. Mind the bank reference finance mentioned."))
-    b.say("Approved by Tomasz at 11:24 for both parts, with a reminder to mind the bank reference finance mentioned on the ticket.")
+    b.calls(
+        (
+            "get_approval",
+            {"request_id": "APR-3307"},
+            "APR-3307  state: approved  by Tomasz Wierzbicki at 2026-03-10 11:24 CET\ncomment: ok, both parts. Mind the bank reference finance mentioned.",
+        )
+    )
+    b.say(
+        "Approved by Tomasz at 11:24 for both parts, with a reminder to mind the bank reference finance mentioned on the ticket."
+    )
 
     # 25 — hold
-    b.user("Good. Hold off on the refund for a minute, I'm calling the customer to double-check the card.")
+    b.user(
+        "Good. Hold off on the refund for a minute, I'm calling the customer to double-check the card."
+    )
     b.say("Holding; nothing will be refunded until you're back.")
 
     # 26 — the revision
-    b.user("Correction from the call: the Visa ending 4242 expires this month and they've cancelled it, so refund to the Mastercard ending " + "88" + "10 instead. They'll confirm by email.")
-    b.say("Got it: the refund goes to the Mastercard on file instead of the Visa, which is being cancelled.")
+    b.user(
+        "Correction from the call: the Visa ending 4242 expires this month and they've cancelled it, so refund to the Mastercard ending "
+        + "88"
+        + "10 instead. They'll confirm by email."
+    )
+    b.say(
+        "Got it: the refund goes to the Mastercard on file instead of the Visa, which is being cancelled."
+    )
 
     # 27 — methods
     b.user("Check that the Mastercard is actually on the account.")
@@ -678,7 +773,9 @@ balance: -1,199.52 EUR (unapplied cash from INV-2026-0214)
 """,
         )
     )
-    b.say("Yes: the Mastercard is active and verified; the Visa now shows as cancelled by the customer at 11:31.")
+    b.say(
+        "Yes: the Mastercard is active and verified; the Visa now shows as cancelled by the customer at 11:31."
+    )
 
     # 28 — the March draft
     b.user("The March draft still says 12 seats, right?")
@@ -700,8 +797,16 @@ notes: final invoice (contract ends 2026-03-31)
 
     # 29 — fix seats
     b.user("Set them to 9 now so March is right.")
-    b.calls(("change_plan", {"account_id": ACCOUNT, "seats": 9, "effective": "now"}, "subscription SUB-61730: seats 12 -> 9 effective now\nbilling sync: ok (price book 2026-01)\nINV-2026-0314 (draft) recalculated: 9 × 84.00 EUR = 756.00 EUR + VAT 143.64 EUR = 899.64 EUR"))
-    b.say("Seats are now 9 and the sync went through; the March draft is recalculated to 899.64 EUR (756.00 EUR plus 143.64 EUR VAT).")
+    b.calls(
+        (
+            "change_plan",
+            {"account_id": ACCOUNT, "seats": 9, "effective": "now"},
+            "subscription SUB-61730: seats 12 -> 9 effective now\nbilling sync: ok (price book 2026-01)\nINV-2026-0314 (draft) recalculated: 9 × 84.00 EUR = 756.00 EUR + VAT 143.64 EUR = 899.64 EUR",
+        )
+    )
+    b.say(
+        "Seats are now 9 and the sync went through; the March draft is recalculated to 899.64 EUR (756.00 EUR plus 143.64 EUR VAT)."
+    )
 
     # 30 — customer email confirms
     b.user("Jonas's email should be in; does the ticket show his confirmation?")
@@ -719,55 +824,124 @@ T-88214  Charged twice for February   status: open   (showing the last 3 entries
 """,
         )
     )
-    b.say("Yes, Jonas wrote at 11:36 confirming the refund should go to the Mastercard because the Visa is cancelled; it came from his current address.")
+    b.say(
+        "Yes, Jonas wrote at 11:36 confirming the refund should go to the Mastercard because the Visa is cancelled; it came from his current address."
+    )
 
     # 31 — VAT question
     b.user("He also asked whether they get a corrected VAT invoice for February. What's the rule?")
-    b.calls(("get_refund_policy", {"topic": "corrected invoices and VAT"}, "Refund policy, section 6: corrected invoices\n6.1  A refund of an invoiced amount is documented with a credit note (Gutschrift) that\n     references the original invoice; it is issued automatically when the refund posts.\n6.2  A duplicate capture is not invoiced, so its refund needs no credit note.\n6.3  Credit notes are emailed to the account's billing email."))
-    b.say("Per section 6: the seat refund is an invoiced amount, so a credit note referencing INV-2026-0214 is issued automatically when that refund posts and emailed to the billing address; the duplicate capture was never invoiced, so it needs no credit note.")
+    b.calls(
+        (
+            "get_refund_policy",
+            {"topic": "corrected invoices and VAT"},
+            "Refund policy, section 6: corrected invoices\n6.1  A refund of an invoiced amount is documented with a credit note (Gutschrift) that\n     references the original invoice; it is issued automatically when the refund posts.\n6.2  A duplicate capture is not invoiced, so its refund needs no credit note.\n6.3  Credit notes are emailed to the account's billing email.",
+        )
+    )
+    b.say(
+        "Per section 6: the seat refund is an invoiced amount, so a credit note referencing INV-2026-0214 is issued automatically when that refund posts and emailed to the billing address; the duplicate capture was never invoiced, so it needs no credit note."
+    )
 
     # 32 — other account? (look-alike)
     b.user("Just to be safe, the Leeds account isn't involved in any of this?")
-    b.calls(("list_payments", {"account_id": "ACC-20471", "since": "2026-02-01"}, "payment_id  time                 amount      method         status     invoice\nPAY-44e0c2  2026-02-03 10:15:40  412.80 GBP  direct debit   succeeded  INV-2026-0203-L\nPAY-44e1d9  2026-03-03 10:15:38  412.80 GBP  direct debit   succeeded  INV-2026-0303-L"))
-    b.say("No: ACC-20471 (Leeds) pays 412.80 GBP by direct debit once a month and has one payment per invoice; nothing of this case touches it.")
+    b.calls(
+        (
+            "list_payments",
+            {"account_id": "ACC-20471", "since": "2026-02-01"},
+            "payment_id  time                 amount      method         status     invoice\nPAY-44e0c2  2026-02-03 10:15:40  412.80 GBP  direct debit   succeeded  INV-2026-0203-L\nPAY-44e1d9  2026-03-03 10:15:38  412.80 GBP  direct debit   succeeded  INV-2026-0303-L",
+        )
+    )
+    b.say(
+        "No: ACC-20471 (Leeds) pays 412.80 GBP by direct debit once a month and has one payment per invoice; nothing of this case touches it."
+    )
 
     # 33 — customer-facing wording
     b.user("When I reply, what can I tell him about timing?")
-    b.say("Per the policy: the refunds reach the card within 5-7 business days once issued. Don't give a specific date.")
+    b.say(
+        "Per the policy: the refunds reach the card within 5-7 business days once issued. Don't give a specific date."
+    )
 
     # 34 — SMS add-ons
-    b.user("He mentioned the SMS add-on too, but I think that's fine. Are those charges legitimate?")
-    b.calls(("get_invoice", {"invoice_id": "ADD-ON-0227"}, "ADD-ON-0227   SMS pack 500 messages   24.00 EUR incl. VAT   ordered 2026-02-27 by aylin.demir@northwind-florals.de   paid PAY-c31e88\ndelivered: 500 SMS credits, 212 used"))
-    b.say("Yes, they're legitimate: Aylin Demir ordered SMS packs herself (the February one on the 27th, 24.00 EUR), and 212 of those credits have been used.")
+    b.user(
+        "He mentioned the SMS add-on too, but I think that's fine. Are those charges legitimate?"
+    )
+    b.calls(
+        (
+            "get_invoice",
+            {"invoice_id": "ADD-ON-0227"},
+            "ADD-ON-0227   SMS pack 500 messages   24.00 EUR incl. VAT   ordered 2026-02-27 by aylin.demir@northwind-florals.de   paid PAY-c31e88\ndelivered: 500 SMS credits, 212 used",
+        )
+    )
+    b.say(
+        "Yes, they're legitimate: Aylin Demir ordered SMS packs herself (the February one on the 27th, 24.00 EUR), and 212 of those credits have been used."
+    )
 
     # 35 — draft reply email (no refund specifics, no internal note)
-    b.user("Send Jonas a short update: refunds approved, on their way, and the seats are fixed. No amounts yet, I'll send those with the credit note.")
+    b.user(
+        "Send Jonas a short update: refunds approved, on their way, and the seats are fixed. No amounts yet, I'll send those with the credit note."
+    )
     body = "Dear Jonas,\n\nthank you for your patience. Your refunds are approved and will be issued today; they reach your card within 5-7 business days. We have also corrected your subscription to 9 seats, so your final March invoice will bill 9 seats.\n\nKind regards,\nMaya Lindqvist, Billing Support"
-    b.calls(("send_email", {"to": EMAIL, "subject": "Your billing case T-88214", "body": body}, f"email queued to {EMAIL} (message id mx-20260310-77fe1)"))
-    b.say("Sent Jonas a short update to his billing address: refunds approved and on their way within 5-7 business days, and the subscription corrected to 9 seats; no amounts.")
+    b.calls(
+        (
+            "send_email",
+            {"to": EMAIL, "subject": "Your billing case T-88214", "body": body},
+            f"email queued to {EMAIL} (message id mx-20260310-77fe1)",
+        )
+    )
+    b.say(
+        "Sent Jonas a short update to his billing address: refunds approved and on their way within 5-7 business days, and the subscription corrected to 9 seats; no amounts."
+    )
 
     # 36 — SLA
     b.user("Are we inside the ticket SLA?")
-    b.calls(("get_current_time", {"timezone": "Europe/Berlin"}, "2026-03-10 11:52:30 CET (Tuesday)"))
-    b.say("Yes: it's 11:52 and the first tier-2 response was due at 12:00; our notes and the email went out before that.")
+    b.calls(
+        ("get_current_time", {"timezone": "Europe/Berlin"}, "2026-03-10 11:52:30 CET (Tuesday)")
+    )
+    b.say(
+        "Yes: it's 11:52 and the first tier-2 response was due at 12:00; our notes and the email went out before that."
+    )
 
     # 37 — leftovers
     b.user("Anything else open on this account besides the refunds?")
-    b.calls(("search_tickets", {"account_id": ACCOUNT, "status": "open"}, "1 open ticket for ACC-20417\nT-88214   Charged twice for February   open   2026-03-10 11:37"))
-    b.say("Only T-88214 itself is open; the cancellation ticket T-88307 is handled separately and the others are closed.")
+    b.calls(
+        (
+            "search_tickets",
+            {"account_id": ACCOUNT, "status": "open"},
+            "1 open ticket for ACC-20417\nT-88214   Charged twice for February   open   2026-03-10 11:37",
+        )
+    )
+    b.say(
+        "Only T-88214 itself is open; the cancellation ticket T-88307 is handled separately and the others are closed."
+    )
 
     # 38 — the refund itself waits for the batch
-    b.user("I'll issue the two refunds myself right after lunch, before the 15:00 batch. Make sure the ticket says what's left to do.")
-    b.calls(("add_ticket_note", {"ticket_id": "T-88214", "text": f"{CASE} — Approved by T. Wierzbicki (APR-3307). Left to do: issue the duplicate-capture refund and the 3-seat refund (299.88 EUR) before the 15:00 batch, then send the credit note for the seats."}, "note added to T-88214 (internal) at 2026-03-10 11:55"))
-    b.say("Added a note listing what's left: the two refunds before the 15:00 batch, then the credit note for the seats.")
+    b.user(
+        "I'll issue the two refunds myself right after lunch, before the 15:00 batch. Make sure the ticket says what's left to do."
+    )
+    b.calls(
+        (
+            "add_ticket_note",
+            {
+                "ticket_id": "T-88214",
+                "text": f"{CASE} — Approved by T. Wierzbicki (APR-3307). Left to do: issue the duplicate-capture refund and the 3-seat refund (299.88 EUR) before the 15:00 batch, then send the credit note for the seats.",
+            },
+            "note added to T-88214 (internal) at 2026-03-10 11:55",
+        )
+    )
+    b.say(
+        "Added a note listing what's left: the two refunds before the 15:00 batch, then the credit note for the seats."
+    )
 
     # 39 — reminder of the close
     b.user("And the account still closes on the 31st regardless, yes?")
-    b.say("Yes, the cancellation stands: the account closes on 31 March and the corrected March invoice (899.64 EUR) is the final one.")
+    b.say(
+        "Yes, the cancellation stands: the account closes on 31 March and the corrected March invoice (899.64 EUR) is the final one."
+    )
 
     # 40
     b.user("Great, thanks. That's all for now; I'll ping you when I'm back to issue them.")
-    b.say("You're welcome. When you're back, the refunds are ready to go: both are approved and the ticket lists what's left.")
+    b.say(
+        "You're welcome. When you're back, the refunds are ready to go: both are approved and the ticket lists what's left."
+    )
     return b
 
 
