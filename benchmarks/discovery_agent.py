@@ -36,7 +36,7 @@ from tool_catalog import DATA, Task, load_catalog, load_tasks
 
 from workset import Agent, AgentConfig, SessionLog, ToolRegistry
 from workset.discovery import ToolIndex, tool_search_tool
-from workset.loop.events import LoopEvent, ModelCalled, ToolFinished
+from workset.events import LoopEvent, ModelCalled, ToolFinished
 from workset.loop.offer import ToolOffer
 from workset.messages import ToolSpec
 from workset.models.embedded import EmbeddedModel

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import anyio
 
 from workset.context.assemble import Assembler, BudgetConfig
-from workset.loop.events import ToolFinished
+from workset.events import ToolFinished
 from workset.messages import (
     AssistantMessage,
     Message,

@@ -23,18 +23,26 @@ from workset.errors import (
     UsageError,
     WorksetError,
 )
-from workset.history.policies import make_policy, policy_names
-from workset.log.store import SessionLog
-from workset.loop.agent import Agent, AgentConfig, RunResult, RunUsage
-from workset.loop.events import (
+from workset.events import (
+    Event,
+    EventContext,
+    EventReceived,
+    InputAppended,
     LoopEvent,
     ModelCalled,
     RunFailed,
     RunFinished,
     RunStarted,
+    StepInterrupted,
+    TaskUpdated,
     ToolFinished,
     ToolStarted,
+    event_from_json,
+    new_event,
 )
+from workset.history.policies import make_policy, policy_names
+from workset.log.store import SessionLog
+from workset.loop.agent import Agent, AgentConfig, RunResult, RunUsage
 from workset.loop.offer import ToolOffer
 from workset.memory.context import MemoryContext
 from workset.memory.store import MemoryStore
@@ -52,13 +60,17 @@ from workset.models.base import Model, ModelInfo, ModelRequest, ModelResponse, U
 from workset.models.factory import create_model
 from workset.runtime import ContextSetup, context_setup
 from workset.safety.gate import SafetyGate
+from workset.session.engine import Session
+from workset.session.router import Router
 from workset.status.bar import StatusBar
+from workset.tools.background import background_tools
 from workset.tools.base import Tool, tool
 from workset.tools.context import current_call
 from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.workspace import Workspace
+from workset.triggers.tools import timer_tools
 
 __all__ = [
     "Agent",
@@ -71,7 +83,11 @@ __all__ = [
     "ContextItem",
     "ContextRequest",
     "ContextSetup",
+    "Event",
+    "EventContext",
+    "EventReceived",
     "Features",
+    "InputAppended",
     "LoopEvent",
     "Manifest",
     "MemoryContext",
@@ -87,6 +103,7 @@ __all__ = [
     "ModelUnavailableError",
     "ProtocolUnit",
     "Reference",
+    "Router",
     "RunFailed",
     "RunFinished",
     "RunResult",
@@ -95,11 +112,14 @@ __all__ = [
     "SafetyGate",
     "Scope",
     "Secrets",
+    "Session",
     "SessionLog",
     "SessionLogError",
     "SessionNotFoundError",
     "StatusBar",
+    "StepInterrupted",
     "SystemMessage",
+    "TaskUpdated",
     "Tool",
     "ToolCall",
     "ToolError",
@@ -115,13 +135,17 @@ __all__ = [
     "WorksetConfig",
     "WorksetError",
     "Workspace",
+    "background_tools",
     "context_setup",
     "create_model",
     "current_call",
+    "event_from_json",
     "execution_tools",
     "load_config",
     "make_policy",
+    "new_event",
     "perception_tools",
     "policy_names",
+    "timer_tools",
     "tool",
 ]

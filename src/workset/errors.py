@@ -9,7 +9,8 @@ The tree::
     │   ├── ModelUnavailableError     endpoint unreachable, weights missing or corrupt
     │   └── ModelResponseError        the backend answered with something unusable
     ├── SessionLogError               the session log cannot be opened, read or appended to
-    │   └── SessionNotFoundError      no session with that id
+    │   ├── SessionNotFoundError      no session with that id
+    │   └── EventConsumedError        an inbox event was already consumed (another worker?)
     └── ToolSignal                    steers the loop; never a failure of workset itself
         └── ToolError                 a tool call failed in a way the model should see and fix
 
@@ -51,6 +52,10 @@ class SessionLogError(WorksetError):
 
 class SessionNotFoundError(SessionLogError):
     """No session with the given id exists in the log."""
+
+
+class EventConsumedError(SessionLogError):
+    """An inbox event was consumed already; nothing was recorded."""
 
 
 class ToolSignal(WorksetError):

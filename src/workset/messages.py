@@ -43,8 +43,14 @@ class SystemMessage:
 
 @dataclass(frozen=True, slots=True)
 class UserMessage:
+    """A user-role message. ``origin`` says whose words it holds (never sent on the wire):
+    ``user`` (the user's own), ``events`` (a batch of events, e.g. a webhook's email),
+    ``harness`` (workset's own notice, e.g. an appended status block). History policies and
+    context sources take the task from ``user`` messages only."""
+
     content: str
     role: Literal["user"] = "user"
+    origin: Literal["user", "events", "harness"] = field(default="user", compare=False)
 
 
 @dataclass(frozen=True, slots=True)

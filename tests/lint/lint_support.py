@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 
 from workset.context.assemble import Assembler, BudgetConfig
 from workset.context.manifest import Manifest
+from workset.events import ModelCalled, RunStarted
 from workset.log.store import SessionLog
-from workset.loop.events import ModelCalled, RunStarted
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, ToolSpec, UserMessage
 from workset.models.base import Usage
 from workset.testing import ScriptedModel

@@ -19,8 +19,7 @@ from workset.context.manifest import (
     PrefixInfo,
 )
 from workset.errors import SessionLogError
-from workset.log.codec import EVENT_TYPES, event_from_payload, event_to_payload
-from workset.loop.events import (
+from workset.events import (
     LoopEvent,
     ModelCalled,
     RunFailed,
@@ -29,6 +28,7 @@ from workset.loop.events import (
     ToolFinished,
     ToolStarted,
 )
+from workset.log.codec import EVENT_TYPES, event_from_payload, event_to_payload
 from workset.messages import AssistantMessage, ToolCall, ToolMessage
 from workset.models.base import Usage
 

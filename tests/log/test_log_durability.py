@@ -13,14 +13,14 @@ import time
 from contextlib import closing
 from pathlib import Path
 
+from workset.events import ToolFinished
 from workset.log.store import SessionLog
-from workset.loop.events import ToolFinished
 
 WRITER = textwrap.dedent(
     """
     import sys
     from workset.log.store import SessionLog
-    from workset.loop.events import RunStarted, ToolFinished, ToolStarted
+    from workset.events import RunStarted, ToolFinished, ToolStarted
     from workset.messages import ToolCall, ToolMessage
 
     log = SessionLog(sys.argv[1])

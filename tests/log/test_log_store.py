@@ -9,8 +9,7 @@ import pytest
 
 from workset.context.manifest import BudgetNumbers, Manifest, PrefixInfo
 from workset.errors import SessionLogError, SessionNotFoundError, UsageError
-from workset.log.store import SessionLog, default_db_path
-from workset.loop.events import (
+from workset.events import (
     LoopEvent,
     ModelCalled,
     RunFailed,
@@ -19,6 +18,7 @@ from workset.loop.events import (
     ToolFinished,
     ToolStarted,
 )
+from workset.log.store import SessionLog, default_db_path
 from workset.messages import AssistantMessage, ToolCall, ToolMessage, UserMessage, group_units
 from workset.models.base import Usage
 
@@ -196,7 +196,9 @@ def test_the_subscriber_appends_what_the_bus_publishes(log: SessionLog, sid: str
     assert [s.event for s in log.events(sid)] == [started(sid)]
 
 
-def test_messages_rebuild_parallel_calls_in_recorded_order(log: SessionLog, sid: str) -> None:
+def test_messages_rebuild_parallel_results_in_the_order_of_their_calls(
+    log: SessionLog, sid: str
+) -> None:
     append_all(
         log,
         [
@@ -217,8 +219,8 @@ def test_messages_rebuild_parallel_calls_in_recorded_order(log: SessionLog, sid:
     assert messages == [
         UserMessage("fix the bug"),
         AssistantMessage(tool_calls=(CALL_A, CALL_B)),
-        ToolMessage("call_b", "b", name="read_file"),
         ToolMessage("call_a", "a", name="read_file"),
+        ToolMessage("call_b", "b", name="read_file"),
         AssistantMessage(content="both files read"),
     ]
     grouped, open_unit = group_units(messages)

@@ -8,9 +8,9 @@ import pytest
 
 from workset.context.trust import wrap_untrusted
 from workset.errors import ModelUnavailableError, UsageError
-from workset.log.store import SessionLog
-from workset.loop.agent import Agent, AgentConfig
-from workset.loop.events import (
+from workset.events import (
+    EventReceived,
+    InputAppended,
     LoopEvent,
     ModelCalled,
     RunFailed,
@@ -19,6 +19,8 @@ from workset.loop.events import (
     ToolFinished,
     ToolStarted,
 )
+from workset.log.store import SessionLog
+from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage, ToolMessage, UserMessage
 from workset.models.base import ModelRequest
 from workset.testing import ScriptedModel, call
@@ -59,7 +61,9 @@ def test_a_task_that_needs_a_tool_runs_it_and_answers(tmp_path: Path) -> None:
     assert result.status == "finished"
     assert result.answer == "The server listens on port 8471."
     assert [type(e) for e in seen] == [
+        EventReceived,
         RunStarted,
+        InputAppended,
         ModelCalled,
         ToolStarted,
         ToolFinished,

@@ -10,9 +10,9 @@ import anyio
 from workset.context.items import ContextItem, Scope
 from workset.context.sources import ContextRequest
 from workset.context.trust import Secrets
+from workset.events import LoopEvent, ModelCalled, ToolFinished, ToolStarted
 from workset.log.store import SessionLog
 from workset.loop.agent import Agent
-from workset.loop.events import LoopEvent, ModelCalled, ToolFinished, ToolStarted
 from workset.messages import AssistantMessage, ToolMessage, UserMessage
 from workset.safety.gate import SafetyGate
 from workset.testing import ScriptedModel, call

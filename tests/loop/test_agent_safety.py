@@ -6,9 +6,9 @@ from pathlib import Path
 
 import anyio
 
+from workset.events import LoopEvent, ToolFinished, ToolStarted
 from workset.log.store import SessionLog
 from workset.loop.agent import Agent
-from workset.loop.events import LoopEvent, ToolFinished, ToolStarted
 from workset.messages import AssistantMessage
 from workset.safety.approval import AutoApprover
 from workset.safety.gate import SafetyGate

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import anyio
 
+from workset.events import ToolFinished, ToolStarted
 from workset.log.store import SessionLog
 from workset.loop.agent import Agent
-from workset.loop.events import ToolFinished, ToolStarted
 from workset.messages import ToolMessage
 from workset.testing import ScriptedModel
 from workset.tools.registry import ToolRegistry
@@ -99,7 +99,9 @@ def test_a_killed_run_resumes_without_losing_events_or_repeating_a_finished_tool
     session = log.sessions()[0].id
     before = [(e.seq, e.kind) for e in log.events(session)]
     assert [k for _, k in before] == [
+        "event_received",
         "run_started",
+        "input_appended",
         "model_called",
         "tool_started",
         "tool_finished",

@@ -12,10 +12,10 @@ import anyio
 
 from workset.context.items import Scope
 from workset.context.manifest import Manifest
+from workset.events import LoopEvent, ModelCalled
 from workset.history.policies import make_policy
 from workset.log.store import SessionLog
 from workset.loop.agent import Agent
-from workset.loop.events import LoopEvent, ModelCalled
 from workset.memory.context import MemoryContext
 from workset.memory.store import MemoryStore
 from workset.messages import AssistantMessage, Message

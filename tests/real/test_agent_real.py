@@ -8,7 +8,7 @@ import anyio
 import pytest
 
 from workset import Agent, AgentConfig, SessionLog, ToolRegistry, Workspace, perception_tools
-from workset.loop.events import LoopEvent, ModelCalled, ToolFinished
+from workset.events import LoopEvent, ModelCalled, ToolFinished
 from workset.models.embedded import EmbeddedModel
 
 DEMO = Path(__file__).parents[2] / "examples" / "demo"

@@ -9,7 +9,7 @@ import anyio
 import pytest
 from status_support import PHONE_TOOLS
 
-from workset.loop.events import ToolFinished
+from workset.events import ToolFinished
 from workset.messages import ToolCall, ToolMessage
 from workset.status.annotate import annotate_result, annotate_with, error_type, trace_summary
 from workset.status.text import ordinal

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
+from workset.events import ToolFinished
 from workset.log.store import SessionLog
 from workset.loop.bus import EventBus
-from workset.loop.events import ToolFinished
 from workset.messages import ToolCall, ToolMessage
 from workset.status.render import PendingEvent, render_status, status_item
 from workset.status.todo import TodoItem

@@ -28,9 +28,9 @@ from workset.cli.render import (
 )
 from workset.config import HistorySection, WorksetConfig, load_config
 from workset.errors import WorksetError
+from workset.events import LoopEvent
 from workset.log.store import SessionLog, default_db_path
 from workset.loop.agent import Agent, AgentConfig, RunResult
-from workset.loop.events import LoopEvent
 from workset.loop.offer import ToolOffer
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
@@ -40,6 +40,7 @@ from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeo
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
 from workset.safety.sandbox import detect_sandbox, sandbox_unavailable_reason
+from workset.tools.background import background_tools
 from workset.tools.base import Tool
 from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
@@ -90,6 +91,7 @@ class RuntimeOptions:
     max_iterations: int | None
     constrained: bool
     execute: bool
+    background: bool
     db: Path | None
     config: Path | None
     history_policy: str | None
@@ -125,6 +127,10 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
                      help="Also offer write_file, edit_file, shell and run_python: sandboxed "
                      "with bubblewrap where available, every call checked by the safety gate, "
                      "risky ones asked on the terminal (refused when there is none)."),
+        click.option("--background", is_flag=True, default=False,
+                     help="With --exec: also offer initiate_shell, monitor_shell, task_status "
+                     "and cancel_task, which run long commands in the background and report "
+                     "back as events (their definitions cost about 1,000 tokens)."),
         db_option,
         click.option("--config", type=click.Path(dir_okay=False, exists=True, path_type=Path),
                      default=None,
@@ -166,6 +172,7 @@ class _Runtime:
         agent_config: AgentConfig,
         execute: bool,
         config: WorksetConfig,
+        background: bool = False,
     ) -> None:
         self.model, self.log, self.workspace = model, log, workspace.resolve()
         ws = Workspace(self.workspace)
@@ -176,6 +183,8 @@ class _Runtime:
             if sandbox is None:
                 err.print(f"[yellow]no OS sandbox: {sandbox_unavailable_reason()}[/]")
             tools += execution_tools(ws, sandbox=sandbox)
+            if background:
+                tools += background_tools(ws, sandbox=sandbox)
             approver = (
                 with_timeout(TerminalApprover(), 300, default=False) if sys.stdin.isatty() else None
             )
@@ -247,7 +256,11 @@ def _open(opts: RuntimeOptions, session_id: str | None = None) -> _Runtime:
             output_reserve=config.budget.output_reserve,
             margin=config.budget.margin,
         )
-        runtime = _Runtime(model, log, opts.workspace, agent_config, opts.execute, config)
+        if opts.background and not opts.execute:
+            raise click.UsageError("--background runs commands: use it with --exec")
+        runtime = _Runtime(
+            model, log, opts.workspace, agent_config, opts.execute, config, opts.background
+        )
         runtime.follow(session_id)
         anyio.run(runtime.start)
     return runtime

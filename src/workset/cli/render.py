@@ -10,16 +10,21 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
-from workset.log.store import SessionInfo, StoredEvent
-from workset.loop.events import (
+from workset.events import (
+    EventReceived,
+    InputAppended,
     LoopEvent,
     ModelCalled,
     RunFailed,
     RunFinished,
     RunStarted,
+    StepInterrupted,
+    TaskUpdated,
+    TimerSet,
     ToolFinished,
     ToolStarted,
 )
+from workset.log.store import SessionInfo, StoredEvent
 
 BUCKET_COLUMNS = ("system", "tools", "tool_results", "conversation")
 
@@ -54,6 +59,15 @@ def event_line(event: LoopEvent) -> Text | None:
             )
         case RunFailed(error=error):
             return Text(f"✗ {error}", style="bold red")
+        case EventReceived(event=inbound, strategy=strategy) if inbound.type != "user.input":
+            return Text(
+                f"⇢ {inbound.type} ({strategy}): {clip(inbound.text, 100)}", style="magenta"
+            )
+        case StepInterrupted(during=during, cancelled=cancelled, detached=detached):
+            what = f"{len(cancelled)} call(s) cancelled, {len(detached)} left in the background"
+            return Text(f"⚡ interrupted during {during}: {what}", style="yellow")
+        case TaskUpdated(task_id=task_id, state=state, detail=detail) if state != "progress":
+            return Text(f"  task {task_id} {state}: {clip(detail, 100)}", style="dim")
         case RunFinished():
             return None
     return None
@@ -76,6 +90,20 @@ def trajectory_lines(events: Sequence[StoredEvent]) -> list[Text]:
     for stored in events:
         event = stored.event
         match event:
+            case InputAppended(text=text, origin=origin):
+                who = {"user": "user", "events": "events", "harness": "notice"}[origin]
+                lines.append(Text(f"[{stored.seq}] {who}: {clip(text, 300)}", style="bold"))
+            case StepInterrupted(during=during, event_id=event_id):
+                lines.append(
+                    Text(
+                        f"[{stored.seq}] interrupted during {during} by {event_id}", style="yellow"
+                    )
+                )
+            case TaskUpdated(task_id=task_id, state=state, detail=detail) if state != "progress":
+                lines.append(Text(f"[{stored.seq}] task {task_id} {state}: {clip(detail, 200)}"))
+            case TimerSet(timer_id=timer_id, message=message, cancelled=cancelled):
+                verb = "cancelled" if cancelled else "set"
+                lines.append(Text(f"[{stored.seq}] timer {timer_id} {verb}: {clip(message, 200)}"))
             case RunStarted(task=task, resumed=resumed):
                 if task:
                     lines.append(Text(f"[{stored.seq}] user: {clip(task, 300)}", style="bold"))

@@ -4,10 +4,16 @@ Layout: the system prompt, then the tool definitions in a deterministic order (t
 prefix, byte-identical across calls); then the trajectory, append-only and ordered by sequence;
 then the dynamic suffix (status and other per-call state), always last.
 
-An :class:`Assembler` serves one session and keeps what it computed for the previous call.
-When the history only grew, call N+1 renders and counts the new tail, reuses the parts, items
-and bucket sums of the rest, and measures prefix reuse from the first changed part: its cost
-follows what changed, not the length of the session (``benchmarks/assembly.py``).
+:meth:`Assembler.build` is the one way any request is built (the agent's session engine, the
+side session of a parallel question, ``workset eval``): a pure function of one frozen
+:class:`AssembleInput` — same input, same request and manifest. The previous request of the
+session, against which prefix reuse is measured, is part of the input
+(:attr:`AssembleInput.previous`, the :class:`PreviousRequest` the last build returned), never
+hidden state. The :class:`Assembler` object is only a memo: when the history only grew, call
+N+1 renders and counts the new tail and reuses the counted parts, items and bucket sums of the
+rest, so its cost follows what changed, not the length of the session
+(``benchmarks/assembly.py``). :meth:`Assembler.assemble` is a convenience over ``build`` for
+callers that keep no state of their own: it remembers the previous request for them.
 """
 
 from __future__ import annotations
@@ -15,8 +21,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from workset.context.budget import BudgetConfig, select_recent
+from workset.context.budget import BudgetConfig, last_task_index, select_recent
 from workset.context.items import ContextItem, Scope
 from workset.context.manifest import (
     BudgetNumbers,
@@ -38,17 +45,70 @@ from workset.context.parts import (
     tail_items,
     trajectory_item,
 )
+from workset.errors import UsageError
 from workset.messages import (
     Message,
     SystemMessage,
     ToolSpec,
-    UserMessage,
 )
 from workset.models.base import ModelRequest
 from workset.tokens.base import CountedPart, Part, RequestCount
 from workset.tokens.counter import PartCounter, common_prefix_tokens
 
-__all__ = ["AssembledRequest", "Assembler", "BudgetConfig"]
+__all__ = [
+    "AssembleInput",
+    "AssembledRequest",
+    "Assembler",
+    "BudgetConfig",
+    "PreviousRequest",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PreviousRequest:
+    """What the next build of a session needs of this one to measure prefix reuse."""
+
+    count: RequestCount
+    whole_history: bool  # every history message was included, so positions line up
+    head: tuple[CountedPart, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AssembleInput:
+    """Everything one request is made of; frozen, so a build can be repeated exactly.
+
+    ``history`` is the trajectory the model should see (a history policy's view) and
+    ``seqs[i]`` the index in the recorded history of ``history[i]`` (None for a message the
+    policy made); ``policy_omitted`` is what the policy left out, for the manifest. ``items``
+    are context items (memory, evidence, notes, status...): filtered by ``scope``, packed by
+    utility, rendered after the trajectory in layout order with the status bar last;
+    ``suffix`` messages (per-call notices such as "answer now") come last of all.
+    ``withheld_tools`` are tools kept out of this request, listed as omitted with
+    ``withheld_reason``.
+    """
+
+    session_id: str
+    request_id: str
+    system: str
+    tools: tuple[ToolSpec, ...]
+    history: tuple[Message, ...]
+    budget: BudgetConfig
+    seqs: tuple[int | None, ...] | None = None
+    suffix: tuple[Message, ...] = ()
+    through_seq: int = 0
+    max_tokens: int | None = None
+    temperature: float | None = None
+    json_schema: Mapping[str, Any] | None = None
+    withheld_tools: tuple[ToolSpec, ...] = ()
+    withheld_reason: str = ""
+    items: tuple[ContextItem, ...] = ()
+    scope: Scope = field(default_factory=Scope)
+    now: float | None = None
+    policy: str = ""
+    policy_omitted: tuple[OmittedItem, ...] = ()
+    kept_because: Mapping[int, str] = field(default_factory=dict)
+    notes: Mapping[str, str] = field(default_factory=dict)
+    previous: PreviousRequest | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +116,7 @@ class AssembledRequest:
     request: ModelRequest
     manifest: Manifest
     count: RequestCount
+    previous: PreviousRequest  # hand to the session's next build as ``previous``
 
 
 @dataclass(slots=True)
@@ -70,25 +131,22 @@ class _History:
     items: list[IncludedItem]
     tokens: int
     buckets: dict[str, int]
-    unchanged: int = 0  # leading parts identical to the previous call's
+    unchanged: int = 0  # leading parts identical to the previous build's
     unchanged_tokens: int = 0
-
-
-@dataclass(slots=True)
-class _Previous:
-    count: RequestCount
-    whole_history: bool  # every history message was included, so positions line up
-    head: tuple[CountedPart, ...]
+    # The count of the build this memo was made for, and of the one before it: the shortcut
+    # in prefix measurement applies only when the input's previous request is that one.
+    count: RequestCount | None = None
+    unchanged_for: RequestCount | None = None
 
 
 @dataclass
 class Assembler:
-    """Builds the requests of one session; remembers the previous one to measure reuse."""
+    """Builds the requests of one session; a memo of counted parts, never of decisions."""
 
     counter: PartCounter
-    budget: BudgetConfig
+    budget: BudgetConfig | None = None  # the default for :meth:`assemble`
     _history: _History | None = field(default=None, repr=False)
-    _previous: _Previous | None = field(default=None, repr=False)
+    _previous: PreviousRequest | None = field(default=None, repr=False)
     _calls: int = 0
 
     def assemble(
@@ -112,31 +170,63 @@ class Assembler:
         policy_omitted: Sequence[OmittedItem] = (),
         kept_because: Mapping[int, str] | None = None,
         notes: Mapping[str, str] | None = None,
+        json_schema: Mapping[str, Any] | None = None,
     ) -> AssembledRequest:
-        """The request for the next call and its manifest.
+        """:meth:`build` for a caller that keeps no state: the previous request of this
+        assembler is the previous request, and requests are numbered ``c1, c2, …``."""
+        if self.budget is None:
+            raise UsageError("Assembler.assemble needs the assembler's budget; or call build()")
+        self._calls += 1
+        built = self.build(
+            AssembleInput(
+                session_id=session_id,
+                request_id=f"{session_id}-c{self._calls}",
+                system=system,
+                tools=tuple(tools),
+                history=tuple(history),
+                budget=self.budget,
+                seqs=None if seqs is None else tuple(seqs),
+                suffix=tuple(suffix),
+                through_seq=through_seq,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                json_schema=json_schema,
+                withheld_tools=tuple(withheld_tools),
+                withheld_reason=withheld_reason,
+                items=tuple(items),
+                scope=scope or Scope(),
+                now=now,
+                policy=policy,
+                policy_omitted=tuple(policy_omitted),
+                kept_because=dict(kept_because or {}),
+                notes=dict(notes or {}),
+                previous=self._previous,
+            )
+        )
+        self._previous = built.previous
+        return built
 
-        ``history`` is the trajectory the model should see (a history policy's view);
-        ``policy_omitted`` is what the policy left out, for the manifest. ``items`` are
-        context items (memory, evidence, notes, status...): filtered by ``scope``, packed by
-        utility, rendered after the trajectory in layout order with the status bar last.
-        ``withheld_tools`` are tools a policy keeps out of this request; the manifest lists
-        them as omitted with ``withheld_reason``.
-        """
-        tools = tuple(tools)
-        seq_list: list[int | None] = list(seqs) if seqs is not None else [None] * len(history)
+    def build(self, inp: AssembleInput) -> AssembledRequest:
+        """The request for the next call and its manifest: a function of ``inp`` alone."""
+        budget = inp.budget
+        system, tools, history = inp.system, inp.tools, list(inp.history)
+        suffix, kept_because = inp.suffix, inp.kept_because
+        seq_list: list[int | None] = (
+            list(inp.seqs) if inp.seqs is not None else [None] * len(history)
+        )
         head = self._head(system, tools)
-        hist = self._update_history(system, tools, list(history), seq_list, len(head))
+        hist = self._update_history(system, tools, history, seq_list, len(head))
         fixed_base = sum(p.tokens for p in head) + sum(
             p.tokens for p in self._tail(system, tools, history, suffix)
         )
-        room = self.budget.available(fixed_base)
-        packing = self._pack(items, scope or Scope(), room - _required(history, hist), now)
+        room = budget.available(fixed_base)
+        packing = self._pack(inp.items, inp.scope, room - _required(history, hist), inp.now, budget)
         before, after = split_status(packing.selected)
         entries: list[Entry] = [*before, *suffix, *after]
         suffix_messages = [e[0] if isinstance(e, tuple) else e for e in entries]
         tail = self._tail(system, tools, history, suffix_messages)
         fixed = sum(p.tokens for p in head) + sum(p.tokens for p in tail)
-        room = self.budget.available(fixed)
+        room = budget.available(fixed)
 
         guarded: tuple[int, ...] = ()
         if hist.tokens <= room:
@@ -145,11 +235,9 @@ class Assembler:
         else:
             tokens = [p.tokens for p in hist.parts]
             protected = frozenset(
-                i
-                for i, seq in enumerate(seq_list)
-                if seq is not None and seq in (kept_because or {})
+                i for i, seq in enumerate(seq_list) if seq is not None and seq in kept_because
             )
-            chosen = select_recent(history, tokens, room, self.budget, fixed, protected)
+            chosen = select_recent(history, tokens, room, budget, fixed, protected)
             first_kept, guarded = chosen.first_kept, chosen.protected
             kept_index = [*guarded, *range(first_kept, len(history))]
             kept_parts = self._message_parts(system, tools, [history[i] for i in kept_index])
@@ -174,35 +262,31 @@ class Assembler:
         count = RequestCount(
             parts, self.counter.method, self.counter.tokenizer.exact, total=fixed + kept_tokens
         )
+        hist.count = count
         buckets = dict(kept_buckets)
         for p in (*head, *tail):
             buckets[p.part.bucket] = buckets.get(p.part.bucket, 0) + p.tokens
 
-        self._calls += 1
+        whole = first_kept == 0 and not guarded
         manifest = Manifest(
-            request_id=f"{session_id}-c{self._calls}",
-            session_id=session_id,
-            through_seq=through_seq,
+            request_id=inp.request_id,
+            session_id=inp.session_id,
+            through_seq=inp.through_seq,
             total_tokens=count.total,
             count_method=count.method,
             budget=BudgetNumbers(
-                self.budget.window,
-                self.budget.output_reserve,
-                self.budget.margin,
-                fixed,
-                room,
-                kept_tokens,
+                budget.window, budget.output_reserve, budget.margin, fixed, room, kept_tokens
             ),
             buckets=buckets,
-            prefix=self._prefix_info(count, head, hist, whole=first_kept == 0 and not guarded),
+            prefix=self._prefix_info(count, head, hist, inp.previous, whole=whole),
             included=(
                 *(head_item(p, i) for i, p in enumerate(head)),
                 *kept_items,
                 *suffix_items,
             ),
             omitted=(
-                *self._withheld(system, tuple(withheld_tools), withheld_reason),
-                *policy_omitted,
+                *self._withheld(system, inp.withheld_tools, inp.withheld_reason),
+                *inp.policy_omitted,
                 *(
                     omitted_item(p, seq_list[i], i)
                     for i, p in enumerate(hist.parts[:first_kept])
@@ -210,18 +294,22 @@ class Assembler:
                 ),
                 *packing.omitted,
             ),
-            history_policy=policy,
+            history_policy=inp.policy,
             out_of_scope=packing.out_of_scope,
-            notes=dict(notes or {}),
+            notes=dict(inp.notes),
         )
-        self._previous = _Previous(count, first_kept == 0 and not guarded, head)
         kept_messages = [history[i] for i in guarded] + list(history[first_kept:])
         messages = (SystemMessage(system), *kept_messages, *suffix_messages)
-        request = ModelRequest(messages, tools, max_tokens, temperature)
-        return AssembledRequest(request, manifest, count)
+        request = ModelRequest(messages, tools, inp.max_tokens, inp.temperature, inp.json_schema)
+        return AssembledRequest(request, manifest, count, PreviousRequest(count, whole, head))
 
     def _pack(
-        self, items: Sequence[ContextItem], scope: Scope, room: int, now: float | None
+        self,
+        items: Sequence[ContextItem],
+        scope: Scope,
+        room: int,
+        now: float | None,
+        budget: BudgetConfig,
     ) -> Packing:
         """Pack ``items`` into ``room``: required ones always, the rest in their share."""
         if not items:
@@ -231,7 +319,7 @@ class Assembler:
             return self.counter.count_text(item_text(self.counter, item))
 
         required = sum(tokens(i) for i in items if i.required and scope.admits(i.scope))
-        share = required + int(self.budget.items_share * max(room - required, 0))
+        share = required + int(budget.items_share * max(room - required, 0))
         return pack(items, scope=scope, room=min(room, share), tokens=tokens, now=now)
 
     def _withheld(
@@ -315,7 +403,17 @@ class Assembler:
             unchanged_tokens = old.tokens - stale.tokens
             tokens = unchanged_tokens + sum(p.tokens for p in new_parts)
             hist = _History(
-                system, tools, history, seqs, parts, items, tokens, buckets, start, unchanged_tokens
+                system,
+                tools,
+                history,
+                seqs,
+                parts,
+                items,
+                tokens,
+                buckets,
+                start,
+                unchanged_tokens,
+                unchanged_for=old.count,
             )
         else:
             parts = self._message_parts(system, tools, history)
@@ -334,15 +432,25 @@ class Assembler:
         return hist
 
     def _prefix_info(
-        self, count: RequestCount, head: tuple[CountedPart, ...], hist: _History, *, whole: bool
+        self,
+        count: RequestCount,
+        head: tuple[CountedPart, ...],
+        hist: _History,
+        previous: PreviousRequest | None,
+        *,
+        whole: bool,
     ) -> PrefixInfo:
         digest = hashlib.sha256("".join(p.part.text for p in head).encode()).hexdigest()[:16]
         head_tokens = sum(p.tokens for p in head)
-        previous = self._previous
         if previous is None:
             return PrefixInfo(digest, head_tokens, 0, 0)
         start, start_tokens = 0, 0
-        if previous.whole_history and whole and previous.head == head:
+        if (
+            previous.whole_history
+            and whole
+            and previous.head == head
+            and hist.unchanged_for is previous.count
+        ):
             start = len(head) + hist.unchanged
             start_tokens = head_tokens + hist.unchanged_tokens
         reused = common_prefix_tokens(
@@ -364,5 +472,5 @@ class Assembler:
 
 def _required(history: Sequence[Message], hist: _History) -> int:
     """Tokens of the current task (the last user message) and everything after it."""
-    last_user = max((i for i, m in enumerate(history) if isinstance(m, UserMessage)), default=0)
+    last_user = last_task_index(history)
     return sum(p.tokens for p in hist.parts[last_user:])

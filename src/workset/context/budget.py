@@ -29,6 +29,15 @@ class BudgetConfig:
         return self.window - self.output_reserve - self.margin - fixed
 
 
+def last_task_index(history: Sequence[Message]) -> int:
+    """Where the current task starts: the last user-role message that is not a harness
+    notice (an appended status block is never the task); 0 when there is none."""
+    return max(
+        (i for i, m in enumerate(history) if isinstance(m, UserMessage) and m.origin != "harness"),
+        default=0,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Selection:
     """Which messages (by index into the history) are kept, and which dropped."""
@@ -64,7 +73,7 @@ def select_recent(
     if open_unit is not None:
         starts.append(index)
         sizes.append(sum(tokens[index:]))
-    last_user = max((i for i, m in enumerate(history) if isinstance(m, UserMessage)), default=0)
+    last_user = last_task_index(history)
     required_from = next((k for k in range(len(starts) - 1, -1, -1) if starts[k] <= last_user), 0)
     required = sum(sizes[required_from:])
     if required > room:

@@ -38,8 +38,12 @@ def item_text(counter: PartCounter, item: ContextItem) -> str:
 
 def split_status(selected: Sequence[ContextItem]) -> tuple[list[Entry], list[Entry]]:
     """Selected items as messages: the status bar goes after everything else."""
-    before: list[Entry] = [(UserMessage(i.text), i) for i in selected if i.kind != "status"]
-    after: list[Entry] = [(UserMessage(i.text), i) for i in selected if i.kind == "status"]
+    before: list[Entry] = [
+        (UserMessage(i.text, origin="harness"), i) for i in selected if i.kind != "status"
+    ]
+    after: list[Entry] = [
+        (UserMessage(i.text, origin="harness"), i) for i in selected if i.kind == "status"
+    ]
     return before, after
 
 

@@ -26,9 +26,10 @@ class ContextRequest:
 
     @property
     def query(self) -> str:
-        """The current task: the last user message."""
+        """The current task: the last user-role message that is not a harness notice (an
+        appended status block is never the task)."""
         for message in reversed(self.history):
-            if isinstance(message, UserMessage):
+            if isinstance(message, UserMessage) and message.origin != "harness":
                 return message.content
         return ""
 

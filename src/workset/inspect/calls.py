@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from workset.events import InputAppended, ModelCalled, RunFailed, RunStarted, ToolFinished
 from workset.log.store import SessionInfo, StoredEvent
-from workset.loop.events import ModelCalled, RunFailed, RunStarted, ToolFinished
 from workset.messages import ToolMessage
 
 
@@ -49,8 +49,10 @@ def session_view(info: SessionInfo, events: Sequence[StoredEvent]) -> SessionVie
     task = ""
     for stored in events:
         match stored.event:
-            case RunStarted(task=started):
+            case RunStarted(task=started) if started:
                 task = started
+            case InputAppended(text=text, origin=origin) if origin != "harness":
+                task = text
             case ModelCalled() as event:
                 calls.append(CallView(len(calls) + 1, stored.seq, task, event))
             case ToolFinished(result=result) if calls:

@@ -16,23 +16,10 @@ from collections.abc import Mapping
 from typing import Any, Literal, TypeAlias, get_args, get_origin
 
 from workset.errors import SessionLogError
-from workset.loop.events import (
-    LoopEvent,
-    ModelCalled,
-    RunFailed,
-    RunFinished,
-    RunStarted,
-    ToolFinished,
-    ToolStarted,
-)
+from workset.events.records import LoopEvent
 
 EVENT_TYPES: Mapping[str, type[LoopEvent]] = {
-    "run_started": RunStarted,
-    "model_called": ModelCalled,
-    "tool_started": ToolStarted,
-    "tool_finished": ToolFinished,
-    "run_finished": RunFinished,
-    "run_failed": RunFailed,
+    cls.__dataclass_fields__["kind"].default: cls for cls in get_args(LoopEvent)
 }
 
 Json: TypeAlias = Any  # a value json.loads returns
@@ -75,6 +62,8 @@ def _field_types(cls: type) -> dict[str, Any]:
 
 
 def _decode(tp: Any, value: Json, where: str) -> Any:
+    if tp is Any:  # a JSON payload kept as it is (an event's content)
+        return value
     origin = get_origin(tp)
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
         return _decode_dataclass(tp, value, where)
@@ -89,7 +78,7 @@ def _decode(tp: Any, value: Json, where: str) -> Any:
         if not isinstance(value, list):
             raise _bad(where, "a list", value)
         return tuple(_decode(item_type, v, f"{where}[{i}]") for i, v in enumerate(value))
-    if origin is dict:
+    if origin is dict or origin is Mapping:
         value_type = get_args(tp)[1]
         if not isinstance(value, dict):
             raise _bad(where, "an object", value)

@@ -62,6 +62,32 @@ def m001_sessions_and_events(db: sqlite3.Connection) -> None:
         )
 
 
+@migration
+def m002_blobs_and_consumed_events(db: sqlite3.Connection) -> None:
+    """Content-addressed blobs (the parts of a request made for one call) and a record of
+    which inbox events each session consumed: at most once, enforced by the key."""
+    db.execute("CREATE TABLE blobs (hash TEXT PRIMARY KEY, text TEXT NOT NULL)")
+    db.execute(
+        """
+        CREATE TABLE consumed_events (
+            session_id TEXT NOT NULL REFERENCES sessions(id),
+            event_id TEXT NOT NULL,
+            seq INTEGER NOT NULL REFERENCES events(seq),
+            PRIMARY KEY (session_id, event_id)
+        )
+        """
+    )
+    for action in ("UPDATE", "DELETE"):
+        db.execute(
+            f"""
+            CREATE TRIGGER consumed_no_{action.lower()} BEFORE {action} ON consumed_events
+            BEGIN
+                SELECT RAISE(ABORT, 'consumed events are append-only');
+            END
+            """
+        )
+
+
 def schema_version(db: sqlite3.Connection) -> int:
     version = db.execute("PRAGMA user_version").fetchone()[0]
     assert isinstance(version, int)

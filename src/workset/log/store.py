@@ -1,12 +1,18 @@
-"""The SQLite session log: sessions, their append-only events, and what is rebuilt from them.
+"""The SQLite session log: sessions, their append-only records, and what is rebuilt from them.
 
-Every append is its own committed transaction (WAL journal, ``synchronous=FULL``), so an
-event the loop saw recorded survives a crash of the process. A tool call's start and result
-are each recorded at most once per call id, which makes retries after a crash idempotent.
+A session's state is its log. Every append is its own committed transaction (WAL journal,
+``synchronous=FULL``), so a record the engine saw written survives a crash of the process.
+Things that must happen at most once are keyed in the same transaction: a tool call's start
+and its result (by call id), an inbox event's arrival (by event id) and its consumption, a
+timer occurrence, a background task's final state. A request is stored by reference
+(:class:`~workset.events.records.RequestRef`): the trajectory messages by the seq of their
+record, the parts made for one call as content-addressed blobs, so :meth:`SessionLog.request`
+rebuilds any call's request byte for byte.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -21,19 +27,32 @@ from types import TracebackType
 from typing import Any, Literal, TypeAlias, get_args
 
 from workset.context.manifest import Manifest
-from workset.errors import SessionLogError, SessionNotFoundError, UsageError
-from workset.log.codec import EVENT_TYPES, event_from_payload, event_to_payload
-from workset.log.migrations import migrate
-from workset.loop.events import (
+from workset.errors import (
+    EventConsumedError,
+    SessionLogError,
+    SessionNotFoundError,
+    UsageError,
+)
+from workset.events.inputs import Event
+from workset.events.records import (
+    EventReceived,
+    InputAppended,
     LoopEvent,
     ModelCalled,
+    RequestRef,
     RunFailed,
     RunFinished,
     RunStarted,
+    SessionForked,
+    TaskUpdated,
     ToolFinished,
     ToolStarted,
 )
-from workset.messages import Message, OpenUnit, ToolCall, UserMessage, group_units
+from workset.log.codec import EVENT_TYPES, event_from_payload, event_to_payload
+from workset.log.migrations import migrate
+from workset.log.trajectory import Trajectory
+from workset.messages import Message, OpenUnit, ToolCall, ToolSpec, from_wire, to_wire
+from workset.models.base import ModelRequest
 
 RecordKind: TypeAlias = Literal["external_event", "summary"]
 RunStatus: TypeAlias = Literal["finished", "failed", "interrupted", "none"]
@@ -139,15 +158,21 @@ class SessionLog:
                 return session_id
         raise SessionLogError(f"could not find a free session id in {self.path}; try again")
 
-    def append(self, event: LoopEvent) -> int:
+    def append(self, event: LoopEvent, *, blobs: Mapping[str, str] | None = None) -> int:
         """Record ``event`` durably and return its sequence number.
 
-        A second ``ToolStarted`` or ``ToolFinished`` for the same call id records nothing
-        and returns the sequence number of the first.
+        Records that happen at most once record nothing the second time and return the
+        first one's seq: ``ToolStarted``/``ToolFinished`` per call id, ``EventReceived`` per
+        event id (a timer occurrence is one such event), a final ``TaskUpdated`` per task.
+        An ``InputAppended`` consumes its events; one already consumed raises
+        :class:`~workset.errors.EventConsumedError` and records nothing. ``blobs`` (hash →
+        text, from :func:`blob_hash`) are stored in the same transaction.
         """
-        call_id = event.call.id if isinstance(event, ToolStarted | ToolFinished) else None
         payload = _dumps(event_to_payload(event), f"a {event.kind} event")
-        return self._insert(event.session_id, event.kind, event.at, call_id, payload)
+        consumes = event.event_ids if isinstance(event, InputAppended) else ()
+        return self._insert(
+            event.session_id, event.kind, event.at, _once_key(event), payload, consumes, blobs
+        )
 
     def append_record(
         self,
@@ -172,7 +197,14 @@ class SessionLog:
         return record
 
     def _insert(
-        self, session_id: str, kind: str, at: float, call_id: str | None, payload: str
+        self,
+        session_id: str,
+        kind: str,
+        at: float,
+        call_id: str | None,
+        payload: str,
+        consumes: Sequence[str] = (),
+        blobs: Mapping[str, str] | None = None,
     ) -> int:
         with self._write(f"append a {kind} event") as db:
             if not _exists(db, session_id):
@@ -184,13 +216,52 @@ class SessionLog:
                 ).fetchone()
                 if row is not None:
                     return int(row[0])
+            if consumes:
+                marks = ", ".join("?" * len(consumes))
+                taken = db.execute(
+                    f"SELECT event_id, seq FROM consumed_events WHERE session_id = ? "
+                    f"AND event_id IN ({marks})",
+                    (session_id, *consumes),
+                ).fetchall()
+                if taken:
+                    raise EventConsumedError(
+                        f"events {sorted(r[0] for r in taken)} of session {session_id} were "
+                        f"already consumed (records {sorted(r[1] for r in taken)}); another "
+                        "worker may be serving this session. Reload its state and go on."
+                    )
+            for digest, text in (blobs or {}).items():
+                db.execute("INSERT OR IGNORE INTO blobs (hash, text) VALUES (?, ?)", (digest, text))
             cursor = db.execute(
                 "INSERT INTO events (session_id, kind, at, call_id, payload)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (session_id, kind, at, call_id, payload),
             )
             assert cursor.lastrowid is not None
-            return cursor.lastrowid
+            seq = cursor.lastrowid
+            db.executemany(
+                "INSERT INTO consumed_events (session_id, event_id, seq) VALUES (?, ?, ?)",
+                [(session_id, e, seq) for e in consumes],
+            )
+            return seq
+
+    def put_blobs(self, blobs: Mapping[str, str]) -> None:
+        """Store content-addressed texts (``blob_hash(text) → text``); known ones are kept."""
+        if not blobs:
+            return
+        with self._write("store blobs") as db:
+            for digest, text in blobs.items():
+                db.execute("INSERT OR IGNORE INTO blobs (hash, text) VALUES (?, ?)", (digest, text))
+
+    def blob(self, digest: str) -> str:
+        """The text stored under ``digest``."""
+        with self._reading("read a blob"):
+            row = self._db.execute("SELECT text FROM blobs WHERE hash = ?", (digest,)).fetchone()
+        if row is None:
+            raise SessionLogError(
+                f"blob {digest} is missing from {self.path}: the log is incomplete (was the "
+                "file copied while a session was writing?)"
+            )
+        return str(row[0])
 
     # -- reading --------------------------------------------------------------------------
 
@@ -211,27 +282,107 @@ class SessionLog:
         rows = self._read(session_id, sql + " ORDER BY seq", params)
         return [self._decode(session_id, *row) for row in rows]
 
+    def trajectory(self, session_id: str) -> Trajectory:
+        """The session's trajectory folded from its records (a fork starts from its parent's)."""
+        trajectory = Trajectory()
+        stored = self.events(session_id, kinds=_TRAJECTORY_KINDS)
+        if stored and isinstance(stored[0].event, SessionForked):
+            fork = stored[0].event
+            trajectory = self._trajectory_through(fork.parent_id, fork.through_seq)
+        try:
+            for item in stored:
+                assert item.event is not None
+                trajectory.add(item.seq, item.event)
+        except SessionLogError as exc:
+            raise SessionLogError(
+                f"session {session_id!r} in {self.path} cannot be resumed: its recorded "
+                f"messages do not form a valid conversation ({exc}). Start a new session."
+            ) from exc
+        return trajectory
+
+    def _trajectory_through(self, session_id: str, through_seq: int) -> Trajectory:
+        """A session's trajectory as of record ``through_seq`` (a fork's starting point)."""
+        stored = self.events(session_id, kinds=_TRAJECTORY_KINDS)
+        cut = Trajectory()
+        if stored and isinstance(stored[0].event, SessionForked):
+            fork = stored[0].event
+            cut = self._trajectory_through(fork.parent_id, min(fork.through_seq, through_seq))
+        for item in stored:
+            if item.seq > through_seq:
+                break
+            assert item.event is not None
+            cut.add(item.seq, item.event)
+        return cut
+
     def messages(self, session_id: str) -> list[Message]:
-        """The conversation rebuilt in recorded order: tasks, assistant messages, results."""
-        messages: list[Message] = []
-        kinds = ("run_started", "model_called", "tool_finished")
-        for stored in self.events(session_id, kinds=kinds):
-            match stored.event:
-                case RunStarted(task=task) if task:
-                    messages.append(UserMessage(task))
-                case ModelCalled(message=message):
-                    messages.append(message)
-                case ToolFinished(result=result):
-                    messages.append(result)
+        """The conversation rebuilt in recorded order: inputs, assistant messages, results."""
+        messages, _ = self.trajectory(session_id).all_messages()
         return messages
+
+    def pending_events(self, session_id: str) -> list[tuple[int, Event]]:
+        """Inbox events received and not yet consumed, in arrival order, with their seqs."""
+        sql = (
+            "SELECT e.seq, e.kind, e.at, e.payload FROM events e WHERE e.session_id = ? "
+            "AND e.kind = 'event_received' AND NOT EXISTS (SELECT 1 FROM consumed_events c "
+            "WHERE c.session_id = e.session_id AND c.event_id = e.call_id) ORDER BY e.seq"
+        )
+        rows = self._read(session_id, sql, [session_id])
+        found = []
+        for row in rows:
+            stored = self._decode(session_id, *row)
+            assert isinstance(stored.event, EventReceived)
+            found.append((stored.seq, stored.event.event))
+        return found
+
+    def consumed(self, session_id: str) -> frozenset[str]:
+        """Ids of the inbox events the session has consumed."""
+        sql = "SELECT event_id FROM consumed_events WHERE session_id = ?"
+        return frozenset(str(r[0]) for r in self._read(session_id, sql, [session_id]))
+
+    def record(self, seq: int) -> StoredEvent:
+        """The record with sequence number ``seq``, of whichever session."""
+        with self._reading("read a record"):
+            row = self._db.execute(
+                "SELECT session_id, seq, kind, at, payload FROM events WHERE seq = ?", (seq,)
+            ).fetchone()
+        if row is None:
+            raise SessionLogError(f"no record {seq} in {self.path}")
+        return self._decode(row[0], *row[1:])
+
+    def request(self, seq: int) -> ModelRequest:
+        """The request of the model call recorded at ``seq``, rebuilt byte for byte."""
+        stored = self.record(seq)
+        event = stored.event
+        if not isinstance(event, ModelCalled) or event.request is None:
+            raise UsageError(
+                f"record {seq} is not a model call with a stored request (kind {stored.kind}); "
+                "requests are stored by sessions recorded with workset's session engine"
+            )
+        return self.rebuild(event.request)
+
+    def rebuild(self, ref: RequestRef) -> ModelRequest:
+        """The request ``ref`` refers to."""
+        messages: list[Message] = [from_wire({"role": "system", "content": self.blob(ref.system)})]
+        for part in ref.messages:
+            if part.blob:
+                messages.append(from_wire(json.loads(self.blob(part.blob))))
+            else:
+                messages.append(_message_of(self.record(part.seq), part.seq))
+        tools = tuple(
+            ToolSpec(f["name"], f["description"], f["parameters"])
+            for f in (t["function"] for t in json.loads(self.blob(ref.tools)))
+        )
+        schema = json.loads(self.blob(ref.json_schema)) if ref.json_schema else None
+        return ModelRequest(tuple(messages), tools, ref.max_tokens, ref.temperature, schema)
 
     def resume_state(self, session_id: str) -> ResumeState:
         """Where the session stopped: its messages, unanswered calls and last run status."""
-        messages = self.messages(session_id)
+        trajectory = self.trajectory(session_id)
+        messages, _ = trajectory.all_messages()
         started: dict[str, ToolCall] = {}
         finished: set[str] = set()
         status: RunStatus = "none"
-        for stored in self.events(session_id, kinds=EVENT_TYPES):
+        for stored in self.events(session_id, kinds=_RESUME_KINDS):
             match stored.event:
                 case ToolStarted(call=call):
                     started.setdefault(call.id, call)
@@ -243,16 +394,9 @@ class SessionLog:
                     status = "finished"
                 case RunFailed():
                     status = "failed"
-        try:
-            _, open_unit = group_units(messages)
-        except UsageError as exc:
-            raise SessionLogError(
-                f"session {session_id!r} in {self.path} cannot be resumed: its recorded "
-                f"messages do not form a valid conversation ({exc}). Start a new session."
-            ) from exc
         return ResumeState(
             messages=tuple(messages),
-            open_unit=open_unit,
+            open_unit=trajectory.open_unit,
             started_unfinished=tuple(c for i, c in started.items() if i not in finished),
             finished_call_ids=frozenset(finished),
             last_run_status=status,
@@ -351,6 +495,58 @@ class SessionLog:
         return SessionNotFoundError(
             f"no session {session_id!r} in {self.path}; list sessions with `workset sessions`"
         )
+
+
+_TRAJECTORY_KINDS = (
+    "session_forked",
+    "run_started",
+    "input_appended",
+    "model_called",
+    "tool_finished",
+)
+_RESUME_KINDS = ("run_started", "tool_started", "tool_finished", "run_finished", "run_failed")
+
+
+def blob_hash(text: str) -> str:
+    """The content address of ``text`` in the blob store."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def message_blob(message: Message) -> tuple[str, str]:
+    """(hash, text) of a message made for one call: its wire JSON, exactly reversible."""
+    text = json.dumps(to_wire(message, keep_reasoning=True), ensure_ascii=True, sort_keys=True)
+    return blob_hash(text), text
+
+
+def tools_blob(tools: Sequence[ToolSpec]) -> tuple[str, str]:
+    text = json.dumps([t.to_wire() for t in tools], ensure_ascii=True)
+    return blob_hash(text), text
+
+
+def _message_of(stored: StoredEvent, seq: int) -> Message:
+    trajectory = Trajectory()
+    event = stored.event
+    if isinstance(event, ModelCalled):
+        return event.message
+    if isinstance(event, ToolFinished):
+        return event.result
+    if event is not None:
+        added = trajectory.add(seq, event)
+        if added is not None:
+            return added
+    raise SessionLogError(f"record {seq} ({stored.kind}) holds no trajectory message")
+
+
+def _once_key(event: LoopEvent) -> str | None:
+    """What makes ``event`` happen at most once in its session (None: nothing)."""
+    match event:
+        case ToolStarted(call=call) | ToolFinished(call=call):
+            return call.id
+        case EventReceived(event=inbound):
+            return inbound.id
+        case TaskUpdated(task_id=task_id) if event.final:
+            return task_id
+    return None
 
 
 _SESSION_INFO_SQL = """

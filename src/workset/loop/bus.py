@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from workset.loop.events import LoopEvent
+from workset.events import LoopEvent
 
 Subscriber = Callable[[LoopEvent], None]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from workset.loop.events import LoopEvent, ToolFinished
+from workset.events import LoopEvent, ToolFinished
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,7 +161,7 @@ def pin_standing_rules(
         raise UsageError("session_id is empty: pass the id of the session the messages are from")
     stored: list[MemoryRecord] = []
     for seq, message in enumerate(messages, start=first_seq):
-        if not isinstance(message, UserMessage):
+        if not isinstance(message, UserMessage) or message.origin == "harness":
             continue
         for rule in find_standing_rules(message.content):
             if store.find_pinned(scope.tenant, scope.subject, rule) is not None:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeAlias, get_args
 
 from workset.errors import ToolError
+from workset.events import LoopEvent, ToolFinished
 from workset.log.store import SessionLog
-from workset.loop.events import LoopEvent, ToolFinished
 from workset.messages import ToolSpec
 from workset.status.text import plural, shorten
 from workset.tools.base import Tool

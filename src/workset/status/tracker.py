@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from workset.errors import UsageError
+from workset.events import LoopEvent, ToolFinished
 from workset.log.store import SessionLog
-from workset.loop.events import LoopEvent, ToolFinished
 from workset.messages import ToolCall, ToolMessage
 from workset.status.text import shorten
 

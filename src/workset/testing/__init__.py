@@ -8,10 +8,14 @@ previous request), so manifests and prefix metrics can be asserted exactly.
 
 from __future__ import annotations
 
+import inspect
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from zlib import crc32
+
+import anyio
+import anyio.lowlevel
 
 from workset.errors import ModelResponseError
 from workset.messages import AssistantMessage, ToolCall, split_system
@@ -20,7 +24,7 @@ from workset.tokens.base import RequestCount
 from workset.tokens.chatml import ChatMLFormat
 from workset.tokens.counter import PartCounter, common_prefix_tokens
 
-__all__ = ["FakeClock", "ScriptedModel", "WordTokenizer", "call"]
+__all__ = ["FakeClock", "FunctionModel", "ScriptedModel", "WordTokenizer", "call"]
 
 _PIECES = re.compile(r"<\|[a-z_]+\|>|\w+|[^\w\s]|\s+")
 
@@ -40,18 +44,43 @@ class WordTokenizer:
 
 @dataclass
 class FakeClock:
-    """A clock that moves only when told to."""
+    """A clock that moves only when told to; timers waiting on it wake when it passes them."""
 
     now: float = 1_780_000_000.0
+    _sleepers: list[tuple[float, anyio.Event]] = field(default_factory=list, repr=False)
 
     def __call__(self) -> float:
         return self.now
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
+        due = [(w, e) for w, e in self._sleepers if w <= self.now]
+        self._sleepers = [(w, e) for w, e in self._sleepers if w > self.now]
+        for _, event in due:
+            event.set()
+
+    async def sleep_until(self, when: float) -> None:
+        if when <= self.now:
+            await anyio.lowlevel.checkpoint()
+            return
+        event = anyio.Event()
+        self._sleepers.append((when, event))
+        await event.wait()
+
+    @property
+    def sleeping(self) -> int:
+        """How many waits are pending (a test can wait until a timer is armed)."""
+        return len(self._sleepers)
 
 
-Script = str | AssistantMessage | BaseException | Callable[[ModelRequest], AssistantMessage | str]
+Reply = AssistantMessage | str
+Script = (
+    str
+    | AssistantMessage
+    | BaseException
+    | Callable[[ModelRequest], Reply]
+    | Callable[[ModelRequest], Awaitable[Reply]]
+)
 
 
 def call(name: str, arguments: str = "{}", call_id: str | None = None) -> ToolCall:
@@ -99,6 +128,8 @@ class ScriptedModel:
         if isinstance(entry, BaseException):
             raise entry
         produced = entry(request) if callable(entry) else entry
+        if inspect.isawaitable(produced):
+            produced = await produced
         message = AssistantMessage(content=produced) if isinstance(produced, str) else produced
         counter = self.token_counter()
         system, messages = split_system(request.messages)
@@ -115,3 +146,23 @@ class ScriptedModel:
 
     async def aclose(self) -> None:
         return None
+
+
+class FunctionModel(ScriptedModel):
+    """A model that answers every request with ``fn(request)`` (sync or async), as often as
+    it is called: for tests where the order of calls is not fixed (side sessions, events).
+    An async ``fn`` may wait (on an ``anyio.Event``) to stand for a long generation."""
+
+    def __init__(
+        self,
+        fn: Callable[[ModelRequest], Reply] | Callable[[ModelRequest], Awaitable[Reply]],
+        *,
+        context_window: int = 8192,
+        name: str = "function",
+    ) -> None:
+        super().__init__([], context_window=context_window, name=name)
+        self.fn = fn
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        self.script = [*self.script, self.fn]
+        return await super().complete(request)

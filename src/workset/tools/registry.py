@@ -99,6 +99,14 @@ class ToolRegistry:
         ``context`` (session and call ids, the idempotency key) is visible to the handler
         through :func:`workset.tools.context.current_call`.
         """
+        arguments = self.validate(call)
+        if isinstance(arguments, ToolMessage):
+            return arguments
+        return await self.run(call, arguments, context)
+
+    def validate(self, call: ToolCall) -> dict[str, Any] | ToolMessage:
+        """The call's arguments checked against its tool's schema (no coercion), or the
+        error result the model should see: unknown tool, invalid JSON, schema violations."""
         found = self._tools.get(call.name)
         if found is None:
             error = ToolError(f"unknown tool `{call.name}`", hint=self._unknown_hint(call.name))
@@ -106,6 +114,14 @@ class ToolRegistry:
         arguments = self._parse_arguments(call, found)
         if isinstance(arguments, str):
             return error_message(call, arguments)
+        return arguments
+
+    async def run(
+        self, call: ToolCall, arguments: dict[str, Any], context: CallContext | None = None
+    ) -> ToolMessage:
+        """Run ``call`` with arguments :meth:`validate` returned for it."""
+        found = self.get(call.name)
+        arguments = dict(arguments)
         handler = found.handler
         if found.precheck is not None:
             given = arguments.pop(confirm.TOKEN_FIELD, None)
