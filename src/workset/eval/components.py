@@ -35,7 +35,7 @@ from workset.context.trust import Secrets
 from workset.errors import UsageError
 from workset.log.store import SessionLog
 from workset.loop.agent import Agent
-from workset.loop.events import LoopEvent, ModelCalled, ToolStarted
+from workset.events import LoopEvent, ModelCalled, ToolStarted
 from workset.loop.settings import AgentConfig
 from workset.models.base import Model, ModelInfo, ModelRequest, ModelResponse
 from workset.tokens.counter import PartCounter
