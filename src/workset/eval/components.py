@@ -33,9 +33,9 @@ from workset.context.items import Scope
 from workset.context.sources import ItemSource
 from workset.context.trust import Secrets
 from workset.errors import UsageError
+from workset.events import LoopEvent, ModelCalled, ToolStarted
 from workset.log.store import SessionLog
 from workset.loop.agent import Agent
-from workset.events import LoopEvent, ModelCalled, ToolStarted
 from workset.loop.settings import AgentConfig
 from workset.models.base import Model, ModelInfo, ModelRequest, ModelResponse
 from workset.tokens.counter import PartCounter
