@@ -230,17 +230,18 @@ class _Run:
         return PolicyRow(CONTROL, tokens, 0, tokens, 0, 0, 0, answers, 0, fits, largest)
 
     async def policy_row(self, label: str, policy: HistoryPolicy) -> PolicyRow:
-        key = f"replay/{label}"
-        stored = self.checkpoint.get(key)
+        """``label``'s row; its cells are keyed by the label and the policy's settings."""
+        cell = f"{label}{_settings_tag(policy)}"
+        stored = self.checkpoint.get(f"replay/{cell}")
         if stored is None:
-            stored = await self._replay(label, policy)
+            stored = await self._replay(cell, policy)
         self._tell(f"replay {label}")
         prompts = {
             (probe, int(phrasing)): self._stored_prompt(digest)
             for name, digest in stored["prompts"].items()
             for probe, phrasing in [name.rsplit("/", 1)]
         }
-        answers = await self._answers(label, prompts) if stored["fits"] else self._skip(label)
+        answers = await self._answers(cell, prompts) if stored["fits"] else self._skip(label)
         return PolicyRow(
             label,
             stored["billed"],
@@ -362,6 +363,16 @@ class _Run:
                 )
                 self._tell(f"{row} {probe.id} #{phrasing + 1}")
         return tuple(answers)
+
+
+def _settings_tag(policy: HistoryPolicy) -> str:
+    """A short hash of what the policy was built with (defaults included), so a replay
+    stored for other settings under the same name is never reused."""
+    settings = getattr(policy, "settings", None)
+    if not settings:
+        return ""
+    text = json.dumps(settings, sort_keys=True, default=str)
+    return "#" + hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def total_cells(policies: int, probes: Sequence[Probe]) -> int:

@@ -134,6 +134,15 @@ class Ledger:
                 best, best_shared = index, shared
         return best
 
+    def superseded(self) -> dict[int, str]:
+        """For each seq holding a revised or rejected entry: a note that says by what."""
+        notes: dict[int, str] = {}
+        for entry in self.entries:
+            if entry.status != "current" and entry.by_seq is not None:
+                what = "superseded" if entry.status == "revised" else "turned down"
+                notes[entry.seq] = f"{what} at seq {entry.by_seq}: see the fact ledger"
+        return notes
+
     def render(self) -> str:
         """The pinned block: one line per entry, a revised one pointing at its revision."""
         by_seq = {e.seq: e for e in self.entries}

@@ -42,7 +42,7 @@ from workset.history.window import MessageWindow, TurnWindow
 from workset.messages import Message
 
 DEFAULT_TURNS = 4
-RETRIEVAL_TURNS = 2
+RETRIEVAL_TURNS = 1
 
 
 class LayeredPolicy:
@@ -52,6 +52,8 @@ class LayeredPolicy:
 
     def __init__(self, layers: Sequence[Layer] = ()) -> None:
         self.layers: tuple[Layer, ...] = tuple(layers)
+        # What :func:`make_policy` built it with, defaults included (empty when built by hand).
+        self.settings: dict[str, Any] = {}
 
     async def view(self, history: Sequence[Message], context: PolicyContext) -> HistoryView:
         draft = start_draft(history)
@@ -155,8 +157,11 @@ class PinnedEnd(PinnedSystem):
 class Retrieval(LayeredPolicy):
     """Keep buried facts: a short window, the pinned fact ledger, recall by the current need.
 
-    Defaults were tuned on ``examples/transcripts/support`` only (docs/results/policies.md);
-    ``ledger=False`` or ``recall=False`` drops one half (the ablations).
+    Defaults (the current turn only, up to 4 recalled pieces within 8 % of the window, BM25
+    weighted 0.2 against the embeddings) were tuned on ``examples/transcripts/support`` only,
+    by ``benchmarks/policy_context.py``: the smallest prompts that keep every probe's fact in
+    front of the model (docs/results/policies.md). ``ledger=False`` or ``recall=False`` drops
+    one half.
     """
 
     name = "retrieval"
@@ -166,13 +171,14 @@ class Retrieval(LayeredPolicy):
         *,
         turns: int = RETRIEVAL_TURNS,
         keep_user: bool = False,
-        share: float = 0.15,
-        k: int = 8,
-        bm25_weight: float = 0.4,
+        share: float = 0.08,
+        k: int = 4,
+        bm25_weight: float = 0.2,
         task_weight: float = 0.5,
         whole_tokens: int = 250,
         lines: int = 8,
         min_cosine: float = 0.15,
+        min_relative: float = 0.0,
         dense: bool = True,
         ledger: bool = True,
         recall: bool = True,
@@ -180,8 +186,9 @@ class Retrieval(LayeredPolicy):
         layers: Sequence[Layer] = (),
     ) -> None:
         own: list[Layer] = [TurnWindow(turns, keep_user=keep_user)]
-        if ledger:
-            own.append(FactLedger(extractor=extractor))
+        facts = FactLedger(extractor=extractor) if ledger else None
+        if facts is not None:
+            own.append(facts)
         if recall:
             own.append(
                 Recall(
@@ -192,7 +199,9 @@ class Retrieval(LayeredPolicy):
                     whole_tokens=whole_tokens,
                     lines=lines,
                     min_cosine=min_cosine,
+                    min_relative=min_relative,
                     dense=dense,
+                    superseded=facts.ledger.superseded if facts is not None else None,
                 )
             )
         super().__init__([*layers, *own])
@@ -237,7 +246,22 @@ def make_policy(name: str, **params: Any) -> LayeredPolicy:
         raise UsageError(
             f"history policy {name!r} does not take {unknown}; it takes {sorted(accepted)}"
         )
-    return cls(**params)
+    policy = cls(**params)
+    policy.settings = {**_defaults(cls), **params}
+    return policy
+
+
+def _defaults(cls: type[LayeredPolicy]) -> dict[str, Any]:
+    """Every keyword parameter's default, so a policy's settings say what it ran with."""
+    found: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        init = klass.__dict__.get("__init__")
+        if init is None or klass is LayeredPolicy:
+            continue
+        for p in inspect.signature(init).parameters.values():
+            if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name != "layers":
+                found[p.name] = p.default
+    return found
 
 
 def _parameters(cls: type[LayeredPolicy]) -> set[str]:

@@ -24,7 +24,7 @@ trajectory, so the cached trajectory before it is reused.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -147,8 +147,10 @@ class Recall:
         whole_tokens: int = 250,
         lines: int = 8,
         min_cosine: float = 0.15,
+        min_relative: float = 0.0,
         dense: bool = True,
         embedder: TextEmbedder | None = None,
+        superseded: Callable[[], Mapping[int, str]] | None = None,
     ) -> None:
         if not 0.0 < share < 1.0:
             raise ValueError(f"share must be between 0 and 1, got {share}")
@@ -159,7 +161,9 @@ class Recall:
         self.whole_tokens = whole_tokens
         self.lines = lines
         self.min_cosine = min_cosine
+        self.min_relative = min_relative
         self.dense = dense
+        self.superseded = superseded
         self._embedder = embedder
         self._pieces: dict[int, list[Piece]] = {}  # by seq, computed once
         self.last: tuple[Piece, ...] = ()  # what the last view recalled (for tests, manifests)
@@ -177,7 +181,9 @@ class Recall:
         self.last = tuple(q.piece for q in chosen)
         if not chosen:
             return draft
-        return replace(draft, pinned=(*draft.pinned, render(chosen)), pinned_at="end")
+        notes = self.superseded() if self.superseded is not None else {}
+        block = render(chosen, notes)
+        return replace(draft, pinned=(*draft.pinned, block), pinned_at="end")
 
     def _archive(self, draft: Draft) -> dict[int, list[Piece]]:
         calls: dict[str, tuple[str, str]] = {}
@@ -231,7 +237,9 @@ class Recall:
     ) -> list[Quote]:
         """The best pieces that fit ``share`` of the window, as quotes in history order."""
         budget = int(self.share * context.window) - text_tokens(RECALL_HEADER, context)
-        order = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] > 0]
+        best = float(scores.max()) if len(scores) else 0.0
+        floor = max(0.0, self.min_relative * best)
+        order = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] > floor]
         chosen: list[Quote] = []
         whole: set[int] = set()
         for index in order:
@@ -271,22 +279,28 @@ class Quote:
     whole: bool
 
 
-def render(chosen: Sequence[Quote]) -> str:
-    """The pinned block: each quote with its reference, tool text wrapped as untrusted data."""
+def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None) -> str:
+    """The pinned block: each quote with its reference, tool text wrapped as untrusted data.
+
+    ``superseded`` maps the seq of a message the fact ledger marks revised or rejected to a
+    note ("superseded at seq 90"), shown with the quote so an old value never reads as current.
+    """
+    notes = superseded or {}
     parts = [RECALL_HEADER]
     for quote in chosen:
         piece = quote.piece
+        note = f" · {notes[piece.seq]}" if piece.seq in notes else ""
         if piece.who != "tool":
-            parts.append(f"[seq {piece.seq} · turn {piece.turn} · {piece.who}]\n{quote.text}")
+            parts.append(f"[seq {piece.seq} · turn {piece.turn} · {piece.who}{note}]\n{quote.text}")
             continue
         call = f"tool {piece.tool} (call {piece.call_id}) {piece.arguments}"
         if quote.whole:
-            reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · whole result]"
+            reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · whole result{note}]"
         else:
             reference = (
                 f"[seq {piece.seq} · turn {piece.turn} · {call} · lines {piece.first_line}-"
                 f"{piece.last_line} of {piece.total_lines}; call {piece.tool} again with the "
-                "same arguments for the rest]"
+                f"same arguments for the rest{note}]"
             )
         wrapped = wrap_untrusted(quote.text, source=f"tool:{piece.tool}")
         parts.append(f"{reference}\n{wrapped}")
