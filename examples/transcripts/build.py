@@ -115,6 +115,32 @@ def check_planted(b: TranscriptBuilder, facts: Iterable[tuple[str, int]]) -> Non
                 raise SystemExit(f"{fact!r} leaked into turn {line['turn']}: {text[:200]}")
 
 
+def where_said(b: TranscriptBuilder, value: str) -> list[tuple[int, str]]:
+    """Each (turn, role) that says ``value``: user, assistant, tool, or call (the arguments
+    of an assistant's tool call), in order and without repeats."""
+    found: list[tuple[int, str]] = []
+    for line in b.lines:
+        places = []
+        if line["role"] == "assistant":
+            if value in (line.get("content") or ""):
+                places.append("assistant")
+            if any(value in c["function"]["arguments"] for c in line.get("tool_calls") or []):
+                places.append("call")
+        elif value in line["content"]:
+            places.append(line["role"])
+        for role in places:
+            if (line["turn"], role) not in found:
+                found.append((line["turn"], role))
+    return found
+
+
+def check_once(b: TranscriptBuilder, value: str, expected: list[tuple[int, str]]) -> None:
+    """``value`` is said exactly where ``expected`` says (turn, role), and nowhere else."""
+    found = where_said(b, value)
+    if sorted(found) != sorted(expected):
+        raise SystemExit(f"{value!r} is said at {found}, expected only at {expected}")
+
+
 def write_fixture(b: TranscriptBuilder, here: Path, tools: Any, probes: str) -> None:
     """The transcript, its tools and its probes, written next to the generator."""
     b.write(here / "transcript.jsonl")

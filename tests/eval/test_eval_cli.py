@@ -87,8 +87,9 @@ def test_eval_policies_writes_the_table_json_and_chart_and_resumes_without_the_m
     assert result.exit_code == 0, result.output
     assert "full" in result.output and "control" in result.output
     data = json.loads((out / "policies.json").read_text())
-    assert [r["policy"] for r in data["rows"]] == ["full", "window", "control"]
-    assert data["rows"][0]["probes"]["employee"]["correct"] == 2
+    assert [r["policy"] for r in data["rows"]] == ["control", "full", "window"]
+    assert data["rows"][1]["probes"]["employee"]["correct"] == 2
+    assert data["probes"]["employee"]["informative"] is True
     assert (out / "policies.png").stat().st_size > 1000
 
     files["script"].write_text("[]")  # a model with nothing to say: every cell is done

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from workset.errors import UsageError
-from workset.eval.formats import load_probes, load_tools, load_transcript
+from workset.eval.formats import load_probes, load_tools, load_transcript, require_answered
 from workset.messages import AssistantMessage, ToolMessage, UserMessage
 
 LINES = [
@@ -110,11 +110,55 @@ probes:
         encoding="utf-8",
     )
     employee, shard = load_probes(path)
-    assert employee.expected == "4417" and not employee.expected_is_regex
+    assert employee.expected == "4417" and employee.regex is None
     assert employee.distractors == ("5805", "pay-shard-3")
     assert len(employee.questions) == 2
     assert shard.questions == ("Which shard is affected?",)
-    assert shard.expected_is_regex and shard.expected == "pay[-_ ]shard[-_ ]7"
+    assert shard.regex == "pay[-_ ]shard[-_ ]7" and shard.expected == ""
+
+
+def test_a_probe_may_give_a_value_and_a_regex_and_composite_distractors(tmp_path: Path) -> None:
+    path = tmp_path / "probes.yaml"
+    path.write_text(
+        """
+- id: partition
+  kind: tool_result
+  planted_turn: 4
+  question: ["Which partition was corrupt?"]
+  expected: orders 2026-03-14
+  expected_regex: "orders.{0,40}(2026-03-14|14 march)"
+  distractors: [[orders, 2026-03-13], [events, 2026-03-14], 5000 USD]
+""",
+        encoding="utf-8",
+    )
+    (probe,) = load_probes(path)
+    assert probe.kind == "tool_result"
+    assert probe.expected == "orders 2026-03-14" and probe.regex is not None
+    assert probe.distractors == (("orders", "2026-03-13"), ("events", "2026-03-14"), "5000 USD")
+    path.write_text("- {id: p, planted_turn: 1, question: q, expected: x, distractors: [[]]}\n")
+    with pytest.raises(UsageError, match="a list of strings that must all appear"):
+        load_probes(path)
+
+
+def test_a_tool_result_without_a_name_gets_the_name_its_call_asked_for(tmp_path: Path) -> None:
+    lines = [dict(line) for line in LINES]
+    del lines[3]["name"]
+    transcript = load_transcript(_write(tmp_path / "t.jsonl", lines))
+    result = transcript.messages[2]
+    assert isinstance(result, ToolMessage) and result.name == "search_logs"
+
+
+def test_a_transcript_that_ends_on_an_unanswered_message_is_refused_for_probes(
+    tmp_path: Path,
+) -> None:
+    ended = load_transcript(_write(tmp_path / "ok.jsonl", LINES))
+    require_answered(ended)  # ends on the assistant's reply
+    open_task = load_transcript(_write(tmp_path / "t.jsonl", LINES[:-1]))
+    with pytest.raises(UsageError, match=r"ends on an unanswered user message \(turn 5\)"):
+        require_answered(open_task)
+    unread = load_transcript(_write(tmp_path / "u.jsonl", LINES[:4]))
+    with pytest.raises(UsageError, match="a tool result the assistant never read"):
+        require_answered(unread)
 
 
 def test_a_probe_without_questions_says_which_probe_and_what_to_write(tmp_path: Path) -> None:
@@ -123,7 +167,7 @@ def test_a_probe_without_questions_says_which_probe_and_what_to_write(tmp_path: 
     with pytest.raises(UsageError, match=r"probe 1 \(p\): 'question' must be a string or"):
         load_probes(path)
     path.write_text(json.dumps([{"id": "p", "planted_turn": 1, "question": "q?"}]))
-    with pytest.raises(UsageError, match=r"'expected' must be a non-empty string"):
+    with pytest.raises(UsageError, match=r"'expected' must be a non-empty string, or give"):
         load_probes(path)
 
 

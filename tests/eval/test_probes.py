@@ -11,14 +11,8 @@ import pytest
 from workset.errors import ModelResponseError, UsageError
 from workset.eval.checkpoint import Checkpoint
 from workset.eval.formats import Probe, Transcript
-from workset.eval.probes import (
-    PolicyReport,
-    control_prompt,
-    evaluate_policies,
-    other_values,
-    shape_pattern,
-    total_cells,
-)
+from workset.eval.probes import control_prompt, other_values, shape_pattern
+from workset.eval.table import PolicyReport, evaluate_policies, total_cells
 from workset.history.base import HistoryPolicy
 from workset.messages import AssistantMessage, ToolMessage, ToolSpec, UserMessage
 from workset.models.base import ModelRequest
@@ -79,7 +73,7 @@ def test_each_policy_row_scores_every_phrasing_and_the_control_row_reads_the_fac
     model = ScriptedModel([_reader] * 20)
     report = _evaluate(model, Checkpoint(tmp_path / "c.jsonl"))
     rows = {row.name: row for row in report.rows}
-    assert list(rows) == ["full", "last_turn", "control"]
+    assert list(rows) == ["control", "full", "last_turn"]
     assert rows["full"].tally("employee").counts["correct"] == 2
     assert rows["last_turn"].tally("employee").counts["refusal"] == 2
     assert rows["control"].tally("employee").counts["correct"] == 2
@@ -90,7 +84,7 @@ def test_each_policy_row_scores_every_phrasing_and_the_control_row_reads_the_fac
     # every probe request is greedy, short and carries the tools
     assert all(r.temperature == 0.0 and r.max_tokens == 48 for r in model.requests)
     assert all(r.tools == TOOLS for r in model.requests)
-    assert model.requests[0].messages[-1] == UserMessage("What is my employee number?")
+    assert model.requests[2].messages[-1] == UserMessage("What is my employee number?")
 
 
 def test_the_control_prompt_holds_only_the_planted_users_words() -> None:
@@ -107,16 +101,17 @@ def test_a_fact_planted_in_a_tool_result_brings_its_whole_turn_into_the_control_
 def test_a_restarted_run_skips_the_cells_already_in_the_checkpoint(tmp_path: Path) -> None:
     path = tmp_path / "c.jsonl"
     crash = ModelResponseError("the server went away")
-    first = ScriptedModel([_reader, _reader, crash])
+    first = ScriptedModel([_reader, _reader, _reader, _reader, crash])
     with pytest.raises(ModelResponseError):
         _evaluate(first, Checkpoint(path))
     keys = [json.loads(line)["key"] for line in path.read_text().splitlines()]
-    assert keys[:2] == ["meta", "replay/full"]
-    assert "probe/full/employee/1" in keys
+    assert keys[0] == "meta" and "replay/full" in keys
+    assert "probe/control/employee/1" in keys and "probe/full/employee/1" in keys
 
     second = ScriptedModel([_reader] * 20)
     report = _evaluate(second, Checkpoint(path))
-    assert len(second.requests) == total_cells(2, [PROBE]) - 2 - 2  # 2 replays, 2 answers done
+    # two replays and four answers (control and full) were done before the crash
+    assert len(second.requests) == total_cells(2, [PROBE]) - 2 - 4
     assert [r.tally().n for r in report.rows] == [2, 2, 2]
 
     third = ScriptedModel([])

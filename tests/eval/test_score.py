@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from workset.eval.score import classify, is_refusal, mentions, rate, tally, wilson
@@ -64,14 +66,66 @@ def test_answers_are_classified_as_correct_another_record_refusal_or_other(
 
 
 def test_a_regex_expectation_matches_case_insensitively() -> None:
-    assert classify("PAY SHARD 7 it is", r"pay[-_ ]shard[-_ ]7", regex=True) == "correct"
-    assert classify("shard 9", r"pay[-_ ]shard[-_ ]7", regex=True) == "other"
+    assert classify("PAY SHARD 7 it is", regex=r"pay[-_ ]shard[-_ ]7") == "correct"
+    assert classify("shard 9", regex=r"pay[-_ ]shard[-_ ]7") == "other"
+
+
+def test_with_a_regex_the_plain_value_and_the_distractors_still_count() -> None:
+    regex = r"refund.{0,30}approved"
+    # the value in a form the regex does not cover is still correct
+    assert classify("It was $3,000.", "3000 USD", regex=regex) == "correct"
+    # another record's value in other words is another record's, not "other"
+    others = ("5000 USD", ("orders", "2026-03-13"), "2026-03-12")
+    assert classify("The cap is 5,000 dollars.", "3000 USD", regex=regex, others=others) == (
+        "other_record"
+    )
+    assert classify("At 2026-03-12T08:15:00Z", "2026-03-14", regex=regex, others=others) == (
+        "other_record"
+    )
+    assert classify("orders, partition of March 13", "x", regex=regex, others=others) == (
+        "other_record"
+    )
+    assert classify("the events table, 2026-03-13", "x", regex=regex, others=others) == "other"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("$5,000", "5000 USD"),
+        ("USD 5000.00", "5000 usd"),
+        ("5k euros", "5000 EUR"),
+        ("on 14 March 2026", "2026-03-14"),
+        ("March 14, 2026 at noon", "2026-03-14"),
+        ("2026/03/14", "2026-03-14"),
+        ("logged 2026-03-14T09:12:00.120Z", "2026-03-14"),
+        ("it broke on March 14", "2026-03-14"),
+        ("p99 of 250 milliseconds", "250 ms"),
+        ("waits 30 seconds", "30s"),
+    ],
+)
+def test_values_are_recognised_in_the_forms_models_write_them(text: str, value: str) -> None:
+    assert mentions(text, value)
+
+
+def test_normalised_values_still_need_the_same_value() -> None:
+    assert not mentions("$50,000", "5000 USD")
+    assert not mentions("on 2025-03-14", "2026-03-14")
+    assert not mentions("on March 15", "2026-03-14")
+    assert not mentions("window 30m", "30000")
+    assert mentions("orders partition 2026-03-13", ("orders", "2026-03-13"))
+    assert not mentions("orders partition 2026-03-14", ("orders", "2026-03-13"))
 
 
 def test_a_refusal_is_recognised_in_its_usual_phrasings() -> None:
     for text in ("Not found.", "I cannot find that", "The logs do not mention it", "Unknown"):
         assert is_refusal(text), text
     assert not is_refusal("The extension is 5805.")
+
+
+def test_a_hedge_is_not_a_refusal() -> None:
+    assert not is_refusal("I'm not sure, but I think it is the primary replica.")
+    answer = "I'm not sure, but it should be pay-shard-1."
+    assert classify(answer, "pay-shard-7", others=("pay-shard-1",)) == "other_record"
 
 
 def test_a_tally_reports_the_correct_rate_with_its_interval() -> None:
@@ -81,3 +135,26 @@ def test_a_tally_reports_the_correct_rate_with_its_interval() -> None:
     summary = result.as_dict()
     assert summary["rate"] == 0.5
     assert summary["low"] == pytest.approx(wilson(2, 4)[0], abs=1e-4)
+
+
+def test_the_classifier_agrees_with_the_hand_labelled_answers() -> None:
+    import yaml
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks/data/answers/labelled.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+
+    def value(v: object) -> str | tuple[str, ...]:
+        return tuple(str(x) for x in v) if isinstance(v, list) else str(v)
+
+    agree = 0
+    for item in data["answers"]:
+        probe = data["probes"][item["probe"]]
+        got = classify(
+            item["answer"],
+            value(probe.get("expected", "")),
+            regex=probe.get("expected_regex"),
+            others=[value(d) for d in probe.get("distractors", [])],
+        )
+        agree += got == item["label"]
+    assert len(data["answers"]) >= 100
+    assert agree / len(data["answers"]) >= 0.95

@@ -25,7 +25,7 @@ from workset.messages import (
 )
 
 ROOT = Path(__file__).resolve().parents[2] / "examples" / "transcripts"
-FIXTURES = {"incident": 40, "coding": 30}  # folder → user turns
+FIXTURES = {"incident": 40, "coding": 30, "support": 40, "pipeline": 32}  # folder → user turns
 INCIDENT_TOOLS = {
     "search_logs",
     "get_metrics",
@@ -148,15 +148,73 @@ def test_incident_tool_results_look_like_real_dumps() -> None:
     assert sum(" ERROR " in r for r in results) >= 2 and sum("req=" in r for r in results) >= 2
 
 
+def _said(fixture: Fixture, value: str) -> list[tuple[int, str]]:
+    """(turn, role) of every line that says ``value``; ``call`` for tool-call arguments."""
+    found = []
+    for line in fixture.lines:
+        if line["role"] == "assistant":
+            if value in (line.get("content") or ""):
+                found.append((line["turn"], "assistant"))
+            if any(value in c["function"]["arguments"] for c in line.get("tool_calls") or []):
+                found.append((line["turn"], "call"))
+        elif value in line["content"]:
+            found.append((line["turn"], line["role"]))
+    return sorted(set(found))
+
+
 @fixture_names
 def test_plain_facts_appear_only_in_the_user_message_of_their_turn(name: str) -> None:
     fixture = load(name)
     for probe in fixture.probes:
-        if "expected" not in probe:
+        if probe.get("kind", "user") != "user" or not isinstance(probe.get("expected"), str):
             continue
-        fact = str(probe["expected"])
-        where = [(line["turn"], line["role"]) for line in fixture.lines if fact in json.dumps(line)]
+        where = _said(fixture, str(probe["expected"]))
         assert where == [(probe["planted_turn"], "user")], (probe["id"], where)
+
+
+@fixture_names
+def test_facts_planted_in_a_tool_result_are_never_said_by_anyone(name: str) -> None:
+    for probe in load(name).probes:
+        if probe.get("kind") == "tool_result":
+            where = _said(load(name), str(probe["expected"]))
+            assert where == [(probe["planted_turn"], "tool")], (probe["id"], where)
+
+
+@fixture_names
+def test_a_summarised_fact_is_said_by_the_assistant_once_at_its_turn(name: str) -> None:
+    for probe in load(name).probes:
+        if probe.get("kind") == "summary":
+            where = _said(load(name), str(probe["expected"]))
+            said = [w for w in where if w[1] == "assistant"]
+            assert said == [(probe["planted_turn"], "assistant")], (probe["id"], where)
+            assert all(turn <= probe["planted_turn"] for turn, _ in where), (probe["id"], where)
+
+
+@fixture_names
+def test_a_revised_fact_replaces_an_earlier_value_that_was_said_first(name: str) -> None:
+    fixture = load(name)
+    for probe in fixture.probes:
+        if probe.get("kind") != "revised":
+            continue
+        first_user = [t for t, role in _said(fixture, probe["expected"]) if role == "user"]
+        assert first_user[0] == probe["planted_turn"], probe["id"]
+        old = [t for d in probe["distractors"] for t, r in _said(fixture, d) if r == "user"]
+        assert old and min(old) < probe["planted_turn"], (probe["id"], old)
+
+
+@fixture_names
+def test_rules_and_rejections_are_the_users_words_at_their_turn(name: str) -> None:
+    fixture = load(name)
+    for probe in fixture.probes:
+        if probe.get("kind") not in ("rule", "rejected"):
+            continue
+        users = [
+            line["content"]
+            for line in fixture.lines
+            if line["turn"] == probe["planted_turn"] and line["role"] == "user"
+        ]
+        pattern = probe.get("expected_regex") or re.escape(str(probe["expected"]))
+        assert any(re.search(pattern, u) for u in users), probe["id"]
 
 
 def test_the_affected_shard_is_never_hinted_at_elsewhere() -> None:
@@ -186,7 +244,7 @@ def test_probes_are_well_formed(name: str) -> None:
         assert 1 <= probe["planted_turn"] <= FIXTURES[name]
         assert ("expected" in probe) != ("expected_regex" in probe), probe["id"]
         if "expected" in probe:
-            assert len(questions) == 6 and isinstance(probe["expected"], str)
+            assert len(questions) == 6 and isinstance(probe["expected"], str | list)
         else:
             re.compile(probe["expected_regex"])
 
@@ -197,7 +255,9 @@ def test_distractors_are_other_values_present_in_the_session(name: str) -> None:
     text = fixture.text_of_turns(1)
     for probe in fixture.probes:
         for distractor in probe.get("distractors", []):
-            assert isinstance(distractor, str) and distractor in text, (probe["id"], distractor)
+            parts = distractor if isinstance(distractor, list) else [distractor]
+            for part in parts:
+                assert isinstance(part, str) and part in text, (probe["id"], distractor)
             assert distractor != probe.get("expected")
 
 

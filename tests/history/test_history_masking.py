@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import anyio
 from history_transcripts import context, session
 
@@ -42,3 +44,11 @@ def test_a_stub_is_never_masked_again_on_the_next_call() -> None:
     first = anyio.run(policy.view, history, context())
     again = anyio.run(policy.view, list(first.messages), context())
     assert again.messages == first.messages
+
+
+def test_a_result_recorded_without_a_tool_name_gets_the_name_of_its_call_in_the_stub() -> None:
+    history = [m if not isinstance(m, ToolMessage) else replace(m, name="") for m in session(6)]
+    view = anyio.run(make_policy("elide", turns=4).view, history, context())
+    stub = view.messages[2]
+    assert isinstance(stub, ToolMessage)
+    assert stub.content.startswith("[read_file result from turn 1, ")

@@ -21,6 +21,7 @@ def test_every_named_policy_is_listed_and_made_by_name() -> None:
         "user_verbatim",
         "pinned_system",
         "pinned_end",
+        "retrieval",
     )
     for name in policy_names():
         assert make_policy(name).name == name

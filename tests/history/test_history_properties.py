@@ -177,3 +177,28 @@ def test_one_policy_instance_keeps_the_properties_as_the_session_grows(
                 _check(
                     history[:cut], anyio.run(policy.view, history[:cut], context(model, window=60))
                 )
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(histories())
+def test_no_policy_changes_the_stable_prefix(history: list[Message]) -> None:
+    """System prompt and tools are never part of a view; only ``pinned_system`` (the seed's
+    counter-example, measured on purpose) asks for its block in the system prompt."""
+    from workset.eval.request import apply_view, to_request
+    from workset.messages import SystemMessage, ToolSpec
+
+    tools = (ToolSpec("read_file", "Read a file."), ToolSpec("shell", "Run a command."))
+    system = "You are a coding agent."
+    with tempfile.TemporaryDirectory() as directory:
+        for make in _makers(Path(directory)):
+            policy = make()
+            view = anyio.run(policy.view, history, context(summarizer([writer] * 99), window=60))
+            assert not any(isinstance(m, SystemMessage) for m in view.messages)
+            request = to_request(apply_view(system, view), tools, max_tokens=1)
+            assert request.tools == tools
+            head = request.messages[0]
+            assert isinstance(head, SystemMessage)
+            if policy.name == "pinned_system" and view.pinned:
+                assert head.content.startswith(system + "\n\n")
+            else:
+                assert head.content == system, policy.name

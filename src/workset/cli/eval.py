@@ -17,11 +17,18 @@ from rich.console import Console
 
 from workset.errors import UsageError
 from workset.eval.buckets import RequestCounter, transcript_buckets
+from workset.eval.cases import load_cases
 from workset.eval.checkpoint import Checkpoint
-from workset.eval.formats import load_probes, load_tools, load_transcript
+from workset.eval.components import ABLATIONS, evaluate_components
+from workset.eval.components_report import (
+    components_case_table,
+    components_json,
+    components_table,
+    plot_components,
+)
+from workset.eval.formats import load_probes, load_tools, load_transcript, require_answered
 from workset.eval.length import LENGTHS, evaluate_length
 from workset.eval.position import DEPTHS, evaluate_position
-from workset.eval.probes import evaluate_policies, total_cells
 from workset.eval.records import TICKETS, RecordTask, kv_task
 from workset.eval.report import (
     axis_json,
@@ -36,6 +43,7 @@ from workset.eval.report import (
     progress_bar,
     write_json,
 )
+from workset.eval.table import evaluate_policies, total_cells
 from workset.history.base import HistoryPolicy
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
@@ -68,6 +76,13 @@ def _model_options(fn: Callable[..., None]) -> Callable[..., None]:
             help="Context window for the model (default 8192).",
         ),
         click.option(
+            "--threads",
+            type=click.IntRange(min=1),
+            default=None,
+            help="llama.cpp threads for an embedded model (default $WORKSET_THREADS, else "
+            "llama.cpp's choice); on a busy machine 1 can be much faster than 2.",
+        ),
+        click.option(
             "--out",
             type=click.Path(file_okay=False, path_type=Path),
             default=Path("eval-out"),
@@ -84,13 +99,15 @@ def _with_model(
     spec: str,
     base_url: str | None,
     window: int | None,
+    threads: int | None,
     work: Callable[[Model, PartCounter], Awaitable[T]],
 ) -> T:
-    model = create_model(spec, base_url=base_url, context_window=window)
+    model = create_model(spec, base_url=base_url, context_window=window, threads=threads)
 
     async def go() -> T:
         try:
             counter = await anyio.to_thread.run_sync(model.token_counter)  # starts a local model
+            check_window(model, window)
             return await work(model, counter)
         finally:
             await model.aclose()
@@ -98,12 +115,54 @@ def _with_model(
     return anyio.run(go)
 
 
-def _policies(names: str | None) -> list[HistoryPolicy]:
-    """Fresh policy instances (one per replay) by name; all of them by default."""
+def check_window(model: Model, asked: int | None) -> None:
+    """Refuse to run when the backend gave a smaller window than ``--context-window`` asked
+    for (llama.cpp caps it at the model's training context without saying so)."""
+    got = model.info.context_window
+    if asked is not None and got < asked:
+        raise UsageError(
+            f"--context-window {asked:,} is more than {model.info.name} supports: the server "
+            f"started with {got:,} tokens (the model's training context). Use "
+            f"--context-window {got} or less, or a model with a longer window; a request that "
+            "does not fit is recorded as 'does not fit', it does not stop the run"
+        )
+
+
+def parse_policies(text: str | None) -> list[tuple[str, HistoryPolicy]]:
+    """Fresh policy instances (one per replay), each with its row label; all by default.
+
+    ``text`` is comma-separated; each entry is a name with optional parameters after colons,
+    e.g. ``retrieval:turns=2:share=0.1``. Numbers and ``true``/``false`` are read as such.
+    """
     from workset.history.policies import make_policy, policy_names
 
-    wanted = [n.strip() for n in names.split(",") if n.strip()] if names else policy_names()
-    return [make_policy(n) for n in wanted]
+    entries = [e.strip() for e in text.split(",") if e.strip()] if text else policy_names()
+    chosen: list[tuple[str, HistoryPolicy]] = []
+    for entry in entries:
+        name, *pairs = entry.split(":")
+        params: dict[str, Any] = {}
+        for pair in pairs:
+            key, sep, value = pair.partition("=")
+            if not sep or not key.strip():
+                raise UsageError(
+                    f"policy parameter {pair!r} in {entry!r} must be key=value, "
+                    "e.g. retrieval:turns=2:share=0.1"
+                )
+            params[key.strip()] = _value(value.strip())
+        label = ":".join([name, *(f"{k}={params[k]}" for k in sorted(params))])
+        chosen.append((label, make_policy(name, **params)))
+    return chosen
+
+
+def _value(text: str) -> Any:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
 
 
 @eval_group.command("policies")
@@ -111,7 +170,11 @@ def _policies(names: str | None) -> list[HistoryPolicy]:
 @click.option("--tools", type=_file, required=True, help="Tool definitions JSON.")
 @click.option("--probes", type=_file, required=True, help="Probes YAML or JSON.")
 @click.option(
-    "--policies", "policy_list", default=None, help="Comma-separated policy names (default: all)."
+    "--policies",
+    "policy_list",
+    default=None,
+    help="Comma-separated policy names, each with optional parameters after colons "
+    "(retrieval:turns=2:share=0.1); default: all.",
 )
 @click.option(
     "--max-tokens", type=int, default=48, show_default=True, help="Answer length for each probe."
@@ -126,11 +189,19 @@ def policies_command(
     model_spec: str,
     base_url: str | None,
     context_window: int | None,
+    threads: int | None,
     out: Path,
 ) -> None:
-    """Replay a transcript under each policy and ask its probes at the end."""
+    """Replay a transcript under each policy and ask its probes at the end.
+
+    The control row (the planted turns alone) comes first; a probe it answers less than 5
+    times in 6 is marked uninformative for the model. A policy whose prompt does not fit the
+    window is recorded as "does not fit" and the run goes on. The transcript must end on the
+    assistant's reply.
+    """
     recorded, specs, asked = load_transcript(transcript), load_tools(tools), load_probes(probes)
-    chosen = _policies(policy_list)
+    require_answered(recorded)
+    chosen = parse_policies(policy_list)
     checkpoint = Checkpoint(out / "policies.checkpoint.jsonl")
 
     async def work(model: Model, counter: PartCounter) -> Any:
@@ -147,11 +218,52 @@ def policies_command(
                 progress=advance,
             )
 
-    report = _with_model(model_spec, base_url, context_window, work)
+    report = _with_model(model_spec, base_url, context_window, threads, work)
     write_json(out / "policies.json", policy_json(report))
     plot_policies(report, out / "policies.png")
     _out.print(policy_table(report))
     _out.print(f"wrote {out / 'policies.json'} and {out / 'policies.png'}")
+
+
+@eval_group.command("components")
+@click.option("--cases", type=_file, required=True, help="Component cases YAML.")
+@click.option(
+    "--ablations",
+    default=",".join(ABLATIONS),
+    show_default=True,
+    help="Comma-separated: full, no_memory, no_rerank, no_examples, no_compression.",
+)
+@_model_options
+def components_command(
+    cases: Path,
+    ablations: str,
+    model_spec: str,
+    base_url: str | None,
+    context_window: int | None,
+    threads: int | None,
+    out: Path,
+) -> None:
+    """Run component-level cases through the agent, each ablation dropping one component.
+
+    Checks per case: required evidence in the context, required and forbidden tools, strings
+    that must not appear in any request or the answer, the expected outcome.
+    """
+    suite = load_cases(cases)
+    chosen = [a.strip() for a in ablations.split(",") if a.strip()]
+    checkpoint = Checkpoint(out / "components.checkpoint.jsonl")
+
+    async def work(model: Model, counter: PartCounter) -> Any:
+        with progress_bar(len(chosen) * len(suite.cases), "components") as advance:
+            return await evaluate_components(
+                suite, model, checkpoint=checkpoint, ablations=chosen, progress=advance
+            )
+
+    report = _with_model(model_spec, base_url, context_window, threads, work)
+    write_json(out / "components.json", components_json(report))
+    plot_components(report, out / "components.png")
+    _out.print(components_table(report))
+    _out.print(components_case_table(report))
+    _out.print(f"wrote {out / 'components.json'} and {out / 'components.png'}")
 
 
 def _task(task: str, kv_file: Path | None) -> RecordTask:
@@ -205,6 +317,7 @@ def position_command(
     model_spec: str,
     base_url: str | None,
     context_window: int | None,
+    threads: int | None,
     out: Path,
 ) -> None:
     """Accuracy by the fact's position in a list of look-alike records."""
@@ -222,7 +335,7 @@ def position_command(
         )
 
     _axis("position", chosen.name, len(points) * trials, evaluate, model_spec, base_url,
-          context_window, out)  # fmt: skip
+          context_window, threads, out)  # fmt: skip
 
 
 @eval_group.command("length")
@@ -239,6 +352,7 @@ def length_command(
     model_spec: str,
     base_url: str | None,
     context_window: int | None,
+    threads: int | None,
     out: Path,
 ) -> None:
     """Accuracy by list length, the fact kept in the middle."""
@@ -250,7 +364,7 @@ def length_command(
         )
 
     _axis("length", chosen.name, len(points) * trials, evaluate, model_spec, base_url,
-          context_window, out)  # fmt: skip
+          context_window, threads, out)  # fmt: skip
 
 
 def _axis(
@@ -261,6 +375,7 @@ def _axis(
     model_spec: str,
     base_url: str | None,
     context_window: int | None,
+    threads: int | None,
     out: Path,
 ) -> None:
     """Run one position or length sweep with a progress bar; write JSON, PNG and the table."""
@@ -270,7 +385,7 @@ def _axis(
         with progress_bar(total, kind) as advance:
             return await evaluate(model, checkpoint, advance)
 
-    report = _with_model(model_spec, base_url, context_window, work)
+    report = _with_model(model_spec, base_url, context_window, threads, work)
     write_json(out / f"{kind}-{name}.json", axis_json(report))
     plot_axis(report, out / f"{kind}-{name}.png")
     _out.print(axis_table(report))
@@ -286,6 +401,7 @@ def buckets_command(
     model_spec: str,
     base_url: str | None,
     context_window: int | None,
+    threads: int | None,
     out: Path,
 ) -> None:
     """Token buckets per call, per item and by four counts, checked against each other."""
@@ -295,7 +411,7 @@ def buckets_command(
         totals = _server_template_counter(model) or counter
         return transcript_buckets(recorded, specs, counter, totals, method=counter.method)
 
-    report = _with_model(model_spec, base_url, context_window, work)
+    report = _with_model(model_spec, base_url, context_window, threads, work)
     write_json(out / "buckets.json", buckets_json(report))
     plot_buckets(report, out / "buckets.png")
     _out.print(buckets_table(report))

@@ -8,19 +8,24 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from workset.errors import UsageError
 from workset.messages import (
+    AssistantMessage,
     Message,
     SystemMessage,
+    ToolMessage,
     ToolSpec,
     UserMessage,
     from_wire,
     group_units,
 )
+
+from .match import Value
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,22 +49,33 @@ class Transcript:
 class Probe:
     """A planted fact asked at the end of a replay in several phrasings.
 
-    ``expected`` is a plain string (matched whole-word, case-insensitively, ``-``/``_``/space
-    treated alike) unless ``expected_is_regex``. ``distractors`` are other records' values
-    that a confused model might give instead.
+    ``expected`` is the value (matched whole-word in canonical form: case, ``-``/``_``/space,
+    numbers, currencies, units and dates normalised, see :mod:`workset.eval.match`), or a
+    tuple of parts that must all be named (a table and a partition); ``regex``
+    is a pattern that also counts as correct (either may be empty, not both).
+    ``distractors`` are other records' values that a confused model might give instead: a
+    string, or a tuple of parts that must all be named (a wrong partition of the right table).
+    ``kind`` says what sort of fact it is (``user``, ``tool_result``, ``revised``,
+    ``rejected``, ``rule``, ``summary``…), for the reports.
     """
 
     id: str
     planted_turn: int
     questions: tuple[str, ...]
-    expected: str
-    expected_is_regex: bool = False
-    distractors: tuple[str, ...] = ()
+    expected: Value = ""
+    regex: str | None = None
+    distractors: tuple[Value, ...] = ()
+    kind: str = "fact"
+
+    def __post_init__(self) -> None:
+        empty = not self.expected if isinstance(self.expected, tuple) else not self.expected.strip()
+        if empty and not self.regex:
+            raise UsageError(f"probe {self.id!r} needs an expected value or a regex")
 
 
 def load_transcript(path: Path) -> Transcript:
     """Read a transcript: one OpenAI-shape message per line, optional integer ``"turn"``."""
-    text = _read(path, "transcript")
+    text = read_file(path, "transcript")
     system: str | None = None
     messages: list[Message] = []
     turns: list[int] = []
@@ -95,6 +111,8 @@ def load_transcript(path: Path) -> Transcript:
                 f"{where}: 'turn' must be an integer not smaller than the previous line's "
                 f"turn ({turn}), got {given!r}"
             )
+        if isinstance(message, ToolMessage) and not message.name:
+            message = replace(message, name=_called(messages, message.tool_call_id) or "")
         messages.append(message)
         turns.append(turn)
     if not messages:
@@ -106,10 +124,45 @@ def load_transcript(path: Path) -> Transcript:
     return Transcript(system, tuple(messages), tuple(turns), str(path))
 
 
+def _called(messages: Sequence[Message], call_id: str) -> str | None:
+    """The name of the tool that call ``call_id`` asked for (a result without ``name``)."""
+    for message in reversed(messages):
+        if isinstance(message, AssistantMessage):
+            for call in message.tool_calls:
+                if call.id == call_id:
+                    return call.name
+    return None
+
+
+def require_answered(transcript: Transcript) -> None:
+    """Probes are asked after the last reply: the transcript must end on one.
+
+    A transcript that ends on a user message (or a tool result) would turn every probe into
+    a second message in a row, answered as a reply to the unanswered one; it is refused.
+    """
+    last = transcript.messages[-1]
+    if isinstance(last, AssistantMessage) and not last.tool_calls:
+        return
+    what = (
+        "an unanswered user message"
+        if isinstance(last, UserMessage)
+        else (
+            "a tool result the assistant never read"
+            if isinstance(last, ToolMessage)
+            else "an assistant message that calls tools"
+        )
+    )
+    raise UsageError(
+        f"{transcript.source or 'the transcript'} ends on {what} (turn "
+        f"{transcript.turns[-1]}); probes are asked after the assistant's last reply, so end "
+        "the transcript with the assistant's answer, or cut the unanswered tail"
+    )
+
+
 def load_tools(path: Path) -> tuple[ToolSpec, ...]:
     """Read a JSON list of OpenAI tool definitions (``{"type": "function", "function": …}``)."""
     try:
-        data = json.loads(_read(path, "tools"))
+        data = json.loads(read_file(path, "tools"))
     except json.JSONDecodeError as error:
         raise UsageError(f"{path}:{error.lineno}: not valid JSON ({error.msg})") from error
     if isinstance(data, Mapping) and "tools" in data:
@@ -138,9 +191,9 @@ def _tool(entry: Any, where: str) -> ToolSpec:
 
 def load_probes(path: Path) -> tuple[Probe, ...]:
     """Read probes from YAML (``.yaml``/``.yml``) or JSON: a list, or ``{"probes": [...]}``."""
-    text = _read(path, "probes")
+    text = read_file(path, "probes")
     if path.suffix.lower() in (".yaml", ".yml"):
-        data = _yaml(text, path)
+        data = parse_yaml(text, path)
     else:
         try:
             data = json.loads(text)
@@ -173,38 +226,60 @@ def _probe(entry: Any, where: str) -> Probe:
         questions = [questions]
     if not _strings(questions) or not questions:
         raise UsageError(f"{where}: 'question' must be a string or a non-empty list of strings")
-    expected, is_regex = _expected(entry, where)
-    distractors = [_scalar(d) for d in entry.get("distractors") or []]
-    if not _strings(distractors):
-        raise UsageError(f"{where}: 'distractors' must be a list of strings")
-    return Probe(probe_id, turn, tuple(questions), expected, is_regex, tuple(distractors))
+    expected, regex = _expected(entry, where)
+    distractors = tuple(_distractor(d, where) for d in entry.get("distractors") or [])
+    kind = entry.get("kind", "fact")
+    if not isinstance(kind, str) or not kind:
+        raise UsageError(f"{where}: 'kind' must be a non-empty string, e.g. tool_result")
+    return Probe(probe_id, turn, tuple(questions), expected, regex, distractors, kind)
 
 
-def _expected(entry: Mapping[str, Any], where: str) -> tuple[str, bool]:
+def _expected(entry: Mapping[str, Any], where: str) -> tuple[Value, str | None]:
     expected = entry.get("expected")
     regex = entry.get("expected_regex")
     if isinstance(expected, Mapping):
-        regex = expected.get("regex")
-        expected = None
-    if isinstance(regex, str) and regex:
+        regex = expected.get("regex", regex)
+        expected = expected.get("value")
+    if regex is not None:
+        if not isinstance(regex, str) or not regex:
+            raise UsageError(f"{where}: 'expected_regex' must be a non-empty pattern")
         try:
             re.compile(regex)
         except re.error as error:
             raise UsageError(f"{where}: the expected regex {regex!r} is invalid: {error}") from None
-        return regex, True
-    expected = _scalar(expected)
-    if not isinstance(expected, str) or not expected.strip():
+    if isinstance(expected, list):  # a composite: every part must be named
+        return _distractor(expected, where), regex
+    expected = _scalar(expected) if expected is not None else ""
+    if not isinstance(expected, str) or (not expected.strip() and regex is None):
         raise UsageError(
-            f"{where}: 'expected' must be a non-empty string, or {{regex: PATTERN}}, "
-            "or 'expected_regex: PATTERN'"
+            f"{where}: 'expected' must be a non-empty string, or give 'expected_regex: "
+            "PATTERN' (both may be given: either counts as correct)"
         )
-    return expected, False
+    return expected, regex
+
+
+def _distractor(value: Any, where: str) -> Value:
+    """A distractor: a value, or a list of parts that must all be named (a composite)."""
+    if isinstance(value, list):
+        parts = tuple(_scalar(v) for v in value)
+        if parts and all(isinstance(p, str) and p for p in parts):
+            return parts
+    else:
+        value = _scalar(value)
+        if isinstance(value, str) and value:
+            return value
+    raise UsageError(
+        f"{where}: each distractor must be a string, or a list of strings that must all "
+        f"appear (e.g. [orders, 2026-03-13]), got {value!r}"
+    )
 
 
 def _scalar(value: Any) -> Any:
-    """YAML reads ``4417`` as a number: probe values are compared as text."""
+    """YAML reads ``4417`` as a number and ``2026-03-13`` as a date: probe values are text."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
+    if isinstance(value, date):  # a datetime is a date too
+        return value.isoformat()
     return value
 
 
@@ -216,7 +291,7 @@ def _strings(value: Any) -> bool:
     )
 
 
-def _yaml(text: str, path: Path) -> Any:
+def parse_yaml(text: str, path: Path) -> Any:
     try:
         import yaml
     except ImportError:
@@ -232,7 +307,7 @@ def _yaml(text: str, path: Path) -> Any:
         raise UsageError(f"{path}{line}: not valid YAML ({error})") from None
 
 
-def _read(path: Path, what: str) -> str:
+def read_file(path: Path, what: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except OSError as error:

@@ -14,34 +14,32 @@ The view of the whole transcript at the end is kept: probes are asked on top of 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from workset.history.base import HistoryPolicy, HistoryView, PolicyContext, pinned_block
+from workset.history.base import HistoryPolicy, PolicyContext
 from workset.messages import AssistantMessage, Message, ToolSpec, UserMessage
-from workset.models.base import Usage
+from workset.models.base import ModelRequest, Usage
 from workset.tokens.base import RequestCount
 from workset.tokens.counter import PartCounter, common_prefix_tokens
 
 from .formats import Transcript
-
-
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    """A request without its tools: the system prompt and the messages after it."""
-
-    system: str | None
-    messages: tuple[Message, ...]
+from .request import Prompt, apply_view, count, to_request
 
 
 @dataclass(frozen=True, slots=True)
 class CallCount:
-    """One call point: the index of the recorded assistant message, its turn, its counts."""
+    """One call point: the index of the recorded assistant message, its turn, its counts.
+
+    ``over_window`` is set when the request plus the output reserve would not have fitted
+    the model's window: the agent could not have sent it.
+    """
 
     index: int
     turn: int
     total: int
     cached: int
     kept: int  # how many messages the view sent
+    over_window: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,19 +61,10 @@ class ReplayResult:
     def final_context(self) -> int:
         return self.calls[-1].total if self.calls else 0
 
-
-def apply_view(system: str | None, view: HistoryView) -> Prompt:
-    """The prompt a view makes: its pinned block goes in the system prompt or last.
-
-    At ``"end"`` the block is one user message after the view (before any question asked on
-    top of it), so moving it between the two places changes nothing else.
-    """
-    if not view.pinned:
-        return Prompt(system, view.messages)
-    block = pinned_block(view.pinned)
-    if view.pinned_at == "system":
-        return Prompt(f"{system}\n\n{block}" if system else block, view.messages)
-    return Prompt(system, (*view.messages, UserMessage(block)))
+    @property
+    def over_window(self) -> int:
+        """How many call points would not have fitted the model's window."""
+        return sum(c.over_window for c in self.calls)
 
 
 def call_points(transcript: Transcript) -> list[int]:
@@ -94,31 +83,53 @@ async def replay(
     counter: PartCounter,
     context: PolicyContext,
     *,
-    on_call: Callable[[int, int], None] | None = None,
+    model_window: int | None = None,
+    reserve: int = 0,
+    stored: Callable[[int], CallCount | None] | None = None,
+    on_call: Callable[[int, CallCount], None] | None = None,
 ) -> ReplayResult:
-    """Count every call point of ``transcript`` as ``policy`` would have sent it."""
+    """Count every call point of ``transcript`` as ``policy`` would have sent it.
+
+    ``model_window`` and ``reserve`` (the output tokens kept free) flag call points that would
+    not have fitted. ``stored(n)`` returns call point ``n``'s count from an earlier, interrupted
+    run (its view is still computed, so the policy's state is rebuilt; only counting is
+    skipped); ``on_call(n, count)`` is told of each call point as it is done.
+    """
     points = call_points(transcript)
     calls: list[CallCount] = []
     cost = Usage(0, 0)
     previous: RequestCount | None = None
+    previous_request: ModelRequest | None = None
     for n, index in enumerate(points, start=1):
         history = transcript.messages[:index]
         view = await policy.view(history, _with_query(context, history))
         cost = add_usage(cost, view.cost)
-        prompt = apply_view(transcript.system, view)
-        count = counter.count_request(prompt.system, tools, prompt.messages)
-        cached = 0 if previous is None else common_prefix_tokens(previous, count, counter)
-        previous = count
-        calls.append(
-            CallCount(index, transcript.turns[index], count.total, cached, len(view.messages))
+        request = to_request(apply_view(transcript.system, view), tools, max_tokens=reserve)
+        done = stored(n) if stored is not None else None
+        if done is not None:
+            calls.append(done)
+            previous, previous_request = None, request
+            continue
+        if previous is None and previous_request is not None:
+            previous = count(counter, previous_request)  # resumed: the last stored call point
+        counted = count(counter, request)
+        cached = 0 if previous is None else common_prefix_tokens(previous, counted, counter)
+        previous, previous_request = counted, request
+        over = model_window is not None and counted.total + reserve > model_window
+        call = CallCount(
+            index, transcript.turns[index], counted.total, cached, len(view.messages), over
         )
+        calls.append(call)
         if on_call is not None:
-            on_call(n, len(points))
+            on_call(n, call)
     final = await policy.view(transcript.messages, _with_query(context, transcript.messages))
     cost = add_usage(cost, final.cost)
     return ReplayResult(policy.name, tuple(calls), cost, apply_view(transcript.system, final))
 
 
+def last_user_text(history: Sequence[Message]) -> str:
+    return next((m.content for m in reversed(history) if isinstance(m, UserMessage)), "")
+
+
 def _with_query(context: PolicyContext, history: Sequence[Message]) -> PolicyContext:
-    last_user = next((m.content for m in reversed(history) if isinstance(m, UserMessage)), "")
-    return PolicyContext(context.window, context.summarizer, last_user)
+    return replace(context, query=last_user_text(history))

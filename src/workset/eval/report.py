@@ -19,9 +19,9 @@ from rich.table import Table
 from workset.errors import UsageError
 
 from .buckets import COLUMNS, BucketsReport
-from .probes import PolicyReport
 from .records import AxisReport
 from .score import OUTCOMES
+from .table import PolicyReport
 
 
 @contextmanager
@@ -40,18 +40,25 @@ def progress_bar(total: int, description: str) -> Iterator[Callable[[str], None]
         yield lambda label: bar.update(task, advance=1, label=label)
 
 
+UNINFORMATIVE = "uninformative for this model"
+
+
 def policy_json(report: PolicyReport) -> dict[str, Any]:
     rows = []
     for row in report.rows:
         rows.append(
             {
                 "policy": row.name,
+                "fits": row.fits,
                 "billed_input_tokens": row.billed,
                 "cached_tokens": row.cached,
                 "final_context_tokens": row.final_context,
+                "largest_probe_prompt_tokens": row.largest_prompt,
                 "calls": row.calls,
+                "calls_over_window": row.over_window,
                 "compression_prompt_tokens": row.cost_prompt,
                 "compression_completion_tokens": row.cost_completion,
+                "meets_goal": report.meets_goal(row),
                 "probes": {p.id: dict(row.tally(p.id).as_dict()) for p in report.probes},
                 "answers": [
                     {
@@ -65,32 +72,58 @@ def policy_json(report: PolicyReport) -> dict[str, Any]:
                 ],
             }
         )
-    return {"transcript": report.transcript, "model": report.model, "rows": rows}
+    probes = {
+        p.id: {
+            "planted_turn": p.planted_turn,
+            "kind": p.kind,
+            "informative": report.informative(p.id),
+            **({} if report.informative(p.id) else {"note": UNINFORMATIVE}),
+        }
+        for p in report.probes
+    }
+    return {
+        "transcript": report.transcript,
+        "model": report.model,
+        "context_window": report.window,
+        "probes": probes,
+        "rows": rows,
+    }
 
 
 def policy_table(report: PolicyReport) -> Table:
-    table = Table(title=f"policies on {_short(report.transcript)} ({report.model})")
+    table = Table(title=f"policies on {short_name(report.transcript)} ({report.model})")
     table.add_column("policy", no_wrap=True)
-    for column in ("billed", "cached", "final ctx", "compress cost"):
+    for column in ("billed", "cached", "final ctx", "over window", "compress cost"):
         table.add_column(column, justify="right")
     for probe in report.probes:
-        table.add_column(f"{probe.id} (turn {probe.planted_turn})", justify="right")
+        mark = "" if report.informative(probe.id) else f"\n({UNINFORMATIVE})"
+        table.add_column(f"{probe.id} (turn {probe.planted_turn}){mark}", justify="right")
     table.add_column("wrong: other record / refusal / other", justify="right")
+    table.add_column("goal", justify="center")
     full = next((r.billed for r in report.rows if r.name == "full"), None)
     for row in report.rows:
         billed = f"{row.billed:,}"
         if full and row.name not in ("full", "control"):
             billed += f" ({(row.billed - full) / full:+.0%})"
+        over = f"{row.over_window}/{row.calls}" if row.calls else "-"
         cells = [
             row.name,
             billed,
             f"{row.cached:,}",
             f"{row.final_context:,}",
+            over,
             f"{row.cost_prompt:,}+{row.cost_completion:,}" if row.cost_prompt else "-",
         ]
+        if not row.fits:
+            fit = f"does not fit ({row.largest_prompt:,} > {report.window:,})"
+            cells += [fit for _ in report.probes] + ["-", "-"]
+            table.add_row(*cells)
+            continue
         cells += [str(row.tally(p.id).correct) for p in report.probes]
         counts = row.tally().counts
         cells.append(f"{counts['other_record']} / {counts['refusal']} / {counts['other']}")
+        goal = report.meets_goal(row)
+        cells.append("-" if goal is None else ("yes" if goal else "no"))
         table.add_row(*cells)
     return table
 
@@ -147,7 +180,9 @@ def buckets_json(report: BucketsReport) -> dict[str, Any]:
 
 
 def buckets_table(report: BucketsReport) -> Table:
-    table = Table(title=f"token buckets per call of {_short(report.transcript)} ({report.method})")
+    table = Table(
+        title=f"token buckets per call of {short_name(report.transcript)} ({report.method})"
+    )
     for column in ("call", "turn", *COLUMNS, "total", "agree"):
         table.add_column(column, justify="right")
     for n, row in enumerate(report.rows, start=1):
@@ -163,7 +198,7 @@ def write_json(path: Path, data: Mapping[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
@@ -175,11 +210,15 @@ def _pyplot() -> Any:
 
 
 def plot_policies(report: PolicyReport, path: Path) -> None:
-    """Billed tokens (cached part shaded) beside each probe's recall with Wilson bars."""
-    plt = _pyplot()
+    """Billed tokens (cached part shaded) beside each probe's recall with Wilson bars.
+
+    Probes the control row cannot answer are drawn hatched and labelled uninformative; a
+    row that does not fit the window is labelled so instead of drawn at zero.
+    """
+    plt = pyplot()
     rows = list(report.rows)
-    names = [r.name for r in rows]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    names = [r.name if r.fits else f"{r.name} (does not fit)" for r in rows]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 0.55 * len(rows) + 2.5))
     left.barh(names, [r.billed for r in rows], color="#8fb3d9", label="billed input")
     left.barh(names, [r.cached for r in rows], color="#2f6ea8", label="of which cached")
     left.invert_yaxis()
@@ -191,26 +230,33 @@ def plot_policies(report: PolicyReport, path: Path) -> None:
         rates = [r.tally(probe.id).correct for r in rows]
         ys = [i + (k - (len(report.probes) - 1) / 2) * height for i in range(len(rows))]
         errors = [[x.value - x.low for x in rates], [x.high - x.value for x in rates]]
+        informative = report.informative(probe.id)
+        label = f"{probe.id} (turn {probe.planted_turn})"
         right.barh(
             ys,
-            [x.value for x in rates],
+            [x.value if r.fits else 0.0 for x, r in zip(rates, rows, strict=True)],
             height=height,
             xerr=errors,
-            capsize=3,
-            label=f"{probe.id} (turn {probe.planted_turn})",
+            capsize=2,
+            hatch=None if informative else "//",
+            alpha=1.0 if informative else 0.45,
+            label=label if informative else f"{label}: {UNINFORMATIVE}",
         )
+    for i, row in enumerate(rows):
+        if not row.fits:
+            right.text(0.02, i, "does not fit the window", va="center", fontsize=8)
     right.set_yticks(range(len(rows)), names)
     right.invert_yaxis()
     right.set_xlim(0, 1)
     right.set_xlabel("probe accuracy (Wilson 95 %)")
-    right.legend(loc="lower right")
-    fig.suptitle(f"{_short(report.transcript)} ({report.model})")
-    _save(fig, plt, path)
+    right.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+    fig.suptitle(f"{short_name(report.transcript)} ({report.model}, window {report.window:,})")
+    save_figure(fig, plt, path)
 
 
 def plot_axis(report: AxisReport, path: Path) -> None:
     """Accuracy with its Wilson band, and the share of answers that were a neighbour's value."""
-    plt = _pyplot()
+    plt = pyplot()
     xs = [r.axis for r in report.rows]
     correct = [r.tally.correct for r in report.rows]
     neighbour = [r.tally.counts["other_record"] / max(1, r.tally.n) for r in report.rows]
@@ -227,30 +273,30 @@ def plot_axis(report: AxisReport, path: Path) -> None:
     ax.set_ylabel("share of trials")
     ax.set_title(f"{report.kind} test, {report.task} ({report.model})")
     ax.legend()
-    _save(fig, plt, path)
+    save_figure(fig, plt, path)
 
 
 def plot_buckets(report: BucketsReport, path: Path) -> None:
     """A stacked area of the four buckets per call."""
-    plt = _pyplot()
+    plt = pyplot()
     xs = list(range(1, len(report.rows) + 1))
     series = [[getattr(r.exact, c) for r in report.rows] for c in COLUMNS]
     fig, ax = plt.subplots(figsize=(10, 4.5))
     ax.stackplot(xs, series, labels=[c.replace("_", " ") for c in COLUMNS], alpha=0.85)
     ax.set_xlabel("model call")
     ax.set_ylabel("prompt tokens")
-    ax.set_title(f"token buckets per call: {_short(report.transcript)}")
+    ax.set_title(f"token buckets per call: {short_name(report.transcript)}")
     ax.legend(loc="upper left")
-    _save(fig, plt, path)
+    save_figure(fig, plt, path)
 
 
-def _short(path: str) -> str:
+def short_name(path: str) -> str:
     """A transcript's folder and name: enough to tell runs apart on a chart."""
     parts = Path(path).parts
     return "/".join(parts[-2:]) if parts else path
 
 
-def _save(fig: Any, plt: Any, path: Path) -> None:
+def save_figure(fig: Any, plt: Any, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

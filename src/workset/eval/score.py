@@ -9,6 +9,10 @@ counted apart. The Wilson score interval for ``k`` successes in ``n`` trials at 
     interval = [centre − half, centre + half]
 
 It stays inside [0, 1] and is sensible for the small ``n`` (six phrasings) used here.
+
+A refusal is an answer that says the value is not there ("not found", "I don't know", "the
+logs do not mention it"). A hedge ("I'm not sure, but …") is not one: what follows it is
+classified like any other answer.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from .match import Value, mentions, mentions_any
+
 Outcome: TypeAlias = Literal["correct", "other_record", "refusal", "other"]
 OUTCOMES: tuple[Outcome, ...] = ("correct", "other_record", "refusal", "other")
 Z95 = 1.959963984540054
@@ -27,8 +33,10 @@ _REFUSALS = re.compile(
     r"not found|no (?:such |matching )?(?:record|information|data|mention)|"
     r"(?:don't|do not|doesn't|does not) (?:know|have|contain|mention|say|specify)|"
     r"none available|not available|not (?:mentioned|specified|provided|given|stated)|"
+    r"\bno (?:\w+ ){1,3}(?:was|were|is|are|has been) (?:mentioned|specified|provided|given|"
+    r"stated|found|recorded)|"
     r"(?:can't|cannot|could not|couldn't|unable to) (?:find|determine|tell|locate|answer)|"
-    r"\bunknown\b|not sure|no idea|^\s*none\b",
+    r"\bunknown\b|no idea|^\s*none\b",
     re.IGNORECASE,
 )
 
@@ -68,35 +76,30 @@ def rate(successes: int, n: int) -> Rate:
     return Rate(successes, n, low, high)
 
 
-def _normalise(text: str) -> str:
-    return re.sub(r"[\s_\-]+", "-", text.lower())
-
-
-def mentions(text: str, value: str) -> bool:
-    """Whether ``value`` occurs in ``text`` as a whole token, ignoring case and ``-``/``_``."""
-    needle = _normalise(value.strip())
-    if not needle:
-        return False
-    pattern = r"(?<![0-9a-z])" + re.escape(needle) + r"(?![0-9a-z])"
-    return re.search(pattern, _normalise(text)) is not None
-
-
 def is_refusal(text: str) -> bool:
     return _REFUSALS.search(text) is not None
 
 
 def classify(
-    answer: str, expected: str, *, regex: bool = False, others: Iterable[str] = ()
+    answer: str,
+    expected: Value = "",
+    *,
+    regex: str | None = None,
+    others: Iterable[Value] = (),
 ) -> Outcome:
-    """Correct if the expected value is there; else another record's value; else refusal."""
-    found = (
-        re.search(expected, answer, re.IGNORECASE) is not None
-        if regex
-        else mentions(answer, expected)
-    )
-    if found:
+    """Correct if the expected value is named (or the regex matches); else another record's
+    value; else a refusal; else other.
+
+    ``expected`` and ``others`` are compared in canonical form (:mod:`workset.eval.match`:
+    numbers, currencies, units, dates), so "$5,000" names ``5000 USD`` and a timestamp on
+    the day of a distractor date names that date. ``expected`` and any item of ``others`` may
+    be a composite (a tuple whose parts must all be named: a partition of a table).
+    """
+    if (expected and mentions(answer, expected)) or (
+        regex is not None and re.search(regex, answer, re.IGNORECASE) is not None
+    ):
         return "correct"
-    if any(mentions(answer, other) for other in others if other):
+    if mentions_any(answer, tuple(others)):
         return "other_record"
     if is_refusal(answer) or not answer.strip():
         return "refusal"

@@ -18,9 +18,12 @@ from workset.messages import AssistantMessage, ToolMessage
 MAX_ARGUMENT_CHARS = 300
 
 
-def elide_stub(result: ToolMessage, *, turn: int, arguments: str) -> str:
-    """The stub that stands for ``result``: tool, turn, size and how to re-run it."""
-    name = result.name or "the tool"
+def elide_stub(result: ToolMessage, *, turn: int, arguments: str, tool: str | None = None) -> str:
+    """The stub that stands for ``result``: tool, turn, size and how to re-run it.
+
+    ``tool`` is the name the call asked for, used when the result itself carries none.
+    """
+    name = result.name or tool or "the tool"
     if len(arguments) <= MAX_ARGUMENT_CHARS:
         again = f"call {name} again with the same arguments ({arguments}) to re-read it"
     else:
@@ -55,13 +58,17 @@ def _mask(block: Block, context: PolicyContext) -> tuple[Block, list[OmittedItem
     call = block.messages[0]
     assert isinstance(call, AssistantMessage)
     arguments = {c.id: c.arguments for c in call.tool_calls}
+    names = {c.id: c.name for c in call.tool_calls}
     stubs: dict[str, str] = {}
     items: list[OmittedItem] = []
     for message, seq in zip(block.messages, block.seqs, strict=True):
         if not isinstance(message, ToolMessage) or is_stub(message.content):
             continue
         stubs[message.tool_call_id] = elide_stub(
-            message, turn=block.turn, arguments=arguments.get(message.tool_call_id, "{}")
+            message,
+            turn=block.turn,
+            arguments=arguments.get(message.tool_call_id, "{}"),
+            tool=names.get(message.tool_call_id),
         )
         single = Block((message,), (seq,), block.turn)
         items.extend(omitted_items(single, "masked", "replaced by a stub", context))

@@ -11,6 +11,10 @@
                           seed's measured winner: −54 % tokens, recall kept)
 ``pinned_system``         the last ``turns`` turns plus notes pinned in the system prompt
 ``pinned_end``            the same notes pinned at the end of the prompt
+``retrieval``             the last ``turns`` turns, the fact ledger (decisions, standing
+                          rules, corrections, rejections) pinned, and the archived pieces
+                          that match the current need recalled within ``share`` of the
+                          window (:mod:`~workset.history.recall`, :mod:`~workset.history.ledger`)
 ========================  ==============================================================
 
 Every policy takes ``layers=`` to run first (a :class:`ToolResultBudget`, :class:`NoiseRemoval`,
@@ -29,6 +33,7 @@ from workset.errors import UsageError
 from workset.history.base import HistoryView, PolicyContext
 from workset.history.compaction import DEFAULT_TRIGGER, AnchoredSummary, full_compaction
 from workset.history.draft import Layer, start_draft
+from workset.history.ledger import Extractor, FactLedger
 from workset.history.masking import ObservationMasking
 from workset.history.notes import NoteTaker
 from workset.history.trail import ArtifactTrail
@@ -36,6 +41,7 @@ from workset.history.window import MessageWindow, TurnWindow
 from workset.messages import Message
 
 DEFAULT_TURNS = 4
+RETRIEVAL_TURNS = 1
 
 
 class LayeredPolicy:
@@ -45,6 +51,8 @@ class LayeredPolicy:
 
     def __init__(self, layers: Sequence[Layer] = ()) -> None:
         self.layers: tuple[Layer, ...] = tuple(layers)
+        # What :func:`make_policy` built it with, defaults included (empty when built by hand).
+        self.settings: dict[str, Any] = {}
 
     async def view(self, history: Sequence[Message], context: PolicyContext) -> HistoryView:
         draft = start_draft(history)
@@ -145,6 +153,61 @@ class PinnedEnd(PinnedSystem):
     where: Literal["system", "end"] = "end"
 
 
+class Retrieval(LayeredPolicy):
+    """Keep buried facts: a short window, the pinned fact ledger, recall by the current need.
+
+    Defaults (the current turn only, up to 4 recalled pieces within 8 % of the window, BM25
+    weighted 0.2 against the embeddings) were tuned on ``examples/transcripts/support`` only,
+    by ``benchmarks/policy_context.py``: the smallest prompts that keep every probe's fact in
+    front of the model (docs/results/policies.md). ``ledger=False`` or ``recall=False`` drops
+    one half.
+    """
+
+    name = "retrieval"
+
+    def __init__(
+        self,
+        *,
+        turns: int = RETRIEVAL_TURNS,
+        keep_user: bool = False,
+        share: float = 0.08,
+        k: int = 4,
+        bm25_weight: float = 0.2,
+        task_weight: float = 0.5,
+        whole_tokens: int = 250,
+        lines: int = 8,
+        min_cosine: float = 0.15,
+        min_relative: float = 0.0,
+        dense: bool = True,
+        ledger: bool = True,
+        recall: bool = True,
+        extractor: Extractor = "rules",
+        layers: Sequence[Layer] = (),
+    ) -> None:
+        own: list[Layer] = [TurnWindow(turns, keep_user=keep_user)]
+        facts = FactLedger(extractor=extractor) if ledger else None
+        if facts is not None:
+            own.append(facts)
+        if recall:
+            from workset.history.recall import Recall  # numpy: loaded when the policy is made
+
+            own.append(
+                Recall(
+                    share=share,
+                    k=k,
+                    bm25_weight=bm25_weight,
+                    task_weight=task_weight,
+                    whole_tokens=whole_tokens,
+                    lines=lines,
+                    min_cosine=min_cosine,
+                    min_relative=min_relative,
+                    dense=dense,
+                    superseded=facts.ledger.superseded if facts is not None else None,
+                )
+            )
+        super().__init__([*layers, *own])
+
+
 _POLICIES: dict[str, type[LayeredPolicy]] = {
     p.name: p
     for p in (
@@ -156,6 +219,7 @@ _POLICIES: dict[str, type[LayeredPolicy]] = {
         UserVerbatim,
         PinnedSystem,
         PinnedEnd,
+        Retrieval,
     )
 }
 
@@ -183,7 +247,22 @@ def make_policy(name: str, **params: Any) -> LayeredPolicy:
         raise UsageError(
             f"history policy {name!r} does not take {unknown}; it takes {sorted(accepted)}"
         )
-    return cls(**params)
+    policy = cls(**params)
+    policy.settings = {**_defaults(cls), **params}
+    return policy
+
+
+def _defaults(cls: type[LayeredPolicy]) -> dict[str, Any]:
+    """Every keyword parameter's default, so a policy's settings say what it ran with."""
+    found: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        init = klass.__dict__.get("__init__")
+        if init is None or klass is LayeredPolicy:
+            continue
+        for p in inspect.signature(init).parameters.values():
+            if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name != "layers":
+                found[p.name] = p.default
+    return found
 
 
 def _parameters(cls: type[LayeredPolicy]) -> set[str]:

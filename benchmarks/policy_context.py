@@ -1,0 +1,121 @@
+"""What each history policy puts in front of the model for each probe — no model needed.
+
+For every probe phrasing of a fixture, the policy's view of the whole transcript is built
+with that phrasing as the current query (exactly what ``workset eval policies`` sends, through
+the same request function) and checked:
+
+* context recall — the share of probe prompts that contain the expected value (a model can
+  only answer what it is shown; full history's is 1.0 by construction);
+* look-alikes — other records' values present in the prompt (distractors, other probes'
+  facts, values of the same shape), averaged over prompts: what a model can confuse;
+* prompt tokens — the mean probe prompt, estimated at 3.6 characters a token (labelled: the
+  harness's real counts come from the model's tokenizer);
+* billed — the replay's input tokens over every call point (same estimate), and its share of
+  full history's.
+
+This is how the ``retrieval`` policy's parameters were chosen: on ``support`` only, the
+smallest prompts that keep context recall at 1.0 with the fewest look-alikes. The other
+transcripts are reported, never tuned on.
+
+    OMP_NUM_THREADS=1 python benchmarks/policy_context.py --transcripts support \\
+        --policies full,user_verbatim,retrieval,retrieval:turns=2
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from workset.cli.eval import parse_policies
+from workset.eval.formats import load_probes, load_tools, load_transcript
+from workset.eval.match import mentions
+from workset.eval.probes import other_values
+from workset.eval.replay import replay
+from workset.eval.request import apply_view, to_request
+from workset.eval.table import history_room
+from workset.history.base import PolicyContext
+from workset.tokens.chatml import ChatMLFormat
+from workset.tokens.counter import PartCounter
+from workset.tokens.estimate import EstimateTokenizer
+
+ROOT = Path(__file__).resolve().parents[1] / "examples" / "transcripts"
+WINDOWS = {"pipeline": 32_768}  # the window each fixture is evaluated at (default 16,384)
+
+
+def _text(request: Any) -> str:
+    parts = []
+    for message in request.messages:
+        parts.append(getattr(message, "content", None) or "")
+        parts += [c.arguments for c in getattr(message, "tool_calls", ())]
+    return "\n".join(parts)
+
+
+async def measure(name: str, label: str, policy: Any, counter: PartCounter) -> dict[str, Any]:
+    folder = ROOT / name
+    transcript = load_transcript(folder / "transcript.jsonl")
+    tools = load_tools(folder / "tools.json")
+    probes = load_probes(folder / "probes.yaml")
+    window = WINDOWS.get(name, 16_384)
+    room = history_room(transcript, tools, counter, window, 96)
+    context = PolicyContext(window=room, counter=counter)
+    result = await replay(transcript, tools, policy, counter, context, model_window=window)
+    hits = confusers = prompts = tokens = 0
+    per_probe: dict[str, str] = {}
+    for probe in probes:
+        others = other_values(probe, probes, transcript)
+        found = 0
+        for question in probe.questions:
+            view = await policy.view(transcript.messages, replace(context, query=question))
+            request = to_request(apply_view(transcript.system, view), tools, question, max_tokens=0)
+            text = _text(request)
+            ok = (probe.expected and mentions(text, probe.expected)) or (
+                probe.regex is not None and re.search(probe.regex, text, re.IGNORECASE)
+            )
+            found += bool(ok)
+            confusers += sum(mentions(text, o) for o in others)
+            tokens += counter.count_request(None, tools, request.messages).total
+            prompts += 1
+        hits += found
+        per_probe[probe.id] = f"{found}/{len(probe.questions)}"
+    return {
+        "label": label,
+        "recall": hits / prompts,
+        "lookalikes": confusers / prompts,
+        "prompt": tokens / prompts,
+        "billed": result.billed,
+        "per_probe": per_probe,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--transcripts", default="support,pipeline,incident,coding")
+    parser.add_argument("--policies", default="full,user_verbatim,window,elide,retrieval")
+    parser.add_argument("--detail", action="store_true", help="context recall per probe")
+    args = parser.parse_args()
+    counter = PartCounter(ChatMLFormat(), EstimateTokenizer(3.6))
+    for name in args.transcripts.split(","):
+        note = "tuned on" if name == "support" else "reported, not tuned on"
+        print(f"\n{name} ({note}; estimated tokens)")
+        print(f"{'policy':<44} {'ctx recall':>10} {'look-alikes':>11} {'prompt':>7} {'billed':>9}")
+        rows = []
+        for label, policy in parse_policies(args.policies):
+            rows.append(anyio.run(measure, name, label, policy, counter))
+        full = next((r["billed"] for r in rows if r["label"] == "full"), None)
+        for row in rows:
+            share = f" ({row['billed'] / full:.0%})" if full else ""
+            print(
+                f"{row['label']:<44} {row['recall']:>10.2f} {row['lookalikes']:>11.1f} "
+                f"{row['prompt']:>7,.0f} {row['billed']:>9,}{share}"
+            )
+            if args.detail:
+                print("    " + "  ".join(f"{k} {v}" for k, v in row["per_probe"].items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+"""Finding decisions, standing rules, corrections and rejections in messages, without a model.
+
+:func:`findings` reads one message sentence by sentence and returns what the fact ledger keeps:
+
+* ``rule`` — a standing instruction from the user (the patterns of
+  :mod:`workset.memory.rules`: "File every ticket with employee number 4417", "From now on…");
+* ``decision`` — a choice that was made: "We'll go with the nightly backfill", "Decision:
+  refund to the original card", "Approved: …", "I will use the staging bucket";
+* ``rejected`` — an option turned down, with its reason when the sentence (or the next one)
+  gives it: "We won't use tenacity because it adds a dependency", "Ruled out: …";
+* ``revision`` — a correction of something said before: "Correction: the cap is 300 EUR",
+  "Actually, the account is ACC-1190", "X has been changed to Y", "no longer …";
+* ``finding`` — a conclusion the assistant (or a tool) states as settled: "Root cause: …",
+  "Confirmed: …", "It turns out …".
+
+Tool results only yield explicit state changes ("status: rejected", "changed from A to B",
+"superseded by …"); facts that live in a tool result's data are left to retrieval. The
+patterns are phrase lists, so they are cheap, replayable and wrong in both directions; their
+precision and recall are measured per transcript by ``benchmarks/ledger_extraction.py``
+(tuned on ``examples/transcripts/support``, reported on the others).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from workset.memory.rules import rule_kind, split_sentences
+
+FindingKind: TypeAlias = Literal["rule", "decision", "rejected", "revision", "finding"]
+Who: TypeAlias = Literal["user", "assistant", "tool"]
+
+_P = re.IGNORECASE
+
+_CORRECTION = [  # a correction, whoever says it
+    re.compile(p, _P)
+    for p in (
+        r"^(?:correction|erratum|amendment)\b",
+        r"^(?:update|updated|revised|revision)\b\s*[:,-]",
+        r"^(?:actually|scratch that|wait|sorry|my mistake|change of plans?|on second thought),",
+        r"\binstead\s*[.!]?$",
+        r"\bno longer\b",
+        r"\binstead of\b.*\b(?:is|are|use|it's|we'll|will)\b",
+        r"\bnot .{1,40}, but\b",
+        r"\bsupersed(?:es|ed|ing)\b",
+    )
+]
+_STATE_CHANGE = [  # a new value for something: a revision from the user, a report otherwise
+    re.compile(p, _P)
+    for p in (
+        r"\b(?:is|are|was) now\b",
+        r"\bnow (?:is|are|stands at|set to)\b",
+        r"\b(?:has|have) (?:been|just been) (?:changed|updated|revised|raised|lowered|moved"
+        r"|reduced|increased|corrected|reassigned|rescheduled) (?:to|from)\b",
+        r"\b(?:changed|updated|revised|raised|lowered|moved|reduced|increased|corrected"
+        r"|reassigned|rescheduled) (?:it |this |that )?(?:from .{1,60} )?to\b",
+    )
+]
+_REJECTION = [
+    re.compile(p, _P)
+    for p in (
+        r"\b(?:rejected|ruled out|decided against|turned down|declined|vetoed|discarded)\b",
+        r"\b(?:we|i|let's not|let us not)\b.{0,20}\b(?:won't|will not|shouldn't|should not"
+        r"|don't|do not|can't|cannot|not going to) (?:use|adopt|go with|take|add|do|pick"
+        r"|choose|rely on|switch to|migrate to|backfill|refund|issue)\b",
+        r"^(?:no|nope),? (?:don't|do not|let's not|we won't)\b",
+        r"^(?:don't|do not|never) (?:use|go with|add|pick|adopt)\b.*\bbecause\b",
+        r"\b(?:not an option|a non-starter|off the table)\b",
+    )
+]
+_DECISION = [
+    re.compile(p, _P)
+    for p in (
+        r"^(?:decision|decided|agreed|approved|plan|resolution)\s*[:,-]",
+        r"\b(?:we(?:'ll| will| are going to)|let's|let us|i(?:'ll| will)) (?:go with|use"
+        r"|pick|choose|proceed with|stick with|keep|switch to|adopt|settle on|move forward with)\b",
+        r"\b(?:we|i) (?:decided|agreed|chose|picked|settled) (?:to|on|that)\b",
+        r"\b(?:is|was|has been) (?:approved|confirmed|agreed)\b",
+        r"\bgo ahead (?:with|and)\b",
+        r"\b(?:i(?:'d| would)? (?:suggest|recommend|propose)|my recommendation|proposal\s*:)",
+    )
+]
+_FINDING = [
+    re.compile(p, _P)
+    for p in (
+        r"^(?:root cause|cause|finding|found|confirmed|conclusion|result|diagnosis)\s*[:,-]",
+        r"\b(?:the root cause|the culprit|the cause) (?:is|was)\b",
+        r"\b(?:it turns out|turns out that|this confirms|confirmed that|we found that"
+        r"|i found that|the query shows|the results show)\b",
+    )
+]
+_TOOL_STATE = [
+    re.compile(p, _P)
+    for p in (
+        r"\b(?:status|decision|state|resolution)\s*[:=]\s*(?:approved|rejected|denied|declined"
+        r"|cancel(?:l)?ed|revoked|superseded|reverted)\b",
+        r"\b(?:changed|updated|revised|moved) from .{1,60} to\b",
+        r"\bsupersed(?:es|ed) by\b",
+    )
+]
+_REASON = re.compile(
+    r"\b(?:because|since|as it|as they|due to|given that|so that|reason(?: is|:)|—|–|: )\s*(.+)$",
+    _P,
+)
+_QUESTION = re.compile(r"\?\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One sentence the ledger keeps, what sort it is, and a rejection's reason if given."""
+
+    kind: FindingKind
+    text: str
+    reason: str = ""
+
+
+def findings(text: str, who: Who) -> list[Finding]:
+    """What the ledger keeps from one message of ``who``, in the order it was said."""
+    sentences = split_sentences(text) if who != "tool" else _lines(text)
+    found: list[Finding] = []
+    for index, sentence in enumerate(sentences):
+        kind = sentence_kind(sentence, who)
+        if kind is None:
+            continue
+        reason = ""
+        if kind == "rejected":
+            following = sentences[index + 1] if index + 1 < len(sentences) else ""
+            reason = _reason(sentence) or (following if _REASON_START.match(following) else "")
+        found.append(Finding(kind, sentence.strip(), reason.strip()))
+    return found
+
+
+_NO_X = re.compile(r"^no\b[^.:;]{1,60}:\s", _P)  # "No full backfill: it would…" (the user's)
+_REASON_START = re.compile(r"^(?:because|since|it|that|this|the reason)\b", _P)
+
+
+def sentence_kind(sentence: str, who: Who) -> FindingKind | None:
+    """The kind of finding ``sentence`` is for a message of ``who``, or None."""
+    text = sentence.strip()
+    if not text or _QUESTION.search(text) or len(text) > 400:
+        return None
+    if who == "tool":
+        return "revision" if any(p.search(text) for p in _TOOL_STATE) else None
+    if any(p.search(text) for p in _CORRECTION):
+        return "revision"
+    if who == "user" and any(p.search(text) for p in _STATE_CHANGE):
+        return "revision"
+    if any(p.search(text) for p in _REJECTION) or (who == "user" and _NO_X.search(text)):
+        return "rejected"
+    if who == "user" and rule_kind(text) is not None:
+        return "rule"
+    if any(p.search(text) for p in _DECISION):
+        return "decision"
+    if any(p.search(text) for p in _FINDING):
+        return "finding"
+    return None
+
+
+def _reason(sentence: str) -> str:
+    match = _REASON.search(sentence)
+    return match.group(1) if match else ""
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]

@@ -1,0 +1,317 @@
+"""The fact ledger: decisions, standing rules, corrections and rejections as structured state.
+
+Every entry says what was said (verbatim), who said it (user, assistant or tool), where
+(seq, turn, call id), and what became of it: ``current``, ``revised`` (and by which later
+entry) or ``rejected`` (and why). The ledger is pinned at the end of every request and never
+summarised, so a rule stated at turn 3 or a decision turned down at turn 12 is in front of the
+model at turn 40 whatever the window keeps. A revised entry is shown as revised, next to the
+revision that replaced it: the answer is the revision.
+
+:class:`FactLedger` is a layer; it reads each recorded message once per session (state kept
+by seq) with the rule-based extractor (:mod:`workset.history.extract`), or with the policy's
+model (``extractor="model"``: one short call per user or assistant message, answers cached
+by seq and billed as the policy's cost). Linking a revision to what it revises is by shared
+content words: the most similar earlier entry, else the most similar earlier sentence of the
+session (which then enters the ledger as the revised fact).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from workset.errors import UsageError
+from workset.history.base import PolicyContext
+from workset.history.draft import Draft
+from workset.history.extract import Finding, FindingKind, Who, findings
+from workset.history.summary import ask
+from workset.memory.rules import split_sentences
+from workset.messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
+from workset.models.base import Usage
+
+Status = Literal["current", "revised", "rejected"]
+Extractor = Literal["rules", "model"]
+
+LEDGER_HEADER = (
+    "Fact ledger (decisions, standing rules and corrections from this whole session, kept "
+    "by code; a REVISED line was replaced by the line it points to, which is what holds now):"
+)
+MIN_SHARED_WORDS = 2
+MODEL_PROMPT = (
+    "You keep the fact ledger of an agent session. Read one message and list only what must "
+    "stay true for the rest of the session: standing rules the user sets, decisions made, "
+    "options rejected (with the reason), corrections of something said earlier, and settled "
+    "findings. Write one line per item as KIND: exact sentence, with KIND one of RULE, "
+    "DECISION, REJECTED, REVISION, FINDING; for REJECTED add ' | reason: ...'. Copy numbers, "
+    "names and identifiers exactly. If there is nothing, write exactly NONE."
+)
+_MODEL_LINE = re.compile(
+    r"^\s*[-*]?\s*(RULE|DECISION|REJECTED|REVISION|FINDING)\s*:\s*(.+?)"
+    r"(?:\s*\|\s*reason\s*:\s*(.+))?\s*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One ledger line: the statement, its provenance, and what became of it."""
+
+    kind: FindingKind | Literal["fact"]
+    text: str
+    who: Who
+    seq: int
+    turn: int
+    call_id: str | None = None
+    reason: str = ""
+    status: Status = "current"
+    by_seq: int | None = None  # the entry that revised or rejected this one
+    revises: int | None = None  # for a revision: the seq of what it corrects
+
+    @property
+    def where(self) -> str:
+        call = f", call {self.call_id}" if self.call_id else ""
+        return f"{self.who}, turn {self.turn}, seq {self.seq}{call}"
+
+
+class Ledger:
+    """The entries of one session, in the order they were stated."""
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+
+    def add(self, found: Finding, who: Who, seq: int, turn: int, call_id: str | None) -> bool:
+        """Enter ``found``; False when it is not entered (already there, or the assistant
+        acknowledging the user's correction of the same turn)."""
+        entry = Entry(found.kind, found.text, who, seq, turn, call_id, found.reason)
+        if any(e.text == entry.text and e.seq == seq for e in self.entries):
+            return False
+        last = self.entries[-1] if self.entries else None
+        if (
+            found.kind == "revision"
+            and who == "assistant"
+            and last is not None
+            and (last.kind, last.who, last.turn) == ("revision", "user", turn)
+        ):
+            return False
+        if found.kind in ("revision", "rejected"):
+            kinds = _TARGETS[found.kind]
+            target = self._most_similar(found.text, turn, kinds=kinds, tool=who == "tool")
+            if target is not None:
+                status: Status = "revised" if found.kind == "revision" else "rejected"
+                self.entries[target] = replace(self.entries[target], status=status, by_seq=seq)
+                if found.kind == "revision":
+                    entry = replace(entry, revises=self.entries[target].seq)
+        self.entries.append(entry)
+        return True
+
+    def add_revised_sentence(self, entry: Entry, revision_seq: int) -> None:
+        """An earlier statement found by :func:`link_sentence`, entered as revised."""
+        for index, known in enumerate(self.entries):
+            if (known.seq, known.text) == (entry.seq, entry.text):
+                self.entries[index] = replace(known, status="revised", by_seq=revision_seq)
+                return
+        self.entries.append(replace(entry, status="revised", by_seq=revision_seq))
+        self.entries.sort(key=lambda e: e.seq)
+
+    def _most_similar(
+        self, text: str, turn: int, *, kinds: frozenset[str], tool: bool = False
+    ) -> int | None:
+        """The current entry of an earlier turn that shares the most subject words. A tool's
+        state change only updates what a tool or the assistant reported: it confirms a
+        user's correction, it does not replace it."""
+        words = set(subject_words(text))
+        best, best_shared = None, MIN_SHARED_WORDS - 1
+        for index, entry in enumerate(self.entries):
+            if entry.status != "current" or entry.kind not in kinds or entry.turn >= turn:
+                continue
+            if tool and entry.who == "user":
+                continue
+            shared = len(words & set(subject_words(entry.text)))
+            if shared > best_shared:
+                best, best_shared = index, shared
+        return best
+
+    def superseded(self) -> dict[int, str]:
+        """For each seq holding a revised or rejected entry: a note that says by what."""
+        notes: dict[int, str] = {}
+        for entry in self.entries:
+            if entry.status != "current" and entry.by_seq is not None:
+                what = "superseded" if entry.status == "revised" else "turned down"
+                notes[entry.seq] = f"{what} at seq {entry.by_seq}: see the fact ledger"
+        return notes
+
+    def render(self) -> str:
+        """The pinned block: one line per entry, a revised one pointing at its revision."""
+        by_seq = {e.seq: e for e in self.entries}
+        lines = [LEDGER_HEADER]
+        for entry in self.entries:
+            label = (
+                entry.status.upper()
+                if entry.status != "current"
+                else ("CURRENT" if entry.kind == "revision" else entry.kind.upper())
+            )
+            line = f'- {label} ({entry.where}): "{entry.text}"'
+            if entry.revises is not None:
+                line += f" [corrects seq {entry.revises}]"
+            if entry.reason:
+                line += f' (reason: "{entry.reason}")'
+            if entry.by_seq is not None:
+                later = by_seq.get(entry.by_seq)
+                what = "replaced" if entry.status == "revised" else "turned down"
+                said = f': "{later.text}"' if later is not None else ""
+                line += f" -> {what} at seq {entry.by_seq}{said}"
+            lines.append(line)
+        return "\n".join(lines)
+
+
+_TARGETS = {
+    "revision": frozenset({"rule", "decision", "finding", "revision", "fact"}),
+    "rejected": frozenset({"decision"}),
+}
+
+
+def subject_words(text: str) -> list[str]:
+    """The content words of ``text`` without values (numbers, ids): what it is about."""
+    from workset.retrieval.ranking import tokenize  # workset.retrieval loads numpy: on use
+
+    return [w for w in tokenize(text) if not any(c.isdigit() for c in w) and len(w) > 2]
+
+
+def link_sentence(
+    history: Sequence[Message], before: int, revision: str, turns: Sequence[int]
+) -> Entry | None:
+    """The earlier sentence a revision most likely corrects, when no ledger entry matched:
+    of an earlier turn, sharing the most subject words; among ties, one said by the same
+    speaker as the revision, then the latest."""
+    words = set(subject_words(revision))
+    reviser = _who(history[before])
+    best: Entry | None = None
+    best_key = (MIN_SHARED_WORDS - 1, False, -1)
+    for seq in range(before):
+        message = history[seq]
+        who = _who(message)
+        if who is None or turns[seq] >= turns[before]:
+            continue
+        for sentence in _sentences(message, who):
+            key = (len(words & set(subject_words(sentence))), who == reviser, seq)
+            if key[0] >= MIN_SHARED_WORDS and key > best_key:
+                call = message.tool_call_id if isinstance(message, ToolMessage) else None
+                best = Entry("fact", sentence, who, seq, turns[seq], call)
+                best_key = key
+    return best
+
+
+class FactLedger:
+    """A layer that pins the session's ledger (one instance per session)."""
+
+    def __init__(self, *, extractor: Extractor = "rules", max_tokens: int = 96) -> None:
+        if extractor not in ("rules", "model"):
+            raise UsageError(f"extractor must be 'rules' or 'model', got {extractor!r}")
+        self.extractor: Extractor = extractor
+        self.max_tokens = max_tokens
+        self.ledger = Ledger()
+        self.scanned = -1  # every message up to this seq has been read
+        self.failed: set[int] = set()  # model extraction that failed, retried next call
+
+    async def apply(self, draft: Draft, context: PolicyContext) -> Draft:
+        turns = _turns(draft.history)
+        cost = Usage(0, 0)
+        notices = list(draft.notices)
+        retry, self.failed = sorted(self.failed), set()
+        for seq in [*retry, *range(self.scanned + 1, len(draft.history))]:
+            message = draft.history[seq]
+            who = _who(message)
+            if who is None:
+                continue
+            if self.extractor == "model" and who != "tool":
+                answer = await _model_findings(message, turns[seq], context, self.max_tokens)
+                found, usage, error = answer
+                cost = Usage(
+                    cost.prompt_tokens + usage.prompt_tokens,
+                    cost.completion_tokens + usage.completion_tokens,
+                )
+                if error:
+                    self.failed.add(seq)
+                    notices.append(f"the ledger could not read seq {seq} ({error}); retried")
+            else:
+                found = findings(_text(message), who)
+            call = message.tool_call_id if isinstance(message, ToolMessage) else None
+            for item in found:
+                before = len(self.ledger.entries)
+                added = self.ledger.add(item, who, seq, turns[seq], call)
+                unlinked = added and self.ledger.entries[-1].revises is None
+                if unlinked and item.kind == "revision" and who != "tool":
+                    self._link_sentence(draft.history, seq, item.text, turns, before)
+        self.scanned = len(draft.history) - 1
+        if not self.ledger.entries:
+            return replace(draft, notices=tuple(notices)).with_cost(cost)
+        pinned = (*draft.pinned, self.ledger.render())
+        return replace(draft, pinned=pinned, pinned_at="end", notices=tuple(notices)).with_cost(
+            cost
+        )
+
+    def _link_sentence(
+        self, history: Sequence[Message], seq: int, text: str, turns: list[int], index: int
+    ) -> None:
+        old = link_sentence(history, seq, text, turns)
+        if old is None:
+            return
+        self.ledger.entries[index] = replace(self.ledger.entries[index], revises=old.seq)
+        self.ledger.add_revised_sentence(old, seq)
+
+
+async def _model_findings(
+    message: Message, turn: int, context: PolicyContext, max_tokens: int
+) -> tuple[list[Finding], Usage, str]:
+    said = f"Turn {turn}, {message.role}: {_text(message)}"
+    prompt = (SystemMessage(MODEL_PROMPT), UserMessage(said))
+    answer = await ask(context, prompt, max_tokens=max_tokens, purpose="the fact ledger")
+    if answer.text is None:
+        return [], answer.usage, answer.error
+    found = []
+    for line in answer.text.splitlines():
+        match = _MODEL_LINE.match(line)
+        if match:
+            kind = _MODEL_KINDS[match.group(1).upper()]
+            found.append(Finding(kind, match.group(2).strip(), (match.group(3) or "").strip()))
+    return found, answer.usage, ""
+
+
+_MODEL_KINDS: dict[str, FindingKind] = {
+    "RULE": "rule",
+    "DECISION": "decision",
+    "REJECTED": "rejected",
+    "REVISION": "revision",
+    "FINDING": "finding",
+}
+
+
+def _who(message: Message) -> Who | None:
+    if isinstance(message, UserMessage):
+        return "user"
+    if isinstance(message, ToolMessage):
+        return "tool"
+    if isinstance(message, AssistantMessage) and message.content:
+        return "assistant"
+    return None
+
+
+def _text(message: Message) -> str:
+    return message.content or ""
+
+
+def _sentences(message: Message, who: Who) -> list[str]:
+    text = _text(message)
+    if who == "tool":
+        return [line.strip() for line in text.splitlines() if line.strip()]
+    return split_sentences(text)
+
+
+def _turns(history: Sequence[Message]) -> list[int]:
+    turns, turn = [], 0
+    for message in history:
+        turn += isinstance(message, UserMessage)
+        turns.append(turn)
+    return turns

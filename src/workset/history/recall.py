@@ -1,0 +1,328 @@
+"""Recall: older pieces of the archived trajectory brought back by the current need.
+
+The history is archived whole (the session log keeps every message); a window keeps only the
+last turns. Per call, :class:`Recall` ranks the *archived* pieces — the messages the view left
+out, each tool result cut into runs of lines — against the current need: the query (the last
+user message, or a probe's question) and the task state (the current task and this turn's
+calls so far). Ranking fuses BM25 and all-MiniLM-L6-v2 cosines (``workset.retrieval``) with
+a weighted sum of min–max normalised scores. The best pieces are quoted back, in history
+order, in one pinned block at the end of the request, within ``share`` of the history's
+window:
+
+* a message or tool result small enough (``whole_tokens``) is quoted whole, a tool result
+  with the call that produced it;
+* a larger one is quoted as the matching run of lines with its reference —
+  ``[seq 41 · turn 14 · tool get_ticket (call call_ab12) {"ticket_id": "T-1093"} · lines
+  12-18 of 40]`` — and how to read the rest (call the tool again with the same arguments).
+
+Tool output stays untrusted data: the quoted text goes inside ``<external_content>`` with
+imitated tags neutralised. Nothing in the trajectory is moved or split, so units stay whole
+and the stable prefix is never touched; the block replaces last call's block, after the
+trajectory, so the cached trajectory before it is reused.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from workset.context.trust import wrap_untrusted
+from workset.history.base import PolicyContext
+from workset.history.draft import Draft, text_tokens
+from workset.messages import AssistantMessage, Message, ToolMessage, UserMessage
+
+if TYPE_CHECKING:
+    from workset.retrieval import TextEmbedder
+
+RECALL_HEADER = (
+    "Recalled from earlier in this session (older messages and tool results that match the "
+    "current request, quoted exactly with where they come from; the rest is archived):"
+)
+_EMBEDDER: list[TextEmbedder] = []  # loaded once per process, shared by every session
+_VECTORS: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()  # (model, text) -> vector
+_VECTORS_KEPT = 50_000
+
+
+def shared_embedder() -> TextEmbedder:
+    """The local MiniLM embedder, loaded once per process."""
+    if not _EMBEDDER:
+        from workset.retrieval import Embedder
+
+        _EMBEDDER.append(Embedder.load())
+    return _EMBEDDER[0]
+
+
+def embed_cached(embedder: TextEmbedder, texts: Sequence[str]) -> np.ndarray:
+    """Rows for ``texts``; each text is embedded once per process (sessions and replays of
+    one transcript share their pieces)."""
+    missing = list(dict.fromkeys(t for t in texts if (embedder.name, t) not in _VECTORS))
+    if missing:
+        for text, row in zip(missing, embedder.embed(missing), strict=True):
+            _VECTORS[(embedder.name, text)] = np.asarray(row, dtype=np.float32)
+        while len(_VECTORS) > _VECTORS_KEPT:
+            _VECTORS.popitem(last=False)
+    return np.stack([_VECTORS[(embedder.name, t)] for t in texts])
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A retrievable piece of one recorded message: all of it, or a run of a result's lines."""
+
+    seq: int
+    turn: int
+    who: str  # user, assistant, tool
+    text: str
+    first_line: int = 1
+    last_line: int = 1
+    total_lines: int = 1
+    call_id: str | None = None
+    tool: str | None = None
+    arguments: str = ""
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.seq, self.first_line)
+
+
+def pieces_of(
+    message: Message, seq: int, turn: int, *, lines: int, calls: dict[str, tuple[str, str]]
+) -> list[Piece]:
+    """The pieces of ``message``: one for a user or assistant text, runs of ``lines`` lines
+    (at most 1,200 characters) for a tool result."""
+    if isinstance(message, UserMessage):
+        return [Piece(seq, turn, "user", message.content)]
+    if isinstance(message, AssistantMessage):
+        said = message.content or ""
+        if message.tool_calls:
+            said += "".join(f"\n-> {c.name}({c.arguments})" for c in message.tool_calls)
+        return [Piece(seq, turn, "assistant", said.strip())] if said.strip() else []
+    if not isinstance(message, ToolMessage):
+        return []
+    tool, arguments = calls.get(message.tool_call_id, (message.name or "tool", "{}"))
+    rows = message.content.splitlines() or [message.content]
+    runs: list[Piece] = []
+    start = 0
+    while start < len(rows):
+        end, size = start, 0
+        while (
+            end < len(rows)
+            and end - start < lines
+            and (size == 0 or size + len(rows[end]) <= 1_200)
+        ):
+            size += len(rows[end]) + 1
+            end += 1
+        text = "\n".join(rows[start:end])
+        runs.append(
+            Piece(
+                seq,
+                turn,
+                "tool",
+                text,
+                start + 1,
+                end,
+                len(rows),
+                message.tool_call_id,
+                message.name or tool,
+                arguments,
+            )
+        )
+        start = end
+    return runs
+
+
+class Recall:
+    """A layer that quotes the archived pieces that best match the current need."""
+
+    def __init__(
+        self,
+        *,
+        share: float = 0.15,
+        k: int = 8,
+        bm25_weight: float = 0.4,
+        task_weight: float = 0.5,
+        whole_tokens: int = 250,
+        lines: int = 8,
+        min_cosine: float = 0.15,
+        min_relative: float = 0.0,
+        dense: bool = True,
+        embedder: TextEmbedder | None = None,
+        superseded: Callable[[], Mapping[int, str]] | None = None,
+    ) -> None:
+        if not 0.0 < share < 1.0:
+            raise ValueError(f"share must be between 0 and 1, got {share}")
+        self.share = share
+        self.k = k
+        self.bm25_weight = bm25_weight
+        self.task_weight = task_weight
+        self.whole_tokens = whole_tokens
+        self.lines = lines
+        self.min_cosine = min_cosine
+        self.min_relative = min_relative
+        self.dense = dense
+        self.superseded = superseded
+        self._embedder = embedder
+        self._pieces: dict[int, list[Piece]] = {}  # by seq, computed once
+        self.last: tuple[Piece, ...] = ()  # what the last view recalled (for tests, manifests)
+
+    async def apply(self, draft: Draft, context: PolicyContext) -> Draft:
+        kept = {s for b in draft.blocks for s in b.seqs if s is not None}
+        archived = [p for seq, ps in self._archive(draft).items() if seq not in kept for p in ps]
+        need, task = _need(draft, context)
+        room = int(self.share * context.window) - text_tokens(RECALL_HEADER, context)
+        if not archived or not (need or task) or room <= REFERENCE_TOKENS:
+            self.last = ()  # nothing to recall, or no room to quote anything
+            return draft
+        scores = self._scores(archived, need, task)
+        chosen = self._choose(archived, scores, draft.history, context)
+        self.last = tuple(q.piece for q in chosen)
+        if not chosen:
+            return draft
+        notes = self.superseded() if self.superseded is not None else {}
+        block = render(chosen, notes)
+        return replace(draft, pinned=(*draft.pinned, block), pinned_at="end")
+
+    def _archive(self, draft: Draft) -> dict[int, list[Piece]]:
+        calls: dict[str, tuple[str, str]] = {}
+        turn = 0
+        for seq, message in enumerate(draft.history):
+            turn += isinstance(message, UserMessage)
+            if isinstance(message, AssistantMessage):
+                calls.update((c.id, (c.name, c.arguments)) for c in message.tool_calls)
+            if seq not in self._pieces:
+                self._pieces[seq] = pieces_of(message, seq, turn, lines=self.lines, calls=calls)
+        return self._pieces
+
+    def _scores(self, pieces: list[Piece], need: str, task: str) -> np.ndarray:
+        """``score(need) + task_weight · score(task)``, each a BM25–cosine fusion."""
+        from workset.retrieval import BM25Ranker, fuse_weighted
+
+        texts = [_searchable(p) for p in pieces]
+        lexical = BM25Ranker(texts)
+        embedder = self._load_embedder()
+        vectors = self._embed(pieces, texts, embedder) if embedder is not None else None
+        total = np.zeros(len(pieces), dtype=np.float32)
+        for query, weight in ((need, 1.0), (task, self.task_weight)):
+            if not query.strip() or weight <= 0:
+                continue
+            bm25 = lexical.scores(query)
+            if embedder is None or vectors is None:
+                total += weight * fuse_weighted([bm25], [1.0])
+                continue
+            cosines = vectors @ embed_cached(embedder, [query])[0]
+            fused = fuse_weighted([bm25, cosines], [self.bm25_weight, 1 - self.bm25_weight])
+            fused[cosines < self.min_cosine] = 0.0
+            total += weight * fused
+        return total
+
+    def _embed(self, pieces: list[Piece], texts: list[str], embedder: TextEmbedder) -> np.ndarray:
+        return embed_cached(embedder, texts)
+
+    def _load_embedder(self) -> TextEmbedder | None:
+        if not self.dense:
+            return None
+        if self._embedder is None:
+            self._embedder = shared_embedder()
+        return self._embedder
+
+    def _choose(
+        self,
+        pieces: list[Piece],
+        scores: np.ndarray,
+        history: Sequence[Message],
+        context: PolicyContext,
+    ) -> list[Quote]:
+        """The best pieces that fit ``share`` of the window, as quotes in history order."""
+        budget = int(self.share * context.window) - text_tokens(RECALL_HEADER, context)
+        best = float(scores.max()) if len(scores) else 0.0
+        floor = max(0.0, self.min_relative * best)
+        order = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] > floor]
+        chosen: list[Quote] = []
+        whole: set[int] = set()
+        for index in order:
+            if len(chosen) == self.k:
+                break
+            piece = pieces[index]
+            if piece.seq in whole:
+                continue  # its whole result is quoted already
+            quote = self._quote(piece, history[piece.seq], context)
+            cost = text_tokens(quote.text, context) + REFERENCE_TOKENS
+            if cost > budget:
+                continue
+            if quote.whole:
+                chosen = [q for q in chosen if q.piece.seq != piece.seq]  # runs it replaces
+                whole.add(piece.seq)
+            chosen.append(quote)
+            budget -= cost
+        return sorted(chosen, key=lambda q: q.piece.key)
+
+    def _quote(self, piece: Piece, message: Message, context: PolicyContext) -> Quote:
+        if isinstance(message, ToolMessage) and piece.total_lines > 1:
+            if text_tokens(message.content, context) <= self.whole_tokens:
+                return Quote(piece, message.content, whole=True)
+            return Quote(piece, piece.text, whole=False)
+        return Quote(piece, piece.text, whole=True)
+
+
+REFERENCE_TOKENS = 40  # a reference line and the untrusted-data wrapper, roughly
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """What is quoted for a chosen piece: the piece's own text, or its whole message."""
+
+    piece: Piece
+    text: str
+    whole: bool
+
+
+def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None) -> str:
+    """The pinned block: each quote with its reference, tool text wrapped as untrusted data.
+
+    ``superseded`` maps the seq of a message the fact ledger marks revised or rejected to a
+    note ("superseded at seq 90"), shown with the quote so an old value never reads as current.
+    """
+    notes = superseded or {}
+    parts = [RECALL_HEADER]
+    for quote in chosen:
+        piece = quote.piece
+        note = f" · {notes[piece.seq]}" if piece.seq in notes else ""
+        if piece.who != "tool":
+            parts.append(f"[seq {piece.seq} · turn {piece.turn} · {piece.who}{note}]\n{quote.text}")
+            continue
+        call = f"tool {piece.tool} (call {piece.call_id}) {piece.arguments}"
+        if quote.whole:
+            reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · whole result{note}]"
+        else:
+            reference = (
+                f"[seq {piece.seq} · turn {piece.turn} · {call} · lines {piece.first_line}-"
+                f"{piece.last_line} of {piece.total_lines}; call {piece.tool} again with the "
+                f"same arguments for the rest{note}]"
+            )
+        wrapped = wrap_untrusted(quote.text, source=f"tool:{piece.tool}")
+        parts.append(f"{reference}\n{wrapped}")
+    return "\n\n".join(parts)
+
+
+def _searchable(piece: Piece) -> str:
+    if piece.who == "tool":
+        return f"{piece.tool} {piece.arguments}\n{piece.text}"
+    return piece.text
+
+
+def _need(draft: Draft, context: PolicyContext) -> tuple[str, str]:
+    """The query (what is asked now) and the task state (the task, this turn's calls)."""
+    tail = [m for b in draft.blocks[draft.tail_start :] for m in b.messages]
+    task_parts: list[str] = []
+    last_user = next((m.content for m in tail if isinstance(m, UserMessage)), "")
+    query = context.query or last_user
+    if last_user and last_user != query:
+        task_parts.append(last_user)
+    for message in tail:
+        if isinstance(message, AssistantMessage):
+            task_parts.append(message.content or "")
+            task_parts.extend(f"{c.name} {c.arguments}" for c in message.tool_calls)
+    return query, "\n".join(p for p in task_parts if p)

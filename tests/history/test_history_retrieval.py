@@ -1,0 +1,194 @@
+"""The retrieval policy: buried tool-result facts recalled by need, the ledger, whole units."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anyio
+import pytest
+
+from workset.eval.formats import load_transcript
+from workset.history.base import PolicyContext
+from workset.history.extract import findings
+from workset.history.ledger import FactLedger
+from workset.history.policies import make_policy
+from workset.history.recall import Recall
+from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
+from workset.retrieval import Embedder
+
+ROOT = Path(__file__).resolve().parents[2] / "examples" / "transcripts"
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return Embedder.load()
+
+
+def _ticket_session() -> list[Message]:
+    """A fact that lives only in a tool result at turn 2, then eight turns of other work."""
+    note = "\n".join(
+        [
+            "T-88214  Charged twice for February   status: open",
+            "[2026-03-02] customer: we were charged twice for the February invoice.",
+            "[2026-03-04] internal note (finance ops): the bank bounces refunds without the",
+            "  SEPA mandate reference; any refund must carry mandate MND-5528-QX in the memo.",
+            "[2026-03-06] customer: any update?",
+        ]
+    )
+    history: list[Message] = [
+        UserMessage("A customer says they were charged twice. Find the account."),
+        AssistantMessage("It is ACC-20417."),
+        UserMessage("Open their ticket."),
+        AssistantMessage(None, (ToolCall("c1", "get_ticket", '{"ticket_id": "T-88214"}'),)),
+        ToolMessage("c1", note, "get_ticket"),
+        AssistantMessage("The ticket has the complaint and an internal finance note."),
+    ]
+    for turn in range(8):
+        call = ToolCall(f"d{turn}", "list_invoices", f'{{"month": {turn + 1}}}')
+        history += [
+            UserMessage(f"Check the invoice for month {turn + 1}."),
+            AssistantMessage(None, (call,)),
+            ToolMessage(f"d{turn}", f"INV-2026-0{turn + 1}14 1,199.52 EUR paid", "list_invoices"),
+            AssistantMessage(f"Month {turn + 1} is paid."),
+        ]
+    return history
+
+
+def test_the_buried_tool_result_is_recalled_for_a_question_about_it(embedder: Embedder) -> None:
+    history = _ticket_session()
+    policy = make_policy("retrieval", turns=2)
+    question = "Which SEPA mandate reference must the refund memo carry?"
+    view = anyio.run(policy.view, history, PolicyContext(window=4000, query=question))
+    assert not any("MND-5528-QX" in (m.content or "") for m in view.messages)  # out of window
+    recalled = view.pinned[-1]
+    assert "MND-5528-QX" in recalled
+    assert "[seq 4 · turn 2 · tool get_ticket (call c1)" in recalled
+    assert '<external_content source="tool:get_ticket" trust="untrusted">' in recalled
+
+
+def test_a_large_result_is_quoted_as_the_matching_lines_with_their_reference() -> None:
+    rows = [f"2026-03-12 09:{m:02d}:00 INFO heartbeat ok worker-{m % 4}" for m in range(60)]
+    rows[41] = "2026-03-12 09:41:00 WARN checksum mismatch on part-00017.parquet; skipped"
+    log = "\n".join(rows)
+    history: list[Message] = [
+        UserMessage("Read the loader log."),
+        AssistantMessage(None, (ToolCall("c1", "get_task_log", '{"task": "load"}'),)),
+        ToolMessage("c1", log, "get_task_log"),
+        AssistantMessage("The load finished."),
+        UserMessage("Now check the mart."),
+        AssistantMessage("The mart is short."),
+        UserMessage("And the clean model?"),
+        AssistantMessage("It matches raw."),
+    ]
+    recall = Recall(share=0.2, dense=False, whole_tokens=100)
+    policy = make_policy("retrieval", turns=1, dense=False, whole_tokens=100)
+    question = "Which parquet part was skipped after a checksum mismatch?"
+    view = anyio.run(policy.view, history, PolicyContext(window=3000, query=question))
+    recalled = view.pinned[-1]
+    assert "part-00017.parquet; skipped" in recalled
+    assert "lines 41-48 of 60; call get_task_log again with the same arguments" in recalled
+    assert "heartbeat ok worker-0\n" not in recalled.split("lines 41-48")[0]
+    assert recall.share == 0.2
+
+
+def test_recall_stays_within_its_share_of_the_window() -> None:
+    history = _ticket_session()
+    policy = make_policy("retrieval", turns=1, dense=False, share=0.05, ledger=False)
+    context = PolicyContext(window=2000, query="invoice paid EUR month mandate refund")
+    view = anyio.run(policy.view, history, context)
+    recalled = "\n".join(view.pinned)
+    assert len(recalled) // 4 <= 0.05 * 2000
+
+
+def test_a_revised_fact_is_presented_as_revised_with_the_revision_as_current() -> None:
+    history: list[Message] = [
+        UserMessage("The customer wants the refund to go back to their Visa ending 4242."),
+        AssistantMessage("Noted."),
+        UserMessage("Check the invoices."),
+        AssistantMessage("Both are paid."),
+        UserMessage(
+            "Correction from the call: the Visa is cancelled, so the refund goes to the "
+            "Mastercard ending 8810 instead."
+        ),
+        AssistantMessage("Got it."),
+        UserMessage("Thanks."),
+        AssistantMessage("You're welcome."),
+    ]
+    view = anyio.run(
+        make_policy("retrieval", turns=1, recall=False).view,
+        history,
+        PolicyContext(window=4000, query="Which card does the refund go to?"),
+    )
+    (ledger,) = view.pinned
+    lines = ledger.splitlines()
+    old = next(line for line in lines if "4242" in line and "8810" not in line.split("->")[0])
+    assert old.startswith("- REVISED (user, turn 1, seq 0)")
+    assert "-> replaced at seq 4" in old and "8810" in old
+    current = next(line for line in lines if line.startswith("- CURRENT"))
+    assert "Mastercard ending 8810" in current and "[corrects seq 0]" in current
+
+
+def test_a_rejected_decision_keeps_its_reason_and_a_standing_rule_is_pinned() -> None:
+    history: list[Message] = [
+        UserMessage("Every note you add to a ticket must start with the case code BIL-7731."),
+        AssistantMessage("Understood."),
+        UserMessage("What can we do about the overbilling?"),
+        AssistantMessage("I suggest we go with an account credit on the March invoice."),
+        UserMessage(
+            "No, we won't do an account credit: the account closes on 31 March, so a credit "
+            "would never be used."
+        ),
+        AssistantMessage("Understood, refund instead."),
+    ]
+    ledger = FactLedger()
+    from workset.history.draft import start_draft
+
+    draft = anyio.run(ledger.apply, start_draft(history), PolicyContext(window=4000))
+    text = draft.pinned[-1]
+    assert '- RULE (user, turn 1, seq 0): "Every note you add to a ticket must start' in text
+    assert "- REJECTED (user, turn 3, seq 4)" in text
+    assert "closes on 31 March" in text
+    assert "- REJECTED (assistant, turn 2, seq 3)" in text  # the proposal it turned down
+    assert "turned down at seq 4" in text
+
+
+def test_the_rule_patterns_find_the_kinds_the_ledger_keeps() -> None:
+    kinds = {
+        "Correction: the SLA moved to 06:30 UTC last month, not 07:00.": "revision",
+        "No full March backfill: it would rewrite the February close snapshot.": "rejected",
+        "We'll go with the nightly backfill.": "decision",
+        "Root cause: PR #3390 moved the DB settings.": "finding",
+        "Always sign emails as Maya.": "rule",
+        "Can you check the invoice?": None,
+    }
+    for sentence, kind in kinds.items():
+        found = findings(sentence, "user" if kind != "finding" else "assistant")
+        assert [f.kind for f in found] == ([kind] if kind else []), sentence
+
+
+@pytest.mark.parametrize("name", ["incident", "support", "pipeline", "coding"])
+def test_the_retrieval_policy_keeps_units_whole_and_the_prefix_untouched(name: str) -> None:
+    transcript = load_transcript(ROOT / name / "transcript.jsonl")
+    policy = make_policy("retrieval", dense=False)
+    points = [i for i, m in enumerate(transcript.messages) if isinstance(m, AssistantMessage)]
+    for index in points[::7]:
+        history = transcript.messages[:index]
+        view = anyio.run(policy.view, history, PolicyContext(window=12000))
+        _assert_units_whole(view.messages)
+        assert view.pinned_at == "end"
+        for message, seq in zip(view.messages, view.seqs, strict=True):
+            assert seq is not None and history[seq] is message  # recorded objects, unchanged
+        assert json.dumps([m.role for m in view.messages]).count("system") == 0
+
+
+def _assert_units_whole(messages: tuple[Message, ...]) -> None:
+    open_calls: set[str] = set()
+    for message in messages:
+        if isinstance(message, ToolMessage):
+            assert message.tool_call_id in open_calls, "a result without its call"
+            open_calls.discard(message.tool_call_id)
+        else:
+            assert not open_calls, "a call without all of its results"
+        if isinstance(message, AssistantMessage):
+            open_calls = {c.id for c in message.tool_calls}
