@@ -36,9 +36,9 @@ import anyio
 
 from workset.events import EventContext, EventReceived, InputAppended, ModelCalled, new_event
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from workset.models.base import Model, ModelRequest
+from workset.session.agent import Agent, AgentConfig
 from workset.testing import FunctionModel, call
 from workset.tools.base import Tool
 from workset.tools.registry import ToolRegistry

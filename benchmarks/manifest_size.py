@@ -31,9 +31,9 @@ from workset.context.manifest import BudgetNumbers, Manifest, PrefixInfo
 from workset.events import InputAppended, LoopEvent, ModelCalled, new_event
 from workset.log.codec import event_to_payload
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage, ToolMessage
 from workset.models.base import ModelRequest, Usage
+from workset.session.agent import Agent, AgentConfig
 from workset.testing import FunctionModel, call
 from workset.tools.base import Tool
 from workset.tools.registry import ToolRegistry

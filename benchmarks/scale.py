@@ -47,9 +47,9 @@ import anyio
 
 from workset.events import EventReceived, InputAppended, new_event
 from workset.intake import Intake, LocalIntake, RedisIntake
-from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage, ToolMessage
 from workset.models.base import ModelRequest
+from workset.session.agent import Agent, AgentConfig
 from workset.stores import SessionStore, open_store
 from workset.testing import FunctionModel, call
 from workset.testing.servers import schema_url, test_postgres, test_redis

@@ -47,9 +47,9 @@ from workset.eval.replay import Prompt
 from workset.eval.score import classify
 from workset.events import AgentUpdated, ModelCalled
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage, ToolMessage, UserMessage
 from workset.models.base import Model, ModelInfo, ModelRequest, ModelResponse
+from workset.session.agent import Agent, AgentConfig
 from workset.testing import FunctionModel, call
 from workset.tokens.counter import PartCounter
 from workset.tools.perception import perception_tools

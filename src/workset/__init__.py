@@ -42,7 +42,6 @@ from workset.events import (
 )
 from workset.history.policies import make_policy, policy_names
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent, AgentConfig, RunResult, RunUsage
 from workset.loop.offer import ToolOffer
 from workset.memory.context import MemoryContext
 from workset.memory.store import MemoryStore
@@ -60,6 +59,7 @@ from workset.models.base import Model, ModelInfo, ModelRequest, ModelResponse, U
 from workset.models.factory import create_model
 from workset.runtime import ContextSetup, context_setup
 from workset.safety.gate import SafetyGate
+from workset.session.agent import Agent, AgentConfig, RunResult, RunUsage
 from workset.session.engine import Session
 from workset.session.router import Router
 from workset.status.bar import StatusBar

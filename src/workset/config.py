@@ -75,8 +75,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from workset.errors import UsageError
 from workset.events.inputs import PRIORITIES, SOURCES, EventSource, Priority
-from workset.loop.agent import DEFAULT_SYSTEM_PROMPT, AgentConfig
 from workset.models.factory import DEFAULT_MODEL
+from workset.session.agent import DEFAULT_SYSTEM_PROMPT, AgentConfig
 
 if TYPE_CHECKING:  # the package's __init__ loads the MCP SDK: imported only when configured
     from workset.mcp.config import MCPServerConfig

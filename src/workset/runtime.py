@@ -1,7 +1,7 @@
 """Compose an agent's context pipeline from a configuration: the one place parts meet.
 
 :func:`context_setup` turns a :class:`~workset.config.WorksetConfig` into what the
-:class:`~workset.loop.agent.Agent` takes: extra tools (skills, memory, TODO), the system prompt
+:class:`~workset.session.agent.Agent` takes: extra tools (skills, memory, TODO), the system prompt
 with the skills catalog appended (stable across calls), the item sources (memory, evidence),
 the status bar, the history policy and the scope. The CLI builds its agent through it; a
 library user may call it too, or wire the parts by hand.

@@ -12,9 +12,9 @@ from support import Records, make_agent
 
 from workset.collab import Collaboration, subagent_tools
 from workset.collab.brief import LEGEND
-from workset.loop.agent import Agent
 from workset.messages import ToolMessage, UserMessage
 from workset.models.base import Model, ModelRequest
+from workset.session.agent import Agent
 from workset.tools.base import Tool
 
 NOISE = "def unrelated_helper(x):\n    return x * 2  # filler line of the code base\n" * 40

@@ -19,9 +19,9 @@ from workset.collab.human_tools import human_tools
 from workset.collab.notify import ConsoleChannel, Notifier
 from workset.events import HumanAsked, RunFinished, new_event
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent
 from workset.messages import AssistantMessage
 from workset.models.base import ModelRequest
+from workset.session.agent import Agent
 from workset.testing import FakeClock, FunctionModel, ScriptedModel, call
 from workset.tools.registry import ToolRegistry
 

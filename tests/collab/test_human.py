@@ -27,12 +27,12 @@ from workset.events import (
     new_event,
 )
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage, ToolMessage
 from workset.models.base import ModelRequest
 from workset.safety.approval import SessionApprover
 from workset.safety.classifier import Verdict
 from workset.safety.gate import SafetyGate
+from workset.session.agent import Agent, AgentConfig
 from workset.session.engine import Session
 from workset.testing import FakeClock, FunctionModel, call
 from workset.tools.base import Tool

@@ -30,9 +30,9 @@ from workset.collab.notify import (
 )
 from workset.events import NotificationSent
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent
 from workset.messages import AssistantMessage, ToolMessage
 from workset.models.base import ModelRequest
+from workset.session.agent import Agent
 from workset.testing import FunctionModel, call
 from workset.tools.registry import ToolRegistry
 

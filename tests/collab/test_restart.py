@@ -28,7 +28,7 @@ from workset.events import (
     new_event,
 )
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent
+from workset.session.agent import Agent
 from workset.testing import FakeClock, ScriptedModel
 from workset.tools.registry import ToolRegistry
 
@@ -43,7 +43,7 @@ CHILD = textwrap.dedent(
     from workset.collab.notify import ConsoleChannel, Notifier
     from workset.events import HumanAsked, new_event
     from workset.log.store import SessionLog
-    from workset.loop.agent import Agent
+    from workset.session.agent import Agent
     from workset.messages import AssistantMessage
     from workset.testing import FakeClock, ScriptedModel, call
     from workset.tools.registry import ToolRegistry

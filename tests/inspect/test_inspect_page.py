@@ -23,8 +23,8 @@ from workset.cli.inspect import inspect_command
 from workset.errors import SessionNotFoundError
 from workset.inspect import SessionView, render_html, session_view
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage
+from workset.session.agent import Agent, AgentConfig
 from workset.testing import ScriptedModel, call, current_store
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry

@@ -24,9 +24,9 @@ from workset.events import (
     new_event,
 )
 from workset.intake import Intake, LocalIntake, RedisIntake
-from workset.loop.agent import Agent
 from workset.messages import AssistantMessage, ToolMessage
 from workset.models.base import ModelRequest, Usage
+from workset.session.agent import Agent
 from workset.stores import Stores, open_store
 from workset.testing import FunctionModel, call
 from workset.tools.base import Tool

@@ -6,7 +6,7 @@ import pytest
 
 from workset.config import WorksetConfig, load_config
 from workset.errors import UsageError
-from workset.loop.agent import DEFAULT_SYSTEM_PROMPT, AgentConfig
+from workset.session.agent import DEFAULT_SYSTEM_PROMPT, AgentConfig
 
 FULL = """
 [model]

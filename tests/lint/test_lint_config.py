@@ -7,8 +7,8 @@ import pytest
 
 from workset.config import AgentSection, MemorySection, StatusSection, WorksetConfig
 from workset.lint import Finding, find_volatile_text, lint_config, lint_tool_specs
-from workset.loop.agent import DEFAULT_SYSTEM_PROMPT
 from workset.messages import ToolSpec
+from workset.session.agent import DEFAULT_SYSTEM_PROMPT
 from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry

@@ -9,8 +9,8 @@ from lint_support import SYSTEM, TOOLS, Recorder, turn
 
 from workset.lint import Finding, lint_manifests, lint_session
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage, Message, UserMessage
+from workset.session.agent import Agent, AgentConfig
 from workset.status.bar import StatusBar
 from workset.testing import ScriptedModel, call
 from workset.tools.perception import perception_tools

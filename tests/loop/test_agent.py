@@ -19,9 +19,9 @@ from workset.events import (
     ToolFinished,
     ToolStarted,
 )
-from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage, ToolMessage, UserMessage
 from workset.models.base import ModelRequest
+from workset.session.agent import Agent, AgentConfig
 from workset.testing import ScriptedModel, call, current_store
 from workset.tools.base import Tool, tool
 from workset.tools.perception import perception_tools

@@ -11,9 +11,9 @@ from workset.context.items import ContextItem, Scope
 from workset.context.sources import ContextRequest
 from workset.context.trust import Secrets
 from workset.events import LoopEvent, ModelCalled, ToolFinished, ToolStarted
-from workset.loop.agent import Agent
 from workset.messages import AssistantMessage, ToolMessage, UserMessage
 from workset.safety.gate import SafetyGate
+from workset.session.agent import Agent
 from workset.testing import ScriptedModel, call, current_store, stored_bytes
 from workset.tools.base import Tool, tool
 from workset.tools.registry import ToolRegistry

@@ -7,11 +7,11 @@ from pathlib import Path
 import anyio
 
 from workset.events import LoopEvent, ToolFinished, ToolStarted
-from workset.loop.agent import Agent
 from workset.messages import AssistantMessage
 from workset.safety.approval import AutoApprover
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
+from workset.session.agent import Agent
 from workset.testing import ScriptedModel, call, current_store
 from workset.tools.execution import execution_tools
 from workset.tools.registry import ToolRegistry

@@ -14,8 +14,8 @@ import anyio
 
 from workset.events import ToolFinished, ToolStarted
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent
 from workset.messages import ToolMessage
+from workset.session.agent import Agent
 from workset.testing import ScriptedModel
 from workset.tools.registry import ToolRegistry
 
@@ -24,7 +24,7 @@ AGENT_SCRIPT = textwrap.dedent(
     import sys, anyio
     from pathlib import Path
     from workset.log.store import SessionLog
-    from workset.loop.agent import Agent
+    from workset.session.agent import Agent
     from workset.messages import AssistantMessage
     from workset.testing import ScriptedModel, call
     from workset.tools.base import tool

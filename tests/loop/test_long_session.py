@@ -14,10 +14,10 @@ from workset.context.items import Scope
 from workset.context.manifest import Manifest
 from workset.events import LoopEvent, ModelCalled
 from workset.history.policies import make_policy
-from workset.loop.agent import Agent
 from workset.memory.context import MemoryContext
 from workset.memory.store import MemoryStore
 from workset.messages import AssistantMessage, Message
+from workset.session.agent import Agent
 from workset.testing import ScriptedModel, call, current_store
 from workset.tools.base import tool
 from workset.tools.registry import ToolRegistry

@@ -10,9 +10,9 @@ import anyio
 
 from workset.events import ModelCalled
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent
 from workset.models.engine_cache import compare_prefix, parse_prefix_counters
 from workset.models.openai_compat import OpenAICompatibleModel
+from workset.session.agent import Agent
 from workset.testing.engine_server import stand_in_engine
 from workset.tools.registry import ToolRegistry
 

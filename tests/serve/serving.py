@@ -11,10 +11,10 @@ from typing import Any
 
 import anyio
 
-from workset.loop.agent import Agent
 from workset.serve.app import loopback_socket, run_api
 from workset.serve.client import ServeClient
 from workset.serve.service import Service
+from workset.session.agent import Agent
 from workset.triggers.webhook import Channel
 
 TOKEN = "test-token-0123456789"

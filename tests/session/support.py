@@ -11,8 +11,8 @@ from typing import Any
 import anyio
 
 from workset.events import LoopEvent
-from workset.loop.agent import Agent, AgentConfig
 from workset.models.base import Model
+from workset.session.agent import Agent, AgentConfig
 from workset.testing import current_store
 from workset.tools.base import Tool
 from workset.tools.registry import ToolRegistry

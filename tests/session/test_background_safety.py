@@ -10,11 +10,11 @@ from support import Records, run
 
 from workset.events import TaskUpdated, ToolFinished, new_event
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent
 from workset.messages import AssistantMessage
 from workset.models.base import ModelRequest
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
+from workset.session.agent import Agent
 from workset.testing import FunctionModel, call
 from workset.tools.background import background_tools
 from workset.tools.registry import ToolRegistry

@@ -16,7 +16,7 @@ import anyio
 
 from workset.events import EventReceived, InputAppended, TaskUpdated, ToolFinished
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent
+from workset.session.agent import Agent
 from workset.testing import FakeClock, ScriptedModel
 from workset.tools.background import background_tools
 from workset.tools.base import tool
@@ -32,7 +32,7 @@ CHILD = textwrap.dedent(
     from pathlib import Path
     from workset.events import new_event
     from workset.log.store import SessionLog
-    from workset.loop.agent import Agent
+    from workset.session.agent import Agent
     from workset.messages import AssistantMessage
     from workset.testing import FakeClock, ScriptedModel, call
     from workset.tools.background import background_tools

@@ -13,9 +13,9 @@ from workset.context.sources import ContextRequest
 from workset.events import InputAppended, ModelCalled
 from workset.history.policies import make_policy
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent, AgentConfig
 from workset.messages import AssistantMessage, to_wire
 from workset.models.base import ModelRequest
+from workset.session.agent import Agent, AgentConfig
 from workset.status.bar import StatusBar
 from workset.testing import FakeClock, FunctionModel, ScriptedModel, call, current_store
 from workset.tools.base import tool

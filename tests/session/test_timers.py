@@ -12,9 +12,9 @@ from support import Records, run
 
 from workset.errors import ToolError
 from workset.events import InputAppended, TimerSet, new_event
-from workset.loop.agent import Agent
 from workset.messages import AssistantMessage, ToolMessage, UserMessage
 from workset.models.base import ModelRequest
+from workset.session.agent import Agent
 from workset.testing import FakeClock, FunctionModel, call, current_store
 from workset.tools.registry import ToolRegistry
 from workset.triggers.schedule import check_cron

@@ -9,8 +9,8 @@ import anyio
 import pytest
 
 from workset.errors import ToolError
-from workset.loop.agent import Agent
 from workset.messages import AssistantMessage, ToolCall, ToolMessage
+from workset.session.agent import Agent
 from workset.status.todo import TodoItem, TodoList, render_todo
 from workset.testing import FakeClock, ScriptedModel, call, current_store
 from workset.tools.registry import ToolRegistry

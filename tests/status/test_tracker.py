@@ -11,9 +11,9 @@ from status_support import PHONE_TOOLS
 from workset.errors import UsageError
 from workset.events import ToolFinished
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent, AgentConfig
 from workset.loop.bus import EventBus
 from workset.messages import AssistantMessage, ToolCall, ToolMessage
+from workset.session.agent import Agent, AgentConfig
 from workset.status.tracker import CallLimit, LimitState, StatusTracker
 from workset.testing import ScriptedModel, call, current_store
 from workset.tools.registry import ToolRegistry

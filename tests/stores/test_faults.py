@@ -16,8 +16,8 @@ import pytest
 from workset.errors import SessionLogError, UsageError
 from workset.events import RunFinished
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent
 from workset.messages import AssistantMessage
+from workset.session.agent import Agent
 from workset.stores import open_log, open_store, parse_store_url
 from workset.testing import ScriptedModel, call
 from workset.testing.servers import PostgresServer, free_port, postgres_server, schema_url

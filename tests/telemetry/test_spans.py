@@ -14,8 +14,8 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from workset.errors import UsageError
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent
 from workset.messages import AssistantMessage
+from workset.session.agent import Agent
 from workset.telemetry import span_subscriber, subscriber_from_env
 from workset.testing import ScriptedModel, call
 from workset.tools.base import Tool
@@ -80,7 +80,7 @@ def test_tracing_is_off_without_an_exporter_and_costs_no_import() -> None:
     assert subscriber_from_env({}) is None
     assert subscriber_from_env({"OTEL_TRACES_EXPORTER": "none"}) is None
     code = (
-        "import sys, workset, workset.telemetry, workset.loop.agent, workset.cli.main;"
+        "import sys, workset, workset.telemetry, workset.session.agent, workset.cli.main;"
         "print(any(m.startswith('opentelemetry') for m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

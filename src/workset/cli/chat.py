@@ -27,9 +27,9 @@ import click
 
 from workset.cli.main import RuntimeOptions, _open, err, model_options, out
 from workset.events import Event, EventContext, EventReceived, LoopEvent, ToolStarted, new_event
-from workset.loop.agent import Agent
 from workset.loop.settings import RunResult
 from workset.serve.watch import Changes, serve_session, until_idle
+from workset.session.agent import Agent
 from workset.session.engine import Session
 from workset.triggers.schedule import zone
 

@@ -36,7 +36,6 @@ from workset.config import HistorySection, WorksetConfig, load_config
 from workset.errors import WorksetError
 from workset.events import LoopEvent
 from workset.inspect.agents import agent_tree
-from workset.loop.agent import Agent, AgentConfig, RunResult
 from workset.loop.bus import Subscriber
 from workset.loop.offer import ToolOffer
 from workset.loop.outcome import EXIT_CODES, classify
@@ -48,6 +47,7 @@ from workset.runtime import context_setup
 from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeout
 from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
+from workset.session.agent import Agent, AgentConfig, RunResult
 from workset.stores import SessionStore
 from workset.stores.url import local_folder
 from workset.telemetry import subscriber_from_env

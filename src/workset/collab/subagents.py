@@ -54,9 +54,9 @@ from workset.events import (
     ToolStarted,
     new_event,
 )
-from workset.loop.agent import Agent
 from workset.loop.bus import Subscriber
 from workset.models.base import Model, Usage
+from workset.session.agent import Agent
 from workset.session.engine import Session
 from workset.session.state import SessionState
 from workset.tools.base import Tool

@@ -1,6 +1,6 @@
 """Component evals and ablations: run each case through the agent, check what was assembled.
 
-Each case runs as a real agent task on the chosen model (:class:`~workset.loop.agent.Agent`
+Each case runs as a real agent task on the chosen model (:class:`~workset.session.agent.Agent`
 with the suite's canned tools, a fresh memory store, an evidence index over the documents,
 the safety gate and the registered secrets), and is checked at the component level, not only
 by its answer:
@@ -35,9 +35,9 @@ from workset.context.trust import Secrets
 from workset.errors import UsageError
 from workset.events import LoopEvent, ModelCalled, ToolStarted
 from workset.log.store import SessionLog
-from workset.loop.agent import Agent
 from workset.loop.settings import AgentConfig
 from workset.models.base import Model, ModelInfo, ModelRequest, ModelResponse
+from workset.session.agent import Agent
 from workset.tokens.counter import PartCounter
 from workset.tools.registry import ToolRegistry
 

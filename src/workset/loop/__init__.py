@@ -1,1 +1,3 @@
-"""The agent loop and the one event union it emits to its subscribers (CLI, log, evals)."""
+"""What one agent step is made of: settings, the call interpreter, outcomes, the event bus
+and tool offers. The :class:`~workset.session.agent.Agent` facade and the session engine
+that runs the steps live in :mod:`workset.session`, which builds on this package."""

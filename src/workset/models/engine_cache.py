@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Protocol
 
 import httpx
 
-from workset.context.manifest import Manifest
 from workset.models.base import Usage
 
 QUERIES = "vllm:prefix_cache_queries"
@@ -101,8 +101,20 @@ class PrefixComparison:
         return self.reported >= self.predicted_in_blocks
 
 
+class _Prefix(Protocol):
+    @property
+    def reused_tokens(self) -> int: ...
+
+
+class _Manifested(Protocol):
+    """A call's manifest (:class:`workset.context.manifest.Manifest`): its prefix reuse."""
+
+    @property
+    def prefix(self) -> _Prefix: ...
+
+
 def compare_prefix(
-    manifest: Manifest, usage: Usage, block: int = DEFAULT_BLOCK
+    manifest: _Manifested, usage: Usage, block: int = DEFAULT_BLOCK
 ) -> PrefixComparison:
     predicted = manifest.prefix.reused_tokens
     reported = usage.cached_prompt_tokens

@@ -34,9 +34,9 @@ from workset.errors import SessionNotFoundError, UsageError
 from workset.events import Event
 from workset.log.codec import event_to_payload
 from workset.log.store import SessionInfo, StoredEvent
-from workset.loop.agent import Agent
 from workset.loop.settings import RunResult
 from workset.serve.watch import Changes, serve_session, until_idle
+from workset.session.agent import Agent
 from workset.session.engine import Session
 from workset.session.state import SessionState
 from workset.stores.protocols import SessionStore

@@ -69,7 +69,7 @@ from workset.tools.context import CallContext, TaskView, TaskWork, TimerView, se
 from workset.tools.registry import error_message
 
 if TYPE_CHECKING:
-    from workset.loop.agent import Agent
+    from workset.session.agent import Agent
 
 Phase = Literal["idle", "prepare", "model", "tools"]
 
@@ -96,7 +96,7 @@ class _Job:
 
 
 class Session:
-    """One session of an :class:`~workset.loop.agent.Agent`; open it with ``agent.session()``."""
+    """One session of an :class:`~workset.session.agent.Agent`; open it with ``agent.session()``."""
 
     def __init__(
         self,

@@ -34,8 +34,8 @@ from anyio.abc import TaskGroup
 from workset.errors import BrokerError, SessionLogError, SessionNotFoundError
 from workset.events.records import EventReceived
 from workset.intake.base import Delivery, Intake
-from workset.loop.agent import Agent
 from workset.loop.settings import RunResult
+from workset.session.agent import Agent
 from workset.session.engine import Session
 from workset.stores.protocols import LeaseStore
 
