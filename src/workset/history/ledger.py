@@ -289,8 +289,14 @@ _MODEL_KINDS: dict[str, FindingKind] = {
 
 
 def _who(message: Message) -> Who | None:
+    """Whose words ``message`` holds for the ledger. Only the user's own words state rules and
+    decisions: a batch of events (an email, a webhook, a finished task) is material, read like
+    a tool result, so a contact's "always do X" never becomes a standing rule; the harness's
+    notices are nobody's statement."""
     if isinstance(message, UserMessage):
-        return "user"
+        if message.origin == "harness":
+            return None
+        return "user" if message.origin == "user" else "tool"
     if isinstance(message, ToolMessage):
         return "tool"
     if isinstance(message, AssistantMessage) and message.content:
