@@ -173,10 +173,7 @@ class SessionLog:
             with self._write("create a session") as db:
                 if _exists(db, chosen):
                     if session_id is not None:
-                        raise UsageError(
-                            f"session {session_id!r} already exists in {self.where}; send "
-                            "events to it, or pick another id"
-                        )
+                        raise session_taken(session_id, self.where)
                     continue
                 db.execute(
                     "INSERT INTO sessions (id, created_at, title, workspace, model, config_json)"
@@ -620,6 +617,13 @@ def _session_info(row: Sequence[Any]) -> SessionInfo:
 
 
 _SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+def session_taken(session_id: str, where: str) -> UsageError:
+    """The error for a chosen session id that ``where`` already holds."""
+    return UsageError(
+        f"session {session_id!r} already exists in {where}; send events to it, or pick another id"
+    )
 
 
 def check_session_id(session_id: str) -> None:

@@ -35,6 +35,7 @@ from workset.log.store import (
     _session_info,
     check_session_id,
     new_session_id,
+    session_taken,
 )
 from workset.stores.postgres.db import PostgresDatabase
 from workset.stores.postgres.schema import migrate
@@ -182,10 +183,7 @@ class PostgresSessionLog(SessionLog):
             if found is not None:
                 return found
             if session_id is not None:
-                raise UsageError(
-                    f"session {session_id!r} already exists in {self.where}; send events to "
-                    "it, or pick another id"
-                )
+                raise session_taken(session_id, self.where)
         raise SessionLogError(f"could not find a free session id in {self.where}; try again")
 
     def _insert(
