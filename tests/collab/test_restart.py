@@ -56,8 +56,9 @@ CHILD = textwrap.dedent(
     desk = HumanDesk(Notifier([ConsoleChannel(io.StringIO())]))
 
     def asked(event):
-        if isinstance(event, HumanAsked):
-            ready.write_text(event.request_id)
+        if isinstance(event, HumanAsked):  # written whole, then renamed: never read half
+            ready.with_suffix(".part").write_text(event.request_id)
+            ready.with_suffix(".part").replace(ready)
 
     agent = Agent(model, ToolRegistry(human_tools(desk)), SessionLog(db),
                   clock=FakeClock(1_780_000_000.0), subscribers=[asked])

@@ -24,7 +24,7 @@ def test_the_embedded_agent_reads_a_file_to_answer_and_counts_every_request_exac
         qwen,
         tools,
         SessionLog(tmp_path / "log.db"),
-        AgentConfig(max_iterations=5),
+        AgentConfig(max_iterations=8),  # the default: a search, a read, an answer and slack
         subscribers=[seen.append],
     )
     result = anyio.run(agent.run, "Which port does the server in service.toml listen on?")
