@@ -1,8 +1,9 @@
 """What each history policy puts in front of the model for each probe — no model needed.
 
 For every probe phrasing of a fixture, the policy's view of the whole transcript is built
-with that phrasing as the current query (exactly what ``workset eval policies`` sends, through
-the same request function) and checked:
+with that phrasing as the current query, and the request ``workset eval policies`` would send
+is built (the agent's own assembly: the question as the current user message, a pinned block
+after it) and checked:
 
 * context recall — the share of probe prompts that contain the expected value (a model can
   only answer what it is shown; full history's is 1.0 by construction);
@@ -10,6 +11,8 @@ the same request function) and checked:
   facts, values of the same shape), averaged over prompts: what a model can confuse;
 * prompt tokens — the mean probe prompt, estimated at 3.6 characters a token (labelled: the
   harness's real counts come from the model's tokenizer);
+* fit — the share of probe prompts that fit the window uncut (answer of 96 tokens and the
+  agent's margin kept free); one that does not is measured whole, never cut;
 * billed — the replay's input tokens over every call point (same estimate), and its share of
   full history's.
 
@@ -25,26 +28,27 @@ from __future__ import annotations
 
 import argparse
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import anyio
 
 from workset.cli.eval import parse_policies
+from workset.context.assemble import Assembler
 from workset.eval.formats import load_probes, load_tools, load_transcript
 from workset.eval.match import mentions
 from workset.eval.probes import other_values
 from workset.eval.replay import replay
-from workset.eval.request import apply_view, to_request
+from workset.eval.request import build, eval_settings
 from workset.eval.table import history_room
-from workset.history.base import PolicyContext
+from workset.session.context import policy_context
 from workset.tokens.chatml import ChatMLFormat
 from workset.tokens.counter import PartCounter
 from workset.tokens.estimate import EstimateTokenizer
 
 ROOT = Path(__file__).resolve().parents[1] / "examples" / "transcripts"
 WINDOWS = {"pipeline": 32_768}  # the window each fixture is evaluated at (default 16,384)
+ANSWER = 96  # the answer's tokens, kept free as the output reserve
 
 
 def _text(request: Any) -> str:
@@ -61,24 +65,26 @@ async def measure(name: str, label: str, policy: Any, counter: PartCounter) -> d
     tools = load_tools(folder / "tools.json")
     probes = load_probes(folder / "probes.yaml")
     window = WINDOWS.get(name, 16_384)
-    room = history_room(transcript, tools, counter, window, 96)
-    context = PolicyContext(window=room, counter=counter)
-    result = await replay(transcript, tools, policy, counter, context, model_window=window)
-    hits = confusers = prompts = tokens = 0
+    settings = eval_settings(transcript.system, counter, window=window, answer=ANSWER)
+    history_room(settings, tools)
+    result = await replay(transcript, tools, policy, settings)
+    assembler = Assembler(counter)
+    hits = confusers = prompts = tokens = fitting = 0
     per_probe: dict[str, str] = {}
     for probe in probes:
         others = other_values(probe, probes, transcript)
         found = 0
         for question in probe.questions:
-            view = await policy.view(transcript.messages, replace(context, query=question))
-            request = to_request(apply_view(transcript.system, view), tools, question, max_tokens=0)
-            text = _text(request)
+            view = await policy.view(transcript.messages, policy_context(settings, tools, question))
+            built, fits = build(assembler, settings, view, tools, question)
+            text = _text(built.request)
             ok = (probe.expected and mentions(text, probe.expected)) or (
                 probe.regex is not None and re.search(probe.regex, text, re.IGNORECASE)
             )
             found += bool(ok)
             confusers += sum(mentions(text, o) for o in others)
-            tokens += counter.count_request(None, tools, request.messages).total
+            tokens += built.count.total
+            fitting += fits
             prompts += 1
         hits += found
         per_probe[probe.id] = f"{found}/{len(probe.questions)}"
@@ -87,6 +93,7 @@ async def measure(name: str, label: str, policy: Any, counter: PartCounter) -> d
         "recall": hits / prompts,
         "lookalikes": confusers / prompts,
         "prompt": tokens / prompts,
+        "fit": fitting / prompts,
         "billed": result.billed,
         "per_probe": per_probe,
     }
@@ -102,7 +109,10 @@ def main() -> None:
     for name in args.transcripts.split(","):
         note = "tuned on" if name == "support" else "reported, not tuned on"
         print(f"\n{name} ({note}; estimated tokens)")
-        print(f"{'policy':<44} {'ctx recall':>10} {'look-alikes':>11} {'prompt':>7} {'billed':>9}")
+        print(
+            f"{'policy':<44} {'ctx recall':>10} {'look-alikes':>11} {'prompt':>7} {'fit':>5} "
+            f"{'billed':>9}"
+        )
         rows = []
         for label, policy in parse_policies(args.policies):
             rows.append(anyio.run(measure, name, label, policy, counter))
@@ -111,7 +121,7 @@ def main() -> None:
             share = f" ({row['billed'] / full:.0%})" if full else ""
             print(
                 f"{row['label']:<44} {row['recall']:>10.2f} {row['lookalikes']:>11.1f} "
-                f"{row['prompt']:>7,.0f} {row['billed']:>9,}{share}"
+                f"{row['prompt']:>7,.0f} {row['fit']:>5.2f} {row['billed']:>9,}{share}"
             )
             if args.detail:
                 print("    " + "  ".join(f"{k} {v}" for k, v in row["per_probe"].items()))

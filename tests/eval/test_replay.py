@@ -6,7 +6,8 @@ import anyio
 
 from workset.eval.formats import Transcript
 from workset.eval.replay import ReplayResult, replay
-from workset.history.base import HistoryPolicy, PolicyContext
+from workset.eval.request import eval_settings
+from workset.history.base import HistoryPolicy
 from workset.messages import AssistantMessage, ToolMessage, ToolSpec, UserMessage
 from workset.models.base import Usage
 from workset.testing import call
@@ -31,9 +32,9 @@ TRANSCRIPT = Transcript(
 )
 
 
-def _replay(policy: HistoryPolicy) -> ReplayResult:
-    context = PolicyContext(window=1000)
-    return anyio.run(replay, TRANSCRIPT, TOOLS, policy, plain_counter(), context)
+def _replay(policy: HistoryPolicy, window: int = 1000) -> ReplayResult:
+    settings = eval_settings(TRANSCRIPT.system, plain_counter(), window=window, answer=0)
+    return anyio.run(replay, TRANSCRIPT, TOOLS, policy, settings)
 
 
 def test_full_history_bills_every_call_point_with_everything_before_it() -> None:
@@ -70,9 +71,7 @@ def test_a_pinned_block_costs_the_same_in_the_system_prompt_or_at_the_end() -> N
     # at the end the block moves every call, so only system, tools and history are reused
     assert [c.cached for c in at_end.calls] == [0, 6, 10]
     assert [c.cached for c in at_system.calls] == [0, 6 + block, 10 + block]
-    assert at_system.end.system is not None and "employee 4417" in at_system.end.system
-    last = at_end.end.messages[-1]
-    assert isinstance(last, UserMessage) and last.content == note
+    assert at_system.end.pinned_at == "system" and at_end.end.pinned == (note,)
 
 
 def test_the_policys_own_model_calls_are_summed_apart_from_the_billed_tokens() -> None:

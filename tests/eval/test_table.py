@@ -18,7 +18,7 @@ from workset.eval.report import policy_json, policy_table
 from workset.eval.table import PolicyReport, evaluate_policies
 from workset.history.base import HistoryPolicy, HistoryView, PolicyContext
 from workset.history.policies import make_policy
-from workset.messages import Message
+from workset.messages import Message, UserMessage
 from workset.models.base import ModelRequest
 from workset.testing import ScriptedModel
 
@@ -69,18 +69,19 @@ def _run(
 def test_a_full_history_larger_than_the_window_is_a_row_that_does_not_fit(
     tmp_path: Path,
 ) -> None:
-    # full history is 33 words plus a 5-word question and 4 answer tokens: over 30
-    model = ScriptedModel([_reader] * 10, context_window=30)
+    # full history is 33 words plus a 5-word question: over the 26 that a 94-token window
+    # leaves once the 4 answer tokens and the agent's 64-token margin are kept free
+    model = ScriptedModel([_reader] * 10, context_window=94)
     policies = [ListPolicy("full"), ListPolicy("last_turn", keep="last_turn")]
     report = _run(model, policies, Checkpoint(tmp_path / "c.jsonl"))
     rows = {r.name: r for r in report.rows}
     assert not rows["full"].fits and rows["full"].answers == ()
     assert rows["full"].largest_prompt == 38
-    # its last call point (32 words + 4 reserved) would not have fitted either
+    # its last call point (32 words) would not have fitted either
     assert (rows["full"].over_window, rows["full"].calls) == (1, 4)
     assert rows["last_turn"].fits and rows["last_turn"].tally().n == 2
     assert len(model.requests) == 4  # control and last_turn asked; full never sent
-    assert "does not fit (38 > 30)" in _text(report)
+    assert "does not fit (38 > 26)" in _text(report)
     assert policy_json(report)["rows"][1]["fits"] is False
 
 
@@ -123,8 +124,10 @@ def test_an_interrupted_replay_keeps_the_summaries_it_had_written(tmp_path: Path
              Checkpoint(path))  # fmt: skip
     second = ScriptedModel([notes[1], notes[2], *[_reader] * 4])
     resumed = _run(second, [make_policy("pinned_end")], Checkpoint(path))
-    asked = [r.messages[-1].content for r in second.requests]  # type: ignore[union-attr]
-    assert not any("4417" in text for text in asked)  # turn 1's note was not asked again
+    # the summarizer's requests (a probe's ends on the pinned notes, a harness message)
+    asked = [r.messages[-1] for r in second.requests]
+    summaries = [m.content for m in asked if isinstance(m, UserMessage) and m.origin != "harness"]
+    assert summaries and not any("4417" in text for text in summaries)  # turn 1's not redone
     fresh = _run(ScriptedModel([*[_reader] * 2, *notes, *[_reader] * 4]),
                  [make_policy("pinned_end")], Checkpoint(tmp_path / "fresh.jsonl"))  # fmt: skip
     assert resumed.rows[1].billed == fresh.rows[1].billed

@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from workset.context.assemble import Assembler
 from workset.errors import UsageError
 from workset.messages import AssistantMessage, Message, ToolSpec, UserMessage, group_units
 from workset.models.base import Model
+from workset.tokens.counter import PartCounter
 
 from .formats import Probe, Transcript
 from .match import Value
-from .request import Prompt, to_request
+from .request import Prompt, build, eval_settings
 from .score import classify
 
 
@@ -33,9 +35,16 @@ async def ask(
     question: str,
     *,
     max_tokens: int,
+    counter: PartCounter | None = None,
 ) -> tuple[str, int]:
-    """Ask ``question`` after ``prompt``, greedy and short; the answer and its prompt tokens."""
-    response = await model.complete(to_request(prompt, tools, question, max_tokens=max_tokens))
+    """Ask ``question`` as the current user message of ``prompt``, greedy and short, in the
+    request the agent would send (the pinned block after the question); the answer and its
+    prompt tokens. ``counter`` is the model's own unless given."""
+    counter = counter or model.token_counter()
+    window = model.info.context_window
+    settings = eval_settings(prompt.system, counter, window=window, answer=max_tokens)
+    built, _ = build(Assembler(counter), settings, prompt.view(), tools, question)
+    response = await model.complete(built.request)
     arguments = [c.arguments for c in response.message.tool_calls]
     return answer_text(response.message.content, arguments), response.usage.prompt_tokens
 

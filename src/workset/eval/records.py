@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from workset.errors import UsageError
-from workset.messages import SystemMessage, UserMessage
-from workset.models.base import Model, ModelRequest
+from workset.models.base import Model
 
 from .checkpoint import Checkpoint
+from .probes import ask
+from .request import Prompt
 from .score import Outcome, Tally, is_refusal
 
 _FIRST = (
@@ -210,16 +211,13 @@ async def run_trial(
     gold, rest = task.source(n, trial)
     slot = min(max(slot, 0), len(rest))
     lines = [r.line for r in rest[:slot]] + [gold.line] + [r.line for r in rest[slot:]]
-    request = ModelRequest(
-        (SystemMessage(task.system), UserMessage(task.prompt(lines, gold.key))),
-        max_tokens=max_tokens,
-        temperature=0.0,
+    question = task.prompt(lines, gold.key)
+    answer, prompt_tokens = await ask(
+        model, Prompt(task.system, ()), (), question, max_tokens=max_tokens
     )
-    response = await model.complete(request)
-    answer = response.message.content or ""
     said = task.said(answer)
     outcome = classify_said(said, answer, gold, rest)
-    return TrialResult(axis, trial, said, outcome, response.usage.prompt_tokens)
+    return TrialResult(axis, trial, said, outcome, prompt_tokens)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,29 +1,31 @@
 """Replay a recorded transcript under one history policy and count what each call would bill.
 
 Nothing is re-run: at every model call point of the transcript (each assistant message) the
-policy sees the recorded history before it, and the request it would have sent (system prompt,
-tools, the policy's view, its pinned block) is counted exactly with the model's counter. The
-messages themselves are the transcript's, byte for byte, under every policy.
+policy sees the recorded history before it, and the request the agent would have sent is
+built by the agent's own assembly (:mod:`workset.eval.request`) and counted exactly with the
+model's counter. The messages themselves are the transcript's, byte for byte, under every
+policy.
 
 Sums per run: billed input tokens over all call points; the cached part (tokens equal to the
 previous request's prefix, what a prefix-caching server reuses); the final context (the last
 call point's request); the policy's own model calls (``HistoryView.cost``), billed apart.
-The view of the whole transcript at the end is kept: probes are asked on top of it.
+The view of the whole transcript at the end is kept: probes are asked on top of it. The
+cached part is the assembler's own prefix measurement against the previous call point.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from workset.history.base import HistoryPolicy, PolicyContext
-from workset.messages import AssistantMessage, Message, ToolSpec, UserMessage
-from workset.models.base import ModelRequest, Usage
-from workset.tokens.base import RequestCount
-from workset.tokens.counter import PartCounter, common_prefix_tokens
+from workset.context.assemble import Assembler, PreviousRequest
+from workset.history.base import HistoryPolicy
+from workset.messages import AssistantMessage, ToolSpec
+from workset.models.base import Usage
+from workset.session.context import RequestSettings, last_user_words, policy_context
 
 from .formats import Transcript
-from .request import Prompt, apply_view, count, to_request
+from .request import Prompt, apply_view, build
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,56 +82,41 @@ async def replay(
     transcript: Transcript,
     tools: Sequence[ToolSpec],
     policy: HistoryPolicy,
-    counter: PartCounter,
-    context: PolicyContext,
+    settings: RequestSettings,
     *,
-    model_window: int | None = None,
-    reserve: int = 0,
-    stored: Callable[[int], CallCount | None] | None = None,
     on_call: Callable[[int, CallCount], None] | None = None,
 ) -> ReplayResult:
-    """Count every call point of ``transcript`` as ``policy`` would have sent it.
+    """Count every call point of ``transcript`` as the agent would have sent it under
+    ``policy``, with ``settings`` (:func:`~workset.eval.request.eval_settings`).
 
-    ``model_window`` and ``reserve`` (the output tokens kept free) flag call points that would
-    not have fitted. ``stored(n)`` returns call point ``n``'s count from an earlier, interrupted
-    run (its view is still computed, so the policy's state is rebuilt; only counting is
-    skipped); ``on_call(n, count)`` is told of each call point as it is done.
+    Each call point is what the agent's session would do: the policy's view of the history
+    before it (told its room and query by :func:`~workset.session.context.policy_context`),
+    assembled by :func:`~workset.eval.request.build`; a call point the assembler would have
+    had to cut is counted whole and flagged ``over_window``. ``on_call(n, count)`` is told of
+    each call point as it is done.
     """
-    points = call_points(transcript)
+    assembler = Assembler(settings.counter)
     calls: list[CallCount] = []
     cost = Usage(0, 0)
-    previous: RequestCount | None = None
-    previous_request: ModelRequest | None = None
-    for n, index in enumerate(points, start=1):
+    previous: PreviousRequest | None = None
+    for n, index in enumerate(call_points(transcript), start=1):
         history = transcript.messages[:index]
-        view = await policy.view(history, _with_query(context, history))
+        view = await policy.view(history, policy_context(settings, tools, last_user_words(history)))
         cost = add_usage(cost, view.cost)
-        request = to_request(apply_view(transcript.system, view), tools, max_tokens=reserve)
-        done = stored(n) if stored is not None else None
-        if done is not None:
-            calls.append(done)
-            previous, previous_request = None, request
-            continue
-        if previous is None and previous_request is not None:
-            previous = count(counter, previous_request)  # resumed: the last stored call point
-        counted = count(counter, request)
-        cached = 0 if previous is None else common_prefix_tokens(previous, counted, counter)
-        previous, previous_request = counted, request
-        over = model_window is not None and counted.total + reserve > model_window
+        built, fits = build(assembler, settings, view, tools, request_id=f"c{n}", previous=previous)
+        previous = built.previous
         call = CallCount(
-            index, transcript.turns[index], counted.total, cached, len(view.messages), over
+            index,
+            transcript.turns[index],
+            built.count.total,
+            built.manifest.prefix.reused_tokens,
+            len(view.messages),
+            not fits,
         )
         calls.append(call)
         if on_call is not None:
             on_call(n, call)
-    final = await policy.view(transcript.messages, _with_query(context, transcript.messages))
+    whole = transcript.messages
+    final = await policy.view(whole, policy_context(settings, tools, last_user_words(whole)))
     cost = add_usage(cost, final.cost)
     return ReplayResult(policy.name, tuple(calls), cost, apply_view(transcript.system, final))
-
-
-def last_user_text(history: Sequence[Message]) -> str:
-    return next((m.content for m in reversed(history) if isinstance(m, UserMessage)), "")
-
-
-def _with_query(context: PolicyContext, history: Sequence[Message]) -> PolicyContext:
-    return replace(context, query=last_user_text(history))

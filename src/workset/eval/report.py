@@ -85,6 +85,7 @@ def policy_json(report: PolicyReport) -> dict[str, Any]:
         "transcript": report.transcript,
         "model": report.model,
         "context_window": report.window,
+        "prompt_limit": report.prompt_limit or report.window,
         "probes": probes,
         "rows": rows,
     }
@@ -115,7 +116,8 @@ def policy_table(report: PolicyReport) -> Table:
             f"{row.cost_prompt:,}+{row.cost_completion:,}" if row.cost_prompt else "-",
         ]
         if not row.fits:
-            fit = f"does not fit ({row.largest_prompt:,} > {report.window:,})"
+            limit = report.prompt_limit or report.window
+            fit = f"does not fit ({row.largest_prompt:,} > {limit:,})"
             cells += [fit for _ in report.probes] + ["-", "-"]
             table.add_row(*cells)
             continue

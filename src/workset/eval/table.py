@@ -25,10 +25,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from workset.context.assemble import Assembler
 from workset.errors import UsageError
-from workset.history.base import HistoryPolicy, PolicyContext
+from workset.history.base import HistoryPolicy
 from workset.messages import ToolSpec, to_wire
 from workset.models.base import Model
+from workset.session import context as session_context
+from workset.session.context import RequestSettings, policy_context
 from workset.tokens.counter import PartCounter
 
 from .checkpoint import Checkpoint
@@ -37,7 +40,7 @@ from .match import Value
 from .probes import ask, control_prompt, other_values
 from .recording import RecordingModel
 from .replay import CallCount, replay
-from .request import Prompt, apply_view, count, to_request
+from .request import LAYOUT, Prompt, apply_view, build, eval_settings
 from .score import Outcome, Tally, classify, tally
 
 CONTROL = "control"
@@ -88,6 +91,9 @@ class PolicyReport:
     window: int
     probes: tuple[Probe, ...]
     rows: tuple[PolicyRow, ...]  # the control row first
+    # The largest prompt that fits: the window less the answer's tokens and the agent's
+    # margin (0 when unknown: the window is the limit).
+    prompt_limit: int = 0
 
     @property
     def control(self) -> PolicyRow | None:
@@ -134,6 +140,7 @@ def fingerprint(
         model,
         window,
         max_tokens,
+        LAYOUT,
     ]
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -165,25 +172,22 @@ async def evaluate_policies(
     for entry in policies:
         label, policy = entry if isinstance(entry, tuple) else (entry.name, entry)
         rows.append(await run.policy_row(label, policy))
-    return PolicyReport(transcript.source, model.info.name, window, tuple(probes), tuple(rows))
+    limit = run.settings.budget.available(0)
+    return PolicyReport(
+        transcript.source, model.info.name, window, tuple(probes), tuple(rows), limit
+    )
 
 
-def history_room(
-    transcript: Transcript,
-    tools: Sequence[ToolSpec],
-    counter: PartCounter,
-    window: int,
-    reserve: int,
-) -> int:
-    """Tokens left for the history once the system prompt, tools and the answer are reserved
-    (what the agent gives its policy)."""
-    head = count(counter, to_request(Prompt(transcript.system, ()), tools, max_tokens=0)).total
-    room = window - reserve - head
+def history_room(settings: RequestSettings, tools: Sequence[ToolSpec]) -> int:
+    """Tokens left for the history once the system prompt, tools, the answer and the margin
+    are kept free (what the agent gives its policy); an error when nothing is left."""
+    room = session_context.history_room(settings, tools)
     if room <= 0:
+        b = settings.budget
         raise UsageError(
-            f"the system prompt and tools take {head:,} tokens and the answer {reserve:,}, "
-            f"which leaves nothing of the {window:,}-token window for the history; use a "
-            "model with a larger window or fewer tools"
+            f"the system prompt and tools leave {room:,} tokens of the {b.window:,}-token "
+            f"window for the history once the answer ({b.output_reserve:,}) and the margin "
+            f"({b.margin:,}) are kept free; use a model with a larger window or fewer tools"
         )
     return room
 
@@ -213,10 +217,15 @@ class _Run:
         self.others: Mapping[Probe, tuple[Value, ...]] = {
             p: other_values(p, probes, transcript) for p in probes
         }
-        room = history_room(transcript, tools, counter, self.window, max_tokens)
-        self.context = PolicyContext(
-            window=room, summarizer=RecordingModel(model, checkpoint), counter=counter
+        self.settings = eval_settings(
+            transcript.system,
+            counter,
+            window=self.window,
+            answer=max_tokens,
+            summarizer=RecordingModel(model, checkpoint),
         )
+        history_room(self.settings, tools)
+        self.assembler = Assembler(counter)
 
     def _tell(self, label: str) -> None:
         if self.progress is not None:
@@ -226,7 +235,8 @@ class _Run:
         prompts = {(p.id, i): prompt for p in self.others for i in range(len(p.questions))}
         largest, fits = self._fit(prompts)
         answers = await self._answers(CONTROL, prompts) if fits else self._skip(CONTROL)
-        tokens = count(self.counter, to_request(prompt, self.tools, max_tokens=0)).total
+        built, _ = build(self.assembler, self.settings, prompt.view(), self.tools)
+        tokens = built.count.total
         return PolicyRow(CONTROL, tokens, 0, tokens, 0, 0, 0, answers, 0, fits, largest)
 
     async def policy_row(self, label: str, policy: HistoryPolicy) -> PolicyRow:
@@ -257,31 +267,15 @@ class _Run:
         )
 
     async def _replay(self, label: str, policy: HistoryPolicy) -> dict[str, Any]:
-        def stored(n: int) -> CallCount | None:
-            row = self.checkpoint.get(f"call/{label}/{n}")
-            if row is None:
-                return None
-            return CallCount(**{k: v for k, v in row.items() if k != "key"})
-
         def on_call(n: int, call: CallCount) -> None:
             self.checkpoint.put(f"call/{label}/{n}", asdict(call))
 
-        result = await replay(
-            self.transcript,
-            self.tools,
-            policy,
-            self.counter,
-            self.context,
-            model_window=self.window,
-            reserve=self.max_tokens,
-            stored=stored,
-            on_call=on_call,
-        )
+        result = await replay(self.transcript, self.tools, policy, self.settings, on_call=on_call)
         cost = result.cost
         prompts: dict[tuple[str, int], Prompt] = {}
         for probe in self.others:
             for phrasing, question in enumerate(probe.questions):
-                asked = replace(self.context, query=question)
+                asked = policy_context(self.settings, self.tools, question)
                 view = await policy.view(self.transcript.messages, asked)
                 cost = replace(
                     cost,
@@ -316,11 +310,11 @@ class _Run:
     def _fit(self, prompts: Mapping[tuple[str, int], Prompt]) -> tuple[int, bool]:
         """The largest probe request (question included) and whether it fits the window."""
         questions = {(p.id, i): q for p in self.others for i, q in enumerate(p.questions)}
-        largest = max(
-            count(self.counter, to_request(prompt, self.tools, questions[key], max_tokens=0)).total
+        built = [
+            build(self.assembler, self.settings, prompt.view(), self.tools, questions[key])
             for key, prompt in prompts.items()
-        )
-        return largest, largest + self.max_tokens <= self.window
+        ]
+        return max(b.count.total for b, _ in built), all(fits for _, fits in built)
 
     def _store_prompt(self, prompt: Prompt) -> str:
         data = prompt.to_json()
@@ -349,7 +343,12 @@ class _Run:
                 if stored is None:
                     prompt = prompts[(probe.id, phrasing)]
                     text, tokens = await ask(
-                        self.model, prompt, self.tools, question, max_tokens=self.max_tokens
+                        self.model,
+                        prompt,
+                        self.tools,
+                        question,
+                        max_tokens=self.max_tokens,
+                        counter=self.counter,
                     )
                     stored = self.checkpoint.put(key, {"answer": text, "prompt_tokens": tokens})
                 # classified on every run, so a better classifier applies to old checkpoints
@@ -388,6 +387,6 @@ def _check_meta(checkpoint: Checkpoint, print_: str) -> None:
     elif meta.get("fingerprint") != print_:
         raise UsageError(
             f"the checkpoint {checkpoint.path} was written for another transcript, tools, "
-            "probes, model, context window or answer length; delete it or choose another "
-            "--out folder"
+            "probes, model, context window, answer length or request layout (an older "
+            "workset); delete it or choose another --out folder"
         )

@@ -8,6 +8,11 @@ block, pinned notes, "answer now"), and builds one frozen
 :class:`~workset.context.assemble.AssembleInput`; :meth:`RequestMaker.build` turns it into
 the request and its manifest, and the :class:`~workset.events.records.RequestRef` that lets
 the log rebuild that request byte for byte.
+
+The layout itself is the pure :func:`view_input` (a policy's view, items and suffix messages
+to the frozen input) with :func:`policy_context` (what the policy is told, its room first):
+``workset eval`` replays transcripts through these two and ``Assembler.build``, without a
+session, so it measures the requests the agent would send.
 """
 
 from __future__ import annotations
@@ -135,7 +140,6 @@ class RequestMaker:
         history = list(messages)
         query = query or last_user_words(history)
         view = await self._view(history, tools, query)
-        system = s.system_prompt
         items: list[ContextItem] = []
         if s.sources:
             request = ContextRequest(self.session_id, s.scope, history, now or 0.0, iteration)
@@ -148,39 +152,21 @@ class RequestMaker:
                 items.append(notice.item)
             else:
                 suffix.append(UserMessage(notice.text, origin="harness"))
-        all_notes = dict(notes or {})
-        if view.notices:
-            all_notes["history"] = " ".join(view.notices)
-        if view.pinned and view.pinned_at == "system":
-            system = f"{system}\n\n{pinned_block(view.pinned)}"
-        elif view.pinned:
-            items.append(pinned_item(view.pinned))
-        offered = tuple(tools)
-        inp = AssembleInput(
+        inp = view_input(
+            s,
+            view,
             session_id=self.session_id,
             request_id=request_id,
-            system=system,
-            tools=offered,
-            history=view.messages,
-            budget=s.budget,
-            seqs=view.seqs,
-            suffix=tuple(suffix),
+            tools=tools,
             through_seq=len(history),
-            max_tokens=s.max_tokens,
-            temperature=s.temperature,
-            json_schema=json_schema
-            if json_schema is not None
-            else (decision_schema(offered) if s.constrained and offered else None),
-            timeout_s=s.timeout_s,
-            withheld_tools=tuple(withheld),
-            withheld_reason=withheld_reason,
-            items=tuple(items),
-            scope=s.scope,
-            now=now,
+            items=items,
+            suffix=suffix,
+            notes=notes,
             policy=self.policy.name if self.policy is not None else "",
-            policy_omitted=view.omitted,
-            kept_because=view.kept_because,
-            notes=all_notes,
+            json_schema=json_schema,
+            withheld=withheld,
+            withheld_reason=withheld_reason,
+            now=now,
             previous=self.previous,
         )
         return inp, view
@@ -196,11 +182,89 @@ class RequestMaker:
     ) -> HistoryView:
         if self.policy is None:
             return HistoryView(tuple(history), tuple(range(len(history))))
-        s = self.settings
-        head = s.counter.count_request(s.system_prompt, tuple(tools), ())
-        room = s.budget.window - s.budget.output_reserve - s.budget.margin - head.total
-        context = PolicyContext(room, s.summarizer, query, s.counter)
-        return await self.policy.view(history, context)
+        return await self.policy.view(history, policy_context(self.settings, tools, query))
+
+
+def history_room(settings: RequestSettings, tools: Sequence[ToolSpec]) -> int:
+    """Tokens a history policy may give its view: the window less the output reserve, the
+    margin, the system prompt and the tools."""
+    b = settings.budget
+    head = settings.counter.count_request(settings.system_prompt, tuple(tools), ())
+    return b.window - b.output_reserve - b.margin - head.total
+
+
+def policy_context(
+    settings: RequestSettings, tools: Sequence[ToolSpec], query: str
+) -> PolicyContext:
+    """What a history policy is told for one call: its room, the summarizer, the query."""
+    return PolicyContext(
+        history_room(settings, tools), settings.summarizer, query, settings.counter
+    )
+
+
+def view_input(
+    settings: RequestSettings,
+    view: HistoryView,
+    *,
+    session_id: str,
+    request_id: str,
+    tools: Sequence[ToolSpec],
+    through_seq: int,
+    items: Sequence[ContextItem] = (),
+    suffix: Sequence[Message] = (),
+    notes: Mapping[str, str] | None = None,
+    policy: str = "",
+    json_schema: Mapping[str, Any] | None = None,
+    withheld: Sequence[ToolSpec] = (),
+    withheld_reason: str = "",
+    now: float | None = None,
+    previous: PreviousRequest | None = None,
+) -> AssembleInput:
+    """The frozen input of one build from a policy's ``view``: the agent's layout.
+
+    A pinned block at ``"system"`` is appended to the system prompt; otherwise it becomes a
+    required context item, rendered after the trajectory (after the current user message).
+    ``items`` (memory, evidence, notices) come after the trajectory, ``suffix`` messages last;
+    the view's notices go to the manifest's notes. Pure: the agent's :class:`RequestMaker`
+    and ``workset eval`` both make their inputs here.
+    """
+    system = settings.system_prompt
+    placed = list(items)
+    if view.pinned and view.pinned_at == "system":
+        system = f"{system}\n\n{pinned_block(view.pinned)}"
+    elif view.pinned:
+        placed.append(pinned_item(view.pinned))
+    all_notes = dict(notes or {})
+    if view.notices:
+        all_notes["history"] = " ".join(view.notices)
+    offered = tuple(tools)
+    if json_schema is None and settings.constrained and offered:
+        json_schema = decision_schema(offered)
+    return AssembleInput(
+        session_id=session_id,
+        request_id=request_id,
+        system=system,
+        tools=offered,
+        history=view.messages,
+        budget=settings.budget,
+        seqs=view.seqs,
+        suffix=tuple(suffix),
+        through_seq=through_seq,
+        max_tokens=settings.max_tokens,
+        temperature=settings.temperature,
+        json_schema=json_schema,
+        timeout_s=settings.timeout_s,
+        withheld_tools=tuple(withheld),
+        withheld_reason=withheld_reason,
+        items=tuple(placed),
+        scope=settings.scope,
+        now=now,
+        policy=policy,
+        policy_omitted=view.omitted,
+        kept_because=view.kept_because,
+        notes=all_notes,
+        previous=previous,
+    )
 
 
 def request_ref(
