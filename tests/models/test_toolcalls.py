@@ -212,3 +212,36 @@ def test_any_arguments_in_any_accepted_wrapping_parse_back(
     parsed = parse_tool_calls(content, KNOWN)
     assert parsed.errors == ()
     assert [(c.name, json.loads(c.arguments)) for c in parsed.calls] == [(name, arguments)]
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        # the 1.5B model copied its few-shot transcript's "Tool:" lines (email agent run)
+        (
+            'Tool: read_file, arguments: {"path": "a.py"} Tool: grep, arguments: {"pattern": "x"}',
+            [READ_A, ("grep", {"pattern": "x"})],
+        ),
+        ('Action: grep\nAction Input: {"pattern": "x"}', [("grep", {"pattern": "x"})]),
+        ('read_file({"path": "a.py"})', [READ_A]),
+        ('I will use `read_file` {"path": "a.py"}', [READ_A]),
+    ],
+)
+def test_a_known_tool_named_before_its_arguments_is_a_call(
+    content: str, expected: list[tuple[str, dict[str, Any]]]
+) -> None:
+    parsed = parse_tool_calls(content, KNOWN)
+    assert _calls(content) == expected and not parsed.errors
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        'The config is {"port": 8080}.',  # no tool named
+        'I looked with grep and the answer is {"port": 8080}',  # named, but not as the call
+        'Tool: deploy, arguments: {"env": "prod"}',  # not a known tool
+    ],
+)
+def test_an_object_not_named_as_a_known_tools_call_stays_text(content: str) -> None:
+    parsed = parse_tool_calls(content, KNOWN)
+    assert parsed.calls == () and parsed.errors == ()

@@ -4,7 +4,10 @@ Small models (Qwen2.5-Coder-0.5B among them) often answer a tool-calling turn wi
 message text instead of structured ``tool_calls``: bare, fenced in ```json, several objects in
 a row, inside ``<tool_call>…</tool_call>`` tags, as a list, with ``"arguments"`` as an object
 or a JSON string, ``"parameters"`` instead of ``"arguments"``, or wrapped as
-``{"function": {"name": …, "arguments": …}}``. :func:`parse_tool_calls` accepts all of these.
+``{"function": {"name": …, "arguments": …}}``, or as a known tool's name followed by its
+arguments object (``Tool: archive_email, arguments: {…}``, ``Action: grep`` / ``Action Input:
+{…}``, ``read_file {…}``: transcript-like forms small models copy from few-shot prompts).
+:func:`parse_tool_calls` accepts all of these.
 
 It is strict about what counts as a call: an object whose keys are only call keys (``name``,
 ``arguments``/``parameters``, ``id``, ``type``), with a string ``name`` and object arguments.
@@ -38,6 +41,14 @@ _ATTEMPT = re.compile(r"""["'](?:name|function)["']\s*:""")
 _STARTS_LIKE_CALL = re.compile(r"""[\[{\s]*["'](?:name|function)["']""")
 _ARGUMENTS_KEY = re.compile(r"""["'](?:arguments|parameters|function)["']""")
 _FENCE = re.compile("```")
+# Text right before an arguments object that names the call: "Tool: NAME, arguments:",
+# "Action: NAME\nAction Input:", "NAME(" or plain "NAME"; NAME must be a known tool.
+_NAMED = re.compile(
+    r"(?:^|(?<=[\s>*`\"']))(?:(?:tool|action|call|function)\s*:\s*)?[`\"']?"
+    r"(?P<name>[A-Za-z_][\w.-]*)[`\"']?\s*(?:[,:]?\s*(?:\n\s*)?(?:action\s+input|arguments|"
+    r"args|parameters|input)\s*[:=]?|\(|:)?\s*$",
+    re.IGNORECASE,
+)
 _CALL_FENCES = frozenset({"", "json", "jsonc", "json5", "tool_call", "tool_calls", "tool_code"})
 _FENCE_INFO = re.compile(r"```[\w+-]*")
 _DECODER = json.JSONDecoder()
@@ -90,6 +101,10 @@ class _Parser:
                 end = self._fenced(start)
             else:
                 end = self._bare(start)
+                if end is None and token == "{":
+                    named = self._named(start)
+                    if named is not None:
+                        start, end = named
             if end is None:  # not a call: keep the text and move on
                 pos = self._skip(start, token)
                 continue
@@ -159,6 +174,28 @@ class _Parser:
             return None
         self._take([value], where="the text", strict=False)
         return end
+
+    def _named(self, start: int) -> tuple[int, int] | None:
+        """An arguments object at ``start`` that the text before it names as a known tool's
+        call; the region (from the name) and its end, or None."""
+        line_start = max(self.content.rfind("\n", 0, start - 1) + 1, 0)
+        # the connector may sit on the line before ("Action: grep\nAction Input: {...}")
+        before = self.content.rfind("\n", 0, max(line_start - 1, 0)) + 1
+        for head in (line_start, before):
+            match = _NAMED.search(self.content, head, start)
+            if match is None or match.group("name") not in self.known:
+                continue
+            try:
+                value, end = _DECODER.raw_decode(self.content, start)
+            except json.JSONDecodeError:
+                return None
+            if not isinstance(value, dict) or self._classify(value) is not None:
+                return None
+            if self.content.startswith(")", end):
+                end += 1
+            self.found.append(_Found(match.group("name"), json.dumps(value, ensure_ascii=False)))
+            return match.start(), end
+        return None
 
     # --- values ---------------------------------------------------------------------------
 
