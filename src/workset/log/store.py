@@ -311,6 +311,8 @@ class SessionLog:
             if unknown:
                 known = sorted({*EVENT_TYPES, *RECORD_KINDS})
                 raise UsageError(f"unknown event kinds {sorted(unknown)}; known kinds: {known}")
+            if not wanted:  # no kind asked for: nothing (PostgreSQL refuses an empty IN ())
+                return []
             sql += f" AND kind IN ({', '.join('?' * len(wanted))})"
             params.extend(wanted)
         rows = self._read(session_id, sql + " ORDER BY seq", params)
