@@ -182,6 +182,19 @@ def test_a_reply_that_only_names_a_tool_in_tags_is_a_call_attempt_not_an_answer(
     assert plain.message.content == "It is find_files." and not plain.message.tool_calls
 
 
+def test_a_transcript_style_call_line_without_arguments_is_a_call_attempt() -> None:
+    interpreter = CallInterpreter(("archive_email", "grep"))
+    said = "Tool: archive_email Assistant: Archived the advertisement."  # the 1.5B, email agent
+    decided = interpreter.interpret(AssistantMessage(said), 1, tools_offered=True)
+    [bad] = decided.message.tool_calls
+    assert (
+        bad.name == "invalid_tool_call" and "'archive_email' was named" in decided.rejected[bad.id]
+    )
+    echoed = "Tool: draft saved Assistant: Draft saved."  # names no tool: stays the answer
+    plain = interpreter.interpret(AssistantMessage(echoed), 2, tools_offered=True)
+    assert plain.message.content == echoed and not plain.message.tool_calls
+
+
 def test_identical_calls_in_one_message_are_kept_once() -> None:
     same = tuple(ToolCall(f"id{i}", "grep", '{"pattern": "x"}') for i in range(20))
     decided = CallInterpreter(NAMES).interpret(

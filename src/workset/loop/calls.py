@@ -362,12 +362,15 @@ def _canonical(arguments: str) -> str:
 
 
 _TAGGED = re.compile(r"^\s*(?:<[^<>]{1,40}>\s*)*([A-Za-z_][\w]*)\s*(?:</?[^<>]{1,40}>\s*)*$")
+# "Tool: archive_email Assistant: Archived it." -- a transcript-style call with no arguments
+_TRANSCRIPT_CALL = re.compile(r"^\s*(?:tool|action)\s*:\s*`?([A-Za-z_][\w]*)`?(?=\s|$)", re.I)
 
 
 def _tagged_tool_name(content: str, tool_names: Sequence[str]) -> str | None:
     """The tool named by a reply that is only a tool name, bare or in tags
-    (``<function-name>find_files</function-name>``): a call attempt, not an answer."""
-    match = _TAGGED.match(content)
+    (``<function-name>find_files</function-name>``), or that opens like a transcript's call
+    line (``Tool: archive_email …``): a call attempt, not an answer."""
+    match = _TAGGED.match(content) or _TRANSCRIPT_CALL.match(content)
     if match is None or match.group(1) not in tool_names:
         return None
     return match.group(1)
