@@ -41,6 +41,7 @@ VALID_CALL = '{"name": "<tool name>", "arguments": {...}}'
 MAX_FRUITLESS = 3
 _EMPTY = re.compile(r'"total_matches": 0\b|^No file or directory names|\(empty directory\)', re.M)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
+_QUOTED_CONTENT = re.compile(r"<external_content\b.*?</external_content>", re.S)
 _RESULT_PATH = re.compile(r'"path": "([^"]+)"')  # a file named in a search's JSON result
 _FILE_NAME = re.compile(r"\b[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b")  # e.g. service.toml
 
@@ -109,6 +110,7 @@ class CallInterpreter:
         self._evidence_files: list[str] = []
         self._found_files: list[str] = []  # files the run's successful results named
         self._read_any = False  # a read_file call of this run returned content
+        self._echo_asked = False  # an answer that echoed a harness text was sent back once
 
     def interpret(
         self, message: AssistantMessage, iteration: int, *, tools_offered: bool
@@ -236,6 +238,26 @@ class CallInterpreter:
             key=lambda f: not any(f == n or f.endswith("/" + n) for n in named),
         )
         return [f for f in ranked if f not in read and f"read:{f}" not in self._tried]
+
+    def echoed_notice(self, answer: str, notices: Sequence[str]) -> NextTurn | None:
+        """When ``answer`` only repeats a text the harness wrote into the request (a batch's
+        "make sure your response covers…" line, a notice), the turn that asks for the real
+        answer; once per run, then the answer stands (and its outcome says what it is)."""
+        said = _normal(answer)
+        if self._echo_asked or len(said) < 16:
+            return None
+        own = [_QUOTED_CONTENT.sub(" ", text) for text in notices if text]  # not what it quotes
+        if not any(said in _normal(text) for text in own):
+            return None
+        self._echo_asked = True
+        return self._turn(
+            NextTurn(
+                (
+                    "Your last reply repeated the harness's note; it is not an answer. Reply to "
+                    f"the task itself: {_cut(self._task, 300)}",
+                )
+            )
+        )
 
     def _answer_turn(self) -> NextTurn:
         reason = (
@@ -382,6 +404,10 @@ def _keywords(task: str) -> list[str]:
     coded = [w for w in words if "_" in w or w[1:] != w[1:].lower() or "." in w]
     rest = sorted((w for w in words if w not in coded), key=len, reverse=True)
     return list(dict.fromkeys([*coded, *rest]))[:3]
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.lower().split())
 
 
 def _call_text(name: str, arguments: dict[str, object]) -> str:

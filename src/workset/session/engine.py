@@ -55,7 +55,7 @@ from workset.events.records import (
 from workset.loop.calls import CallInterpreter, Interpreted, NextTurn
 from workset.loop.outcome import classify
 from workset.loop.settings import AgentConfig, RunResult, RunUsage
-from workset.messages import AssistantMessage, ToolCall, ToolMessage, ToolSpec
+from workset.messages import AssistantMessage, ToolCall, ToolMessage, ToolSpec, UserMessage
 from workset.models.base import Usage
 from workset.models.constrained import answer_schema
 from workset.session.batch import render_batch
@@ -485,7 +485,26 @@ class Session:
             blobs=made.blobs,
         )  # fmt: skip
         if not message.tool_calls:
-            return StepOutcome("answered", response.usage, answer=message.content or "")
+            answer = message.content or ""
+            written = (
+                [n.text for n in suffix]
+                + [  # what the harness wrote this turn
+                    m.content
+                    for m in self.state.messages[-6:]
+                    if isinstance(m, UserMessage)
+                    and (m.origin != "user" or m.content.startswith("[Unprocessed event"))
+                ]
+            )
+            again = interpreter.echoed_notice(answer, written)
+            if again is not None:  # kept as said; a recorded harness note asks for the answer
+                now = self.now()
+                note = NoticeRecord(
+                    f"echo-{iteration}", "echo", "call_interpreter", "trajectory", now
+                )
+                [text] = again.notices
+                self.record(InputAppended(self.id, run_id, text, now, (), (note,), "harness"))
+                return StepOutcome("continued", response.usage)
+            return StepOutcome("answered", response.usage, answer=answer)
         self._phase = "tools"
         interrupted = await self._run_unit(run_id, message, decided)
         self._phase = "prepare"
