@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import anyio
@@ -296,3 +297,19 @@ def test_an_answer_outside_the_result_shape_gets_one_constrained_repair_call(
     assert '"summary": "It is in a.py."' in repaired and "one repair call" in repaired
     assert '"summary": "It is in a.py, I think."' in quoted and "unverified" in quoted
     assert len(repairs) == 2 and "not the JSON object" in (repairs[0].messages[-1].content or "")
+
+
+def test_the_result_example_holds_placeholders_and_a_copied_placeholder_is_no_result() -> None:
+    from workset.collab.brief import FORMAT
+    from workset.collab.result import RESULT_EXAMPLE, parse_result
+
+    assert RESULT_EXAMPLE in FORMAT
+    example = json.loads(RESULT_EXAMPLE)
+    # nothing in the example could pass for a finding: no path, no identifier outside <...>
+    assert re.sub(r"<[^<>]*>", "", json.dumps(example)).count(".py") == 0
+    parsed, problem = parse_result(RESULT_EXAMPLE)
+    assert parsed is None and "placeholders" in problem
+    real = dict(example, summary="process_data in payments/core.py handles callbacks")
+    real["findings"] = [{"claim": "process_data dispatches", "sources": ["payments/core.py:88"]}]
+    real["artifacts"] = ["payments/core.py"]
+    assert parse_result(json.dumps(real))[0] is not None

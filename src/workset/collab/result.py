@@ -13,6 +13,7 @@ reaches the parent's context.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeAlias
@@ -44,12 +45,14 @@ RESULT_SCHEMA: dict[str, Any] = {
     "required": ["status", "summary", "findings", "artifacts", "open_questions"],
 }
 
+# Placeholders only: an example with plausible content (a function name, a path) was copied
+# into results as if found (the 0.5B "found" src/payment/callbacks.py in django-payments).
 RESULT_EXAMPLE = (
-    '{"status": "completed", "summary": "The callback handler is handle_callback in '
-    'src/payment/callbacks.py.", "findings": [{"claim": "handle_callback verifies and '
-    'records payment callbacks", "sources": ["src/payment/callbacks.py:42"]}], '
-    '"artifacts": ["src/payment/callbacks.py"], "open_questions": []}'
+    '{"status": "completed", "summary": "<the answer in one or two sentences>", "findings": '
+    '[{"claim": "<what you found>", "sources": ["<file>:<line> you read it in"]}], '
+    '"artifacts": ["<file you wrote or relied on>"], "open_questions": []}'
 )
+_PLACEHOLDER = re.compile(r"<(?:the answer|what you found|file)\b[^<>]*>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +116,8 @@ def parse_result(text: str) -> tuple[SubagentResult | None, str]:
     summary = data.get("summary")
     if not isinstance(summary, str) or not summary.strip():
         problems.append("summary must be a non-empty string")
+    elif _PLACEHOLDER.search(json.dumps(data)):
+        problems.append("it copies the example's <placeholders>: write what you found instead")
     findings = _findings(data.get("findings", []), problems)
     artifacts = _strings(data.get("artifacts", []), "artifacts", problems)
     questions = _strings(data.get("open_questions", []), "open_questions", problems)
