@@ -243,7 +243,7 @@ async def part_incident(model: Model, checkpoint: Checkpoint) -> list[str]:
                 key = f"incident/{arm}/{probe.id}/{i}"
                 if key not in checkpoint:
                     answer, tokens = await ask(model, prompt, tools, question, max_tokens=48)
-                    outcome = classify(answer, probe.expected, regex=probe.expected_is_regex)
+                    outcome = classify(answer, probe.expected, regex=probe.regex or None)
                     checkpoint.put(key, {"answer": answer, "outcome": outcome, "tokens": tokens})
                     print(f"  {key}: {outcome} {answer[:70]!r}", flush=True)
                 row = checkpoint.get(key)
