@@ -295,8 +295,9 @@ class CallInterpreter:
         fresh = [(key, text) for key, text in options if key not in self._tried]
         if not fresh:
             return (
-                f"Your last tool calls {what}; that is not an answer. If what you need is "
-                "not there, reply in plain words (no tool call) that you did not find it."
+                f"Your last tool calls {what}; that is not an answer. If a call's error says "
+                "how to write it, call again that way; if what you need is not there, reply in "
+                "plain words (no tool call) that you did not find it."
             )
         key, text = fresh[0]
         self._tried.add(key)
