@@ -11,25 +11,18 @@ from __future__ import annotations
 import datetime as dt
 import getpass
 import json
-from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.table import Table
 
+from workset.cli.options import db_option, open_db
 from workset.collab.human import ANSWER_TYPE, answer_event_content
 from workset.collab.ledger import HumanRequest, find_request, human_requests
 from workset.errors import UsageError
 from workset.events import EventReceived, new_event
-from workset.log.store import SessionLog, default_db_path
 
 out = Console()
-db_option = click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Session log file (default: $WORKSET_DB or ~/.local/share/workset/workset.db).",
-)
 
 
 @click.group("approvals", invoke_without_command=True)
@@ -39,7 +32,7 @@ db_option = click.option(
 @db_option
 @click.pass_context
 def approvals_group(
-    ctx: click.Context, session: str | None, pending: bool, as_json: bool, db: Path | None
+    ctx: click.Context, session: str | None, pending: bool, as_json: bool, db: str | None
 ) -> None:
     """List what people were asked (approvals and questions) and how each ended.
 
@@ -49,7 +42,7 @@ def approvals_group(
     """
     if ctx.invoked_subcommand is not None:
         return
-    with SessionLog(db or default_db_path()) as log:
+    with open_db(db) as log:
         found = human_requests(log, session)
     if pending:
         found = [r for r in found if r.ended is None]
@@ -77,10 +70,10 @@ def answer_command(
     text: str,
     reason: str,
     by: str | None,
-    db: Path | None,
+    db: str | None,
 ) -> None:
     """Answer REQUEST_ID: --approve or --deny an approval, --answer a question."""
-    with SessionLog(db or default_db_path()) as log:
+    with open_db(db) as log:
         request = find_request(log, request_id)
         if request.ended is not None:
             raise UsageError(

@@ -14,7 +14,7 @@ from typing import Any
 
 from workset.errors import UsageError
 from workset.events import HumanAnswered, HumanAsked
-from workset.log.store import SessionLog
+from workset.stores.protocols import SessionStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,7 @@ class HumanRequest:
         }
 
 
-def human_requests(log: SessionLog, session_id: str | None = None) -> list[HumanRequest]:
+def human_requests(log: SessionStore, session_id: str | None = None) -> list[HumanRequest]:
     """Every request of ``session_id`` (of every session when None), oldest first."""
     ids = [log.resolve(session_id)] if session_id else [s.id for s in log.sessions(limit=None)]
     found: list[HumanRequest] = []
@@ -64,11 +64,11 @@ def human_requests(log: SessionLog, session_id: str | None = None) -> list[Human
     return sorted(found, key=lambda r: r.asked.at)
 
 
-def find_request(log: SessionLog, request_id: str) -> HumanRequest:
+def find_request(log: SessionStore, request_id: str) -> HumanRequest:
     """The request ``request_id`` (in any session); a :class:`UsageError` if none."""
     for request in human_requests(log):
         if request.asked.request_id == request_id:
             return request
     raise UsageError(
-        f"no request {request_id!r} in {log.path}; list them with `workset approvals --pending`"
+        f"no request {request_id!r} in {log.where}; list them with `workset approvals --pending`"
     )

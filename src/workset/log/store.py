@@ -76,7 +76,9 @@ def default_db_path() -> Path:
     env = os.environ.get("WORKSET_DB")
     if env:
         return Path(env).expanduser()
-    return Path.home() / ".local" / "share" / "workset" / "workset.db"
+    from workset.stores.url import default_folder  # stores builds on this module
+
+    return default_folder() / "workset.db"
 
 
 def new_session_id() -> str:

@@ -239,9 +239,9 @@ class CallInterpreter:
         )
         return [f for f in ranked if f not in read and f"read:{f}" not in self._tried]
 
-    def echoed_notice(self, answer: str, notices: Sequence[str]) -> NextTurn | None:
+    def echoed_notice(self, answer: str, notices: Sequence[str]) -> str | None:
         """When ``answer`` only repeats a text the harness wrote into the request (a batch's
-        "make sure your response covers…" line, a notice), the turn that asks for the real
+        "make sure your response covers…" line, a notice), the note that asks for the real
         answer; once per run, then the answer stands (and its outcome says what it is)."""
         said = _normal(answer)
         if self._echo_asked or len(said) < 16:
@@ -250,13 +250,9 @@ class CallInterpreter:
         if not any(said in _normal(text) for text in own):
             return None
         self._echo_asked = True
-        return self._turn(
-            NextTurn(
-                (
-                    "Your last reply repeated the harness's note; it is not an answer. Reply to "
-                    f"the task itself: {_cut(self._task, 300)}",
-                )
-            )
+        return (
+            "Your last reply repeated the harness's note; it is not an answer. Reply to the "
+            f"task itself: {_cut(self._task, 300)}"
         )
 
     def _answer_turn(self) -> NextTurn:

@@ -387,6 +387,8 @@ class Session:
     def _needs_model(self) -> bool:
         if self.state.open_unit is not None or not self.state.messages:
             return False
+        if self.queue.holds("trajectory"):  # flushed into the log at the next step
+            return True
         last = self.state.messages[-1]
         return not (isinstance(last, AssistantMessage) and not last.tool_calls)
 
@@ -496,13 +498,8 @@ class Session:
                 ]
             )
             again = interpreter.echoed_notice(answer, written)
-            if again is not None:  # kept as said; a recorded harness note asks for the answer
-                now = self.now()
-                note = NoticeRecord(
-                    f"echo-{iteration}", "echo", "call_interpreter", "trajectory", now
-                )
-                [text] = again.notices
-                self.record(InputAppended(self.id, run_id, text, now, (), (note,), "harness"))
+            if again is not None:  # kept as said; a trajectory notice asks for the answer
+                self.queue.push("echo", "call_interpreter", "trajectory", self.now(), text=again)
                 return StepOutcome("continued", response.usage)
             return StepOutcome("answered", response.usage, answer=answer)
         self._phase = "tools"

@@ -83,6 +83,10 @@ class NoticeQueue:
         """Ask ``producer`` for notices at every flush (the status bar renders each round)."""
         self._producers.append(producer)
 
+    def holds(self, placement: Placement) -> bool:
+        """Whether a notice of ``placement`` is queued (a trajectory notice owes a model call)."""
+        return any(n.placement == placement for n in self._queued)
+
     def flush(self, now: float) -> tuple[Notice, ...]:
         """Every queued notice and what the producers give now, in the stable order."""
         drained = [*self._queued, *(n for p in self._producers for n in p(now))]

@@ -68,13 +68,18 @@ def parse_store_url(value: str | Path) -> StoreURL:
     )
 
 
+def default_folder() -> Path:
+    """Where workset keeps its files when told nothing: ``~/.local/share/workset``."""
+    return Path.home() / ".local" / "share" / "workset"
+
+
 def local_folder(store: str | Path) -> Path:
     """The folder for files kept beside a store (indexes, a server's state file): the SQLite
     file's folder, or for a server store the default one (``~/.local/share/workset``)."""
     url = parse_store_url(store)
     if url.path is not None:
         return url.path.expanduser().resolve().parent
-    return Path.home() / ".local" / "share" / "workset"
+    return default_folder()
 
 
 def redacted(url: str) -> str:
@@ -96,4 +101,4 @@ def default_store() -> str | Path:
     env = os.environ.get("WORKSET_DB")
     if env:
         return env
-    return Path.home() / ".local" / "share" / "workset" / "workset.db"
+    return default_folder() / "workset.db"
