@@ -138,3 +138,67 @@ def test_naming_a_tool_is_not_an_answer_supported_by_its_result() -> None:
         answer="read_file",
     )
     assert classify(history).outcome == "answered_unverified"
+
+
+def test_a_number_answered_for_a_key_the_task_names_is_checked_against_its_value() -> None:
+    source = (
+        "80|     WRITE_CACHE_SIZE = 1000\n"
+        "81|     def __init__(self, storage_cls):\n"
+        "83|         self._cache_modified_count = 0\n"
+        "84|         self.max_retries = 3"
+    )
+    question = "How many write operations does CachingMiddleware cache before it writes?"
+    wrong = run(
+        question,
+        ("read_file", '{"path": "tinydb/middlewares.py"}', source, False),
+        answer="3",
+    )
+    verdict = classify(wrong)
+    assert verdict.outcome == "answered_unverified"
+    assert "WRITE_CACHE_SIZE = 1000" in verdict.reason
+    right = run(
+        question,
+        ("read_file", '{"path": "tinydb/middlewares.py"}', source, False),
+        answer="It caches 1000 writes (WRITE_CACHE_SIZE).",
+    )
+    assert classify(right).outcome == "answered"
+
+
+def test_a_key_that_shares_one_word_with_the_task_does_not_contradict() -> None:
+    history = run(
+        "How many workers does the service start?",
+        ("read_file", '{"path": "service.toml"}', "workers = 4\nmax_cache_size = 200", False),
+        answer="It starts 4 workers.",
+    )
+    assert classify(history).outcome == "answered"
+    other = run(
+        "What is the cache timeout?",
+        ("read_file", '{"path": "service.toml"}', "timeout = 30\nmax_cache_size = 200", False),
+        answer="The cache timeout is 30 seconds.",
+    )
+    assert classify(other).outcome == "answered"
+
+
+def test_a_line_number_is_not_support_for_a_number_answered() -> None:
+    listing = "    1| import os\n    2| \n    3| from tinydb import TinyDB"
+    history = run(
+        "How many write operations does CachingMiddleware cache?",
+        ("read_file", '{"path": "tests/test_middlewares.py"}', listing, False),
+        answer="3",
+    )
+    verdict = classify(history)
+    assert verdict.outcome == "answered_unverified" and "3" in verdict.unsupported
+
+
+def test_a_number_picked_from_conflicting_values_without_naming_the_key_is_unverified() -> None:
+    default = "86|     WRITE_CACHE_SIZE = 1000"
+    override = "12|     storage.write_cache_size = 3"
+    question = "How many write operations does CachingMiddleware cache?"
+    steps = (
+        ("read_file", '{"path": "tinydb/middlewares.py"}', default, False),
+        ("read_file", '{"path": "tests/test_middlewares.py"}', override, False),
+    )
+    verdict = classify(run(question, *steps, answer="3"))
+    assert verdict.outcome == "answered_unverified" and "does not say which" in verdict.reason
+    named = classify(run(question, *steps, answer="WRITE_CACHE_SIZE is 1000 by default."))
+    assert named.outcome == "answered"

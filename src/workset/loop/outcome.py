@@ -61,6 +61,13 @@ _DOTTED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?")
 _TICKED = re.compile(r"`([^`\n]{2,60})`")
 _QUOTED = re.compile(r"\"([^\"\n]{2,60})\"|'([^'\n]{3,60})'")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,}")
+# Line numbers ("  12| code"), line ranges ("lines 72-85", "Showing lines 1-40 of 274").
+_GUTTER = re.compile(r"(?m)^\s*\d+\|| lines? \d+(?:-\d+)?(?: of \d+)?")
+_KEY_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
+# Words too common in keys to say which value the task asks about.
+_GENERIC_KEY_WORDS = frozenset(
+    {"the", "and", "for", "how", "many", "much", "what", "which", "this", "that", "does", "default"}
+)
 _PAIR = re.compile(r"\b([A-Za-z_][\w-]{2,})\"?\s*[:=]\s*\"?(\d+(?:\.\d+)*)\b")
 
 _GAVE_UP = re.compile(
@@ -181,7 +188,7 @@ def classify(
             supported,
             unsupported,
         )
-    contradiction = _contradiction(answer, observed)
+    contradiction = _contradiction(answer, observed) or _asked_value(answer, task, observed)
     if contradiction:
         return Verdict("answered_unverified", contradiction, supported)
     if supported:
@@ -264,11 +271,19 @@ def _facts(answer: str) -> list[str]:
 
 def _seen(fact: str, haystack: str) -> bool:
     text = fact.lower().removesuffix("()")
+    if _NUMBER.fullmatch(text):  # a number: a whole token of the text, not a line number
+        token = rf"(?<![\w.]){re.escape(text)}(?![\w]|\.\d)"
+        return re.search(token, _ungutter(haystack)) is not None
     if text in haystack:
         return True
     if "/" in text:  # a path: its last part, and each part, read somewhere
         return text.rstrip("/").rsplit("/", 1)[-1] in haystack
     return False
+
+
+def _ungutter(text: str) -> str:
+    """``text`` without the numbers a tool or the evidence adds: line gutters and ranges."""
+    return _GUTTER.sub(" ", text)
 
 
 def _contradiction(answer: str, observed: Iterable[str]) -> str:
@@ -287,6 +302,55 @@ def _contradiction(answer: str, observed: Iterable[str]) -> str:
             told = " or ".join(sorted(seen)[:3])
             return f"a tool result says {key} = {told}, the answer says {near.group(1)}"
     return ""
+
+
+def _asked_value(answer: str, task: str, observed: Iterable[str]) -> str:
+    """A ``key = number`` read whose key the task asks about, answered with another number.
+
+    ``WRITE_CACHE_SIZE = 1000`` read for "How many write operations does it cache?" makes an
+    answer of "3" contradicted: the key's words (write, cache, size) are the task's words. The
+    keys sharing the most words with the task (two at least, or the whole of a one-word key)
+    are the ones asked about; an answer none of whose numbers is one of their values is
+    contradicted. When they were read with several values (a default and a test's override),
+    an answer must name the key to say which it means. An answer with no number is not
+    judged here.
+    """
+    numbers = set(_NUMBER.findall(answer))
+    if not numbers:
+        return ""
+    asked = {_stem(w) for w in _KEY_WORD.findall(task.lower())} - _GENERIC_KEY_WORDS
+    best, values, keys = 0, set(), set()
+    for text in observed:
+        for key, value in _PAIR.findall(text):
+            words = {_stem(w) for w in _KEY_WORD.findall(_split_key(key))} - _GENERIC_KEY_WORDS
+            shared = len(words & asked)
+            if shared == 0 or (shared < 2 and len(words) > 1):
+                continue
+            if shared > best:
+                best, values, keys = shared, set(), set()
+            if shared == best:
+                values.add(value)
+                keys.add(key)
+    if not values:
+        return ""
+    key, told = sorted(keys)[0], " or ".join(sorted(values)[:3])
+    if not numbers & values:
+        return f"a tool result says {key} = {told}, the answer says {sorted(numbers)[0]}"
+    named = any(_split_key(k) in _split_key(answer) for k in keys)
+    if len(values) > 1 and not named:
+        return f"tool results give {key} = {told}; the answer does not say which one it means"
+    return ""
+
+
+def _split_key(key: str) -> str:
+    """``WRITE_CACHE_SIZE``, ``writeCacheSize`` and ``write-cache-size`` as ``write cache size``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
+    return re.sub(r"[_\-]+", " ", spaced).lower()
+
+
+def _stem(word: str) -> str:
+    """A crude plural fold, enough to pair "operations" with ``OPERATION``."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _overlap(answer: str, task: str, haystack: str) -> list[str]:
