@@ -319,7 +319,9 @@ def _asked_value(answer: str, task: str, observed: Iterable[str]) -> str:
     if not numbers:
         return ""
     asked = {_stem(w) for w in _KEY_WORD.findall(task.lower())} - _GENERIC_KEY_WORDS
-    best, values, keys = 0, set(), set()
+    best = 0
+    values: set[str] = set()
+    keys: set[str] = set()
     for text in observed:
         for key, value in _PAIR.findall(text):
             words = {_stem(w) for w in _KEY_WORD.findall(_split_key(key))} - _GENERIC_KEY_WORDS
@@ -327,7 +329,7 @@ def _asked_value(answer: str, task: str, observed: Iterable[str]) -> str:
             if shared == 0 or (shared < 2 and len(words) > 1):
                 continue
             if shared > best:
-                best, values, keys = shared, set(), set()
+                best, values, keys = shared, set[str](), set[str]()
             if shared == best:
                 values.add(value)
                 keys.add(key)
