@@ -9,8 +9,8 @@ ingeniería"):
 3. call the model; an urgent event arriving now cancels the call and its partial output is
    discarded, never recorded (rule 4);
 4. record the assistant message at once (rule 1);
-5. for each call: validate its arguments, pass the safety gate, run it; record each result
-   when it is done (rule 2). An urgent event arriving now gives every unfinished call a
+5. for each call (:mod:`.units`): validate its arguments, pass the safety gate, run it;
+   record each result when it is done (rule 2). An urgent event arriving now gives every unfinished call a
    placeholder result saying it was cancelled — or, when the event does not ask to stop, that
    it goes on in the background and its result will come as an event (rule 3) — so no
    protocol unit is ever left without results.
@@ -24,7 +24,6 @@ and report back through the same inbox.
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
@@ -35,7 +34,7 @@ import anyio
 from anyio.abc import TaskGroup
 
 from workset.context.manifest import Manifest
-from workset.context.trust import neutralize, wrap_untrusted
+from workset.context.trust import neutralize
 from workset.errors import ContextBudgetError, ModelError, UsageError
 from workset.events.inputs import Event, new_event
 from workset.events.records import (
@@ -48,9 +47,6 @@ from workset.events.records import (
     RunFinished,
     RunStarted,
     StepInterrupted,
-    ToolFinished,
-    ToolsLoaded,
-    ToolStarted,
 )
 from workset.loop.calls import CallInterpreter, Interpreted, NextTurn
 from workset.loop.outcome import classify
@@ -65,7 +61,8 @@ from workset.session.router import asks_to_stop, rule_strategy
 from workset.session.state import SessionState
 from workset.session.tasks import TaskManager
 from workset.session.timers import TimerService
-from workset.tools.context import CallContext, TaskView, TaskWork, TimerView, serving
+from workset.session.units import UnitRunner
+from workset.tools.context import TaskView, TaskWork, TimerView
 from workset.tools.registry import error_message
 
 if TYPE_CHECKING:
@@ -82,17 +79,6 @@ class StepOutcome:
     turn: NextTurn = field(default_factory=NextTurn)  # what the next request gets
     error_type: str = ""
     error: str = ""
-
-
-@dataclass
-class _Job:
-    """One tool call running in the session's task group."""
-
-    call: ToolCall
-    scope: anyio.CancelScope
-    done: anyio.Event
-    started: bool = False  # past the gate: its side effects may have begun
-    detached_as: str = ""  # the task id it goes on as, after an interrupt
 
 
 class Session:
@@ -125,8 +111,8 @@ class Session:
         self._tg: TaskGroup | None = None
         self._phase: Phase = "idle"
         self._step_scope: anyio.CancelScope | None = None
-        self._unit_scope: anyio.CancelScope | None = None
-        self._interrupts: list[Event] = []
+        self.units = UnitRunner(self)
+        self.interrupts: list[Event] = []
         self._in_parallel: dict[str, anyio.CancelScope] = {}  # event id -> side session scope
         self._failed = False  # the last run failed: no model call is owed until an arrival
         # Offered each arriving event once it is recorded; one that returns True has taken it
@@ -264,11 +250,11 @@ class Session:
 
     def _interrupt(self, event: Event) -> None:
         """Make a safe point now (the cancel strategy)."""
-        self._interrupts.append(event)
+        self.interrupts.append(event)
         if self._phase in ("prepare", "model") and self._step_scope is not None:
             self._step_scope.cancel()
-        elif self._phase == "tools" and self._unit_scope is not None:
-            self._unit_scope.cancel()
+        elif self._phase == "tools":
+            self.units.cancel()
         if asks_to_stop(event):
             self._stop_background(event)
 
@@ -355,7 +341,7 @@ class Session:
                 turn = outcome.turn
         finally:
             self._phase = "idle"
-            self._interrupts.clear()
+            self.interrupts.clear()
         if not started:
             last = self.state.messages[-1] if self.state.messages else None
             done = last.content if isinstance(last, AssistantMessage) else ""
@@ -469,9 +455,9 @@ class Session:
         finally:
             self._step_scope = None
         if response is None:  # cancelled by an urgent event: nothing of it is recorded
-            if self._phase == "model" and self._interrupts:
+            if self._phase == "model" and self.interrupts:
                 self.record(
-                    StepInterrupted(self.id, run_id, self._interrupts[-1].id, "model", self.now())
+                    StepInterrupted(self.id, run_id, self.interrupts[-1].id, "model", self.now())
                 )
             self._phase = "prepare"
             return StepOutcome("interrupted", turn=turn)
@@ -503,7 +489,7 @@ class Session:
                 return StepOutcome("continued", response.usage)
             return StepOutcome("answered", response.usage, answer=answer)
         self._phase = "tools"
-        interrupted = await self._run_unit(run_id, message, decided)
+        interrupted = await self.units.run(run_id, message, decided)
         self._phase = "prepare"
         if interrupted:  # the next request is about the interrupt, not these calls
             return StepOutcome("continued", response.usage)
@@ -574,187 +560,6 @@ class Session:
         cost = bar.cost(state_tokens, iteration, suffix)
         return {"status_strategy": bar.strategy, "status_cost": cost.explain()}
 
-    # -- tool calls ---------------------------------------------------------------------------
-
-    async def _run_unit(self, run_id: str, message: AssistantMessage, decided: Interpreted) -> bool:
-        """Run the calls of one assistant message; every call ends with a recorded result.
-        True when an urgent event interrupted them."""
-        calls = message.tool_calls
-        for call in calls:
-            if call.id in decided.rejected:
-                self._finish(run_id, call, error_message(call, decided.rejected[call.id]), 0.0)
-        to_run = [c for c in calls if c.id not in decided.rejected]
-        jobs = {c.id: _Job(c, anyio.CancelScope(), anyio.Event()) for c in to_run}
-        with anyio.CancelScope() as waiting:
-            self._unit_scope = waiting
-            for batch in _batches(to_run, self.agent.tools.is_read_only):
-                for call in batch:
-                    self.spawn(self._job, run_id, jobs[call.id])
-                for call in batch:
-                    await jobs[call.id].done.wait()
-        self._unit_scope = None
-        if waiting.cancelled_caught:
-            self._interrupt_unit(run_id, to_run, jobs)
-        self._note_loaded()
-        return waiting.cancelled_caught
-
-    def _interrupt_unit(
-        self, run_id: str, calls: Sequence[ToolCall], jobs: dict[str, _Job]
-    ) -> None:
-        """Rule 3: every unfinished call gets a placeholder result, now."""
-        event = self._interrupts[-1]
-        stop = asks_to_stop(event)
-        cancelled: list[str] = []
-        detached: list[str] = []
-        for call in calls:
-            job = jobs[call.id]
-            if job.done.is_set():
-                continue
-            if job.started and not stop:
-                task = self.tasks.adopt(call.name, call.id, _call_title(call))
-                job.detached_as = task.task_id
-                detached.append(call.id)
-                text = (
-                    f"still running: a new message arrived before this call finished, so it "
-                    f"goes on in the background as task {task.task_id}. Its result will "
-                    "arrive as a separate event. Handle the new message now and do not assume "
-                    "what this call returned."
-                )
-            else:
-                job.scope.cancel()
-                cancelled.append(call.id)
-                text = (
-                    "cancelled: the user interrupted while this call was running, so it did "
-                    "not finish and its effects may be partial. Call it again only if it is "
-                    "still needed."
-                    if job.started
-                    else "not run: the user interrupted before this call started. Call it "
-                    "again only if it is still needed."
-                )
-            self._finish(
-                run_id, call, error_message(call, text), 0.0, "interrupted", interrupted=True
-            )
-        self.record(
-            StepInterrupted(
-                self.id, run_id, event.id, "tools", self.now(),
-                cancelled=tuple(cancelled), detached=tuple(detached),
-            )
-        )  # fmt: skip
-
-    async def _job(self, run_id: str, job: _Job) -> None:
-        with job.scope:
-            try:
-                await self._run_call(run_id, job)
-            finally:
-                job.done.set()
-
-    async def _run_call(self, run_id: str, job: _Job) -> None:
-        call, agent = job.call, self.agent
-        context = CallContext(self.id, call.id, call.name, host=self)
-        with serving(context):  # an approver may ask this session's people
-            refusal, arguments, decision = await self._permit(call)
-        if refusal is not None or arguments is None:
-            assert refusal is not None
-            self._finish(run_id, call, refusal, 0.0, decision)
-            return
-        self.record(ToolStarted(run_id, self.id, call, self.now()))
-        job.started = True
-        begun = time.perf_counter()
-        result: ToolMessage | None = None
-        timeout = agent.tools.get(call.name).timeout_s or self.config.tool_timeout_s
-        with anyio.move_on_after(timeout):
-            result = await agent.tools.run(call, arguments, context)
-        if result is None:
-            result = error_message(
-                call,
-                f"timed out after {timeout:g} s and was cancelled; narrow "
-                "the request (smaller range, more specific pattern) and try again",
-            )
-        result = self._guard(result)
-        if agent.status is not None:
-            result = agent.status.annotated(call, result, self.now())
-        if job.detached_as:
-            self.tasks.finish(
-                job.detached_as, "failed" if result.is_error else "completed", result.content
-            )
-            return
-        self._finish(run_id, call, result, time.perf_counter() - begun, decision)
-
-    async def _permit(
-        self, call: ToolCall
-    ) -> tuple[ToolMessage | None, dict[str, Any] | None, str]:
-        """Unknown and unloaded names first, then the arguments, then the safety gate."""
-        tools, offer, gate = self.agent.tools, self.agent.offer, self.agent.gate
-        if call.name not in tools:
-            if offer.can_search:
-                found = await offer.search_for(call)
-                return error_message(call, found), None, "refused: unknown tool (searched)"
-            unknown = tools.validate(call)
-            assert isinstance(unknown, ToolMessage)
-            return unknown, None, "refused: unknown tool"
-        if not offer.can_call(call.name):
-            admitted = error_message(call, offer.admit(call.name))
-            return admitted, None, "refused: not loaded (now loaded)"
-        arguments = tools.validate(call)
-        if isinstance(arguments, ToolMessage):
-            return arguments, None, "refused: invalid arguments"
-        if self.read_only and not tools.is_read_only(call.name):
-            text = (
-                f"not run: {call.name} changes things, and this side question may only use "
-                "read-only tools. Answer the question from what you know or can read."
-            )
-            return error_message(call, text), None, "refused: side session is read-only"
-        if gate is None:
-            return None, arguments, "allowed"
-        decided = await gate.check(call, tools.get(call.name))
-        gate.record(call, decided.allowed)
-        if not decided.allowed:
-            rule = decided.verdict.rule or decided.verdict.decision
-            return error_message(call, decided.message), None, f"denied: {rule}"
-        if decided.approval is not None:
-            return None, arguments, f"approved by {decided.approval.by}"
-        return None, arguments, "allowed"
-
-    def _guard(self, result: ToolMessage) -> ToolMessage:
-        """A tool result as it may enter the context: secrets redacted, data marked as data.
-
-        Errors written by workset and the output of tools marked ``wrap_output=False``
-        (bookkeeping tools, and the MCP bridge, which wraps its own) are only neutralised.
-        """
-        agent = self.agent
-        content = agent.secrets.redact(result.content)
-        tool = agent.tools.get(result.name) if result.name in agent.tools else None
-        wrap = tool is None or tool.wrap_output
-        if content.startswith("<external_content") and not wrap:
-            pass  # wrapped by the tool itself
-        elif self.config.wrap_tool_results and wrap and not result.is_error:
-            content = wrap_untrusted(content, source=f"tool:{result.name}")
-        else:
-            content = neutralize(content)
-        return replace(result, content=content) if content != result.content else result
-
-    def _finish(
-        self,
-        run_id: str,
-        call: ToolCall,
-        result: ToolMessage,
-        duration: float,
-        decision: str = "allowed",
-        *,
-        interrupted: bool = False,
-    ) -> None:
-        self.record(
-            ToolFinished(
-                run_id, self.id, call, result, duration, self.now(),
-                decision=decision, interrupted=interrupted,
-            )
-        )  # fmt: skip
-
-    def _note_loaded(self) -> None:
-        new = sorted(self.agent.offer.loaded - self.state.loaded_tools)
-        if new:
-            self.record(ToolsLoaded(self.id, tuple(new), self.now()))
-
     # -- recovery after a crash -------------------------------------------------------------
 
     async def _recover(self, run_id: str) -> None:
@@ -774,7 +579,7 @@ class Session:
                     "not run again because it may have side effects; check its effects "
                     "before calling it again."
                 )
-                self._finish(
+                self.units.finish(
                     run_id, call, error_message(call, text), 0.0,
                     "refused: interrupted, not re-run", interrupted=True,
                 )  # fmt: skip
@@ -782,7 +587,7 @@ class Session:
                 to_run.append(call)
         self._phase = "tools"
         rest = replace(open_unit.call, tool_calls=tuple(to_run))
-        await self._run_unit(run_id, rest, Interpreted(open_unit.call))
+        await self.units.run(run_id, rest, Interpreted(open_unit.call))
         self._phase = "prepare"
 
     # -- what tools may ask (SessionHost) ------------------------------------------------------
@@ -850,18 +655,3 @@ def _without_answered_questions(
     answered = {r for e in events if e.type == "parallel.answered" for r in e.context.relates_to}
     hidden = tuple(r for r in answered if r in pending)
     return [e for e in events if e.id not in answered], hidden
-
-
-def _batches(calls: Sequence[ToolCall], read_only: Callable[[str], bool]) -> list[list[ToolCall]]:
-    """Consecutive read-only calls run together; any other call runs alone, in order."""
-    batches: list[list[ToolCall]] = []
-    for call in calls:
-        if read_only(call.name) and batches and all(read_only(c.name) for c in batches[-1]):
-            batches[-1].append(call)
-        else:
-            batches.append([call])
-    return batches
-
-
-def _call_title(call: ToolCall) -> str:
-    return f"{call.name} {call.arguments[:80]}"
