@@ -168,6 +168,47 @@ def test_an_answer_that_echoes_the_batch_note_is_sent_back_once_for_the_real_ans
     run(main)
 
 
+def test_an_echo_of_the_batch_note_with_a_few_words_added_is_still_sent_back(
+    tmp_path: Path,
+) -> None:
+    echo = (
+        "There are 2 unprocessed events above (2 user messages). Make sure your response "
+        "covers all of them. Do not call any tool."
+    )
+
+    def reply(request: ModelRequest) -> str:
+        asked_again = "repeated the harness's note" in str(request.messages[-1].content)
+        return "Paris, and 4." if asked_again else echo
+
+    agent = make_agent(tmp_path, FunctionModel(reply), [])
+
+    async def main() -> None:
+        async with agent.session() as session:
+            await session.deliver(new_event("user.input", "What is the capital of France?"))
+            await session.deliver(new_event("user.input", "And 2 + 2?"))
+            result = await session.run_until_idle()
+            assert result.answer == "Paris, and 4." and result.usage.calls == 2
+
+    run(main)
+
+
+def test_a_real_answer_after_the_batch_note_stands(tmp_path: Path) -> None:
+    answer = (
+        "There are 2 unprocessed events above (2 user messages). The capital of France is "
+        "Paris, and 2 + 2 is 4, which every calculator in the building agrees with."
+    )
+    agent = make_agent(tmp_path, FunctionModel(lambda request: answer), [])
+
+    async def main() -> None:
+        async with agent.session() as session:
+            await session.deliver(new_event("user.input", "What is the capital of France?"))
+            await session.deliver(new_event("user.input", "And 2 + 2?"))
+            result = await session.run_until_idle()
+            assert result.answer == answer and result.usage.calls == 1
+
+    run(main)
+
+
 def test_an_answer_that_quotes_an_email_is_not_taken_for_an_echo(tmp_path: Path) -> None:
     quoted = "the meeting moved to Thursday at ten"
     agent = make_agent(tmp_path, FunctionModel(lambda request: f"Noted: {quoted}"), [])

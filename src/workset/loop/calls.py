@@ -39,8 +39,10 @@ from workset.models.toolcalls import parse_tool_calls
 VALID_CALL = '{"name": "<tool name>", "arguments": {...}}'
 # Turns in a row whose calls all failed or found nothing before the run stops as given up.
 MAX_FRUITLESS = 3
+ECHO_REST = 60  # characters of its own an answer that repeats a harness note may add
 _EMPTY = re.compile(r'"total_matches": 0\b|^No file or directory names|\(empty directory\)', re.M)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED_CONTENT = re.compile(r"<external_content\b.*?</external_content>", re.S)
 _RESULT_PATH = re.compile(r'"path": "([^"]+)"')  # a file named in a search's JSON result
 _FILE_NAME = re.compile(r"\b[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b")  # e.g. service.toml
@@ -246,8 +248,8 @@ class CallInterpreter:
         said = _normal(answer)
         if self._echo_asked or len(said) < 16:
             return None
-        own = [_QUOTED_CONTENT.sub(" ", text) for text in notices if text]  # not what it quotes
-        if not any(said in _normal(text) for text in own):
+        own = [_normal(_QUOTED_CONTENT.sub(" ", text)) for text in notices if text]
+        if not _echoes(said, own):
             return None
         self._echo_asked = True
         return (
@@ -401,6 +403,18 @@ def _keywords(task: str) -> list[str]:
     coded = [w for w in words if "_" in w or w[1:] != w[1:].lower() or "." in w]
     rest = sorted((w for w in words if w not in coded), key=len, reverse=True)
     return list(dict.fromkeys([*coded, *rest]))[:3]
+
+
+def _echoes(said: str, own: Sequence[str]) -> bool:
+    """``said`` is the harness's text (``own``, not what it quotes), whole or sentence by
+    sentence with at most a few words of its own beside it (under :data:`ECHO_REST` characters:
+    "…covers all of them. Do not call any tool." is still an echo; a real answer after the
+    note is not)."""
+    if any(said in text for text in own):
+        return True
+    sentences = [s for s in _SENTENCE_END.split(said) if s]
+    rest = [s for s in sentences if len(s) < 16 or not any(s in text for text in own)]
+    return len(rest) < len(sentences) and len(" ".join(rest)) < ECHO_REST
 
 
 def _normal(text: str) -> str:

@@ -10,10 +10,10 @@ ingeniería"):
    discarded, never recorded (rule 4);
 4. record the assistant message at once (rule 1);
 5. for each call (:mod:`.units`): validate its arguments, pass the safety gate, run it;
-   record each result when it is done (rule 2). An urgent event arriving now gives every unfinished call a
-   placeholder result saying it was cancelled — or, when the event does not ask to stop, that
-   it goes on in the background and its result will come as an event (rule 3) — so no
-   protocol unit is ever left without results.
+   record each result when it is done (rule 2). An urgent event arriving now gives every
+   unfinished call a placeholder result saying it was cancelled — or, when the event does not
+   ask to stop, that it goes on in the background and its result will come as an event
+   (rule 3) — so no protocol unit is ever left without results.
 
 Events arrive through :meth:`Session.deliver` at any time: recorded first (durable before
 anything acts on them), then routed (:mod:`.router`): ``cancel`` makes a safe point now,
