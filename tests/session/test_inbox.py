@@ -147,35 +147,17 @@ def test_an_event_arriving_during_a_tool_waits_for_the_unit_to_finish(tmp_path: 
     run(main)
 
 
+NOTE = "There are 2 unprocessed events above (2 user messages). Make sure your response"
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [NOTE, f"{NOTE} covers all of them. Do not call any tool."],
+    ids=["the note alone", "the note with a few words added"],
+)
 def test_an_answer_that_echoes_the_batch_note_is_sent_back_once_for_the_real_answer(
-    tmp_path: Path,
+    tmp_path: Path, echo: str
 ) -> None:
-    echo = "There are 2 unprocessed events above (2 user messages). Make sure your response"
-
-    def reply(request: ModelRequest) -> str:
-        asked_again = "repeated the harness's note" in str(request.messages[-1].content)
-        return "Paris, and 4." if asked_again else echo
-
-    agent = make_agent(tmp_path, FunctionModel(reply), [])
-
-    async def main() -> None:
-        async with agent.session() as session:
-            await session.deliver(new_event("user.input", "What is the capital of France?"))
-            await session.deliver(new_event("user.input", "And 2 + 2?"))
-            result = await session.run_until_idle()
-            assert result.answer == "Paris, and 4." and result.usage.calls == 2
-
-    run(main)
-
-
-def test_an_echo_of_the_batch_note_with_a_few_words_added_is_still_sent_back(
-    tmp_path: Path,
-) -> None:
-    echo = (
-        "There are 2 unprocessed events above (2 user messages). Make sure your response "
-        "covers all of them. Do not call any tool."
-    )
-
     def reply(request: ModelRequest) -> str:
         asked_again = "repeated the harness's note" in str(request.messages[-1].content)
         return "Paris, and 4." if asked_again else echo
