@@ -25,7 +25,7 @@ import anyio.from_thread
 import anyio.lowlevel
 import click
 
-from workset.cli.main import RuntimeOptions, _open, err, model_options, out
+from workset.cli.runtime import RuntimeOptions, err, model_options, open_runtime, out
 from workset.events import Event, EventContext, EventReceived, LoopEvent, ToolStarted, new_event
 from workset.loop.settings import RunResult
 from workset.serve.watch import Changes, serve_session, until_idle
@@ -201,7 +201,7 @@ async def stdin_lines(stream: TextIO | None = None) -> AsyncGenerator[str, None]
 @click.option("--session", "session_id", default=None, help="Continue this session.")
 @model_options
 def chat_command(session_id: str | None, opts: RuntimeOptions) -> None:
-    rt = _open(opts, session_id, events=True)
+    rt = open_runtime(opts, session_id, events=True)
     resolved = rt.log.resolve(session_id) if session_id is not None else None
     if sys.stdin.isatty():
         err.print(HELP, markup=False, highlight=False)

@@ -6,65 +6,33 @@ printer to the loop's events, and renders what the log holds.
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import os
 import sys
-from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass, fields, replace
-from pathlib import Path
-from typing import Any
 
-import anyio
 import click
-from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 from rich.text import Text
 
+from workset.cli.approvals import approvals_group
+from workset.cli.chat import chat_command
+from workset.cli.eval import eval_group
+from workset.cli.inspect import inspect_command
+from workset.cli.lint import lint_command
+from workset.cli.mcp import mcp_group
 from workset.cli.options import db_option, open_db
-from workset.cli.progress import CallProgress
 from workset.cli.render import (
     agent_lines,
     calls_table,
-    event_line,
     omission_lines,
-    outcome_line,
     sessions_table,
     trajectory_lines,
 )
-from workset.config import HistorySection, WorksetConfig, load_config
+from workset.cli.runtime import RuntimeOptions, err, model_options, open_runtime, out, until_done
+from workset.cli.serve import send_command, serve_command
+from workset.cli.skills import skills_group
+from workset.cli.worker import worker_command
 from workset.errors import WorksetError
-from workset.events import LoopEvent
 from workset.inspect.agents import agent_tree
-from workset.loop.bus import Subscriber
-from workset.loop.offer import ToolOffer
-from workset.loop.outcome import EXIT_CODES, classify
-from workset.models.announce import AnnouncedModel
-from workset.models.base import Model
-from workset.models.factory import DEFAULT_MODEL, create_model
-from workset.models.factory import Progress as ProgressCallback
-from workset.runtime import context_setup
-from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeout
-from workset.safety.gate import SafetyGate
-from workset.safety.policy import PermissionPolicy
-from workset.session.agent import Agent, AgentConfig, RunResult
-from workset.stores import SessionStore
-from workset.stores.url import local_folder
-from workset.telemetry import subscriber_from_env
-from workset.tools.background import background_tools
-from workset.tools.base import Tool
-from workset.tools.compact import compact_tools
-from workset.tools.execution import execution_tools
-from workset.tools.perception import perception_tools
-from workset.tools.registry import ToolRegistry
-from workset.tools.sandbox import detect_sandbox, sandbox_unavailable_reason
-from workset.tools.workspace import Workspace
-from workset.triggers.tools import timer_tools
-
-# Models with a window this small or smaller get compact tool definitions by default.
-COMPACT_WINDOW = 16_384
-err = Console(stderr=True)
-out = Console()
+from workset.models.factory import DEFAULT_MODEL
 
 
 def main() -> None:
@@ -96,327 +64,6 @@ def cli() -> None:
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class RuntimeOptions:
-    """What every command that runs the agent needs, as given on the command line."""
-
-    model_spec: str | None
-    base_url: str | None
-    api_key: str | None
-    context_window: int | None
-    workspace: Path
-    max_iterations: int | None
-    constrained: bool
-    execute: bool
-    background: bool
-    db: str | None
-    config: Path | None
-    history_policy: str | None
-    model_timeout: float | None
-    threads: int | None
-    evidence: bool | None
-    agents: Path | None
-
-
-def model_options(fn: Callable[..., None]) -> Callable[..., None]:
-    """Add the model, workspace and log options; the command receives them as ``opts``."""
-
-    @functools.wraps(fn)
-    def command(**kwargs: Any) -> None:
-        names = [f.name for f in fields(RuntimeOptions)]
-        fn(opts=RuntimeOptions(**{n: kwargs.pop(n) for n in names}), **kwargs)
-
-    options = [
-        click.option("--model", "model_spec", default=None,
-                     help="Embedded model name, a .gguf path, openai:MODEL, or scripted:FILE "
-                     f"(default: the config's [model] name, else {DEFAULT_MODEL})."),
-        click.option("--base-url", default=None, help="Endpoint for openai:MODEL."),
-        click.option("--api-key", default=None, envvar="WORKSET_API_KEY",
-                     help="API key for openai:MODEL (or $WORKSET_API_KEY)."),
-        click.option("--context-window", type=int, default=None,
-                     help="Context window in tokens (default: the config's, else 8192)."),
-        click.option("--workspace", type=click.Path(file_okay=False, path_type=Path),
-                     default=Path(), show_default=True,
-                     help="Folder the tools may read; nothing outside it is reachable."),
-        click.option("--max-iterations", type=int, default=None,
-                     help="Model calls allowed per run before giving up (default: the "
-                     "config's, else 8)."),
-        click.option("--constrained", is_flag=True, default=False,
-                     help="Constrain each model output to one valid tool call or an answer "
-                     "with a JSON schema (llama.cpp backends enforce it)."),
-        click.option("--exec", "execute", is_flag=True, default=False,
-                     help="Also offer write_file, edit_file, shell and run_python: sandboxed "
-                     "with bubblewrap where available, every call checked by the safety gate, "
-                     "risky ones asked on the terminal (refused when there is none)."),
-        click.option("--background", is_flag=True, default=False,
-                     help="With --exec: also offer initiate_shell, monitor_shell, task_status "
-                     "and cancel_task, which run long commands in the background and report "
-                     "back as events (their definitions cost about 1,000 tokens)."),
-        db_option,
-        click.option("--config", type=click.Path(dir_okay=False, exists=True, path_type=Path),
-                     default=None,
-                     help="A workset.toml: model, budget, status bar, history policy, memory, "
-                     "evidence, skills (see docs/context.md)."),
-        click.option("--policy", "history_policy", default=None,
-                     help="History policy: full, window, compaction, compaction_notes, elide, "
-                     "user_verbatim, pinned_system, pinned_end (default: the config's, else "
-                     "full)."),
-        click.option("--model-timeout", type=click.FloatRange(min=1), default=None,
-                     help="Seconds the model may go without progress (no token, no "
-                     "prompt-progress report) before the call fails (default: the config's "
-                     "[model] timeout, else 180)."),
-        click.option("--threads", type=click.IntRange(min=1), default=None,
-                     help="Threads of the embedded model (default: the config's [model] "
-                     "threads, else $WORKSET_THREADS, else half the cores)."),
-        click.option("--evidence/--no-evidence", default=None,
-                     help="Index the workspace and put the excerpts most relevant to the task "
-                     "in the first request (default: on; the config's [evidence] workspace)."),
-        click.option("--agents", type=click.Path(file_okay=False, exists=True, path_type=Path),
-                     default=None,
-                     help="A folder of agent definitions (<name>/AGENT.md): offer the subagent "
-                     "tools (spawn_subagent, list_agents, ...) with these agents and a general "
-                     "helper; subagents get this run's tools."),
-    ]  # fmt: skip
-    for option in reversed(options):
-        command = option(command)
-    return command
-
-
-@contextlib.contextmanager
-def _progress() -> Iterator[ProgressCallback]:
-    """A progress bar for long preparation steps (joining weights, loading the model)."""
-    bar = Progress(
-        TextColumn("{task.description}"), BarColumn(), DownloadColumn(), console=err, transient=True
-    )
-    tasks: dict[str, Any] = {}
-
-    def report(stage: str, done: int, total: int) -> None:
-        if stage not in tasks:
-            tasks[stage] = bar.add_task(stage, total=total or None)
-        bar.update(tasks[stage], completed=done, total=total or None)
-
-    with bar:
-        yield report
-
-
-class _Runtime:
-    def __init__(
-        self,
-        model: Model,
-        log: SessionStore,
-        workspace: Path,
-        agent_config: AgentConfig,
-        execute: bool,
-        config: WorksetConfig,
-        background: bool = False,
-        events: bool = False,
-        agents: Path | None = None,
-    ) -> None:
-        self.calls = CallProgress(err)
-        model = AnnouncedModel(model, self.calls.started, self.calls.ended)
-        self.model, self.log, self.workspace = model, log, workspace.resolve()
-        ws = Workspace(self.workspace)
-        tools = perception_tools(ws)
-        if events:  # a long-lived session (chat, serve): the agent may set timers
-            tools += timer_tools()
-        gate = None
-        if execute:
-            sandbox = detect_sandbox(self.workspace)
-            if sandbox is None:
-                err.print(f"[yellow]no OS sandbox: {sandbox_unavailable_reason()}[/]")
-            tools += execution_tools(ws, sandbox=sandbox)
-            if background:
-                tools += background_tools(ws, sandbox=sandbox)
-            approver = (
-                with_timeout(TerminalApprover(), 300, default=False) if sys.stdin.isatty() else None
-            )
-            gate = SafetyGate(
-                approver=approver,
-                breaker=CircuitBreaker(3, human=approver),
-                policy=PermissionPolicy(workspace=str(self.workspace)),
-            )
-        offer: list[ToolOffer] = []
-        self.setup = context_setup(
-            config,
-            workspace=self.workspace,
-            loaded_tools=lambda: sorted(offer[0].loaded) if offer else (),
-            evidence_index=local_folder(log.where) / "evidence",
-        )
-        for line in self.setup.diagnostics:
-            err.print(f"[yellow]{line}[/]", markup=True, highlight=False)
-        chosen = _chosen(tools + self.setup.tools, config)
-        compact = config.agent.compact_tools
-        if compact or (compact is None and model.info.context_window <= COMPACT_WINDOW):
-            chosen = compact_tools(chosen)
-        if agents is not None:
-            chosen += self._subagent_tools(agents, chosen)
-        registry = ToolRegistry(chosen)
-        offer.append(ToolOffer(registry, core=config.agent.core_tools))
-        self.agent = Agent(
-            model,
-            registry,
-            log,
-            replace(agent_config, system_prompt=self.setup.system_prompt),
-            subscribers=[self._print, *_tracing()],
-            gate=gate,
-            offer=offer[0],
-            sources=self.setup.sources,
-            scope=self.setup.scope,
-            history_policy=self.setup.history_policy,
-            status=self.setup.status,
-        )
-        self.calls.counter = model.token_counter()  # started already by the agent
-
-    def _subagent_tools(self, folder: Path, tools: list[Tool]) -> list[Tool]:
-        from workset.collab import Collaboration, discover_agents, subagent_tools
-        from workset.collab.agent_tools import SUBAGENT_TOOLS
-
-        names = [*(t.name for t in tools), *SUBAGENT_TOOLS]
-        definitions, diagnostics = discover_agents(folder, tools=names)
-        for problem in diagnostics:
-            err.print(f"[yellow]agent {problem}[/]", markup=True, highlight=False)
-        return subagent_tools(Collaboration(tools, definitions, subscribers=[self._print]))
-
-    def follow(self, session_id: str | None) -> None:
-        """Continue ``session_id``'s status counts from its log (exact across runs)."""
-        if session_id is not None and self.setup.status is not None:
-            events = self.log.events(session_id, kinds=("tool_finished",))
-            self.setup.status.tracker.replay(e.event for e in events)
-
-    def _print(self, event: LoopEvent) -> None:
-        line = event_line(event)
-        if line is not None:
-            self.calls.print(line)
-
-    async def start(self) -> None:
-        start = getattr(self.model, "start", None)
-        if start is not None:
-            with err.status(f"loading {self.model.info.name}…"):
-                await start()
-
-
-def _tracing() -> list[Subscriber]:
-    """Spans for the OpenTelemetry exporter ``$OTEL_TRACES_EXPORTER`` names (none by default)."""
-    traced = subscriber_from_env()
-    return [] if traced is None else [traced]
-
-
-def _open(
-    opts: RuntimeOptions,
-    session_id: str | None = None,
-    *,
-    events: bool = False,
-    log: SessionStore | None = None,
-) -> _Runtime:
-    """The runtime ``opts`` describe, recording into ``log`` (default: the one ``--db`` names)."""
-    if not opts.workspace.is_dir():
-        raise click.UsageError(f"workspace {opts.workspace} is not a folder")
-    config = load_config(opts.config) if opts.config is not None else WorksetConfig()
-    if opts.history_policy is not None:
-        config = replace(config, history=HistorySection(opts.history_policy))
-    if opts.evidence is not None:
-        config = replace(config, evidence=replace(config.evidence, workspace=opts.evidence))
-    log = log or open_db(opts.db)
-    with _progress() as progress:
-        model = create_model(
-            opts.model_spec or config.model.name,
-            base_url=opts.base_url or config.model.base_url or None,
-            api_key=opts.api_key,
-            context_window=opts.context_window or config.model.context_window,
-            progress=progress,
-            threads=opts.threads or config.model.threads or None,
-            metrics_url=config.model.metrics_url or None,
-        )
-        agent_config = AgentConfig(
-            max_iterations=opts.max_iterations or config.agent.max_iterations,
-            constrained_decisions=opts.constrained,
-            output_reserve=config.budget.output_reserve,
-            margin=config.budget.margin,
-            model_stall_s=opts.model_timeout or config.model.timeout,
-        )
-        if opts.background and not opts.execute:
-            raise click.UsageError("--background runs commands: use it with --exec")
-        runtime = _Runtime(
-            model,
-            log,
-            opts.workspace,
-            agent_config,
-            opts.execute,
-            config,
-            opts.background,
-            events=events,
-            agents=opts.agents,
-        )
-        runtime.follow(session_id)
-        anyio.run(runtime.start)
-    return runtime
-
-
-def _chosen(tools: list[Tool], config: WorksetConfig) -> list[Tool]:
-    """The tools the config's ``[agent] tools`` names, in its order ("all": every tool)."""
-    wanted = config.agent.tools
-    if wanted == "all":
-        return tools
-    by_name = {t.name: t for t in tools}
-    unknown = [n for n in wanted if n not in by_name]
-    if unknown:
-        raise click.UsageError(
-            f"{config.source}: [agent] tools names {unknown}, which do not exist here; "
-            f"available: {', '.join(sorted(by_name))}"
-        )
-    return [by_name[n] for n in wanted]
-
-
-def _until_done(rt: _Runtime, work: Callable[[Agent], Awaitable[RunResult]]) -> RunResult:
-    """Run ``work`` on the agent, close the model, and print the outcome."""
-
-    async def go() -> RunResult:
-        try:
-            return await work(rt.agent)
-        finally:
-            rt.setup.close()
-            await rt.model.aclose()
-
-    result = anyio.run(go)
-    if result.status == "nothing_to_do":
-        err.print(f"session {result.session_id} has nothing left to do; its last answer was:")
-        out.print(result.answer, markup=False, highlight=False)
-        return result
-    result = _report(result, rt.log)
-    code = EXIT_CODES[result.outcome or "failed"]
-    if code:
-        sys.exit(code)
-    return result
-
-
-def _judged(result: RunResult, log: SessionStore) -> RunResult:
-    """``result`` with its outcome; judged from the recorded trajectory when the loop did not."""
-    if result.outcome is not None:
-        return result
-    if result.status == "failed":
-        verdict = classify((), failure="failed")
-    else:
-        verdict = classify(log.resume_state(result.session_id).messages)
-    return replace(result, outcome=verdict.outcome, outcome_reason=verdict.reason)
-
-
-def _report(result: RunResult, log: SessionStore) -> RunResult:
-    result = _judged(result, log)
-    if result.status == "failed":
-        label = "gave up" if result.outcome == "gave_up" else "run failed"
-        err.print(Text.assemble((f"{label}:", "bold red"), " ", result.error), highlight=False)
-    elif result.answer:
-        out.print(result.answer, markup=False, highlight=False)
-    err.print(outcome_line(result.outcome or "failed", result.outcome_reason))
-    u = result.usage
-    err.print(
-        f"[dim]{u.calls} model calls, {u.prompt_tokens} prompt tokens ({u.cached_prompt_tokens} "
-        f"cached), {u.completion_tokens} out. Session {result.session_id} stored in "
-        f"{log.where}; see it with: workset show {result.session_id}[/]"
-    )
-    return result
-
-
 @cli.command(
     help="Run one agent task and print the answer and how the run ended.\n\n"
     "Exit codes: 0 answered (a tool result or workspace excerpt supports the answer), "
@@ -433,8 +80,8 @@ def run(task: str, session_id: str | None, opts: RuntimeOptions) -> None:
             "the task is empty; say what the agent should do, e.g. "
             'workset run "What does README.md say about setup?"'
         )
-    rt = _open(opts, session_id)
-    _until_done(
+    rt = open_runtime(opts, session_id)
+    until_done(
         rt, lambda agent: agent.run(task, session_id=session_id, workspace=str(rt.workspace))
     )
 
@@ -443,9 +90,9 @@ def run(task: str, session_id: str | None, opts: RuntimeOptions) -> None:
 @click.argument("session")
 @model_options
 def resume(session: str, opts: RuntimeOptions) -> None:
-    rt = _open(opts, session)
+    rt = open_runtime(opts, session)
     session_id = rt.log.get_session(session).id
-    _until_done(rt, lambda agent: agent.resume(session_id))
+    until_done(rt, lambda agent: agent.resume(session_id))
 
 
 @cli.command(help="List recorded sessions.")
@@ -512,37 +159,16 @@ def models() -> None:
     out.print("Any OpenAI-compatible endpoint: --model openai:MODEL --base-url URL")
 
 
-from workset.cli.mcp import mcp_group  # noqa: E402
-
-cli.add_command(mcp_group)
-from workset.cli.inspect import inspect_command  # noqa: E402
-from workset.cli.skills import skills_group  # noqa: E402
-
-cli.add_command(inspect_command)
-cli.add_command(skills_group)
-from workset.cli.eval import eval_group  # noqa: E402
-
-cli.add_command(eval_group)
-from workset.cli.lint import lint_command  # noqa: E402
-
-cli.add_command(lint_command)
-
-
-def _add_session_commands() -> None:
-    """chat, serve and send live in their own modules, which build on the helpers above."""
-    from workset.cli.chat import chat_command
-    from workset.cli.serve import send_command, serve_command
-
-    for command in (chat_command, serve_command, send_command):
-        cli.add_command(command)
-
-
-_add_session_commands()
-
-from workset.cli.approvals import approvals_group  # noqa: E402
-
-cli.add_command(approvals_group)
-
-from workset.cli.worker import worker_command  # noqa: E402
-
-cli.add_command(worker_command)
+for _command in (
+    mcp_group,
+    inspect_command,
+    skills_group,
+    eval_group,
+    lint_command,
+    chat_command,
+    serve_command,
+    send_command,
+    approvals_group,
+    worker_command,
+):
+    cli.add_command(_command)

@@ -20,8 +20,8 @@ import signal
 import anyio
 import click
 
-from workset.cli.main import RuntimeOptions, _open, err, model_options, out
 from workset.cli.options import db_option, open_db
+from workset.cli.runtime import RuntimeOptions, err, model_options, open_runtime, out
 from workset.config import WorksetConfig, load_config
 from workset.errors import UsageError
 from workset.events import event_from_json
@@ -99,7 +99,7 @@ def serve_command(host: str, port: int, allow_remote: bool, opts: RuntimeOptions
     sock = loopback_socket(host, port)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{sock.getsockname()[1]}"
-    rt = _open(opts, events=True)
+    rt = open_runtime(opts, events=True)
     token = secrets.token_urlsafe(24)
     service = Service(rt.agent, channels=channels)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import anyio
 import click
 
-from workset.cli.main import RuntimeOptions, _open, err, model_options
+from workset.cli.runtime import RuntimeOptions, err, model_options, open_runtime
 from workset.intake.redis_streams import DEFAULT_STREAM, MAX_DELIVERIES, RedisIntake
 from workset.loop.settings import RunResult
 from workset.stores import open_store
@@ -63,7 +63,7 @@ def worker_command(
     settings = WorkerSettings(name=name or default_worker_name(), lease_s=lease_s)
     stores = open_store(opts.db or default_store())
     try:
-        rt = _open(opts, log=stores.log)
+        rt = open_runtime(opts, log=stores.log)
 
         async def serve() -> None:
             intake = await RedisIntake.connect(
