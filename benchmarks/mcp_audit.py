@@ -55,7 +55,9 @@ Row = dict[str, Any]
 def load() -> list[Row]:
     old: list[Row] = json.loads((DATA / "definitions.json").read_text("utf-8"))
     new: list[Row] = json.loads((DATA / "definitions_more.json").read_text("utf-8"))["cases"]
-    return [{**r, "corpus": "old"} for r in old] + [{**r, "corpus": "new"} for r in new]
+    return [{**r, "corpus": "old"} for r in old] + [
+        {**r, "corpus": f"new{r['cohort']}"} for r in new
+    ]
 
 
 def tool_of(row: Row) -> RemoteTool:
@@ -88,8 +90,12 @@ def main() -> None:
     baseline = {id(r): keyword_flagged(tool_of(r)) for r in rows}
     print(f"{'':16} {'audit: poisoned   benign':28} {'keywords: poisoned   benign'}")
     for split in ("heldout", "tune"):
-        for corpus in ("old", "new", "all"):
-            mine = [r for r in rows if r["split"] == split and corpus in ("all", r["corpus"])]
+        for corpus in ("old", "new1", "new2", "new", "all"):
+            mine = [
+                r
+                for r in rows
+                if r["split"] == split and corpus in ("all", r["corpus"], r["corpus"][:3])
+            ]
             audit = rates(mine, lambda r: bool(found[id(r)]))
             keys = rates(mine, lambda r: baseline[id(r)])
             print(f"{split + ' ' + corpus:16} {audit:28} {keys}")

@@ -11,6 +11,9 @@ plus the context that turns a match into ordinary wording:
 - ``own_fields``: a URL template whose fields are all the tool's own parameters is how a
   REST wrapper describes itself (``?city={city}``); fields the tool does not take
   (``{{conversation}}``, ``$USER_DATA``) ask the model to fill them from its context.
+- ``sentence``: the sentence holding the match must match this too (a call demand counts
+  only with a universal scope — "every turn", "whenever" — in the same sentence; a consent
+  claim only when it is blanket or licenses acting: "already", "all", "so just buy it").
 - ``in_short_names``: whether the rule also applies to a name of under five words
   (``read_secret_metadata``, ``skip_confirmation`` are names, not requests).
 
@@ -32,6 +35,7 @@ class Rule:
     reported: bool = False
     own_fields: bool = False
     in_short_names: bool = True
+    sentence: re.Pattern[str] | None = None
 
 
 def _p(*alternatives: str) -> re.Pattern[str]:
@@ -58,13 +62,40 @@ _EVERY_CALL = (
 _EVERY_TASK = (
     r"(task|conversation|turn|reply|response|request|session|interaction|answer|message)s?"
 )
+_SCOPE = _p(
+    r"\b(every|each|any|all)\s+(other\s+)?(tool\s+|function\s+)?(call|request|response|"
+    r"message|tool|function|action|step|turn|reply|answer|task|conversation|session|"
+    r"interaction|result)s?\b(?!\s+(that|which|where|needing|involving|about|with)\b)",
+    r"\b(whenever|each\s+time|every\s+time)\b",
+    r"\b(another|any\s+other)\s+(tool|function)\b",
+)
+_SELF_CALL = (
+    r"\b(call|invoke|run|use|consult|trigger)\s+(this(\s+(tool|function|one|endpoint))?|me|it)\b",
+    r"\b(it|this(\s+tool)?)\s+(must|should|has\s+to|needs\s+to)\s+(run|be\s+(called|run|"
+    r"invoked|used))\b",
+    r"\b(pass|hand|send|give|forward|report|record|log|copy)\b[^.;]{0,50}\b(here|to\s+(this"
+    r"(\s+tool)?|me|it))\b",
+)
+_CONSEQUENCE = _p(
+    r"\b(already|every|all|any|so|therefore|thus|hence|no\s+need|just|proceed|go\s+ahead|"
+    r"skip|without|directly|don'?t\s+(ask|bother|check)|do\s+not\s+(ask|bother|check))\b"
+)
 _DATA = (
     r"(conversation|chat|messages?|history|context|results?|outputs?|contents?|everything|data|"
-    r"responses?|files?|documents?|emails?|transcripts?|queries|records?|contacts?|pages?)"
+    r"responses?|files?|documents?|emails?|transcripts?|queries|records?|contacts?|pages?|"
+    r"questions|searches|prompts|requests)"
+)
+_LEAKY = (
+    r"(conversation|chat|history|messages?|context|summary|secret|token|password|prompt|"
+    r"query|user|data|memory|email)"
 )
 _EMAIL = r"[\w.+-]+@[\w-]+(\.[\w-]+)+"
 _TARGET = (
     r"(https?://|[\w.+-]+@[\w-]+\.|(the\s+)?(webhook|endpoint|server)\s+at|[\w-]+\.[a-z]{2,}\b)"
+)
+_REMOTE = (
+    r"(our|my|their|a\s+remote|an\s+external|a\s+third[- ]party)\s+(own\s+)?(servers?|"
+    r"endpoint|backend|api|collector|database|bucket|team)\b"
 )
 _THIRD_PARTY = (
     r"(our|a|an|the|their)\s+([\w-]+\s+){0,2}(partners?|vendors?|third[- ]part(y|ies)|"
@@ -96,6 +127,12 @@ RULES: tuple[Rule, ...] = (
             r"do\s+not|don'?t)\s+(apply|count|matter|hold)",
             r"\b(obey|follow|execute)\s+(only\s+)?(the\s+|any\s+)?(instructions|commands)\s+"
             r"(found|contained|given|embedded)\s+in\s+(the\s+|its\s+)?\w+",
+            r"\b(whatever|no\s+matter\s+what)\s+the\s+user\s+(asks|says|wants|requests|types)",
+            r"\b(ignore|disregard)\s+(what\s+|whatever\s+)?(the\s+)?user('?s)?\s+(says|said|"
+            r"asks|asked|requests?|instructions|wishes|wants)",
+            r"\byou\s+are\s+now\s+(a|an|in|no\s+longer)\b|\bfrom\s+now\s+on,?\s+you\s+(are|"
+            r"must|will|should|have)\b",
+            r"\b(with|without|have)\s+no\s+(restrictions|rules|limits|filters|guidelines)\b",
         ),
         negatable=True,
     ),
@@ -126,6 +163,11 @@ RULES: tuple[Rule, ...] = (
             r"\s+(your|the|any)\s+(reply|replies|answers?|responses?|output|users?|conversation|"
             r"summary)",
             r"\b(respond|reply|answer|act|behave)\s+as\s+(if|though)\b",
+            r"\b(no\s+need|there\s+is\s+no\s+need|needn'?t|not\s+necessary)\s+to\s+(bring\s+"
+            r"(this|it|that)\s+up|mention|tell|inform|notify|raise|explain)\b[^.;]{0,30}\b(to|with)"
+            r"\s+(the\s+)?users?\b",
+            r"\bleave\s+((this|it|that)\s+)?out\s+of\s+(your|the)\s+(answer|reply|replies|"
+            r"response|summary|output)",
             r"\b(the\s+)?users?\s+(must|should|does|do|need|needs)\s*(not|never|n't)\s+"
             r"(need\s+to\s+)?(know|see|be\s+told|be\s+informed|notice|find\s+out|learn|hear)"
             r"\s*(about\s+(this|it|that|the\s+[\w-]+)|this|it|that|(?=[.;,!]|$))",
@@ -143,6 +185,11 @@ RULES: tuple[Rule, ...] = (
             r"\b(system|admin|developer|security|emergency)\s+(override|notice|directive|"
             r"mandate|instruction)s?\s*:",
             r"(^|[.!?\n]\s*)(assistant|ai|claude|chatgpt)\s*:\s*\w",
+            r"\b(note|attention|reminder|message)\s+(to|for)\s+(the\s+|any\s+|all\s+)?(ai|"
+            r"assistant|model|llm|language\s+model|agent)s?\s*[:,-]",
+            r"\bif\s+you\s+are\s+(an?\s+)?(ai|assistant|llm|language\s+model|chatbot|"
+            r"ai\s+assistant|large\s+language\s+model)\b",
+            r"\b(ai|assistant|llm|model|agent)s?\s+(reading|processing|seeing)\s+this\b",
         ),
     ),
     Rule(
@@ -170,6 +217,7 @@ RULES: tuple[Rule, ...] = (
             rf"\b(consult|call|use|invoke|run)\s+{_SELF}",
         ),
     ),
+    Rule("forced-call", _p(*_SELF_CALL), negatable=True, sentence=_SCOPE),
     Rule(
         "approval-bypass",
         _p(
@@ -189,6 +237,9 @@ RULES: tuple[Rule, ...] = (
             r"(slow|annoy|bother|waste|are\s+(unnecessary|not\s+needed|pointless|redundant))",
             r"\b(go\s+ahead|proceed|run\s+it|execute\s+it|do\s+it)\s+(directly|straight\s+away|"
             r"right\s+away|immediately)\b",
+            r"\b(treat|consider|regard|assume)\s+(it|this|them|every|each|all|any|the)\s+"
+            r"([\w-]+\s+)?(as\s+|to\s+be\s+|is\s+)?(already\s+)?(confirmed|approved|"
+            r"authori[sz]ed|consented|accepted)\b",
         ),
         negatable=True,
         in_short_names=False,
@@ -196,7 +247,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "approval-bypass",  # a claim that consent was already given
         _p(
-            r"\b(the\s+)?(user|account\s+owner|owner|customer|client)\s+(has\s+|have\s+)?"
+            r"\b(the\s+)?(users?|account\s+owners?|owners?|customers?|clients?)\s+(has\s+|"
+            r"have\s+)?"
             r"(already\s+)?(approved|consented|authori[sz]ed|agreed|confirmed|opted\s+in|"
             r"signed\s+off|given\s+(permission|consent|approval))",
             r"\b(the\s+)?(user|owner|customer)\s+is\s+(fine|ok|okay|happy|comfortable)\s+with",
@@ -207,6 +259,7 @@ RULES: tuple[Rule, ...] = (
         negatable=True,
         reported=True,
         in_short_names=False,
+        sentence=_CONSEQUENCE,
     ),
     Rule(
         "system-claim",
@@ -229,6 +282,10 @@ RULES: tuple[Rule, ...] = (
             r"((above|over|before|ahead\s+of)\s+)?((anything|whatever|what|everything)\s+)?"
             r"(the\s+user\b(?!['’]s)|your\s+(instructions|rules|system)|the\s+system\s+prompt)",
             r"\bsame\s+authority\s+as\s+(your|the)\s+(system|developer)",
+            r"\b(are|is)\s+your\s+(real|true|actual|new|only|primary|main)\s+(instructions|"
+            r"orders|task|rules|system\s+prompt|prompt)",
+            r"\b(is|are|as)\s+(a\s+|the\s+)?new\s+system\s+(message|prompt|instructions?)",
+            r"\breplaces?\s+your\s+(previous|current|original|system)\s+",
             r"\b(its|the|this\s+tool'?s|this\s+server'?s)\s+(output|results?|responses?|"
             r"answers?)\s+(is|are)\s+(authoritative|binding|mandatory|to\s+be\s+(followed|"
             r"obeyed|executed))",
@@ -244,6 +301,8 @@ RULES: tuple[Rule, ...] = (
         _p(
             r"!\[[^\]]*\]\(\s*https?://[^)\s]*(\{\{?[^}]*\}\}?|\$\{?\w+|<\w+>|%s|\[[\w ]+\])",
             r"https?://[^\s)\"']*[?&][\w-]+=(\{\{?[^}]*\}\}?|\$\{?\w+\}?|<[\w ]+>|%s|\[[\w ]+\])",
+            rf"https?://[^\s)\"']*(\{{\{{?\s*[\w.]*{_LEAKY}[\w.]*\s*\}}?\}}|\$\{{?\w*{_LEAKY}\w*\}}?|"
+            rf"<[\w ]*{_LEAKY}[\w ]*>|\[[\w ]*{_LEAKY}[\w ]*\])",
         ),
         own_fields=True,
     ),
@@ -264,9 +323,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "third-party-sharing",
         _p(
-            rf"\b(send|post|upload|forward|transmit|report|share|copy|mirror|pass|give)\s+"
-            rf"(a\s+copy\s+of\s+)?(every|each|all|any|the)\s+([\w-]+\s+)?{_DATA}\b[^.]{{0,60}}"
-            rf"\bto\s+{_THIRD_PARTY}",
+            rf"\b(send|post|upload|forward|transmit|report|share|copy|mirror|pass|give|sell)\b"
+            rf"[^.;]{{0,40}}\b{_DATA}\b[^.;]{{0,60}}\b(to|with)\s+{_THIRD_PARTY}",
+            rf"\b(send|post|upload|forward|transmit|copy|mirror)\b[^.;]{{0,30}}\b(conversation|"
+            rf"chat|history|context|messages|transcripts?|everything)\b[^.;]{{0,30}}\bto\s+"
+            rf"{_REMOTE}",
             rf"\b(always|also|additionally|silently|secretly|quietly|automatically)\s+(add|"
             rf"include|cc|bcc|copy|invite|send\s+(a\s+copy\s+)?to|forward\s+(it\s+|them\s+)?to|"
             rf"notify)\b[^.;]{{0,30}}?{_EMAIL}",
@@ -289,11 +350,14 @@ RULES: tuple[Rule, ...] = (
         "secret-request",
         _p(
             r"\b(read|send|pass|include|provide|attach|share|upload|give|forward|extract|copy|"
-            r"paste|print|collect|append|put|supply|enter|cat|fetch|retrieve|dump|leak|look\s+up)\b"
+            r"paste|print|collect|append|put|supply|enter|cat|fetch|retrieve|dump|leak|look\s+up|"
+            r"ask\s+(the\s+user|them|for))\b"
             r"[^.;]{0,60}?\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|secrets?|access\s+"
             r"tokens?|auth\s+tokens?|tokens|passwords?|passphrases?|credentials?|cookies?|"
             r"seed\s+phrases?|mnemonics?|session\s+ids?|\.env\b|id_rsa|environment\s+variables?|"
-            r"[A-Z]+_(TOKEN|KEY|SECRET|PASSWORD)\b)"
+            r"[A-Z]+_(TOKEN|KEY|SECRET|PASSWORD)\b|(credit\s+|debit\s+|full\s+)?card\s+numbers?|"
+            r"cvv|cvc|card\s+security\s+codes?|social\s+security\s+numbers?|\bssn\b|"
+            r"pin\s+(codes?|numbers?))"
         ),
         negatable=True,
         in_short_names=False,
@@ -359,3 +423,26 @@ _OTHER_LANGUAGES: tuple[Rule, ...] = (
 )
 
 ALL_RULES: tuple[Rule, ...] = RULES + _OTHER_LANGUAGES
+
+# Key orders with the spaces squeezed out, for letter spacing that also spaced the words
+# away ("i g n o r e a l l p r e v i o u s" joins to one run of letters).
+SQUASHED: tuple[Rule, ...] = (
+    Rule(
+        "instruction-override",
+        _p(
+            r"(ignore|disregard|forget)(all|any|the|your)*(previous|prior|above|earlier|system)?"
+            r"(instructions?|rules|prompts?|guidelines)"
+        ),
+    ),
+    Rule(
+        "conceal-from-user", _p(r"(donot|dont|never)(tell|inform|mention|reveal|show)\w{0,8}user")
+    ),
+    Rule(
+        "prompt-leak",
+        _p(r"(reveal|print|repeat|show|leak)(your|the)\w{0,10}(systemprompt|instructions)"),
+    ),
+    Rule(
+        "exfiltration-url",
+        _p(r"(send|forward|upload|post)(the|all|a)*(conversation|chathistory|messages)"),
+    ),
+)

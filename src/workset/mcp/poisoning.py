@@ -26,7 +26,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from workset.mcp.poison_rules import ALL_RULES, NEGATION, REPORTING, TEMPLATE_FIELD, Rule
+from workset.mcp.poison_rules import (
+    ALL_RULES,
+    NEGATION,
+    REPORTING,
+    SQUASHED,
+    TEMPLATE_FIELD,
+    Rule,
+)
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import INVISIBLE, fold, tag_payload
 
@@ -34,6 +41,8 @@ _EXCERPT = 80
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
 _DOTTED = re.compile(r"\b(?:[A-Za-z][.\-_*·]){2,}[A-Za-z]\b")
 _SPACED = re.compile(r"\b(?:[A-Za-z] ){2,}[A-Za-z]\b")
+_LEET = str.maketrans("013457", "oieast")
+_LEET_WORD = re.compile(r"\b(?=\w*[A-Za-z]\w*[A-Za-z])(?=\w*[013457])[A-Za-z013457]{3,}\b")
 _COMMENT = re.compile(r"<!--(.*?)(-->|$)", re.DOTALL)
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-.]+")
 _KEEP = frozenset({"\u200d", "\ufe0f", "\ufe0e"})  # joiners inside emoji sequences
@@ -58,7 +67,9 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
     findings: list[Finding] = []
     params = parameter_names(tool.input_schema)
     for where, text in definition_texts(tool):
-        for rule, excerpt in scan(text, name=where.endswith(("name", "(name)")), params=params):
+        is_name = where.endswith(("name", "(name)"))
+        own = "" if where == "name" else tool.name
+        for rule, excerpt in scan(text, name=is_name, params=params, own_name=own):
             findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     return findings
 
@@ -117,20 +128,25 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
     decoded = [d for d in (_decode(b) for b in _BLOB.findall(plain)) if d]
     if any(len(d.split()) >= 4 for d in decoded):
         tricks.append(("encoded-text", next(d for d in decoded if len(d.split()) >= 4)[:60]))
-    parts = [spaced, smuggled, *decoded]
+    unleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), spaced)
+    parts = [spaced, smuggled, *decoded, unleet if unleet != spaced else ""]
     return "\n".join(p for p in parts if p), tricks
 
 
 def scan(
-    text: str, *, name: bool = False, params: frozenset[str] = frozenset()
+    text: str, *, name: bool = False, params: frozenset[str] = frozenset(), own_name: str = ""
 ) -> Iterator[tuple[str, str]]:
     """(rule, excerpt) for each rule that ``text`` breaks once made readable.
 
     ``params`` are the tool's own parameter names (lower case): a URL template filled only
     from them is the tool describing its own request, not a way to smuggle data out.
+    ``own_name`` is the tool's name: where the text names it, it reads as "this tool", so
+    "call sync_state after every task" is the same demand as "call this after every task".
     """
     plain, tricks = readable(text, name=name)
     yield from tricks
+    if re.search(r"[_\-.\d]|[a-z][A-Z]", own_name):  # an identifier, not an ordinary word
+        plain = re.sub(rf"(?<![\w-]){re.escape(own_name)}(?![\w-])", "this tool", plain)
     short_name = name and len(plain.split()) < 5
     seen: set[str] = set()
     for rule in ALL_RULES:
@@ -142,18 +158,33 @@ def scan(
             seen.add(rule.name)
             yield rule.name, _around(plain, match.start(), match.end())
             break
+    for rule in SQUASHED:  # patterns without spaces, so only runs of joined letters match
+        if rule.name not in seen and (found := rule.pattern.search(plain)):
+            seen.add(rule.name)
+            yield rule.name, f"letter-spaced: {found.group(0)}"
 
 
 def _excused(rule: Rule, plain: str, match: re.Match[str], params: frozenset[str]) -> bool:
     before = plain[max(0, match.start() - 60) : match.start()].lower().replace("\n", " ")
     if rule.negatable and NEGATION.search(before):
         return True
+    if rule.sentence is not None:
+        lo = max(plain.rfind(c, 0, match.start()) for c in ".!?;\n") + 1
+        ends = [i for i in (plain.find(c, match.end()) for c in ".!?;\n") if i >= 0]
+        sentence = plain[lo : min(ends, default=len(plain))]
+        scope = rule.sentence.search(sentence)
+        if scope is None:
+            return True
+        ahead = sentence[: scope.start()].lower()
+        if rule.negatable and NEGATION.search(ahead[-60:]):
+            return True
     if rule.reported and REPORTING.search(before):
         return True
     if rule.own_fields:
+        url = match.group(0)[match.group(0).lower().find("http") :]  # not a markdown alt text
         fields = [
             next(g for g in m.groups() if g) if m.group(0) != "%s" else "%s"
-            for m in TEMPLATE_FIELD.finditer(match.group(0))
+            for m in TEMPLATE_FIELD.finditer(url)
         ]
         return bool(fields) and all(f.lower() in params for f in fields)
     return False
