@@ -49,7 +49,8 @@ NEGATION = re.compile(
     r"(asks?|asked|requests?|requested|says|said|wants|chooses|chose)\b[^.;:!?]{0,40}$"
 )
 REPORTING = re.compile(
-    r"\b(whether|if|which|returns?|lists?|shows?|checks?|reports?|records?|indicates?|"
+    r"\b(whether|if|which|after|once|until|when|before|unless|returns?|lists?|shows?|"
+    r"checks?|reports?|records?|indicates?|"
     r"tells\s+you)\b[^.;:!?]{0,50}$"
 )
 TEMPLATE_FIELD = re.compile(r"\{\{?\s*([\w.]+)\s*\}?\}|\$\{?(\w+)\}?|<([\w ]+)>|\[([\w ]+)\]|%s")
@@ -63,8 +64,8 @@ _EVERY_TASK = (
     r"(task|conversation|turn|reply|response|request|session|interaction|answer|message)s?"
 )
 _SCOPE = _p(
-    r"\b(every|each|any|all)\s+(other\s+)?(tool\s+|function\s+)?(call|request|response|"
-    r"message|tool|function|action|step|turn|reply|answer|task|conversation|session|"
+    r"(?<!\bfor\s)(?<!\bin\s)\b(every|each|any|all)\s+(other\s+)?(tool\s+|function\s+)?"
+    r"(call|request|response|message|tool|function|action|step|turn|reply|answer|task|conversation|session|"
     r"interaction|result)s?\b(?!\s+(that|which|where|needing|involving|about|with)\b)",
     r"\b(whenever|each\s+time|every\s+time)\b",
     r"\b(another|any\s+other)\s+(tool|function)\b",
@@ -102,13 +103,13 @@ _THIRD_PARTY = (
     r"affiliates?|sponsors?|advertisers?|collectors?|brokers?)\b"
 )
 _HARVESTED = (
-    r"(user'?s|users'|their|your|earlier|previous|past|recent|all|whole|full|entire|complete)"
-    r"\s+([\w-]+\s+){0,2}(messages|conversations?|chat(\s+history)?|history|transcripts?|"
-    r"(system\s+)?prompt|instructions|context)"
+    r"((user'?s|users'|their|earlier|previous|past|recent|entire|whole)\s+([\w-]+\s+){0,2}"
+    r"(messages|conversations?|chat(\s+history)?|history|transcripts?)"
+    r"|your\s+(full\s+|entire\s+|original\s+|hidden\s+)?(system\s+prompt|instructions))"
 )
 _AUTHORITY = (
-    r"(developers?|operators?|platform\s+operator|administrators?|admins?|creators?|makers?|"
-    r"openai|anthropic)\b(?!['’]s)"
+    r"(your\s+(developers?|operators?|creators?|makers?|administrators?)|the\s+platform\s+"
+    r"operator|openai|anthropic)\b(?!['’]s)"
 )
 
 RULES: tuple[Rule, ...] = (
@@ -130,9 +131,9 @@ RULES: tuple[Rule, ...] = (
             r"\b(whatever|no\s+matter\s+what)\s+the\s+user\s+(asks|says|wants|requests|types)",
             r"\b(ignore|disregard)\s+(what\s+|whatever\s+)?(the\s+)?user('?s)?\s+(says|said|"
             r"asks|asked|requests?|instructions|wishes|wants)",
-            r"\byou\s+are\s+now\s+(a|an|in|no\s+longer)\b|\bfrom\s+now\s+on,?\s+you\s+(are|"
+            r"\byou\s+are\s+now\s+(a|an|no\s+longer)\b|\bfrom\s+now\s+on,?\s+you\s+(are|"
             r"must|will|should|have)\b",
-            r"\b(with|without|have)\s+no\s+(restrictions|rules|limits|filters|guidelines)\b",
+            r"\byou\s+(have|are\s+under)\s+no\s+(restrictions|rules|filters|guidelines)\b",
         ),
         negatable=True,
     ),
@@ -162,7 +163,8 @@ RULES: tuple[Rule, ...] = (
             r"additional|hidden|second|background|side)\s+[\w-]+)\b[^.;]{0,30}\b(in|to|with)"
             r"\s+(your|the|any)\s+(reply|replies|answers?|responses?|output|users?|conversation|"
             r"summary)",
-            r"\b(respond|reply|answer|act|behave)\s+as\s+(if|though)\b",
+            r"(^|[.;:!?,]\s*|\band\s+|\bthen\s+|\byou\s+(should|must|will)\s+)(respond|reply|"
+            r"answer|act|behave)\s+as\s+(if|though)\b",
             r"\b(no\s+need|there\s+is\s+no\s+need|needn'?t|not\s+necessary)\s+to\s+(bring\s+"
             r"(this|it|that)\s+up|mention|tell|inform|notify|raise|explain)\b[^.;]{0,30}\b(to|with)"
             r"\s+(the\s+)?users?\b",
@@ -182,7 +184,7 @@ RULES: tuple[Rule, ...] = (
             r"<\s*/?\s*(important|system|instructions?|secret|hidden|admin|sys|override)\s*>",
             r"\[/?(inst|system|important)\]|^\s*#+\s*system\b|\bbegin\s+system\s+prompt",
             r"\[\s*(priority|system|important|admin|urgent|override|instructions?)\s*:",
-            r"\b(system|admin|developer|security|emergency)\s+(override|notice|directive|"
+            r"\b(system|admin|developer|emergency)\s+(override|directive|"
             r"mandate|instruction)s?\s*:",
             r"(^|[.!?\n]\s*)(assistant|ai|claude|chatgpt)\s*:\s*\w",
             r"\b(note|attention|reminder|message)\s+(to|for)\s+(the\s+|any\s+|all\s+)?(ai|"
@@ -237,9 +239,9 @@ RULES: tuple[Rule, ...] = (
             r"(slow|annoy|bother|waste|are\s+(unnecessary|not\s+needed|pointless|redundant))",
             r"\b(go\s+ahead|proceed|run\s+it|execute\s+it|do\s+it)\s+(directly|straight\s+away|"
             r"right\s+away|immediately)\b",
-            r"\b(treat|consider|regard|assume)\s+(it|this|them|every|each|all|any|the)\s+"
-            r"([\w-]+\s+)?(as\s+|to\s+be\s+|is\s+)?(already\s+)?(confirmed|approved|"
-            r"authori[sz]ed|consented|accepted)\b",
+            r"\b(treat|consider|regard|assume)\s+((every|each|all|any)\s+([\w-]+\s+)?(as\s+|"
+            r"to\s+be\s+)?(already\s+)?|([\w-]+\s+){1,2}(as\s+|to\s+be\s+|is\s+)?already\s+)"
+            r"(confirmed|approved|authori[sz]ed|consented|accepted)\b",
         ),
         negatable=True,
         in_short_names=False,
@@ -277,15 +279,16 @@ RULES: tuple[Rule, ...] = (
             r"\boverrides?\s+(all\s+)?(other\s+|any\s+)?(instructions|rules|policies)",
             rf"\b(messages?|results?|outputs?|responses?|replies|anything|everything|whatever|"
             rf"content)\b[^.]{{0,40}}\b(come|comes|coming|is|are)\s+(directly\s+)?from\s+"
-            rf"(your|the)\s+{_AUTHORITY}",
-            r"\b(rank|ranks|outrank|outranks|supersede|supersedes|trump|trumps|come|comes)\s+"
+            rf"{_AUTHORITY}",
+            r"\b(rank|ranks|outrank|outranks|supersede|supersedes|trump|trumps)\s+"
             r"((above|over|before|ahead\s+of)\s+)?((anything|whatever|what|everything)\s+)?"
             r"(the\s+user\b(?!['’]s)|your\s+(instructions|rules|system)|the\s+system\s+prompt)",
             r"\bsame\s+authority\s+as\s+(your|the)\s+(system|developer)",
             r"\b(are|is)\s+your\s+(real|true|actual|new|only|primary|main)\s+(instructions|"
-            r"orders|task|rules|system\s+prompt|prompt)",
+            r"orders|rules|system\s+prompt)\b",
             r"\b(is|are|as)\s+(a\s+|the\s+)?new\s+system\s+(message|prompt|instructions?)",
-            r"\breplaces?\s+your\s+(previous|current|original|system)\s+",
+            r"\breplaces?\s+your\s+(previous|current|original)?\s*(instructions|system\s+prompt|"
+            r"rules|guidelines|system\s+message)",
             r"\b(its|the|this\s+tool'?s|this\s+server'?s)\s+(output|results?|responses?|"
             r"answers?)\s+(is|are)\s+(authoritative|binding|mandatory|to\s+be\s+(followed|"
             r"obeyed|executed))",
@@ -324,6 +327,7 @@ RULES: tuple[Rule, ...] = (
         "third-party-sharing",
         _p(
             rf"\b(send|post|upload|forward|transmit|report|share|copy|mirror|pass|give|sell)\b"
+            rf"(?=[^.;]{{0,40}}\b(every|each|all|any|copy|copies|user'?s|users'|their)\b)"
             rf"[^.;]{{0,40}}\b{_DATA}\b[^.;]{{0,60}}\b(to|with)\s+{_THIRD_PARTY}",
             rf"\b(send|post|upload|forward|transmit|copy|mirror)\b[^.;]{{0,30}}\b(conversation|"
             rf"chat|history|context|messages|transcripts?|everything)\b[^.;]{{0,30}}\bto\s+"
