@@ -137,10 +137,22 @@ def _shadowing() -> None:
     expected = {frozenset(e["pair"]): e["shadow"] for e in scenario["expected"]}
     hits = [k for k in expected if k in found]
     named = [k for k in hits if found[k] == expected[k]]
-    wrong = [k for k in found if k not in expected]
+    forbidden = {frozenset(p) for p in scenario["not_pairs"]}
+    wrong = [k for k in found if k in forbidden]
     print(
         f"\nshadowing: {len(hits)}/{len(expected)} expected pairs found, shadow named "
-        f"correctly in {len(named)}/{len(expected)}; {len(wrong)} unexpected pairs"
+        f"correctly in {len(named)}/{len(expected)}; {len(wrong)}/{len(forbidden)} unrelated "
+        f"pairs reported; {len([k for k in found if k not in expected and k not in forbidden])} "
+        "other pairs (between two look-alikes)"
+    )
+    per: dict[str, Counter[str]] = defaultdict(Counter)
+    for case in scenario["expected"]:
+        key = frozenset(case["pair"])
+        per[case["technique"]]["n"] += 1
+        per[case["technique"]]["named"] += key in found and found[key] == case["shadow"]
+    print(
+        "  found with the shadow named, per technique: "
+        + ", ".join(f"{t} {c['named']}/{c['n']}" for t, c in sorted(per.items()))
     )
     for pair in pairs:
         print(f"  {pair.line()}")
