@@ -41,6 +41,7 @@ _EXCERPT = 80
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
 _DOTTED = re.compile(r"\b(?:[A-Za-z][.\-_*·]){2,}[A-Za-z]\b")
 _SPACED = re.compile(r"\b(?:[A-Za-z] ){2,}[A-Za-z]\b")
+_SPACED_SHORT = re.compile(r"\b(?:[A-Za-z] )+[A-Za-z]\b")
 _LEET = str.maketrans("013457", "oieast")
 _LEET_WORD = re.compile(r"\b(?=\w*[A-Za-z]\w*[A-Za-z])(?=\w*[013457])[A-Za-z013457]{3,}\b")
 _COMMENT = re.compile(r"<!--(.*?)(-->|$)", re.DOTALL)
@@ -124,7 +125,9 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
     if name:
         plain = _CAMEL.sub(" ", plain)
     dotted = _DOTTED.sub(lambda m: re.sub(r"[.\-_*·]", "", m.group(0)), plain)
-    spaced = _SPACED.sub(lambda m: m.group(0).replace(" ", ""), dotted)
+    # Once a text spaces out its letters, its two-letter words ("d o  n o t") are spaced too.
+    spacing = _SPACED_SHORT if _SPACED.search(dotted) else _SPACED
+    spaced = spacing.sub(lambda m: m.group(0).replace(" ", ""), dotted)
     decoded = [d for d in (_decode(b) for b in _BLOB.findall(plain)) if d]
     if any(len(d.split()) >= 4 for d in decoded):
         tricks.append(("encoded-text", next(d for d in decoded if len(d.split()) >= 4)[:60]))
