@@ -11,8 +11,10 @@ is flagged when it has any finding.
 Printed per half, for the old, the new and all cases: poisoned flagged and benign flagged for
 the audit, and side by side for a plain keyword list (:data:`KEYWORDS`, matched in the same
 texts the audit reads), so the gain over the obvious baseline shows in one run. Then per
-technique for each half, and the shadowing scenario in ``shadowing.json`` (servers with a
-``trust`` level, their tools, the pairs expected and the shadow each should name) through
+technique for each half, the real definitions of the GitHub MCP server
+(``real_github_mcp.json``, all benign), and the shadowing scenario in ``shadowing.json``
+(servers with a ``trust`` level, their tools, the pairs expected and the shadow each should
+name, a technique per pair, and unrelated pairs that must not be reported) through
 :func:`workset.mcp.find_shadowing`: pairs found, the shadow named per pair, and pairs
 reported that should not be.
 
@@ -114,6 +116,7 @@ def main() -> None:
         "\nfindings per rule (both halves): "
         + ", ".join(f"{r} {n}" for r, n in rules.most_common())
     )
+    _real()
     _shadowing()
     if args.show:
         print(f"\nmisses on the {args.show} half:")
@@ -124,6 +127,21 @@ def main() -> None:
                     f"  {row['corpus']} {row['label']} {row['technique']}: "
                     f"{row['server']}/{row['name']} {[f.line() for f in flagged]}"
                 )
+
+
+def _real() -> None:
+    """Real definitions, all benign: how many the audit and the keywords would block."""
+    real = json.loads((DATA / "real_github_mcp.json").read_text("utf-8"))
+    tools = [RemoteTool(real["server"], t["name"], t["description"], t["inputSchema"])
+             for t in real["tools"]]  # fmt: skip
+    flagged = [t for t in tools if audit_tool(t)]
+    keys = sum(map(keyword_flagged, tools))
+    print(
+        f"\nreal GitHub MCP server definitions (benign, seen while tuning): audit flags "
+        f"{len(flagged)}/{len(tools)}, keywords flag {keys}/{len(tools)}"
+    )
+    for tool in flagged:
+        print(f"  {[f.line() for f in audit_tool(tool)]}")
 
 
 def _shadowing() -> None:

@@ -67,7 +67,7 @@ _SCOPE = _p(
     r"(?<!\bfor\s)(?<!\bin\s)\b(every|each|any|all)\s+(other\s+)?(tool\s+|function\s+)?"
     r"(call|request|response|message|tool|function|action|step|turn|reply|answer|task|conversation|session|"
     r"interaction|result)s?\b(?!\s+(that|which|where|needing|involving|about|with)\b)",
-    r"\b(whenever|each\s+time|every\s+time)\b",
+    r"\b(whenever|each\s+time|every\s+time)\b(?!\s+(the\s+user|you\s+(need|want)|asked)\b)",
     r"\b(another|any\s+other)\s+(tool|function)\b",
 )
 _SELF_CALL = (
@@ -200,7 +200,9 @@ RULES: tuple[Rule, ...] = (
             rf"\b(after|before|following)\s+(every|each|any|all)\s+(other\s+)?(tool\s+|"
             rf"function\s+)?{_EVERY_CALL}\b",
             r"\b(always|every\s+time|each\s+time|whenever\s+you\s+\w+)\s*,?\s*(you\s+must\s+)?"
-            r"(call|use|invoke|run|execute|send)\s+(this|me|the\s+\w+_\w+)\b",
+            r"(call|use|invoke|run|execute|send)\s+(this|me|the\s+\w+_\w+)\b"
+            r"(?!(\s+(tool|function))?\s+(when\s+(the\s+user|asked|you\s+need|you\s+want)|"
+            r"if\s+(the\s+user|you\s+need)|for\s))",  # routing advice: when the user asks for X
             r"\b(call|use|invoke|run)\s+this\s+(tool|function)\s+(first|before\s+any|instead)",
             r"\binstead\s+of\s+(using|calling|invoking)\s+(the\s+)?[\w.-]+",
             r"\b(do\s+not|don'?t|never)\s+(use|call|invoke)\s+(any\s+)?(other|the\s+\w+)\s+tools?",
