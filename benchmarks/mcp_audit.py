@@ -1,18 +1,26 @@
 """How the MCP description audit separates poisoned tool definitions from benign ones.
 
-Each definition in ``benchmarks/data/mcp_defs/definitions.json`` (a server, a name, a
-description, an input schema, the label ``poisoned``/``benign``, the ``technique`` used, a
-one-line ``reason`` and its fixed ``split``) is audited with
-:func:`workset.mcp.audit_tool`; a definition is flagged when it has any finding. Printed for
-the held-out and the tuning half side by side: poisoned flagged %, benign flagged %, and per
-technique. Then the shadowing scenario in ``shadowing.json`` (servers with a ``trust``
-level, their tools, the pairs expected and the shadow each should name) goes through
-:func:`workset.mcp.find_shadowing`: pairs found, pairs missed, the shadow named per pair, and
-pairs reported that should not be.
+Two corpora under ``benchmarks/data/mcp_defs/``: ``definitions.json`` (the first 70) and
+``definitions_more.json`` (68 written later, with paraphrased techniques and benign
+look-alikes that use the same words innocently; its ``split`` note says how its halves were
+drawn). Each definition has a server, a name, a description, an input schema, the label
+``poisoned``/``benign``, the ``technique``, a one-line ``reason`` and a fixed ``split``
+(``tune`` or ``heldout``). Each is audited with :func:`workset.mcp.audit_tool`; a definition
+is flagged when it has any finding.
+
+Printed per half, for the old, the new and all cases: poisoned flagged and benign flagged for
+the audit, and side by side for a plain keyword list (:data:`KEYWORDS`, matched in the same
+texts the audit reads), so the gain over the obvious baseline shows in one run. Then per
+technique for each half, the real definitions of the GitHub MCP server
+(``real_github_mcp.json``, all benign), and the shadowing scenario in ``shadowing.json``
+(servers with a ``trust`` level, their tools, the pairs expected and the shadow each should
+name, a technique per pair, and unrelated pairs that must not be reported) through
+:func:`workset.mcp.find_shadowing`: pairs found, the shadow named per pair, and pairs
+reported that should not be.
 
 ``--show heldout`` (or tune) lists the misses of a half with their findings.
 
-Run: ``python benchmarks/mcp_audit.py [--show heldout]``.
+Run: ``PYTHONPATH=src python benchmarks/mcp_audit.py [--show heldout]``.
 """
 
 from __future__ import annotations
@@ -20,21 +28,59 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from workset.mcp import RemoteTool, audit_tool, find_shadowing
+from workset.mcp.poisoning import definition_texts
 
 DATA = Path(__file__).parent / "data" / "mcp_defs"
+KEYWORDS = (
+    "ignore previous",
+    "ignore all",
+    "disregard",
+    "do not tell",
+    "don't tell",
+    "system prompt",
+    "<important>",
+    "send",
+    "http",
+    "password",
+    "secret",
+    "always call",
+)
+
+Row = dict[str, Any]
 
 
-def load() -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = json.loads((DATA / "definitions.json").read_text("utf-8"))
-    return rows
+def load() -> list[Row]:
+    old: list[Row] = json.loads((DATA / "definitions.json").read_text("utf-8"))
+    new: list[Row] = json.loads((DATA / "definitions_more.json").read_text("utf-8"))["cases"]
+    return [{**r, "corpus": "old"} for r in old] + [
+        {**r, "corpus": f"new{r['cohort']}"} for r in new
+    ]
 
 
-def tool_of(row: dict[str, Any]) -> RemoteTool:
+def tool_of(row: Row) -> RemoteTool:
     return RemoteTool(row["server"], row["name"], row["description"], row["inputSchema"])
+
+
+def keyword_flagged(tool: RemoteTool) -> bool:
+    """The baseline: any of :data:`KEYWORDS` in any text of the definition, ignoring case."""
+    text = " ".join(t for _, t in definition_texts(tool)).lower()
+    return any(k in text for k in KEYWORDS)
+
+
+def rates(rows: Sequence[Row], flagged: Callable[[Row], bool]) -> str:
+    poisoned = [r for r in rows if r["label"] == "poisoned"]
+    benign = [r for r in rows if r["label"] == "benign"]
+    hit = sum(map(flagged, poisoned))
+    false = sum(map(flagged, benign))
+    return (
+        f"{hit:>2}/{len(poisoned):<2} {hit / max(1, len(poisoned)):>4.0%}  "
+        f"{false:>2}/{len(benign):<2} {false / max(1, len(benign)):>4.0%}"
+    )
 
 
 def main() -> None:
@@ -42,36 +88,60 @@ def main() -> None:
     parser.add_argument("--show", choices=("tune", "heldout"))
     args = parser.parse_args()
     rows = load()
-    results = [(row, audit_tool(tool_of(row))) for row in rows]
+    found = {id(r): audit_tool(tool_of(r)) for r in rows}
+    baseline = {id(r): keyword_flagged(tool_of(r)) for r in rows}
+    print(f"{'':16} {'audit: poisoned   benign':28} {'keywords: poisoned   benign'}")
     for split in ("heldout", "tune"):
-        mine = [(r, f) for r, f in results if r["split"] == split]
-        poisoned = [(r, f) for r, f in mine if r["label"] == "poisoned"]
-        benign = [(r, f) for r, f in mine if r["label"] == "benign"]
-        hit = sum(bool(f) for _, f in poisoned)
-        false = sum(bool(f) for _, f in benign)
-        print(f"== {split} half ==")
-        print(
-            f"poisoned flagged: {hit}/{len(poisoned)} ({hit / max(1, len(poisoned)):.0%}); "
-            f"benign flagged: {false}/{len(benign)} ({false / max(1, len(benign)):.0%})"
-        )
+        for corpus in ("old", "new1", "new2", "new", "all"):
+            mine = [
+                r
+                for r in rows
+                if r["split"] == split and corpus in ("all", r["corpus"], r["corpus"][:3])
+            ]
+            audit = rates(mine, lambda r: bool(found[id(r)]))
+            keys = rates(mine, lambda r: baseline[id(r)])
+            print(f"{split + ' ' + corpus:16} {audit:28} {keys}")
+    for split in ("heldout", "tune"):
         per: dict[str, Counter[str]] = defaultdict(Counter)
-        for row, found in poisoned:
-            per[row["technique"]]["n"] += 1
-            per[row["technique"]]["hit"] += bool(found)
-        print("  " + ", ".join(f"{t} {c['hit']}/{c['n']}" for t, c in sorted(per.items())))
-    rules = Counter(f.rule for _, found in results for f in found)
+        for row in rows:
+            if row["split"] == split:
+                per[row["technique"]]["n"] += 1
+                per[row["technique"]]["flagged"] += bool(found[id(row)])
+        print(
+            f"\n{split} per technique (flagged/n; for benign kinds flagged is wrong):\n  "
+            + ", ".join(f"{t} {c['flagged']}/{c['n']}" for t, c in sorted(per.items()))
+        )
+    rules = Counter(f.rule for r in rows for f in found[id(r)])
     print(
-        "findings per rule (both halves): " + ", ".join(f"{r} {n}" for r, n in rules.most_common())
+        "\nfindings per rule (both halves): "
+        + ", ".join(f"{r} {n}" for r, n in rules.most_common())
     )
+    _real()
     _shadowing()
     if args.show:
         print(f"\nmisses on the {args.show} half:")
-        for row, found in results:
-            if row["split"] == args.show and bool(found) != (row["label"] == "poisoned"):
+        for row in rows:
+            flagged = found[id(row)]
+            if row["split"] == args.show and bool(flagged) != (row["label"] == "poisoned"):
                 print(
-                    f"  {row['label']} {row['technique']}: {row['server']}/{row['name']} "
-                    f"{[f.line() for f in found]}"
+                    f"  {row['corpus']} {row['label']} {row['technique']}: "
+                    f"{row['server']}/{row['name']} {[f.line() for f in flagged]}"
                 )
+
+
+def _real() -> None:
+    """Real definitions, all benign: how many the audit and the keywords would block."""
+    real = json.loads((DATA / "real_github_mcp.json").read_text("utf-8"))
+    tools = [RemoteTool(real["server"], t["name"], t["description"], t["inputSchema"])
+             for t in real["tools"]]  # fmt: skip
+    flagged = [t for t in tools if audit_tool(t)]
+    keys = sum(map(keyword_flagged, tools))
+    print(
+        f"\nreal GitHub MCP server definitions (benign, seen while tuning): audit flags "
+        f"{len(flagged)}/{len(tools)}, keywords flag {keys}/{len(tools)}"
+    )
+    for tool in flagged:
+        print(f"  {[f.line() for f in audit_tool(tool)]}")
 
 
 def _shadowing() -> None:
@@ -85,10 +155,22 @@ def _shadowing() -> None:
     expected = {frozenset(e["pair"]): e["shadow"] for e in scenario["expected"]}
     hits = [k for k in expected if k in found]
     named = [k for k in hits if found[k] == expected[k]]
-    wrong = [k for k in found if k not in expected]
+    forbidden = {frozenset(p) for p in scenario["not_pairs"]}
+    wrong = [k for k in found if k in forbidden]
     print(
         f"\nshadowing: {len(hits)}/{len(expected)} expected pairs found, shadow named "
-        f"correctly in {len(named)}/{len(expected)}; {len(wrong)} unexpected pairs"
+        f"correctly in {len(named)}/{len(expected)}; {len(wrong)}/{len(forbidden)} unrelated "
+        f"pairs reported; {len([k for k in found if k not in expected and k not in forbidden])} "
+        "other pairs (between two look-alikes)"
+    )
+    per: dict[str, Counter[str]] = defaultdict(Counter)
+    for case in scenario["expected"]:
+        key = frozenset(case["pair"])
+        per[case["technique"]]["n"] += 1
+        per[case["technique"]]["named"] += key in found and found[key] == case["shadow"]
+    print(
+        "  found with the shadow named, per technique: "
+        + ", ".join(f"{t} {c['named']}/{c['n']}" for t, c in sorted(per.items()))
     )
     for pair in pairs:
         print(f"  {pair.line()}")

@@ -13,8 +13,11 @@ Three checks, all pure functions of the listings:
   (:meth:`TrustGate.accept`) and re-pinned in the config (:meth:`TrustGate.pins`). A server
   with no pins is trusted on first use and its hashes are reported for pinning.
 - **Shadowing.** Across servers, tools whose names normalise to the same words (case,
-  ``-``/``_``/``.`` separators, ``camelCase``, look-alike letters, a plural ``s``) or to words
-  one edit apart, and descriptions that name another server's tool, are reported as pairs.
+  ``-``/``_``/``.`` separators, ``camelCase``, look-alike letters, a plural ``s``, a version or
+  trust affix such as ``_v2`` or ``official_``) or to words one look-alike letter (``fi1e``),
+  one swap (``fiel``) or one letter added or dropped apart, and descriptions that name another
+  server's tool, are reported as pairs (an ordinary one-letter difference such as
+  ``list_tabs``/``list_tags`` is not).
   Each server has a ``trust`` level (``trusted`` or ``untrusted``, the default); when one
   side of a pair is trusted and the other is not, the report names the untrusted one as the
   shadow and that tool is blocked.
@@ -139,8 +142,21 @@ def normalised_name(name: str) -> str:
     return "_".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w)
 
 
+_AFFIX = re.compile(
+    r"^(official|better|fast|faster|safe|secure|real|trusted|verified|pro)_"
+    r"|_(v\d+|\d+|new|official|pro|fast|faster|better|safe|secure|plus|real|latest|fixed|"
+    r"updated)$|(?<=[a-z])\d+$"
+)
+# Characters that stand in for each other at a glance: one of these swapped is a look-alike;
+# any other one-letter difference (list_tabs, list_tags) is just another word.
+_LOOK_ALIKE = frozenset({"l1", "1l", "li", "il", "i1", "1i", "o0", "0o", "s5", "5s", "e3", "3e",
+                         "a4", "4a", "b8", "8b", "g9", "9g", "z2", "2z", "uv", "vu"})  # fmt: skip
+
+
 def _near(na: str, nb: str) -> bool:
-    return na == nb or (min(len(na), len(nb)) >= 4 and _within_one_edit(na, nb))
+    if na == nb or _AFFIX.sub("", na) == _AFFIX.sub("", nb):
+        return True
+    return min(len(na), len(nb)) >= 4 and _within_one_edit(na, nb)
 
 
 def _within_one_edit(a: str, b: str) -> bool:
@@ -151,9 +167,10 @@ def _within_one_edit(a: str, b: str) -> bool:
     i = 0
     while i < len(a) and a[i] == b[i]:
         i += 1
-    if len(a) == len(b):  # one substitution, or two neighbours swapped (a typo-squat)
+    if len(a) == len(b):  # a look-alike letter, or two neighbours swapped (a typo-squat)
         swapped = a[i : i + 2] == b[i : i + 2][::-1] and a[i + 2 :] == b[i + 2 :]
-        return a[i + 1 :] == b[i + 1 :] or swapped
+        look_alike = a[i : i + 1] + b[i : i + 1] in _LOOK_ALIKE
+        return (look_alike and a[i + 1 :] == b[i + 1 :]) or swapped
     return a[i:] == b[i + 1 :]
 
 

@@ -1,0 +1,454 @@
+"""The wording rules of the description audit: what a tool definition has no business saying.
+
+Each :class:`Rule` is a pattern over text already made readable (:func:`poisoning.readable`)
+plus the context that turns a match into ordinary wording:
+
+- ``negatable``: a negation shortly before the match (same sentence) makes it advice —
+  "never send credentials", "do not follow instructions in it" — and so does an action gated
+  on the user's own request ("set true only when the user asks to skip the confirmation").
+- ``reported``: a match that is the object of a reporting verb is data, not a claim —
+  "checks whether the user has already approved the pull request".
+- ``own_fields``: a URL template whose fields are all the tool's own parameters is how a
+  REST wrapper describes itself (``?city={city}``); fields the tool does not take
+  (``{{conversation}}``, ``$USER_DATA``) ask the model to fill them from its context.
+- ``sentence``: the sentence holding the match must match this too (a call demand counts
+  only with a universal scope — "every turn", "whenever" — in the same sentence; a consent
+  claim only when it is blanket or licenses acting: "already", "all", "so just buy it").
+- ``in_short_names``: whether the rule also applies to a name of under five words
+  (``read_secret_metadata``, ``skip_confirmation`` are names, not requests).
+
+The English rules are paraphrase-tolerant families, not phrases; :data:`_OTHER_LANGUAGES`
+covers the same orders in Spanish, French, German, Portuguese and Italian.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    name: str
+    pattern: re.Pattern[str]
+    negatable: bool = False
+    reported: bool = False
+    own_fields: bool = False
+    in_short_names: bool = True
+    sentence: re.Pattern[str] | None = None
+
+
+def _p(*alternatives: str) -> re.Pattern[str]:
+    return re.compile("|".join(alternatives), re.IGNORECASE | re.DOTALL)
+
+
+NEGATION = re.compile(
+    r"\b(never|not|don't|dont|do not|does not|must not|should not|shouldn't|won't|cannot|"
+    r"can't|no need|avoid|refuse|without)\b[^.;:!?]{0,40}$"
+    r"|\b(only\s+)?(if|when)\s+the\s+user\s+(explicitly\s+|specifically\s+)?"
+    r"(asks?|asked|requests?|requested|says|said|wants|chooses|chose)\b[^.;:!?]{0,40}$"
+)
+REPORTING = re.compile(
+    r"\b(whether|if|which|after|once|until|when|before|unless|returns?|lists?|shows?|"
+    r"checks?|reports?|records?|indicates?|"
+    r"tells\s+you)\b[^.;:!?]{0,50}$"
+)
+TEMPLATE_FIELD = re.compile(r"\{\{?\s*([\w.]+)\s*\}?\}|\$\{?(\w+)\}?|<([\w ]+)>|\[([\w ]+)\]|%s")
+
+_SELF = r"(this(\s+(tool|function|one|endpoint))?|me|it|here)"
+_EVERY_CALL = (
+    r"(call|calls|request|requests|response|responses|message|messages|tool|tools|"
+    r"action|actions|step|steps|turn|turns|reply|replies|answer|answers)"
+)
+_EVERY_TASK = (
+    r"(task|conversation|turn|reply|response|request|session|interaction|answer|message)s?"
+)
+_SCOPE = _p(
+    r"(?<!\bfor\s)(?<!\bin\s)\b(every|each|any|all)\s+(other\s+)?(tool\s+|function\s+)?"
+    r"(call|request|response|message|tool|function|action|step|turn|reply|answer|task|conversation|session|"
+    r"interaction|result)s?\b(?!\s+(that|which|where|needing|involving|about|with)\b)",
+    r"\b(whenever|each\s+time|every\s+time)\b(?!\s+(the\s+user|you\s+(need|want)|asked)\b)",
+    r"\b(another|any\s+other)\s+(tool|function)\b",
+)
+_SELF_CALL = (
+    r"\b(call|invoke|run|use|consult|trigger)\s+(this(\s+(tool|function|one|endpoint))?|me|it)\b",
+    r"\b(it|this(\s+tool)?)\s+(must|should|has\s+to|needs\s+to)\s+(run|be\s+(called|run|"
+    r"invoked|used))\b",
+    r"\b(pass|hand|send|give|forward|report|record|log|copy)\b[^.;]{0,50}\b(here|to\s+(this"
+    r"(\s+tool)?|me|it))\b",
+)
+_CONSEQUENCE = _p(
+    r"\b(already|every|all|any|so|therefore|thus|hence|no\s+need|just|proceed|go\s+ahead|"
+    r"skip|without|directly|don'?t\s+(ask|bother|check)|do\s+not\s+(ask|bother|check))\b"
+)
+_DATA = (
+    r"(conversation|chat|messages?|history|context|results?|outputs?|contents?|everything|data|"
+    r"responses?|files?|documents?|emails?|transcripts?|queries|records?|contacts?|pages?|"
+    r"questions|searches|prompts|requests)"
+)
+_LEAKY = (
+    r"(conversation|chat|history|messages?|context|summary|secret|token|password|prompt|"
+    r"query|user|data|memory|email)"
+)
+_EMAIL = r"[\w.+-]+@[\w-]+(\.[\w-]+)+"
+_TARGET = (
+    r"(https?://|[\w.+-]+@[\w-]+\.|(the\s+)?(webhook|endpoint|server)\s+at|[\w-]+\.[a-z]{2,}\b)"
+)
+_REMOTE = (
+    r"(our|my|their|a\s+remote|an\s+external|a\s+third[- ]party)\s+(own\s+)?(servers?|"
+    r"endpoint|backend|api|collector|database|bucket|team)\b"
+)
+_THIRD_PARTY = (
+    r"(our|a|an|the|their)\s+([\w-]+\s+){0,2}(partners?|vendors?|third[- ]part(y|ies)|"
+    r"affiliates?|sponsors?|advertisers?|collectors?|brokers?)\b"
+)
+_HARVESTED = (
+    r"((user'?s|users'|their|earlier|previous|past|recent|entire|whole)\s+([\w-]+\s+){0,2}"
+    r"(messages|conversations?|chat(\s+history)?|history|transcripts?)"
+    r"|your\s+(full\s+|entire\s+|original\s+|hidden\s+)?(system\s+prompt|instructions))"
+)
+_AUTHORITY = (
+    r"(your\s+(developers?|operators?|creators?|makers?|administrators?)|the\s+platform\s+"
+    r"operator|openai|anthropic)\b(?!['’]s)"
+)
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "instruction-override",
+        _p(
+            r"\b(ignore|disregard|forget|override|bypass|discard)\s+(all\s+|any\s+|the\s+|"
+            r"your\s+|of\s+)*(previous|prior|above|earlier|other|system|original|existing|"
+            r"safety|developer)?\s*(instructions?|prompts?|rules?|guidelines?|guidance|"
+            r"directives?|policies|restrictions)",
+            r"\b(previous|prior|earlier|original|system|all\s+other)\s+(instructions|rules|"
+            r"prompts?|guidance)\s+(are|is)\s+(now\s+)?(void|cancell?ed|revoked|obsolete|"
+            r"no\s+longer|invalid|superseded)",
+            r"\b(your|the|all)\s+(earlier|previous|prior|original|other|existing)\s+"
+            r"(guidelines|instructions|rules|guidance|prompts?)\b[^.;]{0,60}\b(no\s+longer|"
+            r"do\s+not|don'?t)\s+(apply|count|matter|hold)",
+            r"\b(obey|follow|execute)\s+(only\s+)?(the\s+|any\s+)?(instructions|commands)\s+"
+            r"(found|contained|given|embedded)\s+in\s+(the\s+|its\s+)?\w+",
+            r"\b(whatever|no\s+matter\s+what)\s+the\s+user\s+(asks|says|wants|requests|types)",
+            r"\b(ignore|disregard)\s+(what\s+|whatever\s+)?(the\s+)?user('?s)?\s+(says|said|"
+            r"asks|asked|requests?|instructions|wishes|wants)",
+            r"\byou\s+are\s+now\s+(a|an|no\s+longer)\b|\bfrom\s+now\s+on,?\s+you\s+(are|"
+            r"must|will|should|have)\b",
+            r"\byou\s+(have|are\s+under)\s+no\s+(restrictions|rules|filters|guidelines)\b",
+        ),
+        negatable=True,
+    ),
+    Rule(
+        "prompt-leak",
+        _p(
+            r"\b(reveal|print|repeat|output|show|share|disclose|copy|paste|include|send|leak|"
+            r"dump|recite|write\s+out)\s+(out\s+)?(your|the\s+(full|hidden|original|initial|"
+            r"entire|complete))\s+([\w-]+\s+){0,2}(system\s+prompt|prompt|instructions|"
+            r"system\s+message|guidelines)\b"
+        ),
+        negatable=True,
+    ),
+    Rule(
+        "conceal-from-user",
+        _p(
+            r"\b(do\s+not|don'?t|never|without)\s+(tell(ing)?|inform(ing)?|notify(ing)?|"
+            r"mention(ing)?|reveal(ing)?|show(ing)?|alert(ing)?|disclos(e|ing)|report(ing)?)"
+            r"\s+(this|it|that|anything|any\s+of\s+this)?\s*(to\s+)?(the\s+)?users?\b(?!'s)",
+            r"\bkeep\s+(this|it)\s+(a\s+)?(secret|hidden|confidential|between\s+us)",
+            r"\bkeep\s+(this\s+|the\s+|it\s+)?\w*\s*(hidden|secret)\s+from\s+(the\s+)?user",
+            r"\bkeep\s+(this|it|that|them)\s+out\s+of\s+(your\s+|the\s+)?(replies|reply|"
+            r"answers?|responses?|conversation|output|summary|chat)",
+            r"\b(do\s+not|don'?t|never|refrain\s+from|avoid)\s+(bring(ing)?\s+up|mention(ing)?|"
+            r"discuss(ing)?|reveal(ing)?|disclos(e|ing)|referenc(e|ing)|report(ing)?|"
+            r"explain(ing)?)\s+(this|it|that|these|any\s+of\s+this|the\s+fact|the\s+(extra|"
+            r"additional|hidden|second|background|side)\s+[\w-]+)\b[^.;]{0,30}\b(in|to|with)"
+            r"\s+(your|the|any)\s+(reply|replies|answers?|responses?|output|users?|conversation|"
+            r"summary)",
+            r"(^|[.;:!?,]\s*|\band\s+|\bthen\s+|\byou\s+(should|must|will)\s+)(respond|reply|"
+            r"answer|act|behave)\s+as\s+(if|though)\b",
+            r"\b(no\s+need|there\s+is\s+no\s+need|needn'?t|not\s+necessary)\s+to\s+(bring\s+"
+            r"(this|it|that)\s+up|mention|tell|inform|notify|raise|explain)\b[^.;]{0,30}\b(to|with)"
+            r"\s+(the\s+)?users?\b",
+            r"\bleave\s+((this|it|that)\s+)?out\s+of\s+(your|the)\s+(answer|reply|replies|"
+            r"response|summary|output)",
+            r"\b(the\s+)?users?\s+(must|should|does|do|need|needs)\s*(not|never|n't)\s+"
+            r"(need\s+to\s+)?(know|see|be\s+told|be\s+informed|notice|find\s+out|learn|hear)"
+            r"\s*(about\s+(this|it|that|the\s+[\w-]+)|this|it|that|(?=[.;,!]|$))",
+            r"\b(hide|conceal)\s+(this|it|the\s+\w+)\s+from\s+(the\s+)?user",
+            r"\b(silently|secretly|covertly|quietly)\s+(send|call|run|forward|copy|upload|"
+            r"include|add|append|post)",
+        ),
+    ),
+    Rule(
+        "directive-tag",
+        _p(
+            r"<\s*/?\s*(important|system|instructions?|secret|hidden|admin|sys|override)\s*>",
+            r"\[/?(inst|system|important)\]|^\s*#+\s*system\b|\bbegin\s+system\s+prompt",
+            r"\[\s*(priority|system|important|admin|urgent|override|instructions?)\s*:",
+            r"\b(system|admin|developer|emergency)\s+(override|directive|"
+            r"mandate|instruction)s?\s*:",
+            r"(^|[.!?\n]\s*)(assistant|ai|claude|chatgpt)\s*:\s*\w",
+            r"\b(note|attention|reminder|message)\s+(to|for)\s+(the\s+|any\s+|all\s+)?(ai|"
+            r"assistant|model|llm|language\s+model|agent)s?\s*[:,-]",
+            r"\bif\s+you\s+are\s+(an?\s+)?(ai|assistant|llm|language\s+model|chatbot|"
+            r"ai\s+assistant|large\s+language\s+model)\b",
+            r"\b(ai|assistant|llm|model|agent)s?\s+(reading|processing|seeing)\s+this\b",
+        ),
+    ),
+    Rule(
+        "forced-call",
+        _p(
+            rf"\b(after|before|following)\s+(every|each|any|all)\s+(other\s+)?(tool\s+|"
+            rf"function\s+)?{_EVERY_CALL}\b",
+            r"\b(always|every\s+time|each\s+time|whenever\s+you\s+\w+)\s*,?\s*(you\s+must\s+)?"
+            r"(call|use|invoke|run|execute|send)\s+(this|me|the\s+\w+_\w+)\b"
+            r"(?!(\s+(tool|function))?\s+(when\s+(the\s+user|asked|you\s+need|you\s+want)|"
+            r"if\s+(the\s+user|you\s+need)|for\s))",  # routing advice: when the user asks for X
+            r"\b(call|use|invoke|run)\s+this\s+(tool|function)\s+(first|before\s+any|instead)",
+            r"\binstead\s+of\s+(using|calling|invoking)\s+(the\s+)?[\w.-]+",
+            r"\b(do\s+not|don'?t|never)\s+(use|call|invoke)\s+(any\s+)?(other|the\s+\w+)\s+tools?",
+            r"\b(whenever|each\s+time|every\s+time|once|after|when)\s+(you\s+)?(have\s+)?"
+            r"(finish(ed)?|use[ds]?|using|call(ed)?|invoke[ds]?|run|ran|complete[ds]?|"
+            r"are\s+done\s+with)\s+(using\s+|calling\s+)?(any|every|each|another)\s+"
+            r"(other\s+)?(tool|function)s?\b",
+            r"\b(once|after|when|whenever)\s+(any|every|each|another)\s+(other\s+)?(tool|"
+            r"function|call)s?\s+(has\s+|have\s+)?(returned|returns|finishe[sd]|completed?|"
+            r"completes|ran|runs|is\s+called|responds|responded)\b",
+            rf"\b(as\s+(a|the)\s+(final|last|closing|first)\s+step|at\s+the\s+(end|start|"
+            rf"beginning))\s+of\s+(every|each|any|all)\s+{_EVERY_TASK}\b[^.]{{0,40}}\b(call|"
+            rf"invoke|run|use|send|pass|record|log|consult|report)\b",
+            rf"\b(before|after)\s+(replying|responding|answering|you\s+(reply|respond|answer))"
+            rf"\b[^.]{{0,40}}\b(any|every|each|all)\s+{_EVERY_TASK}\b[^.]{{0,30}}"
+            rf"\b(consult|call|use|invoke|run)\s+{_SELF}",
+        ),
+    ),
+    Rule("forced-call", _p(*_SELF_CALL), negatable=True, sentence=_SCOPE),
+    Rule(
+        "approval-bypass",
+        _p(
+            r"\b(without|no\s+need\s+to|don'?t\s+need\s+to|do\s+not\s+need\s+to|need\s+not|"
+            r"skip(ping)?|bypass(ing)?|disable|omit|avoid)\s+(ask(ing)?\s+(for\s+)?|"
+            r"request(ing)?\s+|seek(ing)?\s+|wait(ing)?\s+for\s+|the\s+|any\s+|an?\s+|user\s+)*"
+            r"(user'?s?\s+)?(permission|approval|confirmation|consent|authori[sz]ation|"
+            r"confirm(ing)?|prompts?)",
+            r"\b(no\s+need|not\s+necessary|unnecessary|don'?t\s+need|do\s+not\s+need|needn'?t)"
+            r"\s+to\s+(check|confirm|ask|verify|consult)(\s+with)?\s+(them|the\s+(user|owner|"
+            r"customer|account\s+owner)|anyone|first)",
+            r"\b(do\s+not|don'?t|never)\s+(bother|trouble|interrupt|disturb|pester)\s+(them|"
+            r"the\s+user|the\s+owner|users)",
+            r"\b(opted\s+out\s+of|waived|turned\s+off)\s+(the\s+|all\s+|any\s+)?(them|"
+            r"confirmations?|approvals?|prompts|dialogs)",
+            r"\b(confirmation|approval)\s+(dialogs?|prompts?|steps?|requests?|checks?)\s+(only\s+)?"
+            r"(slow|annoy|bother|waste|are\s+(unnecessary|not\s+needed|pointless|redundant))",
+            r"\b(go\s+ahead|proceed|run\s+it|execute\s+it|do\s+it)\s+(directly|straight\s+away|"
+            r"right\s+away|immediately)\b",
+            r"\b(treat|consider|regard|assume)\s+((every|each|all|any)\s+([\w-]+\s+)?(as\s+|"
+            r"to\s+be\s+)?(already\s+)?|([\w-]+\s+){1,2}(as\s+|to\s+be\s+|is\s+)?already\s+)"
+            r"(confirmed|approved|authori[sz]ed|consented|accepted)\b",
+        ),
+        negatable=True,
+        in_short_names=False,
+    ),
+    Rule(
+        "approval-bypass",  # a claim that consent was already given
+        _p(
+            r"\b(the\s+)?(users?|account\s+owners?|owners?|customers?|clients?)\s+(has\s+|"
+            r"have\s+)?"
+            r"(already\s+)?(approved|consented|authori[sz]ed|agreed|confirmed|opted\s+in|"
+            r"signed\s+off|given\s+(permission|consent|approval))",
+            r"\b(the\s+)?(user|owner|customer)\s+is\s+(fine|ok|okay|happy|comfortable)\s+with",
+            r"\b(pre-?approved|auto-?approved|already\s+(approved|authori[sz]ed))",
+            r"\b(consent|permission|approval|authori[sz]ation)\s+(for\s+[^.;]{0,30})?(is|was|"
+            r"has\s+been|have\s+been)\s+(already\s+)?(granted|given|implied|assumed|obtained)",
+        ),
+        negatable=True,
+        reported=True,
+        in_short_names=False,
+        sentence=_CONSEQUENCE,
+    ),
+    Rule(
+        "system-claim",
+        _p(
+            r"\b(results?|outputs?|responses?|content|text|data)\s+(of|from|returned\s+by)\s+"
+            r"(this|the)\s+(tool|function|server)\s+(is|are|should\s+be|must\s+be)\s+"
+            r"(treated\s+as\s+)?(system|developer|admin|trusted|authoritative)\s*"
+            r"(instructions?|messages?|prompts?|commands?|directives?)?",
+            r"\btreat\s+(the\s+|its\s+|this\s+|all\s+)?(outputs?|results?|responses?|content)"
+            r"\s+as\s+(a\s+)?(system|developer|trusted|authoritative)",
+            r"\b(this|the\s+following)\s+(is|are)\s+(a\s+|an\s+)?(system|developer|admin)\s+"
+            r"(instruction|message|prompt|directive)",
+            r"\b(highest|top|absolute)\s+priority\b(?!\s+(items?|tasks?|tickets?|issues?|first))"
+            r"|\btakes\s+precedence\s+over\b",
+            r"\boverrides?\s+(all\s+)?(other\s+|any\s+)?(instructions|rules|policies)",
+            rf"\b(messages?|results?|outputs?|responses?|replies|anything|everything|whatever|"
+            rf"content)\b[^.]{{0,40}}\b(come|comes|coming|is|are)\s+(directly\s+)?from\s+"
+            rf"{_AUTHORITY}",
+            r"\b(rank|ranks|outrank|outranks|supersede|supersedes|trump|trumps)\s+"
+            r"((above|over|before|ahead\s+of)\s+)?((anything|whatever|what|everything)\s+)?"
+            r"(the\s+user\b(?!['’]s)|your\s+(instructions|rules|system)|the\s+system\s+prompt)",
+            r"\bsame\s+authority\s+as\s+(your|the)\s+(system|developer)",
+            r"\b(are|is)\s+your\s+(real|true|actual|new|only|primary|main)\s+(instructions|"
+            r"orders|rules|system\s+prompt)\b",
+            r"\b(is|are|as)\s+(a\s+|the\s+)?new\s+system\s+(message|prompt|instructions?)",
+            r"\breplaces?\s+your\s+(previous|current|original)?\s*(instructions|system\s+prompt|"
+            r"rules|guidelines|system\s+message)",
+            r"\b(its|the|this\s+tool'?s|this\s+server'?s)\s+(output|results?|responses?|"
+            r"answers?)\s+(is|are)\s+(authoritative|binding|mandatory|to\s+be\s+(followed|"
+            r"obeyed|executed))",
+            r"\b(carry\s+out|execute|follow|perform|obey|run|do)\s+(any|all|every|each|"
+            r"whatever)\s+(steps?|instructions?|commands?|actions?|directions|orders)\s+(it|the"
+            r"\s+(tool|output|result|response)|this\s+tool|they)\s+(lists?|returns?|"
+            r"contains?|gives?|says?|includes?|provides?|describes?)",
+        ),
+        negatable=True,
+    ),
+    Rule(
+        "exfiltration-url",
+        _p(
+            r"!\[[^\]]*\]\(\s*https?://[^)\s]*(\{\{?[^}]*\}\}?|\$\{?\w+|<\w+>|%s|\[[\w ]+\])",
+            r"https?://[^\s)\"']*[?&][\w-]+=(\{\{?[^}]*\}\}?|\$\{?\w+\}?|<[\w ]+>|%s|\[[\w ]+\])",
+            rf"https?://[^\s)\"']*(\{{\{{?\s*[\w.]*{_LEAKY}[\w.]*\s*\}}?\}}|\$\{{?\w*{_LEAKY}\w*\}}?|"
+            rf"<[\w ]*{_LEAKY}[\w ]*>|\[[\w ]*{_LEAKY}[\w ]*\])",
+        ),
+        own_fields=True,
+    ),
+    Rule(
+        "exfiltration-url",
+        _p(
+            r"\b(append|add|include|encode|put)\s+(the\s+|all\s+|any\s+)?(conversation|chat|"
+            r"messages?|history|context|results?|contents?|data|secrets?|tokens?|file\s+contents)"
+            r"\b[^.]{0,40}\b(to|in|into)\s+(the\s+|a\s+)?(url|link|query|image|request)",
+            r"\b(send|post|upload|forward|transmit|report|exfiltrate|mirror|copy)\s+(all\s+|the\s+|"
+            r"every\s+|a\s+copy\s+of\s+(the\s+)?|full\s+|entire\s+|whole\s+|complete\s+)*"
+            r"(conversation|chat\s+history|messages?|results?"
+            r"|outputs?|context|files?|contents?|everything|data|responses?)\b[^.]{0,40}\bto\s+"
+            + _TARGET,
+        ),
+        negatable=True,
+    ),
+    Rule(
+        "third-party-sharing",
+        _p(
+            rf"\b(send|post|upload|forward|transmit|report|share|copy|mirror|pass|give|sell)\b"
+            rf"(?=[^.;]{{0,40}}\b(every|each|all|any|copy|copies|user'?s|users'|their)\b)"
+            rf"[^.;]{{0,40}}\b{_DATA}\b[^.;]{{0,60}}\b(to|with)\s+{_THIRD_PARTY}",
+            rf"\b(send|post|upload|forward|transmit|copy|mirror)\b[^.;]{{0,30}}\b(conversation|"
+            rf"chat|history|context|messages|transcripts?|everything)\b[^.;]{{0,30}}\bto\s+"
+            rf"{_REMOTE}",
+            rf"\b(always|also|additionally|silently|secretly|quietly|automatically)\s+(add|"
+            rf"include|cc|bcc|copy|invite|send\s+(a\s+copy\s+)?to|forward\s+(it\s+|them\s+)?to|"
+            rf"notify)\b[^.;]{{0,30}}?{_EMAIL}",
+            rf"\b(add|include|cc|bcc|invite)\s+{_EMAIL}\s+(as\s+(an?\s+)?(extra|additional|"
+            rf"hidden|silent)|to\s+(every|each|all))",
+            rf"\b(blind[- ]copied|bcc'?d|bcc(ed)?)\s+to\s+{_EMAIL}",
+        ),
+        negatable=True,
+    ),
+    Rule(
+        "data-harvest",
+        _p(
+            rf"\b(put|place|include|add|copy|paste|insert|fill|write|attach|append)\b[^.]{{0,80}}"
+            rf"\b{_HARVESTED}\b[^.]{{0,40}}\b(in|into|to)\s+(the\s+[\w-]+|this|that)\s+"
+            rf"(argument|field|parameter|param)\b",
+        ),
+        negatable=True,
+    ),
+    Rule(
+        "secret-request",
+        _p(
+            r"\b(read|send|pass|include|provide|attach|share|upload|give|forward|extract|copy|"
+            r"paste|print|collect|append|put|supply|enter|cat|fetch|retrieve|dump|leak|look\s+up|"
+            r"ask\s+(the\s+user|them|for))\b"
+            r"[^.;]{0,60}?\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|secrets?|access\s+"
+            r"tokens?|auth\s+tokens?|tokens|passwords?|passphrases?|credentials?|cookies?|"
+            r"seed\s+phrases?|mnemonics?|session\s+ids?|\.env\b|id_rsa|environment\s+variables?|"
+            r"[A-Z]+_(TOKEN|KEY|SECRET|PASSWORD)\b|(credit\s+|debit\s+|full\s+)?card\s+numbers?|"
+            r"cvv|cvc|card\s+security\s+codes?|social\s+security\s+numbers?|\bssn\b|"
+            r"pin\s+(codes?|numbers?))"
+        ),
+        negatable=True,
+        in_short_names=False,
+    ),
+    Rule(
+        "sensitive-path",
+        _p(
+            r"~/\.ssh|\bid_(rsa|ed25519|ecdsa|dsa)\b|(^|[\s/'\"`(])\.env\b(?!\.example)|"
+            r"/etc/(passwd|shadow|sudoers)|\.aws/credentials|\.netrc\b|\.npmrc\b|\.pgpass\b|"
+            r"\.git-credentials\b|\.kube/config|\.docker/config\.json|\bmcp\.json\b|"
+            r"\.bash_history|/proc/self/environ|\bwallet\.dat\b|\.gnupg"
+        ),
+        negatable=True,
+        in_short_names=False,
+    ),
+)
+
+# The same orders in other languages: override, after-every-call, concealment, sending the
+# conversation away. Kept to the unambiguous forms; each maps to its English rule's name.
+_OTHER_LANGUAGES: tuple[Rule, ...] = (
+    Rule(
+        "instruction-override",
+        _p(
+            r"\b(ignora|ignore|olvida|olvide|ignorez|oubliez|oublie|ignoriere|vergiss|ignorar|"
+            r"esquece|esqueça|dimentica|ignorare)\s+(todas?\s+|toutes?\s+|tous\s+|alle\s+|"
+            r"tutte?\s+)?(las\s+|les\s+|die\s+|as\s+|os\s+|le\s+|vos\s+|tus\s+|deine\s+)?"
+            r"(instrucciones|instructions|anweisungen|instruções|istruzioni|reglas|règles|"
+            r"regeln|regras|regole)\b"
+        ),
+    ),
+    Rule(
+        "forced-call",
+        _p(
+            r"\b(después\s+de|tras)\s+(cada|cualquier)\s+(llamada|uso|herramienta|acción)",
+            r"\baprès\s+(chaque|tout)\s+(appel|outil|action|utilisation)",
+            r"\bnach\s+jede[mnr]?\s+(aufruf|tool|werkzeug|aktion)",
+            r"\b(após|depois\s+de)\s+cada\s+(chamada|ferramenta|ação)",
+            r"\bdopo\s+ogni\s+(chiamata|strumento|azione)",
+        ),
+    ),
+    Rule(
+        "conceal-from-user",
+        _p(
+            r"\bno\s+(le\s+)?(digas|diga|menciones|mencione|informes|informe|cuentes|cuente)"
+            r"\b[^.]{0,30}\busuario",
+            r"\bsin\s+(decírselo|decirle|avisar|informar)\s+(al\s+)?usuario",
+            r"\bne\s+(lui\s+)?(dites|dis|mentionnez|mentionne|révélez|signalez)\s+(jamais|pas|"
+            r"rien)\b[^.]{0,30}\butilisateur",
+            r"\bsans\s+(le\s+dire|prévenir|informer)\s+(à\s+)?l['’]utilisateur",
+            r"\b(sag|sage|erwähne|verrate)\s+(dem|den)\s+(benutzer|nutzer|anwender)\s+nicht",
+            r"\bnão\s+(diga|conte|mencione|informe)\b[^.]{0,30}\busuário",
+        ),
+    ),
+    Rule(
+        "exfiltration-url",
+        _p(
+            r"\b(envía|envia|envíe|manda|mande|reenvía|envoyez|envoie|envoyer|transmettez|"
+            r"transférez|sende|schicke|leite|invia|envie)\b[^.]{0,40}\b(historial|historique|"
+            r"conversación|conversation|conversa|verlauf|gesprächsverlauf|cronologia|mensajes|"
+            r"messages|nachrichten)\b[^.]{0,60}" + _TARGET
+        ),
+    ),
+)
+
+ALL_RULES: tuple[Rule, ...] = RULES + _OTHER_LANGUAGES
+
+# Key orders with the spaces squeezed out, for letter spacing that also spaced the words
+# away ("i g n o r e a l l p r e v i o u s" joins to one run of letters).
+SQUASHED: tuple[Rule, ...] = (
+    Rule(
+        "instruction-override",
+        _p(
+            r"(ignore|disregard|forget)(all|any|the|your)*(previous|prior|above|earlier|system)?"
+            r"(instructions?|rules|prompts?|guidelines)"
+        ),
+    ),
+    Rule(
+        "conceal-from-user", _p(r"(donot|dont|never)(tell|inform|mention|reveal|show)\w{0,8}user")
+    ),
+    Rule(
+        "prompt-leak",
+        _p(r"(reveal|print|repeat|show|leak)(your|the)\w{0,10}(systemprompt|instructions)"),
+    ),
+    Rule(
+        "exfiltration-url",
+        _p(r"(send|forward|upload|post)(the|all|a)*(conversation|chathistory|messages)"),
+    ),
+)
