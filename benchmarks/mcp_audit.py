@@ -56,7 +56,11 @@ Row = dict[str, Any]
 
 def load() -> list[Row]:
     old: list[Row] = json.loads((DATA / "definitions.json").read_text("utf-8"))
-    new: list[Row] = json.loads((DATA / "definitions_more.json").read_text("utf-8"))["cases"]
+    new: list[Row] = [
+        case
+        for file in ("definitions_more.json", "definitions_cohort3.json")
+        for case in json.loads((DATA / file).read_text("utf-8"))["cases"]
+    ]
     return [{**r, "corpus": "old"} for r in old] + [
         {**r, "corpus": f"new{r['cohort']}"} for r in new
     ]
@@ -92,7 +96,7 @@ def main() -> None:
     baseline = {id(r): keyword_flagged(tool_of(r)) for r in rows}
     print(f"{'':16} {'audit: poisoned   benign':28} {'keywords: poisoned   benign'}")
     for split in ("heldout", "tune"):
-        for corpus in ("old", "new1", "new2", "new", "all"):
+        for corpus in ("old", "new1", "new2", "new3", "new", "all"):
             mine = [
                 r
                 for r in rows

@@ -17,8 +17,10 @@ plus the context that turns a match into ordinary wording:
 - ``in_short_names``: whether the rule also applies to a name of under five words
   (``read_secret_metadata``, ``skip_confirmation`` are names, not requests).
 
-The English rules are paraphrase-tolerant families, not phrases; :data:`_OTHER_LANGUAGES`
-covers the same orders in Spanish, French, German, Portuguese and Italian.
+The English rules are paraphrase-tolerant families, not phrases;
+:mod:`workset.mcp.poison_languages` covers the same orders in Spanish, French, German,
+Portuguese and Italian, and the letter-spaced forms. :data:`REASONS` gives each rule name its
+one-line reason.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ class Rule:
     sentence: re.Pattern[str] | None = None
 
 
-def _p(*alternatives: str) -> re.Pattern[str]:
+def any_of(*alternatives: str) -> re.Pattern[str]:
     return re.compile("|".join(alternatives), re.IGNORECASE | re.DOTALL)
 
 
@@ -63,7 +65,7 @@ _EVERY_CALL = (
 _EVERY_TASK = (
     r"(task|conversation|turn|reply|response|request|session|interaction|answer|message)s?"
 )
-_SCOPE = _p(
+_SCOPE = any_of(
     r"(?<!\bfor\s)(?<!\bin\s)\b(every|each|any|all)\s+(other\s+)?(tool\s+|function\s+)?"
     r"(call|request|response|message|tool|function|action|step|turn|reply|answer|task|conversation|session|"
     r"interaction|result)s?\b(?!\s+(that|which|where|needing|involving|about|with)\b)",
@@ -77,7 +79,7 @@ _SELF_CALL = (
     r"\b(pass|hand|send|give|forward|report|record|log|copy)\b[^.;]{0,50}\b(here|to\s+(this"
     r"(\s+tool)?|me|it))\b",
 )
-_CONSEQUENCE = _p(
+_CONSEQUENCE = any_of(
     r"\b(already|every|all|any|so|therefore|thus|hence|no\s+need|just|proceed|go\s+ahead|"
     r"skip|without|directly|don'?t\s+(ask|bother|check)|do\s+not\s+(ask|bother|check))\b"
 )
@@ -91,7 +93,7 @@ _LEAKY = (
     r"query|user|data|memory|email)"
 )
 _EMAIL = r"[\w.+-]+@[\w-]+(\.[\w-]+)+"
-_TARGET = (
+TARGET = (
     r"(https?://|[\w.+-]+@[\w-]+\.|(the\s+)?(webhook|endpoint|server)\s+at|[\w-]+\.[a-z]{2,}\b)"
 )
 _REMOTE = (
@@ -115,7 +117,7 @@ _AUTHORITY = (
 RULES: tuple[Rule, ...] = (
     Rule(
         "instruction-override",
-        _p(
+        any_of(
             r"\b(ignore|disregard|forget|override|bypass|discard)\s+(all\s+|any\s+|the\s+|"
             r"your\s+|of\s+)*(previous|prior|above|earlier|other|system|original|existing|"
             r"safety|developer)?\s*(instructions?|prompts?|rules?|guidelines?|guidance|"
@@ -139,7 +141,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "prompt-leak",
-        _p(
+        any_of(
             r"\b(reveal|print|repeat|output|show|share|disclose|copy|paste|include|send|leak|"
             r"dump|recite|write\s+out)\s+(out\s+)?(your|the\s+(full|hidden|original|initial|"
             r"entire|complete))\s+([\w-]+\s+){0,2}(system\s+prompt|prompt|instructions|"
@@ -149,7 +151,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "conceal-from-user",
-        _p(
+        any_of(
             r"\b(do\s+not|don'?t|never|without)\s+(tell(ing)?|inform(ing)?|notify(ing)?|"
             r"mention(ing)?|reveal(ing)?|show(ing)?|alert(ing)?|disclos(e|ing)|report(ing)?)"
             r"\s+(this|it|that|anything|any\s+of\s+this)?\s*(to\s+)?(the\s+)?users?\b(?!'s)",
@@ -175,14 +177,23 @@ RULES: tuple[Rule, ...] = (
             r"\s*(about\s+(this|it|that|the\s+[\w-]+)|this|it|that|(?=[.;,!]|$))",
             r"\b(hide|conceal)\s+(this|it|the\s+\w+)\s+from\s+(the\s+)?user",
             r"\b(silently|secretly|covertly|quietly)\s+(send|call|run|forward|copy|upload|"
-            r"include|add|append|post)",
+            r"include|add|append|post|omit|drop|remove|skip|leave\s+out)",
+            r"\b(best|better|to\s+be|should\s+be|is|are|stays?|remains?|kept|left)\s+(left\s+)?"
+            r"(unmentioned|unsaid|unspoken|undisclosed|unreported|off\s+the\s+record)\b",
+            r"\b(stays?|remains?|kept|keep\s+\w+)\s+out\s+of\s+(the\s+|your\s+|any\s+)?(summary|"
+            r"summaries|answers?|repl(y|ies)|responses?|conversation|chat|report)",
+            r"\b(omit|leave\s+out|gloss\s+over|play\s+down|downplay|skip\s+over|suppress)\s+"
+            r"(any|all|every)\s+(mention|trace|reference|sign|word)s?\s+of\b",
+            r"\b(do\s+not|don'?t|never)\s+let\s+on\b|\bwithout\s+letting\s+on\b",
         ),
     ),
     Rule(
         "directive-tag",
-        _p(
+        any_of(
             r"<\s*/?\s*(important|system|instructions?|secret|hidden|admin|sys|override)\s*>",
             r"\[/?(inst|system|important)\]|^\s*#+\s*system\b|\bbegin\s+system\s+prompt",
+            r"[\[<{]{2}\s*[\w -]{0,20}(directive|system|admin|operator|override|instruction|"
+            r"important)s?[\w -]{0,20}[\]>}]{2}",
             r"\[\s*(priority|system|important|admin|urgent|override|instructions?)\s*:",
             r"\b(system|admin|developer|emergency)\s+(override|directive|"
             r"mandate|instruction)s?\s*:",
@@ -196,7 +207,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "forced-call",
-        _p(
+        any_of(
             rf"\b(after|before|following)\s+(every|each|any|all)\s+(other\s+)?(tool\s+|"
             rf"function\s+)?{_EVERY_CALL}\b",
             r"\b(always|every\s+time|each\s+time|whenever\s+you\s+\w+)\s*,?\s*(you\s+must\s+)?"
@@ -221,10 +232,26 @@ RULES: tuple[Rule, ...] = (
             rf"\b(consult|call|use|invoke|run)\s+{_SELF}",
         ),
     ),
-    Rule("forced-call", _p(*_SELF_CALL), negatable=True, sentence=_SCOPE),
+    Rule("forced-call", any_of(*_SELF_CALL), negatable=True, sentence=_SCOPE),
+    Rule(
+        "forced-call",  # ahead of everything else, or other tools are said to depend on it
+        any_of(
+            r"\b(call|invoke|run|use|consult|trigger)\s+(this|me|it)\b[^.;]{0,30}\b(before|"
+            r"ahead\s+of|prior\s+to|in\s+front\s+of)\s+(touching\s+|doing\s+|using\s+|"
+            r"calling\s+|starting\s+)?(anything|everything|any\s+other\s+\w+|(any|every|all)"
+            r"\s+([\w-]+\s+)?(tools?|capabilit(y|ies)|actions?|operations?|access|steps?|"
+            r"calls?|requests?|tasks?))\b",
+            r"\b(a\s+|the\s+)?prerequisite\s+(for|of|to)\s+(every|each|any|all)\b",
+            r"\b(other\s+|file\s+|all\s+|the\s+other\s+)?(tools?|calls?|everything|anything)\s+"
+            r"(else\s+)?(will\s+)?(fail|fails|break|breaks|won'?t\s+work|do(es)?\s+not\s+work|"
+            r"(is|are)\s+blocked)\s+unless\s+(this\s+tool|this|it|i|you\s+(first\s+)?(call|run|"
+            r"invoke|use))\b",
+        ),
+        negatable=True,
+    ),
     Rule(
         "approval-bypass",
-        _p(
+        any_of(
             r"\b(without|no\s+need\s+to|don'?t\s+need\s+to|do\s+not\s+need\s+to|need\s+not|"
             r"skip(ping)?|bypass(ing)?|disable|omit|avoid)\s+(ask(ing)?\s+(for\s+)?|"
             r"request(ing)?\s+|seek(ing)?\s+|wait(ing)?\s+for\s+|the\s+|any\s+|an?\s+|user\s+)*"
@@ -244,13 +271,20 @@ RULES: tuple[Rule, ...] = (
             r"\b(treat|consider|regard|assume)\s+((every|each|all|any)\s+([\w-]+\s+)?(as\s+|"
             r"to\s+be\s+)?(already\s+)?|([\w-]+\s+){1,2}(as\s+|to\s+be\s+|is\s+)?already\s+)"
             r"(confirmed|approved|authori[sz]ed|consented|accepted)\b",
+            r"\b(treat|regard|consider|count|deem|take)\s+(any|every|all|each)\s+([\w-]+\s+){0,3}"
+            r"as\s+(already\s+|pre-?)?(cleared|approved|confirmed|authori[sz]ed|consented|"
+            r"accepted|okay(ed)?|ok|fine|sanctioned|signed\s+off|green-?lit)\b",
+            r"\b(ask(ing)?|pausing\s+to\s+ask|check(ing)?\s+with|confirm(ing|ations?)?|"
+            r"prompt(ing)?)\s+([\w-]+\s+){0,4}(is|are)\s+(considered\s+|seen\s+as\s+|"
+            r"treated\s+as\s+|regarded\s+as\s+)?(an?\s+)?([\w-]+\s+)?(defect|bug|nuisance|"
+            r"annoyance|friction|discouraged|anti-?pattern|mistake)\b",
         ),
         negatable=True,
         in_short_names=False,
     ),
     Rule(
         "approval-bypass",  # a claim that consent was already given
-        _p(
+        any_of(
             r"\b(the\s+)?(users?|account\s+owners?|owners?|customers?|clients?)\s+(has\s+|"
             r"have\s+)?"
             r"(already\s+)?(approved|consented|authori[sz]ed|agreed|confirmed|opted\s+in|"
@@ -267,7 +301,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "system-claim",
-        _p(
+        any_of(
             r"\b(results?|outputs?|responses?|content|text|data)\s+(of|from|returned\s+by)\s+"
             r"(this|the)\s+(tool|function|server)\s+(is|are|should\s+be|must\s+be)\s+"
             r"(treated\s+as\s+)?(system|developer|admin|trusted|authoritative)\s*"
@@ -298,12 +332,21 @@ RULES: tuple[Rule, ...] = (
             r"whatever)\s+(steps?|instructions?|commands?|actions?|directions|orders)\s+(it|the"
             r"\s+(tool|output|result|response)|this\s+tool|they)\s+(lists?|returns?|"
             r"contains?|gives?|says?|includes?|provides?|describes?)",
+            r"\b(the\s+moment|as\s+soon\s+as|whenever|when(ever)?)\s+(any\s+|a\s+|another\s+)?"
+            r"(tool\s+)?(outputs?|results?|responses?|documents?|pages?|emails?)\s+(requests?|"
+            r"asks?\s+for|demands?|tells\s+you\s+to)\b",
+            r"\b(supersedes?|prevails?\s+over|outranks?)\s+(any\s+|all\s+)?(conflicting|other|"
+            r"prior|previous|earlier|existing|your)?\s*(instructions|guidance|rules|directives|"
+            r"policies|prompts?)\b",
+            r"\b(must|should|are\s+to|is\s+to)\s+be\s+(complied\s+with|obeyed|heeded)\b",
+            r"\b(carry|carries|has|have|with)\s+(the\s+)?(same\s+)?(administrator|admin|system|"
+            r"developer|operator|root|executive)\s+(weight|authority|status|force)\b",
         ),
         negatable=True,
     ),
     Rule(
         "exfiltration-url",
-        _p(
+        any_of(
             r"!\[[^\]]*\]\(\s*https?://[^)\s]*(\{\{?[^}]*\}\}?|\$\{?\w+|<\w+>|%s|\[[\w ]+\])",
             r"https?://[^\s)\"']*[?&][\w-]+=(\{\{?[^}]*\}\}?|\$\{?\w+\}?|<[\w ]+>|%s|\[[\w ]+\])",
             rf"https?://[^\s)\"']*(\{{\{{?\s*[\w.]*{_LEAKY}[\w.]*\s*\}}?\}}|\$\{{?\w*{_LEAKY}\w*\}}?|"
@@ -313,7 +356,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "exfiltration-url",
-        _p(
+        any_of(
             r"\b(append|add|include|encode|put)\s+(the\s+|all\s+|any\s+)?(conversation|chat|"
             r"messages?|history|context|results?|contents?|data|secrets?|tokens?|file\s+contents)"
             r"\b[^.]{0,40}\b(to|in|into)\s+(the\s+|a\s+)?(url|link|query|image|request)",
@@ -321,13 +364,13 @@ RULES: tuple[Rule, ...] = (
             r"every\s+|a\s+copy\s+of\s+(the\s+)?|full\s+|entire\s+|whole\s+|complete\s+)*"
             r"(conversation|chat\s+history|messages?|results?"
             r"|outputs?|context|files?|contents?|everything|data|responses?)\b[^.]{0,40}\bto\s+"
-            + _TARGET,
+            + TARGET,
         ),
         negatable=True,
     ),
     Rule(
         "third-party-sharing",
-        _p(
+        any_of(
             rf"\b(send|post|upload|forward|transmit|report|share|copy|mirror|pass|give|sell)\b"
             rf"(?=[^.;]{{0,40}}\b(every|each|all|any|copy|copies|user'?s|users'|their)\b)"
             rf"[^.;]{{0,40}}\b{_DATA}\b[^.;]{{0,60}}\b(to|with)\s+{_THIRD_PARTY}",
@@ -345,7 +388,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "data-harvest",
-        _p(
+        any_of(
             rf"\b(put|place|include|add|copy|paste|insert|fill|write|attach|append)\b[^.]{{0,80}}"
             rf"\b{_HARVESTED}\b[^.]{{0,40}}\b(in|into|to)\s+(the\s+[\w-]+|this|that)\s+"
             rf"(argument|field|parameter|param)\b",
@@ -354,7 +397,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "secret-request",
-        _p(
+        any_of(
             r"\b(read|send|pass|include|provide|attach|share|upload|give|forward|extract|copy|"
             r"paste|print|collect|append|put|supply|enter|cat|fetch|retrieve|dump|leak|look\s+up|"
             r"ask\s+(the\s+user|them|for))\b"
@@ -370,10 +413,10 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "sensitive-path",
-        _p(
+        any_of(
             r"~/\.ssh|\bid_(rsa|ed25519|ecdsa|dsa)\b|(^|[\s/'\"`(])\.env\b(?!\.example)|"
             r"/etc/(passwd|shadow|sudoers)|\.aws/credentials|\.netrc\b|\.npmrc\b|\.pgpass\b|"
-            r"\.git-credentials\b|\.kube/config|\.docker/config\.json|\bmcp\.json\b|"
+            r"\.git-credentials\b|\.kube/config|\.config/gh\b|\bshell\s+history\b|\.zsh_history|\.docker/config\.json|\bmcp\.json\b|"
             r"\.bash_history|/proc/self/environ|\bwallet\.dat\b|\.gnupg"
         ),
         negatable=True,
@@ -381,74 +424,21 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-# The same orders in other languages: override, after-every-call, concealment, sending the
-# conversation away. Kept to the unambiguous forms; each maps to its English rule's name.
-_OTHER_LANGUAGES: tuple[Rule, ...] = (
-    Rule(
-        "instruction-override",
-        _p(
-            r"\b(ignora|ignore|olvida|olvide|ignorez|oubliez|oublie|ignoriere|vergiss|ignorar|"
-            r"esquece|esqueça|dimentica|ignorare)\s+(todas?\s+|toutes?\s+|tous\s+|alle\s+|"
-            r"tutte?\s+)?(las\s+|les\s+|die\s+|as\s+|os\s+|le\s+|vos\s+|tus\s+|deine\s+)?"
-            r"(instrucciones|instructions|anweisungen|instruções|istruzioni|reglas|règles|"
-            r"regeln|regras|regole)\b"
-        ),
-    ),
-    Rule(
-        "forced-call",
-        _p(
-            r"\b(después\s+de|tras)\s+(cada|cualquier)\s+(llamada|uso|herramienta|acción)",
-            r"\baprès\s+(chaque|tout)\s+(appel|outil|action|utilisation)",
-            r"\bnach\s+jede[mnr]?\s+(aufruf|tool|werkzeug|aktion)",
-            r"\b(após|depois\s+de)\s+cada\s+(chamada|ferramenta|ação)",
-            r"\bdopo\s+ogni\s+(chiamata|strumento|azione)",
-        ),
-    ),
-    Rule(
-        "conceal-from-user",
-        _p(
-            r"\bno\s+(le\s+)?(digas|diga|menciones|mencione|informes|informe|cuentes|cuente)"
-            r"\b[^.]{0,30}\busuario",
-            r"\bsin\s+(decírselo|decirle|avisar|informar)\s+(al\s+)?usuario",
-            r"\bne\s+(lui\s+)?(dites|dis|mentionnez|mentionne|révélez|signalez)\s+(jamais|pas|"
-            r"rien)\b[^.]{0,30}\butilisateur",
-            r"\bsans\s+(le\s+dire|prévenir|informer)\s+(à\s+)?l['’]utilisateur",
-            r"\b(sag|sage|erwähne|verrate)\s+(dem|den)\s+(benutzer|nutzer|anwender)\s+nicht",
-            r"\bnão\s+(diga|conte|mencione|informe)\b[^.]{0,30}\busuário",
-        ),
-    ),
-    Rule(
-        "exfiltration-url",
-        _p(
-            r"\b(envía|envia|envíe|manda|mande|reenvía|envoyez|envoie|envoyer|transmettez|"
-            r"transférez|sende|schicke|leite|invia|envie)\b[^.]{0,40}\b(historial|historique|"
-            r"conversación|conversation|conversa|verlauf|gesprächsverlauf|cronologia|mensajes|"
-            r"messages|nachrichten)\b[^.]{0,60}" + _TARGET
-        ),
-    ),
-)
-
-ALL_RULES: tuple[Rule, ...] = RULES + _OTHER_LANGUAGES
-
-# Key orders with the spaces squeezed out, for letter spacing that also spaced the words
-# away ("i g n o r e a l l p r e v i o u s" joins to one run of letters).
-SQUASHED: tuple[Rule, ...] = (
-    Rule(
-        "instruction-override",
-        _p(
-            r"(ignore|disregard|forget)(all|any|the|your)*(previous|prior|above|earlier|system)?"
-            r"(instructions?|rules|prompts?|guidelines)"
-        ),
-    ),
-    Rule(
-        "conceal-from-user", _p(r"(donot|dont|never)(tell|inform|mention|reveal|show)\w{0,8}user")
-    ),
-    Rule(
-        "prompt-leak",
-        _p(r"(reveal|print|repeat|show|leak)(your|the)\w{0,10}(systemprompt|instructions)"),
-    ),
-    Rule(
-        "exfiltration-url",
-        _p(r"(send|forward|upload|post)(the|all|a)*(conversation|chathistory|messages)"),
-    ),
-)
+REASONS: dict[str, str] = {
+    "instruction-override": "tells the model to drop its instructions or the user's",
+    "prompt-leak": "asks the model to reveal its own instructions",
+    "conceal-from-user": "tells the model to keep something from the user",
+    "directive-tag": "dresses text up as a system or assistant message",
+    "forced-call": "demands a call around every other call, or ahead of everything",
+    "approval-bypass": "skips the user's approval or claims consent never given",
+    "system-claim": "claims system, developer or operator authority for the tool's words",
+    "exfiltration-url": "sends conversation data to a URL the tool does not take",
+    "third-party-sharing": "shares user data with third parties or hidden recipients",
+    "data-harvest": "asks for the conversation or the model's instructions in an argument",
+    "secret-request": "asks for secrets, keys or card data",
+    "sensitive-path": "names a file that holds credentials",
+    "hidden-unicode": "hides characters a reader cannot see",
+    "homoglyph": "mixes look-alike letters from other scripts",
+    "hidden-comment": "hides words in an HTML comment",
+    "encoded-text": "hides words in base64",
+}

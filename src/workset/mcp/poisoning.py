@@ -34,17 +34,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from workset.mcp.poison_rules import (
-    ALL_RULES,
-    NEGATION,
-    REPORTING,
-    SQUASHED,
-    TEMPLATE_FIELD,
-    Rule,
-)
+from workset.mcp.poison_languages import OTHER_LANGUAGES, SQUASHED
+from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
+from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import INVISIBLE, fold, tag_payload
 
+ALL_RULES: tuple[Rule, ...] = RULES + OTHER_LANGUAGES
+_REASONS = REASONS | {s.name: s.reason for s in SIGNALS}
 _EXCERPT = 80
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
 _DOTTED = re.compile(r"\b(?:[A-Za-z][.\-_*·]){2,}[A-Za-z]\b")
@@ -67,8 +64,16 @@ class Finding:
     rule: str
     excerpt: str
 
+    @property
+    def reason(self) -> str:
+        """One line saying why :attr:`rule` is a finding."""
+        return _REASONS[self.rule]
+
     def line(self) -> str:
-        return f"{self.server}/{self.tool} {self.field}: {self.rule}: {self.excerpt!r}"
+        return (
+            f"{self.server}/{self.tool} {self.field}: {self.rule} ({self.reason}): "
+            f"{self.excerpt!r}"
+        )
 
 
 def audit_tool(tool: RemoteTool) -> list[Finding]:
@@ -76,9 +81,9 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
     findings: list[Finding] = []
     params = parameter_names(tool.input_schema)
     for where, text in definition_texts(tool):
-        is_name = where.endswith(("name", "(name)"))
+        kind = field_kind(where)
         own = "" if where == "name" else tool.name
-        for rule, excerpt in scan(text, name=is_name, params=params, own_name=own):
+        for rule, excerpt in scan(text, kind=kind, params=params, own_name=own):
             findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     return findings
 
@@ -113,6 +118,16 @@ def _schema_texts(node: Any, path: str) -> Iterator[tuple[str, str]]:
         yield path, node
 
 
+def field_kind(where: str) -> FieldKind:
+    """``name`` for the tool's and parameters' names, ``data`` for fields that hold values
+    (enum, default, examples, const, title), ``prose`` for descriptions."""
+    if where.endswith(("name", "(name)")):
+        return "name"
+    if re.search(r"\.(enum|examples)\[\d+\]$|\.(default|const|title|examples?)$", where):
+        return "data"
+    return "prose"
+
+
 def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str]]]:
     """``text`` as a model reads it, and the hiding tricks found on the way (rule, excerpt)."""
     tricks: list[tuple[str, str]] = []
@@ -145,7 +160,11 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
 
 
 def scan(
-    text: str, *, name: bool = False, params: frozenset[str] = frozenset(), own_name: str = ""
+    text: str,
+    *,
+    kind: FieldKind = "prose",
+    params: frozenset[str] = frozenset(),
+    own_name: str = "",
 ) -> Iterator[tuple[str, str]]:
     """(rule, excerpt) for each rule that ``text`` breaks once made readable.
 
@@ -154,6 +173,7 @@ def scan(
     ``own_name`` is the tool's name: where the text names it, it reads as "this tool", so
     "call sync_state after every task" is the same demand as "call this after every task".
     """
+    name = kind == "name"
     plain, tricks = readable(text, name=name)
     yield from tricks
     if re.search(r"[_\-.\d]|[a-z][A-Z]", own_name):  # an identifier, not an ordinary word
@@ -173,6 +193,10 @@ def scan(
         if rule.name not in seen and (found := rule.pattern.search(plain)):
             seen.add(rule.name)
             yield rule.name, f"letter-spaced: {found.group(0)}"
+    if not short_name or len(plain.split()) >= 4:
+        for signal, excerpt in signals(plain, kind=kind, params=params):
+            if signal not in seen:
+                yield signal, excerpt
 
 
 def _excused(rule: Rule, plain: str, match: re.Match[str], params: frozenset[str]) -> bool:

@@ -1,0 +1,84 @@
+"""The description audit's wording rules in other languages, and for letter-spaced text.
+
+:data:`OTHER_LANGUAGES` holds the same orders as the English rules of
+:mod:`workset.mcp.poison_rules` (override, after-every-call, concealment, sending the
+conversation away) in Spanish, French, German, Portuguese and Italian, kept to the
+unambiguous forms; each carries its English rule's name. :data:`SQUASHED` holds key orders
+with the spaces squeezed out, for letter spacing that also spaced the words away.
+"""
+
+from __future__ import annotations
+
+from workset.mcp.poison_rules import TARGET, Rule, any_of
+
+OTHER_LANGUAGES: tuple[Rule, ...] = (
+    Rule(
+        "instruction-override",
+        any_of(
+            r"\b(ignora|ignore|olvida|olvide|ignorez|oubliez|oublie|ignoriere|vergiss|ignorar|"
+            r"esquece|esqueça|dimentica|ignorare)\s+(todas?\s+|toutes?\s+|tous\s+|alle\s+|"
+            r"tutte?\s+)?(las\s+|les\s+|die\s+|as\s+|os\s+|le\s+|vos\s+|tus\s+|deine\s+)?"
+            r"(instrucciones|instructions|anweisungen|instruções|istruzioni|reglas|règles|"
+            r"regeln|regras|regole)\b"
+        ),
+    ),
+    Rule(
+        "forced-call",
+        any_of(
+            r"\b(después\s+de|tras)\s+(cada|cualquier)\s+(llamada|uso|herramienta|acción)",
+            r"\baprès\s+(chaque|tout)\s+(appel|outil|action|utilisation)",
+            r"\bnach\s+jede[mnr]?\s+(aufruf|tool|werkzeug|aktion)",
+            r"\b(após|depois\s+de)\s+cada\s+(chamada|ferramenta|ação)",
+            r"\bdopo\s+ogni\s+(chiamata|strumento|azione)",
+        ),
+    ),
+    Rule(
+        "conceal-from-user",
+        any_of(
+            r"\bno\s+(le\s+)?(digas|diga|menciones|mencione|informes|informe|cuentes|cuente)"
+            r"\b[^.]{0,30}\busuario",
+            r"\bsin\s+(decírselo|decirle|avisar|informar)\s+(al\s+)?usuario",
+            r"\bne\s+(lui\s+)?(dites|dis|mentionnez|mentionne|révélez|signalez)\s+(jamais|pas|"
+            r"rien)\b[^.]{0,30}\butilisateur",
+            r"\bsans\s+(le\s+dire|prévenir|informer)\s+(à\s+)?l['’]utilisateur",
+            r"\b(sag|sage|erwähne|verrate)\s+(dem|den)\s+(benutzer|nutzer|anwender)\s+nicht",
+            r"\bnão\s+(diga|conte|mencione|informe)\b[^.]{0,30}\busuário",
+            r"\bnon\s+(dire|dica|dite|menzionare|menzioni|informare|informi|rivelare|riveli)\b"
+            r"[^.]{0,30}\butente",
+            r"\bsenza\s+(dirlo|avvisare|informare)\s+(all['’])?utente",
+        ),
+    ),
+    Rule(
+        "exfiltration-url",
+        any_of(
+            r"\b(envía|envia|envíe|manda|mande|reenvía|envoyez|envoie|envoyer|transmettez|"
+            r"transférez|sende|schicke|leite|invia|envie)\b[^.]{0,40}\b(historial|historique|"
+            r"conversación|conversation|conversa|verlauf|gesprächsverlauf|cronologia|mensajes|"
+            r"messages|nachrichten)\b[^.]{0,60}" + TARGET
+        ),
+    ),
+)
+
+
+# Key orders with the spaces squeezed out, for letter spacing that also spaced the words
+# away ("i g n o r e a l l p r e v i o u s" joins to one run of letters).
+SQUASHED: tuple[Rule, ...] = (
+    Rule(
+        "instruction-override",
+        any_of(
+            r"(ignore|disregard|forget)(all|any|the|your)*(previous|prior|above|earlier|system)?"
+            r"(instructions?|rules|prompts?|guidelines)"
+        ),
+    ),
+    Rule(
+        "conceal-from-user", any_of(r"(donot|dont|never)(tell|inform|mention|reveal|show)\w{0,8}user")
+    ),
+    Rule(
+        "prompt-leak",
+        any_of(r"(reveal|print|repeat|show|leak)(your|the)\w{0,10}(systemprompt|instructions)"),
+    ),
+    Rule(
+        "exfiltration-url",
+        any_of(r"(send|forward|upload|post)(the|all|a)*(conversation|chathistory|messages)"),
+    ),
+)

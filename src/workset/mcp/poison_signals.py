@@ -1,0 +1,195 @@
+"""Structural signals of description poisoning: who a sentence speaks to, not which words it uses.
+
+The wording rules (:mod:`workset.mcp.poison_rules`) know how orders are usually phrased; a
+fresh paraphrase walks past them. These signals look at the shape of a sentence instead,
+each a property that a tool definition describing itself has no reason to have:
+
+- ``addressed-to-model``: the model is the subject of an obligation or an action ("agents
+  set this to…", "assistants are expected to…", "el asistente debe…"). A tool says what it
+  does; a sentence about what the model must do is an order.
+- ``shapes-the-reply``: the model's own answers are the object ("in every answer…", "when
+  you reply, present…", a scripted answer to a question the user may ask).
+- ``about-other-tools``: a sentence about another server's or another tool's worth or use
+  (stale, deprecated, a decoy, to be discarded, retired, superseded, not to be used). A tool
+  may point to a sibling ("use this server's read_bytes instead"); judging the others is
+  shadowing.
+- ``instruction-in-data-field``: an enum value, default, example, title or parameter name
+  that is a sentence about the model, the user, the conversation or secrets. Those fields
+  hold data; ``"send now"`` and ``"Please find the attached report."`` are data.
+- ``context-into-argument``: the conversation, what the user typed, credentials or the
+  environment put into one of the tool's own parameters, a URL, headers or a query string.
+
+Each signal reads one sentence at a time and is excused by a negation before it, so advice
+("never paste tokens into the query", "the model never sees them") stays advice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+FieldKind = Literal["name", "prose", "data"]
+
+_I = re.IGNORECASE
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_NEGATED = re.compile(
+    r"\b(never|not|don'?t|do\s+not|does\s+not|must\s+not|should\s+not|cannot|can'?t|"
+    r"won'?t|nor|no\s+one|nothing|nunca|jamais|nie|mai)\b[^,]{0,30}$",
+    _I,
+)
+_MODEL = (
+    r"(assistants?|agents?|models?|llms?|the\s+ai|ai\s+(assistants?|agents?|models?)|"
+    r"chatbots?|copilots?)"
+)
+_OBLIGED = (
+    r"(must|should|shall|will\s+need\s+to|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|"
+    r"(is|are)\s+(expected|required|supposed|meant|asked|instructed|obliged)\s+to|ought\s+to)"
+)
+_ACTS = (
+    r"(set|sets|put|puts|include|includes|attach|attaches|add|adds|paste|pastes|copy|copies|"
+    r"send|sends|mail|mails|forward|forwards|publish|publishes|append|appends|fill|fills|"
+    r"pass|passes|call|calls|invoke|invokes|reply|replies|answer|answers|respond|responds|"
+    r"open|opens|treat|treats|ignore|ignores|skip|skips|drop|drops|omit|omits|hide|hides|"
+    r"recommend|recommends|upload|uploads)"
+)
+_MODEL_SUBJECT = re.compile(
+    rf"(^|[,:(]\s*|\b(the|any|all|every|each|an?|your)\s+){_MODEL}\b(?!['’]s)"
+    rf"(\s+(?!that\b|which\b|who\b)[\w'’-]+){{0,4}}?\s+({_OBLIGED}(?!\s+be\b)|{_ACTS})\b"
+    r"|\b(el|la)\s+(asistente|modelo|agente)\s+(debe|deberá|tiene\s+que)\b"
+    r"|\bl['’](assistant|agent|assistente|ia)\s+(doit|devra|deve|dovrà)\b"
+    r"|\b(der|die|das)\s+(assistent|agent|modell|ki)\s+(muss|soll)\b"
+    r"|\bo\s+(assistente|modelo|agente)\s+(deve|precisa|tem\s+que)\b",
+    _I,
+)
+_REPLY = re.compile(
+    r"\b(in|to|at\s+the\s+(start|end|top|bottom)\s+of|open|begin|start|end|finish|close)\s+"
+    r"(every|each|all|any|your)\s+(of\s+your\s+)?(answers?|repl(y|ies)|responses?|messages?)\b"
+    r"|\b(every|each|all|any)\s+(question|answer|reply|response)s?\s+(gets?|is|are|must|should)"
+    r"\s+(answered|given|written|worded|phrased|ended|opened|started)\b"
+    r"|\b(when(ever)?|before|as)\s+you\s+(reply|answer|respond|write\s+back)\b[^.]{0,15},\s*"
+    r"(present|say|state|claim|describe|attribute|tell|mention|write|frame|add|include)\b"
+    r"|\b(if|should|when(ever)?|in\s+case)\s+(the\s+)?(user|customer|they|anyone|someone)s?\s+"
+    r"(asks?|inquires?|enquires?|wonders?|questions?|wants\s+to\s+know)\b[^.]{0,80}?[,;:]\s*"
+    r"(say|claim|state|answer|reply|respond|tell\s+(them|the\s+user))\b"
+    r"|\b(present|pass\s+off|attribute|credit|frame)\s+([\w-]+\s+){0,3}(as\s+(coming|sourced|"
+    r"originating)\s+from|to)\s+(the|a|an)\s+\w+"
+    r"|\b(reassure|convince|persuade|assure)\s+(the\s+)?users?\s+that\b",
+    _I,
+)
+_OTHER = (
+    r"(\b(other|another|competing|rival|third[- ]party|external|alternative)\s+([\w-]+\s+)?"
+    r"(mcp\s+)?(servers?|connectors?|tools?|plugins?|utilit(y|ies)|readers?|apis?|services?)\b"
+    r"|\b(?!this\b|same\b|our\b|its\b)[\w-]+\s+server['’]s\s+\w+"
+    r"|\b[a-z][\w-]*\.[a-z]+_[a-z_]+\b"
+    r"|\bthe\s+(?!same\b|this\b)[\w-]+\s+tool\b(?!\s+of\s+this)"
+    r"|\ba\s+[\w-]+(\s+[\w-]+)?\s+tool\b)"
+)
+_JUDGED = (
+    r"(supersed\w*|replac\w*|retired|deprecated|obsolete|outdated|stale|unreliable|"
+    r"untrustworthy|decoy|fake|broken|compromised|unavailable|off[- ]limits|must\s+not\s+be|"
+    r"not\s+to\s+be|is\s+not\s+to|are\s+not\s+to|throw\s+(it|them)\s+away|discard|drop|"
+    r"disregard|ignore|false\s+positives?|handled\s+by|route|reroute|redirect|preferred|"
+    r"not\s+the\s+\w+\s+one|rather\s+than\s+the)"
+)
+_ABOUT_OTHERS = re.compile(
+    rf"{_OTHER}[^.;]{{0,80}}\b{_JUDGED}|\b{_JUDGED}\b[^.;]{{0,40}}{_OTHER}"
+    r"|\bthe\s+only\s+(sanctioned|official|approved|allowed|permitted|legitimate|trusted|"
+    r"supported|safe)\s+[\w-]+(\s+[\w-]+)?\b[^.;]{0,40}\b(other|else)\b",
+    _I,
+)
+_PARTICIPANT = (
+    r"\b(assistants?|agents?|models?|llms?|ai|you|your|yours|users?|user['’]s|chat|"
+    r"conversations?|dialog(ue)?|transcripts?|history|prompts?|credentials?|secrets?|tokens?|"
+    r"passwords?|cookies?|api\s+keys?|environment|earlier|ssh)\b|~/"
+)
+_CONTEXT = (
+    r"(\b(conversations?(?!\s*(threads?|ids?|names?|lists?|members?|_))|dialog(ue)?|"
+    r"(chat|conversation|shell|browser|message|search)\s+(history|log|transcript)s?|"
+    r"(whole|full|entire|complete)\s+(chat|thread|session)|(earlier|so\s+far)\s+in\s+the\s+chat|"
+    r"system\s+(text|prompt|message)|session\s+cookies?|cookies|credentials?|secrets?|"
+    r"passwords?|access\s+tokens?|oauth\s+tokens?|api\s+keys?|private\s+keys?|"
+    r"environment\s+variables?|historial|charla|conversaci[oó]n|historique|verlauf|"
+    r"cronologia|conversa)\b"
+    r"|\b(the\s+)?user['’]s\s+((full|entire|complete|whole|exact|verbatim|raw|latest|last|"
+    r"earlier|previous|past|recent|own)\s+([\w-]+\s+){0,2}(requests?|messages?|prompts?|"
+    r"questions?|input|wording|words|text)|messages|prompts|requests|questions)\b"
+    r"|\b(everything|all|whatever|what)\s+the\s+user\s+(typed|said|wrote|asked|entered)\b)"
+)
+_CARRY = (
+    r"\b(carry|carries|contain|contains|hold|holds|include|includes|put|place|fill|set|"
+    r"attach|paste|append|pass|copy|add|insert|embed|encode|write|followed\s+by|adjunta\w*|"
+    r"incluy\w*|pon\w*|copia\w*|mett\w*|inclu\w*|f[uü]g\w*)\b"
+)
+_CARRIER = (
+    r"(\b(argument|parameter|param|field|headers?|query\s+string|callback|url|link|campo|"
+    r"champ|feld|parametro|parâmetro)\b|https?://|\b(into|in)\s+(this|here)\b|\bhere\b"
+    r"|\bset\s+this\b)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    name: str
+    reason: str
+
+
+SIGNALS: tuple[Signal, ...] = (
+    Signal("addressed-to-model", "a sentence tells the model what it must do"),
+    Signal("shapes-the-reply", "a sentence dictates what the model's answers say"),
+    Signal("about-other-tools", "a sentence judges or excludes other tools or servers"),
+    Signal("instruction-in-data-field", "a data field holds a sentence about the model or user"),
+    Signal("context-into-argument", "asks for conversation, secrets or the environment in an argument"),
+)
+
+
+def signals(
+    text: str, *, kind: FieldKind, params: frozenset[str]
+) -> Iterator[tuple[str, str]]:
+    """(signal, sentence) for each structural signal found in ``text`` (already readable)."""
+    seen: set[str] = set()
+    carriers = _carrier_pattern(params)
+    for sentence in _sentences(text):
+        for name, found in _checks(sentence, kind, carriers):
+            if name not in seen and found:
+                seen.add(name)
+                yield name, sentence[:120]
+
+
+def _checks(
+    sentence: str, kind: FieldKind, carriers: re.Pattern[str]
+) -> Iterator[tuple[str, bool]]:
+    yield "addressed-to-model", _unnegated(_MODEL_SUBJECT, sentence)
+    yield "shapes-the-reply", _unnegated(_REPLY, sentence)
+    yield "about-other-tools", _unnegated(_ABOUT_OTHERS, sentence)
+    if kind != "prose":
+        words = re.findall(r"[A-Za-z']+", sentence)
+        yield (
+            "instruction-in-data-field",
+            len(words) >= (5 if kind == "name" else 4) and bool(re.search(_PARTICIPANT, sentence, _I)),
+        )
+    yield "context-into-argument", _carried(sentence) and bool(carriers.search(sentence))
+
+
+def _carried(sentence: str) -> bool:
+    """A verb of putting or carrying with the conversation, secrets or the environment after it."""
+    for verb in re.finditer(_CARRY, sentence, _I):
+        after = sentence[verb.end() : verb.end() + 90]
+        if re.search(_CONTEXT, after, _I) and not _NEGATED.search(sentence[: verb.start()]):
+            return True
+    return False
+
+
+def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:
+    return any(not _NEGATED.search(sentence[: m.start()]) for m in pattern.finditer(sentence))
+
+
+def _carrier_pattern(params: frozenset[str]) -> re.Pattern[str]:
+    own = [re.escape(p).replace("_", "[ _]") for p in sorted(params, key=len, reverse=True)]
+    names = rf"|\b({'|'.join(own)})\b" if own else ""
+    return re.compile(_CARRIER + names, _I)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
