@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from workset.mcp import RemoteTool, audit_tool, find_shadowing
+from workset.mcp import Finding, RemoteTool, audit_tool, find_shadowing
 from workset.mcp.poisoning import definition_texts
 
 DATA = Path(__file__).parent / "data" / "mcp_defs"
@@ -58,7 +58,7 @@ def load() -> list[Row]:
     old: list[Row] = json.loads((DATA / "definitions.json").read_text("utf-8"))
     new: list[Row] = [
         case
-        for file in ("definitions_more.json", "definitions_cohort3.json")
+        for file in ("definitions_more.json", "definitions_cohort3.json", "definitions_cohort4.json")
         for case in json.loads((DATA / file).read_text("utf-8"))["cases"]
     ]
     return [{**r, "corpus": "old"} for r in old] + [
@@ -96,7 +96,7 @@ def main() -> None:
     baseline = {id(r): keyword_flagged(tool_of(r)) for r in rows}
     print(f"{'':16} {'audit: poisoned   benign':28} {'keywords: poisoned   benign'}")
     for split in ("heldout", "tune"):
-        for corpus in ("old", "new1", "new2", "new3", "new", "all"):
+        for corpus in ("old", "new1", "new2", "new3", "new4", "new", "all"):
             mine = [
                 r
                 for r in rows
@@ -115,11 +115,7 @@ def main() -> None:
             f"\n{split} per technique (flagged/n; for benign kinds flagged is wrong):\n  "
             + ", ".join(f"{t} {c['flagged']}/{c['n']}" for t, c in sorted(per.items()))
         )
-    rules = Counter(f.rule for r in rows for f in found[id(r)])
-    print(
-        "\nfindings per rule (both halves): "
-        + ", ".join(f"{r} {n}" for r, n in rules.most_common())
-    )
+    _per_rule(rows, found)
     _real()
     _shadowing()
     if args.show:
@@ -133,19 +129,52 @@ def main() -> None:
                 )
 
 
+def real_tools() -> dict[str, list[RemoteTool]]:
+    """The real definitions, all benign: the GitHub server's and the npm reference servers'."""
+    github = json.loads((DATA / "real_github_mcp.json").read_text("utf-8"))
+    reference = json.loads((DATA / "real_reference_mcp.json").read_text("utf-8"))
+    return {
+        "GitHub": [
+            RemoteTool(github["server"], t["name"], t["description"], t["inputSchema"])
+            for t in github["tools"]
+        ],
+        "npm reference": [
+            RemoteTool(t["server"], t["name"], t["description"], t["inputSchema"])
+            for t in reference["tools"]
+        ],
+    }
+
+
+def _per_rule(rows: Sequence[Row], found: dict[int, list[Finding]]) -> None:
+    """Per rule: the definitions it flags, poisoned and benign per half, and real ones."""
+    real = [audit_tool(t) for tools in real_tools().values() for t in tools]
+    count: Counter[tuple[str, str, str]] = Counter()
+    for row in rows:
+        for rule in {f.rule for f in found[id(row)]}:
+            count[rule, row["label"], row["split"]] += 1
+    for findings in real:
+        for rule in {f.rule for f in findings}:
+            count[rule, "real", ""] += 1
+    print(f"\nper rule: poisoned tune/heldout, benign tune/heldout, real ({len(real)})")
+    for rule in sorted({k[0] for k in count}):
+        print(
+            f"  {rule:26} {count[rule, 'poisoned', 'tune']:>3}/{count[rule, 'poisoned', 'heldout']:<3}"
+            f" {count[rule, 'benign', 'tune']:>3}/{count[rule, 'benign', 'heldout']:<3}"
+            f" {count[rule, 'real', '']:>3}"
+        )
+
+
 def _real() -> None:
     """Real definitions, all benign: how many the audit and the keywords would block."""
-    real = json.loads((DATA / "real_github_mcp.json").read_text("utf-8"))
-    tools = [RemoteTool(real["server"], t["name"], t["description"], t["inputSchema"])
-             for t in real["tools"]]  # fmt: skip
-    flagged = [t for t in tools if audit_tool(t)]
-    keys = sum(map(keyword_flagged, tools))
-    print(
-        f"\nreal GitHub MCP server definitions (benign, seen while tuning): audit flags "
-        f"{len(flagged)}/{len(tools)}, keywords flag {keys}/{len(tools)}"
-    )
-    for tool in flagged:
-        print(f"  {[f.line() for f in audit_tool(tool)]}")
+    for source, tools in real_tools().items():
+        flagged = [t for t in tools if audit_tool(t)]
+        keys = sum(map(keyword_flagged, tools))
+        print(
+            f"\nreal {source} MCP definitions (benign): audit flags {len(flagged)}/{len(tools)}, "
+            f"keywords flag {keys}/{len(tools)}"
+        )
+        for tool in flagged:
+            print(f"  {[f.line() for f in audit_tool(tool)]}")
 
 
 def _shadowing() -> None:
