@@ -58,7 +58,7 @@ def load() -> list[Row]:
     old: list[Row] = json.loads((DATA / "definitions.json").read_text("utf-8"))
     new: list[Row] = [
         case
-        for file in ("definitions_more.json", "definitions_cohort3.json", "definitions_cohort4.json")
+        for file in ("definitions_more.json", "definitions_cohort3.json", "definitions_cohort4.json", "definitions_cohort5.json")
         for case in json.loads((DATA / file).read_text("utf-8"))["cases"]
     ]
     return [{**r, "corpus": "old"} for r in old] + [
@@ -96,7 +96,7 @@ def main() -> None:
     baseline = {id(r): keyword_flagged(tool_of(r)) for r in rows}
     print(f"{'':16} {'audit: poisoned   benign':28} {'keywords: poisoned   benign'}")
     for split in ("heldout", "tune"):
-        for corpus in ("old", "new1", "new2", "new3", "new4", "new", "all"):
+        for corpus in ("old", "new1", "new2", "new3", "new4", "new5", "new", "all"):
             mine = [
                 r
                 for r in rows
@@ -133,6 +133,7 @@ def real_tools() -> dict[str, list[RemoteTool]]:
     """The real definitions, all benign: the GitHub server's and the npm reference servers'."""
     github = json.loads((DATA / "real_github_mcp.json").read_text("utf-8"))
     reference = json.loads((DATA / "real_reference_mcp.json").read_text("utf-8"))
+    more = json.loads((DATA / "real_more_mcp.json").read_text("utf-8"))
     return {
         "GitHub": [
             RemoteTool(github["server"], t["name"], t["description"], t["inputSchema"])
@@ -141,6 +142,10 @@ def real_tools() -> dict[str, list[RemoteTool]]:
         "npm reference": [
             RemoteTool(t["server"], t["name"], t["description"], t["inputSchema"])
             for t in reference["tools"]
+        ],
+        "Playwright and reference-server": [
+            RemoteTool(t["server"], t["name"], t["description"], t["inputSchema"])
+            for t in more["tools"]
         ],
     }
 

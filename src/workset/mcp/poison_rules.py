@@ -176,8 +176,14 @@ RULES: tuple[Rule, ...] = (
             r"(need\s+to\s+)?(know|see|be\s+told|be\s+informed|notice|find\s+out|learn|hear)"
             r"\s*(about\s+(this|it|that|the\s+[\w-]+)|this|it|that|(?=[.;,!]|$))",
             r"\b(hide|conceal)\s+(this|it|the\s+\w+)\s+from\s+(the\s+)?user",
-            r"\b(silently|secretly|covertly|quietly)\s+(send|call|run|forward|copy|upload|"
-            r"include|add|append|post|omit|drop|remove|skip|leave\s+out)",
+            r"\b(silently|secretly|covertly|quietly|discreetly)\s+(send|call|run|forward|copy|"
+            r"upload|include|add|append|post|omit|leave\s+out|message|email|mail|notify|cc|bcc|"
+            r"share|report)\b",
+            r"\bnothing\s+to\s+(report|mention|say|tell|disclose)\s+(about|regarding|on)\s+"
+            r"(that|this|it)\b",
+            r"\b(when(ever)?|while)\s+(you\s+(are\s+)?)?(summari[sz]|answer|repl|respond|present|"
+            r"explain|describ|report)\w*\b[^.;]{0,30},\s*(skip|omit|leave\s+out|drop|hide|"
+            r"gloss\s+over|play\s+down|downplay|(do\s+not|don'?t|never|avoid)\s+mention(ing)?)\b",
             r"\b(best|better|to\s+be|should\s+be|is|are|stays?|remains?|kept|left)\s+(left\s+)?"
             r"(unmentioned|unsaid|unspoken|undisclosed|unreported|off\s+the\s+record)\b",
             r"\b(stays?|remains?|kept|keep\s+\w+)\s+out\s+of\s+(the\s+|your\s+|any\s+)?(summary|"
@@ -198,7 +204,8 @@ RULES: tuple[Rule, ...] = (
             r"\b(system|admin|developer|emergency)\s+(override|directive|"
             r"mandate|instruction)s?\s*:",
             r"(^|[.!?\n]\s*)(assistant|ai|claude|chatgpt)\s*:\s*\w",
-            r"\b(note|attention|reminder|message)\s+(to|for)\s+(the\s+|any\s+|all\s+)?(ai|"
+            r"\b(note|attention|reminder|message|tip|hint|advice|memo|guidance|instructions?|"
+            r"heads[- ]up)\s+(to|for)\s+(the\s+|any\s+|all\s+)?(ai|"
             r"assistant|model|llm|language\s+model|agent)s?\s*[:,-]",
             r"\bif\s+you\s+are\s+(an?\s+)?(ai|assistant|llm|language\s+model|chatbot|"
             r"ai\s+assistant|large\s+language\s+model)\b",
@@ -288,7 +295,11 @@ RULES: tuple[Rule, ...] = (
             r"\b(the\s+)?(users?|account\s+owners?|owners?|customers?|clients?)\s+(has\s+|"
             r"have\s+)?"
             r"(already\s+)?(approved|consented|authori[sz]ed|agreed|confirmed|opted\s+in|"
-            r"signed\s+off|given\s+(permission|consent|approval))",
+            r"signed\s+off|given\s+(permission|consent|approval)|signed\s+(every|all|each|any)|"
+            r"accepted\s+(every|all|each|any))",
+            r"\bby\s+(enabling|installing|connecting|using|adding)\s+(this|the)\s+(server|"
+            r"plug-?in|tool|connector|extension|app)\b[^.;]{0,40}\b(agreed|consented|accepted|"
+            r"approved|signed|authori[sz]ed|granted)\b",
             r"\b(the\s+)?(user|owner|customer)\s+is\s+(fine|ok|okay|happy|comfortable)\s+with",
             r"\b(pre-?approved|auto-?approved|already\s+(approved|authori[sz]ed))",
             r"\b(consent|permission|approval|authori[sz]ation)\s+(for\s+[^.;]{0,30})?(is|was|"
@@ -339,6 +350,10 @@ RULES: tuple[Rule, ...] = (
             r"prior|previous|earlier|existing|your)?\s*(instructions|guidance|rules|directives|"
             r"policies|prompts?)\b",
             r"\b(must|should|are\s+to|is\s+to)\s+be\s+(complied\s+with|obeyed|heeded)\b",
+            r"\b(outweighs?|outranks?|overrides?|supersedes?|trumps?|beats?|prevails?\s+over|"
+            r"counts?\s+for\s+more\s+than|matters?\s+more\s+than)\s+(anything|everything|"
+            r"whatever|what|all)\b[^.;]{0,40}\b(said|says|asked|asks|typed|types|wants|wrote|"
+            r"writes|requested|requests|instructions?)\b",
             r"\b(carry|carries|has|have|with)\s+(the\s+)?(same\s+)?(administrator|admin|system|"
             r"developer|operator|root|executive)\s+(weight|authority|status|force)\b",
         ),

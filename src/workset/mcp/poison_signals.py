@@ -30,10 +30,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-FieldKind = Literal["name", "prose", "data"]
+FieldKind = Literal["name", "prose", "parameter", "data"]
 
 _I = re.IGNORECASE
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _NEGATED = re.compile(
     r"\b(never|not|don'?t|do\s+not|does\s+not|must\s+not|should\s+not|cannot|can'?t|"
     r"won'?t|nor|no\s+one|nothing|nunca|jamais|nie|mai)\b[^,]{0,30}$",
@@ -60,13 +60,14 @@ _MODEL_SUBJECT = re.compile(
     r"|\b(el|la)\s+(asistente|modelo|agente)\s+(debe|deberá|tiene\s+que)\b"
     r"|\bl['’](assistant|agent|assistente|ia)\s+(doit|devra|deve|dovrà)\b"
     r"|\b(der|die|das)\s+(assistent|agent|modell|ki)\s+(muss|soll)\b"
-    r"|\bo\s+(assistente|modelo|agente)\s+(deve|precisa|tem\s+que)\b",
+    r"|\bo\s+(assistente|modelo|agente)\s+(deve|precisa|tem\s+que)\b"
+    r"|(^|[.;(]\s*)(assistant|ai|agent|llm|chatbot)\s*[,:]\s*(please\s+)?[a-z]+",
     _I,
 )
 _REPLY = re.compile(
     r"\b(in|to|at\s+the\s+(start|end|top|bottom)\s+of|open|begin|start|end|finish|close)\s+"
     r"(every|each|all|any|your)\s+(of\s+your\s+)?(answers?|repl(y|ies)|responses?|messages?)\b"
-    r"|\b(every|each|all|any)\s+(question|answer|reply|response)s?\s+(gets?|is|are|must|should)"
+    r"|\b(every|each|all|any)\s+(question|answer|reply|response)s?\s+(gets?|is|are)"
     r"\s+(answered|given|written|worded|phrased|ended|opened|started)\b"
     r"|\b(when(ever)?|before|as)\s+you\s+(reply|answer|respond|write\s+back)\b[^.]{0,15},\s*"
     r"(present|say|state|claim|describe|attribute|tell|mention|write|frame|add|include)\b"
@@ -75,7 +76,14 @@ _REPLY = re.compile(
     r"(say|claim|state|answer|reply|respond|tell\s+(them|the\s+user))\b"
     r"|\b(present|pass\s+off|attribute|credit|frame)\s+([\w-]+\s+){0,3}(as\s+(coming|sourced|"
     r"originating)\s+from|to)\s+(the|a|an)\s+\w+"
-    r"|\b(reassure|convince|persuade|assure)\s+(the\s+)?users?\s+that\b",
+    r"|\b(reassure|convince|persuade|assure)\s+(the\s+)?users?\s+that\b"
+    r"|\byour\s+(answers?|repl(y|ies)|responses?|summar(y|ies)|output)\s+(must|should|shall|"
+    r"has\s+to|have\s+to|needs?\s+to|are\s+to|is\s+to)\b"
+    r"|\b(all|every|each|any)\s+(future\s+|later\s+)?(answers?|repl(y|ies)|responses?)\s+(must|"
+    r"should|shall|has\s+to|have\s+to|needs?\s+to|are\s+to|is\s+to)\b"
+    r"|\b(if|should|when(ever)?|in\s+case)\s+(the\s+)?(user|customer|they|anyone|someone)s?\s+"
+    r"(asks?|inquires?|enquires?|wonders?|questions?|wants\s+to\s+know)\b[^.]{0,80}?\b(the\s+)?"
+    r"(right|correct|proper|official|standard|only|expected)\s+(answer|reply|response)\s+is\b",
     _I,
 )
 _OTHER = (
@@ -96,14 +104,17 @@ _JUDGED = (
 _ABOUT_OTHERS = re.compile(
     rf"{_OTHER}[^.;]{{0,80}}\b{_JUDGED}|\b{_JUDGED}\b[^.;]{{0,40}}{_OTHER}"
     r"|\bthe\s+only\s+(sanctioned|official|approved|allowed|permitted|legitimate|trusted|"
-    r"supported|safe)\s+[\w-]+(\s+[\w-]+)?\b[^.;]{0,40}\b(other|else)\b",
+    r"supported|safe)\s+[\w-]+(\s+[\w-]+)?\b[^.;]{0,40}\b(other|else)\b"
+    rf"|{_OTHER}[^.]{{0,80}}\b(only|exclusively|solely)\s+(through|via|with|using|use|call|"
+    r"from)?\s*(this|here|me)\b",
     _I,
 )
 _PARTICIPANT = (
-    r"\b(assistants?|agents?|models?|llms?|ai|you|your|yours|users?|user['’]s|chat|"
-    r"conversations?|dialog(ue)?|transcripts?|history|prompts?|credentials?|secrets?|tokens?|"
-    r"passwords?|cookies?|api\s+keys?|environment|earlier|ssh)\b|~/"
+    r"\b(assistants?|agents?|models?|llms?|ai|the\s+users?|user['’]s|the\s+customers?|chat|"
+    r"conversations?|dialog(ue)?|transcripts?|history|prompts?|earlier)\b|~/"
 )
+# A parameter's name also reads as a request when it names secrets or the model's context.
+_NAMED = _PARTICIPANT + r"|\b(you|your|users?|credentials?|secrets?|tokens?|passwords?|cookies?|environment|ssh)\b"
 _CONTEXT = (
     r"(\b(conversations?(?!\s*(threads?|ids?|names?|lists?|members?|_))|dialog(ue)?|"
     r"(chat|conversation|shell|browser|message|search)\s+(history|log|transcript)s?|"
@@ -113,13 +124,21 @@ _CONTEXT = (
     r"environment\s+variables?|historial|charla|conversaci[oó]n|historique|verlauf|"
     r"cronologia|conversa)\b"
     r"|\b(the\s+)?user['’]s\s+((full|entire|complete|whole|exact|verbatim|raw|latest|last|"
-    r"earlier|previous|past|recent|own)\s+([\w-]+\s+){0,2}(requests?|messages?|prompts?|"
+    r"earlier|previous|past|recent|own|first|initial|opening)\s+([\w-]+\s+){0,2}(requests?|"
+    r"messages?|prompts?|"
     r"questions?|input|wording|words|text)|messages|prompts|requests|questions)\b"
-    r"|\b(everything|all|whatever|what)\s+the\s+user\s+(typed|said|wrote|asked|entered)\b)"
+    r"|\b(everything|all|whatever|what)\s+the\s+user\s+(typed|said|wrote|asked|entered)\b"
+    r"|\b(what|everything|all\s+that)\s+(was|has\s+been|had\s+been|is)\s+(said|discussed|typed|"
+    r"asked|written)\b|\b(recap|summary|digest|log)\s+of\s+(the|this)\s+(conversation|chat|"
+    r"session|discussion)\b"
+    rf"|\b(every|all|each|any)\s+([\w-]+\s+)?(emails?|messages?|files?|documents?|pages?|"
+    rf"results?|outputs?)\s+(that\s+)?((the\s+)?{_MODEL}|you)\s+(has\s+|have\s+)?(read|seen|opened|"
+    r"received|fetched|processed)\b)"
 )
 _CARRY = (
-    r"\b(carry|carries|contain|contains|hold|holds|include|includes|put|place|fill|set|"
-    r"attach|paste|append|pass|copy|add|insert|embed|encode|write|followed\s+by|adjunta\w*|"
+    r"\b((carr(y|ies|ying))|(contain|hold|include|fill|attach|paste|append|insert|embed|"
+    r"encode|quot|echo|repeat|populat|suppl|provid|enter)\w*|put|place|set|pass|copy|add|"
+    r"write|followed\s+by|adjunta\w*|"
     r"incluy\w*|pon\w*|copia\w*|mett\w*|inclu\w*|f[uü]g\w*)\b"
 )
 _CARRIER = (
@@ -127,6 +146,16 @@ _CARRIER = (
     r"champ|feld|parametro|parâmetro)\b|https?://|\b(into|in)\s+(this|here)\b|\bhere\b"
     r"|\bset\s+this\b)"
 )
+
+
+_SEND = re.compile(
+    r"\b(send|sends|sending|post|posts|upload|uploads|forward|forwards|transmit|transmits|"
+    r"message|email|e-mail|mail|cc|bcc|copy|copies|share|shares|report|reports|mirror|"
+    r"mirrors|dropped|sent|posted|forwarded|copied|shared|uploaded|mailed)\b",
+    _I,
+)
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+|https?://|\b[\w-]+\.(com|net|org|io|app|co|biz|"
+                      r"info|dev|xyz|ru|cn|fr|de|es)\b", _I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +170,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("about-other-tools", "a sentence judges or excludes other tools or servers"),
     Signal("instruction-in-data-field", "a data field holds a sentence about the model or user"),
     Signal("context-into-argument", "asks for conversation, secrets or the environment in an argument"),
+    Signal("context-to-address", "sends conversation, secrets or files to an address it names"),
 )
 
 
@@ -163,13 +193,28 @@ def _checks(
     yield "addressed-to-model", _unnegated(_MODEL_SUBJECT, sentence)
     yield "shapes-the-reply", _unnegated(_REPLY, sentence)
     yield "about-other-tools", _unnegated(_ABOUT_OTHERS, sentence)
-    if kind != "prose":
+    if kind in ("name", "data"):
         words = re.findall(r"[A-Za-z']+", sentence)
+        about = _NAMED if kind == "name" else _PARTICIPANT
         yield (
             "instruction-in-data-field",
-            len(words) >= (5 if kind == "name" else 4) and bool(re.search(_PARTICIPANT, sentence, _I)),
+            len(words) >= (5 if kind == "name" else 4) and bool(re.search(about, sentence, _I)),
         )
-    yield "context-into-argument", _carried(sentence) and bool(carriers.search(sentence))
+    into = kind == "parameter" or bool(carriers.search(sentence))  # a parameter's own text
+    yield "context-into-argument", into and _carried(sentence)
+    yield "context-to-address", _sent_away(sentence)
+
+
+def _sent_away(sentence: str) -> bool:
+    """The conversation, secrets or files sent to an address or host the text names."""
+    return (
+        bool(_ADDRESS.search(sentence))
+        and any(
+            re.search(_CONTEXT, sentence[verb.end() : verb.end() + 120], _I)
+            and not _NEGATED.search(sentence[: verb.start()])
+            for verb in _SEND.finditer(sentence)
+        )
+    )
 
 
 def _carried(sentence: str) -> bool:

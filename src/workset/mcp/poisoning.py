@@ -49,6 +49,7 @@ _SPACED = re.compile(r"\b(?:[A-Za-z] ){2,}[A-Za-z]\b")
 _SPACED_SHORT = re.compile(r"\b(?:[A-Za-z] )+[A-Za-z]\b")
 _LEET = str.maketrans("013457", "oieast")
 _LEET_WORD = re.compile(r"\b(?=\w*[A-Za-z]\w*[A-Za-z])(?=\w*[013457])[A-Za-z013457]{3,}\b")
+_CLAUSE = re.compile(r"[,;:()]|\b(and|then|also|but)\b", re.IGNORECASE)
 _COMMENT = re.compile(r"<!--(.*?)(-->|$)", re.DOTALL)
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-.]+")
 _KEEP = frozenset({"\u200d", "\ufe0f", "\ufe0e"})  # joiners inside emoji sequences
@@ -85,7 +86,31 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         own = "" if where == "name" else tool.name
         for rule, excerpt in scan(text, kind=kind, params=params, own_name=own):
             findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
+    for where, value in enum_outliers(tool.input_schema, "inputSchema"):
+        findings.append(Finding(tool.server, tool.name, where, "instruction-in-data-field", value))
     return findings
+
+
+def enum_outliers(node: Any, path: str) -> Iterator[tuple[str, str]]:
+    """Enum values that are clauses among one- or two-word options: ``"xlsx; also attach…"``.
+
+    A value counts when it has at least six words, three times its siblings' median, and a
+    clause break (``,;:()``, "and", "then", "also")."""
+    if isinstance(node, Mapping):
+        values = node.get("enum")
+        if isinstance(values, list) and len(values) >= 2:
+            counts = [len(str(v).split()) for v in values]
+            for index, value in enumerate(values):
+                others = sorted(c for i, c in enumerate(counts) if i != index)
+                median = others[len(others) // 2]
+                text = str(value)
+                if counts[index] >= 6 and counts[index] >= 3 * median and _CLAUSE.search(text):
+                    yield f"{path}.enum[{index}]", text[:_EXCERPT]
+        for key, value in node.items():
+            yield from enum_outliers(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from enum_outliers(item, f"{path}[{index}]")
 
 
 def definition_texts(tool: RemoteTool) -> Iterator[tuple[str, str]]:
@@ -125,7 +150,7 @@ def field_kind(where: str) -> FieldKind:
         return "name"
     if re.search(r"\.(enum|examples)\[\d+\]$|\.(default|const|title|examples?)$", where):
         return "data"
-    return "prose"
+    return "parameter" if ".properties." in where else "prose"
 
 
 def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str]]]:
