@@ -58,7 +58,7 @@ def load() -> list[Row]:
     old: list[Row] = json.loads((DATA / "definitions.json").read_text("utf-8"))
     new: list[Row] = [
         case
-        for file in ("definitions_more.json", "definitions_cohort3.json", "definitions_cohort4.json", "definitions_cohort5.json")
+        for file in ("definitions_more.json", "definitions_cohort3.json", "definitions_cohort4.json", "definitions_cohort5.json", "definitions_cohort6.json")
         for case in json.loads((DATA / file).read_text("utf-8"))["cases"]
     ]
     return [{**r, "corpus": "old"} for r in old] + [
@@ -96,7 +96,7 @@ def main() -> None:
     baseline = {id(r): keyword_flagged(tool_of(r)) for r in rows}
     print(f"{'':16} {'audit: poisoned   benign':28} {'keywords: poisoned   benign'}")
     for split in ("heldout", "tune"):
-        for corpus in ("old", "new1", "new2", "new3", "new4", "new5", "new", "all"):
+        for corpus in ("old", "new1", "new2", "new3", "new4", "new5", "new6", "new", "all"):
             mine = [
                 r
                 for r in rows

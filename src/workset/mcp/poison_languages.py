@@ -18,7 +18,7 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\b(ignora|ignore|olvida|olvide|ignorez|oubliez|oublie|ignoriere|vergiss|ignorar|"
             r"esquece|esqueça|dimentica|ignorare)\s+(todas?\s+|toutes?\s+|tous\s+|alle\s+|"
             r"tutte?\s+)?(las\s+|les\s+|die\s+|as\s+|os\s+|le\s+|vos\s+|tus\s+|deine\s+)?"
-            r"(instrucciones|instructions|anweisungen|instruções|istruzioni|reglas|règles|"
+            r"(\w+\s+)?(instrucciones|instructions|anweisungen|instruções|istruzioni|reglas|règles|"
             r"regeln|regras|regole)\b"
         ),
     ),

@@ -136,6 +136,9 @@ RULES: tuple[Rule, ...] = (
             r"\byou\s+are\s+now\s+(a|an|no\s+longer)\b|\bfrom\s+now\s+on,?\s+you\s+(are|"
             r"must|will|should|have)\b",
             r"\byou\s+(have|are\s+under)\s+no\s+(restrictions|rules|filters|guidelines)\b",
+            r"\b(your|the)\s+([\w-]+\s+){0,2}(checks|rules|guidelines|restrictions|policies|filters|"
+            r"guardrails|instructions|safeguards)\s+(you\s+\w+\s+(follow|apply|obey)\s+)?(are|is)\s+"
+            r"(now\s+)?(suspended|lifted|disabled|off|waived|relaxed|paused|void|lifted)\b",
         ),
         negatable=True,
     ),
@@ -143,15 +146,18 @@ RULES: tuple[Rule, ...] = (
         "prompt-leak",
         any_of(
             r"\b(reveal|print|repeat|output|show|share|disclose|copy|paste|include|send|leak|"
-            r"dump|recite|write\s+out)\s+(out\s+)?(your|the\s+(full|hidden|original|initial|"
-            r"entire|complete))\s+([\w-]+\s+){0,2}(system\s+prompt|prompt|instructions|"
-            r"system\s+message|guidelines)\b"
+            r"dump|recite|write\s+out)\s+(out\s+)?(the\s+(contents|text|wording)\s+of\s+)?(your|"
+            r"the\s+(full|hidden|original|initial|entire|complete))\s+([\w-]+\s+){0,3}(system\s+"
+            r"prompt|prompt|instructions|system\s+message|guidelines|configuration|config|setup)\b"
         ),
         negatable=True,
     ),
     Rule(
         "conceal-from-user",
         any_of(
+            r"\b(do\s+not|don'?t|never|without)\s+(surfac(e|ing)|flag(ging)?|point(ing)?\s+out|"
+            r"rais(e|ing)|mention(ing)?|disclos(e|ing)|reveal(ing)?)\b[^.;]{0,10}\bto\s+(the\s+)?"
+            r"(human|person|customer|end[- ]user|requester|owner)s?\b",
             r"\b(do\s+not|don'?t|never|without)\s+(tell(ing)?|inform(ing)?|notify(ing)?|"
             r"mention(ing)?|reveal(ing)?|show(ing)?|alert(ing)?|disclos(e|ing)|report(ing)?)"
             r"\s+(this|it|that|anything|any\s+of\s+this)?\s*(to\s+)?(the\s+)?users?\b(?!'s)",
@@ -191,6 +197,9 @@ RULES: tuple[Rule, ...] = (
             r"\b(omit|leave\s+out|gloss\s+over|play\s+down|downplay|skip\s+over|suppress)\s+"
             r"(any|all|every)\s+(mention|trace|reference|sign|word)s?\s+of\b",
             r"\b(do\s+not|don'?t|never)\s+let\s+on\b|\bwithout\s+letting\s+on\b",
+            r"\b(no\s+reason|not\s+necessary|isn'?t\s+necessary|is\s+not\s+necessary|no\s+need)\s+to\s+"
+            r"(bring\s+(it|this|that)\s+up|let\s+(the\s+)?(user|them|anyone)\s+know|mention\s+(it|this|"
+            r"that))\b",
         ),
     ),
     Rule(
@@ -201,7 +210,7 @@ RULES: tuple[Rule, ...] = (
             r"[\[<{]{2}\s*[\w -]{0,20}(directive|system|admin|operator|override|instruction|"
             r"important)s?[\w -]{0,20}[\]>}]{2}",
             r"\[\s*(priority|system|important|admin|urgent|override|instructions?)\s*:",
-            r"\b(system|admin|developer|emergency)\s+(override|directive|"
+            r"\b(system|admin|developer|emergency|priority)\s+(override|directive|notice|"
             r"mandate|instruction)s?\s*:",
             r"(^|[.!?\n]\s*)(assistant|ai|claude|chatgpt)\s*:\s*\w",
             r"\b(note|attention|reminder|message|tip|hint|advice|memo|guidance|instructions?|"
@@ -285,6 +294,9 @@ RULES: tuple[Rule, ...] = (
             r"prompt(ing)?)\s+([\w-]+\s+){0,4}(is|are)\s+(considered\s+|seen\s+as\s+|"
             r"treated\s+as\s+|regarded\s+as\s+)?(an?\s+)?([\w-]+\s+)?(defect|bug|nuisance|"
             r"annoyance|friction|discouraged|anti-?pattern|mistake)\b",
+            r"\b(do\s+not|don'?t|never)\s+(waste|take\s+up)\s+(the\s+user'?s|their|the\s+owner'?s)"
+            r"\s+time\b|\b(no|skip|without|don'?t\s+ask|never\s+ask)\b[^.]{0,20}['\"‘“]?are\s+you\s+"
+            r"sure\b",
         ),
         negatable=True,
         in_short_names=False,
@@ -350,6 +362,9 @@ RULES: tuple[Rule, ...] = (
             r"prior|previous|earlier|existing|your)?\s*(instructions|guidance|rules|directives|"
             r"policies|prompts?)\b",
             r"\b(must|should|are\s+to|is\s+to)\s+be\s+(complied\s+with|obeyed|heeded)\b",
+            r"\b(those|these|such|the\s+embedded|any\s+embedded|its)\s+(commands|instructions|"
+            r"directives|orders)\s+(are|is|must|should|have)\s+(to\s+)?(be\s+)?(carried\s+out|"
+            r"executed|followed|obeyed|acted\s+(up)?on)\b",
             r"\b(outweighs?|outranks?|overrides?|supersedes?|trumps?|beats?|prevails?\s+over|"
             r"counts?\s+for\s+more\s+than|matters?\s+more\s+than)\s+(anything|everything|"
             r"whatever|what|all)\b[^.;]{0,40}\b(said|says|asked|asks|typed|types|wants|wrote|"

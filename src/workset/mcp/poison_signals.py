@@ -61,7 +61,9 @@ _MODEL_SUBJECT = re.compile(
     r"|\bl['’](assistant|agent|assistente|ia)\s+(doit|devra|deve|dovrà)\b"
     r"|\b(der|die|das)\s+(assistent|agent|modell|ki)\s+(muss|soll)\b"
     r"|\bo\s+(assistente|modelo|agente)\s+(deve|precisa|tem\s+que)\b"
-    r"|(^|[.;(]\s*)(assistant|ai|agent|llm|chatbot)\s*[,:]\s*(please\s+)?[a-z]+",
+    r"|(^|[.;(]\s*)(assistant|ai|agent|llm|chatbot)\s*[,:]\s*(please\s+)?[a-z]+"
+    r"|\b(whoever|anyone|whatever)\s+(is\s+)?(driving|running|operating|reading|processing|"
+    r"handling|controlling)\s+(this|the)\s+(session|conversation|chat|agent|tool)\b",
     _I,
 )
 _REPLY = re.compile(
@@ -71,8 +73,9 @@ _REPLY = re.compile(
     r"\s+(answered|given|written|worded|phrased|ended|opened|started)\b"
     r"|\b(when(ever)?|before|as)\s+you\s+(reply|answer|respond|write\s+back)\b[^.]{0,15},\s*"
     r"(present|say|state|claim|describe|attribute|tell|mention|write|frame|add|include)\b"
-    r"|\b(if|should|when(ever)?|in\s+case)\s+(the\s+)?(user|customer|they|anyone|someone)s?\s+"
-    r"(asks?|inquires?|enquires?|wonders?|questions?|wants\s+to\s+know)\b[^.]{0,80}?[,;:]\s*"
+    r"|\b(if|should|when(ever)?|in\s+case)\s+(the\s+|a\s+|any\s+)?(user|customer|they|anyone|"
+    r"someone)s?\s+(asks?|inquires?|enquires?|wonders?|questions?|wants?\s+to\s+know)\b[^.]{0,80}?"
+    r"[,;:]\s*"
     r"(say|claim|state|answer|reply|respond|tell\s+(them|the\s+user))\b"
     r"|\b(present|pass\s+off|attribute|credit|frame)\s+([\w-]+\s+){0,3}(as\s+(coming|sourced|"
     r"originating)\s+from|to)\s+(the|a|an)\s+\w+"
@@ -99,12 +102,17 @@ _JUDGED = (
     r"untrustworthy|decoy|fake|broken|compromised|unavailable|off[- ]limits|must\s+not\s+be|"
     r"not\s+to\s+be|is\s+not\s+to|are\s+not\s+to|throw\s+(it|them)\s+away|discard|drop|"
     r"disregard|ignore|false\s+positives?|handled\s+by|route|reroute|redirect|preferred|"
-    r"not\s+the\s+\w+\s+one|rather\s+than\s+the)"
+    r"not\s+the\s+\w+\s+one|rather\s+than\s+the|phas(e|ed|ing)\s+out|being\s+removed|"
+    r"sunset\w*|should\s+(no\s+longer|not)\s+be\s+(chosen|used|called|selected|picked)|"
+    r"(come|go|be\s+sent|be\s+routed|be\s+directed)\s+(here|to\s+this)\b|here\s+instead|"
+    r"(meant|intended|destined)\s+for)"
 )
 _ABOUT_OTHERS = re.compile(
     rf"{_OTHER}[^.;]{{0,80}}\b{_JUDGED}|\b{_JUDGED}\b[^.;]{{0,40}}{_OTHER}"
     r"|\bthe\s+only\s+(sanctioned|official|approved|allowed|permitted|legitimate|trusted|"
     r"supported|safe)\s+[\w-]+(\s+[\w-]+)?\b[^.;]{0,40}\b(other|else)\b"
+    rf"|\bthis\s+is\s+the\s+(canonical|official|real|genuine|authoritative|definitive)\s+[\w-]+"
+    rf"[^.]{{0,80}}{_OTHER}"
     rf"|{_OTHER}[^.]{{0,80}}\b(only|exclusively|solely)\s+(through|via|with|using|use|call|"
     r"from)?\s*(this|here|me)\b",
     _I,
