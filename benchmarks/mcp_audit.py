@@ -1,24 +1,29 @@
 """How the MCP description audit separates poisoned tool definitions from benign ones.
 
-Two corpora under ``benchmarks/data/mcp_defs/``: ``definitions.json`` (the first 70) and
-``definitions_more.json`` (68 written later, with paraphrased techniques and benign
-look-alikes that use the same words innocently; its ``split`` note says how its halves were
-drawn). Each definition has a server, a name, a description, an input schema, the label
-``poisoned``/``benign``, the ``technique``, a one-line ``reason`` and a fixed ``split``
-(``tune`` or ``heldout``). Each is audited with :func:`workset.mcp.audit_tool`; a definition
-is flagged when it has any finding.
+Corpora under ``benchmarks/data/mcp_defs/``, reported per cohort: ``definitions.json`` (the
+first 70, ``old``), ``definitions_more.json`` (cohorts 1 and 2), ``definitions_cohort3.json``
+to ``definitions_cohort6.json``. Each definition has a server, a name, a description, an
+input schema, the label ``poisoned``/``benign``, the ``technique``, a one-line ``reason`` and
+a fixed ``split`` (``tune`` or ``heldout``); each file's ``split`` note says how its halves
+were drawn, and cohorts 4 to 6 record in ``first_score`` what the rules of the time scored on
+them before anyone tuned on them (cohorts 4 and 5 were then moved to tune; 6 stays held out).
+Each is audited with :func:`workset.mcp.audit_tool`; a definition is flagged when it has any
+finding.
 
-Printed per half, for the old, the new and all cases: poisoned flagged and benign flagged for
-the audit, and side by side for a plain keyword list (:data:`KEYWORDS`, matched in the same
-texts the audit reads), so the gain over the obvious baseline shows in one run. Then per
-technique for each half, the real definitions of the GitHub MCP server
-(``real_github_mcp.json``, all benign), and the shadowing scenario in ``shadowing.json``
+Printed per half and cohort: poisoned flagged and benign flagged for the audit, and side by
+side for a plain keyword list (:data:`KEYWORDS`, matched in the same texts the audit reads).
+Then per technique for each half; per rule, the definitions it flags (poisoned and benign per
+half, and real ones: the benign cost of each rule and signal); the real definitions, all
+benign (the GitHub MCP server's in ``real_github_mcp.json``, the npm reference servers' in
+``real_reference_mcp.json``, Playwright MCP's and the modelcontextprotocol/servers reference
+servers' in ``real_more_mcp.json``); and the shadowing scenario in ``shadowing.json``
 (servers with a ``trust`` level, their tools, the pairs expected and the shadow each should
 name, a technique per pair, and unrelated pairs that must not be reported) through
-:func:`workset.mcp.find_shadowing`: pairs found, the shadow named per pair, and pairs
-reported that should not be.
+:func:`workset.mcp.find_shadowing`.
 
-``--show heldout`` (or tune) lists the misses of a half with their findings.
+``--show heldout`` (or tune) lists the misses of a half with their findings. Run the same
+script with ``PYTHONPATH`` pointing at another checkout's ``src`` to score that audit on the
+same data (how docs/results/safety.md gets its "before" numbers).
 
 Run: ``PYTHONPATH=src python benchmarks/mcp_audit.py [--show heldout]``.
 """
@@ -58,7 +63,7 @@ def load() -> list[Row]:
     old: list[Row] = json.loads((DATA / "definitions.json").read_text("utf-8"))
     new: list[Row] = [
         case
-        for file in ("definitions_more.json", "definitions_cohort3.json", "definitions_cohort4.json", "definitions_cohort5.json", "definitions_cohort6.json")
+        for file in ("definitions_more.json", *(f"definitions_cohort{c}.json" for c in range(3, 7)))
         for case in json.loads((DATA / file).read_text("utf-8"))["cases"]
     ]
     return [{**r, "corpus": "old"} for r in old] + [
@@ -96,15 +101,24 @@ def main() -> None:
     baseline = {id(r): keyword_flagged(tool_of(r)) for r in rows}
     print(f"{'':16} {'audit: poisoned   benign':28} {'keywords: poisoned   benign'}")
     for split in ("heldout", "tune"):
-        for corpus in ("old", "new1", "new2", "new3", "new4", "new5", "new6", "new", "all"):
+        for corpus in ("old", *(f"new{c}" for c in range(1, 7)), "new", "all"):
             mine = [
                 r
                 for r in rows
                 if r["split"] == split and corpus in ("all", r["corpus"], r["corpus"][:3])
             ]
+            if not mine:
+                continue
             audit = rates(mine, lambda r: bool(found[id(r)]))
             keys = rates(mine, lambda r: baseline[id(r)])
             print(f"{split + ' ' + corpus:16} {audit:28} {keys}")
+    for cohort in range(4, 7):
+        note = json.loads((DATA / f"definitions_cohort{cohort}.json").read_text("utf-8"))
+        first = note["first_score"]
+        print(
+            f"cohort {cohort} before anyone tuned on it (rules of {first['rules_commit']}): "
+            f"poisoned {first['poisoned_flagged']}, benign {first['benign_flagged']}"
+        )
     for split in ("heldout", "tune"):
         per: dict[str, Counter[str]] = defaultdict(Counter)
         for row in rows:
@@ -162,11 +176,9 @@ def _per_rule(rows: Sequence[Row], found: dict[int, list[Finding]]) -> None:
             count[rule, "real", ""] += 1
     print(f"\nper rule: poisoned tune/heldout, benign tune/heldout, real ({len(real)})")
     for rule in sorted({k[0] for k in count}):
-        print(
-            f"  {rule:26} {count[rule, 'poisoned', 'tune']:>3}/{count[rule, 'poisoned', 'heldout']:<3}"
-            f" {count[rule, 'benign', 'tune']:>3}/{count[rule, 'benign', 'heldout']:<3}"
-            f" {count[rule, 'real', '']:>3}"
-        )
+        poisoned = f"{count[rule, 'poisoned', 'tune']:>3}/{count[rule, 'poisoned', 'heldout']:<3}"
+        benign = f"{count[rule, 'benign', 'tune']:>3}/{count[rule, 'benign', 'heldout']:<3}"
+        print(f"  {rule:26} {poisoned} {benign} {count[rule, 'real', '']:>3}")
 
 
 def _real() -> None:

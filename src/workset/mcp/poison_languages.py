@@ -9,7 +9,8 @@ with the spaces squeezed out, for letter spacing that also spaced the words away
 
 from __future__ import annotations
 
-from workset.mcp.poison_rules import TARGET, Rule, any_of
+from workset.mcp.poison_leak_rules import TARGET
+from workset.mcp.poison_rules import Rule, any_of
 
 OTHER_LANGUAGES: tuple[Rule, ...] = (
     Rule(
@@ -71,7 +72,8 @@ SQUASHED: tuple[Rule, ...] = (
         ),
     ),
     Rule(
-        "conceal-from-user", any_of(r"(donot|dont|never)(tell|inform|mention|reveal|show)\w{0,8}user")
+        "conceal-from-user",
+        any_of(r"(donot|dont|never)(tell|inform|mention|reveal|show)\w{0,8}user"),
     ),
     Rule(
         "prompt-leak",

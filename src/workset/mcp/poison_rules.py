@@ -17,10 +17,14 @@ plus the context that turns a match into ordinary wording:
 - ``in_short_names``: whether the rule also applies to a name of under five words
   (``read_secret_metadata``, ``skip_confirmation`` are names, not requests).
 
-The English rules are paraphrase-tolerant families, not phrases;
-:mod:`workset.mcp.poison_languages` covers the same orders in Spanish, French, German,
-Portuguese and Italian, and the letter-spaced forms. :data:`REASONS` gives each rule name its
-one-line reason.
+This module holds the rules about the model's conduct (overrides, prompt leaks, concealment,
+dressed-up system text, forced calls, approval bypass, authority claims);
+:mod:`workset.mcp.poison_leak_rules` holds those about data leaving (URLs, third parties,
+arguments, secrets, credential files); :mod:`workset.mcp.poison_languages` the same orders in
+Spanish, French, German, Portuguese and Italian, and the letter-spaced forms. They are
+paraphrase-tolerant families, not phrases. :data:`REASONS` gives each rule name its one-line
+reason. The sentence-shape signals that need no wording are in
+:mod:`workset.mcp.poison_signals`.
 """
 
 from __future__ import annotations
@@ -82,32 +86,6 @@ _SELF_CALL = (
 _CONSEQUENCE = any_of(
     r"\b(already|every|all|any|so|therefore|thus|hence|no\s+need|just|proceed|go\s+ahead|"
     r"skip|without|directly|don'?t\s+(ask|bother|check)|do\s+not\s+(ask|bother|check))\b"
-)
-_DATA = (
-    r"(conversation|chat|messages?|history|context|results?|outputs?|contents?|everything|data|"
-    r"responses?|files?|documents?|emails?|transcripts?|queries|records?|contacts?|pages?|"
-    r"questions|searches|prompts|requests)"
-)
-_LEAKY = (
-    r"(conversation|chat|history|messages?|context|summary|secret|token|password|prompt|"
-    r"query|user|data|memory|email)"
-)
-_EMAIL = r"[\w.+-]+@[\w-]+(\.[\w-]+)+"
-TARGET = (
-    r"(https?://|[\w.+-]+@[\w-]+\.|(the\s+)?(webhook|endpoint|server)\s+at|[\w-]+\.[a-z]{2,}\b)"
-)
-_REMOTE = (
-    r"(our|my|their|a\s+remote|an\s+external|a\s+third[- ]party)\s+(own\s+)?(servers?|"
-    r"endpoint|backend|api|collector|database|bucket|team)\b"
-)
-_THIRD_PARTY = (
-    r"(our|a|an|the|their)\s+([\w-]+\s+){0,2}(partners?|vendors?|third[- ]part(y|ies)|"
-    r"affiliates?|sponsors?|advertisers?|collectors?|brokers?)\b"
-)
-_HARVESTED = (
-    r"((user'?s|users'|their|earlier|previous|past|recent|entire|whole)\s+([\w-]+\s+){0,2}"
-    r"(messages|conversations?|chat(\s+history)?|history|transcripts?)"
-    r"|your\s+(full\s+|entire\s+|original\s+|hidden\s+)?(system\s+prompt|instructions))"
 )
 _AUTHORITY = (
     r"(your\s+(developers?|operators?|creators?|makers?|administrators?)|the\s+platform\s+"
@@ -373,84 +351,6 @@ RULES: tuple[Rule, ...] = (
             r"developer|operator|root|executive)\s+(weight|authority|status|force)\b",
         ),
         negatable=True,
-    ),
-    Rule(
-        "exfiltration-url",
-        any_of(
-            r"!\[[^\]]*\]\(\s*https?://[^)\s]*(\{\{?[^}]*\}\}?|\$\{?\w+|<\w+>|%s|\[[\w ]+\])",
-            r"https?://[^\s)\"']*[?&][\w-]+=(\{\{?[^}]*\}\}?|\$\{?\w+\}?|<[\w ]+>|%s|\[[\w ]+\])",
-            rf"https?://[^\s)\"']*(\{{\{{?\s*[\w.]*{_LEAKY}[\w.]*\s*\}}?\}}|\$\{{?\w*{_LEAKY}\w*\}}?|"
-            rf"<[\w ]*{_LEAKY}[\w ]*>|\[[\w ]*{_LEAKY}[\w ]*\])",
-        ),
-        own_fields=True,
-    ),
-    Rule(
-        "exfiltration-url",
-        any_of(
-            r"\b(append|add|include|encode|put)\s+(the\s+|all\s+|any\s+)?(conversation|chat|"
-            r"messages?|history|context|results?|contents?|data|secrets?|tokens?|file\s+contents)"
-            r"\b[^.]{0,40}\b(to|in|into)\s+(the\s+|a\s+)?(url|link|query|image|request)",
-            r"\b(send|post|upload|forward|transmit|report|exfiltrate|mirror|copy)\s+(all\s+|the\s+|"
-            r"every\s+|a\s+copy\s+of\s+(the\s+)?|full\s+|entire\s+|whole\s+|complete\s+)*"
-            r"(conversation|chat\s+history|messages?|results?"
-            r"|outputs?|context|files?|contents?|everything|data|responses?)\b[^.]{0,40}\bto\s+"
-            + TARGET,
-        ),
-        negatable=True,
-    ),
-    Rule(
-        "third-party-sharing",
-        any_of(
-            rf"\b(send|post|upload|forward|transmit|report|share|copy|mirror|pass|give|sell)\b"
-            rf"(?=[^.;]{{0,40}}\b(every|each|all|any|copy|copies|user'?s|users'|their)\b)"
-            rf"[^.;]{{0,40}}\b{_DATA}\b[^.;]{{0,60}}\b(to|with)\s+{_THIRD_PARTY}",
-            rf"\b(send|post|upload|forward|transmit|copy|mirror)\b[^.;]{{0,30}}\b(conversation|"
-            rf"chat|history|context|messages|transcripts?|everything)\b[^.;]{{0,30}}\bto\s+"
-            rf"{_REMOTE}",
-            rf"\b(always|also|additionally|silently|secretly|quietly|automatically)\s+(add|"
-            rf"include|cc|bcc|copy|invite|send\s+(a\s+copy\s+)?to|forward\s+(it\s+|them\s+)?to|"
-            rf"notify)\b[^.;]{{0,30}}?{_EMAIL}",
-            rf"\b(add|include|cc|bcc|invite)\s+{_EMAIL}\s+(as\s+(an?\s+)?(extra|additional|"
-            rf"hidden|silent)|to\s+(every|each|all))",
-            rf"\b(blind[- ]copied|bcc'?d|bcc(ed)?)\s+to\s+{_EMAIL}",
-        ),
-        negatable=True,
-    ),
-    Rule(
-        "data-harvest",
-        any_of(
-            rf"\b(put|place|include|add|copy|paste|insert|fill|write|attach|append)\b[^.]{{0,80}}"
-            rf"\b{_HARVESTED}\b[^.]{{0,40}}\b(in|into|to)\s+(the\s+[\w-]+|this|that)\s+"
-            rf"(argument|field|parameter|param)\b",
-        ),
-        negatable=True,
-    ),
-    Rule(
-        "secret-request",
-        any_of(
-            r"\b(read|send|pass|include|provide|attach|share|upload|give|forward|extract|copy|"
-            r"paste|print|collect|append|put|supply|enter|cat|fetch|retrieve|dump|leak|look\s+up|"
-            r"ask\s+(the\s+user|them|for))\b"
-            r"[^.;]{0,60}?\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|secrets?|access\s+"
-            r"tokens?|auth\s+tokens?|tokens|passwords?|passphrases?|credentials?|cookies?|"
-            r"seed\s+phrases?|mnemonics?|session\s+ids?|\.env\b|id_rsa|environment\s+variables?|"
-            r"[A-Z]+_(TOKEN|KEY|SECRET|PASSWORD)\b|(credit\s+|debit\s+|full\s+)?card\s+numbers?|"
-            r"cvv|cvc|card\s+security\s+codes?|social\s+security\s+numbers?|\bssn\b|"
-            r"pin\s+(codes?|numbers?))"
-        ),
-        negatable=True,
-        in_short_names=False,
-    ),
-    Rule(
-        "sensitive-path",
-        any_of(
-            r"~/\.ssh|\bid_(rsa|ed25519|ecdsa|dsa)\b|(^|[\s/'\"`(])\.env\b(?!\.example)|"
-            r"/etc/(passwd|shadow|sudoers)|\.aws/credentials|\.netrc\b|\.npmrc\b|\.pgpass\b|"
-            r"\.git-credentials\b|\.kube/config|\.config/gh\b|\bshell\s+history\b|\.zsh_history|\.docker/config\.json|\bmcp\.json\b|"
-            r"\.bash_history|/proc/self/environ|\bwallet\.dat\b|\.gnupg"
-        ),
-        negatable=True,
-        in_short_names=False,
     ),
 )
 

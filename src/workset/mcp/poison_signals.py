@@ -122,7 +122,10 @@ _PARTICIPANT = (
     r"conversations?|dialog(ue)?|transcripts?|history|prompts?|earlier)\b|~/"
 )
 # A parameter's name also reads as a request when it names secrets or the model's context.
-_NAMED = _PARTICIPANT + r"|\b(you|your|users?|credentials?|secrets?|tokens?|passwords?|cookies?|environment|ssh)\b"
+_NAMED = (
+    _PARTICIPANT
+    + r"|\b(you|your|users?|credentials?|secrets?|tokens?|passwords?|cookies?|environment|ssh)\b"
+)
 _CONTEXT = (
     r"(\b(conversations?(?!\s*(threads?|ids?|names?|lists?|members?|_))|dialog(ue)?|"
     r"(chat|conversation|shell|browser|message|search)\s+(history|log|transcript)s?|"
@@ -159,11 +162,14 @@ _CARRIER = (
 _SEND = re.compile(
     r"\b(send|sends|sending|post|posts|upload|uploads|forward|forwards|transmit|transmits|"
     r"message|email|e-mail|mail|cc|bcc|copy|copies|share|shares|report|reports|mirror|"
-    r"mirrors|dropped|sent|posted|forwarded|copied|shared|uploaded|mailed)\b",
+    r"mirrors|dropped|sent|posted|forwarded|copied|shared|uploaded|mailed|emailed|mirrored)\b",
     _I,
 )
-_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+|https?://|\b[\w-]+\.(com|net|org|io|app|co|biz|"
-                      r"info|dev|xyz|ru|cn|fr|de|es)\b", _I)
+_ADDRESS = re.compile(
+    r"[\w.+-]+@[\w-]+(\.[\w-]+)+|https?://|\b[\w-]+\.(com|net|org|io|app|co|biz|"
+    r"info|dev|xyz|ru|cn|fr|de|es)\b",
+    _I,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,14 +183,14 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("shapes-the-reply", "a sentence dictates what the model's answers say"),
     Signal("about-other-tools", "a sentence judges or excludes other tools or servers"),
     Signal("instruction-in-data-field", "a data field holds a sentence about the model or user"),
-    Signal("context-into-argument", "asks for conversation, secrets or the environment in an argument"),
+    Signal(
+        "context-into-argument", "asks for conversation, secrets or the environment in an argument"
+    ),
     Signal("context-to-address", "sends conversation, secrets or files to an address it names"),
 )
 
 
-def signals(
-    text: str, *, kind: FieldKind, params: frozenset[str]
-) -> Iterator[tuple[str, str]]:
+def signals(text: str, *, kind: FieldKind, params: frozenset[str]) -> Iterator[tuple[str, str]]:
     """(signal, sentence) for each structural signal found in ``text`` (already readable)."""
     seen: set[str] = set()
     carriers = _carrier_pattern(params)
@@ -215,14 +221,14 @@ def _checks(
 
 def _sent_away(sentence: str) -> bool:
     """The conversation, secrets or files sent to an address or host the text names."""
-    return (
-        bool(_ADDRESS.search(sentence))
-        and any(
-            re.search(_CONTEXT, sentence[verb.end() : verb.end() + 120], _I)
-            and not _NEGATED.search(sentence[: verb.start()])
-            for verb in _SEND.finditer(sentence)
-        )
-    )
+    if not _ADDRESS.search(sentence):
+        return False
+    for verb in _SEND.finditer(sentence):
+        passive = verb.group(0).lower().endswith("ed") or verb.group(0).lower() == "sent"
+        scope = sentence[: verb.start()] if passive else sentence[verb.end() : verb.end() + 120]
+        if re.search(_CONTEXT, scope, _I) and not _NEGATED.search(sentence[: verb.start()]):
+            return True
+    return False
 
 
 def _carried(sentence: str) -> bool:

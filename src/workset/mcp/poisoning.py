@@ -11,7 +11,14 @@ in for letters read as letters (``1gn0r3``), ``camelCase`` and ``snake_case`` na
 words, HTML comments opened, and base64 blobs decoded. Where a text names its own tool, it
 reads as "this tool".
 
-The wording rules (:mod:`workset.mcp.poison_rules`) aim at what a tool definition has no
+Two kinds of check read those texts. The structural signals
+(:mod:`workset.mcp.poison_signals`) look at a sentence's shape rather than its words: the
+model as the subject of an order, the model's replies as the object, other tools judged or
+excluded, a value field (enum, default, example, title, a parameter's name) that is a
+sentence about the model or the user, an enum value that is a clause among one-word options,
+and the conversation, secrets or the environment put into an argument or sent to an address.
+The wording rules (:mod:`workset.mcp.poison_rules`, :mod:`workset.mcp.poison_leak_rules`,
+:mod:`workset.mcp.poison_languages`) aim at what a tool definition has no
 business saying: overriding earlier instructions or the user, asking for the model's own
 instructions, hiding things from the user, demanding a call around *every* other call or
 task, bypassing approval or claiming consent the user never gave, claiming its results come
@@ -35,12 +42,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from workset.mcp.poison_languages import OTHER_LANGUAGES, SQUASHED
+from workset.mcp.poison_leak_rules import LEAK_RULES
 from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import INVISIBLE, fold, tag_payload
 
-ALL_RULES: tuple[Rule, ...] = RULES + OTHER_LANGUAGES
+ALL_RULES: tuple[Rule, ...] = RULES + LEAK_RULES + OTHER_LANGUAGES
 _REASONS = REASONS | {s.name: s.reason for s in SIGNALS}
 _EXCERPT = 80
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
@@ -72,8 +80,7 @@ class Finding:
 
     def line(self) -> str:
         return (
-            f"{self.server}/{self.tool} {self.field}: {self.rule} ({self.reason}): "
-            f"{self.excerpt!r}"
+            f"{self.server}/{self.tool} {self.field}: {self.rule} ({self.reason}): {self.excerpt!r}"
         )
 
 
