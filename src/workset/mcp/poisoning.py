@@ -93,8 +93,11 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         own = "" if where == "name" else tool.name
         for rule, excerpt in scan(text, kind=kind, params=params, own_name=own):
             findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
+    rule = "instruction-in-data-field"
+    done = {f.field for f in findings if f.rule == rule}
     for where, value in enum_outliers(tool.input_schema, "inputSchema"):
-        findings.append(Finding(tool.server, tool.name, where, "instruction-in-data-field", value))
+        if where not in done:
+            findings.append(Finding(tool.server, tool.name, where, rule, value))
     return findings
 
 
