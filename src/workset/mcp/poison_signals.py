@@ -17,10 +17,14 @@ each a property that a tool definition describing itself has no reason to have:
   that is a sentence about the model, the user, the conversation or secrets. Those fields
   hold data; ``"send now"`` and ``"Please find the attached report."`` are data.
 - ``context-into-argument``: the conversation, what the user typed, credentials or the
-  environment put into one of the tool's own parameters, a URL, headers or a query string.
+  environment put into one of the tool's own parameters, a URL, headers or a query string;
+  in a parameter's own description the parameter is the argument.
+- ``context-to-address``: the same sent to an email address, URL or host the text names.
 
-Each signal reads one sentence at a time and is excused by a negation before it, so advice
-("never paste tokens into the query", "the model never sees them") stays advice.
+Each signal reads one sentence (to ``.``, ``!``, ``?`` or a line break) at a time and is
+excused by a negation before it, so advice ("never paste tokens into the query", "the model
+never sees them") stays advice. Enum values that are clauses among one-word options are
+found by :func:`workset.mcp.poisoning.enum_outliers`, which needs the sibling values.
 """
 
 from __future__ import annotations
