@@ -177,6 +177,17 @@ def test_a_key_that_shares_one_word_with_the_task_does_not_contradict() -> None:
         answer="The cache timeout is 30 seconds.",
     )
     assert classify(other).outcome == "answered"
+    versions = run(
+        "Which Python versions does pyproject.toml list as supported?",
+        (
+            "read_file",
+            '{"path": "pyproject.toml"}',
+            'version = 4.9.0\nclassifiers = ["Python :: 3.10", "Python :: 3.11"]',
+            False,
+        ),
+        answer="It lists Python 3.10 and 3.11.",
+    )
+    assert classify(versions).outcome == "answered"
 
 
 def test_a_line_number_is_not_support_for_a_number_answered() -> None:

@@ -45,12 +45,9 @@ from workset.context.parts import (
     tail_items,
     trajectory_item,
 )
+from workset.context.shorten import next_to_shorten, shortened_result
 from workset.errors import UsageError
-from workset.messages import (
-    Message,
-    SystemMessage,
-    ToolSpec,
-)
+from workset.messages import Message, SystemMessage, ToolMessage, ToolSpec
 from workset.models.base import ModelRequest
 from workset.tokens.base import CountedPart, Part, RequestCount
 from workset.tokens.counter import PartCounter, common_prefix_tokens
@@ -228,6 +225,19 @@ class Assembler:
         tail = self._tail(system, tools, history, suffix_messages)
         fixed = sum(p.tokens for p in head) + sum(p.tokens for p in tail)
         room = budget.available(fixed)
+        shortened: dict[int, int] = {}  # index -> tokens of the whole result
+        start = last_task_index(history)
+        while _required(history, hist) > room:
+            sizes = [part.tokens for part in hist.parts]
+            index = next_to_shorten(history, start, sizes, set(shortened))
+            if index is None:
+                break  # select_recent raises the budget error with the numbers
+            shortened[index] = hist.parts[index].tokens
+            message = history[index]
+            assert isinstance(message, ToolMessage)
+            short = shortened_result(message, shortened[index])
+            history = [*history[:index], short, *history[index + 1 :]]  # new list: cache keeps old
+            hist = self._update_history(system, tools, history, seq_list, len(head))
 
         guarded: tuple[int, ...] = ()
         if hist.tokens <= room:
@@ -297,7 +307,7 @@ class Assembler:
             ),
             history_policy=inp.policy,
             out_of_scope=packing.out_of_scope,
-            notes=dict(inp.notes),
+            notes=_with_shortened(inp.notes, history, shortened),
         )
         kept_messages = [history[i] for i in guarded] + list(history[first_kept:])
         messages = (SystemMessage(system), *kept_messages, *suffix_messages)
@@ -471,6 +481,24 @@ class Assembler:
             previous_total=previous.count.total,
             first_divergence=first_divergence(previous.count, count) if broke else "",
         )
+
+
+def _with_shortened(
+    notes: Mapping[str, str], history: Sequence[Message], shortened: Mapping[int, int]
+) -> dict[str, str]:
+    """The manifest's notes, with which tool results this request shortened to fit."""
+    if not shortened:
+        return dict(notes)
+    calls = ", ".join(
+        f"{m.tool_call_id} ({shortened[i]} tokens)"
+        for i, m in ((i, history[i]) for i in sorted(shortened))
+        if isinstance(m, ToolMessage)
+    )
+    return {
+        **notes,
+        "budget": f"the current turn did not fit: shortened the tool results of {calls}; "
+        "the session log keeps them whole",
+    }
 
 
 def _required(history: Sequence[Message], hist: _History) -> int:

@@ -309,11 +309,11 @@ def _asked_value(answer: str, task: str, observed: Iterable[str]) -> str:
 
     ``WRITE_CACHE_SIZE = 1000`` read for "How many write operations does it cache?" makes an
     answer of "3" contradicted: the key's words (write, cache, size) are the task's words. The
-    keys sharing the most words with the task (two at least, or the whole of a one-word key)
-    are the ones asked about; an answer none of whose numbers is one of their values is
-    contradicted. When they were read with several values (a default and a test's override),
-    an answer must name the key to say which it means. An answer with no number is not
-    judged here.
+    keys sharing the most words with the task (two at least: the package's ``version = 4.9.0``
+    is not what "Which Python versions…" asks) are the ones asked about; an answer none of
+    whose numbers is one of their values is contradicted. When they were read with several
+    values (a default and a test's override), an answer must name the key to say which it
+    means. An answer with no number is not judged here.
     """
     numbers = set(_NUMBER.findall(answer))
     if not numbers:
@@ -326,7 +326,7 @@ def _asked_value(answer: str, task: str, observed: Iterable[str]) -> str:
         for key, value in _PAIR.findall(text):
             words = {_stem(w) for w in _KEY_WORD.findall(_split_key(key))} - _GENERIC_KEY_WORDS
             shared = len(words & asked)
-            if shared == 0 or (shared < 2 and len(words) > 1):
+            if shared < 2:  # one word ("version" for "Python versions") says too little
                 continue
             if shared > best:
                 best, values, keys = shared, set[str](), set[str]()
