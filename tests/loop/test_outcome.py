@@ -213,3 +213,20 @@ def test_a_number_picked_from_conflicting_values_without_naming_the_key_is_unver
     assert verdict.outcome == "answered_unverified" and "does not say which" in verdict.reason
     named = classify(run(question, *steps, answer="WRITE_CACHE_SIZE is 1000 by default."))
     assert named.outcome == "answered"
+
+
+def test_an_answer_naming_only_the_task_and_the_package_folder_is_unverified() -> None:
+    source = "  30|     def write(self, data):\n  31|         serialized = json.dumps(data)"
+    history = run(
+        "Which function does JSONStorage.write use to serialize the data?",
+        ("read_file", '{"path": "tinydb/storages.py"}', f"tinydb\n{source}", False),
+        answer="JSONStorage.write uses the `write` function from the `tinydb` module.",
+    )
+    verdict = classify(history)
+    assert verdict.outcome == "answered_unverified" and "only what the task" in verdict.reason
+    right = run(
+        "Which function does JSONStorage.write use to serialize the data?",
+        ("read_file", '{"path": "tinydb/storages.py"}', source, False),
+        answer="It calls `json.dumps`.",
+    )
+    assert classify(right).outcome == "answered"

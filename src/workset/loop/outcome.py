@@ -55,7 +55,8 @@ _EXTENSIONS = (
 )
 _PATH = re.compile(rf"(?<![\w/.-])(?:[\w.-]+/)*[\w-]+\.(?:{_EXTENSIONS})\b|(?:[\w.-]+/)+[\w.-]+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
-_CAMEL = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b")
+# CamelCase with a second capital anywhere: TinyDB, JSONStorage, CachingMiddleware.
+_CAMEL = re.compile(r"\b(?=[A-Za-z0-9]*[a-z])(?=[A-Z][A-Za-z0-9]*[A-Z])[A-Z][A-Za-z0-9]+\b")
 _SNAKE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
 _DOTTED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?")
 _TICKED = re.compile(r"`([^`\n]{2,60})`")
@@ -63,6 +64,9 @@ _QUOTED = re.compile(r"\"([^\"\n]{2,60})\"|'([^'\n]{3,60})'")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,}")
 # Line numbers ("  12| code"), line ranges ("lines 72-85", "Showing lines 1-40 of 274").
 _GUTTER = re.compile(r"(?m)^\s*\d+\|| lines? \d+(?:-\d+)?(?: of \d+)?")
+_PATH_ARGUMENT = re.compile(r'"path"\s*:\s*"([^"]+)"')
+# A task that asks for a name or a value ("Which function…", "What type…").
+_ASKS_WHICH = re.compile(r"\s*(?:which|what)\b", re.IGNORECASE)
 _KEY_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
 # Words too common in keys to say which value the task asks about.
 _GENERIC_KEY_WORDS = frozenset(
@@ -175,9 +179,21 @@ def classify(
         if not r.is_error and r.tool_call_id in calls
     ]
     haystack = "\n".join(observed).lower()
-    # Neutral: what the task names, and tool names (a result's wrapper names its tool).
+    # Neutral: what the task names, tool names (a result's wrapper names its tool), and the
+    # folders of the paths it called with (the package's own name is in every path).
     tools = {c.name.lower() for c in calls.values()} | {r.name.lower() for r in results}
-    facts = [f for f in _facts(answer) if f.lower() not in task.lower() and f.lower() not in tools]
+    folders = _folders(c.arguments for c in calls.values())
+    named = _facts(answer)
+    facts = [
+        f
+        for f in named
+        if f.lower() not in task.lower() and f.lower() not in tools and f.lower() not in folders
+    ]
+    if named and not facts and _ASKS_WHICH.match(task):
+        return Verdict(
+            "answered_unverified",
+            f"the answer names only what the task and the paths already say ({named[0]!r})",
+        )
     supported = tuple(f for f in facts if _seen(f, haystack))
     unsupported = tuple(f for f in facts if not _seen(f, haystack))
     if unsupported:
@@ -267,6 +283,15 @@ def _facts(answer: str) -> list[str]:
     for pattern in (_PATH, _DOTTED, _CAMEL, _SNAKE, _NUMBER):
         found += [m.group().rstrip(".").removesuffix("()") for m in pattern.finditer(plain)]
     return list(dict.fromkeys(f for f in (x.strip() for x in found) if len(f) > 1 or f.isdigit()))
+
+
+def _folders(arguments: Iterable[str]) -> set[str]:
+    """The folder names of every ``"path"`` argument: ``tinydb`` for ``tinydb/storages.py``."""
+    found: set[str] = set()
+    for text in arguments:
+        for path in _PATH_ARGUMENT.findall(text):
+            found.update(part.lower() for part in path.split("/")[:-1] if part not in ("", "."))
+    return found
 
 
 def _seen(fact: str, haystack: str) -> bool:
