@@ -230,3 +230,13 @@ def test_an_answer_naming_only_the_task_and_the_package_folder_is_unverified() -
         answer="It calls `json.dumps`.",
     )
     assert classify(right).outcome == "answered"
+
+
+def test_an_answer_that_restates_the_asked_name_in_full_is_unverified() -> None:
+    docstring = "  40|     Close the database. See :meth:`~tinydb.database.TinyDB.close`."
+    history = run(
+        "What does TinyDB.close close?",
+        ("read_file", '{"path": "tinydb/database.py"}', docstring, False),
+        answer="It closes the instance; see `~tinydb.database.TinyDB.close`.",
+    )
+    assert classify(history).outcome == "answered_unverified"

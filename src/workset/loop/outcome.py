@@ -184,10 +184,14 @@ def classify(
     tools = {c.name.lower() for c in calls.values()} | {r.name.lower() for r in results}
     folders = _folders(c.arguments for c in calls.values())
     named = _facts(answer)
+    asked = [t.lower() for t in _facts(task) if "." in t]  # TinyDB.close, JSONStorage.write
     facts = [
         f
         for f in named
-        if f.lower() not in task.lower() and f.lower() not in tools and f.lower() not in folders
+        if f.lower() not in task.lower()
+        and f.lower() not in tools
+        and f.lower() not in folders
+        and not any(f.lower().endswith(t) for t in asked)  # ~tinydb.database.TinyDB.close
     ]
     if named and not facts and _ASKS_WHICH.match(task):
         return Verdict(
