@@ -18,7 +18,9 @@ each task ends; running the same command again skips what is done (``--fresh`` s
 Run (always under the model slot, in the background):
 ``/work/tools/model-slot python benchmarks/agent_tasks.py --set questions --split report``
 Options: ``--model``, ``--no-evidence``, ``--constrained``, ``--prompt example``,
-``--full-tools``, ``--label`` (names the checkpoint), ``--limit N``, ``--ids a,b``.
+``--full-tools``, ``--label`` (names the checkpoint), ``--limit N``, ``--ids a,b``,
+``--rejudge`` (no model: the checkpoint's recorded question runs judged again by the current
+outcome rules, from its session log and the same evidence).
 """
 
 # ruff: noqa: E402
@@ -38,7 +40,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +53,9 @@ from workset import Agent, AgentConfig, SessionLog, ToolRegistry, Workspace, per
 from workset.context.sources import ItemSource
 from workset.events.records import LoopEvent, ToolFinished
 from workset.evidence.workspace import open_workspace_evidence
+from workset.loop.outcome import classify
 from workset.loop.settings import DEFAULT_SYSTEM_PROMPT, EXAMPLE_SYSTEM_PROMPT
+from workset.messages import UserMessage
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
 from workset.safety.approval import AutoApprover
@@ -297,6 +301,9 @@ async def main_async(args: argparse.Namespace) -> None:
     todo = [t for t in tasks if (t[0], t[1]["id"]) not in done]
     err.print(f"{label}: {len(tasks)} tasks, {len(tasks) - len(todo)} already in {checkpoint}")
     records = [done[(s, t["id"])] for s, t in tasks if (s, t["id"]) in done]
+    if args.rejudge:
+        records = rejudge(records, tasks, label, options)
+        todo = []
     if todo:
         model = create_model(args.model)
         start = getattr(model, "start", None)
@@ -333,6 +340,44 @@ async def main_async(args: argparse.Namespace) -> None:
     console.print(totals(records))
 
 
+def rejudge(
+    records: list[Record], tasks: list[tuple[str, dict[str, Any]]], label: str, options: Options
+) -> list[Record]:
+    """The recorded question runs judged again by the current outcome rules, from the
+    checkpoint's session log and the same workspace evidence (no model call). Runs that
+    failed, and edit or chat tasks, keep their recorded outcome."""
+    log = SessionLog(CACHE / f"{label}.db")
+    sessions: dict[str, str] = {}
+    for info in log.sessions(limit=None):
+        messages = log.messages(info.id)
+        first = next((m.content for m in messages if isinstance(m, UserMessage)), "")
+        sessions.setdefault(first, info.id)
+    by_id = {(s, t["id"]): t for s, t in tasks}
+    judged: list[Record] = []
+    evidence: dict[Path, Any] = {}
+    try:
+        for record in records:
+            task = by_id[(record.set, record.id)]
+            session = sessions.get(task.get("question", ""))
+            if record.set != "questions" or record.outcome == "failed" or session is None:
+                judged.append(record)
+                continue
+            workspace = (TASKS / task.get("workspace", "repo")).resolve()
+            texts: list[str] = []
+            if options.evidence:
+                if workspace not in evidence:
+                    evidence[workspace] = open_workspace_evidence(workspace, CACHE / "evidence")[0]
+                texts = [i.text for i in evidence[workspace].items_for(task["question"])]
+            verdict = classify(log.resume_state(session).messages, evidence=texts)
+            again = replace(record, outcome=verdict.outcome or "failed", reason=verdict.reason)
+            again.contradicted = record.contradicted and again.wrong_confident  # of those only
+            judged.append(again)
+    finally:
+        for source in evidence.values():
+            source.close()
+    return judged
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=["questions", "edits", "issue", "all"], default="all")
@@ -346,6 +391,11 @@ def main() -> None:
     parser.add_argument("--label", default="")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--ids", default="")
+    parser.add_argument(
+        "--rejudge",
+        action="store_true",
+        help="judge the checkpoint's recorded runs again with the current outcome rules",
+    )
     parser.add_argument("--fresh", action="store_true")
     anyio.run(main_async, parser.parse_args())
 
