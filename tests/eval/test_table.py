@@ -187,3 +187,22 @@ def _text(report: PolicyReport) -> str:
     console = Console(width=400, record=True)
     console.print(policy_table(report))
     return console.export_text()
+
+
+def test_a_row_that_ties_full_history_at_zero_does_not_meet_the_goal() -> None:
+    from workset.eval.table import PolicyRow, ProbeAnswer
+
+    def row(name: str, billed: int, outcomes: Sequence[str]) -> PolicyRow:
+        answers = tuple(
+            ProbeAnswer("shard", n, "pay-shard-8", outcome, 10)  # type: ignore[arg-type]
+            for n, outcome in enumerate(outcomes)
+        )
+        return PolicyRow(name, billed, 0, 100, 2, 0, 0, answers)
+
+    control = row("control", 50, ["correct"] * 2)
+    full = row("full", 1000, ["other_record"] * 2)
+    tie = row("window", 100, ["other_record", "other"])
+    better = row("user_verbatim", 100, ["correct", "other"])
+    report = PolicyReport("t", "m", 8192, (SHARD,), (control, full, tie, better))
+    assert report.meets_goal(tie) is False
+    assert report.meets_goal(better) is True

@@ -109,13 +109,16 @@ class PolicyReport:
 
     def meets_goal(self, row: PolicyRow) -> bool | None:
         """The issue's goal for ``row`` against full history: on every informative probe at or
-        above full history's recall, at most 40 % of its billed input tokens, fewer
-        confident-wrong answers. None when there is no full-history row to compare with."""
+        above full history's recall and right at least once (a tie at 0 keeps nothing), at
+        most 40 % of its billed input tokens, fewer confident-wrong answers. None when there
+        is no full-history row to compare with."""
         full = next((r for r in self.rows if r.name == "full" and r.fits), None)
         if full is None or row is full or row.name == CONTROL or not row.fits:
             return None
         ids = [p.id for p in self.probes if self.informative(p.id)]
-        recall = all(row.tally(i).counts["correct"] >= full.tally(i).counts["correct"] for i in ids)
+        recall = all(
+            row.tally(i).counts["correct"] >= max(full.tally(i).counts["correct"], 1) for i in ids
+        )
         wrong = sum(row.tally(i).counts["other_record"] for i in ids)
         full_wrong = sum(full.tally(i).counts["other_record"] for i in ids)
         cheap = row.billed <= GOAL_TOKEN_SHARE * full.billed
