@@ -204,3 +204,14 @@ def test_identical_calls_in_one_message_are_kept_once() -> None:
     )
     assert [c.id for c in decided.message.tool_calls] == ["id0", "other"]
     assert decided.rejected == {}
+
+
+def test_calls_named_after_the_harness_pseudo_call_are_dropped_beside_a_real_one() -> None:
+    copies = tuple(ToolCall(f"m{i}", "invalid_tool_call", f'{{"n": {i}}}') for i in range(37))
+    read = ToolCall("r", "read_file", '{"path": "tinydb/table.py"}')
+    decided = CallInterpreter(NAMES).interpret(
+        AssistantMessage(None, (read, *copies)), 1, tools_offered=True
+    )
+    assert [c.id for c in decided.message.tool_calls] == ["r"]
+    alone = CallInterpreter(NAMES).interpret(AssistantMessage(None, copies), 1, tools_offered=True)
+    assert [c.name for c in alone.message.tool_calls] == ["invalid_tool_call"]

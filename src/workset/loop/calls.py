@@ -39,6 +39,8 @@ from workset.models.toolcalls import parse_tool_calls
 VALID_CALL = '{"name": "<tool name>", "arguments": {...}}'
 # Turns in a row whose calls all failed or found nothing before the run stops as given up.
 MAX_FRUITLESS = 3
+INVALID_CALL = "invalid_tool_call"  # the pseudo-call a message that could not be read gets
+_INVALID_ID = "call_invalid_"
 ECHO_REST = 60  # characters of its own an answer that repeats a harness note may add
 _EMPTY = re.compile(r'"total_matches": 0\b|^No file or directory names|\(empty directory\)', re.M)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
@@ -330,7 +332,7 @@ class CallInterpreter:
             # What the model wrote stays in the message text (cut); the pseudo-call has no
             # arguments: a small model copies a recorded {"raw": ...} call into its next turn.
             text = _cut(message.content, 300)
-            bad = ToolCall(id=f"call_invalid_{iteration}_0", name="invalid_tool_call")
+            bad = ToolCall(id=f"{_INVALID_ID}{iteration}_0", name=INVALID_CALL)
             invalid.append(bad)
             more = len(parsed.errors) - 1
             also = f" ({more} more call{'s' if more > 1 else ''} in it had the same problem)"
@@ -343,12 +345,24 @@ class CallInterpreter:
 
     def _distinct(self, message: AssistantMessage) -> AssistantMessage:
         """The message with each identical call kept once (a degenerate output repeated one
-        call twenty times: twenty error results teach the model nothing one would not)."""
+        call twenty times: twenty error results teach the model nothing one would not).
+
+        Calls the model itself named ``invalid_tool_call`` copy the harness's pseudo-call from
+        the trajectory (the 0.5B wrote 37 in one message): none is kept beside a real call,
+        one at most when there is no other."""
         seen: set[tuple[str, str]] = set()
         kept: list[ToolCall] = []
+        real = any(
+            c.name != INVALID_CALL or c.id.startswith(_INVALID_ID) for c in message.tool_calls
+        )
+        copied = False
         for call in message.tool_calls:
+            if call.name == INVALID_CALL and not call.id.startswith(_INVALID_ID):
+                if real or copied:
+                    continue
+                copied = True
             key = (call.name, _canonical(call.arguments))
-            if key in seen and call.name != "invalid_tool_call":
+            if key in seen and call.name != INVALID_CALL:
                 continue
             seen.add(key)
             kept.append(call)
