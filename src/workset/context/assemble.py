@@ -236,7 +236,8 @@ class Assembler:
             message = history[index]
             assert isinstance(message, ToolMessage)
             short = shortened_result(message, shortened[index])
-            history = [*history[:index], short, *history[index + 1 :]]  # new list: cache keeps old
+            # A new list: the counting cache holds the old one and must see it unchanged.
+            history = [*history[:index], short, *history[index + 1 :]]
             hist = self._update_history(system, tools, history, seq_list, len(head))
 
         guarded: tuple[int, ...] = ()
