@@ -119,11 +119,37 @@ def load(which: str, split: str) -> list[tuple[str, dict[str, Any]]]:
     return tasks
 
 
+class Evidence:
+    """The workspace evidence of each task folder, opened once and reused across tasks."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.sources: dict[Path, Any] = {}
+
+    def source(self, workspace: Path) -> Any:
+        if workspace not in self.sources:
+            source, notes = open_workspace_evidence(workspace, CACHE / "evidence")
+            for note in notes:
+                err.print(note)
+            self.sources[workspace] = source
+        return self.sources[workspace]
+
+    def texts(self, workspace: Path, question: str) -> list[str]:
+        """What the evidence gives the first request for ``question`` (none when off)."""
+        if not self.enabled:
+            return []
+        return [i.text for i in self.source(workspace).items_for(question)]
+
+    def close(self) -> None:
+        for source in self.sources.values():
+            source.close()
+
+
 class Runner:
     def __init__(self, model: Model, options: Options, log: SessionLog) -> None:
         self.model, self.options, self.log = model, options, log
         self.sessions: dict[str, str] = {}  # chat tasks sharing a session
-        self.sources: dict[Path, Any] = {}
+        self.evidence = Evidence(options.evidence)
 
     async def run(self, set_name: str, task: dict[str, Any]) -> Record:
         if set_name == "edits":
@@ -143,7 +169,7 @@ class Runner:
         record.success = bool(expect.search(result.answer))
         if record.wrong_confident:
             seen = [e.result.content for e in events if not e.result.is_error]
-            seen += self._evidence_texts(workspace, task["question"])
+            seen += self.evidence.texts(workspace, task["question"])
             record.contradicted = any(expect.search(text) for text in seen)
         return record
 
@@ -174,7 +200,7 @@ class Runner:
             tools = compact_tools(tools)
         sources: list[ItemSource] = []
         if self.options.evidence:
-            sources.append(self._evidence(workspace))
+            sources.append(self.evidence.source(workspace))
         prompt = (
             EXAMPLE_SYSTEM_PROMPT if self.options.prompt == "example" else DEFAULT_SYSTEM_PROMPT
         )
@@ -205,19 +231,6 @@ class Runner:
                                        for e in finished],
         )  # fmt: skip
         return record, finished, result
-
-    def _evidence(self, workspace: Path) -> Any:
-        if workspace not in self.sources:
-            source, notes = open_workspace_evidence(workspace, CACHE / "evidence")
-            for note in notes:
-                err.print(note)
-            self.sources[workspace] = source
-        return self.sources[workspace]
-
-    def _evidence_texts(self, workspace: Path, question: str) -> list[str]:
-        if not self.options.evidence:
-            return []
-        return [i.text for i in self._evidence(workspace).items_for(question)]
 
     def _fresh_copy(self, task_id: str, source: Path, mutate: dict[str, str] | None) -> Path:
         """The task's workspace: always the same folder (so its evidence index is reused)."""
@@ -332,8 +345,7 @@ async def main_async(args: argparse.Namespace) -> None:
                     )
                     bar.advance(job)
         finally:
-            for source in runner.sources.values():
-                source.close()
+            runner.evidence.close()
             await model.aclose()
     console = Console(width=160)
     console.print(summary(records))
@@ -354,7 +366,7 @@ def rejudge(
         sessions.setdefault(first, info.id)
     by_id = {(s, t["id"]): t for s, t in tasks}
     judged: list[Record] = []
-    evidence: dict[Path, Any] = {}
+    evidence = Evidence(options.evidence)
     try:
         for record in records:
             task = by_id[(record.set, record.id)]
@@ -363,18 +375,13 @@ def rejudge(
                 judged.append(record)
                 continue
             workspace = (TASKS / task.get("workspace", "repo")).resolve()
-            texts: list[str] = []
-            if options.evidence:
-                if workspace not in evidence:
-                    evidence[workspace] = open_workspace_evidence(workspace, CACHE / "evidence")[0]
-                texts = [i.text for i in evidence[workspace].items_for(task["question"])]
+            texts = evidence.texts(workspace, task["question"])
             verdict = classify(log.resume_state(session).messages, evidence=texts)
             again = replace(record, outcome=verdict.outcome or "failed", reason=verdict.reason)
             again.contradicted = record.contradicted and again.wrong_confident  # of those only
             judged.append(again)
     finally:
-        for source in evidence.values():
-            source.close()
+        evidence.close()
     return judged
 
 

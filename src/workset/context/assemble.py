@@ -45,7 +45,7 @@ from workset.context.parts import (
     tail_items,
     trajectory_item,
 )
-from workset.context.shorten import next_to_shorten, shortened_result
+from workset.context.shorten import next_to_shorten, shortened_result, with_shortened
 from workset.errors import UsageError
 from workset.messages import Message, SystemMessage, ToolMessage, ToolSpec
 from workset.models.base import ModelRequest
@@ -225,17 +225,19 @@ class Assembler:
         tail = self._tail(system, tools, history, suffix_messages)
         fixed = sum(p.tokens for p in head) + sum(p.tokens for p in tail)
         room = budget.available(fixed)
-        shortened: dict[int, int] = {}  # index -> tokens of the whole result
+        done: set[int] = set()  # indices of the results shortened
+        shortened: list[str] = []  # "call id (tokens of the whole result)", for the manifest
         start = last_task_index(history)
         while _required(history, hist) > room:
             sizes = [part.tokens for part in hist.parts]
-            index = next_to_shorten(history, start, sizes, set(shortened))
+            index = next_to_shorten(history, start, sizes, done)
             if index is None:
                 break  # select_recent raises the budget error with the numbers
-            shortened[index] = hist.parts[index].tokens
             message = history[index]
             assert isinstance(message, ToolMessage)
-            short = shortened_result(message, shortened[index])
+            done.add(index)
+            shortened.append(f"{message.tool_call_id} ({sizes[index]} tokens)")
+            short = shortened_result(message, sizes[index])
             # A new list: the counting cache holds the old one and must see it unchanged.
             history = [*history[:index], short, *history[index + 1 :]]
             hist = self._update_history(system, tools, history, seq_list, len(head))
@@ -308,7 +310,7 @@ class Assembler:
             ),
             history_policy=inp.policy,
             out_of_scope=packing.out_of_scope,
-            notes=_with_shortened(inp.notes, history, shortened),
+            notes=with_shortened(inp.notes, shortened),
         )
         kept_messages = [history[i] for i in guarded] + list(history[first_kept:])
         messages = (SystemMessage(system), *kept_messages, *suffix_messages)
@@ -482,24 +484,6 @@ class Assembler:
             previous_total=previous.count.total,
             first_divergence=first_divergence(previous.count, count) if broke else "",
         )
-
-
-def _with_shortened(
-    notes: Mapping[str, str], history: Sequence[Message], shortened: Mapping[int, int]
-) -> dict[str, str]:
-    """The manifest's notes, with which tool results this request shortened to fit."""
-    if not shortened:
-        return dict(notes)
-    calls = ", ".join(
-        f"{m.tool_call_id} ({shortened[i]} tokens)"
-        for i, m in ((i, history[i]) for i in sorted(shortened))
-        if isinstance(m, ToolMessage)
-    )
-    return {
-        **notes,
-        "budget": f"the current turn did not fit: shortened the tool results of {calls}; "
-        "the session log keeps them whole",
-    }
 
 
 def _required(history: Sequence[Message], hist: _History) -> int:

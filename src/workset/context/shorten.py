@@ -10,7 +10,7 @@ which calls were. Pure: the same history and room give the same request.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from workset.messages import Message, ToolMessage
@@ -44,3 +44,14 @@ def next_to_shorten(
         if isinstance(message, ToolMessage) and index not in done and tokens[index] >= MIN_TOKENS:
             return index
     return None
+
+
+def with_shortened(notes: Mapping[str, str], shortened: Sequence[str]) -> dict[str, str]:
+    """The manifest's notes, with which tool results (``"call id (tokens)"``) were shortened."""
+    if not shortened:
+        return dict(notes)
+    return {
+        **notes,
+        "budget": "the current turn did not fit: shortened the tool results of "
+        f"{', '.join(shortened)}; the session log keeps them whole",
+    }

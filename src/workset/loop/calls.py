@@ -350,17 +350,11 @@ class CallInterpreter:
         Calls the model itself named ``invalid_tool_call`` copy the harness's pseudo-call from
         the trajectory (the 0.5B wrote 37 in one message): none is kept beside a real call,
         one at most when there is no other."""
+        copies = [c for c in message.tool_calls if _copied(c)]
+        calls = [c for c in message.tool_calls if not _copied(c)] or copies[:1]
         seen: set[tuple[str, str]] = set()
         kept: list[ToolCall] = []
-        real = any(
-            c.name != INVALID_CALL or c.id.startswith(_INVALID_ID) for c in message.tool_calls
-        )
-        copied = False
-        for call in message.tool_calls:
-            if call.name == INVALID_CALL and not call.id.startswith(_INVALID_ID):
-                if real or copied:
-                    continue
-                copied = True
+        for call in calls:
             key = (call.name, _canonical(call.arguments))
             if key in seen and call.name != INVALID_CALL:
                 continue
@@ -417,6 +411,11 @@ def _keywords(task: str) -> list[str]:
     coded = [w for w in words if "_" in w or w[1:] != w[1:].lower() or "." in w]
     rest = sorted((w for w in words if w not in coded), key=len, reverse=True)
     return list(dict.fromkeys([*coded, *rest]))[:3]
+
+
+def _copied(call: ToolCall) -> bool:
+    """A call the model named after the harness's pseudo-call (not one the harness made)."""
+    return call.name == INVALID_CALL and not call.id.startswith(_INVALID_ID)
 
 
 def _echoes(said: str, own: Sequence[str]) -> bool:

@@ -198,8 +198,9 @@ def classify(
             "answered_unverified",
             f"the answer names only what the task and the paths already say ({named[0]!r})",
         )
-    supported = tuple(f for f in facts if _seen(f, haystack))
-    unsupported = tuple(f for f in facts if not _seen(f, haystack))
+    plain = _ungutter(haystack)  # for numbers: without line gutters and ranges
+    supported = tuple(f for f in facts if _seen(f, haystack, plain))
+    unsupported = tuple(f for f in facts if not _seen(f, haystack, plain))
     if unsupported:
         shown = ", ".join(repr(f) for f in unsupported[:3])
         return Verdict(
@@ -208,7 +209,8 @@ def classify(
             supported,
             unsupported,
         )
-    contradiction = _contradiction(answer, observed) or _asked_value(answer, task, observed)
+    pairs = [pair for text in observed for pair in _PAIR.findall(text)]  # (key, number) read
+    contradiction = _contradiction(answer, pairs) or _asked_value(answer, task, pairs)
     if contradiction:
         return Verdict("answered_unverified", contradiction, supported)
     if supported:
@@ -298,11 +300,12 @@ def _folders(arguments: Iterable[str]) -> set[str]:
     return found
 
 
-def _seen(fact: str, haystack: str) -> bool:
+def _seen(fact: str, haystack: str, plain: str) -> bool:
+    """Whether ``fact`` was read: ``plain`` is ``haystack`` without gutters, for numbers."""
     text = fact.lower().removesuffix("()")
     if _NUMBER.fullmatch(text):  # a number: a whole token of the text, not a line number
         token = rf"(?<![\w.]){re.escape(text)}(?![\w]|\.\d)"
-        return re.search(token, _ungutter(haystack)) is not None
+        return re.search(token, plain) is not None
     if text in haystack:
         return True
     if "/" in text:  # a path: its last part, and each part, read somewhere
@@ -315,12 +318,11 @@ def _ungutter(text: str) -> str:
     return _GUTTER.sub(" ", text)
 
 
-def _contradiction(answer: str, observed: Iterable[str]) -> str:
+def _contradiction(answer: str, pairs: Sequence[tuple[str, str]]) -> str:
     """A ``key = number`` read in a result whose key the answer pairs with another number."""
     values: dict[str, set[str]] = {}
-    for text in observed:
-        for key, value in _PAIR.findall(text):
-            values.setdefault(key.lower(), set()).add(value)
+    for key, value in pairs:
+        values.setdefault(key.lower(), set()).add(value)
     lowered = answer.lower()
     numbers = set(_NUMBER.findall(answer))
     for key, seen in values.items():
@@ -333,7 +335,7 @@ def _contradiction(answer: str, observed: Iterable[str]) -> str:
     return ""
 
 
-def _asked_value(answer: str, task: str, observed: Iterable[str]) -> str:
+def _asked_value(answer: str, task: str, pairs: Sequence[tuple[str, str]]) -> str:
     """A ``key = number`` read whose key the task asks about, answered with another number.
 
     ``WRITE_CACHE_SIZE = 1000`` read for "How many write operations does it cache?" makes an
@@ -351,17 +353,18 @@ def _asked_value(answer: str, task: str, observed: Iterable[str]) -> str:
     best = 0
     values: set[str] = set()
     keys: set[str] = set()
-    for text in observed:
-        for key, value in _PAIR.findall(text):
-            words = {_stem(w) for w in _KEY_WORD.findall(_split_key(key))} - _GENERIC_KEY_WORDS
-            shared = len(words & asked)
-            if shared < 2:  # one word ("version" for "Python versions") says too little
-                continue
-            if shared > best:
-                best, values, keys = shared, set[str](), set[str]()
-            if shared == best:
-                values.add(value)
-                keys.add(key)
+    for key, value in pairs:
+        words = {_stem(w) for w in _KEY_WORD.findall(_split_key(key))} - _GENERIC_KEY_WORDS
+        shared = len(words & asked)
+        if shared < 2:  # one word ("version" for "Python versions") says too little
+            continue
+        if shared > best:
+            best = shared
+            values.clear()
+            keys.clear()
+        if shared == best:
+            values.add(value)
+            keys.add(key)
     if not values:
         return ""
     key, told = sorted(keys)[0], " or ".join(sorted(values)[:3])
