@@ -76,7 +76,7 @@ def _probe_requests(policy: HistoryPolicy, model: ScriptedModel, path: Path) -> 
     return model.requests[1:]
 
 
-@pytest.mark.parametrize("pinned_at", ["end", "system"])
+@pytest.mark.parametrize("pinned_at", ["end", "system", "task"])
 def test_a_probe_is_sent_as_the_agent_would_send_the_question_as_its_next_user_message(
     tmp_path: Path, pinned_at: str
 ) -> None:
@@ -99,6 +99,19 @@ def test_pinned_notes_at_the_end_come_after_the_probe_question(tmp_path: Path) -
     assert isinstance(question, UserMessage) and question.content == QUESTION
     assert isinstance(pinned, UserMessage) and pinned.content == NOTE
     assert pinned.origin == "harness"
+
+
+def test_pinned_notes_at_the_task_come_just_before_the_probe_question_which_is_last(
+    tmp_path: Path,
+) -> None:
+    model = ScriptedModel(["4417"] * 2)
+    policy = ListPolicy("pin", pinned=(NOTE,), pinned_at="task")
+    (sent,) = _probe_requests(policy, model, tmp_path / "c.jsonl")
+    *earlier, pinned, question = sent.messages
+    assert isinstance(question, UserMessage) and question.content == QUESTION
+    assert isinstance(pinned, UserMessage) and pinned.content == NOTE
+    assert pinned.origin == "harness"
+    assert [m for m in earlier if isinstance(m, UserMessage) and m.content == NOTE] == []
 
 
 def test_pinned_notes_at_system_join_the_system_prompt_and_the_question_comes_last(

@@ -8,6 +8,7 @@ from pathlib import Path
 import anyio
 import pytest
 
+from workset.errors import UsageError
 from workset.eval.formats import load_transcript
 from workset.history.base import PolicyContext
 from workset.history.extract import findings
@@ -90,6 +91,20 @@ def test_a_large_result_is_quoted_as_the_matching_lines_with_their_reference() -
     assert "lines 41-48 of 60; call get_task_log again with the same arguments" in recalled
     assert "heartbeat ok worker-0\n" not in recalled.split("lines 41-48")[0]
     assert recall.share == 0.2
+
+
+def test_recall_at_the_task_pins_the_recalled_block_before_the_current_question() -> None:
+    history = _ticket_session()
+    policy = make_policy("retrieval", turns=1, dense=False, recall_at="task")
+    question = "Which SEPA mandate reference must the refund memo carry?"
+    view = anyio.run(policy.view, history, PolicyContext(window=4000, query=question))
+    assert view.pinned_at == "task"
+    assert "MND-5528-QX" in view.pinned[-1]
+
+
+def test_a_recall_place_that_does_not_exist_is_refused_naming_the_choices() -> None:
+    with pytest.raises(UsageError, match="'system', 'end' or 'task', got 'middle'"):
+        make_policy("retrieval", recall_at="middle")
 
 
 def test_recall_stays_within_its_share_of_the_window() -> None:

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any
 
 from workset.context.assemble import AssembledRequest, Assembler, BudgetConfig, PreviousRequest
 from workset.errors import ContextBudgetError
-from workset.history.base import HistoryView
+from workset.history.base import HistoryView, PinnedAt
 from workset.messages import Message, ToolSpec, UserMessage, from_wire, to_wire
 from workset.models.base import Model, ModelRequest
 from workset.session.context import RequestSettings, view_input
@@ -48,7 +48,7 @@ class Prompt:
     system: str | None
     messages: tuple[Message, ...]
     pinned: tuple[str, ...] = ()
-    pinned_at: Literal["system", "end"] = "end"
+    pinned_at: PinnedAt = "end"
     seqs: tuple[int | None, ...] | None = None
 
     def view(self) -> HistoryView:

@@ -11,6 +11,11 @@ from workset.messages import Message
 from workset.models.base import Model, Usage
 from workset.tokens.counter import PartCounter
 
+# Where a view's pinned block goes: appended to the system prompt, after the whole trajectory
+# (the stable prefix untouched), or just before the current user message (the question read
+# last, so a small model answers it instead of continuing the quoted block).
+PinnedAt = Literal["system", "end", "task"]
+
 
 @dataclass(frozen=True, slots=True)
 class HistoryView:
@@ -19,15 +24,16 @@ class HistoryView:
     ``seqs[i]`` is the index in the recorded history of ``messages[i]``, or None for a message
     the policy made (a summary, a masked stub keeps its original seq). ``omitted`` lists what
     the policy left out (reason ``policy`` or ``masked``). ``pinned`` is text the policy wants
-    kept whatever happens (notes, standing rules), placed by ``pinned_at``. ``cost`` is what
-    the policy's own model calls billed (summaries, notes), counted apart from the run.
+    kept whatever happens (notes, standing rules), placed by ``pinned_at`` (:data:`PinnedAt`).
+    ``cost`` is what the policy's own model calls billed (summaries, notes), counted apart
+    from the run.
     """
 
     messages: tuple[Message, ...]
     seqs: tuple[int | None, ...]
     omitted: tuple[OmittedItem, ...] = ()
     pinned: tuple[str, ...] = ()
-    pinned_at: Literal["system", "end"] = "end"
+    pinned_at: PinnedAt = "end"
     cost: Usage = field(default_factory=lambda: Usage(0, 0))
     summary_id: str | None = None
     # Why a message of the original history was kept, by seq, when the policy kept it for a

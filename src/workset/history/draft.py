@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal, Protocol
+from typing import Protocol
 
 from workset.context.manifest import OmitReason, OmittedItem
 from workset.errors import UsageError
-from workset.history.base import HistoryView, PolicyContext
+from workset.history.base import HistoryView, PinnedAt, PolicyContext
 from workset.messages import (
     AssistantMessage,
     Message,
@@ -73,7 +73,7 @@ class Draft:
     blocks: tuple[Block, ...]
     omitted: tuple[OmittedItem, ...] = ()
     pinned: tuple[str, ...] = ()
-    pinned_at: Literal["system", "end"] = "end"
+    pinned_at: PinnedAt = "end"
     cost: Usage = field(default_factory=lambda: Usage(0, 0))
     notices: tuple[str, ...] = ()
     summary_id: str | None = None

@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Literal
 
-from workset.history.base import PolicyContext
+from workset.history.base import PinnedAt, PolicyContext
 from workset.history.draft import Draft, add_usage
 from workset.history.summary import ask
 from workset.messages import SystemMessage, UserMessage
@@ -35,11 +34,11 @@ class NoteTaker:
         self,
         *,
         fixed: Sequence[str] = (),
-        pinned_at: Literal["system", "end"] = "end",
+        pinned_at: PinnedAt = "end",
         max_tokens: int = 40,
     ) -> None:
         self.fixed = tuple(fixed)
-        self.pinned_at: Literal["system", "end"] = pinned_at
+        self.pinned_at: PinnedAt = pinned_at
         self.max_tokens = max_tokens
         self.notes: dict[int, str | None] = {}  # seq of the user message -> note, None: none
 

@@ -27,10 +27,10 @@ from __future__ import annotations
 import difflib
 import inspect
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from workset.errors import UsageError
-from workset.history.base import HistoryView, PolicyContext
+from workset.history.base import HistoryView, PinnedAt, PolicyContext
 from workset.history.compaction import DEFAULT_TRIGGER, AnchoredSummary, full_compaction
 from workset.history.draft import Layer, start_draft
 from workset.history.ledger import Extractor, FactLedger
@@ -113,7 +113,7 @@ class CompactionNotes(Compaction):
         self,
         *,
         notes: Sequence[str] = (),
-        pinned_at: Literal["system", "end"] = "end",
+        pinned_at: PinnedAt = "end",
         **params: Any,
     ) -> None:
         self.notes = NoteTaker(fixed=notes, pinned_at=pinned_at)
@@ -139,7 +139,7 @@ class UserVerbatim(LayeredPolicy):
 
 class PinnedSystem(LayeredPolicy):
     name = "pinned_system"
-    where: Literal["system", "end"] = "system"
+    where: PinnedAt = "system"
 
     def __init__(
         self, *, turns: int = DEFAULT_TURNS, notes: Sequence[str] = (), layers: Sequence[Layer] = ()
@@ -150,7 +150,7 @@ class PinnedSystem(LayeredPolicy):
 
 class PinnedEnd(PinnedSystem):
     name = "pinned_end"
-    where: Literal["system", "end"] = "end"
+    where: PinnedAt = "end"
 
 
 class Retrieval(LayeredPolicy):
@@ -160,7 +160,8 @@ class Retrieval(LayeredPolicy):
     weighted 0.2 against the embeddings) were tuned on ``examples/transcripts/support`` only,
     by ``benchmarks/policy_context.py``: the smallest prompts that keep every probe's fact in
     front of the model (docs/results/policies.md). ``ledger=False`` or ``recall=False`` drops
-    one half.
+    one half. ``recall_at="task"`` puts the pinned block (ledger and recalled pieces) just
+    before the current user message instead of after the trajectory: the question is read last.
     """
 
     name = "retrieval"
@@ -178,6 +179,7 @@ class Retrieval(LayeredPolicy):
         lines: int = 8,
         min_cosine: float = 0.15,
         min_relative: float = 0.0,
+        recall_at: PinnedAt = "end",
         dense: bool = True,
         ledger: bool = True,
         recall: bool = True,
@@ -201,6 +203,7 @@ class Retrieval(LayeredPolicy):
                     lines=lines,
                     min_cosine=min_cosine,
                     min_relative=min_relative,
+                    at=recall_at,
                     dense=dense,
                     superseded=facts.ledger.superseded if facts is not None else None,
                 )
@@ -247,7 +250,10 @@ def make_policy(name: str, **params: Any) -> LayeredPolicy:
         raise UsageError(
             f"history policy {name!r} does not take {unknown}; it takes {sorted(accepted)}"
         )
-    policy = cls(**params)
+    try:
+        policy = cls(**params)
+    except ValueError as exc:
+        raise UsageError(f"history policy {name!r}: {exc}") from exc
     policy.settings = {**_defaults(cls), **params}
     return policy
 

@@ -6,8 +6,8 @@ out, each tool result cut into runs of lines — against the current need: the q
 user message, or a probe's question) and the task state (the current task and this turn's
 calls so far). Ranking fuses BM25 and all-MiniLM-L6-v2 cosines (``workset.retrieval``) with
 a weighted sum of min–max normalised scores. The best pieces are quoted back, in history
-order, in one pinned block at the end of the request, within ``share`` of the history's
-window:
+order, in one pinned block — after the trajectory, or with ``at="task"`` just before the
+current user message — within ``share`` of the history's window:
 
 * a message or tool result small enough (``whole_tokens``) is quoted whole, a tool result
   with the call that produced it;
@@ -18,7 +18,9 @@ window:
 Tool output stays untrusted data: the quoted text goes inside ``<external_content>`` with
 imitated tags neutralised. Nothing in the trajectory is moved or split, so units stay whole
 and the stable prefix is never touched; the block replaces last call's block, after the
-trajectory, so the cached trajectory before it is reused.
+trajectory, so the cached trajectory before it is reused. Placed before the current user
+message instead (``at="task"``), a changed block also costs the prefill of the task and of
+the turn's calls after it.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from workset.context.trust import wrap_untrusted
-from workset.history.base import PolicyContext
+from workset.history.base import PinnedAt, PolicyContext
 from workset.history.draft import Draft, text_tokens
 from workset.messages import AssistantMessage, Message, ToolMessage, UserMessage
 
@@ -148,12 +150,15 @@ class Recall:
         lines: int = 8,
         min_cosine: float = 0.15,
         min_relative: float = 0.0,
+        at: PinnedAt = "end",
         dense: bool = True,
         embedder: TextEmbedder | None = None,
         superseded: Callable[[], Mapping[int, str]] | None = None,
     ) -> None:
         if not 0.0 < share < 1.0:
             raise ValueError(f"share must be between 0 and 1, got {share}")
+        if at not in ("system", "end", "task"):
+            raise ValueError(f"at must be 'system', 'end' or 'task', got {at!r}")
         self.share = share
         self.k = k
         self.bm25_weight = bm25_weight
@@ -162,6 +167,7 @@ class Recall:
         self.lines = lines
         self.min_cosine = min_cosine
         self.min_relative = min_relative
+        self.at = at
         self.dense = dense
         self.superseded = superseded
         self._embedder = embedder
@@ -183,7 +189,7 @@ class Recall:
             return draft
         notes = self.superseded() if self.superseded is not None else {}
         block = render(chosen, notes)
-        return replace(draft, pinned=(*draft.pinned, block), pinned_at="end")
+        return replace(draft, pinned=(*draft.pinned, block), pinned_at=self.at)
 
     def _archive(self, draft: Draft) -> dict[int, list[Piece]]:
         calls: dict[str, tuple[str, str]] = {}

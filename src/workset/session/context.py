@@ -28,6 +28,7 @@ from workset.context.assemble import (
     BudgetConfig,
     PreviousRequest,
 )
+from workset.context.budget import last_task_index
 from workset.context.items import ContextItem, Scope
 from workset.context.sources import ContextRequest, ItemSource
 from workset.events.records import MessageRef, RequestRef
@@ -222,16 +223,20 @@ def view_input(
 ) -> AssembleInput:
     """The frozen input of one build from a policy's ``view``: the agent's layout.
 
-    A pinned block at ``"system"`` is appended to the system prompt; otherwise it becomes a
-    required context item, rendered after the trajectory (after the current user message).
+    A pinned block at ``"system"`` is appended to the system prompt; at ``"task"`` it is a
+    harness message just before the current user message; otherwise it becomes a required
+    context item, rendered after the trajectory (after the current user message).
     ``items`` (memory, evidence, notices) come after the trajectory, ``suffix`` messages last;
     the view's notices go to the manifest's notes. Pure: the agent's :class:`RequestMaker`
     and ``workset eval`` both make their inputs here.
     """
     system = settings.system_prompt
     placed = list(items)
+    history, seqs = view.messages, view.seqs
     if view.pinned and view.pinned_at == "system":
         system = f"{system}\n\n{pinned_block(view.pinned)}"
+    elif view.pinned and view.pinned_at == "task":
+        history, seqs = before_task(history, seqs, pinned_block(view.pinned))
     elif view.pinned:
         placed.append(pinned_item(view.pinned))
     all_notes = dict(notes or {})
@@ -245,9 +250,9 @@ def view_input(
         request_id=request_id,
         system=system,
         tools=offered,
-        history=view.messages,
+        history=history,
         budget=settings.budget,
-        seqs=view.seqs,
+        seqs=seqs,
         suffix=tuple(suffix),
         through_seq=through_seq,
         max_tokens=settings.max_tokens,
@@ -323,6 +328,15 @@ def last_user_words(history: Sequence[Message]) -> str:
         if isinstance(message, UserMessage) and message.origin != "harness":
             return message.content
     return ""
+
+
+def before_task(
+    messages: Sequence[Message], seqs: Sequence[int | None], text: str
+) -> tuple[tuple[Message, ...], tuple[int | None, ...]]:
+    """``text`` as a harness message just before the current user message (seq None)."""
+    at = last_task_index(messages)
+    note = UserMessage(text, origin="harness")
+    return (*messages[:at], note, *messages[at:]), (*seqs[:at], None, *seqs[at:])
 
 
 def pinned_item(pinned: Sequence[str]) -> ContextItem:
