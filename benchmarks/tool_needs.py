@@ -53,21 +53,33 @@ class MemoEmbedder:
         return np.stack([self._cache[t] for t in texts]).astype(np.float32, copy=False)
 
 
-def hits(index: ToolIndex, needs: Iterable[Need]) -> dict[str, dict[int, list[bool]]]:
+Also = Callable[[str], Sequence[str]]  # a need's other phrasings (a model's restatement)
+
+
+def _none(need: str) -> Sequence[str]:
+    return ()
+
+
+def hits(
+    index: ToolIndex, needs: Iterable[Need], also: Also = _none
+) -> dict[str, dict[int, list[bool]]]:
     """Per band, per k: one bool per answerable need (an expected tool in the top k)."""
     out: dict[str, dict[int, list[bool]]] = {b: {k: [] for k in KS} for b in ANSWERABLE_BANDS}
     for need in needs:
         if not need.answerable:
             continue
-        ranked = [(m.server, m.tool) for m in index.rank(need.need, k=max(KS))]
+        found = index.rank(need.need, k=max(KS), also=also(need.need))
+        ranked = [(m.server, m.tool) for m in found]
         wanted = {(r.server, r.tool) for r in need.expected}
         for k in KS:
             out[need.band][k].append(bool(wanted & set(ranked[:k])))
     return out
 
 
-def hit_rates(index: ToolIndex, needs: Iterable[Need]) -> dict[str, dict[int, float]]:
-    table = hits(index, needs)
+def hit_rates(
+    index: ToolIndex, needs: Iterable[Need], also: Also = _none
+) -> dict[str, dict[int, float]]:
+    table = hits(index, needs, also)
     rates = {b: {k: _mean(v) for k, v in ks.items()} for b, ks in table.items()}
     rates["all"] = {k: _mean([x for ks in table.values() for x in ks[k]]) for k in KS}
     return rates
@@ -110,11 +122,11 @@ class NotFound:
         return self.refused_answerable / self.answerable if self.answerable else 0.0
 
 
-def not_found(index: ToolIndex, needs: Iterable[Need]) -> NotFound:
+def not_found(index: ToolIndex, needs: Iterable[Need], also: Also = _none) -> NotFound:
     answerable = unservable = refused_a = refused_u = 0
     wrong, refused = [], []
     for need in needs:
-        result = index.search(need.need)
+        result = index.search(need.need, also=also(need.need))
         if need.answerable:
             answerable += 1
             if not result.found:

@@ -279,10 +279,15 @@ class ToolIndex:
         """Every (server, spec) in catalog order."""
         return tuple((e.server, e.spec) for e in self._entries)
 
-    def search(self, query: str, k: int = 5) -> SearchResult:
-        """The best ``k`` tools for ``query``, or "not found" with the closest as suggestions."""
+    def search(self, query: str, k: int = 5, *, also: Sequence[str] = ()) -> SearchResult:
+        """The best ``k`` tools for ``query``, or "not found" with the closest as suggestions.
+
+        ``also``: other phrasings of the same need (a model's restatement, see
+        :mod:`workset.discovery.restate`); each tool scores by the best phrasing. Lexical
+        evidence for the decision still counts the need's own words only.
+        """
         _check(query, k)
-        scored = self._score(query, "hierarchical")
+        scored = self._score(query, "hierarchical", also)
         matches = self._matches(query, scored, max(k, 3))
         if scored.dense is None:
             found = bool(scored.lexical.max() > 0)
@@ -294,16 +299,19 @@ class ToolIndex:
             return SearchResult(query, tuple(matches[:k]), (), decision)
         return SearchResult(query, (), tuple(matches[:3]), decision)
 
-    def rank(self, query: str, k: int = 10, mode: Mode = "hierarchical") -> list[Match]:
+    def rank(
+        self, query: str, k: int = 10, mode: Mode = "hierarchical", *, also: Sequence[str] = ()
+    ) -> list[Match]:
         """The best ``k`` tools by one scoring mode, with no "not found" (for benchmarks)."""
         _check(query, k)
-        return self._matches(query, self._score(query, mode), k)
+        return self._matches(query, self._score(query, mode, also), k)
 
     # -- scoring ---------------------------------------------------------------------------
 
-    def _score(self, query: str, mode: Mode) -> _Scored:
-        lexical = self._tool_bm25.scores(query)
-        server_lexical = self._server_bm25.scores(query)
+    def _score(self, query: str, mode: Mode, also: Sequence[str] = ()) -> _Scored:
+        phrasings = [query, *(a for a in also if a.strip() and a != query)]
+        lexical = np.max([self._tool_bm25.scores(q) for q in phrasings], axis=0)
+        server_lexical = np.max([self._server_bm25.scores(q) for q in phrasings], axis=0)
         if self._dense is None or self._embedder is None:
             if mode not in ("bm25", "hierarchical", "hybrid"):
                 raise UsageError(f"mode {mode!r} needs an embedder; build the index with one")
@@ -311,7 +319,7 @@ class ToolIndex:
             if mode == "hierarchical":
                 ranked = self._boost(lexical, normalise(server_lexical))
             return _Scored(ranked, lexical, None, None, None, None, normalise(server_lexical))
-        queries = [query]
+        queries = list(phrasings)
         if self.config.rewrite and (shorter := rewrite_need(query)) != query:
             queries.append(shorter)
         query_vectors = self._embedder.embed(queries)
