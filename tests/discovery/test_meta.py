@@ -1,14 +1,18 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import anyio
 import pytest
 from discovery_catalog import SERVERS
 
 from workset.discovery import Match, ToolIndex, tool_search_tool
+from workset.discovery.restate import Restatements
+from workset.errors import ModelError
 from workset.messages import ToolCall, ToolMessage
 from workset.retrieval import Embedder
+from workset.testing import ScriptedModel
 from workset.tools.registry import ToolRegistry
 
 
@@ -87,3 +91,29 @@ def test_bad_arguments_come_back_as_a_tool_error(index: ToolIndex) -> None:
     assert search(registry, {"k": 3}).is_error
     assert search(registry, {"query": "weather", "k": 50}).is_error
     assert search(registry, {"query": "  "}).is_error
+
+
+def test_a_restating_search_loads_the_tool_the_query_shares_no_word_with(
+    index: ToolIndex, tmp_path: Path
+) -> None:
+    answer = json.dumps({"description": "Convert a Word document to PDF", "field": "documents"})
+    model = ScriptedModel([answer])
+    loaded: set[str] = set()
+    store = Restatements(tmp_path / "restated.jsonl", model)
+    registry = ToolRegistry([tool_search_tool(index, loaded, restate=store.restate)])
+    need = "turn this contract into something the client can open on any device"
+    result = search(registry, {"query": need, "k": 3})
+    assert not result.is_error
+    assert "convert_to_pdf" in loaded
+    assert len(model.requests) == 1
+
+
+def test_a_restatement_that_fails_searches_the_query_as_stated(index: ToolIndex) -> None:
+    async def broken(query: str) -> str:
+        raise ModelError("the model did not answer with JSON: 'sure!'")
+
+    loaded: set[str] = set()
+    registry = ToolRegistry([tool_search_tool(index, loaded, restate=broken)])
+    result = search(registry, {"query": "I need the weather forecast"})
+    assert not result.is_error
+    assert "get_forecast" in loaded

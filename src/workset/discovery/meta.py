@@ -14,12 +14,12 @@ sent again: the earlier result still holds it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeAlias
 
 from workset.discovery.decision import why_rejected
 from workset.discovery.index import Match, SearchResult, ToolIndex
-from workset.errors import ToolError
+from workset.errors import ModelError, ToolError
 from workset.loop.offer import SEARCH_TOOL
 from workset.messages import ToolSpec
 from workset.tools.base import Tool
@@ -58,16 +58,21 @@ PARAMETERS = {
 }
 
 
-def tool_search_tool(index: ToolIndex, loaded: LoadedTools, *, schemas: int = 3) -> Tool:
-    """The ``tool_search`` tool over ``index``; the best ``schemas`` matches get full schemas."""
+Restate = Callable[[str], Awaitable[str]]  # a need as a catalog description (restate.py)
 
-    def tool_search(query: str, k: int = 5) -> str:
-        if not query.strip():
-            raise ToolError(
-                "the query is empty",
-                hint="describe the capability you need, e.g. 'weather forecast for a city'",
-            )
-        result = index.search(query, k=k)
+
+def tool_search_tool(
+    index: ToolIndex, loaded: LoadedTools, *, schemas: int = 3, restate: Restate | None = None
+) -> Tool:
+    """The ``tool_search`` tool over ``index``; the best ``schemas`` matches get full schemas.
+
+    ``restate`` (for example :meth:`Restatements.restate`) adds a model's restatement of each
+    query as a second phrasing: one model call per new query. When it fails, the query is
+    searched as stated.
+    """
+
+    def answer(query: str, k: int, also: tuple[str, ...]) -> str:
+        result = index.search(query, k=k, also=also)
         if not result.found:
             return _not_found_text(result)
         fresh = [m for m in result.matches[:schemas] if not _is_loaded(loaded, m)]
@@ -75,16 +80,37 @@ def tool_search_tool(index: ToolIndex, loaded: LoadedTools, *, schemas: int = 3)
             _record(loaded, match)
         return _found_text(result, fresh, schemas)
 
+    def tool_search(query: str, k: int = 5) -> str:
+        _check_query(query)
+        return answer(query, k, ())
+
+    async def tool_search_restated(query: str, k: int = 5) -> str:
+        _check_query(query)
+        assert restate is not None
+        try:
+            also: tuple[str, ...] = (await restate(query),)
+        except ModelError:
+            also = ()
+        return answer(query, k, also)
+
     spec = ToolSpec(NAME, DESCRIPTION, PARAMETERS)
     example = {"query": "weather forecast for a city"}
     return Tool(
         spec,
-        tool_search,
+        tool_search if restate is None else tool_search_restated,
         read_only=True,
         idempotent=True,
         examples=(example,),
         wrap_output=False,
     )
+
+
+def _check_query(query: str) -> None:
+    if not query.strip():
+        raise ToolError(
+            "the query is empty",
+            hint="describe the capability you need, e.g. 'weather forecast for a city'",
+        )
 
 
 def _is_loaded(loaded: LoadedTools, match: Match) -> bool:
