@@ -23,8 +23,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from workset.errors import ModelError, UsageError
+from workset.discovery.lines import read_rows
+from workset.errors import ModelError
 from workset.messages import SystemMessage, ToolSpec, UserMessage
 from workset.models.base import Model, ModelRequest
 
@@ -99,28 +101,24 @@ def read_expansions(path: Path) -> dict[str, ToolExpansion]:
 
     A missing file is an empty store; a malformed line raises a UsageError naming the line.
     """
-    if not path.is_file():
-        return {}
-    found: dict[str, ToolExpansion] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            expansion = ToolExpansion(
-                str(row["key"]),
-                str(row["server"]),
-                str(row["tool"]),
-                str(row.get("model", "")),
-                tuple(str(r) for r in row["requests"]),
-            )
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise UsageError(
-                f"{path}:{number} is not an expansion line ({exc}); each line must be JSON with "
-                "key, server, tool and requests; delete the line to regenerate that tool"
-            ) from exc
-        found[expansion.key] = expansion
-    return found
+    rows = read_rows(
+        path,
+        _expansion,
+        what="an expansion line",
+        hint="each line must be JSON with key, server, tool and requests; delete the line to "
+        "regenerate that tool",
+    )
+    return {e.key: e for e in rows}
+
+
+def _expansion(row: dict[str, Any]) -> ToolExpansion:
+    return ToolExpansion(
+        str(row["key"]),
+        str(row["server"]),
+        str(row["tool"]),
+        str(row.get("model", "")),
+        tuple(str(r) for r in row["requests"]),
+    )
 
 
 def requests_by_key(path: Path) -> dict[str, tuple[str, ...]]:

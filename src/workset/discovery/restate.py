@@ -19,7 +19,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from workset.errors import ModelError, UsageError
+from workset.discovery.lines import read_rows
+from workset.errors import ModelError
 from workset.messages import SystemMessage, UserMessage
 from workset.models.base import Model, ModelRequest
 
@@ -116,18 +117,10 @@ class Restatements:
 
 def read_restatements(path: Path) -> dict[str, str]:
     """Restatements in a JSON-lines file by key; a missing file is empty, a bad line an error."""
-    if not path.is_file():
-        return {}
-    found: dict[str, str] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            found[str(row["key"])] = str(row["restated"])
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise UsageError(
-                f"{path}:{number} is not a restatement line ({exc}); each line must be JSON "
-                "with key and restated; delete the line to ask that need again"
-            ) from exc
-    return found
+    rows = read_rows(
+        path,
+        lambda row: (str(row["key"]), str(row["restated"])),
+        what="a restatement line",
+        hint="each line must be JSON with key and restated; delete the line to ask that need again",
+    )
+    return dict(rows)

@@ -1,0 +1,31 @@
+"""JSON-lines files of model output kept by key (expansions, restatements): one reader."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from workset.errors import UsageError
+
+T = TypeVar("T")
+
+
+def read_rows(path: Path, build: Callable[[dict[str, Any]], T], *, what: str, hint: str) -> list[T]:
+    """Each non-empty line of ``path`` made into a ``T`` by ``build``; a missing file is empty.
+
+    A line that is not JSON, or lacks what ``build`` reads, raises a UsageError naming the
+    file and line, what a line must be (``what``) and what to do (``hint``).
+    """
+    if not path.is_file():
+        return []
+    out: list[T] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append(build(json.loads(line)))
+        except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
+            raise UsageError(f"{path}:{number} is not {what} ({exc}); {hint}") from exc
+    return out
