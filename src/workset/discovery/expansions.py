@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workset.discovery.lines import read_rows
+from workset.discovery.lines import answer_object, read_rows
 from workset.errors import ModelError
 from workset.messages import SystemMessage, ToolSpec, UserMessage
 from workset.models.base import Model, ModelRequest
@@ -163,12 +163,7 @@ def parse_requests(content: str) -> tuple[str, ...]:
 
     A ModelError when the answer is not a JSON object or has no usable value.
     """
-    try:
-        value = json.loads(content)
-    except json.JSONDecodeError as exc:
-        raise ModelError(f"the model did not answer with JSON: {content[:120]!r}") from exc
-    if not isinstance(value, dict):
-        raise ModelError(f"the model did not answer with a JSON object: {content[:120]!r}")
+    value = answer_object(content)
     out: list[str] = []
     for name in (SUMMARY[0], *FIELDS):
         text = " ".join(str(value.get(name, "")).split())

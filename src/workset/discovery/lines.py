@@ -1,4 +1,5 @@
-"""JSON-lines files of model output kept by key (expansions, restatements): one reader."""
+"""Model output as JSON (expansions, restatements): one parser for an answer, one reader for
+the JSON-lines files that keep them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from workset.errors import UsageError
+from workset.errors import ModelError, UsageError
 
 T = TypeVar("T")
 
@@ -29,3 +30,14 @@ def read_rows(path: Path, build: Callable[[dict[str, Any]], T], *, what: str, hi
         except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
             raise UsageError(f"{path}:{number} is not {what} ({exc}); {hint}") from exc
     return out
+
+
+def answer_object(content: str) -> dict[str, Any]:
+    """A model's answer as a JSON object; a ModelError quoting it when it is not one."""
+    try:
+        value = json.loads(content)
+    except json.JSONDecodeError as exc:
+        raise ModelError(f"the model did not answer with JSON: {content[:120]!r}") from exc
+    if not isinstance(value, dict):
+        raise ModelError(f"the model did not answer with a JSON object: {content[:120]!r}")
+    return value

@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from workset.discovery.lines import read_rows
+from workset.discovery.lines import answer_object, read_rows
 from workset.errors import ModelError
 from workset.messages import SystemMessage, UserMessage
 from workset.models.base import Model, ModelRequest
@@ -64,12 +64,7 @@ def parse_restatement(content: str) -> str:
 
     A ModelError when the answer is not the object asked for.
     """
-    try:
-        value = json.loads(content)
-    except json.JSONDecodeError as exc:
-        raise ModelError(f"the model did not answer with JSON: {content[:120]!r}") from exc
-    if not isinstance(value, dict):
-        raise ModelError(f"the model did not answer with a JSON object: {content[:120]!r}")
+    value = answer_object(content)
     capability = " ".join(str(value.get("description", "")).split())
     field = " ".join(str(value.get("field", "")).split())
     if not capability:
