@@ -42,7 +42,7 @@ SECTIONS = (
     "mcp",
     "channels",
 )
-KEYS: dict[str, tuple[str, ...]] = {
+_KEYS: dict[str, tuple[str, ...]] = {
     "model": ("name", "context_window", "base_url", "threads", "timeout"),
     "budget": ("output_reserve", "margin"),
     "agent": (
@@ -92,7 +92,7 @@ class Reader:
         raw = data.get(section, {})
         if not isinstance(raw, Mapping):
             raise self.fail(f"[{section}]", "must be a table", f"write it as [{section}] key = …")
-        self.known(raw, section, KEYS[section])
+        self.known(raw, section, _KEYS[section])
         return raw
 
     def string(self, raw: Mapping[str, Any], section: str, key: str, default: str) -> str:

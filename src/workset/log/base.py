@@ -3,11 +3,12 @@
 :class:`SessionLogBase` turns a loop event into the row it is stored as (its JSON payload, a
 model call's manifest as a delta, what makes it happen at most once, the inbox events it
 consumes) and turns rows back into events, the conversation, the inbox, rebuilt requests and
-the state a resumed run starts from. A backend supplies where it lives and five statements:
+the state a resumed run starts from. A backend supplies where it lives,
 :meth:`~SessionLogBase._insert` (one append, its checks in its transaction),
 :meth:`~SessionLogBase._read` (the rows of one statement about a session),
 :meth:`~SessionLogBase.record` and :meth:`~SessionLogBase.blob` (by key), and the session
-statements of the :class:`~workset.stores.protocols.SessionStore` protocol.
+methods (create, list, resolve) of the :class:`~workset.stores.protocols.SessionStore`
+protocol.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ class SessionLogBase(ABC):
         An ``InputAppended`` (or a ``HumanAnswered`` that took an answer event) consumes its
         events; one already consumed raises
         :class:`~workset.errors.EventConsumedError` and records nothing. ``blobs`` (hash →
-        text, from :func:`blob_hash`) are stored in the same transaction.
+        text, from :func:`~workset.log.requests.blob_hash`) are stored in the same transaction.
         """
         fields = stored = event_to_payload(event)
         depth = 0
