@@ -2,8 +2,9 @@
 
 :class:`PostgresSessionLog` keeps everything of :class:`~workset.log.store.SessionLog` that
 does not touch the connection (decoding records, folding trajectories, rebuilding requests,
-resume state, and the read statements, run through :meth:`PostgresSessionLog._read`) and
-replaces the writes. How the guarantees hold here:
+resume state, and the read statements, run through :meth:`PostgresSessionLog._read`: what
+:class:`~workset.log.base.SessionLogBase` holds) and replaces the writes. How the guarantees
+hold here:
 
 - an append is one call of the server-side function ``workset_append`` (one statement, one
   transaction, one round trip), committed before :meth:`append` returns;
@@ -26,17 +27,17 @@ from typing import Any
 
 from workset.errors import EventConsumedError, SessionLogError, UsageError
 from workset.log.manifest_delta import ManifestChain
-from workset.log.store import (
-    _SESSION_INFO_SQL,
+from workset.log.records import (
+    SESSION_INFO_SQL,
     SessionInfo,
-    SessionLog,
     StoredEvent,
-    _dumps,
-    _session_info,
     check_session_id,
+    dump_json,
     new_session_id,
+    session_info,
     session_taken,
 )
+from workset.log.store import SessionLog
 from workset.stores.postgres.db import PostgresDatabase
 from workset.stores.postgres.schema import migrate
 
@@ -165,7 +166,7 @@ class PostgresSessionLog(SessionLog):
         config: Mapping[str, Any] | None = None,
         session_id: str | None = None,
     ) -> str:
-        config_json = None if config is None else _dumps(dict(config), "the session config")
+        config_json = None if config is None else dump_json(dict(config), "the session config")
         if session_id is not None:
             check_session_id(session_id)
 
@@ -247,13 +248,13 @@ class PostgresSessionLog(SessionLog):
         return self._decode(row[0], *row[1:])
 
     def sessions(self, limit: int | None = 50) -> list[SessionInfo]:
-        sql = _SESSION_INFO_SQL + " ORDER BY s.created_at DESC, s.id DESC LIMIT %s"
-        return [_session_info(row) for row in self.db.rows("list sessions", sql, (limit,))]
+        sql = SESSION_INFO_SQL + " ORDER BY s.created_at DESC, s.id DESC LIMIT %s"
+        return [session_info(row) for row in self.db.rows("list sessions", sql, (limit,))]
 
     def get_session(self, id_or_prefix: str) -> SessionInfo:
         session_id = self.resolve(id_or_prefix)
-        sql = _SESSION_INFO_SQL + " WHERE s.id = %s"
-        return _session_info(self.db.rows("read a session", sql, (session_id,))[0])
+        sql = SESSION_INFO_SQL + " WHERE s.id = %s"
+        return session_info(self.db.rows("read a session", sql, (session_id,))[0])
 
     def resolve(self, id_or_prefix: str) -> str:
         if not id_or_prefix:

@@ -1,0 +1,232 @@
+"""Word resolution for the shell walker: what each word of a line becomes when bash runs it.
+
+:class:`ShellWords` keeps what the line itself sets that words read (variables, ``IFS``,
+positional parameters inside functions) and resolves a tree-sitter node to the words bash would
+pass: quotes joined, ``$'…'`` decoded, expansions looked up (unquoted ones split on ``IFS``),
+static ``$(echo …)`` evaluated, an unquoted leading ``~`` the home but a quoted one a file named
+``~``. Redirections resolve to their targets and to the text fed to stdin (here-documents and
+here-strings, with the commands their substitutions run). Commands inside substitutions are
+walked by the subclass, :class:`~workset.safety.shell_walker.Walker`.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+from workset.safety import rules
+from workset.safety.rules import Cmd
+from workset.safety.shell_text import VAR, Word, decode_ansi_c, node_text, unescape, unescape_double
+
+_DEFAULT_IFS = " \t\n"
+_SPECIAL = frozenset({"$", "!", "?", "#", "-"})
+
+
+@dataclass
+class Stdin:
+    """What a here-document or here-string feeds to stdin, and the commands it ran to make it."""
+
+    text: str = ""
+    inner: tuple[Cmd, ...] = ()
+    dynamic: bool = False
+
+
+class ShellWords(ABC):
+    """The variables, ``IFS`` and positional parameters a line sets, and its words resolved."""
+
+    def __init__(self) -> None:
+        self.env: dict[str, str] = {"HOME": "~"}
+        self.unknown: set[str] = set()  # variables set to values only known at run time
+        self.positional: list[str] | None = None  # None: unknown ($1… of the outer shell)
+
+    @abstractmethod
+    def _block(self, node: Any, depth: int) -> list[Cmd]:
+        """Walk the statements among ``node``'s children; the commands they recorded."""
+
+    def _set(self, name: str, value: str, *, dynamic: bool) -> None:
+        self.env[name] = value
+        if dynamic:
+            self.unknown.add(name)
+        else:
+            self.unknown.discard(name)
+
+    # redirections -------------------------------------------------------------------------
+
+    def _redirect(
+        self, node: Any, depth: int
+    ) -> tuple[list[tuple[str, Word]], Stdin | None, list[Any]]:
+        """(op, target) pairs, the text fed to stdin, and pipelines that continue after it."""
+        kind = node.type
+        if kind == "herestring_redirect":
+            word = joined([w for c in node.named_children for w in self._fields(c, depth, True)])
+            return [], Stdin(word.text, tuple(word.inner), word.dynamic), []
+        if kind == "heredoc_redirect":
+            return (
+                [],
+                self._heredoc(node, depth),
+                [c for c in node.named_children if c.type in ("pipeline", "list", "command")],
+            )
+        op = next((c.type for c in node.children if not c.is_named), ">")
+        targets: list[tuple[str, Word]] = []
+        for child in node.children_by_field_name("destination"):
+            if child.type == "number" and op in (">&", "<&"):
+                continue  # 2>&1: a descriptor, not a file
+            targets.extend((op, w) for w in self._fields(child, depth, quoted=True))
+        return targets, None, []
+
+    def _heredoc(self, node: Any, depth: int) -> Stdin:
+        start = next((c for c in node.children if c.type == "heredoc_start"), None)
+        body = next((c for c in node.children if c.type == "heredoc_body"), None)
+        if body is None:
+            return Stdin()
+        text = node_text(body)
+        quoted = start is not None and bool(re.search("['\"\\\\]", node_text(start)))
+        if quoted:
+            return Stdin(text)
+        inner: list[Cmd] = []
+        dynamic = False
+        for part in body.named_children:
+            if part.type in ("simple_expansion", "expansion", "command_substitution"):
+                word = joined(self._fields(part, depth, quoted=True))
+                inner.extend(word.inner)
+                dynamic = dynamic or word.dynamic
+                text = text.replace(node_text(part), word.text, 1)
+        return Stdin(text, tuple(inner), dynamic)
+
+    # words --------------------------------------------------------------------------------
+
+    def _fields(self, node: Any, depth: int, quoted: bool = False) -> list[Word]:
+        """The words ``node`` becomes: unquoted expansions split on ``IFS``."""
+        kind = node.type
+        text = node_text(node)
+        if kind == "word":
+            return [Word(unescape(text), literal_tilde=text.startswith("\\~"))]
+        if kind == "raw_string":
+            body = text[1:-1]
+            return [Word(body, literal_tilde=body.startswith("~"))]
+        if kind == "ansi_c_string":
+            body = decode_ansi_c(text[2:-1])
+            return [Word(body, literal_tilde=body.startswith("~"))]
+        if kind in ("string", "translated_string"):
+            return self._string(node, depth)
+        if kind in ("simple_expansion", "expansion"):
+            values, dynamic = self._expand(node, depth)
+            if quoted or dynamic:
+                return [Word(" ".join(values), dynamic=dynamic)]
+            return [Word(v) for v in self._split(" ".join(values))]
+        if kind == "command_substitution":
+            inner = self._block(node, depth)
+            output = rules.static_output(inner) if inner else None
+            if output is None:
+                return [Word(text, dynamic=True, inner=list(inner))]
+            pieces = [output.strip()] if quoted else self._split(output)
+            return [Word(p, inner=list(inner)) for p in pieces] or [Word("", inner=list(inner))]
+        if kind == "process_substitution":
+            inner = self._block(node, depth)
+            return [Word("/dev/fd/63", inner=list(inner), process=True)]
+        if kind == "concatenation":
+            out: list[Word] = []
+            for child in node.children:
+                parts = self._fields(child, depth, quoted) if child.is_named else [Word(child.type)]
+                if out and parts:
+                    out[-1] = joined([out[-1], parts[0]])
+                    out.extend(parts[1:])
+                else:
+                    out.extend(parts)
+            return out
+        if kind == "arithmetic_expansion":
+            self._substitutions_in(node, depth)
+            return [Word("0", dynamic=bool(VAR.search(text)))]
+        return [Word(text)]
+
+    def _string(self, node: Any, depth: int) -> list[Word]:
+        pieces: list[Word] = [Word("")]
+        for child in node.children:
+            if not child.is_named:
+                if child.type not in ('"', '$"'):
+                    pieces[-1] = joined([pieces[-1], Word(child.type)])
+                continue
+            if child.type == "string_content":
+                pieces[-1] = joined([pieces[-1], Word(unescape_double(node_text(child)))])
+            elif _is_all_positional(child) and self.positional is not None:
+                spread = [Word(p) for p in self.positional] or [Word("")]
+                pieces[-1] = joined([pieces[-1], spread[0]])
+                pieces.extend(spread[1:])
+            else:
+                pieces[-1] = joined([pieces[-1], *self._fields(child, depth, quoted=True)])
+        named = [c for c in node.children if c.is_named]
+        literal = bool(named) and named[0].type == "string_content"
+        pieces[0].literal_tilde = literal and pieces[0].text.startswith("~")
+        return pieces
+
+    def _expand(self, node: Any, depth: int) -> tuple[list[str], bool]:
+        """The value(s) of ``$x``/``${x…}`` and whether it is only known at run time."""
+        text = node_text(node)
+        kinds = ("variable_name", "special_variable_name")
+        names = [c for c in node.named_children if c.type in kinds]
+        name = node_text(names[0]) if names else text.strip("${}")
+        if node.type == "expansion" and text.startswith("${!"):
+            return [text], True  # indirection
+        if name.isdigit() and name != "0":
+            index = int(name) - 1
+            if self.positional is not None:
+                return [self.positional[index] if index < len(self.positional) else ""], False
+            return [text], True
+        if name in ("@", "*"):
+            return (list(self.positional), False) if self.positional is not None else ([text], True)
+        if name in _SPECIAL:
+            return [text], False
+        if name == "0":
+            return ["bash"], False
+        known = name in self.env and name not in self.unknown
+        value = self.env.get(name, "")
+        plain = node.type == "simple_expansion" or re.fullmatch(r"\$\{\w+\}", text) is not None
+        if plain:
+            return ([value], False) if known else ([text], True)
+        operator = re.match(r"\$\{\w+(:?[-=?+])", text)
+        if operator and operator.group(1).rstrip(":") in ("-", "="):
+            words = [w for c in node.named_children[1:] for w in self._fields(c, depth, True)]
+            default = joined(words).text if words else ""
+            return ([value], False) if known and value else ([default], True)
+        return [value if known else text], True
+
+    def _split(self, value: str) -> list[str]:
+        ifs = self.env.get("IFS", _DEFAULT_IFS)
+        if not ifs:
+            return [value] if value else []
+        return [p for p in re.split("[" + re.escape(ifs) + "]+", value) if p]
+
+    def _substitutions_in(self, node: Any, depth: int) -> None:
+        stack = list(node.named_children)
+        while stack:
+            child = stack.pop()
+            if child.type in ("command_substitution", "process_substitution"):
+                self._block(child, depth)
+            else:
+                stack.extend(child.named_children)
+
+
+def joined(words: list[Word]) -> Word:
+    if not words:
+        return Word("")
+    first = words[0]
+    out = Word(
+        "".join(w.text for w in words),
+        dynamic=any(w.dynamic for w in words),
+        process=any(w.process for w in words),
+        literal_tilde=first.literal_tilde,
+    )
+    for word in words:
+        out.inner.extend(word.inner)
+    return out
+
+
+def _is_all_positional(node: Any) -> bool:
+    return node.type in ("simple_expansion", "expansion") and node_text(node) in (
+        "$@",
+        "${@}",
+        "$*",
+        "${*}",
+    )
