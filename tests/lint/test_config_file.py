@@ -169,3 +169,9 @@ def test_a_timeout_that_is_not_a_positive_number_says_how_to_write_it(tmp_path: 
     path.write_text('[model]\ntimeout = "slow"\n')
     with pytest.raises(UsageError, match=r"\[model\] timeout must be a number of seconds > 0"):
         load_config(path)
+
+
+def test_the_vllm_metrics_url_is_read_from_the_model_section(tmp_path: Path) -> None:
+    path = tmp_path / "workset.toml"
+    path.write_text('[model]\nname = "openai:m"\nmetrics_url = "http://gpu:8000/metrics"\n')
+    assert load_config(path).model.metrics_url == "http://gpu:8000/metrics"

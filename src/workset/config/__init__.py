@@ -11,6 +11,8 @@ key                   default                   meaning
 name                  ``qwen2.5-coder-0.5b``    backend spec, as ``workset run --model`` takes it
 context_window        8192                      window in tokens
 base_url              ``""``                    endpoint for ``openai:MODEL`` specs
+metrics_url           ``""``                    a vLLM ``/metrics`` URL: its prefix-cache counters
+                                                recorded per call
 threads               0 (auto)                  embedded model threads; 0: $WORKSET_THREADS,
                                                 else half the cores
 timeout               180                       seconds the model may go without progress

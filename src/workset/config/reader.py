@@ -43,7 +43,7 @@ SECTIONS = (
     "channels",
 )
 _KEYS: dict[str, tuple[str, ...]] = {
-    "model": ("name", "context_window", "base_url", "threads", "timeout"),
+    "model": ("name", "context_window", "base_url", "metrics_url", "threads", "timeout"),
     "budget": ("output_reserve", "margin"),
     "agent": (
         "system_prompt",
