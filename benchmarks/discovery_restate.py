@@ -19,6 +19,7 @@ import argparse
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
@@ -27,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from tool_catalog import DATA, EXPANSIONS, NEEDS, load_catalog, split
 from tool_needs import KS, MemoEmbedder, hit_rates, hit_table, hits, not_found
 
-from workset.discovery import ToolIndex
+from workset.discovery import SearchConfig, ToolIndex
 from workset.discovery.expansions import requests_by_key
 from workset.discovery.needs import Need, read_needs
 from workset.discovery.restate import Restatements
@@ -45,6 +46,10 @@ def main() -> None:
     parser.add_argument("--file", type=Path, help="the restatements file")
     parser.add_argument("--no-model", action="store_true", help="only read the file")
     parser.add_argument("--context-window", type=int, default=2048)
+    parser.add_argument(
+        "--tune", action="store_true", help="print the restatement's share of the scores on tune"
+    )
+    parser.add_argument("--store", type=Path, help="the index's vector file (kept between runs)")
     args = parser.parse_args()
 
     path = args.file or HERE / "data" / "needs" / f"restated-{args.model}.jsonl"
@@ -55,13 +60,30 @@ def main() -> None:
     servers, descriptions = load_catalog(DATA)
     embedder = MemoEmbedder(Embedder.load())
     index = ToolIndex.build(
-        servers, embedder, descriptions=descriptions, expansions=requests_by_key(EXPANSIONS)
+        servers,
+        embedder,
+        descriptions=descriptions,
+        expansions=requests_by_key(EXPANSIONS),
+        store=args.store,
     )
 
     def also(need: str) -> tuple[str, ...]:
         text = restated.get(need)
         return (text,) if text else ()
 
+    if args.tune and "tune" in chosen:
+        print("the restatement's share of every score (also_weight), on the tune half:")
+        for weight in (0.2, 0.3, 0.4, 0.5, 0.7, 1.0):
+            index.config = replace(SearchConfig(), also_weight=weight)
+            rates = hit_rates(index, chosen["tune"], also)
+            nf = not_found(index, chosen["tune"], also)
+            print(
+                f"  {weight:.1f}: hit@5 name {rates['name'][5]:.2f} para "
+                f"{rates['paraphrase'][5]:.2f} hard {rates['hard'][5]:.2f}, hard@1 "
+                f"{rates['hard'][1]:.2f}; unservable refused {nf.refused_unservable}/"
+                f"{nf.unservable}, false not-found {nf.refused_answerable}/{nf.answerable}"
+            )
+        index.config = SearchConfig()
     print(f"restatements by {args.model} in {path}")
     if seconds:
         print(

@@ -93,7 +93,7 @@ def test_bad_arguments_come_back_as_a_tool_error(index: ToolIndex) -> None:
     assert search(registry, {"query": "  "}).is_error
 
 
-def test_a_restating_search_loads_the_tool_the_query_shares_no_word_with(
+def test_a_restating_search_loads_the_tool_a_query_in_other_words_needs(
     index: ToolIndex, tmp_path: Path
 ) -> None:
     answer = json.dumps({"description": "Convert a Word document to PDF", "field": "documents"})
@@ -101,7 +101,8 @@ def test_a_restating_search_loads_the_tool_the_query_shares_no_word_with(
     loaded: set[str] = set()
     store = Restatements(tmp_path / "restated.jsonl", model)
     registry = ToolRegistry([tool_search_tool(index, loaded, restate=store.restate)])
-    need = "turn this contract into something the client can open on any device"
+    need = "the client cannot open contract.docx; give it to them in a format any device reads"
+    assert index.rank(need, k=1)[0].tool != "convert_to_pdf"  # as stated: a near miss first
     result = search(registry, {"query": need, "k": 3})
     assert not result.is_error
     assert "convert_to_pdf" in loaded

@@ -23,7 +23,7 @@ and vectors). Numbers: ``benchmarks/tool_catalog.py``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
@@ -62,6 +62,9 @@ class SearchConfig:
     # hard needs, rewriting changed nothing MiniLM did not already ignore).
     rewrite: bool = False  # also match the need with its filler words dropped
     short_documents: bool = False  # a tool's cosine is the better of its full and short text
+    # With other phrasings of the need (``search(also=...)``): their share of every score,
+    # the need as stated keeping the rest (so one bad restatement cannot take over).
+    also_weight: float = 0.3  # tuned on the tune half (benchmarks/discovery_restate.py --tune)
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,9 +312,10 @@ class ToolIndex:
     # -- scoring ---------------------------------------------------------------------------
 
     def _score(self, query: str, mode: Mode, also: Sequence[str] = ()) -> _Scored:
-        phrasings = [query, *(a for a in also if a.strip() and a != query)]
-        lexical = np.max([self._tool_bm25.scores(q) for q in phrasings], axis=0)
-        server_lexical = np.max([self._server_bm25.scores(q) for q in phrasings], axis=0)
+        others = [a for a in dict.fromkeys(also) if a.strip() and a != query]
+        share = self.config.also_weight if others else 0.0
+        lexical = _blend(self._tool_bm25.scores, query, others, share)
+        server_lexical = _blend(self._server_bm25.scores, query, others, share)
         if self._dense is None or self._embedder is None:
             if mode not in ("bm25", "hierarchical", "hybrid"):
                 raise UsageError(f"mode {mode!r} needs an embedder; build the index with one")
@@ -319,11 +323,15 @@ class ToolIndex:
             if mode == "hierarchical":
                 ranked = self._boost(lexical, normalise(server_lexical))
             return _Scored(ranked, lexical, None, None, None, None, normalise(server_lexical))
-        queries = list(phrasings)
+        queries = [query]
         if self.config.rewrite and (shorter := rewrite_need(query)) != query:
             queries.append(shorter)
-        query_vectors = self._embedder.embed(queries)
-        cosines = np.max(self._dense.vectors @ query_vectors.T, axis=1)
+        vectors = self._embedder.embed([*queries, *others])
+        stated = np.max(self._dense.vectors @ vectors[: len(queries)].T, axis=1)
+        cosines = stated
+        if others:
+            restated = np.max(self._dense.vectors @ vectors[len(queries) :].T, axis=1)
+            cosines = np.asarray((1 - share) * stated + share * restated, dtype=np.float32)
         dense_ = self._dense
         whole = cosines[dense_.full]
         if self.config.short_documents:
@@ -442,6 +450,17 @@ class _Scored:
     examples: Scores | None  # best cosine of its examples (``whole`` when it has none)
     server_cosines: Scores | None
     server_scores: Scores
+
+
+def _blend(
+    scores: Callable[[str], Scores], query: str, others: Sequence[str], share: float
+) -> Scores:
+    """``scores`` of the need as stated, with ``share`` given to the best of ``others``."""
+    stated = scores(query)
+    if not others:
+        return stated
+    best = np.max([scores(o) for o in others], axis=0)
+    return np.asarray((1 - share) * stated + share * best, dtype=np.float32)
 
 
 def _lexical_text(entry: _Entry) -> str:
