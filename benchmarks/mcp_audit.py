@@ -2,11 +2,12 @@
 
 Corpora under ``benchmarks/data/mcp_defs/``, reported per cohort: ``definitions.json`` (the
 first 70, ``old``), ``definitions_more.json`` (cohorts 1 and 2), ``definitions_cohort3.json``
-to ``definitions_cohort6.json``. Each definition has a server, a name, a description, an
+to ``definitions_cohort7.json``. Each definition has a server, a name, a description, an
 input schema, the label ``poisoned``/``benign``, the ``technique``, a one-line ``reason`` and
 a fixed ``split`` (``tune`` or ``heldout``); each file's ``split`` note says how its halves
-were drawn, and cohorts 4 to 6 record in ``first_score`` what the rules of the time scored on
-them before anyone tuned on them (cohorts 4 and 5 were then moved to tune; 6 stays held out).
+were drawn, and cohorts 4 to 7 record in ``first_score`` what the rules of the time scored on
+them before anyone tuned on them (cohorts 4 and 5 were then moved to tune; 6 and 7 stay held
+out; 7 was written blind, without reading the rules or the other cohorts).
 Each is audited with :func:`workset.mcp.audit_tool`; a definition is flagged when it has any
 finding.
 
@@ -63,7 +64,7 @@ def load() -> list[Row]:
     old: list[Row] = json.loads((DATA / "definitions.json").read_text("utf-8"))
     new: list[Row] = [
         case
-        for file in ("definitions_more.json", *(f"definitions_cohort{c}.json" for c in range(3, 7)))
+        for file in ("definitions_more.json", *(f"definitions_cohort{c}.json" for c in range(3, 8)))
         for case in json.loads((DATA / file).read_text("utf-8"))["cases"]
     ]
     return [{**r, "corpus": "old"} for r in old] + [
@@ -101,7 +102,7 @@ def main() -> None:
     baseline = {id(r): keyword_flagged(tool_of(r)) for r in rows}
     print(f"{'':16} {'audit: poisoned   benign':28} {'keywords: poisoned   benign'}")
     for split in ("heldout", "tune"):
-        for corpus in ("old", *(f"new{c}" for c in range(1, 7)), "new", "all"):
+        for corpus in ("old", *(f"new{c}" for c in range(1, 8)), "new", "all"):
             mine = [
                 r
                 for r in rows
@@ -112,7 +113,7 @@ def main() -> None:
             audit = rates(mine, lambda r: bool(found[id(r)]))
             keys = rates(mine, lambda r: baseline[id(r)])
             print(f"{split + ' ' + corpus:16} {audit:28} {keys}")
-    for cohort in range(4, 7):
+    for cohort in range(4, 8):
         note = json.loads((DATA / f"definitions_cohort{cohort}.json").read_text("utf-8"))
         first = note["first_score"]
         print(
