@@ -6,7 +6,8 @@ to ``definitions_cohort6.json``. Each definition has a server, a name, a descrip
 input schema, the label ``poisoned``/``benign``, the ``technique``, a one-line ``reason`` and
 a fixed ``split`` (``tune`` or ``heldout``); each file's ``split`` note says how its halves
 were drawn, and cohorts 4 to 6 record in ``first_score`` what the rules of the time scored on
-them before anyone tuned on them (cohorts 4 and 5 were then moved to tune; 6 stays held out).
+them before anyone tuned on them (cohorts 4, 5 and 6 were then moved to tune, each once the
+next cohort had been written as the new held-out).
 Each is audited with :func:`workset.mcp.audit_tool`; a definition is flagged when it has any
 finding.
 
