@@ -34,38 +34,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from workset.mcp.poison_address import addressed_to_model
+from workset.mcp.poison_terms import CONTEXT, MODEL, NEGATED
+
 FieldKind = Literal["name", "prose", "parameter", "data"]
 
 _I = re.IGNORECASE
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_NEGATED = re.compile(
-    r"\b(never|not|don'?t|do\s+not|does\s+not|must\s+not|should\s+not|cannot|can'?t|"
-    r"won'?t|nor|no\s+one|nothing|nunca|jamais|nie|mai)\b[^,]{0,30}$",
-    _I,
-)
-_MODEL = (
-    r"(assistants?|agents?|models?|llms?|the\s+ai|ai\s+(assistants?|agents?|models?)|"
-    r"chatbots?|copilots?)"
-)
-_OBLIGED = (
-    r"(must|should|shall|will\s+need\s+to|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|"
-    r"(is|are)\s+(expected|required|supposed|meant|asked|instructed|obliged)\s+to|ought\s+to)"
-)
-_ACTS = (
-    r"(set|sets|put|puts|include|includes|attach|attaches|add|adds|paste|pastes|copy|copies|"
-    r"send|sends|mail|mails|forward|forwards|publish|publishes|append|appends|fill|fills|"
-    r"pass|passes|call|calls|invoke|invokes|reply|replies|answer|answers|respond|responds|"
-    r"open|opens|treat|treats|ignore|ignores|skip|skips|drop|drops|omit|omits|hide|hides|"
-    r"recommend|recommends|upload|uploads)"
-)
-_MODEL_SUBJECT = re.compile(
-    rf"(^|[,:(]\s*|\b(the|any|all|every|each|an?|your)\s+){_MODEL}\b(?!['’]s)"
-    rf"(\s+(?!that\b|which\b|who\b)[\w'’-]+){{0,4}}?\s+({_OBLIGED}(?!\s+be\b)|{_ACTS})\b"
-    r"|\b(el|la)\s+(asistente|modelo|agente)\s+(debe|deberá|tiene\s+que)\b"
-    r"|\bl['’](assistant|agent|assistente|ia)\s+(doit|devra|deve|dovrà)\b"
-    r"|\b(der|die|das)\s+(assistent|agent|modell|ki)\s+(muss|soll)\b"
-    r"|\bo\s+(assistente|modelo|agente)\s+(deve|precisa|tem\s+que)\b"
-    r"|(^|[.;(]\s*)(assistant|ai|agent|llm|chatbot)\s*[,:]\s*(please\s+)?[a-z]+"
+# Spoken to the model by name or as whoever drives the session: addressed whatever it is told.
+_VOCATIVE = re.compile(
+    r"(^|[.;(]\s*)(assistant|ai|agent|llm|chatbot)\s*[,:]\s*(please\s+)?[a-z]+"
     r"|\b(whoever|anyone|whatever)\s+(is\s+)?(driving|running|operating|reading|processing|"
     r"handling|controlling)\s+(this|the)\s+(session|conversation|chat|agent|tool)\b",
     _I,
@@ -130,26 +108,6 @@ _NAMED = (
     _PARTICIPANT
     + r"|\b(you|your|users?|credentials?|secrets?|tokens?|passwords?|cookies?|environment|ssh)\b"
 )
-_CONTEXT = (
-    r"(\b(conversations?(?!\s*(threads?|ids?|names?|lists?|members?|_))|dialog(ue)?|"
-    r"(chat|conversation|shell|browser|message|search)\s+(history|log|transcript)s?|"
-    r"(whole|full|entire|complete)\s+(chat|thread|session)|(earlier|so\s+far)\s+in\s+the\s+chat|"
-    r"system\s+(text|prompt|message)|session\s+cookies?|cookies|credentials?|secrets?|"
-    r"passwords?|access\s+tokens?|oauth\s+tokens?|api\s+keys?|private\s+keys?|"
-    r"environment\s+variables?|historial|charla|conversaci[oó]n|historique|verlauf|"
-    r"cronologia|conversa)\b"
-    r"|\b(the\s+)?user['’]s\s+((full|entire|complete|whole|exact|verbatim|raw|latest|last|"
-    r"earlier|previous|past|recent|own|first|initial|opening)\s+([\w-]+\s+){0,2}(requests?|"
-    r"messages?|prompts?|"
-    r"questions?|input|wording|words|text)|messages|prompts|requests|questions)\b"
-    r"|\b(everything|all|whatever|what)\s+the\s+user\s+(typed|said|wrote|asked|entered)\b"
-    r"|\b(what|everything|all\s+that)\s+(was|has\s+been|had\s+been|is)\s+(said|discussed|typed|"
-    r"asked|written)\b|\b(recap|summary|digest|log)\s+of\s+(the|this)\s+(conversation|chat|"
-    r"session|discussion)\b"
-    rf"|\b(every|all|each|any)\s+([\w-]+\s+)?(emails?|messages?|files?|documents?|pages?|"
-    rf"results?|outputs?)\s+(that\s+)?((the\s+)?{_MODEL}|you)\s+(has\s+|have\s+)?(read|seen|opened|"
-    r"received|fetched|processed)\b)"
-)
 _CARRY = (
     r"\b((carr(y|ies|ying))|(contain|hold|include|fill|attach|paste|append|insert|embed|"
     r"encode|quot|echo|repeat|populat|suppl|provid|enter)\w*|put|place|set|pass|copy|add|"
@@ -208,7 +166,7 @@ def signals(text: str, *, kind: FieldKind, params: frozenset[str]) -> Iterator[t
 def _checks(
     sentence: str, kind: FieldKind, carriers: re.Pattern[str]
 ) -> Iterator[tuple[str, bool]]:
-    yield "addressed-to-model", _unnegated(_MODEL_SUBJECT, sentence)
+    yield "addressed-to-model", addressed_to_model(sentence) or _unnegated(_VOCATIVE, sentence)
     yield "shapes-the-reply", _unnegated(_REPLY, sentence)
     yield "about-other-tools", _unnegated(_ABOUT_OTHERS, sentence)
     if kind in ("name", "data"):
@@ -230,7 +188,7 @@ def _sent_away(sentence: str) -> bool:
     for verb in _SEND.finditer(sentence):
         passive = verb.group(0).lower().endswith("ed") or verb.group(0).lower() == "sent"
         scope = sentence[: verb.start()] if passive else sentence[verb.end() : verb.end() + 120]
-        if re.search(_CONTEXT, scope, _I) and not _NEGATED.search(sentence[: verb.start()]):
+        if re.search(CONTEXT, scope, _I) and not NEGATED.search(sentence[: verb.start()]):
             return True
     return False
 
@@ -239,13 +197,13 @@ def _carried(sentence: str) -> bool:
     """A verb of putting or carrying with the conversation, secrets or the environment after it."""
     for verb in re.finditer(_CARRY, sentence, _I):
         after = sentence[verb.end() : verb.end() + 90]
-        if re.search(_CONTEXT, after, _I) and not _NEGATED.search(sentence[: verb.start()]):
+        if re.search(CONTEXT, after, _I) and not NEGATED.search(sentence[: verb.start()]):
             return True
     return False
 
 
 def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:
-    return any(not _NEGATED.search(sentence[: m.start()]) for m in pattern.finditer(sentence))
+    return any(not NEGATED.search(sentence[: m.start()]) for m in pattern.finditer(sentence))
 
 
 def _carrier_pattern(params: frozenset[str]) -> re.Pattern[str]:
