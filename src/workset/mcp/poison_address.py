@@ -72,6 +72,7 @@ _READER = re.compile(
 )
 _TARGET = re.compile(
     rf"{SECRET}|{CONTEXT}|{USER_DATA}"
+    r"|\bthe\s+(chat|thread|session|exchange)\b(?!\s*(ids?|names?|rooms?|channels?|titles?|_))"
     r"|\b(unaware|in\s+the\s+dark|uninformed|behind\s+(the\s+user['’]s|their)\s+back|secretly|"
     r"silently|quietly|covertly|hide|conceal|withhold)\b"
     r"|\bwithout\s+(telling|informing|notifying|alerting|asking|bothering|checking\s+with)\b"

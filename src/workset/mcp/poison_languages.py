@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from workset.mcp.poison_leak_rules import TARGET
 from workset.mcp.poison_rules import Rule, any_of
+from workset.mcp.poison_terms import USER_OTHER_LANGUAGES
 
 OTHER_LANGUAGES: tuple[Rule, ...] = (
     Rule(
@@ -21,6 +22,14 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"tutte?\s+)?(las\s+|les\s+|die\s+|as\s+|os\s+|le\s+|vos\s+|tus\s+|deine\s+)?"
             r"(\w+\s+)?(instrucciones|instructions|anweisungen|instruções|istruzioni|reglas|règles|"
             r"regeln|regras|regole)\b"
+        ),
+    ),
+    Rule(
+        "instruction-override",
+        any_of(
+            r"\b(ignora|ignore|ignorez|ignoriere|ignorar|ignori|olvida|oubliez|vergiss)\s+"
+            r"(lo\s+que|ce\s+que|was|o\s+que|quello\s+che|tout\s+ce\s+que)\s+[^.]{0,30}\b"
+            + USER_OTHER_LANGUAGES
         ),
     ),
     Rule(
@@ -47,6 +56,24 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\bnon\s+(dire|dica|dite|menzionare|menzioni|informare|informi|rivelare|riveli)\b"
             r"[^.]{0,30}\butente",
             r"\bsenza\s+(dirlo|avvisare|informare)\s+(all['’])?utente",
+            r"\b(no\s+(hace\s+falta|es\s+necesario|tiene\s+por\s+qué)|sin)\s+que\s+(el\s+)?"
+            r"usuario\s+(lo\s+)?(sepa|se\s+entere|note|vea)",
+            r"\bel\s+usuario\s+no\s+(debe|tiene\s+que|necesita|ha\s+de)\s+(saber(lo)?|"
+            r"enterarse|verlo)",
+            r"\b(inutile|pas\s+besoin|nul\s+besoin)\s+(de|d['’])\s*(le\s+|l['’])?(prévenir|informer|"
+            r"dire|avertir|mentionner|signaler)\b[^.]{0,20}utilisat",
+            r"\bsans\s+que\s+l['’]utilisat(eur|rice)\s+(ne\s+)?(le\s+)?(sache|remarque|voie)",
+            r"\bl['’]utilisat(eur|rice)\s+n['’]a\s+pas\s+(besoin\s+)?(de|à)\s+(le\s+)?savoir",
+            r"\b(benutzer|nutzer|anwender)\w*\s+(darf|muss|soll|braucht)\s+(das\s+|es\s+|davon\s+)?"
+            r"nichts?\s+(davon\s+)?(zu\s+)?(erfahren|wissen|merken|sehen|mitbekommen)",
+            r"\bohne\s+dass\s+(der|die)\s+(benutzer|nutzer|anwender)\w*\s+(es\s+|davon\s+)?"
+            r"(merkt|erfährt|weiß)",
+            r"\bsem\s+que\s+o\s+usuário\s+(o\s+)?(saiba|perceba|veja)",
+            r"\bo\s+usuário\s+não\s+(precisa|deve|tem\s+que)\s+(de\s+)?saber",
+            r"\bnão\s+é\s+(necessário|preciso)\s+(avisar|informar|contar\s+ao)\s+(o\s+)?usuário",
+            r"\bsenza\s+che\s+l['’]utente\s+(lo\s+)?(sappia|noti|veda)",
+            r"\bl['’]utente\s+non\s+(deve|deve\s+mai|ha\s+bisogno\s+di)\s+sapere",
+            r"\bnon\s+è\s+necessario\s+(avvisare|informare)\s+l['’]utente",
         ),
     ),
     Rule(

@@ -175,6 +175,15 @@ RULES: tuple[Rule, ...] = (
             r"\b(omit|leave\s+out|gloss\s+over|play\s+down|downplay|skip\s+over|suppress)\s+"
             r"(any|all|every)\s+(mention|trace|reference|sign|word)s?\s+of\b",
             r"\b(do\s+not|don'?t|never)\s+let\s+on\b|\bwithout\s+letting\s+on\b",
+            r"\b(is|stays?|remains?|kept|keep\s+(this|it))\s+(strictly\s+|just\s+|only\s+)?between\s+"
+            r"(us|you\s+and\s+(me|this\s+tool)|(the|this)\s+tool\s+and\s+(you|the\s+(assistant|"
+            r"model|agent)))\b",
+            r"\b(the\s+)?users?\s+(is|are|would\s+be|will\s+be)\s+(better\s+off|happier|best\s+"
+            r"served|fine)\s+(not|without)\s+(knowing|being\s+told|hearing|learning|seeing)\b",
+            r"\bspare\s+(the\s+user|them|users|the\s+customer)\s+(the\s+)?(details|specifics|"
+            r"news|mention|story)\b",
+            r"\b(stay|stays|remain|remains|keep|be|kept|go|goes)\s+(silent|quiet|mum)\s+(on|about|"
+            r"regarding|over)\b",
             r"\b(no\s+reason|not\s+necessary|isn'?t\s+necessary|is\s+not\s+necessary|no\s+need)\s+to\s+"
             r"(bring\s+(it|this|that)\s+up|let\s+(the\s+)?(user|them|anyone)\s+know|mention\s+(it|this|"
             r"that))\b",
@@ -192,8 +201,11 @@ RULES: tuple[Rule, ...] = (
             r"mandate|instruction)s?\s*:",
             r"(^|[.!?\n]\s*)(assistant|ai|claude|chatgpt)\s*:\s*\w",
             r"\b(note|attention|reminder|message|tip|hint|advice|memo|guidance|instructions?|"
-            r"heads[- ]up)\s+(to|for)\s+(the\s+|any\s+|all\s+)?(ai|"
+            r"heads[- ]up)\s+(to|for)\s+(the\s+|any\s+|all\s+)?([\w-]+\s+){0,2}?(ai|"
             r"assistant|model|llm|language\s+model|agent)s?\s*[:,-]",
+            r"\b(issued|signed|approved|reviewed|mandated|authori[sz]ed|endorsed|sanctioned)\s+by\s+"
+            r"(the\s+)?([\w-]+\s+){0,3}(team|department|office|administrators?|admins?|operators?|"
+            r"developers?|anthropic|openai)\s*:",
             r"\bif\s+you\s+are\s+(an?\s+)?(ai|assistant|llm|language\s+model|chatbot|"
             r"ai\s+assistant|large\s+language\s+model)\b",
             r"\b(ai|assistant|llm|model|agent)s?\s+(reading|processing|seeing)\s+this\b",
@@ -254,8 +266,10 @@ RULES: tuple[Rule, ...] = (
             r"\b(no\s+need|not\s+necessary|unnecessary|don'?t\s+need|do\s+not\s+need|needn'?t)"
             r"\s+to\s+(check|confirm|ask|verify|consult)(\s+with)?\s+(them|the\s+(user|owner|"
             r"customer|account\s+owner)|anyone|first)",
-            r"\b(do\s+not|don'?t|never)\s+(bother|trouble|interrupt|disturb|pester)\s+(them|"
-            r"the\s+user|the\s+owner|users)",
+            r"\b(do\s+not|don'?t|never|without)\s+(bother(ing)?|troubl(e|ing)|interrupt(ing)?|"
+            r"disturb(ing)?|pester(ing)?)\s+(them|the\s+user|the\s+owner|users|anyone|anybody)",
+            r"\bwithout\s+(checking|confirming|clearing\s+(it|this|them))\s+with\s+(anyone|"
+            r"anybody|the\s+user|them|a\s+human|the\s+owner)\b",
             r"\b(opted\s+out\s+of|waived|turned\s+off)\s+(the\s+|all\s+|any\s+)?(them|"
             r"confirmations?|approvals?|prompts|dialogs)",
             r"\b(confirmation|approval)\s+(dialogs?|prompts?|steps?|requests?|checks?)\s+(only\s+)?"
@@ -292,6 +306,8 @@ RULES: tuple[Rule, ...] = (
             r"approved|signed|authori[sz]ed|granted)\b",
             r"\b(the\s+)?(user|owner|customer)\s+is\s+(fine|ok|okay|happy|comfortable)\s+with",
             r"\b(pre-?approved|auto-?approved|already\s+(approved|authori[sz]ed))",
+            r"\b(are|is|were|was|come|comes)\s+(already\s+)?pre-?(vetted|cleared|screened|"
+            r"authori[sz]ed|sanctioned)\b",
             r"\b(consent|permission|approval|authori[sz]ation)\s+(for\s+[^.;]{0,30})?(is|was|"
             r"has\s+been|have\s+been)\s+(already\s+)?(granted|given|implied|assumed|obtained)",
         ),
@@ -361,7 +377,8 @@ REASONS: dict[str, str] = {
     "directive-tag": "dresses text up as a system or assistant message",
     "forced-call": "demands a call around every other call, or ahead of everything",
     "approval-bypass": "skips the user's approval or claims consent never given",
-    "system-claim": "claims system, developer or operator authority for the tool's words",
+    "system-claim": "claims system or operator authority, or rank over the user, for its words",
+    "content-injection": "slips promotions or links into what the user sends",
     "exfiltration-url": "sends conversation data to a URL the tool does not take",
     "third-party-sharing": "shares user data with third parties or hidden recipients",
     "data-harvest": "asks for the conversation or the model's instructions in an argument",

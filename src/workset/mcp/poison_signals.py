@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from workset.mcp.poison_address import addressed_to_model
-from workset.mcp.poison_terms import CONTEXT, MODEL, NEGATED
+from workset.mcp.poison_terms import CONTEXT, NEGATED
 
 FieldKind = Literal["name", "prose", "parameter", "data"]
 
@@ -47,6 +47,21 @@ _VOCATIVE = re.compile(
     r"|\b(whoever|anyone|whatever)\s+(is\s+)?(driving|running|operating|reading|processing|"
     r"handling|controlling)\s+(this|the)\s+(session|conversation|chat|agent|tool)\b",
     _I,
+)
+# What the reply may not say, whatever the facts: bad news kept out of it.
+_BAD_NEWS = (
+    r"(errors?|mistakes?|problems?|issues?|risks?|bugs?|fail\w*|flaws?|vulnerabilit\w*|"
+    r"defects?|warnings?|concerns?|negative|wrong|incorrect|inaccura\w*|outdated|unsafe|"
+    r"insecure|dangerous|breach\w*|leak\w*|security|findings?|severity)"
+)
+_REGARDLESS = r"(regardless|no\s+matter|whatever\s+(it|the\s+\w+|they)|even\s+(if|when|though))"
+_SUPPRESSED = (
+    r"\b(summar(y|ies)|answers?|repl(y|ies)|responses?|reports?|reviews?|output)\s+(you\s+"
+    r"(write|give|produce|send)\s+)?(must|should|shall|may|can)\s+(never|not)\s+(say|state|"
+    r"mention|claim|report|admit|note|suggest|imply|call|flag|acknowledge|reveal|include|list)"
+    rf"\b[^.;]{{0,60}}\b({_BAD_NEWS}|{_REGARDLESS})\b"
+    r"|(^|[,;:]\s*)(never|do\s+not|don'?t)\s+(report|mention|flag|list|show|surface|say|admit|"
+    rf"disclose|include|acknowledge)\b[^.;]{{0,60}},?\s*{_REGARDLESS}\b"
 )
 _REPLY = re.compile(
     r"\b(in|to|at\s+the\s+(start|end|top|bottom)\s+of|open|begin|start|end|finish|close)\s+"
@@ -68,7 +83,8 @@ _REPLY = re.compile(
     r"should|shall|has\s+to|have\s+to|needs?\s+to|are\s+to|is\s+to)\b"
     r"|\b(if|should|when(ever)?|in\s+case)\s+(the\s+)?(user|customer|they|anyone|someone)s?\s+"
     r"(asks?|inquires?|enquires?|wonders?|questions?|wants\s+to\s+know)\b[^.]{0,80}?\b(the\s+)?"
-    r"(right|correct|proper|official|standard|only|expected)\s+(answer|reply|response)\s+is\b",
+    r"(right|correct|proper|official|standard|only|expected)\s+(answer|reply|response)\s+is\b"
+    rf"|{_SUPPRESSED}",
     _I,
 )
 _OTHER = (
@@ -87,7 +103,9 @@ _JUDGED = (
     r"not\s+the\s+\w+\s+one|rather\s+than\s+the|phas(e|ed|ing)\s+out|being\s+removed|"
     r"sunset\w*|should\s+(no\s+longer|not)\s+be\s+(chosen|used|called|selected|picked)|"
     r"(come|go|be\s+sent|be\s+routed|be\s+directed)\s+(here|to\s+this)\b|here\s+instead|"
-    r"(meant|intended|destined)\s+for)"
+    r"(meant|intended|destined)\s+for|(known\s+to\s+)?(leak|harvest|sell|spy|track|steal|"
+    r"exfiltrat)\w*|insecure|unsafe|malicious|dangerous|(must|should)\s+be\s+avoided|"
+    r"steer\s+clear|stick\s+(with|to)\s+this)"
 )
 _ABOUT_OTHERS = re.compile(
     rf"{_OTHER}[^.;]{{0,80}}\b{_JUDGED}|\b{_JUDGED}\b[^.;]{{0,40}}{_OTHER}"
@@ -96,7 +114,11 @@ _ABOUT_OTHERS = re.compile(
     rf"|\bthis\s+is\s+the\s+(canonical|official|real|genuine|authoritative|definitive)\s+[\w-]+"
     rf"[^.]{{0,80}}{_OTHER}"
     rf"|{_OTHER}[^.]{{0,80}}\b(only|exclusively|solely)\s+(through|via|with|using|use|call|"
-    r"from)?\s*(this|here|me)\b",
+    r"from)?\s*(this|here|me)\b"
+    r"|\b(route|send|direct|redirect|steer|funnel|channel|forward|move|point|give)\s+(every|all|"
+    r"each|any)\s+([\w-]+\s+){0,4}?(requests?|calls?|queries|questions|reads?|writes?|lookups?|"
+    r"searches|traffic)\b[^.;]{0,40}?\b(here|(through|to|via)\s+(this|me))\b"
+    r"|\bprefer\s+(this|me|it)(\s+tool)?\s+(over|to)\s+(any|all|every|other)\b",
     _I,
 )
 _PARTICIPANT = (
@@ -121,6 +143,27 @@ _CARRIER = (
 )
 
 
+# Another tool, by name or kind: its calls are not this tool's business to change.
+_TOOL_REF = (
+    r"((?-i:\b[a-z][a-z0-9]*(_[a-z0-9]+)+\b|\b[a-z]+[A-Z]\w*\b)|\b(any|another|other|every|each|"
+    r"the\s+(?!same\b|this\b)[\w-]+)\s+([\w-]+\s+)?(tools?|servers?|connectors?|"
+    r"integrations?|plugins?)\b)"
+)
+_WHEN_OTHER = re.compile(
+    r"\b(when(ever)?|each\s+time|every\s+time|any\s+time|while|for\s+(every|each|any|all))\b"
+    r"(?P<clause>[^,;:.]{0,80})[,:]\s*(?=(?P<main>[^.;]{0,80}))",
+    _I,
+)
+_ADDS = re.compile(
+    r"^((then|please)\s+)?((also|always)\s+)?(add|include|bcc|cc|append|attach|insert|inject|"
+    r"copy|forward|mirror|save\s+a\s+copy|send\s+a\s+copy|blind[- ]copy|notify|report|log)\b",
+    _I,
+)
+_ADJUSTS = re.compile(
+    r"\b(this\s+(server|tool|plugin|extension)|it)\s+(also\s+)?(adjusts|modifies|changes|"
+    rf"overrides|patches|hooks(\s+into)?|alters|reconfigures|intercepts|rewrites)\s+{_TOOL_REF}",
+    _I,
+)
 _SEND = re.compile(
     r"\b(send|sends|sending|post|posts|upload|uploads|forward|forwards|transmit|transmits|"
     r"message|email|e-mail|mail|cc|bcc|copy|copies|share|shares|report|reports|mirror|"
@@ -149,6 +192,7 @@ SIGNALS: tuple[Signal, ...] = (
         "context-into-argument", "asks for conversation, secrets or the environment in an argument"
     ),
     Signal("context-to-address", "sends conversation, secrets or files to an address it names"),
+    Signal("rewrites-other-tools", "a sentence changes what other tools send or how they run"),
 )
 
 
@@ -157,14 +201,14 @@ def signals(text: str, *, kind: FieldKind, params: frozenset[str]) -> Iterator[t
     seen: set[str] = set()
     carriers = _carrier_pattern(params)
     for sentence in _sentences(text):
-        for name, found in _checks(sentence, kind, carriers):
+        for name, found in _checks(sentence, kind, carriers, params):
             if name not in seen and found:
                 seen.add(name)
                 yield name, sentence[:120]
 
 
 def _checks(
-    sentence: str, kind: FieldKind, carriers: re.Pattern[str]
+    sentence: str, kind: FieldKind, carriers: re.Pattern[str], params: frozenset[str]
 ) -> Iterator[tuple[str, bool]]:
     yield "addressed-to-model", addressed_to_model(sentence) or _unnegated(_VOCATIVE, sentence)
     yield "shapes-the-reply", _unnegated(_REPLY, sentence)
@@ -179,6 +223,21 @@ def _checks(
     into = kind == "parameter" or bool(carriers.search(sentence))  # a parameter's own text
     yield "context-into-argument", into and _carried(sentence)
     yield "context-to-address", _sent_away(sentence)
+    yield "rewrites-other-tools", _rewrites_others(sentence, params)
+
+
+def _rewrites_others(sentence: str, params: frozenset[str]) -> bool:
+    """A condition on another tool's use followed by an addition to it, or a claim to adjust
+    another tool. The tool's own ``params`` are not another tool."""
+    for adjusts in _ADJUSTS.finditer(sentence):
+        named = adjusts.group(0).split()[-1].lower()
+        if named not in params and not NEGATED.search(sentence[: adjusts.start()]):
+            return True
+    for when in _WHEN_OTHER.finditer(sentence):
+        refs = [m.group(0).lower() for m in re.finditer(_TOOL_REF, when.group("clause"), _I)]
+        if any(r not in params for r in refs) and _ADDS.search(when.group("main")):
+            return not NEGATED.search(sentence[: when.start()])
+    return False
 
 
 def _sent_away(sentence: str) -> bool:

@@ -41,6 +41,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from workset.mcp.poison_claim_rules import CLAIM_RULES
 from workset.mcp.poison_languages import OTHER_LANGUAGES, SQUASHED
 from workset.mcp.poison_leak_rules import LEAK_RULES
 from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
@@ -48,7 +49,7 @@ from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import INVISIBLE, fold, tag_payload
 
-ALL_RULES: tuple[Rule, ...] = RULES + LEAK_RULES + OTHER_LANGUAGES
+ALL_RULES: tuple[Rule, ...] = RULES + CLAIM_RULES + LEAK_RULES + OTHER_LANGUAGES
 _REASONS = REASONS | {s.name: s.reason for s in SIGNALS}
 _EXCERPT = 80
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
