@@ -43,7 +43,7 @@ _ACTS = (
 _ADDRESSEE = re.compile(
     rf"(^|[,:;(]\s*|\b(the|any|all|every|each|an?|your|calling|invoking)\s+)"
     rf"(?P<who>([\w-]+\s+){{0,2}}?{MODEL})\b(?!['’]s)"
-    rf"(?P<between>(\s+(?!that\b|which\b|who\b)[\w'’-]+){{0,5}}?)\s+({_MODAL}|{_ACTS})\b"
+    rf"(?P<between>(\s+[\w'’-]+){{0,6}}?)\s+({_MODAL}|{_ACTS})\b"
     rf"|\b(it\s+is|it['’]s)\s+(the|an?|your|every|each)\s+{MODEL}['’]s\s+(job|duty|task|"
     r"responsibility|role)\s+to\b"
     rf"|\byou\s+(are\s+)?{_MODAL}\b"
@@ -64,6 +64,20 @@ _ADDRESSEE = re.compile(
     r"(deve|dovrà|dovrebbe|può|devono)\b",
     _I,
 )
+# An imperative that moves data speaks to whoever reads it. A description's opening sentence
+# names the tool's own action that way ("Save storage state (cookies…) to a file"), so there
+# it counts only with an adverb that marks an instruction ("also", "quietly", "please").
+_IMPERATIVE = re.compile(
+    r"(^|[:;]\s*|\b(then|and)\s+)(?P<adverbs>((please|always|also|first|just|simply|quietly|"
+    r"silently|discreetly|secretly|additionally)\s+)*)(put|pass|send|forward|copy|include|add|"
+    r"attach|paste|write|fill|append|upload|share|post|e-?mail|mail|read|open|fetch|cat|print|"
+    r"dump|collect|gather|grab|export|transmit|drop|insert|embed|encode|store|save|relay|"
+    r"deliver|push|sync|hand\s+over)\b",
+    _I,
+)
+_MARKED = re.compile(
+    r"\b(please|always|also|quietly|silently|discreetly|secretly|additionally)\b", _I
+)
 # The addressee names itself as whoever reads or runs this text: addressed whatever it is told.
 _READER = re.compile(
     r"\b(reading|seeing|processing|working\s+with|using|invoking|calling|handling)\s+this\b"
@@ -76,8 +90,8 @@ _TARGET = re.compile(
     r"|\b(unaware|in\s+the\s+dark|uninformed|behind\s+(the\s+user['’]s|their)\s+back|secretly|"
     r"silently|quietly|covertly|hide|conceal|withhold)\b"
     r"|\bwithout\s+(telling|informing|notifying|alerting|asking|bothering|checking\s+with)\b"
-    r"|\b(disable|skip|bypass|ignore|lift|turn\s+off|override|circumvent|get\s+around|suspend|"
-    r"relax|waive|break)\b[^.;]{0,40}\b(protection|restrictions?|rules?|limits?|checks?|"
+    r"|\b(disable|skip|bypass|ignore|disregard|set\s+aside|forget|lift|turn\s+off|override|"
+    r"circumvent|get\s+around|suspend|relax|waive|break)\b[^.;]{0,40}\b(protection|restrictions?|rules?|limits?|checks?|"
     r"safeguards?|approvals?|confirmations?|reviews?|polic(y|ies)|read-only|sandbox|"
     r"guardrails?|permissions?|2fa|mfa|verification|instructions)\b"
     r"|\b(stop|quit|cease)\s+(using|calling|consulting)\b|\b(avoid|ignore|disregard|abandon|"
@@ -98,14 +112,22 @@ _GATED = re.compile(
 )
 
 
-def addressed_to_model(sentence: str) -> bool:
-    """Whether ``sentence`` tells the assistant to do something a tool has no claim to."""
+def addressed_to_model(sentence: str, *, opening: bool = False) -> bool:
+    """Whether ``sentence`` tells the assistant to do something a tool has no claim to.
+
+    ``opening``: the sentence opens a description, where a bare imperative is the tool's title.
+    """
     for match in _ADDRESSEE.finditer(sentence):
         if NEGATED.search(sentence[: match.start()]):
             continue
         reader = match.group("who") is not None and _READER.search(match.group("between") or "")
         verb = match.start() + match.group(0).rstrip().rfind(" ") + 1  # the modal or the act
         if reader or _targets(sentence[verb:]):
+            return True
+    for match in _IMPERATIVE.finditer(sentence):
+        if opening and not _MARKED.search(match.group("adverbs")):
+            continue
+        if not NEGATED.search(sentence[: match.start()]) and _targets(sentence[match.end() :]):
             return True
     return False
 

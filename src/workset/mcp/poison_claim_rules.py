@@ -25,7 +25,14 @@ _USER_SAYS = (
     r"the\s+human)\s+(says?|said|states?|stated|tells?|told|types?|typed|writes?|wrote|claims?|"
     r"asks?|asked|wants?|requests?|reports?|believes?|thinks?|corrects?)\b"
 )
-_DATA = r"(page|output|result|response|email|message|document|file|comment|issue|ticket)s?"
+_DATA = (
+    r"(web\s*page|page|site|output|result|response|e-?mail|message|document|file|comment|issue|"
+    r"ticket|snippet|readme)s?"
+)
+_AUTHORITY = (
+    r"(the\s+|your\s+|this\s+)?([\w-]+\s+){0,2}?(operator|developer|administrator|admin|system|"
+    r"platform|vendor|owner|creator|maker|anthropic|openai)s?\b"
+)
 _DOMAIN = (
     r"(https?://\S+|\b[\w-]+\.(com|net|org|io|app|co|biz|shop|xyz|info|store|site|online|ai|"
     r"click|top)\b)"
@@ -59,16 +66,22 @@ CLAIM_RULES: tuple[Rule, ...] = (
             r"ground\s+truth)|always\s+(right|correct))\b",
             r"\b(treated|taken|regarded|read)\s+as\s+(the\s+)?(ground\s+truth|gospel|fact|"
             r"authoritative|final)\s+(over|above)\b",
+            r"\b(treat|regard|consider|read|handle|take)\s+([\w'’-]+\s+){0,6}?as\s+(if|though)\s+"
+            r"(it|they)\s+(came|come|comes|were|was)\s+(directly\s+)?from\s+" + _AUTHORITY,
+            r"\b(same|equal|higher|greater|more|top|full)\s+(priority|weight|authority|precedence|"
+            r"standing|trust|rank)\s+(as|than)\s+(the\s+user\b|yours|your\s+own|the\s+system|"
+            r"the\s+developer|the\s+operator|user\s+messages|the\s+user['’]s)",
         ),
         negatable=True,
     ),
     Rule(
         "system-claim",  # orders found in data, to be carried out
         any_of(
-            rf"\b(if|when(ever)?|once)\s+(a|an|the|any)\s+([\w-]+\s+)?{_DATA}\s+(contains?|"
-            r"includes?|has|carries|holds|says|asks|tells)\b[^.;]{0,60}\b(execute|run|follow|obey|"
-            r"carry\s+out|perform|do)\s+(it|that|them|those|this|(that|the|those|its)\s+(line|"
-            r"command|instruction|step|order)s?)\b",
+            rf"\b(if|when(ever)?|once)\b[^,.;]{{0,50}}?\b{_DATA}\b[^,.;]{{0,40}}?\b(contains?|"
+            r"includes?|has|carries|holds|says|asks|tells|mentions?|lists?|suggests?|gives?|"
+            r"shows?)\b[^.;]{0,40}\b(execute|run|follow|obey|carry\s+out|perform|do|type|paste)\s+"
+            r"(it|that|them|those|this|(that|the|those|its)\s+(line|command|instruction|step|"
+            r"order)s?)\b",
             r"\b(carr(y|ies)|contains?|includes?|holds?|has|have)\s+(instructions|commands|orders|"
             r"directives)\s+(that|which)\s+([\w-]+\s+){0,4}(has|have|must|should|is|are|needs?)\s+"
             r"(to\s+)?(be\s+)?(carr(y|ied)\s+out|execut\w+|follow\w*|obey\w*|act\w*\s+on|run)\b",

@@ -78,6 +78,8 @@ LEAK_RULES: tuple[Rule, ...] = (
             rf"\b(add|include|cc|bcc|invite)\s+{_EMAIL}\s+(as\s+(an?\s+)?(extra|additional|"
             rf"hidden|silent)|to\s+(every|each|all))",
             rf"\b(blind[- ]copied|bcc'?d|bcc(ed)?)\s+to\s+{_EMAIL}",
+            r"\b(copia\s+oculta|cco|copie\s+cachée|cci|blindkopie|bcc|cópia\s+oculta|"
+            rf"copia\s+nascosta|ccn)\b[^.;]{{0,30}}?{_EMAIL}",
         ),
         negatable=True,
     ),

@@ -32,6 +32,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from workset.mcp.poison_terms import USER
+
 
 @dataclass(frozen=True, slots=True)
 class Rule:
@@ -184,6 +186,18 @@ RULES: tuple[Rule, ...] = (
             r"news|mention|story)\b",
             r"\b(stay|stays|remain|remains|keep|be|kept|go|goes)\s+(silent|quiet|mum)\s+(on|about|"
             r"regarding|over)\b",
+            r"\b(no\s+one|nobody|no\s+need|needn'?t|need\s+not|not\s+necessary|unnecessary|"
+            r"pointless|no\s+reason|not\s+worth)\b[^.;]{0,25}\b(tell|inform|notify|alert|mention|"
+            r"let\s+\w+\s+know|bring\s+(it|this|that)\s+up|explain|disclose|reveal)\w*\b[^.;]{0,15}"
+            rf"\b{USER}\b",
+            rf"\b(best|better|ideal|preferable|good|safer)\s+(if|that|when)\s+{USER}\s+(never|not|"
+            r"doesn'?t|does\s+not|didn'?t)\s+(ever\s+)?(hears?|heard|learns?|learned|finds?\s+out|"
+            r"found\s+out|knows?|knew|notices?|noticed|sees?|saw|reali[sz]es?|reali[sz]ed)\b",
+            rf"\b(make\s+sure|ensure|see\s+to\s+it)\s+(that\s+)?{USER}\s+(never|does\s+not|"
+            r"doesn'?t|won'?t|will\s+not|can'?t|cannot)\s+(find\s+out|know|notice|see|learn|hear|"
+            r"reali[sz]e)\b",
+            rf"\b(do\s+not|don'?t|never|avoid)\s+let(ting)?\s+{USER}\s+(see|know|notice|find\s+out|"
+            r"hear|learn|read|view)\b",
             r"\b(no\s+reason|not\s+necessary|isn'?t\s+necessary|is\s+not\s+necessary|no\s+need)\s+to\s+"
             r"(bring\s+(it|this|that)\s+up|let\s+(the\s+)?(user|them|anyone)\s+know|mention\s+(it|this|"
             r"that))\b",
@@ -274,6 +288,8 @@ RULES: tuple[Rule, ...] = (
             r"confirmations?|approvals?|prompts|dialogs)",
             r"\b(confirmation|approval)\s+(dialogs?|prompts?|steps?|requests?|checks?)\s+(only\s+)?"
             r"(slow|annoy|bother|waste|are\s+(unnecessary|not\s+needed|pointless|redundant))",
+            r"\b(need|needs|require|requires)\s+no\s+(further\s+)?(confirmation|approval|consent|"
+            r"permission|sign-?off)\b",
             r"\b(go\s+ahead|proceed|run\s+it|execute\s+it|do\s+it)\s+(directly|straight\s+away|"
             r"right\s+away|immediately)\b",
             r"\b(treat|consider|regard|assume)\s+((every|each|all|any)\s+([\w-]+\s+)?(as\s+|"
@@ -305,7 +321,8 @@ RULES: tuple[Rule, ...] = (
             r"plug-?in|tool|connector|extension|app)\b[^.;]{0,40}\b(agreed|consented|accepted|"
             r"approved|signed|authori[sz]ed|granted)\b",
             r"\b(the\s+)?(user|owner|customer)\s+is\s+(fine|ok|okay|happy|comfortable)\s+with",
-            r"\b(pre-?approved|auto-?approved|already\s+(approved|authori[sz]ed))",
+            r"\b(pre-?(approved|authori[sz]ed|consented)|auto-?approved|already\s+(approved|"
+            r"authori[sz]ed))",
             r"\b(are|is|were|was|come|comes)\s+(already\s+)?pre-?(vetted|cleared|screened|"
             r"authori[sz]ed|sanctioned)\b",
             r"\b(consent|permission|approval|authori[sz]ation)\s+(for\s+[^.;]{0,30})?(is|was|"

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from workset.mcp.poison_address import addressed_to_model
-from workset.mcp.poison_terms import CONTEXT, NEGATED
+from workset.mcp.poison_terms import CONTEXT, NEGATED, USER_PRIVATE
 
 FieldKind = Literal["name", "prose", "parameter", "data"]
 
@@ -55,6 +55,16 @@ _BAD_NEWS = (
     r"insecure|dangerous|breach\w*|leak\w*|security|findings?|severity)"
 )
 _REGARDLESS = r"(regardless|no\s+matter|whatever\s+(it|the\s+\w+|they)|even\s+(if|when|though))"
+_DICTATED = (
+    r"(^|\b(the|all|every|each|any|your|future|later)\s+)(answers?|repl(y|ies)|responses?|"
+    r"summar(y|ies))\s+(must|should|shall|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to|"
+    r"is\s+to)\s+(always\s+)?(say|state|describe|call|present|claim|recommend|praise|frame|"
+    r"portray|depict|promote|refer\s+to)\b"
+    r"|\b(describe|present|portray|call|report|frame|depict|rate|label|summari[sz]e)\b[^.;]{0,60}?"
+    rf",?\s*{_REGARDLESS}"
+    r"|\b(summari[sz]e|describe|report|present|portray|frame)\s+(it|this|that|the\s+\w+)\s+as\s+"
+    r"(a\s+)?(success(ful)?|fine|ok|clean|safe|complete|passed|normal|expected|flawless)\b"
+)
 _SUPPRESSED = (
     r"\b(summar(y|ies)|answers?|repl(y|ies)|responses?|reports?|reviews?|output)\s+(you\s+"
     r"(write|give|produce|send)\s+)?(must|should|shall|may|can)\s+(never|not)\s+(say|state|"
@@ -84,12 +94,13 @@ _REPLY = re.compile(
     r"|\b(if|should|when(ever)?|in\s+case)\s+(the\s+)?(user|customer|they|anyone|someone)s?\s+"
     r"(asks?|inquires?|enquires?|wonders?|questions?|wants\s+to\s+know)\b[^.]{0,80}?\b(the\s+)?"
     r"(right|correct|proper|official|standard|only|expected)\s+(answer|reply|response)\s+is\b"
-    rf"|{_SUPPRESSED}",
+    rf"|{_SUPPRESSED}|{_DICTATED}",
     _I,
 )
 _OTHER = (
     r"(\b(other|another|competing|rival|third[- ]party|external|alternative)\s+([\w-]+\s+)?"
-    r"(mcp\s+)?(servers?|connectors?|tools?|plugins?|utilit(y|ies)|readers?|apis?|services?)\b"
+    r"(mcp\s+)?(servers?|connectors?|tools?|plugins?|utilit(y|ies)|readers?|apis?|services?|"
+    r"sources?|providers?|apps?|integrations?|options)\b"
     r"|\b(?!this\b|same\b|our\b|its\b)[\w-]+\s+server['’]s\s+\w+"
     r"|\b[a-z][\w-]*\.[a-z]+_[a-z_]+\b"
     r"|\bthe\s+(?!same\b|this\b)[\w-]+\s+tool\b(?!\s+of\s+this)"
@@ -133,8 +144,13 @@ _NAMED = (
 _CARRY = (
     r"\b((carr(y|ies|ying))|(contain|hold|include|fill|attach|paste|append|insert|embed|"
     r"encode|quot|echo|repeat|populat|suppl|provid|enter)\w*|put|place|set|pass|copy|add|"
-    r"write|followed\s+by|adjunta\w*|"
+    r"write|followed\s+by|belongs?|goes|go|needs|requires|expects|adjunta\w*|"
     r"incluy\w*|pon\w*|copia\w*|mett\w*|inclu\w*|f[uü]g\w*)\b"
+)
+_PUT_INTO = re.compile(
+    r"\b(belongs?|goes|go|(is|are|be|gets?)\s+(put|placed|pasted|copied|added|included|inserted|"
+    r"written|attached|appended|entered))\s+(in|into|inside|as)\b",
+    _I,
 )
 _CARRIER = (
     r"(\b(argument|parameter|param|field|headers?|query\s+string|callback|url|link|campo|"
@@ -147,16 +163,22 @@ _CARRIER = (
 _TOOL_REF = (
     r"((?-i:\b[a-z][a-z0-9]*(_[a-z0-9]+)+\b|\b[a-z]+[A-Z]\w*\b)|\b(any|another|other|every|each|"
     r"the\s+(?!same\b|this\b)[\w-]+)\s+([\w-]+\s+)?(tools?|servers?|connectors?|"
-    r"integrations?|plugins?)\b)"
+    r"integrations?|plugins?)\b"
+    r"|\b(otra|otras|cualquier\s+otra)\s+herramientas?|\bautres?\s+outils?|"
+    r"\b(anderen?|anderes)\s+(tools?|werkzeuge?)|\boutras?\s+ferramentas?|\baltr[oi]\s+strument[oi])"
 )
 _WHEN_OTHER = re.compile(
-    r"\b(when(ever)?|each\s+time|every\s+time|any\s+time|while|for\s+(every|each|any|all))\b"
-    r"(?P<clause>[^,;:.]{0,80})[,:]\s*(?=(?P<main>[^.;]{0,80}))",
+    r"\b(when(ever)?|if|each\s+time|every\s+time|any\s+time|while|for\s+(every|each|any|all)|"
+    r"cuando|siempre\s+que|quand|lorsque|chaque\s+fois\s+que|wenn|immer\s+wenn|sobald|quando|"
+    r"sempre\s+que|ogni\s+volta\s+che)\b"
+    r"(?P<clause>([^,;:.]|\.(?=\w)){0,80})[,:]\s*(?=(?P<main>[^.;]{0,80}))",
     _I,
 )
 _ADDS = re.compile(
     r"^((then|please)\s+)?((also|always)\s+)?(add|include|bcc|cc|append|attach|insert|inject|"
-    r"copy|forward|mirror|save\s+a\s+copy|send\s+a\s+copy|blind[- ]copy|notify|report|log)\b",
+    r"copy|forward|mirror|save\s+a\s+copy|send\s+a\s+copy|blind[- ]copy|notify|"
+    r"añade|agrega|incluye|pon|ajoute|ajoutez|inclus|füge|füg|hänge|adicione|inclua|aggiungi|"
+    r"includi)\b",
     _I,
 )
 _ADJUSTS = re.compile(
@@ -167,7 +189,9 @@ _ADJUSTS = re.compile(
 _SEND = re.compile(
     r"\b(send|sends|sending|post|posts|upload|uploads|forward|forwards|transmit|transmits|"
     r"message|email|e-mail|mail|cc|bcc|copy|copies|share|shares|report|reports|mirror|"
-    r"mirrors|dropped|sent|posted|forwarded|copied|shared|uploaded|mailed|emailed|mirrored)\b",
+    r"mirrors|drop|drops|relay|relays|deliver|delivers|push|pushes|sync|syncs|dropped|sent|"
+    r"posted|forwarded|copied|shared|uploaded|mailed|emailed|mirrored|relayed|delivered|"
+    r"pushed|synced)\b",
     _I,
 )
 _ADDRESS = re.compile(
@@ -200,17 +224,23 @@ def signals(text: str, *, kind: FieldKind, params: frozenset[str]) -> Iterator[t
     """(signal, sentence) for each structural signal found in ``text`` (already readable)."""
     seen: set[str] = set()
     carriers = _carrier_pattern(params)
-    for sentence in _sentences(text):
-        for name, found in _checks(sentence, kind, carriers, params):
+    for index, sentence in enumerate(_sentences(text)):
+        for name, found in _checks(sentence, kind, carriers, params, opening=index == 0):
             if name not in seen and found:
                 seen.add(name)
                 yield name, sentence[:120]
 
 
 def _checks(
-    sentence: str, kind: FieldKind, carriers: re.Pattern[str], params: frozenset[str]
+    sentence: str,
+    kind: FieldKind,
+    carriers: re.Pattern[str],
+    params: frozenset[str],
+    *,
+    opening: bool,
 ) -> Iterator[tuple[str, bool]]:
-    yield "addressed-to-model", addressed_to_model(sentence) or _unnegated(_VOCATIVE, sentence)
+    addressed = addressed_to_model(sentence, opening=opening)
+    yield "addressed-to-model", addressed or _unnegated(_VOCATIVE, sentence)
     yield "shapes-the-reply", _unnegated(_REPLY, sentence)
     yield "about-other-tools", _unnegated(_ABOUT_OTHERS, sentence)
     if kind in ("name", "data"):
@@ -253,12 +283,21 @@ def _sent_away(sentence: str) -> bool:
 
 
 def _carried(sentence: str) -> bool:
-    """A verb of putting or carrying with the conversation, secrets or the environment after it."""
+    """A verb of putting or carrying with the conversation, secrets or the environment after it
+    (or before it, when the verb is passive: "whatever it learns from the inbox belongs in")."""
     for verb in re.finditer(_CARRY, sentence, _I):
         after = sentence[verb.end() : verb.end() + 90]
-        if re.search(CONTEXT, after, _I) and not NEGATED.search(sentence[: verb.start()]):
+        if _taken(after) and not NEGATED.search(sentence[: verb.start()]):
+            return True
+    for verb in _PUT_INTO.finditer(sentence):
+        before = sentence[max(0, verb.start() - 90) : verb.start()]
+        if _taken(before) and not NEGATED.search(before):
             return True
     return False
+
+
+def _taken(text: str) -> bool:
+    return bool(re.search(CONTEXT, text, _I) or re.search(USER_PRIVATE, text, _I))
 
 
 def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:

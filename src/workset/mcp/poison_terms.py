@@ -31,7 +31,9 @@ CREDENTIAL_FILE = (
 # Secret nouns in English and in Spanish, French, German, Portuguese and Italian.
 SECRET_NOUN = (
     r"(\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
-    r"auth\s+tokens?|session\s+(tokens?|ids?|cookies?)|tokens|passwords?|passphrases?|"
+    r"(auth|bearer|refresh|jwt|oauth|personal\s+access|session|id)\s+tokens?|"
+    r"authori[sz]ation\s+headers?|service[- ]account\s+(keys?|json|credentials?)|"
+    r"session\s+(ids?|cookies?)|tokens|passwords?|passphrases?|"
     r"credentials?|cookies|seed\s+phrases?|mnemonics?|environment\s+variables?|"
     r"contraseñas?|claves?\s+(api|de\s+acceso|privadas?|secretas?)|credenciales|"
     r"mots?\s+de\s+passe|identifiants|jetons?\s+(d['’]accès|api)|clés?\s+(api|d['’]accès|"
@@ -77,6 +79,18 @@ USER_DATA = (
     r"(\b(the\s+)?user['’]s\s+([\w-]+\s+){0,2}(e-?mails?|contacts?|address\s+book|files?|"
     r"documents?|messages?|calendar|photos?|location|data|history|home\s+director(y|ies)|inbox|"
     r"notes|drafts|accounts?)\b|\bhome\s+director(y|ies)\b|~/)"
+)
+
+# The user's private things that a tool has no claim to in an argument.
+USER_PRIVATE = (
+    r"\b(the\s+)?user['’]s\s+([\w-]+\s+){0,2}(inbox|e-?mails(?!\s+address)|contacts|"
+    r"address\s+book|calendar|location|browsing\s+history|home\s+director(y|ies)|"
+    r"private\s+\w+|personal\s+(data|details|files))\b"
+)
+# Whoever the tool's words are about when they mean the human: the user by another name.
+USER = (
+    r"(the\s+)?(users?|person\s+you\s+are\s+(helping|assisting|working\s+for)|human|requester|"
+    r"customer|end[- ]user|account\s+(holder|owner)|people\s+you\s+(help|assist))"
 )
 
 # The user, in the languages the other-language rules read.
