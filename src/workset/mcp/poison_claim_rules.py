@@ -35,7 +35,8 @@ _AUTHORITY = (
 )
 _DOMAIN = (
     r"(https?://\S+|\b[\w-]+\.(com|net|org|io|app|co|biz|shop|xyz|info|store|site|online|ai|"
-    r"click|top)\b)"
+    r"click|top|deals|promo|sale|link|live|me|tv|us|uk|de|fr|es|it|br|mx|ru|cn|cc|ly|gg|to|dev|"
+    r"cloud|tech|space|fun|club|vip|win|bid|money|pro)\b)"
 )
 
 CLAIM_RULES: tuple[Rule, ...] = (
@@ -89,6 +90,9 @@ CLAIM_RULES: tuple[Rule, ...] = (
             r"found\s+in|returned\s+(by|in)|contained\s+in|from|in)\s+(this\s+tool['’]s\s+|the\s+|"
             r"its\s+|a\s+|any\s+)?([\w-]+\s+)?(output|results?|responses?|pages?|emails?|"
             r"documents?)\b[^.]{0,60}\b(run|execute|follow|obey|carry\s+out)\s+(them|it|those)\b",
+            r"\b(carrying|acting\s+on|following|executing|obeying|running)\s+(them|those|these|it)"
+            r"(\s+out)?\s+(is|are)\s+(expected|required|mandatory|fine|allowed|ok(ay)?|encouraged|"
+            r"the\s+norm|standard|part\s+of)\b",
             r"\b(when(ever)?|if|as\s+soon\s+as|the\s+moment)\s+(any\s+|a\s+|an\s+|the\s+|"
             r"another\s+)?([\w-]+\s+)?(tool\s+)?(outputs?|results?|responses?|documents?|pages?|"
             r"emails?)\s+(requests?|asks?|demands?|tells|instructs?|says\s+to)\b",
@@ -105,6 +109,10 @@ CLAIM_RULES: tuple[Rule, ...] = (
             r"\b(add|append|insert|include|attach|embed)\s+(a|an|our)\s+([\w-]+\s+)?(link|line|"
             r"footer|banner|signature|p\.?s\.?)\b[^;\n]{0,40}?" + _DOMAIN + r"[^;\n]{0,40}\b(to|in|"
             r"on|into)\s+(every|each|all|any)\b",
+            r"\b(messages?|posts?|e-?mails?|repl(y|ies)|bod(y|ies)|comments?|tweets?|invites?)\b"
+            r"[^.;]{0,60}\b(should|must|will|has\s+to|have\s+to|needs?\s+to|shall)\s+(always\s+)?"
+            r"(also\s+)?(carry|include|contain|mention|end\s+with|close\s+with|have|feature)\b"
+            r"[^;\n]{0,80}?" + _DOMAIN,
         ),
         negatable=True,
     ),

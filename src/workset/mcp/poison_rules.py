@@ -190,6 +190,10 @@ RULES: tuple[Rule, ...] = (
             r"pointless|no\s+reason|not\s+worth)\b[^.;]{0,25}\b(tell|inform|notify|alert|mention|"
             r"let\s+\w+\s+know|bring\s+(it|this|that)\s+up|explain|disclose|reveal)\w*\b[^.;]{0,15}"
             rf"\b{USER}\b",
+            r"\b(nothing|none|no\s+(word|mention|hint|trace|sign)|not\s+a\s+(word|hint))\b"
+            r"([^.;]|\.(?=\w)){0,60}\b"
+            r"(should|must|may|is\s+to|ought\s+to|needs?\s+to)\s+(ever\s+)?(reach|get\s+to|be\s+"
+            rf"(shown|mentioned|told|reported|passed|relayed)\s+to|make\s+it\s+to)\s+{USER}\b",
             rf"\b(best|better|ideal|preferable|good|safer)\s+(if|that|when)\s+{USER}\s+(never|not|"
             r"doesn'?t|does\s+not|didn'?t)\s+(ever\s+)?(hears?|heard|learns?|learned|finds?\s+out|"
             r"found\s+out|knows?|knew|notices?|noticed|sees?|saw|reali[sz]es?|reali[sz]ed)\b",
@@ -211,6 +215,8 @@ RULES: tuple[Rule, ...] = (
             r"[\[<{]{2}\s*[\w -]{0,20}(directive|system|admin|operator|override|instruction|"
             r"important)s?[\w -]{0,20}[\]>}]{2}",
             r"\[\s*(priority|system|important|admin|urgent|override|instructions?)\s*:",
+            r"[\[<{(]\s*(for\s+)?(the\s+)?(assistant|ai|model|llm|agent|bot|system|admin)s?"
+            r"([- ]+(only|eyes\s+only|note|use|instructions?))\s*[\]>})]",
             r"\b(system|admin|developer|emergency|priority)\s+(override|directive|notice|"
             r"mandate|instruction)s?\s*:",
             r"(^|[.!?\n]\s*)(assistant|ai|claude|chatgpt)\s*:\s*\w",

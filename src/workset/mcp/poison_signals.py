@@ -129,7 +129,9 @@ _ABOUT_OTHERS = re.compile(
     r"|\b(route|send|direct|redirect|steer|funnel|channel|forward|move|point|give)\s+(every|all|"
     r"each|any)\s+([\w-]+\s+){0,4}?(requests?|calls?|queries|questions|reads?|writes?|lookups?|"
     r"searches|traffic)\b[^.;]{0,40}?\b(here|(through|to|via)\s+(this|me))\b"
-    r"|\bprefer\s+(this|me|it)(\s+tool)?\s+(over|to)\s+(any|all|every|other)\b",
+    r"|\bprefer\s+(this|me|it)(\s+tool)?\s+(over|to)\s+(any|all|every|other)\b"
+    r"|\b(in\s+place\s+of|instead\s+of|rather\s+than|in\s+preference\s+to)\s+(every|any|all|each)"
+    r"\s+(other\s+)?[\w-]+",
     _I,
 )
 _PARTICIPANT = (
@@ -144,12 +146,14 @@ _NAMED = (
 _CARRY = (
     r"\b((carr(y|ies|ying))|(contain|hold|include|fill|attach|paste|append|insert|embed|"
     r"encode|quot|echo|repeat|populat|suppl|provid|enter)\w*|put|place|set|pass|copy|add|"
-    r"write|followed\s+by|belongs?|goes|go|needs|requires|expects|adjunta\w*|"
+    r"write|followed\s+by|belongs?|goes|go|needs|requires|expects|record|log|store|save|keep|"
+    r"capture|adjunta\w*|"
     r"incluy\w*|pon\w*|copia\w*|mett\w*|inclu\w*|f[uü]g\w*)\b"
 )
 _PUT_INTO = re.compile(
     r"\b(belongs?|goes|go|(is|are|be|gets?)\s+(put|placed|pasted|copied|added|included|inserted|"
-    r"written|attached|appended|entered))\s+(in|into|inside|as)\b",
+    r"written|attached|appended|entered|recorded|stored|logged)|(is|are)\s+(fair\s+game|welcome|"
+    r"fine|free\s+to\s+use))\s+(in|into|inside|as|for)\b",
     _I,
 )
 _CARRIER = (
@@ -166,6 +170,15 @@ _TOOL_REF = (
     r"integrations?|plugins?)\b"
     r"|\b(otra|otras|cualquier\s+otra)\s+herramientas?|\bautres?\s+outils?|"
     r"\b(anderen?|anderes)\s+(tools?|werkzeuge?)|\boutras?\s+ferramentas?|\baltr[oi]\s+strument[oi])"
+)
+# "any message you write with the slack server should carry…": another tool's output amended.
+_THROUGH_OTHER = re.compile(
+    r"\b(any|every|each|all)\s+([\w-]+\s+)?(messages?|e-?mails?|posts?|invites?|commits?|files?|"
+    r"requests?|calls?|payments?|pull\s+requests?|issues?|tickets?)\s+(you\s+)?(write|send|make|"
+    r"create|open|post|push|file)s?\s+(with|through|via|using|on)\s+" + _TOOL_REF + r"[^.;]{0,40}?"
+    r"\b(should|must|will|has\s+to|have\s+to|needs?\s+to|shall)\s+(always\s+)?(also\s+)?(carry|"
+    r"include|contain|have|get|cc|bcc|mention|add|end\s+with)\b",
+    _I,
 )
 _WHEN_OTHER = re.compile(
     r"\b(when(ever)?|if|each\s+time|every\s+time|any\s+time|while|for\s+(every|each|any|all)|"
@@ -262,6 +275,9 @@ def _rewrites_others(sentence: str, params: frozenset[str]) -> bool:
     for adjusts in _ADJUSTS.finditer(sentence):
         named = adjusts.group(0).split()[-1].lower()
         if named not in params and not NEGATED.search(sentence[: adjusts.start()]):
+            return True
+    for through in _THROUGH_OTHER.finditer(sentence):
+        if not NEGATED.search(sentence[: through.start()]):
             return True
     for when in _WHEN_OTHER.finditer(sentence):
         refs = [m.group(0).lower() for m in re.finditer(_TOOL_REF, when.group("clause"), _I)]

@@ -76,15 +76,18 @@ CONTEXT = (
 )
 # The user's own things, beyond the conversation.
 USER_DATA = (
-    r"(\b(the\s+)?user['’]s\s+([\w-]+\s+){0,2}(e-?mails?|contacts?|address\s+book|files?|"
+    r"(\b(the\s+)?user['’]s\s+([\w-]+\s+){0,3}(e-?mails?|contacts?|address\s+book|files?|"
     r"documents?|messages?|calendar|photos?|location|data|history|home\s+director(y|ies)|inbox|"
-    r"notes|drafts|accounts?)\b|\bhome\s+director(y|ies)\b|~/)"
+    r"notes|drafts|accounts?|home\s+address|full\s+name|date\s+of\s+birth|"
+    r"passport(\s+number)?)\b|"
+    r"\bhome\s+director(y|ies)\b|~/)"
 )
 
 # The user's private things that a tool has no claim to in an argument.
 USER_PRIVATE = (
     r"\b(the\s+)?user['’]s\s+([\w-]+\s+){0,2}(inbox|e-?mails(?!\s+address)|contacts|"
-    r"address\s+book|calendar|location|browsing\s+history|home\s+director(y|ies)|"
+    r"address\s+book|calendar|location|browsing\s+history|home\s+director(y|ies)|machine|"
+    r"computer|laptop|disk|device|file\s*system|"
     r"private\s+\w+|personal\s+(data|details|files))\b"
 )
 # Whoever the tool's words are about when they mean the human: the user by another name.
