@@ -26,7 +26,14 @@ from __future__ import annotations
 
 import re
 
-from workset.mcp.poison_terms import CONTEXT, MODEL, NEGATED, SECRET, USER_DATA
+from workset.mcp.poison_terms import (
+    CONTEXT,
+    MODEL,
+    NEGATED,
+    SECRET,
+    USER_DATA,
+    USER_OTHER_LANGUAGES,
+)
 
 _I = re.IGNORECASE
 _MODAL = (
@@ -51,6 +58,9 @@ _ADDRESSEE = re.compile(
     r"artificial)s?\b(\s+[\w-]+){0,3}?\s+(debe|deberá|debería|deben|tiene\s+que|tienen\s+que|"
     r"ha\s+de|puede|necesita|está\s+obligad[oa]\s+a)\b"
     r"|\bque\s+(el|la)\s+(asistente|modelo|agente|ia)\b"
+    r"|\b(se\s+(pide|ruega|solicita)|pedimos)\s+al\s+(asistente|modelo|agente)\b"
+    r"|\b(merci|il\s+est\s+demandé)\s+à\s+l['’](assistant|agent|ia)\s+d['’e]"
+    r"|\bpede-se\s+ao\s+(assistente|modelo|agente)\b|\bsi\s+chiede\s+all['’](assistente|agente)\b"
     r"|\b(l['’]|le\s+|la\s+|un\s+|une\s+|tout\s+|chaque\s+)(assistant|agent|modèle|ia|llm)s?"
     r"\b(\s+[\w-]+){0,3}?\s+(doit|devra|devrait|doivent|peut|est\s+(prié|tenu|censé|invité|"
     r"autorisé)\s+(de|à|d['’]))"
@@ -100,6 +110,8 @@ _TARGET = re.compile(
     r"|\b(upload|send|forward|post|publish|share|transmit|e-?mail|leak)\w*\b[^;]{0,60}?"
     r"(https?://|[\w.+-]+@[\w-]+\.|\b[\w-]+\.(com|net|org|io|app|biz|xyz|ru|cn)\b|"
     r"\bpublic(ly)?\b|\bexternal\b|\bthird[- ]part|\beveryone\b|\bthe\s+internet\b)"
+    r"|\b(ignore|disregard|ignor\w*|olvid\w*|oubli\w*|vergiss\w*|esquec\w*|dimentic\w*)\b[^.;]{0,40}"
+    rf"\b(users?|{USER_OTHER_LANGUAGES})\b"
     r"|\b(carry\s+out|execute|obey|act\s+on|comply\s+with)\b[^.;]{0,30}\b(instructions?|"
     r"commands?|orders|directives?|whatever|anything)\b",
     _I,

@@ -65,6 +65,9 @@ CLAIM_RULES: tuple[Rule, ...] = (
             r"provided|coming|sent)\s+(here|by\s+this\s+(tool|server)|from\s+this\s+(tool|server))"
             r"\s+(is|are)\s+(authoritative|binding|final|canonical|definitive|the\s+(truth|"
             r"ground\s+truth)|always\s+(right|correct))\b",
+            r"\b(takes?|has|have|gets?|given|with)\s+(top\s+|absolute\s+|full\s+)?(priority|"
+            r"precedence)\s+over\s+(the\s+|your\s+|any\s+)?(conversation|user|chat|instructions|"
+            r"system|requests?|prompts?)",
             r"\b(treated|taken|regarded|read)\s+as\s+(the\s+)?(ground\s+truth|gospel|fact|"
             r"authoritative|final)\s+(over|above)\b",
             r"\b(treat|regard|consider|read|handle|take)\s+([\w'’-]+\s+){0,6}?as\s+(if|though)\s+"

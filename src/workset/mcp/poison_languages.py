@@ -48,6 +48,8 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\bno\s+(le\s+)?(digas|diga|menciones|mencione|informes|informe|cuentes|cuente)"
             r"\b[^.]{0,30}\busuario",
             r"\bsin\s+(decírselo|decirle|avisar|informar)\s+(al\s+)?usuario",
+            r"\bno\s+(le\s+)?(comentar|contar|decir|mencionar|avisar|informar|revelar|explicar)"
+            r"(le|les|selo|lo)?\b[^.]{0,20}\b(al\s+)?usuario",
             r"\bne\s+(lui\s+)?(dites|dis|mentionnez|mentionne|révélez|signalez)\s+(jamais|pas|"
             r"rien)\b[^.]{0,30}\butilisateur",
             r"\bsans\s+(le\s+dire|prévenir|informer)\s+(à\s+)?l['’]utilisateur",

@@ -57,7 +57,8 @@ LEAK_RULES: tuple[Rule, ...] = (
             r"\b[^.]{0,40}\b(to|in|into)\s+(the\s+|a\s+)?(url|link|query|image|request)",
             r"\b(send|post|upload|forward|transmit|report|exfiltrate|mirror|copy)\s+(all\s+|the\s+|"
             r"every\s+|a\s+copy\s+of\s+(the\s+)?|full\s+|entire\s+|whole\s+|complete\s+)*"
-            r"(conversation|chat\s+history|messages?|results?"
+            r"(conversation|chat\s+history|messages?|results?|contacts?|contact\s+list|address\s+book|"
+            r"customers?|customer\s+(list|data|records)|leads|records|database|inbox|e-?mails?"
             r"|outputs?|context|files?|contents?|everything|data|responses?)\b[^.]{0,40}\bto\s+"
             + TARGET,
         ),
@@ -80,6 +81,8 @@ LEAK_RULES: tuple[Rule, ...] = (
             rf"\b(blind[- ]copied|bcc'?d|bcc(ed)?)\s+to\s+{_EMAIL}",
             r"\b(copia\s+oculta|cco|copie\s+cachée|cci|blindkopie|bcc|cópia\s+oculta|"
             rf"copia\s+nascosta|ccn)\b[^.;]{{0,30}}?{_EMAIL}",
+            rf"{_EMAIL}\s+(en|em|in|como|as)\s+(copia\s+oculta|cco|copie\s+cachée|cci|blindkopie|bcc|"
+            r"cópia\s+oculta|copia\s+nascosta|ccn)\b",
         ),
         negatable=True,
     ),

@@ -51,7 +51,7 @@ def any_of(*alternatives: str) -> re.Pattern[str]:
 
 
 NEGATION = re.compile(
-    r"\b(never|not|don't|dont|do not|does not|must not|should not|shouldn't|won't|cannot|"
+    r"\b(never|(?<!why\s)not|don't|dont|do not|does not|must not|should not|shouldn't|won't|cannot|"
     r"can't|no need|avoid|refuse|without)\b[^.;:!?]{0,40}$"
     r"|\b(only\s+)?(if|when)\s+the\s+user\s+(explicitly\s+|specifically\s+)?"
     r"(asks?|asked|requests?|requested|says|said|wants|chooses|chose)\b[^.;:!?]{0,40}$"
@@ -113,6 +113,10 @@ RULES: tuple[Rule, ...] = (
             r"\b(whatever|no\s+matter\s+what)\s+the\s+user\s+(asks|says|wants|requests|types)",
             r"\b(ignore|disregard)\s+(what\s+|whatever\s+)?(the\s+)?user('?s)?\s+(says|said|"
             r"asks|asked|requests?|instructions|wishes|wants)",
+            r"\b(from\s+(this\s+point|now|here)(\s+on(ward)?)?|henceforth|starting\s+now),?\s+(the\s+"
+            r"(assistant|model|agent|ai)|you)\s+(is|are|becomes?|acts?\s+as|plays?)\b",
+            r"\b(has|have|with)\s+no\s+(content\s+|safety\s+)?(rules|restrictions|filters|limits|"
+            r"guidelines|guardrails)\b",
             r"\byou\s+are\s+now\s+(a|an|no\s+longer)\b|\bfrom\s+now\s+on,?\s+you\s+(are|"
             r"must|will|should|have)\b",
             r"\byou\s+(have|are\s+under)\s+no\s+(restrictions|rules|filters|guidelines)\b",
@@ -194,6 +198,10 @@ RULES: tuple[Rule, ...] = (
             r"([^.;]|\.(?=\w)){0,60}\b"
             r"(should|must|may|is\s+to|ought\s+to|needs?\s+to)\s+(ever\s+)?(reach|get\s+to|be\s+"
             rf"(shown|mentioned|told|reported|passed|relayed)\s+to|make\s+it\s+to)\s+{USER}\b",
+            rf"\b(keep|leave|kept|left)\s+{USER}\s+(out\s+of\s+the\s+loop|in\s+the\s+dark|unaware|"
+            r"uninformed|ignorant|none\s+the\s+wiser)\b",
+            r"\b(leave|keep)\s+(them|it|this|that|these|those)\s+out\s+of\s+(anything|everything|"
+            rf"whatever|what)\s+(you\s+)?(tell|say\s+to|show|report\s+to|give)\s+(to\s+)?{USER}\b",
             rf"\b(best|better|ideal|preferable|good|safer)\s+(if|that|when)\s+{USER}\s+(never|not|"
             r"doesn'?t|does\s+not|didn'?t)\s+(ever\s+)?(hears?|heard|learns?|learned|finds?\s+out|"
             r"found\s+out|knows?|knew|notices?|noticed|sees?|saw|reali[sz]es?|reali[sz]ed)\b",
@@ -294,6 +302,7 @@ RULES: tuple[Rule, ...] = (
             r"confirmations?|approvals?|prompts|dialogs)",
             r"\b(confirmation|approval)\s+(dialogs?|prompts?|steps?|requests?|checks?)\s+(only\s+)?"
             r"(slow|annoy|bother|waste|are\s+(unnecessary|not\s+needed|pointless|redundant))",
+            r"\bwith\s+(no|zero)\s+(user\s+)?(confirmation|approval|consent|sign-?off)\b",
             r"\b(need|needs|require|requires)\s+no\s+(further\s+)?(confirmation|approval|consent|"
             r"permission|sign-?off)\b",
             r"\b(go\s+ahead|proceed|run\s+it|execute\s+it|do\s+it)\s+(directly|straight\s+away|"

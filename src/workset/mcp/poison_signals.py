@@ -43,7 +43,8 @@ _I = re.IGNORECASE
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # Spoken to the model by name or as whoever drives the session: addressed whatever it is told.
 _VOCATIVE = re.compile(
-    r"(^|[.;(]\s*)(assistant|ai|agent|llm|chatbot)\s*[,:]\s*(please\s+)?[a-z]+"
+    r"(^|[.;(]\s*)([-*•]\s*)?(assistants?|ai|agents?|llms?|chatbots?|models?|claude|gpt|copilot)"
+    r"\s*[,:]\s*(please\s+)?[a-z]+"
     r"|\b(whoever|anyone|whatever)\s+(is\s+)?(driving|running|operating|reading|processing|"
     r"handling|controlling)\s+(this|the)\s+(session|conversation|chat|agent|tool)\b",
     _I,
@@ -102,12 +103,15 @@ _OTHER = (
     r"(mcp\s+)?(servers?|connectors?|tools?|plugins?|utilit(y|ies)|readers?|apis?|services?|"
     r"sources?|providers?|apps?|integrations?|options)\b"
     r"|\b(?!this\b|same\b|our\b|its\b)[\w-]+\s+server['’]s\s+\w+"
+    r"|\b(any|every|all|each)\s+([\w-]+\s+)?(tools?|servers?|connectors?)\s+(besides|other\s+than|"
+    r"except|but)\s+(this|me)\b"
     r"|\b[a-z][\w-]*\.[a-z]+_[a-z_]+\b"
     r"|\bthe\s+(?!same\b|this\b)[\w-]+\s+tool\b(?!\s+of\s+this)"
     r"|\ba\s+[\w-]+(\s+[\w-]+)?\s+tool\b)"
 )
 _JUDGED = (
-    r"(supersed\w*|replac\w*|retired|deprecated|obsolete|outdated|stale|unreliable|"
+    r"(supersed\w*|replac\w*|retired|deprecated|obsolete|outdated|stale|unreliable|corrupt\w*|"
+    r"garbage|inaccurate|"
     r"untrustworthy|decoy|fake|broken|compromised|unavailable|off[- ]limits|must\s+not\s+be|"
     r"not\s+to\s+be|is\s+not\s+to|are\s+not\s+to|throw\s+(it|them)\s+away|discard|drop|"
     r"disregard|ignore|false\s+positives?|handled\s+by|route|reroute|redirect|preferred|"
@@ -175,9 +179,11 @@ _TOOL_REF = (
 _THROUGH_OTHER = re.compile(
     r"\b(any|every|each|all)\s+([\w-]+\s+)?(messages?|e-?mails?|posts?|invites?|commits?|files?|"
     r"requests?|calls?|payments?|pull\s+requests?|issues?|tickets?)\s+(you\s+)?(write|send|make|"
-    r"create|open|post|push|file)s?\s+(with|through|via|using|on)\s+" + _TOOL_REF + r"[^.;]{0,40}?"
-    r"\b(should|must|will|has\s+to|have\s+to|needs?\s+to|shall)\s+(always\s+)?(also\s+)?(carry|"
-    r"include|contain|have|get|cc|bcc|mention|add|end\s+with)\b",
+    r"create|open|post|push|file|made|sent|created|written|opened|posted|pushed|filed)s?\s+(with|"
+    r"through|via|using|on)\s+" + _TOOL_REF + r"[^.;]{0,40}?"
+    r"\b((should|must|will|has\s+to|have\s+to|needs?\s+to|shall)\s+(always\s+)?(also\s+)?(carry|"
+    r"include|contain|have|get|cc|bcc|mention|add|end\s+with)|(gets?|receives?)\s+(an?\s+)?(extra|"
+    r"additional|hidden|second|secret))\b",
     _I,
 )
 _WHEN_OTHER = re.compile(
@@ -190,7 +196,8 @@ _WHEN_OTHER = re.compile(
 _ADDS = re.compile(
     r"^((then|please)\s+)?((also|always)\s+)?(add|include|bcc|cc|append|attach|insert|inject|"
     r"copy|forward|mirror|save\s+a\s+copy|send\s+a\s+copy|blind[- ]copy|notify|"
-    r"añade|agrega|incluye|pon|ajoute|ajoutez|inclus|füge|füg|hänge|adicione|inclua|aggiungi|"
+    r"añade|agrega|incluye|pon|ajoute|ajoutez|inclus|füge|füg|hänge|adicione|inclua|coloque|"
+    r"ponha|aggiungi|"
     r"includi)\b",
     _I,
 )

@@ -39,13 +39,13 @@ SECRET_NOUN = (
     r"mots?\s+de\s+passe|identifiants|jetons?\s+(d['’]accès|api)|clés?\s+(api|d['’]accès|"
     r"privées?|secrètes?)|passw[öo]rter|passwort|kennw[öo]rter|zugangsdaten|api-?schlüssel|"
     r"senhas?|credenciais|chaves?\s+(api|de\s+acesso|privadas?)|credenziali|"
-    r"chiavi\s+(api|di\s+accesso|private))\b)"
+    r"chiavi\s+(api|di\s+accesso|private))\b|(?-i:\bPINs?\b))"
 )
 SECRET = rf"({SECRET_NOUN}|{ENV_SECRET}|{CREDENTIAL_FILE})"
 
 # A negation shortly before a match, in the same clause: the sentence is advice.
 NEGATED = re.compile(
-    r"\b(never|not|don'?t|do\s+not|does\s+not|must\s+not|should\s+not|cannot|can'?t|"
+    r"\b(never|(?<!why\s)not|don'?t|do\s+not|does\s+not|must\s+not|should\s+not|cannot|can'?t|"
     r"won'?t|nor|no\s+one|nothing|nunca|jamais|nie|mai|nicht|não)\b[^,]{0,30}$",
     _I,
 )
@@ -79,7 +79,9 @@ USER_DATA = (
     r"(\b(the\s+)?user['’]s\s+([\w-]+\s+){0,3}(e-?mails?|contacts?|address\s+book|files?|"
     r"documents?|messages?|calendar|photos?|location|data|history|home\s+director(y|ies)|inbox|"
     r"notes|drafts|accounts?|home\s+address|full\s+name|date\s+of\s+birth|"
-    r"passport(\s+number)?)\b|"
+    r"passport(\s+number)?)\b|\bcarnet\s+d['’]adresses\b|\blibreta\s+de\s+direcciones\b|"
+    r"\badressbuch\b|\b(contactos|contatos|contacts|kontakte|contatti)\s+(del|do|de\s+l['’]|des|"
+    r"dell['’])\s*(usuari[oa]|utilisateur|nutzers|benutzers|utente)\b|"
     r"\bhome\s+director(y|ies)\b|~/)"
 )
 
