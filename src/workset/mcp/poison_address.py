@@ -45,7 +45,8 @@ _MODAL = (
 _ACTS = (
     r"(sets|puts|includes|attaches|adds|pastes|copies|sends|mails|forwards|publishes|appends|"
     r"fills|passes|calls|invokes|replies|answers|responds|opens|treats|ignores|skips|drops|"
-    r"omits|hides|recommends|uploads|reads|reveals|shares)"
+    r"omits|hides|recommends|uploads|reads|reveals|shares|keeps|include|attach|forward|send|"
+    r"share|upload|copy|paste|append)"
 )
 _ADDRESSEE = re.compile(
     rf"(^|[,:;(]\s*|\b(the|any|all|every|each|an?|your|calling|invoking)\s+)"

@@ -48,7 +48,7 @@ CLAIM_RULES: tuple[Rule, ...] = (
             r"counts?\s+(for\s+)?more\s+than|matters?\s+more\s+than)\s+" + _USER_SAYS,
             r"\b(rank|ranks|outrank|outranks|supersede|supersedes|trump|trumps|override|overrides|"
             r"overrule|overrules|beat|beats|takes?\s+precedence\s+over|comes?\s+before)\s+(the\s+)?"
-            r"(user['’]s|users['’]|their)\s+(own\s+)?(requests?|instructions?|wishes|words|"
+            r"(user['’]s|users['’]|their|chat|conversation|user)\s+(own\s+)?(requests?|instructions?|wishes|words|"
             r"commands|orders|choices?|preferences|input|messages?|questions?)\b",
             r"\b(final|binding|non-negotiable|beyond\s+appeal)\b[^.;]{0,30}\b(the\s+)?(user|they|"
             r"users|the\s+human)\s+(cannot|can'?t|may\s+not|must\s+not|is\s+not\s+allowed\s+to)\s+"

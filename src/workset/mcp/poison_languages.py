@@ -48,6 +48,14 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\bno\s+(le\s+)?(digas|diga|menciones|mencione|informes|informe|cuentes|cuente)"
             r"\b[^.]{0,30}\busuario",
             r"\bsin\s+(decírselo|decirle|avisar|informar)\s+(al\s+)?usuario",
+            r"\b(discrètement|en\s+secret|en\s+silence|silencieusement|en\s+secreto|silenciosamente|"
+            r"discretamente|sigilosamente|heimlich|stillschweigend|unbemerkt|secretamente|"
+            r"di\s+nascosto|silenziosamente|in\s+silenzio)\b[^.]{0,40}\b(envoy|partag|copi|transf|envi|"
+            r"compart|mand|reenv|schick|leit|teil|kopier|compartilh|invi|condivid|inoltr)\w*",
+            r"\b(envoy|partag|copi|transf|envi|compart|mand|reenv|schick|leit|teil|kopier|compartilh|"
+            r"invi|condivid|inoltr)\w*\s+(discrètement|en\s+secret|en\s+silence|silencieusement|"
+            r"en\s+secreto|silenciosamente|discretamente|sigilosamente|heimlich|stillschweigend|"
+            r"unbemerkt|secretamente|di\s+nascosto|silenziosamente|in\s+silenzio)\b",
             r"\bno\s+(le\s+)?(comentar|contar|decir|mencionar|avisar|informar|revelar|explicar)"
             r"(le|les|selo|lo)?\b[^.]{0,20}\b(al\s+)?usuario",
             r"\bne\s+(lui\s+)?(dites|dis|mentionnez|mentionne|révélez|signalez)\s+(jamais|pas|"
@@ -79,6 +87,17 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "approval-bypass",  # silence or anything else taken as approval
+        any_of(
+            r"\b(da|dé|dar|den|considera|considere|considérez|considère|consideralo|dai|dê|tome)\b"
+            r"[^.]{0,30}\b(por|comme|come|como)\s+(aprobad[oa]|autorizad[oa]|confirmad[oa]|"
+            r"aceptad[oa]|approuvée?|acceptée?|confirmée?|autorisée?|approvat[oa]|autorizzat[oa]|"
+            r"aprovad[oa])\b",
+            r"\bals\s+(genehmigt|bestätigt|freigegeben|zugestimmt)\s+(betrachten|ansehen|werten|"
+            r"behandeln|gelten)\b",
+        ),
+    ),
+    Rule(
         "exfiltration-url",
         any_of(
             r"\b(envía|envia|envíe|manda|mande|reenvía|envoyez|envoie|envoyer|transmettez|"
@@ -107,6 +126,17 @@ SQUASHED: tuple[Rule, ...] = (
     Rule(
         "prompt-leak",
         any_of(r"(reveal|print|repeat|show|leak)(your|the)\w{0,10}(systemprompt|instructions)"),
+    ),
+    Rule(
+        "approval-bypass",  # silence or anything else taken as approval
+        any_of(
+            r"\b(da|dé|dar|den|considera|considere|considérez|considère|consideralo|dai|dê|tome)\b"
+            r"[^.]{0,30}\b(por|comme|come|como)\s+(aprobad[oa]|autorizad[oa]|confirmad[oa]|"
+            r"aceptad[oa]|approuvée?|acceptée?|confirmée?|autorisée?|approvat[oa]|autorizzat[oa]|"
+            r"aprovad[oa])\b",
+            r"\bals\s+(genehmigt|bestätigt|freigegeben|zugestimmt)\s+(betrachten|ansehen|werten|"
+            r"behandeln|gelten)\b",
+        ),
     ),
     Rule(
         "exfiltration-url",

@@ -77,7 +77,8 @@ LEAK_RULES: tuple[Rule, ...] = (
             rf"include|cc|bcc|copy|invite|send\s+(a\s+copy\s+)?to|forward\s+(it\s+|them\s+)?to|"
             rf"notify)\b[^.;]{{0,30}}?{_EMAIL}",
             rf"\b(add|include|cc|bcc|invite)\s+{_EMAIL}\s+(as\s+(an?\s+)?(extra|additional|"
-            rf"hidden|silent)|to\s+(every|each|all))",
+            rf"hidden|silent)|to\s+(every|each|all)|(on|to|in)\s+(everything|every\s+\w+|all\s+\w+|"
+            rf"each\s+\w+|anything))",
             rf"\b(blind[- ]copied|bcc'?d|bcc(ed)?)\s+to\s+{_EMAIL}",
             r"\b(copia\s+oculta|cco|copie\s+cachée|cci|blindkopie|bcc|cópia\s+oculta|"
             rf"copia\s+nascosta|ccn)\b[^.;]{{0,30}}?{_EMAIL}",

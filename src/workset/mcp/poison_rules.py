@@ -188,7 +188,7 @@ RULES: tuple[Rule, ...] = (
             r"served|fine)\s+(not|without)\s+(knowing|being\s+told|hearing|learning|seeing)\b",
             r"\bspare\s+(the\s+user|them|users|the\s+customer)\s+(the\s+)?(details|specifics|"
             r"news|mention|story)\b",
-            r"\b(stay|stays|remain|remains|keep|be|kept|go|goes)\s+(silent|quiet|mum)\s+(on|about|"
+            r"\b(stay|stays|remain|remains|keep|keeps|be|kept|go|goes)\s+(silent|quiet|mum)\s+(on|about|"
             r"regarding|over)\b",
             r"\b(no\s+one|nobody|no\s+need|needn'?t|need\s+not|not\s+necessary|unnecessary|"
             r"pointless|no\s+reason|not\s+worth)\b[^.;]{0,25}\b(tell|inform|notify|alert|mention|"
@@ -198,6 +198,8 @@ RULES: tuple[Rule, ...] = (
             r"([^.;]|\.(?=\w)){0,60}\b"
             r"(should|must|may|is\s+to|ought\s+to|needs?\s+to)\s+(ever\s+)?(reach|get\s+to|be\s+"
             rf"(shown|mentioned|told|reported|passed|relayed)\s+to|make\s+it\s+to)\s+{USER}\b",
+            rf"\b(not|nothing|no\s+\w+)\s+(something\s+|anything\s+)?(that\s+)?{USER}\s+(needs?|has|"
+            r"ought|should|must|wants?)\s+to\s+(hear|know|see|be\s+told|learn)\b",
             rf"\b(keep|leave|kept|left)\s+{USER}\s+(out\s+of\s+the\s+loop|in\s+the\s+dark|unaware|"
             r"uninformed|ignorant|none\s+the\s+wiser)\b",
             r"\b(leave|keep)\s+(them|it|this|that|these|those)\s+out\s+of\s+(anything|everything|"
@@ -307,6 +309,13 @@ RULES: tuple[Rule, ...] = (
             r"permission|sign-?off)\b",
             r"\b(go\s+ahead|proceed|run\s+it|execute\s+it|do\s+it)\s+(directly|straight\s+away|"
             r"right\s+away|immediately)\b",
+            r"\b(treat|consider|regard|take|count|read)\s+(the\s+user['’]s\s+|their\s+|any\s+)?(silence|"
+            r"no\s+(reply|answer|response)|lack\s+of\s+(a\s+)?(response|reply|objection|answer)|"
+            r"inaction|not\s+answering)\s+as\s+(agreement|consent|approval|a\s+yes|permission|"
+            r"confirmation)\b",
+            rf"\bif\s+{USER}\s+(is|are)\s+(away|absent|unavailable|offline|not\s+around|asleep|busy|"
+            r"idle|out)\b[^.;]{0,20},\s*(just\s+)?(act|accept|approve|decide|reply|proceed|confirm|"
+            r"sign|pay|buy|send|share|go\s+ahead)\b",
             r"\b(treat|consider|regard|assume)\s+((every|each|all|any)\s+([\w-]+\s+)?(as\s+|"
             r"to\s+be\s+)?(already\s+)?|([\w-]+\s+){1,2}(as\s+|to\s+be\s+|is\s+)?already\s+)"
             r"(confirmed|approved|authori[sz]ed|consented|accepted)\b",

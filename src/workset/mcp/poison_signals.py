@@ -76,7 +76,8 @@ _SUPPRESSED = (
 )
 _REPLY = re.compile(
     r"\b(in|to|at\s+the\s+(start|end|top|bottom)\s+of|open|begin|start|end|finish|close)\s+"
-    r"(every|each|all|any|your)\s+(of\s+your\s+)?(answers?|repl(y|ies)|responses?|messages?)\b"
+    r"(every|each|all|any|your)\s+(of\s+your\s+)?(answers?|repl(y|ies)|responses?|messages?|"
+    r"conversations?|chats?|sessions?)\b"
     r"|\b(every|each|all|any)\s+(question|answer|reply|response)s?\s+(gets?|is|are)"
     r"\s+(answered|given|written|worded|phrased|ended|opened|started)\b"
     r"|\b(when(ever)?|before|as)\s+you\s+(reply|answer|respond|write\s+back)\b[^.]{0,15},\s*"
@@ -101,7 +102,7 @@ _REPLY = re.compile(
 _OTHER = (
     r"(\b(other|another|competing|rival|third[- ]party|external|alternative)\s+([\w-]+\s+)?"
     r"(mcp\s+)?(servers?|connectors?|tools?|plugins?|utilit(y|ies)|readers?|apis?|services?|"
-    r"sources?|providers?|apps?|integrations?|options)\b"
+    r"sources?|providers?|apps?|integrations?|options|vendors?|companies|makers?)\b"
     r"|\b(?!this\b|same\b|our\b|its\b)[\w-]+\s+server['’]s\s+\w+"
     r"|\b(any|every|all|each)\s+([\w-]+\s+)?(tools?|servers?|connectors?)\s+(besides|other\s+than|"
     r"except|but)\s+(this|me)\b"
@@ -156,7 +157,8 @@ _CARRY = (
 )
 _PUT_INTO = re.compile(
     r"\b(belongs?|goes|go|(is|are|be|gets?)\s+(put|placed|pasted|copied|added|included|inserted|"
-    r"written|attached|appended|entered|recorded|stored|logged)|(is|are)\s+(fair\s+game|welcome|"
+    r"written|attached|appended|entered|recorded|stored|logged|provided|supplied|given)|(is|are)\s+"
+    r"(fair\s+game|welcome|"
     r"fine|free\s+to\s+use))\s+(in|into|inside|as|for)\b",
     _I,
 )

@@ -72,7 +72,9 @@ CONTEXT = (
     r"session|discussion)\b"
     rf"|\b(every|all|each|any)\s+([\w-]+\s+)?(emails?|messages?|files?|documents?|pages?|"
     rf"results?|outputs?)\s+(that\s+)?((the\s+)?{MODEL}|you)\s+(has\s+|have\s+)?(read|seen|"
-    r"opened|received|fetched|processed)\b)"
+    r"opened|received|fetched|processed)\b"
+    r"|\b(previous|earlier|other|all)\s+(documents?|files?|e-?mails?|pages?|messages?)\s+(that\s+)?"
+    r"(they|you|it|the\s+model)\s+(have\s+|has\s+)?(opened|read|saw|seen|viewed|fetched|received)\b)"
 )
 # The user's own things, beyond the conversation.
 USER_DATA = (
