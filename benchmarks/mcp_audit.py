@@ -132,9 +132,12 @@ def main() -> None:
             continue
         first = note["first_score"]
         cohort = file.stem.removeprefix("definitions_cohort")
+        mine = [r for r in rows if r["corpus"] == f"new{cohort}"]
+        now = rates(mine, lambda r: bool(found[id(r)]))
         print(
-            f"cohort {cohort} before anyone tuned on it (rules of {first['rules_commit']}): "
-            f"poisoned {first['poisoned_flagged']}, benign {first['benign_flagged']}"
+            f"cohort {cohort:3} first scored (rules of {first['rules_commit']}): poisoned "
+            f"{first['poisoned_flagged']:>5}, benign {first['benign_flagged']:>5}; now {now} "
+            f"({mine[0]['split'] if mine else '-'})"
         )
     for split in ("heldout", "tune"):
         per: dict[str, Counter[str]] = defaultdict(Counter)

@@ -115,8 +115,8 @@ RULES: tuple[Rule, ...] = (
             r"asks|asked|requests?|instructions|wishes|wants)",
             r"\b(from\s+(this\s+point|now|here)(\s+on(ward)?)?|henceforth|starting\s+now),?\s+(the\s+"
             r"(assistant|model|agent|ai)|you)\s+(is|are|becomes?|acts?\s+as|plays?)\b",
-            r"\b(has|have|with)\s+no\s+(content\s+|safety\s+)?(rules|restrictions|filters|limits|"
-            r"guidelines|guardrails)\b",
+            r"\b(has|have|with)\s+no\s+(content|safety|ethical|moral)\s+(rules|restrictions|filters|"
+            r"limits|guidelines|guardrails)\b",
             r"\byou\s+are\s+now\s+(a|an|no\s+longer)\b|\bfrom\s+now\s+on,?\s+you\s+(are|"
             r"must|will|should|have)\b",
             r"\byou\s+(have|are\s+under)\s+no\s+(restrictions|rules|filters|guidelines)\b",
