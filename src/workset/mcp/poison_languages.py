@@ -13,6 +13,17 @@ from workset.mcp.poison_leak_rules import TARGET
 from workset.mcp.poison_rules import Rule, any_of
 from workset.mcp.poison_terms import USER_OTHER_LANGUAGES
 
+# Covertly, and the stems of sending or sharing, in French, Spanish, German, Portuguese, Italian.
+_COVERTLY = (
+    r"(discrètement|en\s+secret|en\s+silence|silencieusement|en\s+secreto|silenciosamente|"
+    r"discretamente|sigilosamente|heimlich|stillschweigend|unbemerkt|secretamente|di\s+nascosto|"
+    r"silenziosamente|in\s+silenzio)"
+)
+_SHARES = (
+    r"(envoy|partag|copi|transf|envi|compart|mand|reenv|schick|leit|teil|kopier|compartilh|invi|"
+    r"condivid|inoltr)"
+)
+
 OTHER_LANGUAGES: tuple[Rule, ...] = (
     Rule(
         "instruction-override",
@@ -48,14 +59,8 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\bno\s+(le\s+)?(digas|diga|menciones|mencione|informes|informe|cuentes|cuente)"
             r"\b[^.]{0,30}\busuario",
             r"\bsin\s+(decírselo|decirle|avisar|informar)\s+(al\s+)?usuario",
-            r"\b(discrètement|en\s+secret|en\s+silence|silencieusement|en\s+secreto|silenciosamente|"
-            r"discretamente|sigilosamente|heimlich|stillschweigend|unbemerkt|secretamente|"
-            r"di\s+nascosto|silenziosamente|in\s+silenzio)\b[^.]{0,40}\b(envoy|partag|copi|transf|envi|"
-            r"compart|mand|reenv|schick|leit|teil|kopier|compartilh|invi|condivid|inoltr)\w*",
-            r"\b(envoy|partag|copi|transf|envi|compart|mand|reenv|schick|leit|teil|kopier|compartilh|"
-            r"invi|condivid|inoltr)\w*\s+(discrètement|en\s+secret|en\s+silence|silencieusement|"
-            r"en\s+secreto|silenciosamente|discretamente|sigilosamente|heimlich|stillschweigend|"
-            r"unbemerkt|secretamente|di\s+nascosto|silenziosamente|in\s+silenzio)\b",
+            rf"\b{_COVERTLY}\b[^.]{{0,40}}\b{_SHARES}\w*",
+            rf"\b{_SHARES}\w*\s+{_COVERTLY}\b",
             r"\bno\s+(le\s+)?(comentar|contar|decir|mencionar|avisar|informar|revelar|explicar)"
             r"(le|les|selo|lo)?\b[^.]{0,20}\b(al\s+)?usuario",
             r"\bne\s+(lui\s+)?(dites|dis|mentionnez|mentionne|révélez|signalez)\s+(jamais|pas|"
@@ -126,17 +131,6 @@ SQUASHED: tuple[Rule, ...] = (
     Rule(
         "prompt-leak",
         any_of(r"(reveal|print|repeat|show|leak)(your|the)\w{0,10}(systemprompt|instructions)"),
-    ),
-    Rule(
-        "approval-bypass",  # silence or anything else taken as approval
-        any_of(
-            r"\b(da|dé|dar|den|considera|considere|considérez|considère|consideralo|dai|dê|tome)\b"
-            r"[^.]{0,30}\b(por|comme|come|como)\s+(aprobad[oa]|autorizad[oa]|confirmad[oa]|"
-            r"aceptad[oa]|approuvée?|acceptée?|confirmée?|autorisée?|approvat[oa]|autorizzat[oa]|"
-            r"aprovad[oa])\b",
-            r"\bals\s+(genehmigt|bestätigt|freigegeben|zugestimmt)\s+(betrachten|ansehen|werten|"
-            r"behandeln|gelten)\b",
-        ),
     ),
     Rule(
         "exfiltration-url",

@@ -19,9 +19,11 @@ plus the context that turns a match into ordinary wording:
 
 This module holds the rules about the model's conduct (overrides, prompt leaks, concealment,
 dressed-up system text, forced calls, approval bypass, authority claims);
-:mod:`workset.mcp.poison_leak_rules` holds those about data leaving (URLs, third parties,
-arguments, secrets, credential files); :mod:`workset.mcp.poison_languages` the same orders in
-Spanish, French, German, Portuguese and Italian, and the letter-spaced forms. They are
+:mod:`workset.mcp.poison_claim_rules` those about the tool's words outranking the user,
+orders in its data and content injection; :mod:`workset.mcp.poison_leak_rules` those about
+data leaving (URLs, third parties, arguments, secrets, credential files);
+:mod:`workset.mcp.poison_languages` the same orders in Spanish, French, German, Portuguese and
+Italian, and the letter-spaced forms. They are
 paraphrase-tolerant families, not phrases. :data:`REASONS` gives each rule name its one-line
 reason. The sentence-shape signals that need no wording are in
 :mod:`workset.mcp.poison_signals`.

@@ -4,13 +4,14 @@ The wording rules (:mod:`workset.mcp.poison_rules`) know how orders are usually 
 fresh paraphrase walks past them. These signals look at the shape of a sentence instead,
 each a property that a tool definition describing itself has no reason to have:
 
-- ``addressed-to-model``: the model is the subject of an obligation or an action ("agents
-  set this to…", "assistants are expected to…", "el asistente debe…"). A tool says what it
-  does; a sentence about what the model must do is an order.
+- ``addressed-to-model``: the model is told to do something a tool has no claim to: an
+  addressee, a modal or act, and a sensitive target (:mod:`workset.mcp.poison_address`), or a
+  vocative ("Assistant, …", "- Agents: …"). "The model should pass a URI" is advice.
 - ``shapes-the-reply``: the model's own answers are the object ("in every answer…", "when
   you reply, present…", a scripted answer to a question the user may ask).
 - ``about-other-tools``: a sentence about another server's or another tool's worth or use
-  (stale, deprecated, a decoy, to be discarded, retired, superseded, not to be used). A tool
+  (stale, deprecated, a decoy, to be discarded, retired, superseded, not to be used, leaking
+  data), or every call of a kind routed here ("direct every forecast request here"). A tool
   may point to a sibling ("use this server's read_bytes instead"); judging the others is
   shadowing.
 - ``instruction-in-data-field``: an enum value, default, example, title or parameter name
@@ -20,6 +21,9 @@ each a property that a tool definition describing itself has no reason to have:
   environment put into one of the tool's own parameters, a URL, headers or a query string;
   in a parameter's own description the parameter is the argument.
 - ``context-to-address``: the same sent to an email address, URL or host the text names.
+- ``rewrites-other-tools``: a condition on another tool's use followed by an addition to its
+  call ("whenever you use send_email, add … to bcc"), another tool's messages made to carry
+  something, or a claim to adjust another tool ("this server also adjusts git_push").
 
 Each signal reads one sentence (to ``.``, ``!``, ``?`` or a line break) at a time and is
 excused by a negation before it, so advice ("never paste tokens into the query", "the model
