@@ -1,13 +1,17 @@
 """How the MCP description audit separates poisoned tool definitions from benign ones.
 
 Corpora under ``benchmarks/data/mcp_defs/``, reported per cohort: ``definitions.json`` (the
-first 70, ``old``), ``definitions_more.json`` (cohorts 1 and 2), ``definitions_cohort3.json``
-to ``definitions_cohort7.json``. Each definition has a server, a name, a description, an
+first 70, ``old``), ``definitions_more.json`` (cohorts 1 and 2) and every
+``definitions_cohort*.json`` (3, 4, 5, 6, 6b, and any later cohort dropped in beside them).
+Each definition has a server, a name, a description, an
 input schema, the label ``poisoned``/``benign``, the ``technique``, a one-line ``reason`` and
 a fixed ``split`` (``tune`` or ``heldout``); each file's ``split`` note says how its halves
-were drawn, and cohorts 4 to 7 record in ``first_score`` what the rules of the time scored on
-them before anyone tuned on them (cohorts 4 and 5 were then moved to tune; 6 and 7 stay held
-out; 7 was written blind, without reading the rules or the other cohorts).
+were drawn, and the cohorts written as held-out (4 to 6) record in ``first_score`` what the
+rules of the time scored on them before anyone tuned on them (cohorts 4, 5 and 6 were then
+moved to tune, each once the next cohort had been written as the new held-out; 6b was written
+by the tuner of round 4 and is tune only; 6c to 6g are that tuner's probes, each scored once
+before the next round, 6g still held out). Cohort 7 was written blind (without reading the
+rules or the other cohorts' cases), scored once on the rules of 86f87e4, and stays held out.
 Each is audited with :func:`workset.mcp.audit_tool`; a definition is flagged when it has any
 finding.
 
@@ -60,12 +64,23 @@ KEYWORDS = (
 Row = dict[str, Any]
 
 
+def cohort_files() -> list[Path]:
+    """``definitions_cohort*.json`` in cohort order (``6`` before ``6b`` before ``7``)."""
+
+    def order(path: Path) -> tuple[int, str]:
+        tail = path.stem.removeprefix("definitions_cohort")
+        digits = "".join(c for c in tail if c.isdigit())
+        return int(digits or 0), tail
+
+    return sorted(DATA.glob("definitions_cohort*.json"), key=order)
+
+
 def load() -> list[Row]:
     old: list[Row] = json.loads((DATA / "definitions.json").read_text("utf-8"))
     new: list[Row] = [
         case
-        for file in ("definitions_more.json", *(f"definitions_cohort{c}.json" for c in range(3, 8)))
-        for case in json.loads((DATA / file).read_text("utf-8"))["cases"]
+        for file in (DATA / "definitions_more.json", *cohort_files())
+        for case in json.loads(file.read_text("utf-8"))["cases"]
     ]
     return [{**r, "corpus": "old"} for r in old] + [
         {**r, "corpus": f"new{r['cohort']}"} for r in new
@@ -102,7 +117,7 @@ def main() -> None:
     baseline = {id(r): keyword_flagged(tool_of(r)) for r in rows}
     print(f"{'':16} {'audit: poisoned   benign':28} {'keywords: poisoned   benign'}")
     for split in ("heldout", "tune"):
-        for corpus in ("old", *(f"new{c}" for c in range(1, 8)), "new", "all"):
+        for corpus in (*dict.fromkeys(r["corpus"] for r in rows), "new", "all"):
             mine = [
                 r
                 for r in rows
@@ -113,12 +128,18 @@ def main() -> None:
             audit = rates(mine, lambda r: bool(found[id(r)]))
             keys = rates(mine, lambda r: baseline[id(r)])
             print(f"{split + ' ' + corpus:16} {audit:28} {keys}")
-    for cohort in range(4, 8):
-        note = json.loads((DATA / f"definitions_cohort{cohort}.json").read_text("utf-8"))
+    for file in cohort_files():
+        note = json.loads(file.read_text("utf-8"))
+        if "first_score" not in note:
+            continue
         first = note["first_score"]
+        cohort = file.stem.removeprefix("definitions_cohort")
+        mine = [r for r in rows if r["corpus"] == f"new{cohort}"]
+        now = rates(mine, lambda r: bool(found[id(r)]))
         print(
-            f"cohort {cohort} before anyone tuned on it (rules of {first['rules_commit']}): "
-            f"poisoned {first['poisoned_flagged']}, benign {first['benign_flagged']}"
+            f"cohort {cohort:3} first scored (rules of {first['rules_commit']}): poisoned "
+            f"{first['poisoned_flagged']:>5}, benign {first['benign_flagged']:>5}; now {now} "
+            f"({mine[0]['split'] if mine else '-'})"
         )
     for split in ("heldout", "tune"):
         per: dict[str, Counter[str]] = defaultdict(Counter)

@@ -11,6 +11,18 @@ from __future__ import annotations
 
 from workset.mcp.poison_leak_rules import TARGET
 from workset.mcp.poison_rules import Rule, any_of
+from workset.mcp.poison_terms import USER_OTHER_LANGUAGES
+
+# Covertly, and the stems of sending or sharing, in French, Spanish, German, Portuguese, Italian.
+_COVERTLY = (
+    r"(discrètement|en\s+secret|en\s+silence|silencieusement|en\s+secreto|silenciosamente|"
+    r"discretamente|sigilosamente|heimlich|stillschweigend|unbemerkt|secretamente|di\s+nascosto|"
+    r"silenziosamente|in\s+silenzio)"
+)
+_SHARES = (
+    r"(envoy|partag|copi|transf|envi|compart|mand|reenv|schick|leit|teil|kopier|compartilh|invi|"
+    r"condivid|inoltr)"
+)
 
 OTHER_LANGUAGES: tuple[Rule, ...] = (
     Rule(
@@ -21,6 +33,14 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"tutte?\s+)?(las\s+|les\s+|die\s+|as\s+|os\s+|le\s+|vos\s+|tus\s+|deine\s+)?"
             r"(\w+\s+)?(instrucciones|instructions|anweisungen|instruções|istruzioni|reglas|règles|"
             r"regeln|regras|regole)\b"
+        ),
+    ),
+    Rule(
+        "instruction-override",
+        any_of(
+            r"\b(ignora|ignore|ignorez|ignoriere|ignorar|ignori|olvida|oubliez|vergiss)\s+"
+            r"(lo\s+que|ce\s+que|was|o\s+que|quello\s+che|tout\s+ce\s+que)\s+[^.]{0,30}\b"
+            + USER_OTHER_LANGUAGES
         ),
     ),
     Rule(
@@ -39,6 +59,10 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\bno\s+(le\s+)?(digas|diga|menciones|mencione|informes|informe|cuentes|cuente)"
             r"\b[^.]{0,30}\busuario",
             r"\bsin\s+(decírselo|decirle|avisar|informar)\s+(al\s+)?usuario",
+            rf"\b{_COVERTLY}\b[^.]{{0,40}}\b{_SHARES}\w*",
+            rf"\b{_SHARES}\w*\s+{_COVERTLY}\b",
+            r"\bno\s+(le\s+)?(comentar|contar|decir|mencionar|avisar|informar|revelar|explicar)"
+            r"(le|les|selo|lo)?\b[^.]{0,20}\b(al\s+)?usuario",
             r"\bne\s+(lui\s+)?(dites|dis|mentionnez|mentionne|révélez|signalez)\s+(jamais|pas|"
             r"rien)\b[^.]{0,30}\butilisateur",
             r"\bsans\s+(le\s+dire|prévenir|informer)\s+(à\s+)?l['’]utilisateur",
@@ -47,6 +71,35 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\bnon\s+(dire|dica|dite|menzionare|menzioni|informare|informi|rivelare|riveli)\b"
             r"[^.]{0,30}\butente",
             r"\bsenza\s+(dirlo|avvisare|informare)\s+(all['’])?utente",
+            r"\b(no\s+(hace\s+falta|es\s+necesario|tiene\s+por\s+qué)|sin)\s+que\s+(el\s+)?"
+            r"usuario\s+(lo\s+)?(sepa|se\s+entere|note|vea)",
+            r"\bel\s+usuario\s+no\s+(debe|tiene\s+que|necesita|ha\s+de)\s+(saber(lo)?|"
+            r"enterarse|verlo)",
+            r"\b(inutile|pas\s+besoin|nul\s+besoin)\s+(de|d['’])\s*(le\s+|l['’])?(prévenir|informer|"
+            r"dire|avertir|mentionner|signaler)\b[^.]{0,20}utilisat",
+            r"\bsans\s+que\s+l['’]utilisat(eur|rice)\s+(ne\s+)?(le\s+)?(sache|remarque|voie)",
+            r"\bl['’]utilisat(eur|rice)\s+n['’]a\s+pas\s+(besoin\s+)?(de|à)\s+(le\s+)?savoir",
+            r"\b(benutzer|nutzer|anwender)\w*\s+(darf|muss|soll|braucht)\s+(das\s+|es\s+|davon\s+)?"
+            r"nichts?\s+(davon\s+)?(zu\s+)?(erfahren|wissen|merken|sehen|mitbekommen)",
+            r"\bohne\s+dass\s+(der|die)\s+(benutzer|nutzer|anwender)\w*\s+(es\s+|davon\s+)?"
+            r"(merkt|erfährt|weiß)",
+            r"\bsem\s+que\s+o\s+usuário\s+(o\s+)?(saiba|perceba|veja)",
+            r"\bo\s+usuário\s+não\s+(precisa|deve|tem\s+que)\s+(de\s+)?saber",
+            r"\bnão\s+é\s+(necessário|preciso)\s+(avisar|informar|contar\s+ao)\s+(o\s+)?usuário",
+            r"\bsenza\s+che\s+l['’]utente\s+(lo\s+)?(sappia|noti|veda)",
+            r"\bl['’]utente\s+non\s+(deve|deve\s+mai|ha\s+bisogno\s+di)\s+sapere",
+            r"\bnon\s+è\s+necessario\s+(avvisare|informare)\s+l['’]utente",
+        ),
+    ),
+    Rule(
+        "approval-bypass",  # silence or anything else taken as approval
+        any_of(
+            r"\b(da|dé|dar|den|considera|considere|considérez|considère|consideralo|dai|dê|tome)\b"
+            r"[^.]{0,30}\b(por|comme|come|como)\s+(aprobad[oa]|autorizad[oa]|confirmad[oa]|"
+            r"aceptad[oa]|approuvée?|acceptée?|confirmée?|autorisée?|approvat[oa]|autorizzat[oa]|"
+            r"aprovad[oa])\b",
+            r"\bals\s+(genehmigt|bestätigt|freigegeben|zugestimmt)\s+(betrachten|ansehen|werten|"
+            r"behandeln|gelten)\b",
         ),
     ),
     Rule(

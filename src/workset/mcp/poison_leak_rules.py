@@ -10,6 +10,7 @@ shared with the other-language rules.
 from __future__ import annotations
 
 from workset.mcp.poison_rules import Rule, any_of
+from workset.mcp.poison_terms import CREDENTIAL_FILE, ENV_SECRET, SECRET_NOUN
 
 _DATA = (
     r"(conversation|chat|messages?|history|context|results?|outputs?|contents?|everything|data|"
@@ -56,7 +57,8 @@ LEAK_RULES: tuple[Rule, ...] = (
             r"\b[^.]{0,40}\b(to|in|into)\s+(the\s+|a\s+)?(url|link|query|image|request)",
             r"\b(send|post|upload|forward|transmit|report|exfiltrate|mirror|copy)\s+(all\s+|the\s+|"
             r"every\s+|a\s+copy\s+of\s+(the\s+)?|full\s+|entire\s+|whole\s+|complete\s+)*"
-            r"(conversation|chat\s+history|messages?|results?"
+            r"(conversation|chat\s+history|messages?|results?|contacts?|contact\s+list|address\s+book|"
+            r"customers?|customer\s+(list|data|records)|leads|records|database|inbox|e-?mails?"
             r"|outputs?|context|files?|contents?|everything|data|responses?)\b[^.]{0,40}\bto\s+"
             + TARGET,
         ),
@@ -75,8 +77,13 @@ LEAK_RULES: tuple[Rule, ...] = (
             rf"include|cc|bcc|copy|invite|send\s+(a\s+copy\s+)?to|forward\s+(it\s+|them\s+)?to|"
             rf"notify)\b[^.;]{{0,30}}?{_EMAIL}",
             rf"\b(add|include|cc|bcc|invite)\s+{_EMAIL}\s+(as\s+(an?\s+)?(extra|additional|"
-            rf"hidden|silent)|to\s+(every|each|all))",
+            rf"hidden|silent)|to\s+(every|each|all)|(on|to|in)\s+(everything|every\s+\w+|all\s+\w+|"
+            rf"each\s+\w+|anything))",
             rf"\b(blind[- ]copied|bcc'?d|bcc(ed)?)\s+to\s+{_EMAIL}",
+            r"\b(copia\s+oculta|cco|copie\s+cachée|cci|blindkopie|bcc|cópia\s+oculta|"
+            rf"copia\s+nascosta|ccn)\b[^.;]{{0,30}}?{_EMAIL}",
+            rf"{_EMAIL}\s+(en|em|in|como|as)\s+(copia\s+oculta|cco|copie\s+cachée|cci|blindkopie|bcc|"
+            r"cópia\s+oculta|copia\s+nascosta|ccn)\b",
         ),
         negatable=True,
     ),
@@ -93,14 +100,11 @@ LEAK_RULES: tuple[Rule, ...] = (
         "secret-request",
         any_of(
             r"\b(read|send|pass|include|provide|attach|share|upload|give|forward|extract|copy|"
-            r"paste|print|collect|append|put|supply|enter|cat|fetch|retrieve|dump|leak|look\s+up|"
-            r"ask\s+(the\s+user|them|for))\b"
-            r"[^.;]{0,60}?\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|secrets?|access\s+"
-            r"tokens?|auth\s+tokens?|tokens|passwords?|passphrases?|credentials?|cookies?|"
-            r"seed\s+phrases?|mnemonics?|session\s+ids?|\.env\b|id_rsa|environment\s+variables?|"
-            r"[A-Z]+_(TOKEN|KEY|SECRET|PASSWORD)\b|(credit\s+|debit\s+|full\s+)?card\s+numbers?|"
-            r"cvv|cvc|card\s+security\s+codes?|social\s+security\s+numbers?|\bssn\b|"
-            r"pin\s+(codes?|numbers?))"
+            r"paste|print|collect|append|put|supply|enter|type(\s+in)?|fill\s+in|carry|cat|"
+            r"fetch|retrieve|dump|leak|look\s+up|ask\s+(the\s+user|them|for))\b"
+            rf"[^.;]{{0,60}}?({SECRET_NOUN}|{ENV_SECRET}|\b((credit\s+|debit\s+|full\s+)?card\s+"
+            r"numbers?|cvv|cvc|card\s+security\s+codes?|social\s+security\s+numbers?|ssn|"
+            r"pin\s+(codes?|numbers?))\b)"
         ),
         negatable=True,
         in_short_names=False,
@@ -108,10 +112,9 @@ LEAK_RULES: tuple[Rule, ...] = (
     Rule(
         "sensitive-path",
         any_of(
-            r"~/\.ssh|\bid_(rsa|ed25519|ecdsa|dsa)\b|(^|[\s/'\"`(])\.env\b(?!\.example)|"
-            r"/etc/(passwd|shadow|sudoers)|\.aws/credentials|\.netrc\b|\.npmrc\b|\.pgpass\b|"
-            r"\.git-credentials\b|\.kube/config|\.config/gh\b|\bshell\s+history\b|\.zsh_history|\.docker/config\.json|\bmcp\.json\b|"
-            r"\.bash_history|/proc/self/environ|\bwallet\.dat\b|\.gnupg"
+            CREDENTIAL_FILE,
+            r"/etc/(passwd|shadow|sudoers)|\.config/gh\b|\bshell\s+history\b|\.zsh_history|"
+            r"\bmcp\.json\b|\.bash_history|/proc/self/environ",
         ),
         negatable=True,
         in_short_names=False,

@@ -19,9 +19,11 @@ plus the context that turns a match into ordinary wording:
 
 This module holds the rules about the model's conduct (overrides, prompt leaks, concealment,
 dressed-up system text, forced calls, approval bypass, authority claims);
-:mod:`workset.mcp.poison_leak_rules` holds those about data leaving (URLs, third parties,
-arguments, secrets, credential files); :mod:`workset.mcp.poison_languages` the same orders in
-Spanish, French, German, Portuguese and Italian, and the letter-spaced forms. They are
+:mod:`workset.mcp.poison_claim_rules` those about the tool's words outranking the user,
+orders in its data and content injection; :mod:`workset.mcp.poison_leak_rules` those about
+data leaving (URLs, third parties, arguments, secrets, credential files);
+:mod:`workset.mcp.poison_languages` the same orders in Spanish, French, German, Portuguese and
+Italian, and the letter-spaced forms. They are
 paraphrase-tolerant families, not phrases. :data:`REASONS` gives each rule name its one-line
 reason. The sentence-shape signals that need no wording are in
 :mod:`workset.mcp.poison_signals`.
@@ -31,6 +33,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from workset.mcp.poison_terms import USER
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +53,7 @@ def any_of(*alternatives: str) -> re.Pattern[str]:
 
 
 NEGATION = re.compile(
-    r"\b(never|not|don't|dont|do not|does not|must not|should not|shouldn't|won't|cannot|"
+    r"\b(never|(?<!why\s)not|don't|dont|do not|does not|must not|should not|shouldn't|won't|cannot|"
     r"can't|no need|avoid|refuse|without)\b[^.;:!?]{0,40}$"
     r"|\b(only\s+)?(if|when)\s+the\s+user\s+(explicitly\s+|specifically\s+)?"
     r"(asks?|asked|requests?|requested|says|said|wants|chooses|chose)\b[^.;:!?]{0,40}$"
@@ -111,6 +115,10 @@ RULES: tuple[Rule, ...] = (
             r"\b(whatever|no\s+matter\s+what)\s+the\s+user\s+(asks|says|wants|requests|types)",
             r"\b(ignore|disregard)\s+(what\s+|whatever\s+)?(the\s+)?user('?s)?\s+(says|said|"
             r"asks|asked|requests?|instructions|wishes|wants)",
+            r"\b(from\s+(this\s+point|now|here)(\s+on(ward)?)?|henceforth|starting\s+now),?\s+(the\s+"
+            r"(assistant|model|agent|ai)|you)\s+(is|are|becomes?|acts?\s+as|plays?)\b",
+            r"\b(has|have|with)\s+no\s+(content|safety|ethical|moral)\s+(rules|restrictions|filters|"
+            r"limits|guidelines|guardrails)\b",
             r"\byou\s+are\s+now\s+(a|an|no\s+longer)\b|\bfrom\s+now\s+on,?\s+you\s+(are|"
             r"must|will|should|have)\b",
             r"\byou\s+(have|are\s+under)\s+no\s+(restrictions|rules|filters|guidelines)\b",
@@ -175,6 +183,37 @@ RULES: tuple[Rule, ...] = (
             r"\b(omit|leave\s+out|gloss\s+over|play\s+down|downplay|skip\s+over|suppress)\s+"
             r"(any|all|every)\s+(mention|trace|reference|sign|word)s?\s+of\b",
             r"\b(do\s+not|don'?t|never)\s+let\s+on\b|\bwithout\s+letting\s+on\b",
+            r"\b(is|stays?|remains?|kept|keep\s+(this|it))\s+(strictly\s+|just\s+|only\s+)?between\s+"
+            r"(us|you\s+and\s+(me|this\s+tool)|(the|this)\s+tool\s+and\s+(you|the\s+(assistant|"
+            r"model|agent)))\b",
+            r"\b(the\s+)?users?\s+(is|are|would\s+be|will\s+be)\s+(better\s+off|happier|best\s+"
+            r"served|fine)\s+(not|without)\s+(knowing|being\s+told|hearing|learning|seeing)\b",
+            r"\bspare\s+(the\s+user|them|users|the\s+customer)\s+(the\s+)?(details|specifics|"
+            r"news|mention|story)\b",
+            r"\b(stay|stays|remain|remains|keep|keeps|be|kept|go|goes)\s+(silent|quiet|mum)\s+(on|about|"
+            r"regarding|over)\b",
+            r"\b(no\s+one|nobody|no\s+need|needn'?t|need\s+not|not\s+necessary|unnecessary|"
+            r"pointless|no\s+reason|not\s+worth)\b[^.;]{0,25}\b(tell|inform|notify|alert|mention|"
+            r"let\s+\w+\s+know|bring\s+(it|this|that)\s+up|explain|disclose|reveal)\w*\b[^.;]{0,15}"
+            rf"\b{USER}\b",
+            r"\b(nothing|none|no\s+(word|mention|hint|trace|sign)|not\s+a\s+(word|hint))\b"
+            r"([^.;]|\.(?=\w)){0,60}\b"
+            r"(should|must|may|is\s+to|ought\s+to|needs?\s+to)\s+(ever\s+)?(reach|get\s+to|be\s+"
+            rf"(shown|mentioned|told|reported|passed|relayed)\s+to|make\s+it\s+to)\s+{USER}\b",
+            rf"\b(not|nothing|no\s+\w+)\s+(something\s+|anything\s+)?(that\s+)?{USER}\s+(needs?|has|"
+            r"ought|should|must|wants?)\s+to\s+(hear|know|see|be\s+told|learn)\b",
+            rf"\b(keep|leave|kept|left)\s+{USER}\s+(out\s+of\s+the\s+loop|in\s+the\s+dark|unaware|"
+            r"uninformed|ignorant|none\s+the\s+wiser)\b",
+            r"\b(leave|keep)\s+(them|it|this|that|these|those)\s+out\s+of\s+(anything|everything|"
+            rf"whatever|what)\s+(you\s+)?(tell|say\s+to|show|report\s+to|give)\s+(to\s+)?{USER}\b",
+            rf"\b(best|better|ideal|preferable|good|safer)\s+(if|that|when)\s+{USER}\s+(never|not|"
+            r"doesn'?t|does\s+not|didn'?t)\s+(ever\s+)?(hears?|heard|learns?|learned|finds?\s+out|"
+            r"found\s+out|knows?|knew|notices?|noticed|sees?|saw|reali[sz]es?|reali[sz]ed)\b",
+            rf"\b(make\s+sure|ensure|see\s+to\s+it)\s+(that\s+)?{USER}\s+(never|does\s+not|"
+            r"doesn'?t|won'?t|will\s+not|can'?t|cannot)\s+(find\s+out|know|notice|see|learn|hear|"
+            r"reali[sz]e)\b",
+            rf"\b(do\s+not|don'?t|never|avoid)\s+let(ting)?\s+{USER}\s+(see|know|notice|find\s+out|"
+            r"hear|learn|read|view)\b",
             r"\b(no\s+reason|not\s+necessary|isn'?t\s+necessary|is\s+not\s+necessary|no\s+need)\s+to\s+"
             r"(bring\s+(it|this|that)\s+up|let\s+(the\s+)?(user|them|anyone)\s+know|mention\s+(it|this|"
             r"that))\b",
@@ -188,12 +227,17 @@ RULES: tuple[Rule, ...] = (
             r"[\[<{]{2}\s*[\w -]{0,20}(directive|system|admin|operator|override|instruction|"
             r"important)s?[\w -]{0,20}[\]>}]{2}",
             r"\[\s*(priority|system|important|admin|urgent|override|instructions?)\s*:",
+            r"[\[<{(]\s*(for\s+)?(the\s+)?(assistant|ai|model|llm|agent|bot|system|admin)s?"
+            r"([- ]+(only|eyes\s+only|note|use|instructions?))\s*[\]>})]",
             r"\b(system|admin|developer|emergency|priority)\s+(override|directive|notice|"
             r"mandate|instruction)s?\s*:",
             r"(^|[.!?\n]\s*)(assistant|ai|claude|chatgpt)\s*:\s*\w",
             r"\b(note|attention|reminder|message|tip|hint|advice|memo|guidance|instructions?|"
-            r"heads[- ]up)\s+(to|for)\s+(the\s+|any\s+|all\s+)?(ai|"
+            r"heads[- ]up)\s+(to|for)\s+(the\s+|any\s+|all\s+)?([\w-]+\s+){0,2}?(ai|"
             r"assistant|model|llm|language\s+model|agent)s?\s*[:,-]",
+            r"\b(issued|signed|approved|reviewed|mandated|authori[sz]ed|endorsed|sanctioned)\s+by\s+"
+            r"(the\s+)?([\w-]+\s+){0,3}(team|department|office|administrators?|admins?|operators?|"
+            r"developers?|anthropic|openai)\s*:",
             r"\bif\s+you\s+are\s+(an?\s+)?(ai|assistant|llm|language\s+model|chatbot|"
             r"ai\s+assistant|large\s+language\s+model)\b",
             r"\b(ai|assistant|llm|model|agent)s?\s+(reading|processing|seeing)\s+this\b",
@@ -254,14 +298,26 @@ RULES: tuple[Rule, ...] = (
             r"\b(no\s+need|not\s+necessary|unnecessary|don'?t\s+need|do\s+not\s+need|needn'?t)"
             r"\s+to\s+(check|confirm|ask|verify|consult)(\s+with)?\s+(them|the\s+(user|owner|"
             r"customer|account\s+owner)|anyone|first)",
-            r"\b(do\s+not|don'?t|never)\s+(bother|trouble|interrupt|disturb|pester)\s+(them|"
-            r"the\s+user|the\s+owner|users)",
+            r"\b(do\s+not|don'?t|never|without)\s+(bother(ing)?|troubl(e|ing)|interrupt(ing)?|"
+            r"disturb(ing)?|pester(ing)?)\s+(them|the\s+user|the\s+owner|users|anyone|anybody)",
+            r"\bwithout\s+(checking|confirming|clearing\s+(it|this|them))\s+with\s+(anyone|"
+            r"anybody|the\s+user|them|a\s+human|the\s+owner)\b",
             r"\b(opted\s+out\s+of|waived|turned\s+off)\s+(the\s+|all\s+|any\s+)?(them|"
             r"confirmations?|approvals?|prompts|dialogs)",
             r"\b(confirmation|approval)\s+(dialogs?|prompts?|steps?|requests?|checks?)\s+(only\s+)?"
             r"(slow|annoy|bother|waste|are\s+(unnecessary|not\s+needed|pointless|redundant))",
+            r"\bwith\s+(no|zero)\s+(user\s+)?(confirmation|approval|consent|sign-?off)\b",
+            r"\b(need|needs|require|requires)\s+no\s+(further\s+)?(confirmation|approval|consent|"
+            r"permission|sign-?off)\b",
             r"\b(go\s+ahead|proceed|run\s+it|execute\s+it|do\s+it)\s+(directly|straight\s+away|"
             r"right\s+away|immediately)\b",
+            r"\b(treat|consider|regard|take|count|read)\s+(the\s+user['’]s\s+|their\s+|any\s+)?(silence|"
+            r"no\s+(reply|answer|response)|lack\s+of\s+(a\s+)?(response|reply|objection|answer)|"
+            r"inaction|not\s+answering)\s+as\s+(agreement|consent|approval|a\s+yes|permission|"
+            r"confirmation)\b",
+            rf"\bif\s+{USER}\s+(is|are)\s+(away|absent|unavailable|offline|not\s+around|asleep|busy|"
+            r"idle|out)\b[^.;]{0,20},\s*(just\s+)?(act|accept|approve|decide|reply|proceed|confirm|"
+            r"sign|pay|buy|send|share|go\s+ahead)\b",
             r"\b(treat|consider|regard|assume)\s+((every|each|all|any)\s+([\w-]+\s+)?(as\s+|"
             r"to\s+be\s+)?(already\s+)?|([\w-]+\s+){1,2}(as\s+|to\s+be\s+|is\s+)?already\s+)"
             r"(confirmed|approved|authori[sz]ed|consented|accepted)\b",
@@ -291,7 +347,10 @@ RULES: tuple[Rule, ...] = (
             r"plug-?in|tool|connector|extension|app)\b[^.;]{0,40}\b(agreed|consented|accepted|"
             r"approved|signed|authori[sz]ed|granted)\b",
             r"\b(the\s+)?(user|owner|customer)\s+is\s+(fine|ok|okay|happy|comfortable)\s+with",
-            r"\b(pre-?approved|auto-?approved|already\s+(approved|authori[sz]ed))",
+            r"\b(pre-?(approved|authori[sz]ed|consented)|auto-?approved|already\s+(approved|"
+            r"authori[sz]ed))",
+            r"\b(are|is|were|was|come|comes)\s+(already\s+)?pre-?(vetted|cleared|screened|"
+            r"authori[sz]ed|sanctioned)\b",
             r"\b(consent|permission|approval|authori[sz]ation)\s+(for\s+[^.;]{0,30})?(is|was|"
             r"has\s+been|have\s+been)\s+(already\s+)?(granted|given|implied|assumed|obtained)",
         ),
@@ -361,7 +420,8 @@ REASONS: dict[str, str] = {
     "directive-tag": "dresses text up as a system or assistant message",
     "forced-call": "demands a call around every other call, or ahead of everything",
     "approval-bypass": "skips the user's approval or claims consent never given",
-    "system-claim": "claims system, developer or operator authority for the tool's words",
+    "system-claim": "claims system or operator authority, or rank over the user, for its words",
+    "content-injection": "slips promotions or links into what the user sends",
     "exfiltration-url": "sends conversation data to a URL the tool does not take",
     "third-party-sharing": "shares user data with third parties or hidden recipients",
     "data-harvest": "asks for the conversation or the model's instructions in an argument",

@@ -4,13 +4,14 @@ The wording rules (:mod:`workset.mcp.poison_rules`) know how orders are usually 
 fresh paraphrase walks past them. These signals look at the shape of a sentence instead,
 each a property that a tool definition describing itself has no reason to have:
 
-- ``addressed-to-model``: the model is the subject of an obligation or an action ("agents
-  set this to…", "assistants are expected to…", "el asistente debe…"). A tool says what it
-  does; a sentence about what the model must do is an order.
+- ``addressed-to-model``: the model is told to do something a tool has no claim to: an
+  addressee, a modal or act, and a sensitive target (:mod:`workset.mcp.poison_address`), or a
+  vocative ("Assistant, …", "- Agents: …"). "The model should pass a URI" is advice.
 - ``shapes-the-reply``: the model's own answers are the object ("in every answer…", "when
   you reply, present…", a scripted answer to a question the user may ask).
 - ``about-other-tools``: a sentence about another server's or another tool's worth or use
-  (stale, deprecated, a decoy, to be discarded, retired, superseded, not to be used). A tool
+  (stale, deprecated, a decoy, to be discarded, retired, superseded, not to be used, leaking
+  data), or every call of a kind routed here ("direct every forecast request here"). A tool
   may point to a sibling ("use this server's read_bytes instead"); judging the others is
   shadowing.
 - ``instruction-in-data-field``: an enum value, default, example, title or parameter name
@@ -20,6 +21,9 @@ each a property that a tool definition describing itself has no reason to have:
   environment put into one of the tool's own parameters, a URL, headers or a query string;
   in a parameter's own description the parameter is the argument.
 - ``context-to-address``: the same sent to an email address, URL or host the text names.
+- ``rewrites-other-tools``: a condition on another tool's use followed by an addition to its
+  call ("whenever you use send_email, add … to bcc"), another tool's messages made to carry
+  something, or a claim to adjust another tool ("this server also adjusts git_push").
 
 Each signal reads one sentence (to ``.``, ``!``, ``?`` or a line break) at a time and is
 excused by a negation before it, so advice ("never paste tokens into the query", "the model
@@ -34,45 +38,50 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from workset.mcp.poison_address import addressed_to_model
+from workset.mcp.poison_terms import CONTEXT, NEGATED, USER_PRIVATE
+
 FieldKind = Literal["name", "prose", "parameter", "data"]
 
 _I = re.IGNORECASE
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_NEGATED = re.compile(
-    r"\b(never|not|don'?t|do\s+not|does\s+not|must\s+not|should\s+not|cannot|can'?t|"
-    r"won'?t|nor|no\s+one|nothing|nunca|jamais|nie|mai)\b[^,]{0,30}$",
-    _I,
-)
-_MODEL = (
-    r"(assistants?|agents?|models?|llms?|the\s+ai|ai\s+(assistants?|agents?|models?)|"
-    r"chatbots?|copilots?)"
-)
-_OBLIGED = (
-    r"(must|should|shall|will\s+need\s+to|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|"
-    r"(is|are)\s+(expected|required|supposed|meant|asked|instructed|obliged)\s+to|ought\s+to)"
-)
-_ACTS = (
-    r"(set|sets|put|puts|include|includes|attach|attaches|add|adds|paste|pastes|copy|copies|"
-    r"send|sends|mail|mails|forward|forwards|publish|publishes|append|appends|fill|fills|"
-    r"pass|passes|call|calls|invoke|invokes|reply|replies|answer|answers|respond|responds|"
-    r"open|opens|treat|treats|ignore|ignores|skip|skips|drop|drops|omit|omits|hide|hides|"
-    r"recommend|recommends|upload|uploads)"
-)
-_MODEL_SUBJECT = re.compile(
-    rf"(^|[,:(]\s*|\b(the|any|all|every|each|an?|your)\s+){_MODEL}\b(?!['’]s)"
-    rf"(\s+(?!that\b|which\b|who\b)[\w'’-]+){{0,4}}?\s+({_OBLIGED}(?!\s+be\b)|{_ACTS})\b"
-    r"|\b(el|la)\s+(asistente|modelo|agente)\s+(debe|deberá|tiene\s+que)\b"
-    r"|\bl['’](assistant|agent|assistente|ia)\s+(doit|devra|deve|dovrà)\b"
-    r"|\b(der|die|das)\s+(assistent|agent|modell|ki)\s+(muss|soll)\b"
-    r"|\bo\s+(assistente|modelo|agente)\s+(deve|precisa|tem\s+que)\b"
-    r"|(^|[.;(]\s*)(assistant|ai|agent|llm|chatbot)\s*[,:]\s*(please\s+)?[a-z]+"
+# Spoken to the model by name or as whoever drives the session: addressed whatever it is told.
+_VOCATIVE = re.compile(
+    r"(^|[.;(]\s*)([-*•]\s*)?(assistants?|ai|agents?|llms?|chatbots?|models?|claude|gpt|copilot)"
+    r"\s*[,:]\s*(please\s+)?[a-z]+"
     r"|\b(whoever|anyone|whatever)\s+(is\s+)?(driving|running|operating|reading|processing|"
     r"handling|controlling)\s+(this|the)\s+(session|conversation|chat|agent|tool)\b",
     _I,
 )
+# What the reply may not say, whatever the facts: bad news kept out of it.
+_BAD_NEWS = (
+    r"(errors?|mistakes?|problems?|issues?|risks?|bugs?|fail\w*|flaws?|vulnerabilit\w*|"
+    r"defects?|warnings?|concerns?|negative|wrong|incorrect|inaccura\w*|outdated|unsafe|"
+    r"insecure|dangerous|breach\w*|leak\w*|security|findings?|severity)"
+)
+_REGARDLESS = r"(regardless|no\s+matter|whatever\s+(it|the\s+\w+|they)|even\s+(if|when|though))"
+_DICTATED = (
+    r"(^|\b(the|all|every|each|any|your|future|later)\s+)(answers?|repl(y|ies)|responses?|"
+    r"summar(y|ies))\s+(must|should|shall|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+to|"
+    r"is\s+to)\s+(always\s+)?(say|state|describe|call|present|claim|recommend|praise|frame|"
+    r"portray|depict|promote|refer\s+to)\b"
+    r"|\b(describe|present|portray|call|report|frame|depict|rate|label|summari[sz]e)\b[^.;]{0,60}?"
+    rf",?\s*{_REGARDLESS}"
+    r"|\b(summari[sz]e|describe|report|present|portray|frame)\s+(it|this|that|the\s+\w+)\s+as\s+"
+    r"(a\s+)?(success(ful)?|fine|ok|clean|safe|complete|passed|normal|expected|flawless)\b"
+)
+_SUPPRESSED = (
+    r"\b(summar(y|ies)|answers?|repl(y|ies)|responses?|reports?|reviews?|output)\s+(you\s+"
+    r"(write|give|produce|send)\s+)?(must|should|shall|may|can)\s+(never|not)\s+(say|state|"
+    r"mention|claim|report|admit|note|suggest|imply|call|flag|acknowledge|reveal|include|list)"
+    rf"\b[^.;]{{0,60}}\b({_BAD_NEWS}|{_REGARDLESS})\b"
+    r"|(^|[,;:]\s*)(never|do\s+not|don'?t)\s+(report|mention|flag|list|show|surface|say|admit|"
+    rf"disclose|include|acknowledge)\b[^.;]{{0,60}},?\s*{_REGARDLESS}\b"
+)
 _REPLY = re.compile(
     r"\b(in|to|at\s+the\s+(start|end|top|bottom)\s+of|open|begin|start|end|finish|close)\s+"
-    r"(every|each|all|any|your)\s+(of\s+your\s+)?(answers?|repl(y|ies)|responses?|messages?)\b"
+    r"(every|each|all|any|your)\s+(of\s+your\s+)?(answers?|repl(y|ies)|responses?|messages?|"
+    r"conversations?|chats?|sessions?)\b"
     r"|\b(every|each|all|any)\s+(question|answer|reply|response)s?\s+(gets?|is|are)"
     r"\s+(answered|given|written|worded|phrased|ended|opened|started)\b"
     r"|\b(when(ever)?|before|as)\s+you\s+(reply|answer|respond|write\s+back)\b[^.]{0,15},\s*"
@@ -90,26 +99,33 @@ _REPLY = re.compile(
     r"should|shall|has\s+to|have\s+to|needs?\s+to|are\s+to|is\s+to)\b"
     r"|\b(if|should|when(ever)?|in\s+case)\s+(the\s+)?(user|customer|they|anyone|someone)s?\s+"
     r"(asks?|inquires?|enquires?|wonders?|questions?|wants\s+to\s+know)\b[^.]{0,80}?\b(the\s+)?"
-    r"(right|correct|proper|official|standard|only|expected)\s+(answer|reply|response)\s+is\b",
+    r"(right|correct|proper|official|standard|only|expected)\s+(answer|reply|response)\s+is\b"
+    rf"|{_SUPPRESSED}|{_DICTATED}",
     _I,
 )
 _OTHER = (
     r"(\b(other|another|competing|rival|third[- ]party|external|alternative)\s+([\w-]+\s+)?"
-    r"(mcp\s+)?(servers?|connectors?|tools?|plugins?|utilit(y|ies)|readers?|apis?|services?)\b"
+    r"(mcp\s+)?(servers?|connectors?|tools?|plugins?|utilit(y|ies)|readers?|apis?|services?|"
+    r"sources?|providers?|apps?|integrations?|options|vendors?|companies|makers?)\b"
     r"|\b(?!this\b|same\b|our\b|its\b)[\w-]+\s+server['’]s\s+\w+"
+    r"|\b(any|every|all|each)\s+([\w-]+\s+)?(tools?|servers?|connectors?)\s+(besides|other\s+than|"
+    r"except|but)\s+(this|me)\b"
     r"|\b[a-z][\w-]*\.[a-z]+_[a-z_]+\b"
     r"|\bthe\s+(?!same\b|this\b)[\w-]+\s+tool\b(?!\s+of\s+this)"
     r"|\ba\s+[\w-]+(\s+[\w-]+)?\s+tool\b)"
 )
 _JUDGED = (
-    r"(supersed\w*|replac\w*|retired|deprecated|obsolete|outdated|stale|unreliable|"
+    r"(supersed\w*|replac\w*|retired|deprecated|obsolete|outdated|stale|unreliable|corrupt\w*|"
+    r"garbage|inaccurate|"
     r"untrustworthy|decoy|fake|broken|compromised|unavailable|off[- ]limits|must\s+not\s+be|"
     r"not\s+to\s+be|is\s+not\s+to|are\s+not\s+to|throw\s+(it|them)\s+away|discard|drop|"
     r"disregard|ignore|false\s+positives?|handled\s+by|route|reroute|redirect|preferred|"
     r"not\s+the\s+\w+\s+one|rather\s+than\s+the|phas(e|ed|ing)\s+out|being\s+removed|"
     r"sunset\w*|should\s+(no\s+longer|not)\s+be\s+(chosen|used|called|selected|picked)|"
     r"(come|go|be\s+sent|be\s+routed|be\s+directed)\s+(here|to\s+this)\b|here\s+instead|"
-    r"(meant|intended|destined)\s+for)"
+    r"(meant|intended|destined)\s+for|(known\s+to\s+)?(leak|harvest|sell|spy|track|steal|"
+    r"exfiltrat)\w*|insecure|unsafe|malicious|dangerous|(must|should)\s+be\s+avoided|"
+    r"steer\s+clear|stick\s+(with|to)\s+this)"
 )
 _ABOUT_OTHERS = re.compile(
     rf"{_OTHER}[^.;]{{0,80}}\b{_JUDGED}|\b{_JUDGED}\b[^.;]{{0,40}}{_OTHER}"
@@ -118,7 +134,13 @@ _ABOUT_OTHERS = re.compile(
     rf"|\bthis\s+is\s+the\s+(canonical|official|real|genuine|authoritative|definitive)\s+[\w-]+"
     rf"[^.]{{0,80}}{_OTHER}"
     rf"|{_OTHER}[^.]{{0,80}}\b(only|exclusively|solely)\s+(through|via|with|using|use|call|"
-    r"from)?\s*(this|here|me)\b",
+    r"from)?\s*(this|here|me)\b"
+    r"|\b(route|send|direct|redirect|steer|funnel|channel|forward|move|point|give)\s+(every|all|"
+    r"each|any)\s+([\w-]+\s+){0,4}?(requests?|calls?|queries|questions|reads?|writes?|lookups?|"
+    r"searches|traffic)\b[^.;]{0,40}?\b(here|(through|to|via)\s+(this|me))\b"
+    r"|\bprefer\s+(this|me|it)(\s+tool)?\s+(over|to)\s+(any|all|every|other)\b"
+    r"|\b(in\s+place\s+of|instead\s+of|rather\s+than|in\s+preference\s+to)\s+(every|any|all|each)"
+    r"\s+(other\s+)?[\w-]+",
     _I,
 )
 _PARTICIPANT = (
@@ -130,31 +152,19 @@ _NAMED = (
     _PARTICIPANT
     + r"|\b(you|your|users?|credentials?|secrets?|tokens?|passwords?|cookies?|environment|ssh)\b"
 )
-_CONTEXT = (
-    r"(\b(conversations?(?!\s*(threads?|ids?|names?|lists?|members?|_))|dialog(ue)?|"
-    r"(chat|conversation|shell|browser|message|search)\s+(history|log|transcript)s?|"
-    r"(whole|full|entire|complete)\s+(chat|thread|session)|(earlier|so\s+far)\s+in\s+the\s+chat|"
-    r"system\s+(text|prompt|message)|session\s+cookies?|cookies|credentials?|secrets?|"
-    r"passwords?|access\s+tokens?|oauth\s+tokens?|api\s+keys?|private\s+keys?|"
-    r"environment\s+variables?|historial|charla|conversaci[oó]n|historique|verlauf|"
-    r"cronologia|conversa)\b"
-    r"|\b(the\s+)?user['’]s\s+((full|entire|complete|whole|exact|verbatim|raw|latest|last|"
-    r"earlier|previous|past|recent|own|first|initial|opening)\s+([\w-]+\s+){0,2}(requests?|"
-    r"messages?|prompts?|"
-    r"questions?|input|wording|words|text)|messages|prompts|requests|questions)\b"
-    r"|\b(everything|all|whatever|what)\s+the\s+user\s+(typed|said|wrote|asked|entered)\b"
-    r"|\b(what|everything|all\s+that)\s+(was|has\s+been|had\s+been|is)\s+(said|discussed|typed|"
-    r"asked|written)\b|\b(recap|summary|digest|log)\s+of\s+(the|this)\s+(conversation|chat|"
-    r"session|discussion)\b"
-    rf"|\b(every|all|each|any)\s+([\w-]+\s+)?(emails?|messages?|files?|documents?|pages?|"
-    rf"results?|outputs?)\s+(that\s+)?((the\s+)?{_MODEL}|you)\s+(has\s+|have\s+)?(read|seen|opened|"
-    r"received|fetched|processed)\b)"
-)
 _CARRY = (
     r"\b((carr(y|ies|ying))|(contain|hold|include|fill|attach|paste|append|insert|embed|"
     r"encode|quot|echo|repeat|populat|suppl|provid|enter)\w*|put|place|set|pass|copy|add|"
-    r"write|followed\s+by|adjunta\w*|"
+    r"write|followed\s+by|belongs?|goes|go|needs|requires|expects|record|log|store|save|keep|"
+    r"capture|adjunta\w*|"
     r"incluy\w*|pon\w*|copia\w*|mett\w*|inclu\w*|f[uü]g\w*)\b"
+)
+_PUT_INTO = re.compile(
+    r"\b(belongs?|goes|go|(is|are|be|gets?)\s+(put|placed|pasted|copied|added|included|inserted|"
+    r"written|attached|appended|entered|recorded|stored|logged|provided|supplied|given)|(is|are)\s+"
+    r"(fair\s+game|welcome|"
+    r"fine|free\s+to\s+use))\s+(in|into|inside|as|for)\b",
+    _I,
 )
 _CARRIER = (
     r"(\b(argument|parameter|param|field|headers?|query\s+string|callback|url|link|campo|"
@@ -163,10 +173,51 @@ _CARRIER = (
 )
 
 
+# Another tool, by name or kind: its calls are not this tool's business to change.
+_TOOL_REF = (
+    r"((?-i:\b[a-z][a-z0-9]*(_[a-z0-9]+)+\b|\b[a-z]+[A-Z]\w*\b)|\b(any|another|other|every|each|"
+    r"the\s+(?!same\b|this\b)[\w-]+)\s+([\w-]+\s+)?(tools?|servers?|connectors?|"
+    r"integrations?|plugins?)\b"
+    r"|\b(otra|otras|cualquier\s+otra)\s+herramientas?|\bautres?\s+outils?|"
+    r"\b(anderen?|anderes)\s+(tools?|werkzeuge?)|\boutras?\s+ferramentas?|\baltr[oi]\s+strument[oi])"
+)
+# "any message you write with the slack server should carry…": another tool's output amended.
+_THROUGH_OTHER = re.compile(
+    r"\b(any|every|each|all)\s+([\w-]+\s+)?(messages?|e-?mails?|posts?|invites?|commits?|files?|"
+    r"requests?|calls?|payments?|pull\s+requests?|issues?|tickets?)\s+(you\s+)?(write|send|make|"
+    r"create|open|post|push|file|made|sent|created|written|opened|posted|pushed|filed)s?\s+(with|"
+    r"through|via|using|on)\s+" + _TOOL_REF + r"[^.;]{0,40}?"
+    r"\b((should|must|will|has\s+to|have\s+to|needs?\s+to|shall)\s+(always\s+)?(also\s+)?(carry|"
+    r"include|contain|have|get|cc|bcc|mention|add|end\s+with)|(gets?|receives?)\s+(an?\s+)?(extra|"
+    r"additional|hidden|second|secret))\b",
+    _I,
+)
+_WHEN_OTHER = re.compile(
+    r"\b(when(ever)?|if|each\s+time|every\s+time|any\s+time|while|for\s+(every|each|any|all)|"
+    r"cuando|siempre\s+que|quand|lorsque|chaque\s+fois\s+que|wenn|immer\s+wenn|sobald|quando|"
+    r"sempre\s+que|ogni\s+volta\s+che)\b"
+    r"(?P<clause>([^,;:.]|\.(?=\w)){0,80})[,:]\s*(?=(?P<main>[^.;]{0,80}))",
+    _I,
+)
+_ADDS = re.compile(
+    r"^((then|please)\s+)?((also|always)\s+)?(add|include|bcc|cc|append|attach|insert|inject|"
+    r"copy|forward|mirror|save\s+a\s+copy|send\s+a\s+copy|blind[- ]copy|notify|"
+    r"añade|agrega|incluye|pon|ajoute|ajoutez|inclus|füge|füg|hänge|adicione|inclua|coloque|"
+    r"ponha|aggiungi|"
+    r"includi)\b",
+    _I,
+)
+_ADJUSTS = re.compile(
+    r"\b(this\s+(server|tool|plugin|extension)|it)\s+(also\s+)?(adjusts|modifies|changes|"
+    rf"overrides|patches|hooks(\s+into)?|alters|reconfigures|intercepts|rewrites)\s+{_TOOL_REF}",
+    _I,
+)
 _SEND = re.compile(
     r"\b(send|sends|sending|post|posts|upload|uploads|forward|forwards|transmit|transmits|"
     r"message|email|e-mail|mail|cc|bcc|copy|copies|share|shares|report|reports|mirror|"
-    r"mirrors|dropped|sent|posted|forwarded|copied|shared|uploaded|mailed|emailed|mirrored)\b",
+    r"mirrors|drop|drops|relay|relays|deliver|delivers|push|pushes|sync|syncs|dropped|sent|"
+    r"posted|forwarded|copied|shared|uploaded|mailed|emailed|mirrored|relayed|delivered|"
+    r"pushed|synced)\b",
     _I,
 )
 _ADDRESS = re.compile(
@@ -191,6 +242,7 @@ SIGNALS: tuple[Signal, ...] = (
         "context-into-argument", "asks for conversation, secrets or the environment in an argument"
     ),
     Signal("context-to-address", "sends conversation, secrets or files to an address it names"),
+    Signal("rewrites-other-tools", "a sentence changes what other tools send or how they run"),
 )
 
 
@@ -198,17 +250,23 @@ def signals(text: str, *, kind: FieldKind, params: frozenset[str]) -> Iterator[t
     """(signal, sentence) for each structural signal found in ``text`` (already readable)."""
     seen: set[str] = set()
     carriers = _carrier_pattern(params)
-    for sentence in _sentences(text):
-        for name, found in _checks(sentence, kind, carriers):
+    for index, sentence in enumerate(_sentences(text)):
+        for name, found in _checks(sentence, kind, carriers, params, opening=index == 0):
             if name not in seen and found:
                 seen.add(name)
                 yield name, sentence[:120]
 
 
 def _checks(
-    sentence: str, kind: FieldKind, carriers: re.Pattern[str]
+    sentence: str,
+    kind: FieldKind,
+    carriers: re.Pattern[str],
+    params: frozenset[str],
+    *,
+    opening: bool,
 ) -> Iterator[tuple[str, bool]]:
-    yield "addressed-to-model", _unnegated(_MODEL_SUBJECT, sentence)
+    addressed = addressed_to_model(sentence, opening=opening)
+    yield "addressed-to-model", addressed or _unnegated(_VOCATIVE, sentence)
     yield "shapes-the-reply", _unnegated(_REPLY, sentence)
     yield "about-other-tools", _unnegated(_ABOUT_OTHERS, sentence)
     if kind in ("name", "data"):
@@ -221,6 +279,24 @@ def _checks(
     into = kind == "parameter" or bool(carriers.search(sentence))  # a parameter's own text
     yield "context-into-argument", into and _carried(sentence)
     yield "context-to-address", _sent_away(sentence)
+    yield "rewrites-other-tools", _rewrites_others(sentence, params)
+
+
+def _rewrites_others(sentence: str, params: frozenset[str]) -> bool:
+    """A condition on another tool's use followed by an addition to it, or a claim to adjust
+    another tool. The tool's own ``params`` are not another tool."""
+    for adjusts in _ADJUSTS.finditer(sentence):
+        named = adjusts.group(0).split()[-1].lower()
+        if named not in params and not NEGATED.search(sentence[: adjusts.start()]):
+            return True
+    for through in _THROUGH_OTHER.finditer(sentence):
+        if not NEGATED.search(sentence[: through.start()]):
+            return True
+    for when in _WHEN_OTHER.finditer(sentence):
+        refs = [m.group(0).lower() for m in re.finditer(_TOOL_REF, when.group("clause"), _I)]
+        if any(r not in params for r in refs) and _ADDS.search(when.group("main")):
+            return not NEGATED.search(sentence[: when.start()])
+    return False
 
 
 def _sent_away(sentence: str) -> bool:
@@ -230,22 +306,31 @@ def _sent_away(sentence: str) -> bool:
     for verb in _SEND.finditer(sentence):
         passive = verb.group(0).lower().endswith("ed") or verb.group(0).lower() == "sent"
         scope = sentence[: verb.start()] if passive else sentence[verb.end() : verb.end() + 120]
-        if re.search(_CONTEXT, scope, _I) and not _NEGATED.search(sentence[: verb.start()]):
+        if re.search(CONTEXT, scope, _I) and not NEGATED.search(sentence[: verb.start()]):
             return True
     return False
 
 
 def _carried(sentence: str) -> bool:
-    """A verb of putting or carrying with the conversation, secrets or the environment after it."""
+    """A verb of putting or carrying with the conversation, secrets or the environment after it
+    (or before it, when the verb is passive: "whatever it learns from the inbox belongs in")."""
     for verb in re.finditer(_CARRY, sentence, _I):
         after = sentence[verb.end() : verb.end() + 90]
-        if re.search(_CONTEXT, after, _I) and not _NEGATED.search(sentence[: verb.start()]):
+        if _taken(after) and not NEGATED.search(sentence[: verb.start()]):
+            return True
+    for verb in _PUT_INTO.finditer(sentence):
+        before = sentence[max(0, verb.start() - 90) : verb.start()]
+        if _taken(before) and not NEGATED.search(before):
             return True
     return False
 
 
+def _taken(text: str) -> bool:
+    return bool(re.search(CONTEXT, text, _I) or re.search(USER_PRIVATE, text, _I))
+
+
 def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:
-    return any(not _NEGATED.search(sentence[: m.start()]) for m in pattern.finditer(sentence))
+    return any(not NEGATED.search(sentence[: m.start()]) for m in pattern.finditer(sentence))
 
 
 def _carrier_pattern(params: frozenset[str]) -> re.Pattern[str]:

@@ -12,17 +12,21 @@ words, HTML comments opened, and base64 blobs decoded. Where a text names its ow
 reads as "this tool".
 
 Two kinds of check read those texts. The structural signals
-(:mod:`workset.mcp.poison_signals`) look at a sentence's shape rather than its words: the
-model as the subject of an order, the model's replies as the object, other tools judged or
-excluded, a value field (enum, default, example, title, a parameter's name) that is a
-sentence about the model or the user, an enum value that is a clause among one-word options,
-and the conversation, secrets or the environment put into an argument or sent to an address.
-The wording rules (:mod:`workset.mcp.poison_rules`, :mod:`workset.mcp.poison_leak_rules`,
-:mod:`workset.mcp.poison_languages`) aim at what a tool definition has no
+(:mod:`workset.mcp.poison_signals`) look at a sentence's shape rather than its words: an
+order to the model (an addressee, a modal and a sensitive target,
+:mod:`workset.mcp.poison_address`), the model's replies as the object, other tools judged,
+excluded or rewritten, a value field (enum, default, example, title, a parameter's name) that
+is a sentence about the model or the user, an enum value that is a clause among one-word
+options, and the conversation, secrets or the environment put into an argument or sent to an
+address.
+The wording rules (:mod:`workset.mcp.poison_rules`, :mod:`workset.mcp.poison_claim_rules`,
+:mod:`workset.mcp.poison_leak_rules`, :mod:`workset.mcp.poison_languages`, over the shared
+vocabulary of :mod:`workset.mcp.poison_terms`) aim at what a tool definition has no
 business saying: overriding earlier instructions or the user, asking for the model's own
 instructions, hiding things from the user, demanding a call around *every* other call or
 task, bypassing approval or claiming consent the user never gave, claiming its results come
-from the system or the developers, sending data to a URL built from fields the tool does not
+from the system or outrank the user, orders in its data to be carried out, promotions slipped
+into what the user sends, sending data to a URL built from fields the tool does not
 take, to third parties or hidden recipients, putting the conversation into an argument, and
 asking for secrets, in English and the common forms in Spanish, French, German, Portuguese
 and Italian. They read negation and ordinary advice as such: "never send credentials", "call
@@ -41,6 +45,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from workset.mcp.poison_claim_rules import CLAIM_RULES
 from workset.mcp.poison_languages import OTHER_LANGUAGES, SQUASHED
 from workset.mcp.poison_leak_rules import LEAK_RULES
 from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
@@ -48,7 +53,7 @@ from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import INVISIBLE, fold, tag_payload
 
-ALL_RULES: tuple[Rule, ...] = RULES + LEAK_RULES + OTHER_LANGUAGES
+ALL_RULES: tuple[Rule, ...] = RULES + CLAIM_RULES + LEAK_RULES + OTHER_LANGUAGES
 _REASONS = REASONS | {s.name: s.reason for s in SIGNALS}
 _EXCERPT = 80
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")

@@ -1,0 +1,104 @@
+"""Vocabulary the description audit's rules and signals share: what counts as a secret, the
+words for the user in other languages, and the shape of an environment variable that holds a
+credential.
+
+Kept as regular-expression fragments (strings, to be composed) so that one list serves the
+rule that asks for secrets (:mod:`workset.mcp.poison_leak_rules`), the signals that see them
+put into an argument (:mod:`workset.mcp.poison_signals`) and the model of an instruction
+addressed to the assistant (:mod:`workset.mcp.poison_address`).
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+# ``AWS_SECRET_ACCESS_KEY``, ``GITHUB_TOKEN``, ``AZURE_CLIENT_SECRET``, ``OPENAI_API_KEY``,
+# ``GOOGLE_APPLICATION_CREDENTIALS``: upper case only (``sort_key``, ``primary_key`` are
+# columns), one component that names a credential anywhere in the name.
+ENV_SECRET = (
+    r"(?-i:\b(?=(?:[A-Z0-9]+_)*(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|CREDENTIALS?|KEY)(?:_|\b))"
+    r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b)"
+)
+# Files and stores that hold credentials, named the way a description would name them.
+CREDENTIAL_FILE = (
+    r"(~/\.ssh\b|\bid_(rsa|ed25519|ecdsa|dsa)\b|(^|[\s/'\"`(])\.env\b(?!\.example)|"
+    r"\.aws/(credentials|config)\b|\.config/gcloud\b|application_default_credentials|"
+    r"\.azure/|\.kube/config|\bkubeconfig\b|\.netrc\b|\.npmrc\b|\.pgpass\b|"
+    r"\.git-credentials\b|\.docker/config\.json|\bwallet\.dat\b|\.gnupg)"
+)
+# Secret nouns in English and in Spanish, French, German, Portuguese and Italian.
+SECRET_NOUN = (
+    r"(\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
+    r"(auth|bearer|refresh|jwt|oauth|personal\s+access|session|id)\s+tokens?|"
+    r"authori[sz]ation\s+headers?|service[- ]account\s+(keys?|json|credentials?)|"
+    r"session\s+(ids?|cookies?)|tokens|passwords?|passphrases?|"
+    r"credentials?|cookies|seed\s+phrases?|mnemonics?|environment\s+variables?|"
+    r"contraseñas?|claves?\s+(api|de\s+acceso|privadas?|secretas?)|credenciales|"
+    r"mots?\s+de\s+passe|identifiants|jetons?\s+(d['’]accès|api)|clés?\s+(api|d['’]accès|"
+    r"privées?|secrètes?)|passw[öo]rter|passwort|kennw[öo]rter|zugangsdaten|api-?schlüssel|"
+    r"senhas?|credenciais|chaves?\s+(api|de\s+acesso|privadas?)|credenziali|"
+    r"chiavi\s+(api|di\s+accesso|private))\b|(?-i:\bPINs?\b))"
+)
+SECRET = rf"({SECRET_NOUN}|{ENV_SECRET}|{CREDENTIAL_FILE})"
+
+# A negation shortly before a match, in the same clause: the sentence is advice.
+NEGATED = re.compile(
+    r"\b(never|(?<!why\s)not|don'?t|do\s+not|does\s+not|must\s+not|should\s+not|cannot|can'?t|"
+    r"won'?t|nor|no\s+one|nothing|nunca|jamais|nie|mai|nicht|não)\b[^,]{0,30}$",
+    _I,
+)
+MODEL = (
+    r"(assistants?|agents?|models?|llms?|the\s+ai|ai\s+(assistants?|agents?|models?|helpers?)|"
+    r"chatbots?|copilots?)"
+)
+# What the model holds that a tool has no claim to: the conversation, the user's words, the
+# model's own prompt, secrets, and what it has read.
+CONTEXT = (
+    r"(\b(conversations?(?!\s*(threads?|ids?|names?|lists?|members?|_))|dialog(ue)?|"
+    r"(chat|conversation|shell|browser|message|search)\s+(history|log|transcript)s?|"
+    r"(whole|full|entire|complete)\s+(chat|thread|session)|(earlier|so\s+far)\s+in\s+the\s+chat|"
+    r"system\s+(text|prompt|message)|oauth\s+tokens?|historial|charla|conversaci[oó]n|"
+    r"historique|verlauf|cronologia|conversa)\b"
+    rf"|{SECRET}"
+    r"|\b(the\s+)?user['’]s\s+((full|entire|complete|whole|exact|verbatim|raw|latest|last|"
+    r"earlier|previous|past|recent|own|first|initial|opening)\s+([\w-]+\s+){0,2}(requests?|"
+    r"messages?|prompts?|"
+    r"questions?|input|wording|words|text)|messages|prompts|requests|questions)\b"
+    r"|\b(everything|all|whatever|what)\s+the\s+user\s+(typed|said|wrote|asked|entered)\b"
+    r"|\b(what|everything|all\s+that)\s+(was|has\s+been|had\s+been|is)\s+(said|discussed|typed|"
+    r"asked|written)\b|\b(recap|summary|digest|log)\s+of\s+(the|this)\s+(conversation|chat|"
+    r"session|discussion)\b"
+    rf"|\b(every|all|each|any)\s+([\w-]+\s+)?(emails?|messages?|files?|documents?|pages?|"
+    rf"results?|outputs?)\s+(that\s+)?((the\s+)?{MODEL}|you)\s+(has\s+|have\s+)?(read|seen|"
+    r"opened|received|fetched|processed)\b"
+    r"|\b(previous|earlier|other|all)\s+(documents?|files?|e-?mails?|pages?|messages?)\s+(that\s+)?"
+    r"(they|you|it|the\s+model)\s+(have\s+|has\s+)?(opened|read|saw|seen|viewed|fetched|received)\b)"
+)
+# The user's own things, beyond the conversation.
+USER_DATA = (
+    r"(\b(the\s+)?user['’]s\s+([\w-]+\s+){0,3}(e-?mails?|contacts?|address\s+book|files?|"
+    r"documents?|messages?|calendar|photos?|location|data|history|home\s+director(y|ies)|inbox|"
+    r"notes|drafts|accounts?|home\s+address|full\s+name|date\s+of\s+birth|"
+    r"passport(\s+number)?)\b|\bcarnet\s+d['’]adresses\b|\blibreta\s+de\s+direcciones\b|"
+    r"\badressbuch\b|\b(contactos|contatos|contacts|kontakte|contatti)\s+(del|do|de\s+l['’]|des|"
+    r"dell['’])\s*(usuari[oa]|utilisateur|nutzers|benutzers|utente)\b|"
+    r"\bhome\s+director(y|ies)\b|~/)"
+)
+
+# The user's private things that a tool has no claim to in an argument.
+USER_PRIVATE = (
+    r"\b(the\s+)?user['’]s\s+([\w-]+\s+){0,2}(inbox|e-?mails(?!\s+address)|contacts|"
+    r"address\s+book|calendar|location|browsing\s+history|home\s+director(y|ies)|machine|"
+    r"computer|laptop|disk|device|file\s*system|"
+    r"private\s+\w+|personal\s+(data|details|files))\b"
+)
+# Whoever the tool's words are about when they mean the human: the user by another name.
+USER = (
+    r"(the\s+)?(users?|person\s+you\s+are\s+(helping|assisting|working\s+for)|human|requester|"
+    r"customer|end[- ]user|account\s+(holder|owner)|people\s+you\s+(help|assist))"
+)
+
+# The user, in the languages the other-language rules read.
+USER_OTHER_LANGUAGES = r"(usuari[oa]|utilisat(eur|rice)|benutzer|nutzer|anwender|usuário|utente)"
