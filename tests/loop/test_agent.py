@@ -428,3 +428,17 @@ def test_an_unknown_tool_name_becomes_a_catalog_search_that_loads_what_fits(
     assert searched.decision == "refused: unknown tool (searched)"
     assert "get_forecast" in searched.result.content and "get_forecast" in loaded
     assert ran.result.content == wrap_untrusted("sunny in Lima", source="tool:get_forecast")
+
+
+def test_a_call_under_a_class_name_with_read_file_arguments_reads_the_file(
+    tmp_path: Path,
+) -> None:
+    wrong = '{"name": "ServiceConfig", "arguments": {"path": "service.toml", "offset": 1}}'
+    agent, model, seen = make_agent(tmp_path, [wrong, "Port 8471."])
+    result = anyio.run(agent.run, "Which port?")
+    assert result.answer == "Port 8471."
+    [ran] = [e for e in seen if isinstance(e, ToolFinished)]
+    assert ran.call.name == "read_file" and "port = 8471" in ran.result.content
+    assert "the model named it 'ServiceConfig'" in ran.decision
+    sent = model.requests[1].messages[2]
+    assert isinstance(sent, AssistantMessage) and sent.tool_calls[0].name == "read_file"

@@ -215,3 +215,24 @@ def test_calls_named_after_the_harness_pseudo_call_are_dropped_beside_a_real_one
     assert [c.id for c in decided.message.tool_calls] == ["r"]
     alone = CallInterpreter(NAMES).interpret(AssistantMessage(None, copies), 1, tools_offered=True)
     assert [c.name for c in alone.message.tool_calls] == ["invalid_tool_call"]
+
+
+def test_a_call_named_after_a_code_symbol_runs_as_the_one_tool_its_arguments_fit() -> None:
+    from workset.messages import ToolSpec
+
+    specs = (
+        ToolSpec("grep", "", {"properties": {"pattern": {}, "path": {}}, "required": ["pattern"]}),
+        ToolSpec("read_file", "", {"properties": {"path": {}, "offset": {}}, "required": ["path"]}),
+    )
+    interpreter = CallInterpreter(NAMES)
+    wrong = AssistantMessage(
+        '{"name": "JSONStorage", "arguments": {"path": "tinydb/storages.py", "offset": 94}}'
+    )
+    decided = interpreter.interpret(wrong, 1, tools_offered=True, specs=specs)
+    [mapped] = decided.message.tool_calls
+    assert mapped.name == "read_file" and decided.mapped == {mapped.id: "JSONStorage"}
+    assert mapped.id not in decided.rejected
+    # Arguments that fit no offered tool are left to the registry's unknown-tool error.
+    other = AssistantMessage(None, (ToolCall("x", "increment", '{"field": "count"}'),))
+    kept = interpreter.interpret(other, 2, tools_offered=True, specs=specs)
+    assert kept.message.tool_calls[0].name == "increment" and not kept.mapped

@@ -8,6 +8,9 @@ are parsed; a ``{"answer": ...}`` decision is a final answer. Then the guards:
 - ids already used in the session get a fresh suffix (results are recorded once per id);
 - calls beyond ``max_calls`` in one message are answered with an error, not run (a degenerate
   output can repeat a call dozens of times);
+- a call whose name is no tool but whose arguments fit exactly one tool is that tool's call
+  (small models put a class or function of the code where the tool name goes:
+  ``JSONStorage {"path": ...}``); it is recorded and run under the tool's name;
 - a call identical to one already run in this run is not run again: its error says the result
   is above. A repeat brings no new information.
 
@@ -32,9 +35,17 @@ from dataclasses import dataclass, field, replace
 from workset.context.items import ContextItem
 from workset.loop.outcome import COMMON_WORDS
 from workset.loop.settings import answer_now
-from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
+from workset.messages import (
+    AssistantMessage,
+    Message,
+    ToolCall,
+    ToolMessage,
+    ToolSpec,
+    UserMessage,
+)
 from workset.models.constrained import final_answer
 from workset.models.toolcalls import parse_tool_calls
+from workset.tools.registry import tool_for_arguments
 
 VALID_CALL = '{"name": "<tool name>", "arguments": {...}}'
 # Turns in a row whose calls all failed or found nothing before the run stops as given up.
@@ -55,6 +66,7 @@ class Interpreted:
     message: AssistantMessage  # as recorded: parsed calls, unique ids
     rejected: dict[str, str] = field(default_factory=dict)  # call id -> error for the model
     stuck: bool = False  # a call repeated an earlier one
+    mapped: dict[str, str] = field(default_factory=dict)  # call id -> the name the model wrote
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,15 +129,24 @@ class CallInterpreter:
         self._echo_asked = False  # an answer that echoed a harness text was sent back once
 
     def interpret(
-        self, message: AssistantMessage, iteration: int, *, tools_offered: bool
+        self,
+        message: AssistantMessage,
+        iteration: int,
+        *,
+        tools_offered: bool,
+        specs: Sequence[ToolSpec] = (),
     ) -> Interpreted:
+        """The message as the loop records and runs it. ``specs`` are the tools offered in
+        this request: a call under a name that is no tool runs as the one of them its
+        arguments fit."""
         parsed, parse_errors = self._parse(message, iteration, tools_offered)
-        parsed = self._distinct(parsed)
+        parsed, mapped = self._mapped(self._distinct(parsed), specs)
         message = self._unique_ids(parsed)
         renamed = {
             old.id: new.id for old, new in zip(parsed.tool_calls, message.tool_calls, strict=True)
         }
         rejected = {renamed[k]: v for k, v in parse_errors.items()}
+        mapped = {renamed[k]: v for k, v in mapped.items()}
         stuck = False
         for n, call in enumerate(message.tool_calls):
             if call.id in rejected:
@@ -157,7 +178,7 @@ class CallInterpreter:
                 continue
             self._run[key] = call.id
         self._stuck = stuck
-        return Interpreted(message, rejected, stuck)
+        return Interpreted(message, rejected, stuck, mapped)
 
     def note_task(self, task: str) -> None:
         """The task the run serves now (a session's run may take a new one at a safe point)."""
@@ -363,6 +384,25 @@ class CallInterpreter:
         if len(kept) == len(message.tool_calls):
             return message
         return replace(message, tool_calls=tuple(kept))
+
+    def _mapped(
+        self, message: AssistantMessage, specs: Sequence[ToolSpec]
+    ) -> tuple[AssistantMessage, dict[str, str]]:
+        """The message with each call under a name that is no tool, but whose arguments fit
+        exactly one tool, renamed to that tool; and call id -> the name the model wrote."""
+        mapped: dict[str, str] = {}
+        calls = []
+        for call in message.tool_calls:
+            fit = None
+            if call.name not in self.tool_names and call.name != INVALID_CALL:
+                fit = tool_for_arguments(specs, call.arguments)
+            if fit is not None:
+                mapped[call.id] = call.name
+                call = replace(call, name=fit)
+            calls.append(call)
+        if not mapped:
+            return message, mapped
+        return replace(message, tool_calls=tuple(calls)), mapped
 
     def _unique_ids(self, message: AssistantMessage) -> AssistantMessage:
         """Calls whose id was already used in the session get a fresh one (``id~2``).

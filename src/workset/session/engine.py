@@ -461,7 +461,9 @@ class Session:
                 )
             self._phase = "prepare"
             return StepOutcome("interrupted", turn=turn)
-        decided = interpreter.interpret(response.message, iteration, tools_offered=bool(offered))
+        decided = interpreter.interpret(
+            response.message, iteration, tools_offered=bool(offered), specs=offered
+        )
         message = decided.message
         manifest = _with_server_cache(made.assembled.manifest, response.usage)
         self.record(
