@@ -236,3 +236,38 @@ def test_a_call_named_after_a_code_symbol_runs_as_the_one_tool_its_arguments_fit
     other = AssistantMessage(None, (ToolCall("x", "increment", '{"field": "count"}'),))
     kept = interpreter.interpret(other, 2, tools_offered=True, specs=specs)
     assert kept.message.tool_calls[0].name == "increment" and not kept.mapped
+
+
+def test_a_repeated_read_is_answered_with_its_first_result_and_a_note() -> None:
+    interpreter = CallInterpreter(NAMES)
+    read = ToolCall("r1", "read_file", '{"path": "a.py"}')
+    interpreter.interpret(AssistantMessage(None, (read,)), 1, tools_offered=True)
+    interpreter.next_turn([ToolMessage("r1", "1| x = 1", name="read_file")])
+    again = AssistantMessage(None, (ToolCall("r2", "read_file", '{"path": "a.py"}'),))
+    decided = interpreter.interpret(again, 2, tools_offered=True)
+    assert decided.stuck and "r2" not in decided.rejected
+    assert decided.replayed["r2"].endswith("\n1| x = 1")
+    assert "Do not call it again: answer from it" in decided.replayed["r2"]
+
+
+def test_a_read_after_an_edit_runs_again_but_a_repeated_command_does_not() -> None:
+    changing = {"edit_file", "shell"}
+    interpreter = CallInterpreter(
+        ("read_file", "edit_file", "shell"),
+        replayable=lambda name: name not in changing,
+        read_only=lambda name: name not in changing,
+    )
+    read = '{"path": "a.py"}'
+    interpreter.interpret(
+        AssistantMessage(None, (ToolCall("r1", "read_file", read),)), 1, tools_offered=True
+    )
+    interpreter.next_turn([ToolMessage("r1", "1| x = 1", name="read_file")])
+    edit = ToolCall("e1", "edit_file", '{"path": "a.py", "old": "x = 1", "new": "x = 2"}')
+    test = ToolCall("s1", "shell", '{"command": "pytest"}')
+    interpreter.interpret(AssistantMessage(None, (edit, test)), 2, tools_offered=True)
+    after = AssistantMessage(
+        None, (ToolCall("r2", "read_file", read), ToolCall("s2", "shell", '{"command": "pytest"}'))
+    )
+    decided = interpreter.interpret(after, 3, tools_offered=True)
+    assert "r2" not in decided.rejected and "r2" not in decided.replayed  # it runs
+    assert "already called shell" in decided.rejected["s2"]

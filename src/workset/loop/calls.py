@@ -11,8 +11,12 @@ are parsed; a ``{"answer": ...}`` decision is a final answer. Then the guards:
 - a call whose name is no tool but whose arguments fit exactly one tool is that tool's call
   (small models put a class or function of the code where the tool name goes:
   ``JSONStorage {"path": ...}``); it is recorded and run under the tool's name;
-- a call identical to one already run in this run is not run again: its error says the result
-  is above. A repeat brings no new information.
+- a call identical to one already run in this run is not run again. A repeat brings no new
+  information: the result of a read-only call that found something is given again from the
+  run's own record, under a note saying to answer from it or make a different call (the first
+  copy may have been shortened out of a small window); a failed one gets an error. A read or
+  search (a tool that gives the same result until something changes) made again after a call
+  that may have changed things (an edit, a command) is no repeat: it runs.
 
 After the calls ran, :meth:`CallInterpreter.next_turn` reads their results and says what the
 harness adds to the next request (:class:`NextTurn`): when the run has read something useful
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from workset.context.items import ContextItem
@@ -67,6 +71,8 @@ class Interpreted:
     rejected: dict[str, str] = field(default_factory=dict)  # call id -> error for the model
     stuck: bool = False  # a call repeated an earlier one
     mapped: dict[str, str] = field(default_factory=dict)  # call id -> the name the model wrote
+    # call id -> the result of the identical earlier call, given again (not an error)
+    replayed: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +103,17 @@ class CallInterpreter:
         max_calls: int = 8,
         answer_on_repeat: bool = True,
         answer_with_grammar: bool = False,
+        replayable: Callable[[str], bool] = lambda name: True,
+        read_only: Callable[[str], bool] = lambda name: True,
     ) -> None:
         """``answer_on_repeat`` False keeps asking for calls after a repeated call;
         ``answer_with_grammar`` asks for the answer with a schema instead of withholding the
-        tools (:attr:`NextTurn.answer_only`)."""
+        tools (:attr:`NextTurn.answer_only`); ``replayable`` says which tools give the same
+        result until something changes (their repeats are answered from the run's record),
+        ``read_only`` which change nothing."""
         self.tool_names = tuple(tool_names)
+        self.replayable = replayable
+        self.read_only = read_only
         self.constrained = constrained
         self.max_calls = max_calls
         self.answer_on_repeat = answer_on_repeat
@@ -109,6 +121,9 @@ class CallInterpreter:
         self._answer_only = False  # the last NextTurn asked for {"answer": ...}
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._run: dict[tuple[str, str], str] = {}  # (name, canonical args) -> first call id
+        self._changes = 0  # calls so far that may have changed things (edits, commands)
+        self._since: dict[str, int] = {}  # first call id -> self._changes when it was made
+        self._contents: dict[str, str] = {}  # call id -> its useful result, as recorded
         self._task = next(
             (
                 m.content
@@ -147,6 +162,7 @@ class CallInterpreter:
         }
         rejected = {renamed[k]: v for k, v in parse_errors.items()}
         mapped = {renamed[k]: v for k, v in mapped.items()}
+        replayed: dict[str, str] = {}
         stuck = False
         for n, call in enumerate(message.tool_calls):
             if call.id in rejected:
@@ -162,9 +178,19 @@ class CallInterpreter:
                 continue
             key = (call.name, _canonical(call.arguments))
             first = self._run.get(key)
+            changed = self._since.get(first or "") != self._changes
+            if first is not None and changed and self.replayable(call.name):
+                first = None  # what it reads may have changed since: not a repeat
             if first is not None:
                 stuck = True
-                if first in self._failed:  # "use that result to answer" would mean an error
+                earlier = self._contents.get(first)
+                if earlier is not None and self.replayable(call.name):
+                    replayed[call.id] = (
+                        f"You already called {call.name} with these arguments (call {first}); "
+                        "its result is repeated below. Do not call it again: answer from it, "
+                        "or if it does not hold the answer, make a different call.\n" + earlier
+                    )
+                elif first in self._failed:  # "use that result to answer" would mean an error
                     rejected[call.id] = (
                         f"not run again: you already called {call.name} with these arguments "
                         f"(call {first}) and it failed or found nothing; it would again. Make "
@@ -177,8 +203,11 @@ class CallInterpreter:
                     )
                 continue
             self._run[key] = call.id
+            self._since[call.id] = self._changes
+            if not self.read_only(call.name):
+                self._changes += 1
         self._stuck = stuck
-        return Interpreted(message, rejected, stuck, mapped)
+        return Interpreted(message, rejected, stuck, mapped, replayed)
 
     def note_task(self, task: str) -> None:
         """The task the run serves now (a session's run may take a new one at a safe point)."""
@@ -209,6 +238,7 @@ class CallInterpreter:
         ]
         useful = [r for r in results if not r.is_error and not _EMPTY.search(r.content)]
         self._failed.update(r.tool_call_id for r in results if r not in useful)
+        self._contents.update((r.tool_call_id, r.content) for r in useful)
         self._useful += len(useful)
         self._read_any |= any(r.name == "read_file" for r in useful)
         for result in useful:

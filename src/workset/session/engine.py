@@ -294,6 +294,8 @@ class Session:
             max_calls=config.max_calls_per_message,
             answer_on_repeat=config.answer_on_repeat,
             answer_with_grammar=config.answer_with_grammar,
+            replayable=self.agent.tools.gives_same_result,
+            read_only=self.agent.tools.is_read_only,
         )
         turn, started = NextTurn(), False
         self._phase = "prepare"

@@ -61,7 +61,11 @@ class UnitRunner:
         for call in calls:
             if call.id in decided.rejected:
                 self.finish(run_id, call, error_message(call, decided.rejected[call.id]), 0.0)
-        to_run = [c for c in calls if c.id not in decided.rejected]
+            elif call.id in decided.replayed:
+                again = ToolMessage(call.id, decided.replayed[call.id], name=call.name)
+                self.finish(run_id, call, again, 0.0, "not run: a repeat, answered from the log")
+        answered = {**decided.rejected, **decided.replayed}
+        to_run = [c for c in calls if c.id not in answered]
         jobs = {
             c.id: _Job(c, anyio.CancelScope(), anyio.Event(), named=decided.mapped.get(c.id, ""))
             for c in to_run

@@ -88,6 +88,13 @@ class ToolRegistry:
         found = self._tools.get(name)
         return found is not None and found.read_only
 
+    def gives_same_result(self, name: str) -> bool:
+        """True for a registered tool both read-only and idempotent (a read, a search): the
+        same call gives the same result until something changes the world. A read-only status
+        poll (``task_status``) is not: its next result may differ."""
+        found = self._tools.get(name)
+        return found is not None and found.read_only and found.idempotent
+
     def is_idempotent(self, name: str) -> bool:
         """True for a registered tool that is safe to run again (read-only ones included)."""
         found = self._tools.get(name)
