@@ -64,7 +64,7 @@ def execution_tools(
         {"path": "config/settings.json", "content": "{\\"debug\\": true}\\n"}.
 
         Args:
-            path: File path relative to the workspace root, e.g. "src/app.py".
+            path: File path relative to the workspace root, as list_dir and find_files show it.
             content: The complete new content of the file.
         """
         target = ws.resolve(path)
