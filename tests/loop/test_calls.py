@@ -271,3 +271,14 @@ def test_a_read_after_an_edit_runs_again_but_a_repeated_command_does_not() -> No
     decided = interpreter.interpret(after, 3, tools_offered=True)
     assert "r2" not in decided.rejected and "r2" not in decided.replayed  # it runs
     assert "already called shell" in decided.rejected["s2"]
+
+
+def test_a_last_call_cut_off_by_the_token_limit_is_dropped_and_the_whole_calls_run() -> None:
+    text = (
+        '{"name": "read_file", "arguments": {"path": "tinydb/table.py"}}\n'
+        '{"name": "grep", "arguments": {"pattern": "cache"}}\n'
+        '{"name": "read_file", "arguments": {"path": "tiny'
+    )
+    decided = CallInterpreter(NAMES).interpret(AssistantMessage(text), 1, tools_offered=True)
+    assert [c.name for c in decided.message.tool_calls] == ["read_file", "grep"]
+    assert not decided.rejected and decided.message.content is None

@@ -4,7 +4,8 @@ Native ``tool_calls`` are taken as they are; calls written as JSON text (small m
 are parsed; a ``{"answer": ...}`` decision is a final answer. Then the guards:
 
 - a call whose text could not be parsed becomes an ``invalid_tool_call`` answered with an error
-  showing a valid call, so the model can fix it;
+  showing a valid call, so the model can fix it; a last call cut off by the token limit after
+  whole ones is dropped (the whole calls run);
 - ids already used in the session get a fresh suffix (results are recorded once per id);
 - calls beyond ``max_calls`` in one message are answered with an error, not run (a degenerate
   output can repeat a call dozens of times);
@@ -48,7 +49,7 @@ from workset.messages import (
     UserMessage,
 )
 from workset.models.constrained import final_answer
-from workset.models.toolcalls import parse_tool_calls
+from workset.models.toolcalls import CUT_OFF, parse_tool_calls
 from workset.tools.registry import tool_for_arguments
 
 VALID_CALL = '{"name": "<tool name>", "arguments": {...}}'
@@ -376,6 +377,10 @@ class CallInterpreter:
                 "read (tags or a bare name, with no JSON arguments)"
             )
             parsed = replace(parsed, errors=(problem,), text="")
+        if parsed.calls and parsed.errors and all(CUT_OFF in e for e in parsed.errors):
+            # The output ran out of tokens in its last call (a small model writes the same
+            # calls until max_tokens): the whole calls before it stand, the stump is dropped.
+            parsed = replace(parsed, errors=(), text="")
         rejected: dict[str, str] = {}
         invalid: list[ToolCall] = []
         text = parsed.text or None
