@@ -282,3 +282,14 @@ def test_a_last_call_cut_off_by_the_token_limit_is_dropped_and_the_whole_calls_r
     decided = CallInterpreter(NAMES).interpret(AssistantMessage(text), 1, tools_offered=True)
     assert [c.name for c in decided.message.tool_calls] == ["read_file", "grep"]
     assert not decided.rejected and decided.message.content is None
+
+
+def test_schema_words_copied_into_arguments_are_dropped() -> None:
+    from workset.messages import ToolSpec
+
+    specs = (ToolSpec("read_file", "", {"properties": {"path": {}}, "required": ["path"]}),)
+    text = '{"name": "read_file", "arguments": {"path": "a.py", "additionalProperties": false}}'
+    decided = CallInterpreter(NAMES).interpret(
+        AssistantMessage(text), 1, tools_offered=True, specs=specs
+    )
+    assert decided.message.tool_calls[0].arguments == '{"path": "a.py"}'

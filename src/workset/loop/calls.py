@@ -11,7 +11,9 @@ are parsed; a ``{"answer": ...}`` decision is a final answer. Then the guards:
   output can repeat a call dozens of times);
 - a call whose name is no tool but whose arguments fit exactly one tool is that tool's call
   (small models put a class or function of the code where the tool name goes:
-  ``JSONStorage {"path": ...}``); it is recorded and run under the tool's name;
+  ``JSONStorage {"path": ...}``); it is recorded and run under the tool's name; arguments
+  named like JSON-schema words that are no parameter (``"additionalProperties": false``,
+  copied from the definitions) are dropped;
 - a call identical to one already run in this run is not run again. A repeat brings no new
   information: the result of a read-only call that found something is given again from the
   run's own record, under a note saying to answer from it or make a different call (the first
@@ -424,7 +426,9 @@ class CallInterpreter:
         self, message: AssistantMessage, specs: Sequence[ToolSpec]
     ) -> tuple[AssistantMessage, dict[str, str]]:
         """The message with each call under a name that is no tool, but whose arguments fit
-        exactly one tool, renamed to that tool; and call id -> the name the model wrote."""
+        exactly one tool, renamed to that tool; and call id -> the name the model wrote.
+        Arguments named like JSON-schema words that are no parameter of the tool
+        (``"additionalProperties": false``, copied from the tool definitions) are dropped."""
         mapped: dict[str, str] = {}
         calls = []
         for call in message.tool_calls:
@@ -434,8 +438,9 @@ class CallInterpreter:
             if fit is not None:
                 mapped[call.id] = call.name
                 call = replace(call, name=fit)
-            calls.append(call)
-        if not mapped:
+            spec = next((s for s in specs if s.name == call.name), None)
+            calls.append(call if spec is None else _without_schema_words(call, spec))
+        if tuple(calls) == message.tool_calls:
             return message, mapped
         return replace(message, tool_calls=tuple(calls)), mapped
 
@@ -456,6 +461,25 @@ class CallInterpreter:
             self._ids.add(new_id)
             calls.append(call if new_id == call.id else replace(call, id=new_id))
         return replace(message, tool_calls=tuple(calls))
+
+
+_SCHEMA_WORDS = frozenset({"additionalProperties", "properties", "required", "type", "$schema"})
+
+
+def _without_schema_words(call: ToolCall, spec: ToolSpec) -> ToolCall:
+    """``call`` without arguments that are JSON-schema words and no parameter of ``spec``."""
+    try:
+        arguments = json.loads(call.arguments or "{}")
+    except json.JSONDecodeError:
+        return call
+    if not isinstance(arguments, dict):
+        return call
+    known = spec.parameters.get("properties", {})
+    copied = [k for k in arguments if k in _SCHEMA_WORDS and k not in known]
+    if not copied:
+        return call
+    kept = {k: v for k, v in arguments.items() if k not in copied}
+    return replace(call, arguments=json.dumps(kept, ensure_ascii=False))
 
 
 def _canonical(arguments: str) -> str:
