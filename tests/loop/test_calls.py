@@ -293,3 +293,24 @@ def test_schema_words_copied_into_arguments_are_dropped() -> None:
         AssistantMessage(text), 1, tools_offered=True, specs=specs
     )
     assert decided.message.tool_calls[0].arguments == '{"path": "a.py"}'
+
+
+def test_a_repeat_in_a_run_that_may_edit_asks_for_the_edit_with_the_line_grep_found() -> None:
+    interpreter = CallInterpreter(("grep", "read_file", "edit_file"))
+    grep = '{"pattern": "_defualt"}'
+    interpreter.interpret(
+        AssistantMessage(None, (ToolCall("g1", "grep", grep),)), 1, tools_offered=True
+    )
+    hit = '{"path": "tinydb/database.py", "line": 80, "text": "    name = \'_defualt\'"}'
+    interpreter.next_turn([ToolMessage("g1", f'{{"hits": [\n{hit}\n]}}', name="grep")])
+    again = AssistantMessage(None, (ToolCall("g2", "grep", grep),))
+    interpreter.interpret(again, 2, tools_offered=True)
+    turn = interpreter.next_turn([ToolMessage("g2", "repeated", name="grep")])
+    assert turn.offer_tools and not turn.answer_only
+    [notice] = turn.notices
+    assert "Make the change now with edit_file" in notice
+    assert '{"path": "tinydb/database.py", "old": "    name = \'_defualt\'"}' in notice
+    # Asked once: the next repeat asks for the answer, as in any run.
+    third = AssistantMessage(None, (ToolCall("g3", "grep", grep),))
+    interpreter.interpret(third, 3, tools_offered=True)
+    assert interpreter.next_turn([ToolMessage("g3", "repeated", name="grep")]).answer_only is False

@@ -25,7 +25,9 @@ After the calls ran, :meth:`CallInterpreter.next_turn` reads their results and s
 harness adds to the next request (:class:`NextTurn`): when the run has read something useful
 and the model repeats itself, the next turn first asks it to read the file its results point
 to (the one the task names first) if it has read none, then for the answer with no tools
-offered; when
+offered. In a run that may edit files and has not, it first asks once for the edit instead,
+with ``old`` copied from the line a search found (an "answer now" would end the task unmade);
+when
 the calls failed or found nothing, it never asks for an answer (that is how a small model ends
 up answering from an error's text) but for a *different* call: a file the workspace evidence
 points to, a broader search, a look at the folder. After :data:`MAX_FRUITLESS` such turns in a
@@ -65,6 +67,8 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED_CONTENT = re.compile(r"<external_content\b.*?</external_content>", re.S)
 _RESULT_PATH = re.compile(r'"path": "([^"]+)"')  # a file named in a search's JSON result
+_HIT = re.compile(r'\{"path": "[^"]+", "line": \d+, "text": "(?:[^"\\]|\\.)*"\}')
+EDIT_TOOLS = frozenset({"edit_file", "write_file"})
 _FILE_NAME = re.compile(r"\b[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b")  # e.g. service.toml
 
 
@@ -145,6 +149,8 @@ class CallInterpreter:
         self._found_files: list[str] = []  # files the run's successful results named
         self._read_any = False  # a read_file call of this run returned content
         self._echo_asked = False  # an answer that echoed a harness text was sent back once
+        self._edited = False  # an edit of this run succeeded
+        self._hits: list[tuple[str, str]] = []  # (path, line text) of the latest grep hits
 
     def interpret(
         self,
@@ -244,6 +250,9 @@ class CallInterpreter:
         self._contents.update((r.tool_call_id, r.content) for r in useful)
         self._useful += len(useful)
         self._read_any |= any(r.name == "read_file" for r in useful)
+        self._edited |= any(r.name in EDIT_TOOLS for r in useful)
+        for result in useful:
+            self._hits = [*_grep_hits(result.content), *self._hits][:3] or self._hits
         for result in useful:
             named = _RESULT_PATH.findall(result.content)
             self._found_files += [f for f in named if f not in self._found_files]
@@ -271,6 +280,8 @@ class CallInterpreter:
         a small model answers from what it already believes. Each file is suggested once.
         """
         unread = [] if self._read_any else self._unread(evidence_files)
+        if (self._hits or not unread) and self._must_edit():  # a hit's line is enough
+            return self._turn(NextTurn((self._edit_now(),)))
         if not unread:
             return self._answer_turn()
         self._tried.add(f"read:{unread[0]}")
@@ -283,6 +294,28 @@ class CallInterpreter:
                 )
             )
         )
+
+    def _must_edit(self) -> bool:
+        """The run may edit files and has not: "answer now" would end an edit task unmade.
+        Asked once; after that a repeat asks for the answer as in any run."""
+        return "edit_file" in self.tool_names and not self._edited and "edit:now" not in self._tried
+
+    def _edit_now(self) -> str:
+        """A notice asking for the edit, with ``old`` copied from a line grep found."""
+        self._tried.add("edit:now")
+        text = (
+            "You have read the file; reading it again will not change it. Make the change now "
+            "with edit_file: old is the exact text of the line to change (copied from the "
+            "file, without the line number), new is that line as it should read."
+        )
+        if self._hits:
+            path, line = self._hits[0]
+            text += (
+                " The line grep found, as old:\n"
+                + json.dumps({"path": path, "old": line}, ensure_ascii=False)
+                + "\nCall edit_file with these and new."
+            )
+        return text
 
     def _unread(self, evidence_files: Sequence[str]) -> list[str]:
         """Files worth reading, those the task names first, not read nor suggested yet."""
@@ -547,6 +580,15 @@ def _path(arguments: str) -> str:
     except json.JSONDecodeError:
         return ""
     return str(value.get("path", "")) if isinstance(value, dict) else ""
+
+
+def _grep_hits(content: str) -> list[tuple[str, str]]:
+    """(path, line text) of the hits in a grep result."""
+    hits = []
+    for match in _HIT.finditer(content):
+        hit = json.loads(match.group())
+        hits.append((str(hit["path"]), str(hit["text"])))
+    return hits
 
 
 def evidence_files(items: Iterable[ContextItem]) -> list[str]:
