@@ -384,14 +384,14 @@ def _asked_text(answer: str, task: str, pairs: Sequence[tuple[str, str]]) -> str
 def _asked_keys(task: str, keys: Sequence[str]) -> set[str]:
     """The keys sharing the most words with the task, two words at least."""
     asked = {_stem(w) for w in _KEY_WORD.findall(task.lower())} - _GENERIC_KEY_WORDS
-    best, chosen = 0, set()
+    best, chosen = 0, set[str]()
     for key in keys:
         words = {_stem(w) for w in _KEY_WORD.findall(_split_key(key))} - _GENERIC_KEY_WORDS
         shared = len(words & asked)
         if shared < 2:  # one word ("version" for "Python versions") says too little
             continue
         if shared > best:
-            best, chosen = shared, set()
+            best, chosen = shared, set[str]()
         if shared == best:
             chosen.add(key)
     return chosen
