@@ -168,7 +168,8 @@ def test_edit_file_with_several_matches_needs_replace_all(tmp_path: Path) -> Non
 def test_edit_file_refuses_empty_or_identical_text(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("abc")
     assert "old is empty" in _error(tmp_path, "edit_file", path="a.txt", old="", new="x")
-    assert "identical" in _error(tmp_path, "edit_file", path="a.txt", old="b", new="b")
+    same = _error(tmp_path, "edit_file", path="a.txt", old="b", new="b")
+    assert "identical" in same and "write new as the text should read after the change" in same
 
 
 def test_edit_file_refuses_paths_outside_the_workspace(tmp_path: Path) -> None:

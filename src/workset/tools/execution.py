@@ -118,7 +118,11 @@ def execution_tools(
                 hint="to write a whole file, use write_file",
             )
         if old == new:
-            raise ToolError("old and new are identical; the edit would change nothing")
+            raise ToolError(
+                "old and new are identical; the edit would change nothing",
+                hint="keep old as it is in the file and write new as the text should read "
+                "after the change the task asks for",
+            )
         target = existing_file(ws, path)
         rel = ws.relative(target)
         data = target.read_bytes()
