@@ -265,6 +265,9 @@ def test_a_read_after_an_edit_runs_again_but_a_repeated_command_does_not() -> No
     edit = ToolCall("e1", "edit_file", '{"path": "a.py", "old": "x = 1", "new": "x = 2"}')
     test = ToolCall("s1", "shell", '{"command": "pytest"}')
     interpreter.interpret(AssistantMessage(None, (edit, test)), 2, tools_offered=True)
+    interpreter.next_turn(
+        [ToolMessage("e1", "edited a.py", name="edit_file"), ToolMessage("s1", "ok", name="shell")]
+    )
     after = AssistantMessage(
         None, (ToolCall("r2", "read_file", read), ToolCall("s2", "shell", '{"command": "pytest"}'))
     )
@@ -314,3 +317,19 @@ def test_a_repeat_in_a_run_that_may_edit_asks_for_the_edit_with_the_line_grep_fo
     third = AssistantMessage(None, (ToolCall("g3", "grep", grep),))
     interpreter.interpret(third, 3, tools_offered=True)
     assert interpreter.next_turn([ToolMessage("g3", "repeated", name="grep")]).answer_only is False
+
+
+def test_a_failed_edit_does_not_make_a_repeated_read_new() -> None:
+    interpreter = CallInterpreter(
+        ("read_file", "edit_file"), read_only=lambda name: name != "edit_file"
+    )
+    read = '{"path": "a.py"}'
+    interpreter.interpret(
+        AssistantMessage(None, (ToolCall("r1", "read_file", read),)), 1, tools_offered=True
+    )
+    interpreter.next_turn([ToolMessage("r1", "1| x = 1", name="read_file")])
+    edit = ToolCall("e1", "edit_file", '{"path": "a.py", "old": "x = 1", "new": "x = 1"}')
+    interpreter.interpret(AssistantMessage(None, (edit,)), 2, tools_offered=True)
+    interpreter.next_turn([ToolMessage("e1", "identical", name="edit_file", is_error=True)])
+    again = AssistantMessage(None, (ToolCall("r2", "read_file", read),))
+    assert "r2" in interpreter.interpret(again, 3, tools_offered=True).replayed

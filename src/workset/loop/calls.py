@@ -128,7 +128,7 @@ class CallInterpreter:
         self._answer_only = False  # the last NextTurn asked for {"answer": ...}
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._run: dict[tuple[str, str], str] = {}  # (name, canonical args) -> first call id
-        self._changes = 0  # calls so far that may have changed things (edits, commands)
+        self._changes = 0  # successful calls so far that may have changed things (edits, commands)
         self._since: dict[str, int] = {}  # first call id -> self._changes when it was made
         self._contents: dict[str, str] = {}  # call id -> its useful result, as recorded
         self._task = next(
@@ -213,8 +213,6 @@ class CallInterpreter:
                 continue
             self._run[key] = call.id
             self._since[call.id] = self._changes
-            if not self.read_only(call.name):
-                self._changes += 1
         self._stuck = stuck
         return Interpreted(message, rejected, stuck, mapped, replayed)
 
@@ -248,6 +246,8 @@ class CallInterpreter:
         useful = [r for r in results if not r.is_error and not _EMPTY.search(r.content)]
         self._failed.update(r.tool_call_id for r in results if r not in useful)
         self._contents.update((r.tool_call_id, r.content) for r in useful)
+        # A successful edit or command may change what a read shows; a failed edit does not.
+        self._changes += sum(not r.is_error and not self.read_only(r.name) for r in results)
         self._useful += len(useful)
         self._read_any |= any(r.name == "read_file" for r in useful)
         self._edited |= any(r.name in EDIT_TOOLS for r in useful)
