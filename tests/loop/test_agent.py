@@ -286,8 +286,10 @@ def test_a_repeated_call_makes_the_next_turn_answer_without_tools(tmp_path: Path
     result = anyio.run(agent.run, "Which port?")
     assert result.answer == "Port 8471."
     assert model.requests[1].tools and not model.requests[2].tools
-    repeated = tool_results(model.requests[2])[-1]
-    assert repeated.is_error and "already called read_file" in repeated.content
+    repeated = tool_results(model.requests[2])[-1]  # given again from the log, not re-run
+    assert not repeated.is_error and "already called read_file" in repeated.content
+    assert "port = 8471" in repeated.content
+    assert len([e for e in seen if isinstance(e, ToolStarted)]) == 1
     last = [e.manifest for e in seen if isinstance(e, ModelCalled)][-1]
     [withheld] = [o for o in last.omitted if o.reason == "policy"]
     assert withheld.item_id == "tools" and withheld.tokens > 0
@@ -428,3 +430,17 @@ def test_an_unknown_tool_name_becomes_a_catalog_search_that_loads_what_fits(
     assert searched.decision == "refused: unknown tool (searched)"
     assert "get_forecast" in searched.result.content and "get_forecast" in loaded
     assert ran.result.content == wrap_untrusted("sunny in Lima", source="tool:get_forecast")
+
+
+def test_a_call_under_a_class_name_with_read_file_arguments_reads_the_file(
+    tmp_path: Path,
+) -> None:
+    wrong = '{"name": "ServiceConfig", "arguments": {"path": "service.toml", "offset": 1}}'
+    agent, model, seen = make_agent(tmp_path, [wrong, "Port 8471."])
+    result = anyio.run(agent.run, "Which port?")
+    assert result.answer == "Port 8471."
+    [ran] = [e for e in seen if isinstance(e, ToolFinished)]
+    assert ran.call.name == "read_file" and "port = 8471" in ran.result.content
+    assert "the model named it 'ServiceConfig'" in ran.decision
+    sent = model.requests[1].messages[2]
+    assert isinstance(sent, AssistantMessage) and sent.tool_calls[0].name == "read_file"

@@ -215,3 +215,121 @@ def test_calls_named_after_the_harness_pseudo_call_are_dropped_beside_a_real_one
     assert [c.id for c in decided.message.tool_calls] == ["r"]
     alone = CallInterpreter(NAMES).interpret(AssistantMessage(None, copies), 1, tools_offered=True)
     assert [c.name for c in alone.message.tool_calls] == ["invalid_tool_call"]
+
+
+def test_a_call_named_after_a_code_symbol_runs_as_the_one_tool_its_arguments_fit() -> None:
+    from workset.messages import ToolSpec
+
+    specs = (
+        ToolSpec("grep", "", {"properties": {"pattern": {}, "path": {}}, "required": ["pattern"]}),
+        ToolSpec("read_file", "", {"properties": {"path": {}, "offset": {}}, "required": ["path"]}),
+    )
+    interpreter = CallInterpreter(NAMES)
+    wrong = AssistantMessage(
+        '{"name": "JSONStorage", "arguments": {"path": "tinydb/storages.py", "offset": 94}}'
+    )
+    decided = interpreter.interpret(wrong, 1, tools_offered=True, specs=specs)
+    [mapped] = decided.message.tool_calls
+    assert mapped.name == "read_file" and decided.mapped == {mapped.id: "JSONStorage"}
+    assert mapped.id not in decided.rejected
+    # Arguments that fit no offered tool are left to the registry's unknown-tool error.
+    other = AssistantMessage(None, (ToolCall("x", "increment", '{"field": "count"}'),))
+    kept = interpreter.interpret(other, 2, tools_offered=True, specs=specs)
+    assert kept.message.tool_calls[0].name == "increment" and not kept.mapped
+
+
+def test_a_repeated_read_is_answered_with_its_first_result_and_a_note() -> None:
+    interpreter = CallInterpreter(NAMES)
+    read = ToolCall("r1", "read_file", '{"path": "a.py"}')
+    interpreter.interpret(AssistantMessage(None, (read,)), 1, tools_offered=True)
+    interpreter.next_turn([ToolMessage("r1", "1| x = 1", name="read_file")])
+    again = AssistantMessage(None, (ToolCall("r2", "read_file", '{"path": "a.py"}'),))
+    decided = interpreter.interpret(again, 2, tools_offered=True)
+    assert decided.stuck and "r2" not in decided.rejected
+    assert decided.replayed["r2"].endswith("\n1| x = 1")
+    assert "Do not call it again: answer from it" in decided.replayed["r2"]
+
+
+def test_a_read_after_an_edit_runs_again_but_a_repeated_command_does_not() -> None:
+    changing = {"edit_file", "shell"}
+    interpreter = CallInterpreter(
+        ("read_file", "edit_file", "shell"),
+        replayable=lambda name: name not in changing,
+        read_only=lambda name: name not in changing,
+    )
+    read = '{"path": "a.py"}'
+    interpreter.interpret(
+        AssistantMessage(None, (ToolCall("r1", "read_file", read),)), 1, tools_offered=True
+    )
+    interpreter.next_turn([ToolMessage("r1", "1| x = 1", name="read_file")])
+    edit = ToolCall("e1", "edit_file", '{"path": "a.py", "old": "x = 1", "new": "x = 2"}')
+    test = ToolCall("s1", "shell", '{"command": "pytest"}')
+    interpreter.interpret(AssistantMessage(None, (edit, test)), 2, tools_offered=True)
+    interpreter.next_turn(
+        [ToolMessage("e1", "edited a.py", name="edit_file"), ToolMessage("s1", "ok", name="shell")]
+    )
+    after = AssistantMessage(
+        None, (ToolCall("r2", "read_file", read), ToolCall("s2", "shell", '{"command": "pytest"}'))
+    )
+    decided = interpreter.interpret(after, 3, tools_offered=True)
+    assert "r2" not in decided.rejected and "r2" not in decided.replayed  # it runs
+    assert "already called shell" in decided.rejected["s2"]
+
+
+def test_a_last_call_cut_off_by_the_token_limit_is_dropped_and_the_whole_calls_run() -> None:
+    text = (
+        '{"name": "read_file", "arguments": {"path": "tinydb/table.py"}}\n'
+        '{"name": "grep", "arguments": {"pattern": "cache"}}\n'
+        '{"name": "read_file", "arguments": {"path": "tiny'
+    )
+    decided = CallInterpreter(NAMES).interpret(AssistantMessage(text), 1, tools_offered=True)
+    assert [c.name for c in decided.message.tool_calls] == ["read_file", "grep"]
+    assert not decided.rejected and decided.message.content is None
+
+
+def test_schema_words_copied_into_arguments_are_dropped() -> None:
+    from workset.messages import ToolSpec
+
+    specs = (ToolSpec("read_file", "", {"properties": {"path": {}}, "required": ["path"]}),)
+    text = '{"name": "read_file", "arguments": {"path": "a.py", "additionalProperties": false}}'
+    decided = CallInterpreter(NAMES).interpret(
+        AssistantMessage(text), 1, tools_offered=True, specs=specs
+    )
+    assert decided.message.tool_calls[0].arguments == '{"path": "a.py"}'
+
+
+def test_a_repeat_in_a_run_that_may_edit_asks_for_the_edit_with_the_line_grep_found() -> None:
+    interpreter = CallInterpreter(("grep", "read_file", "edit_file"))
+    grep = '{"pattern": "_defualt"}'
+    interpreter.interpret(
+        AssistantMessage(None, (ToolCall("g1", "grep", grep),)), 1, tools_offered=True
+    )
+    hit = '{"path": "tinydb/database.py", "line": 80, "text": "    name = \'_defualt\'"}'
+    interpreter.next_turn([ToolMessage("g1", f'{{"hits": [\n{hit}\n]}}', name="grep")])
+    again = AssistantMessage(None, (ToolCall("g2", "grep", grep),))
+    interpreter.interpret(again, 2, tools_offered=True)
+    turn = interpreter.next_turn([ToolMessage("g2", "repeated", name="grep")])
+    assert turn.offer_tools and not turn.answer_only
+    [notice] = turn.notices
+    assert "Make the change now with edit_file" in notice
+    assert '{"path": "tinydb/database.py", "old": "    name = \'_defualt\'"}' in notice
+    # Asked once: the next repeat asks for the answer, as in any run.
+    third = AssistantMessage(None, (ToolCall("g3", "grep", grep),))
+    interpreter.interpret(third, 3, tools_offered=True)
+    assert interpreter.next_turn([ToolMessage("g3", "repeated", name="grep")]).answer_only is False
+
+
+def test_a_failed_edit_does_not_make_a_repeated_read_new() -> None:
+    interpreter = CallInterpreter(
+        ("read_file", "edit_file"), read_only=lambda name: name != "edit_file"
+    )
+    read = '{"path": "a.py"}'
+    interpreter.interpret(
+        AssistantMessage(None, (ToolCall("r1", "read_file", read),)), 1, tools_offered=True
+    )
+    interpreter.next_turn([ToolMessage("r1", "1| x = 1", name="read_file")])
+    edit = ToolCall("e1", "edit_file", '{"path": "a.py", "old": "x = 1", "new": "x = 1"}')
+    interpreter.interpret(AssistantMessage(None, (edit,)), 2, tools_offered=True)
+    interpreter.next_turn([ToolMessage("e1", "identical", name="edit_file", is_error=True)])
+    again = AssistantMessage(None, (ToolCall("r2", "read_file", read),))
+    assert "r2" in interpreter.interpret(again, 3, tools_offered=True).replayed

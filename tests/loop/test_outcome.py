@@ -240,3 +240,13 @@ def test_an_answer_that_restates_the_asked_name_in_full_is_unverified() -> None:
         answer="It closes the instance; see `~tinydb.database.TinyDB.close`.",
     )
     assert classify(history).outcome == "answered_unverified"
+
+
+def test_a_text_value_of_the_key_the_task_asks_about_must_be_in_the_answer() -> None:
+    source = "79| class TinyDB(TableBase):\n80|     default_table_name = '_default'"
+    question = "What is the name of the default table in TinyDB?"
+    read = ("read_file", '{"path": "tinydb/database.py"}', source, False)
+    verdict = classify(run(question, read, answer="TinyDB(TableBase)"))
+    assert verdict.outcome == "answered_unverified"
+    assert "default_table_name = '_default'" in verdict.reason
+    assert classify(run(question, read, answer="It is '_default' (TinyDB).")).outcome == "answered"

@@ -168,7 +168,8 @@ def test_edit_file_with_several_matches_needs_replace_all(tmp_path: Path) -> Non
 def test_edit_file_refuses_empty_or_identical_text(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("abc")
     assert "old is empty" in _error(tmp_path, "edit_file", path="a.txt", old="", new="x")
-    assert "identical" in _error(tmp_path, "edit_file", path="a.txt", old="b", new="b")
+    same = _error(tmp_path, "edit_file", path="a.txt", old="b", new="b")
+    assert "identical" in same and "write new as the text should read after the change" in same
 
 
 def test_edit_file_refuses_paths_outside_the_workspace(tmp_path: Path) -> None:
@@ -225,3 +226,33 @@ def test_lint_without_ruff_says_it_was_skipped_and_still_checks_syntax(tmp_path:
     )
     assert done.stdout.startswith("lint skipped: ruff is not installed (pip install ruff)")
     assert "line 1, column 7: syntax" in done.stdout
+
+
+def test_edit_file_takes_off_a_line_number_gutter_copied_from_read_file(tmp_path: Path) -> None:
+    (tmp_path / "ops.py").write_text("def inc(doc):\n    doc['n'] += 2\n    return doc\n")
+    result = _ok(
+        tmp_path, "edit_file", path="ops.py", old="   2|     doc['n'] += 2",
+        new="   2|     doc['n'] += 1",
+    )  # fmt: skip
+    assert (tmp_path / "ops.py").read_text() == "def inc(doc):\n    doc['n'] += 1\n    return doc\n"
+    assert "line-number prefixes copied from read_file were left out" in result
+
+
+def test_edit_file_without_a_match_offers_the_call_with_old_copied_from_the_file(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "ops.py").write_text("def sub(doc, n):\n    doc['n'] += n\n")
+    text = _error(tmp_path, "edit_file", path="ops.py", old="doc['n'] += n ", new="doc['n'] -= n")
+    offered = json.loads(text[text.index('{"name": "edit_file"') :].splitlines()[0])
+    assert offered["arguments"] == {
+        "path": "ops.py",
+        "old": "    doc['n'] += n",
+        "new": "    doc['n'] -= n",
+    }  # fmt: skip  (new indented as the passage is)
+    assert (tmp_path / "ops.py").read_text() == "def sub(doc, n):\n    doc['n'] += n\n"
+
+
+def test_edit_file_offers_no_call_when_no_passage_is_close(tmp_path: Path) -> None:
+    (tmp_path / "ops.py").write_text("def sub(doc, n):\n    doc['n'] -= n\n")
+    text = _error(tmp_path, "edit_file", path="ops.py", old="class Storage:", new="x")
+    assert '{"name": "edit_file"' not in text

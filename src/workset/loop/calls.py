@@ -4,18 +4,30 @@ Native ``tool_calls`` are taken as they are; calls written as JSON text (small m
 are parsed; a ``{"answer": ...}`` decision is a final answer. Then the guards:
 
 - a call whose text could not be parsed becomes an ``invalid_tool_call`` answered with an error
-  showing a valid call, so the model can fix it;
+  showing a valid call, so the model can fix it; a last call cut off by the token limit after
+  whole ones is dropped (the whole calls run);
 - ids already used in the session get a fresh suffix (results are recorded once per id);
 - calls beyond ``max_calls`` in one message are answered with an error, not run (a degenerate
   output can repeat a call dozens of times);
-- a call identical to one already run in this run is not run again: its error says the result
-  is above. A repeat brings no new information.
+- a call whose name is no tool but whose arguments fit exactly one tool is that tool's call
+  (small models put a class or function of the code where the tool name goes:
+  ``JSONStorage {"path": ...}``); it is recorded and run under the tool's name; arguments
+  named like JSON-schema words that are no parameter (``"additionalProperties": false``,
+  copied from the definitions) are dropped;
+- a call identical to one already run in this run is not run again. A repeat brings no new
+  information: the result of a read-only call that found something is given again from the
+  run's own record, under a note saying to answer from it or make a different call (the first
+  copy may have been shortened out of a small window); a failed one gets an error. A read or
+  search (a tool that gives the same result until something changes) made again after a call
+  that may have changed things (an edit, a command) is no repeat: it runs.
 
 After the calls ran, :meth:`CallInterpreter.next_turn` reads their results and says what the
 harness adds to the next request (:class:`NextTurn`): when the run has read something useful
 and the model repeats itself, the next turn first asks it to read the file its results point
 to (the one the task names first) if it has read none, then for the answer with no tools
-offered; when
+offered. In a run that may edit files and has not, it first asks once for the edit instead,
+with ``old`` copied from the line a search found (an "answer now" would end the task unmade);
+when
 the calls failed or found nothing, it never asks for an answer (that is how a small model ends
 up answering from an error's text) but for a *different* call: a file the workspace evidence
 points to, a broader search, a look at the folder. After :data:`MAX_FRUITLESS` such turns in a
@@ -26,15 +38,23 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from workset.context.items import ContextItem
 from workset.loop.outcome import COMMON_WORDS
 from workset.loop.settings import answer_now
-from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
+from workset.messages import (
+    AssistantMessage,
+    Message,
+    ToolCall,
+    ToolMessage,
+    ToolSpec,
+    UserMessage,
+)
 from workset.models.constrained import final_answer
-from workset.models.toolcalls import parse_tool_calls
+from workset.models.toolcalls import CUT_OFF, parse_tool_calls
+from workset.tools.registry import tool_for_arguments
 
 VALID_CALL = '{"name": "<tool name>", "arguments": {...}}'
 # Turns in a row whose calls all failed or found nothing before the run stops as given up.
@@ -47,6 +67,8 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED_CONTENT = re.compile(r"<external_content\b.*?</external_content>", re.S)
 _RESULT_PATH = re.compile(r'"path": "([^"]+)"')  # a file named in a search's JSON result
+_HIT = re.compile(r'\{"path": "[^"]+", "line": \d+, "text": "(?:[^"\\]|\\.)*"\}')
+EDIT_TOOLS = frozenset({"edit_file", "write_file"})
 _FILE_NAME = re.compile(r"\b[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b")  # e.g. service.toml
 
 
@@ -55,6 +77,9 @@ class Interpreted:
     message: AssistantMessage  # as recorded: parsed calls, unique ids
     rejected: dict[str, str] = field(default_factory=dict)  # call id -> error for the model
     stuck: bool = False  # a call repeated an earlier one
+    mapped: dict[str, str] = field(default_factory=dict)  # call id -> the name the model wrote
+    # call id -> the result of the identical earlier call, given again (not an error)
+    replayed: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,11 +110,17 @@ class CallInterpreter:
         max_calls: int = 8,
         answer_on_repeat: bool = True,
         answer_with_grammar: bool = False,
+        replayable: Callable[[str], bool] = lambda name: True,
+        read_only: Callable[[str], bool] = lambda name: True,
     ) -> None:
         """``answer_on_repeat`` False keeps asking for calls after a repeated call;
         ``answer_with_grammar`` asks for the answer with a schema instead of withholding the
-        tools (:attr:`NextTurn.answer_only`)."""
+        tools (:attr:`NextTurn.answer_only`); ``replayable`` says which tools give the same
+        result until something changes (their repeats are answered from the run's record),
+        ``read_only`` which change nothing."""
         self.tool_names = tuple(tool_names)
+        self.replayable = replayable
+        self.read_only = read_only
         self.constrained = constrained
         self.max_calls = max_calls
         self.answer_on_repeat = answer_on_repeat
@@ -97,6 +128,9 @@ class CallInterpreter:
         self._answer_only = False  # the last NextTurn asked for {"answer": ...}
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._run: dict[tuple[str, str], str] = {}  # (name, canonical args) -> first call id
+        self._changes = 0  # successful calls so far that may have changed things (edits, commands)
+        self._since: dict[str, int] = {}  # first call id -> self._changes when it was made
+        self._contents: dict[str, str] = {}  # call id -> its useful result, as recorded
         self._task = next(
             (
                 m.content
@@ -115,17 +149,29 @@ class CallInterpreter:
         self._found_files: list[str] = []  # files the run's successful results named
         self._read_any = False  # a read_file call of this run returned content
         self._echo_asked = False  # an answer that echoed a harness text was sent back once
+        self._edited = False  # an edit of this run succeeded
+        self._hits: list[tuple[str, str]] = []  # (path, line text) of the latest grep hits
 
     def interpret(
-        self, message: AssistantMessage, iteration: int, *, tools_offered: bool
+        self,
+        message: AssistantMessage,
+        iteration: int,
+        *,
+        tools_offered: bool,
+        specs: Sequence[ToolSpec] = (),
     ) -> Interpreted:
+        """The message as the loop records and runs it. ``specs`` are the tools offered in
+        this request: a call under a name that is no tool runs as the one of them its
+        arguments fit."""
         parsed, parse_errors = self._parse(message, iteration, tools_offered)
-        parsed = self._distinct(parsed)
+        parsed, mapped = self._mapped(self._distinct(parsed), specs)
         message = self._unique_ids(parsed)
         renamed = {
             old.id: new.id for old, new in zip(parsed.tool_calls, message.tool_calls, strict=True)
         }
         rejected = {renamed[k]: v for k, v in parse_errors.items()}
+        mapped = {renamed[k]: v for k, v in mapped.items()}
+        replayed: dict[str, str] = {}
         stuck = False
         for n, call in enumerate(message.tool_calls):
             if call.id in rejected:
@@ -141,9 +187,19 @@ class CallInterpreter:
                 continue
             key = (call.name, _canonical(call.arguments))
             first = self._run.get(key)
+            changed = self._since.get(first or "") != self._changes
+            if first is not None and changed and self.replayable(call.name):
+                first = None  # what it reads may have changed since: not a repeat
             if first is not None:
                 stuck = True
-                if first in self._failed:  # "use that result to answer" would mean an error
+                earlier = self._contents.get(first)
+                if earlier is not None and self.replayable(call.name):
+                    replayed[call.id] = (
+                        f"You already called {call.name} with these arguments (call {first}); "
+                        "its result is repeated below. Do not call it again: answer from it, "
+                        "or if it does not hold the answer, make a different call.\n" + earlier
+                    )
+                elif first in self._failed:  # "use that result to answer" would mean an error
                     rejected[call.id] = (
                         f"not run again: you already called {call.name} with these arguments "
                         f"(call {first}) and it failed or found nothing; it would again. Make "
@@ -156,8 +212,9 @@ class CallInterpreter:
                     )
                 continue
             self._run[key] = call.id
+            self._since[call.id] = self._changes
         self._stuck = stuck
-        return Interpreted(message, rejected, stuck)
+        return Interpreted(message, rejected, stuck, mapped, replayed)
 
     def note_task(self, task: str) -> None:
         """The task the run serves now (a session's run may take a new one at a safe point)."""
@@ -188,8 +245,14 @@ class CallInterpreter:
         ]
         useful = [r for r in results if not r.is_error and not _EMPTY.search(r.content)]
         self._failed.update(r.tool_call_id for r in results if r not in useful)
+        self._contents.update((r.tool_call_id, r.content) for r in useful)
+        # A successful edit or command may change what a read shows; a failed edit does not.
+        self._changes += sum(not r.is_error and not self.read_only(r.name) for r in results)
         self._useful += len(useful)
         self._read_any |= any(r.name == "read_file" for r in useful)
+        self._edited |= any(r.name in EDIT_TOOLS for r in useful)
+        for result in useful:
+            self._hits = [*_grep_hits(result.content), *self._hits][:3] or self._hits
         for result in useful:
             named = _RESULT_PATH.findall(result.content)
             self._found_files += [f for f in named if f not in self._found_files]
@@ -217,6 +280,8 @@ class CallInterpreter:
         a small model answers from what it already believes. Each file is suggested once.
         """
         unread = [] if self._read_any else self._unread(evidence_files)
+        if (self._hits or not unread) and self._must_edit():  # a hit's line is enough
+            return self._turn(NextTurn((self._edit_now(),)))
         if not unread:
             return self._answer_turn()
         self._tried.add(f"read:{unread[0]}")
@@ -229,6 +294,28 @@ class CallInterpreter:
                 )
             )
         )
+
+    def _must_edit(self) -> bool:
+        """The run may edit files and has not: "answer now" would end an edit task unmade.
+        Asked once; after that a repeat asks for the answer as in any run."""
+        return "edit_file" in self.tool_names and not self._edited and "edit:now" not in self._tried
+
+    def _edit_now(self) -> str:
+        """A notice asking for the edit, with ``old`` copied from a line grep found."""
+        self._tried.add("edit:now")
+        text = (
+            "You have read the file; reading it again will not change it. Make the change now "
+            "with edit_file: old is the exact text of the line to change (copied from the "
+            "file, without the line number), new is that line as it should read."
+        )
+        if self._hits:
+            path, line = self._hits[0]
+            text += (
+                " The line grep found, as old:\n"
+                + json.dumps({"path": path, "old": line}, ensure_ascii=False)
+                + "\nCall edit_file with these and new."
+            )
+        return text
 
     def _unread(self, evidence_files: Sequence[str]) -> list[str]:
         """Files worth reading, those the task names first, not read nor suggested yet."""
@@ -325,6 +412,10 @@ class CallInterpreter:
                 "read (tags or a bare name, with no JSON arguments)"
             )
             parsed = replace(parsed, errors=(problem,), text="")
+        if parsed.calls and parsed.errors and all(CUT_OFF in e for e in parsed.errors):
+            # The output ran out of tokens in its last call (a small model writes the same
+            # calls until max_tokens): the whole calls before it stand, the stump is dropped.
+            parsed = replace(parsed, errors=(), text="")
         rejected: dict[str, str] = {}
         invalid: list[ToolCall] = []
         text = parsed.text or None
@@ -364,6 +455,28 @@ class CallInterpreter:
             return message
         return replace(message, tool_calls=tuple(kept))
 
+    def _mapped(
+        self, message: AssistantMessage, specs: Sequence[ToolSpec]
+    ) -> tuple[AssistantMessage, dict[str, str]]:
+        """The message with each call under a name that is no tool, but whose arguments fit
+        exactly one tool, renamed to that tool; and call id -> the name the model wrote.
+        Arguments named like JSON-schema words that are no parameter of the tool
+        (``"additionalProperties": false``, copied from the tool definitions) are dropped."""
+        mapped: dict[str, str] = {}
+        calls = []
+        for call in message.tool_calls:
+            fit = None
+            if call.name not in self.tool_names and call.name != INVALID_CALL:
+                fit = tool_for_arguments(specs, call.arguments)
+            if fit is not None:
+                mapped[call.id] = call.name
+                call = replace(call, name=fit)
+            spec = next((s for s in specs if s.name == call.name), None)
+            calls.append(call if spec is None else _without_schema_words(call, spec))
+        if tuple(calls) == message.tool_calls:
+            return message, mapped
+        return replace(message, tool_calls=tuple(calls)), mapped
+
     def _unique_ids(self, message: AssistantMessage) -> AssistantMessage:
         """Calls whose id was already used in the session get a fresh one (``id~2``).
 
@@ -381,6 +494,25 @@ class CallInterpreter:
             self._ids.add(new_id)
             calls.append(call if new_id == call.id else replace(call, id=new_id))
         return replace(message, tool_calls=tuple(calls))
+
+
+_SCHEMA_WORDS = frozenset({"additionalProperties", "properties", "required", "type", "$schema"})
+
+
+def _without_schema_words(call: ToolCall, spec: ToolSpec) -> ToolCall:
+    """``call`` without arguments that are JSON-schema words and no parameter of ``spec``."""
+    try:
+        arguments = json.loads(call.arguments or "{}")
+    except json.JSONDecodeError:
+        return call
+    if not isinstance(arguments, dict):
+        return call
+    known = spec.parameters.get("properties", {})
+    copied = [k for k in arguments if k in _SCHEMA_WORDS and k not in known]
+    if not copied:
+        return call
+    kept = {k: v for k, v in arguments.items() if k not in copied}
+    return replace(call, arguments=json.dumps(kept, ensure_ascii=False))
 
 
 def _canonical(arguments: str) -> str:
@@ -448,6 +580,15 @@ def _path(arguments: str) -> str:
     except json.JSONDecodeError:
         return ""
     return str(value.get("path", "")) if isinstance(value, dict) else ""
+
+
+def _grep_hits(content: str) -> list[tuple[str, str]]:
+    """(path, line text) of the hits in a grep result."""
+    hits = []
+    for match in _HIT.finditer(content):
+        hit = json.loads(match.group())
+        hits.append((str(hit["path"]), str(hit["text"])))
+    return hits
 
 
 def evidence_files(items: Iterable[ContextItem]) -> list[str]:

@@ -73,6 +73,8 @@ _GENERIC_KEY_WORDS = frozenset(
     {"the", "and", "for", "how", "many", "much", "what", "which", "this", "that", "does", "default"}
 )
 _PAIR = re.compile(r"\b([A-Za-z_][\w-]{2,})\"?\s*[:=]\s*\"?(\d+(?:\.\d+)*)\b")
+# key = 'text' (a quoted string value): default_table_name = '_default'
+_TEXT_PAIR = re.compile(r"\b([A-Za-z_][\w-]{2,})\s*[:=]\s*(['\"])([^'\"\n]{1,80})\2")
 
 _GAVE_UP = re.compile(
     r"\bI (?:could not|couldn't|can't|cannot|was unable to|am unable to|am not able to|"
@@ -210,7 +212,12 @@ def classify(
             unsupported,
         )
     pairs = [pair for text in observed for pair in _PAIR.findall(text)]  # (key, number) read
-    contradiction = _contradiction(answer, pairs) or _asked_value(answer, task, pairs)
+    texts = [(k, v) for text in observed for k, _q, v in _TEXT_PAIR.findall(text)]
+    contradiction = (
+        _contradiction(answer, pairs)
+        or _asked_value(answer, task, pairs)
+        or _asked_text(answer, task, texts)
+    )
     if contradiction:
         return Verdict("answered_unverified", contradiction, supported)
     if supported:
@@ -349,22 +356,8 @@ def _asked_value(answer: str, task: str, pairs: Sequence[tuple[str, str]]) -> st
     numbers = set(_NUMBER.findall(answer))
     if not numbers:
         return ""
-    asked = {_stem(w) for w in _KEY_WORD.findall(task.lower())} - _GENERIC_KEY_WORDS
-    best = 0
-    values: set[str] = set()
-    keys: set[str] = set()
-    for key, value in pairs:
-        words = {_stem(w) for w in _KEY_WORD.findall(_split_key(key))} - _GENERIC_KEY_WORDS
-        shared = len(words & asked)
-        if shared < 2:  # one word ("version" for "Python versions") says too little
-            continue
-        if shared > best:
-            best = shared
-            values.clear()
-            keys.clear()
-        if shared == best:
-            values.add(value)
-            keys.add(key)
+    keys = _asked_keys(task, [key for key, _ in pairs])
+    values = {value for key, value in pairs if key in keys}
     if not values:
         return ""
     key, told = sorted(keys)[0], " or ".join(sorted(values)[:3])
@@ -374,6 +367,34 @@ def _asked_value(answer: str, task: str, pairs: Sequence[tuple[str, str]]) -> st
     if len(values) > 1 and not named:
         return f"tool results give {key} = {told}; the answer does not say which one it means"
     return ""
+
+
+def _asked_text(answer: str, task: str, pairs: Sequence[tuple[str, str]]) -> str:
+    """A ``key = 'text'`` read whose key the task asks about (as :func:`_asked_value` picks
+    keys), answered without any of its values: ``default_table_name = '_default'`` read for
+    "What is the name of the default table?" and "default_table_documents_count=0" answered."""
+    keys = _asked_keys(task, [key for key, _ in pairs])
+    values = {value for key, value in pairs if key in keys}
+    if not values or any(value.lower() in answer.lower() for value in values):
+        return ""
+    told = " or ".join(repr(v) for v in sorted(values)[:3])
+    return f"a tool result says {sorted(keys)[0]} = {told}, which the answer does not say"
+
+
+def _asked_keys(task: str, keys: Sequence[str]) -> set[str]:
+    """The keys sharing the most words with the task, two words at least."""
+    asked = {_stem(w) for w in _KEY_WORD.findall(task.lower())} - _GENERIC_KEY_WORDS
+    best, chosen = 0, set[str]()
+    for key in keys:
+        words = {_stem(w) for w in _KEY_WORD.findall(_split_key(key))} - _GENERIC_KEY_WORDS
+        shared = len(words & asked)
+        if shared < 2:  # one word ("version" for "Python versions") says too little
+            continue
+        if shared > best:
+            best, chosen = shared, set[str]()
+        if shared == best:
+            chosen.add(key)
+    return chosen
 
 
 def _split_key(key: str) -> str:

@@ -52,6 +52,7 @@ _NAMED = re.compile(
 _CALL_FENCES = frozenset({"", "json", "jsonc", "json5", "tool_call", "tool_calls", "tool_code"})
 _FENCE_INFO = re.compile(r"```[\w+-]*")
 _DECODER = json.JSONDecoder()
+CUT_OFF = "it looks cut off"  # in the error for a call whose text ends mid-JSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,7 +333,7 @@ def _balanced_end(text: str, start: int) -> int:
 def _describe(exc: json.JSONDecodeError, end: int) -> str:
     """The decoder's complaint; "cut off" when nothing but whitespace follows the failure."""
     if exc.msg.startswith("Unterminated string") or not exc.doc[exc.pos : end].strip():
-        return "the JSON stops before it is complete: it looks cut off"
+        return f"the JSON stops before it is complete: {CUT_OFF}"
     return f"{exc.msg} at line {exc.lineno} column {exc.colno}"
 
 

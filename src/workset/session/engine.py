@@ -294,6 +294,8 @@ class Session:
             max_calls=config.max_calls_per_message,
             answer_on_repeat=config.answer_on_repeat,
             answer_with_grammar=config.answer_with_grammar,
+            replayable=self.agent.tools.gives_same_result,
+            read_only=self.agent.tools.is_read_only,
         )
         turn, started = NextTurn(), False
         self._phase = "prepare"
@@ -461,7 +463,9 @@ class Session:
                 )
             self._phase = "prepare"
             return StepOutcome("interrupted", turn=turn)
-        decided = interpreter.interpret(response.message, iteration, tools_offered=bool(offered))
+        decided = interpreter.interpret(
+            response.message, iteration, tools_offered=bool(offered), specs=offered
+        )
         message = decided.message
         manifest = _with_server_cache(made.assembled.manifest, response.usage)
         self.record(

@@ -39,6 +39,7 @@ class _Job:
     done: anyio.Event
     started: bool = False  # past the gate: its side effects may have begun
     detached_as: str = ""  # the task id it goes on as, after an interrupt
+    named: str = ""  # the name the model wrote, when the call was mapped to this tool
 
 
 class UnitRunner:
@@ -60,8 +61,15 @@ class UnitRunner:
         for call in calls:
             if call.id in decided.rejected:
                 self.finish(run_id, call, error_message(call, decided.rejected[call.id]), 0.0)
-        to_run = [c for c in calls if c.id not in decided.rejected]
-        jobs = {c.id: _Job(c, anyio.CancelScope(), anyio.Event()) for c in to_run}
+            elif call.id in decided.replayed:
+                again = ToolMessage(call.id, decided.replayed[call.id], name=call.name)
+                self.finish(run_id, call, again, 0.0, "not run: a repeat, answered from the log")
+        answered = {**decided.rejected, **decided.replayed}
+        to_run = [c for c in calls if c.id not in answered]
+        jobs = {
+            c.id: _Job(c, anyio.CancelScope(), anyio.Event(), named=decided.mapped.get(c.id, ""))
+            for c in to_run
+        }
         with anyio.CancelScope() as waiting:
             self.scope = waiting
             for batch in _batches(to_run, self.session.agent.tools.is_read_only):
@@ -128,6 +136,8 @@ class UnitRunner:
         context = CallContext(self.session.id, call.id, call.name, host=self.session)
         with serving(context):  # an approver may ask this session's people
             refusal, arguments, decision = await self._permit(call)
+        if job.named:
+            decision += f" (the model named it {job.named!r}; its arguments fit {call.name})"
         if refusal is not None or arguments is None:
             assert refusal is not None
             self.finish(run_id, call, refusal, 0.0, decision)

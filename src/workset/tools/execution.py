@@ -13,7 +13,6 @@ text saved under ``.workset/artifacts/`` (see :mod:`workset.tools.output`). With
 
 from __future__ import annotations
 
-import difflib
 import signal
 import sys
 import tempfile
@@ -24,6 +23,7 @@ from typing import IO
 
 from workset.errors import ToolError
 from workset.tools.base import Tool
+from workset.tools.edit_match import find_all, no_match, without_gutter
 from workset.tools.files import existing_file
 from workset.tools.lint import format_issues, lint_file
 from workset.tools.output import ArtifactStore, clip_output, split_lines
@@ -35,10 +35,7 @@ MAX_PYTHON_TIMEOUT_S = 300
 PYTHON_MEMORY_BYTES = 1024**3
 PYTHON_FILE_BYTES = 256 * 1024**2
 PYTHON_PROCESSES = 256
-_CANDIDATES = 3
 _MAX_LISTED = 20
-_SIMILAR = 0.4
-_MAX_COMPARED_CHARS = 20_000_000
 
 
 def execution_tools(
@@ -67,7 +64,7 @@ def execution_tools(
         {"path": "config/settings.json", "content": "{\\"debug\\": true}\\n"}.
 
         Args:
-            path: File path relative to the workspace root, e.g. "src/app.py".
+            path: File path relative to the workspace root, as list_dir and find_files show it.
             content: The complete new content of the file.
         """
         target = ws.resolve(path)
@@ -97,8 +94,8 @@ def execution_tools(
         """Replace an exact snippet of an existing file, byte for byte; then lint it.
 
         Use when: you change part of a file — a line, a function, a setting. Copy `old`
-        exactly from read_file output (without the "   12| " prefix), with enough
-        surrounding lines to be unique.
+        exactly from read_file output (without the "   12| " prefix; one copied on every line
+        is taken off), with enough surrounding lines to be unique.
         Do not use when: you create a file or replace all of it (use write_file).
         Matching is exact: whitespace, tabs, quotes (’ vs ') and line endings (\\r\\n) must
         be identical; everything else in the file is kept byte for byte. No match: the error
@@ -121,14 +118,24 @@ def execution_tools(
                 hint="to write a whole file, use write_file",
             )
         if old == new:
-            raise ToolError("old and new are identical; the edit would change nothing")
+            raise ToolError(
+                "old and new are identical; the edit would change nothing",
+                hint="keep old as it is in the file and write new as the text should read "
+                "after the change the task asks for",
+            )
         target = existing_file(ws, path)
         rel = ws.relative(target)
         data = target.read_bytes()
         old_b, new_b = _encode(old, "old"), _encode(new, "new")
-        starts = _find_all(data, old_b)
+        starts = find_all(data, old_b)
+        bare, note = without_gutter(old), ""
+        if not starts and bare != old:  # copied from read_file output with its gutter
+            old, new = bare, without_gutter(new)
+            note = " (the line-number prefixes copied from read_file were left out of old)"
+            old_b, new_b = _encode(old, "old"), _encode(new, "new")
+            starts = find_all(data, old_b)
         if not starts:
-            raise _no_match(rel, data, old)
+            raise no_match(rel, data, old, new)
         if len(starts) > 1 and not replace_all:
             numbers = [str(data.count(b"\n", 0, s) + 1) for s in starts[:_MAX_LISTED]]
             more = len(starts) - len(numbers)
@@ -150,6 +157,7 @@ def execution_tools(
         count = f"{len(starts)} replacement" + ("s" if len(starts) > 1 else "")
         total = len(split_lines(result.decode("utf-8", "replace")))
         summary = f"edited {rel}: {count}; changed {span} (the file now has {total:,} lines)"
+        summary += note
         return f"{summary}\n{format_issues(lint_file(target))}"
 
     def shell(command: str, timeout_s: int = 60) -> str:
@@ -382,72 +390,3 @@ def _check_timeout(timeout_s: int, most: int) -> None:
 def _check_no_nul(text: str, field: str) -> None:
     if "\x00" in text:
         raise ToolError(f"{field} contains a NUL character", hint="remove it; bash cannot pass it")
-
-
-# --- edit_file: finding what the model meant ---------------------------------------------------
-
-
-def _find_all(data: bytes, needle: bytes) -> list[int]:
-    """Start offsets of the non-overlapping occurrences, as ``bytes.replace`` sees them."""
-    starts: list[int] = []
-    at = data.find(needle)
-    while at >= 0:
-        starts.append(at)
-        at = data.find(needle, at + len(needle))
-    return starts
-
-
-def _no_match(rel: str, data: bytes, old: str) -> ToolError:
-    text = data.decode("utf-8", errors="replace")
-    lines = split_lines(text)
-    hints = []
-    if "\r\n" in text and "\r\n" not in old and old.replace("\n", "\r\n") in text:
-        hints.append("the file uses CRLF line endings: write each line break in old as \\r\\n")
-    shown = [_render_candidate(lines, *c) for c in _nearest(lines, old)]
-    if shown:
-        body = "The closest passages:\n" + "\n".join(shown)
-    else:
-        body = "No similar passage was found."
-    hints.append(
-        "copy old exactly from read_file output (without the line-number prefix); "
-        "whitespace, quotes and line endings must match"
-    )
-    return ToolError(
-        f"old was not found in {rel} (matching is exact, byte for byte). {body}",
-        hint="; ".join(hints),
-    )
-
-
-def _nearest(lines: list[str], old: str) -> list[tuple[float, int, int]]:
-    """Up to three non-overlapping windows of lines most similar to ``old``: (ratio, i, n)."""
-    size = max(1, len(split_lines(old)))
-    starts = range(max(1, len(lines) - size + 1))
-    if len(starts) * max(len(old), 1) > _MAX_COMPARED_CHARS:
-        return []
-    scored: list[tuple[float, int, int]] = []
-    matcher = difflib.SequenceMatcher(autojunk=False)
-    matcher.set_seq2(old)
-    for start in starts:
-        matcher.set_seq1("\n".join(lines[start : start + size]))
-        floor = max(_SIMILAR, scored[-1][0] if len(scored) >= _CANDIDATES * 3 else 0.0)
-        if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
-            continue
-        ratio = matcher.ratio()
-        if ratio >= floor:
-            scored.append((ratio, start, size))
-            scored.sort(key=lambda item: -item[0])
-            del scored[_CANDIDATES * 3 :]
-    chosen: list[tuple[float, int, int]] = []
-    for ratio, start, n in scored:
-        if all(abs(start - other) >= n for _r, other, _n in chosen):
-            chosen.append((ratio, start, n))
-    return sorted(chosen[:_CANDIDATES], key=lambda item: item[1])
-
-
-def _render_candidate(lines: list[str], ratio: float, start: int, size: int) -> str:
-    width = len(str(start + size))
-    shown = lines[start : start + size]
-    end = start + len(shown)
-    title = f"lines {start + 1}-{end}" if len(shown) > 1 else f"line {start + 1}"
-    body = [f"  {start + 1 + i:>{width}}| {line.rstrip(chr(13))}" for i, line in enumerate(shown)]
-    return "\n".join([f"- {title} ({ratio:.0%} similar):", *body])

@@ -60,7 +60,7 @@ def perception_tools(workspace: Workspace) -> list[Tool]:
         "limit": 100}.
 
         Args:
-            path: File path relative to the workspace root, e.g. "src/app.py".
+            path: File path relative to the workspace root, as list_dir and find_files show it.
             offset: First line to show, counting from 1.
             limit: How many lines to show (at most 2,000).
         """

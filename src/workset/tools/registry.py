@@ -88,6 +88,13 @@ class ToolRegistry:
         found = self._tools.get(name)
         return found is not None and found.read_only
 
+    def gives_same_result(self, name: str) -> bool:
+        """True for a registered tool both read-only and idempotent (a read, a search): the
+        same call gives the same result until something changes the world. A read-only status
+        poll (``task_status``) is not: its next result may differ."""
+        found = self._tools.get(name)
+        return found is not None and found.read_only and found.idempotent
+
     def is_idempotent(self, name: str) -> bool:
         """True for a registered tool that is safe to run again (read-only ones included)."""
         found = self._tools.get(name)
@@ -175,25 +182,12 @@ class ToolRegistry:
         """A hint naming the one tool whose parameters fit the call's argument names (small
         models put a class or file name where the tool name goes: ``JSONStorage`` with
         ``{"path": …, "offset": …}`` meant ``read_file``)."""
-        try:
-            arguments = json.loads(call.arguments or "{}")
-        except json.JSONDecodeError:
+        fit = tool_for_arguments(self.specs(), call.arguments)
+        if fit is None:
             return ""
-        if not isinstance(arguments, dict) or not arguments:
-            return ""
-        keys = set(arguments)
-        fits = [
-            name
-            for name, spec in self._specs.items()
-            if keys <= set(spec.parameters.get("properties", {}))
-            and set(spec.parameters.get("required", ())) <= keys
-        ]
-        if len(fits) != 1:
-            return ""
-        shown = json.dumps(arguments, ensure_ascii=False)
         return (
-            f"these arguments are those of `{fits[0]}`: to do that, call {fits[0]} with "
-            f"{_shorten(shown)}. Tool names are: {', '.join(self.names()[:_MAX_LISTED])}."
+            f"these arguments are those of `{fit}`: to do that, call {fit} with "
+            f"{_shorten(call.arguments)}. Tool names are: {', '.join(self.names()[:_MAX_LISTED])}."
         )
 
     def _unknown_hint(self, name: str) -> str:
@@ -203,10 +197,33 @@ class ToolRegistry:
         if more > 0:
             listed += f" and {more} more"
         available = f"Available tools: {listed}." if self._tools else "No tools are available."
-        if not close:
-            return f"no tool has a similar name. {available}"
+        if not close:  # a small model names a function or class of the code (`increment`)
+            return (
+                f"`{name}` is not a tool; names of functions, classes or files are not tools. "
+                f"{available}"
+            )
         also = f" (also close: {', '.join(f'`{n}`' for n in close[1:])})" if close[1:] else ""
         return f"Did you mean `{close[0]}`?{also} {available}"
+
+
+def tool_for_arguments(specs: Iterable[ToolSpec], arguments: str) -> str | None:
+    """The one tool of ``specs`` whose parameters ``arguments`` (a JSON object) fit: every
+    argument is one of its parameters and every required parameter is given. None when no
+    tool or several fit, or when there are no arguments (``{}`` fits every optional tool)."""
+    try:
+        value = json.loads(arguments or "{}")
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(value, dict) or not value:
+        return None
+    keys = set(value)
+    fits = [
+        spec.name
+        for spec in specs
+        if keys <= set(spec.parameters.get("properties", {}))
+        and set(spec.parameters.get("required", ())) <= keys
+    ]
+    return fits[0] if len(fits) == 1 else None
 
 
 def closest_names(name: str, candidates: Sequence[str], limit: int = 3) -> list[str]:

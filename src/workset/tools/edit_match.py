@@ -1,0 +1,129 @@
+"""edit_file's matching: where ``old`` occurs, what the model meant when it does not.
+
+A small model copies ``old`` from read_file output with the line-number gutter
+(``"   12| x = 1"``), or from memory with a wrong detail. :func:`without_gutter` takes the
+gutter off; :func:`no_match` is the error that shows the closest passages and, when one is
+clearly meant, the whole call to make again with ``old`` copied from the file: a 0.5B model
+copies a complete call it sees far better than it follows a description of one.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+
+from workset.errors import ToolError
+from workset.tools.output import split_lines
+
+_CANDIDATES = 3
+_SIMILAR = 0.4
+# A candidate this similar to ``old`` is offered as a ready call (what the model meant).
+_MEANT = 0.6
+_MAX_COMPARED_CHARS = 20_000_000
+_GUTTER = re.compile(r"^ *\d+\| ?")
+
+
+def find_all(data: bytes, needle: bytes) -> list[int]:
+    """Start offsets of the non-overlapping occurrences, as ``bytes.replace`` sees them."""
+    starts: list[int] = []
+    at = data.find(needle)
+    while at >= 0:
+        starts.append(at)
+        at = data.find(needle, at + len(needle))
+    return starts
+
+
+def without_gutter(text: str) -> str:
+    """``text`` without read_file's line-number gutter when every line of it has one
+    (``"   12| x = 1"`` -> ``"x = 1"``); otherwise ``text`` unchanged."""
+    lines = text.split("\n")
+    marked = [line for line in lines if line.strip()]
+    if not marked or not all(_GUTTER.match(line) for line in marked):
+        return text
+    return "\n".join(_GUTTER.sub("", line, count=1) for line in lines)
+
+
+def no_match(rel: str, data: bytes, old: str, new: str) -> ToolError:
+    """The error for an ``old`` that is not in the file: the closest passages, and the call
+    to make again when one passage is clearly what the model meant (``new`` kept)."""
+    text = data.decode("utf-8", errors="replace")
+    lines = split_lines(text)
+    hints = []
+    if "\r\n" in text and "\r\n" not in old and old.replace("\n", "\r\n") in text:
+        hints.append("the file uses CRLF line endings: write each line break in old as \\r\\n")
+    nearest = _nearest(lines, old)
+    shown = [_render_candidate(lines, *c) for c in nearest]
+    if shown:
+        body = "The closest passages:\n" + "\n".join(shown)
+    else:
+        body = "No similar passage was found."
+    best = max(nearest, default=None)
+    if best is not None and best[0] >= _MEANT:
+        _ratio, start, size = best
+        meant = "\n".join(line.rstrip("\r") for line in lines[start : start + size])
+        new = _reindented(new, old, meant)
+        call = {"name": "edit_file", "arguments": {"path": rel, "old": meant, "new": new}}
+        body += (
+            "\nIf you meant that passage, call edit_file again with old copied from the file "
+            "(check that new is what you want there):\n" + json.dumps(call, ensure_ascii=False)
+        )
+    hints.append(
+        "copy old exactly from read_file output (without the line-number prefix); "
+        "whitespace, quotes and line endings must match"
+    )
+    return ToolError(
+        f"old was not found in {rel} (matching is exact, byte for byte). {body}",
+        hint="; ".join(hints),
+    )
+
+
+def _reindented(new: str, old: str, meant: str) -> str:
+    """``new`` indented as the passage ``meant`` is, when ``old`` had its indentation wrong
+    (a model that writes ``x += 1`` for ``    x += 1`` writes its ``new`` the same way)."""
+    indent = _indent(meant)
+    given = _indent(old)
+    lines = new.split("\n")
+    if indent == given or not all(line.startswith(given) for line in lines if line):
+        return new
+    return "\n".join(indent + line[len(given) :] if line else line for line in lines)
+
+
+def _indent(text: str) -> str:
+    first = text.lstrip("\n").split("\n", 1)[0]
+    return first[: len(first) - len(first.lstrip(" \t"))]
+
+
+def _nearest(lines: list[str], old: str) -> list[tuple[float, int, int]]:
+    """Up to three non-overlapping windows of lines most similar to ``old``: (ratio, i, n)."""
+    size = max(1, len(split_lines(old)))
+    starts = range(max(1, len(lines) - size + 1))
+    if len(starts) * max(len(old), 1) > _MAX_COMPARED_CHARS:
+        return []
+    scored: list[tuple[float, int, int]] = []
+    matcher = difflib.SequenceMatcher(autojunk=False)
+    matcher.set_seq2(old)
+    for start in starts:
+        matcher.set_seq1("\n".join(lines[start : start + size]))
+        floor = max(_SIMILAR, scored[-1][0] if len(scored) >= _CANDIDATES * 3 else 0.0)
+        if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
+            continue
+        ratio = matcher.ratio()
+        if ratio >= floor:
+            scored.append((ratio, start, size))
+            scored.sort(key=lambda item: -item[0])
+            del scored[_CANDIDATES * 3 :]
+    chosen: list[tuple[float, int, int]] = []
+    for ratio, start, n in scored:
+        if all(abs(start - other) >= n for _r, other, _n in chosen):
+            chosen.append((ratio, start, n))
+    return sorted(chosen[:_CANDIDATES], key=lambda item: item[1])
+
+
+def _render_candidate(lines: list[str], ratio: float, start: int, size: int) -> str:
+    width = len(str(start + size))
+    shown = lines[start : start + size]
+    end = start + len(shown)
+    title = f"lines {start + 1}-{end}" if len(shown) > 1 else f"line {start + 1}"
+    body = [f"  {start + 1 + i:>{width}}| {line.rstrip(chr(13))}" for i, line in enumerate(shown)]
+    return "\n".join([f"- {title} ({ratio:.0%} similar):", *body])
