@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from workset.errors import UsageError
-from workset.history.base import PolicyContext
+from workset.history.base import PinnedAt, PolicyContext
 from workset.history.draft import Draft
 from workset.history.extract import Finding, FindingKind, Who, findings
 from workset.history.summary import ask
@@ -206,11 +206,14 @@ def link_sentence(
 class FactLedger:
     """A layer that pins the session's ledger (one instance per session)."""
 
-    def __init__(self, *, extractor: Extractor = "rules", max_tokens: int = 96) -> None:
+    def __init__(
+        self, *, extractor: Extractor = "rules", max_tokens: int = 96, at: PinnedAt = "end"
+    ) -> None:
         if extractor not in ("rules", "model"):
             raise UsageError(f"extractor must be 'rules' or 'model', got {extractor!r}")
         self.extractor: Extractor = extractor
         self.max_tokens = max_tokens
+        self.at: PinnedAt = at  # where the ledger's block goes (see PinnedAt)
         self.ledger = Ledger()
         self.scanned = -1  # every message up to this seq has been read
         self.failed: set[int] = set()  # model extraction that failed, retried next call
@@ -248,7 +251,7 @@ class FactLedger:
         if not self.ledger.entries:
             return replace(draft, notices=tuple(notices)).with_cost(cost)
         pinned = (*draft.pinned, self.ledger.render())
-        return replace(draft, pinned=pinned, pinned_at="end", notices=tuple(notices)).with_cost(
+        return replace(draft, pinned=pinned, pinned_at=self.at, notices=tuple(notices)).with_cost(
             cost
         )
 
