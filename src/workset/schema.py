@@ -10,9 +10,31 @@ a step, and a file written by a newer workset refused with the store's own error
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 
 Migration = Callable[[sqlite3.Connection], None]
+
+
+def use_wal(db: sqlite3.Connection, timeout_s: float) -> None:
+    """Switch ``db`` to write-ahead logging, waiting up to ``timeout_s`` for other openers.
+
+    Changing the journal mode needs the file to itself, and SQLite reports "database is
+    locked" at once, without its busy handler, when another connection is opening the same
+    new file at that moment (several workers starting together). The switch is retried until
+    it goes through or the time is up; then the lock error is raised as SQLite gave it.
+    """
+    deadline = time.monotonic() + timeout_s
+    pause = 0.005
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
 
 
 def apply_migrations(

@@ -47,6 +47,7 @@ from workset.log.records import (
     session_taken,
 )
 from workset.log.requests import blob_hash, message_blob, tools_blob
+from workset.schema import use_wal
 
 __all__ = [
     "BUSY_TIMEOUT_S",
@@ -303,7 +304,7 @@ def _connect(path: Path) -> sqlite3.Connection:
             "or point --db (or $WORKSET_DB) at another file."
         ) from exc
     try:
-        db.execute("PRAGMA journal_mode = WAL")
+        use_wal(db, BUSY_TIMEOUT_S)
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA foreign_keys = ON")
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000):d}")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from workset.errors import UsageError
-from workset.schema import Migration, apply_migrations
+from workset.schema import Migration, apply_migrations, use_wal
 
 BUSY_TIMEOUT_S = 10.0
 
@@ -122,7 +122,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     except (OSError, sqlite3.Error) as exc:
         raise UsageError(f"cannot open the memory store {path}: {exc}. {hint}") from exc
     try:
-        db.execute("PRAGMA journal_mode = WAL")
+        use_wal(db, BUSY_TIMEOUT_S)
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA secure_delete = ON")
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000):d}")

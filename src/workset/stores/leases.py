@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from workset.errors import SessionLogError
-from workset.schema import Migration, apply_migrations
+from workset.schema import Migration, apply_migrations, use_wal
 
 BUSY_TIMEOUT_S = 10.0
 
@@ -47,7 +47,7 @@ class SqliteLeases:
             self._db = sqlite3.connect(
                 self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
             )
-            self._db.execute("PRAGMA journal_mode = WAL")
+            use_wal(self._db, BUSY_TIMEOUT_S)
             # A lease write lost in a power cut belonged to a worker that died in it too.
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000):d}")
