@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from workset.loop.calls import CallInterpreter, NextTurn
+from workset.loop.calls import CallInterpreter
+from workset.loop.steering import NextTurn
 from workset.messages import AssistantMessage, ToolCall, ToolMessage, UserMessage
 
 NAMES = ("grep", "read_file")

@@ -1,0 +1,92 @@
+"""Calls written as text in a model's answer, read into the calls the loop runs.
+
+Native ``tool_calls`` are taken as they are; calls written as JSON text (small models do this)
+are parsed (:func:`~workset.models.toolcalls.parse_tool_calls`); under a grammar a
+``{"answer": ...}`` decision is a final answer. A call whose text could not be parsed becomes
+one ``invalid_tool_call`` pseudo-call answered with an error showing a valid call, so the model
+can fix it; a last call cut off by the token limit after whole ones is dropped (the whole calls
+run); a reply that only names a tool (bare, in tags, or as a transcript's ``Tool: name`` line)
+is a call attempt, not an answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from workset.messages import AssistantMessage, ToolCall
+from workset.models.constrained import final_answer
+from workset.models.toolcalls import CUT_OFF, parse_tool_calls
+
+VALID_CALL = '{"name": "<tool name>", "arguments": {...}}'
+INVALID_CALL = "invalid_tool_call"  # the pseudo-call a message that could not be read gets
+INVALID_ID = "call_invalid_"  # the id prefix of that pseudo-call (the harness's, not the model's)
+
+_TAGGED = re.compile(r"^\s*(?:<[^<>]{1,40}>\s*)*([A-Za-z_][\w]*)\s*(?:</?[^<>]{1,40}>\s*)*$")
+# "Tool: archive_email Assistant: Archived it." -- a transcript-style call with no arguments
+_TRANSCRIPT_CALL = re.compile(r"^\s*(?:tool|action)\s*:\s*`?([A-Za-z_][\w]*)`?(?=\s|$)", re.I)
+
+
+def read_calls(
+    message: AssistantMessage,
+    iteration: int,
+    tool_names: Sequence[str],
+    *,
+    tools_offered: bool,
+    grammar: bool,
+) -> tuple[AssistantMessage, dict[str, str]]:
+    """``message`` with the calls its text holds, and call id -> error for the calls that
+    could not be read. ``grammar``: the output was constrained, so ``{"answer": ...}`` is the
+    final answer."""
+    if message.tool_calls or not message.content or not tools_offered:
+        return message, {}
+    answer = final_answer(message.content) if grammar else None
+    if answer is not None:
+        return replace(message, content=answer), {}
+    parsed = parse_tool_calls(message.content, tool_names)
+    if not parsed.calls and not parsed.errors:
+        named = _tagged_tool_name(message.content, tool_names)
+        if named is None:
+            return message, {}
+        problem = (
+            f"Could not read a tool call: {named!r} was named in a form workset does not "
+            "read (tags or a bare name, with no JSON arguments)"
+        )
+        parsed = replace(parsed, errors=(problem,), text="")
+    if parsed.calls and parsed.errors and all(CUT_OFF in e for e in parsed.errors):
+        # The output ran out of tokens in its last call (a small model writes the same
+        # calls until max_tokens): the whole calls before it stand, the stump is dropped.
+        parsed = replace(parsed, errors=(), text="")
+    rejected: dict[str, str] = {}
+    invalid: list[ToolCall] = []
+    text = parsed.text or None
+    if parsed.errors:  # one error per message: a degenerate output can hold dozens
+        # What the model wrote stays in the message text (cut); the pseudo-call has no
+        # arguments: a small model copies a recorded {"raw": ...} call into its next turn.
+        text = cut(message.content, 300)
+        bad = ToolCall(id=f"{INVALID_ID}{iteration}_0", name=INVALID_CALL)
+        invalid.append(bad)
+        more = len(parsed.errors) - 1
+        also = f" ({more} more call{'s' if more > 1 else ''} in it had the same problem)"
+        rejected[bad.id] = (
+            f"{parsed.errors[0]}{also if more else ''}\nWrite one JSON object per call: "
+            f"{VALID_CALL}. Available tools: {', '.join(tool_names)}."
+        )
+    calls = (*parsed.calls, *invalid)
+    return replace(message, content=text, tool_calls=calls), rejected
+
+
+def _tagged_tool_name(content: str, tool_names: Sequence[str]) -> str | None:
+    """The tool named by a reply that is only a tool name, bare or in tags
+    (``<function-name>find_files</function-name>``), or that opens like a transcript's call
+    line (``Tool: archive_email …``): a call attempt, not an answer."""
+    match = _TAGGED.match(content) or _TRANSCRIPT_CALL.match(content)
+    if match is None or match.group(1) not in tool_names:
+        return None
+    return match.group(1)
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

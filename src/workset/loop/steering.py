@@ -1,0 +1,287 @@
+"""What the harness adds to the next request, decided from the last calls' results.
+
+:meth:`Steering.next_turn` reads the results and says (:class:`NextTurn`): when the run has
+read something useful and the model repeats itself, the next turn first asks it to read the
+file its results point to (the one the task names first) if it has read none, then for the
+answer with no tools offered. In a run that may edit files and has not, it first asks once for
+the edit instead, with ``old`` copied from the line a search found (an "answer now" would end
+the task unmade); when the calls failed or found nothing, it never asks for an answer (that is
+how a small model ends up answering from an error's text) but for a *different* call: a file
+the workspace evidence points to, a broader search, a look at the folder. After
+:data:`MAX_FRUITLESS` such turns in a row the run stops as given up. An answer that only
+repeats a note the harness wrote is sent back once (:meth:`Steering.echoed_notice`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from workset.loop.call_parsing import cut
+from workset.loop.outcome import COMMON_WORDS
+from workset.loop.settings import answer_now
+from workset.messages import ToolMessage
+
+# Turns in a row whose calls all failed or found nothing before the run stops as given up.
+MAX_FRUITLESS = 3
+ECHO_REST = 60  # characters of its own an answer that repeats a harness note may add
+EDIT_TOOLS = frozenset({"edit_file", "write_file"})
+_EMPTY = re.compile(r'"total_matches": 0\b|^No file or directory names|\(empty directory\)', re.M)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_QUOTED_CONTENT = re.compile(r"<external_content\b.*?</external_content>", re.S)
+_RESULT_PATH = re.compile(r'"path": "([^"]+)"')  # a file named in a search's JSON result
+_HIT = re.compile(r'\{"path": "[^"]+", "line": \d+, "text": "(?:[^"\\]|\\.)*"\}')
+_FILE_NAME = re.compile(r"\b[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b")  # e.g. service.toml
+
+
+@dataclass(frozen=True, slots=True)
+class NextTurn:
+    """What the harness adds to the next request, decided from the last calls' results.
+
+    ``notices`` are user-role texts appended at the end of the next request only (never
+    recorded in the trajectory); ``offer_tools`` False withholds the tools for that call, with
+    ``reason`` for the manifest; ``stop`` ends the run as given up, saying why.
+    """
+
+    notices: tuple[str, ...] = ()
+    offer_tools: bool = True
+    reason: str = ""
+    stop: str = ""
+    answer_only: bool = False  # constrain the next output to {"answer": ...}, tools kept
+
+
+def useful_results(results: Sequence[ToolMessage]) -> list[ToolMessage]:
+    """The results that were neither errors nor empty (a search with no match, an empty
+    folder)."""
+    return [r for r in results if not r.is_error and not _EMPTY.search(r.content)]
+
+
+class Steering:
+    """The next turns of one run: what it has found, read and been asked so far."""
+
+    def __init__(
+        self,
+        tool_names: Sequence[str],
+        *,
+        task: str = "",
+        answer_on_repeat: bool = True,
+        answer_with_grammar: bool = False,
+    ) -> None:
+        self.tool_names = tuple(tool_names)
+        self.task = task
+        self.answer_on_repeat = answer_on_repeat
+        self.answer_with_grammar = answer_with_grammar
+        self.answer_only = False  # the last NextTurn asked for {"answer": ...}
+        self._useful = 0  # results of this run that were neither errors nor empty
+        self._fruitless = 0  # turns in a row whose calls all failed or found nothing
+        self._tried: set[str] = set()  # suggestions already made this run
+        self._evidence_files: list[str] = []
+        self._found_files: list[str] = []  # files the run's successful results named
+        self._read_any = False  # a read_file call of this run returned content
+        self._echo_asked = False  # an answer that echoed a harness text was sent back once
+        self._edited = False  # an edit of this run succeeded
+        self._hits: list[tuple[str, str]] = []  # (path, line text) of the latest grep hits
+
+    def observe_evidence_files(self, files: Sequence[str]) -> None:
+        """Files the evidence of a request quotes: suggestions when calls fail."""
+        self._evidence_files += [f for f in files if f not in self._evidence_files]
+
+    def next_turn(
+        self,
+        results: Sequence[ToolMessage],
+        useful: Sequence[ToolMessage],
+        evidence_files: Sequence[str],
+        *,
+        stuck: bool,
+        read: set[str],
+    ) -> NextTurn:
+        """What to add to the next request after ``results`` (``useful``: those that found
+        something). ``stuck``: the last message repeated a call; ``read``: the paths read so
+        far."""
+        evidence_files = [
+            *self._evidence_files,
+            *(f for f in evidence_files if f not in self._evidence_files),
+        ]
+        self._useful += len(useful)
+        self._read_any |= any(r.name == "read_file" for r in useful)
+        self._edited |= any(r.name in EDIT_TOOLS for r in useful)
+        for result in useful:
+            self._hits = [*_grep_hits(result.content), *self._hits][:3] or self._hits
+        for result in useful:
+            named = _RESULT_PATH.findall(result.content)
+            self._found_files += [f for f in named if f not in self._found_files]
+        if useful:
+            self._fruitless = 0
+            if stuck and self.answer_on_repeat:
+                return self._read_or_answer(evidence_files, read)
+            return self._turn(NextTurn())
+        if stuck and self._useful and self.answer_on_repeat:
+            return self._read_or_answer(evidence_files, read)
+        self._fruitless += 1
+        if self._fruitless >= MAX_FRUITLESS:
+            return self._turn(
+                NextTurn(
+                    stop=f"the last {self._fruitless} turns of tool calls all failed or found "
+                    "nothing; stopped instead of answering from error messages"
+                )
+            )
+        return self._turn(NextTurn((self._different_strategy(results, evidence_files, read),)))
+
+    def echoed_notice(self, answer: str, notices: Sequence[str]) -> str | None:
+        """When ``answer`` only repeats a text the harness wrote into the request (a batch's
+        "make sure your response covers…" line, a notice), the note that asks for the real
+        answer; once per run, then the answer stands (and its outcome says what it is)."""
+        said = _normal(answer)
+        if self._echo_asked or len(said) < 16:
+            return None
+        own = [_normal(_QUOTED_CONTENT.sub(" ", text)) for text in notices if text]
+        if not _echoes(said, own):
+            return None
+        self._echo_asked = True
+        return (
+            "Your last reply repeated the harness's note; it is not an answer. Reply to the "
+            f"task itself: {cut(self.task, 300)}"
+        )
+
+    def _read_or_answer(self, evidence_files: Sequence[str], read: set[str]) -> NextTurn:
+        """After a repeat: read the file the results point to if none was read, else answer.
+
+        A search that found the file is not the file's content: answering from its hits is how
+        a small model answers from what it already believes. Each file is suggested once.
+        """
+        unread = [] if self._read_any else self._unread(evidence_files, read)
+        if (self._hits or not unread) and self._must_edit():  # a hit's line is enough
+            return self._turn(NextTurn((self._edit_now(),)))
+        if not unread:
+            return self._answer_turn()
+        self._tried.add(f"read:{unread[0]}")
+        return self._turn(
+            NextTurn(
+                (
+                    "You already have that result; it names the file but does not show what "
+                    "the file says. Read the file before you answer:\n"
+                    + _call_text("read_file", {"path": unread[0]}),
+                )
+            )
+        )
+
+    def _must_edit(self) -> bool:
+        """The run may edit files and has not: "answer now" would end an edit task unmade.
+        Asked once; after that a repeat asks for the answer as in any run."""
+        return "edit_file" in self.tool_names and not self._edited and "edit:now" not in self._tried
+
+    def _edit_now(self) -> str:
+        """A notice asking for the edit, with ``old`` copied from a line grep found."""
+        self._tried.add("edit:now")
+        text = (
+            "You have read the file; reading it again will not change it. Make the change now "
+            "with edit_file: old is the exact text of the line to change (copied from the "
+            "file, without the line number), new is that line as it should read."
+        )
+        if self._hits:
+            path, line = self._hits[0]
+            text += (
+                " The line grep found, as old:\n"
+                + json.dumps({"path": path, "old": line}, ensure_ascii=False)
+                + "\nCall edit_file with these and new."
+            )
+        return text
+
+    def _unread(self, evidence_files: Sequence[str], read: set[str]) -> list[str]:
+        """Files worth reading, those the task names first, not read nor suggested yet."""
+        if "read_file" not in self.tool_names:
+            return []
+        named = _FILE_NAME.findall(self.task)
+        candidates = [*evidence_files, *self._found_files]
+        ranked = sorted(
+            dict.fromkeys(candidates),
+            key=lambda f: not any(f == n or f.endswith("/" + n) for n in named),
+        )
+        return [f for f in ranked if f not in read and f"read:{f}" not in self._tried]
+
+    def _answer_turn(self) -> NextTurn:
+        reason = (
+            "the model repeated a call it had already made; this turn asks it to answer from "
+            "the results it has"
+        )
+        if self.answer_with_grammar:
+            turn = NextTurn((answer_now(self.task),), answer_only=True, reason=reason)
+        else:
+            turn = NextTurn((answer_now(self.task),), offer_tools=False, reason=reason)
+        return self._turn(turn)
+
+    def _turn(self, turn: NextTurn) -> NextTurn:
+        self.answer_only = turn.answer_only
+        return turn
+
+    def _different_strategy(
+        self, results: Sequence[ToolMessage], evidence_files: Sequence[str], read: set[str]
+    ) -> str:
+        """A notice saying the last calls gave nothing and naming one different call."""
+        what = "failed" if all(r.is_error for r in results) else "found nothing"
+        options: list[tuple[str, str]] = []
+        # Each suggestion is a whole valid call: a small model copies what it sees exactly.
+        options += [
+            (f"read:{p}", _call_text("read_file", {"path": p}))
+            for p in self._unread(evidence_files, read)
+        ]
+        for word in _keywords(self.task):
+            if "grep" in self.tool_names:
+                options.append(
+                    (f"grep:{word}", _call_text("grep", {"pattern": word, "ignore_case": True}))
+                )
+        if "list_dir" in self.tool_names:
+            options.append(("list:.", _call_text("list_dir", {"path": "."})))
+        fresh = [(key, text) for key, text in options if key not in self._tried]
+        if not fresh:
+            return (
+                f"Your last tool calls {what}; that is not an answer. If a call's error says "
+                "how to write it, call again that way; if what you need is not there, reply in "
+                "plain words (no tool call) that you did not find it."
+            )
+        key, text = fresh[0]
+        self._tried.add(key)
+        return (
+            f"Your last tool calls {what}; that is not an answer to the question. Do not "
+            f"repeat them. Make a different call, for example:\n{text}"
+        )
+
+
+def _keywords(task: str) -> list[str]:
+    """Distinctive words of the task to search for: identifiers first, then longer words."""
+    words = [w for w in _WORD.findall(task) if w.lower() not in COMMON_WORDS]
+    coded = [w for w in words if "_" in w or w[1:] != w[1:].lower() or "." in w]
+    rest = sorted((w for w in words if w not in coded), key=len, reverse=True)
+    return list(dict.fromkeys([*coded, *rest]))[:3]
+
+
+def _echoes(said: str, own: Sequence[str]) -> bool:
+    """``said`` is the harness's text (``own``, not what it quotes), whole or sentence by
+    sentence with at most a few words of its own beside it (under :data:`ECHO_REST` characters:
+    "…covers all of them. Do not call any tool." is still an echo; a real answer after the
+    note is not)."""
+    if any(said in text for text in own):
+        return True
+    sentences = [s for s in _SENTENCE_END.split(said) if s]
+    rest = [s for s in sentences if len(s) < 16 or not any(s in text for text in own)]
+    return len(rest) < len(sentences) and len(" ".join(rest)) < ECHO_REST
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _call_text(name: str, arguments: dict[str, object]) -> str:
+    return json.dumps({"name": name, "arguments": arguments})
+
+
+def _grep_hits(content: str) -> list[tuple[str, str]]:
+    """(path, line text) of the hits in a grep result."""
+    hits = []
+    for match in _HIT.finditer(content):
+        hit = json.loads(match.group())
+        hits.append((str(hit["path"]), str(hit["text"])))
+    return hits
