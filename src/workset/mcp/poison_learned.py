@@ -10,8 +10,10 @@ it with a logistic regression whose weights ship in the package
 the tune cohorts only). A sentence at or above the stored threshold is a ``learned`` finding
 whose excerpt is the sentence and whose reason carries the score.
 
-The layer needs the ``retrieval`` extra and the MiniLM weights package; without them
-:func:`available` is false and the audit is the rules alone. Nothing is downloaded.
+The layer needs the ``retrieval`` extra and the MiniLM weights package (:func:`available`);
+nothing is downloaded. It is opt-in (``TrustGate(learned="report")`` or ``"block"``): on the
+blind cohorts it finds poisoned definitions the rules miss, but it also flags 18 of 240 real
+definitions that the rules pass (docs/results/safety.md, "MCP tool definitions").
 """
 
 from __future__ import annotations
