@@ -12,11 +12,15 @@ moved to tune, each once the next cohort had been written as the new held-out; 6
 by the tuner of round 4 and is tune only; 6c to 6g are that tuner's probes, each scored once
 before the next round, 6g still held out). Cohort 7 was written blind (without reading the
 rules or the other cohorts' cases), scored once on the rules of 86f87e4, and stays held out.
-Each is audited with :func:`workset.mcp.audit_tool`; a definition is flagged when it has any
-finding.
+Each is audited with :func:`workset.mcp.audit_tool` (the wording rules) and with the learned
+layer beside them (:mod:`workset.mcp.poison_learned`, a MiniLM sentence classifier trained on
+the tune cohorts by ``benchmarks/mcp_learned_train.py``); a definition is flagged when it has
+any finding.
 
-Printed per half and cohort: poisoned flagged and benign flagged for the audit, and side by
-side for a plain keyword list (:data:`KEYWORDS`, matched in the same texts the audit reads).
+Printed per half and cohort: poisoned flagged and benign flagged for the rules alone, for the
+rules or the learned layer (what :class:`workset.mcp.TrustGate` applies when the embedder is
+installed), and side by side for a plain keyword list (:data:`KEYWORDS`, matched in the same
+texts the audit reads).
 Then per technique for each half; per rule, the definitions it flags (poisoned and benign per
 half, and real ones: the benign cost of each rule and signal); the real definitions, all
 benign (the GitHub MCP server's in ``real_github_mcp.json``, the npm reference servers' in
@@ -26,7 +30,8 @@ servers' in ``real_more_mcp.json``); and the shadowing scenario in ``shadowing.j
 name, a technique per pair, and unrelated pairs that must not be reported) through
 :func:`workset.mcp.find_shadowing`.
 
-``--show heldout`` (or tune) lists the misses of a half with their findings. Run the same
+``--show heldout`` (or tune) lists the misses of a half (rules or learned) with their findings.
+``--rules-only`` skips the learned layer (as does a checkout that has none). Run the same
 script with ``PYTHONPATH`` pointing at another checkout's ``src`` to score that audit on the
 same data (how docs/results/safety.md gets its "before" numbers).
 
@@ -44,6 +49,11 @@ from typing import Any
 
 from workset.mcp import Finding, RemoteTool, audit_tool, find_shadowing
 from workset.mcp.poisoning import definition_texts
+
+try:
+    from workset.mcp.poison_learned import learned_findings
+except ImportError:  # another checkout's audit, from before the learned layer
+    learned_findings = None
 
 DATA = Path(__file__).parent / "data" / "mcp_defs"
 KEYWORDS = (
@@ -111,11 +121,17 @@ def rates(rows: Sequence[Row], flagged: Callable[[Row], bool]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show", choices=("tune", "heldout"))
+    parser.add_argument("--rules-only", action="store_true")
     args = parser.parse_args()
+    learn = None if args.rules_only else learned_findings
     rows = load()
-    found = {id(r): audit_tool(tool_of(r)) for r in rows}
+    rules = {id(r): audit_tool(tool_of(r)) for r in rows}
+    found = {id(r): rules[id(r)] + (learn(tool_of(r)) if learn else []) for r in rows}
     baseline = {id(r): keyword_flagged(tool_of(r)) for r in rows}
-    print(f"{'':16} {'audit: poisoned   benign':28} {'keywords: poisoned   benign'}")
+    print(
+        f"{'':16} {'rules: poisoned   benign':28} {'rules or learned: p.   benign':31}"
+        " keywords: poisoned   benign"
+    )
     for split in ("heldout", "tune"):
         for corpus in (*dict.fromkeys(r["corpus"] for r in rows), "new", "all"):
             mine = [
@@ -125,9 +141,10 @@ def main() -> None:
             ]
             if not mine:
                 continue
+            alone = rates(mine, lambda r: bool(rules[id(r)]))
             audit = rates(mine, lambda r: bool(found[id(r)]))
             keys = rates(mine, lambda r: baseline[id(r)])
-            print(f"{split + ' ' + corpus:16} {audit:28} {keys}")
+            print(f"{split + ' ' + corpus:16} {alone:28} {audit:31} {keys}")
     for file in cohort_files():
         note = json.loads(file.read_text("utf-8"))
         if "first_score" not in note:
@@ -135,10 +152,10 @@ def main() -> None:
         first = note["first_score"]
         cohort = file.stem.removeprefix("definitions_cohort")
         mine = [r for r in rows if r["corpus"] == f"new{cohort}"]
-        now = rates(mine, lambda r: bool(found[id(r)]))
+        now = rates(mine, lambda r: bool(rules[id(r)]))
         print(
             f"cohort {cohort:3} first scored (rules of {first['rules_commit']}): poisoned "
-            f"{first['poisoned_flagged']:>5}, benign {first['benign_flagged']:>5}; now {now} "
+            f"{first['poisoned_flagged']:>5}, benign {first['benign_flagged']:>5}; rules now {now} "
             f"({mine[0]['split'] if mine else '-'})"
         )
     for split in ("heldout", "tune"):
@@ -151,8 +168,8 @@ def main() -> None:
             f"\n{split} per technique (flagged/n; for benign kinds flagged is wrong):\n  "
             + ", ".join(f"{t} {c['flagged']}/{c['n']}" for t, c in sorted(per.items()))
         )
-    _per_rule(rows, found)
-    _real()
+    _per_rule(rows, found, learn)
+    _real(learn)
     _shadowing()
     if args.show:
         print(f"\nmisses on the {args.show} half:")
@@ -186,9 +203,16 @@ def real_tools() -> dict[str, list[RemoteTool]]:
     }
 
 
-def _per_rule(rows: Sequence[Row], found: dict[int, list[Finding]]) -> None:
+Learn = Callable[[RemoteTool], list[Finding]] | None
+
+
+def audited(tool: RemoteTool, learn: Learn) -> list[Finding]:
+    return audit_tool(tool) + (learn(tool) if learn else [])
+
+
+def _per_rule(rows: Sequence[Row], found: dict[int, list[Finding]], learn: Learn) -> None:
     """Per rule: the definitions it flags, poisoned and benign per half, and real ones."""
-    real = [audit_tool(t) for tools in real_tools().values() for t in tools]
+    real = [audited(t, learn) for tools in real_tools().values() for t in tools]
     count: Counter[tuple[str, str, str]] = Counter()
     for row in rows:
         for rule in {f.rule for f in found[id(row)]}:
@@ -203,17 +227,18 @@ def _per_rule(rows: Sequence[Row], found: dict[int, list[Finding]]) -> None:
         print(f"  {rule:26} {poisoned} {benign} {count[rule, 'real', '']:>3}")
 
 
-def _real() -> None:
+def _real(learn: Learn) -> None:
     """Real definitions, all benign: how many the audit and the keywords would block."""
     for source, tools in real_tools().items():
-        flagged = [t for t in tools if audit_tool(t)]
+        alone = sum(bool(audit_tool(t)) for t in tools)
+        flagged = [(t, found) for t in tools if (found := audited(t, learn))]
         keys = sum(map(keyword_flagged, tools))
         print(
-            f"\nreal {source} MCP definitions (benign): audit flags {len(flagged)}/{len(tools)}, "
-            f"keywords flag {keys}/{len(tools)}"
+            f"\nreal {source} MCP definitions (benign): rules flag {alone}/{len(tools)}, "
+            f"rules or learned {len(flagged)}/{len(tools)}, keywords flag {keys}/{len(tools)}"
         )
-        for tool in flagged:
-            print(f"  {[f.line() for f in audit_tool(tool)]}")
+        for _, found in flagged:
+            print(f"  {[f.line() for f in found]}")
 
 
 def _shadowing() -> None:

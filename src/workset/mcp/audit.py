@@ -3,7 +3,10 @@
 Three checks, all pure functions of the listings:
 
 - **Description poisoning** (:mod:`workset.mcp.poisoning`): every text of a definition is
-  read as a model would read it and checked for instructions aimed at the model. A finding
+  read as a model would read it and checked for instructions aimed at the model by the
+  wording rules; opt-in, a sentence classifier beside them (:mod:`workset.mcp.poison_learned`,
+  ``learned`` findings; ``TrustGate(learned="report"|"block")``, :func:`audit_definition`),
+  off by default because it flags 18 of 240 real definitions (docs/results/safety.md). A finding
   blocks that tool; the server's other tools still load. ``block_server_on_finding`` in a
   server's config blocks all its tools instead, ``allow_flagged`` loads them anyway (the
   findings are reported either way).
@@ -45,11 +48,25 @@ __all__ = [
     "ShadowPair",
     "TrustGate",
     "TrustReport",
+    "audit_definition",
     "audit_tool",
     "definition_hash",
     "find_shadowing",
     "normalised_name",
 ]
+
+
+def audit_definition(tool: RemoteTool, *, learned: bool = False) -> list[Finding]:
+    """The rules' findings (:func:`audit_tool`) and, with ``learned``, the sentence
+    classifier's ``learned`` ones (a UsageError says what to install when its embedder is
+    missing). The classifier adds what the rules miss and never clears a rule's finding.
+    """
+    findings = audit_tool(tool)
+    if learned:
+        from workset.mcp.poison_learned import learned_findings
+
+        findings += learned_findings(tool)
+    return findings
 
 
 def definition_hash(tool: RemoteTool) -> str:
@@ -63,6 +80,7 @@ def definition_hash(tool: RemoteTool) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+LearnedMode: TypeAlias = Literal["off", "report", "block"]
 ShadowReason: TypeAlias = Literal["same-name", "near-identical-name", "mentions-other-tool"]
 
 
@@ -220,6 +238,7 @@ class TrustReport:
     pins: tuple[PinStatus, ...]
     shadowing: tuple[ShadowPair, ...]
     unreachable: Mapping[str, str]
+    learned: LearnedMode = "off"  # what the sentence classifier's findings did
 
     def lines(self) -> list[str]:
         """A plain-text account, one item a line, for logs and the CLI."""
@@ -242,8 +261,12 @@ class TrustReport:
 class TrustGate:
     """Applies the three checks to listings, remembering definitions accepted in this process."""
 
-    def __init__(self, configs: Iterable[MCPServerConfig]) -> None:
+    def __init__(self, configs: Iterable[MCPServerConfig], *, learned: LearnedMode = "off") -> None:
+        """``learned``: the sentence classifier beside the rules: ``off``, ``report`` (its
+        findings are reported, the tools still load) or ``block`` (they block like a rule's).
+        """
         self._configs = {c.name: c for c in configs}
+        self._learned = learned
         self._accepted: dict[tuple[str, str], str] = {}
         self._last: TrustReport | None = None
         self._current: dict[tuple[str, str], str] = {}
@@ -252,9 +275,11 @@ class TrustGate:
         """Audit, compare with pins, look for shadowing; decide which tools load."""
         tools = [t for v in listings.values() if not isinstance(v, ToolError) for t in v]
         unreachable = {n: str(v) for n, v in listings.items() if isinstance(v, ToolError)}
-        findings = [f for tool in tools for f in audit_tool(tool)]
-        flagged_tools = {(f.server, f.tool) for f in findings}
-        flagged_servers = {f.server for f in findings}
+        run = self._learned != "off"
+        findings = [f for tool in tools for f in audit_definition(tool, learned=run)]
+        blocking = [f for f in findings if f.rule != "learned" or self._learned == "block"]
+        flagged_tools = {(f.server, f.tool) for f in blocking}
+        flagged_servers = {f.server for f in blocking}
         pins = self._pins(listings)
         by_tool = {(p.server, p.tool): p for p in pins}
         trust = {name: config.trust for name, config in self._configs.items()}
@@ -272,7 +297,7 @@ class TrustGate:
             pin = by_tool[key]
             server_wide = config.block_server_on_finding and tool.server in flagged_servers
             if (key in flagged_tools or server_wide) and not config.allow_flagged:
-                count = sum((f.server, f.tool) == key for f in findings)
+                count = sum((f.server, f.tool) == key for f in blocking)
                 blocked.append(Blocked(tool, _flagged_reason(tool, count, server_wide)))
             elif key in shadows:
                 blocked.append(Blocked(tool, _shadow_reason(shadows[key])))
@@ -288,6 +313,7 @@ class TrustGate:
             pins=tuple(pins),
             shadowing=tuple(shadowing),
             unreachable=unreachable,
+            learned=self._learned,
         )
         return self._last
 

@@ -77,10 +77,18 @@ class Finding:
     field: str
     rule: str
     excerpt: str
+    score: float | None = None  # the sentence classifier's score, for ``learned`` findings
 
     @property
     def reason(self) -> str:
         """One line saying why :attr:`rule` is a finding."""
+        if self.rule == "learned":
+            score = f" {self.score:.2f}" if self.score is not None else ""
+            return (
+                "a sentence classifier trained on poisoned tool definitions scores this "
+                f"sentence{score} (an instruction to the model in the rules' classes, "
+                "phrased unlike any rule)"
+            )
         return _REASONS[self.rule]
 
     def line(self) -> str:

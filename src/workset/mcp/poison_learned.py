@@ -1,0 +1,155 @@
+"""A learned layer beside the poisoning rules: a sentence classifier over MiniLM embeddings.
+
+The wording rules (:mod:`workset.mcp.poisoning`) reach every form they were tuned on and few
+they were not. This layer reads the same texts, each made readable the same way
+(:func:`workset.mcp.poisoning.readable`: NFKC, look-alike letters, zero-width and TAG
+characters, letter spacing, HTML comments, base64), splits them into sentences, embeds each
+with the local all-MiniLM-L6-v2 (:mod:`workset.retrieval.embedder`, offline, numpy) and scores
+it with a logistic regression whose weights ship in the package
+(``workset/mcp/data/poison_learned.json``, written by ``benchmarks/mcp_learned_train.py`` from
+the tune cohorts only). A sentence at or above the stored threshold is a ``learned`` finding
+whose excerpt is the sentence and whose reason carries the score.
+
+The layer needs the ``retrieval`` extra and the MiniLM weights package (:func:`available`);
+nothing is downloaded. It is opt-in (``TrustGate(learned="report")`` or ``"block"``): on the
+blind cohorts it finds poisoned definitions the rules miss, but it also flags 18 of 240 real
+definitions that the rules pass (docs/results/safety.md, "MCP tool definitions").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from workset.mcp.poisoning import Finding, definition_texts, field_kind, readable
+from workset.mcp.remote import RemoteTool
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from workset.retrieval import TextEmbedder
+
+MODEL_FILE = "poison_learned.json"
+RULE = "learned"
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]{2,}")
+_MAX_CHARS = 400
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceModel:
+    """Logistic regression over L2-normalised sentence embeddings."""
+
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float
+    embedder: str
+    trained_on: str
+
+    def scores(self, vectors: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        logits = vectors @ np.asarray(self.weights, dtype=np.float32) + np.float32(self.bias)
+        return np.asarray(1.0 / (1.0 + np.exp(-logits)), dtype=np.float64)
+
+
+def sentences(tool: RemoteTool) -> list[tuple[str, str]]:
+    """(field, sentence) for every readable sentence of the definition with two or more words."""
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for where, text in definition_texts(tool):
+        for sentence in split(text, name=field_kind(where) == "name"):
+            if sentence not in seen:
+                seen.add(sentence)
+                out.append((where, sentence))
+    return out
+
+
+def split(text: str, *, name: bool = False) -> Iterator[str]:
+    """The sentences of ``text`` once readable (each kept to its first 400 characters)."""
+    plain, _ = readable(text, name=name)
+    for part in _SENTENCE.split(plain):
+        sentence = " ".join(part.split())[:_MAX_CHARS]
+        if len(_WORD.findall(sentence)) >= 2:
+            yield sentence
+
+
+def load_model(raw: str | None = None) -> SentenceModel:
+    """The shipped model (or one from ``raw`` JSON), read from the package's data folder."""
+    if raw is None:
+        raw = resources.files("workset.mcp").joinpath("data", MODEL_FILE).read_text("utf-8")
+    data: dict[str, Any] = json.loads(raw)
+    return SentenceModel(
+        weights=tuple(float(w) for w in data["weights"]),
+        bias=float(data["bias"]),
+        threshold=float(data["threshold"]),
+        embedder=str(data["embedder"]),
+        trained_on=str(data.get("trained_on", "")),
+    )
+
+
+@cache
+def shipped_model() -> SentenceModel:
+    return load_model()
+
+
+@cache
+def available() -> bool:
+    """Whether the embedder and its weights are installed (the layer runs only then)."""
+    try:
+        _embedder()
+    except Exception:  # missing numpy, tokenizers, safetensors or the weights package
+        return False
+    return True
+
+
+def _embedder() -> TextEmbedder:
+    from workset.history.recall import shared_embedder
+
+    return shared_embedder()
+
+
+def learned_findings(
+    tool: RemoteTool,
+    *,
+    model: SentenceModel | None = None,
+    embedder: TextEmbedder | None = None,
+) -> list[Finding]:
+    """A ``learned`` finding for each sentence scored at or above the model's threshold."""
+    model = model or shipped_model()
+    scored = score_sentences(tool, model=model, embedder=embedder)
+    return [
+        Finding(tool.server, tool.name, where, RULE, sentence[:160], score=score)
+        for where, sentence, score in scored
+        if score >= model.threshold
+    ]
+
+
+def score_sentences(
+    tool: RemoteTool,
+    *,
+    model: SentenceModel | None = None,
+    embedder: TextEmbedder | None = None,
+) -> list[tuple[str, str, float]]:
+    """(field, sentence, score) for every sentence of the definition."""
+    model = model or shipped_model()
+    found = sentences(tool)
+    if not found:
+        return []
+    vectors = embed([s for _, s in found], embedder)
+    return [
+        (where, sentence, float(score))
+        for (where, sentence), score in zip(found, model.scores(vectors), strict=True)
+    ]
+
+
+def embed(texts: Sequence[str], embedder: TextEmbedder | None = None) -> np.ndarray:
+    """Rows for ``texts`` through the shared MiniLM embedder (each text embedded once)."""
+    from workset.history.recall import embed_cached
+
+    return embed_cached(embedder or _embedder(), texts)
