@@ -206,3 +206,31 @@ def test_a_row_that_ties_full_history_at_zero_does_not_meet_the_goal() -> None:
     report = PolicyReport("t", "m", 8192, (SHARD,), (control, full, tie, better))
     assert report.meets_goal(tie) is False
     assert report.meets_goal(better) is True
+
+
+def test_the_table_names_every_probe_in_full_at_80_columns() -> None:
+    from rich.console import Console
+
+    from workset.eval.table import PolicyRow, ProbeAnswer
+
+    probes = tuple(
+        Probe(f"a_long_probe_name_{n}", planted_turn=n, questions=("q?",), expected="x")
+        for n in range(1, 8)
+    )
+
+    def row(name: str, correct: int) -> PolicyRow:
+        answers = tuple(
+            ProbeAnswer(p.id, 0, "x", "correct" if i < correct else "other", 10)  # type: ignore[arg-type]
+            for i, p in enumerate(probes)
+        )
+        return PolicyRow(name, 123_456, 100_000, 2_500, 30, 0, 0, answers)
+
+    report = PolicyReport("t", "m", 8192, probes, (row("control", 7), row("user_verbatim", 3)))
+    console = Console(width=80, record=True)
+    console.print(policy_table(report))
+    text = console.export_text()
+    assert all(len(line) <= 80 for line in text.splitlines())
+    for n, probe in enumerate(probes, 1):
+        assert f"P{n} {probe.id} (turn {n}, {probe.kind})" in text
+    assert "123,456" in text and "user_verbatim" in text
+    assert "…" not in text  # nothing cut

@@ -12,15 +12,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from workset.errors import UsageError
 
 from .buckets import COLUMNS, BucketsReport
 from .records import AxisReport
-from .score import OUTCOMES
+from .score import OUTCOMES, Rate
 from .table import PolicyReport
 
 
@@ -91,43 +92,57 @@ def policy_json(report: PolicyReport) -> dict[str, Any]:
     }
 
 
-def policy_table(report: PolicyReport) -> Table:
-    table = Table(title=f"policies on {short_name(report.transcript)} ({report.model})")
-    table.add_column("policy", no_wrap=True)
-    for column in ("billed", "cached", "final ctx", "over window", "compress cost"):
-        table.add_column(column, justify="right")
-    for probe in report.probes:
-        mark = "" if report.informative(probe.id) else f"\n({UNINFORMATIVE})"
-        table.add_column(f"{probe.id} (turn {probe.planted_turn}){mark}", justify="right")
-    table.add_column("wrong: other record / refusal / other", justify="right")
-    table.add_column("goal", justify="center")
+def policy_table(report: PolicyReport) -> Group:
+    """Two narrow tables and a legend, so the report stays readable at 80 columns.
+
+    The first gives each policy's token numbers and whether it meets the goal; the second its
+    correct answers per probe, the probes numbered (``P1`` …) and named in the legend below,
+    the uninformative ones marked ``*``.
+    """
+    title = f"policies on {short_name(report.transcript)} ({report.model})"
+    tokens = Table(title=title)
+    tokens.add_column("policy", no_wrap=True)
+    for column in ("billed", "cached", "final ctx", "over window", "compress cost", "goal"):
+        tokens.add_column(column, justify="right")
+    answers = Table(title="correct answers per probe (of its phrasings)")
+    answers.add_column("policy", no_wrap=True)
+    legend: list[str] = []
+    for number, probe in enumerate(report.probes, 1):
+        mark = "" if report.informative(probe.id) else "*"
+        answers.add_column(f"P{number}{mark}", justify="right")
+        legend.append(f"P{number}{mark} {probe.id} (turn {probe.planted_turn}, {probe.kind})")
+    answers.add_column("wrong", justify="right")
+    legend.append("wrong: answers naming another record / refusals / other answers")
+    legend.append("(95 % intervals of each count: policies.json)")
     full = next((r.billed for r in report.rows if r.name == "full"), None)
     for row in report.rows:
         billed = f"{row.billed:,}"
         if full and row.name not in ("full", "control"):
             billed += f" ({(row.billed - full) / full:+.0%})"
         over = f"{row.over_window}/{row.calls}" if row.calls else "-"
-        cells = [
-            row.name,
-            billed,
-            f"{row.cached:,}",
-            f"{row.final_context:,}",
-            over,
-            f"{row.cost_prompt:,}+{row.cost_completion:,}" if row.cost_prompt else "-",
-        ]
+        cost = f"{row.cost_prompt:,}+{row.cost_completion:,}" if row.cost_prompt else "-"
+        cells = [row.name, billed, f"{row.cached:,}", f"{row.final_context:,}", over, cost]
         if not row.fits:
             limit = report.prompt_limit or report.window
             fit = f"does not fit ({row.largest_prompt:,} > {limit:,})"
-            cells += [fit for _ in report.probes] + ["-", "-"]
-            table.add_row(*cells)
+            tokens.add_row(*cells, "-")
+            answers.add_row(row.name, *("-" for _ in report.probes), fit)
             continue
-        cells += [str(row.tally(p.id).correct) for p in report.probes]
-        counts = row.tally().counts
-        cells.append(f"{counts['other_record']} / {counts['refusal']} / {counts['other']}")
         goal = report.meets_goal(row)
-        cells.append("-" if goal is None else ("yes" if goal else "no"))
-        table.add_row(*cells)
-    return table
+        tokens.add_row(*cells, "-" if goal is None else ("yes" if goal else "no"))
+        counts = row.tally().counts
+        answers.add_row(
+            row.name,
+            *(_count(row.tally(p.id).correct) for p in report.probes),
+            f"{counts['other_record']}/{counts['refusal']}/{counts['other']}",
+        )
+    if any(not report.informative(p.id) for p in report.probes):
+        legend.append(f"* {UNINFORMATIVE}: the control row answers it less than 5 times in 6")
+    return Group(tokens, answers, Text("\n".join(legend)))
+
+
+def _count(correct: Rate) -> str:
+    return f"{correct.successes}/{correct.n}"
 
 
 def axis_json(report: AxisReport) -> dict[str, Any]:
