@@ -1,24 +1,31 @@
-"""Whether the catalog serves a need: several signals of the best candidates, one calibrated model.
+"""Whether the catalog serves a need: an act rule, then a calibrated model over several signals.
 
 One cosine cannot tell "no tool does this" from "the right tool is described in other words":
 wrong matches for off-catalog needs often score above right matches for oddly phrased ones.
-The decision reads, for the best candidate (:class:`Evidence`): its meaning score, how far it
-stands above the next candidate, its full-document and best-example cosines (does the tool's
-own text agree with the requests written for it?), the share of the need's words it holds,
-its server's cosine and whether that server is the best-matching one, how many of the top
-three candidates come from that server, and whether a command's first word ("book",
-"publish") occurs in the tool's texts at all: near misses often do the right thing to the
-right object except for the action asked ("book" a train where the tool searches tickets).
-A logistic model over those features, standardised, gives the probability that the need is
-servable; below :attr:`Calibration.threshold` the answer is "not found".
+The decision reads the best candidate's :class:`Evidence`, in two steps:
 
-The coefficients are fitted on the tuning half of ``benchmarks/data/needs/needs.jsonl``
-(class-balanced, L2-regularised; refit and print them with
-``python benchmarks/tool_catalog.py --fit``) and committed here; the threshold is chosen on
-that half too, at the point where at most 5 % of answerable needs are refused. Two sets exist:
-for an index whose tools have example requests and for one without (features shift when
-examples exist). :func:`why_rejected` turns a rejected candidate's evidence into the reasons
-the ``tool_search`` result shows.
+1. **The act rule.** A near miss often works on the right object but cannot do the act
+   asked: a stock quote for "buy 10 shares of NVIDIA", a whois lookup for "register the
+   domain". When the need, or a model's restatement of it, commands an act with an effect
+   outside the data a tool reads (:data:`OUTBOUND`: buy, book, post, publish, send, sign...)
+   and no form of that word occurs in the closest tool's name, description, parameters or
+   example requests, the answer is "not found" (:attr:`Decision.unoffered`).
+2. **The model.** Otherwise a logistic model over standardised :data:`FEATURES` gives the
+   probability that the need is servable; below :attr:`Calibration.threshold` the answer is
+   "not found". Every feature is measured (its meaning score, the margin to the next
+   candidate, the share of the need's words it holds, its server's cosine and rank, the
+   restatement's own cosine and words...), but the committed models use only those in
+   :data:`USED`: the tool's meaning score and its server's. On the tuning half no other
+   feature refused more unservable needs at the same false "not found" once the rule was in
+   front.
+
+Two models: :data:`STATED` for a need searched as stated, :data:`RESTATED` when it was also
+searched as restated by a model (``ToolIndex.search(also=...)``; its meaning score then blends
+the restatement's, and scores shift). Both are fitted on the tuning half of
+``benchmarks/data/needs/needs.jsonl`` (class-balanced, L2-regularised, the needs the rule
+refuses left out; see :func:`fit_calibration`), the threshold where at most 3 % of answerable
+needs are refused, rule included. :func:`why_rejected` turns a rejected candidate's evidence
+into the reasons the ``tool_search`` result shows.
 """
 
 from __future__ import annotations
@@ -123,11 +130,11 @@ class Decision:
 
 
 # Fitted on the tuning half (152 servable, 21 unservable needs) on the features in USED,
-# with the needs the act rule refuses left out of the fit (see fit_calibration). STATED by
-# `python benchmarks/tool_catalog.py --fit` (needs as stated); RESTATED by
-# `python benchmarks/discovery_restate.py --split tune --no-model --fit` (with the 1.5B's
-# restatements). On the tuning half, rule and model together: as stated 14/21 unservable
-# refused at 6/152 answerable refused; restated 17/21 at 4/152 (before: 2/21 at 7/152).
+# with the needs the act rule refuses left out of the fit (see fit_calibration), by
+# `python benchmarks/discovery_restate.py --split tune --no-model --fit` (STATED also by
+# `benchmarks/tool_catalog.py --fit`). On the tuning half, rule and model together: as stated
+# 14/21 unservable refused at 4/152 answerable refused; with the 1.5B's restatement 16/21 at
+# 4/152 (the previous model: 2/21 at 7/152 either way). See docs/results/discovery.md.
 STATED = Calibration(
     weights=(0.7601, 0.0, 0.0, 0.0, 0.0, 0.7629, 0.0, 0.0, 0.0, 0.0, 0.0),
     bias=0.6435,

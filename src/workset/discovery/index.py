@@ -11,7 +11,8 @@ then tools within them, merged with the flat ranking, so a tool whose server is 
 poorly can still win on its own words.
 
 "Not found" is decided by :mod:`workset.discovery.decision` from several signals of the best
-candidates, not one cosine. Without an embedder the index is BM25-only and "not found" means
+candidates, not one cosine: whether the closest tool can do the act a need commands, then a
+calibrated model. Without an embedder the index is BM25-only and "not found" means
 no word of the need occurs in the catalog.
 
 With ``store`` the embeddings are kept in a :class:`~workset.discovery.store.VectorStore`
