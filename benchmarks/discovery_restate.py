@@ -10,7 +10,9 @@ time per need; then the restatements of the half's hard needs that missed either
 
 Run (under ``/work/tools/model-slot`` on this machine):
 ``python benchmarks/discovery_restate.py [--model qwen2.5-coder-0.5b] [--split tune]``.
-``--no-model`` reads only the file (needs it lacks count as not restated).
+``--no-model`` reads only the file (needs it lacks count as not restated). ``--fit`` refits
+the two "not found" models (as stated, with the restatement) on the tune half and prints them
+for ``src/workset/discovery/decision.py``.
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ Measured in one run, each number on the tuning half and on the held-out half:
 2. Needs by band: Hit@1/5/10 for each idea on its own and together (BM25 and embeddings of
    the tool text as before; + a short document per tool; + query rewriting; + example
    requests), then the tuned configuration.
-3. "Not found": the calibrated decision on answerable and unservable needs: precision and
+3. "Not found": the decision (the act rule, then the calibrated model) on answerable and
+   unservable needs: precision and
    recall of "not found", false "not found" on answerable needs; the unservable needs still
    answered with a tool are listed. Also the old check: the 15 hand-written off-catalog needs
    and the 268 annotated task steps.
@@ -24,8 +25,8 @@ Measured in one run, each number on the tuning half and on the held-out half:
 
 Run: ``python benchmarks/tool_catalog.py [--data DIR] [--tune] [--fit]``: ``--tune`` grid-
 searches the fusion weights on the tuning half and prints the grid; ``--fit`` refits the "not
-found" coefficients on the tuning half and prints them (paste into
-``src/workset/discovery/decision.py``).
+found" model for needs as stated on the tuning half and prints it (paste into
+``src/workset/discovery/decision.py``; ``benchmarks/discovery_restate.py --fit`` prints both).
 """
 
 from __future__ import annotations
