@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workset.discovery import ToolIndex
-from workset.discovery.decision import FEATURES, features
+from workset.discovery.decision import FEATURES, Calibration, features, fit_calibration
 from workset.discovery.needs import Need
 from workset.retrieval.embedder import TextEmbedder, Vectors
 
@@ -142,14 +142,36 @@ def not_found(index: ToolIndex, needs: Iterable[Need], also: Also = _none) -> No
     return NotFound(answerable, unservable, refused_a, refused_u, tuple(wrong), tuple(refused))
 
 
-def feature_rows(index: ToolIndex, needs: Sequence[Need]) -> tuple[np.ndarray, np.ndarray]:
-    """The decision features of each need's search, and 1 for answerable needs, else 0."""
-    rows, labels = [], []
+def feature_rows(
+    index: ToolIndex, needs: Sequence[Need], also: Also = _none
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The decision features of each need's search, 1 for answerable needs (else 0), and
+    whether the act rule refuses it (its closest tool cannot do the act commanded)."""
+    rows, labels, vetoed = [], [], []
     for need in needs:
-        evidence = [m.evidence for m in index.rank(need.need, k=5) if m.evidence is not None]
+        found = index.rank(need.need, k=5, also=also(need.need))
+        evidence = [m.evidence for m in found if m.evidence is not None]
         rows.append(features(evidence))
         labels.append(1.0 if need.answerable else 0.0)
-    return np.array(rows, dtype=np.float64), np.array(labels, dtype=np.float64)
+        vetoed.append(bool(evidence[0].unoffered))
+    return (
+        np.array(rows, dtype=np.float64),
+        np.array(labels, dtype=np.float64),
+        np.array(vetoed, dtype=bool),
+    )
+
+
+def fit(
+    index: ToolIndex,
+    needs: Sequence[Need],
+    use: Sequence[str],
+    refuse_at_most: float,
+    also: Also = _none,
+) -> Calibration:
+    """The "not found" model fitted on ``needs`` (the tuning half), the act rule's refusals
+    counted against ``refuse_at_most``."""
+    x, y, vetoed = feature_rows(index, needs, also)
+    return fit_calibration(x, y, use=use, refuse_at_most=refuse_at_most, vetoed=vetoed)
 
 
 def latency(search: Callable[[str], object], queries: Sequence[str]) -> tuple[float, float]:

@@ -36,3 +36,4 @@ def test_a_command_names_its_action_and_a_question_names_none() -> None:
     assert action_word("what is the weather in Oslo?") is None
     assert action_word("do I need an umbrella?") is None
     assert action_word("I need a bell icon") is None
+    assert action_word("what's the balance of my account?") is None  # not the command "s"

@@ -11,7 +11,8 @@ then tools within them, merged with the flat ranking, so a tool whose server is 
 poorly can still win on its own words.
 
 "Not found" is decided by :mod:`workset.discovery.decision` from several signals of the best
-candidates, not one cosine. Without an embedder the index is BM25-only and "not found" means
+candidates, not one cosine: whether the closest tool can do the act a need commands, then a
+calibrated model. Without an embedder the index is BM25-only and "not found" means
 no word of the need occurs in the catalog.
 
 With ``store`` the embeddings are kept in a :class:`~workset.discovery.store.VectorStore`
@@ -23,6 +24,7 @@ and vectors). Numbers: ``benchmarks/tool_catalog.py``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +32,7 @@ from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
-from workset.discovery.decision import Decision, Evidence, decide
+from workset.discovery.decision import OUTBOUND, Decision, Evidence, decide, names_act
 from workset.discovery.documents import server_document, short_document, tool_document
 from workset.discovery.expansions import definition_key
 from workset.discovery.rewrite import action_word, rewrite_need
@@ -329,19 +331,13 @@ class ToolIndex:
         vectors = self._embedder.embed([*queries, *others])
         stated = np.max(self._dense.vectors @ vectors[: len(queries)].T, axis=1)
         cosines = stated
+        restated_meaning = None
         if others:
             restated = np.max(self._dense.vectors @ vectors[len(queries) :].T, axis=1)
             cosines = np.asarray((1 - share) * stated + share * restated, dtype=np.float32)
+            restated_meaning = self._meaning(restated)[0]
         dense_ = self._dense
-        whole = cosines[dense_.full]
-        if self.config.short_documents:
-            whole = np.maximum(whole, cosines[dense_.short])
-        examples = whole.copy()
-        if dense_.example_rows.size:
-            best = np.maximum.reduceat(cosines[dense_.example_rows], dense_.example_starts)
-            examples[dense_.example_tools] = best
-        weight = np.float32(self.config.expansion_weight)
-        meaning = np.asarray((1 - weight) * whole + weight * examples, dtype=np.float32)
+        meaning, whole, examples = self._meaning(cosines)
         server_cosines = cosines[dense_.servers]
         weights = (self.config.bm25_weight, 1.0 - self.config.bm25_weight)
         server_scores = fuse_weighted([server_lexical, server_cosines], weights)
@@ -353,7 +349,32 @@ class ToolIndex:
             ranked = fuse_weighted([lexical, meaning], weights)
             if mode == "hierarchical":
                 ranked = self._boost(ranked, server_scores)
-        return _Scored(ranked, lexical, meaning, whole, examples, server_cosines, server_scores)
+        return _Scored(
+            ranked,
+            lexical,
+            meaning,
+            whole,
+            examples,
+            server_cosines,
+            server_scores,
+            tuple(others),
+            restated_meaning,
+        )
+
+    def _meaning(self, cosines: np.ndarray[Any, Any]) -> tuple[Scores, Scores, Scores]:
+        """Each tool's meaning score, full-document cosine and best-example cosine."""
+        assert self._dense is not None
+        dense_ = self._dense
+        whole = cosines[dense_.full]
+        if self.config.short_documents:
+            whole = np.maximum(whole, cosines[dense_.short])
+        examples = whole.copy()
+        if dense_.example_rows.size:
+            best = np.maximum.reduceat(cosines[dense_.example_rows], dense_.example_starts)
+            examples[dense_.example_tools] = best
+        weight = np.float32(self.config.expansion_weight)
+        meaning = np.asarray((1 - weight) * whole + weight * examples, dtype=np.float32)
+        return meaning, whole, examples
 
     def _boost(self, tool_scores: Scores, server_scores: Scores) -> Scores:
         """Tools of the top servers gain ``server_weight × server score`` (servers → tools)."""
@@ -365,6 +386,8 @@ class ToolIndex:
     def _matches(self, query: str, scored: _Scored, k: int) -> list[Match]:
         words = set(tokenize(query))
         action = action_word(query)
+        acts = [a for a in (action, *map(action_word, scored.others)) if a in OUTBOUND]
+        restated_words = [set(tokenize(_without_field(o))) for o in scored.others]
         order = [int(i) for i in np.argsort(-scored.ranked, kind="stable")[:k]]
         server_order = list(np.argsort(-scored.server_scores, kind="stable"))
         out = []
@@ -391,6 +414,15 @@ class ToolIndex:
                     has_examples=bool(entry.examples),
                     action_covered=action is None or action in self._words[i],
                     action=action or "",
+                    restated=bool(scored.others),
+                    restated_cosine=float(scored.restated.max())
+                    if scored.restated is not None
+                    else 0.0,
+                    restated_lexical=max(
+                        (len(w & self._words[i]) / len(w) for w in restated_words if w),
+                        default=0.0,
+                    ),
+                    unoffered=next((a for a in acts if not names_act(self._words[i], a)), ""),
                 )
             out.append(
                 Match(
@@ -450,6 +482,8 @@ class _Scored:
     examples: Scores | None  # best cosine of its examples (``whole`` when it has none)
     server_cosines: Scores | None
     server_scores: Scores
+    others: tuple[str, ...] = ()  # the other phrasings searched (a model's restatement)
+    restated: Scores | None = None  # each tool's meaning score for ``others`` alone
 
 
 def _blend(
@@ -461,6 +495,11 @@ def _blend(
         return stated
     best = np.max([scores(o) for o in others], axis=0)
     return np.asarray((1 - share) * stated + share * best, dtype=np.float32)
+
+
+def _without_field(restated: str) -> str:
+    """A restatement without its trailing "(field)" (see :mod:`workset.discovery.restate`)."""
+    return re.sub(r"\s*\([^()]*\)\s*$", "", restated)
 
 
 def _lexical_text(entry: _Entry) -> str:

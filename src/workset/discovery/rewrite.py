@@ -47,7 +47,8 @@ def action_word(need: str) -> str | None:
     a question asks for information, a command names the action a tool must be able to do.
     """
     words = _WORD.findall(rewrite_need(need).lower())
-    if not words or words[0] in _QUESTION:
+    first = words[0].split("'")[0] if words else ""  # "what's" is "what"
+    if not first or first in _QUESTION:
         return None
-    lead = tokenize(words[0])
+    lead = tokenize(first)
     return lead[0] if lead else None
