@@ -11,8 +11,9 @@ measure all this. Needs the ``retrieval`` extra.
 """
 
 from workset.discovery.decision import Decision, Evidence
-from workset.discovery.index import Match, SearchConfig, SearchResult, ToolIndex
+from workset.discovery.index import ToolIndex
 from workset.discovery.meta import LoadedTools, tool_search_tool
+from workset.discovery.results import Match, SearchConfig, SearchResult
 
 __all__ = [
     "Decision",

@@ -24,17 +24,18 @@ and vectors). Numbers: ``benchmarks/tool_catalog.py``.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
-from workset.discovery.decision import OUTBOUND, Decision, Evidence, decide, names_act
+from workset.discovery.decision import OUTBOUND, Evidence, decide, names_act
 from workset.discovery.documents import server_document, short_document, tool_document
 from workset.discovery.expansions import definition_key
+from workset.discovery.restate import capability
+from workset.discovery.results import Match, SearchConfig, SearchResult
 from workset.discovery.rewrite import action_word, rewrite_need
 from workset.discovery.store import VectorStore, text_key
 from workset.errors import UsageError
@@ -45,59 +46,6 @@ from workset.retrieval.ranking import BM25Ranker, Scores, fuse_weighted, normali
 Mode: TypeAlias = Literal["bm25", "dense", "hybrid", "hierarchical"]
 _CATALOG_FILE = "catalog.json"
 _VECTORS_FILE = "vectors.npz"
-
-
-@dataclass(frozen=True, slots=True)
-class SearchConfig:
-    """How scores are fused (see ``benchmarks/tool_catalog.py`` for each setting measured).
-
-    ``bm25_weight`` 0.2 finds more needs that share no word with their tool (tuning half
-    Hit@5 0.67 vs 0.61, held-out 0.60 vs 0.53) but fewer LiveMCPBench tasks from their text
-    (Hit@5 0.69 vs 0.72): 0.3 stays the default so nothing measured before gets worse.
-    """
-
-    bm25_weight: float = 0.3
-    top_servers: int = 3
-    server_weight: float = 0.25
-    expansion_weight: float = 0.5  # not tuned yet: the examples file does not cover the catalog
-    # Measured and off: on the tuning half neither moved Hit@5 up (the short document lost
-    # hard needs, rewriting changed nothing MiniLM did not already ignore).
-    rewrite: bool = False  # also match the need with its filler words dropped
-    short_documents: bool = False  # a tool's cosine is the better of its full and short text
-    # With other phrasings of the need (``search(also=...)``): their share of every score,
-    # the need as stated keeping the rest (so one bad restatement cannot take over).
-    also_weight: float = 0.3  # tuned on the tune half (benchmarks/discovery_restate.py --tune)
-
-
-@dataclass(frozen=True, slots=True)
-class Match:
-    """One tool found for a query, with a short human-readable reason."""
-
-    server: str
-    tool: str
-    score: float
-    why: str
-    spec: ToolSpec = field(compare=False)
-    evidence: Evidence | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """Matches for a query; when nothing fits, none, and the closest as suggestions."""
-
-    query: str
-    matches: tuple[Match, ...]
-    suggestions: tuple[Match, ...] = ()
-    decision: Decision | None = None
-
-    @property
-    def found(self) -> bool:
-        return bool(self.matches)
-
-    @property
-    def confidence(self) -> float:
-        """The decision's probability that the catalog serves the need (0 without one)."""
-        return self.decision.probability if self.decision is not None else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,7 +335,8 @@ class ToolIndex:
         words = set(tokenize(query))
         action = action_word(query)
         acts = [a for a in (action, *map(action_word, scored.others)) if a in OUTBOUND]
-        restated_words = [set(tokenize(_without_field(o))) for o in scored.others]
+        restated_words = [set(tokenize(capability(o))) for o in scored.others]
+        restated_best = float(scored.restated.max()) if scored.restated is not None else 0.0
         order = [int(i) for i in np.argsort(-scored.ranked, kind="stable")[:k]]
         server_order = list(np.argsort(-scored.server_scores, kind="stable"))
         out = []
@@ -415,9 +364,7 @@ class ToolIndex:
                     action_covered=action is None or action in self._words[i],
                     action=action or "",
                     restated=bool(scored.others),
-                    restated_cosine=float(scored.restated.max())
-                    if scored.restated is not None
-                    else 0.0,
+                    restated_cosine=restated_best,
                     restated_lexical=max(
                         (len(w & self._words[i]) / len(w) for w in restated_words if w),
                         default=0.0,
@@ -495,11 +442,6 @@ def _blend(
         return stated
     best = np.max([scores(o) for o in others], axis=0)
     return np.asarray((1 - share) * stated + share * best, dtype=np.float32)
-
-
-def _without_field(restated: str) -> str:
-    """A restatement without its trailing "(field)" (see :mod:`workset.discovery.restate`)."""
-    return re.sub(r"\s*\([^()]*\)\s*$", "", restated)
 
 
 def _lexical_text(entry: _Entry) -> str:

@@ -18,7 +18,8 @@ from collections.abc import Awaitable, Callable
 from typing import TypeAlias
 
 from workset.discovery.decision import why_rejected
-from workset.discovery.index import Match, SearchResult, ToolIndex
+from workset.discovery.index import ToolIndex
+from workset.discovery.results import Match, SearchResult
 from workset.errors import ModelError, ToolError
 from workset.loop.offer import SEARCH_TOOL
 from workset.messages import ToolSpec

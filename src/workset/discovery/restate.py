@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,6 +71,11 @@ def parse_restatement(content: str) -> str:
     if not capability:
         raise ModelError(f"the model named no tool: {content[:120]!r}")
     return f"{capability} ({field})" if field else capability
+
+
+def capability(restatement: str) -> str:
+    """What the tool does, from a restatement: the text without its trailing "(field)"."""
+    return re.sub(r"\s*\([^()]*\)\s*$", "", restatement)
 
 
 async def restate_need(model: Model, need: str) -> str:
