@@ -14,7 +14,12 @@ and the tuning half side by side:
 - parse coverage on the whole corpus: how many commands tree-sitter parses without an error
   node, and (when ``bashlex`` is installed) how many bashlex parses at all.
 
-``--show heldout`` (or tune) lists every command whose decision was not the expected one.
+A file named ``blind_*.jsonl`` is a cohort written blind (without reading the analyzer; each
+line also names its ``class``), split in halves by seed before its first score and reported in
+its own tables.
+
+``--show heldout`` (or tune) lists every command whose decision was not the expected one; a
+blind cohort's half is shown with ``--show "blind_cohort2 tune"``.
 ``--blanket`` judges with the old policy (``prove_commands=False``: every shell call that is
 not denied asks), to show what it cost.
 
@@ -52,6 +57,7 @@ class Case:
     reason: str
     split: str
     category: str
+    corpus: str = ""  # the file's stem for a cohort written blind (``blind_cohort2``), else ""
 
 
 def load(folder: Path = DATA) -> list[Case]:
@@ -60,7 +66,9 @@ def load(folder: Path = DATA) -> list[Case]:
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)
-                cases.append(Case(category=path.stem, **row))
+                blind = path.stem.startswith("blind_")
+                category = row.pop("class", path.stem)
+                cases.append(Case(category=category, corpus=path.stem if blind else "", **row))
     return cases
 
 
@@ -80,7 +88,9 @@ def judge(classifier: RuleClassifier, command: str) -> tuple[str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--show", choices=("tune", "heldout"), help="list the misses of a half")
+    parser.add_argument(
+        "--show", help="list the misses of a half (tune, heldout) or of a blind cohort's file stem"
+    )
     parser.add_argument("--blanket", action="store_true", help="ask for every shell call")
     args = parser.parse_args()
     cases = load()
@@ -102,12 +112,17 @@ def main() -> None:
         f"workspace {WORKSPACE}; {len(cases)} commands in {elapsed * 1000:.0f} ms"
     )
     for split in ("heldout", "tune"):
-        _table(split, [(c, d, r) for c, d, r in decided if c.split == split], parse_failures)
+        rows = [(c, d, r) for c, d, r in decided if c.split == split and not c.corpus]
+        _table(split, rows, parse_failures)
+    for corpus in sorted({c.corpus for c in cases if c.corpus}):
+        for split in ("heldout", "tune"):
+            rows = [(c, d, r) for c, d, r in decided if c.corpus == corpus and c.split == split]
+            _table(f"{corpus} {split}", rows, parse_failures)
     _coverage(cases)
     if args.show:
         print(f"\nmisses on the {args.show} half:")
         for case, decision, reason in decided:
-            if case.split != args.show:
+            if args.show not in (case.split, f"{case.corpus} {case.split}".strip()):
                 continue
             wrong = (case.kind == "dangerous" and _RANK[decision] < _RANK[case.expected]) or (
                 case.kind == "benign" and decision != "allow"
