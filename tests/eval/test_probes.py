@@ -12,7 +12,7 @@ from workset.errors import ModelResponseError, UsageError
 from workset.eval.checkpoint import Checkpoint
 from workset.eval.formats import Probe, Transcript
 from workset.eval.probes import control_prompt, other_values, shape_pattern
-from workset.eval.table import PolicyReport, evaluate_policies, total_cells
+from workset.eval.table import ANSWER_TOKENS, PolicyReport, evaluate_policies, total_cells
 from workset.history.base import HistoryPolicy
 from workset.messages import AssistantMessage, ToolMessage, ToolSpec, UserMessage
 from workset.models.base import ModelRequest
@@ -82,7 +82,7 @@ def test_each_policy_row_scores_every_phrasing_and_the_control_row_reads_the_fac
     assert rows["full"].calls == 4
     assert rows["last_turn"].billed < rows["full"].billed
     # every probe request is greedy, short and carries the tools
-    assert all(r.temperature == 0.0 and r.max_tokens == 48 for r in model.requests)
+    assert all(r.temperature == 0.0 and r.max_tokens == ANSWER_TOKENS for r in model.requests)
     assert all(r.tools == TOOLS for r in model.requests)
     assert model.requests[2].messages[-1] == UserMessage("What is my employee number?")
 

@@ -234,3 +234,32 @@ def test_the_table_names_every_probe_in_full_at_80_columns() -> None:
         assert f"P{n} {probe.id} (turn {n}, {probe.kind})" in text
     assert "123,456" in text and "user_verbatim" in text
     assert "…" not in text  # nothing cut
+
+
+def test_a_fact_carried_in_a_tool_call_fits_the_default_answer_length(tmp_path: Path) -> None:
+    """A model that answers by calling a tool (the 1.5B filed the ticket), the fact last among
+    its arguments and its output cut at the request's ``max_tokens`` words: the default
+    length leaves room for the whole call."""
+    filler = " ".join(f'"field_{i}": "value {i}",' for i in range(15))
+
+    def filing(request: ModelRequest) -> str:
+        seen = "4417" in _seen(request)
+        call = f'```json\n{{"name": "create_ticket", "arguments": {{{filler} '
+        call += f'"reporter_employee_number": "{"4417" if seen else "unknown"}"}}}}\n```'
+        return " ".join(call.split(" ")[: request.max_tokens])
+
+    async def go() -> PolicyReport:
+        return await evaluate_policies(
+            TRANSCRIPT,
+            TOOLS,
+            (PROBE,),
+            [ListPolicy("full")],
+            ScriptedModel([filing] * 10),
+            plain_counter(),
+            checkpoint=Checkpoint(tmp_path / "c"),
+        )
+
+    report = anyio.run(go)
+    assert report.informative("employee")
+    assert report.control is not None
+    assert report.control.tally("employee").correct.successes == len(PROBE.questions)

@@ -43,7 +43,7 @@ from workset.eval.report import (
     progress_bar,
     write_json,
 )
-from workset.eval.table import evaluate_policies, total_cells
+from workset.eval.table import ANSWER_TOKENS, evaluate_policies, total_cells
 from workset.history.base import HistoryPolicy
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
@@ -177,7 +177,11 @@ def _value(text: str) -> Any:
     "(retrieval:turns=2:share=0.1); default: all.",
 )
 @click.option(
-    "--max-tokens", type=int, default=48, show_default=True, help="Answer length for each probe."
+    "--max-tokens",
+    type=int,
+    default=ANSWER_TOKENS,
+    show_default=True,
+    help="Answer length for each probe (room for a tool call that carries the fact).",
 )
 @_model_options
 def policies_command(

@@ -45,6 +45,11 @@ from .score import Outcome, Tally, classify, tally
 
 CONTROL = "control"
 INFORMATIVE = 5 / 6  # the control row's share correct below which a probe says nothing
+# Tokens a probe's answer may take. Room for a tool call that carries the fact: asked which
+# employee number a ticket is filed under, the 1.5B wrote the whole ``create_ticket`` call
+# (title, severity, team, then ``reporter_employee_number``), cut at the old 48 before the
+# number, so its control row scored 1/6 on a fact it had used.
+ANSWER_TOKENS = 128
 GOAL_TOKEN_SHARE = 0.40  # the issue's goal: at most 40 % of full history's billed input
 Progress = Callable[[str], None]  # called once per finished cell, with a short label
 Labelled = tuple[str, HistoryPolicy]  # a row label (a policy with its parameters) and policy
@@ -157,7 +162,7 @@ async def evaluate_policies(
     counter: PartCounter,
     *,
     checkpoint: Checkpoint,
-    max_tokens: int = 48,
+    max_tokens: int = ANSWER_TOKENS,
     progress: Progress | None = None,
 ) -> PolicyReport:
     """The control row, then each policy's replay and answers; see the module docstring."""
