@@ -18,7 +18,8 @@ each task ends; running the same command again skips what is done (``--fresh`` s
 Run (always under the model slot, in the background):
 ``/work/tools/model-slot python benchmarks/agent_tasks.py --set questions --split report``
 Options: ``--model``, ``--no-evidence``, ``--constrained``, ``--prompt example``,
-``--full-tools``, ``--label`` (names the checkpoint), ``--limit N``, ``--ids a,b``,
+``--full-tools``, ``--read-lines N`` (read_file's window; 80, as the CLI sets it for this
+window), ``--label`` (names the checkpoint), ``--limit N``, ``--ids a,b``,
 ``--rejudge`` (no model: the checkpoint's recorded question runs judged again by the current
 outcome rules, from its session log and the same evidence).
 """
@@ -63,6 +64,7 @@ from workset.safety.gate import SafetyGate
 from workset.safety.policy import PermissionPolicy
 from workset.tools.compact import compact_tools
 from workset.tools.execution import execution_tools
+from workset.tools.perception import SMALL_READ_LINES
 from workset.tools.sandbox import detect_sandbox
 
 TASKS = Path(__file__).parent / "tasks"
@@ -79,11 +81,13 @@ class Options:
     prompt: str
     compact: bool
     max_iterations: int
+    read_lines: int = SMALL_READ_LINES  # as the CLI sets it for windows of 16k or less
 
     def label(self) -> str:
         parts = [self.model, "ev" if self.evidence else "noev", self.prompt]
         parts += ["constrained"] if self.constrained else []
         parts += [] if self.compact else ["full-tools"]
+        parts += [] if self.read_lines == SMALL_READ_LINES else [f"read{self.read_lines}"]
         return "-".join(parts)
 
 
@@ -190,7 +194,7 @@ class Runner:
         session: str | None = None,
     ) -> tuple[Record, list[ToolFinished], Any]:
         ws = Workspace(workspace)
-        tools = perception_tools(ws)
+        tools = perception_tools(ws, read_lines=self.options.read_lines)
         gate = None
         if execute:
             tools += execution_tools(ws, sandbox=detect_sandbox(workspace))
@@ -295,6 +299,7 @@ async def main_async(args: argparse.Namespace) -> None:
     options = Options(
         model=args.model, evidence=not args.no_evidence, constrained=args.constrained,
         prompt=args.prompt, compact=not args.full_tools, max_iterations=args.max_iterations,
+        read_lines=args.read_lines,
     )  # fmt: skip
     label = args.label or f"{args.set}-{args.split}-{options.label()}"
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -395,6 +400,7 @@ def main() -> None:
     parser.add_argument("--prompt", choices=["default", "example"], default="default")
     parser.add_argument("--full-tools", action="store_true")
     parser.add_argument("--max-iterations", type=int, default=AgentConfig().max_iterations)
+    parser.add_argument("--read-lines", type=int, default=SMALL_READ_LINES)
     parser.add_argument("--label", default="")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--ids", default="")

@@ -153,14 +153,16 @@ def test_model_threads_timeout_evidence_and_compact_tools_are_read(tmp_path: Pat
     path = tmp_path / "workset.toml"
     path.write_text(
         "[model]\nthreads = 1\ntimeout = 600\n[evidence]\nworkspace = false\n"
-        "[agent]\ncompact_tools = false\n"
+        "[agent]\ncompact_tools = false\nread_lines = 120\n"
     )
     config = load_config(path)
     assert (config.model.threads, config.model.timeout) == (1, 600.0)
     assert config.agent_config().model_stall_s == 600.0
     assert config.evidence.workspace is False and config.agent.compact_tools is False
+    assert config.agent.read_lines == 120
     defaults = WorksetConfig()
     assert defaults.evidence.workspace and defaults.agent.compact_tools is None
+    assert defaults.agent.read_lines is None
     assert defaults.model.timeout == AgentConfig().model_stall_s
 
 

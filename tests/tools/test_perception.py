@@ -79,6 +79,22 @@ def test_read_file_truncation_is_explicit_and_says_how_to_continue(tmp_path: Pat
     )
 
 
+def test_a_smaller_read_window_is_the_default_limit_and_an_explicit_limit_still_wins(
+    tmp_path: Path,
+) -> None:
+    _lines(tmp_path / "big.log", 300)
+    tools = ToolRegistry(perception_tools(Workspace(tmp_path), read_lines=80))
+    result = anyio.run(tools.execute, ToolCall("c1", "read_file", '{"path": "big.log"}'))
+    assert result.content.splitlines()[-1] == (
+        "Showing lines 1-80 of 300 total. To continue, call read_file with offset=81."
+    )
+    wide = '{"path": "big.log", "offset": 81, "limit": 150}'
+    result = anyio.run(tools.execute, ToolCall("c2", "read_file", wide))
+    assert result.content.splitlines()[-1].startswith("Showing lines 81-230 of 300 total.")
+    with pytest.raises(ValueError, match="read_lines=0"):
+        perception_tools(Workspace(tmp_path), read_lines=0)
+
+
 def test_read_file_continues_from_an_offset_and_marks_the_end(tmp_path: Path) -> None:
     _lines(tmp_path / "big.log", 5000)
     text = _ok(tmp_path, "read_file", path="big.log", offset=201, limit=2)

@@ -42,7 +42,7 @@ from workset.tools.background import background_tools
 from workset.tools.base import Tool
 from workset.tools.compact import compact_tools
 from workset.tools.execution import execution_tools
-from workset.tools.perception import perception_tools
+from workset.tools.perception import READ_LINES, SMALL_READ_LINES, perception_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.sandbox import detect_sandbox, sandbox_unavailable_reason
 from workset.tools.workspace import Workspace
@@ -176,7 +176,9 @@ class Runtime:
         model = AnnouncedModel(model, self.calls.started, self.calls.ended)
         self.model, self.log, self.workspace = model, log, workspace.resolve()
         ws = Workspace(self.workspace)
-        tools = perception_tools(ws)
+        small = model.info.context_window <= COMPACT_WINDOW
+        read_lines = config.agent.read_lines or (SMALL_READ_LINES if small else READ_LINES)
+        tools = perception_tools(ws, read_lines=read_lines)
         if events:  # a long-lived session (chat, serve): the agent may set timers
             tools += timer_tools()
         gate = None
@@ -206,7 +208,7 @@ class Runtime:
             err.print(f"[yellow]{line}[/]", markup=True, highlight=False)
         chosen = _chosen(tools + self.setup.tools, config)
         compact = config.agent.compact_tools
-        if compact or (compact is None and model.info.context_window <= COMPACT_WINDOW):
+        if compact or (compact is None and small):
             chosen = compact_tools(chosen)
         if agents is not None:
             chosen += self._subagent_tools(agents, chosen)

@@ -28,6 +28,8 @@ tools                 ``"all"``                 ``"all"`` or an ordered list of 
 core_tools            all of ``tools``          tools in the prompt; the rest via discovery
 compact_tools         auto                      short tool descriptions (``workset.tools.
                                                 compact``); auto: for windows ≤ 16k tokens
+read_lines            auto                      lines a ``read_file`` call without ``limit``
+                                                shows; auto: 80 for windows ≤ 16k, else 200
 [status]
 enabled               false                     keep an ``<agent_status>`` block in each request
 todo_tools            false                     offer ``rewrite_todo_list``/``update_todo_status``

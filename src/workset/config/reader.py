@@ -52,6 +52,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
         "tools",
         "core_tools",
         "compact_tools",
+        "read_lines",
     ),
     "status": ("enabled", "strategy", "placement", "todo_tools"),
     "history": ("policy", "params"),
@@ -236,6 +237,9 @@ class Reader:
                 self.boolean(raw, "agent", "compact_tools", True)
                 if "compact_tools" in raw
                 else None
+            ),
+            read_lines=(
+                self.integer(raw, "agent", "read_lines", 200, 1) if "read_lines" in raw else None
             ),
         )
 

@@ -57,6 +57,7 @@ class AgentSection:
     tools_from: ToolsFrom = "all"
     core_tools: tuple[str, ...] | None = None
     compact_tools: bool | None = None  # None: compact for context windows of 16k or less
+    read_lines: int | None = None  # read_file's window without a limit; None: 80 at 16k or less
 
 
 @dataclass(frozen=True, slots=True)
