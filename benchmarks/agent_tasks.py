@@ -2,7 +2,8 @@
 
 Data (``benchmarks/tasks/``): ``repo/`` is TinyDB 4.9.0 (MIT, its LICENSE beside it), copied
 from its PyPI sdist; ``questions.json`` holds 34 questions about it, each with a regex the
-answer must match and the file that answers it; ``edits.json`` 12 edit tasks, each a planted
+answer must match (and, for some, a ``forbid`` regex it must not: a value that makes it half
+wrong) and the file that answers it; ``edits.json`` 12 edit tasks, each a planted
 bug (or a small requested change) checked by the repository's own tests or a one-line check;
 ``issue.json`` the five tasks quoted in issue 13 (this repository, ``examples/demo`` and a
 small ``calc.py`` workspace). Every question and edit carries a ``split``: ``tune`` (used to
@@ -149,6 +150,15 @@ class Evidence:
             source.close()
 
 
+def right(task: dict[str, Any], answer: str) -> bool:
+    """Whether ``answer`` is right: ``expect`` matches and ``forbid`` (a value that would make
+    it half wrong, such as the package's own version among Python versions) does not."""
+    if not re.search(task["expect"], answer, re.IGNORECASE):
+        return False
+    forbid = task.get("forbid")
+    return not (forbid and re.search(forbid, answer, re.IGNORECASE))
+
+
 class Runner:
     def __init__(self, model: Model, options: Options, log: SessionLog) -> None:
         self.model, self.options, self.log = model, options, log
@@ -170,7 +180,7 @@ class Runner:
         if task.get("session"):
             self.sessions[task["session"]] = result.session_id
         expect = re.compile(task["expect"], re.IGNORECASE)
-        record.success = bool(expect.search(result.answer))
+        record.success = right(task, result.answer)
         if record.wrong_confident:
             seen = [e.result.content for e in events if not e.result.is_error]
             seen += self.evidence.texts(workspace, task["question"])
@@ -382,7 +392,12 @@ def rejudge(
             workspace = (TASKS / task.get("workspace", "repo")).resolve()
             texts = evidence.texts(workspace, task["question"])
             verdict = classify(log.resume_state(session).messages, evidence=texts)
-            again = replace(record, outcome=verdict.outcome or "failed", reason=verdict.reason)
+            again = replace(
+                record,
+                outcome=verdict.outcome or "failed",
+                reason=verdict.reason,
+                success=right(task, record.answer),
+            )
             again.contradicted = record.contradicted and again.wrong_confident  # of those only
             judged.append(again)
     finally:
