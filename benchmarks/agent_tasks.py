@@ -56,7 +56,11 @@ from workset.context.sources import ItemSource
 from workset.events.records import LoopEvent, ToolFinished
 from workset.evidence.workspace import open_workspace_evidence
 from workset.loop.outcome import classify
-from workset.loop.settings import DEFAULT_SYSTEM_PROMPT, EXAMPLE_SYSTEM_PROMPT
+from workset.loop.settings import (
+    DEFAULT_SYSTEM_PROMPT,
+    EXAMPLE_SYSTEM_PROMPT,
+    EXCERPTS_SYSTEM_PROMPT,
+)
 from workset.messages import UserMessage
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
@@ -215,8 +219,8 @@ class Runner:
         sources: list[ItemSource] = []
         if self.options.evidence:
             sources.append(self.evidence.source(workspace))
-        prompt = (
-            EXAMPLE_SYSTEM_PROMPT if self.options.prompt == "example" else DEFAULT_SYSTEM_PROMPT
+        prompt = {"example": EXAMPLE_SYSTEM_PROMPT, "excerpts": EXCERPTS_SYSTEM_PROMPT}.get(
+            self.options.prompt, DEFAULT_SYSTEM_PROMPT
         )
         config = AgentConfig(
             system_prompt=prompt,
@@ -412,7 +416,7 @@ def main() -> None:
     parser.add_argument("--model", default=DEFAULT_MODEL)
     parser.add_argument("--no-evidence", action="store_true")
     parser.add_argument("--constrained", action="store_true")
-    parser.add_argument("--prompt", choices=["default", "example"], default="default")
+    parser.add_argument("--prompt", choices=["default", "example", "excerpts"], default="default")
     parser.add_argument("--full-tools", action="store_true")
     parser.add_argument("--max-iterations", type=int, default=AgentConfig().max_iterations)
     parser.add_argument("--read-lines", type=int, default=SMALL_READ_LINES)

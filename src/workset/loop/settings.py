@@ -35,6 +35,14 @@ EXAMPLE_SYSTEM_PROMPT = (
     "Tool: <numbered lines of that file>\n"
     "Assistant: <the answer, naming the file>."
 )
+# Step 1 told to answer from the excerpts when they show the answer (a candidate, measured
+# with agent_tasks --prompt excerpts): the evidence holds the answer's file for 16 of the 17
+# tune questions and the 0.5B, told to use it only to pick a file, read and paged instead.
+EXCERPTS_SYSTEM_PROMPT = EXAMPLE_SYSTEM_PROMPT.replace(
+    "Use them to know which file to read.",
+    "When they show the answer, reply with it at once, naming the file; otherwise use them "
+    "to know which file to read.",
+)
 # The default: without the example, the 0.5B answered the README question ("port 8080")
 # without reading service.toml (tests/real); the placeholder example shows the shape of a
 # turn without any file name or value to copy.
