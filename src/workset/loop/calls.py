@@ -46,13 +46,16 @@ class CallInterpreter:
         max_calls: int = 8,
         answer_on_repeat: bool = True,
         answer_with_grammar: bool = False,
+        focus: bool = True,
         replayable: Callable[[str], bool] = lambda name: True,
         read_only: Callable[[str], bool] = lambda name: True,
     ) -> None:
         """``answer_on_repeat`` False keeps asking for calls after a repeated call;
         ``answer_with_grammar`` asks for the answer with a schema instead of withholding the
-        tools (:attr:`NextTurn.answer_only`); ``replayable`` says which tools give the same
-        result until something changes (their repeats are answered from the run's record),
+        tools (:attr:`NextTurn.answer_only`); ``focus`` quotes the lines of a read that share
+        words with the task in the next request (:mod:`workset.loop.focus`); ``replayable``
+        says which tools give the same result until something changes (their repeats are
+        answered from the run's record),
         ``read_only`` which change nothing."""
         self.tool_names = tuple(tool_names)
         self.constrained = constrained
@@ -72,6 +75,7 @@ class CallInterpreter:
             task=task,
             answer_on_repeat=answer_on_repeat,
             answer_with_grammar=answer_with_grammar,
+            focus=focus,
         )
         self._stuck = False
         self.evidence: list[str] = []  # texts of the evidence items the run was given

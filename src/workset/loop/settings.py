@@ -92,6 +92,10 @@ class AgentConfig:
     # (a grammar, on backends that enforce schemas): the prefix stays cached. False withholds
     # the tools instead, which re-prefills everything after them (100 s on 2 busy cores).
     answer_with_grammar: bool = True
+    # After a read that found something, quote in the next request (not the trajectory) the
+    # few lines of it that share the most words with the task (workset.loop.focus): the 0.5B
+    # paged past the line that answered.
+    focus_lines: bool = True
     # Tool results are data, not instructions: wrap them in <external_content> with their
     # source (reserved tags inside are neutralised either way). Tools marked
     # ``wrap_output=False`` (workset's own bookkeeping tools, MCP) are not wrapped again.

@@ -9,7 +9,9 @@ the task unmade); when the calls failed or found nothing, it never asks for an a
 how a small model ends up answering from an error's text) but for a *different* call: a file
 the workspace evidence points to, a broader search, a look at the folder. After
 :data:`MAX_FRUITLESS` such turns in a row the run stops as given up. An answer that only
-repeats a note the harness wrote is sent back once (:meth:`Steering.echoed_notice`).
+repeats a note the harness wrote is sent back once (:meth:`Steering.echoed_notice`). After a
+read that found something, the lines of it that share the most words with the task are quoted
+(:mod:`workset.loop.focus`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workset.loop.call_parsing import cut
+from workset.loop.focus import focus_notice
 from workset.loop.outcome import COMMON_WORDS
 from workset.loop.settings import answer_now
 from workset.messages import ToolMessage
@@ -69,8 +72,10 @@ class Steering:
         task: str = "",
         answer_on_repeat: bool = True,
         answer_with_grammar: bool = False,
+        focus: bool = True,
     ) -> None:
         self.tool_names = tuple(tool_names)
+        self.focus = focus  # quote the lines of a read that share words with the task
         self.task = task
         self.answer_on_repeat = answer_on_repeat
         self.answer_with_grammar = answer_with_grammar
@@ -117,7 +122,8 @@ class Steering:
             self._fruitless = 0
             if stuck and self.answer_on_repeat:
                 return self._read_or_answer(evidence_files, read)
-            return self._turn(NextTurn())
+            focus = focus_notice(self.task, useful) if self.focus else None
+            return self._turn(NextTurn((focus,) if focus else ()))
         if stuck and self._useful and self.answer_on_repeat:
             return self._read_or_answer(evidence_files, read)
         self._fruitless += 1

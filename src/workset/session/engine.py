@@ -205,6 +205,7 @@ class Session:
             max_calls=config.max_calls_per_message,
             answer_on_repeat=config.answer_on_repeat,
             answer_with_grammar=config.answer_with_grammar,
+            focus=config.focus_lines,
             replayable=self.agent.tools.gives_same_result,
             read_only=self.agent.tools.is_read_only,
         )

@@ -1,0 +1,101 @@
+"""The lines of a file just read that share words with the task, pointed out in the next turn.
+
+A 0.5B model that reads 80 or 200 numbered lines often does not find the one line that answers
+the question in them: it pages on through the file, or answers about something else it saw.
+:func:`focus_notice` picks, from the successful ``read_file`` results of the last turn, the
+few lines that share the most distinctive words with the task (identifiers split at ``_`` and
+at case changes: ``default_table_name`` shares *table* and *name* with "What is the name of the
+default table?"; a word on many lines of the file weighs less, and a line that defines such a
+name, ``default_table_name = '_default'``, more than prose about it) and quotes them in a
+notice for the next request only (never recorded, so the prefix stays cached). The model still
+decides: the notice says to answer from them if they answer the question and to call a tool
+otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from workset.loop.outcome import COMMON_WORDS
+from workset.messages import ToolMessage
+
+FOCUS_LINES = 3  # the most lines quoted
+MIN_SHARED = 2  # distinct task words a line must share to be quoted
+MAX_LINE_CHARS = 160  # a quoted line is cut after this many characters
+_GUTTER_LINE = re.compile(r"^\s*(\d+)\| (.*)$", re.M)  # "   75| text", as read_file numbers
+_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
+# A line that defines a name: an assignment or annotated field, a key of a config or dict,
+# a def or class. The name it defines is group 1.
+_DEFINES = re.compile(
+    r"""^\s*(?:(?:async\s+)?def\s+|class\s+)?["']?([A-Za-z_][\w.-]*)["']?\s*(?:[:=(]|:\s*\w)"""
+)
+DEFINITION_BONUS = 1.5  # a line defining a name that shares a task word weighs this much more
+# Words of questions that say nothing about which line answers them.
+_PLAIN = COMMON_WORDS | {
+    "how",
+    "many",
+    "much",
+    "kind",
+    "used",
+    "uses",
+    "use",
+    "given",
+    "gives",
+    "make",
+    "makes",
+    "does",
+    "done",
+    "work",
+    "works",
+}
+
+
+def focus_notice(task: str, results: Sequence[ToolMessage]) -> str | None:
+    """A notice quoting the lines of the last turn's ``read_file`` results that share the
+    most words with ``task`` (at least :data:`MIN_SHARED`; rarer words weigh more), in file
+    order, or None when no line does."""
+    asked = _words(task)
+    if len(asked) < MIN_SHARED:
+        return None
+    scored: list[tuple[float, int, str]] = []  # (-weight, order, quoted line)
+    for result in results:
+        if result.name != "read_file" or result.is_error:
+            continue
+        lines = [(m.group(1), m.group(2).strip()) for m in _GUTTER_LINE.finditer(result.content)]
+        words = [_words(text) for _, text in lines]
+        # A word on many lines of this file (the package's name, "table" in table.py) says
+        # less about which line answers than one on few: each shared word weighs its rarity.
+        seen = Counter(w for line in words for w in line & asked)
+        for (number, text), mine in zip(lines, words, strict=True):
+            shared = mine & asked
+            if len(shared) >= MIN_SHARED:
+                weight = sum(math.log(1 + len(lines) / seen[w]) for w in shared)
+                defined = _DEFINES.match(text)
+                if defined and _words(defined.group(1)) & asked:
+                    weight *= DEFINITION_BONUS
+                scored.append((-weight, len(scored), f"{number}| {text[:MAX_LINE_CHARS]}"))
+    if not scored:
+        return None
+    best = sorted(scored)[:FOCUS_LINES]
+    quoted = "\n".join(line for _, _, line in sorted(best, key=lambda s: s[1]))
+    return (
+        "These lines of what you just read share words with the question:\n"
+        f"{quoted}\n"
+        "If they answer it, reply now in one or two sentences that name the file, with no tool "
+        "call; if not, make another call."
+    )
+
+
+def _words(text: str) -> set[str]:
+    """Distinctive words of ``text``: identifiers split at ``_`` and case changes, lower
+    case, a plural ``s`` folded, common question words left out."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
+    spaced = re.sub(r"[_\W]+", " ", spaced).lower()
+    return {_stem(w) for w in _WORD.findall(spaced) if w not in _PLAIN}
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
