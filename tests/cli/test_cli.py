@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from workset.log.store import SessionLog
+from workset.messages import ToolMessage
+
 DEMO = Path(__file__).parents[2] / "examples" / "demo"
 
 
@@ -190,3 +193,28 @@ def test_exec_tools_are_gated_and_without_a_terminal_risky_calls_are_refused(
     assert "Blocked by the safety policy" in flat and "needs human approval" in flat
     assert not (workspace / "note.txt").exists()
     assert (workspace / "ok.txt").read_text() == "hi\n"
+
+
+def test_a_small_model_reads_80_lines_by_default_and_the_config_can_change_it(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "big.txt").write_text("".join(f"line {n}\n" for n in range(1, 301)))
+    config = tmp_path / "workset.toml"
+    config.write_text("[agent]\nread_lines = 120\n")
+    for extra, shown in (((), "1-80"), (("--config", str(config)), "1-120")):
+        model = script(
+            tmp_path,
+            {"tool_calls": [{"name": "read_file", "arguments": {"path": "big.txt"}}]},
+            "It is a plain text file.",
+        )
+        done = workset(
+            "run", "--model", model, "--workspace", str(workspace), *extra, "How long?", env=env
+        )
+        assert done.returncode in (0, 3), done.stderr  # answered, verified or not
+        session_id = re.search(r"workset show (s[0-9a-f]+)", done.stderr)
+        assert session_id is not None
+        store = SessionLog(tmp_path / "w.db")
+        [result] = [m for m in store.messages(session_id[1]) if isinstance(m, ToolMessage)]
+        assert f"Showing lines {shown} of 300 total." in result.content
