@@ -49,7 +49,10 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     shown to be read-only or confined to the workspace.
     """
     out: list[Result] = []
+    written = cmd
     cmd = unwrap(cmd, out)
+    if not cmd.argv and written.redirects:
+        cmd = written.with_argv(["exec"])  # "exec 3<>/dev/tcp/…": redirections of the shell
     if not cmd.argv:
         return out
     if cmd.args() and all(a in known.HELP for a in cmd.args()) and not cmd.redirects:

@@ -14,21 +14,27 @@ import re
 from collections.abc import Iterator
 
 from workset.safety.rules.base import Cmd, Finding, Nested, Result, fork_bomb
+from workset.safety.rules.inline_args import HOME, blank_strings, call_words, shell_text
 
 _QUOTED = r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`]*)`)"""
+# Calls that hand a command to a shell, found in the code with its strings blanked.
 _EXEC = re.compile(
-    r"(?:\bsystem|\bexec(?:Sync|File|FileSync)?|\bspawn(?:Sync)?|\bpopen|\bshell_exec|"
-    r"\bpassthru|\bproc_open|\bos\.execute|\bio\.popen|\bIO\.popen|\bOpen3\.\w+|%x|\bqx|"
-    r"\bKernel\.(?:system|exec))\s*[({\[]?\s*" + _QUOTED
+    r"(?<![\w$])(system|exec(?:Sync|File|FileSync)?|spawn(?:Sync)?|popen|shell_exec|passthru|"
+    r"proc_open|os\.execute|io\.popen|IO\.popen|Open3\.\w+|Kernel\.(?:system|exec))(?![\w$])"
 )
+# Of those, the ones whose further arguments are the command's own words (a list form).
+_LIST_FORM = frozenset({"system", "exec", "execFile", "execFileSync", "spawn", "spawnSync",
+                        "Kernel.system", "Kernel.exec"})  # fmt: skip
+_QX = re.compile(r"\bqx\s*\{([^}]*)\}|\bqx\s*\(([^)]*)\)|%x\{([^}]*)\}|%x\(([^)]*)\)")
+_CHILD_PROCESS = re.compile(r"require\s*\(\s*['\"](node:)?child_process|from\s+['\"]child_process")
 _BACKTICK = re.compile(r"`([^`]+)`")
 _EXEC_DYNAMIC = re.compile(
     r"\b(system|exec(Sync)?|spawn(Sync)?|popen|shell_exec|passthru|proc_open|os\.execute|"
     r"io\.popen|child_process|Open3|qx|eval|Function\s*\(|require\s*\(\s*['\"]child_process)\b"
 )
 _DELETE = re.compile(
-    r"(?:\bunlink(?:Sync)?|\brmtree|\bremove_tree|\brm(?:_rf|_r|Sync)?|\brmdir(?:Sync)?|"
-    r"\bFile\.delete|\bFileUtils\.rm\w*|\bos\.remove|\bfs\.rm\w*|\bDir\.rmdir)\s*[(]?\s*" + _QUOTED
+    r"(?<![\w$])(unlink(?:Sync)?|rmtree|remove_tree|rm(?:_rf|_r|Sync)?|rmdir(?:Sync)?|"
+    r"File\.delete|FileUtils\.rm\w*|os\.remove|fs\.rm\w*|Dir\.rmdir)(?=\s*[('\"])"
 )
 _DELETE_ANY = re.compile(
     r"\b(unlink(Sync)?|rmtree|remove_tree|rm_rf|rmSync|rmdirSync|File\.delete|FileUtils\.rm|"
@@ -50,12 +56,13 @@ _SOCKET = re.compile(
     r"/inet/tcp|/dev/tcp)"
 )
 _SHELL = re.compile(r"(/bin/(ba|z|da)?sh|\bsh\s+-i|\bbash\b|cmd\.exe|\bpty\b|dup2|<&3|>&3)")
+_TCL_EXEC = re.compile(r"(^|[;\[\n{]|\bthen\b)\s*(?:exec|spawn)\s+([^;\]\n}]+)")
 _FORK = re.compile(r"fork\s*(\(\s*\))?\s*(while|;|\))|while.{0,40}fork", re.DOTALL)
 
 
 def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     """What inline ``code`` of ``program`` (perl, node, awk…) does, as far as can be told."""
-    if _FORK.search(code):
+    if _FORK.search(blank_strings(code)):
         yield fork_bomb("fork")
     if _SOCKET.search(code) and (_SHELL.search(code) or _EXEC_DYNAMIC.search(code)):
         yield Finding(
@@ -72,24 +79,45 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
             f"{program} code that talks to the network; confirm the host, or fetch with a "
             "tool that saves into the workspace",
         )
-    commands = [_text(m) for m in _EXEC.finditer(code)]
+    bare = blank_strings(code)
+    commands: list[str] = []
+    unresolved = False
+    tcl = program in ("tclsh", "wish", "expect")
+    for match in () if tcl else _EXEC.finditer(bare):
+        name = match.group(1)
+        first_only = name not in _LIST_FORM or program in ("php", "awk", "gawk", "mawk", "nawk")
+        words = call_words(code, match.end(), program, first_only=first_only)
+        text = shell_text(words) if words else None
+        if words is None or (words and text is None):
+            unresolved = True
+        elif text is not None:
+            commands.append(text)
+    commands += [next(g for g in m.groups() if g is not None) for m in _QX.finditer(code)]
     if program in ("awk", "gawk", "mawk", "nawk"):
         commands += [m.group(1 if m.group(1) else 2)[1:-1] for m in _AWK_PIPE.finditer(code)]
     elif program in ("perl", "ruby", "php"):
         commands += [m.group(1) for m in _BACKTICK.finditer(code)]
+    elif tcl:
+        commands += [m.group(2) for m in _TCL_EXEC.finditer(code)]
     for command in commands:
         yield Nested(command)
-    if not commands and _EXEC_DYNAMIC.search(code):
+    dynamic_only = not commands and (_EXEC_DYNAMIC.search(bare) or _CHILD_PROCESS.search(code))
+    if unresolved or dynamic_only:
         yield Finding(
             "dynamic-code",
             "ask",
             f"{program} code runs a command or code built at run time, so it cannot be "
             "checked; write the command literally",
         )
-    deleted = [_text(m) for m in _DELETE.finditer(code)]
+    deleted: list[str] = []
+    unresolved = False
+    for match in _DELETE.finditer(bare):
+        words = call_words(code, match.end(), program, first_only=True)
+        unresolved = unresolved or words is None
+        deleted.extend(words or [])
     for path in deleted:
-        yield Cmd(argv=("rm", "-r", path), dynamic=(False, False, False))
-    if not deleted and _DELETE_ANY.search(code):
+        yield Cmd(argv=("rm", "-r", path.replace(HOME, "~")), dynamic=(False, False, False))
+    if unresolved or (not deleted and _DELETE_ANY.search(bare)):
         yield _unresolved(program, "deletes files")
     written = [_text(m) for m in _WRITE.finditer(code)]
     for path in written:

@@ -34,7 +34,7 @@ BUILTINS = frozenset(
         "[", "[[", "echo", "printf", "pwd", "type", "hash", "alias", "unalias", "return",
         "exit", "break", "continue", "trap", "umask", "ulimit", "getopts", "let", "eval",
         "times", "history", "fg", "bg", "disown", "sleep", "mapfile", "readarray", "caller",
-        "compgen", "complete", "help", "logout", "source", ".", "kill", "command",
+        "compgen", "complete", "help", "logout", "source", ".", "kill", "command", "exec",
     }
 )  # fmt: skip
 READ_ONLY = frozenset(
