@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
-from workset.safety.rules.secrets import HISTORY_FILE, wipe
+from workset.safety.rules.secrets import erases_record, wipe
 from workset.safety.rules.writes import sensitive_write, system_write, write_target
 
 DELETERS = frozenset({"rm", "shred", "unlink", "rmdir", "srm"})
@@ -34,7 +34,7 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield _protected_delete(word, path)
         elif paths.is_sensitive(path):
             yield sensitive_write(word)
-        elif HISTORY_FILE.search(path):
+        elif erases_record(path, ctx):
             yield wipe(f"{cmd.name} {word}")
         elif recursive and not asked and (dynamic or not _confined(path, ctx)):
             asked = True

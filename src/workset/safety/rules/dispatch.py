@@ -38,7 +38,7 @@ from workset.safety.rules.network import (
 )
 from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import skip_options, unwrap
-from workset.safety.rules.writes import MKFS, WRITING_REDIRECTS, mkfs, write_target
+from workset.safety.rules.writes import MKFS, WRITING_REDIRECTS, in_place, mkfs, write_target
 
 
 def check(cmd: Cmd, ctx: Context) -> list[Result]:
@@ -79,6 +79,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         ctx.cwd = None if cmd.is_dynamic(1) or target == "-" else ctx.resolve(target)
     for handler in _HANDLERS.get(name, ()):
         out.extend(handler(cmd, ctx))
+    out.extend(in_place(cmd, ctx))
     if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
     elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and name not in _HANDLERS:
@@ -161,8 +162,11 @@ def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "find -delete without a -name/-path filter deletes everything under "
             f"{roots[0]!r}; add a filter or confirm",
         )
+    listed = secrets.listing_secret(cmd, ctx)
     for words in execs:
         if words:
+            if listed is not None and words[0].rsplit("/", 1)[-1] not in secrets.LISTING:
+                yield secrets.secret_read([listed])
             found = roots[0].rstrip("/") + "/FOUND"  # what find passes lies under its root
             inner = cmd.with_argv([found if w == "{}" else w for w in words])
             yield from check(dataclasses.replace(inner, redirects=(), upstream=()), ctx)
@@ -202,6 +206,11 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "deleting what find lists over a system or home directory can wipe the machine; "
             "run find inside the workspace (find . …) instead",
         )
+    listed_secret = (
+        secrets.listing_secret(unwrap(cmd.upstream[-1], []), ctx) if cmd.upstream else None
+    )
+    if listed_secret is not None and inner.name not in secrets.LISTING:
+        yield secrets.secret_read([listed_secret])
     yield from check(inner, ctx)
 
 
