@@ -137,42 +137,18 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "coredumpctl": frozenset({"", "list", "info"}),
     "udevadm": frozenset({"info"}),
 }  # fmt: skip
-OPTION_VALUES = {
+# systemd tools: --user, --no-pager, --all… take no value; these options do
+_SYSTEMD_TOOLS = ("systemctl", "systemd-analyze", "loginctl", "timedatectl", "hostnamectl",
+                  "localectl", "networkctl", "busctl", "coredumpctl")  # fmt: skip
+_SYSTEMD_OPTIONS = ("-H", "--host", "-M", "--machine", "-t", "--type", "-p", "--property",
+                    "--state", "-n", "--lines", "-o", "--output", "--root")  # fmt: skip
+OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "git": ("-C", "-c", "--git-dir", "--work-tree", "--namespace"),
     "docker": ("-H", "--host", "--context", "--config", "-c", "--log-level"),
     "kubectl": ("-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"),
     "helm": ("-n", "--namespace", "--kube-context"),
     "terraform": ("-chdir",),
-    # systemd tools: --user, --no-pager, --all… take no value; these do
-    **{
-        n: (
-            "-H",
-            "--host",
-            "-M",
-            "--machine",
-            "-t",
-            "--type",
-            "-p",
-            "--property",
-            "--state",
-            "-n",
-            "--lines",
-            "-o",
-            "--output",
-            "--root",
-        )
-        for n in (
-            "systemctl",
-            "systemd-analyze",
-            "loginctl",
-            "timedatectl",
-            "hostnamectl",
-            "localectl",
-            "networkctl",
-            "busctl",
-            "coredumpctl",
-        )
-    },  # fmt: skip
+    **dict.fromkeys(_SYSTEMD_TOOLS, _SYSTEMD_OPTIONS),
 }
 WRITING_FLAGS: dict[str, tuple[str, ...]] = {
     "sort": ("-o", "--output"),

@@ -115,6 +115,7 @@ _SECRET_SAMPLES = ("id_rsa", "id_ed25519", ".env", ".env.production", "credentia
                    "server.pem", "server.key", ".bash_history", ".git-credentials",
                    "secrets.yml", "terraform.tfstate", ".pgpass")  # fmt: skip
 _PLAIN_SAMPLES = ("main.py", "README.md", "index.js", "notes.txt", "Makefile")
+_NAME_OPTIONS = frozenset({"-name", "-iname", "-path", "-ipath", "-regex", "-g", "--glob"})
 _LISTERS = frozenset({"find", "fd", "ls", "locate", "mlocate", "plocate"})
 
 
@@ -135,8 +136,7 @@ def listing_secret(cmd: Cmd, ctx: Context) -> str | None:
     if cmd.name not in _LISTERS:
         return None
     args = cmd.args()
-    patterns = [args[i + 1] for i, a in enumerate(args[:-1])
-                if a in ("-name", "-iname", "-path", "-ipath", "-regex", "-g", "--glob")]  # fmt: skip
+    patterns = [args[i + 1] for i, a in enumerate(args[:-1]) if a in _NAME_OPTIONS]
     operands = [a for a in args if not a.startswith("-") and a not in patterns]
     if cmd.name in ("locate", "mlocate", "plocate", "fd"):
         patterns += operands[:1]
