@@ -21,6 +21,7 @@ from workset.safety.rules import (
     network,
     persistence,
     secrets,
+    servers,
     system,
     writes,
 )
@@ -80,6 +81,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     for handler in _HANDLERS.get(name, ()):
         out.extend(handler(cmd, ctx))
     out.extend(in_place(cmd, ctx))
+    out.extend(servers.serving(cmd, ctx))
     if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
     elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and name not in _HANDLERS:
@@ -90,7 +92,10 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     read = secrets.secret_words(cmd, ctx)
     if read:
         out.append(secrets.secret_read(read))
-    if (name in NETWORK and not local_only(cmd)) or any(_socket(t) for _, t in cmd.redirects):
+    offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
+    if (name in NETWORK and not local_only(cmd) and not offline) or any(
+        _socket(t) for _, t in cmd.redirects
+    ):
         out.append(
             Finding(
                 "network",
@@ -114,6 +119,9 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         if vouched is not None:
             out.append(vouched)
     return out
+
+
+_OPENSSL_NETWORK = frozenset({"s_client", "s_server", "s_time", "ocsp"})
 
 
 def _socket(target: str) -> bool:

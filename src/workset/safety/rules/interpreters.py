@@ -33,6 +33,10 @@ OTHER_INTERPRETERS = {
     "bun": "-e",
     "tclsh": "-c",
 }
+# Modules that are programs with their own rules: ``python -m pip uninstall`` is ``pip uninstall``.
+_MODULE_PROGRAMS = frozenset({"pip", "pip3", "twine", "pytest", "mypy", "ruff", "black",
+                              "isort", "flake8", "pylint", "coverage", "tox", "nox", "mkdocs",
+                              "uvicorn", "gunicorn", "flask"})  # fmt: skip
 _CODE_FLAGS = frozenset({"-e", "-E", "-r", "--eval", "-p", "--print", "-c", "eval"})
 
 
@@ -61,13 +65,8 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             break
         if language == "python" and word == "-m":
             module = args[index] if index < len(args) else ""
-            if module == "pip" and "install" in args:
-                yield Finding(
-                    "package-install",
-                    "ask",
-                    "installs Python packages; a human must confirm, or declare the "
-                    "dependency in the project's configuration",
-                )
+            if module in _MODULE_PROGRAMS:  # python -m pip …: judged as pip …
+                yield cmd.shifted(index + 1).with_argv([module, *args[index + 1 :]])
             return
         if not word.startswith("-") or word == "-":
             script_index = index

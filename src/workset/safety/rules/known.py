@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable
 
 from workset.safety import paths
+from workset.safety.rules import keytools
 from workset.safety.rules.base import Cmd, Context, Finding, parse_flags, unknown_program
 from workset.safety.rules.known_lists import (
     BUILTINS,
@@ -277,6 +278,13 @@ def _interpreter(cmd: Cmd, ctx: Context) -> Finding | None:
     return None
 
 
+def _keytool(cmd: Cmd, ctx: Context) -> Finding | None:
+    if cmd.name in ("gpg", "gpg2"):
+        return keytools.gpg(cmd)
+    outside_targets = [t for t in keytools.writes(cmd) if not inside(t, ctx)]
+    return keytools.write_outside(cmd, outside_targets[0]) if outside_targets else None
+
+
 def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
     return None  # judged by the network rules: they ask unless the host is this machine
 
@@ -315,6 +323,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
         )
     },
     **{n: _network_client for n in ("curl", "wget", "http", "https", "xh")},
+    **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},
 }
 
 

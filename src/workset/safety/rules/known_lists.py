@@ -119,6 +119,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "pyenv": frozenset({"versions", "version", "which", "local", "shell", "--version"}),
     "rustup": frozenset({"show", "--version", "which", "toolchain", "component", "target"}),
     "at": frozenset({"-l", "-c"}),
+    "twine": frozenset({"check", "--version"}),
     # systemd's inspectors: "" is the program alone, which shows the status
     "systemd-analyze": frozenset({"", "time", "blame", "critical-chain", "verify", "calendar",
                                   "timespan", "timestamp", "security", "cat-config", "dot",

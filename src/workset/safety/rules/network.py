@@ -51,8 +51,14 @@ NETWORK = frozenset(
         "sendmail",
         "mutt",
         "swaks",
+        "gh",
+        "glab",
+        "hub",
     }
 )
+# gh/glab subcommands whose operands are local files sent to the forge.
+_FORGE_UPLOADS = (("gist", "create"), ("release", "upload"), ("release", "create"),
+                  ("snippet", "create"), ("gist", "edit"))  # fmt: skip
 _LOCAL_HOST = re.compile(
     r"^(https?://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)(:\d+)?(/|$)", re.IGNORECASE
 )
@@ -100,6 +106,12 @@ def uploads(cmd: Cmd) -> bool:
     if name in ("scp", "rsync", "rclone"):
         operands = [a for a in args if not a.startswith("-")]
         return bool(operands) and _HOST_ARG.match(operands[-1]) is not None
+    if name in ("gh", "glab", "hub"):
+        words = [a for a in args if not a.startswith("-")]
+        if tuple(words[:2]) in _FORGE_UPLOADS and len(words) > 2:
+            return True
+        return any(a in ("--body-file", "-F", "--field", "--input", "--raw-field") or
+                   a.startswith(("--body-file=", "--input=")) for a in args)  # fmt: skip
     if name in ("nc", "ncat", "netcat", "socat", "telnet"):
         return cmd.piped or any(op == "<" for op, _ in cmd.redirects)
     return any(_SOCKET.match(t) for op, t in cmd.redirects if op in (">", ">>", ">&", "&>", "<>"))

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
+from workset.safety.rules import keytools
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 
 _SECRET_FILE = re.compile(
@@ -28,7 +29,9 @@ _SECRET_FILE = re.compile(
     r"[^/]*\.tfstate(\.backup)?"
     r")$"
 )
-_PUBLIC = re.compile(r"\.(pub|pem\.pub)$|(^|/)(known_hosts|authorized_keys)$|\.env\.[a-z]*example")
+_PUBLIC = re.compile(
+    r"\.(pub|pem\.pub)$|(^|/)([^/]*(cert|chain|crt|bundle)[^/]*|ca)\.pem$|(^|/)(known_hosts|authorized_keys)$|\.env\.[a-z]*example"
+)
 _SECRET_DIRS = frozenset(
     {
         "~",
@@ -100,6 +103,9 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     args = _after_pattern(cmd) if name in _NOT_PATHS else list(cmd.args())
     if name == "git":
         args = _git_files(cmd)
+    elif name in ("openssl", "ssh-keygen"):
+        written = set(keytools.writes(cmd))  # a key being generated is not read
+        args = [a for a in args if a not in written]
     if name not in LISTING:
         found.extend(_listed_secrets(cmd, ctx))
     for word in args:
