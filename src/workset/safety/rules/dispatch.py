@@ -82,6 +82,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.extend(handler(cmd, ctx))
     out.extend(in_place(cmd, ctx))
     out.extend(servers.serving(cmd, ctx))
+    out.extend(persistence.persisted_code(cmd, ctx))
     if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
     elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and name not in _HANDLERS:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.known import subcommand
+from workset.safety.rules.sql import SQL_DESTROY as _SQL_DESTROY
 
 _CONTAINER_READS = frozenset(
     {"ps", "images", "logs", "inspect", "version", "info", "history", "top", "stats", "port",
@@ -24,6 +25,10 @@ _CONTAINER_READS = frozenset(
 )  # fmt: skip
 _GROUPS = frozenset({"image", "container", "volume", "network", "system", "compose",
                      "buildx", "context", "manifest", "builder", "plugin"})  # fmt: skip
+
+
+# The container engine's own socket: whoever holds it starts containers as root on the host.
+_SOCKET = re.compile(r"^/+(var/)?run/(docker|containerd/containerd|podman/podman|crio/crio)\.sock")
 
 
 def _ask(rule: str, what: str, instead: str = "a human must confirm") -> Finding:
@@ -40,7 +45,7 @@ def _container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         sub, rest = rest[0], rest[1:]
     if sub in ("run", "create") or (sub == "exec" and "--privileged" in rest):
         mounts = _mounts(rest)
-        host = [m for m in mounts if paths.is_protected(paths.normalize(m))]
+        host = [m for m in mounts if paths.is_protected(paths.normalize(m)) or _SOCKET.match(m)]
         privileged = "--privileged" in rest or any(
             a in ("--pid=host", "--net=host", "--network=host", "--ipc=host", "--userns=host")
             for a in rest
@@ -246,12 +251,6 @@ def _az(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield _ask("cloud-change", f"az {' '.join(words[:3])} changes cloud resources")
 
 
-_SQL_DESTROY = re.compile(
-    r"\b(DROP\s+(DATABASE|SCHEMA|TABLE|USER|ROLE|INDEX|VIEW|COLLECTION)|TRUNCATE\b|"
-    r"DELETE\s+FROM\s+[\w.\"`]+\s*(;|$)|FLUSHALL|FLUSHDB|dropDatabase\s*\(|\.drop\s*\(|"
-    r"deleteMany\s*\(\s*\{\s*\}\s*\))",
-    re.IGNORECASE,
-)
 _SQL_WRITE = re.compile(
     r"\b(INSERT|UPDATE|DELETE|ALTER|CREATE|GRANT|REVOKE|COPY|SET|DEL|HSET|EXPIRE|"
     r"insert(One|Many)?|update(One|Many)?|remove)\b",

@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from workset.safety import paths
 from workset.safety.rules import keytools
+from workset.safety.rules import sql as sql_rules
 from workset.safety.rules.base import Cmd, Context, Finding, parse_flags, unknown_program
 from workset.safety.rules.known_lists import (
     BUILTINS,
@@ -39,6 +40,7 @@ from workset.safety.rules.known_lists import (
     WRITERS,
     WRITING_FLAGS,
 )
+from workset.safety.rules.writes import MKFS
 
 
 def subcommand(cmd: Cmd) -> tuple[str, tuple[str, ...]]:
@@ -75,8 +77,8 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
         )
     if cmd.args() and all(a in HELP for a in cmd.args()):
         return None  # only prints its help or version
-    if name in JUDGED_BY_FAMILY:
-        return None  # their rules ask for everything but reads (rules.infra)
+    if name in JUDGED_BY_FAMILY or MKFS.match(name):
+        return None  # their rules ask for everything but reads (rules.infra, rules.writes)
     if is_python(name):
         return _interpreter(cmd, ctx)
     if name in BUILTINS or name in READ_ONLY:
@@ -156,6 +158,14 @@ def _archive_in_bundle(args: tuple[str, ...]) -> str | None:
 def _sqlite(cmd: Cmd, ctx: Context) -> Finding | None:
     _, operands = parse_flags(cmd.args())
     sql = " ".join(w for _, w in operands[1:]).upper()
+    database = operands[0][1] if operands else ""
+    if database and not inside(database, ctx) and sql_rules.destroys(sql):
+        return Finding(
+            "sql-destroy",
+            "deny",
+            f"the SQL empties or drops data in {database}, a database outside the workspace "
+            "that belongs to the user or another program; work on a copy inside the workspace",
+        )
     if re.search(r"\b(DROP|DELETE|UPDATE|INSERT|ALTER|CREATE|REPLACE|ATTACH|VACUUM)\b", sql):
         return Finding(
             "sql-write",

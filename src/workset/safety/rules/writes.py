@@ -180,7 +180,15 @@ def mkfs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "never formats disks — build a filesystem image file inside the workspace instead",
         )
     else:
-        yield Finding("format-image", "ask", f"{cmd.name} formats {operands[0][1]}; confirm")
+        image = operands[0][1]
+        path = ctx.resolve(image)
+        if not (paths.in_workspace(path, ctx.workspace) or paths.is_scratch(path)):
+            yield Finding(
+                "format-image",
+                "ask",
+                f"{cmd.name} formats {image}, outside the workspace; a human must confirm, or "
+                "build the image inside the workspace",
+            )
 
 
 HANDLERS: dict[str, Handler] = {
