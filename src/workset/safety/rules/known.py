@@ -129,7 +129,16 @@ def _read_only(cmd: Cmd, ctx: Context) -> Finding | None:
         return outside(operands[1][1])
     if cmd.name == "sqlite3":
         return _sqlite(cmd, ctx)
+    if cmd.name == "ip" and set(cmd.args()) & _IP_CHANGES:
+        return unknown_program(
+            "ip " + " ".join(a for a in cmd.args() if not a.startswith("-"))[:40],
+            " (it changes the network configuration)",
+        )
     return None
+
+
+_IP_CHANGES = frozenset({"add", "del", "delete", "change", "replace", "set", "flush", "exec",
+                         "append", "prepend", "restore", "attach", "detach"})  # fmt: skip
 
 
 def _tar(cmd: Cmd, ctx: Context, flags: set[str]) -> Finding | None:

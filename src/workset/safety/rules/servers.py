@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety.rules.base import Cmd, Context, Finding, Result
+from workset.safety.rules.secrets import is_secret, secret_read
 
 _PYTHON = re.compile(r"^(python|pypy)[0-9.]*$")
 _PYTHON_SERVERS = frozenset({"http.server", "SimpleHTTPServer", "xmlrpc.server", "smtpd",
@@ -27,6 +28,10 @@ def serving(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if served is None or any(a in ("-h", "--help") for a in cmd.args()[-1:]):
         return
     what, host = served
+    if ctx.cwd is not None and not _names_directory(cmd):
+        place = ctx.cwd  # served from where the line cd'ed to: that tree is read
+        if is_secret(place) or place in ("~", "/root") or place.startswith(("~/.", "/etc")):
+            yield secret_read([place])
     if host is not None and _LOOPBACK.match(host):
         return
     yield Finding(
@@ -55,6 +60,11 @@ def _served(cmd: Cmd) -> tuple[str, str | None] | None:
     if name == "httpd":  # busybox httpd, or a web server's own binary
         return "httpd", None
     return None
+
+
+def _names_directory(cmd: Cmd) -> bool:
+    args = cmd.args()
+    return any(a in ("-d", "--directory", "-t", "-h") or a.startswith("--directory=") for a in args)
 
 
 def _value(args: tuple[str, ...], options: tuple[str, ...]) -> str | None:
