@@ -9,6 +9,8 @@ else asks. ``gpg`` asks for everything that changes the keyring or uses a secret
 
 from __future__ import annotations
 
+import re
+
 from workset.safety.rules.base import Cmd, Finding
 
 # ssh-keygen options that only read or print.
@@ -19,6 +21,17 @@ _GPG_READS = frozenset({"--list-keys", "-k", "--list-public-keys", "--list-secre
                         "--fingerprint", "--verify", "--list-packets", "--list-sigs",
                         "--check-sigs", "--show-keys", "--list-config", "--version",
                         "--print-md", "--dearmor", "--enarmor"})  # fmt: skip
+
+
+# What changes the keyring, uses a secret key or talks to a key server.
+_GPG_ACTS = frozenset({"--import", "--recv-keys", "--send-keys", "--refresh-keys", "--gen-key",
+                       "--full-generate-key", "--generate-key", "--quick-generate-key",
+                       "--quick-add-key", "--delete-keys", "--delete-secret-keys",
+                       "--delete-secret-and-public-keys", "--edit-key", "--sign-key",
+                       "--lsign-key", "--decrypt", "--sign", "--clearsign", "--detach-sign",
+                       "--encrypt", "--symmetric", "--gen-revoke",
+                       "--import-ownertrust"})  # fmt: skip
+_GPG_SHORT_ACT = re.compile(r"-[a-zA-Z]*[desc][a-zA-Z]*")
 
 
 def writes(cmd: Cmd) -> list[str]:
@@ -73,11 +86,8 @@ def gpg(cmd: Cmd) -> Finding | None:
             "gpg --export-secret-keys prints private keys; a human must confirm, and secrets "
             "never belong in the agent's context",
         )
-    if (
-        args
-        and all(a in _GPG_READS or not a.startswith("-") for a in args)
-        and (set(args) & _GPG_READS)
-    ):
+    acts = [a for a in args if a.split("=", 1)[0] in _GPG_ACTS or _GPG_SHORT_ACT.fullmatch(a)]
+    if set(args) & _GPG_READS and not acts:
         return None
     return Finding(
         "gpg-keyring",
