@@ -82,10 +82,12 @@ def _call(node: ast.Call) -> Iterator[Effect]:
     as_shell = last in ("system", "popen", "getoutput", "getstatusoutput") or (
         shell and last in _SUBPROCESS
     )
-    if name in ("exec", "eval") and first is not None:
+    if name in ("exec", "eval", "compile") and first is not None:
         code = _literal_command(first) if isinstance(first, ast.Constant) else None
         if code is not None:
             yield Nested(code, "python")
+        else:
+            yield _built_at_run_time(f"{name}() runs Python code")
         return
     os_exec = name.startswith("os.") and last.startswith(("exec", "spawn"))
     if os_exec and len(node.args) > 1:
@@ -101,8 +103,14 @@ def _call(node: ast.Call) -> Iterator[Effect]:
             )
         elif text is not None:
             yield Nested(text)
+        else:
+            yield _built_at_run_time(f"{name}() runs a command")
         return
     path = _literal_path(first) if first is not None else None
+    receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+    if isinstance(receiver, ast.Call | ast.BinOp) and last in _PATH_METHODS:
+        yield from _path_method(last, _literal_path(receiver))  # Path('/x').unlink()
+        return
     argv: tuple[str, ...] | None = None
     redirects: tuple[tuple[str, str], ...] = ()
     if last == "rmtree":
@@ -116,6 +124,50 @@ def _call(node: ast.Call) -> Iterator[Effect]:
         argv = ("kill", path)
     if argv is not None:
         yield Cmd(argv=argv, redirects=redirects, dynamic=(False,) * len(argv))
+    elif first is not None and path is None and _changes_a_file(node, name, last):
+        yield Finding(
+            "dynamic-path",
+            "ask",
+            f"{name}() changes a file whose path is only known at run time; a human must "
+            "confirm, or write the path literally",
+        )
+
+
+_PATH_METHODS = frozenset({"unlink", "rmdir", "write_text", "write_bytes", "touch", "rename",
+                           "replace", "chmod", "symlink_to", "hardlink_to", "mkdir"})  # fmt: skip
+
+
+def _path_method(method: str, path: str | None) -> Iterator[Effect]:
+    """A pathlib method that changes the file it is called on."""
+    if path is None:
+        yield Finding(
+            "dynamic-path",
+            "ask",
+            f"Path.{method}() changes a file whose path is only known at run time; a human "
+            "must confirm, or write the path literally",
+        )
+    elif method in ("unlink", "rmdir"):
+        yield Cmd(argv=("rm", path), dynamic=(False, False))
+    elif method == "chmod":
+        yield Cmd(argv=("chmod", "644", path), dynamic=(False, False, False))
+    elif method == "mkdir":
+        yield Cmd(argv=("mkdir", path), dynamic=(False, False))
+    else:
+        yield Cmd(argv=("python",), redirects=((">", path),), dynamic=(False,))
+
+
+def _changes_a_file(node: ast.Call, name: str, last: str) -> bool:
+    if last in ("remove", "unlink", "rmdir", "removedirs") and name.startswith(("os", "Path")):
+        return True
+    return last == "open" and name in ("open", "io.open") and _opens_for_writing(node)
+
+
+def _built_at_run_time(what: str) -> Finding:
+    return Finding(
+        "dynamic-code",
+        "ask",
+        f"{what} built at run time, so it cannot be checked; write it literally",
+    )
 
 
 _SUBPROCESS = frozenset({"run", "call", "check_call", "check_output", "Popen", "spawn"})
@@ -182,6 +234,14 @@ def _literal_path(node: ast.expr) -> str | None:
             return "~" if _literal_path(node.args[0]) == "HOME" else None
         if name.endswith(("Path", "expanduser", "abspath", "realpath", "PurePath")) and node.args:
             return _literal_path(node.args[0])
+        if isinstance(node.func, ast.Attribute):
+            method, owner = node.func.attr, node.func.value
+            if method in ("expanduser", "resolve", "absolute") and not node.args:
+                return _literal_path(owner)
+            if method == "joinpath" and node.args:
+                parts = [_literal_path(owner), *map(_literal_path, node.args)]
+                known = [p for p in parts if p is not None]
+                return "/".join(known) if len(known) == len(parts) else None
     if isinstance(node, ast.Subscript) and _dotted(node.value).endswith("environ"):
         return "~" if _literal_path(node.slice) == "HOME" else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):

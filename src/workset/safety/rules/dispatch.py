@@ -33,6 +33,7 @@ from workset.safety.rules.network import (
     NETWORK,
     download_exec,
     download_targets,
+    fetch_and_run,
     local_only,
     reverse_shell,
     uploads,
@@ -82,6 +83,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.extend(handler(cmd, ctx))
     out.extend(in_place(cmd, ctx))
     out.extend(servers.serving(cmd, ctx))
+    out.extend(fetch_and_run(cmd))
     out.extend(persistence.persisted_code(cmd, ctx))
     if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
@@ -199,8 +201,13 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         inner_argv = [w.replace(replace, listed) for w in inner_argv]
     elif listed is not None:
         inner_argv.append(listed)  # names that find/ls/git ls-files print under their root
-    elif cmd.upstream or cmd.piped:
-        inner_argv.append("$ARGUMENTS_FROM_THE_PIPE")
+    elif (
+        cmd.upstream
+        or cmd.piped
+        or _value(cmd.args(), "-a")
+        or "--arg-file" in " ".join(cmd.args())
+    ):
+        inner_argv.append("$ARGUMENTS_FROM_THE_PIPE")  # or from the file -a names
         dynamic = True
     inner = dataclasses.replace(cmd.shifted(start).with_argv(inner_argv), redirects=())
     if dynamic:

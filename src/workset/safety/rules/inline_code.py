@@ -30,11 +30,22 @@ _CHILD_PROCESS = re.compile(r"require\s*\(\s*['\"](node:)?child_process|from\s+[
 _BACKTICK = re.compile(r"`([^`]+)`")
 _EXEC_DYNAMIC = re.compile(
     r"\b(system|exec(Sync)?|spawn(Sync)?|popen|shell_exec|passthru|proc_open|os\.execute|"
-    r"io\.popen|child_process|Open3|qx|eval|Function\s*\(|require\s*\(\s*['\"]child_process)\b"
+    r"io\.popen|child_process|Open3|qx|eval|Function\s*\(|require\s*\(\s*['\"]child_process|"
+    r"Deno\.(run|Command)|Bun\.spawn(Sync)?|process\.binding|process\.dlopen|vm\.run\w*|"
+    r"call_user_func(_array)?|create_function|instance_eval|class_eval|"
+    r"(public_)?send\s*\(?\s*:(system|exec|spawn|`))"
 )
+# A string that is only the name of a function that runs commands or deletes files: a callback
+# (php ``array_map("unlink", …)``, ``call_user_func("system", …)``, ``cp["execSync"](…)``).
+_CALLBACK = re.compile(
+    r"""(["'])(system|exec|execSync|spawn|spawnSync|shell_exec|passthru|popen|proc_open|"""
+    r"""unlink|unlinkSync|rmdir|rmSync|rmtree|remove_tree|eval)\1"""
+)
+_BUN_SHELL = re.compile(r"\$`([^`]*)`")
 _DELETE = re.compile(
     r"(?<![\w$])(unlink(?:Sync)?|rmtree|remove_tree|rm(?:_rf|_r|Sync)?|rmdir(?:Sync)?|"
-    r"File\.delete|FileUtils\.rm\w*|os\.remove|fs\.rm\w*|Dir\.rmdir)(?=\s*[('\"])"
+    r"File\.delete|FileUtils\.rm\w*|os\.remove|fs\.rm\w*|Dir\.rmdir|Deno\.remove(?:Sync)?)"
+    r"(?=\s*[('\"])"
 )
 _DELETE_ANY = re.compile(
     r"\b(unlink(Sync)?|rmtree|remove_tree|rm_rf|rmSync|rmdirSync|File\.delete|FileUtils\.rm|"
@@ -43,11 +54,12 @@ _DELETE_ANY = re.compile(
 _WRITE = re.compile(
     r"(?:\bopen\s*\(?\s*\w*\s*,?\s*['\"]\+?(?:>>?|w|a)['\"]?\s*,?\s*|\bwriteFileSync\s*\(\s*|"
     r"\bappendFileSync\s*\(\s*|\bFile\.write\s*\(\s*|\bfile_put_contents\s*\(\s*|"
+    r"\bDeno\.write(?:Text)?File(?:Sync)?\s*\(\s*|\bBun\.write\s*\(\s*|"
     r"\bprint\s*>>?\s*|\bprintf\s*\(?[^>|]*\)?\s*>>?\s*)" + _QUOTED
 )
 _WRITE_ANY = re.compile(
     r"\b(writeFile(Sync)?|appendFile(Sync)?|File\.write|file_put_contents|fwrite|"
-    r"createWriteStream)\b|open\s*\(?[^)]*['\"][+]?[>wa]"
+    r"createWriteStream|Deno\.write\w*|Bun\.write)\b|open\s*\(?[^)]*['\"][+]?[>wa]"
 )
 _AWK_PIPE = re.compile(r"""("[^"]*"|'[^']*')\s*\|\s*getline|\|\s*("[^"]*"|'[^']*')""")
 _SOCKET = re.compile(
@@ -97,11 +109,15 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
         commands += [m.group(1 if m.group(1) else 2)[1:-1] for m in _AWK_PIPE.finditer(code)]
     elif program in ("perl", "ruby", "php"):
         commands += [m.group(1) for m in _BACKTICK.finditer(code)]
+    elif program == "bun":
+        commands += [m.group(1) for m in _BUN_SHELL.finditer(code) if "${" not in m.group(1)]
+        unresolved = unresolved or any("${" in m.group(1) for m in _BUN_SHELL.finditer(code))
     elif tcl:
         commands += [m.group(2) for m in _TCL_EXEC.finditer(code)]
     for command in commands:
         yield Nested(command)
     dynamic_only = not commands and (_EXEC_DYNAMIC.search(bare) or _CHILD_PROCESS.search(code))
+    unresolved = unresolved or bool(_CALLBACK.search(code))
     if unresolved or dynamic_only:
         yield Finding(
             "dynamic-code",

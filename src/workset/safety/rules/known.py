@@ -279,6 +279,8 @@ def _interpreter(cmd: Cmd, ctx: Context) -> Finding | None:
             return None  # perl -pe CODE: the code was analysed already
         if word.startswith("-"):
             continue
+        if word in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
+            return None  # the program is the input, analysed already
         if cmd.is_dynamic(index):
             return Finding(
                 "dynamic-script",

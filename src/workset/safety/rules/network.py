@@ -166,6 +166,42 @@ def download_targets(cmd: Cmd, ctx: Context) -> set[str]:
     return {w for w in out if w and w != "-"} | {ctx.resolve(w) for w in out if w}
 
 
+def fetch_and_run(cmd: Cmd) -> Iterator[Finding]:
+    """Project tools that fetch code from the network and run it in one step.
+
+    ``deno run https://…`` and ``uv run https://…`` run a script straight from a URL (denied
+    like a download piped into a shell); ``go run mod@version``, ``npm exec``/``npm x`` and
+    ``uv run --with pkg`` fetch a package and run it (asked).
+    """
+    args = cmd.args()
+    words = [a for a in args if not a.startswith("-")]
+    name = cmd.name
+    if name in ("deno", "uv", "bun") and any(w.startswith(("http://", "https://")) for w in words):
+        yield download_exec(f"{name} runs a script straight from a URL")
+    elif name == "go" and words[:1] == ["run"] and any("@" in w for w in words[1:]):
+        yield _fetch_run(f"go run {next(w for w in words[1:] if '@' in w)}")
+    elif name == "npm" and words[:1] in (["exec"], ["x"]):
+        yield _fetch_run(f"npm {words[0]}")
+    elif (
+        name == "uv"
+        and words[:1] == ["run"]
+        and any(
+            a in ("--with", "--with-requirements", "--with-editable") or a.startswith("--with")
+            for a in args
+        )
+    ):
+        yield _fetch_run("uv run --with")
+
+
+def _fetch_run(what: str) -> Finding:
+    return Finding(
+        "fetch-and-run",
+        "ask",
+        f"{what} fetches a package from the network and runs it; a human must confirm, or "
+        "declare it as a dependency of the project",
+    )
+
+
 def _remote_copy(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if any(_HOST_ARG.match(a) for a in cmd.args() if not a.startswith("-")):
         yield Finding(
