@@ -131,6 +131,13 @@ def is_harmless_device(path: str) -> bool:
     return path in _HARMLESS_DEVICES or path.startswith("/dev/fd/")
 
 
+OWN_TEMP = "/tmp/tmp.XXXXXXXXXX"  # what ``$(mktemp)`` stands for: a fresh name made by the line
+
+
+def is_own_temp(path: str) -> bool:
+    return path == OWN_TEMP or path.startswith(OWN_TEMP + "/")
+
+
 def is_scratch(path: str) -> bool:
     return path in ("/tmp", "/var/tmp") or path.startswith(("/tmp/", "/var/tmp/"))
 

@@ -6,6 +6,7 @@ Recursive deletes of protected places are denied and other recursive deletes ask
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from workset.safety import paths
@@ -28,7 +29,7 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     asked = False
     for index, word in operands:
-        path = ctx.resolve(word)
+        path = ctx.resolve(_some_entries(word))
         dynamic = cmd.is_dynamic(index)
         if recursive and paths.is_protected(path):
             yield _protected_delete(word, path)
@@ -60,8 +61,26 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield system_write(word)
 
 
+def _some_entries(word: str) -> str:
+    """``*.egg-info`` names some entries of its directory, not the directory: keep it a child.
+
+    A pattern that can match every entry (``*``, ``.*``, ``*/``) still stands for the
+    directory itself, and so does any pattern outside the workspace.
+    """
+    head, _, last = word.rstrip("/").rpartition("/")
+    some = re.search(r"[*?\[]", last) and re.sub(r"[*?]|\[[^]]*\]", "", last) not in ("", ".")
+    if some and not re.search(r"[*?\[]", head) and not word.startswith(("/", "~")):
+        return (head + "/" if head else "") + "MATCHED"  # only in the workspace: /usr/lib/py*
+    return word  # stays the system directory it globs in
+
+
 def _confined(path: str, ctx: Context) -> bool:
-    """Inside the workspace and not the workspace itself (``.``, ``*`` or its root)."""
+    """Inside the workspace and not the workspace itself (``.``, ``*`` or its root).
+
+    A directory ``mktemp -d`` made in this line (``/tmp/tmp.XXXXXXXXXX``) is the line's own.
+    """
+    if paths.is_own_temp(path):
+        return True
     if not paths.in_workspace(path, ctx.workspace) or path in (".", ""):
         return False
     root = paths.normalize(ctx.workspace) if ctx.workspace else None

@@ -64,7 +64,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
         {
             "status", "log", "diff", "show", "branch", "tag", "remote", "config", "rev-parse",
             "ls-files", "ls-tree", "ls-remote", "blame", "grep", "describe", "shortlog",
-            "reflog", "stash", "fetch", "pull", "push", "add", "commit", "checkout", "switch",
+            "reflog", "stash", "rebase", "fetch", "pull", "push", "add", "commit", "checkout",
+            "switch",
             "reset", "merge", "cherry-pick", "revert", "rm", "mv", "clean", "gc", "init",
             "bisect", "archive", "format-patch", "am", "apply", "submodule", "hash-object",
             "cat-file", "show-ref", "for-each-ref", "count-objects", "fsck", "help", "version",

@@ -101,6 +101,8 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     if name in ("export", "declare", "set") and cmd.args() in ((), ("-p",), ("-x",)):
         found.append("the environment")
     args = _after_pattern(cmd) if name in _NOT_PATHS else list(cmd.args())
+    if name in ("cp", "install", "ln", "rsync") and len(args) > 1:
+        args = args[:-1]  # the destination is written, not read
     if name == "git":
         args = _git_files(cmd)
     elif name in ("openssl", "ssh-keygen"):

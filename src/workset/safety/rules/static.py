@@ -11,6 +11,7 @@ import binascii
 import re
 from collections.abc import Sequence
 
+from workset.safety import paths
 from workset.safety.rules.base import Cmd
 
 
@@ -57,6 +58,8 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
             continue
         elif text is not None and cmd.name == "cat" and not args:
             continue
+        elif cmd.name == "mktemp" and text is None and not any(not a.startswith("-") for a in args):
+            text = paths.OWN_TEMP + "\n"  # a fresh name under /tmp (a template would say where)
         else:
             return None
         if text is None:
