@@ -41,6 +41,15 @@ def effects(code: str) -> Iterator[Effect]:
             "(a reverse shell); never run it",
         )
         return
+    if network and _evaluates_computed_code(tree):
+        yield Finding(
+            "download-exec",
+            "deny",
+            "the code fetches text from the network and runs it with exec/eval: code fetched "
+            "from the network runs unseen; download the file into the workspace, read it, "
+            "then run it as a separate, reviewed step",
+        )
+        return
     if network:
         yield Finding(
             "network",
@@ -68,6 +77,16 @@ def effects(code: str) -> Iterator[Effect]:
             loop_calls = (n for n in ast.walk(node) if isinstance(n, ast.Call))
             if any(_dotted(c.func).endswith("fork") for c in loop_calls):
                 yield fork_bomb("os.fork in a loop")
+
+
+def _evaluates_computed_code(tree: ast.AST) -> bool:
+    return any(
+        isinstance(n, ast.Call)
+        and _dotted(n.func) in ("exec", "eval", "compile")
+        and bool(n.args)
+        and not isinstance(n.args[0], ast.Constant)
+        for n in ast.walk(tree)
+    )
 
 
 def _call(node: ast.Call) -> Iterator[Effect]:

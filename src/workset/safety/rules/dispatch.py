@@ -116,7 +116,13 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                 )
             )
     if name in DOWNLOADERS:
-        ctx.downloaded.update(download_targets(cmd, ctx))
+        targets = download_targets(cmd, ctx)
+        ctx.downloaded.update(targets)
+        for target in sorted(t for t in targets if t not in (".", "-") and not t.startswith("./")):
+            out.extend(write_target(target, f"{name} -o", ctx))  # curl -o ~/.ssh/authorized_keys
+            place = ctx.resolve(target)
+            if persistence.is_persistence_place(place) or paths.is_startup_file(place):
+                out.append(download_exec(f"{name} saves a download as {target}, which runs later"))
     if not any(isinstance(r, Finding) for r in out):
         vouched = known.vouch(cmd, ctx)
         if vouched is not None:

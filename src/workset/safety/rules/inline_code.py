@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from workset.safety.rules.base import Cmd, Finding, Nested, Result, fork_bomb
 from workset.safety.rules.inline_args import HOME, blank_strings, call_words, shell_text
+from workset.safety.rules.network import download_exec
 
 _QUOTED = r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`]*)`)"""
 # Calls that hand a command to a shell, found in the code with its strings blanked.
@@ -67,6 +68,12 @@ _SOCKET = re.compile(
     r"LWP|HTTP::Tiny|Net::HTTP|curl_exec|https?\.request|fetch\s*\(|XMLHttpRequest|"
     r"/inet/tcp|/dev/tcp)"
 )
+_URL = re.compile(r"\b(https?|ftp)://[^\s'\"`)]+")
+_LOCAL_URL = re.compile(r"^(https?|ftp)://(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$)")
+_RAW_SOCKETS = re.compile(
+    r"\b(socket|Socket|fsockopen|TCPSocket|UDPSocket|net\.connect|IO::Socket|/inet/tcp|/dev/tcp)"
+)
+_EVALS = re.compile(r"(?<![.\w])(eval|Function|instance_eval|create_function)\s*[\s(]")
 _SHELL = re.compile(r"(/bin/(ba|z|da)?sh|\bsh\s+-i|\bbash\b|cmd\.exe|\bpty\b|dup2|<&3|>&3)")
 _TCL_EXEC = re.compile(r"(^|[;\[\n{]|\bthen\b)\s*(?:exec|spawn)\s+([^;\]\n}]+)")
 _FORK = re.compile(r"fork\s*(\(\s*\))?\s*(while|;|\))|while.{0,40}fork", re.DOTALL)
@@ -84,7 +91,11 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
             "machine a shell here (a reverse shell); never run it",
         )
         return
-    if _SOCKET.search(code):
+    fetches = _SOCKET.search(code) or _URL.search(code)
+    if fetches and _EVALS.search(blank_strings(code)):
+        yield download_exec(f"{program} code evaluates text it fetches from the network")
+        return
+    if _SOCKET.search(code) and not _local_only(code):
         yield Finding(
             "network",
             "ask",
@@ -140,6 +151,12 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
         yield Cmd(argv=(program,), redirects=((">", path),), dynamic=(False,))
     if not written and _WRITE_ANY.search(code):
         yield _unresolved(program, "writes files")
+
+
+def _local_only(code: str) -> bool:
+    """HTTP requests only to this machine (``fetch('http://localhost:3000/…')``)."""
+    urls = [m.group(0) for m in _URL.finditer(code)]
+    return bool(urls) and all(_LOCAL_URL.match(u) for u in urls) and not _RAW_SOCKETS.search(code)
 
 
 def _text(match: re.Match[str]) -> str:
