@@ -28,6 +28,7 @@ from workset.safety.rules import (
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON, interpreter
+from workset.safety.rules.known_lists import HELP
 from workset.safety.rules.network import (
     DOWNLOADERS,
     NETWORK,
@@ -57,7 +58,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         cmd = written.with_argv(["exec"])  # "exec 3<>/dev/tcp/…": redirections of the shell
     if not cmd.argv:
         return out
-    if cmd.args() and all(a in known.HELP for a in cmd.args()) and not cmd.redirects:
+    if cmd.args() and all(a in HELP for a in cmd.args()) and not cmd.redirects:
         return out  # "nc -h", "docker --version": only prints help
     if cmd.is_dynamic(0):
         out.append(
