@@ -109,10 +109,28 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             )
         else:
             yield _ask("cluster-change", f"{cmd.name} delete removes cluster resources")
+    elif (
+        sub in ("get", "describe", "edit")
+        and _names_secrets(rest)
+        and (sub == "edit" or any(a.startswith(("-o", "--output", "--template")) for a in rest))
+    ):
+        yield Finding(
+            "secret-read",
+            "ask",
+            f"{cmd.name} {sub} prints the values of cluster secrets; a human must confirm, and "
+            "secrets never belong in the agent's context",
+        )
     elif sub == "config" and rest[:1] and rest[0] in ("view", "get-contexts", "current-context"):
         return
     elif sub not in _KUBE_READS or (sub == "config" and rest[:1] != ("view",)):
         yield _ask("cluster-change", f"{cmd.name} {sub} changes the cluster".strip())
+
+
+def _names_secrets(words: tuple[str, ...]) -> bool:
+    kinds = {w.split("/", 1)[0].split(",")[0] for w in words if not w.startswith("-")}
+    return bool(kinds & {"secret", "secrets", "sealedsecret", "sealedsecrets"}) or any(
+        w.startswith(("secret/", "secrets/")) for w in words
+    )
 
 
 def _helm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -141,6 +159,8 @@ def _iac(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     elif sub == "state" and rest[:1] and rest[0] not in ("list", "show", "pull"):
         yield _ask("infra-change", f"{cmd.name} state {rest[0]} edits the state by hand")
+    elif sub == "workspace" and rest[:1] and rest[0] not in ("list", "show", "select"):
+        yield _ask("infra-change", f"{cmd.name} workspace {rest[0]} changes the state's workspaces")
     elif sub in ("init",):
         yield _ask("infra-init", f"{cmd.name} init downloads providers and modules")
     elif sub not in _IAC_READS:

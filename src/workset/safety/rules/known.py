@@ -181,7 +181,7 @@ def _sqlite(cmd: Cmd, ctx: Context) -> Finding | None:
             "ask",
             "the SQL changes the database; a human must confirm, or run a SELECT to look first",
         )
-    if not sql and (cmd.piped or any(op == "<<" for op, _ in cmd.redirects)):
+    if not sql and (cmd.piped or any(op in ("<<", "<") for op, _ in cmd.redirects)):
         return Finding(
             "sql-stdin",
             "ask",
