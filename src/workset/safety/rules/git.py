@@ -14,7 +14,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Handler,
+    Nested,
+    Result,
+    parse_flags,
+)
 
 _EXEC_KEYS = ("core.hookspath", "core.sshcommand", "core.pager", "core.editor",
               "core.fsmonitor", "core.askpass", "credential.helper", "sequence.editor",
@@ -25,6 +33,11 @@ _EXEC_KEYS = ("core.hookspath", "core.sshcommand", "core.pager", "core.editor",
 # Branches a team builds on: forcing or deleting them on the remote loses others' work.
 _SHARED_BRANCH = re.compile(r"^(main|master|trunk|develop|development|production|prod|stable|"
                             r"release([/-].*)?|releases/.*)$")  # fmt: skip
+
+
+_COMMAND_KEYS = frozenset({"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor",
+                           "core.askpass", "sequence.editor", "diff.external", "gpg.program",
+                           "credential.helper"})  # fmt: skip
 
 
 def _ask(rule: str, why: str, instead: str) -> Finding:
@@ -45,6 +58,7 @@ def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             if _exec_key(key, value):
                 yield _ask("git-config-exec", f"git -c {key}=… makes git run a program",
                            "a human must confirm")  # fmt: skip
+                yield from _configured_command(key, value)
         elif flag in ("-C", "--git-dir", "--work-tree") and args:
             args.pop(0)
     if not args:
@@ -130,18 +144,31 @@ def _history(what: str) -> Finding:
                 "make a new commit instead, or confirm")  # fmt: skip
 
 
-def _config(flags: set[str], words: list[str]) -> Iterator[Finding]:
+def _config(flags: set[str], words: list[str]) -> Iterator[Result]:
+    reading = flags & {"--get", "--list", "l", "--get-all", "--unset"}
+    value = words[1] if len(words) > 1 else ""
     if flags & {"--global", "--system"} and not flags & {"--get", "--list", "l", "--get-all"}:
         yield _ask(
             "git-config-global",
             "git config --global changes settings outside the workspace",
             "set it in the repository with git config --local",
         )
+        if words and not reading:
+            yield from _configured_command(words[0], value)
         return
-    reading = flags & {"--get", "--list", "l", "--get-all", "--unset"}
-    if words and not reading and _exec_key(words[0], words[1] if len(words) > 1 else ""):
+    if words and not reading and _exec_key(words[0], value):
         yield _ask("git-config-exec", f"git config {words[0]} makes git run a program",
                    "a human must confirm")  # fmt: skip
+        yield from _configured_command(words[0], words[1] if len(words) > 1 else "")
+
+
+def _configured_command(key: str, value: str) -> Iterator[Result]:
+    """The command a key such as ``alias.x=!…`` or ``core.fsmonitor`` runs, to be analysed."""
+    key = key.lower()
+    if key.startswith("alias.") and value.startswith("!"):
+        yield Nested(value[1:])
+    elif key in _COMMAND_KEYS and value:
+        yield Nested(value.lstrip("!"))
 
 
 HANDLERS: dict[str, Handler] = {"git": _git}

@@ -73,6 +73,9 @@ def _services(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
 _CRON_SCHEDULE = re.compile(r"^\s*(@\w+|(\S+\s+){5})")
+_SYSTEM_CRON_LINE = re.compile(r"^\s*(@\w+|(\S+\s+){5})\S+\s+")
+_USER_CRON = re.compile(r"^/var/spool/cron(/|$)")
+_SYSTEM_CRON = re.compile(r"^/etc/(crontab$|cron\.d/)")
 
 
 def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -90,8 +93,10 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     else:
         kept = tuple((op, t) for op, t in cmd.redirects if op == "<<")
         text = static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
-    if cron:
-        text = "\n".join(_CRON_SCHEDULE.sub("", line) for line in _code_lines(text))
+    system_cron = any(_SYSTEM_CRON.match(ctx.resolve(p)) for p in places)
+    if cron or any(_USER_CRON.match(ctx.resolve(p)) for p in places) or system_cron:
+        schedule = _SYSTEM_CRON_LINE if system_cron else _CRON_SCHEDULE  # + the user field
+        text = "\n".join(schedule.sub("", line) for line in _code_lines(text))
     elif any("/systemd/" in ctx.resolve(p) for p in places):
         found = re.findall(r"^\s*Exec\w*=[-@+!:]*(.*)$", text, flags=re.MULTILINE)
         text = "\n".join(found)
