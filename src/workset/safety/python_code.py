@@ -133,7 +133,7 @@ def _call(node: ast.Call) -> Iterator[Effect]:
     argv: tuple[str, ...] | None = None
     redirects: tuple[tuple[str, str], ...] = ()
     if last == "rmtree":
-        argv = ("rm", "-r", path if path is not None else "$PATH_COMPUTED_AT_RUN_TIME")
+        argv = ("rm", "-r", path if path is not None else _COMPUTED)
     elif last in ("remove", "unlink", "rmdir") and path is not None:
         argv = ("rm", path)
     elif last in ("open", "write_text", "write_bytes") and path is not None:
@@ -142,7 +142,8 @@ def _call(node: ast.Call) -> Iterator[Effect]:
     elif last == "kill" and name.startswith("os") and path is not None:
         argv = ("kill", path)
     if argv is not None:
-        yield Cmd(argv=argv, redirects=redirects, dynamic=(False,) * len(argv))
+        dynamic = tuple(w == _COMPUTED for w in argv)
+        yield Cmd(argv=argv, redirects=redirects, dynamic=dynamic)
     elif first is not None and path is None and _changes_a_file(node, name, last):
         yield Finding(
             "dynamic-path",
@@ -189,6 +190,7 @@ def _built_at_run_time(what: str) -> Finding:
     )
 
 
+_COMPUTED = "$PATH_COMPUTED_AT_RUN_TIME"
 _SUBPROCESS = frozenset({"run", "call", "check_call", "check_output", "Popen", "spawn"})
 _NETWORK_MODULES = frozenset(
     {"socket", "urllib", "urllib3", "requests", "httpx", "http", "aiohttp", "ftplib",

@@ -153,7 +153,7 @@ def download_targets(cmd: Cmd, ctx: Context) -> set[str]:
     for index, word in enumerate(args):
         value = args[index + 1] if index + 1 < len(args) else ""
         if word in ("-o", "--output", "-O", "--output-document") or re.fullmatch(
-            r"-[a-zA-Z]+o", word
+            r"-[a-zA-Z]+o" if cmd.name != "wget" else r"-[a-zA-Z]+O", word
         ):
             if not (cmd.name == "curl" and word == "-O"):
                 out.add(value)
