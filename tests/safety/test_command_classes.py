@@ -112,6 +112,12 @@ def test_each_class_is_denied_with_its_rule_and_reason(command: str, rule: str, 
         ("watch -n 1 'rm -rf /tmp/cache'", "rm-recursive", "/tmp/cache"),
         ("mkfs.ext4 /srv/disk.img", "format-image", "outside the workspace"),
         ("kubectl get secret api-token -o yaml", "secret-read", "cluster secrets"),
+        ("printenv GITHUB_TOKEN", "secret-read", "$GITHUB_TOKEN"),
+        (
+            "node -e \"console.log(require('fs').readFileSync(require('os').homedir() + '/.netrc'))\"",
+            "secret-read",
+            "~/.netrc",
+        ),
         ("terraform workspace delete staging", "infra-change", "workspace delete"),
         ("sqlite3 app.db < migrations/drop_all.sql", "sql-stdin", "SQL fed"),
         (

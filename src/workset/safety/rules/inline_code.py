@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from workset.safety.rules.base import Cmd, Finding, Nested, Result, fork_bomb
 from workset.safety.rules.inline_args import HOME, blank_strings, call_words, shell_text
 from workset.safety.rules.network import download_exec
+from workset.safety.rules.secrets import is_secret, secret_read
 
 _QUOTED = r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`]*)`)"""
 # Calls that hand a command to a shell, found in the code with its strings blanked.
@@ -136,6 +137,9 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
             f"{program} code runs a command or code built at run time, so it cannot be "
             "checked; write the command literally",
         )
+    read = _secret_reads(code, program)
+    if read:
+        yield secret_read(read)
     deleted: list[str] = []
     unresolved = False
     for match in _DELETE.finditer(bare):
@@ -151,6 +155,24 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
         yield Cmd(argv=(program,), redirects=((">", path),), dynamic=(False,))
     if not written and _WRITE_ANY.search(code):
         yield _unresolved(program, "writes files")
+
+
+_READ = re.compile(
+    r"(?<![\w$])(readFileSync|readFile|createReadStream|File\.read|IO\.read|File\.open|"
+    r"file_get_contents|fopen|file|open|slurp|io\.open|Deno\.readTextFile(?:Sync)?|Bun\.file)"
+    r"(?=\s*[('\"])"
+)
+_LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
+
+
+def _secret_reads(code: str, program: str) -> list[str]:
+    """Key and credential files the code names: a literal path, or the home joined to one."""
+    found = [t for m in _LITERAL.finditer(code) if is_secret(t := _text(m) or "")]
+    bare = blank_strings(code)
+    for match in _READ.finditer(bare):
+        words = call_words(code, match.end(), program, first_only=True) or []
+        found += [w.replace(HOME, "~") for w in words if is_secret(w.replace(HOME, "~"))]
+    return found
 
 
 def _local_only(code: str) -> bool:

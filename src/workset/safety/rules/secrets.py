@@ -54,7 +54,8 @@ _SECRET_DIRS = frozenset(
 )
 _SECRET_TREES = ("~/.ssh/", "~/.aws/", "~/.gnupg/", "~/.azure/", "~/.config/gcloud/",
                  "~/.password-store/", "~/.kube/", "/root/.ssh/", "/proc/self/environ",
-                 "~/.config/gh/", "~/.docker/config.json")  # fmt: skip
+                 "~/.config/gh/", "~/.docker/config.json", "~/.local/share/keyrings/",
+                 "~/Library/Keychains/")  # fmt: skip
 _SYSTEM_SECRETS = re.compile(
     r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/environ$"
 )
@@ -110,6 +111,8 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
         args = [a for a in args if a not in written]
     if name not in LISTING:
         found.extend(_listed_secrets(cmd, ctx))
+    if name in ("echo", "printf", "printenv"):
+        found.extend(_secret_variables(cmd))
     for word in args:
         place = paths.normalize(word.split("=", 1)[-1].lstrip("@<"))
         if (place in _SECRET_DIRS and name not in LISTING) or (
@@ -125,6 +128,23 @@ _SECRET_SAMPLES = ("id_rsa", "id_ed25519", ".env", ".env.production", "credentia
 _PLAIN_SAMPLES = ("main.py", "README.md", "index.js", "notes.txt", "Makefile")
 _NAME_OPTIONS = frozenset({"-name", "-iname", "-path", "-ipath", "-regex", "-g", "--glob"})
 _LISTERS = frozenset({"find", "fd", "ls", "locate", "mlocate", "plocate"})
+
+
+# Names of variables that hold credentials: printing one puts it in the agent's context.
+_SECRET_VARIABLE = re.compile(
+    r"(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|"
+    r"AUTH|SESSION_KEY|CLIENT_KEY)(_|$)|^(PGPASSWORD|NPM_TOKEN|GH_TOKEN|DATABASE_URL)$",
+    re.IGNORECASE,
+)
+
+
+def _secret_variables(cmd: Cmd) -> list[str]:
+    """``echo $GITHUB_TOKEN``, ``printenv AWS_SECRET_ACCESS_KEY``: a credential printed."""
+    if cmd.name == "printenv":
+        names = [a for a in cmd.args() if not a.startswith("-")]
+    else:
+        names = [n for a in cmd.args() for n in re.findall(r"\$\{?([A-Za-z_]\w*)", a)]
+    return [f"${n}" for n in names if _SECRET_VARIABLE.search(n)]
 
 
 def _listed_secrets(cmd: Cmd, ctx: Context) -> list[str]:
