@@ -114,7 +114,7 @@ def test_each_class_is_denied_with_its_rule_and_reason(command: str, rule: str, 
         ("kubectl get secret api-token -o yaml", "secret-read", "cluster secrets"),
         ("printenv GITHUB_TOKEN", "secret-read", "$GITHUB_TOKEN"),
         (
-            "node -e \"console.log(require('fs').readFileSync(require('os').homedir() + '/.netrc'))\"",
+            "node -e \"require('fs').readFileSync(require('os').homedir() + '/.netrc')\"",
             "secret-read",
             "~/.netrc",
         ),

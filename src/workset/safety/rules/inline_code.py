@@ -167,12 +167,13 @@ _LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
 
 def _secret_reads(code: str, program: str) -> list[str]:
     """Key and credential files the code names: a literal path, or the home joined to one."""
-    found = [t for m in _LITERAL.finditer(code) if is_secret(t := _text(m) or "")]
+    found: list[str] = []
     bare = blank_strings(code)
     for match in _READ.finditer(bare):
         words = call_words(code, match.end(), program, first_only=True) or []
         found += [w.replace(HOME, "~") for w in words if is_secret(w.replace(HOME, "~"))]
-    return found
+    literals = [t for m in _LITERAL.finditer(code) if is_secret(t := _text(m) or "")]
+    return found + [t for t in literals if not any(f.endswith(t) for f in found)]
 
 
 def _local_only(code: str) -> bool:
