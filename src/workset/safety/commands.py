@@ -4,11 +4,15 @@ Substring matching is easy to fool (``r''m -rf /``, ``X=/; rm -rf $X``, ``$(echo
 so :func:`analyze_command` parses the line with tree-sitter's bash grammar and walks every
 pipeline, list, subshell, function, loop and substitution
 (:mod:`workset.safety.shell_walker`). Words are normalised before the rules see them: quotes
-joined, ``$'…'`` decoded, variables and ``IFS`` tracked within the line, static ``$(echo …)``
-/ ``… | base64 -d`` evaluated, look-alike letters folded (``ｒｍ``, Cyrillic ``м``), an
+joined, ``$'…'`` decoded, variables, arrays and ``IFS`` tracked within the line, static
+``$(echo …)`` / ``$(which rm)`` / ``… | base64 -d`` evaluated, look-alike letters folded
+(``ｒｍ``, Cyrillic ``м``), an
 unquoted ``~`` (and ``$HOME``) the home while a quoted one is a file named ``~``, and paths
 collapsed. Code given to ``bash -c``, ``eval``, ``trap``, here-documents and here-strings fed
-to a shell, inline perl/ruby/node/php/awk code and Python code is analysed in turn.
+to a shell, inline perl/ruby/node/php/lua/tcl/awk code (its calls' literal arguments, joined
+as the language joins them), Python code, ``watch`` commands, and what is written where it runs
+later by itself (cron lines, hooks, startup files, unit ``ExecStart=``, git aliases) is analysed
+in turn.
 
 The analysis fails closed. Findings are ``deny`` (never run; the explanation says what to do
 instead) or ``ask`` (a human confirms), and a command with no finding is one shown to be

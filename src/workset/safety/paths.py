@@ -38,7 +38,12 @@ _TOP_LEVEL = frozenset(
 )
 # Direct children of these are protected too (/usr/lib, /var/log, /home/alice).
 _SECOND_LEVEL = frozenset({"usr", "var", "home", "Users", "System", "Library", "nix"})
-_HOME_PROTECTED = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.kube", "~/.config"})
+# The home's own trees: keys and settings, and the user's documents (the XDG user folders).
+_HOME_PROTECTED = frozenset(
+    {"~/.ssh", "~/.gnupg", "~/.aws", "~/.kube", "~/.config", "~/.local", "~/.local/share",
+     "~/Documents", "~/Desktop", "~/Downloads", "~/Pictures", "~/Music", "~/Videos",
+     "~/Movies", "~/Library", "~/Public", "~/Templates", "~/Dropbox", "~/OneDrive"}
+)  # fmt: skip
 _WRITE_SYSTEM = frozenset(
     {"etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "boot", "opt", "sys", "proc"}
 )
@@ -124,6 +129,13 @@ def join(cwd: str | None, word: str) -> str:
 
 def is_harmless_device(path: str) -> bool:
     return path in _HARMLESS_DEVICES or path.startswith("/dev/fd/")
+
+
+OWN_TEMP = "/tmp/tmp.XXXXXXXXXX"  # what ``$(mktemp)`` stands for: a fresh name made by the line
+
+
+def is_own_temp(path: str) -> bool:
+    return path == OWN_TEMP or path.startswith(OWN_TEMP + "/")
 
 
 def is_scratch(path: str) -> bool:

@@ -41,6 +41,15 @@ def effects(code: str) -> Iterator[Effect]:
             "(a reverse shell); never run it",
         )
         return
+    if network and _evaluates_computed_code(tree):
+        yield Finding(
+            "download-exec",
+            "deny",
+            "the code fetches text from the network and runs it with exec/eval: code fetched "
+            "from the network runs unseen; download the file into the workspace, read it, "
+            "then run it as a separate, reviewed step",
+        )
+        return
     if network:
         yield Finding(
             "network",
@@ -70,6 +79,16 @@ def effects(code: str) -> Iterator[Effect]:
                 yield fork_bomb("os.fork in a loop")
 
 
+def _evaluates_computed_code(tree: ast.AST) -> bool:
+    return any(
+        isinstance(n, ast.Call)
+        and _dotted(n.func) in ("exec", "eval", "compile")
+        and bool(n.args)
+        and not isinstance(n.args[0], ast.Constant)
+        for n in ast.walk(tree)
+    )
+
+
 def _call(node: ast.Call) -> Iterator[Effect]:
     """What one call does: code it runs, or a file operation as its shell command."""
     name = _dotted(node.func)
@@ -82,10 +101,12 @@ def _call(node: ast.Call) -> Iterator[Effect]:
     as_shell = last in ("system", "popen", "getoutput", "getstatusoutput") or (
         shell and last in _SUBPROCESS
     )
-    if name in ("exec", "eval") and first is not None:
+    if name in ("exec", "eval", "compile") and first is not None:
         code = _literal_command(first) if isinstance(first, ast.Constant) else None
         if code is not None:
             yield Nested(code, "python")
+        else:
+            yield _built_at_run_time(f"{name}() runs Python code")
         return
     os_exec = name.startswith("os.") and last.startswith(("exec", "spawn"))
     if os_exec and len(node.args) > 1:
@@ -101,12 +122,18 @@ def _call(node: ast.Call) -> Iterator[Effect]:
             )
         elif text is not None:
             yield Nested(text)
+        else:
+            yield _built_at_run_time(f"{name}() runs a command")
         return
     path = _literal_path(first) if first is not None else None
+    receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+    if isinstance(receiver, ast.Call | ast.BinOp) and last in _PATH_METHODS:
+        yield from _path_method(last, _literal_path(receiver))  # Path('/x').unlink()
+        return
     argv: tuple[str, ...] | None = None
     redirects: tuple[tuple[str, str], ...] = ()
     if last == "rmtree":
-        argv = ("rm", "-r", path if path is not None else "$PATH_COMPUTED_AT_RUN_TIME")
+        argv = ("rm", "-r", path if path is not None else _COMPUTED)
     elif last in ("remove", "unlink", "rmdir") and path is not None:
         argv = ("rm", path)
     elif last in ("open", "write_text", "write_bytes") and path is not None:
@@ -115,9 +142,55 @@ def _call(node: ast.Call) -> Iterator[Effect]:
     elif last == "kill" and name.startswith("os") and path is not None:
         argv = ("kill", path)
     if argv is not None:
-        yield Cmd(argv=argv, redirects=redirects, dynamic=(False,) * len(argv))
+        dynamic = tuple(w == _COMPUTED for w in argv)
+        yield Cmd(argv=argv, redirects=redirects, dynamic=dynamic)
+    elif first is not None and path is None and _changes_a_file(node, name, last):
+        yield Finding(
+            "dynamic-path",
+            "ask",
+            f"{name}() changes a file whose path is only known at run time; a human must "
+            "confirm, or write the path literally",
+        )
 
 
+_PATH_METHODS = frozenset({"unlink", "rmdir", "write_text", "write_bytes", "touch", "rename",
+                           "replace", "chmod", "symlink_to", "hardlink_to", "mkdir"})  # fmt: skip
+
+
+def _path_method(method: str, path: str | None) -> Iterator[Effect]:
+    """A pathlib method that changes the file it is called on."""
+    if path is None:
+        yield Finding(
+            "dynamic-path",
+            "ask",
+            f"Path.{method}() changes a file whose path is only known at run time; a human "
+            "must confirm, or write the path literally",
+        )
+    elif method in ("unlink", "rmdir"):
+        yield Cmd(argv=("rm", path), dynamic=(False, False))
+    elif method == "chmod":
+        yield Cmd(argv=("chmod", "644", path), dynamic=(False, False, False))
+    elif method == "mkdir":
+        yield Cmd(argv=("mkdir", path), dynamic=(False, False))
+    else:
+        yield Cmd(argv=("python",), redirects=((">", path),), dynamic=(False,))
+
+
+def _changes_a_file(node: ast.Call, name: str, last: str) -> bool:
+    if last in ("remove", "unlink", "rmdir", "removedirs") and name.startswith(("os", "Path")):
+        return True
+    return last == "open" and name in ("open", "io.open") and _opens_for_writing(node)
+
+
+def _built_at_run_time(what: str) -> Finding:
+    return Finding(
+        "dynamic-code",
+        "ask",
+        f"{what} built at run time, so it cannot be checked; write it literally",
+    )
+
+
+_COMPUTED = "$PATH_COMPUTED_AT_RUN_TIME"
 _SUBPROCESS = frozenset({"run", "call", "check_call", "check_output", "Popen", "spawn"})
 _NETWORK_MODULES = frozenset(
     {"socket", "urllib", "urllib3", "requests", "httpx", "http", "aiohttp", "ftplib",
@@ -182,6 +255,14 @@ def _literal_path(node: ast.expr) -> str | None:
             return "~" if _literal_path(node.args[0]) == "HOME" else None
         if name.endswith(("Path", "expanduser", "abspath", "realpath", "PurePath")) and node.args:
             return _literal_path(node.args[0])
+        if isinstance(node.func, ast.Attribute):
+            method, owner = node.func.attr, node.func.value
+            if method in ("expanduser", "resolve", "absolute") and not node.args:
+                return _literal_path(owner)
+            if method == "joinpath" and node.args:
+                parts = [_literal_path(owner), *map(_literal_path, node.args)]
+                known = [p for p in parts if p is not None]
+                return "/".join(known) if len(known) == len(parts) else None
     if isinstance(node, ast.Subscript) and _dotted(node.value).endswith("environ"):
         return "~" if _literal_path(node.slice) == "HOME" else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):

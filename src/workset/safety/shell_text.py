@@ -7,9 +7,12 @@ for the coverage measured on the corpus). tree-sitter never gives up: it marks w
 not parse with ``ERROR`` and ``MISSING`` nodes, and :func:`parse` reports those as
 :class:`ParseError` so the analysis asks instead of judging half a command silently.
 
-One bug of the grammar is worked around: a bare ``/`` inside ``[ … ]``/``[[ … ]]`` is read as
-a division. When a parse has errors, the text is parsed again with each bare ``/`` word quoted
-(``'/'`` means the same to bash) and the better parse wins.
+Two gaps of the grammar are worked around. A bare ``/`` inside ``[ … ]``/``[[ … ]]`` is read as
+a division, and the read-write redirection ``N<>file`` is not known at all. When a parse has
+errors, the text is parsed again with each bare ``/`` word quoted (``'/'`` means the same to
+bash) and each ``<>`` written ``>>`` (it opens the file without truncating it, so it is judged
+as the append it can do: a socket, a startup file or a key file is caught as a target), and the
+better parse wins.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\+?=(.*)$", re.DOTALL)
 DECLARERS = frozenset({"export", "declare", "local", "readonly", "typeset"})
 _BARE_SLASH = re.compile(r"(?<=[\s\[])/(?=[\s\]])")
+_READ_WRITE = re.compile(r"(?<=[\s\d])<>")
 
 
 @dataclass
@@ -79,8 +83,9 @@ def parse(text: str) -> tuple[Any, list[ParseError]] | None:
     source = encode(text)
     tree = parser.parse(source)
     errors = _errors(tree.root_node)
-    if errors and _BARE_SLASH.search(text):
-        retry = parser.parse(encode(_BARE_SLASH.sub("'/'", text)))
+    if errors and (_BARE_SLASH.search(text) or _READ_WRITE.search(text)):
+        rewritten = _READ_WRITE.sub(">>", _BARE_SLASH.sub("'/'", text))
+        retry = parser.parse(encode(rewritten))
         retry_errors = _errors(retry.root_node)
         if len(retry_errors) < len(errors):
             return retry.root_node, retry_errors

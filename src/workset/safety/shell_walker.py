@@ -312,6 +312,7 @@ class Walker(ShellWords):
         if name_node is None:
             return
         name = node_text(name_node)
+        parts: list[Word] = []
         if value_node is None:
             value = Word("")
         elif value_node.type == "array":
@@ -322,7 +323,10 @@ class Walker(ShellWords):
         text = node_text(node)
         appended = text.startswith(name + "+=")
         base = self.env.get(name, "") if appended else ""
+        items = list(self.arrays.get(name, [])) if appended else []
         self._set(name, base + value.text, dynamic=value.dynamic)
+        if value_node is not None and value_node.type == "array" and not value.dynamic:
+            self.arrays[name] = items + [p.text for p in parts]
         self.findings.extend(rules.assignment(name, value.text))
 
     def _declaration(self, node: Any, depth: int) -> None:

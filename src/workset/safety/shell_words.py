@@ -22,6 +22,7 @@ from workset.safety.shell_text import VAR, Word, decode_ansi_c, node_text, unesc
 
 _DEFAULT_IFS = " \t\n"
 _SPECIAL = frozenset({"$", "!", "?", "#", "-"})
+_ELEMENT = re.compile(r"\$\{(\w+)\[(@|\*|\d+)\]\}")
 
 
 @dataclass
@@ -40,12 +41,14 @@ class ShellWords(ABC):
         self.env: dict[str, str] = {"HOME": "~"}
         self.unknown: set[str] = set()  # variables set to values only known at run time
         self.positional: list[str] | None = None  # None: unknown ($1… of the outer shell)
+        self.arrays: dict[str, list[str]] = {}  # arrays the line sets: a=(rm -rf /)
 
     @abstractmethod
     def _block(self, node: Any, depth: int) -> list[Cmd]:
         """Walk the statements among ``node``'s children; the commands they recorded."""
 
     def _set(self, name: str, value: str, *, dynamic: bool) -> None:
+        self.arrays.pop(name, None)
         self.env[name] = value
         if dynamic:
             self.unknown.add(name)
@@ -150,8 +153,8 @@ class ShellWords(ABC):
                 continue
             if child.type == "string_content":
                 pieces[-1] = joined([pieces[-1], Word(unescape_double(node_text(child)))])
-            elif _is_all_positional(child) and self.positional is not None:
-                spread = [Word(p) for p in self.positional] or [Word("")]
+            elif self._spread(child) is not None:
+                spread = [Word(p) for p in self._spread(child) or []] or [Word("")]
                 pieces[-1] = joined([pieces[-1], spread[0]])
                 pieces.extend(spread[1:])
             else:
@@ -169,6 +172,13 @@ class ShellWords(ABC):
         name = node_text(names[0]) if names else text.strip("${}")
         if node.type == "expansion" and text.startswith("${!"):
             return [text], True  # indirection
+        element = _ELEMENT.fullmatch(text)
+        if element and element.group(1) in self.arrays:
+            values = self.arrays[element.group(1)]
+            index = element.group(2)
+            if index in ("@", "*"):
+                return list(values), False
+            return ([values[int(index)]] if int(index) < len(values) else [""]), False
         if name.isdigit() and name != "0":
             index = int(name) - 1
             if self.positional is not None:
@@ -191,6 +201,15 @@ class ShellWords(ABC):
             default = joined(words).text if words else ""
             return ([value], False) if known and value else ([default], True)
         return [value if known else text], True
+
+    def _spread(self, node: Any) -> list[str] | None:
+        """The words ``"$@"`` or ``"${a[@]}"`` spreads into, when they are known."""
+        if _is_all_positional(node):
+            return self.positional
+        element = _ELEMENT.fullmatch(node_text(node))
+        if node.type == "expansion" and element and element.group(2) == "@":
+            return self.arrays.get(element.group(1))
+        return None
 
     def _split(self, value: str) -> list[str]:
         ifs = self.env.get("IFS", _DEFAULT_IFS)

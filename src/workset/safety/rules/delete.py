@@ -6,11 +6,12 @@ Recursive deletes of protected places are denied and other recursive deletes ask
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
-from workset.safety.rules.secrets import HISTORY_FILE, wipe
+from workset.safety.rules.secrets import erases_record, wipe
 from workset.safety.rules.writes import sensitive_write, system_write, write_target
 
 DELETERS = frozenset({"rm", "shred", "unlink", "rmdir", "srm"})
@@ -28,13 +29,13 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     asked = False
     for index, word in operands:
-        path = ctx.resolve(word)
+        path = ctx.resolve(_some_entries(word))
         dynamic = cmd.is_dynamic(index)
         if recursive and paths.is_protected(path):
             yield _protected_delete(word, path)
         elif paths.is_sensitive(path):
             yield sensitive_write(word)
-        elif HISTORY_FILE.search(path):
+        elif erases_record(path, ctx):
             yield wipe(f"{cmd.name} {word}")
         elif recursive and not asked and (dynamic or not _confined(path, ctx)):
             asked = True
@@ -60,8 +61,26 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield system_write(word)
 
 
+def _some_entries(word: str) -> str:
+    """``*.egg-info`` names some entries of its directory, not the directory: keep it a child.
+
+    A pattern that can match every entry (``*``, ``.*``, ``*/``) still stands for the
+    directory itself, and so does any pattern outside the workspace.
+    """
+    head, _, last = word.rstrip("/").rpartition("/")
+    some = re.search(r"[*?\[]", last) and re.sub(r"[*?]|\[[^]]*\]", "", last) not in ("", ".")
+    if some and not re.search(r"[*?\[]", head) and not word.startswith(("/", "~")):
+        return (head + "/" if head else "") + "MATCHED"  # only in the workspace: /usr/lib/py*
+    return word  # stays the system directory it globs in
+
+
 def _confined(path: str, ctx: Context) -> bool:
-    """Inside the workspace and not the workspace itself (``.``, ``*`` or its root)."""
+    """Inside the workspace and not the workspace itself (``.``, ``*`` or its root).
+
+    A directory ``mktemp -d`` made in this line (``/tmp/tmp.XXXXXXXXXX``) is the line's own.
+    """
+    if paths.is_own_temp(path):
+        return True
     if not paths.in_workspace(path, ctx.workspace) or path in (".", ""):
         return False
     root = paths.normalize(ctx.workspace) if ctx.workspace else None

@@ -21,24 +21,27 @@ from workset.safety.rules import (
     network,
     persistence,
     secrets,
+    servers,
     system,
     writes,
 )
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON, interpreter
+from workset.safety.rules.known_lists import HELP
 from workset.safety.rules.network import (
     DOWNLOADERS,
     NETWORK,
     download_exec,
     download_targets,
+    fetch_and_run,
     local_only,
     reverse_shell,
     uploads,
 )
 from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import skip_options, unwrap
-from workset.safety.rules.writes import MKFS, WRITING_REDIRECTS, mkfs, write_target
+from workset.safety.rules.writes import MKFS, WRITING_REDIRECTS, in_place, mkfs, write_target
 
 
 def check(cmd: Cmd, ctx: Context) -> list[Result]:
@@ -49,10 +52,13 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     shown to be read-only or confined to the workspace.
     """
     out: list[Result] = []
+    written = cmd
     cmd = unwrap(cmd, out)
+    if not cmd.argv and written.redirects:
+        cmd = written.with_argv(["exec"])  # "exec 3<>/dev/tcp/…": redirections of the shell
     if not cmd.argv:
         return out
-    if cmd.args() and all(a in known.HELP for a in cmd.args()) and not cmd.redirects:
+    if cmd.args() and all(a in HELP for a in cmd.args()) and not cmd.redirects:
         return out  # "nc -h", "docker --version": only prints help
     if cmd.is_dynamic(0):
         out.append(
@@ -76,6 +82,10 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         ctx.cwd = None if cmd.is_dynamic(1) or target == "-" else ctx.resolve(target)
     for handler in _HANDLERS.get(name, ()):
         out.extend(handler(cmd, ctx))
+    out.extend(in_place(cmd, ctx))
+    out.extend(servers.serving(cmd, ctx))
+    out.extend(fetch_and_run(cmd))
+    out.extend(persistence.persisted_code(cmd, ctx))
     if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
     elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and name not in _HANDLERS:
@@ -86,7 +96,10 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     read = secrets.secret_words(cmd, ctx)
     if read:
         out.append(secrets.secret_read(read))
-    if (name in NETWORK and not local_only(cmd)) or any(_socket(t) for _, t in cmd.redirects):
+    offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
+    if (name in NETWORK and not local_only(cmd) and not offline) or any(
+        _socket(t) for _, t in cmd.redirects
+    ):
         out.append(
             Finding(
                 "network",
@@ -104,12 +117,21 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                 )
             )
     if name in DOWNLOADERS:
-        ctx.downloaded.update(download_targets(cmd, ctx))
+        targets = download_targets(cmd, ctx)
+        ctx.downloaded.update(targets)
+        for target in sorted(t for t in targets if t not in (".", "-") and not t.startswith("./")):
+            out.extend(write_target(target, f"{name} -o", ctx))  # curl -o ~/.ssh/authorized_keys
+            place = ctx.resolve(target)
+            if persistence.is_persistence_place(place) or paths.is_startup_file(place):
+                out.append(download_exec(f"{name} saves a download as {target}, which runs later"))
     if not any(isinstance(r, Finding) for r in out):
         vouched = known.vouch(cmd, ctx)
         if vouched is not None:
             out.append(vouched)
     return out
+
+
+_OPENSSL_NETWORK = frozenset({"s_client", "s_server", "s_time", "ocsp"})
 
 
 def _socket(target: str) -> bool:
@@ -158,8 +180,11 @@ def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "find -delete without a -name/-path filter deletes everything under "
             f"{roots[0]!r}; add a filter or confirm",
         )
+    listed = secrets.listing_secret(cmd, ctx)
     for words in execs:
         if words:
+            if listed is not None and words[0].rsplit("/", 1)[-1] not in secrets.LISTING:
+                yield secrets.secret_read([listed])
             found = roots[0].rstrip("/") + "/FOUND"  # what find passes lies under its root
             inner = cmd.with_argv([found if w == "{}" else w for w in words])
             yield from check(dataclasses.replace(inner, redirects=(), upstream=()), ctx)
@@ -183,8 +208,13 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         inner_argv = [w.replace(replace, listed) for w in inner_argv]
     elif listed is not None:
         inner_argv.append(listed)  # names that find/ls/git ls-files print under their root
-    elif cmd.upstream or cmd.piped:
-        inner_argv.append("$ARGUMENTS_FROM_THE_PIPE")
+    elif (
+        cmd.upstream
+        or cmd.piped
+        or _value(cmd.args(), "-a")
+        or "--arg-file" in " ".join(cmd.args())
+    ):
+        inner_argv.append("$ARGUMENTS_FROM_THE_PIPE")  # or from the file -a names
         dynamic = True
     inner = dataclasses.replace(cmd.shifted(start).with_argv(inner_argv), redirects=())
     if dynamic:
@@ -199,6 +229,11 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "deleting what find lists over a system or home directory can wipe the machine; "
             "run find inside the workspace (find . …) instead",
         )
+    listed_secret = (
+        secrets.listing_secret(unwrap(cmd.upstream[-1], []), ctx) if cmd.upstream else None
+    )
+    if listed_secret is not None and inner.name not in secrets.LISTING:
+        yield secrets.secret_read([listed_secret])
     yield from check(inner, ctx)
 
 

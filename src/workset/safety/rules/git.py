@@ -11,14 +11,33 @@ the repository and runs without asking (the subcommands listed in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Handler,
+    Nested,
+    Result,
+    parse_flags,
+)
 
 _EXEC_KEYS = ("core.hookspath", "core.sshcommand", "core.pager", "core.editor",
               "core.fsmonitor", "core.askpass", "credential.helper", "sequence.editor",
               "diff.external", "gpg.program", "url.", "http.proxy", "include.path",
               "filter.", "uploadpack.", "protocol.")  # fmt: skip
+
+
+# Branches a team builds on: forcing or deleting them on the remote loses others' work.
+_SHARED_BRANCH = re.compile(r"^(main|master|trunk|develop|development|production|prod|stable|"
+                            r"release([/-].*)?|releases/.*)$")  # fmt: skip
+
+
+_COMMAND_KEYS = frozenset({"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor",
+                           "core.askpass", "sequence.editor", "diff.external", "gpg.program",
+                           "credential.helper"})  # fmt: skip
 
 
 def _ask(rule: str, why: str, instead: str) -> Finding:
@@ -39,6 +58,7 @@ def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             if _exec_key(key, value):
                 yield _ask("git-config-exec", f"git -c {key}=… makes git run a program",
                            "a human must confirm")  # fmt: skip
+                yield from _configured_command(key, value)
         elif flag in ("-C", "--git-dir", "--work-tree") and args:
             args.pop(0)
     if not args:
@@ -83,11 +103,25 @@ def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 def _push(flags: set[str], words: list[str]) -> Iterator[Finding]:
+    if flags & {"n", "--dry-run"}:
+        return  # only shows what would be pushed
     forced = flags & {"f", "--force", "--force-with-lease", "--mirror", "--force-if-includes"}
-    if forced or any(w.startswith("+") for w in words):
+    refspecs = words[1:]
+    targets = [r.lstrip("+").rsplit(":", 1)[-1] for r in refspecs]
+    deleting = bool({"d", "--delete"} & flags) or any(r.startswith(":") for r in refspecs)
+    shared = [t for t in targets if _SHARED_BRANCH.match(t.removeprefix("refs/heads/"))]
+    if (forced or deleting or any(r.startswith("+") for r in refspecs)) and shared:
+        what = "deletes" if deleting else "force-pushes over"
+        yield Finding(
+            "git-destroy-shared-branch",
+            "deny",
+            f"git push {what} {shared[0]!r} on the remote, the branch everyone builds on, "
+            "which loses their commits; push a new branch and open a pull request instead",
+        )
+    elif forced or any(r.startswith("+") for r in refspecs):
         yield _ask("git-force-push", "a force push rewrites history other people may have pulled",
                    "push normally, or ask a human to confirm")  # fmt: skip
-    elif {"d", "--delete", "--prune"} & flags or any(w.startswith(":") for w in words[1:]):
+    elif deleting or "--prune" in flags:
         yield _ask("git-delete-remote", "the push deletes branches or tags on the remote",
                    "a human must confirm")  # fmt: skip
     if words and ("://" in words[0] or "@" in words[0] or words[0].endswith(".git")):
@@ -96,6 +130,13 @@ def _push(flags: set[str], words: list[str]) -> Iterator[Finding]:
             f"git push sends the repository to {words[0]}, which is not a configured remote",
             "push to a configured remote, or confirm the host",
         )
+    else:
+        yield _ask(
+            "git-push",
+            "git push publishes commits to a remote, outside the workspace, where others and "
+            "its CI see them",
+            "a human must confirm the push",
+        )
 
 
 def _history(what: str) -> Finding:
@@ -103,18 +144,31 @@ def _history(what: str) -> Finding:
                 "make a new commit instead, or confirm")  # fmt: skip
 
 
-def _config(flags: set[str], words: list[str]) -> Iterator[Finding]:
+def _config(flags: set[str], words: list[str]) -> Iterator[Result]:
+    reading = flags & {"--get", "--list", "l", "--get-all", "--unset"}
+    value = words[1] if len(words) > 1 else ""
     if flags & {"--global", "--system"} and not flags & {"--get", "--list", "l", "--get-all"}:
         yield _ask(
             "git-config-global",
             "git config --global changes settings outside the workspace",
             "set it in the repository with git config --local",
         )
+        if words and not reading:
+            yield from _configured_command(words[0], value)
         return
-    reading = flags & {"--get", "--list", "l", "--get-all", "--unset"}
-    if words and not reading and _exec_key(words[0], words[1] if len(words) > 1 else ""):
+    if words and not reading and _exec_key(words[0], value):
         yield _ask("git-config-exec", f"git config {words[0]} makes git run a program",
                    "a human must confirm")  # fmt: skip
+        yield from _configured_command(words[0], words[1] if len(words) > 1 else "")
+
+
+def _configured_command(key: str, value: str) -> Iterator[Result]:
+    """The command a key such as ``alias.x=!…`` or ``core.fsmonitor`` runs, to be analysed."""
+    key = key.lower()
+    if key.startswith("alias.") and value.startswith("!"):
+        yield Nested(value[1:])
+    elif key in _COMMAND_KEYS and value:
+        yield Nested(value.lstrip("!"))
 
 
 HANDLERS: dict[str, Handler] = {"git": _git}

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.known import subcommand
+from workset.safety.rules.sql import SQL_DESTROY as _SQL_DESTROY
 
 _CONTAINER_READS = frozenset(
     {"ps", "images", "logs", "inspect", "version", "info", "history", "top", "stats", "port",
@@ -24,6 +25,10 @@ _CONTAINER_READS = frozenset(
 )  # fmt: skip
 _GROUPS = frozenset({"image", "container", "volume", "network", "system", "compose",
                      "buildx", "context", "manifest", "builder", "plugin"})  # fmt: skip
+
+
+# The container engine's own socket: whoever holds it starts containers as root on the host.
+_SOCKET = re.compile(r"^/+(var/)?run/(docker|containerd/containerd|podman/podman|crio/crio)\.sock")
 
 
 def _ask(rule: str, what: str, instead: str = "a human must confirm") -> Finding:
@@ -40,7 +45,7 @@ def _container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         sub, rest = rest[0], rest[1:]
     if sub in ("run", "create") or (sub == "exec" and "--privileged" in rest):
         mounts = _mounts(rest)
-        host = [m for m in mounts if paths.is_protected(paths.normalize(m))]
+        host = [m for m in mounts if paths.is_protected(paths.normalize(m)) or _SOCKET.match(m)]
         privileged = "--privileged" in rest or any(
             a in ("--pid=host", "--net=host", "--network=host", "--ipc=host", "--userns=host")
             for a in rest
@@ -104,10 +109,28 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             )
         else:
             yield _ask("cluster-change", f"{cmd.name} delete removes cluster resources")
+    elif (
+        sub in ("get", "describe", "edit")
+        and _names_secrets(rest)
+        and (sub == "edit" or any(a.startswith(("-o", "--output", "--template")) for a in rest))
+    ):
+        yield Finding(
+            "secret-read",
+            "ask",
+            f"{cmd.name} {sub} prints the values of cluster secrets; a human must confirm, and "
+            "secrets never belong in the agent's context",
+        )
     elif sub == "config" and rest[:1] and rest[0] in ("view", "get-contexts", "current-context"):
         return
     elif sub not in _KUBE_READS or (sub == "config" and rest[:1] != ("view",)):
         yield _ask("cluster-change", f"{cmd.name} {sub} changes the cluster".strip())
+
+
+def _names_secrets(words: tuple[str, ...]) -> bool:
+    kinds = {w.split("/", 1)[0].split(",")[0] for w in words if not w.startswith("-")}
+    return bool(kinds & {"secret", "secrets", "sealedsecret", "sealedsecrets"}) or any(
+        w.startswith(("secret/", "secrets/")) for w in words
+    )
 
 
 def _helm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -136,6 +159,8 @@ def _iac(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     elif sub == "state" and rest[:1] and rest[0] not in ("list", "show", "pull"):
         yield _ask("infra-change", f"{cmd.name} state {rest[0]} edits the state by hand")
+    elif sub == "workspace" and rest[:1] and rest[0] not in ("list", "show", "select"):
+        yield _ask("infra-change", f"{cmd.name} workspace {rest[0]} changes the state's workspaces")
     elif sub in ("init",):
         yield _ask("infra-init", f"{cmd.name} init downloads providers and modules")
     elif sub not in _IAC_READS:
@@ -246,12 +271,6 @@ def _az(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield _ask("cloud-change", f"az {' '.join(words[:3])} changes cloud resources")
 
 
-_SQL_DESTROY = re.compile(
-    r"\b(DROP\s+(DATABASE|SCHEMA|TABLE|USER|ROLE|INDEX|VIEW|COLLECTION)|TRUNCATE\b|"
-    r"DELETE\s+FROM\s+[\w.\"`]+\s*(;|$)|FLUSHALL|FLUSHDB|dropDatabase\s*\(|\.drop\s*\(|"
-    r"deleteMany\s*\(\s*\{\s*\}\s*\))",
-    re.IGNORECASE,
-)
 _SQL_WRITE = re.compile(
     r"\b(INSERT|UPDATE|DELETE|ALTER|CREATE|GRANT|REVOKE|COPY|SET|DEL|HSET|EXPIRE|"
     r"insert(One|Many)?|update(One|Many)?|remove)\b",

@@ -14,21 +14,40 @@ import re
 from collections.abc import Iterator
 
 from workset.safety.rules.base import Cmd, Finding, Nested, Result, fork_bomb
+from workset.safety.rules.inline_args import HOME, blank_strings, call_words, shell_text
+from workset.safety.rules.network import download_exec
+from workset.safety.rules.secrets import is_secret, secret_read
 
 _QUOTED = r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`]*)`)"""
+# Calls that hand a command to a shell, found in the code with its strings blanked.
 _EXEC = re.compile(
-    r"(?:\bsystem|\bexec(?:Sync|File|FileSync)?|\bspawn(?:Sync)?|\bpopen|\bshell_exec|"
-    r"\bpassthru|\bproc_open|\bos\.execute|\bio\.popen|\bIO\.popen|\bOpen3\.\w+|%x|\bqx|"
-    r"\bKernel\.(?:system|exec))\s*[({\[]?\s*" + _QUOTED
+    r"(?<![\w$])(system|exec(?:Sync|File|FileSync)?|spawn(?:Sync)?|popen|shell_exec|passthru|"
+    r"proc_open|os\.execute|io\.popen|IO\.popen|Open3\.\w+|Kernel\.(?:system|exec))(?![\w$])"
 )
+# Of those, the ones whose further arguments are the command's own words (a list form).
+_LIST_FORM = frozenset({"system", "exec", "execFile", "execFileSync", "spawn", "spawnSync",
+                        "Kernel.system", "Kernel.exec"})  # fmt: skip
+_QX = re.compile(r"\bqx\s*\{([^}]*)\}|\bqx\s*\(([^)]*)\)|%x\{([^}]*)\}|%x\(([^)]*)\)")
+_CHILD_PROCESS = re.compile(r"require\s*\(\s*['\"](node:)?child_process|from\s+['\"]child_process")
 _BACKTICK = re.compile(r"`([^`]+)`")
 _EXEC_DYNAMIC = re.compile(
     r"\b(system|exec(Sync)?|spawn(Sync)?|popen|shell_exec|passthru|proc_open|os\.execute|"
-    r"io\.popen|child_process|Open3|qx|eval|Function\s*\(|require\s*\(\s*['\"]child_process)\b"
+    r"io\.popen|child_process|Open3|qx|eval|Function\s*\(|require\s*\(\s*['\"]child_process|"
+    r"Deno\.(run|Command)|Bun\.spawn(Sync)?|process\.binding|process\.dlopen|vm\.run\w*|"
+    r"call_user_func(_array)?|create_function|instance_eval|class_eval|"
+    r"(public_)?send\s*\(?\s*:(system|exec|spawn|`))"
 )
+# A string that is only the name of a function that runs commands or deletes files: a callback
+# (php ``array_map("unlink", …)``, ``call_user_func("system", …)``, ``cp["execSync"](…)``).
+_CALLBACK = re.compile(
+    r"""(["'])(system|exec|execSync|spawn|spawnSync|shell_exec|passthru|popen|proc_open|"""
+    r"""unlink|unlinkSync|rmdir|rmSync|rmtree|remove_tree|eval)\1"""
+)
+_BUN_SHELL = re.compile(r"\$`([^`]*)`")
 _DELETE = re.compile(
-    r"(?:\bunlink(?:Sync)?|\brmtree|\bremove_tree|\brm(?:_rf|_r|Sync)?|\brmdir(?:Sync)?|"
-    r"\bFile\.delete|\bFileUtils\.rm\w*|\bos\.remove|\bfs\.rm\w*|\bDir\.rmdir)\s*[(]?\s*" + _QUOTED
+    r"(?<![\w$])(unlink(?:Sync)?|rmtree|remove_tree|rm(?:_rf|_r|Sync)?|rmdir(?:Sync)?|"
+    r"File\.delete|FileUtils\.rm\w*|os\.remove|fs\.rm\w*|Dir\.rmdir|Deno\.remove(?:Sync)?)"
+    r"(?=\s*[('\"])"
 )
 _DELETE_ANY = re.compile(
     r"\b(unlink(Sync)?|rmtree|remove_tree|rm_rf|rmSync|rmdirSync|File\.delete|FileUtils\.rm|"
@@ -37,11 +56,12 @@ _DELETE_ANY = re.compile(
 _WRITE = re.compile(
     r"(?:\bopen\s*\(?\s*\w*\s*,?\s*['\"]\+?(?:>>?|w|a)['\"]?\s*,?\s*|\bwriteFileSync\s*\(\s*|"
     r"\bappendFileSync\s*\(\s*|\bFile\.write\s*\(\s*|\bfile_put_contents\s*\(\s*|"
+    r"\bDeno\.write(?:Text)?File(?:Sync)?\s*\(\s*|\bBun\.write\s*\(\s*|"
     r"\bprint\s*>>?\s*|\bprintf\s*\(?[^>|]*\)?\s*>>?\s*)" + _QUOTED
 )
 _WRITE_ANY = re.compile(
     r"\b(writeFile(Sync)?|appendFile(Sync)?|File\.write|file_put_contents|fwrite|"
-    r"createWriteStream)\b|open\s*\(?[^)]*['\"][+]?[>wa]"
+    r"createWriteStream|Deno\.write\w*|Bun\.write)\b|open\s*\(?[^)]*['\"][+]?[>wa]"
 )
 _AWK_PIPE = re.compile(r"""("[^"]*"|'[^']*')\s*\|\s*getline|\|\s*("[^"]*"|'[^']*')""")
 _SOCKET = re.compile(
@@ -49,13 +69,20 @@ _SOCKET = re.compile(
     r"LWP|HTTP::Tiny|Net::HTTP|curl_exec|https?\.request|fetch\s*\(|XMLHttpRequest|"
     r"/inet/tcp|/dev/tcp)"
 )
+_URL = re.compile(r"\b(https?|ftp)://[^\s'\"`)]+")
+_LOCAL_URL = re.compile(r"^(https?|ftp)://(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$)")
+_RAW_SOCKETS = re.compile(
+    r"\b(socket|Socket|fsockopen|TCPSocket|UDPSocket|net\.connect|IO::Socket|/inet/tcp|/dev/tcp)"
+)
+_EVALS = re.compile(r"(?<![.\w])(eval|Function|instance_eval|create_function)\s*[\s(]")
 _SHELL = re.compile(r"(/bin/(ba|z|da)?sh|\bsh\s+-i|\bbash\b|cmd\.exe|\bpty\b|dup2|<&3|>&3)")
+_TCL_EXEC = re.compile(r"(^|[;\[\n{]|\bthen\b)\s*(?:exec|spawn)\s+([^;\]\n}]+)")
 _FORK = re.compile(r"fork\s*(\(\s*\))?\s*(while|;|\))|while.{0,40}fork", re.DOTALL)
 
 
 def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     """What inline ``code`` of ``program`` (perl, node, awk…) does, as far as can be told."""
-    if _FORK.search(code):
+    if _FORK.search(blank_strings(code)):
         yield fork_bomb("fork")
     if _SOCKET.search(code) and (_SHELL.search(code) or _EXEC_DYNAMIC.search(code)):
         yield Finding(
@@ -65,37 +92,94 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
             "machine a shell here (a reverse shell); never run it",
         )
         return
-    if _SOCKET.search(code):
+    fetches = _SOCKET.search(code) or _URL.search(code)
+    if fetches and _EVALS.search(blank_strings(code)):
+        yield download_exec(f"{program} code evaluates text it fetches from the network")
+        return
+    if _SOCKET.search(code) and not _local_only(code):
         yield Finding(
             "network",
             "ask",
             f"{program} code that talks to the network; confirm the host, or fetch with a "
             "tool that saves into the workspace",
         )
-    commands = [_text(m) for m in _EXEC.finditer(code)]
+    bare = blank_strings(code)
+    commands: list[str] = []
+    unresolved = False
+    tcl = program in ("tclsh", "wish", "expect")
+    for match in () if tcl else _EXEC.finditer(bare):
+        name = match.group(1)
+        first_only = name not in _LIST_FORM or program in ("php", "awk", "gawk", "mawk", "nawk")
+        words = call_words(code, match.end(), program, first_only=first_only)
+        text = shell_text(words) if words else None
+        if words is None or (words and text is None):
+            unresolved = True
+        elif text is not None:
+            commands.append(text)
+    commands += [next(g for g in m.groups() if g is not None) for m in _QX.finditer(code)]
     if program in ("awk", "gawk", "mawk", "nawk"):
         commands += [m.group(1 if m.group(1) else 2)[1:-1] for m in _AWK_PIPE.finditer(code)]
     elif program in ("perl", "ruby", "php"):
         commands += [m.group(1) for m in _BACKTICK.finditer(code)]
+    elif program == "bun":
+        commands += [m.group(1) for m in _BUN_SHELL.finditer(code) if "${" not in m.group(1)]
+        unresolved = unresolved or any("${" in m.group(1) for m in _BUN_SHELL.finditer(code))
+    elif tcl:
+        commands += [m.group(2) for m in _TCL_EXEC.finditer(code)]
     for command in commands:
         yield Nested(command)
-    if not commands and _EXEC_DYNAMIC.search(code):
+    dynamic_only = not commands and (_EXEC_DYNAMIC.search(bare) or _CHILD_PROCESS.search(code))
+    unresolved = unresolved or bool(_CALLBACK.search(code))
+    if unresolved or dynamic_only:
         yield Finding(
             "dynamic-code",
             "ask",
             f"{program} code runs a command or code built at run time, so it cannot be "
             "checked; write the command literally",
         )
-    deleted = [_text(m) for m in _DELETE.finditer(code)]
+    read = _secret_reads(code, program)
+    if read:
+        yield secret_read(read)
+    deleted: list[str] = []
+    unresolved = False
+    for match in _DELETE.finditer(bare):
+        words = call_words(code, match.end(), program, first_only=True)
+        unresolved = unresolved or words is None
+        deleted.extend(words or [])
     for path in deleted:
-        yield Cmd(argv=("rm", "-r", path), dynamic=(False, False, False))
-    if not deleted and _DELETE_ANY.search(code):
+        yield Cmd(argv=("rm", "-r", path.replace(HOME, "~")), dynamic=(False, False, False))
+    if unresolved or (not deleted and _DELETE_ANY.search(bare)):
         yield _unresolved(program, "deletes files")
     written = [_text(m) for m in _WRITE.finditer(code)]
     for path in written:
         yield Cmd(argv=(program,), redirects=((">", path),), dynamic=(False,))
     if not written and _WRITE_ANY.search(code):
         yield _unresolved(program, "writes files")
+
+
+_READ = re.compile(
+    r"(?<![\w$])(readFileSync|readFile|createReadStream|File\.read|IO\.read|File\.open|"
+    r"file_get_contents|fopen|file|open|slurp|io\.open|Deno\.readTextFile(?:Sync)?|Bun\.file)"
+    r"(?=\s*[('\"])"
+)
+_LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
+
+
+def _secret_reads(code: str, program: str) -> list[str]:
+    """Key and credential files the code names: a literal path, or the home joined to one."""
+    found: list[str] = []
+    bare = blank_strings(code)
+    for match in _READ.finditer(bare):
+        words = call_words(code, match.end(), program, first_only=True) or []
+        found += [w.replace(HOME, "~") for w in words if is_secret(w.replace(HOME, "~"))]
+    literals = [t for m in _LITERAL.finditer(code) if is_secret(t := _text(m) or "")]
+    return found + [t for t in literals if not any(f.endswith(t) for f in found)]
+
+
+def _local_only(code: str) -> bool:
+    """HTTP requests only to this machine (``fetch('http://localhost:3000/…')``)."""
+    urls = [m.group(0) for m in _URL.finditer(code)]
+    return bool(urls) and all(_LOCAL_URL.match(u) for u in urls) and not _RAW_SOCKETS.search(code)
 
 
 def _text(match: re.Match[str]) -> str:

@@ -33,6 +33,11 @@ OTHER_INTERPRETERS = {
     "bun": "-e",
     "tclsh": "-c",
 }
+# Modules that are programs with their own rules: ``python -m pip uninstall`` is ``pip uninstall``.
+_MODULE_PROGRAMS = frozenset({"pip", "pip3", "twine", "pytest", "mypy", "ruff", "black",
+                              "isort", "flake8", "pylint", "coverage", "tox", "nox", "mkdocs",
+                              "uvicorn", "gunicorn", "flask"})  # fmt: skip
+_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _CODE_FLAGS = frozenset({"-e", "-E", "-r", "--eval", "-p", "--print", "-c", "eval"})
 
 
@@ -61,13 +66,8 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             break
         if language == "python" and word == "-m":
             module = args[index] if index < len(args) else ""
-            if module == "pip" and "install" in args:
-                yield Finding(
-                    "package-install",
-                    "ask",
-                    "installs Python packages; a human must confirm, or declare the "
-                    "dependency in the project's configuration",
-                )
+            if module in _MODULE_PROGRAMS:  # python -m pip …: judged as pip …
+                yield cmd.shifted(index + 1).with_argv([module, *args[index + 1 :]])
             return
         if not word.startswith("-") or word == "-":
             script_index = index
@@ -75,6 +75,8 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if code_index is not None:
         yield from _code_argument(cmd, code_index, language)
         return
+    if script_index is not None and cmd.argv[script_index] in _STDIN_FILES:
+        script_index = None  # bash /dev/stdin <<< '…': the program is the input
     if script_index is not None and cmd.argv[script_index] != "-":
         word = cmd.argv[script_index]
         if cmd.process[script_index] if script_index < len(cmd.process) else False:
@@ -216,7 +218,18 @@ def _trap(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield Nested(args[0])
 
 
+def _watch(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """watch hands its words to ``sh -c`` again and again."""
+    start = 1 + skip_options(cmd.args(), "nd")
+    if start < len(cmd.argv):
+        if any(cmd.is_dynamic(i) for i in range(start, len(cmd.argv))):
+            yield _dynamic_code("watch")
+        else:
+            yield Nested(" ".join(cmd.argv[start:]))
+
+
 HANDLERS: dict[str, Handler] = {
+    "watch": _watch,
     "eval": _eval,
     "alias": _alias,
     "trap": _trap,

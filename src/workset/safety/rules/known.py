@@ -25,150 +25,29 @@ import re
 from collections.abc import Callable
 
 from workset.safety import paths
+from workset.safety.rules import keytools
+from workset.safety.rules import sql as sql_rules
 from workset.safety.rules.base import Cmd, Context, Finding, parse_flags, unknown_program
-
-BUILTINS = frozenset(
-    {
-        "cd", "pushd", "popd", "dirs", "export", "declare", "local", "readonly", "typeset",
-        "unset", "set", "shopt", "shift", "read", "wait", "jobs", "true", "false", ":", "test",
-        "[", "[[", "echo", "printf", "pwd", "type", "hash", "alias", "unalias", "return",
-        "exit", "break", "continue", "trap", "umask", "ulimit", "getopts", "let", "eval",
-        "times", "history", "fg", "bg", "disown", "sleep", "mapfile", "readarray", "caller",
-        "compgen", "complete", "help", "logout", "source", ".", "kill", "command",
-    }
-)  # fmt: skip
-READ_ONLY = frozenset(
-    {
-        "ls", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ag",
-        "ack", "find", "fd", "tree", "stat", "file", "du", "df", "which", "whereis", "whatis",
-        "date", "cal", "uname", "whoami", "id", "groups", "printenv", "env", "ps", "pgrep",
-        "uptime", "free", "lscpu", "lsblk", "lsof", "nproc", "sort", "uniq", "cut", "tr",
-        "paste", "join", "comm", "diff", "diff3", "cmp", "column", "fold", "fmt", "nl", "od",
-        "xxd", "hexdump", "strings", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum",
-        "cksum", "b2sum", "base64", "base32", "basename", "dirname", "realpath", "readlink",
-        "seq", "yes", "jq", "yq", "man", "info", "tput", "locale", "getconf", "expr", "bc",
-        "dc", "tac", "rev", "zcat", "zgrep", "zless", "bzcat", "xzcat", "lzcat", "tee",
-        "numfmt", "sum", "look", "iconv", "ldd", "nm", "objdump", "readelf", "size", "lsattr",
-        "hostname", "tty", "stty", "top", "htop", "vmstat", "iostat", "ss", "netstat", "ip",
-        "sed", "awk", "gawk", "mawk", "nawk", "xargs", "timeout", "nice", "nohup", "time",
-        "watch", "pstree", "journalctl", "dmesg", "w", "who", "last", "getent", "arch",
-        "lsb_release", "sw_vers", "python-config", "pkg-config", "pip-licenses", "cloc",
-        "tokei", "shellcheck", "hadolint", "yamllint", "jsonlint", "actionlint", "diffstat",
-        "colordiff", "wdiff", "dos2unix", "unix2dos", "envsubst", "gzip", "gunzip", "bzip2",
-        "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
-    }
-)  # fmt: skip
-WRITERS = frozenset(
-    {
-        "touch", "mkdir", "rmdir", "rm", "unlink", "cp", "mv", "ln", "install", "chmod",
-        "chown", "chgrp", "truncate", "split", "csplit", "patch", "mktemp", "mkfifo", "dd",
-        "rsync", "shred", "srm",
-    }
-)  # fmt: skip
-PROJECT = frozenset(
-    {
-        "make", "gmake", "cmake", "ninja", "meson", "pytest", "py.test", "tox", "nox", "ruff",
-        "black", "isort", "flake8", "pylint", "mypy", "pyright", "bandit", "coverage",
-        "pre-commit", "tsc", "jest", "vitest", "mocha", "eslint", "prettier", "rustc",
-        "rustfmt", "gofmt", "javac", "java", "mvn", "gradle", "gcc", "g++", "cc", "c++",
-        "clang", "clang++", "ld", "ar", "ctest", "bazel", "rake", "rspec", "phpunit",
-        "composer", "swift", "mix", "elixir", "ghc", "cabal", "stack", "zig", "shfmt",
-        "markdownlint", "stylelint", "biome", "deno", "bun", "sphinx-build", "mkdocs",
-        "alembic", "django-admin", "flask", "uvicorn", "gunicorn", "hugo", "jekyll", "wasm-pack",
-        "protoc", "buf", "sqlfluff", "codespell", "vulture", "radon", "interrogate", "pdoc",
-    }
-)  # fmt: skip
-# Subcommands that only read, or only change the project in the workspace.
-SUBCOMMANDS: dict[str, frozenset[str]] = {
-    "git": frozenset(
-        {
-            "status", "log", "diff", "show", "branch", "tag", "remote", "config", "rev-parse",
-            "ls-files", "ls-tree", "ls-remote", "blame", "grep", "describe", "shortlog",
-            "reflog", "stash", "fetch", "pull", "push", "add", "commit", "checkout", "switch",
-            "reset", "merge", "cherry-pick", "revert", "rm", "mv", "clean", "gc", "init",
-            "bisect", "archive", "format-patch", "am", "apply", "submodule", "hash-object",
-            "cat-file", "show-ref", "for-each-ref", "count-objects", "fsck", "help", "version",
-            "worktree", "notes", "restore", "whatchanged", "range-diff", "name-rev", "var",
-            "check-ignore", "check-attr", "diff-tree", "diff-index", "rev-list", "merge-base",
-            "sparse-checkout", "lfs", "maintenance", "request-pull", "verify-commit",
-        }
-    ),
-    "pip": frozenset({"list", "show", "freeze", "check", "debug", "help", "index", "inspect",
-                      "hash", "cache", "wheel", "download", "--version", "-V"}),
-    "npm": frozenset({"test", "t", "run", "run-script", "start", "build", "ci", "install", "i",
-                      "ls", "list", "outdated", "view", "info", "pack", "help", "init",
-                      "--version", "-v", "audit", "explain", "why", "prune", "rebuild",
-                      "dedupe", "fund", "doctor", "config", "root", "bin", "prefix", "stop",
-                      "restart", "exec", "x", "lint", "version"}),
-    "cargo": frozenset({"build", "b", "check", "c", "test", "t", "run", "r", "clippy", "fmt",
-                        "doc", "bench", "clean", "tree", "metadata", "update", "fetch",
-                        "--version", "version", "help", "new", "init", "vendor", "expand",
-                        "nextest", "llvm-cov", "tarpaulin", "audit", "deny", "outdated"}),
-    "go": frozenset({"build", "test", "run", "vet", "fmt", "mod", "list", "env", "version",
-                     "doc", "generate", "clean", "work", "tool", "help", "bug"}),
-    "uv": frozenset({"run", "sync", "lock", "build", "tree", "venv", "pip", "python",
-                     "export", "--version", "version", "help", "init", "cache"}),
-    "poetry": frozenset({"install", "run", "build", "lock", "show", "check", "env", "shell",
-                         "version", "--version", "config", "init", "new", "export"}),
-    "pdm": frozenset({"install", "run", "build", "lock", "list", "show", "sync", "info"}),
-    "hatch": frozenset({"run", "build", "env", "test", "fmt", "version", "status", "shell"}),
-    "yarn": frozenset({"test", "run", "build", "install", "lint", "dev", "start", "why",
-                       "list", "info", "--version", "-v", "check", "workspaces", "format"}),
-    "pnpm": frozenset({"test", "run", "build", "install", "i", "lint", "dev", "start", "why",
-                       "list", "ls", "outdated", "--version", "-v", "exec", "format"}),
-    "dotnet": frozenset({"build", "test", "run", "restore", "format", "--version", "--info",
-                         "list", "clean", "pack", "new", "sln", "watch"}),
-    "bundle": frozenset({"install", "exec", "list", "show", "check", "outdated", "config"}),
-    "gem": frozenset({"list", "search", "info", "contents", "which", "environment", "spec"}),
-    "conda": frozenset({"list", "info", "search", "env", "--version"}),
-    "brew": frozenset({"list", "info", "search", "--version", "deps", "outdated", "config",
-                       "doctor", "leaves", "uses", "desc", "home", "--prefix"}),
-    "apt": frozenset({"list", "search", "show", "policy", "depends", "rdepends", "changelog"}),
-    "apt-cache": frozenset({"search", "show", "policy", "depends", "rdepends", "madison",
-                            "showpkg", "pkgnames", "stats"}),
-    "dpkg": frozenset({"-l", "-L", "-s", "-S", "--list", "--listfiles", "--status",
-                       "--search", "--print-architecture", "--get-selections"}),
-    "rpm": frozenset({"-q", "-qa", "-qi", "-ql", "-qf", "--query"}),
-    "systemctl": frozenset({"status", "is-active", "is-enabled", "is-failed", "list-units",
-                            "list-unit-files", "list-timers", "list-sockets", "show", "cat",
-                            "list-dependencies", "--version", "get-default"}),
-    "service": frozenset({"--status-all"}),
-    "crontab": frozenset({"-l"}),
-    "launchctl": frozenset({"list", "print", "blame", "version"}),
-    "nvm": frozenset({"ls", "list", "current", "which", "version", "use", "--version"}),
-    "pyenv": frozenset({"versions", "version", "which", "local", "shell", "--version"}),
-    "rustup": frozenset({"show", "--version", "which", "toolchain", "component", "target"}),
-}  # fmt: skip
-_OPTION_VALUES = {
-    "git": ("-C", "-c", "--git-dir", "--work-tree", "--namespace"),
-    "docker": ("-H", "--host", "--context", "--config", "-c", "--log-level"),
-    "kubectl": ("-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"),
-    "helm": ("-n", "--namespace", "--kube-context"),
-    "terraform": ("-chdir",),
-}
-_WRITING_FLAGS: dict[str, tuple[str, ...]] = {
-    "sort": ("-o", "--output"),
-    "tee": (),
-    "sed": ("-i", "--in-place"),
-    "tar": ("-x", "--extract", "-c", "--create", "-r", "-u", "--append", "--delete"),
-}
-SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")
-HELP = frozenset({"-h", "--help", "-help", "help", "--version", "-V", "-v", "version"})
-# Programs whose rule family asks for everything that is not a read (rules.infra).
-JUDGED_BY_FAMILY = frozenset(
-    {
-        "docker", "podman", "nerdctl", "kubectl", "oc", "helm", "terraform", "tofu",
-        "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az", "psql", "mysql", "mariadb",
-        "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd", "clickhouse-client",
-    }
-)  # fmt: skip
+from workset.safety.rules.known_lists import (
+    BUILTINS,
+    HELP,
+    JUDGED_BY_FAMILY,
+    OPTION_VALUES,
+    PROJECT,
+    READ_ONLY,
+    SCRATCH,
+    SUBCOMMANDS,
+    WRITERS,
+    WRITING_FLAGS,
+)
+from workset.safety.rules.writes import MKFS
 
 
 def subcommand(cmd: Cmd) -> tuple[str, tuple[str, ...]]:
     """The subcommand of ``git``/``docker``/…, skipping global options, and what follows."""
     args = list(cmd.args())
-    with_value = _OPTION_VALUES.get(cmd.name, ())
-    while args and args[0].startswith("-") and cmd.name in _OPTION_VALUES:
+    with_value = OPTION_VALUES.get(cmd.name, ())
+    while args and args[0].startswith("-") and cmd.name in OPTION_VALUES:
         flag = args.pop(0)
         if flag in with_value and args:
             args.pop(0)
@@ -198,8 +77,8 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
         )
     if cmd.args() and all(a in HELP for a in cmd.args()):
         return None  # only prints its help or version
-    if name in JUDGED_BY_FAMILY:
-        return None  # their rules ask for everything but reads (rules.infra)
+    if name in JUDGED_BY_FAMILY or MKFS.match(name):
+        return None  # their rules ask for everything but reads (rules.infra, rules.writes)
     if is_python(name):
         return _interpreter(cmd, ctx)
     if name in BUILTINS or name in READ_ONLY:
@@ -223,7 +102,7 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
 
 def _read_only(cmd: Cmd, ctx: Context) -> Finding | None:
     flags, operands = parse_flags(cmd.args())
-    writing = _WRITING_FLAGS.get(cmd.name)
+    writing = WRITING_FLAGS.get(cmd.name)
     if cmd.name == "sort" and (flags & {"o", "--output"}):
         target = _value_after(cmd.args(), ("-o", "--output"))
         return None if target is None or inside(target, ctx) else outside(target)
@@ -250,7 +129,16 @@ def _read_only(cmd: Cmd, ctx: Context) -> Finding | None:
         return outside(operands[1][1])
     if cmd.name == "sqlite3":
         return _sqlite(cmd, ctx)
+    if cmd.name == "ip" and set(cmd.args()) & _IP_CHANGES:
+        return unknown_program(
+            "ip " + " ".join(a for a in cmd.args() if not a.startswith("-"))[:40],
+            " (it changes the network configuration)",
+        )
     return None
+
+
+_IP_CHANGES = frozenset({"add", "del", "delete", "change", "replace", "set", "flush", "exec",
+                         "append", "prepend", "restore", "attach", "detach"})  # fmt: skip
 
 
 def _tar(cmd: Cmd, ctx: Context, flags: set[str]) -> Finding | None:
@@ -279,13 +167,21 @@ def _archive_in_bundle(args: tuple[str, ...]) -> str | None:
 def _sqlite(cmd: Cmd, ctx: Context) -> Finding | None:
     _, operands = parse_flags(cmd.args())
     sql = " ".join(w for _, w in operands[1:]).upper()
+    database = operands[0][1] if operands else ""
+    if database and not inside(database, ctx) and sql_rules.destroys(sql):
+        return Finding(
+            "sql-destroy",
+            "deny",
+            f"the SQL empties or drops data in {database}, a database outside the workspace "
+            "that belongs to the user or another program; work on a copy inside the workspace",
+        )
     if re.search(r"\b(DROP|DELETE|UPDATE|INSERT|ALTER|CREATE|REPLACE|ATTACH|VACUUM)\b", sql):
         return Finding(
             "sql-write",
             "ask",
             "the SQL changes the database; a human must confirm, or run a SELECT to look first",
         )
-    if not sql and (cmd.piped or any(op == "<<" for op, _ in cmd.redirects)):
+    if not sql and (cmd.piped or any(op in ("<<", "<") for op, _ in cmd.redirects)):
         return Finding(
             "sql-stdin",
             "ask",
@@ -379,8 +275,12 @@ def _interpreter(cmd: Cmd, ctx: Context) -> Finding | None:
     for index, word in enumerate(args, start=1):
         if word in ("-c", "-e", "-E", "-r", "--eval", "-p", "--print", "-m", "-"):
             return None
+        if not is_python(cmd.name) and re.fullmatch(r"-[a-zA-Z]*[eE]", word):
+            return None  # perl -pe CODE: the code was analysed already
         if word.startswith("-"):
             continue
+        if word in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
+            return None  # the program is the input, analysed already
         if cmd.is_dynamic(index):
             return Finding(
                 "dynamic-script",
@@ -397,6 +297,13 @@ def _interpreter(cmd: Cmd, ctx: Context) -> Finding | None:
             )
         return None
     return None
+
+
+def _keytool(cmd: Cmd, ctx: Context) -> Finding | None:
+    if cmd.name in ("gpg", "gpg2"):
+        return keytools.gpg(cmd)
+    outside_targets = [t for t in keytools.writes(cmd) if not inside(t, ctx)]
+    return keytools.write_outside(cmd, outside_targets[0]) if outside_targets else None
 
 
 def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -437,6 +344,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
         )
     },
     **{n: _network_client for n in ("curl", "wget", "http", "https", "xh")},
+    **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},
 }
 
 

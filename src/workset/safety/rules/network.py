@@ -51,8 +51,14 @@ NETWORK = frozenset(
         "sendmail",
         "mutt",
         "swaks",
+        "gh",
+        "glab",
+        "hub",
     }
 )
+# gh/glab subcommands whose operands are local files sent to the forge.
+_FORGE_UPLOADS = (("gist", "create"), ("release", "upload"), ("release", "create"),
+                  ("snippet", "create"), ("gist", "edit"))  # fmt: skip
 _LOCAL_HOST = re.compile(
     r"^(https?://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)(:\d+)?(/|$)", re.IGNORECASE
 )
@@ -100,6 +106,12 @@ def uploads(cmd: Cmd) -> bool:
     if name in ("scp", "rsync", "rclone"):
         operands = [a for a in args if not a.startswith("-")]
         return bool(operands) and _HOST_ARG.match(operands[-1]) is not None
+    if name in ("gh", "glab", "hub"):
+        words = [a for a in args if not a.startswith("-")]
+        if tuple(words[:2]) in _FORGE_UPLOADS and len(words) > 2:
+            return True
+        return any(a in ("--body-file", "-F", "--field", "--input", "--raw-field") or
+                   a.startswith(("--body-file=", "--input=")) for a in args)  # fmt: skip
     if name in ("nc", "ncat", "netcat", "socat", "telnet"):
         return cmd.piped or any(op == "<" for op, _ in cmd.redirects)
     return any(_SOCKET.match(t) for op, t in cmd.redirects if op in (">", ">>", ">&", "&>", "<>"))
@@ -141,7 +153,7 @@ def download_targets(cmd: Cmd, ctx: Context) -> set[str]:
     for index, word in enumerate(args):
         value = args[index + 1] if index + 1 < len(args) else ""
         if word in ("-o", "--output", "-O", "--output-document") or re.fullmatch(
-            r"-[a-zA-Z]+o", word
+            r"-[a-zA-Z]+o" if cmd.name != "wget" else r"-[a-zA-Z]+O", word
         ):
             if not (cmd.name == "curl" and word == "-O"):
                 out.add(value)
@@ -152,6 +164,42 @@ def download_targets(cmd: Cmd, ctx: Context) -> set[str]:
         out.update(u.rstrip("/").rsplit("/", 1)[-1] for u in urls)
     out.update(t for op, t in cmd.redirects if op in (">", ">>"))
     return {w for w in out if w and w != "-"} | {ctx.resolve(w) for w in out if w}
+
+
+def fetch_and_run(cmd: Cmd) -> Iterator[Finding]:
+    """Project tools that fetch code from the network and run it in one step.
+
+    ``deno run https://…`` and ``uv run https://…`` run a script straight from a URL (denied
+    like a download piped into a shell); ``go run mod@version``, ``npm exec``/``npm x`` and
+    ``uv run --with pkg`` fetch a package and run it (asked).
+    """
+    args = cmd.args()
+    words = [a for a in args if not a.startswith("-")]
+    name = cmd.name
+    if name in ("deno", "uv", "bun") and any(w.startswith(("http://", "https://")) for w in words):
+        yield download_exec(f"{name} runs a script straight from a URL")
+    elif name == "go" and words[:1] == ["run"] and any("@" in w for w in words[1:]):
+        yield _fetch_run(f"go run {next(w for w in words[1:] if '@' in w)}")
+    elif name == "npm" and words[:1] in (["exec"], ["x"]):
+        yield _fetch_run(f"npm {words[0]}")
+    elif (
+        name == "uv"
+        and words[:1] == ["run"]
+        and any(
+            a in ("--with", "--with-requirements", "--with-editable") or a.startswith("--with")
+            for a in args
+        )
+    ):
+        yield _fetch_run("uv run --with")
+
+
+def _fetch_run(what: str) -> Finding:
+    return Finding(
+        "fetch-and-run",
+        "ask",
+        f"{what} fetches a package from the network and runs it; a human must confirm, or "
+        "declare it as a dependency of the project",
+    )
 
 
 def _remote_copy(cmd: Cmd, ctx: Context) -> Iterator[Result]:

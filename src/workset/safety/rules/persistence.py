@@ -4,14 +4,22 @@ Scheduled jobs (``crontab``, ``at``), services (``systemctl enable``, ``launchct
 the places that run code at login, at boot or on every commit (shell startup files,
 ``~/.config/systemd``, ``~/.config/autostart``, ``LaunchAgents``, ``.git/hooks``, git's
 ``core.hooksPath``) all ask: an agent's work ends when its task does.
+
+What is written there is code too: when its text is known (``echo``/``printf``/a here-document
+into a hook or a startup file, a cron line piped into ``crontab -``, a unit's ``ExecStart=``),
+:func:`persisted_code` hands it to the walker, so persisting a denied command (a download piped
+into a shell every five minutes) is denied like the command itself.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety import paths
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
+from workset.safety.rules.static import static_output
 
 _PLACES = re.compile(
     r"(^|/)\.git/hooks(/|$)|^~/\.config/(systemd|autostart)(/|$)|^/etc/(systemd|cron[^/]*|"
@@ -61,6 +69,51 @@ def _services(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield persistence(f"service {words[0]} {words[1]} changes a system service")
     elif cmd.name == "systemctl" and changes:
         yield persistence(f"systemctl {changes[0]} changes which services run")
+
+
+_WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
+_CRON_SCHEDULE = re.compile(r"^\s*(@\w+|(\S+\s+){5})")
+_SYSTEM_CRON_LINE = re.compile(r"^\s*(@\w+|(\S+\s+){5})\S+\s+")
+_USER_CRON = re.compile(r"^/var/spool/cron(/|$)")
+_SYSTEM_CRON = re.compile(r"^/etc/(crontab$|cron\.d/)")
+
+
+def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """The code ``cmd`` leaves to run later, when its text is known, to be analysed."""
+    places = [t for op, t in cmd.redirects if op in _WRITES]
+    if cmd.name == "tee":
+        places += [a for a in cmd.args() if not a.startswith("-")]
+    places = [p for p in places if _runs_later(ctx.resolve(p))]
+    cron = cmd.name == "crontab" and cmd.piped and all(a == "-" for a in cmd.args())
+    if not places and not cron:
+        return
+    if cmd.name in ("tee", "crontab"):
+        texts = [static_output([c]) for c in cmd.upstream if c.name != "crontab"]
+        text = "".join(t for t in texts if t is not None)
+    else:
+        kept = tuple((op, t) for op, t in cmd.redirects if op == "<<")
+        text = static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
+    system_cron = any(_SYSTEM_CRON.match(ctx.resolve(p)) for p in places)
+    if cron or any(_USER_CRON.match(ctx.resolve(p)) for p in places) or system_cron:
+        schedule = _SYSTEM_CRON_LINE if system_cron else _CRON_SCHEDULE  # + the user field
+        text = "\n".join(schedule.sub("", line) for line in _code_lines(text))
+    elif any("/systemd/" in ctx.resolve(p) for p in places):
+        found = re.findall(r"^\s*Exec\w*=[-@+!:]*(.*)$", text, flags=re.MULTILINE)
+        text = "\n".join(found)
+    if text.strip():
+        yield Nested(text)
+
+
+def _runs_later(path: str) -> bool:
+    return is_persistence_place(path) or paths.is_startup_file(path)
+
+
+def _code_lines(text: str) -> list[str]:
+    return [
+        line
+        for line in text.splitlines()
+        if line.strip() and not line.lstrip().startswith("#") and "=" not in line.split()[0]
+    ]
 
 
 HANDLERS: dict[str, Handler] = {

@@ -9,10 +9,12 @@ reaching the network in the same line is exfiltration and is denied (see
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Iterator
 
 from workset.safety import paths
+from workset.safety.rules import keytools
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 
 _SECRET_FILE = re.compile(
@@ -27,7 +29,9 @@ _SECRET_FILE = re.compile(
     r"[^/]*\.tfstate(\.backup)?"
     r")$"
 )
-_PUBLIC = re.compile(r"\.(pub|pem\.pub)$|(^|/)(known_hosts|authorized_keys)$|\.env\.[a-z]*example")
+_PUBLIC = re.compile(
+    r"\.(pub|pem\.pub)$|(^|/)([^/]*(cert|chain|crt|bundle)[^/]*|ca)\.pem$|(^|/)(known_hosts|authorized_keys)$|\.env\.[a-z]*example"
+)
 _SECRET_DIRS = frozenset(
     {
         "~",
@@ -50,12 +54,27 @@ _SECRET_DIRS = frozenset(
 )
 _SECRET_TREES = ("~/.ssh/", "~/.aws/", "~/.gnupg/", "~/.azure/", "~/.config/gcloud/",
                  "~/.password-store/", "~/.kube/", "/root/.ssh/", "/proc/self/environ",
-                 "~/.config/gh/", "~/.docker/config.json")  # fmt: skip
+                 "~/.config/gh/", "~/.docker/config.json", "~/.local/share/keyrings/",
+                 "~/Library/Keychains/")  # fmt: skip
 _SYSTEM_SECRETS = re.compile(
     r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/environ$"
 )
 HISTORY_FILE = re.compile(r"(^|/)\.([a-z_]*_history|histfile|lesshst)$")
-_LISTING = frozenset({"ls", "stat", "du", "file", "test", "[", "[[", "tree", "mkdir", "cd", "df",
+_SYSTEM_RECORD = re.compile(r"^/var/log/.|^/(var/)?run/utmp$")
+
+
+def erases_record(path: str, ctx: Context) -> bool:
+    """Emptying or deleting ``path`` erases a record of what ran: shell history or logs.
+
+    A file named like history inside the workspace (``./tmp/.bash_history``, a fixture) is
+    the project's own file, not the user's history.
+    """
+    if _SYSTEM_RECORD.match(path):
+        return True
+    return bool(HISTORY_FILE.search(path)) and not paths.in_workspace(path, ctx.workspace)
+
+
+LISTING = frozenset({"ls", "stat", "du", "file", "test", "[", "[[", "tree", "mkdir", "cd", "df",
                       "rm", "rmdir", "unlink", "touch", "chmod", "chown", "chgrp", "shred",
                       "pushd", "mv", "find", "history", "unset", "export", "declare"})  # fmt: skip
 _NOT_PATHS = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git"})
@@ -83,13 +102,102 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     if name in ("export", "declare", "set") and cmd.args() in ((), ("-p",), ("-x",)):
         found.append("the environment")
     args = _after_pattern(cmd) if name in _NOT_PATHS else list(cmd.args())
+    if name in ("cp", "install", "ln", "rsync") and len(args) > 1:
+        args = args[:-1]  # the destination is written, not read
+    if name == "git":
+        args = _git_files(cmd)
+    elif name in ("openssl", "ssh-keygen"):
+        written = set(keytools.writes(cmd))  # a key being generated is not read
+        args = [a for a in args if a not in written]
+    if name not in LISTING:
+        found.extend(_listed_secrets(cmd, ctx))
+    if name in ("echo", "printf", "printenv"):
+        found.extend(_secret_variables(cmd))
     for word in args:
         place = paths.normalize(word.split("=", 1)[-1].lstrip("@<"))
-        if (place in _SECRET_DIRS and name not in _LISTING) or (
-            is_secret(word) and name not in _LISTING
+        if (place in _SECRET_DIRS and name not in LISTING) or (
+            is_secret(word) and name not in LISTING
         ):
             found.append(word)
     return found
+
+
+_SECRET_SAMPLES = ("id_rsa", "id_ed25519", ".env", ".env.production", "credentials", ".netrc",
+                   "server.pem", "server.key", ".bash_history", ".git-credentials",
+                   "secrets.yml", "terraform.tfstate", ".pgpass")  # fmt: skip
+_PLAIN_SAMPLES = ("main.py", "README.md", "index.js", "notes.txt", "Makefile")
+_NAME_OPTIONS = frozenset({"-name", "-iname", "-path", "-ipath", "-regex", "-g", "--glob"})
+_LISTERS = frozenset({"find", "fd", "ls", "locate", "mlocate", "plocate"})
+
+
+# Names of variables that hold credentials: printing one puts it in the agent's context.
+_SECRET_VARIABLE = re.compile(
+    r"(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|"
+    r"AUTH|SESSION_KEY|CLIENT_KEY)(_|$)|^(PGPASSWORD|NPM_TOKEN|GH_TOKEN|DATABASE_URL)$",
+    re.IGNORECASE,
+)
+
+
+def _secret_variables(cmd: Cmd) -> list[str]:
+    """``echo $GITHUB_TOKEN``, ``printenv AWS_SECRET_ACCESS_KEY``: a credential printed."""
+    if cmd.name == "printenv":
+        names = [a for a in cmd.args() if not a.startswith("-")]
+    else:
+        names = [n for a in cmd.args() for n in re.findall(r"\$\{?([A-Za-z_]\w*)", a)]
+    return [f"${n}" for n in names if _SECRET_VARIABLE.search(n)]
+
+
+def _listed_secrets(cmd: Cmd, ctx: Context) -> list[str]:
+    """Operands computed by a listing (``cat $(find ~ -name 'id_*')``) that name secrets."""
+    found: list[str] = []
+    for index in range(1, len(cmd.argv)):
+        for inner in cmd.inner_of(index) if cmd.is_dynamic(index) else ():
+            what = listing_secret(inner, ctx)
+            if what is not None:
+                found.append(what)
+    return found
+
+
+def listing_secret(cmd: Cmd, ctx: Context) -> str | None:
+    """What a find/ls/locate lists, when it is secrets: a pattern that picks out key or
+    credential files, or a tree that holds them (the home, ``~/.ssh``…)."""
+    if cmd.name not in _LISTERS:
+        return None
+    args = cmd.args()
+    patterns = [args[i + 1] for i, a in enumerate(args[:-1]) if a in _NAME_OPTIONS]
+    operands = [a for a in args if not a.startswith("-") and a not in patterns]
+    if cmd.name in ("locate", "mlocate", "plocate", "fd"):
+        patterns += operands[:1]
+        operands = operands[1:] if cmd.name == "fd" else []
+    for pattern in patterns:
+        base = pattern.rsplit("/", 1)[-1]
+        if any(fnmatch.fnmatchcase(s, base) for s in _SECRET_SAMPLES) and not any(
+            fnmatch.fnmatchcase(s, base) for s in _PLAIN_SAMPLES
+        ):
+            return f"files named {pattern!r} that {cmd.name} finds"
+    roots = [a for a in operands if not a.startswith(("(", "!"))] if cmd.name != "ls" else operands
+    for root in roots:
+        place = ctx.resolve(root)
+        if place in _SECRET_DIRS or place.startswith(_SECRET_TREES) or is_secret(root):
+            return f"files that {cmd.name} lists under {root}"
+    return None
+
+
+_GIT_READS = frozenset({"show", "cat-file", "diff", "log", "blame", "annotate", "grep",
+                        "archive", "difftool", "whatchanged", "format-patch"})  # fmt: skip
+
+
+def _git_files(cmd: Cmd) -> list[str]:
+    """Files whose contents a git command prints: ``REV:path``, and paths of show/diff/log."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    sub = next((w for w in words if w in _GIT_READS), "")
+    if not sub:
+        return []
+    rest = words[words.index(sub) + 1 :]
+    revision_paths = [w.split(":", 1)[1] for w in rest if ":" in w and "://" not in w]
+    if sub == "grep":
+        rest = rest[1:]  # the pattern
+    return revision_paths + rest
 
 
 def _after_pattern(cmd: Cmd) -> list[str]:
@@ -162,4 +270,33 @@ def _set(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield wipe("set +o history")
 
 
-HANDLERS: dict[str, Handler] = {"history": _history, "unset": _unset, "set": _set}
+_JOURNAL_WIPES = ("--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush",
+                  "--relinquish-var", "--smart-relinquish-var", "--setup-keys")  # fmt: skip
+
+
+def _journal(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """journalctl --vacuum-*/--rotate and dmesg --clear change the system's logs."""
+    args = cmd.args()
+    if cmd.name == "journalctl":
+        changes = [a for a in args if a.split("=", 1)[0] in _JOURNAL_WIPES]
+        if any(a.startswith("--vacuum") for a in changes):
+            yield wipe(f"journalctl {' '.join(changes)}")
+        elif changes:
+            yield Finding(
+                "log-change",
+                "ask",
+                f"journalctl {changes[0]} changes the system journal; a human must confirm, "
+                "or only read it (journalctl -n 100)",
+            )
+    elif any(a in ("-c", "-C", "--clear", "--read-clear") or re.fullmatch(r"-[a-zA-Z]*[cC]", a)
+             for a in args):  # fmt: skip
+        yield wipe(f"dmesg {' '.join(args)}")
+
+
+HANDLERS: dict[str, Handler] = {
+    "history": _history,
+    "unset": _unset,
+    "set": _set,
+    "journalctl": _journal,
+    "dmesg": _journal,
+}

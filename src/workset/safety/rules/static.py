@@ -11,6 +11,7 @@ import binascii
 import re
 from collections.abc import Sequence
 
+from workset.safety import paths
 from workset.safety.rules.base import Cmd
 
 
@@ -57,11 +58,24 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
             continue
         elif text is not None and cmd.name == "cat" and not args:
             continue
+        elif cmd.name in ("which", "command", "type") and text is None and _located(args):
+            text = f"/usr/bin/{_located(args)}\n"  # where the program lives; its name is known
+        elif cmd.name == "mktemp" and text is None and not any(not a.startswith("-") for a in args):
+            text = paths.OWN_TEMP + "\n"  # a fresh name under /tmp (a template would say where)
         else:
             return None
         if text is None:
             return None
     return text
+
+
+def _located(args: list[str]) -> str | None:
+    """The program ``which X``, ``command -v X`` or ``type -P X`` looks up."""
+    names = [a for a in args if not a.startswith("-")]
+    flags = [a for a in args if a.startswith("-")]
+    if len(names) != 1 or "/" in names[0]:
+        return None
+    return names[0] if flags in ([], ["-v"], ["-P"], ["-p"]) else None
 
 
 def _b64(text: str) -> str | None:

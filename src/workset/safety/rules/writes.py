@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
 from workset.safety.rules.persistence import is_persistence_place, persistence
-from workset.safety.rules.secrets import HISTORY_FILE, wipe
+from workset.safety.rules.secrets import erases_record, wipe
 
 WRITING_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _RANDOM_SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
@@ -36,7 +36,7 @@ def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
         yield sensitive_write(word)
     elif paths.is_system(path):
         yield system_write(word)
-    elif HISTORY_FILE.search(path):
+    elif erases_record(path, ctx) and not via.endswith(">>"):
         yield wipe(f"{via} over {word}")
     elif paths.is_startup_file(path):
         yield Finding(
@@ -72,7 +72,7 @@ def _writers(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     name = cmd.name
     if name in ("cp", "install", "ln") and len(operands) >= 2:
         yield from write_target(operands[-1][1], name, ctx)
-    elif name in ("tee", "truncate") or (name == "sed" and ("i" in flags or "--in-place" in flags)):
+    elif name in ("tee", "truncate"):
         for _, word in operands:
             yield from write_target(word, name, ctx)
     elif name in ("chmod", "chown", "chgrp"):
@@ -91,6 +91,55 @@ def _writers(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 yield sensitive_write(word)
             elif paths.is_system(path):
                 yield system_write(word)
+
+
+_IN_PLACE_PERL = re.compile(r"^-[a-zA-Z]*i")
+
+
+def in_place(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
+    """Files edited in place (``sed -i``, ``perl -pi``, ``yq -i``, ``dos2unix``) are written.
+
+    Each must lie inside the workspace (or scratch space) like any other write.
+    """
+    for word in in_place_files(cmd):
+        yield from write_target(word, f"{cmd.name} -i", ctx)
+        path = ctx.resolve(word)
+        if not (paths.in_workspace(path, ctx.workspace) or paths.is_scratch(path)):
+            yield Finding(
+                "outside-workspace",
+                "ask",
+                f"{cmd.name} edits {word!r} in place, outside the workspace; a human must "
+                "confirm, or work on a copy inside the workspace",
+            )
+
+
+def in_place_files(cmd: Cmd) -> list[str]:
+    """The files ``cmd`` rewrites in place, or none."""
+    name, args = cmd.name, cmd.args()
+    flags, operands = parse_flags(args)
+    words = [w for _, w in operands]
+    if name == "sed" and ("i" in flags or any(a.startswith("--in-place") for a in args)):
+        scripted = any(a in ("-e", "-f", "--expression", "--file") for a in args)
+        return [w for w in words if not _value_of(args, w, ("-e", "-f"))][0 if scripted else 1 :]
+    if name in ("perl", "ruby") and any(_IN_PLACE_PERL.match(a) for a in args):
+        return [w for w in words if not _value_of(args, w, ("-e", "-E"), code=True)]
+    if name == "yq" and flags & {"i", "--inplace"}:
+        files = [w for w in words if w not in ("e", "eval", "ea", "eval-all")]
+        return files[1:]
+    if name in ("dos2unix", "unix2dos", "mac2unix", "unix2mac"):
+        return words[1::2] if "n" in flags else words
+    return []
+
+
+def _value_of(
+    args: tuple[str, ...], word: str, options: tuple[str, ...], *, code: bool = False
+) -> bool:
+    """``word`` is the value of one of ``options`` (``-e CODE``, ``-pe CODE``), not a file."""
+    return any(
+        args[i + 1] == word
+        and (args[i] in options or (code and re.fullmatch(r"-[a-zA-Z]*[eE]", args[i])))
+        for i in range(len(args) - 1)
+    )
 
 
 def _dd(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -131,7 +180,15 @@ def mkfs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "never formats disks — build a filesystem image file inside the workspace instead",
         )
     else:
-        yield Finding("format-image", "ask", f"{cmd.name} formats {operands[0][1]}; confirm")
+        image = operands[0][1]
+        path = ctx.resolve(image)
+        if not (paths.in_workspace(path, ctx.workspace) or paths.is_scratch(path)):
+            yield Finding(
+                "format-image",
+                "ask",
+                f"{cmd.name} formats {image}, outside the workspace; a human must confirm, or "
+                "build the image inside the workspace",
+            )
 
 
 HANDLERS: dict[str, Handler] = {

@@ -1,0 +1,170 @@
+"""The lists behind :mod:`~workset.safety.rules.known`: programs whose effects are known.
+
+Builtins, read-only programs, workspace writers, project tools, the subcommands that only read
+(or only change the project) per program, the global options that take a value before a
+subcommand, and the options that turn a read-only program into one that writes.
+"""
+
+from __future__ import annotations
+
+BUILTINS = frozenset(
+    {
+        "cd", "pushd", "popd", "dirs", "export", "declare", "local", "readonly", "typeset",
+        "unset", "set", "shopt", "shift", "read", "wait", "jobs", "true", "false", ":", "test",
+        "[", "[[", "echo", "printf", "pwd", "type", "hash", "alias", "unalias", "return",
+        "exit", "break", "continue", "trap", "umask", "ulimit", "getopts", "let", "eval",
+        "times", "history", "fg", "bg", "disown", "sleep", "mapfile", "readarray", "caller",
+        "compgen", "complete", "help", "logout", "source", ".", "kill", "command", "exec",
+    }
+)  # fmt: skip
+READ_ONLY = frozenset(
+    {
+        "ls", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ag",
+        "ack", "find", "fd", "tree", "stat", "file", "du", "df", "which", "whereis", "whatis",
+        "date", "cal", "uname", "whoami", "id", "groups", "printenv", "env", "ps", "pgrep",
+        "uptime", "free", "lscpu", "lsblk", "lsof", "nproc", "sort", "uniq", "cut", "tr",
+        "paste", "join", "comm", "diff", "diff3", "cmp", "column", "fold", "fmt", "nl", "od",
+        "xxd", "hexdump", "strings", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum",
+        "cksum", "b2sum", "base64", "base32", "basename", "dirname", "realpath", "readlink",
+        "seq", "yes", "jq", "yq", "man", "info", "tput", "locale", "getconf", "expr", "bc",
+        "dc", "tac", "rev", "zcat", "zgrep", "zless", "bzcat", "xzcat", "lzcat", "tee",
+        "numfmt", "sum", "look", "iconv", "ldd", "nm", "objdump", "readelf", "size", "lsattr",
+        "hostname", "tty", "stty", "top", "htop", "vmstat", "iostat", "ss", "netstat", "ip",
+        "sed", "awk", "gawk", "mawk", "nawk", "xargs", "timeout", "nice", "nohup", "time",
+        "watch", "pstree", "journalctl", "dmesg", "w", "who", "last", "getent", "arch",
+        "lsb_release", "sw_vers", "atq", "python-config", "pkg-config", "pip-licenses", "cloc",
+        "tokei", "shellcheck", "hadolint", "yamllint", "jsonlint", "actionlint", "diffstat",
+        "colordiff", "wdiff", "dos2unix", "unix2dos", "envsubst", "gzip", "gunzip", "bzip2",
+        "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
+    }
+)  # fmt: skip
+WRITERS = frozenset(
+    {
+        "touch", "mkdir", "rmdir", "rm", "unlink", "cp", "mv", "ln", "install", "chmod",
+        "chown", "chgrp", "truncate", "split", "csplit", "patch", "mktemp", "mkfifo", "dd",
+        "rsync", "shred", "srm",
+    }
+)  # fmt: skip
+PROJECT = frozenset(
+    {
+        "make", "gmake", "cmake", "ninja", "meson", "pytest", "py.test", "tox", "nox", "ruff",
+        "black", "isort", "flake8", "pylint", "mypy", "pyright", "bandit", "coverage",
+        "pre-commit", "tsc", "jest", "vitest", "mocha", "eslint", "prettier", "rustc",
+        "rustfmt", "gofmt", "javac", "java", "mvn", "gradle", "gcc", "g++", "cc", "c++",
+        "clang", "clang++", "ld", "ar", "ctest", "bazel", "rake", "rspec", "phpunit",
+        "composer", "swift", "mix", "elixir", "ghc", "cabal", "stack", "zig", "shfmt",
+        "markdownlint", "stylelint", "biome", "deno", "bun", "sphinx-build", "mkdocs",
+        "alembic", "django-admin", "flask", "uvicorn", "gunicorn", "hugo", "jekyll", "wasm-pack",
+        "protoc", "buf", "sqlfluff", "codespell", "vulture", "radon", "interrogate", "pdoc",
+    }
+)  # fmt: skip
+# Subcommands that only read, or only change the project in the workspace.
+SUBCOMMANDS: dict[str, frozenset[str]] = {
+    "git": frozenset(
+        {
+            "status", "log", "diff", "show", "branch", "tag", "remote", "config", "rev-parse",
+            "ls-files", "ls-tree", "ls-remote", "blame", "grep", "describe", "shortlog",
+            "reflog", "stash", "rebase", "fetch", "pull", "push", "add", "commit", "checkout",
+            "switch",
+            "reset", "merge", "cherry-pick", "revert", "rm", "mv", "clean", "gc", "init",
+            "bisect", "archive", "format-patch", "am", "apply", "submodule", "hash-object",
+            "cat-file", "show-ref", "for-each-ref", "count-objects", "fsck", "help", "version",
+            "worktree", "notes", "restore", "whatchanged", "range-diff", "name-rev", "var",
+            "check-ignore", "check-attr", "diff-tree", "diff-index", "rev-list", "merge-base",
+            "sparse-checkout", "lfs", "maintenance", "request-pull", "verify-commit",
+        }
+    ),
+    "pip": frozenset({"list", "show", "freeze", "check", "debug", "help", "index", "inspect",
+                      "hash", "cache", "wheel", "download", "--version", "-V"}),
+    "npm": frozenset({"test", "t", "run", "run-script", "start", "build", "ci", "install", "i",
+                      "ls", "list", "outdated", "view", "info", "pack", "help", "init",
+                      "--version", "-v", "audit", "explain", "why", "prune", "rebuild",
+                      "dedupe", "fund", "doctor", "config", "root", "bin", "prefix", "stop",
+                      "restart", "exec", "x", "lint", "version"}),
+    "cargo": frozenset({"build", "b", "check", "c", "test", "t", "run", "r", "clippy", "fmt",
+                        "doc", "bench", "clean", "tree", "metadata", "update", "fetch",
+                        "--version", "version", "help", "new", "init", "vendor", "expand",
+                        "nextest", "llvm-cov", "tarpaulin", "audit", "deny", "outdated"}),
+    "go": frozenset({"build", "test", "run", "vet", "fmt", "mod", "list", "env", "version",
+                     "doc", "generate", "clean", "work", "tool", "help", "bug"}),
+    "uv": frozenset({"run", "sync", "lock", "build", "tree", "venv", "pip", "python",
+                     "export", "--version", "version", "help", "init", "cache"}),
+    "poetry": frozenset({"install", "run", "build", "lock", "show", "check", "env", "shell",
+                         "version", "--version", "config", "init", "new", "export"}),
+    "pdm": frozenset({"install", "run", "build", "lock", "list", "show", "sync", "info"}),
+    "hatch": frozenset({"run", "build", "env", "test", "fmt", "version", "status", "shell"}),
+    "yarn": frozenset({"test", "run", "build", "install", "lint", "dev", "start", "why",
+                       "list", "info", "--version", "-v", "check", "workspaces", "format"}),
+    "pnpm": frozenset({"test", "run", "build", "install", "i", "lint", "dev", "start", "why",
+                       "list", "ls", "outdated", "--version", "-v", "exec", "format"}),
+    "dotnet": frozenset({"build", "test", "run", "restore", "format", "--version", "--info",
+                         "list", "clean", "pack", "new", "sln", "watch"}),
+    "bundle": frozenset({"install", "exec", "list", "show", "check", "outdated", "config"}),
+    "gem": frozenset({"list", "search", "info", "contents", "which", "environment", "spec"}),
+    "conda": frozenset({"list", "info", "search", "env", "--version"}),
+    "brew": frozenset({"list", "info", "search", "--version", "deps", "outdated", "config",
+                       "doctor", "leaves", "uses", "desc", "home", "--prefix"}),
+    "apt": frozenset({"list", "search", "show", "policy", "depends", "rdepends", "changelog"}),
+    "apt-cache": frozenset({"search", "show", "policy", "depends", "rdepends", "madison",
+                            "showpkg", "pkgnames", "stats"}),
+    "dpkg": frozenset({"-l", "-L", "-s", "-S", "--list", "--listfiles", "--status",
+                       "--search", "--print-architecture", "--get-selections"}),
+    "rpm": frozenset({"-q", "-qa", "-qi", "-ql", "-qf", "--query"}),
+    "systemctl": frozenset({"status", "is-active", "is-enabled", "is-failed", "list-units",
+                            "list-unit-files", "list-timers", "list-sockets", "show", "cat",
+                            "list-dependencies", "--version", "get-default"}),
+    "service": frozenset({"--status-all"}),
+    "crontab": frozenset({"-l"}),
+    "launchctl": frozenset({"list", "print", "blame", "version"}),
+    "nvm": frozenset({"ls", "list", "current", "which", "version", "use", "--version"}),
+    "pyenv": frozenset({"versions", "version", "which", "local", "shell", "--version"}),
+    "rustup": frozenset({"show", "--version", "which", "toolchain", "component", "target"}),
+    "at": frozenset({"-l", "-c"}),
+    "twine": frozenset({"check", "--version"}),
+    # systemd's inspectors: "" is the program alone, which shows the status
+    "systemd-analyze": frozenset({"", "time", "blame", "critical-chain", "verify", "calendar",
+                                  "timespan", "timestamp", "security", "cat-config", "dot",
+                                  "unit-files", "unit-paths", "plot", "syscall-filter",
+                                  "condition", "dump", "exit-status", "capability"}),
+    "loginctl": frozenset({"", "list-sessions", "list-users", "list-seats", "show-session",
+                           "show-user", "show-seat", "session-status", "user-status",
+                           "seat-status"}),
+    "timedatectl": frozenset({"", "status", "show", "list-timezones", "timesync-status",
+                              "show-timesync"}),
+    "hostnamectl": frozenset({"", "status", "show"}),
+    "localectl": frozenset({"", "status", "list-locales", "list-keymaps", "list-x11-keymap-models",
+                            "list-x11-keymap-layouts"}),
+    "networkctl": frozenset({"", "list", "status", "lldp", "label"}),
+    "busctl": frozenset({"", "list", "status", "tree", "introspect"}),
+    "coredumpctl": frozenset({"", "list", "info"}),
+    "udevadm": frozenset({"info"}),
+}  # fmt: skip
+# systemd tools: --user, --no-pager, --all… take no value; these options do
+_SYSTEMD_TOOLS = ("systemctl", "systemd-analyze", "loginctl", "timedatectl", "hostnamectl",
+                  "localectl", "networkctl", "busctl", "coredumpctl")  # fmt: skip
+_SYSTEMD_OPTIONS = ("-H", "--host", "-M", "--machine", "-t", "--type", "-p", "--property",
+                    "--state", "-n", "--lines", "-o", "--output", "--root")  # fmt: skip
+OPTION_VALUES: dict[str, tuple[str, ...]] = {
+    "git": ("-C", "-c", "--git-dir", "--work-tree", "--namespace"),
+    "docker": ("-H", "--host", "--context", "--config", "-c", "--log-level"),
+    "kubectl": ("-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"),
+    "helm": ("-n", "--namespace", "--kube-context"),
+    "terraform": ("-chdir",),
+    **dict.fromkeys(_SYSTEMD_TOOLS, _SYSTEMD_OPTIONS),
+}
+WRITING_FLAGS: dict[str, tuple[str, ...]] = {
+    "sort": ("-o", "--output"),
+    "tee": (),
+    "sed": ("-i", "--in-place"),
+    "tar": ("-x", "--extract", "-c", "--create", "-r", "-u", "--append", "--delete"),
+}
+SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")
+HELP = frozenset({"-h", "--help", "-help", "help", "--version", "-V", "-v", "version"})
+# Programs whose rule family asks for everything that is not a read (rules.infra).
+JUDGED_BY_FAMILY = frozenset(
+    {
+        "docker", "podman", "nerdctl", "kubectl", "oc", "helm", "terraform", "tofu",
+        "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az", "psql", "mysql", "mariadb",
+        "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd", "clickhouse-client",
+    }
+)  # fmt: skip

@@ -1,0 +1,77 @@
+"""Rules for commands that serve files to other machines: one-line web servers and kin.
+
+``python3 -m http.server``, ``php -S``, ``ruby -run -e httpd`` and ``busybox httpd`` hand every
+file under a directory to whoever connects, and they listen on every interface unless told
+otherwise. That is network access in the other direction, so it asks (rule ``network``, which
+makes a server over a tree of secrets such as ``~`` exfiltration, denied). Bound to the
+loopback address (``--bind 127.0.0.1``, ``php -S localhost:8000``) the server stays on this
+machine and runs without asking.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety.rules.base import Cmd, Context, Finding, Result
+from workset.safety.rules.secrets import is_secret, secret_read
+
+_PYTHON = re.compile(r"^(python|pypy)[0-9.]*$")
+_PYTHON_SERVERS = frozenset({"http.server", "SimpleHTTPServer", "xmlrpc.server", "smtpd",
+                             "aiosmtpd", "pyftpdlib", "wsgiref.simple_server"})  # fmt: skip
+_LOOPBACK = re.compile(r"^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])(:\d+)?$", re.IGNORECASE)
+
+
+def serving(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """A finding when ``cmd`` serves files to other machines."""
+    served = _served(cmd)
+    if served is None or any(a in ("-h", "--help") for a in cmd.args()[-1:]):
+        return
+    what, host = served
+    if ctx.cwd is not None and not _names_directory(cmd):
+        place = ctx.cwd  # served from where the line cd'ed to: that tree is read
+        if is_secret(place) or place in ("~", "/root") or place.startswith(("~/.", "/etc")):
+            yield secret_read([place])
+    if host is not None and _LOOPBACK.match(host):
+        return
+    yield Finding(
+        "network",
+        "ask",
+        f"{what} serves files to other machines (it listens on every interface); a human must "
+        "confirm, or bind it to 127.0.0.1",
+    )
+
+
+def _served(cmd: Cmd) -> tuple[str, str | None] | None:
+    """(what serves, the host it binds to or None for every interface), or None."""
+    args = cmd.args()
+    name = cmd.name
+    if _PYTHON.match(name) and "-m" in args:
+        module = args[args.index("-m") + 1] if args.index("-m") + 1 < len(args) else ""
+        if module == "pydoc" and any(a in ("-p", "-b") for a in args):
+            return "pydoc -p", _value(args, ("-n",)) or "localhost"
+        if module in _PYTHON_SERVERS:
+            return f"{name} -m {module}", _value(args, ("-b", "--bind"))
+    if name == "php" and "-S" in args:
+        address = _value(args, ("-S",)) or ""
+        return "php -S", address.rsplit(":", 1)[0] if ":" in address else address
+    if name == "ruby" and "-run" in args and "httpd" in args:
+        return "ruby -run -e httpd", _value(args, ("--bind-address", "-b"))
+    if name == "httpd":  # busybox httpd, or a web server's own binary
+        return "httpd", None
+    return None
+
+
+def _names_directory(cmd: Cmd) -> bool:
+    args = cmd.args()
+    return any(a in ("-d", "--directory", "-t", "-h") or a.startswith("--directory=") for a in args)
+
+
+def _value(args: tuple[str, ...], options: tuple[str, ...]) -> str | None:
+    for index, word in enumerate(args):
+        for option in options:
+            if word == option and index + 1 < len(args):
+                return args[index + 1]
+            if option.startswith("--") and word.startswith(option + "="):
+                return word.split("=", 1)[1]
+    return None
