@@ -103,6 +103,18 @@ Handler: TypeAlias = Callable[[Cmd, Context], Iterator[Result]]
 """A rule for one command name; the families map names to their handlers in ``HANDLERS``."""
 
 
+def option_value(args: tuple[str, ...], options: tuple[str, ...]) -> str | None:
+    """The value of the first of ``options`` in ``args``: the next word (``-o out``), or what
+    follows ``=`` for a long option (``--output=out``); None when none is given."""
+    for index, word in enumerate(args):
+        for option in options:
+            if word == option and index + 1 < len(args):
+                return args[index + 1]
+            if option.startswith("--") and word.startswith(option + "="):
+                return word.split("=", 1)[1]
+    return None
+
+
 def parse_flags(args: Sequence[str]) -> tuple[set[str], list[tuple[int, str]]]:
     """Short flags (as letters) and long flags (``--x``), and the operands with their index."""
     flags: set[str] = set()

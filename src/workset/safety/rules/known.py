@@ -27,7 +27,14 @@ from collections.abc import Callable
 from workset.safety import paths
 from workset.safety.rules import keytools
 from workset.safety.rules import sql as sql_rules
-from workset.safety.rules.base import Cmd, Context, Finding, parse_flags, unknown_program
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    option_value,
+    parse_flags,
+    unknown_program,
+)
 from workset.safety.rules.known_lists import (
     BUILTINS,
     HELP,
@@ -104,7 +111,7 @@ def _read_only(cmd: Cmd, ctx: Context) -> Finding | None:
     flags, operands = parse_flags(cmd.args())
     writing = WRITING_FLAGS.get(cmd.name)
     if cmd.name == "sort" and (flags & {"o", "--output"}):
-        target = _value_after(cmd.args(), ("-o", "--output"))
+        target = option_value(cmd.args(), ("-o", "--output"))
         return None if target is None or inside(target, ctx) else outside(target)
     if cmd.name == "tar" and writing:
         return _tar(cmd, ctx, flags)
@@ -115,7 +122,7 @@ def _read_only(cmd: Cmd, ctx: Context) -> Finding | None:
         return None
     if cmd.name in ("zip", "7z", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd",
                     "unzip", "unzstd"):  # fmt: skip
-        dest = _value_after(cmd.args(), ("-d", "-o"))
+        dest = option_value(cmd.args(), ("-d", "-o"))
         targets = [dest] if dest else [w for _, w in operands]
         for word in targets:
             if not inside(word, ctx) and not word.startswith("-"):
@@ -147,11 +154,11 @@ def _tar(cmd: Cmd, ctx: Context, flags: set[str]) -> Finding | None:
     letters = set(first) if first and not first.startswith("-") else set()
     letters |= flags
     for option in ("-C", "--directory"):
-        target = _value_after(args, (option,))
+        target = option_value(args, (option,))
         if target is not None and not inside(target, ctx):
             return outside(target)
     if letters & {"c", "r", "u", "--create", "--append"}:
-        archive = _value_after(args, ("-f", "--file")) or _archive_in_bundle(args)
+        archive = option_value(args, ("-f", "--file")) or _archive_in_bundle(args)
         if archive is not None and archive != "-" and not inside(archive, ctx):
             return outside(archive)
     return None
@@ -232,16 +239,6 @@ def outside(word: str, name: str = "") -> Finding:
     )
 
 
-def _value_after(args: tuple[str, ...], options: tuple[str, ...]) -> str | None:
-    for index, word in enumerate(args):
-        for option in options:
-            if word == option and index + 1 < len(args):
-                return args[index + 1]
-            if option.startswith("--") and word.startswith(option + "="):
-                return word.split("=", 1)[1]
-    return None
-
-
 def _is_script(cmd: Cmd) -> bool:
     word = cmd.argv[0] if cmd.argv else ""
     return "/" in word and not word.startswith(("/usr/bin/", "/bin/", "/usr/local/bin/"))
@@ -263,7 +260,7 @@ def _project(cmd: Cmd, ctx: Context) -> Finding | None:
             "workspace; a human must confirm",
         )
     for option in ("-C", "--directory", "-f", "--file", "--makefile"):
-        target = _value_after(cmd.args(), (option,))
+        target = option_value(cmd.args(), (option,))
         if cmd.name in ("make", "gmake") and target is not None and not inside(target, ctx):
             return outside(target, cmd.name)
     return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Finding, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Result, option_value
 from workset.safety.rules.secrets import is_secret, secret_read
 
 _PYTHON = re.compile(r"^(python|pypy)[0-9.]*$")
@@ -49,14 +49,14 @@ def _served(cmd: Cmd) -> tuple[str, str | None] | None:
     if _PYTHON.match(name) and "-m" in args:
         module = args[args.index("-m") + 1] if args.index("-m") + 1 < len(args) else ""
         if module == "pydoc" and any(a in ("-p", "-b") for a in args):
-            return "pydoc -p", _value(args, ("-n",)) or "localhost"
+            return "pydoc -p", option_value(args, ("-n",)) or "localhost"
         if module in _PYTHON_SERVERS:
-            return f"{name} -m {module}", _value(args, ("-b", "--bind"))
+            return f"{name} -m {module}", option_value(args, ("-b", "--bind"))
     if name == "php" and "-S" in args:
-        address = _value(args, ("-S",)) or ""
+        address = option_value(args, ("-S",)) or ""
         return "php -S", address.rsplit(":", 1)[0] if ":" in address else address
     if name == "ruby" and "-run" in args and "httpd" in args:
-        return "ruby -run -e httpd", _value(args, ("--bind-address", "-b"))
+        return "ruby -run -e httpd", option_value(args, ("--bind-address", "-b"))
     if name == "httpd":  # busybox httpd, or a web server's own binary
         return "httpd", None
     return None
@@ -65,13 +65,3 @@ def _served(cmd: Cmd) -> tuple[str, str | None] | None:
 def _names_directory(cmd: Cmd) -> bool:
     args = cmd.args()
     return any(a in ("-d", "--directory", "-t", "-h") or a.startswith("--directory=") for a in args)
-
-
-def _value(args: tuple[str, ...], options: tuple[str, ...]) -> str | None:
-    for index, word in enumerate(args):
-        for option in options:
-            if word == option and index + 1 < len(args):
-                return args[index + 1]
-            if option.startswith("--") and word.startswith(option + "="):
-                return word.split("=", 1)[1]
-    return None
