@@ -20,7 +20,7 @@ Run (always under the model slot, in the background):
 ``/work/tools/model-slot python benchmarks/agent_tasks.py --set questions --split report``
 Options: ``--model``, ``--no-evidence``, ``--constrained``, ``--prompt example``,
 ``--full-tools``, ``--read-lines N`` (read_file's window; 80, as the CLI sets it for this
-window), ``--no-focus`` (no quoted lines after a read), ``--label`` (names the checkpoint),
+window), ``--focus`` (quoted lines after a read), ``--label`` (names the checkpoint),
 ``--limit N``, ``--ids a,b``,
 ``--rejudge`` (no model: the checkpoint's recorded question runs judged again by the current
 outcome rules, from its session log and the same evidence).
@@ -88,14 +88,14 @@ class Options:
     compact: bool
     max_iterations: int
     read_lines: int = SMALL_READ_LINES  # as the CLI sets it for windows of 16k or less
-    focus: bool = True  # AgentConfig.focus_lines
+    focus: bool = False  # AgentConfig.focus_lines
 
     def label(self) -> str:
         parts = [self.model, "ev" if self.evidence else "noev", self.prompt]
         parts += ["constrained"] if self.constrained else []
         parts += [] if self.compact else ["full-tools"]
         parts += [] if self.read_lines == SMALL_READ_LINES else [f"read{self.read_lines}"]
-        parts += [] if self.focus else ["nofocus"]
+        parts += ["focus"] if self.focus else []
         return "-".join(parts)
 
 
@@ -317,7 +317,7 @@ async def main_async(args: argparse.Namespace) -> None:
     options = Options(
         model=args.model, evidence=not args.no_evidence, constrained=args.constrained,
         prompt=args.prompt, compact=not args.full_tools, max_iterations=args.max_iterations,
-        read_lines=args.read_lines, focus=not args.no_focus,
+        read_lines=args.read_lines, focus=args.focus,
     )  # fmt: skip
     label = args.label or f"{args.set}-{args.split}-{options.label()}"
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -424,7 +424,7 @@ def main() -> None:
     parser.add_argument("--full-tools", action="store_true")
     parser.add_argument("--max-iterations", type=int, default=AgentConfig().max_iterations)
     parser.add_argument("--read-lines", type=int, default=SMALL_READ_LINES)
-    parser.add_argument("--no-focus", action="store_true")
+    parser.add_argument("--focus", action="store_true")
     parser.add_argument("--label", default="")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--ids", default="")

@@ -46,7 +46,7 @@ class CallInterpreter:
         max_calls: int = 8,
         answer_on_repeat: bool = True,
         answer_with_grammar: bool = False,
-        focus: bool = True,
+        focus: bool = False,
         replayable: Callable[[str], bool] = lambda name: True,
         read_only: Callable[[str], bool] = lambda name: True,
     ) -> None:

@@ -94,8 +94,9 @@ class AgentConfig:
     answer_with_grammar: bool = True
     # After a read that found something, quote in the next request (not the trajectory) the
     # few lines of it that share the most words with the task (workset.loop.focus): the 0.5B
-    # paged past the line that answered.
-    focus_lines: bool = True
+    # paged past the line that answered. Off: with the excerpts prompt, 2 of 7 tune questions
+    # against 2 of 3 without either (docs/results/agent-tasks.md).
+    focus_lines: bool = False
     # Tool results are data, not instructions: wrap them in <external_content> with their
     # source (reserved tags inside are neutralised either way). Tools marked
     # ``wrap_output=False`` (workset's own bookkeeping tools, MCP) are not wrapped again.

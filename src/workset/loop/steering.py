@@ -72,7 +72,7 @@ class Steering:
         task: str = "",
         answer_on_repeat: bool = True,
         answer_with_grammar: bool = False,
-        focus: bool = True,
+        focus: bool = False,
     ) -> None:
         self.tool_names = tuple(tool_names)
         self.focus = focus  # quote the lines of a read that share words with the task
