@@ -43,6 +43,27 @@ def test_the_old_one_shot_example_answered_from_an_error_is_unverified() -> None
     assert "setup.cfg" in verdict.unsupported  # an error's text is never support
 
 
+def test_a_file_a_tool_said_does_not_exist_is_no_answer_even_when_the_evidence_names_it() -> None:
+    """The workspace was this repository: the evidence quoted a test fixture that tells the
+    setup.cfg story, the read of setup.cfg failed, and the 0.5B answered "setup.cfg"."""
+    history = run(
+        "Which file defines the class Agent, and what does its run method return?",
+        ("read_file", '{"path": "setup.cfg"}', "Error: no such file: 'setup.cfg'", True),
+        answer="setup.cfg",
+    )
+    excerpt = "--- tests/loop/test_outcome.py, lines 35-43\n  37| read_file setup.cfg version 1.4.2"
+    verdict = classify(history, evidence=[excerpt])
+    assert verdict.outcome == "answered_unverified"
+    assert "does not exist" in verdict.reason and verdict.unsupported == ("setup.cfg",)
+    created = run(
+        "Which config file did you write?",
+        ("read_file", '{"path": "setup.cfg"}', "Error: no such file: 'setup.cfg'", True),
+        ("write_file", '{"path": "setup.cfg"}', "wrote setup.cfg", False),
+        answer="I wrote setup.cfg.",
+    )
+    assert classify(created).outcome == "answered"  # it exists once a call on it succeeded
+
+
 def test_a_value_that_contradicts_what_was_read_is_unverified() -> None:
     history = run(
         "Which port?",

@@ -65,6 +65,8 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,}")
 # Line numbers ("  12| code"), line ranges ("lines 72-85", "Showing lines 1-40 of 274").
 _GUTTER = re.compile(r"(?m)^\s*\d+\|| lines? \d+(?:-\d+)?(?: of \d+)?")
 _PATH_ARGUMENT = re.compile(r'"path"\s*:\s*"([^"]+)"')
+# What a perception tool's error says of a path that is not there.
+_MISSING = re.compile(r"\bno such (?:file|directory): '([^'\n]+)'")
 # A task that asks for a name or a value ("Which function…", "What type…").
 _ASKS_WHICH = re.compile(r"\s*(?:which|what)\b", re.IGNORECASE)
 _KEY_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
@@ -200,6 +202,15 @@ def classify(
             "answered_unverified",
             f"the answer names only what the task and the paths already say ({named[0]!r})",
         )
+    missing = _missing(results) - {_norm_path(f) for f in _read_paths(results, calls)}
+    gone = [f for f in facts if _norm_path(f) in missing]
+    if gone:
+        return Verdict(
+            "answered_unverified",
+            f"the answer names {gone[0]!r}, which a tool result says does not exist",
+            (),
+            tuple(gone),
+        )
     plain = _ungutter(haystack)  # for numbers: without line gutters and ranges
     supported = tuple(f for f in facts if _seen(f, haystack, plain))
     unsupported = tuple(f for f in facts if not _seen(f, haystack, plain))
@@ -296,6 +307,25 @@ def _facts(answer: str) -> list[str]:
     for pattern in (_PATH, _DOTTED, _CAMEL, _SNAKE, _NUMBER):
         found += [m.group().rstrip(".").removesuffix("()") for m in pattern.finditer(plain)]
     return list(dict.fromkeys(f for f in (x.strip() for x in found) if len(f) > 1 or f.isdigit()))
+
+
+def _missing(results: Sequence[ToolMessage]) -> set[str]:
+    """Paths an error result said do not exist (``no such file: 'setup.cfg'``)."""
+    return {_norm_path(p) for r in results if r.is_error for p in _MISSING.findall(r.content)}
+
+
+def _read_paths(results: Sequence[ToolMessage], calls: dict[str, ToolCall]) -> set[str]:
+    """Paths of calls that succeeded (a file created after a miss exists)."""
+    return {
+        path
+        for r in results
+        if not r.is_error and r.tool_call_id in calls
+        for path in _PATH_ARGUMENT.findall(calls[r.tool_call_id].arguments)
+    }
+
+
+def _norm_path(path: str) -> str:
+    return path.strip().strip("`'\"").removeprefix("./").rstrip("/").lower()
 
 
 def _folders(arguments: Iterable[str]) -> set[str]:
