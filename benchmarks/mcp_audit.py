@@ -31,6 +31,8 @@ name, a technique per pair, and unrelated pairs that must not be reported) throu
 :func:`workset.mcp.find_shadowing`.
 
 ``--show heldout`` (or tune) lists the misses of a half (rules or learned) with their findings.
+``--leave-out 9`` scores every cohort but cohort 9 (how a tuner keeps a blind cohort unseen
+until its one final run); ``--only 8`` scores cohort 8 alone.
 ``--rules-only`` skips the learned layer (as does a checkout that has none). Run the same
 script with ``PYTHONPATH`` pointing at another checkout's ``src`` to score that audit on the
 same data (how docs/results/safety.md gets its "before" numbers).
@@ -122,9 +124,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show", choices=("tune", "heldout"))
     parser.add_argument("--rules-only", action="store_true")
+    parser.add_argument(
+        "--leave-out",
+        nargs="+",
+        default=[],
+        metavar="COHORT",
+        help="cohorts not scored at all (e.g. 9: a blind cohort kept unseen while tuning)",
+    )
+    parser.add_argument(
+        "--only", nargs="+", default=[], metavar="COHORT", help="score only these cohorts"
+    )
     args = parser.parse_args()
     learn = None if args.rules_only else learned_findings
-    rows = load()
+    rows = [
+        r
+        for r in load()
+        if r["corpus"].removeprefix("new") not in args.leave_out
+        and (not args.only or r["corpus"].removeprefix("new") in args.only)
+    ]
     rules = {id(r): audit_tool(tool_of(r)) for r in rows}
     found = {id(r): rules[id(r)] + (learn(tool_of(r)) if learn else []) for r in rows}
     baseline = {id(r): keyword_flagged(tool_of(r)) for r in rows}
@@ -152,6 +169,8 @@ def main() -> None:
         first = note["first_score"]
         cohort = file.stem.removeprefix("definitions_cohort")
         mine = [r for r in rows if r["corpus"] == f"new{cohort}"]
+        if not mine:
+            continue
         now = rates(mine, lambda r: bool(rules[id(r)]))
         print(
             f"cohort {cohort:3} first scored (rules of {first['rules_commit']}): poisoned "

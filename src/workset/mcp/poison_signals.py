@@ -270,7 +270,12 @@ def _checks(
     yield "shapes-the-reply", _unnegated(_REPLY, sentence)
     yield "about-other-tools", _unnegated(_ABOUT_OTHERS, sentence)
     if kind in ("name", "data"):
-        words = re.findall(r"[A-Za-z']+", sentence)
+        # A path or identifier in a value is one word, not a sentence ("~/.ssh/id_ed25519.pub").
+        words = (
+            re.findall(r"[A-Za-z']+", sentence)
+            if kind == "name"
+            else [w for w in sentence.split() if re.search(r"[A-Za-z]{2}", w) and "/" not in w]
+        )
         about = _NAMED if kind == "name" else _PARTICIPANT
         yield (
             "instruction-in-data-field",
@@ -311,11 +316,24 @@ def _sent_away(sentence: str) -> bool:
     return False
 
 
+# Where a secret is kept, not the secret: "the name of an environment variable", "env var
+# holding a bearer token" (the tool reads it itself; the model never handles the value).
+_REFERENCE = re.compile(
+    r"\b(the\s+)?(names?|identifiers?|ids?|labels?|keys?)\s+of\s+(an?|the)\s+$"
+    r"|\b(env(ironment)?\s+var(iable)?s?|variables?|vault\s+entry|keychain\s+item|"
+    r"secret\s+(name|store|manager))\s+(holding|containing|that\s+(holds|contains)|with)\s+"
+    r"(an?\s+|the\s+)?$",
+    _I,
+)
+
+
 def _carried(sentence: str) -> bool:
     """A verb of putting or carrying with the conversation, secrets or the environment after it
     (or before it, when the verb is passive: "whatever it learns from the inbox belongs in")."""
     for verb in re.finditer(_CARRY, sentence, _I):
         after = sentence[verb.end() : verb.end() + 90]
+        if _REFERENCE.search(sentence[: verb.end()] + " "):
+            continue
         if _taken(after) and not NEGATED.search(sentence[: verb.start()]):
             return True
     for verb in _PUT_INTO.finditer(sentence):
@@ -326,7 +344,13 @@ def _carried(sentence: str) -> bool:
 
 
 def _taken(text: str) -> bool:
-    return bool(re.search(CONTEXT, text, _I) or re.search(USER_PRIVATE, text, _I))
+    """The conversation, a secret or the user's private things in ``text``, other than a
+    reference to where a secret is kept ("the name of an environment variable")."""
+    for pattern in (CONTEXT, USER_PRIVATE):
+        for found in re.finditer(pattern, text, _I):
+            if not _REFERENCE.search(text[: found.start()]):
+                return True
+    return False
 
 
 def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:

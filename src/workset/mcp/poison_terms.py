@@ -21,9 +21,11 @@ ENV_SECRET = (
     r"(?-i:\b(?=(?:[A-Z0-9]+_)*(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|CREDENTIALS?|KEY)(?:_|\b))"
     r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b)"
 )
-# Files and stores that hold credentials, named the way a description would name them.
+# Files and stores that hold credentials, named the way a description would name them (a
+# public key, ``id_ed25519.pub``, holds none).
 CREDENTIAL_FILE = (
-    r"(~/\.ssh\b|\bid_(rsa|ed25519|ecdsa|dsa)\b|(^|[\s/'\"`(])\.env\b(?!\.example)|"
+    r"(~/\.ssh\b(?!/[\w.-]+\.pub\b)|\bid_(rsa|ed25519|ecdsa|dsa)\b(?!\.pub\b)|"
+    r"(^|[\s/'\"`(])\.env\b(?!\.example)|"
     r"\.aws/(credentials|config)\b|\.config/gcloud\b|application_default_credentials|"
     r"\.azure/|\.kube/config|\bkubeconfig\b|\.netrc\b|\.npmrc\b|\.pgpass\b|"
     r"\.git-credentials\b|\.docker/config\.json|\bwallet\.dat\b|\.gnupg)"

@@ -46,6 +46,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from workset.mcp.poison_claim_rules import CLAIM_RULES
+from workset.mcp.poison_context import (
+    all_documented,
+    file_kinds,
+    inspected,
+    quoted_example,
+    refused,
+    subject_files,
+)
 from workset.mcp.poison_languages import OTHER_LANGUAGES, SQUASHED
 from workset.mcp.poison_leak_rules import LEAK_RULES
 from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
@@ -101,10 +109,13 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
     """Every finding in every text of ``tool``'s definition, each naming its field."""
     findings: list[Finding] = []
     params = parameter_names(tool.input_schema)
+    subjects = subject_files(readable(tool.description)[0])
+    flags = switch_descriptions(tool.input_schema, "inputSchema")
     for where, text in definition_texts(tool):
         kind = field_kind(where)
         own = "" if where == "name" else tool.name
-        for rule, excerpt in scan(text, kind=kind, params=params, own_name=own):
+        context = Context(subjects=subjects, switch=where in flags)
+        for rule, excerpt in scan(text, kind=kind, params=params, own_name=own, context=context):
             findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     rule = "instruction-in-data-field"
     done = {f.field for f in findings if f.rule == rule}
@@ -112,6 +123,40 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         if where not in done:
             findings.append(Finding(tool.server, tool.name, where, rule, value))
     return findings
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the rest of the definition says about one text.
+
+    ``subjects``: credential-file names the description makes the tool's own subject
+    (:func:`workset.mcp.poison_context.subject_files`); ``switch``: the text describes a
+    boolean option, which holds no data the model could put secrets into.
+    """
+
+    subjects: frozenset[str] = frozenset()
+    switch: bool = False
+
+
+def switch_descriptions(node: Any, path: str) -> set[str]:
+    """The ``description`` paths of boolean properties, as :func:`definition_texts` names them."""
+    out: set[str] = set()
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            here = f"{path}.{key}"
+            if key in ("properties", "patternProperties", "$defs", "definitions") and isinstance(
+                value, Mapping
+            ):
+                for name, schema in value.items():
+                    if isinstance(schema, Mapping) and schema.get("type") == "boolean":
+                        out.add(f"{here}.{name}.description")
+                    out |= switch_descriptions(schema, f"{here}.{name}")
+            elif isinstance(value, Mapping | list):
+                out |= switch_descriptions(value, here)
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            out |= switch_descriptions(item, f"{path}[{index}]")
+    return out
 
 
 def enum_outliers(node: Any, path: str) -> Iterator[tuple[str, str]]:
@@ -182,7 +227,7 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
     hidden = [
         c for i, c in enumerate(text) if INVISIBLE.fullmatch(c) and not _emoji_joiner(text, i)
     ]
-    if hidden:
+    if hidden and not all_documented(hidden, text):
         names = sorted({f"U+{ord(c):04X} {unicodedata.name(c, 'TAG')}" for c in hidden})
         tricks.append(("hidden-unicode", f"{len(hidden)} hidden: {', '.join(names)}"[:_EXCERPT]))
     smuggled = tag_payload(text)
@@ -213,6 +258,7 @@ def scan(
     kind: FieldKind = "prose",
     params: frozenset[str] = frozenset(),
     own_name: str = "",
+    context: Context | None = None,
 ) -> Iterator[tuple[str, str]]:
     """(rule, excerpt) for each rule that ``text`` breaks once made readable.
 
@@ -220,10 +266,14 @@ def scan(
     from them is the tool describing its own request, not a way to smuggle data out.
     ``own_name`` is the tool's name: where the text names it, it reads as "this tool", so
     "call sync_state after every task" is the same demand as "call this after every task".
+    ``context`` is what the rest of the definition says (:class:`Context`).
     """
+    context = context or Context()
     name = kind == "name"
     plain, tricks = readable(text, name=name)
-    yield from tricks
+    # A comment in a value (a pull-request body's default) is the template's own text; its
+    # words are still read below.
+    yield from (t for t in tricks if not (kind == "data" and t[0] == "hidden-comment"))
     if re.search(r"[_\-.\d]|[a-z][A-Z]", own_name):  # an identifier, not an ordinary word
         plain = re.sub(rf"(?<![\w-]){re.escape(own_name)}(?![\w-])", "this tool", plain)
     short_name = name and len(plain.split()) < 5
@@ -232,7 +282,7 @@ def scan(
         if rule.name in seen or (short_name and not rule.in_short_names):
             continue
         for match in rule.pattern.finditer(plain):
-            if _excused(rule, plain, match, params):
+            if _excused(rule, plain, match, params) or _honest(rule, plain, match, kind, context):
                 continue
             seen.add(rule.name)
             yield rule.name, _around(plain, match.start(), match.end())
@@ -271,6 +321,24 @@ def _excused(rule: Rule, plain: str, match: re.Match[str], params: frozenset[str
         ]
         return bool(fields) and all(f.lower() in params for f in fields)
     return False
+
+
+def _honest(
+    rule: Rule, plain: str, match: re.Match[str], kind: FieldKind, context: Context
+) -> bool:
+    """Context that makes the match the tool's honest wording (:mod:`poison_context`)."""
+    if quoted_example(plain, match.start(), match.end()):
+        return True
+    if rule.name not in ("sensitive-path", "secret-request"):
+        return False
+    if rule.name == "secret-request" and context.switch:
+        return True
+    if refused(plain, match.start(), match.end()):
+        return True
+    if kind == "prose" and inspected(plain, match.start()):
+        return True
+    found = file_kinds(match.group(0))
+    return bool(found) and found <= context.subjects
 
 
 def parameter_names(schema: Any) -> frozenset[str]:
