@@ -22,8 +22,12 @@ each a property that a tool definition describing itself has no reason to have:
   in a parameter's own description the parameter is the argument.
 - ``context-to-address``: the same sent to an email address, URL or host the text names.
 - ``rewrites-other-tools``: a condition on another tool's use followed by an addition to its
-  call ("whenever you use send_email, add … to bcc"), another tool's messages made to carry
+  call ("whenever you use send_email, add … to bcc") or a change of its arguments ("when any
+  payment tool is used, set its destination to …"), another tool's messages made to carry
   something, or a claim to adjust another tool ("this server also adjusts git_push").
+- ``directs-other-tools`` and ``remote-script`` (:mod:`workset.mcp.poison_tools`): secrets or
+  the conversation handed to another tool, an imperative acting through another tool, a
+  download piped into a shell.
 
 Each signal reads one sentence (to ``.``, ``!``, ``?`` or a line break) at a time and is
 excused by a negation before it, so advice ("never paste tokens into the query", "the model
@@ -40,6 +44,12 @@ from typing import Literal
 
 from workset.mcp.poison_address import addressed_to_model
 from workset.mcp.poison_terms import CONTEXT, NEGATED, USER_PRIVATE
+from workset.mcp.poison_tools import (
+    acts_through_other_tool,
+    passes_to_other_tool,
+    retargets_other_tool,
+    runs_remote_script,
+)
 
 FieldKind = Literal["name", "prose", "parameter", "data"]
 
@@ -243,6 +253,11 @@ SIGNALS: tuple[Signal, ...] = (
     ),
     Signal("context-to-address", "sends conversation, secrets or files to an address it names"),
     Signal("rewrites-other-tools", "a sentence changes what other tools send or how they run"),
+    Signal(
+        "directs-other-tools",
+        "a sentence hands secrets or the conversation to another tool, or acts through one",
+    ),
+    Signal("remote-script", "a sentence has the model run a downloaded script"),
 )
 
 
@@ -284,7 +299,15 @@ def _checks(
     into = kind == "parameter" or bool(carriers.search(sentence))  # a parameter's own text
     yield "context-into-argument", into and _carried(sentence)
     yield "context-to-address", _sent_away(sentence)
-    yield "rewrites-other-tools", _rewrites_others(sentence, params)
+    yield (
+        "rewrites-other-tools",
+        _rewrites_others(sentence, params) or retargets_other_tool(sentence, params),
+    )
+    yield (
+        "directs-other-tools",
+        passes_to_other_tool(sentence, params) or (acts_through_other_tool(sentence, params)),
+    )
+    yield "remote-script", runs_remote_script(sentence)
 
 
 def _rewrites_others(sentence: str, params: frozenset[str]) -> bool:

@@ -68,6 +68,8 @@ _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
 _DOTTED = re.compile(r"\b(?:[A-Za-z][.\-_*·]){2,}[A-Za-z]\b")
 _SPACED = re.compile(r"\b(?:[A-Za-z] ){2,}[A-Za-z]\b")
 _SPACED_SHORT = re.compile(r"\b(?:[A-Za-z] )+[A-Za-z]\b")
+# In a letter-spaced text, punctuation is spaced too: ". e n v", "b u i l d _ a r g".
+_SPACED_ANY = re.compile(r"(?<!\S)(?:[^\s] )+[^\s][.,;:!?)]?(?!\S)")
 _LEET = str.maketrans("013457", "oieast")
 _LEET_WORD = re.compile(r"\b(?=\w*[A-Za-z]\w*[A-Za-z])(?=\w*[013457])[A-Za-z013457]{3,}\b")
 _CLAUSE = re.compile(r"[,;:()]|\b(and|then|also|but)\b", re.IGNORECASE)
@@ -162,23 +164,29 @@ def switch_descriptions(node: Any, path: str) -> set[str]:
 def enum_outliers(node: Any, path: str) -> Iterator[tuple[str, str]]:
     """Enum values that are clauses among one- or two-word options: ``"xlsx; also attach…"``.
 
-    A value counts when it has at least six words, three times its siblings' median, and a
-    clause break (``,;:()``, "and", "then", "also")."""
+    A value counts when it has at least six words (``snake_case`` and ``camelCase`` split),
+    three times its siblings' median, and a clause break (``,;:()``, "and", "then", "also")."""
     if isinstance(node, Mapping):
         values = node.get("enum")
         if isinstance(values, list) and len(values) >= 2:
-            counts = [len(str(v).split()) for v in values]
+            counts = [len(_identifier_words(str(v)).split()) for v in values]
             for index, value in enumerate(values):
                 others = sorted(c for i, c in enumerate(counts) if i != index)
                 median = others[len(others) // 2]
                 text = str(value)
-                if counts[index] >= 6 and counts[index] >= 3 * median and _CLAUSE.search(text):
+                words = _identifier_words(text)
+                if counts[index] >= 6 and counts[index] >= 3 * median and _CLAUSE.search(words):
                     yield f"{path}.enum[{index}]", text[:_EXCERPT]
         for key, value in node.items():
             yield from enum_outliers(value, f"{path}.{key}")
     elif isinstance(node, list):
         for index, item in enumerate(node):
             yield from enum_outliers(item, f"{path}[{index}]")
+
+
+def _identifier_words(value: str) -> str:
+    """An identifier-shaped value (no spaces) split into its words; other values as they are."""
+    return value if " " in value.strip() else _CAMEL.sub(" ", value)
 
 
 def definition_texts(tool: RemoteTool) -> Iterator[tuple[str, str]]:
@@ -231,7 +239,7 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
         names = sorted({f"U+{ord(c):04X} {unicodedata.name(c, 'TAG')}" for c in hidden})
         tricks.append(("hidden-unicode", f"{len(hidden)} hidden: {', '.join(names)}"[:_EXCERPT]))
     smuggled = tag_payload(text)
-    folded = fold(text)
+    folded = _fold_lookalikes(text)
     if _mixed_script(text):
         tricks.append(("homoglyph", _around(folded, 0, min(len(folded), 60))))
     comments = [m.group(1).strip() for m in _COMMENT.finditer(folded)]
@@ -242,7 +250,7 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
         plain = _CAMEL.sub(" ", plain)
     dotted = _DOTTED.sub(lambda m: re.sub(r"[.\-_*·]", "", m.group(0)), plain)
     # Once a text spaces out its letters, its two-letter words ("d o  n o t") are spaced too.
-    spacing = _SPACED_SHORT if _SPACED.search(dotted) else _SPACED
+    spacing = _SPACED_ANY if _SPACED.search(dotted) else _SPACED
     spaced = spacing.sub(lambda m: m.group(0).replace(" ", ""), dotted)
     decoded = [d for d in (_decode(b) for b in _BLOB.findall(plain)) if d]
     if any(len(d.split()) >= 4 for d in decoded):
@@ -353,6 +361,20 @@ def parameter_names(schema: Any) -> frozenset[str]:
         for item in schema:
             names |= parameter_names(item)
     return frozenset(names)
+
+
+def _fold_lookalikes(text: str) -> str:
+    """``text`` with invisible characters removed, NFKC, and look-alike letters folded to ASCII
+    in the words they disguise: a word that folds to ASCII ("АWЅ", "ассоunt") or mixes
+    scripts. A word of real Cyrillic or Greek ("Примечание", "для") stays as written, so text
+    in those languages reads as itself."""
+    plain = unicodedata.normalize("NFKC", INVISIBLE.sub("", text))
+    out: list[str] = []
+    for token in re.split(r"(\w+)", plain):
+        folded = fold(token)
+        keep = token and token[0].isalnum() and not folded.isascii() and not _mixed_script(token)
+        out.append(token if keep else folded)
+    return "".join(out)
 
 
 def _emoji_joiner(text: str, index: int) -> bool:
