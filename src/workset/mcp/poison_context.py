@@ -36,7 +36,7 @@ _MENTION = re.compile(
 )
 # After the match, in the same clause: the thing is excluded, refused, masked or not read.
 _REFUSED = re.compile(
-    r"^[^.;]{0,80}?\b((are|is|get|gets|stay|stays|remain|remains)\s+(always\s+)?(excluded|"
+    r"^([^.;]|\.(?=\S)){0,80}?\b((are|is|get|gets|stay|stays|remain|remains)\s+(always\s+)?(excluded|"
     r"skipped|ignored|masked|redacted|hidden|filtered(\s+out)?|left\s+out|omitted|rejected|"
     r"refused|blocked)|(are|is)\s+(never|not)\s+(read|opened|returned|sent|shown|uploaded|"
     r"stored|logged|accessed|touched|included|printed|transmitted)|never\s+(read|open|return|"
@@ -77,13 +77,29 @@ def quoted_example(text: str, start: int, end: int) -> bool:
     return False
 
 
+# Before the match, in the same clause: a negation that a list of paths carries ("never reads
+# ~/.ssh, ~/.aws/credentials or .env files"), with no turn ("but", "then") after it.
+_NEGATED_CLAUSE = re.compile(
+    r"\b(never|not|don'?t|do\s+not|does\s+not|without|excluding|except|skips?|refuses?|"
+    r"ignores?)\b[^.;:!?]{0,40}$",
+    _I,
+)
+# The items of a list ahead of the match: "~/.ssh, ~/.aws/credentials or ".
+_LIST_AHEAD = re.compile(r"(\S*[/.~_]\S*\s*(,|\bor\b|\band\b)\s*)*\S*$")
+_CLAUSE_END = re.compile(r"[;!?\n]|\.(?!\S)")
+
+
 def refused(text: str, start: int, end: int) -> bool:
-    """Whether the clause holding ``text[start:end]`` excludes, refuses or masks it, or names
-    it as the user's own choice of input."""
-    lo = max(text.rfind(c, 0, start) for c in ".;!?\n") + 1
-    ends = [i for i in (text.find(c, end) for c in ".;!?\n") if i >= 0]
-    clause = text[lo : min(ends, default=len(text))]
-    return bool(_REFUSED.search(text[end:]) or _USER_CHOSEN.search(clause))
+    """Whether the clause holding ``text[start:end]`` excludes, refuses, masks or negates it,
+    or names it as the user's own choice of input."""
+    lo = max([m.end() for m in _CLAUSE_END.finditer(text, 0, start)], default=0)
+    after = _CLAUSE_END.search(text, end)
+    clause = text[lo : after.start() if after else len(text)]
+    return bool(
+        _REFUSED.search(text[end:])
+        or _USER_CHOSEN.search(clause)
+        or _NEGATED_CLAUSE.search(_LIST_AHEAD.sub("", text[lo:start]))
+    )
 
 
 def inspected(text: str, start: int) -> bool:

@@ -169,7 +169,8 @@ RULES: tuple[Rule, ...] = (
             r"\b(need\s+not|needn'?t|does\s+not\s+need\s+to|doesn'?t\s+need\s+to|do\s+not\s+"
             r"need\s+to|don'?t\s+need\s+to|should\s+not|must\s+not|is\s+not\s+to)\s+be\s+"
             r"(reported|mentioned|disclosed|surfaced|brought\s+up|shown\s+to\s+the\s+user|"
-            r"announced|told\s+to\s+the\s+user)\b",
+            r"announced|told\s+to\s+the\s+user)\b(?!\s+(to|with)\s+(anyone|anybody|any\s+third|"
+            r"a\s+third|third|other|the\s+(server|vendor|registry|admin)))",
             r"\b(the\s+)?users?\s+(must|should|does|do|need|needs)\s*(not|never|n't)\s+"
             r"(need\s+to\s+)?(know|see|be\s+told|be\s+informed|notice|find\s+out|learn|hear)"
             r"\s*(about\s+(this|it|that|the\s+[\w-]+)|this|it|that|(?=[.;,!]|$))",

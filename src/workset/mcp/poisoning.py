@@ -114,9 +114,10 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
     subjects = subject_files(readable(tool.description)[0])
     flags = switch_descriptions(tool.input_schema, "inputSchema")
     for where, text in definition_texts(tool):
-        kind = field_kind(where)
+        switch = where in flags  # a boolean's description: what switching it on does
+        kind = "prose" if switch else field_kind(where)
         own = "" if where == "name" else tool.name
-        context = Context(subjects=subjects, switch=where in flags)
+        context = Context(subjects=subjects, switch=switch)
         for rule, excerpt in scan(text, kind=kind, params=params, own_name=own, context=context):
             findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     rule = "instruction-in-data-field"
