@@ -16,9 +16,13 @@ steps, numpy only), positives weighted to balance the classes. A definition's sc
 highest sentence score.
 
 ``--loco`` prints the leave-one-cohort-out estimate: each tune cohort scored by a model
-trained on the others, for the learned layer alone and or-ed with the rules, at several
-thresholds. Without ``--loco`` it trains on all tune cohorts and writes
-``src/workset/mcp/data/poison_learned.json`` with the threshold given by ``--threshold``.
+trained on the others, for the learned layer alone and or-ed with the rules, at each fold's
+LiveMCPBench-calibrated threshold and at the fixed thresholds of :data:`FIXED`, and names the
+lowest fixed threshold that keeps the learned layer alone at or under :data:`BENIGN_CAP` of
+the tune benign definitions and :data:`REAL_CAP` of LiveMCPBench's calibration half (a rule
+fixed before any fold was scored). Without ``--loco`` it trains on all tune cohorts and
+writes ``src/workset/mcp/data/poison_learned.json`` with ``--threshold`` (the LOCO choice)
+or, without it, the threshold that flags ``--rate`` of LiveMCPBench's calibration half.
 
 Run: ``PYTHONPATH=src python benchmarks/mcp_learned_train.py [--loco]``.
 """
@@ -147,21 +151,35 @@ def _max_score(found: Sequence[str], w: np.ndarray) -> float:
     return float((1 / (1 + np.exp(-logits))).max())
 
 
-def loco(rows: Sequence[Row], l2: float, rate: float, first_rules: bool) -> None:
+FIXED = (0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)
+# The threshold rule, fixed before any fold was scored: the lowest fixed threshold at which the
+# learned layer alone flags at most 2 % of the tune benign definitions, pooled over the folds,
+# and at most 1 % of LiveMCPBench's calibration half (each fold's model on those tools).
+BENIGN_CAP, REAL_CAP = 0.02, 0.01
+
+
+def loco(rows: Sequence[Row], l2: float, rate: float, first_rules: bool) -> float | None:
+    """Print the leave-one-cohort-out estimate; return the threshold :data:`FIXED` and the caps
+    choose (``None`` when no fixed threshold meets them)."""
     tune = [r for r in rows if r["split"] == "tune"]
     cohorts = list(dict.fromkeys(r["corpus"] for r in tune))
     before = _first_rules(tune) if first_rules else {}
     real = livemcp_tools()
     negatives = list(dict.fromkeys(s for found in real[True] for s in found))
     scored: list[tuple[Row, bool, bool]] = []
+    points: list[tuple[Row, float, bool]] = []
+    real_scores: list[float] = []
     for cohort in cohorts:
         texts, y = dataset([r for r in tune if r["corpus"] != cohort], negatives)
         w = fit(embed(texts), y, l2)
         threshold = calibrated(w, real[False], rate)
+        real_scores += [_max_score(found, w) for found in real[False]]
         for row in (r for r in tune if r["corpus"] == cohort):
             rules = before.get(_key(row)) if first_rules else bool(audit_tool(tool_of(row)))
             if rules is not None:
-                scored.append((row, definition_score(row, w) >= threshold, rules))
+                score = definition_score(row, w)
+                scored.append((row, score >= threshold, rules))
+                points.append((row, score, rules))
     which = "the rules of each cohort's first score" if first_rules else "today's rules"
     print(
         f"leave-one-cohort-out over {len(cohorts)} tune cohorts, l2={l2}, threshold flagging "
@@ -170,6 +188,20 @@ def loco(rows: Sequence[Row], l2: float, rate: float, first_rules: bool) -> None
     print(f"  rules alone:      {_rates(scored, lambda s: s[2])}")
     print(f"  learned alone:    {_rates(scored, lambda s: s[1])}")
     print(f"  rules or learned: {_rates(scored, lambda s: s[1] or s[2])}")
+    print("  fixed threshold: learned alone | rules or learned | LiveMCPBench calibration flagged")
+    chosen = None
+    benign = [p for p in points if p[0]["label"] == "benign"]
+    for t in FIXED:
+        alone = _rates(points, lambda p, t=t: p[1] >= t)
+        either = _rates(points, lambda p, t=t: p[1] >= t or p[2])
+        on_real = sum(v >= t for v in real_scores) / max(1, len(real_scores))
+        on_benign = sum(p[1] >= t for p in benign) / max(1, len(benign))
+        ok = on_benign <= BENIGN_CAP and on_real <= REAL_CAP
+        if ok and chosen is None:
+            chosen = t
+        mark = " <- chosen" if ok and chosen == t else ""
+        print(f"    {t:<6} {alone} | {either} | {on_real:5.1%}{mark}")
+    return chosen
 
 
 def _key(row: Row) -> str:
@@ -239,26 +271,36 @@ def main() -> None:
     parser.add_argument(
         "--rate", type=float, default=0.01, help="share of the calibration half's tools flagged"
     )
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        help="the shipped threshold (as chosen by --loco); without it, --rate sets it",
+    )
     args = parser.parse_args()
     rows = load()
     if args.loco:
         for l2 in args.l2:
-            loco(rows, l2, args.rate, args.first_rules)
+            chosen = loco(rows, l2, args.rate, args.first_rules)
+            print(f"  threshold chosen by the caps for l2={l2}: {chosen}")
         return
     tune = [r for r in rows if r["split"] == "tune"]
     real = livemcp_tools()
     negatives = list(dict.fromkeys(s for found in real[True] for s in found))
     texts, y = dataset(tune, negatives)
     w = fit(embed(texts), y, args.l2[0])
-    threshold = calibrated(w, real[False], args.rate)
+    threshold = args.threshold or calibrated(w, real[False], args.rate)
+    how = (
+        f"{threshold} chosen by leave-one-cohort-out (benign <= {BENIGN_CAP:.0%} of tune benign, "
+        f"<= {REAL_CAP:.0%} of LiveMCPBench's calibration half)"
+        if args.threshold
+        else f"{args.rate:.0%} of the {len(real[False])} tools of LiveMCPBench's other half"
+    )
     model = {
         "about": "Sentence classifier of the MCP audit's learned layer (poison_learned.py)",
         "embedder": "all-MiniLM-L6-v2",
         "trained_on": f"tune halves and tune cohorts: {len(tune)} definitions; LiveMCPBench "
         f"train half: {len(negatives)} real sentences; {len(y)} sentences "
-        f"({int(y.sum())} poisoned); threshold: {args.rate:.0%} of the "
-        f"{len(real[False])} tools of LiveMCPBench's other half; "
-        "benchmarks/mcp_learned_train.py",
+        f"({int(y.sum())} poisoned); threshold: {how}; benchmarks/mcp_learned_train.py",
         "l2": args.l2[0],
         "threshold": round(threshold, 6),
         "bias": round(float(w[-1]), 6),

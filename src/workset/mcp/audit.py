@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from workset.errors import ToolError, UsageError
-from workset.mcp.config import MCPServerConfig
+from workset.mcp.config import LearnedMode, MCPServerConfig
 from workset.mcp.poisoning import Finding, audit_tool
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import fold
@@ -80,7 +80,6 @@ def definition_hash(tool: RemoteTool) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-LearnedMode: TypeAlias = Literal["off", "report", "block"]
 ShadowReason: TypeAlias = Literal["same-name", "near-identical-name", "mentions-other-tool"]
 
 
