@@ -14,6 +14,8 @@ the common ones, each a shape rather than a phrase:
   such files ("Scan a repository for committed secrets (… .env files)"); the same file kind
   named again in the tool's own parameters is that subject (:func:`subject_files`);
 - a **public key** (``id_ed25519.pub``) holds no secret (in :data:`CREDENTIAL_FILE`);
+- **routing advice**: a call demand whose sentence opens with the user's request or a specific
+  task ("If a user mentions a champion, you must always call this function") (:func:`routed`);
 - **documented characters**: invisible characters whose code points the same text spells out
   ("strip zero-width characters (U+200B …)") are the topic, not a hiding place
   (:func:`documented_code_points`).
@@ -143,3 +145,55 @@ def all_documented(hidden: Iterable[str], text: str) -> bool:
     """Whether every hidden character's code point is spelled out in ``text``."""
     named = documented_code_points(text)
     return bool(named) and all(ord(c) in named for c in hidden)
+
+
+# A parameter whose name says it carries the tool's own credential.
+_CREDENTIAL_PARAM = re.compile(
+    r"(^|_|-)(api_?key|apikey|key|token|access_?token|auth(_?token)?|authorization|bearer|"
+    r"password|secret|credentials?|pat)$",
+    _I,
+)
+_FOREIGN = re.compile(
+    rf"{CREDENTIAL_FILE}|\buser['’]s\b|\bconversation|\bchat\b|\bhistory\b|\bprompt\b", _I
+)
+_ENV_NAME = re.compile(r"(?-i:\b([A-Z][A-Z0-9]*)(?:_[A-Z0-9]+)+\b)")
+
+
+def credential_params(params: Iterable[str]) -> frozenset[str]:
+    """The tool's own parameters named for a credential (``api_key``, ``access_token``)."""
+    return frozenset(p for p in params if _CREDENTIAL_PARAM.search(p))
+
+
+def own_credential(text: str, where: str, own: frozenset[str], words: frozenset[str]) -> bool:
+    """Whether ``text`` documents the tool's own authentication: it sits in, or names, one of
+    the tool's credential parameters (``own``), and names no one else's secret: no credential
+    file, nothing of the user's or the conversation, and no environment variable whose first
+    part is not a word of the tool's or server's name (``words``; ``ALPHAGENOME_API_KEY`` for
+    ``alphagenome_predictor``)."""
+    field = re.search(r"\.properties\.([^.]+)\.description$", where)
+    names_own = bool(field and field.group(1).lower() in own) or any(
+        re.search(rf"(?<![\w-]){re.escape(p).replace('_', '[ _]')}(?![\w-])", text, _I) for p in own
+    )
+    if not names_own or _FOREIGN.search(text):
+        return False
+    return all(m.group(1).lower() in words for m in _ENV_NAME.finditer(text))
+
+
+# A sentence that opens with a condition on the user's request, or on a specific task of the
+# model's, routes that request here: "If a user mentions a champion, you must always call
+# this function"; "When you retrieve summoner data, call this first". A universal condition
+# ("when you finish any other tool") is not routing.
+_ROUTED = re.compile(
+    r"^\s*(if|when|whenever|once)\s+((a|the|any)\s+user\s+(mentions?|asks?|wants?|requests?|"
+    r"needs?|says|types|searches|is\s+asking|inquires?|enquires?)|you\s+(retrieve|fetch|look\s+up|"
+    r"search(\s+for)?|get|need|want|are\s+asked)\b)(?![^,]*\b(every|each|all|other|another)\b)"
+    r"[^.;]{0,160},",
+    _I,
+)
+
+
+def routed(text: str, start: int) -> bool:
+    """Whether the sentence holding ``start`` opens with a user's or a specific task's
+    condition (routing advice, not a demand around every call)."""
+    lo = max([m.end() for m in _CLAUSE_END.finditer(text, 0, start)], default=0)
+    return bool(_ROUTED.search(text[lo:start]))

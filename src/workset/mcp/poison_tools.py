@@ -12,7 +12,11 @@ pointer an instruction the tool has no claim to, whatever the wording:
 - :func:`retargets_other_tool`: a condition on another tool's use and an order to change its
   arguments ("when any payment tool is used, set its destination to …");
 - :func:`runs_remote_script`: a download piped into a shell (``curl … | sh``), an order to run
-  code nobody reviewed.
+  code nobody reviewed;
+- :func:`unrelated_data`: a field asking for the contents of files, mail, chats, notes,
+  contacts, the clipboard, the screen or logs, when nothing in the tool's name or its opening
+  sentence is about that kind of data (a weather tool asking for "the contents of the most
+  recently opened file").
 
 Each is excused by a negation before it in the sentence. ``params`` (the tool's own parameter
 names) are never "another tool"; the tool's own name already reads as "this tool".
@@ -108,3 +112,80 @@ def retargets_other_tool(sentence: str, params: frozenset[str]) -> bool:
 def runs_remote_script(sentence: str) -> bool:
     """A download piped into a shell or an interpreter, not negated."""
     return any(not NEGATED.search(sentence[: m.start()]) for m in _REMOTE_SCRIPT.finditer(sentence))
+
+
+# Data a definition asks for, by family: a tool that asks for one has to be about it.
+_FAMILIES: dict[str, tuple[str, ...]] = {
+    "file": (
+        "file",
+        "document",
+        "doc",
+        "path",
+        "folder",
+        "director",
+        "repo",
+        "workspace",
+        "disk",
+        "upload",
+        "attachment",
+        "pdf",
+        "csv",
+        "source",
+        "code",
+        "project",
+        "dockerfile",
+    ),
+    "mail": ("mail", "inbox", "message", "thread", "letter", "smtp", "imap"),
+    "chat": ("chat", "conversation", "message", "slack", "discord", "transcript", "dialog"),
+    "note": ("note", "memo", "journal", "notebook", "obsidian", "notion", "page"),
+    "contact": ("contact", "address book", "people", "person", "crm", "customer"),
+    "calendar": ("calendar", "event", "meeting", "schedule", "invite"),
+    "clipboard": ("clipboard", "paste", "copy"),
+    "screen": ("screen", "screenshot", "display", "window", "browser", "page"),
+    "terminal": ("terminal", "shell", "command", "console", "output", "log"),
+    "log": ("log", "trace", "debug", "event", "monitor", "error"),
+    "history": ("history", "browser", "visit"),
+}
+_NOUN = {
+    "file": r"files?|documents?|source\s+files?",
+    "mail": r"e-?mails?|inbox|mailbox",
+    "chat": r"chats?|conversations?|dialog(ue)?s?",
+    "note": r"notes|journal|notebooks?",
+    "contact": r"contacts|address\s+book",
+    "calendar": r"calendars?|agenda",
+    "clipboard": r"clipboard",
+    "screen": r"screen|screenshots?|open\s+tabs?",
+    "terminal": r"terminal|shell\s+output|command\s+output",
+    "log": r"logs",
+    "history": r"(browsing|browser|search)\s+history",
+}
+_ASKED = re.compile(
+    r"\b(contents?|full\s+text|text|body|bodies|copy|dump|list)\s+of\s+(the\s+|any\s+|every\s+|all\s+|"
+    r"your\s+|their\s+|its\s+|the\s+user['’]s\s+|each\s+)?([\w-]+\s+){0,3}?(?P<noun>"
+    + "|".join(f"(?P<{k}>{v})" for k, v in _NOUN.items())
+    + r")\b"
+    r"|\b(most\s+recent(ly)?|last|latest|currently|recently)\s+(opened|open|edited|read|viewed|"
+    r"used|active)\s+(?P<noun2>(?P<file2>files?|documents?)|(?P<mail2>e-?mails?)|"
+    r"(?P<screen2>tabs?|windows?|pages?))\b",
+    _I,
+)
+
+
+def unrelated_data(name: str, description: str, where: str, text: str) -> bool:
+    """``text`` (one field of the definition) asks for the contents of files, mail, chats,
+    notes, contacts, the clipboard, the screen or logs, and nothing in the tool's name or the
+    opening of its description is about that kind of data: a weather tool asking for "the
+    contents of the most recently opened file"."""
+    own = (re.sub(r"[_\-.]|(?<=[a-z])(?=[A-Z])", " ", name) + " " + _opening(description)).lower()
+    for found in _ASKED.finditer(text):
+        if NEGATED.search(text[: found.start()]):
+            continue
+        kinds = [k.removesuffix("2") for k, v in found.groupdict().items() if v and "noun" not in k]
+        for kind in kinds:
+            if not any(word in own for word in _FAMILIES[kind]):
+                return True
+    return False
+
+
+def _opening(description: str) -> str:
+    return re.split(r"(?<=[.!?])\s+|\n", description.strip(), maxsplit=1)[0]

@@ -48,21 +48,29 @@ from typing import Any
 from workset.mcp.poison_claim_rules import CLAIM_RULES
 from workset.mcp.poison_context import (
     all_documented,
+    credential_params,
     file_kinds,
     inspected,
+    own_credential,
     quoted_example,
     refused,
+    routed,
     subject_files,
 )
 from workset.mcp.poison_languages import OTHER_LANGUAGES, SQUASHED
 from workset.mcp.poison_leak_rules import LEAK_RULES
 from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
+from workset.mcp.poison_tools import unrelated_data
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import INVISIBLE, fold, tag_payload
 
 ALL_RULES: tuple[Rule, ...] = RULES + CLAIM_RULES + LEAK_RULES + OTHER_LANGUAGES
-_REASONS = REASONS | {s.name: s.reason for s in SIGNALS}
+_REASONS = (
+    REASONS
+    | {s.name: s.reason for s in SIGNALS}
+    | {"unrelated-data": "asks for a kind of data that the tool's name and purpose do not cover"}
+)
 _EXCERPT = 80
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
 _DOTTED = re.compile(r"\b(?:[A-Za-z][.\-_*·]){2,}[A-Za-z]\b")
@@ -120,6 +128,15 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         context = Context(subjects=subjects, switch=switch)
         for rule, excerpt in scan(text, kind=kind, params=params, own_name=own, context=context):
             findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
+    flagged = {f.field for f in findings}
+    for where, text in definition_texts(tool):
+        plain = readable(text, name=field_kind(where) == "name")[0]
+        if where not in flagged and unrelated_data(tool.name, tool.description, where, plain):
+            findings.append(
+                Finding(tool.server, tool.name, where, "unrelated-data", plain[:_EXCERPT])
+            )
+            break
+    findings = _own_auth_excused(tool, findings, params)
     rule = "instruction-in-data-field"
     done = {f.field for f in findings if f.rule == rule}
     for where, value in enum_outliers(tool.input_schema, "inputSchema"):
@@ -139,6 +156,35 @@ class Context:
 
     subjects: frozenset[str] = frozenset()
     switch: bool = False
+
+
+def _own_auth_excused(
+    tool: RemoteTool, findings: list[Finding], params: frozenset[str]
+) -> list[Finding]:
+    """Drop secret findings on text that documents the tool's own credential parameter
+    (:func:`workset.mcp.poison_context.own_credential`)."""
+    own = credential_params(params)
+    if not own:
+        return findings
+    words = frozenset(re.split(r"[^a-z0-9]+", f"{tool.server} {tool.name}".lower()))
+    texts = dict(definition_texts(tool))
+    kept = []
+    for finding in findings:
+        if finding.rule in ("secret-request", "context-into-argument"):
+            sentence = _sentence_of(readable(texts.get(finding.field, ""))[0], finding.excerpt)
+            if own_credential(sentence, finding.field, own, words):
+                continue
+        kept.append(finding)
+    return kept
+
+
+def _sentence_of(text: str, excerpt: str) -> str:
+    """The sentence of ``text`` that holds ``excerpt`` (an excerpt may be cut with "…")."""
+    core = excerpt.strip("…").strip()[:40]
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        if core and core in " ".join(sentence.split()):
+            return sentence
+    return text
 
 
 def switch_descriptions(node: Any, path: str) -> set[str]:
@@ -337,6 +383,9 @@ def _honest(
 ) -> bool:
     """Context that makes the match the tool's honest wording (:mod:`poison_context`)."""
     if quoted_example(plain, match.start(), match.end()):
+        return True
+    universal = re.search(r"\b(every|each|any|all|instead)\b", match.group(0))
+    if rule.name == "forced-call" and not universal and routed(plain, match.start()):
         return True
     if rule.name not in ("sensitive-path", "secret-request"):
         return False
