@@ -32,7 +32,9 @@ name, a technique per pair, and unrelated pairs that must not be reported) throu
 
 ``--show heldout`` (or tune) lists the misses of a half (rules or learned) with their findings.
 ``--leave-out 9`` scores every cohort but cohort 9 (how a tuner keeps a blind cohort unseen
-until its one final run); ``--only 8`` scores cohort 8 alone.
+until its one final run); ``--only 8`` scores cohort 8 alone; ``--totals-only`` prints the
+totals per half and cohort and nothing per technique, rule or miss (``--only 9 --totals-only``
+is that one final run).
 ``--rules-only`` skips the learned layer (as does a checkout that has none). Run the same
 script with ``PYTHONPATH`` pointing at another checkout's ``src`` to score that audit on the
 same data (how docs/results/safety.md gets its "before" numbers).
@@ -134,6 +136,12 @@ def main() -> None:
     parser.add_argument(
         "--only", nargs="+", default=[], metavar="COHORT", help="score only these cohorts"
     )
+    parser.add_argument(
+        "--totals-only",
+        action="store_true",
+        help="print the per-cohort totals and nothing per technique, rule or miss (how a blind "
+        "cohort is scored once without reading what it missed)",
+    )
     args = parser.parse_args()
     learn = None if args.rules_only else learned_findings
     rows = [
@@ -177,6 +185,8 @@ def main() -> None:
             f"{first['poisoned_flagged']:>5}, benign {first['benign_flagged']:>5}; rules now {now} "
             f"({mine[0]['split'] if mine else '-'})"
         )
+    if args.totals_only:
+        return
     for split in ("heldout", "tune"):
         per: dict[str, Counter[str]] = defaultdict(Counter)
         for row in rows:
