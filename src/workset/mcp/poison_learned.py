@@ -11,9 +11,12 @@ the tune cohorts only). A sentence at or above the stored threshold is a ``learn
 whose excerpt is the sentence and whose reason carries the score.
 
 The layer needs the ``retrieval`` extra and the MiniLM weights package (:func:`available`);
-nothing is downloaded. It is opt-in (``TrustGate(learned="report")`` or ``"block"``): on the
-blind cohorts it finds poisoned definitions the rules miss, but it also flags 18 of 240 real
-definitions that the rules pass (docs/results/safety.md, "MCP tool definitions").
+nothing is downloaded. It is opt-in (``[mcp] learned = "report"`` or ``"block"`` in the
+config, ``TrustGate(learned=…)`` in code): on blind cohorts it finds poisoned definitions the
+rules miss, and it also flags benign ones the rules pass (docs/results/safety.md, "MCP tool
+definitions"). The shipped model leaves out the description's first sentence, where a tool
+names its own action (``SentenceModel.skip_opening``), and its threshold was chosen by
+leave-one-cohort-out on the tune cohorts.
 """
 
 from __future__ import annotations
