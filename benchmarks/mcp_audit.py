@@ -31,6 +31,10 @@ name, a technique per pair, and unrelated pairs that must not be reported) throu
 :func:`workset.mcp.find_shadowing`.
 
 ``--show heldout`` (or tune) lists the misses of a half (rules or learned) with their findings.
+``--leave-out 9`` scores every cohort but cohort 9 (how a tuner keeps a blind cohort unseen
+until its one final run); ``--only 8`` scores cohort 8 alone; ``--totals-only`` prints the
+totals per half and cohort and nothing per technique, rule or miss (``--only 9 --totals-only``
+is that one final run).
 ``--rules-only`` skips the learned layer (as does a checkout that has none). Run the same
 script with ``PYTHONPATH`` pointing at another checkout's ``src`` to score that audit on the
 same data (how docs/results/safety.md gets its "before" numbers).
@@ -122,9 +126,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show", choices=("tune", "heldout"))
     parser.add_argument("--rules-only", action="store_true")
+    parser.add_argument(
+        "--leave-out",
+        nargs="+",
+        default=[],
+        metavar="COHORT",
+        help="cohorts not scored at all (e.g. 9: a blind cohort kept unseen while tuning)",
+    )
+    parser.add_argument(
+        "--only", nargs="+", default=[], metavar="COHORT", help="score only these cohorts"
+    )
+    parser.add_argument(
+        "--totals-only",
+        action="store_true",
+        help="print the per-cohort totals and nothing per technique, rule or miss (how a blind "
+        "cohort is scored once without reading what it missed)",
+    )
     args = parser.parse_args()
     learn = None if args.rules_only else learned_findings
-    rows = load()
+    rows = [
+        r
+        for r in load()
+        if r["corpus"].removeprefix("new") not in args.leave_out
+        and (not args.only or r["corpus"].removeprefix("new") in args.only)
+    ]
     rules = {id(r): audit_tool(tool_of(r)) for r in rows}
     found = {id(r): rules[id(r)] + (learn(tool_of(r)) if learn else []) for r in rows}
     baseline = {id(r): keyword_flagged(tool_of(r)) for r in rows}
@@ -152,12 +177,16 @@ def main() -> None:
         first = note["first_score"]
         cohort = file.stem.removeprefix("definitions_cohort")
         mine = [r for r in rows if r["corpus"] == f"new{cohort}"]
+        if not mine:
+            continue
         now = rates(mine, lambda r: bool(rules[id(r)]))
         print(
             f"cohort {cohort:3} first scored (rules of {first['rules_commit']}): poisoned "
             f"{first['poisoned_flagged']:>5}, benign {first['benign_flagged']:>5}; rules now {now} "
             f"({mine[0]['split'] if mine else '-'})"
         )
+    if args.totals_only:
+        return
     for split in ("heldout", "tune"):
         per: dict[str, Counter[str]] = defaultdict(Counter)
         for row in rows:

@@ -16,9 +16,13 @@ steps, numpy only), positives weighted to balance the classes. A definition's sc
 highest sentence score.
 
 ``--loco`` prints the leave-one-cohort-out estimate: each tune cohort scored by a model
-trained on the others, for the learned layer alone and or-ed with the rules, at several
-thresholds. Without ``--loco`` it trains on all tune cohorts and writes
-``src/workset/mcp/data/poison_learned.json`` with the threshold given by ``--threshold``.
+trained on the others, for the learned layer alone and or-ed with the rules, at each fold's
+LiveMCPBench-calibrated threshold and at the fixed thresholds of :data:`FIXED`, and names the
+lowest fixed threshold that keeps the learned layer alone at or under :data:`BENIGN_CAP` of
+the tune benign definitions and :data:`REAL_CAP` of LiveMCPBench's calibration half (a rule
+fixed before any fold was scored). Without ``--loco`` it trains on all tune cohorts and
+writes ``src/workset/mcp/data/poison_learned.json`` with ``--threshold`` (the LOCO choice)
+or, without it, the threshold that flags ``--rate`` of LiveMCPBench's calibration half.
 
 Run: ``PYTHONPATH=src python benchmarks/mcp_learned_train.py [--loco]``.
 """
@@ -58,7 +62,7 @@ def _livemcpbench() -> Path:
     raise SystemExit("shared/data/livemcpbench/tools.json not found (LiveMCPBench's tools)")
 
 
-def livemcp_tools() -> dict[bool, list[list[str]]]:
+def livemcp_tools(*, skip_opening: bool = False) -> dict[bool, list[list[str]]]:
     """LiveMCPBench's real tools, all benign, as sentence lists, by half: ``True`` (train: the
     servers whose sha256 of the name is even) and ``False`` (calibration: the others)."""
     out: dict[bool, list[list[str]]] = {True: [], False: []}
@@ -72,7 +76,7 @@ def livemcp_tools() -> dict[bool, list[list[str]]]:
                     str(tool.get("description") or ""),
                     tool.get("inputSchema") or {},
                 )
-                out[half].append([s for _, s in sentences(remote)])
+                out[half].append([s for _, s in sentences(remote, skip_opening=skip_opening)])
     return out
 
 
@@ -136,8 +140,8 @@ def dataset(rows: Sequence[Row], negatives: Sequence[str] = ()) -> tuple[list[st
     return texts, np.asarray(labels, dtype=np.float64)
 
 
-def definition_score(row: Row, w: np.ndarray) -> float:
-    return _max_score([s for _, s in sentences(tool_of(row))], w)
+def definition_score(row: Row, w: np.ndarray, *, skip_opening: bool = False) -> float:
+    return _max_score([s for _, s in sentences(tool_of(row), skip_opening=skip_opening)], w)
 
 
 def _max_score(found: Sequence[str], w: np.ndarray) -> float:
@@ -147,21 +151,41 @@ def _max_score(found: Sequence[str], w: np.ndarray) -> float:
     return float((1 / (1 + np.exp(-logits))).max())
 
 
-def loco(rows: Sequence[Row], l2: float, rate: float, first_rules: bool) -> None:
+FIXED = (0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)
+# The threshold rule, fixed before any fold was scored: the lowest fixed threshold at which the
+# learned layer alone flags at most 2 % of the tune benign definitions, pooled over the folds,
+# and at most 1 % of LiveMCPBench's calibration half (each fold's model on those tools).
+BENIGN_CAP, REAL_CAP = 0.02, 0.01
+
+
+def loco(
+    rows: Sequence[Row], l2: float, rate: float, first_rules: bool
+) -> tuple[int, float, bool] | None:
+    """Print the leave-one-cohort-out estimate; return (poisoned caught by rules or learned,
+    threshold, opening sentence skipped) for the lowest fixed threshold within the caps of the
+    variant that catches more (``None`` when no fixed threshold meets them)."""
     tune = [r for r in rows if r["split"] == "tune"]
     cohorts = list(dict.fromkeys(r["corpus"] for r in tune))
     before = _first_rules(tune) if first_rules else {}
     real = livemcp_tools()
+    rest = livemcp_tools(skip_opening=True)[False]
     negatives = list(dict.fromkeys(s for found in real[True] for s in found))
     scored: list[tuple[Row, bool, bool]] = []
+    points: dict[bool, list[tuple[Row, float, bool]]] = {False: [], True: []}
+    real_scores: dict[bool, list[float]] = {False: [], True: []}
     for cohort in cohorts:
         texts, y = dataset([r for r in tune if r["corpus"] != cohort], negatives)
         w = fit(embed(texts), y, l2)
         threshold = calibrated(w, real[False], rate)
+        for skip, tools in ((False, real[False]), (True, rest)):
+            real_scores[skip] += [_max_score(found, w) for found in tools]
         for row in (r for r in tune if r["corpus"] == cohort):
             rules = before.get(_key(row)) if first_rules else bool(audit_tool(tool_of(row)))
             if rules is not None:
-                scored.append((row, definition_score(row, w) >= threshold, rules))
+                score = definition_score(row, w)
+                scored.append((row, score >= threshold, rules))
+                for skip in (False, True):
+                    points[skip].append((row, definition_score(row, w, skip_opening=skip), rules))
     which = "the rules of each cohort's first score" if first_rules else "today's rules"
     print(
         f"leave-one-cohort-out over {len(cohorts)} tune cohorts, l2={l2}, threshold flagging "
@@ -170,6 +194,29 @@ def loco(rows: Sequence[Row], l2: float, rate: float, first_rules: bool) -> None
     print(f"  rules alone:      {_rates(scored, lambda s: s[2])}")
     print(f"  learned alone:    {_rates(scored, lambda s: s[1])}")
     print(f"  rules or learned: {_rates(scored, lambda s: s[1] or s[2])}")
+    best: tuple[int, float, bool] | None = None  # (poisoned caught, threshold, skip)
+    for skip in (False, True):
+        which = "opening sentence skipped" if skip else "every sentence"
+        print(f"  fixed threshold ({which}): learned alone | rules or learned | LiveMCPBench")
+        mine = points[skip]
+        benign = [p for p in mine if p[0]["label"] == "benign"]
+        chosen = None
+        for t in FIXED:
+            alone = _rates(mine, lambda p, t=t: p[1] >= t)
+            either = _rates(mine, lambda p, t=t: p[1] >= t or p[2])
+            on_real = sum(v >= t for v in real_scores[skip]) / max(1, len(real_scores[skip]))
+            on_benign = sum(p[1] >= t for p in benign) / max(1, len(benign))
+            ok = chosen is None and on_benign <= BENIGN_CAP and on_real <= REAL_CAP
+            if ok:
+                chosen = t
+                caught = sum(p[1] >= t or p[2] for p in mine if p[0]["label"] == "poisoned")
+                if best is None or caught > best[0]:
+                    best = (caught, t, skip)
+            mark = " <- lowest in caps" if ok else ""
+            print(f"    {t:<6} {alone} | {either} | {on_real:5.1%}{mark}")
+    if best is not None:
+        print(f"  chosen: threshold {best[1]}, opening sentence skipped: {best[2]}")
+    return best
 
 
 def _key(row: Row) -> str:
@@ -239,28 +286,45 @@ def main() -> None:
     parser.add_argument(
         "--rate", type=float, default=0.01, help="share of the calibration half's tools flagged"
     )
+    parser.add_argument(
+        "--skip-opening",
+        action="store_true",
+        help="the shipped model leaves out the description's first sentence (as --loco chose)",
+    )
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        help="the shipped threshold (as chosen by --loco); without it, --rate sets it",
+    )
     args = parser.parse_args()
     rows = load()
     if args.loco:
         for l2 in args.l2:
-            loco(rows, l2, args.rate, args.first_rules)
+            chosen = loco(rows, l2, args.rate, args.first_rules)
+            print(f"  l2={l2}: (poisoned caught, threshold, opening skipped) = {chosen}")
         return
     tune = [r for r in rows if r["split"] == "tune"]
     real = livemcp_tools()
     negatives = list(dict.fromkeys(s for found in real[True] for s in found))
     texts, y = dataset(tune, negatives)
     w = fit(embed(texts), y, args.l2[0])
-    threshold = calibrated(w, real[False], args.rate)
+    calibration = livemcp_tools(skip_opening=args.skip_opening)[False]
+    threshold = args.threshold or calibrated(w, calibration, args.rate)
+    how = (
+        f"{threshold} chosen by leave-one-cohort-out (benign <= {BENIGN_CAP:.0%} of tune benign, "
+        f"<= {REAL_CAP:.0%} of LiveMCPBench's calibration half)"
+        if args.threshold
+        else f"{args.rate:.0%} of the {len(real[False])} tools of LiveMCPBench's other half"
+    )
     model = {
         "about": "Sentence classifier of the MCP audit's learned layer (poison_learned.py)",
         "embedder": "all-MiniLM-L6-v2",
         "trained_on": f"tune halves and tune cohorts: {len(tune)} definitions; LiveMCPBench "
         f"train half: {len(negatives)} real sentences; {len(y)} sentences "
-        f"({int(y.sum())} poisoned); threshold: {args.rate:.0%} of the "
-        f"{len(real[False])} tools of LiveMCPBench's other half; "
-        "benchmarks/mcp_learned_train.py",
+        f"({int(y.sum())} poisoned); threshold: {how}; benchmarks/mcp_learned_train.py",
         "l2": args.l2[0],
         "threshold": round(threshold, 6),
+        "skip_opening": args.skip_opening,
         "bias": round(float(w[-1]), 6),
         "weights": [round(float(v), 6) for v in w[:-1]],
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +75,26 @@ def test_bad_fields_raise_usage_errors_naming_the_server(
 def test_a_server_name_with_underscores_is_refused_because_it_prefixes_tool_names() -> None:
     with pytest.raises(UsageError, match="1-32 letters, digits or '-'"):
         MCPServerConfig("my_files", command=["x"])
+
+
+def test_the_learned_layer_is_off_unless_the_mcp_table_turns_it_on() -> None:
+    from workset.mcp.config import load_learned
+
+    assert load_learned(tomllib.loads(CONFIG)) == "off"
+    assert load_learned(tomllib.loads('[mcp]\nlearned = "report"\n' + CONFIG)) == "report"
+    with pytest.raises(UsageError, match='learned must be "off", "report" or "block"'):
+        load_learned({"mcp": {"learned": "yes"}})
+    with pytest.raises(UsageError, match="unknown key 'learn'"):
+        load_learned({"mcp": {"learn": "report"}})
+
+
+def test_the_agent_config_carries_the_learned_mode_to_the_gate(tmp_path: Path) -> None:
+    from workset.config import load_config
+    from workset.mcp.audit import TrustGate
+
+    path = tmp_path / "workset.toml"
+    path.write_text('[mcp]\nlearned = "block"\n' + CONFIG, encoding="utf-8")
+    section = load_config(path).mcp
+    assert section.learned == "block" and [s.name for s in section.servers] == ["files", "search"]
+    report = TrustGate(section.servers, learned=section.learned).review({"files": []})
+    assert report.learned == "block"

@@ -29,8 +29,8 @@ CONFIG_EXAMPLE = """\
   [mcp.servers.search]                # Streamable HTTP: a running server
   transport = "http"
   url = "http://127.0.0.1:8931/mcp"
-Other keys: timeout_s, connect_timeout_s, headers, allow_flagged, pinned (see the
-workset.mcp.config docs)."""
+Other keys: timeout_s, connect_timeout_s, headers, allow_flagged, pinned, trust, and
+[mcp] learned = "off" | "report" | "block" (see the workset.mcp.config docs)."""
 
 
 @click.group("mcp", help="Serve workset's tools over MCP; list configured MCP servers.")
@@ -79,7 +79,7 @@ def list_servers(config_path: Path, pins: bool) -> None:
     from workset.mcp.audit import TrustReport
     from workset.mcp.bridge import tool_name
     from workset.mcp.client import MCPHub
-    from workset.mcp.config import load_servers
+    from workset.mcp.config import load_learned, load_servers
 
     if not config_path.is_file():
         raise UsageError(
@@ -87,9 +87,11 @@ def list_servers(config_path: Path, pins: bool) -> None:
             f"per server, e.g.:\n{CONFIG_EXAMPLE}"
         )
     try:
-        servers = load_servers(tomllib.loads(config_path.read_text(encoding="utf-8")))
+        data = tomllib.loads(config_path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{config_path} is not valid TOML: {exc}") from exc
+    servers = load_servers(data)
+    learned = load_learned(data)
     if not servers:
         _out.print(
             f"{config_path} configures no MCP servers; add a table per server, e.g.:\n"
@@ -100,7 +102,7 @@ def list_servers(config_path: Path, pins: bool) -> None:
         return
 
     async def review() -> tuple[TrustReport, dict[str, dict[str, str]]]:
-        async with MCPHub(servers) as hub:
+        async with MCPHub(servers, learned=learned) as hub:
             report = await hub.review()
             return report, hub.trust.pins()
 

@@ -51,6 +51,10 @@ workspace             true                      index the workspace and put the 
                                                 relevant to the task in the first request
 [skills]
 dirs                  ``[]``                    folders holding skill folders (``SKILL.md``)
+[mcp]
+learned               ``"off"``                 the MCP audit's sentence classifier: ``off``,
+                                                ``report`` (findings shown, tools load) or
+                                                ``block`` (findings block the tool)
 [mcp.servers.NAME]    none                      MCP servers, see :mod:`workset.mcp.config`
 [[channels]]          none                      webhook channels of ``workset serve``, one
                                                 block each (:mod:`workset.triggers.webhook`):

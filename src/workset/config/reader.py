@@ -59,7 +59,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "memory": ("db", "tenant", "subject", "purpose"),
     "evidence": ("paths", "workspace"),
     "skills": ("dirs",),
-    "mcp": ("servers",),
+    "mcp": ("learned", "servers"),
 }
 
 
@@ -309,10 +309,10 @@ class Reader:
     def mcp(self, data: Mapping[str, Any]) -> MCPSection:
         if not self.table(data, "mcp"):
             return MCPSection()
-        from workset.mcp.config import load_servers
+        from workset.mcp.config import load_learned, load_servers
 
         try:
-            return MCPSection(load_servers(data))
+            return MCPSection(load_servers(data), load_learned(data))
         except UsageError as exc:
             raise UsageError(
                 f"{self.source}: {exc}. Fix: see the [mcp.servers.NAME] format in the "

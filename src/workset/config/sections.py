@@ -19,7 +19,7 @@ from workset.models.factory import DEFAULT_MODEL
 from workset.session.agent import DEFAULT_SYSTEM_PROMPT, AgentConfig
 
 if TYPE_CHECKING:  # the package's __init__ loads the MCP SDK: imported only when configured
-    from workset.mcp.config import MCPServerConfig
+    from workset.mcp.config import LearnedMode, MCPServerConfig
 
 ToolsFrom: TypeAlias = Literal["all", "list", "table"]
 StatusStrategy: TypeAlias = Literal["replace", "append"]
@@ -102,6 +102,7 @@ class SkillsSection:
 @dataclass(frozen=True, slots=True)
 class MCPSection:
     servers: tuple[MCPServerConfig, ...] = ()
+    learned: LearnedMode = "off"  # the audit's learned layer: off, report or block
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,9 @@ Three checks, all pure functions of the listings:
 - **Description poisoning** (:mod:`workset.mcp.poisoning`): every text of a definition is
   read as a model would read it and checked for instructions aimed at the model by the
   wording rules; opt-in, a sentence classifier beside them (:mod:`workset.mcp.poison_learned`,
-  ``learned`` findings; ``TrustGate(learned="report"|"block")``, :func:`audit_definition`),
-  off by default because it flags 18 of 240 real definitions (docs/results/safety.md). A finding
+  ``learned`` findings; ``[mcp] learned = "report"|"block"`` in the config,
+  ``TrustGate(learned=…)``, :func:`audit_definition`), off by default because it also flags
+  benign definitions the rules pass (docs/results/safety.md). A finding
   blocks that tool; the server's other tools still load. ``block_server_on_finding`` in a
   server's config blocks all its tools instead, ``allow_flagged`` loads them anyway (the
   findings are reported either way).
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from workset.errors import ToolError, UsageError
-from workset.mcp.config import MCPServerConfig
+from workset.mcp.config import LearnedMode, MCPServerConfig
 from workset.mcp.poisoning import Finding, audit_tool
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import fold
@@ -80,7 +81,6 @@ def definition_hash(tool: RemoteTool) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-LearnedMode: TypeAlias = Literal["off", "report", "block"]
 ShadowReason: TypeAlias = Literal["same-name", "near-identical-name", "mentions-other-tool"]
 
 

@@ -30,7 +30,7 @@ from mcp.shared.exceptions import MCPError
 
 from workset.errors import ToolError, UsageError
 from workset.mcp.audit import PinStatus, TrustGate, TrustReport
-from workset.mcp.config import MCPServerConfig
+from workset.mcp.config import LearnedMode, MCPServerConfig
 from workset.mcp.remote import (
     CallResult,
     PromptArgument,
@@ -267,11 +267,12 @@ class MCPConnection:
 class MCPHub:
     """Many servers at once; each starts on first use, and one ``aclose()`` stops them all."""
 
-    def __init__(self, configs: Iterable[MCPServerConfig]) -> None:
+    def __init__(self, configs: Iterable[MCPServerConfig], *, learned: LearnedMode = "off") -> None:
+        """``learned``: the audit's learned layer (``[mcp] learned``, see :class:`TrustGate`)."""
         self._configs = {c.name: c for c in configs}
         self._tg: anyio.abc.TaskGroup | None = None
         self._connections: dict[str, MCPConnection] = {}
-        self.trust = TrustGate(self._configs.values())
+        self.trust = TrustGate(self._configs.values(), learned=learned)
 
     @property
     def configs(self) -> tuple[MCPServerConfig, ...]:

@@ -14,6 +14,16 @@ A server is configured under ``[mcp.servers.<name>]`` in a TOML file::
     url = "http://127.0.0.1:8931/mcp"
     headers = { Authorization = "Bearer …" }
 
+The learned layer of the description audit (:mod:`workset.mcp.poison_learned`, a sentence
+classifier beside the wording rules) is set once for all servers, in the ``[mcp]`` table::
+
+    [mcp]
+    learned = "report"    # "off" (default), "report" (findings shown, tools still load),
+                          # or "block" (its findings block a tool like a rule's)
+
+It is off by default: on definitions nobody here wrote it catches poisoned ones the rules
+miss and also flags benign ones (docs/results/safety.md, "MCP tool definitions").
+
 Credentials live in ``env`` (stdio: the server's environment) or ``headers`` (http: sent with
 every request). They never enter tool descriptions, results or the context: the bridge redacts
 any credential value that a server echoes back.
@@ -48,6 +58,9 @@ _FIELDS = frozenset(
     }
 )
 Trust: TypeAlias = Literal["trusted", "untrusted"]
+LearnedMode: TypeAlias = Literal["off", "report", "block"]
+LEARNED_MODES: tuple[LearnedMode, ...] = ("off", "report", "block")
+_MCP_KEYS = frozenset({"servers", "learned"})
 
 
 def _empty() -> Mapping[str, str]:
@@ -142,6 +155,30 @@ def load_servers(mapping: Mapping[str, Any]) -> tuple[MCPServerConfig, ...]:
     if not isinstance(servers, Mapping):
         raise UsageError("[mcp.servers] must be a table with one [mcp.servers.NAME] per server")
     return tuple(_one(name, servers[name]) for name in sorted(servers))
+
+
+def load_learned(mapping: Mapping[str, Any]) -> LearnedMode:
+    """``mapping["mcp"]["learned"]``: what the audit's learned layer does (default ``"off"``).
+
+    Unknown keys in ``[mcp]`` and other values raise :class:`UsageError` naming the fix.
+    """
+    section = mapping.get("mcp", {})
+    if not isinstance(section, Mapping):
+        raise UsageError("[mcp] must be a table, e.g. [mcp.servers.NAME]")
+    unknown = sorted(set(section) - _MCP_KEYS)
+    if unknown:
+        raise UsageError(
+            f"[mcp]: unknown key {', '.join(map(repr, unknown))}; known keys: "
+            f"{', '.join(sorted(_MCP_KEYS))} (each server under [mcp.servers.NAME])"
+        )
+    mode = section.get("learned", "off")
+    for known in LEARNED_MODES:
+        if mode == known:
+            return known
+    raise UsageError(
+        f'[mcp] learned must be "off", "report" or "block", not {mode!r}: "report" shows the '
+        'learned layer\'s findings and still loads the tools, "block" blocks them'
+    )
 
 
 def _one(name: str, raw: Any) -> MCPServerConfig:

@@ -26,6 +26,22 @@ _SHARES = (
 
 OTHER_LANGUAGES: tuple[Rule, ...] = (
     Rule(
+        "directive-tag",  # a note labelled for the assistant, as the English "Note to the AI:"
+        any_of(
+            r"\b(hinweis|anmerkung|notiz|anweisung|tipp)\s+(für|an)\s+(den|die|das)\s+"
+            r"(assistenten|ki|agenten|modell|ki-assistenten)\s*[:,]",
+            r"\b(nota|aviso|instrucción|instrucciones)\s+para\s+(el|la|los|o|a)\s+"
+            r"(asistente|modelo|agente|ia|assistente)s?\s*[:,]",
+            r"\b(note|remarque|consigne|instruction)s?\s+(pour|à|a)\s+l['’](assistant|agent|ia)"
+            r"\s*[:,]",
+            r"\b(nota|avviso|istruzion[ei])\s+per\s+l['’](assistente|agente|ia)\s*[:,]",
+            r"(примечание|заметка|указание|инструкция|инструкции|подсказка)\s+(для|ассистенту|"
+            r"модели)\s*(ассистента|модели|ии|агента|бота)?\s*[:,]",
+            r"(给|致)(助手|助理|模型|AI|智能体)的?(说明|提示|指示|注意)\s*[:：]|"
+            r"(助手|模型|AI)(注意|须知)\s*[:：]",
+        ),
+    ),
+    Rule(
         "instruction-override",
         any_of(
             r"\b(ignora|ignore|olvida|olvide|ignorez|oubliez|oublie|ignoriere|vergiss|ignorar|"

@@ -11,9 +11,12 @@ the tune cohorts only). A sentence at or above the stored threshold is a ``learn
 whose excerpt is the sentence and whose reason carries the score.
 
 The layer needs the ``retrieval`` extra and the MiniLM weights package (:func:`available`);
-nothing is downloaded. It is opt-in (``TrustGate(learned="report")`` or ``"block"``): on the
-blind cohorts it finds poisoned definitions the rules miss, but it also flags 18 of 240 real
-definitions that the rules pass (docs/results/safety.md, "MCP tool definitions").
+nothing is downloaded. It is opt-in (``[mcp] learned = "report"`` or ``"block"`` in the
+config, ``TrustGate(learned=…)`` in code): on blind cohorts it finds poisoned definitions the
+rules miss, and it also flags benign ones the rules pass (docs/results/safety.md, "MCP tool
+definitions"). The shipped model leaves out the description's first sentence, where a tool
+names its own action (``SentenceModel.skip_opening``), and its threshold was chosen by
+leave-one-cohort-out on the tune cohorts.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ class SentenceModel:
     threshold: float
     embedder: str
     trained_on: str
+    skip_opening: bool = False  # the description's first sentence is not scored
 
     def scores(self, vectors: np.ndarray) -> np.ndarray:
         import numpy as np
@@ -58,12 +62,17 @@ class SentenceModel:
         return np.asarray(1.0 / (1.0 + np.exp(-logits)), dtype=np.float64)
 
 
-def sentences(tool: RemoteTool) -> list[tuple[str, str]]:
-    """(field, sentence) for every readable sentence of the definition with two or more words."""
+def sentences(tool: RemoteTool, *, skip_opening: bool = False) -> list[tuple[str, str]]:
+    """(field, sentence) for every readable sentence of the definition with two or more words.
+
+    ``skip_opening``: leave out the description's first sentence, where a tool names its own
+    action ("Update the assignees of an existing issue.")."""
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
     for where, text in definition_texts(tool):
-        for sentence in split(text, name=field_kind(where) == "name"):
+        for index, sentence in enumerate(split(text, name=field_kind(where) == "name")):
+            if skip_opening and where == "description" and index == 0:
+                continue
             if sentence not in seen:
                 seen.add(sentence)
                 out.append((where, sentence))
@@ -90,6 +99,7 @@ def load_model(raw: str | None = None) -> SentenceModel:
         threshold=float(data["threshold"]),
         embedder=str(data["embedder"]),
         trained_on=str(data.get("trained_on", "")),
+        skip_opening=bool(data.get("skip_opening", False)),
     )
 
 
@@ -138,7 +148,7 @@ def score_sentences(
 ) -> list[tuple[str, str, float]]:
     """(field, sentence, score) for every sentence of the definition."""
     model = model or shipped_model()
-    found = sentences(tool)
+    found = sentences(tool, skip_opening=model.skip_opening)
     if not found:
         return []
     vectors = embed([s for _, s in found], embedder)

@@ -54,7 +54,8 @@ def any_of(*alternatives: str) -> re.Pattern[str]:
 
 NEGATION = re.compile(
     r"\b(never|(?<!why\s)not|don't|dont|do not|does not|must not|should not|shouldn't|won't|cannot|"
-    r"can't|no need|avoid|refuse|without)\b[^.;:!?]{0,40}$"
+    r"can't|no need|avoid|refuse|without|nothing|nobody|no one|none|"
+    r"no\s+\w+\s+(is|are|gets?|will\s+be|can\s+be))\b[^.;:!?]{0,40}$"
     r"|\b(only\s+)?(if|when)\s+the\s+user\s+(explicitly\s+|specifically\s+)?"
     r"(asks?|asked|requests?|requested|says|said|wants|chooses|chose)\b[^.;:!?]{0,40}$"
 )
@@ -162,8 +163,14 @@ RULES: tuple[Rule, ...] = (
             r"\b(no\s+need|there\s+is\s+no\s+need|needn'?t|not\s+necessary)\s+to\s+(bring\s+"
             r"(this|it|that)\s+up|mention|tell|inform|notify|raise|explain)\b[^.;]{0,30}\b(to|with)"
             r"\s+(the\s+)?users?\b",
-            r"\bleave\s+((this|it|that)\s+)?out\s+of\s+(your|the)\s+(answer|reply|replies|"
-            r"response|summary|output)",
+            r"\bleave\s+((this|it|that|them)\s+)?out\s+of\s+(your|the|any|every|all)\s+"
+            r"(answers?|repl(y|ies)|responses?|summar(y|ies)|output|confirmations?|messages?|"
+            r"reports?|receipts?)\b",
+            r"\b(need\s+not|needn'?t|does\s+not\s+need\s+to|doesn'?t\s+need\s+to|do\s+not\s+"
+            r"need\s+to|don'?t\s+need\s+to|should\s+not|must\s+not|is\s+not\s+to)\s+be\s+"
+            r"(reported|mentioned|disclosed|surfaced|brought\s+up|shown\s+to\s+the\s+user|"
+            r"announced|told\s+to\s+the\s+user)\b(?!\s+(to|with)\s+(anyone|anybody|any\s+third|"
+            r"a\s+third|third|other|the\s+(server|vendor|registry|admin)))",
             r"\b(the\s+)?users?\s+(must|should|does|do|need|needs)\s*(not|never|n't)\s+"
             r"(need\s+to\s+)?(know|see|be\s+told|be\s+informed|notice|find\s+out|learn|hear)"
             r"\s*(about\s+(this|it|that|the\s+[\w-]+)|this|it|that|(?=[.;,!]|$))",
@@ -231,6 +238,8 @@ RULES: tuple[Rule, ...] = (
             r"([- ]+(only|eyes\s+only|note|use|instructions?))\s*[\]>})]",
             r"\b(system|admin|developer|emergency|priority)\s+(override|directive|notice|"
             r"mandate|instruction)s?\s*:",
+            r"\b(model|assistant|ai|agent|llm)[- ](directive|instructions?|override|mandate|"
+            r"orders?)s?\s*:",
             r"(^|[.!?\n]\s*)(assistant|ai|claude|chatgpt)\s*:\s*\w",
             r"\b(note|attention|reminder|message|tip|hint|advice|memo|guidance|instructions?|"
             r"heads[- ]up)\s+(to|for)\s+(the\s+|any\s+|all\s+)?([\w-]+\s+){0,2}?(ai|"
@@ -328,6 +337,20 @@ RULES: tuple[Rule, ...] = (
             r"prompt(ing)?)\s+([\w-]+\s+){0,4}(is|are)\s+(considered\s+|seen\s+as\s+|"
             r"treated\s+as\s+|regarded\s+as\s+)?(an?\s+)?([\w-]+\s+)?(defect|bug|nuisance|"
             r"annoyance|friction|discouraged|anti-?pattern|mistake)\b",
+            r"\bwithout\s+(first\s+)?(asking|consulting|checking\s+with|involving|"
+            r"bothering|waiting\s+for)\s+((the\s+)?(user|owner|customer|account\s+holder)s?|"
+            r"them|anyone|anybody|a\s+human)\b",
+            r"\bwithout\s+(first\s+)?asking\b(?=\s*([,.;:)]|$|and\b|or\b|first\b|again\b))",
+            r"\b(the\s+)?(users?|owner|customer|human)\s+(does\s+not|doesn'?t|do\s+not|don'?t|"
+            r"need\s+not|needn'?t)\s+(need\s+to\s+|have\s+to\s+)?be\s+(involved|asked|consulted|"
+            r"bothered|prompted|interrupted|in\s+the\s+loop)\b",
+            r"\b(it|this|that|they|these|which|the\s+change|the\s+action)\s+(need\s+not|"
+            r"needn'?t|does\s+not\s+need\s+to|doesn'?t\s+need\s+to|do\s+not\s+need\s+to|"
+            r"don'?t\s+need\s+to)\s+be\s+(confirmed|approved|authori[sz]ed|cleared|checked\s+with)"
+            r"\b(?![^.]{0,60}\bread[- ]only\b)",
+            r"\b(run|execute|apply|approve|delete|remove|perform|send|pay|buy)\s+(them|these|"
+            r"those|all\s+of\s+them|requested\s+commands|the\s+commands?)\s+(directly|"
+            r"straight\s+away|right\s+away|immediately)\b",
             r"\b(do\s+not|don'?t|never)\s+(waste|take\s+up)\s+(the\s+user'?s|their|the\s+owner'?s)"
             r"\s+time\b|\b(no|skip|without|don'?t\s+ask|never\s+ask)\b[^.]{0,20}['\"‘“]?are\s+you\s+"
             r"sure\b",

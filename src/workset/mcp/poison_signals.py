@@ -22,8 +22,12 @@ each a property that a tool definition describing itself has no reason to have:
   in a parameter's own description the parameter is the argument.
 - ``context-to-address``: the same sent to an email address, URL or host the text names.
 - ``rewrites-other-tools``: a condition on another tool's use followed by an addition to its
-  call ("whenever you use send_email, add … to bcc"), another tool's messages made to carry
+  call ("whenever you use send_email, add … to bcc") or a change of its arguments ("when any
+  payment tool is used, set its destination to …"), another tool's messages made to carry
   something, or a claim to adjust another tool ("this server also adjusts git_push").
+- ``directs-other-tools`` and ``remote-script`` (:mod:`workset.mcp.poison_tools`): secrets or
+  the conversation handed to another tool, an imperative acting through another tool, a
+  download piped into a shell.
 
 Each signal reads one sentence (to ``.``, ``!``, ``?`` or a line break) at a time and is
 excused by a negation before it, so advice ("never paste tokens into the query", "the model
@@ -40,6 +44,12 @@ from typing import Literal
 
 from workset.mcp.poison_address import addressed_to_model
 from workset.mcp.poison_terms import CONTEXT, NEGATED, USER_PRIVATE
+from workset.mcp.poison_tools import (
+    acts_through_other_tool,
+    passes_to_other_tool,
+    retargets_other_tool,
+    runs_remote_script,
+)
 
 FieldKind = Literal["name", "prose", "parameter", "data"]
 
@@ -143,6 +153,14 @@ _ABOUT_OTHERS = re.compile(
     r"\s+(other\s+)?[\w-]+",
     _I,
 )
+# A name of six words or more with three function words in it is a sentence: real parameter
+# names stay under six words (LiveMCPBench's and the real sets': none of 2,385 has six), and a
+# long real tool name has one or two ("assign_copilot_to_issue_with_intent").
+_FUNCTION_WORDS = re.compile(
+    r"\b(the|a|an|to|of|and|or|this|that|these|before|after|then|all|every|any|your|it|its|"
+    r"in|into|with|from|for|here|also|always|never|do|not|must|should)\b",
+    _I,
+)
 _PARTICIPANT = (
     r"\b(assistants?|agents?|models?|llms?|ai|the\s+users?|user['’]s|the\s+customers?|chat|"
     r"conversations?|dialog(ue)?|transcripts?|history|prompts?|earlier)\b|~/"
@@ -243,6 +261,11 @@ SIGNALS: tuple[Signal, ...] = (
     ),
     Signal("context-to-address", "sends conversation, secrets or files to an address it names"),
     Signal("rewrites-other-tools", "a sentence changes what other tools send or how they run"),
+    Signal(
+        "directs-other-tools",
+        "a sentence hands secrets or the conversation to another tool, or acts through one",
+    ),
+    Signal("remote-script", "a sentence has the model run a downloaded script"),
 )
 
 
@@ -270,16 +293,30 @@ def _checks(
     yield "shapes-the-reply", _unnegated(_REPLY, sentence)
     yield "about-other-tools", _unnegated(_ABOUT_OTHERS, sentence)
     if kind in ("name", "data"):
-        words = re.findall(r"[A-Za-z']+", sentence)
+        # A path or identifier in a value is one word, not a sentence ("~/.ssh/id_ed25519.pub").
+        words = (
+            re.findall(r"[A-Za-z']+", sentence)
+            if kind == "name"
+            else [w for w in sentence.split() if re.search(r"[A-Za-z]{2}", w) and "/" not in w]
+        )
         about = _NAMED if kind == "name" else _PARTICIPANT
         yield (
             "instruction-in-data-field",
-            len(words) >= (5 if kind == "name" else 4) and bool(re.search(about, sentence, _I)),
+            (len(words) >= (5 if kind == "name" else 4) and bool(re.search(about, sentence, _I)))
+            or (kind == "name" and len(words) >= 6 and len(_FUNCTION_WORDS.findall(sentence)) >= 3),
         )
     into = kind == "parameter" or bool(carriers.search(sentence))  # a parameter's own text
     yield "context-into-argument", into and _carried(sentence)
     yield "context-to-address", _sent_away(sentence)
-    yield "rewrites-other-tools", _rewrites_others(sentence, params)
+    yield (
+        "rewrites-other-tools",
+        _rewrites_others(sentence, params) or retargets_other_tool(sentence, params),
+    )
+    yield (
+        "directs-other-tools",
+        passes_to_other_tool(sentence, params) or (acts_through_other_tool(sentence, params)),
+    )
+    yield "remote-script", runs_remote_script(sentence)
 
 
 def _rewrites_others(sentence: str, params: frozenset[str]) -> bool:
@@ -311,11 +348,24 @@ def _sent_away(sentence: str) -> bool:
     return False
 
 
+# Where a secret is kept, not the secret: "the name of an environment variable", "env var
+# holding a bearer token" (the tool reads it itself; the model never handles the value).
+_REFERENCE = re.compile(
+    r"\b(the\s+)?(names?|identifiers?|ids?|labels?|keys?)\s+of\s+(an?|the)\s+$"
+    r"|\b(env(ironment)?\s+var(iable)?s?|variables?|vault\s+entry|keychain\s+item|"
+    r"secret\s+(name|store|manager))\s+(holding|containing|that\s+(holds|contains)|with)\s+"
+    r"(an?\s+|the\s+)?$",
+    _I,
+)
+
+
 def _carried(sentence: str) -> bool:
     """A verb of putting or carrying with the conversation, secrets or the environment after it
     (or before it, when the verb is passive: "whatever it learns from the inbox belongs in")."""
     for verb in re.finditer(_CARRY, sentence, _I):
         after = sentence[verb.end() : verb.end() + 90]
+        if _REFERENCE.search(sentence[: verb.end()] + " "):
+            continue
         if _taken(after) and not NEGATED.search(sentence[: verb.start()]):
             return True
     for verb in _PUT_INTO.finditer(sentence):
@@ -326,7 +376,13 @@ def _carried(sentence: str) -> bool:
 
 
 def _taken(text: str) -> bool:
-    return bool(re.search(CONTEXT, text, _I) or re.search(USER_PRIVATE, text, _I))
+    """The conversation, a secret or the user's private things in ``text``, other than a
+    reference to where a secret is kept ("the name of an environment variable")."""
+    for pattern in (CONTEXT, USER_PRIVATE):
+        for found in re.finditer(pattern, text, _I):
+            if not _REFERENCE.search(text[: found.start()]):
+                return True
+    return False
 
 
 def _unnegated(pattern: re.Pattern[str], sentence: str) -> bool:

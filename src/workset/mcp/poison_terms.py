@@ -21,9 +21,11 @@ ENV_SECRET = (
     r"(?-i:\b(?=(?:[A-Z0-9]+_)*(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|CREDENTIALS?|KEY)(?:_|\b))"
     r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b)"
 )
-# Files and stores that hold credentials, named the way a description would name them.
+# Files and stores that hold credentials, named the way a description would name them (a
+# public key, ``id_ed25519.pub``, holds none).
 CREDENTIAL_FILE = (
-    r"(~/\.ssh\b|\bid_(rsa|ed25519|ecdsa|dsa)\b|(^|[\s/'\"`(])\.env\b(?!\.example)|"
+    r"(~/\.ssh\b(?!/[\w.-]+\.pub\b)|\bid_(rsa|ed25519|ecdsa|dsa)\b(?!\.pub\b)|"
+    r"(^|[\s/'\"`(])\.env\b(?!\.example)|"
     r"\.aws/(credentials|config)\b|\.config/gcloud\b|application_default_credentials|"
     r"\.azure/|\.kube/config|\bkubeconfig\b|\.netrc\b|\.npmrc\b|\.pgpass\b|"
     r"\.git-credentials\b|\.docker/config\.json|\bwallet\.dat\b|\.gnupg)"
@@ -33,7 +35,13 @@ SECRET_NOUN = (
     r"(\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
     r"(auth|bearer|refresh|jwt|oauth|personal\s+access|session|id)\s+tokens?|"
     r"authori[sz]ation\s+headers?|service[- ]account\s+(keys?|json|credentials?)|"
-    r"session\s+(ids?|cookies?)|tokens|passwords?|passphrases?|"
+    r"session\s+(ids?|cookies?)|"
+    # "tokens" as a count of text ("consume more tokens", "max tokens") is not a credential;
+    # "password protection" or "password policy" names a feature, not the password.
+    r"(?<!more\s)(?<!fewer\s)(?<!max\s)(?<!maximum\s)(?<!of\s)(?<!output\s)(?<!input\s)"
+    r"tokens(?!\s+(limit|count|budget|used|per|left|remaining)\b)|"
+    r"passwords?(?![\s-]+(protect\w*|polic\w*|strength|reset|rules?|requirements?|complexity|"
+    r"managers?|fields?|prompts?|hash\w*|expir\w*|length|generator)\b)|passphrases?|"
     r"credentials?|cookies|seed\s+phrases?|mnemonics?|environment\s+variables?|"
     r"contraseñas?|claves?\s+(api|de\s+acceso|privadas?|secretas?)|credenciales|"
     r"mots?\s+de\s+passe|identifiants|jetons?\s+(d['’]accès|api)|clés?\s+(api|d['’]accès|"

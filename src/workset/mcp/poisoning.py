@@ -46,20 +46,38 @@ from dataclasses import dataclass
 from typing import Any
 
 from workset.mcp.poison_claim_rules import CLAIM_RULES
+from workset.mcp.poison_context import (
+    all_documented,
+    credential_params,
+    file_kinds,
+    inspected,
+    own_credential,
+    quoted_example,
+    refused,
+    routed,
+    subject_files,
+)
 from workset.mcp.poison_languages import OTHER_LANGUAGES, SQUASHED
 from workset.mcp.poison_leak_rules import LEAK_RULES
 from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
+from workset.mcp.poison_tools import unrelated_data
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import INVISIBLE, fold, tag_payload
 
 ALL_RULES: tuple[Rule, ...] = RULES + CLAIM_RULES + LEAK_RULES + OTHER_LANGUAGES
-_REASONS = REASONS | {s.name: s.reason for s in SIGNALS}
+_REASONS = (
+    REASONS
+    | {s.name: s.reason for s in SIGNALS}
+    | {"unrelated-data": "asks for a kind of data that the tool's name and purpose do not cover"}
+)
 _EXCERPT = 80
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
 _DOTTED = re.compile(r"\b(?:[A-Za-z][.\-_*·]){2,}[A-Za-z]\b")
 _SPACED = re.compile(r"\b(?:[A-Za-z] ){2,}[A-Za-z]\b")
 _SPACED_SHORT = re.compile(r"\b(?:[A-Za-z] )+[A-Za-z]\b")
+# In a letter-spaced text, punctuation is spaced too: ". e n v", "b u i l d _ a r g".
+_SPACED_ANY = re.compile(r"(?<!\S)(?:[^\s] )+[^\s][.,;:!?)]?(?!\S)")
 _LEET = str.maketrans("013457", "oieast")
 _LEET_WORD = re.compile(r"\b(?=\w*[A-Za-z]\w*[A-Za-z])(?=\w*[013457])[A-Za-z013457]{3,}\b")
 _CLAUSE = re.compile(r"[,;:()]|\b(and|then|also|but)\b", re.IGNORECASE)
@@ -101,11 +119,24 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
     """Every finding in every text of ``tool``'s definition, each naming its field."""
     findings: list[Finding] = []
     params = parameter_names(tool.input_schema)
+    subjects = subject_files(readable(tool.description)[0])
+    flags = switch_descriptions(tool.input_schema, "inputSchema")
     for where, text in definition_texts(tool):
-        kind = field_kind(where)
+        switch = where in flags  # a boolean's description: what switching it on does
+        kind = "prose" if switch else field_kind(where)
         own = "" if where == "name" else tool.name
-        for rule, excerpt in scan(text, kind=kind, params=params, own_name=own):
+        context = Context(subjects=subjects, switch=switch)
+        for rule, excerpt in scan(text, kind=kind, params=params, own_name=own, context=context):
             findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
+    flagged = {f.field for f in findings}
+    for where, text in definition_texts(tool):
+        plain = readable(text, name=field_kind(where) == "name")[0]
+        if where not in flagged and unrelated_data(tool.name, tool.description, where, plain):
+            findings.append(
+                Finding(tool.server, tool.name, where, "unrelated-data", plain[:_EXCERPT])
+            )
+            break
+    findings = _own_auth_excused(tool, findings, params)
     rule = "instruction-in-data-field"
     done = {f.field for f in findings if f.rule == rule}
     for where, value in enum_outliers(tool.input_schema, "inputSchema"):
@@ -114,26 +145,95 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
     return findings
 
 
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the rest of the definition says about one text.
+
+    ``subjects``: credential-file names the description makes the tool's own subject
+    (:func:`workset.mcp.poison_context.subject_files`); ``switch``: the text describes a
+    boolean option, which holds no data the model could put secrets into.
+    """
+
+    subjects: frozenset[str] = frozenset()
+    switch: bool = False
+
+
+def _own_auth_excused(
+    tool: RemoteTool, findings: list[Finding], params: frozenset[str]
+) -> list[Finding]:
+    """Drop secret findings on text that documents the tool's own credential parameter
+    (:func:`workset.mcp.poison_context.own_credential`)."""
+    own = credential_params(params)
+    if not own:
+        return findings
+    words = frozenset(re.split(r"[^a-z0-9]+", f"{tool.server} {tool.name}".lower()))
+    texts = dict(definition_texts(tool))
+    kept = []
+    for finding in findings:
+        if finding.rule in ("secret-request", "context-into-argument"):
+            sentence = _sentence_of(readable(texts.get(finding.field, ""))[0], finding.excerpt)
+            if own_credential(sentence, finding.field, own, words):
+                continue
+        kept.append(finding)
+    return kept
+
+
+def _sentence_of(text: str, excerpt: str) -> str:
+    """The sentence of ``text`` that holds ``excerpt`` (an excerpt may be cut with "…")."""
+    core = excerpt.strip("…").strip()[:40]
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        if core and core in " ".join(sentence.split()):
+            return sentence
+    return text
+
+
+def switch_descriptions(node: Any, path: str) -> set[str]:
+    """The ``description`` paths of boolean properties, as :func:`definition_texts` names them."""
+    out: set[str] = set()
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            here = f"{path}.{key}"
+            if key in ("properties", "patternProperties", "$defs", "definitions") and isinstance(
+                value, Mapping
+            ):
+                for name, schema in value.items():
+                    if isinstance(schema, Mapping) and schema.get("type") == "boolean":
+                        out.add(f"{here}.{name}.description")
+                    out |= switch_descriptions(schema, f"{here}.{name}")
+            elif isinstance(value, Mapping | list):
+                out |= switch_descriptions(value, here)
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            out |= switch_descriptions(item, f"{path}[{index}]")
+    return out
+
+
 def enum_outliers(node: Any, path: str) -> Iterator[tuple[str, str]]:
     """Enum values that are clauses among one- or two-word options: ``"xlsx; also attach…"``.
 
-    A value counts when it has at least six words, three times its siblings' median, and a
-    clause break (``,;:()``, "and", "then", "also")."""
+    A value counts when it has at least six words (``snake_case`` and ``camelCase`` split),
+    three times its siblings' median, and a clause break (``,;:()``, "and", "then", "also")."""
     if isinstance(node, Mapping):
         values = node.get("enum")
         if isinstance(values, list) and len(values) >= 2:
-            counts = [len(str(v).split()) for v in values]
+            counts = [len(_identifier_words(str(v)).split()) for v in values]
             for index, value in enumerate(values):
                 others = sorted(c for i, c in enumerate(counts) if i != index)
                 median = others[len(others) // 2]
                 text = str(value)
-                if counts[index] >= 6 and counts[index] >= 3 * median and _CLAUSE.search(text):
+                words = _identifier_words(text)
+                if counts[index] >= 6 and counts[index] >= 3 * median and _CLAUSE.search(words):
                     yield f"{path}.enum[{index}]", text[:_EXCERPT]
         for key, value in node.items():
             yield from enum_outliers(value, f"{path}.{key}")
     elif isinstance(node, list):
         for index, item in enumerate(node):
             yield from enum_outliers(item, f"{path}[{index}]")
+
+
+def _identifier_words(value: str) -> str:
+    """An identifier-shaped value (no spaces) split into its words; other values as they are."""
+    return value if " " in value.strip() else _CAMEL.sub(" ", value)
 
 
 def definition_texts(tool: RemoteTool) -> Iterator[tuple[str, str]]:
@@ -182,11 +282,11 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
     hidden = [
         c for i, c in enumerate(text) if INVISIBLE.fullmatch(c) and not _emoji_joiner(text, i)
     ]
-    if hidden:
+    if hidden and not all_documented(hidden, text):
         names = sorted({f"U+{ord(c):04X} {unicodedata.name(c, 'TAG')}" for c in hidden})
         tricks.append(("hidden-unicode", f"{len(hidden)} hidden: {', '.join(names)}"[:_EXCERPT]))
     smuggled = tag_payload(text)
-    folded = fold(text)
+    folded = _fold_lookalikes(text)
     if _mixed_script(text):
         tricks.append(("homoglyph", _around(folded, 0, min(len(folded), 60))))
     comments = [m.group(1).strip() for m in _COMMENT.finditer(folded)]
@@ -197,7 +297,7 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
         plain = _CAMEL.sub(" ", plain)
     dotted = _DOTTED.sub(lambda m: re.sub(r"[.\-_*·]", "", m.group(0)), plain)
     # Once a text spaces out its letters, its two-letter words ("d o  n o t") are spaced too.
-    spacing = _SPACED_SHORT if _SPACED.search(dotted) else _SPACED
+    spacing = _SPACED_ANY if _SPACED.search(dotted) else _SPACED
     spaced = spacing.sub(lambda m: m.group(0).replace(" ", ""), dotted)
     decoded = [d for d in (_decode(b) for b in _BLOB.findall(plain)) if d]
     if any(len(d.split()) >= 4 for d in decoded):
@@ -213,6 +313,7 @@ def scan(
     kind: FieldKind = "prose",
     params: frozenset[str] = frozenset(),
     own_name: str = "",
+    context: Context | None = None,
 ) -> Iterator[tuple[str, str]]:
     """(rule, excerpt) for each rule that ``text`` breaks once made readable.
 
@@ -220,10 +321,14 @@ def scan(
     from them is the tool describing its own request, not a way to smuggle data out.
     ``own_name`` is the tool's name: where the text names it, it reads as "this tool", so
     "call sync_state after every task" is the same demand as "call this after every task".
+    ``context`` is what the rest of the definition says (:class:`Context`).
     """
+    context = context or Context()
     name = kind == "name"
     plain, tricks = readable(text, name=name)
-    yield from tricks
+    # A comment in a value (a pull-request body's default) is the template's own text; its
+    # words are still read below.
+    yield from (t for t in tricks if not (kind == "data" and t[0] == "hidden-comment"))
     if re.search(r"[_\-.\d]|[a-z][A-Z]", own_name):  # an identifier, not an ordinary word
         plain = re.sub(rf"(?<![\w-]){re.escape(own_name)}(?![\w-])", "this tool", plain)
     short_name = name and len(plain.split()) < 5
@@ -232,7 +337,7 @@ def scan(
         if rule.name in seen or (short_name and not rule.in_short_names):
             continue
         for match in rule.pattern.finditer(plain):
-            if _excused(rule, plain, match, params):
+            if _excused(rule, plain, match, params) or _honest(rule, plain, match, kind, context):
                 continue
             seen.add(rule.name)
             yield rule.name, _around(plain, match.start(), match.end())
@@ -273,6 +378,27 @@ def _excused(rule: Rule, plain: str, match: re.Match[str], params: frozenset[str
     return False
 
 
+def _honest(
+    rule: Rule, plain: str, match: re.Match[str], kind: FieldKind, context: Context
+) -> bool:
+    """Context that makes the match the tool's honest wording (:mod:`poison_context`)."""
+    if quoted_example(plain, match.start(), match.end()):
+        return True
+    universal = re.search(r"\b(every|each|any|all|instead)\b", match.group(0))
+    if rule.name == "forced-call" and not universal and routed(plain, match.start()):
+        return True
+    if rule.name not in ("sensitive-path", "secret-request"):
+        return False
+    if rule.name == "secret-request" and context.switch:
+        return True
+    if refused(plain, match.start(), match.end()):
+        return True
+    if kind == "prose" and inspected(plain, match.start()):
+        return True
+    found = file_kinds(match.group(0))
+    return bool(found) and found <= context.subjects
+
+
 def parameter_names(schema: Any) -> frozenset[str]:
     """Every property name anywhere in an input schema, in lower case."""
     names: set[str] = set()
@@ -285,6 +411,20 @@ def parameter_names(schema: Any) -> frozenset[str]:
         for item in schema:
             names |= parameter_names(item)
     return frozenset(names)
+
+
+def _fold_lookalikes(text: str) -> str:
+    """``text`` with invisible characters removed, NFKC, and look-alike letters folded to ASCII
+    in the words they disguise: a word that folds to ASCII ("АWЅ", "ассоunt") or mixes
+    scripts. A word of real Cyrillic or Greek ("Примечание", "для") stays as written, so text
+    in those languages reads as itself."""
+    plain = unicodedata.normalize("NFKC", INVISIBLE.sub("", text))
+    out: list[str] = []
+    for token in re.split(r"(\w+)", plain):
+        folded = fold(token)
+        keep = token and token[0].isalnum() and not folded.isascii() and not _mixed_script(token)
+        out.append(token if keep else folded)
+    return "".join(out)
 
 
 def _emoji_joiner(text: str, index: int) -> bool:
