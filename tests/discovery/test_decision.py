@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from workset.discovery.acts import names_act
 from workset.discovery.decision import (
     FEATURES,
     RESTATED,
@@ -13,7 +14,6 @@ from workset.discovery.decision import (
     decide,
     features,
     fit_calibration,
-    names_act,
     why_rejected,
 )
 from workset.errors import UsageError

@@ -4,34 +4,38 @@ One cosine cannot tell "no tool does this" from "the right tool is described in 
 wrong matches for off-catalog needs often score above right matches for oddly phrased ones.
 The decision reads the best candidate's :class:`Evidence`, in two steps:
 
-1. **The act rule.** A near miss often works on the right object but cannot do the act
-   asked: a stock quote for "buy 10 shares of NVIDIA", a whois lookup for "register the
-   domain". When the need, or a model's restatement of it, commands an act with an effect
-   outside the data a tool reads (:data:`OUTBOUND`: buy, book, post, publish, send, sign...)
-   and no form of that word occurs in the closest tool's name, description, parameters or
-   example requests, the answer is "not found" (:attr:`Decision.unoffered`).
+1. **The act rules** (words in :mod:`workset.discovery.acts`). A near miss often works on the
+   right object but cannot do the act asked: a stock quote for "buy 10 shares of NVIDIA", a
+   whois lookup for "register the domain", a Hacker News reader for "upvote this story".
+   When the need, or a model's restatement of it, commands an act with an effect outside the
+   data a tool reads (``OUTBOUND``: buy, book, post, publish, send, sign...) and no form of
+   that word occurs in the closest tool's name, description, parameters or example requests,
+   the answer is "not found" (:attr:`Decision.unoffered`). When the need's first word commands
+   a change (``CHANGE``: delete, submit, upvote, restart, swap...) and the closest tool only
+   reads (no acting verb in its name or its description's first word), the answer is "not
+   found" too (:attr:`Decision.reads_only`).
 2. **The model.** Otherwise a logistic model over standardised :data:`FEATURES` gives the
    probability that the need is servable; below :attr:`Calibration.threshold` the answer is
    "not found". Every feature is measured (its meaning score, the margin to the next
    candidate, the share of the need's words it holds, its server's cosine and rank, the
    restatement's own cosine and words...), but the committed models use only those in
    :data:`USED`: the tool's meaning score and its server's. On the tuning half no other
-   feature refused more unservable needs at the same false "not found" once the rule was in
-   front.
+   feature refused more unservable needs at the same false "not found" once the rules were
+   in front.
 
 Two models: :data:`STATED` for a need searched as stated, :data:`RESTATED` when it was also
 searched as restated by a model (``ToolIndex.search(also=...)``; its meaning score then blends
 the restatement's, and scores shift). Both are fitted on the tuning half of
-``benchmarks/data/needs/needs.jsonl`` (class-balanced, L2-regularised, the needs the rule
-refuses left out; see :func:`fit_calibration`), the threshold where at most 3 % of answerable
-needs are refused, rule included. :func:`why_rejected` turns a rejected candidate's evidence
+``benchmarks/data/needs/needs.jsonl`` (class-balanced, L2-regularised, the needs the rules
+refuse left out; see :func:`fit_calibration`), the threshold where at most 3 % of answerable
+needs are refused, rules included. :func:`why_rejected` turns a rejected candidate's evidence
 into the reasons the ``tool_search`` result shows.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,30 +56,6 @@ FEATURES = (
     "restated_cosine",
     "restated_lexical",
 )
-
-# Commands whose effect reaches outside the data a tool reads: a purchase, a booking, a message
-# or post to other people, publishing, signing, registering. A near miss often works on the
-# right object (a stock quote for "buy 10 shares", a whois lookup for "register a domain") but
-# cannot do the act; when the closest tool's texts never name the act, the need is not served.
-# Written from the kinds of unservable need in benchmarks/data/needs/README.md and checked on
-# the tuning half only (there it refuses 13 of 21 unservable needs and 1 of 152 answerable).
-_OUTBOUND_TEXT = """buy sell order purchase pay book reserve rent transfer donate subscribe post
-publish tweet email mail share upload message text call deploy register sign star like follow
-invite schedule send"""
-OUTBOUND = frozenset(_OUTBOUND_TEXT.split())
-
-
-def names_act(words: Iterable[str], act: str) -> bool:
-    """Whether ``words`` (a tool's, as ``tokenize`` writes them) name ``act`` in some form.
-
-    A word starting with the act's stem counts ("post" in "posting", "share" in "shared").
-    """
-    stem = act
-    for suffix in ("ing", "ed", "e"):
-        if act.endswith(suffix) and len(act) - len(suffix) >= 3:
-            stem = act[: -len(suffix)]
-            break
-    return any(word.startswith(stem) for word in words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +79,8 @@ class Evidence:
     restated_lexical: float = 0.0  # share of the restatement's content words in its texts
     # An OUTBOUND act the need or its restatement commands that none of its texts names.
     unoffered: str = ""
+    # A change the need commands (acts.CHANGE, its first word) while this tool only reads.
+    reads_only: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +109,7 @@ class Decision:
     features: tuple[float, ...]
     calibration: Calibration
     unoffered: str = ""  # set when "not found" because the closest tool cannot do this act
+    reads_only: str = ""  # set when "not found" because a change is asked of a reading tool
 
 
 # Fitted on the tuning half (152 servable, 21 unservable needs) on the features in USED,
@@ -182,16 +165,18 @@ def features(candidates: Sequence[Evidence]) -> tuple[float, ...]:
 def decide(candidates: Sequence[Evidence], calibration: Calibration | None = None) -> Decision:
     """Found or not found, from the candidates of one search (best first).
 
-    Not found when the closest tool cannot do the act commanded (:data:`OUTBOUND`, see
-    :attr:`Evidence.unoffered`), else when the model's probability is below the threshold.
+    Not found when the closest tool cannot do the act commanded (``OUTBOUND``, see
+    :attr:`Evidence.unoffered`) or only reads while a change is asked (``CHANGE``, see
+    :attr:`Evidence.reads_only`), else when the model's probability is below the threshold.
     The model is :data:`RESTATED` when the need was also searched as restated, else
     :data:`STATED`.
     """
     x = features(candidates)
     chosen = calibration or (RESTATED if candidates[0].restated else STATED)
     p = chosen.probability(x)
-    act = candidates[0].unoffered
-    return Decision(p >= chosen.threshold and not act, p, x, chosen, act)
+    best = candidates[0]
+    found = p >= chosen.threshold and not best.unoffered and not best.reads_only
+    return Decision(found, p, x, chosen, best.unoffered, best.reads_only)
 
 
 def why_rejected(evidence: Evidence, calibration: Calibration, *, top_servers: int = 3) -> str:
@@ -210,6 +195,10 @@ def why_rejected(evidence: Evidence, calibration: Calibration, *, top_servers: i
         reasons.append("its server is not one of those closest to the need")
     if evidence.unoffered:
         reasons.append(f"nothing in it says it can {evidence.unoffered!r}")
+    elif evidence.reads_only:
+        reasons.append(
+            f"it only reads or looks things up, and the need asks to {evidence.reads_only!r}"
+        )
     elif not evidence.action_covered:
         reasons.append(f"nothing in it says it can {evidence.action!r}")
     if evidence.restated and evidence.restated_cosine < calibration.typical_cosine:
