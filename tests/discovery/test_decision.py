@@ -85,9 +85,22 @@ def test_a_close_tool_that_cannot_do_the_act_commanded_is_not_a_match() -> None:
     assert "nothing in it says it can 'buy'" in why_rejected(cannot, STATED)
 
 
+def test_a_change_asked_of_a_tool_that_only_reads_is_not_a_match() -> None:
+    """ "Upvote this story": a story reader is close in meaning, but it only reads."""
+    reader = evidence(cosine=0.7, server_cosine=0.6, action="upvote", reads_only="upvote")
+    decided = decide([reader, evidence()], STATED)
+    assert not decided.found
+    assert decided.reads_only == "upvote" and decided.unoffered == ""
+    assert decided.probability >= STATED.threshold  # refused by the rule, not by the model
+    reason = why_rejected(reader, STATED)
+    assert "it only reads or looks things up, and the need asks to 'upvote'" in reason
+
+
 def test_only_the_closest_tool_decides_the_act_rule() -> None:
     cannot = evidence(cosine=0.5, unoffered="post")
     assert decide([evidence(cosine=0.7), cannot], STATED).found
+    reader = evidence(cosine=0.5, reads_only="delete")
+    assert decide([evidence(cosine=0.7), reader], STATED).found
 
 
 def test_an_act_counts_as_named_in_any_form_of_the_word() -> None:
