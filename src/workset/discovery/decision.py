@@ -1,4 +1,4 @@
-"""Whether the catalog serves a need: an act rule, then a calibrated model over several signals.
+"""Whether the catalog serves a need: act rules, then a calibrated model over several signals.
 
 One cosine cannot tell "no tool does this" from "the right tool is described in other words":
 wrong matches for off-catalog needs often score above right matches for oddly phrased ones.
@@ -105,7 +105,7 @@ class Calibration:
 @dataclass(frozen=True, slots=True)
 class Decision:
     found: bool
-    probability: float  # the model's, before the act rule
+    probability: float  # the model's, before the act rules
     features: tuple[float, ...]
     calibration: Calibration
     unoffered: str = ""  # set when "not found" because the closest tool cannot do this act
@@ -225,7 +225,7 @@ def fit_calibration(
     ``rows`` are :data:`FEATURES` per search, ``labels`` 1 for servable needs and 0 for the
     rest; only the features named in ``use`` get a weight (the others get 0). The threshold
     is the highest probability that still accepts all but ``refuse_at_most`` of the servable
-    needs. ``vetoed`` marks the needs the act rule already refuses: they are left out of the
+    needs. ``vetoed`` marks the needs the act rules already refuse: they are left out of the
     fit, and the servable ones among them count against ``refuse_at_most``.
     ``typical_cosine`` (the reasons' yardstick) is the 10th percentile of the servable needs'
     cosine.
