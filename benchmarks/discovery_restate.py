@@ -42,7 +42,7 @@ from tool_needs import (
 )
 
 from workset.discovery import SearchConfig, ToolIndex
-from workset.discovery.decision import USED
+from workset.discovery.decision import RESTATED_USED, USED
 from workset.discovery.expansions import requests_by_key
 from workset.discovery.needs import Need, read_needs
 from workset.discovery.restate import Restatements
@@ -110,19 +110,19 @@ def main() -> None:
     if args.fit and "tune" in chosen:
         tuned = chosen["tune"]
         print(f"STATED = {fit(index, tuned, USED, STATED_REFUSE_AT_MOST)!r}")
-        print(f"RESTATED = {fit(index, tuned, USED, RESTATED_REFUSE_AT_MOST, also)!r}")
+        print(f"RESTATED = {fit(index, tuned, RESTATED_USED, RESTATED_REFUSE_AT_MOST, also)!r}")
     if args.cv and "tune" in chosen:
         print("the decision on the tune half, in-sample and 7-fold cross-validated (refitted):")
-        for label, extra, budget in (
-            ("as stated", None, STATED_REFUSE_AT_MOST),
-            ("+ restatement", also, RESTATED_REFUSE_AT_MOST),
+        for label, extra, use, budget in (
+            ("as stated", None, USED, STATED_REFUSE_AT_MOST),
+            ("+ restatement", also, RESTATED_USED, RESTATED_REFUSE_AT_MOST),
         ):
             table = (
                 feature_rows(index, chosen["tune"])
                 if extra is None
                 else feature_rows(index, chosen["tune"], extra)
             )
-            inside, outside = cross_validate(*table, USED, budget)
+            inside, outside = cross_validate(*table, use, budget)
             print(f"  {label:<14} in-sample {inside}; cross-validated {outside}")
     print(f"restatements by {args.model} in {path}")
     if seconds:

@@ -4,8 +4,8 @@ Data: LiveMCPBench (``shared/data/livemcpbench``): 70 MCP servers with 527 tools
 annotated with the tool names a person used, and our own need set
 (``benchmarks/data/needs/needs.jsonl``: 378 answerable needs in three bands plus 95 the
 catalog cannot serve, split into a tuning and a held-out half by the hash of their ids, the
-92 needs with ``t2-`` ids all tuning; see its README). Example requests per tool come from ``benchmarks/data/tool_expansions.jsonl``
-(written by ``benchmarks/expand_tools.py``).
+92 needs with ``t2-`` ids all tuning; see its README). Example requests per tool come from
+``benchmarks/data/tool_expansions.jsonl`` (written by ``benchmarks/expand_tools.py``).
 
 Measured in one run, each number on the tuning half and on the held-out half:
 
