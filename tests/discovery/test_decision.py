@@ -38,12 +38,12 @@ def evidence(**changes: object) -> Evidence:
 STRONG = [evidence(), evidence(cosine=0.4, margin=0.02), evidence(cosine=0.35, server_rank=2)]
 WEAK = [
     evidence(
-        cosine=0.1,
-        document_cosine=0.11,
-        example_cosine=0.09,
+        cosine=0.0,
+        document_cosine=0.01,
+        example_cosine=0.0,
         margin=0.005,
         lexical=0.0,
-        server_cosine=0.05,
+        server_cosine=-0.05,
         server_rank=4,
         shared_words=(),
         action_covered=False,
@@ -65,8 +65,8 @@ def test_a_close_specific_candidate_is_found_and_a_vague_far_one_is_not(
 
 def test_the_decision_uses_more_than_the_cosine() -> None:
     """Same best cosine: the server's agreement alone moves the probability across the line."""
-    agreed = evidence(cosine=0.2, server_cosine=0.45)
-    alone = evidence(cosine=0.2, server_cosine=0.0)
+    agreed = evidence(cosine=0.0, server_cosine=0.45)
+    alone = evidence(cosine=0.0, server_cosine=-0.05)
     assert decide([agreed, agreed], STATED).found
     assert not decide([alone, alone], STATED).found
 
