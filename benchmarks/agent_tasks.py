@@ -380,7 +380,8 @@ def rejudge(
 ) -> list[Record]:
     """The recorded question runs judged again by the current outcome rules, from the
     checkpoint's session log and the same workspace evidence (no model call). Runs that
-    failed, and edit or chat tasks, keep their recorded outcome."""
+    failed, and edit or chat tasks, keep their recorded outcome; the issue set's questions
+    are judged again like the question set's."""
     log = SessionLog(CACHE / f"{label}.db")
     sessions: dict[str, str] = {}
     for info in log.sessions(limit=None):
@@ -394,7 +395,8 @@ def rejudge(
         for record in records:
             task = by_id[(record.set, record.id)]
             session = sessions.get(task.get("question", ""))
-            if record.set != "questions" or record.outcome == "failed" or session is None:
+            question = record.set == "questions" or task.get("kind") == "question"
+            if not question or record.outcome == "failed" or session is None:
                 judged.append(record)
                 continue
             workspace = (TASKS / task.get("workspace", "repo")).resolve()
