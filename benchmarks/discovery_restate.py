@@ -12,8 +12,7 @@ Run (under ``/work/tools/model-slot`` on this machine):
 ``python benchmarks/discovery_restate.py [--model qwen2.5-coder-0.5b] [--split tune]``.
 ``--no-model`` reads only the file (needs it lacks count as not restated). ``--fit`` refits
 the two "not found" models (as stated, with the restatement) on the tune half and prints them
-for ``src/workset/discovery/decision.py``; ``--cv`` prints the decision on the tune half
-in-sample and 7-fold cross-validated (the model refitted on six folds, the seventh decided).
+for ``src/workset/discovery/decision.py``.
 """
 
 from __future__ import annotations
@@ -29,20 +28,10 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).parent))
 from tool_catalog import DATA, EXPANSIONS, NEEDS, STATED_REFUSE_AT_MOST, load_catalog, split
-from tool_needs import (
-    KS,
-    MemoEmbedder,
-    cross_validate,
-    feature_rows,
-    fit,
-    hit_rates,
-    hit_table,
-    hits,
-    not_found,
-)
+from tool_needs import KS, MemoEmbedder, fit, hit_rates, hit_table, hits, not_found
 
 from workset.discovery import SearchConfig, ToolIndex
-from workset.discovery.decision import RESTATED_USED, USED
+from workset.discovery.decision import USED
 from workset.discovery.expansions import requests_by_key
 from workset.discovery.needs import Need, read_needs
 from workset.discovery.restate import Restatements
@@ -68,9 +57,6 @@ def main() -> None:
     )
     parser.add_argument(
         "--fit", action="store_true", help="refit the not-found models on tune and print them"
-    )
-    parser.add_argument(
-        "--cv", action="store_true", help="the decision in-sample and cross-validated on tune"
     )
     parser.add_argument("--store", type=Path, help="the index's vector file (kept between runs)")
     args = parser.parse_args()
@@ -110,20 +96,7 @@ def main() -> None:
     if args.fit and "tune" in chosen:
         tuned = chosen["tune"]
         print(f"STATED = {fit(index, tuned, USED, STATED_REFUSE_AT_MOST)!r}")
-        print(f"RESTATED = {fit(index, tuned, RESTATED_USED, RESTATED_REFUSE_AT_MOST, also)!r}")
-    if args.cv and "tune" in chosen:
-        print("the decision on the tune half, in-sample and 7-fold cross-validated (refitted):")
-        for label, extra, use, budget in (
-            ("as stated", None, USED, STATED_REFUSE_AT_MOST),
-            ("+ restatement", also, RESTATED_USED, RESTATED_REFUSE_AT_MOST),
-        ):
-            table = (
-                feature_rows(index, chosen["tune"])
-                if extra is None
-                else feature_rows(index, chosen["tune"], extra)
-            )
-            inside, outside = cross_validate(*table, use, budget)
-            print(f"  {label:<14} in-sample {inside}; cross-validated {outside}")
+        print(f"RESTATED = {fit(index, tuned, USED, RESTATED_REFUSE_AT_MOST, also)!r}")
     print(f"restatements by {args.model} in {path}")
     if seconds:
         print(

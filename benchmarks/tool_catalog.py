@@ -2,10 +2,10 @@
 
 Data: LiveMCPBench (``shared/data/livemcpbench``): 70 MCP servers with 527 tools, 95 tasks each
 annotated with the tool names a person used, and our own need set
-(``benchmarks/data/needs/needs.jsonl``: 378 answerable needs in three bands plus 95 the
-catalog cannot serve, split into a tuning and a held-out half by the hash of their ids, the
-92 needs with ``t2-`` ids all tuning; see its README). Example requests per tool come from
-``benchmarks/data/tool_expansions.jsonl`` (written by ``benchmarks/expand_tools.py``).
+(``benchmarks/data/needs/needs.jsonl``: 335 answerable needs in three bands plus 46 the
+catalog cannot serve, split into a tuning and a held-out half by the hash of their ids; see
+its README). Example requests per tool come from ``benchmarks/data/tool_expansions.jsonl``
+(written by ``benchmarks/expand_tools.py``).
 
 Measured in one run, each number on the tuning half and on the held-out half:
 
@@ -14,7 +14,7 @@ Measured in one run, each number on the tuning half and on the held-out half:
 2. Needs by band: Hit@1/5/10 for each idea on its own and together (BM25 and embeddings of
    the tool text as before; + a short document per tool; + query rewriting; + example
    requests), then the tuned configuration.
-3. "Not found": the decision (the act rules, then the calibrated model) on answerable and
+3. "Not found": the decision (the act rule, then the calibrated model) on answerable and
    unservable needs: precision and
    recall of "not found", false "not found" on answerable needs; the unservable needs still
    answered with a tool are listed. Also the old check: the 15 hand-written off-catalog needs
@@ -328,7 +328,7 @@ def main() -> None:
     if args.fit:
         print(f"STATED = {fit(index, halves['tune'], USED, STATED_REFUSE_AT_MOST)!r}")
     print()
-    print("(3) 'not found' (the act rules, then the calibrated model; needs as stated)")
+    print("(3) 'not found' (the act rule, then the calibrated model; needs as stated)")
     for label, idx in (("with examples", index), ("without examples", plain)):
         print(f"  {label} (threshold {STATED.threshold:.3f}):")
         for name, half in halves.items():
@@ -347,7 +347,7 @@ def main() -> None:
     x_held, y_held, _ = feature_rows(plain, halves["held_out"])
     one = fit_calibration(x_tune, y_tune, use=("cosine",))
     print(
-        f"  for comparison, one cosine threshold and no act rules ({one.threshold:.3f}, "
+        f"  for comparison, one cosine threshold and no act rule ({one.threshold:.3f}, "
         "fitted the same way):"
     )
     for name, (x, y) in (("tune", (x_tune, y_tune)), ("held_out", (x_held, y_held))):

@@ -146,14 +146,14 @@ def feature_rows(
     index: ToolIndex, needs: Sequence[Need], also: Also = _none
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The decision features of each need's search, 1 for answerable needs (else 0), and
-    whether an act rule refuses it (its closest tool cannot do the act commanded)."""
+    whether the act rule refuses it (its closest tool cannot do the act commanded)."""
     rows, labels, vetoed = [], [], []
     for need in needs:
         found = index.rank(need.need, k=5, also=also(need.need))
         evidence = [m.evidence for m in found if m.evidence is not None]
         rows.append(features(evidence))
         labels.append(1.0 if need.answerable else 0.0)
-        vetoed.append(bool(evidence[0].unoffered or evidence[0].reads_only))
+        vetoed.append(bool(evidence[0].unoffered))
     return (
         np.array(rows, dtype=np.float64),
         np.array(labels, dtype=np.float64),
@@ -168,73 +168,10 @@ def fit(
     refuse_at_most: float,
     also: Also = _none,
 ) -> Calibration:
-    """The "not found" model fitted on ``needs`` (the tuning half), the act rules' refusals
+    """The "not found" model fitted on ``needs`` (the tuning half), the act rule's refusals
     counted against ``refuse_at_most``."""
     x, y, vetoed = feature_rows(index, needs, also)
     return fit_calibration(x, y, use=use, refuse_at_most=refuse_at_most, vetoed=vetoed)
-
-
-@dataclass(frozen=True)
-class Refusals:
-    """Unservable needs refused and answerable needs refused, of how many."""
-
-    unservable: int
-    of_unservable: int
-    answerable: int
-    of_answerable: int
-
-    def __str__(self) -> str:
-        return (
-            f"unservable refused {self.unservable}/{self.of_unservable}, false not-found "
-            f"{self.answerable}/{self.of_answerable} ({self.answerable / self.of_answerable:.1%})"
-        )
-
-
-def cross_validate(
-    rows: np.ndarray,
-    labels: np.ndarray,
-    vetoed: np.ndarray,
-    use: Sequence[str],
-    refuse_at_most: float,
-    *,
-    folds: int = 7,
-    seed: int = 0,
-) -> tuple[Refusals, Refusals]:
-    """The decision (act rules, then the model refitted) in-sample and by stratified k-fold
-    cross-validation: each need decided by a model fitted on the other folds. The rules are
-    not fitted, so the folds only test the model and its threshold."""
-
-    def accepted(train: np.ndarray, test: np.ndarray) -> np.ndarray:
-        model = fit_calibration(
-            rows[train],
-            labels[train],
-            use=use,
-            refuse_at_most=refuse_at_most,
-            vetoed=vetoed[train],
-        )
-        probability = np.array([model.probability(list(r)) for r in rows[test]])
-        return (probability >= model.threshold) & ~vetoed[test]
-
-    def count(ok: np.ndarray) -> Refusals:
-        return Refusals(
-            int((~ok[labels == 0]).sum()),
-            int((labels == 0).sum()),
-            int((~ok[labels == 1]).sum()),
-            int((labels == 1).sum()),
-        )
-
-    everything = np.arange(len(labels))
-    fold = np.zeros(len(labels), dtype=int)
-    rng = np.random.default_rng(seed)
-    for label in (0.0, 1.0):
-        members = np.flatnonzero(labels == label)
-        rng.shuffle(members)
-        fold[members] = np.arange(len(members)) % folds
-    held = np.zeros(len(labels), dtype=bool)
-    for f in range(folds):
-        test = np.flatnonzero(fold == f)
-        held[test] = accepted(np.flatnonzero(fold != f), test)
-    return count(accepted(everything, everything)), count(held)
 
 
 def latency(search: Callable[[str], object], queries: Sequence[str]) -> tuple[float, float]:

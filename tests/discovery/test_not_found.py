@@ -1,4 +1,4 @@
-"""The "not found" decision on a small real index: the act rules and the restated search."""
+"""The "not found" decision on a small real index: the act rule and the restated search."""
 
 from __future__ import annotations
 
@@ -13,11 +13,7 @@ from workset.retrieval import Embedder
 @pytest.fixture(scope="module")
 def index() -> ToolIndex:
     forum = [_spec("post_comment", "Post a comment on a forum thread.", thread="Thread id")]
-    news = [
-        _spec("getStory", "Get a single Hacker News story by ID.", id="Story id"),
-        _spec("getUser", "Get a Hacker News user profile by ID.", id="User id"),
-    ]
-    return ToolIndex.build({**SERVERS, "forum": forum, "hackernews": news}, Embedder.load())
+    return ToolIndex.build({**SERVERS, "forum": forum}, Embedder.load())
 
 
 def test_buying_shares_is_not_found_though_a_stock_quote_is_close(index: ToolIndex) -> None:
@@ -60,26 +56,3 @@ def test_the_tool_result_says_why_the_near_miss_was_rejected(index: ToolIndex) -
     assert text.startswith("Not found")
     assert "get_stock_price" in text
     assert "nothing in it says it can 'buy'" in text
-
-
-def test_a_change_asked_of_a_reading_tool_is_not_found(index: ToolIndex) -> None:
-    """The Hacker News reader is the closest tool to "upvote this story", but it only reads."""
-    result = index.search("upvote this story on Hacker News")
-    assert not result.found
-    assert result.decision is not None and result.decision.reads_only == "upvote"
-    assert result.suggestions[0].server == "hackernews"
-    text = str(tool_search_tool(index, set()).handler(query="upvote this story on Hacker News"))
-    assert "it only reads or looks things up, and the need asks to 'upvote'" in text
-
-
-def test_a_change_asked_of_a_tool_that_makes_it_is_found(index: ToolIndex) -> None:
-    result = index.search("create a new Word document called minutes.docx")
-    assert result.found
-    assert result.matches[0].tool == "create_document"
-    assert result.decision is not None and result.decision.reads_only == ""
-
-
-def test_reading_from_the_same_reader_is_found(index: ToolIndex) -> None:
-    result = index.search("get the Hacker News story with id 8863")
-    assert result.found
-    assert result.matches[0].tool == "getStory"

@@ -11,10 +11,9 @@ then tools within them, merged with the flat ranking, so a tool whose server is 
 poorly can still win on its own words.
 
 "Not found" is decided by :mod:`workset.discovery.decision` from several signals of the best
-candidates, not one cosine: whether the closest tool can do the act a need commands (names
-it, or at least changes something when a change is asked), then a calibrated model. Without
-an embedder the index is BM25-only and "not found" means no word of the need occurs in the
-catalog.
+candidates, not one cosine: whether the closest tool can do the act a need commands, then a
+calibrated model. Without an embedder the index is BM25-only and "not found" means
+no word of the need occurs in the catalog.
 
 With ``store`` the embeddings are kept in a :class:`~workset.discovery.store.VectorStore`
 file by text hash, so a rebuild after a server changed embeds only that server's texts;
@@ -32,8 +31,7 @@ from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
-from workset.discovery.acts import OUTBOUND, asks_change, names_act, tool_acts
-from workset.discovery.decision import Evidence, decide
+from workset.discovery.decision import OUTBOUND, Evidence, decide, names_act
 from workset.discovery.documents import server_document, short_document, tool_document
 from workset.discovery.expansions import definition_key
 from workset.discovery.restate import capability
@@ -89,7 +87,6 @@ class ToolIndex:
         self.config = config
         self._tool_texts = [_lexical_text(e) for e in entries]
         self._words = [frozenset(tokenize(t)) for t in self._tool_texts]
-        self._acts = [tool_acts(e.spec) for e in entries]  # changes something, or only reads
         specs = self._specs_by_server()
         server_texts = [
             server_document(s, specs[s], descriptions.get(s, "")) for s in self._servers
@@ -338,7 +335,6 @@ class ToolIndex:
         words = set(tokenize(query))
         action = action_word(query)
         acts = [a for a in (action, *map(action_word, scored.others)) if a in OUTBOUND]
-        change = asks_change(action)
         restated_words = [set(tokenize(capability(o))) for o in scored.others]
         restated_best = float(scored.restated.max()) if scored.restated is not None else 0.0
         order = [int(i) for i in np.argsort(-scored.ranked, kind="stable")[:k]]
@@ -374,7 +370,6 @@ class ToolIndex:
                         default=0.0,
                     ),
                     unoffered=next((a for a in acts if not names_act(self._words[i], a)), ""),
-                    reads_only="" if self._acts[i] else change,
                 )
             out.append(
                 Match(

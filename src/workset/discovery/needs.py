@@ -19,9 +19,7 @@ property of its words, checked by :func:`band_of` rather than trusted:
 Content words are lowercase letter/digit runs (split at anything else; a camelCase run
 counts whole and as its parts), minus :data:`STOPWORDS`, reduced by the Snowball English
 stemmer (the ``snowballstemmer`` package, a dev dependency: only checking needs it). The split is
-fixed by the id's hash (:func:`split_of`), so it cannot drift towards what a matcher gets right;
-ids starting with :data:`TUNE_PREFIX` (needs added later to grow the tuning half) are always
-``tune``.
+fixed by the id's hash (:func:`split_of`), so it cannot drift towards what a matcher gets right.
 """
 
 from __future__ import annotations
@@ -117,19 +115,8 @@ class Need:
         return json.dumps(row, ensure_ascii=False)
 
 
-# Needs written later to grow the tuning half only (issue 11: 21 unservable tuning needs were
-# too few to calibrate "not found" on): their ids carry this prefix and they are always tuning
-# needs, so the held-out half stays as it was when it was first measured.
-TUNE_PREFIX = "t2-"
-
-
 def split_of(need_id: str) -> Split:
-    """``tune`` or ``held_out`` by the parity of the id's sha256: fixed before any tuning.
-
-    An id starting with :data:`TUNE_PREFIX` is always ``tune``.
-    """
-    if need_id.startswith(TUNE_PREFIX):
-        return "tune"
+    """``tune`` or ``held_out`` by the parity of the id's sha256: fixed before any tuning."""
     return "tune" if hashlib.sha256(need_id.encode()).digest()[0] % 2 == 0 else "held_out"
 
 
