@@ -19,7 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from workset.loop.outcome import COMMON_WORDS
+from workset.loop.outcome import COMMON_WORDS, split_key, stem
 from workset.messages import ToolMessage
 
 FOCUS_LINES = 3  # the most lines quoted
@@ -92,10 +92,4 @@ def focus_notice(task: str, results: Sequence[ToolMessage]) -> str | None:
 def _words(text: str) -> set[str]:
     """Distinctive words of ``text``: identifiers split at ``_`` and case changes, lower
     case, a plural ``s`` folded, common question words left out."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
-    spaced = re.sub(r"[_\W]+", " ", spaced).lower()
-    return {_stem(w) for w in _WORD.findall(spaced) if w not in _PLAIN}
-
-
-def _stem(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    return {stem(w) for w in _WORD.findall(split_key(text)) if w not in _PLAIN}

@@ -393,7 +393,7 @@ def _asked_value(answer: str, task: str, pairs: Sequence[tuple[str, str]]) -> st
     key, told = sorted(keys)[0], " or ".join(sorted(values)[:3])
     if not numbers & values:
         return f"a tool result says {key} = {told}, the answer says {sorted(numbers)[0]}"
-    named = any(_split_key(k) in _split_key(answer) for k in keys)
+    named = any(split_key(k) in split_key(answer) for k in keys)
     if len(values) > 1 and not named:
         return f"tool results give {key} = {told}; the answer does not say which one it means"
     return ""
@@ -413,10 +413,10 @@ def _asked_text(answer: str, task: str, pairs: Sequence[tuple[str, str]]) -> str
 
 def _asked_keys(task: str, keys: Sequence[str]) -> set[str]:
     """The keys sharing the most words with the task, two words at least."""
-    asked = {_stem(w) for w in _KEY_WORD.findall(task.lower())} - _GENERIC_KEY_WORDS
+    asked = {stem(w) for w in _KEY_WORD.findall(task.lower())} - _GENERIC_KEY_WORDS
     best, chosen = 0, set[str]()
     for key in keys:
-        words = {_stem(w) for w in _KEY_WORD.findall(_split_key(key))} - _GENERIC_KEY_WORDS
+        words = {stem(w) for w in _KEY_WORD.findall(split_key(key))} - _GENERIC_KEY_WORDS
         shared = len(words & asked)
         if shared < 2:  # one word ("version" for "Python versions") says too little
             continue
@@ -427,13 +427,13 @@ def _asked_keys(task: str, keys: Sequence[str]) -> set[str]:
     return chosen
 
 
-def _split_key(key: str) -> str:
+def split_key(key: str) -> str:
     """``WRITE_CACHE_SIZE``, ``writeCacheSize`` and ``write-cache-size`` as ``write cache size``."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
     return re.sub(r"[_\-]+", " ", spaced).lower()
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     """A crude plural fold, enough to pair "operations" with ``OPERATION``."""
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
