@@ -51,7 +51,7 @@ def test_the_request_asks_for_english_fields_and_a_summary_only_for_foreign_text
     foreign = expansion_request("trends", TRENDS)
     assert foreign.json_schema is not None
     assert foreign.json_schema["required"] == [SUMMARY[0], *FIELDS]
-    assert foreign.json_schema["properties"][SUMMARY[0]]["pattern"] == "^[ -~]+$"
+    assert foreign.json_schema["properties"][SUMMARY[0]]["pattern"] == "^[ -~]{8,120}$"
     assert "get-weibo-trending" in foreign.messages[-1].content
 
 

@@ -30,7 +30,7 @@ from workset.errors import ModelError
 from workset.messages import SystemMessage, ToolSpec, UserMessage
 from workset.models.base import Model, ModelRequest
 
-PROMPT_VERSION = 3  # part of every key: changing the prompt regenerates every tool
+PROMPT_VERSION = 4  # part of every key: changing the prompt regenerates every tool
 _DESCRIPTION_CHARS = 500
 _PARAMETER_CHARS = 50
 
@@ -59,7 +59,10 @@ Parameters: {parameters}
 
 Fields:
 {fields}"""
-_ENGLISH = {"type": "string", "minLength": 8, "maxLength": 120, "pattern": "^[ -~]+$"}
+# The length bound is in the pattern: llama.cpp's grammar ignores maxLength beside a pattern,
+# and a small model that loops on a list ("pinpoint, pinpoint location, ...") then runs out of
+# tokens with the JSON unclosed.
+_ENGLISH = {"type": "string", "minLength": 8, "maxLength": 120, "pattern": "^[ -~]{8,120}$"}
 
 
 def definition_key(server: str, spec: ToolSpec) -> str:
