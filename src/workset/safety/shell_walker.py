@@ -191,6 +191,12 @@ class Walker(ShellWords):
             stdin = heredoc or stdin
             continuations.extend(more)
         body = node.child_by_field_name("body")
+        while body is not None and body.type == "list" and redirects:
+            # tree-sitter reads "a && b > f" as "(a && b) > f"; bash redirects only b
+            parts = [c for c in body.children if c.type in _STATEMENTS]
+            for part in parts[:-1]:
+                self._statement(part, depth)
+            body = parts[-1] if parts else None
         if body is None:  # "> file" alone truncates the file
             cmds = [self._record([Word(":")], redirects, depth, (), piped=False, background=False)]
         else:
@@ -327,7 +333,7 @@ class Walker(ShellWords):
         self._set(name, base + value.text, dynamic=value.dynamic)
         if value_node is not None and value_node.type == "array" and not value.dynamic:
             self.arrays[name] = items + [p.text for p in parts]
-        self.findings.extend(rules.assignment(name, value.text))
+        self._apply(rules.assignment(name, value.text), depth)
 
     def _declaration(self, node: Any, depth: int) -> None:
         keyword = node.children[0].type if node.children else "declare"

@@ -26,7 +26,7 @@ from workset.safety.rules.base import (
     unparsed,
 )
 from workset.safety.rules.dispatch import check
-from workset.safety.rules.secrets import assignment
+from workset.safety.rules.environment import assignment
 from workset.safety.rules.static import static_output
 
 __all__ = [

@@ -211,6 +211,7 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif (
         cmd.upstream
         or cmd.piped
+        or any(op == "<" for op, _ in cmd.redirects)  # xargs rm < list.txt
         or _value(cmd.args(), "-a")
         or "--arg-file" in " ".join(cmd.args())
     ):

@@ -85,9 +85,10 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         places += [a for a in cmd.args() if not a.startswith("-")]
     places = [p for p in places if _runs_later(ctx.resolve(p))]
     cron = cmd.name == "crontab" and cmd.piped and all(a == "-" for a in cmd.args())
-    if not places and not cron:
+    scheduled = cmd.name in ("at", "batch") and not set(cmd.args()) & {"-l", "-c", "-f"}
+    if not places and not cron and not scheduled:
         return
-    if cmd.name in ("tee", "crontab"):
+    if cmd.name in ("tee", "crontab") or (scheduled and cmd.upstream):
         texts = [static_output([c]) for c in cmd.upstream if c.name != "crontab"]
         text = "".join(t for t in texts if t is not None)
     else:
@@ -97,11 +98,32 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cron or any(_USER_CRON.match(ctx.resolve(p)) for p in places) or system_cron:
         schedule = _SYSTEM_CRON_LINE if system_cron else _CRON_SCHEDULE  # + the user field
         text = "\n".join(schedule.sub("", line) for line in _code_lines(text))
-    elif any("/systemd/" in ctx.resolve(p) for p in places):
+    elif any(re.search(r"/(systemd|autostart)/|\.desktop$", ctx.resolve(p)) for p in places):
         found = re.findall(r"^\s*Exec\w*=[-@+!:]*(.*)$", text, flags=re.MULTILINE)
         text = "\n".join(found)
+    planted = _WORLD_WRITABLE_PROGRAM.search(text)
+    if planted:
+        yield planted_payload(planted.group(2))
     if text.strip():
         yield Nested(text)
+
+
+# A program run from a directory anyone on the machine can write, in command position.
+_WORLD_WRITABLE_PROGRAM = re.compile(
+    r"(^\s*|[;&|(`]\s*|\b(?:sh|bash|zsh|dash|nohup|exec|setsid|python3?|perl|node|sudo|env)\s+)"
+    r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+)",
+    re.MULTILINE,
+)
+
+
+def planted_payload(program: str) -> Finding:
+    return Finding(
+        "persistence-planted",
+        "deny",
+        f"the line leaves {program} to run later by itself, a program in a directory anyone "
+        "on the machine can write (and may hide there): that is how implants survive; keep "
+        "scripts in the workspace and run them directly",
+    )
 
 
 def _runs_later(path: str) -> bool:

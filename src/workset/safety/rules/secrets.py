@@ -236,23 +236,6 @@ def wipe(what: str) -> Finding:
     )
 
 
-def assignment(name: str, value: str) -> list[Finding]:
-    """Findings about ``NAME=value``: history switched off, the loader or PATH hijacked."""
-    if name == "HISTFILE" and value in ("", "/dev/null"):
-        return [wipe(f"HISTFILE={value}")]
-    if name in ("HISTSIZE", "HISTFILESIZE", "SAVEHIST") and value.strip() in ("0", ""):
-        return [wipe(f"{name}={value}")]
-    if name in ("LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "PROMPT_COMMAND"):
-        return [
-            Finding(
-                "hijack-env",
-                "ask",
-                f"{name} makes other programs load or run extra code; a human must confirm",
-            )
-        ]
-    return []
-
-
 def _history(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     if any(a.startswith("-") and set(a[1:]) & set("cdw") for a in args):
