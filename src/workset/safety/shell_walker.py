@@ -20,6 +20,7 @@ recorded for each command, :mod:`workset.safety.shell_record`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, Literal, TypeAlias
 
@@ -175,8 +176,11 @@ class Walker(ShellWords):
         elif kind in _CONTAINERS:
             if (upstream or piped) and kind != "list":
                 self.feed = list(upstream)
+            found = len(self.findings)
             self._block(node, depth)
             self.feed = None
+            if _endless(node) and any(f.rule == "network" for f in self.findings[found:]):
+                self.findings.append(rules.beacon())
         return self.cmds[start:]
 
     def _redirected(
@@ -394,6 +398,20 @@ class Walker(ShellWords):
                 self.env.pop(word, None)
         self._apply(rules.check(cmd, self.context), depth)
         return cmd
+
+
+_ALWAYS = {"while": (":", "true", "[ 1 ]", "[ true ]", "((1))"), "until": ("false",)}
+
+
+def _endless(node: Any) -> bool:
+    """A ``while :``/``while true``/``until false`` loop with no ``break``/``exit`` in it."""
+    keyword = node.children[0].type if node.children else ""
+    if node.type not in ("while_statement", "until_statement") or keyword not in _ALWAYS:
+        return False
+    condition = " ".join(node_text(c) for c in node.children_by_field_name("condition"))
+    if condition.strip().rstrip(";").strip() not in _ALWAYS[keyword]:
+        return False
+    return not re.search(r"(^|[\s;&|(])(break|exit|return)\b", node_text(node))
 
 
 def _quote(text: str) -> str:

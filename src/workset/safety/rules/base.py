@@ -9,6 +9,7 @@ walker makes itself (fork bombs, unparseable text, nesting too deep).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
@@ -130,6 +131,15 @@ def parse_flags(args: Sequence[str]) -> tuple[set[str], list[tuple[int, str]]]:
         else:
             flags.update(word[1:])
     return flags, operands
+
+
+def requote(words: Sequence[str]) -> str:
+    """Words joined back into a command line bash splits into the same words (a bare ``~``
+    left unquoted, since the walker already wrote the home as ``~``)."""
+    return " ".join(
+        w if re.fullmatch(r"[\w@%+=:,./~-]+", w) else "'" + w.replace("'", "'\\''") + "'"
+        for w in words
+    )
 
 
 def fork_bomb(name: str) -> Finding:

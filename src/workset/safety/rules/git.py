@@ -22,6 +22,7 @@ from workset.safety.rules.base import (
     Nested,
     Result,
     parse_flags,
+    requote,
 )
 
 _EXEC_KEYS = ("core.hookspath", "core.sshcommand", "core.pager", "core.editor",
@@ -117,7 +118,7 @@ def _commands_run(sub: str, rest: list[str]) -> Iterator[Result]:
         if body:
             yield Nested(" ".join(body))
     elif sub == "bisect" and rest[:1] == ["run"] and len(rest) > 1:
-        yield Nested(" ".join(_quoted(w) for w in rest[1:]))
+        yield Nested(requote(rest[1:]))
     for index, word in enumerate(rest[:-1]):
         if (sub == "rebase" and word in ("-x", "--exec")) or (
             sub == "filter-branch" and word in _FILTERS
@@ -126,12 +127,6 @@ def _commands_run(sub: str, rest: list[str]) -> Iterator[Result]:
     for word in rest:
         if sub == "rebase" and word.startswith("--exec="):
             yield Nested(word.split("=", 1)[1])
-
-
-def _quoted(word: str) -> str:
-    return (
-        word if re.fullmatch(r"[\w@%+=:,./~-]+", word) else "'" + word.replace("'", "'\\''") + "'"
-    )
 
 
 def _push(flags: set[str], words: list[str]) -> Iterator[Finding]:

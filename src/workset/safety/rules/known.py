@@ -303,6 +303,21 @@ def _keytool(cmd: Cmd, ctx: Context) -> Finding | None:
     return keytools.write_outside(cmd, outside_targets[0]) if outside_targets else None
 
 
+def _ssh_add(cmd: Cmd, ctx: Context) -> Finding | None:
+    if cmd.args() and set(cmd.args()) <= {"-l", "-L", "-E", "sha256", "md5"}:
+        return None  # lists the keys the agent holds (public fingerprints)
+    return unknown_program("ssh-add", " (it adds or removes keys of the SSH agent)")
+
+
+def _port_check(cmd: Cmd, ctx: Context) -> Finding | None:
+    """nc -z localhost PORT only tries to connect; anything else of nc is not vouched for."""
+    scan = any(re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", a) for a in cmd.args())
+    hosts = [a for a in cmd.args() if not a.startswith("-")][:1]
+    if scan and hosts in (["localhost"], ["127.0.0.1"], ["::1"]) and not cmd.redirects:
+        return None
+    return unknown_program(cmd.argv[0])
+
+
 def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
     return None  # judged by the network rules: they ask unless the host is this machine
 
@@ -342,6 +357,8 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     },
     **{n: _network_client for n in ("curl", "wget", "http", "https", "xh")},
     **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},
+    "ssh-add": _ssh_add,
+    **{n: _port_check for n in ("nc", "ncat", "netcat")},
 }
 
 

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, requote
 from workset.safety.rules.static import static_output
 
 _PLACES = re.compile(
@@ -69,6 +69,63 @@ def _services(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield persistence(f"service {words[0]} {words[1]} changes a system service")
     elif cmd.name == "systemctl" and changes:
         yield persistence(f"systemctl {changes[0]} changes which services run")
+
+
+_TMUX_RUNS = frozenset({"new", "new-session", "new-window", "neww", "split-window", "splitw",
+                        "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell",
+                        "run"})  # fmt: skip
+_TMUX_VALUES = frozenset("scntxyeFflTS")
+_SCREEN_VALUES = frozenset({"-Logfile"})
+_SCREEN_LETTERS = frozenset("SctpehsT")  # -S name, -dmS name: the next word is the value
+
+
+def _tmux(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """tmux new/neww/split-window CMD runs CMD in a session that outlives this task."""
+    args = list(cmd.args())
+    while args and args[0].startswith("-"):  # tmux -L socket -f conf …
+        flag = args.pop(0)
+        if flag in ("-L", "-S", "-f", "-T") and args:
+            args.pop(0)
+    if not args:
+        return
+    sub, rest = args[0], args[1:]
+    if sub in ("send-keys", "send"):
+        while rest and rest[0].startswith("-"):
+            rest = rest[2:] if rest[0][-1:] in ("t", "N") else rest[1:]
+        keys = [w for w in rest if w not in ("Enter", "C-m", "KPEnter")]
+        if keys:
+            yield Nested(" ".join(keys))
+        return
+    if sub not in _TMUX_RUNS:
+        return
+    detached, index = False, 0
+    while index < len(rest) and rest[index].startswith("-") and rest[index] != "--":
+        letters = rest[index][1:]
+        detached = detached or "d" in letters
+        index += 2 if letters[-1:] in _TMUX_VALUES else 1
+    body = rest[index + (index < len(rest) and rest[index] == "--") :]
+    if body:
+        yield Nested(body[0] if len(body) == 1 else requote(body))
+    if detached:
+        yield persistence(f"tmux {sub} -d keeps a session running in the background")
+
+
+def _screen(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """screen -dm CMD runs CMD in a detached session that outlives this task."""
+    args = list(cmd.args())
+    detached, index = False, 0
+    while index < len(args) and args[index].startswith("-"):
+        word = args[index]
+        detached = detached or (not word.startswith("--") and "d" in word and "m" in word)
+        detached = detached or word in ("-m", "-D")
+        index += 2 if word in _SCREEN_VALUES or word[-1:] in _SCREEN_LETTERS else 1
+    body = args[index:]
+    if "-X" in args or "-x" in args or "-r" in args or "-ls" in args or "-list" in args:
+        return
+    if body:
+        yield Nested(requote(body))
+    if detached:
+        yield persistence("screen -dm keeps a session running in the background")
 
 
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
@@ -145,4 +202,6 @@ HANDLERS: dict[str, Handler] = {
     "systemctl": _services,
     "launchctl": _services,
     "service": _services,
+    "tmux": _tmux,
+    "screen": _screen,
 }
