@@ -91,11 +91,30 @@ class Context:
     workspace: str | None = None
     downloaded: set[str] = field(default_factory=set)
     cwd: str | None = None  # after a ``cd``; None is the workspace
+    links: dict[str, str] = field(default_factory=dict)  # links the line made: where they lead
 
     def resolve(self, word: str) -> str:
         path = paths.join(self.cwd, word)
         if self.workspace and (path == ".." or path.startswith("../")):
             path = paths.join(self.workspace, path)  # climbing out: say where it lands
+        if self.links:
+            key = self._absolute(path)
+            for link, target in self.links.items():
+                if key == link or key.startswith(link + "/"):
+                    return target + key[len(link) :]  # written through a link: lands there
+        return path
+
+    def add_link(self, target: str, link: str) -> str:
+        """Remember that ``link`` (made by ``ln``) leads to ``target``; return where."""
+        where = self._absolute(paths.join(self.cwd, link))
+        if not target.startswith(("/", "~")):  # relative to the link's own directory
+            target = paths.normalize(where.rsplit("/", 1)[0] + "/" + target)
+        self.links[where] = self.resolve(target)
+        return self.links[where]
+
+    def _absolute(self, path: str) -> str:
+        if self.workspace and not path.startswith(("/", "~")):
+            return paths.join(self.workspace, path)
         return path
 
 

@@ -41,7 +41,14 @@ from workset.safety.rules.network import (
 )
 from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import skip_options, unwrap
-from workset.safety.rules.writes import MKFS, WRITING_REDIRECTS, in_place, mkfs, write_target
+from workset.safety.rules.writes import (
+    MKFS,
+    WRITING_REDIRECTS,
+    in_place,
+    mkfs,
+    symlink,
+    write_target,
+)
 
 
 def check(cmd: Cmd, ctx: Context) -> list[Result]:
@@ -128,6 +135,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         vouched = known.vouch(cmd, ctx)
         if vouched is not None:
             out.append(vouched)
+    if name == "ln":
+        out.extend(symlink(cmd, ctx))  # last: the link is judged as written, then followed
     return out
 
 

@@ -205,3 +205,30 @@ HANDLERS: dict[str, Handler] = {
     "mke2fs": mkfs,
     "wipefs": mkfs,
 }
+
+
+def symlink(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``ln [-s] TARGET LINK``: later words of the line that name LINK reach TARGET, and a link
+    in the workspace that leads out of it lets any later write land outside."""
+    _, operands = parse_flags(cmd.args())
+    words = [w for _, w in operands]
+    if not words or any(cmd.is_dynamic(i) for i, _ in operands):
+        return
+    targets, place = (words[:-1], words[-1]) if len(words) > 1 else (words, ".")
+    for target in targets:
+        link = place
+        if len(targets) > 1 or place in (".", "./") or place.endswith("/"):
+            link = place.rstrip("/") + "/" + target.rstrip("/").rsplit("/", 1)[-1]
+        lands = ctx.add_link(target, link)
+        inside = paths.in_workspace(lands, ctx.workspace) or paths.is_scratch(lands)
+        if not inside and not lands.startswith(_SYSTEM_TREES):
+            yield Finding(
+                "link-outside",
+                "ask",
+                f"{cmd.name} makes {link} lead to {lands}, outside the workspace, so what is "
+                "later written through it lands there; a human must confirm, or copy the file "
+                "into the workspace instead",
+            )
+
+
+_SYSTEM_TREES = ("/usr/", "/opt/", "/bin/", "/lib/", "/nix/store/")
