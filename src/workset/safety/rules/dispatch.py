@@ -294,7 +294,7 @@ def _handlers(*tables: dict[str, Handler]) -> dict[str, tuple[Handler, ...]]:
 
 _HANDLERS = _handlers(
     delete.HANDLERS,
-    {"find": _find, "xargs": _xargs},
+    {"find": _find, "xargs": _xargs, "sqlite3": known.sqlite_destroy},
     writes.HANDLERS,
     system.HANDLERS,
     git.HANDLERS,

@@ -28,6 +28,12 @@ _COMMAND_VARS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND",
 # The value names an editor or pager: a bare name (vim, less) is left to the user's choice.
 _EDITOR_VARS = frozenset({"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "PAGER",
                           "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "BROWSER"})  # fmt: skip
+_EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient",
+                      "code", "code-insiders", "codium", "cursor", "subl", "mate", "micro", "hx",
+                      "kak", "ed", "joe", "gedit", "kate", "zed", "less", "more", "most", "bat",
+                      "cat", "delta", "diff-so-fancy", "true", "idea", "nvr"})  # fmt: skip
+# Commands inside the value (a; b, $(…), a | b) or ssh options that run a command.
+_SHELL_SYNTAX = re.compile(r"[;&|`$<>()]|ProxyCommand|LocalCommand|KnownHostsCommand", re.I)
 _LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
                           "DYLD_LIBRARY_PATH", "PROMPT_COMMAND"})  # fmt: skip
 _SEARCH_VARS = frozenset({"PATH"})
@@ -48,9 +54,13 @@ def assignment(name: str, value: str) -> list[Result]:
                 f"{name} makes other programs load or run extra code; a human must confirm",
             )
         ]
+    program = value.split()[0].rsplit("/", 1)[-1] if value.split() else ""
+    plain = not _SHELL_SYNTAX.search(value)
+    if name in _COMMAND_VARS and program in ("ssh", "autossh") and plain:
+        return []  # git's own transport with options (ssh -i ./deploy_key)
     if name in _COMMAND_VARS and value.strip():
         return [Nested(value)]
-    if name in _EDITOR_VARS and (" " in value.strip() or "/" in value):
+    if name in _EDITOR_VARS and program not in _EDITORS and (" " in value.strip() or "/" in value):
         return [Nested(value)]
     if name in _SEARCH_VARS:
         planted = [d for d in value.split(":") if _WORLD_WRITABLE.match(d)]

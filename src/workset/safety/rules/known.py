@@ -22,7 +22,7 @@ written with look-alike letters, asks with a one-line reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from workset.safety import paths
 from workset.safety.rules import keytools
@@ -171,17 +171,23 @@ def _archive_in_bundle(args: tuple[str, ...]) -> str | None:
     return None
 
 
-def _sqlite(cmd: Cmd, ctx: Context) -> Finding | None:
+def sqlite_destroy(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
+    """sqlite3 DB 'DROP …' on a database outside the workspace (a browser's history)."""
     _, operands = parse_flags(cmd.args())
     sql = " ".join(w for _, w in operands[1:]).upper()
     database = operands[0][1] if operands else ""
     if database and not inside(database, ctx) and sql_rules.destroys(sql):
-        return Finding(
+        yield Finding(
             "sql-destroy",
             "deny",
             f"the SQL empties or drops data in {database}, a database outside the workspace "
             "that belongs to the user or another program; work on a copy inside the workspace",
         )
+
+
+def _sqlite(cmd: Cmd, ctx: Context) -> Finding | None:
+    _, operands = parse_flags(cmd.args())
+    sql = " ".join(w for _, w in operands[1:]).upper()
     if re.search(r"\b(DROP|DELETE|UPDATE|INSERT|ALTER|CREATE|REPLACE|ATTACH|VACUUM)\b", sql):
         return Finding(
             "sql-write",

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
 from workset.safety.rules.persistence import is_persistence_place, persistence
-from workset.safety.rules.secrets import erases_record, wipe
+from workset.safety.rules.secrets import erases_record, is_secret, wipe
 
 WRITING_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _RANDOM_SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
@@ -220,15 +220,24 @@ def symlink(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if len(targets) > 1 or place in (".", "./") or place.endswith("/"):
             link = place.rstrip("/") + "/" + target.rstrip("/").rsplit("/", 1)[-1]
         lands = ctx.add_link(target, link)
-        inside = paths.in_workspace(lands, ctx.workspace) or paths.is_scratch(lands)
-        if not inside and not lands.startswith(_SYSTEM_TREES):
+        if _guarded(lands):
             yield Finding(
                 "link-outside",
                 "ask",
-                f"{cmd.name} makes {link} lead to {lands}, outside the workspace, so what is "
-                "later written through it lands there; a human must confirm, or copy the file "
-                "into the workspace instead",
+                f"{cmd.name} makes {link} lead to {lands}, where what is later written through "
+                "it changes the home, the system, keys or code that runs by itself; a human "
+                "must confirm, or copy the file into the workspace instead",
             )
 
 
-_SYSTEM_TREES = ("/usr/", "/opt/", "/bin/", "/lib/", "/nix/store/")
+def _guarded(path: str) -> bool:
+    """Writing here is never confined: the home itself, system files, keys, startup files."""
+    return (
+        paths.is_protected(path)
+        or (paths.is_system(path) and not path.startswith(("/usr/", "/opt/", "/nix/store/")))
+        or paths.is_sensitive(path)
+        or paths.is_startup_file(path)
+        or is_persistence_place(path)
+        or is_secret(path)
+        or path.startswith(("~/.", "/root"))
+    )
