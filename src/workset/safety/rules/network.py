@@ -226,7 +226,8 @@ def _ssh(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         word = args.pop(0)
         options.append(word)
         letters = re.match(r"-[a-zA-Z]*", word)
-        if letters and word == letters.group() and word[-1:] in _SSH_VALUES and args:
+        values = _SSH_VALUES | {"M"} if cmd.name == "autossh" else _SSH_VALUES
+        if letters and word == letters.group() and word[-1:] in values and args:
             options.append(args.pop(0))
     remote = any(re.fullmatch(r"-[a-zA-Z]*R.*", a) for a in options) or any(
         a.lower().replace(" ", "").startswith("remoteforward") for a in options
