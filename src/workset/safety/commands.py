@@ -77,7 +77,10 @@ def analyze_python(code: str, *, workspace: str | None = None) -> CommandAnalysi
     if bad is not None:
         return CommandAnalysis(code, (bad,), (), "none")
     walker = Walker(rules.Context(workspace=workspace))
-    walker.run_python(code, 0)
+    try:
+        walker.run_python(code, 0)
+    except RecursionError:  # nested a few hundred levels deep
+        return CommandAnalysis(code, (rules.too_deep(),), (), "python")
     return CommandAnalysis(code, _settle(walker.findings), tuple(walker.commands), "python")
 
 
@@ -91,7 +94,10 @@ def analyze_command(command: str, *, workspace: str | None = None) -> CommandAna
     if bad is not None:
         return CommandAnalysis(command, (bad,), (), "none")
     walker = Walker(rules.Context(workspace=workspace))
-    used = walker.run(command, depth=0)
+    try:
+        used = walker.run(command, depth=0)
+    except RecursionError:  # $( $( $( … ) ) ) hundreds deep: Python's stack ends first
+        return CommandAnalysis(command, (rules.too_deep(),), (), "tree-sitter")
     return CommandAnalysis(command, _settle(walker.findings), tuple(walker.commands), used)
 
 

@@ -20,6 +20,7 @@ recorded for each command, :mod:`workset.safety.shell_record`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, Literal, TypeAlias
 
@@ -175,8 +176,11 @@ class Walker(ShellWords):
         elif kind in _CONTAINERS:
             if (upstream or piped) and kind != "list":
                 self.feed = list(upstream)
+            found = len(self.findings)
             self._block(node, depth)
             self.feed = None
+            if _endless(node) and any(f.rule == "network" for f in self.findings[found:]):
+                self.findings.append(rules.beacon())
         return self.cmds[start:]
 
     def _redirected(
@@ -191,6 +195,12 @@ class Walker(ShellWords):
             stdin = heredoc or stdin
             continuations.extend(more)
         body = node.child_by_field_name("body")
+        while body is not None and body.type == "list" and redirects:
+            # tree-sitter reads "a && b > f" as "(a && b) > f"; bash redirects only b
+            parts = [c for c in body.children if c.type in _STATEMENTS]
+            for part in parts[:-1]:
+                self._statement(part, depth)
+            body = parts[-1] if parts else None
         if body is None:  # "> file" alone truncates the file
             cmds = [self._record([Word(":")], redirects, depth, (), piped=False, background=False)]
         else:
@@ -327,7 +337,7 @@ class Walker(ShellWords):
         self._set(name, base + value.text, dynamic=value.dynamic)
         if value_node is not None and value_node.type == "array" and not value.dynamic:
             self.arrays[name] = items + [p.text for p in parts]
-        self.findings.extend(rules.assignment(name, value.text))
+        self._apply(rules.assignment(name, value.text), depth)
 
     def _declaration(self, node: Any, depth: int) -> None:
         keyword = node.children[0].type if node.children else "declare"
@@ -388,6 +398,20 @@ class Walker(ShellWords):
                 self.env.pop(word, None)
         self._apply(rules.check(cmd, self.context), depth)
         return cmd
+
+
+_ALWAYS = {"while": (":", "true", "[ 1 ]", "[ true ]", "((1))"), "until": ("false",)}
+
+
+def _endless(node: Any) -> bool:
+    """A ``while :``/``while true``/``until false`` loop with no ``break``/``exit`` in it."""
+    keyword = node.children[0].type if node.children else ""
+    if node.type not in ("while_statement", "until_statement") or keyword not in _ALWAYS:
+        return False
+    condition = " ".join(node_text(c) for c in node.children_by_field_name("condition"))
+    if condition.strip().rstrip(";").strip() not in _ALWAYS[keyword]:
+        return False
+    return not re.search(r"(^|[\s;&|(])(break|exit|return)\b", node_text(node))
 
 
 def _quote(text: str) -> str:

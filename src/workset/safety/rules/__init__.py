@@ -26,7 +26,8 @@ from workset.safety.rules.base import (
     unparsed,
 )
 from workset.safety.rules.dispatch import check
-from workset.safety.rules.secrets import assignment
+from workset.safety.rules.environment import assignment
+from workset.safety.rules.network import beacon
 from workset.safety.rules.static import static_output
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "Result",
     "Severity",
     "assignment",
+    "beacon",
     "check",
     "fork_bomb",
     "no_parser",

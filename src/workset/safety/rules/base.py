@@ -9,6 +9,7 @@ walker makes itself (fork bombs, unparseable text, nesting too deep).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
@@ -90,11 +91,30 @@ class Context:
     workspace: str | None = None
     downloaded: set[str] = field(default_factory=set)
     cwd: str | None = None  # after a ``cd``; None is the workspace
+    links: dict[str, str] = field(default_factory=dict)  # links the line made: where they lead
 
     def resolve(self, word: str) -> str:
         path = paths.join(self.cwd, word)
         if self.workspace and (path == ".." or path.startswith("../")):
             path = paths.join(self.workspace, path)  # climbing out: say where it lands
+        if self.links:
+            key = self._absolute(path)
+            for link, target in self.links.items():
+                if key == link or key.startswith(link + "/"):
+                    return target + key[len(link) :]  # written through a link: lands there
+        return path
+
+    def add_link(self, target: str, link: str) -> str:
+        """Remember that ``link`` (made by ``ln``) leads to ``target``; return where."""
+        where = self._absolute(paths.join(self.cwd, link))
+        if not target.startswith(("/", "~")):  # relative to the link's own directory
+            target = paths.normalize(where.rsplit("/", 1)[0] + "/" + target)
+        self.links[where] = self.resolve(target)
+        return self.links[where]
+
+    def _absolute(self, path: str) -> str:
+        if self.workspace and not path.startswith(("/", "~")):
+            return paths.join(self.workspace, path)
         return path
 
 
@@ -130,6 +150,15 @@ def parse_flags(args: Sequence[str]) -> tuple[set[str], list[tuple[int, str]]]:
         else:
             flags.update(word[1:])
     return flags, operands
+
+
+def requote(words: Sequence[str]) -> str:
+    """Words joined back into a command line bash splits into the same words (a bare ``~``
+    left unquoted, since the walker already wrote the home as ``~``)."""
+    return " ".join(
+        w if re.fullmatch(r"[\w@%+=:,./~-]+", w) else "'" + w.replace("'", "'\\''") + "'"
+        for w in words
+    )
 
 
 def fork_bomb(name: str) -> Finding:

@@ -31,8 +31,29 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     for index, word in operands:
         path = ctx.resolve(_some_entries(word))
         dynamic = cmd.is_dynamic(index)
+        emptied = _EMPTY_VARIABLE.sub("", word) if dynamic else word
         if recursive and paths.is_protected(path):
             yield _protected_delete(word, path)
+        elif (
+            recursive
+            and emptied != word
+            and paths.is_protected(ctx.resolve(_some_entries(emptied)))
+        ):
+            yield Finding(
+                "rm-unset-variable",
+                "deny",
+                f"recursive delete of {word!r}: the variable is not set in this line, and if it "
+                f"is empty the command becomes rm -rf {emptied}; write ${{NAME:?}} so bash stops "
+                "when it is empty, or name the directory literally",
+            )
+        elif recursive and _climbs_out(word, path, ctx):
+            yield Finding(
+                "rm-climbs-out",
+                "deny",
+                f"recursive delete of {word!r}, written as a path inside the workspace that "
+                f"climbs out of it with '..' to {path}; delete only paths inside the workspace, "
+                "and write them without '..'",
+            )
         elif paths.is_sensitive(path):
             yield sensitive_write(word)
         elif erases_record(path, ctx):
@@ -59,6 +80,18 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             )
         elif not recursive and paths.is_system(path):
             yield system_write(word)
+
+
+# A plain "$NAME" or "${NAME}": empty when unset (unlike "${NAME:?}" or "${NAME:-default}").
+_EMPTY_VARIABLE = re.compile(r"\$(\{\w+\}|\w+)")
+
+
+def _climbs_out(word: str, path: str, ctx: Context) -> bool:
+    """``./build/../../x``: starts inside the workspace, then '..' leads out of it."""
+    parts = word.split("/")
+    return (
+        ".." in parts and parts[0] not in ("..", "") and not paths.in_workspace(path, ctx.workspace)
+    )
 
 
 def _some_entries(word: str) -> str:
@@ -146,6 +179,13 @@ def _shred(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 f"shred over the device {word} destroys everything on it; shred only files you "
                 "created in the workspace",
             )
+            return
+    for _, word in operands:
+        if paths.is_sensitive(ctx.resolve(word)):
+            yield sensitive_write(word)  # shred ~/.ssh/id_ed25519
+            return
+        if erases_record(ctx.resolve(word), ctx):
+            yield wipe(f"shred {word}")
             return
     outside = [w for _, w in operands if not paths.in_workspace(ctx.resolve(w), ctx.workspace)]
     if outside:

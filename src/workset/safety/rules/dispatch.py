@@ -41,7 +41,14 @@ from workset.safety.rules.network import (
 )
 from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import skip_options, unwrap
-from workset.safety.rules.writes import MKFS, WRITING_REDIRECTS, in_place, mkfs, write_target
+from workset.safety.rules.writes import (
+    MKFS,
+    WRITING_REDIRECTS,
+    in_place,
+    mkfs,
+    symlink,
+    write_target,
+)
 
 
 def check(cmd: Cmd, ctx: Context) -> list[Result]:
@@ -128,6 +135,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         vouched = known.vouch(cmd, ctx)
         if vouched is not None:
             out.append(vouched)
+    if name == "ln":
+        out.extend(symlink(cmd, ctx))  # last: the link is judged as written, then followed
     return out
 
 
@@ -211,6 +220,7 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif (
         cmd.upstream
         or cmd.piped
+        or any(op == "<" for op, _ in cmd.redirects)  # xargs rm < list.txt
         or _value(cmd.args(), "-a")
         or "--arg-file" in " ".join(cmd.args())
     ):
@@ -284,7 +294,7 @@ def _handlers(*tables: dict[str, Handler]) -> dict[str, tuple[Handler, ...]]:
 
 _HANDLERS = _handlers(
     delete.HANDLERS,
-    {"find": _find, "xargs": _xargs},
+    {"find": _find, "xargs": _xargs, "sqlite3": known.sqlite_destroy},
     writes.HANDLERS,
     system.HANDLERS,
     git.HANDLERS,

@@ -22,6 +22,7 @@ from workset.safety.rules.base import (
     Nested,
     Result,
     parse_flags,
+    requote,
 )
 
 _EXEC_KEYS = ("core.hookspath", "core.sshcommand", "core.pager", "core.editor",
@@ -35,6 +36,7 @@ _SHARED_BRANCH = re.compile(r"^(main|master|trunk|develop|development|production
                             r"release([/-].*)?|releases/.*)$")  # fmt: skip
 
 
+_WORLD_WRITABLE = re.compile(r"^(/tmp|/var/tmp|/dev/shm)(/|$)")
 _COMMAND_KEYS = frozenset({"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor",
                            "core.askpass", "sequence.editor", "diff.external", "gpg.program",
                            "credential.helper"})  # fmt: skip
@@ -66,6 +68,7 @@ def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     sub, rest = args[0], args[1:]
     flags, operands = parse_flags(rest)
     words = [w for _, w in operands]
+    yield from _commands_run(sub, rest)
     if sub == "push":
         yield from _push(flags, words)
     elif sub == "reset" and "--hard" in flags:
@@ -102,6 +105,30 @@ def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield from _config(flags, words)
 
 
+_FILTERS = ("--tree-filter", "--index-filter", "--msg-filter", "--env-filter",
+            "--commit-filter", "--parent-filter", "--tag-name-filter")  # fmt: skip
+
+
+def _commands_run(sub: str, rest: list[str]) -> Iterator[Result]:
+    """The shell commands git runs for this subcommand, to be analysed like the line itself:
+    ``submodule foreach CMD``, ``bisect run CMD…``, ``rebase -x CMD``, ``filter-branch
+    --tree-filter CMD``."""
+    if sub == "submodule" and "foreach" in rest:
+        body = [w for w in rest[rest.index("foreach") + 1 :] if w not in ("--recursive", "-q")]
+        if body:
+            yield Nested(" ".join(body))
+    elif sub == "bisect" and rest[:1] == ["run"] and len(rest) > 1:
+        yield Nested(requote(rest[1:]))
+    for index, word in enumerate(rest[:-1]):
+        if (sub == "rebase" and word in ("-x", "--exec")) or (
+            sub == "filter-branch" and word in _FILTERS
+        ):
+            yield Nested(rest[index + 1])
+    for word in rest:
+        if sub == "rebase" and word.startswith("--exec="):
+            yield Nested(word.split("=", 1)[1])
+
+
 def _push(flags: set[str], words: list[str]) -> Iterator[Finding]:
     if flags & {"n", "--dry-run"}:
         return  # only shows what would be pushed
@@ -124,7 +151,16 @@ def _push(flags: set[str], words: list[str]) -> Iterator[Finding]:
     elif deleting or "--prune" in flags:
         yield _ask("git-delete-remote", "the push deletes branches or tags on the remote",
                    "a human must confirm")  # fmt: skip
-    if words and ("://" in words[0] or "@" in words[0] or words[0].endswith(".git")):
+    to_url = bool(words) and ("://" in words[0] or "@" in words[0] or words[0].endswith(".git"))
+    if to_url and flags & {"--mirror", "--all", "--tags"}:
+        yield Finding(
+            "git-push-everything-url",
+            "deny",
+            f"git push {sorted(flags & {'--mirror', '--all', '--tags'})[0]} copies every branch "
+            f"or tag of the repository to {words[0]}, a host that is not a configured remote; "
+            "push one branch to a configured remote instead",
+        )
+    elif to_url:
         yield _ask(
             "git-push-url",
             f"git push sends the repository to {words[0]}, which is not a configured remote",
@@ -165,7 +201,15 @@ def _config(flags: set[str], words: list[str]) -> Iterator[Result]:
 def _configured_command(key: str, value: str) -> Iterator[Result]:
     """The command a key such as ``alias.x=!…`` or ``core.fsmonitor`` runs, to be analysed."""
     key = key.lower()
-    if key.startswith("alias.") and value.startswith("!"):
+    if key == "core.hookspath" and _WORLD_WRITABLE.match(value):
+        yield Finding(
+            "git-hooks-world-writable",
+            "deny",
+            f"core.hooksPath={value} makes git run, on every commit, checkout and push, "
+            "whatever anyone on the machine puts in a directory they can all write; keep hooks "
+            "in the repository (.githooks) instead",
+        )
+    elif key.startswith("alias.") and value.startswith("!"):
         yield Nested(value[1:])
     elif key in _COMMAND_KEYS and value:
         yield Nested(value.lstrip("!"))

@@ -107,6 +107,8 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 "everything of a kind in the cluster",
                 "delete the one named resource you created, or ask the cluster's owner",
             )
+        elif _production(cmd.args()) is not None:
+            yield _production_delete(f"{cmd.name} delete", str(_production(cmd.args())))
         else:
             yield _ask("cluster-change", f"{cmd.name} delete removes cluster resources")
     elif (
@@ -133,8 +135,40 @@ def _names_secrets(words: tuple[str, ...]) -> bool:
     )
 
 
+_PRODUCTION = re.compile(r"^(prod|production|prd|live)([-_.].*)?$|[-_.](prod|production|prd)$")
+_TARGET_OPTIONS = ("-n", "--namespace", "--kube-context", "--context")
+
+
+def _production(args: tuple[str, ...]) -> str | None:
+    """The production namespace or context named by ``-n``/``--context``, if any."""
+    for index, word in enumerate(args):
+        name, equals, value = word.partition("=")
+        if equals and name in _TARGET_OPTIONS:
+            target = value
+        elif word in _TARGET_OPTIONS and index + 1 < len(args):
+            target = args[index + 1]
+        else:
+            continue
+        if _PRODUCTION.search(target):
+            return target
+    return None
+
+
+def _production_delete(what: str, target: str) -> Finding:
+    return _deny(
+        "production-delete",
+        f"{what} removes releases or resources from {target!r}, a production namespace or "
+        "context, where the service others depend on runs",
+        "work in a staging or local cluster, or ask the cluster's owner",
+    )
+
+
 def _helm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     sub, _ = subcommand(cmd)
+    target = _production(cmd.args())
+    if sub in ("uninstall", "delete", "del", "un") and target is not None:
+        yield _production_delete(f"helm {sub}", target)
+        return
     reads = {"list", "ls", "status", "get", "history", "show", "template", "lint", "version",
              "search", "dependency", "env", "verify", "repo"}  # fmt: skip
     if sub not in reads:

@@ -175,6 +175,9 @@ def _awk(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 _SED_EXEC = re.compile(r"(^|[;{}\n]\s*)(\d+|/[^/]*/|\$)?\s*[ew]\s|s(.).*?\3.*?\3[gip0-9]*[ew]")
 
 
+_SED_E_COMMAND = re.compile(r"(?:^|[;{}\n])\s*(?:\d+|/[^/]*/|\$)?\s*e\s+([^;}\n]+)")
+
+
 def _sed(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """sed's ``e`` command runs its text as shell; ``w file`` writes a file."""
     args = cmd.args()
@@ -183,6 +186,8 @@ def _sed(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         operands = [a for a in args if not a.startswith("-")]
         scripts = operands[:1]
     for script in scripts:
+        for command in _SED_E_COMMAND.findall(script):
+            yield Nested(command)  # sed '1e rm -rf ~': the text after e runs in a shell
         if _SED_EXEC.search(script + " "):
             yield Finding(
                 "sed-exec",

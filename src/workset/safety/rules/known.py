@@ -22,7 +22,7 @@ written with look-alike letters, asks with a one-line reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from workset.safety import paths
 from workset.safety.rules import keytools
@@ -171,17 +171,23 @@ def _archive_in_bundle(args: tuple[str, ...]) -> str | None:
     return None
 
 
-def _sqlite(cmd: Cmd, ctx: Context) -> Finding | None:
+def sqlite_destroy(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
+    """sqlite3 DB 'DROP …' on a database outside the workspace (a browser's history)."""
     _, operands = parse_flags(cmd.args())
     sql = " ".join(w for _, w in operands[1:]).upper()
     database = operands[0][1] if operands else ""
     if database and not inside(database, ctx) and sql_rules.destroys(sql):
-        return Finding(
+        yield Finding(
             "sql-destroy",
             "deny",
             f"the SQL empties or drops data in {database}, a database outside the workspace "
             "that belongs to the user or another program; work on a copy inside the workspace",
         )
+
+
+def _sqlite(cmd: Cmd, ctx: Context) -> Finding | None:
+    _, operands = parse_flags(cmd.args())
+    sql = " ".join(w for _, w in operands[1:]).upper()
     if re.search(r"\b(DROP|DELETE|UPDATE|INSERT|ALTER|CREATE|REPLACE|ATTACH|VACUUM)\b", sql):
         return Finding(
             "sql-write",
@@ -303,6 +309,21 @@ def _keytool(cmd: Cmd, ctx: Context) -> Finding | None:
     return keytools.write_outside(cmd, outside_targets[0]) if outside_targets else None
 
 
+def _ssh_add(cmd: Cmd, ctx: Context) -> Finding | None:
+    if cmd.args() and set(cmd.args()) <= {"-l", "-L", "-E", "sha256", "md5"}:
+        return None  # lists the keys the agent holds (public fingerprints)
+    return unknown_program("ssh-add", " (it adds or removes keys of the SSH agent)")
+
+
+def _port_check(cmd: Cmd, ctx: Context) -> Finding | None:
+    """nc -z localhost PORT only tries to connect; anything else of nc is not vouched for."""
+    scan = any(re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", a) for a in cmd.args())
+    hosts = [a for a in cmd.args() if not a.startswith("-")][:1]
+    if scan and hosts in (["localhost"], ["127.0.0.1"], ["::1"]) and not cmd.redirects:
+        return None
+    return unknown_program(cmd.argv[0])
+
+
 def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
     return None  # judged by the network rules: they ask unless the host is this machine
 
@@ -342,6 +363,8 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     },
     **{n: _network_client for n in ("curl", "wget", "http", "https", "xh")},
     **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},
+    "ssh-add": _ssh_add,
+    **{n: _port_check for n in ("nc", "ncat", "netcat")},
 }
 
 

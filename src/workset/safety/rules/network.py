@@ -89,6 +89,10 @@ def downloads(cmds: Sequence[Cmd]) -> bool:
 
 def local_only(cmd: Cmd) -> bool:
     """curl/wget/http talking only to this machine, sending nothing: a health check."""
+    if cmd.name in ("nc", "ncat", "netcat") and any(re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", a)
+                                                    for a in cmd.args()):  # fmt: skip
+        hosts = [a for a in cmd.args() if not a.startswith("-")][:1]
+        return bool(hosts) and _LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
     urls = [a for a in cmd.args() if not a.startswith("-") and ("://" in a or ":" in a or "." in a)]
     return bool(urls) and all(_LOCAL_HOST.match(u) for u in urls) and not uploads(cmd)
 
@@ -211,4 +215,41 @@ def _remote_copy(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
 
 
-HANDLERS: dict[str, Handler] = {"rsync": _remote_copy}
+_SSH_VALUES = frozenset("BbcDEeFIiJLlmOopQRSWw")
+
+
+def _ssh(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """ssh -R opens a port on the other host that leads back into this machine."""
+    options: list[str] = []
+    args = list(cmd.args())
+    while args and args[0].startswith("-"):  # options end at the host; the rest runs there
+        word = args.pop(0)
+        options.append(word)
+        letters = re.match(r"-[a-zA-Z]*", word)
+        values = _SSH_VALUES | {"M"} if cmd.name == "autossh" else _SSH_VALUES
+        if letters and word == letters.group() and word[-1:] in values and args:
+            options.append(args.pop(0))
+    remote = any(re.fullmatch(r"-[a-zA-Z]*R.*", a) for a in options) or any(
+        a.lower().replace(" ", "").startswith("remoteforward") for a in options
+    )
+    if remote:
+        yield Finding(
+            "reverse-tunnel",
+            "deny",
+            "ssh -R opens a port on the remote host that leads back into this machine (a "
+            "reverse tunnel): whoever reaches that host gets in here; forward a local port "
+            "with -L instead, or ask the user to set up the tunnel",
+        )
+
+
+HANDLERS: dict[str, Handler] = {"rsync": _remote_copy, "ssh": _ssh, "autossh": _ssh}
+
+
+def beacon() -> Finding:
+    return Finding(
+        "beacon",
+        "deny",
+        "a loop without end contacts another host again and again: that is how an implant "
+        "checks in for orders (a beacon), and it never finishes; run the request once, or "
+        "bound the loop (for i in 1 2 3, or until it succeeds)",
+    )

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, requote
 from workset.safety.rules.static import static_output
 
 _PLACES = re.compile(
@@ -71,6 +71,63 @@ def _services(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield persistence(f"systemctl {changes[0]} changes which services run")
 
 
+_TMUX_RUNS = frozenset({"new", "new-session", "new-window", "neww", "split-window", "splitw",
+                        "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell",
+                        "run"})  # fmt: skip
+_TMUX_VALUES = frozenset("scntxyeFflTS")
+_SCREEN_VALUES = frozenset({"-Logfile"})
+_SCREEN_LETTERS = frozenset("SctpehsT")  # -S name, -dmS name: the next word is the value
+
+
+def _tmux(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """tmux new/neww/split-window CMD runs CMD in a session that outlives this task."""
+    args = list(cmd.args())
+    while args and args[0].startswith("-"):  # tmux -L socket -f conf …
+        flag = args.pop(0)
+        if flag in ("-L", "-S", "-f", "-T") and args:
+            args.pop(0)
+    if not args:
+        return
+    sub, rest = args[0], args[1:]
+    if sub in ("send-keys", "send"):
+        while rest and rest[0].startswith("-"):
+            rest = rest[2:] if rest[0][-1:] in ("t", "N") else rest[1:]
+        keys = [w for w in rest if w not in ("Enter", "C-m", "KPEnter")]
+        if keys:
+            yield Nested(" ".join(keys))
+        return
+    if sub not in _TMUX_RUNS:
+        return
+    detached, index = False, 0
+    while index < len(rest) and rest[index].startswith("-") and rest[index] != "--":
+        letters = rest[index][1:]
+        detached = detached or "d" in letters
+        index += 2 if letters[-1:] in _TMUX_VALUES else 1
+    body = rest[index + (index < len(rest) and rest[index] == "--") :]
+    if body:
+        yield Nested(body[0] if len(body) == 1 else requote(body))
+    if detached:
+        yield persistence(f"tmux {sub} -d keeps a session running in the background")
+
+
+def _screen(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """screen -dm CMD runs CMD in a detached session that outlives this task."""
+    args = list(cmd.args())
+    detached, index = False, 0
+    while index < len(args) and args[index].startswith("-"):
+        word = args[index]
+        detached = detached or (not word.startswith("--") and "d" in word and "m" in word)
+        detached = detached or word in ("-m", "-D")
+        index += 2 if word in _SCREEN_VALUES or word[-1:] in _SCREEN_LETTERS else 1
+    body = args[index:]
+    if "-X" in args or "-x" in args or "-r" in args or "-ls" in args or "-list" in args:
+        return
+    if body:
+        yield Nested(requote(body))
+    if detached:
+        yield persistence("screen -dm keeps a session running in the background")
+
+
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
 _CRON_SCHEDULE = re.compile(r"^\s*(@\w+|(\S+\s+){5})")
 _SYSTEM_CRON_LINE = re.compile(r"^\s*(@\w+|(\S+\s+){5})\S+\s+")
@@ -85,9 +142,10 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         places += [a for a in cmd.args() if not a.startswith("-")]
     places = [p for p in places if _runs_later(ctx.resolve(p))]
     cron = cmd.name == "crontab" and cmd.piped and all(a == "-" for a in cmd.args())
-    if not places and not cron:
+    scheduled = cmd.name in ("at", "batch") and not set(cmd.args()) & {"-l", "-c", "-f"}
+    if not places and not cron and not scheduled:
         return
-    if cmd.name in ("tee", "crontab"):
+    if cmd.name in ("tee", "crontab") or (scheduled and cmd.upstream):
         texts = [static_output([c]) for c in cmd.upstream if c.name != "crontab"]
         text = "".join(t for t in texts if t is not None)
     else:
@@ -97,11 +155,32 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cron or any(_USER_CRON.match(ctx.resolve(p)) for p in places) or system_cron:
         schedule = _SYSTEM_CRON_LINE if system_cron else _CRON_SCHEDULE  # + the user field
         text = "\n".join(schedule.sub("", line) for line in _code_lines(text))
-    elif any("/systemd/" in ctx.resolve(p) for p in places):
+    elif any(re.search(r"/(systemd|autostart)/|\.desktop$", ctx.resolve(p)) for p in places):
         found = re.findall(r"^\s*Exec\w*=[-@+!:]*(.*)$", text, flags=re.MULTILINE)
         text = "\n".join(found)
+    planted = _WORLD_WRITABLE_PROGRAM.search(text)
+    if planted:
+        yield planted_payload(planted.group(2))
     if text.strip():
         yield Nested(text)
+
+
+# A program run from a directory anyone on the machine can write, in command position.
+_WORLD_WRITABLE_PROGRAM = re.compile(
+    r"(^\s*|[;&|(`]\s*|\b(?:sh|bash|zsh|dash|nohup|exec|setsid|python3?|perl|node|sudo|env)\s+)"
+    r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+)",
+    re.MULTILINE,
+)
+
+
+def planted_payload(program: str) -> Finding:
+    return Finding(
+        "persistence-planted",
+        "deny",
+        f"the line leaves {program} to run later by itself, a program in a directory anyone "
+        "on the machine can write (and may hide there): that is how implants survive; keep "
+        "scripts in the workspace and run them directly",
+    )
 
 
 def _runs_later(path: str) -> bool:
@@ -123,4 +202,6 @@ HANDLERS: dict[str, Handler] = {
     "systemctl": _services,
     "launchctl": _services,
     "service": _services,
+    "tmux": _tmux,
+    "screen": _screen,
 }

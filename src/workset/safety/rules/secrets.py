@@ -26,6 +26,7 @@ _SECRET_FILE = re.compile(
     r"access_tokens\.db|service[-_]account[^/]*\.json|secrets?\.(ya?ml|json|toml|env)|"
     r"\.htpasswd|[^/]*\.(pem|key|p12|pfx|jks|keystore|kdbx)|"
     r"\.[a-z_]*_history|\.histfile|Login Data|Cookies|logins\.json|key[34]\.db|"
+    r"cookies\.sqlite|Web Data|"
     r"[^/]*\.tfstate(\.backup)?"
     r")$"
 )
@@ -55,7 +56,11 @@ _SECRET_DIRS = frozenset(
 _SECRET_TREES = ("~/.ssh/", "~/.aws/", "~/.gnupg/", "~/.azure/", "~/.config/gcloud/",
                  "~/.password-store/", "~/.kube/", "/root/.ssh/", "/proc/self/environ",
                  "~/.config/gh/", "~/.docker/config.json", "~/.local/share/keyrings/",
-                 "~/Library/Keychains/")  # fmt: skip
+                 "~/Library/Keychains/", "~/.mozilla/", "~/.config/google-chrome/",
+                 "~/.config/chromium/", "~/.config/BraveSoftware/", "~/.thunderbird/",
+                 "~/Library/Application Support/Google/Chrome/", "~/Library/Cookies/",
+                 "~/Library/Application Support/Firefox/", "~/Library/Safari/",
+                 "~/snap/firefox/")  # fmt: skip
 _SYSTEM_SECRETS = re.compile(
     r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/environ$"
 )
@@ -88,7 +93,7 @@ def is_secret(word: str) -> bool:
     path = paths.normalize(text)
     if _PUBLIC.search(path):
         return False
-    if _SYSTEM_SECRETS.match(path) or path.startswith(_SECRET_TREES):
+    if _SYSTEM_SECRETS.match(path) or _SYSTEM_SECRETS.match(text) or path.startswith(_SECRET_TREES):
         return True
     return bool(_SECRET_FILE.search(path))
 
@@ -234,23 +239,6 @@ def wipe(what: str) -> Finding:
         f"{what} erases the record of what ran, which only ever hides it; leave shell history "
         "and logs alone",
     )
-
-
-def assignment(name: str, value: str) -> list[Finding]:
-    """Findings about ``NAME=value``: history switched off, the loader or PATH hijacked."""
-    if name == "HISTFILE" and value in ("", "/dev/null"):
-        return [wipe(f"HISTFILE={value}")]
-    if name in ("HISTSIZE", "HISTFILESIZE", "SAVEHIST") and value.strip() in ("0", ""):
-        return [wipe(f"{name}={value}")]
-    if name in ("LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "PROMPT_COMMAND"):
-        return [
-            Finding(
-                "hijack-env",
-                "ask",
-                f"{name} makes other programs load or run extra code; a human must confirm",
-            )
-        ]
-    return []
 
 
 def _history(cmd: Cmd, ctx: Context) -> Iterator[Result]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from workset.safety.rules.base import Cmd, Finding, Nested, Result
+from workset.safety.rules.environment import assignment
 
 
 def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
@@ -28,13 +29,20 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
             while start < len(cmd.argv) and (
                 cmd.argv[start].startswith("-") or "=" in cmd.argv[start]
             ):
+                variable, equals, value = cmd.argv[start].partition("=")
+                if equals and not variable.startswith("-"):
+                    out.extend(assignment(variable, value))  # env GIT_SSH_COMMAND=… git fetch
                 start += 2 if cmd.argv[start] in ("-u", "-C", "-S") else 1
             if start >= len(cmd.argv):
                 return cmd  # env alone prints the environment
             cmd = cmd.shifted(start)
+        elif name == "command":
+            start = 1 + skip_options(args, "")
+            if any(set(a[1:]) & {"v", "V"} for a in args[: start - 1]):
+                return cmd  # command -v NAME only says where NAME is
+            cmd = cmd.shifted(start)
         elif name in (
             "nohup",
-            "command",
             "builtin",
             "exec",
             "time",

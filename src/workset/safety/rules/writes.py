@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
 from workset.safety.rules.persistence import is_persistence_place, persistence
-from workset.safety.rules.secrets import erases_record, wipe
+from workset.safety.rules.secrets import erases_record, is_secret, wipe
 
 WRITING_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _RANDOM_SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
@@ -205,3 +205,39 @@ HANDLERS: dict[str, Handler] = {
     "mke2fs": mkfs,
     "wipefs": mkfs,
 }
+
+
+def symlink(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``ln [-s] TARGET LINK``: later words of the line that name LINK reach TARGET, and a link
+    in the workspace that leads out of it lets any later write land outside."""
+    _, operands = parse_flags(cmd.args())
+    words = [w for _, w in operands]
+    if not words or any(cmd.is_dynamic(i) for i, _ in operands):
+        return
+    targets, place = (words[:-1], words[-1]) if len(words) > 1 else (words, ".")
+    for target in targets:
+        link = place
+        if len(targets) > 1 or place in (".", "./") or place.endswith("/"):
+            link = place.rstrip("/") + "/" + target.rstrip("/").rsplit("/", 1)[-1]
+        lands = ctx.add_link(target, link)
+        if _guarded(lands):
+            yield Finding(
+                "link-outside",
+                "ask",
+                f"{cmd.name} makes {link} lead to {lands}, where what is later written through "
+                "it changes the home, the system, keys or code that runs by itself; a human "
+                "must confirm, or copy the file into the workspace instead",
+            )
+
+
+def _guarded(path: str) -> bool:
+    """Writing here is never confined: the home itself, system files, keys, startup files."""
+    return (
+        paths.is_protected(path)
+        or (paths.is_system(path) and not path.startswith(("/usr/", "/opt/", "/nix/store/")))
+        or paths.is_sensitive(path)
+        or paths.is_startup_file(path)
+        or is_persistence_place(path)
+        or is_secret(path)
+        or path.startswith(("~/.", "/root"))
+    )

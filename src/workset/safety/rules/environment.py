@@ -1,0 +1,77 @@
+"""Rules for variables a line sets (``NAME=value``, ``export``, ``env NAME=value``).
+
+Some variables change what later commands do rather than hold data:
+
+- history switched off (``HISTFILE=/dev/null``, ``HISTSIZE=0``) is denied, as hiding what ran;
+- loader variables (``LD_PRELOAD``, ``DYLD_INSERT_LIBRARIES``) and ``PROMPT_COMMAND`` ask;
+- variables whose value is a command that git, ssh, less or bash run by themselves
+  (``GIT_SSH_COMMAND``, ``GIT_EXTERNAL_DIFF``, ``GIT_EDITOR``, ``PAGER``, ``BASH_ENV``…) are
+  code: their text is analysed like the line itself, so ``GIT_SSH_COMMAND='rm -rf ~' git
+  fetch`` is ``rm -rf ~``;
+- a ``PATH`` that searches a directory anyone on the machine can write (``/tmp``,
+  ``/var/tmp``, ``/dev/shm``) asks, since every later command name may then run a program
+  planted there.
+"""
+
+from __future__ import annotations
+
+import re
+
+from workset.safety.rules.base import Finding, Nested, Result
+from workset.safety.rules.secrets import wipe
+
+# The value is a command line that a program runs by itself.
+_COMMAND_VARS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND",
+                           "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS",
+                           "BASH_ENV", "ENV", "LESSOPEN", "LESSCLOSE", "RSYNC_RSH",
+                           "CVS_RSH"})  # fmt: skip
+# The value names an editor or pager: a bare name (vim, less) is left to the user's choice.
+_EDITOR_VARS = frozenset({"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "PAGER",
+                          "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "BROWSER"})  # fmt: skip
+_EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient",
+                      "code", "code-insiders", "codium", "cursor", "subl", "mate", "micro", "hx",
+                      "kak", "ed", "joe", "gedit", "kate", "zed", "less", "more", "most", "bat",
+                      "cat", "delta", "diff-so-fancy", "true", "idea", "nvr"})  # fmt: skip
+# Commands inside the value (a; b, $(…), a | b) or ssh options that run a command.
+_SHELL_SYNTAX = re.compile(r"[;&|`$<>()]|ProxyCommand|LocalCommand|KnownHostsCommand", re.I)
+_LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
+                          "DYLD_LIBRARY_PATH", "PROMPT_COMMAND"})  # fmt: skip
+_SEARCH_VARS = frozenset({"PATH"})
+_WORLD_WRITABLE = re.compile(r"^(/tmp|/var/tmp|/dev/shm)(/|$)")
+
+
+def assignment(name: str, value: str) -> list[Result]:
+    """Findings about ``NAME=value``, or the code the value is, to be analysed in turn."""
+    if name == "HISTFILE" and value in ("", "/dev/null"):
+        return [wipe(f"HISTFILE={value}")]
+    if name in ("HISTSIZE", "HISTFILESIZE", "SAVEHIST") and value.strip() in ("0", ""):
+        return [wipe(f"{name}={value}")]
+    if name in _LOADER_VARS:
+        return [
+            Finding(
+                "hijack-env",
+                "ask",
+                f"{name} makes other programs load or run extra code; a human must confirm",
+            )
+        ]
+    program = value.split()[0].rsplit("/", 1)[-1] if value.split() else ""
+    plain = not _SHELL_SYNTAX.search(value)
+    if name in _COMMAND_VARS and program in ("ssh", "autossh") and plain:
+        return []  # git's own transport with options (ssh -i ./deploy_key)
+    if name in _COMMAND_VARS and value.strip():
+        return [Nested(value)]
+    if name in _EDITOR_VARS and program not in _EDITORS and (" " in value.strip() or "/" in value):
+        return [Nested(value)]
+    if name in _SEARCH_VARS:
+        planted = [d for d in value.split(":") if _WORLD_WRITABLE.match(d)]
+        if planted:
+            return [
+                Finding(
+                    "path-hijack",
+                    "ask",
+                    f"{name} searches {planted[0]}, a directory anyone on the machine can "
+                    "write, so the commands that follow may run programs planted there; put "
+                    "the tools in the workspace (./bin) instead",
+                )
+            ]
+    return []
