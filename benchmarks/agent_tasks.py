@@ -58,6 +58,7 @@ from workset.events.records import LoopEvent, ToolFinished
 from workset.evidence.workspace import open_workspace_evidence
 from workset.loop.outcome import classify
 from workset.loop.settings import (
+    ANSWER_SYSTEM_PROMPT,
     DEFAULT_SYSTEM_PROMPT,
     EXAMPLE_SYSTEM_PROMPT,
     EXCERPTS_SYSTEM_PROMPT,
@@ -222,9 +223,11 @@ class Runner:
         sources: list[ItemSource] = []
         if self.options.evidence:
             sources.append(self.evidence.source(workspace))
-        prompt = {"example": EXAMPLE_SYSTEM_PROMPT, "excerpts": EXCERPTS_SYSTEM_PROMPT}.get(
-            self.options.prompt, DEFAULT_SYSTEM_PROMPT
-        )
+        prompt = {
+            "example": EXAMPLE_SYSTEM_PROMPT,
+            "excerpts": EXCERPTS_SYSTEM_PROMPT,
+            "answer": ANSWER_SYSTEM_PROMPT,
+        }.get(self.options.prompt, DEFAULT_SYSTEM_PROMPT)
         config = AgentConfig(
             system_prompt=prompt,
             constrained_decisions=self.options.constrained,
@@ -422,7 +425,9 @@ def main() -> None:
     parser.add_argument("--model", default=DEFAULT_MODEL)
     parser.add_argument("--no-evidence", action="store_true")
     parser.add_argument("--constrained", action="store_true")
-    parser.add_argument("--prompt", choices=["default", "example", "excerpts"], default="default")
+    parser.add_argument(
+        "--prompt", choices=["default", "example", "excerpts", "answer"], default="default"
+    )
     parser.add_argument("--full-tools", action="store_true")
     parser.add_argument("--max-iterations", type=int, default=AgentConfig().max_iterations)
     parser.add_argument("--read-lines", type=int, default=SMALL_READ_LINES)

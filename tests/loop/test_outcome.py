@@ -5,7 +5,12 @@ import re
 from pathlib import Path
 
 from workset.loop.outcome import EXIT_CODES, _facts, classify
-from workset.loop.settings import DEFAULT_SYSTEM_PROMPT, EXAMPLE_SYSTEM_PROMPT
+from workset.loop.settings import (
+    ANSWER_SYSTEM_PROMPT,
+    DEFAULT_SYSTEM_PROMPT,
+    EXAMPLE_SYSTEM_PROMPT,
+    EXCERPTS_SYSTEM_PROMPT,
+)
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 
 TASKS = Path(__file__).parents[2] / "benchmarks" / "tasks"
@@ -130,7 +135,12 @@ def test_the_system_prompts_hold_no_fact_an_answer_could_copy() -> None:
     """No file name, number or identifier in the prompts (placeholders only), so none can
     leak into an answer; no file a task asks about is named there either."""
     files = {t["file"] for t in json.loads((TASKS / "questions.json").read_text())}
-    for prompt in (DEFAULT_SYSTEM_PROMPT, EXAMPLE_SYSTEM_PROMPT):
+    for prompt in (
+        DEFAULT_SYSTEM_PROMPT,
+        EXAMPLE_SYSTEM_PROMPT,
+        EXCERPTS_SYSTEM_PROMPT,
+        ANSWER_SYSTEM_PROMPT,
+    ):
         syntax = {"name", "arguments", "path", "read_file", "find_files"}  # how a call is written
         facts = [
             f

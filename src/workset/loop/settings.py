@@ -43,6 +43,19 @@ EXCERPTS_SYSTEM_PROMPT = EXAMPLE_SYSTEM_PROMPT.replace(
     "When they show the answer, reply with it at once, naming the file; otherwise use them "
     "to know which file to read.",
 )
+# Step 4 and the illustration put the answer itself first (a candidate, measured with
+# agent_tasks --prompt answer): told to "name the file", the 1.5B answered "How many write
+# operations does CachingMiddleware cache?" with "tinydb/middlewares.py".
+ANSWER_SYSTEM_PROMPT = EXAMPLE_SYSTEM_PROMPT.replace(
+    "4. When a tool result shows the answer, reply in one or two plain sentences that name "
+    "the file, with no tool call.",
+    "4. When a tool result or an excerpt shows the answer, reply with the answer itself (the "
+    "value, name or behaviour the question asks for) in one or two plain sentences, then say "
+    "which file shows it. No tool call.",
+).replace(
+    "Assistant: <the answer, naming the file>.",
+    "Assistant: <the value or name asked for>, as <path/to/file> shows.",
+)
 # The default: without the example, the 0.5B answered the README question ("port 8080")
 # without reading service.toml (tests/real); the placeholder example shows the shape of a
 # turn without any file name or value to copy.
