@@ -444,3 +444,23 @@ def test_a_call_under_a_class_name_with_read_file_arguments_reads_the_file(
     assert "the model named it 'ServiceConfig'" in ran.decision
     sent = model.requests[1].messages[2]
     assert isinstance(sent, AssistantMessage) and sent.tool_calls[0].name == "read_file"
+
+
+def test_a_reply_that_stops_at_its_lead_in_is_sent_back_once_for_the_answer(
+    tmp_path: Path,
+) -> None:
+    read = call("read_file", '{"path": "service.toml"}')
+    agent, model, _ = make_agent(
+        tmp_path,
+        [AssistantMessage(None, (read,)), "The answer is:", "The port is 8471 (service.toml)."],
+    )
+    result = anyio.run(agent.run, "Which port?")
+    assert result.answer == "The port is 8471 (service.toml)."
+    asked = str(model.requests[2].messages[-1].content)
+    assert "stopped before the answer" in asked and "Which port?" in asked
+
+
+def test_a_second_lead_in_stands_as_the_answer(tmp_path: Path) -> None:
+    agent, model, _ = make_agent(tmp_path, ["The answer is:", "Here it is:"])
+    result = anyio.run(agent.run, "Which port?")
+    assert result.answer == "Here it is:" and len(model.requests) == 2

@@ -159,11 +159,10 @@ class CallInterpreter:
             read=self._repeats.read_paths(),
         )
 
-    def echoed_notice(self, answer: str, notices: Sequence[str]) -> str | None:
-        """When ``answer`` only repeats a text the harness wrote into the request (a batch's
-        "make sure your response covers…" line, a notice), the note that asks for the real
-        answer; once per run, then the answer stands (and its outcome says what it is)."""
-        return self._steering.echoed_notice(answer, notices)
+    def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
+        """The note that asks for the real answer when ``answer`` is not one (see
+        :meth:`~workset.loop.steering.Steering.not_an_answer`); once per run."""
+        return self._steering.not_an_answer(answer, notices)
 
 
 def evidence_files(items: Iterable[ContextItem]) -> list[str]:

@@ -9,7 +9,8 @@ the task unmade); when the calls failed or found nothing, it never asks for an a
 how a small model ends up answering from an error's text) but for a *different* call: a file
 the workspace evidence points to, a broader search, a look at the folder. After
 :data:`MAX_FRUITLESS` such turns in a row the run stops as given up. An answer that only
-repeats a note the harness wrote is sent back once (:meth:`Steering.echoed_notice`). After a
+repeats a note the harness wrote, or stops at its lead-in ("The answer is:"), is sent back once
+(:meth:`Steering.not_an_answer`). After a
 read that found something, the lines of it that share the most words with the task are quoted
 (:mod:`workset.loop.focus`).
 """
@@ -37,6 +38,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED_CONTENT = re.compile(r"<external_content\b.*?</external_content>", re.S)
 _RESULT_PATH = re.compile(r'"path": "([^"]+)"')  # a file named in a search's JSON result
 _HIT = re.compile(r'\{"path": "[^"]+", "line": \d+, "text": "(?:[^"\\]|\\.)*"\}')
+# A reply that stops where its answer should start: "The answer is:", "Here it is:" (the 1.5B,
+# after its previous message "The answer is:" came with a call, wrote only that).
+_LEAD_IN = re.compile(r"(?:\W*\w+){0,8}\s*:\W*|\s*", re.S)
 _FILE_NAME = re.compile(r"\b[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b")  # e.g. service.toml
 
 
@@ -86,7 +90,7 @@ class Steering:
         self._evidence_files: list[str] = []
         self._found_files: list[str] = []  # files the run's successful results named
         self._read_any = False  # a read_file call of this run returned content
-        self._echo_asked = False  # an answer that echoed a harness text was sent back once
+        self._echo_asked = False  # a reply that was not an answer was sent back once
         self._edited = False  # an edit of this run succeeded
         self._hits: list[tuple[str, str]] = []  # (path, line text) of the latest grep hits
 
@@ -136,12 +140,21 @@ class Steering:
             )
         return self._turn(NextTurn((self._different_strategy(results, evidence_files, read),)))
 
-    def echoed_notice(self, answer: str, notices: Sequence[str]) -> str | None:
-        """When ``answer`` only repeats a text the harness wrote into the request (a batch's
-        "make sure your response covers…" line, a notice), the note that asks for the real
-        answer; once per run, then the answer stands (and its outcome says what it is)."""
+    def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
+        """When ``answer`` is not one (it stops at a lead-in such as "The answer is:", or only
+        repeats a text the harness wrote into the request: a batch's "make sure your response
+        covers…" line, a notice), the note that asks for the real answer; once per run, then
+        the answer stands (and its outcome says what it is)."""
+        if self._echo_asked:
+            return None
+        if _LEAD_IN.fullmatch(answer.strip()):
+            self._echo_asked = True
+            return (
+                "Your last reply stopped before the answer. Reply with the answer itself, in "
+                f"one or two sentences, to the task: {cut(self.task, 300)}"
+            )
         said = _normal(answer)
-        if self._echo_asked or len(said) < 16:
+        if len(said) < 16:
             return None
         own = [_normal(_QUOTED_CONTENT.sub(" ", text)) for text in notices if text]
         if not _echoes(said, own):

@@ -141,7 +141,7 @@ class StepRunner:
                     and (m.origin != "user" or m.content.startswith("[Unprocessed event"))
                 ]
             )
-            again = interpreter.echoed_notice(answer, written)
+            again = interpreter.not_an_answer(answer, written)
             if again is not None:  # kept as said; a trajectory notice asks for the answer
                 session.queue.push(
                     "echo", "call_interpreter", "trajectory", session.now(), text=again
