@@ -464,3 +464,22 @@ def test_a_second_lead_in_stands_as_the_answer(tmp_path: Path) -> None:
     agent, model, _ = make_agent(tmp_path, ["The answer is:", "Here it is:"])
     result = anyio.run(agent.run, "Which port?")
     assert result.answer == "Here it is:" and len(model.requests) == 2
+
+
+def test_a_reply_that_describes_a_call_instead_of_making_it_is_sent_back_once(
+    tmp_path: Path,
+) -> None:
+    described = "To find the port, you can use the `read_file` function on service.toml."
+    read = call("read_file", '{"path": "service.toml"}')
+    agent, model, _ = make_agent(
+        tmp_path, [described, AssistantMessage(None, (read,)), "The port is 8471."]
+    )
+    result = anyio.run(agent.run, "Which port?")
+    assert result.answer == "The port is 8471."
+    assert "described a tool call" in str(model.requests[1].messages[-1].content)
+
+
+def test_an_answer_that_says_which_tool_found_it_stands(tmp_path: Path) -> None:
+    said = "The port is 8471: read_file showed it in service.toml."
+    agent, model, _ = make_agent(tmp_path, [said])
+    assert anyio.run(agent.run, "Which port?").answer == said and len(model.requests) == 1

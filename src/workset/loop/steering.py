@@ -9,8 +9,8 @@ the task unmade); when the calls failed or found nothing, it never asks for an a
 how a small model ends up answering from an error's text) but for a *different* call: a file
 the workspace evidence points to, a broader search, a look at the folder. After
 :data:`MAX_FRUITLESS` such turns in a row the run stops as given up. An answer that only
-repeats a note the harness wrote, or stops at its lead-in ("The answer is:"), is sent back once
-(:meth:`Steering.not_an_answer`). After a
+repeats a note the harness wrote, stops at its lead-in ("The answer is:") or describes a call
+instead of making it, is sent back once (:meth:`Steering.not_an_answer`). After a
 read that found something, the lines of it that share the most words with the task are quoted
 (:mod:`workset.loop.focus`).
 """
@@ -41,6 +41,11 @@ _HIT = re.compile(r'\{"path": "[^"]+", "line": \d+, "text": "(?:[^"\\]|\\.)*"\}'
 # A reply that stops where its answer should start: "The answer is:", "Here it is:" (the 1.5B,
 # after its previous message "The answer is:" came with a call, wrote only that).
 _LEAD_IN = re.compile(r"(?:\W*\w+){0,8}\s*:\W*|\s*", re.S)
+_HOW_TO = re.compile(
+    r"\b(?:you can|you could|you should|you need to|we can|we need to|we should|let's|"
+    r"I will|I'll|I need to)\b[^.]{0,80}?\b(?:use|call|run|search|read)\b",
+    re.I,
+)
 _FILE_NAME = re.compile(r"\b[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b")  # e.g. service.toml
 
 
@@ -141,10 +146,11 @@ class Steering:
         return self._turn(NextTurn((self._different_strategy(results, evidence_files, read),)))
 
     def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
-        """When ``answer`` is not one (it stops at a lead-in such as "The answer is:", or only
-        repeats a text the harness wrote into the request: a batch's "make sure your response
-        covers…" line, a notice), the note that asks for the real answer; once per run, then
-        the answer stands (and its outcome says what it is)."""
+        """When ``answer`` is not one (it stops at a lead-in such as "The answer is:", tells
+        how to use a tool instead of calling it, or only repeats a text the harness wrote into
+        the request: a batch's "make sure your response covers…" line, a notice), the note that
+        asks for the real answer; once per run, then the answer stands (and its outcome says
+        what it is)."""
         if self._echo_asked:
             return None
         if _LEAD_IN.fullmatch(answer.strip()):
@@ -152,6 +158,13 @@ class Steering:
             return (
                 "Your last reply stopped before the answer. Reply with the answer itself, in "
                 f"one or two sentences, to the task: {cut(self.task, 300)}"
+            )
+        if self._describes_a_call(answer):
+            self._echo_asked = True
+            return (
+                "Your last reply described a tool call instead of making it. Make the call now "
+                "(the tool's name and its arguments), or, if a result above already shows the "
+                f"answer, reply with the answer itself to the task: {cut(self.task, 300)}"
             )
         said = _normal(answer)
         if len(said) < 16:
@@ -164,6 +177,13 @@ class Steering:
             "Your last reply repeated the harness's note; it is not an answer. Reply to the "
             f"task itself: {cut(self.task, 300)}"
         )
+
+    def _describes_a_call(self, answer: str) -> bool:
+        """Whether ``answer`` tells how to use one of the tools ("you can use the `grep`
+        function with the pattern ...") rather than answering: the 1.5B did so on its first
+        call, never calling a tool."""
+        named = [t for t in self.tool_names if re.search(rf"\b{re.escape(t)}\b", answer)]
+        return bool(named) and bool(_HOW_TO.search(answer))
 
     def _read_or_answer(self, evidence_files: Sequence[str], read: set[str]) -> NextTurn:
         """After a repeat: read the file the results point to if none was read, else answer.
