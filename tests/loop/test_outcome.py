@@ -281,3 +281,12 @@ def test_a_text_value_of_the_key_the_task_asks_about_must_be_in_the_answer() -> 
     assert verdict.outcome == "answered_unverified"
     assert "default_table_name = '_default'" in verdict.reason
     assert classify(run(question, read, answer="It is '_default' (TinyDB).")).outcome == "answered"
+
+
+def test_no_task_check_is_met_by_repeating_the_question() -> None:
+    """An answer that only restates the question ("the keyword argument that chooses the
+    storage class") must not pass: no ``expect`` regex matches its own question."""
+    for name in ("questions", "issue"):
+        for task in json.loads((TASKS / f"{name}.json").read_text()):
+            if "expect" in task:
+                assert not re.search(task["expect"], task["question"], re.IGNORECASE), task["id"]
