@@ -483,3 +483,10 @@ def test_an_answer_that_says_which_tool_found_it_stands(tmp_path: Path) -> None:
     said = "The port is 8471: read_file showed it in service.toml."
     agent, model, _ = make_agent(tmp_path, [said])
     assert anyio.run(agent.run, "Which port?").answer == said and len(model.requests) == 1
+
+
+def test_a_reply_that_is_only_the_start_of_a_call_is_sent_back_once(tmp_path: Path) -> None:
+    agent, model, _ = make_agent(tmp_path, ['{"name\n', "The port is 8471 (service.toml)."])
+    result = anyio.run(agent.run, "Which port?")
+    assert result.answer == "The port is 8471 (service.toml)."
+    assert "start of a tool call" in str(model.requests[1].messages[-1].content)

@@ -41,6 +41,8 @@ _HIT = re.compile(r'\{"path": "[^"]+", "line": \d+, "text": "(?:[^"\\]|\\.)*"\}'
 # A reply that stops where its answer should start: "The answer is:", "Here it is:" (the 1.5B,
 # after its previous message "The answer is:" came with a call, wrote only that).
 _LEAD_IN = re.compile(r"(?:\W*\w+){0,8}\s*:\W*|\s*", re.S)
+# A call's first characters and nothing more (the 0.5B ended a reply with '{"name').
+_CALL_STUMP = re.compile(r'(?:```\w*\s*)?\{\s*(?:"\w*"?\s*:?\s*)?', re.S)
 _HOW_TO = re.compile(
     r"\b(?:you can|you could|you should|you need to|we can|we need to|we should|let's|"
     r"I will|I'll|I need to)\b[^.]{0,80}?\b(?:use|call|run|search|read)\b",
@@ -146,13 +148,21 @@ class Steering:
         return self._turn(NextTurn((self._different_strategy(results, evidence_files, read),)))
 
     def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
-        """When ``answer`` is not one (it stops at a lead-in such as "The answer is:", tells
+        """When ``answer`` is not one (it stops at a lead-in such as "The answer is:" or at a
+        call's first characters, tells
         how to use a tool instead of calling it, or only repeats a text the harness wrote into
         the request: a batch's "make sure your response covers…" line, a notice), the note that
         asks for the real answer; once per run, then the answer stands (and its outcome says
         what it is)."""
         if self._echo_asked:
             return None
+        if _CALL_STUMP.fullmatch(answer.strip()):
+            self._echo_asked = True
+            return (
+                "Your last reply was the start of a tool call, cut off. Write the whole call "
+                "(its name and arguments), or reply with the answer itself to the task: "
+                f"{cut(self.task, 300)}"
+            )
         if _LEAD_IN.fullmatch(answer.strip()):
             self._echo_asked = True
             return (
