@@ -522,3 +522,40 @@ async def test_an_openai_encoding_gives_an_exact_counter() -> None:
 def test_an_unknown_tokenizer_is_refused_with_the_choices() -> None:
     with pytest.raises(UsageError, match="openai:o200k_base"):
         OpenAICompatibleModel("http://127.0.0.1:1", "m", tokenizer="gpt2-ish")
+
+
+TOOLS_REQUEST = ModelRequest(
+    messages=(UserMessage("Read a.py"),), tools=(ToolSpec("read_file", "Read a file."),)
+)
+CALL = '{"name": "read_file", "arguments": {"path": "a.py"}}'
+
+
+def _repeating_calls() -> list[dict[str, Any]]:
+    """A small model's reply: one call as text, then the same call again and again."""
+    pieces = [chunk({"content": CALL[:20]}), chunk({"content": CALL[20:]})]
+    for _ in range(5):
+        pieces += [chunk({"content": "\n"}), chunk({"content": CALL})]
+    return [*pieces, chunk(usage={"prompt_tokens": 40, "completion_tokens": 300})]
+
+
+async def test_stop_after_call_ends_the_reply_once_a_second_call_begins(
+    fake_openai_server: FakeOpenAIServer,
+) -> None:
+    fake_openai_server.script(sse_reply(_repeating_calls()))
+    response = await model_for(fake_openai_server, stop_after_call=True).complete(TOOLS_REQUEST)
+    assert response.message.content == CALL  # the first call only
+    assert response.extra["cut_after_call"] is True
+    assert fake_openai_server.wait_for_closed_connections(1)
+
+
+async def test_without_stop_after_call_or_without_tools_the_whole_reply_is_read(
+    fake_openai_server: FakeOpenAIServer,
+) -> None:
+    fake_openai_server.script(sse_reply(_repeating_calls()), sse_reply(_repeating_calls()))
+    whole = await model_for(fake_openai_server).complete(TOOLS_REQUEST)
+    no_tools = ModelRequest(messages=TOOLS_REQUEST.messages)
+    also_whole = await model_for(fake_openai_server, stop_after_call=True).complete(no_tools)
+    for response in (whole, also_whole):
+        assert (response.message.content or "").count('"name"') == 6
+        assert "cut_after_call" not in response.extra
+        assert response.usage.prompt_tokens == 40

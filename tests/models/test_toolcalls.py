@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workset.models.toolcalls import parse_tool_calls
+from workset.models.toolcalls import parse_tool_calls, second_call_began, through_first_call
 
 KNOWN = ("read_file", "list_dir", "grep")
 
@@ -245,3 +245,31 @@ def test_a_known_tool_named_before_its_arguments_is_a_call(
 def test_an_object_not_named_as_a_known_tools_call_stays_text(content: str) -> None:
     parsed = parse_tool_calls(content, KNOWN)
     assert parsed.calls == () and parsed.errors == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "began"),
+    [
+        ('{"name": "read_file", "arguments": {"path": "a"}}', False),
+        ('{"name": "read_file", "arguments": {"path": "a"}}\n', False),
+        ('{"name": "read_file", "arguments": {"path": "a"}}\n{"na', True),
+        ('```json\n{"name": "grep", "arguments": {}}\n```\n```json\n{', True),
+        ('<tool_call>\n{"name": "grep", "arguments": {}}\n</tool_call>\n<tool_call>\n{', True),
+        ('{"name": "read_file", "arguments": {"path": "a}{"}}\n', False),  # braces in a string
+        ('{"name": "read_file", "arguments": {"path": "a"}}\nThe file says', False),
+        ("The answer is {x}. {y}", False),
+        ('{"name": "grep"', False),
+    ],
+)
+def test_a_second_call_is_seen_to_begin_only_after_a_whole_first_one(
+    text: str, began: bool
+) -> None:
+    assert second_call_began(text) is began
+
+
+def test_a_cut_reply_keeps_its_first_call_with_its_fence_closed() -> None:
+    fenced = '```json\n{"name": "grep", "arguments": {}}\n{"na'
+    assert through_first_call(fenced) == '```json\n{"name": "grep", "arguments": {}}\n```'
+    assert [c.name for c in parse_tool_calls(through_first_call(fenced), KNOWN).calls] == ["grep"]
+    bare = '{"name": "grep", "arguments": {}}\n{"na'
+    assert through_first_call(bare) == '{"name": "grep", "arguments": {}}'

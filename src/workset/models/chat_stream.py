@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
+from contextlib import aclosing
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -50,6 +51,7 @@ class Reply:
     timings: Mapping[str, Any] | None = None
     response_id: str | None = None
     first_token_s: float | None = None
+    cut: bool = False  # the reader stopped the stream (see read_stream's ``stop``)
 
     @property
     def extra(self) -> dict[str, Any]:
@@ -60,6 +62,8 @@ class Reply:
             extra["timings"] = dict(self.timings)
         if self.usage is None:
             extra["usage_missing"] = True
+        if self.cut:
+            extra["cut_after_call"] = True
         return extra
 
     def add_chunk(self, chunk: Mapping[str, Any]) -> None:
@@ -144,21 +148,32 @@ class Reply:
         )
 
 
-async def read_stream(response: httpx.Response, started: float) -> Reply | Failure:
+async def read_stream(
+    response: httpx.Response, started: float, stop: Callable[[str], bool] | None = None
+) -> Reply | Failure:
     """Fold server-sent events into a reply.
 
-    The stream is always read to its end, even after ``[DONE]`` or a bad chunk: leaving
-    httpx's line iterators unfinished makes trio warn about unclosed async generators.
+    ``stop``, given the content so far after each event, ends the reply early when it says so
+    (the connection closes and llama.cpp stops generating): :attr:`Reply.cut` is set and the
+    usage the server would have sent last is missing. Otherwise the stream is read to its end,
+    even after ``[DONE]`` or a bad chunk.
     """
     reply, failure = Reply(), None
     data: list[str] = []
-    async for line in response.aiter_lines():
-        if line.startswith("data:"):
-            value = line[5:]
-            data.append(value[1:] if value.startswith(" ") else value)
-        elif not line and data and failure is None:
-            failure = _add_event(reply, "\n".join(data), started)
-            data = []
+    # httpx's line iterator is an async generator: closed here when the reader stops early,
+    # so trio does not warn about an unfinished one.
+    lines_iter = cast("AsyncGenerator[str, None]", response.aiter_lines())
+    async with aclosing(lines_iter) as lines:
+        async for line in lines:
+            if line.startswith("data:"):
+                value = line[5:]
+                data.append(value[1:] if value.startswith(" ") else value)
+            elif not line and data and failure is None:
+                failure = _add_event(reply, "\n".join(data), started)
+                data = []
+                if failure is None and stop is not None and stop("".join(reply.content)):
+                    reply.cut, reply.finish_reason = True, "stop"
+                    return reply
     if data and failure is None:
         failure = _add_event(reply, "\n".join(data), started)
     return failure or reply

@@ -26,8 +26,15 @@ import anyio.to_thread
 import httpx
 
 from workset.errors import ModelError, ModelUnavailableError
-from workset.messages import AssistantMessage, ToolCall, ToolMessage, ToolSpec, UserMessage
-from workset.models.base import ModelInfo, ModelRequest, ModelResponse
+from workset.messages import (
+    AssistantMessage,
+    ToolCall,
+    ToolMessage,
+    ToolSpec,
+    UserMessage,
+    split_system,
+)
+from workset.models.base import ModelInfo, ModelRequest, ModelResponse, Usage
 from workset.models.openai_compat import OpenAICompatibleModel
 from workset.models.weights import (
     DEFAULT_MODEL,
@@ -125,6 +132,10 @@ class EmbeddedModel:
             response = await running.chat.complete(request)
         except ModelError as exc:
             raise type(exc)(f"the embedded model {self.name} failed: {exc}") from exc
+        if response.extra.get("cut_after_call"):  # the server's usage never came: count it
+            response = dataclasses.replace(
+                response, usage=_counted(running.counter, request, response)
+            )
         return dataclasses.replace(response, model=self.name)
 
     async def aclose(self) -> None:
@@ -193,6 +204,20 @@ def _chat_client(base_url: str, name: str) -> OpenAICompatibleModel:
         extra_body={"cache_prompt": True, "return_progress": True},
         default_temperature=0.0,  # reproducible unless the request asks otherwise
         connect_hint="The embedded server has stopped; create a new EmbeddedModel.",
+        # The 0.5B writes a call as text and then repeats it until max_tokens: stopping at
+        # the second call saved most of its generation time (benchmarks/agent_tasks.py).
+        stop_after_call=True,
+    )
+
+
+def _counted(counter: PartCounter, request: ModelRequest, response: ModelResponse) -> Usage:
+    """The usage of a reply cut after its first call, counted with the model's own counter
+    (the prompt as sent; what was generated up to the cut); the cache reuse is unknown."""
+    system, messages = split_system(request.messages)
+    prompt = counter.count_request(system, request.tools, messages).total
+    generated = counter.count_text(response.message.content or "")
+    return dataclasses.replace(
+        response.usage, prompt_tokens=prompt, completion_tokens=generated, cached_prompt_tokens=None
     )
 
 

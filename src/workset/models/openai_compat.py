@@ -34,6 +34,7 @@ from workset.models.base import ModelInfo, ModelRequest, ModelResponse
 from workset.models.chat_stream import Failure, Reply, error_detail, read_json, read_stream
 from workset.models.engine_cache import Counters, PrefixCacheCounters, with_engine_counts
 from workset.models.http_client import ClientPerLoop
+from workset.models.toolcalls import second_call_began, through_first_call
 from workset.tokens.counter import PartCounter
 from workset.tokens.estimate import EstimateTokenizer
 from workset.tokens.openai import OpenAIChatFormat, OpenAITokenizer
@@ -76,7 +77,11 @@ class OpenAICompatibleModel:
     ``connect_hint`` ends the message when the server cannot be reached. ``metrics_url``
     (vLLM's ``/metrics``) has each call's prefix-cache counters read before and after it into
     ``Usage.engine_prefix_queries``/``engine_prefix_hits`` (exact when the server serves
-    nothing else meanwhile; see :mod:`workset.models.engine_cache`).
+    nothing else meanwhile; see :mod:`workset.models.engine_cache`). ``stop_after_call``
+    ends a reply to a request with tools once it holds one whole call written as text and a
+    second begins (:func:`~workset.models.toolcalls.second_call_began`), its content kept
+    through the first call: the server stops generating when the stream closes, and the
+    reply's usage is then missing (``extra["cut_after_call"]``).
 
     The timeout (``timeout_s``, or a request's own ``timeout_s``) bounds the wait for each
     piece of the streamed reply, not the whole call: a long answer that keeps streaming is
@@ -102,6 +107,7 @@ class OpenAICompatibleModel:
         retry_stalls: bool = True,
         transport: httpx.AsyncBaseTransport | None = None,
         metrics_url: str | None = None,
+        stop_after_call: bool = False,
     ) -> None:
         if tokenizer != "estimate" and not tokenizer.startswith("openai:"):
             raise UsageError(f"unknown tokenizer {tokenizer!r}; use one of {', '.join(TOKENIZERS)}")
@@ -118,6 +124,7 @@ class OpenAICompatibleModel:
         self.default_temperature = default_temperature
         self.connect_hint = connect_hint
         self.retry_stalls = retry_stalls
+        self.stop_after_call = stop_after_call
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env) or None
         self._info = ModelInfo(
             name=model, backend="openai-compatible", context_window=context_window
@@ -226,7 +233,13 @@ class OpenAICompatibleModel:
                     await response.aread()
                     return self._http_failure(response)
                 if response.headers.get("content-type", "").startswith("text/event-stream"):
-                    return await read_stream(response, started)
+                    stop = None
+                    if self.stop_after_call and payload.get("tools"):
+                        stop = None if "response_format" in payload else second_call_began
+                    reply = await read_stream(response, started, stop)
+                    if isinstance(reply, Reply) and reply.cut:  # the first call, as it was written
+                        reply.content = [through_first_call("".join(reply.content))]
+                    return reply
                 return read_json(await response.aread())
         except httpx.RequestError as exc:
             return self._transport_failure(exc, timeout_s)

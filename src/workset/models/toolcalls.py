@@ -293,6 +293,43 @@ def _items(value: Any) -> list[Any]:
     return [value]
 
 
+_OPENING = re.compile(r"\s*(?:```[\w-]*\s*)?(?:<tool_call>\s*)?", re.IGNORECASE)
+_NEXT_CALL = re.compile(r"\s*(?:```\s*)?(?:```[\w-]*\s*)?(?:<tool_call>\s*)?\{")
+
+
+def second_call_began(text: str) -> bool:
+    """Whether ``text`` (a reply so far) opens with one whole JSON object, bare, fenced or in
+    tags, and a second object has begun after it: the point where a small model that writes
+    calls as text goes on to repeat them until its token limit (the 0.5B spent 64 % of its
+    time so)."""
+    end = _first_object_end(text)
+    if end is None or end >= len(text):
+        return False
+    return _NEXT_CALL.match(_CLOSE_TAG.sub("", text[end:], count=1)) is not None
+
+
+def through_first_call(text: str) -> str:
+    """``text`` cut after its first whole object, its fence or tag closed as it was opened."""
+    end = _first_object_end(text)
+    if end is None:
+        return text
+    opening = text[: len(text) - len(text.lstrip())] + text.lstrip()[:12]
+    close = "\n```" if "```" in opening else "\n</tool_call>" if "<tool_call>" in opening else ""
+    return text[:end] + close
+
+
+def _first_object_end(text: str) -> int | None:
+    """Where the whole object the text opens with ends (after an optional fence or tag)."""
+    start = _OPENING.match(text)
+    at = start.end() if start else 0
+    if at >= len(text) or text[at] != "{":
+        return None
+    end = _balanced_end(text, at)
+    if end == len(text) and not text.rstrip().endswith("}"):
+        return None
+    return end
+
+
 def _looks_like_call(text: str, known: frozenset[str]) -> bool:
     """Whether text that failed to parse was meant as a call (single quotes count too)."""
     if _ATTEMPT.search(text) is None:
