@@ -273,3 +273,16 @@ def test_a_cut_reply_keeps_its_first_call_with_its_fence_closed() -> None:
     assert [c.name for c in parse_tool_calls(through_first_call(fenced), KNOWN).calls] == ["grep"]
     bare = '{"name": "grep", "arguments": {}}\n{"na'
     assert through_first_call(bare) == '{"name": "grep", "arguments": {}}'
+
+
+def test_a_call_written_as_tags_is_read_for_a_known_tool_only() -> None:
+    tagged = "<name>read_file</name>\n<arguments>\n  <path>a.py</path>\n  <offset>15</offset>\n"
+    [found] = parse_tool_calls(tagged, KNOWN).calls
+    assert (found.name, json.loads(found.arguments)) == (
+        "read_file",
+        {"path": "a.py", "offset": 15},
+    )
+    prose = "The <name>Bob</name> tag holds the user's name."
+    assert (
+        parse_tool_calls(prose, KNOWN).calls == () and parse_tool_calls(prose, KNOWN).text == prose
+    )

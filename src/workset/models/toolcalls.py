@@ -6,7 +6,8 @@ a row, inside ``<tool_call>…</tool_call>`` tags, as a list, with ``"arguments"
 or a JSON string, ``"parameters"`` instead of ``"arguments"``, or wrapped as
 ``{"function": {"name": …, "arguments": …}}``, or as a known tool's name followed by its
 arguments object (``Tool: archive_email, arguments: {…}``, ``Action: grep`` / ``Action Input:
-{…}``, ``read_file {…}``: transcript-like forms small models copy from few-shot prompts).
+{…}``, ``read_file {…}``: transcript-like forms small models copy from few-shot prompts), or
+as tags (``<name>read_file</name><arguments><path>a.py</path></arguments>``, a known tool only).
 :func:`parse_tool_calls` accepts all of these.
 
 It is strict about what counts as a call: an object whose keys are only call keys (``name``,
@@ -36,7 +37,12 @@ _CALL_KEYS = frozenset({"name", "arguments", "parameters", "id", "type"})
 _WRAPPER_KEYS = frozenset({"function", "id", "type"})
 _OPEN_TAG = re.compile(r"<tool_call>", re.IGNORECASE)
 _CLOSE_TAG = re.compile(r"</tool_call>", re.IGNORECASE)
-_MARKERS = re.compile(r"<tool_call>|```|[{\[]", re.IGNORECASE)
+_MARKERS = re.compile(r"<tool_call>|<name>|```|[{\[]", re.IGNORECASE)
+# Tags instead of JSON (the 0.5B once wrote <name>read_file</name><arguments><path>…</path>…).
+_XML_CALL = re.compile(
+    r"<name>\s*([\w.-]+)\s*</name>\s*(?:<arguments>(.*?)(?:</arguments>|\Z))?", re.S | re.I
+)
+_XML_ARGUMENT = re.compile(r"<([A-Za-z_][\w-]*)>(.*?)</\1>", re.S)
 _ATTEMPT = re.compile(r"""["'](?:name|function)["']\s*:""")
 _STARTS_LIKE_CALL = re.compile(r"""[\[{\s]*["'](?:name|function)["']""")
 _ARGUMENTS_KEY = re.compile(r"""["'](?:arguments|parameters|function)["']""")
@@ -98,6 +104,8 @@ class _Parser:
             end: int | None
             if token.lower() == "<tool_call>":
                 end = self._tagged(marker.end())
+            elif token.lower() == "<name>":
+                end = self._xml(start)
             elif token == "```":
                 end = self._fenced(start)
             else:
@@ -125,7 +133,16 @@ class _Parser:
                 return start + 1
         return start + len(token)
 
-    # --- the three wrappings --------------------------------------------------------------
+    # --- the wrappings ---------------------------------------------------------------------
+
+    def _xml(self, start: int) -> int | None:
+        """``<name>tool</name><arguments><key>value</key>…</arguments>``, for a known tool."""
+        match = _XML_CALL.match(self.content, start)
+        if match is None or match.group(1) not in self.known:
+            return None
+        arguments = {k: _scalar(v.strip()) for k, v in _XML_ARGUMENT.findall(match.group(2) or "")}
+        self.found.append(_Found(match.group(1), json.dumps(arguments, ensure_ascii=False)))
+        return match.end()
 
     def _tagged(self, body_start: int) -> int:
         """Parse ``<tool_call> … </tool_call>``; always consumes the tagged region."""
@@ -328,6 +345,13 @@ def _first_object_end(text: str) -> int | None:
     if end == len(text) and not text.rstrip().endswith("}"):
         return None
     return end
+
+
+def _scalar(text: str) -> Any:
+    """A tag's text as JSON would have it: a whole number, true/false, else the string."""
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return {"true": True, "false": False}.get(text.lower(), text)
 
 
 def _looks_like_call(text: str, known: frozenset[str]) -> bool:
