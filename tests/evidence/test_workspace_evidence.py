@@ -124,3 +124,30 @@ def test_the_evidence_pack_for_each_task_names_the_file_that_answers_it(tmp_path
     source.close()
     assert found["default-table"] and found["write-cache-size"] and found["lru-file"]
     assert sum(found.values()) >= 31, [k for k, v in found.items() if not v]
+
+
+def test_the_chunk_that_defines_the_asked_class_comes_first_not_the_words_about_it(
+    tmp_path: Path,
+) -> None:
+    write(
+        tmp_path / "proj",
+        {
+            "proj/table.py": '"""The table defines the Query class it uses: which Query class\n\n'
+            "defines the class of a Query, and which file defines the Query class.\n"
+            '"""\n\nfrom .queries import Query\n\n\nclass Table:\n    query_class = Query\n',
+            "proj/queries.py": "import re\n\n\nclass Query:\n    def __init__(self):\n"
+            "        self.path = ()\n",
+        },
+    )
+    source = WorkspaceEvidence(tmp_path / "proj", tmp_path / "i.sqlite", None)
+    [item] = source.items_for("Which file defines the Query class in Proj?")
+    assert evidence_files([item])[0] == "proj/queries.py"
+    assert "class Query:" in item.text
+    off = WorkspaceEvidence(
+        tmp_path / "proj", tmp_path / "j.sqlite", None, EvidenceConfig(definitions=0)
+    )
+    assert evidence_files(off.items_for("Which file defines the Query class in Proj?"))[0] == (
+        "proj/table.py"
+    )
+    source.close()
+    off.close()

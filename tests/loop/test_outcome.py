@@ -290,3 +290,46 @@ def test_no_task_check_is_met_by_repeating_the_question() -> None:
         for task in json.loads((TASKS / f"{name}.json").read_text()):
             if "expect" in task:
                 assert not re.search(task["expect"], task["question"], re.IGNORECASE), task["id"]
+
+
+TABLE_PY = "1| from .utils import LRUCache\n2|\n3| class Table:\n4|     cache = LRUCache()"
+UTILS_EXCERPT = "--- tinydb/utils.py, lines 20-30\n  21| class LRUCache(abc.MutableMapping):"
+
+
+def test_a_file_that_only_uses_the_asked_class_is_no_answer_to_where_it_is_defined() -> None:
+    history = run(
+        "Which file defines the LRUCache class?",
+        ("read_file", '{"path": "tinydb/table.py"}', TABLE_PY, False),
+        answer="tinydb/table.py",
+    )
+    verdict = classify(history, evidence=[UTILS_EXCERPT])
+    assert verdict.outcome == "answered_unverified"
+    assert "'LRUCache' in 'tinydb/utils.py'" in verdict.reason
+
+
+def test_the_file_the_run_saw_the_definition_in_is_answered() -> None:
+    hit = '{"path": "tinydb/utils.py", "line": 21, "text": "class LRUCache(abc.MutableMapping):"}'
+    grep = '{"total_matches": 1, "hits": [' + hit + "]}"
+    history = run(
+        "Which file defines the LRUCache class?",
+        ("grep", '{"pattern": "class LRUCache"}', grep, False),
+        answer="LRUCache is defined in tinydb/utils.py.",
+    )
+    assert classify(history).outcome == "answered"
+
+
+def test_where_a_function_is_defined_is_checked_too_and_other_questions_are_not() -> None:
+    queries = "--- tinydb/queries.py, lines 500-510\n 501| def where(key: str) -> Query:"
+    asked = "In which module is the function where defined?"
+    wrong = run(
+        asked,
+        ("read_file", '{"path": "tinydb/table.py"}', TABLE_PY, False),
+        answer="tinydb/table.py",
+    )
+    assert classify(wrong, evidence=[queries]).outcome == "answered_unverified"
+    other = run(
+        "Which file imports LRUCache?",
+        ("read_file", '{"path": "tinydb/table.py"}', TABLE_PY, False),
+        answer="tinydb/table.py",
+    )
+    assert classify(other, evidence=[UTILS_EXCERPT]).outcome == "answered"

@@ -4,7 +4,9 @@
 task it re-scans the workspace (:func:`~workset.evidence.scan.scan_workspace`: ``.gitignore``
 honoured), brings the on-disk index up to date (:class:`~workset.evidence.cache.ChunkCache`:
 only new or changed files are chunked again), ranks every chunk by BM25 over its path,
-heading and text, re-ranks the best :attr:`EvidenceConfig.candidates` with MiniLM cosines
+heading and text, puts first the chunks that define a code name the task asks about
+(:mod:`workset.evidence.symbols`: ``class Query`` for "which file defines the Query class?"),
+re-ranks the best :attr:`EvidenceConfig.candidates` with MiniLM cosines
 (embedded once per chunk text and kept in the index) fused with the BM25 scores, and packs the
 best :attr:`EvidenceConfig.k` into one untrusted ``evidence`` item: per chunk its file, line
 range and heading, then its lines numbered as ``read_file`` shows them, cut to
@@ -35,6 +37,7 @@ from workset.evidence.cache import ChunkCache, SyncReport, embedded_text
 from workset.evidence.ingest import Chunk, approx_tokens
 from workset.evidence.retriever import CachedEmbedder
 from workset.evidence.scan import scan_workspace
+from workset.evidence.symbols import asked_names, defining_chunks
 from workset.retrieval import BM25Ranker, TextEmbedder, fuse_weighted, top
 
 HEADER = (
@@ -51,6 +54,9 @@ class EvidenceConfig:
     candidates: int = 16  # BM25's best, re-ranked with embeddings
     bm25_weight: float = 0.5  # the cosine weight is 1 - bm25_weight
     chunk_tokens: int = 150  # lines shown per chunk (token-ish); the rest is referenced
+    # Chunks that define a code name the question asks about (``class Query``) put first, at
+    # most this many (0: word ranking only); see workset.evidence.symbols.
+    definitions: int = 2
     # Give the item to the first call of a run only: later calls have the tool results, and
     # re-sending the excerpts after the growing trajectory re-prefills them every call (on 2
     # busy cores about 600 tokens, a minute, per call).
@@ -108,9 +114,14 @@ class WorkspaceEvidence:
         if not chunks:
             return []
         lexical = self._bm25(chunks).scores(query)
-        if float(lexical.max()) <= 0.0:
+        # The project's own name (TinyDB in "the default table in TinyDB") names no one thing.
+        own = {c.doc_id.split("/")[0].lower() for c in chunks} | {self.root.name.lower()}
+        names = [n for n in asked_names(query) if n.lower() not in own]
+        defined = defining_chunks(chunks, names, self.config.definitions)
+        if float(lexical.max()) <= 0.0 and not defined:
             return []
-        chosen = [c.index for c in top(lexical, self.config.candidates) if c.score > 0.0]
+        ranked = [c.index for c in top(lexical, self.config.candidates) if c.score > 0.0]
+        chosen = defined + [i for i in ranked if i not in defined]
         subset = [chunks[i] for i in chosen]
         bm25 = lexical[chosen]
         dense = np.zeros(len(chosen), dtype=np.float32)
@@ -124,6 +135,7 @@ class WorkspaceEvidence:
             fused = fuse_weighted([bm25], [1.0])
         if float(fused.max()) <= 0.0:
             fused = np.ones_like(fused)
+        fused[: len(defined)] += np.float32(1.0)  # a definition outranks every word match
         return [
             Hit(subset[r.index], n + 1, float(bm25[r.index]), float(dense[r.index]), r.score)
             for n, r in enumerate(top(fused, self.config.k))

@@ -7,7 +7,9 @@ Four outcomes, each with an exit code for the CLI (:data:`EXIT_CODES`):
   evidence it was given. Facts the task itself names are neutral.
 - ``answered_unverified`` (3): a final answer nothing observed supports: a fact no successful
   result shows (an example from a prompt, a number made up, text from an error), a value that
-  a result contradicts (``port = 8471`` read, "port 8080" answered), a claim that tests pass
+  a result contradicts (``port = 8471`` read, "port 8080" answered; a file named as where a
+  class is defined when the run saw ``class X`` in another, :mod:`workset.loop.definitions`),
+  a claim that tests pass
   with no passing test run recorded, or a claim of an edit with no successful write.
 - ``gave_up`` (4): no answer (the iteration limit, or the harness stopped a run whose calls
   kept failing), or an answer that says it could not find out.
@@ -26,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from workset.loop.definitions import defined_elsewhere, seen_texts
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 
 Outcome: TypeAlias = Literal["answered", "answered_unverified", "gave_up", "failed"]
@@ -228,6 +231,7 @@ def classify(
         _contradiction(answer, pairs)
         or _asked_value(answer, task, pairs)
         or _asked_text(answer, task, texts)
+        or defined_elsewhere(task, _PATH.findall(answer), seen_texts(results, calls, evidence))
     )
     if contradiction:
         return Verdict("answered_unverified", contradiction, supported)

@@ -1,0 +1,105 @@
+"""Where a run saw a symbol defined: the check behind "which file defines X?" answers.
+
+An answer that names a file is "supported" lexically whenever that file appeared in a result,
+and a file that *uses* a class shows its name too: asked which file defines ``LRUCache``, the
+0.5B answered ``tinydb/table.py`` (which imports it) with ``class LRUCache`` in front of it in
+``tinydb/utils.py``. :func:`defined_elsewhere` reads the definitions (``class X``,
+``def X``) in what the run saw, with the file each came from, and says when the answer names
+only other files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from workset.messages import ToolCall, ToolMessage
+
+# A task that asks where something is defined, and the name it asks about.
+_ASKS_WHERE = re.compile(r"\b(?:which|what)\s+(?:file|module)\b[^?]*\bdefine", re.I)
+_ASKS_WHERE_TOO = re.compile(r"\bin\s+which\s+(?:file|module)\b[^?]*\bdefined\b", re.I)
+_SYMBOL_AFTER = re.compile(r"\b(?:class|function|method)\s+`?([A-Za-z_]\w*)`?")
+_SYMBOL_BEFORE = re.compile(r"`?([A-Za-z_]\w*)`?\s+(?:class|function|method)\b")
+_NOT_NAMES = frozenset({"a", "an", "the", "this", "that", "which", "what", "is", "defines"})
+_EVIDENCE_BLOCK = re.compile(r"(?m)^--- ([^,\n]+), lines \d+-\d+")
+_HIT = re.compile(r'\{"path": "([^"]+)", "line": \d+, "text": "((?:[^"\\]|\\.)*)"\}')
+
+
+def asked_symbol(task: str) -> str | None:
+    """The class or function a "which file defines X?" task asks about, else None."""
+    if not (_ASKS_WHERE.search(task) or _ASKS_WHERE_TOO.search(task)):
+        return None
+    for pattern in (_SYMBOL_AFTER, _SYMBOL_BEFORE):
+        for match in pattern.finditer(task):
+            if match.group(1).lower() not in _NOT_NAMES:
+                return match.group(1)
+    return None
+
+
+def seen_texts(
+    results: Sequence[ToolMessage], calls: Mapping[str, ToolCall], evidence: Iterable[str]
+) -> list[tuple[str, str]]:
+    """(file, text) of what the run saw: files read, grep hits, workspace evidence blocks."""
+    out: list[tuple[str, str]] = []
+    for result in results:
+        if result.is_error:
+            continue
+        for path, text in _HIT.findall(result.content):
+            out.append((path, _unescape(text)))
+        call = calls.get(result.tool_call_id)
+        if call is not None and call.name == "read_file":
+            path = _path_argument(call.arguments)
+            if path:
+                out.append((path, result.content))
+    for text in evidence:
+        blocks = list(_EVIDENCE_BLOCK.finditer(text))
+        for index, block in enumerate(blocks):
+            end = blocks[index + 1].start() if index + 1 < len(blocks) else len(text)
+            out.append((block.group(1).strip(), text[block.end() : end]))
+    return out
+
+
+def definition_sites(symbol: str, seen: Iterable[tuple[str, str]]) -> set[str]:
+    """The files in which ``seen`` shows ``class symbol`` or ``def symbol``."""
+    line = re.compile(rf"(?m)^(?:\s*\d+\|)?\s*(?:async\s+)?(?:class|def)\s+{re.escape(symbol)}\b")
+    return {path for path, text in seen if line.search(text)}
+
+
+def defined_elsewhere(
+    task: str, answer_paths: Sequence[str], seen: Iterable[tuple[str, str]]
+) -> str:
+    """Why the answer is contradicted when it names only files other than the ones the run saw
+    the asked symbol defined in; "" when it is not (or the task asks no such thing)."""
+    symbol = asked_symbol(task)
+    if symbol is None or not answer_paths:
+        return ""
+    sites = definition_sites(symbol, seen)
+    if not sites or any(_same_file(a, s) for a in answer_paths for s in sites):
+        return ""
+    where = sorted(sites)[0]
+    return (
+        f"the answer names {answer_paths[0]!r}, but what the run read defines "
+        f"{symbol!r} in {where!r}"
+    )
+
+
+def _same_file(named: str, site: str) -> bool:
+    a, b = named.strip("./").lower(), site.strip("./").lower()
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+def _path_argument(arguments: str) -> str:
+    try:
+        value = json.loads(arguments)
+    except json.JSONDecodeError:
+        return ""
+    path = value.get("path") if isinstance(value, dict) else None
+    return path if isinstance(path, str) else ""
+
+
+def _unescape(text: str) -> str:
+    try:
+        return str(json.loads(f'"{text}"'))
+    except json.JSONDecodeError:
+        return text
