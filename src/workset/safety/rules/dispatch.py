@@ -102,7 +102,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.append(shell)
     read = secrets.secret_words(cmd, ctx)
     if read:
-        out.append(secrets.secret_read(read))
+        out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
     if (name in NETWORK and not local_only(cmd) and not offline) or any(
         _socket(t) for _, t in cmd.redirects
@@ -192,8 +192,9 @@ def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     listed = secrets.listing_secret(cmd, ctx)
     for words in execs:
         if words:
-            if listed is not None and words[0].rsplit("/", 1)[-1] not in secrets.LISTING:
-                yield secrets.secret_read([listed])
+            program = words[0].rsplit("/", 1)[-1]
+            if listed is not None and program not in secrets.LISTING:
+                yield secrets.secret_read([listed], _reveals_listed(program, roots, ctx))
             found = roots[0].rstrip("/") + "/FOUND"  # what find passes lies under its root
             inner = cmd.with_argv([found if w == "{}" else w for w in words])
             yield from check(dataclasses.replace(inner, redirects=(), upstream=()), ctx)
@@ -243,8 +244,16 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         secrets.listing_secret(unwrap(cmd.upstream[-1], []), ctx) if cmd.upstream else None
     )
     if listed_secret is not None and inner.name not in secrets.LISTING:
-        yield secrets.secret_read([listed_secret])
+        roots = _find_roots(unwrap(cmd.upstream[-1], []))
+        yield secrets.secret_read([listed_secret], _reveals_listed(inner.name, roots, ctx))
     yield from check(inner, ctx)
+
+
+def _reveals_listed(program: str, roots: list[str], ctx: Context) -> bool:
+    """Printing the secrets a listing finds outside the workspace (``find ~ -name 'id_*' |
+    xargs cat``) shows them; inside it they may be the project's fixtures."""
+    outside = any(not paths.in_workspace(ctx.resolve(r), ctx.workspace) for r in roots)
+    return program in secrets.REVEALERS and outside
 
 
 def _value(args: tuple[str, ...], option: str) -> str | None:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from workset.safety.rules.base import Cmd, Finding, Nested, Result, fork_bomb
 from workset.safety.rules.inline_args import HOME, blank_strings, call_words, shell_text
 from workset.safety.rules.network import download_exec
-from workset.safety.rules.secrets import is_secret, secret_read
+from workset.safety.rules.secrets import is_secret, plain_secret, secret_read
 
 _QUOTED = r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`]*)`)"""
 # Calls that hand a command to a shell, found in the code with its strings blanked.
@@ -139,7 +139,7 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
         )
     read = _secret_reads(code, program)
     if read:
-        yield secret_read(read)
+        yield secret_read(read, reveals=any(plain_secret(w) for w in _read_calls(code, program)))
     deleted: list[str] = []
     unresolved = False
     for match in _DELETE.finditer(bare):
@@ -165,13 +165,19 @@ _READ = re.compile(
 _LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
 
 
-def _secret_reads(code: str, program: str) -> list[str]:
-    """Key and credential files the code names: a literal path, or the home joined to one."""
+def _read_calls(code: str, program: str) -> list[str]:
+    """The paths the code's read calls open (``file_get_contents(getenv('HOME').'/x')``)."""
     found: list[str] = []
     bare = blank_strings(code)
     for match in _READ.finditer(bare):
         words = call_words(code, match.end(), program, first_only=True) or []
-        found += [w.replace(HOME, "~") for w in words if is_secret(w.replace(HOME, "~"))]
+        found += [w.replace(HOME, "~") for w in words]
+    return found
+
+
+def _secret_reads(code: str, program: str) -> list[str]:
+    """Key and credential files the code names: a literal path, or the home joined to one."""
+    found = [w for w in _read_calls(code, program) if is_secret(w)]
     literals = [t for m in _LITERAL.finditer(code) if is_secret(t := _text(m) or "")]
     return found + [t for t in literals if not any(f.endswith(t) for f in found)]
 

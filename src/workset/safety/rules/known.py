@@ -120,12 +120,9 @@ def _read_only(cmd: Cmd, ctx: Context) -> Finding | None:
             if cmd.is_dynamic(_) or not inside(word, ctx):
                 return outside(word)
         return None
-    if cmd.name in ("zip", "7z", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd",
-                    "unzip", "unzstd"):  # fmt: skip
-        dest = option_value(cmd.args(), ("-d", "-o"))
-        targets = [dest] if dest else [w for _, w in operands]
-        for word in targets:
-            if not inside(word, ctx) and not word.startswith("-"):
+    if cmd.name in _ARCHIVERS:
+        for word in archive_writes(cmd):
+            if not inside(word, ctx):
                 return outside(word)
         return None
     if cmd.name in ("date", "hostname") and operands and cmd.name == "hostname":
@@ -142,6 +139,35 @@ def _read_only(cmd: Cmd, ctx: Context) -> Finding | None:
             " (it changes the network configuration)",
         )
     return None
+
+
+_ARCHIVERS = frozenset({"zip", "7z", "7za", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz",
+                        "zstd", "unzip", "unzstd"})  # fmt: skip
+
+
+def archive_writes(cmd: Cmd) -> list[str]:
+    """Where zip/unzip/7z/gzip… write: unzip's ``-d DIR``, 7z's ``-oDIR`` (the current
+    directory without them), the archive zip or ``7z a`` creates, the files gzip and kin
+    replace in place (none with ``-c``), zstd's ``-o FILE``."""
+    args = cmd.args()
+    flags, operands = parse_flags(args)
+    words = [w for _, w in operands]
+    if cmd.name == "unzip":
+        if {"l", "t", "p", "Z", "z"} & parse_flags([a for a in args if a[:2] != "-d"])[0]:
+            return []  # lists, tests or prints to stdout
+        attached = [a[2:] for a in args if a.startswith("-d") and len(a) > 2]
+        return [option_value(args, ("-d",)) or (attached[0] if attached else ".")]
+    if cmd.name in ("7z", "7za"):
+        out = [a[2:] for a in args if a.startswith("-o") and len(a) > 2]
+        if words[:1] in (["x"], ["e"]):
+            return out or ["."]
+        return words[1:2] if words[:1] in (["a"], ["u"], ["d"], ["rn"]) else out
+    if cmd.name == "zip":
+        return words[:1]
+    if "c" in flags or "--stdout" in flags or "l" in flags or "t" in flags:
+        return []
+    target = option_value(args, ("-o",)) if cmd.name in ("zstd", "unzstd") else None
+    return [target] if target else words
 
 
 _IP_CHANGES = frozenset({"add", "del", "delete", "change", "replace", "set", "flush", "exec",

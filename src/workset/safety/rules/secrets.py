@@ -214,13 +214,66 @@ def _after_pattern(cmd: Cmd) -> list[str]:
     return operands if explicit else operands[1:]
 
 
-def secret_read(words: list[str]) -> Finding:
+# Programs that print, copy or pack what they read: given a secret, they put its content in
+# the agent's context or in a new file. Programs that only use a key (ssh -i, ssh-add,
+# ssh-keygen -l, openssl, kubectl --kubeconfig) are not among them.
+REVEALERS = frozenset({"cat", "tac", "head", "tail", "less", "more", "most", "bat", "batcat",
+                       "nl", "strings", "xxd", "od", "hexdump", "hd", "base64", "base32",
+                       "basenc", "tr", "cut", "sort", "uniq", "paste", "fold", "column", "jq",
+                       "yq", "grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk",
+                       "mawk", "sed", "cp", "rsync", "tar", "zip", "7z", "7za", "gzip", "bzip2",
+                       "xz", "zstd", "dd", "install", "pbcopy", "xclip", "xsel", "wl-copy",
+                       "tee", "sqlite3", "source", ".", "iconv", "expand", "rev", "split",
+                       "php", "perl", "ruby", "node", "lua"})  # fmt: skip
+# Trees that hold nothing but keys and credentials: packing or copying one copies them.
+_KEY_TREES = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.password-store", "~/.azure",
+                        "~/.config/gcloud", "~/.local/share/keyrings", "~/Library/Keychains",
+                        "/root/.ssh", "/etc/ssh"})  # fmt: skip
+
+
+def plain_secret(word: str, ctx: Context | None = None) -> bool:
+    """``word`` is plainly the user's or the system's secret: a key, credential, cookie or
+    history file (or a tree of keys) outside the workspace. A file in the workspace that is
+    named like one (``./certs/dev.pem``, ``.env``) may be a fixture and is not."""
+    text = word.split("=", 1)[-1].lstrip("@<")
+    place = paths.normalize(ctx.resolve(text) if ctx is not None else text)
+    if not place.startswith(("/", "~")) or _PUBLIC.search(place):
+        return False
+    if paths.in_workspace(place, ctx.workspace if ctx is not None else None):
+        return False
+    if _SYSTEM_SECRETS.match(place) or place.rstrip("/") in _KEY_TREES:
+        return True
+    return bool(_SECRET_FILE.search(place))
+
+
+def secret_read(words: list[str], reveals: bool = False) -> Finding:
+    """Reading ``words`` asks; printing or copying a plain secret (``reveals``) is denied."""
+    if reveals:
+        return Finding(
+            "secret-read",
+            "deny",
+            f"reads {words[0]}, which is a key, credential or history file outside the "
+            "workspace, and prints or copies its content; secrets never belong in the agent's "
+            "context — ask the user to do it if it is truly needed",
+        )
     return Finding(
         "secret-read",
         "ask",
         f"reads {words[0]}, which holds keys, credentials or history; a human must confirm, "
         "and secrets never belong in the agent's context",
     )
+
+
+def judge_read(cmd: Cmd, ctx: Context, words: list[str]) -> Finding:
+    """The secret-read finding for ``cmd`` reading ``words``: denied when ``cmd`` prints or
+    copies one that is plainly a secret, else asked."""
+    counts = cmd.name in ("grep", "egrep", "fgrep", "rg") and any(
+        re.fullmatch(r"-[a-zA-Z]*[clLq][a-zA-Z]*|--(count|files-with-matches|quiet)", a)
+        for a in cmd.args()
+    )  # prints counts or names, not the lines
+    shown = [w for w in words if plain_secret(w, ctx)] if cmd.name in REVEALERS else []
+    shown = [] if counts else shown
+    return secret_read(shown or words, reveals=bool(shown))
 
 
 def exfiltration(what: str) -> Finding:
