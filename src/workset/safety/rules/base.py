@@ -92,6 +92,7 @@ class Context:
     downloaded: set[str] = field(default_factory=set)
     cwd: str | None = None  # after a ``cd``; None is the workspace
     links: dict[str, str] = field(default_factory=dict)  # links the line made: where they lead
+    removed: set[str] = field(default_factory=set)  # files an earlier rm of the line deleted
 
     def resolve(self, word: str) -> str:
         path = paths.join(self.cwd, word)

@@ -84,6 +84,9 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     name = cmd.name
     if cmd.argv[0] in ctx.downloaded or ctx.resolve(cmd.argv[0]) in ctx.downloaded:
         out.append(download_exec(f"runs {cmd.argv[0]}, which this line downloaded"))
+    if name == "rm":
+        ctx.removed.update(ctx.resolve(w) for i, w in enumerate(cmd.args(), 1)
+                           if not w.startswith("-") and not cmd.is_dynamic(i))  # fmt: skip
     if name in ("cd", "pushd"):
         target = cmd.argv[1] if len(cmd.argv) > 1 else "~"
         ctx.cwd = None if cmd.is_dynamic(1) or target == "-" else ctx.resolve(target)

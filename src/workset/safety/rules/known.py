@@ -220,6 +220,19 @@ def _sqlite(cmd: Cmd, ctx: Context) -> Finding | None:
             "ask",
             "the SQL changes the database; a human must confirm, or run a SELECT to look first",
         )
+    fed = [t for op, t in cmd.redirects if op == "<"]
+    database = operands[0][1] if operands else ""
+    if (
+        not sql
+        and not cmd.piped
+        and fed
+        and all(paths.in_workspace(ctx.resolve(t), ctx.workspace) for t in fed)
+        and database
+        and not cmd.is_dynamic(operands[0][0])
+        and paths.in_workspace(ctx.resolve(database), ctx.workspace)
+        and ctx.resolve(database) in ctx.removed
+    ):
+        return None  # the project's SQL script builds a database the line just deleted
     if not sql and (cmd.piped or any(op in ("<<", "<") for op, _ in cmd.redirects)):
         return Finding(
             "sql-stdin",
@@ -276,6 +289,53 @@ def _is_script(cmd: Cmd) -> bool:
     return "/" in word and not word.startswith(("/usr/bin/", "/bin/", "/usr/local/bin/"))
 
 
+# ex commands a scripted edit may run (vim -es -c CMD): substitutions, deletions by pattern,
+# re-indenting, and writing the file being edited. Anything else (``!``, ``\=``, ``:r``,
+# ``:w OTHER``, ``:source``, ``:call``…) can run programs or touch other files.
+_EX_SAFE = re.compile(
+    r"(%|[0-9.$,]+)?\s*(s|substitute)/([^/\\]|\\.)*/([^/\\]|\\.)*/[gcieIn]*"
+    r"|(%|[0-9.$,]+)?\s*(g|v|global)/([^/\\]|\\.)*/\s*(d|delete)"
+    r"|w|wq|x|q|q!|wq!|x!|wa|wqa|xa|qa!|update|retab!?|%?\s*(le|left|ri|right|ce|center)"
+    r"|set\s+(no)?(ff|fileformat|et|expandtab|eol|fixeol|fixendofline|bomb)(=\w+)?"
+)
+_VIM = frozenset({"vim", "vi", "nvim", "ex"})
+
+
+def _ex_edit(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``vim -es -c '%s/\\s\\+$//e' -c wq FILE``: a scripted edit of workspace files is a
+    workspace write when every command is a plain edit; anything else asks."""
+    args = cmd.args()
+    silent = cmd.name == "ex" or any(re.fullmatch(r"-[eEs]*[eE][eEs]*", a) for a in args)
+    commands: list[str] = []
+    files: list[tuple[int, str]] = []
+    index = 0
+    while index < len(args):
+        word = args[index]
+        if word in ("-c", "--cmd") and index + 1 < len(args):
+            commands.append(args[index + 1])
+            index += 1
+        elif word.startswith("+") and len(word) > 1:
+            commands.append(word[1:])
+        elif word in ("-u", "-i") and index + 1 < len(args) and args[index + 1] == "NONE":
+            index += 1
+        elif word.startswith("-") and re.fullmatch(r"-[eEsnNX]+|--clean|--noplugin", word):
+            pass
+        elif word.startswith("-"):
+            return unknown_program(cmd.name, f" (with option {word})")
+        else:
+            files.append((index + 1, word))
+        index += 1
+    if not (silent and commands and files and not cmd.piped and not cmd.redirects):
+        return unknown_program(cmd.name, " (an editor run without a plain scripted edit)")
+    for command in commands:
+        if "\\=" in command or not _EX_SAFE.fullmatch(command.strip().lstrip(":")):
+            return unknown_program(f"{cmd.name} -c {command[:30]!r}", " (an ex command)")
+    for position, word in files:
+        if cmd.is_dynamic(position) or not paths.in_workspace(ctx.resolve(word), ctx.workspace):
+            return outside(word, cmd.name)
+    return None
+
+
 def _project(cmd: Cmd, ctx: Context) -> Finding | None:
     if _is_script(cmd) and not paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace):
         return Finding(
@@ -284,6 +344,8 @@ def _project(cmd: Cmd, ctx: Context) -> Finding | None:
             f"runs {cmd.argv[0]}, a program outside the workspace; a human must confirm, or "
             "copy it into the workspace and read it first",
         )
+    if cmd.name == "tflint" and any(a.startswith("--init") for a in cmd.args()):
+        return unknown_program("tflint --init", " (it downloads plugins, which are programs)")
     if cmd.name in ("make", "gmake") and {"install", "uninstall"} & set(cmd.args()):
         return Finding(
             "install-outside",
@@ -390,6 +452,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **{n: _network_client for n in ("curl", "wget", "http", "https", "xh")},
     **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},
     "ssh-add": _ssh_add,
+    **{n: _ex_edit for n in _VIM},
     **{n: _port_check for n in ("nc", "ncat", "netcat")},
 }
 

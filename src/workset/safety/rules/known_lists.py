@@ -56,6 +56,8 @@ PROJECT = frozenset(
         "markdownlint", "stylelint", "biome", "deno", "bun", "sphinx-build", "mkdocs",
         "alembic", "django-admin", "flask", "uvicorn", "gunicorn", "hugo", "jekyll", "wasm-pack",
         "protoc", "buf", "sqlfluff", "codespell", "vulture", "radon", "interrogate", "pdoc",
+        "tflint", "cfn-lint", "tfsec", "kubeconform", "kube-linter", "golangci-lint",
+        "staticcheck", "rubocop", "clang-format", "clang-tidy", "cppcheck",
     }
 )  # fmt: skip
 # Subcommands that only read, or only change the project in the workspace.
@@ -71,7 +73,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
             "cat-file", "show-ref", "for-each-ref", "count-objects", "fsck", "help", "version",
             "worktree", "notes", "restore", "whatchanged", "range-diff", "name-rev", "var",
             "check-ignore", "check-attr", "diff-tree", "diff-index", "rev-list", "merge-base",
-            "sparse-checkout", "lfs", "maintenance", "request-pull", "verify-commit",
+            "sparse-checkout", "lfs", "maintenance", "request-pull", "verify-commit", "bundle",
         }
     ),
     "pip": frozenset({"list", "show", "freeze", "check", "debug", "help", "index", "inspect",
