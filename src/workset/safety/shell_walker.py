@@ -27,7 +27,14 @@ from typing import Any, Literal, TypeAlias
 from workset.safety import python_code, rules
 from workset.safety.rules import Cmd, Finding
 from workset.safety.shell_record import Redirect, SimpleCommand, fork_bomb, resolved_cmd
-from workset.safety.shell_text import ASSIGNMENT, Word, node_text, parse, unescape
+from workset.safety.shell_text import (
+    ASSIGNMENT,
+    Word,
+    expand_command_braces,
+    node_text,
+    parse,
+    unescape,
+)
 from workset.safety.shell_words import ShellWords, Stdin, joined
 from workset.safety.unicode_fold import fold
 
@@ -97,6 +104,10 @@ class Walker(ShellWords):
             self.findings.append(rules.no_parser())
             return "none"
         root, errors = parsed
+        if errors and expand_command_braces(text) != text:
+            again = parse(expand_command_braces(text))  # {rm,-rf,~}: a command, to bash
+            if again is not None and not again[1]:
+                root, errors = again
         for error in errors:
             self.findings.append(rules.unparsed(error.excerpt))
         self._block(root, depth)

@@ -18,7 +18,16 @@ from typing import Any
 
 from workset.safety import rules
 from workset.safety.rules import Cmd
-from workset.safety.shell_text import VAR, Word, decode_ansi_c, node_text, unescape, unescape_double
+from workset.safety.shell_text import (
+    VAR,
+    Word,
+    decode_ansi_c,
+    expand_braces,
+    node_text,
+    plain_braces,
+    unescape,
+    unescape_double,
+)
 
 _DEFAULT_IFS = " \t\n"
 _SPECIAL = frozenset({"$", "!", "?", "#", "-"})
@@ -104,6 +113,8 @@ class ShellWords(ABC):
         """The words ``node`` becomes: unquoted expansions split on ``IFS``."""
         kind = node.type
         text = node_text(node)
+        if kind in ("word", "concatenation") and plain_braces(text):
+            return [Word(w) for w in expand_braces(text)]  # ~/{.ssh,.aws}: two words
         if kind == "word":
             return [Word(unescape(text), literal_tilde=text.startswith("\\~"))]
         if kind == "raw_string":
