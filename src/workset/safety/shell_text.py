@@ -159,13 +159,11 @@ def _expand(text: str) -> list[str]:
         if end < 0:
             return [text]
         body, prefix, suffix = text[start + 1 : end], text[:start], text[end + 1 :]
-        if commas:
-            cuts = [start, *commas, end]
-            alternatives = [text[a + 1 : b] for a, b in itertools.pairwise(cuts)]
-        else:
-            alternatives = _sequence(body)
-            if alternatives is None:
-                continue  # "{}" or "{x}": left as it is
+        cuts = [start, *commas, end]
+        alternatives = [text[a + 1 : b] for a, b in itertools.pairwise(cuts)] if commas else None
+        alternatives = alternatives if alternatives is not None else _sequence(body)
+        if alternatives is None:
+            continue  # "{}" or "{x}": left as it is
         out: list[str] = []
         for rest in _expand(suffix):
             for alternative in alternatives:
