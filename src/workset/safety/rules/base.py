@@ -93,6 +93,7 @@ class Context:
     cwd: str | None = None  # after a ``cd``; None is the workspace
     links: dict[str, str] = field(default_factory=dict)  # links the line made: where they lead
     removed: set[str] = field(default_factory=set)  # files an earlier rm of the line deleted
+    root_owned: set[str] = field(default_factory=set)  # files the line gave to root (chown)
 
     def resolve(self, word: str) -> str:
         path = paths.join(self.cwd, word)

@@ -15,6 +15,7 @@ from workset.safety import paths
 from workset.safety.rules import (
     delete,
     git,
+    hardening,
     infra,
     interpreters,
     known,
@@ -315,4 +316,5 @@ _HANDLERS = _handlers(
     infra.HANDLERS,
     persistence.HANDLERS,
     secrets.HANDLERS,
+    hardening.HANDLERS,
 )

@@ -48,12 +48,19 @@ def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
         yield persistence(f"{via} writes {word}, which runs by itself later")
 
 
+def _tightens(mode: str) -> bool:
+    """``chmod 600``/``go-rwx`` only takes rights away: no one gains access to a key."""
+    if re.fullmatch(r"0?[0-7]00", mode):
+        return True
+    return re.fullmatch(r"([ugoa]*-[rwxXst]+)(,[ugoa]*-[rwxXst]+)*", mode) is not None
+
+
 def sensitive_write(word: str) -> Finding:
     return Finding(
         "write-sensitive-file",
         "deny",
-        f"changing {word} alters accounts or SSH keys and can lock people out or let strangers "
-        "in; this is not something an agent does — ask the user to make the change",
+        f"changing {word} alters accounts, logins or SSH keys and can lock people out or let "
+        "strangers in; this is not something an agent does — ask the user to make the change",
     )
 
 
@@ -87,7 +94,7 @@ def _writers(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                     f"{name} {'-R ' if recursive else ''}on {word!r} changes who owns or may "
                     "use the whole system or home; change modes only of workspace files",
                 )
-            elif paths.is_sensitive(path):
+            elif paths.is_sensitive(path) and not (name == "chmod" and _tightens(operands[0][1])):
                 yield sensitive_write(word)
             elif paths.is_system(path):
                 yield system_write(word)
