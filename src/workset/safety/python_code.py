@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import TypeAlias
 
 from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
-from workset.safety.rules.secrets import is_secret, secret_read
+from workset.safety.rules.secrets import is_secret, secret_read, secret_variables
 
 Effect: TypeAlias = Finding | Nested | Cmd
 
@@ -53,6 +53,15 @@ def effects(code: str) -> Iterator[Effect]:
             "then run it as a separate, reviewed step",
         )
         return
+    sent = _sent_credential(tree) if network else None
+    if sent is not None:
+        yield Finding(
+            "exfiltration",
+            "deny",
+            f"the code puts {sent} into the address or body of a request to another host, "
+            "which hands the credential to it; never send credentials anywhere — ask the user "
+            "if it is truly needed",
+        )
     if network:
         yield Finding(
             "network",
@@ -263,6 +272,39 @@ def _imports(tree: ast.AST) -> set[str]:
 def _dup_or_spawn(tree: ast.AST) -> bool:
     names = {_dotted(n.func).rsplit(".", 1)[-1] for n in ast.walk(tree) if isinstance(n, ast.Call)}
     return bool(names & {"dup2", "spawn", "Popen", "call", "run", "system", "execv", "execve"})
+
+
+_REQUESTS = frozenset({"urlopen", "Request", "urlretrieve", "get", "post", "put", "patch",
+                       "delete", "head", "request", "send", "sendall", "sendto", "gethostbyname",
+                       "getaddrinfo", "create_connection"})  # fmt: skip
+_SENT_KEYWORDS = frozenset({"url", "data", "params", "json", "body", "content", "files"})
+
+
+def _sent_credential(tree: ast.AST) -> str | None:
+    """A credential variable (``os.environ['GITHUB_TOKEN']``) in the address or body of a
+    request; one in ``headers=``/``auth=`` is how the credential is used, and not counted."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or _dotted(node.func).rsplit(".", 1)[-1] not in _REQUESTS:
+            continue
+        sent = [*node.args, *(k.value for k in node.keywords if k.arg in _SENT_KEYWORDS)]
+        for part in sent:
+            for inner in ast.walk(part):
+                name = _environment_read(inner)
+                if name is not None and secret_variables("$" + name):
+                    return name
+    return None
+
+
+def _environment_read(node: ast.AST) -> str | None:
+    """``NAME`` of ``os.environ['NAME']``, ``os.environ.get('NAME')``, ``os.getenv('NAME')``."""
+    key: ast.expr | None
+    if isinstance(node, ast.Subscript) and _dotted(node.value).endswith("environ"):
+        key = node.slice
+    elif isinstance(node, ast.Call) and _dotted(node.func).endswith(("environ.get", "getenv")):
+        key = node.args[0] if node.args else None
+    else:
+        return None
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
 
 
 def _dotted(node: ast.expr) -> str:

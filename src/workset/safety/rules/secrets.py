@@ -149,8 +149,13 @@ def _secret_variables(cmd: Cmd) -> list[str]:
     """``echo $GITHUB_TOKEN``, ``printenv AWS_SECRET_ACCESS_KEY``: a credential printed."""
     if cmd.name == "printenv":
         names = [a for a in cmd.args() if not a.startswith("-")]
-    else:
-        names = [n for a in cmd.args() for n in re.findall(r"\$\{?([A-Za-z_]\w*)", a)]
+        return [f"${n}" for n in names if _SECRET_VARIABLE.search(n)]
+    return [v for a in cmd.args() for v in secret_variables(a)]
+
+
+def secret_variables(word: str) -> list[str]:
+    """The credential variables (``$API_TOKEN``, ``${AWS_SECRET_ACCESS_KEY}``) ``word`` reads."""
+    names = re.findall(r"\$\{?([A-Za-z_]\w*)", word)
     return [f"${n}" for n in names if _SECRET_VARIABLE.search(n)]
 
 
