@@ -153,8 +153,36 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     written = [_text(m) for m in _WRITE.finditer(code)]
     for path in written:
         yield Cmd(argv=(program,), redirects=((">", path),), dynamic=(False,))
-    if not written and _WRITE_ANY.search(code):
+    calls = list(_written_by_calls(code, program))
+    yield from (c for c in calls if c.redirects[0][1] not in written)
+    if not written and not calls and _WRITE_ANY.search(code):
         yield _unresolved(program, "writes files")
+
+
+_WRITE_CALL = re.compile(
+    r"\b(writeFileSync|appendFileSync|writeFile|appendFile|File\.write|IO\.write|"
+    r"file_put_contents|Deno\.writeTextFile(?:Sync)?|Bun\.write)\s*(?=\()"
+)
+
+
+def _written_by_calls(code: str, program: str) -> Iterator[Cmd]:
+    """``File.write(File.expand_path("~/.bashrc"), "curl …|sh", mode: "a")``: the file and
+    the text, as the ``printf … >> FILE`` they amount to, so that what is left in a startup
+    file or a hook is analysed as code."""
+    for match in _WRITE_CALL.finditer(blank_strings(code)):
+        words = call_words(code, match.end(), program, first_only=False)
+        if not words:
+            continue
+        path = words[0].replace(HOME, "~")
+        appends = "append" in match.group(1).lower() or bool(
+            re.search(r"mode:\s*['\"]a|FILE_APPEND|flag:\s*['\"]a", code[match.end() :])
+        )
+        text = words[1] if len(words) > 1 else ""
+        yield Cmd(
+            argv=("printf", "%s", text),
+            redirects=((">>" if appends else ">", path),),
+            dynamic=(False, False, False),
+        )
 
 
 _READ = re.compile(

@@ -165,10 +165,13 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield Nested(text)
 
 
-# A program run from a directory anyone on the machine can write, in command position.
+# A program run (or sourced) from a directory anyone on the machine can write, or hidden in a
+# dot-directory inside a cache (``~/.cache/.x/init.sh``), in command position.
 _WORLD_WRITABLE_PROGRAM = re.compile(
-    r"(^\s*|[;&|(`]\s*|\b(?:sh|bash|zsh|dash|nohup|exec|setsid|python3?|perl|node|sudo|env)\s+)"
-    r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+)",
+    r"(^\s*|[;&|(`]\s*|\b(?:sh|bash|zsh|dash|nohup|exec|setsid|python3?|perl|node|sudo|env|"
+    r"source)\s+|(?:^|[;&|(]\s*)\.\s+)"
+    r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+|"
+    r"(?:~|\$HOME|\$\{HOME\})/(?:\.cache|Library/Caches)/(?:[^\s'\";|&)/]+/)*\.[^\s'\";|&)]+)",
     re.MULTILINE,
 )
 
@@ -178,8 +181,8 @@ def planted_payload(program: str) -> Finding:
         "persistence-planted",
         "deny",
         f"the line leaves {program} to run later by itself, a program in a directory anyone "
-        "on the machine can write (and may hide there): that is how implants survive; keep "
-        "scripts in the workspace and run them directly",
+        "on the machine can write or hidden inside a cache: that is how implants survive and "
+        "hide; keep scripts in the workspace and run them directly",
     )
 
 
