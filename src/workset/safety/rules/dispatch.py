@@ -21,6 +21,7 @@ from workset.safety.rules import (
     known,
     network,
     persistence,
+    registries,
     secrets,
     servers,
     system,
@@ -317,4 +318,5 @@ _HANDLERS = _handlers(
     persistence.HANDLERS,
     secrets.HANDLERS,
     hardening.HANDLERS,
+    registries.HANDLERS,
 )

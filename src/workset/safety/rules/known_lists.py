@@ -83,7 +83,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                       "ls", "list", "outdated", "view", "info", "pack", "help", "init",
                       "--version", "-v", "audit", "explain", "why", "prune", "rebuild",
                       "dedupe", "fund", "doctor", "config", "root", "bin", "prefix", "stop",
-                      "restart", "exec", "x", "lint", "version"}),
+                      "restart", "exec", "x", "lint", "version", "pkg"}),
     "cargo": frozenset({"build", "b", "check", "c", "test", "t", "run", "r", "clippy", "fmt",
                         "doc", "bench", "clean", "tree", "metadata", "update", "fetch",
                         "--version", "version", "help", "new", "init", "vendor", "expand",
