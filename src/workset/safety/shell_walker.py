@@ -92,6 +92,7 @@ class Walker(ShellWords):
         self.cmds: list[Cmd] = []
         self.feed: list[Cmd] | None = None  # a pipe into a compound command
         self.budget = MAX_COMMANDS
+        self.feeding = False  # in a pipeline stage whose output the next stage reads
 
     # entry points -------------------------------------------------------------------------
 
@@ -234,12 +235,15 @@ class Walker(ShellWords):
     ) -> None:
         fed = list(upstream)
         stages = [c for c in children if c.type in _STATEMENTS]
+        feeding = self.feeding
         for index, stage in enumerate(stages):
             piped = index > 0 or bool(upstream)
+            self.feeding = feeding or index < len(stages) - 1
             cmds = self._statement(
                 stage, depth, upstream=tuple(fed), piped=piped, background=background
             )
             fed.extend(cmds)
+        self.feeding = feeding
 
     def _command(
         self,
@@ -407,6 +411,7 @@ class Walker(ShellWords):
         elif cmd.name == "unset":
             for word in cmd.args():
                 self.env.pop(word, None)
+        self.context.shown = not self.feeding and not self.capturing
         self._apply(rules.check(cmd, self.context), depth)
         return cmd
 

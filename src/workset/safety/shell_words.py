@@ -51,10 +51,19 @@ class ShellWords(ABC):
         self.unknown: set[str] = set()  # variables set to values only known at run time
         self.positional: list[str] | None = None  # None: unknown ($1… of the outer shell)
         self.arrays: dict[str, list[str]] = {}  # arrays the line sets: a=(rm -rf /)
+        self.capturing = 0  # inside how many $(…)/<(…): their output is a word, not shown
 
     @abstractmethod
     def _block(self, node: Any, depth: int) -> list[Cmd]:
         """Walk the statements among ``node``'s children; the commands they recorded."""
+
+    def _captured(self, node: Any, depth: int) -> list[Cmd]:
+        """:meth:`_block` for a substitution: what its commands print becomes a word."""
+        self.capturing += 1
+        try:
+            return self._block(node, depth)
+        finally:
+            self.capturing -= 1
 
     def _set(self, name: str, value: str, *, dynamic: bool) -> None:
         self.arrays.pop(name, None)
@@ -131,14 +140,14 @@ class ShellWords(ABC):
                 return [Word(" ".join(values), dynamic=dynamic)]
             return [Word(v) for v in self._split(" ".join(values))]
         if kind == "command_substitution":
-            inner = self._block(node, depth)
+            inner = self._captured(node, depth)
             output = rules.static_output(inner) if inner else None
             if output is None:
                 return [Word(text, dynamic=True, inner=list(inner))]
             pieces = [output.strip()] if quoted else self._split(output)
             return [Word(p, inner=list(inner)) for p in pieces] or [Word("", inner=list(inner))]
         if kind == "process_substitution":
-            inner = self._block(node, depth)
+            inner = self._captured(node, depth)
             return [Word("/dev/fd/63", inner=list(inner), process=True)]
         if kind == "concatenation":
             out: list[Word] = []

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules import (
+    credentials,
     delete,
     git,
     hardening,
@@ -319,4 +320,5 @@ _HANDLERS = _handlers(
     secrets.HANDLERS,
     hardening.HANDLERS,
     registries.HANDLERS,
+    credentials.HANDLERS,
 )
