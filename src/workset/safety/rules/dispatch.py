@@ -15,6 +15,7 @@ from workset.safety import paths
 from workset.safety.rules import (
     credentials,
     delete,
+    dumps,
     git,
     hardening,
     infra,
@@ -321,4 +322,5 @@ _HANDLERS = _handlers(
     hardening.HANDLERS,
     registries.HANDLERS,
     credentials.HANDLERS,
+    dumps.HANDLERS,
 )
