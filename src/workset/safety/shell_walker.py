@@ -134,7 +134,11 @@ class Walker(ShellWords):
             elif isinstance(result, rules.Nested) and result.language == "python":
                 self.run_python(result.code, depth + 1)
             elif isinstance(result, rules.Nested):
+                start = len(self.findings)
                 self.run_nested(result.code, depth)
+                later = rules.deferred(self.findings[start:]) if result.later else None
+                if later is not None:
+                    self.findings.append(later)
             else:
                 self.findings.append(result)
 

@@ -32,6 +32,27 @@ class Nested:
 
     code: str
     language: Literal["shell", "python"] = "shell"
+    later: bool = False  # runs detached or on a timer, after the human has looked away
+
+
+# What asks when it runs now but is a time bomb when it runs later, unattended.
+DESTRUCTIVE = frozenset({"rm-recursive", "rsync-delete", "shred", "find-delete", "git-clean",
+                         "git-reset-hard", "git-discard", "sql-write", "cluster-change",
+                         "infra-change", "cloud-storage-change"})  # fmt: skip
+
+
+def deferred(findings: Sequence[Finding]) -> Finding | None:
+    """Deny destruction left to run later (``tmux new -d 'sleep 3600; rm -rf ~/x'``): no one
+    is watching when it fires, so it cannot be confirmed the way running it now can."""
+    hit = next((f for f in findings if f.rule in DESTRUCTIVE), None)
+    if hit is None:
+        return None
+    return Finding(
+        "deferred-destruction",
+        "deny",
+        f"the line leaves code to run later, unattended, that destroys data ("
+        f"{hit.explanation.split(';')[0]}); run it now, in the foreground, if it is truly needed",
+    )
 
 
 @dataclass(frozen=True, slots=True)

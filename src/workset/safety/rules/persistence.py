@@ -105,7 +105,7 @@ def _tmux(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         index += 2 if letters[-1:] in _TMUX_VALUES else 1
     body = rest[index + (index < len(rest) and rest[index] == "--") :]
     if body:
-        yield Nested(body[0] if len(body) == 1 else requote(body))
+        yield Nested(body[0] if len(body) == 1 else requote(body), later=detached)
     if detached:
         yield persistence(f"tmux {sub} -d keeps a session running in the background")
 
@@ -123,7 +123,7 @@ def _screen(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if "-X" in args or "-x" in args or "-r" in args or "-ls" in args or "-list" in args:
         return
     if body:
-        yield Nested(requote(body))
+        yield Nested(requote(body), later=detached)
     if detached:
         yield persistence("screen -dm keeps a session running in the background")
 
@@ -162,7 +162,7 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if planted:
         yield planted_payload(planted.group(2))
     if text.strip():
-        yield Nested(text)
+        yield Nested(text, later=True)
 
 
 # A program run (or sourced) from a directory anyone on the machine can write, or hidden in a
