@@ -115,6 +115,7 @@ class Context:
     links: dict[str, str] = field(default_factory=dict)  # links the line made: where they lead
     removed: set[str] = field(default_factory=set)  # files an earlier rm of the line deleted
     root_owned: set[str] = field(default_factory=set)  # files the line gave to root (chown)
+    services: set[str] = field(default_factory=set)  # service definitions the line wrote
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
 
     def resolve(self, word: str) -> str:

@@ -40,6 +40,27 @@ def is_persistence_place(path: str) -> bool:
     return bool(_PLACES.search(path))
 
 
+_SERVICE_PLACES = re.compile(
+    r"(^~|^/Library|^)/?Library/Launch(Agents|Daemons)(/|$)|^~/\.config/systemd/|"
+    r"^/etc/systemd/|^/(usr/)?lib/systemd/"
+)
+
+
+def is_service_place(path: str) -> bool:
+    """``path`` holds the definitions of services (launchd plists, systemd units)."""
+    return bool(_SERVICE_PLACES.search(path))
+
+
+def _installed(what: str, ctx: Context) -> Finding:
+    return Finding(
+        "persistence-installed",
+        "deny",
+        f"the line writes a service definition into {sorted(ctx.services)[0]} and {what}: it "
+        "installs a program that runs by itself from now on, which an agent never does; leave "
+        "the file in the workspace and ask the user to install it",
+    )
+
+
 def persistence(what: str) -> Finding:
     return Finding(
         "persistence",
@@ -65,10 +86,14 @@ def _services(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.name == "launchctl" and words[:1] and words[0] in ("load", "bootstrap", "submit",
                                                               "enable", "kickstart"):  # fmt: skip
         yield persistence(f"launchctl {words[0]} installs or starts a service")
+        if ctx.services:
+            yield _installed(f"launchctl {words[0]} starts it", ctx)
     elif cmd.name == "service" and len(words) >= 2 and words[1] != "status":
         yield persistence(f"service {words[0]} {words[1]} changes a system service")
     elif cmd.name == "systemctl" and changes:
         yield persistence(f"systemctl {changes[0]} changes which services run")
+        if ctx.services and set(changes) & {"enable", "start", "reenable", "link"}:
+            yield _installed(f"systemctl {changes[0]} starts it", ctx)
 
 
 _TMUX_RUNS = frozenset({"new", "new-session", "new-window", "neww", "split-window", "splitw",

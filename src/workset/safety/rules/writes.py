@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
-from workset.safety.rules.persistence import is_persistence_place, persistence
+from workset.safety.rules.persistence import is_persistence_place, is_service_place, persistence
 from workset.safety.rules.secrets import erases_record, is_secret, wipe
 
 WRITING_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
@@ -25,6 +25,8 @@ def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
     path = ctx.resolve(word)
     if paths.is_harmless_device(path):
         return
+    if is_service_place(path):
+        ctx.services.add(path)  # for a launchctl load or systemctl enable later in the line
     if paths.is_block_device(path):
         yield Finding(
             "write-block-device",
