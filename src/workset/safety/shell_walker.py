@@ -131,14 +131,18 @@ class Walker(ShellWords):
             if isinstance(result, rules.Cmd):
                 if depth <= MAX_DEPTH:
                     self._apply(rules.check(result, self.context), depth + 1)
-            elif isinstance(result, rules.Nested) and result.language == "python":
-                self.run_python(result.code, depth + 1)
             elif isinstance(result, rules.Nested):
                 start = len(self.findings)
-                self.run_nested(result.code, depth)
+                if result.language == "python":
+                    self.run_python(result.code, depth + 1)
+                else:
+                    self.run_nested(result.code, depth)
                 later = rules.deferred(self.findings[start:]) if result.later else None
                 if later is not None:
                     self.findings.append(later)
+                if result.deny_only:
+                    kept = [f for f in self.findings[start:] if f.severity == "deny"]
+                    self.findings[start:] = kept
             else:
                 self.findings.append(result)
 

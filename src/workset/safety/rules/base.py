@@ -33,6 +33,7 @@ class Nested:
     code: str
     language: Literal["shell", "python"] = "shell"
     later: bool = False  # runs detached or on a timer, after the human has looked away
+    deny_only: bool = False  # runs when a project tool does: only what is denied counts now
 
 
 # What asks when it runs now but is a time bomb when it runs later, unattended.

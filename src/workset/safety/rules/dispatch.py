@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules import (
+    build_files,
     credentials,
     delete,
     dumps,
@@ -100,6 +101,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     out.extend(servers.serving(cmd, ctx))
     out.extend(fetch_and_run(cmd))
     out.extend(persistence.persisted_code(cmd, ctx))
+    out.extend(build_files.build_code(cmd, ctx))
     if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
     elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and name not in _HANDLERS:

@@ -170,12 +170,7 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     scheduled = cmd.name in ("at", "batch") and not set(cmd.args()) & {"-l", "-c", "-f"}
     if not places and not cron and not scheduled:
         return
-    if cmd.name in ("tee", "crontab") or (scheduled and cmd.upstream):
-        texts = [static_output([c]) for c in cmd.upstream if c.name != "crontab"]
-        text = "".join(t for t in texts if t is not None)
-    else:
-        kept = tuple((op, t) for op, t in cmd.redirects if op == "<<")
-        text = static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
+    text = written_text(cmd, fed=cmd.name in ("tee", "crontab") or bool(scheduled and cmd.upstream))
     system_cron = any(_SYSTEM_CRON.match(ctx.resolve(p)) for p in places)
     if cron or any(_USER_CRON.match(ctx.resolve(p)) for p in places) or system_cron:
         schedule = _SYSTEM_CRON_LINE if system_cron else _CRON_SCHEDULE  # + the user field
@@ -188,6 +183,16 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield planted_payload(planted.group(2))
     if text.strip():
         yield Nested(text, later=True)
+
+
+def written_text(cmd: Cmd, *, fed: bool) -> str:
+    """The text ``cmd`` writes when it is known: what the pipe feeds it (``fed``: tee, crontab),
+    or what it prints itself (echo/printf/cat of a here-document); "" when unknown."""
+    if fed:
+        texts = [static_output([c]) for c in cmd.upstream if c.name != "crontab"]
+        return "".join(t for t in texts if t is not None)
+    kept = tuple((op, t) for op, t in cmd.redirects if op == "<<")
+    return static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
 
 
 # A program run (or sourced) from a directory anyone on the machine can write, or hidden in a
