@@ -56,7 +56,9 @@ _SENSITIVE = re.compile(
     r"pam\.d/.*|security/(access|limits|pam_env)\.conf)|"
     r"(~|/root|/home/[^/]+)/\.ssh/(authorized_keys2?|id_[a-z0-9_]+|config))$"
 )
-_STARTUP = re.compile(r"^~/\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv)$")
+_STARTUP = re.compile(
+    r"^(~|/root|/home/[^/]+)/\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv)$"
+)
 _HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 
 

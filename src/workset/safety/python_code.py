@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import TypeAlias
 
 from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
-from workset.safety.rules.secrets import is_secret, secret_read, secret_variables
+from workset.safety.rules.secrets import is_secret, plain_secret, secret_read, secret_variables
 
 Effect: TypeAlias = Finding | Nested | Cmd
 
@@ -75,7 +75,11 @@ def effects(code: str) -> Iterator[Effect]:
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and is_secret(n.value)
     ]
     if secrets:
-        yield secret_read(secrets)
+        reads = any(
+            isinstance(n, ast.Call) and _dotted(n.func).rsplit(".", 1)[-1] in _READS
+            for n in ast.walk(tree)
+        )
+        yield secret_read(secrets, reveals=reads and any(plain_secret(v) for v in secrets))
     for name in sorted(modules & _RAW_MODULES):
         yield Finding(
             "dynamic-code",
@@ -142,9 +146,24 @@ def _call(node: ast.Call) -> Iterator[Effect]:
     if isinstance(receiver, ast.Call | ast.BinOp) and last in _PATH_METHODS:
         yield from _path_method(last, _literal_path(receiver))  # Path('/x').unlink()
         return
+    if (
+        last == "write"
+        and isinstance(receiver, ast.Call)
+        and _dotted(receiver.func) in ("open", "io.open")
+    ):
+        yield from _written(receiver, first)  # open('~/.bashrc', 'a').write('curl …|sh')
+        return
     argv: tuple[str, ...] | None = None
     redirects: tuple[tuple[str, str], ...] = ()
-    if last == "rmtree":
+    if last in ("chmod", "lchmod", "chown", "lchown") and name.startswith(("os.", "shutil.")):
+        second = node.args[1] if len(node.args) > 1 else None
+        mode = second.value if isinstance(second, ast.Constant) else None
+        if last.endswith("chmod"):
+            argv = ("chmod", format(mode, "o") if isinstance(mode, int) else "777")
+        else:
+            argv = ("chown", "root" if mode in (0, "root") else "someone")
+        argv = (*argv, path if path is not None else _COMPUTED)
+    elif last == "rmtree":
         argv = ("rm", "-r", path if path is not None else _COMPUTED)
     elif last in ("remove", "unlink", "rmdir") and path is not None:
         argv = ("rm", path)
@@ -165,6 +184,24 @@ def _call(node: ast.Call) -> Iterator[Effect]:
         )
 
 
+def _written(opened: ast.Call, text: ast.expr | None) -> Iterator[Effect]:
+    """``open(PATH, MODE).write(TEXT)`` with literals: the ``printf`` into PATH it amounts to,
+    so that code left in a startup file or a hook is analysed."""
+    path = _literal_path(opened.args[0]) if opened.args else None
+    mode = opened.args[1] if len(opened.args) > 1 else None
+    appends = isinstance(mode, ast.Constant) and "a" in str(mode.value)
+    if path is None or not isinstance(text, ast.Constant) or not isinstance(text.value, str):
+        return
+    yield Cmd(
+        argv=("printf", "%s", text.value),
+        redirects=((">>" if appends else ">", path),),
+        dynamic=(False, False, False),
+    )
+
+
+# Calls that put a file's content in the output or in a new file.
+_READS = frozenset({"open", "read_text", "read_bytes", "copy", "copy2", "copyfile", "copytree",
+                    "make_archive", "load", "loads", "read"})  # fmt: skip
 _PATH_METHODS = frozenset({"unlink", "rmdir", "write_text", "write_bytes", "touch", "rename",
                            "replace", "chmod", "symlink_to", "hardlink_to", "mkdir"})  # fmt: skip
 
