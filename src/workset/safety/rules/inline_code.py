@@ -187,7 +187,8 @@ def _written_by_calls(code: str, program: str) -> Iterator[Cmd]:
 
 _READ = re.compile(
     r"(?<![\w$])(readFileSync|readFile|createReadStream|File\.read|IO\.read|File\.open|"
-    r"file_get_contents|fopen|file|open|slurp|io\.open|Deno\.readTextFile(?:Sync)?|Bun\.file)"
+    r"file_get_contents|readfile|fopen|file|open|slurp|io\.open|Deno\.readTextFile(?:Sync)?|"
+    r"Bun\.file)"
     r"(?=\s*[('\"])"
 )
 _LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")

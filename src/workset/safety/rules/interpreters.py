@@ -233,7 +233,22 @@ def _watch(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield Nested(" ".join(cmd.argv[start:]))
 
 
+_EX_SHELL = re.compile(r"^:?\s*(?:(?:r|read|w|write|[%0-9.,$]*)\s*)?!(.+)$")
+
+
+def _ex_commands(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``vim -c '!CMD'``, ``+'r !CMD'``: the shell commands an editor's ex commands run."""
+    args = cmd.args()
+    given = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-c", "--cmd")]
+    given += [a[1:] for a in args if a.startswith("+") and len(a) > 1]
+    for command in given:
+        match = _EX_SHELL.match(command.strip())
+        if match and match.group(1).strip():
+            yield Nested(match.group(1).strip())
+
+
 HANDLERS: dict[str, Handler] = {
+    **{n: _ex_commands for n in ("vim", "vi", "nvim", "ex", "view", "gvim")},
     "watch": _watch,
     "eval": _eval,
     "alias": _alias,
