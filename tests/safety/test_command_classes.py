@@ -430,15 +430,19 @@ def test_round8_confined_look_alikes_run_without_asking(command: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("command", "decision"),
+    ("command", "decision", "rule"),
     [
-        ("{" * 5000 + "rm,-rf,~" + "}" * 5000, "ask"),  # braces that do not parse: unparsed
-        ("x{1..99999999}", "ask"),  # a range too long to expand stays one word: unknown 'x'
-        ("echo " + "{a,b}" * 40, "allow"),  # 2**40 words are not made; echo prints one
-        ("rm -rf ~/{" + ",".join(str(i) for i in range(100)) + "}", "deny"),  # cut to ~
+        ("{" * 5000 + "rm,-rf,~" + "}" * 5000, "ask", "unparsed"),
+        ("x{1..99999999}", "ask", "too-many-words"),
+        ("echo " + "{a,b}" * 40, "ask", "too-many-words"),  # 2**40 words are not made
+        ("cat {" + "x," * 100 + "~/.aws/credentials}", "ask", "too-many-words"),
+        ("rm -rf " + "{a," * 800 + "~" + "}" * 800, "ask", "too-many-words"),
+        ("rm -rf " + "{a," * 30 + "~" + "}" * 30, "deny", "rm-recursive-protected"),
     ],
 )
-def test_brace_expansion_too_big_to_make_keeps_one_word_and_decides(
-    command: str, decision: str
+def test_brace_lists_too_big_or_deep_to_expand_ask_and_small_ones_are_judged_by_their_words(
+    command: str, decision: str, rule: str
 ) -> None:
-    assert analyze_command(command, workspace=WS).decision == decision
+    analysis = analyze_command(command, workspace=WS)
+    assert analysis.decision == decision, analysis.findings
+    assert rule in [f.rule for f in analysis.findings], analysis.findings

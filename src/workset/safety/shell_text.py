@@ -133,12 +133,20 @@ _BRACE_PART = r"[^\s'\"$`\\;&|<>(){}]*"
 _COMMAND_BRACES = re.compile(rf"(^|[;&|(]\s*|\n\s*)(\{{{_BRACE_PART},{_BRACE_PART}\}})")
 
 
-def expand_braces(text: str) -> list[str]:
+def expand_braces(text: str) -> list[str] | None:
     """The words bash's brace expansion makes of an unquoted ``text``: ``~/{.ssh,.aws}`` is
-    ``~/.ssh ~/.aws``, ``f{1..3}`` is ``f1 f2 f3``. Text without a list or range (``{}``,
-    ``{x}``), or one that would make more than :data:`MAX_BRACE_WORDS` words, stays one word."""
-    words = _expand(text)
-    return words if 0 < len(words) <= MAX_BRACE_WORDS else [text]
+    ``~/.ssh ~/.aws``, ``f{1..3}`` is ``f1 f2 f3``; text without a list or range (``{}``,
+    ``{x}``) stays one word. None when it would make more than :data:`MAX_BRACE_WORDS`
+    words (or nests too deep to follow): what it names is then not known."""
+    try:
+        words = _expand(text)
+    except (_TooMany, RecursionError):
+        return None
+    return words or None
+
+
+class _TooMany(Exception):
+    """The expansion makes more than :data:`MAX_BRACE_WORDS` words."""
 
 
 def _expand(text: str) -> list[str]:
@@ -169,7 +177,7 @@ def _expand(text: str) -> list[str]:
             for alternative in alternatives:
                 out.extend(prefix + word + rest for word in _expand(alternative))
                 if len(out) > MAX_BRACE_WORDS:
-                    return []
+                    raise _TooMany
         return out
     return [text]
 
@@ -182,7 +190,7 @@ def _sequence(body: str) -> list[str] | None:
     if first.lstrip("-").isdigit() and last.lstrip("-").isdigit():
         a, b = int(first), int(last)
         if abs(b - a) >= MAX_BRACE_WORDS:
-            return []
+            raise _TooMany
         step = 1 if b >= a else -1
         return [str(n) for n in range(a, b + step, step)]
     if first.isalpha() and last.isalpha():
@@ -195,7 +203,9 @@ def _sequence(body: str) -> list[str] | None:
 def expand_command_braces(text: str) -> str:
     """``{rm,-rf,~}`` written where a command starts is the command ``rm -rf ~`` to bash, but
     the parser reads a broken group; the line with such words expanded."""
-    return _COMMAND_BRACES.sub(lambda m: m.group(1) + " ".join(expand_braces(m.group(2))), text)
+    return _COMMAND_BRACES.sub(
+        lambda m: m.group(1) + " ".join(expand_braces(m.group(2)) or [m.group(2)]), text
+    )
 
 
 def plain_braces(text: str) -> bool:

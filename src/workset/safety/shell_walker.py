@@ -94,6 +94,9 @@ class Walker(ShellWords):
         self.budget = MAX_COMMANDS
         self.feeding = False  # in a pipeline stage whose output the next stage reads
 
+    def _report(self, finding: Finding) -> None:
+        self.findings.append(finding)
+
     # entry points -------------------------------------------------------------------------
 
     def run(self, text: str, *, depth: int) -> Parser:

@@ -57,6 +57,10 @@ class ShellWords(ABC):
     def _block(self, node: Any, depth: int) -> list[Cmd]:
         """Walk the statements among ``node``'s children; the commands they recorded."""
 
+    @abstractmethod
+    def _report(self, finding: rules.Finding) -> None:
+        """Keep a finding about the words themselves (a brace list too big to expand)."""
+
     def _captured(self, node: Any, depth: int) -> list[Cmd]:
         """:meth:`_block` for a substitution: what its commands print becomes a word."""
         self.capturing += 1
@@ -123,7 +127,10 @@ class ShellWords(ABC):
         kind = node.type
         text = node_text(node)
         if kind in ("word", "concatenation") and plain_braces(text):
-            return [Word(w) for w in expand_braces(text)]  # ~/{.ssh,.aws}: two words
+            words = expand_braces(text)  # ~/{.ssh,.aws}: two words
+            if words is None:
+                self._report(rules.too_many_words(text))
+            return [Word(w) for w in words] if words else [Word(text, dynamic=True)]
         if kind == "word":
             return [Word(unescape(text), literal_tilde=text.startswith("\\~"))]
         if kind == "raw_string":

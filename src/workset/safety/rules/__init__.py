@@ -23,6 +23,7 @@ from workset.safety.rules.base import (
     no_parser,
     too_deep,
     too_many,
+    too_many_words,
     unknown_program,
     unparsed,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "static_output",
     "too_deep",
     "too_many",
+    "too_many_words",
     "unknown_program",
     "unparsed",
 ]

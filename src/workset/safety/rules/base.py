@@ -232,6 +232,15 @@ def unknown_program(name: str, why: str = "") -> Finding:
     )
 
 
+def too_many_words(word: str) -> Finding:
+    return Finding(
+        "too-many-words",
+        "ask",
+        f"the brace list {word[:40]!r}… makes more words than are checked, so what it names "
+        "cannot be known; list the paths you mean",
+    )
+
+
 def too_deep() -> Finding:
     return Finding(
         "too-deep",
