@@ -183,6 +183,8 @@ def _tar(cmd: Cmd, ctx: Context, flags: set[str]) -> Finding | None:
         target = option_value(args, (option,))
         if target is not None and not inside(target, ctx):
             return outside(target)
+    if letters & {"x", "--extract", "--get"} and letters & {"P", "--absolute-names"}:
+        return outside("/", "tar --absolute-names")  # members land where their names say
     if letters & {"c", "r", "u", "--create", "--append"}:
         archive = option_value(args, ("-f", "--file")) or _archive_in_bundle(args)
         if archive is not None and archive != "-" and not inside(archive, ctx):

@@ -178,9 +178,9 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif any(re.search(r"/(systemd|autostart)/|\.desktop$", ctx.resolve(p)) for p in places):
         found = re.findall(r"^\s*Exec\w*=[-@+!:]*(.*)$", text, flags=re.MULTILINE)
         text = "\n".join(found)
-    planted = _WORLD_WRITABLE_PROGRAM.search(text)
-    if planted:
-        yield planted_payload(planted.group(2))
+    payload = planted(text)
+    if payload is not None:
+        yield payload
     if text.strip():
         yield Nested(text, later=True)
 
@@ -204,6 +204,12 @@ _WORLD_WRITABLE_PROGRAM = re.compile(
     r"(?:~|\$HOME|\$\{HOME\})/(?:\.cache|Library/Caches)/(?:[^\s'\";|&)/]+/)*\.[^\s'\";|&)]+)",
     re.MULTILINE,
 )
+
+
+def planted(text: str) -> Finding | None:
+    """Code left to run later that runs a program from /tmp or hidden inside a cache."""
+    match = _WORLD_WRITABLE_PROGRAM.search(text)
+    return planted_payload(match.group(2)) if match else None
 
 
 def planted_payload(program: str) -> Finding:

@@ -121,6 +121,8 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     if name in ("echo", "printf", "printenv"):
         found.extend(_secret_variables(cmd))
     for word in args:
+        if ctx.links and name not in LISTING and not word.startswith("-"):
+            word = ctx.resolve(word)  # read through a link the line made: its target
         place = paths.normalize(word.split("=", 1)[-1].lstrip("@<"))
         if (place in _SECRET_DIRS and name not in LISTING) or (
             is_secret(word) and name not in LISTING
