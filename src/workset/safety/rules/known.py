@@ -414,6 +414,26 @@ def _port_check(cmd: Cmd, ctx: Context) -> Finding | None:
     return unknown_program(cmd.argv[0])
 
 
+_DUMPERS = ("pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport")
+_DUMP_OUTPUTS = ("-f", "--file", "-r", "--result-file", "-o", "--out", "--archive")
+_DUMP_HOSTS = ("-h", "--host", "--uri")
+_LOCAL_DB = re.compile(r"^(localhost|127\.0\.0\.1|::1|/.*|mongodb://(localhost|127\.0\.0\.1)\b.*)$")
+
+
+def _dump(cmd: Cmd, ctx: Context) -> Finding | None:
+    """pg_dump/mysqldump/mongodump only read the database; a local one dumped to the terminal
+    or into the workspace is confined. A remote host copies another machine's data: asks."""
+    host = option_value(cmd.args(), _DUMP_HOSTS)
+    attached = [a[2:] for a in cmd.args() if a.startswith("-h") and len(a) > 2]
+    host = host or (attached[0] if attached else None)
+    if host is not None and not _LOCAL_DB.match(host):
+        return unknown_program(f"{cmd.name} -h {host}", " (it copies a remote database)")
+    target = option_value(cmd.args(), _DUMP_OUTPUTS)
+    if target is not None and not inside(target, ctx):
+        return outside(target, cmd.name)
+    return None
+
+
 def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
     return None  # judged by the network rules: they ask unless the host is this machine
 
@@ -454,6 +474,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **{n: _network_client for n in ("curl", "wget", "http", "https", "xh")},
     **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},
     "ssh-add": _ssh_add,
+    **{n: _dump for n in _DUMPERS},
     **{n: _ex_edit for n in _VIM},
     **{n: _port_check for n in ("nc", "ncat", "netcat")},
 }

@@ -58,7 +58,8 @@ PROJECT = frozenset(
         "alembic", "django-admin", "flask", "uvicorn", "gunicorn", "hugo", "jekyll", "wasm-pack",
         "protoc", "buf", "sqlfluff", "codespell", "vulture", "radon", "interrogate", "pdoc",
         "tflint", "cfn-lint", "tfsec", "kubeconform", "kube-linter", "golangci-lint",
-        "staticcheck", "rubocop", "clang-format", "clang-tidy", "cppcheck",
+        "staticcheck", "rubocop", "clang-format", "clang-tidy", "cppcheck", "ansible-lint",
+        "checkov", "kubeval",
     }
 )  # fmt: skip
 # Subcommands that only read, or only change the project in the workspace.
@@ -84,6 +85,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                       "--version", "-v", "audit", "explain", "why", "prune", "rebuild",
                       "dedupe", "fund", "doctor", "config", "root", "bin", "prefix", "stop",
                       "restart", "exec", "x", "lint", "version", "pkg"}),
+    "packer": frozenset({"validate", "fmt", "inspect", "version"}),
     "cargo": frozenset({"build", "b", "check", "c", "test", "t", "run", "r", "clippy", "fmt",
                         "doc", "bench", "clean", "tree", "metadata", "update", "fetch",
                         "--version", "version", "help", "new", "init", "vendor", "expand",
