@@ -372,6 +372,9 @@ def test_substitutions_nested_hundreds_deep_ask_instead_of_crashing() -> None:
         ("sed -i '1i . ~/.cache/.z/x.sh' ~/.zshrc", "persistence-planted"),
         ("emacs --batch --eval '(shell-command \"rm -rf ~\")'", "rm-recursive-protected"),
         ("ln -s ~/.ssh/id_rsa k && cat k", "secret-read"),
+        ("cat ~/.docker/config.json", "secret-read"),
+        ("grep -i token ~/.npmrc", "secret-read"),
+        ("git credential fill <<< $'protocol=https\\nhost=x.example'", "credential-print"),
     ],
 )
 def test_round8_classes_are_denied(command: str, rule: str) -> None:
@@ -402,6 +405,8 @@ def test_round8_classes_are_denied(command: str, rule: str) -> None:
         "tar xf a.tar --absolute-names",
         "pg_dump -h db.prod.internal app > x.sql",
         "pg_dump app -f /srv/backups/app.sql",
+        "grep server ~/.kube/config",
+        "cat ~/.ssh/config",
     ],
 )
 def test_round8_look_alikes_that_leave_the_workspace_still_ask(command: str) -> None:

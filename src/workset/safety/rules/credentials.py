@@ -28,7 +28,8 @@ _WORDS = {
     "glab": (("auth", "token"),),
     "aws": (("configure", "export-credentials"), ("ecr", "get-login-password"),
             ("sts", "get-session-token"), ("codeartifact", "get-authorization-token")),
-    "security": (("find-generic-password",), ("find-internet-password",)),
+    "security": (("find-generic-password",), ("find-internet-password",), ("dump-keychain",)),
+    "git": (("credential", "fill"), ("credential-store", "get"), ("credential-cache", "get")),
     "secret-tool": (("lookup",),),
     "pass": (("show",),),
     "op": (("read",), ("item", "get")),
@@ -45,8 +46,9 @@ def printed(cmd: Cmd) -> str | None:
     words = [a for a in cmd.args() if not a.startswith("-")]
     for shape in _WORDS.get(cmd.name, ()):
         if tuple(words[: len(shape)]) == shape:
-            if cmd.name == "security" and "-w" not in cmd.args() and "-g" not in cmd.args():
-                return None  # without -w/-g it prints the item's attributes, not the password
+            shows = {"-d"} if shape == ("dump-keychain",) else {"-w", "-g"}
+            if cmd.name == "security" and not shows & set(cmd.args()):
+                return None  # without -w/-g (-d) it prints the items' attributes, not secrets
             return f"{cmd.name} {' '.join(shape)}"
     if cmd.name == "aws" and words[:2] == ["configure", "get"] and words[2:3]:
         return f"aws configure get {words[2]}" if _AWS_SECRET_KEY.search(words[2]) else None
@@ -97,6 +99,6 @@ def _decoder(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 HANDLERS: dict[str, Handler] = {
-    **{n: _printer for n in (*_WORDS, "kubectl", "oc")},
+    **{n: _printer for n in (*_WORDS, "kubectl", "oc")},  # git: its other rules run too
     **{n: _decoder for n in REVEALERS - OTHER_INTERPRETERS.keys()},  # those: judged as code
 }

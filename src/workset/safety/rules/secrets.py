@@ -252,7 +252,16 @@ def plain_secret(word: str, ctx: Context | None = None) -> bool:
         return False
     if _SYSTEM_SECRETS.match(place) or place.rstrip("/") in _KEY_TREES:
         return True
-    return bool(_SECRET_FILE.search(place))
+    return bool(_SECRET_FILE.search(place) or _CREDENTIAL_STORE.match(place))
+
+
+# Files that are nothing but stored credentials whatever their name: keyrings, keychains, the
+# password store, gpg's private keys, and the token files of gh, docker and kubectl.
+_CREDENTIAL_STORE = re.compile(
+    r"^~/(\.local/share/keyrings/|Library/Keychains/|\.password-store/|\.gnupg/(private-keys|"
+    r"secring|trustdb)|\.config/gh/hosts\.ya?ml$|\.docker/config\.json$|\.kube/config$|"
+    r"\.ssh/(?!(config|known_hosts\w*|authorized_keys\w*|[^/]*\.pub)$)[^/]+$)"
+)
 
 
 def secret_read(words: list[str], reveals: bool = False) -> Finding:
@@ -273,15 +282,29 @@ def secret_read(words: list[str], reveals: bool = False) -> Finding:
     )
 
 
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+_MATCHES_ALL = frozenset({"", ".", "^", "$", ".*", "^.*", "-v"})
+_SECRET_PATTERN = re.compile(r"(?i)secret|token|pass|key|auth|cred|cookie|session|bearer")
+
+
+def _greps_secrets(cmd: Cmd) -> bool:
+    """grep prints the secret's lines: a pattern that matches every line, or one that looks
+    for the credential itself; counts and names (``-c``, ``-l``, ``-q``) print none."""
+    args = cmd.args()
+    if any(re.fullmatch(r"-[a-zA-Z]*[clLq][a-zA-Z]*|--(count|files-with-matches|quiet)", a)
+           for a in args):  # fmt: skip
+        return False
+    given = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-e", "--regexp")]
+    operands = [a for a in args if not a.startswith("-")]
+    patterns = given or operands[:1]
+    return any(p in _MATCHES_ALL or _SECRET_PATTERN.search(p) for p in patterns) or "-v" in args
+
+
 def judge_read(cmd: Cmd, ctx: Context, words: list[str]) -> Finding:
     """The secret-read finding for ``cmd`` reading ``words``: denied when ``cmd`` prints or
     copies one that is plainly a secret, else asked."""
-    counts = cmd.name in ("grep", "egrep", "fgrep", "rg") and any(
-        re.fullmatch(r"-[a-zA-Z]*[clLq][a-zA-Z]*|--(count|files-with-matches|quiet)", a)
-        for a in cmd.args()
-    )  # prints counts or names, not the lines
     shown = [w for w in words if plain_secret(w, ctx)] if cmd.name in REVEALERS else []
-    shown = [] if counts else shown
+    shown = [] if cmd.name in _GREPS and not _greps_secrets(cmd) else shown
     return secret_read(shown or words, reveals=bool(shown))
 
 
