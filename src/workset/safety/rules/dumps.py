@@ -1,6 +1,7 @@
-"""Rules for whole-database dumps sent to another host.
+"""Rules for whole-database (and whole-repository) dumps sent to another host.
 
-``pg_dump``, ``mysqldump``, ``mongodump`` and kin copy every row of a database; piped straight
+``pg_dump``, ``mysqldump``, ``mongodump`` and kin copy every row of a database, ``git
+archive``/``git bundle`` the whole repository; piped straight
 into something that sends its input away (``| aws s3 cp - s3://…``, ``| ssh host 'cat > …'``,
 ``| curl -T - …``, ``| nc host port``) they carry the data off the machine, which is denied as
 exfiltration. A dump into a workspace file only asks, as the unknown program it is.
@@ -22,6 +23,16 @@ _CLOUD_COPIES = {"aws": "s3", "gsutil": "cp", "gcloud": "storage", "az": "storag
                  "rclone": "rcat"}  # fmt: skip
 
 
+def _dump_name(cmd: Cmd) -> str:
+    """``pg_dump``, or ``git archive``/``git bundle`` (the whole repository), else ""."""
+    if cmd.name in DUMPERS:
+        return cmd.name
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    if cmd.name == "git" and words[:1] in (["archive"], ["bundle"]):
+        return f"git {words[0]}"
+    return ""
+
+
 def _sends_away(cmd: Cmd) -> bool:
     if cmd.name in NETWORK:
         return not local_only(cmd)
@@ -32,14 +43,14 @@ def _sends_away(cmd: Cmd) -> bool:
 def _dumped_away(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if not _sends_away(cmd):
         return
-    dumps = [c.name for c in (unwrap(u, []) for u in cmd.upstream) if c.name in DUMPERS]
+    dumps = [_dump_name(c) for c in (unwrap(u, []) for u in cmd.upstream) if _dump_name(c)]
     if dumps:
         yield Finding(
             "exfiltration",
             "deny",
-            f"{dumps[0]} dumps a database and {cmd.name} sends the dump to another host in the "
-            "same pipeline, which carries the data off the machine; dump into the workspace and "
-            "ask the user to move it",
+            f"{dumps[0]} dumps a database or repository and {cmd.name} sends the dump to "
+            "another host in the same pipeline, which carries the data off the machine; dump "
+            "into the workspace and ask the user to move it",
         )
 
 

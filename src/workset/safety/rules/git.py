@@ -105,8 +105,10 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     flags, operands = parse_flags(rest)
     words = [w for _, w in operands]
     yield from _commands_run(sub, rest)
+    if sub == "remote" and words[:1] in (["add"], ["set-url"]) and len(words) > 2:
+        ctx.remotes.add(words[1])  # a push to it later in the line goes to that URL
     if sub == "push":
-        yield from _push(flags, words)
+        yield from _push(flags, words, fresh=(words[0] if words else "origin") in ctx.remotes)
     elif sub == "reset" and "--hard" in flags:
         yield _ask("git-reset-hard", "git reset --hard throws away uncommitted work",
                    "commit or stash first, or confirm")  # fmt: skip
@@ -172,7 +174,9 @@ def _commands_run(sub: str, rest: list[str]) -> Iterator[Result]:
             yield Nested(word.split("=", 1)[1])
 
 
-def _push(flags: set[str], words: list[str]) -> Iterator[Finding]:
+def _push(flags: set[str], words: list[str], *, fresh: bool = False) -> Iterator[Finding]:
+    """``fresh``: the remote was added or pointed elsewhere in this line, so it is a URL no
+    one configured before."""
     if flags & {"n", "--dry-run"}:
         return  # only shows what would be pushed
     forced = flags & {"f", "--force", "--force-with-lease", "--mirror", "--force-if-includes"}
@@ -194,7 +198,10 @@ def _push(flags: set[str], words: list[str]) -> Iterator[Finding]:
     elif deleting or "--prune" in flags:
         yield _ask("git-delete-remote", "the push deletes branches or tags on the remote",
                    "a human must confirm")  # fmt: skip
-    to_url = bool(words) and ("://" in words[0] or "@" in words[0] or words[0].endswith(".git"))
+    to_url = fresh or (
+        bool(words) and ("://" in words[0] or "@" in words[0] or words[0].endswith(".git"))
+    )
+    words = words or ["origin"]
     if to_url and flags & {"--mirror", "--all", "--tags"}:
         yield Finding(
             "git-push-everything-url",
