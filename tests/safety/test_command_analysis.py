@@ -87,7 +87,7 @@ def test_each_dangerous_class_is_denied_with_its_own_rule(command: str, rule: st
 @pytest.mark.parametrize(
     ("command", "rule"),
     [
-        ("cat ~/.aws/credentials", "secret-read"),
+        ("wc -l ~/.aws/credentials", "secret-read"),
         ("cat .env", "secret-read"),
         ("(crontab -l; echo '* * * * * x') | crontab -", "persistence"),
         ("echo 'sh x' > .git/hooks/pre-commit", "persistence"),

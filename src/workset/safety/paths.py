@@ -52,10 +52,13 @@ _BLOCK_DEVICE = re.compile(
     r"loop\d|sr\d|mem$|kmem$|port$)"
 )
 _SENSITIVE = re.compile(
-    r"^(/etc/(passwd|shadow|group|gshadow|sudoers|sudoers\.d(/.*)?)|"
+    r"^(/etc/(passwd|shadow|group|gshadow|sudoers|sudoers\.d(/.*)?|ssh/sshd_config(\.d/.*)?|"
+    r"pam\.d/.*|security/(access|limits|pam_env)\.conf)|"
     r"(~|/root|/home/[^/]+)/\.ssh/(authorized_keys2?|id_[a-z0-9_]+|config))$"
 )
-_STARTUP = re.compile(r"^~/\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv)$")
+_STARTUP = re.compile(
+    r"^(~|/root|/home/[^/]+)/\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv)$"
+)
 _HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import TypeAlias
 
 from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
-from workset.safety.rules.secrets import is_secret, secret_read
+from workset.safety.rules.secrets import is_secret, plain_secret, secret_read, secret_variables
 
 Effect: TypeAlias = Finding | Nested | Cmd
 
@@ -53,6 +53,15 @@ def effects(code: str) -> Iterator[Effect]:
             "then run it as a separate, reviewed step",
         )
         return
+    sent = _sent_credential(tree) if network else None
+    if sent is not None:
+        yield Finding(
+            "exfiltration",
+            "deny",
+            f"the code puts {sent} into the address or body of a request to another host, "
+            "which hands the credential to it; never send credentials anywhere — ask the user "
+            "if it is truly needed",
+        )
     if network:
         yield Finding(
             "network",
@@ -66,7 +75,11 @@ def effects(code: str) -> Iterator[Effect]:
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and is_secret(n.value)
     ]
     if secrets:
-        yield secret_read(secrets)
+        reads = any(
+            isinstance(n, ast.Call) and _dotted(n.func).rsplit(".", 1)[-1] in _READS
+            for n in ast.walk(tree)
+        )
+        yield secret_read(secrets, reveals=reads and any(plain_secret(v) for v in secrets))
     for name in sorted(modules & _RAW_MODULES):
         yield Finding(
             "dynamic-code",
@@ -133,9 +146,24 @@ def _call(node: ast.Call) -> Iterator[Effect]:
     if isinstance(receiver, ast.Call | ast.BinOp) and last in _PATH_METHODS:
         yield from _path_method(last, _literal_path(receiver))  # Path('/x').unlink()
         return
+    if (
+        last == "write"
+        and isinstance(receiver, ast.Call)
+        and _dotted(receiver.func) in ("open", "io.open")
+    ):
+        yield from _written(receiver, first)  # open('~/.bashrc', 'a').write('curl …|sh')
+        return
     argv: tuple[str, ...] | None = None
     redirects: tuple[tuple[str, str], ...] = ()
-    if last == "rmtree":
+    if last in ("chmod", "lchmod", "chown", "lchown") and name.startswith(("os.", "shutil.")):
+        second = node.args[1] if len(node.args) > 1 else None
+        mode = second.value if isinstance(second, ast.Constant) else None
+        if last.endswith("chmod"):
+            argv = ("chmod", format(mode, "o") if isinstance(mode, int) else "777")
+        else:
+            argv = ("chown", "root" if mode in (0, "root") else "someone")
+        argv = (*argv, path if path is not None else _COMPUTED)
+    elif last == "rmtree":
         argv = ("rm", "-r", path if path is not None else _COMPUTED)
     elif last in ("remove", "unlink", "rmdir") and path is not None:
         argv = ("rm", path)
@@ -156,6 +184,24 @@ def _call(node: ast.Call) -> Iterator[Effect]:
         )
 
 
+def _written(opened: ast.Call, text: ast.expr | None) -> Iterator[Effect]:
+    """``open(PATH, MODE).write(TEXT)`` with literals: the ``printf`` into PATH it amounts to,
+    so that code left in a startup file or a hook is analysed."""
+    path = _literal_path(opened.args[0]) if opened.args else None
+    mode = opened.args[1] if len(opened.args) > 1 else None
+    appends = isinstance(mode, ast.Constant) and "a" in str(mode.value)
+    if path is None or not isinstance(text, ast.Constant) or not isinstance(text.value, str):
+        return
+    yield Cmd(
+        argv=("printf", "%s", text.value),
+        redirects=((">>" if appends else ">", path),),
+        dynamic=(False, False, False),
+    )
+
+
+# Calls that put a file's content in the output or in a new file.
+_READS = frozenset({"open", "read_text", "read_bytes", "copy", "copy2", "copyfile", "copytree",
+                    "make_archive", "load", "loads", "read"})  # fmt: skip
 _PATH_METHODS = frozenset({"unlink", "rmdir", "write_text", "write_bytes", "touch", "rename",
                            "replace", "chmod", "symlink_to", "hardlink_to", "mkdir"})  # fmt: skip
 
@@ -263,6 +309,39 @@ def _imports(tree: ast.AST) -> set[str]:
 def _dup_or_spawn(tree: ast.AST) -> bool:
     names = {_dotted(n.func).rsplit(".", 1)[-1] for n in ast.walk(tree) if isinstance(n, ast.Call)}
     return bool(names & {"dup2", "spawn", "Popen", "call", "run", "system", "execv", "execve"})
+
+
+_REQUESTS = frozenset({"urlopen", "Request", "urlretrieve", "get", "post", "put", "patch",
+                       "delete", "head", "request", "send", "sendall", "sendto", "gethostbyname",
+                       "getaddrinfo", "create_connection"})  # fmt: skip
+_SENT_KEYWORDS = frozenset({"url", "data", "params", "json", "body", "content", "files"})
+
+
+def _sent_credential(tree: ast.AST) -> str | None:
+    """A credential variable (``os.environ['GITHUB_TOKEN']``) in the address or body of a
+    request; one in ``headers=``/``auth=`` is how the credential is used, and not counted."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or _dotted(node.func).rsplit(".", 1)[-1] not in _REQUESTS:
+            continue
+        sent = [*node.args, *(k.value for k in node.keywords if k.arg in _SENT_KEYWORDS)]
+        for part in sent:
+            for inner in ast.walk(part):
+                name = _environment_read(inner)
+                if name is not None and secret_variables("$" + name):
+                    return name
+    return None
+
+
+def _environment_read(node: ast.AST) -> str | None:
+    """``NAME`` of ``os.environ['NAME']``, ``os.environ.get('NAME')``, ``os.getenv('NAME')``."""
+    key: ast.expr | None
+    if isinstance(node, ast.Subscript) and _dotted(node.value).endswith("environ"):
+        key = node.slice
+    elif isinstance(node, ast.Call) and _dotted(node.func).endswith(("environ.get", "getenv")):
+        key = node.args[0] if node.args else None
+    else:
+        return None
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
 
 
 def _dotted(node: ast.expr) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import codecs
 import importlib
+import itertools
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -124,3 +125,89 @@ def unescape(text: str) -> str:
 def unescape_double(text: str) -> str:
     """Text inside double quotes: a backslash quotes only ``$ ` " \\`` and a newline."""
     return re.sub(r"\\([$`\"\\\n])", lambda m: "" if m.group(1) == "\n" else m.group(1), text)
+
+
+MAX_BRACE_WORDS = 64
+_PLAIN_BRACES = re.compile(r"[^\s'\"$`\\;&|<>()]*\{[^\s'\"$`\\;&|<>()]*\}[^\s'\"$`\\;&|<>()]*")
+_BRACE_PART = r"[^\s'\"$`\\;&|<>(){}]*"
+_COMMAND_BRACES = re.compile(rf"(^|[;&|(]\s*|\n\s*)(\{{{_BRACE_PART},{_BRACE_PART}\}})")
+
+
+def expand_braces(text: str) -> list[str] | None:
+    """The words bash's brace expansion makes of an unquoted ``text``: ``~/{.ssh,.aws}`` is
+    ``~/.ssh ~/.aws``, ``f{1..3}`` is ``f1 f2 f3``; text without a list or range (``{}``,
+    ``{x}``) stays one word. None when it would make more than :data:`MAX_BRACE_WORDS`
+    words (or nests too deep to follow): what it names is then not known."""
+    try:
+        words = _expand(text)
+    except (_TooMany, RecursionError):
+        return None
+    return words or None
+
+
+class _TooMany(Exception):
+    """The expansion makes more than :data:`MAX_BRACE_WORDS` words."""
+
+
+def _expand(text: str) -> list[str]:
+    for start, char in enumerate(text):
+        if char != "{":
+            continue
+        depth, commas, end = 0, [], -1
+        for index in range(start, len(text)):
+            if text[index] == "{":
+                depth += 1
+            elif text[index] == "}":
+                depth -= 1
+                if depth == 0:
+                    end = index
+                    break
+            elif text[index] == "," and depth == 1:
+                commas.append(index)
+        if end < 0:
+            return [text]
+        body, prefix, suffix = text[start + 1 : end], text[:start], text[end + 1 :]
+        cuts = [start, *commas, end]
+        alternatives = [text[a + 1 : b] for a, b in itertools.pairwise(cuts)] if commas else None
+        alternatives = alternatives if alternatives is not None else _sequence(body)
+        if alternatives is None:
+            continue  # "{}" or "{x}": left as it is
+        out: list[str] = []
+        for rest in _expand(suffix):
+            for alternative in alternatives:
+                out.extend(prefix + word + rest for word in _expand(alternative))
+                if len(out) > MAX_BRACE_WORDS:
+                    raise _TooMany
+        return out
+    return [text]
+
+
+def _sequence(body: str) -> list[str] | None:
+    match = re.fullmatch(r"(-?\d+|[a-zA-Z])\.\.(-?\d+|[a-zA-Z])", body)
+    if match is None:
+        return None
+    first, last = match.groups()
+    if first.lstrip("-").isdigit() and last.lstrip("-").isdigit():
+        a, b = int(first), int(last)
+        if abs(b - a) >= MAX_BRACE_WORDS:
+            raise _TooMany
+        step = 1 if b >= a else -1
+        return [str(n) for n in range(a, b + step, step)]
+    if first.isalpha() and last.isalpha():
+        a, b = ord(first), ord(last)
+        step = 1 if b >= a else -1
+        return [chr(n) for n in range(a, b + step, step)]
+    return None
+
+
+def expand_command_braces(text: str) -> str:
+    """``{rm,-rf,~}`` written where a command starts is the command ``rm -rf ~`` to bash, but
+    the parser reads a broken group; the line with such words expanded."""
+    return _COMMAND_BRACES.sub(
+        lambda m: m.group(1) + " ".join(expand_braces(m.group(2)) or [m.group(2)]), text
+    )
+
+
+def plain_braces(text: str) -> bool:
+    """``text`` is an unquoted word whose braces bash expands (no quotes or expansions)."""
+    return "," in text or ".." in text if _PLAIN_BRACES.fullmatch(text) else False

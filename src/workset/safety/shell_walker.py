@@ -27,7 +27,14 @@ from typing import Any, Literal, TypeAlias
 from workset.safety import python_code, rules
 from workset.safety.rules import Cmd, Finding
 from workset.safety.shell_record import Redirect, SimpleCommand, fork_bomb, resolved_cmd
-from workset.safety.shell_text import ASSIGNMENT, Word, node_text, parse, unescape
+from workset.safety.shell_text import (
+    ASSIGNMENT,
+    Word,
+    expand_command_braces,
+    node_text,
+    parse,
+    unescape,
+)
 from workset.safety.shell_words import ShellWords, Stdin, joined
 from workset.safety.unicode_fold import fold
 
@@ -85,6 +92,10 @@ class Walker(ShellWords):
         self.cmds: list[Cmd] = []
         self.feed: list[Cmd] | None = None  # a pipe into a compound command
         self.budget = MAX_COMMANDS
+        self.feeding = False  # in a pipeline stage whose output the next stage reads
+
+    def _report(self, finding: Finding) -> None:
+        self.findings.append(finding)
 
     # entry points -------------------------------------------------------------------------
 
@@ -97,6 +108,10 @@ class Walker(ShellWords):
             self.findings.append(rules.no_parser())
             return "none"
         root, errors = parsed
+        if errors and expand_command_braces(text) != text:
+            again = parse(expand_command_braces(text))  # {rm,-rf,~}: a command, to bash
+            if again is not None and not again[1]:
+                root, errors = again
         for error in errors:
             self.findings.append(rules.unparsed(error.excerpt))
         self._block(root, depth)
@@ -119,10 +134,18 @@ class Walker(ShellWords):
             if isinstance(result, rules.Cmd):
                 if depth <= MAX_DEPTH:
                     self._apply(rules.check(result, self.context), depth + 1)
-            elif isinstance(result, rules.Nested) and result.language == "python":
-                self.run_python(result.code, depth + 1)
             elif isinstance(result, rules.Nested):
-                self.run_nested(result.code, depth)
+                start = len(self.findings)
+                if result.language == "python":
+                    self.run_python(result.code, depth + 1)
+                else:
+                    self.run_nested(result.code, depth)
+                later = rules.deferred(self.findings[start:]) if result.later else None
+                if later is not None:
+                    self.findings.append(later)
+                if result.deny_only:
+                    kept = [f for f in self.findings[start:] if f.severity == "deny"]
+                    self.findings[start:] = kept
             else:
                 self.findings.append(result)
 
@@ -223,12 +246,15 @@ class Walker(ShellWords):
     ) -> None:
         fed = list(upstream)
         stages = [c for c in children if c.type in _STATEMENTS]
+        feeding = self.feeding
         for index, stage in enumerate(stages):
             piped = index > 0 or bool(upstream)
+            self.feeding = feeding or index < len(stages) - 1
             cmds = self._statement(
                 stage, depth, upstream=tuple(fed), piped=piped, background=background
             )
             fed.extend(cmds)
+        self.feeding = feeding
 
     def _command(
         self,
@@ -396,6 +422,7 @@ class Walker(ShellWords):
         elif cmd.name == "unset":
             for word in cmd.args():
                 self.env.pop(word, None)
+        self.context.shown = not self.feeding and not self.capturing
         self._apply(rules.check(cmd, self.context), depth)
         return cmd
 

@@ -18,7 +18,16 @@ from typing import Any
 
 from workset.safety import rules
 from workset.safety.rules import Cmd
-from workset.safety.shell_text import VAR, Word, decode_ansi_c, node_text, unescape, unescape_double
+from workset.safety.shell_text import (
+    VAR,
+    Word,
+    decode_ansi_c,
+    expand_braces,
+    node_text,
+    plain_braces,
+    unescape,
+    unescape_double,
+)
 
 _DEFAULT_IFS = " \t\n"
 _SPECIAL = frozenset({"$", "!", "?", "#", "-"})
@@ -42,10 +51,23 @@ class ShellWords(ABC):
         self.unknown: set[str] = set()  # variables set to values only known at run time
         self.positional: list[str] | None = None  # None: unknown ($1… of the outer shell)
         self.arrays: dict[str, list[str]] = {}  # arrays the line sets: a=(rm -rf /)
+        self.capturing = 0  # inside how many $(…)/<(…): their output is a word, not shown
 
     @abstractmethod
     def _block(self, node: Any, depth: int) -> list[Cmd]:
         """Walk the statements among ``node``'s children; the commands they recorded."""
+
+    @abstractmethod
+    def _report(self, finding: rules.Finding) -> None:
+        """Keep a finding about the words themselves (a brace list too big to expand)."""
+
+    def _captured(self, node: Any, depth: int) -> list[Cmd]:
+        """:meth:`_block` for a substitution: what its commands print becomes a word."""
+        self.capturing += 1
+        try:
+            return self._block(node, depth)
+        finally:
+            self.capturing -= 1
 
     def _set(self, name: str, value: str, *, dynamic: bool) -> None:
         self.arrays.pop(name, None)
@@ -104,6 +126,11 @@ class ShellWords(ABC):
         """The words ``node`` becomes: unquoted expansions split on ``IFS``."""
         kind = node.type
         text = node_text(node)
+        if kind in ("word", "concatenation") and plain_braces(text):
+            words = expand_braces(text)  # ~/{.ssh,.aws}: two words
+            if words is None:
+                self._report(rules.too_many_words(text))
+            return [Word(w) for w in words] if words else [Word(text, dynamic=True)]
         if kind == "word":
             return [Word(unescape(text), literal_tilde=text.startswith("\\~"))]
         if kind == "raw_string":
@@ -120,14 +147,14 @@ class ShellWords(ABC):
                 return [Word(" ".join(values), dynamic=dynamic)]
             return [Word(v) for v in self._split(" ".join(values))]
         if kind == "command_substitution":
-            inner = self._block(node, depth)
+            inner = self._captured(node, depth)
             output = rules.static_output(inner) if inner else None
             if output is None:
                 return [Word(text, dynamic=True, inner=list(inner))]
             pieces = [output.strip()] if quoted else self._split(output)
             return [Word(p, inner=list(inner)) for p in pieces] or [Word("", inner=list(inner))]
         if kind == "process_substitution":
-            inner = self._block(node, depth)
+            inner = self._captured(node, depth)
             return [Word("/dev/fd/63", inner=list(inner), process=True)]
         if kind == "concatenation":
             out: list[Word] = []

@@ -32,6 +32,28 @@ class Nested:
 
     code: str
     language: Literal["shell", "python"] = "shell"
+    later: bool = False  # runs detached or on a timer, after the human has looked away
+    deny_only: bool = False  # runs when a project tool does: only what is denied counts now
+
+
+# What asks when it runs now but is a time bomb when it runs later, unattended.
+DESTRUCTIVE = frozenset({"rm-recursive", "rsync-delete", "shred", "find-delete", "git-clean",
+                         "git-reset-hard", "git-discard", "sql-write", "cluster-change",
+                         "infra-change", "cloud-storage-change"})  # fmt: skip
+
+
+def deferred(findings: Sequence[Finding]) -> Finding | None:
+    """Deny destruction left to run later (``tmux new -d 'sleep 3600; rm -rf ~/x'``): no one
+    is watching when it fires, so it cannot be confirmed the way running it now can."""
+    hit = next((f for f in findings if f.rule in DESTRUCTIVE), None)
+    if hit is None:
+        return None
+    return Finding(
+        "deferred-destruction",
+        "deny",
+        f"the line leaves code to run later, unattended, that destroys data ("
+        f"{hit.explanation.split(';')[0]}); run it now, in the foreground, if it is truly needed",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +114,11 @@ class Context:
     downloaded: set[str] = field(default_factory=set)
     cwd: str | None = None  # after a ``cd``; None is the workspace
     links: dict[str, str] = field(default_factory=dict)  # links the line made: where they lead
+    removed: set[str] = field(default_factory=set)  # files an earlier rm of the line deleted
+    root_owned: set[str] = field(default_factory=set)  # files the line gave to root (chown)
+    services: set[str] = field(default_factory=set)  # service definitions the line wrote
+    remotes: set[str] = field(default_factory=set)  # git remotes the line added or re-pointed
+    shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
 
     def resolve(self, word: str) -> str:
         path = paths.join(self.cwd, word)
@@ -203,6 +230,15 @@ def unknown_program(name: str, why: str = "") -> Finding:
         "ask",
         f"{name!r} is not a program whose effects are known{why}, so it cannot be shown to "
         "stay read-only or inside the workspace; a human must confirm it",
+    )
+
+
+def too_many_words(word: str) -> Finding:
+    return Finding(
+        "too-many-words",
+        "ask",
+        f"the brace list {word[:40]!r}… makes more words than are checked, so what it names "
+        "cannot be known; list the paths you mean",
     )
 
 

@@ -13,13 +13,18 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules import (
+    build_files,
+    credentials,
     delete,
+    dumps,
     git,
+    hardening,
     infra,
     interpreters,
     known,
     network,
     persistence,
+    registries,
     secrets,
     servers,
     system,
@@ -84,6 +89,9 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     name = cmd.name
     if cmd.argv[0] in ctx.downloaded or ctx.resolve(cmd.argv[0]) in ctx.downloaded:
         out.append(download_exec(f"runs {cmd.argv[0]}, which this line downloaded"))
+    if name == "rm":
+        ctx.removed.update(ctx.resolve(w) for i, w in enumerate(cmd.args(), 1)
+                           if not w.startswith("-") and not cmd.is_dynamic(i))  # fmt: skip
     if name in ("cd", "pushd"):
         target = cmd.argv[1] if len(cmd.argv) > 1 else "~"
         ctx.cwd = None if cmd.is_dynamic(1) or target == "-" else ctx.resolve(target)
@@ -93,6 +101,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     out.extend(servers.serving(cmd, ctx))
     out.extend(fetch_and_run(cmd))
     out.extend(persistence.persisted_code(cmd, ctx))
+    out.extend(build_files.build_code(cmd, ctx))
     if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
     elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and name not in _HANDLERS:
@@ -102,7 +111,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.append(shell)
     read = secrets.secret_words(cmd, ctx)
     if read:
-        out.append(secrets.secret_read(read))
+        out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
     if (name in NETWORK and not local_only(cmd) and not offline) or any(
         _socket(t) for _, t in cmd.redirects
@@ -192,8 +201,9 @@ def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     listed = secrets.listing_secret(cmd, ctx)
     for words in execs:
         if words:
-            if listed is not None and words[0].rsplit("/", 1)[-1] not in secrets.LISTING:
-                yield secrets.secret_read([listed])
+            program = words[0].rsplit("/", 1)[-1]
+            if listed is not None and program not in secrets.LISTING:
+                yield secrets.secret_read([listed], _reveals_listed(program, roots, ctx))
             found = roots[0].rstrip("/") + "/FOUND"  # what find passes lies under its root
             inner = cmd.with_argv([found if w == "{}" else w for w in words])
             yield from check(dataclasses.replace(inner, redirects=(), upstream=()), ctx)
@@ -243,8 +253,16 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         secrets.listing_secret(unwrap(cmd.upstream[-1], []), ctx) if cmd.upstream else None
     )
     if listed_secret is not None and inner.name not in secrets.LISTING:
-        yield secrets.secret_read([listed_secret])
+        roots = _find_roots(unwrap(cmd.upstream[-1], []))
+        yield secrets.secret_read([listed_secret], _reveals_listed(inner.name, roots, ctx))
     yield from check(inner, ctx)
+
+
+def _reveals_listed(program: str, roots: list[str], ctx: Context) -> bool:
+    """Printing the secrets a listing finds outside the workspace (``find ~ -name 'id_*' |
+    xargs cat``) shows them; inside it they may be the project's fixtures."""
+    outside = any(not paths.in_workspace(ctx.resolve(r), ctx.workspace) for r in roots)
+    return program in secrets.REVEALERS and outside
 
 
 def _value(args: tuple[str, ...], option: str) -> str | None:
@@ -303,4 +321,8 @@ _HANDLERS = _handlers(
     infra.HANDLERS,
     persistence.HANDLERS,
     secrets.HANDLERS,
+    hardening.HANDLERS,
+    registries.HANDLERS,
+    credentials.HANDLERS,
+    dumps.HANDLERS,
 )

@@ -8,6 +8,9 @@ Some variables change what later commands do rather than hold data:
   (``GIT_SSH_COMMAND``, ``GIT_EXTERNAL_DIFF``, ``GIT_EDITOR``, ``PAGER``, ``BASH_ENV``…) are
   code: their text is analysed like the line itself, so ``GIT_SSH_COMMAND='rm -rf ~' git
   fetch`` is ``rm -rf ~``;
+- a registry or index over plain http on another host, or TLS and checksum checks switched
+  off (``PIP_INDEX_URL=http://…``, ``GOSUMDB=off``), is denied
+  (:mod:`~workset.safety.rules.registries`);
 - a ``PATH`` that searches a directory anyone on the machine can write (``/tmp``,
   ``/var/tmp``, ``/dev/shm``) asks, since every later command name may then run a program
   planted there.
@@ -18,6 +21,7 @@ from __future__ import annotations
 import re
 
 from workset.safety.rules.base import Finding, Nested, Result
+from workset.safety.rules.registries import insecure_variable
 from workset.safety.rules.secrets import wipe
 
 # The value is a command line that a program runs by itself.
@@ -54,6 +58,9 @@ def assignment(name: str, value: str) -> list[Result]:
                 f"{name} makes other programs load or run extra code; a human must confirm",
             )
         ]
+    insecure = insecure_variable(name, value)
+    if insecure is not None:
+        return [insecure]
     program = value.split()[0].rsplit("/", 1)[-1] if value.split() else ""
     plain = not _SHELL_SYNTAX.search(value)
     if name in _COMMAND_VARS and program in ("ssh", "autossh") and plain:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from workset.safety import paths
+from workset.safety.rules import known
 from workset.safety.rules.base import (
     Cmd,
     Context,
@@ -52,6 +54,40 @@ def _exec_key(key: str, value: str = "") -> bool:
 
 
 def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """The findings of one git command; work thrown away in a repository outside the
+    workspace (``git -C ~/other reset --hard``) is another project's work, and is denied."""
+    elsewhere = None if ctx.cwd is None or known.inside(ctx.cwd, ctx) else ctx.cwd
+    for finding in _git_findings(cmd, ctx):
+        yield finding
+        if isinstance(finding, Finding) and finding.rule in _DISCARDS:
+            where = elsewhere or _repository(cmd, ctx)
+            if where is not None:
+                yield Finding(
+                    "git-discard-elsewhere",
+                    "deny",
+                    f"{finding.explanation.split(';')[0]} in {where}, a repository outside the "
+                    "workspace that holds someone else's work; leave other repositories alone",
+                )
+
+
+_DISCARDS = frozenset({"git-reset-hard", "git-clean", "git-discard", "git-delete-ref"})
+
+
+def _repository(cmd: Cmd, ctx: Context) -> str | None:
+    """The repository ``-C``/``--git-dir``/``--work-tree`` names, when outside the workspace."""
+    args = cmd.args()
+    for index, word in enumerate(args):
+        if not word.startswith("-"):
+            break
+        option, _, attached = word.partition("=")
+        value = attached or (args[index + 1] if index + 1 < len(args) else "")
+        named = option in ("-C", "--git-dir", "--work-tree") and value
+        if named and not cmd.is_dynamic(index + 2) and not known.inside(value, ctx):
+            return value
+    return None
+
+
+def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = list(cmd.args())
     while args and args[0].startswith("-"):
         flag = args.pop(0)
@@ -69,8 +105,10 @@ def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     flags, operands = parse_flags(rest)
     words = [w for _, w in operands]
     yield from _commands_run(sub, rest)
+    if sub == "remote" and words[:1] in (["add"], ["set-url"]) and len(words) > 2:
+        ctx.remotes.add(words[1])  # a push to it later in the line goes to that URL
     if sub == "push":
-        yield from _push(flags, words)
+        yield from _push(flags, words, fresh=(words[0] if words else "origin") in ctx.remotes)
     elif sub == "reset" and "--hard" in flags:
         yield _ask("git-reset-hard", "git reset --hard throws away uncommitted work",
                    "commit or stash first, or confirm")  # fmt: skip
@@ -102,7 +140,14 @@ def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield _ask("git-delete-ref", f"git {sub} {' '.join(rest)} deletes a ref and its commits",
                    "a human must confirm")  # fmt: skip
     elif sub == "config":
-        yield from _config(flags, words)
+        yield from _config(flags, words, ctx)
+    elif sub == "bundle" and _bundle_outside(words, ctx):
+        yield known.outside(words[1], "git bundle create")
+
+
+def _bundle_outside(words: list[str], ctx: Context) -> bool:
+    """``git bundle create FILE`` writes FILE; outside the workspace that asks."""
+    return len(words) > 1 and words[0] == "create" and not known.inside(words[1], ctx)
 
 
 _FILTERS = ("--tree-filter", "--index-filter", "--msg-filter", "--env-filter",
@@ -129,7 +174,9 @@ def _commands_run(sub: str, rest: list[str]) -> Iterator[Result]:
             yield Nested(word.split("=", 1)[1])
 
 
-def _push(flags: set[str], words: list[str]) -> Iterator[Finding]:
+def _push(flags: set[str], words: list[str], *, fresh: bool = False) -> Iterator[Finding]:
+    """``fresh``: the remote was added or pointed elsewhere in this line, so it is a URL no
+    one configured before."""
     if flags & {"n", "--dry-run"}:
         return  # only shows what would be pushed
     forced = flags & {"f", "--force", "--force-with-lease", "--mirror", "--force-if-includes"}
@@ -151,7 +198,10 @@ def _push(flags: set[str], words: list[str]) -> Iterator[Finding]:
     elif deleting or "--prune" in flags:
         yield _ask("git-delete-remote", "the push deletes branches or tags on the remote",
                    "a human must confirm")  # fmt: skip
-    to_url = bool(words) and ("://" in words[0] or "@" in words[0] or words[0].endswith(".git"))
+    to_url = fresh or (
+        bool(words) and ("://" in words[0] or "@" in words[0] or words[0].endswith(".git"))
+    )
+    words = words or ["origin"]
     if to_url and flags & {"--mirror", "--all", "--tags"}:
         yield Finding(
             "git-push-everything-url",
@@ -180,7 +230,7 @@ def _history(what: str) -> Finding:
                 "make a new commit instead, or confirm")  # fmt: skip
 
 
-def _config(flags: set[str], words: list[str]) -> Iterator[Result]:
+def _config(flags: set[str], words: list[str], ctx: Context) -> Iterator[Result]:
     reading = flags & {"--get", "--list", "l", "--get-all", "--unset"}
     value = words[1] if len(words) > 1 else ""
     if flags & {"--global", "--system"} and not flags & {"--get", "--list", "l", "--get-all"}:
@@ -192,10 +242,18 @@ def _config(flags: set[str], words: list[str]) -> Iterator[Result]:
         if words and not reading:
             yield from _configured_command(words[0], value)
         return
+    if words[:1] and words[0].lower() == "core.hookspath" and _project_hooks(value, ctx):
+        return  # hooks kept in the repository are the project's code, like its Makefile
     if words and not reading and _exec_key(words[0], value):
         yield _ask("git-config-exec", f"git config {words[0]} makes git run a program",
                    "a human must confirm")  # fmt: skip
         yield from _configured_command(words[0], words[1] if len(words) > 1 else "")
+
+
+def _project_hooks(value: str, ctx: Context) -> bool:
+    """``core.hooksPath .githooks``: a directory inside the workspace, written literally."""
+    return bool(value) and "$" not in value and paths.in_workspace(ctx.resolve(value),
+                                                                   ctx.workspace)  # fmt: skip
 
 
 def _configured_command(key: str, value: str) -> Iterator[Result]:

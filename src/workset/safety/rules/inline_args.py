@@ -31,6 +31,7 @@ _INTERPOLATION = {
 }
 _OPERATOR = re.compile(r"\s*(\+|\.\.|\.(?!\w)|\s)\s*")
 _ESCAPES = {"n": "\n", "t": "\t"}
+_EXPAND_HOME = re.compile(r"\b(?:File\.expand_path|(?:os\.path\.)?expanduser)\s*\(\s*")
 HOME = "\ue000"  # where the code puts the user's home; see :func:`shell_text`
 _MAX_WORDS = 64
 
@@ -92,7 +93,7 @@ def call_words(code: str, start: int, program: str, *, first_only: bool) -> list
                 return None
             words.extend(items[0])
             index = items[1]
-        elif code[index] in "{" or (not first and re.match(r"(function\b|\(|\w+\s*=>)",
+        elif code[index] in "{" or (not first and re.match(r"(function\b|\(|\w+\s*=>|\w+:\s)",
                                                            code[index:])):  # fmt: skip
             return words  # options or a callback: no more words of the command
         else:
@@ -117,9 +118,17 @@ def _expression(code: str, index: int, program: str) -> tuple[str, int] | None:
     parts: list[str] = []
     while True:
         home = _HOME.match(code, index)
+        expand = _EXPAND_HOME.match(code, index)
         if home:
             parts.append(HOME)
             index = home.end()
+        elif expand:  # File.expand_path("~/.bashrc"): the path with the home in front
+            inner = _expression(code, expand.end(), program)
+            close = _skip_space(code, inner[1]) if inner is not None else len(code)
+            if inner is None or close >= len(code) or code[close] != ")":
+                return None
+            parts.append(HOME + inner[0][1:] if inner[0].startswith("~") else inner[0])
+            index = close + 1
         elif index < len(code) and code[index] in "\"'`":
             if code[index] == "`" and program not in ("node", "nodejs", "bun", "deno"):
                 return None  # perl/ruby/php backticks: the output of a command

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from workset.safety.rules.base import Cmd, Finding, Nested, Result, fork_bomb
 from workset.safety.rules.inline_args import HOME, blank_strings, call_words, shell_text
 from workset.safety.rules.network import download_exec
-from workset.safety.rules.secrets import is_secret, secret_read
+from workset.safety.rules.secrets import is_secret, plain_secret, secret_read
 
 _QUOTED = r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`]*)`)"""
 # Calls that hand a command to a shell, found in the code with its strings blanked.
@@ -139,7 +139,7 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
         )
     read = _secret_reads(code, program)
     if read:
-        yield secret_read(read)
+        yield secret_read(read, reveals=any(plain_secret(w) for w in _read_calls(code, program)))
     deleted: list[str] = []
     unresolved = False
     for match in _DELETE.finditer(bare):
@@ -153,25 +153,60 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     written = [_text(m) for m in _WRITE.finditer(code)]
     for path in written:
         yield Cmd(argv=(program,), redirects=((">", path),), dynamic=(False,))
-    if not written and _WRITE_ANY.search(code):
+    calls = list(_written_by_calls(code, program))
+    yield from (c for c in calls if c.redirects[0][1] not in written)
+    if not written and not calls and _WRITE_ANY.search(code):
         yield _unresolved(program, "writes files")
+
+
+_WRITE_CALL = re.compile(
+    r"\b(writeFileSync|appendFileSync|writeFile|appendFile|File\.write|IO\.write|"
+    r"file_put_contents|Deno\.writeTextFile(?:Sync)?|Bun\.write)\s*(?=\()"
+)
+
+
+def _written_by_calls(code: str, program: str) -> Iterator[Cmd]:
+    """``File.write(File.expand_path("~/.bashrc"), "curl …|sh", mode: "a")``: the file and
+    the text, as the ``printf … >> FILE`` they amount to, so that what is left in a startup
+    file or a hook is analysed as code."""
+    for match in _WRITE_CALL.finditer(blank_strings(code)):
+        words = call_words(code, match.end(), program, first_only=False)
+        if not words:
+            continue
+        path = words[0].replace(HOME, "~")
+        appends = "append" in match.group(1).lower() or bool(
+            re.search(r"mode:\s*['\"]a|FILE_APPEND|flag:\s*['\"]a", code[match.end() :])
+        )
+        text = words[1] if len(words) > 1 else ""
+        yield Cmd(
+            argv=("printf", "%s", text),
+            redirects=((">>" if appends else ">", path),),
+            dynamic=(False, False, False),
+        )
 
 
 _READ = re.compile(
     r"(?<![\w$])(readFileSync|readFile|createReadStream|File\.read|IO\.read|File\.open|"
-    r"file_get_contents|fopen|file|open|slurp|io\.open|Deno\.readTextFile(?:Sync)?|Bun\.file)"
+    r"file_get_contents|readfile|fopen|file|open|slurp|io\.open|Deno\.readTextFile(?:Sync)?|"
+    r"Bun\.file)"
     r"(?=\s*[('\"])"
 )
 _LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
 
 
-def _secret_reads(code: str, program: str) -> list[str]:
-    """Key and credential files the code names: a literal path, or the home joined to one."""
+def _read_calls(code: str, program: str) -> list[str]:
+    """The paths the code's read calls open (``file_get_contents(getenv('HOME').'/x')``)."""
     found: list[str] = []
     bare = blank_strings(code)
     for match in _READ.finditer(bare):
         words = call_words(code, match.end(), program, first_only=True) or []
-        found += [w.replace(HOME, "~") for w in words if is_secret(w.replace(HOME, "~"))]
+        found += [w.replace(HOME, "~") for w in words]
+    return found
+
+
+def _secret_reads(code: str, program: str) -> list[str]:
+    """Key and credential files the code names: a literal path, or the home joined to one."""
+    found = [w for w in _read_calls(code, program) if is_secret(w)]
     literals = [t for m in _LITERAL.finditer(code) if is_secret(t := _text(m) or "")]
     return found + [t for t in literals if not any(f.endswith(t) for f in found)]
 

@@ -11,9 +11,11 @@ import re
 from collections.abc import Iterator
 from typing import Literal
 
+from workset.safety import paths
 from workset.safety.rules import inline_code
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
 from workset.safety.rules.network import download_exec, downloads
+from workset.safety.rules.persistence import is_persistence_place, planted
 from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import skip_options
 
@@ -178,6 +180,10 @@ _SED_EXEC = re.compile(r"(^|[;{}\n]\s*)(\d+|/[^/]*/|\$)?\s*[ew]\s|s(.).*?\3.*?\3
 _SED_E_COMMAND = re.compile(r"(?:^|[;{}\n])\s*(?:\d+|/[^/]*/|\$)?\s*e\s+([^;}\n]+)")
 
 
+# sed's a(ppend), i(nsert) and c(hange) commands: the text they put in the file.
+_SED_TEXT = re.compile(r"(?:^|;|\n)\s*(?:\$|\d+|/(?:[^/\\]|\\.)*/)?\s*[aic]\\?\s*([^;\n]+)")
+
+
 def _sed(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """sed's ``e`` command runs its text as shell; ``w file`` writes a file."""
     args = cmd.args()
@@ -185,9 +191,18 @@ def _sed(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if not scripts:
         operands = [a for a in args if not a.startswith("-")]
         scripts = operands[:1]
+    files = [ctx.resolve(a) for a in args if not a.startswith("-") and a not in scripts]
+    in_place = any(a.startswith(("-i", "--in-place")) for a in args)
+    later = in_place and any(is_persistence_place(f) or paths.is_startup_file(f) for f in files)
     for script in scripts:
         for command in _SED_E_COMMAND.findall(script):
             yield Nested(command)  # sed '1e rm -rf ~': the text after e runs in a shell
+        for text in _SED_TEXT.findall(script) if later else ():
+            code = text.replace("\\n", "\n")  # '$a curl …|sh' into ~/.bashrc
+            yield Nested(code, later=True)
+            payload = planted(code)
+            if payload is not None:
+                yield payload
         if _SED_EXEC.search(script + " "):
             yield Finding(
                 "sed-exec",
@@ -233,7 +248,42 @@ def _watch(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield Nested(" ".join(cmd.argv[start:]))
 
 
+_EX_SHELL = re.compile(r"^:?\s*(?:(?:r|read|w|write|[%0-9.,$]*)\s*)?!(.+)$")
+
+
+def _ex_commands(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``vim -c '!CMD'``, ``+'r !CMD'``: the shell commands an editor's ex commands run."""
+    args = cmd.args()
+    given = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-c", "--cmd")]
+    given += [a[1:] for a in args if a.startswith("+") and len(a) > 1]
+    for command in given:
+        match = _EX_SHELL.match(command.strip())
+        if match and match.group(1).strip():
+            yield Nested(match.group(1).strip())
+
+
+_ELISP_SHELL = re.compile(
+    r"\((?:shell-command(?:-to-string)?|async-shell-command|call-process-shell-command)\s+"
+    r"\"((?:[^\"\\]|\\.)*)\""
+)
+_ELISP_DELETE = re.compile(r"\((?:delete-directory|delete-file)\s+\"((?:[^\"\\]|\\.)*)\"")
+
+
+def _emacs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``emacs --batch --eval '(shell-command "…")'``: the shell commands and deletes of the
+    Lisp it is given (Lisp that builds them at run time is not followed)."""
+    args = cmd.args()
+    code = " ".join(args[i + 1] for i, a in enumerate(args[:-1]) if a in ("--eval", "-eval"))
+    code += " ".join(a.split("=", 1)[1] for a in args if a.startswith("--eval="))
+    for command in _ELISP_SHELL.findall(code):
+        yield Nested(command.replace('\\"', '"'))
+    for path in _ELISP_DELETE.findall(code):
+        yield Cmd(argv=("rm", "-r", path), dynamic=(False, False, False))
+
+
 HANDLERS: dict[str, Handler] = {
+    **{n: _ex_commands for n in ("vim", "vi", "nvim", "ex", "view", "gvim")},
+    "emacs": _emacs,
     "watch": _watch,
     "eval": _eval,
     "alias": _alias,

@@ -2,9 +2,10 @@
 
 Their reads (a fingerprint, a certificate's text, a list of keys) run without asking, except
 that reading a private key is a secret read (:mod:`~workset.safety.rules.secrets` sees its
-path). What they write must stay in the workspace: a key pair generated with ``-f``/``-out``
-inside it is the project's test fixture, one written to ``~/.ssh`` (the default) or anywhere
-else asks. ``gpg`` asks for everything that changes the keyring or uses a secret key.
+path) and exporting secret keys is denied. What they write must stay in the workspace: a key
+pair generated with ``-f``/``-out`` inside it is the project's test fixture, one written to
+``~/.ssh`` (the default) or anywhere else asks. ``gpg`` asks for everything that changes the
+keyring or uses a secret key.
 """
 
 from __future__ import annotations
@@ -82,9 +83,9 @@ def gpg(cmd: Cmd) -> Finding | None:
     if any(a.startswith("--export-secret") for a in args):
         return Finding(
             "secret-read",
-            "ask",
-            "gpg --export-secret-keys prints private keys; a human must confirm, and secrets "
-            "never belong in the agent's context",
+            "deny",
+            "gpg --export-secret-keys writes out private keys; secrets never belong in the "
+            "agent's context or the workspace — ask the user to export keys if it is needed",
         )
     acts = [a for a in args if a.split("=", 1)[0] in _GPG_ACTS or _GPG_SHORT_ACT.fullmatch(a)]
     if set(args) & _GPG_READS and not acts:

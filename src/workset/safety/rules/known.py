@@ -120,12 +120,9 @@ def _read_only(cmd: Cmd, ctx: Context) -> Finding | None:
             if cmd.is_dynamic(_) or not inside(word, ctx):
                 return outside(word)
         return None
-    if cmd.name in ("zip", "7z", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd",
-                    "unzip", "unzstd"):  # fmt: skip
-        dest = option_value(cmd.args(), ("-d", "-o"))
-        targets = [dest] if dest else [w for _, w in operands]
-        for word in targets:
-            if not inside(word, ctx) and not word.startswith("-"):
+    if cmd.name in _ARCHIVERS:
+        for word in archive_writes(cmd):
+            if not inside(word, ctx):
                 return outside(word)
         return None
     if cmd.name in ("date", "hostname") and operands and cmd.name == "hostname":
@@ -144,6 +141,35 @@ def _read_only(cmd: Cmd, ctx: Context) -> Finding | None:
     return None
 
 
+_ARCHIVERS = frozenset({"zip", "7z", "7za", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz",
+                        "zstd", "unzip", "unzstd"})  # fmt: skip
+
+
+def archive_writes(cmd: Cmd) -> list[str]:
+    """Where zip/unzip/7z/gzip… write: unzip's ``-d DIR``, 7z's ``-oDIR`` (the current
+    directory without them), the archive zip or ``7z a`` creates, the files gzip and kin
+    replace in place (none with ``-c``), zstd's ``-o FILE``."""
+    args = cmd.args()
+    flags, operands = parse_flags(args)
+    words = [w for _, w in operands]
+    if cmd.name == "unzip":
+        if {"l", "t", "p", "Z", "z"} & parse_flags([a for a in args if a[:2] != "-d"])[0]:
+            return []  # lists, tests or prints to stdout
+        attached = [a[2:] for a in args if a.startswith("-d") and len(a) > 2]
+        return [option_value(args, ("-d",)) or (attached[0] if attached else ".")]
+    if cmd.name in ("7z", "7za"):
+        out = [a[2:] for a in args if a.startswith("-o") and len(a) > 2]
+        if words[:1] in (["x"], ["e"]):
+            return out or ["."]
+        return words[1:2] if words[:1] in (["a"], ["u"], ["d"], ["rn"]) else out
+    if cmd.name == "zip":
+        return words[:1]
+    if "c" in flags or "--stdout" in flags or "l" in flags or "t" in flags:
+        return []
+    target = option_value(args, ("-o",)) if cmd.name in ("zstd", "unzstd") else None
+    return [target] if target else words
+
+
 _IP_CHANGES = frozenset({"add", "del", "delete", "change", "replace", "set", "flush", "exec",
                          "append", "prepend", "restore", "attach", "detach"})  # fmt: skip
 
@@ -157,6 +183,8 @@ def _tar(cmd: Cmd, ctx: Context, flags: set[str]) -> Finding | None:
         target = option_value(args, (option,))
         if target is not None and not inside(target, ctx):
             return outside(target)
+    if letters & {"x", "--extract", "--get"} and letters & {"P", "--absolute-names"}:
+        return outside("/", "tar --absolute-names")  # members land where their names say
     if letters & {"c", "r", "u", "--create", "--append"}:
         archive = option_value(args, ("-f", "--file")) or _archive_in_bundle(args)
         if archive is not None and archive != "-" and not inside(archive, ctx):
@@ -194,6 +222,19 @@ def _sqlite(cmd: Cmd, ctx: Context) -> Finding | None:
             "ask",
             "the SQL changes the database; a human must confirm, or run a SELECT to look first",
         )
+    fed = [t for op, t in cmd.redirects if op == "<"]
+    database = operands[0][1] if operands else ""
+    if (
+        not sql
+        and not cmd.piped
+        and fed
+        and all(paths.in_workspace(ctx.resolve(t), ctx.workspace) for t in fed)
+        and database
+        and not cmd.is_dynamic(operands[0][0])
+        and paths.in_workspace(ctx.resolve(database), ctx.workspace)
+        and ctx.resolve(database) in ctx.removed
+    ):
+        return None  # the project's SQL script builds a database the line just deleted
     if not sql and (cmd.piped or any(op in ("<<", "<") for op, _ in cmd.redirects)):
         return Finding(
             "sql-stdin",
@@ -250,6 +291,53 @@ def _is_script(cmd: Cmd) -> bool:
     return "/" in word and not word.startswith(("/usr/bin/", "/bin/", "/usr/local/bin/"))
 
 
+# ex commands a scripted edit may run (vim -es -c CMD): substitutions, deletions by pattern,
+# re-indenting, and writing the file being edited. Anything else (``!``, ``\=``, ``:r``,
+# ``:w OTHER``, ``:source``, ``:call``…) can run programs or touch other files.
+_EX_SAFE = re.compile(
+    r"(%|[0-9.$,]+)?\s*(s|substitute)/([^/\\]|\\.)*/([^/\\]|\\.)*/[gcieIn]*"
+    r"|(%|[0-9.$,]+)?\s*(g|v|global)/([^/\\]|\\.)*/\s*(d|delete)"
+    r"|w|wq|x|q|q!|wq!|x!|wa|wqa|xa|qa!|update|retab!?|%?\s*(le|left|ri|right|ce|center)"
+    r"|set\s+(no)?(ff|fileformat|et|expandtab|eol|fixeol|fixendofline|bomb)(=\w+)?"
+)
+_VIM = frozenset({"vim", "vi", "nvim", "ex"})
+
+
+def _ex_edit(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``vim -es -c '%s/\\s\\+$//e' -c wq FILE``: a scripted edit of workspace files is a
+    workspace write when every command is a plain edit; anything else asks."""
+    args = cmd.args()
+    silent = cmd.name == "ex" or any(re.fullmatch(r"-[eEs]*[eE][eEs]*", a) for a in args)
+    commands: list[str] = []
+    files: list[tuple[int, str]] = []
+    index = 0
+    while index < len(args):
+        word = args[index]
+        if word in ("-c", "--cmd") and index + 1 < len(args):
+            commands.append(args[index + 1])
+            index += 1
+        elif word.startswith("+") and len(word) > 1:
+            commands.append(word[1:])
+        elif word in ("-u", "-i") and index + 1 < len(args) and args[index + 1] == "NONE":
+            index += 1
+        elif word.startswith("-") and re.fullmatch(r"-[eEsnNX]+|--clean|--noplugin", word):
+            pass
+        elif word.startswith("-"):
+            return unknown_program(cmd.name, f" (with option {word})")
+        else:
+            files.append((index + 1, word))
+        index += 1
+    if not (silent and commands and files and not cmd.piped and not cmd.redirects):
+        return unknown_program(cmd.name, " (an editor run without a plain scripted edit)")
+    for command in commands:
+        if "\\=" in command or not _EX_SAFE.fullmatch(command.strip().lstrip(":")):
+            return unknown_program(f"{cmd.name} -c {command[:30]!r}", " (an ex command)")
+    for position, word in files:
+        if cmd.is_dynamic(position) or not paths.in_workspace(ctx.resolve(word), ctx.workspace):
+            return outside(word, cmd.name)
+    return None
+
+
 def _project(cmd: Cmd, ctx: Context) -> Finding | None:
     if _is_script(cmd) and not paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace):
         return Finding(
@@ -258,6 +346,8 @@ def _project(cmd: Cmd, ctx: Context) -> Finding | None:
             f"runs {cmd.argv[0]}, a program outside the workspace; a human must confirm, or "
             "copy it into the workspace and read it first",
         )
+    if cmd.name == "tflint" and any(a.startswith("--init") for a in cmd.args()):
+        return unknown_program("tflint --init", " (it downloads plugins, which are programs)")
     if cmd.name in ("make", "gmake") and {"install", "uninstall"} & set(cmd.args()):
         return Finding(
             "install-outside",
@@ -324,6 +414,26 @@ def _port_check(cmd: Cmd, ctx: Context) -> Finding | None:
     return unknown_program(cmd.argv[0])
 
 
+_DUMPERS = ("pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport")
+_DUMP_OUTPUTS = ("-f", "--file", "-r", "--result-file", "-o", "--out", "--archive")
+_DUMP_HOSTS = ("-h", "--host", "--uri")
+_LOCAL_DB = re.compile(r"^(localhost|127\.0\.0\.1|::1|/.*|mongodb://(localhost|127\.0\.0\.1)\b.*)$")
+
+
+def _dump(cmd: Cmd, ctx: Context) -> Finding | None:
+    """pg_dump/mysqldump/mongodump only read the database; a local one dumped to the terminal
+    or into the workspace is confined. A remote host copies another machine's data: asks."""
+    host = option_value(cmd.args(), _DUMP_HOSTS)
+    attached = [a[2:] for a in cmd.args() if a.startswith("-h") and len(a) > 2]
+    host = host or (attached[0] if attached else None)
+    if host is not None and not _LOCAL_DB.match(host):
+        return unknown_program(f"{cmd.name} -h {host}", " (it copies a remote database)")
+    target = option_value(cmd.args(), _DUMP_OUTPUTS)
+    if target is not None and not inside(target, ctx):
+        return outside(target, cmd.name)
+    return None
+
+
 def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
     return None  # judged by the network rules: they ask unless the host is this machine
 
@@ -364,6 +474,8 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **{n: _network_client for n in ("curl", "wget", "http", "https", "xh")},
     **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},
     "ssh-add": _ssh_add,
+    **{n: _dump for n in _DUMPERS},
+    **{n: _ex_edit for n in _VIM},
     **{n: _port_check for n in ("nc", "ncat", "netcat")},
 }
 

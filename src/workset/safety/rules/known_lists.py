@@ -36,6 +36,7 @@ READ_ONLY = frozenset(
         "tokei", "shellcheck", "hadolint", "yamllint", "jsonlint", "actionlint", "diffstat",
         "colordiff", "wdiff", "dos2unix", "unix2dos", "envsubst", "gzip", "gunzip", "bzip2",
         "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
+        "sysctl",
     }
 )  # fmt: skip
 WRITERS = frozenset(
@@ -56,6 +57,9 @@ PROJECT = frozenset(
         "markdownlint", "stylelint", "biome", "deno", "bun", "sphinx-build", "mkdocs",
         "alembic", "django-admin", "flask", "uvicorn", "gunicorn", "hugo", "jekyll", "wasm-pack",
         "protoc", "buf", "sqlfluff", "codespell", "vulture", "radon", "interrogate", "pdoc",
+        "tflint", "cfn-lint", "tfsec", "kubeconform", "kube-linter", "golangci-lint",
+        "staticcheck", "rubocop", "clang-format", "clang-tidy", "cppcheck", "ansible-lint",
+        "checkov", "kubeval",
     }
 )  # fmt: skip
 # Subcommands that only read, or only change the project in the workspace.
@@ -71,7 +75,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
             "cat-file", "show-ref", "for-each-ref", "count-objects", "fsck", "help", "version",
             "worktree", "notes", "restore", "whatchanged", "range-diff", "name-rev", "var",
             "check-ignore", "check-attr", "diff-tree", "diff-index", "rev-list", "merge-base",
-            "sparse-checkout", "lfs", "maintenance", "request-pull", "verify-commit",
+            "sparse-checkout", "lfs", "maintenance", "request-pull", "verify-commit", "bundle",
         }
     ),
     "pip": frozenset({"list", "show", "freeze", "check", "debug", "help", "index", "inspect",
@@ -80,7 +84,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                       "ls", "list", "outdated", "view", "info", "pack", "help", "init",
                       "--version", "-v", "audit", "explain", "why", "prune", "rebuild",
                       "dedupe", "fund", "doctor", "config", "root", "bin", "prefix", "stop",
-                      "restart", "exec", "x", "lint", "version"}),
+                      "restart", "exec", "x", "lint", "version", "pkg"}),
+    "packer": frozenset({"validate", "fmt", "inspect", "version"}),
     "cargo": frozenset({"build", "b", "check", "c", "test", "t", "run", "r", "clippy", "fmt",
                         "doc", "bench", "clean", "tree", "metadata", "update", "fetch",
                         "--version", "version", "help", "new", "init", "vendor", "expand",

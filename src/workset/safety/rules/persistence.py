@@ -40,6 +40,27 @@ def is_persistence_place(path: str) -> bool:
     return bool(_PLACES.search(path))
 
 
+_SERVICE_PLACES = re.compile(
+    r"(^~|^/Library|^)/?Library/Launch(Agents|Daemons)(/|$)|^~/\.config/systemd/|"
+    r"^/etc/systemd/|^/(usr/)?lib/systemd/"
+)
+
+
+def is_service_place(path: str) -> bool:
+    """``path`` holds the definitions of services (launchd plists, systemd units)."""
+    return bool(_SERVICE_PLACES.search(path))
+
+
+def _installed(what: str, ctx: Context) -> Finding:
+    return Finding(
+        "persistence-installed",
+        "deny",
+        f"the line writes a service definition into {sorted(ctx.services)[0]} and {what}: it "
+        "installs a program that runs by itself from now on, which an agent never does; leave "
+        "the file in the workspace and ask the user to install it",
+    )
+
+
 def persistence(what: str) -> Finding:
     return Finding(
         "persistence",
@@ -65,10 +86,14 @@ def _services(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.name == "launchctl" and words[:1] and words[0] in ("load", "bootstrap", "submit",
                                                               "enable", "kickstart"):  # fmt: skip
         yield persistence(f"launchctl {words[0]} installs or starts a service")
+        if ctx.services:
+            yield _installed(f"launchctl {words[0]} starts it", ctx)
     elif cmd.name == "service" and len(words) >= 2 and words[1] != "status":
         yield persistence(f"service {words[0]} {words[1]} changes a system service")
     elif cmd.name == "systemctl" and changes:
         yield persistence(f"systemctl {changes[0]} changes which services run")
+        if ctx.services and set(changes) & {"enable", "start", "reenable", "link"}:
+            yield _installed(f"systemctl {changes[0]} starts it", ctx)
 
 
 _TMUX_RUNS = frozenset({"new", "new-session", "new-window", "neww", "split-window", "splitw",
@@ -105,7 +130,7 @@ def _tmux(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         index += 2 if letters[-1:] in _TMUX_VALUES else 1
     body = rest[index + (index < len(rest) and rest[index] == "--") :]
     if body:
-        yield Nested(body[0] if len(body) == 1 else requote(body))
+        yield Nested(body[0] if len(body) == 1 else requote(body), later=detached)
     if detached:
         yield persistence(f"tmux {sub} -d keeps a session running in the background")
 
@@ -123,7 +148,7 @@ def _screen(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if "-X" in args or "-x" in args or "-r" in args or "-ls" in args or "-list" in args:
         return
     if body:
-        yield Nested(requote(body))
+        yield Nested(requote(body), later=detached)
     if detached:
         yield persistence("screen -dm keeps a session running in the background")
 
@@ -145,12 +170,7 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     scheduled = cmd.name in ("at", "batch") and not set(cmd.args()) & {"-l", "-c", "-f"}
     if not places and not cron and not scheduled:
         return
-    if cmd.name in ("tee", "crontab") or (scheduled and cmd.upstream):
-        texts = [static_output([c]) for c in cmd.upstream if c.name != "crontab"]
-        text = "".join(t for t in texts if t is not None)
-    else:
-        kept = tuple((op, t) for op, t in cmd.redirects if op == "<<")
-        text = static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
+    text = written_text(cmd, fed=cmd.name in ("tee", "crontab") or bool(scheduled and cmd.upstream))
     system_cron = any(_SYSTEM_CRON.match(ctx.resolve(p)) for p in places)
     if cron or any(_USER_CRON.match(ctx.resolve(p)) for p in places) or system_cron:
         schedule = _SYSTEM_CRON_LINE if system_cron else _CRON_SCHEDULE  # + the user field
@@ -158,19 +178,38 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif any(re.search(r"/(systemd|autostart)/|\.desktop$", ctx.resolve(p)) for p in places):
         found = re.findall(r"^\s*Exec\w*=[-@+!:]*(.*)$", text, flags=re.MULTILINE)
         text = "\n".join(found)
-    planted = _WORLD_WRITABLE_PROGRAM.search(text)
-    if planted:
-        yield planted_payload(planted.group(2))
+    payload = planted(text)
+    if payload is not None:
+        yield payload
     if text.strip():
-        yield Nested(text)
+        yield Nested(text, later=True)
 
 
-# A program run from a directory anyone on the machine can write, in command position.
+def written_text(cmd: Cmd, *, fed: bool) -> str:
+    """The text ``cmd`` writes when it is known: what the pipe feeds it (``fed``: tee, crontab),
+    or what it prints itself (echo/printf/cat of a here-document); "" when unknown."""
+    if fed:
+        texts = [static_output([c]) for c in cmd.upstream if c.name != "crontab"]
+        return "".join(t for t in texts if t is not None)
+    kept = tuple((op, t) for op, t in cmd.redirects if op == "<<")
+    return static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
+
+
+# A program run (or sourced) from a directory anyone on the machine can write, or hidden in a
+# dot-directory inside a cache (``~/.cache/.x/init.sh``), in command position.
 _WORLD_WRITABLE_PROGRAM = re.compile(
-    r"(^\s*|[;&|(`]\s*|\b(?:sh|bash|zsh|dash|nohup|exec|setsid|python3?|perl|node|sudo|env)\s+)"
-    r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+)",
+    r"(^\s*|[;&|(`]\s*|\b(?:sh|bash|zsh|dash|nohup|exec|setsid|python3?|perl|node|sudo|env|"
+    r"source)\s+|(?:^|[;&|(]\s*)\.\s+)"
+    r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+|"
+    r"(?:~|\$HOME|\$\{HOME\})/(?:\.cache|Library/Caches)/(?:[^\s'\";|&)/]+/)*\.[^\s'\";|&)]+)",
     re.MULTILINE,
 )
+
+
+def planted(text: str) -> Finding | None:
+    """Code left to run later that runs a program from /tmp or hidden inside a cache."""
+    match = _WORLD_WRITABLE_PROGRAM.search(text)
+    return planted_payload(match.group(2)) if match else None
 
 
 def planted_payload(program: str) -> Finding:
@@ -178,8 +217,8 @@ def planted_payload(program: str) -> Finding:
         "persistence-planted",
         "deny",
         f"the line leaves {program} to run later by itself, a program in a directory anyone "
-        "on the machine can write (and may hide there): that is how implants survive; keep "
-        "scripts in the workspace and run them directly",
+        "on the machine can write or hidden inside a cache: that is how implants survive and "
+        "hide; keep scripts in the workspace and run them directly",
     )
 
 

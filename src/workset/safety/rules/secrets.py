@@ -111,6 +111,8 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
         args = args[:-1]  # the destination is written, not read
     if name == "git":
         args = _git_files(cmd)
+    elif name == "openssl" and cmd.args()[:1] in (("x509",), ("verify",), ("crl",)):
+        args = []  # they print certificates, never a private key, whatever file they read
     elif name in ("openssl", "ssh-keygen"):
         written = set(keytools.writes(cmd))  # a key being generated is not read
         args = [a for a in args if a not in written]
@@ -119,6 +121,8 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     if name in ("echo", "printf", "printenv"):
         found.extend(_secret_variables(cmd))
     for word in args:
+        if ctx.links and name not in LISTING and not word.startswith("-"):
+            word = ctx.resolve(word)  # read through a link the line made: its target
         place = paths.normalize(word.split("=", 1)[-1].lstrip("@<"))
         if (place in _SECRET_DIRS and name not in LISTING) or (
             is_secret(word) and name not in LISTING
@@ -147,8 +151,13 @@ def _secret_variables(cmd: Cmd) -> list[str]:
     """``echo $GITHUB_TOKEN``, ``printenv AWS_SECRET_ACCESS_KEY``: a credential printed."""
     if cmd.name == "printenv":
         names = [a for a in cmd.args() if not a.startswith("-")]
-    else:
-        names = [n for a in cmd.args() for n in re.findall(r"\$\{?([A-Za-z_]\w*)", a)]
+        return [f"${n}" for n in names if _SECRET_VARIABLE.search(n)]
+    return [v for a in cmd.args() for v in secret_variables(a)]
+
+
+def secret_variables(word: str) -> list[str]:
+    """The credential variables (``$API_TOKEN``, ``${AWS_SECRET_ACCESS_KEY}``) ``word`` reads."""
+    names = re.findall(r"\$\{?([A-Za-z_]\w*)", word)
     return [f"${n}" for n in names if _SECRET_VARIABLE.search(n)]
 
 
@@ -214,13 +223,89 @@ def _after_pattern(cmd: Cmd) -> list[str]:
     return operands if explicit else operands[1:]
 
 
-def secret_read(words: list[str]) -> Finding:
+# Programs that print, copy or pack what they read: given a secret, they put its content in
+# the agent's context or in a new file. Programs that only use a key (ssh -i, ssh-add,
+# ssh-keygen -l, openssl, kubectl --kubeconfig) are not among them.
+REVEALERS = frozenset({"cat", "tac", "head", "tail", "less", "more", "most", "bat", "batcat",
+                       "nl", "strings", "xxd", "od", "hexdump", "hd", "base64", "base32",
+                       "basenc", "tr", "cut", "sort", "uniq", "paste", "fold", "column", "jq",
+                       "yq", "grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk",
+                       "mawk", "sed", "cp", "rsync", "tar", "zip", "7z", "7za", "gzip", "bzip2",
+                       "xz", "zstd", "dd", "install", "pbcopy", "xclip", "xsel", "wl-copy",
+                       "tee", "sqlite3", "source", ".", "iconv", "expand", "rev", "split",
+                       "php", "perl", "ruby", "node", "lua"})  # fmt: skip
+# Trees that hold nothing but keys and credentials: packing or copying one copies them.
+_KEY_TREES = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.password-store", "~/.azure",
+                        "~/.config/gcloud", "~/.local/share/keyrings", "~/Library/Keychains",
+                        "/root/.ssh", "/etc/ssh"})  # fmt: skip
+
+
+def plain_secret(word: str, ctx: Context | None = None) -> bool:
+    """``word`` is plainly the user's or the system's secret: a key, credential, cookie or
+    history file (or a tree of keys) outside the workspace. A file in the workspace that is
+    named like one (``./certs/dev.pem``, ``.env``) may be a fixture and is not."""
+    text = word.split("=", 1)[-1].lstrip("@<")
+    place = paths.normalize(ctx.resolve(text) if ctx is not None else text)
+    if not place.startswith(("/", "~")) or _PUBLIC.search(place):
+        return False
+    if paths.in_workspace(place, ctx.workspace if ctx is not None else None):
+        return False
+    if _SYSTEM_SECRETS.match(place) or place.rstrip("/") in _KEY_TREES:
+        return True
+    return bool(_SECRET_FILE.search(place) or _CREDENTIAL_STORE.match(place))
+
+
+# Files that are nothing but stored credentials whatever their name: keyrings, keychains, the
+# password store, gpg's private keys, and the token files of gh, docker and kubectl.
+_CREDENTIAL_STORE = re.compile(
+    r"^~/(\.local/share/keyrings/|Library/Keychains/|\.password-store/|\.gnupg/(private-keys|"
+    r"secring|trustdb)|\.config/gh/hosts\.ya?ml$|\.docker/config\.json$|\.kube/config$|"
+    r"\.ssh/(?!(config|known_hosts\w*|authorized_keys\w*|[^/]*\.pub)$)[^/]+$)"
+)
+
+
+def secret_read(words: list[str], reveals: bool = False) -> Finding:
+    """Reading ``words`` asks; printing or copying a plain secret (``reveals``) is denied."""
+    if reveals:
+        return Finding(
+            "secret-read",
+            "deny",
+            f"reads {words[0]}, which is a key, credential or history file outside the "
+            "workspace, and prints or copies its content; secrets never belong in the agent's "
+            "context — ask the user to do it if it is truly needed",
+        )
     return Finding(
         "secret-read",
         "ask",
         f"reads {words[0]}, which holds keys, credentials or history; a human must confirm, "
         "and secrets never belong in the agent's context",
     )
+
+
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+_MATCHES_ALL = frozenset({"", ".", "^", "$", ".*", "^.*", "-v"})
+_SECRET_PATTERN = re.compile(r"(?i)secret|token|pass|key|auth|cred|cookie|session|bearer")
+
+
+def _greps_secrets(cmd: Cmd) -> bool:
+    """grep prints the secret's lines: a pattern that matches every line, or one that looks
+    for the credential itself; counts and names (``-c``, ``-l``, ``-q``) print none."""
+    args = cmd.args()
+    if any(re.fullmatch(r"-[a-zA-Z]*[clLq][a-zA-Z]*|--(count|files-with-matches|quiet)", a)
+           for a in args):  # fmt: skip
+        return False
+    given = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-e", "--regexp")]
+    operands = [a for a in args if not a.startswith("-")]
+    patterns = given or operands[:1]
+    return any(p in _MATCHES_ALL or _SECRET_PATTERN.search(p) for p in patterns) or "-v" in args
+
+
+def judge_read(cmd: Cmd, ctx: Context, words: list[str]) -> Finding:
+    """The secret-read finding for ``cmd`` reading ``words``: denied when ``cmd`` prints or
+    copies one that is plainly a secret, else asked."""
+    shown = [w for w in words if plain_secret(w, ctx)] if cmd.name in REVEALERS else []
+    shown = [] if cmd.name in _GREPS and not _greps_secrets(cmd) else shown
+    return secret_read(shown or words, reveals=bool(shown))
 
 
 def exfiltration(what: str) -> Finding:

@@ -23,15 +23,18 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
             return None
         args = list(cmd.args())
         if cmd.name == "echo":
+            escapes = False
             while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
-                args.pop(0)
+                escapes = escapes or "e" in args.pop(0)
             text = " ".join(args) + "\n"
+            text = _escapes(text) if escapes else text
         elif cmd.name == "printf" and args:
-            fmt = args[0].replace("\\n", "\n")
+            fmt = _escapes(args[0])
             if "%" not in fmt:
                 text = fmt
-            elif set(re.findall(r"%.", fmt)) <= {"%s", "%%"} and args[1:]:
-                values = list(args[1:])
+            elif set(re.findall(r"%.", fmt)) <= {"%s", "%b", "%%"} and args[1:]:
+                fmt = fmt.replace("%b", "%s")  # %b: the value's escapes decoded, as below
+                values = [_escapes(v) if "%b" in args[0] else v for v in args[1:]]
                 count = fmt.count("%s")
                 while len(values) % count:
                     values.append("")
@@ -67,6 +70,25 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
         if text is None:
             return None
     return text
+
+
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{1,2}|0?[0-7]{1,3}|u[0-9a-fA-F]{4}|[abefnrtv\\])")
+_NAMED = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+          "v": "\v", "\\": "\\"}  # fmt: skip
+
+
+def _escapes(text: str) -> str:
+    """printf's format (and ``echo -e``): ``\\x72\\x6d`` and ``\\162\\155`` are ``rm``."""
+
+    def one(match: re.Match[str]) -> str:
+        code = match.group(1)
+        if code[0] in "xu":
+            return chr(int(code[1:], 16))
+        if code[0].isdigit():
+            return chr(int(code, 8) & 0xFF)
+        return _NAMED[code]
+
+    return _ESCAPE.sub(one, text)
 
 
 def _located(args: list[str]) -> str | None:

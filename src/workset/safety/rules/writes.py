@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
-from workset.safety.rules.persistence import is_persistence_place, persistence
+from workset.safety.rules.persistence import is_persistence_place, is_service_place, persistence
 from workset.safety.rules.secrets import erases_record, is_secret, wipe
 
 WRITING_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
@@ -25,6 +25,8 @@ def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
     path = ctx.resolve(word)
     if paths.is_harmless_device(path):
         return
+    if is_service_place(path):
+        ctx.services.add(path)  # for a launchctl load or systemctl enable later in the line
     if paths.is_block_device(path):
         yield Finding(
             "write-block-device",
@@ -48,12 +50,19 @@ def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
         yield persistence(f"{via} writes {word}, which runs by itself later")
 
 
+def _tightens(mode: str) -> bool:
+    """``chmod 600``/``go-rwx`` only takes rights away: no one gains access to a key."""
+    if re.fullmatch(r"0?[0-7]00", mode):
+        return True
+    return re.fullmatch(r"([ugoa]*-[rwxXst]+)(,[ugoa]*-[rwxXst]+)*", mode) is not None
+
+
 def sensitive_write(word: str) -> Finding:
     return Finding(
         "write-sensitive-file",
         "deny",
-        f"changing {word} alters accounts or SSH keys and can lock people out or let strangers "
-        "in; this is not something an agent does — ask the user to make the change",
+        f"changing {word} alters accounts, logins or SSH keys and can lock people out or let "
+        "strangers in; this is not something an agent does — ask the user to make the change",
     )
 
 
@@ -87,7 +96,7 @@ def _writers(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                     f"{name} {'-R ' if recursive else ''}on {word!r} changes who owns or may "
                     "use the whole system or home; change modes only of workspace files",
                 )
-            elif paths.is_sensitive(path):
+            elif paths.is_sensitive(path) and not (name == "chmod" and _tightens(operands[0][1])):
                 yield sensitive_write(word)
             elif paths.is_system(path):
                 yield system_write(word)

@@ -1,0 +1,62 @@
+"""Rules for code written into the files the project's own tools run.
+
+``make``, ``pytest``, ``npm install`` and ``pip install .`` are allowed because they run the
+project's code; that trust is only as good as the code. When a line writes known text into a
+Makefile's recipes, a ``conftest.py``/``setup.py``/``noxfile.py``, a ``.pth`` file, an
+``.envrc`` or ``package.json``'s ``scripts``, that text is analysed as the code it will be,
+and what would be denied there (a download piped into a shell, a delete of the home) is denied
+here. Only denials are kept: the write itself stays a workspace write, so adding an ordinary
+target or test does not start asking.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety.rules.base import Cmd, Context, Nested, Result
+from workset.safety.rules.persistence import written_text
+
+_WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
+_MAKEFILE = re.compile(r"(^|/)([Mm]akefile|GNUmakefile|[^/]+\.mk|[Jj]ustfile)$")
+_PYTHON = re.compile(
+    r"(^|/)(conftest|setup|noxfile|tasks|fabfile|dodo|sitecustomize|usercustomize)\.py$|\.pth$"
+)
+_SHELL = re.compile(r"(^|/)\.envrc$")
+_PACKAGE = re.compile(r"(^|/)package\.json$")
+_SCRIPTS = re.compile(r'"scripts"\s*:\s*\{([^{}]*)\}')
+_VALUE = re.compile(r'"[^"]*"\s*:\s*"((?:[^"\\]|\\.)*)"')
+
+
+def code_of(path: str, text: str) -> Nested | None:
+    """The code that ``text``, written to ``path``, will be when the project's tool runs."""
+    if _MAKEFILE.search(path):
+        recipes = [line.strip().lstrip("@-+") for line in text.splitlines() if line[:1] == "\t"]
+        inline = [m.group(1) for m in re.finditer(r"^[^\t#][^:=]*:[^=;]*;(.*)$", text, re.M)]
+        code = "\n".join(recipes + inline)
+        return Nested(code, deny_only=True) if code.strip() else None
+    if _PYTHON.search(path):
+        if path.endswith(".pth"):  # site runs the lines that start with "import"
+            text = "\n".join(line for line in text.splitlines() if line.startswith("import"))
+        return Nested(text, "python", deny_only=True) if text.strip() else None
+    if _SHELL.search(path):
+        return Nested(text, deny_only=True) if text.strip() else None
+    block = _SCRIPTS.search(text) if _PACKAGE.search(path) else None
+    if block is not None:
+        scripts = [m.group(1).replace('\\"', '"') for m in _VALUE.finditer(block.group(1))]
+        return Nested("\n".join(scripts), deny_only=True) if scripts else None
+    return None
+
+
+def build_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """What ``echo …``/``printf …``/``cat <<EOF``/``… | tee`` writes into a build file."""
+    places = [t for op, t in cmd.redirects if op in _WRITES]
+    if cmd.name == "tee":
+        places += [a for a in cmd.args() if not a.startswith("-")]
+    if not places:
+        return
+    text = written_text(cmd, fed=cmd.name == "tee")
+    for place in places:
+        found = code_of(ctx.resolve(place), text) if text else None
+        if found is not None:
+            yield found

@@ -1,0 +1,104 @@
+"""Rules for tools that print credentials: cloud tokens, stored passwords, cluster secrets.
+
+``gcloud auth print-access-token``, ``gh auth token``, ``az account get-access-token``,
+``aws configure get aws_secret_access_key``, ``security find-generic-password -w``, ``pass
+show``, ``kubectl get secret -o yaml`` and kin print a live credential. Printed where the
+agent reads it (the terminal, a file) the credential enters its context, which is denied. The
+same call inside ``$(…)`` or piped into the next command is how the credential is *used*
+(``curl -H "Authorization: Bearer $(gcloud auth print-access-token)"``, ``aws ecr
+get-login-password | docker login --password-stdin``): that asks, unless the next command
+only decodes or prints it (``kubectl get secret … | base64 -d``), which is denied too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.interpreters import OTHER_INTERPRETERS
+from workset.safety.rules.secrets import REVEALERS
+from workset.safety.rules.wrappers import unwrap
+
+_WORDS = {
+    "gcloud": (("auth", "print-access-token"), ("auth", "print-identity-token"),
+               ("auth", "application-default", "print-access-token"), ("config", "config-helper")),
+    "az": (("account", "get-access-token"),),
+    "gh": (("auth", "token"),),
+    "glab": (("auth", "token"),),
+    "aws": (("configure", "export-credentials"), ("ecr", "get-login-password"),
+            ("sts", "get-session-token"), ("codeartifact", "get-authorization-token")),
+    "security": (("find-generic-password",), ("find-internet-password",), ("dump-keychain",)),
+    "git": (("credential", "fill"), ("credential-store", "get"), ("credential-cache", "get")),
+    "secret-tool": (("lookup",),),
+    "pass": (("show",),),
+    "op": (("read",), ("item", "get")),
+    "vault": (("kv", "get"), ("read",), ("token", "create")),
+    "heroku": (("auth:token",),),
+    "doctl": (("auth", "token"),),
+}  # fmt: skip
+_AWS_SECRET_KEY = re.compile(r"(secret|session_token|access_key)", re.IGNORECASE)
+_KUBE_OUTPUT = re.compile(r"^(-o|--output)(=?(yaml|json|jsonpath.*|go-template.*|template.*))?$")
+
+
+def printed(cmd: Cmd) -> str | None:
+    """What credential ``cmd`` prints (``gcloud auth print-access-token``), or None."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    for shape in _WORDS.get(cmd.name, ()):
+        if tuple(words[: len(shape)]) == shape:
+            shows = {"-d"} if shape == ("dump-keychain",) else {"-w", "-g"}
+            if cmd.name == "security" and not shows & set(cmd.args()):
+                return None  # without -w/-g (-d) it prints the items' attributes, not secrets
+            return f"{cmd.name} {' '.join(shape)}"
+    if cmd.name == "aws" and words[:2] == ["configure", "get"] and words[2:3]:
+        return f"aws configure get {words[2]}" if _AWS_SECRET_KEY.search(words[2]) else None
+    if cmd.name in ("kubectl", "oc") and words[:1] == ["get"] and _names_secret(words[1:]):
+        output = any(_KUBE_OUTPUT.match(a) for a in cmd.args())
+        return f"{cmd.name} get secret -o …" if output else None
+    if cmd.name in ("kubectl", "oc") and words[:2] == ["config", "view"] and "--raw" in cmd.args():
+        return f"{cmd.name} config view --raw"
+    return None
+
+
+def _names_secret(words: list[str]) -> bool:
+    kinds = {w.split("/", 1)[0].split(",")[0] for w in words}
+    return bool(kinds & {"secret", "secrets"})
+
+
+def _denied(what: str) -> Finding:
+    return Finding(
+        "credential-print",
+        "deny",
+        f"{what} prints a live credential where the agent reads it; secrets never belong in "
+        "the agent's context — pass it straight to the command that needs it, or ask the user",
+    )
+
+
+def _printer(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    what = printed(cmd)
+    if what is not None and ctx.shown:
+        yield _denied(what)
+    elif what is not None:
+        yield Finding(
+            "credential-use",
+            "ask",
+            f"{what} hands a live credential to the next command; a human must confirm where "
+            "it goes",
+        )
+
+
+def _decoder(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``… get secret -o jsonpath=… | base64 -d``: the credential decoded and printed."""
+    if not ctx.shown:
+        return
+    for earlier in cmd.upstream:
+        what = printed(unwrap(earlier, []))
+        if what is not None:
+            yield _denied(f"{what} | {cmd.name}")
+            return
+
+
+HANDLERS: dict[str, Handler] = {
+    **{n: _printer for n in (*_WORDS, "kubectl", "oc")},  # git: its other rules run too
+    **{n: _decoder for n in REVEALERS - OTHER_INTERPRETERS.keys()},  # those: judged as code
+}

@@ -1,0 +1,150 @@
+"""Rules for what switches off the machine's defences.
+
+Turning off address-space randomisation or ptrace protection (``sysctl -w
+kernel.randomize_va_space=0``), SELinux (``setenforce 0``), the firewall (``ufw disable``) or
+the audit and confinement services, and making a root-owned or system program setuid
+(``chown root X && chmod 4755 X``, ``chmod u+s /bin/bash``) only ever open the machine to
+others; they are denied. Other kernel settings ask; reading them runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+
+from workset.safety import paths
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+from workset.safety.rules.static import static_output
+
+# Kernel settings that protect the machine, and the values that switch the protection off.
+_DEFENCES = {
+    "kernel.randomize_va_space": "0",
+    "kernel.yama.ptrace_scope": "0",
+    "kernel.kptr_restrict": "0",
+    "kernel.dmesg_restrict": "0",
+    "kernel.unprivileged_bpf_disabled": "0",
+    "kernel.perf_event_paranoid": "-1",
+    "kernel.modules_disabled": "0",
+    "fs.protected_symlinks": "0",
+    "fs.protected_hardlinks": "0",
+    "fs.protected_regular": "0",
+    "fs.protected_fifos": "0",
+    "fs.suid_dumpable": "1",
+}
+_DEFENCE_SERVICES = re.compile(
+    r"^(apparmor|firewalld|ufw|auditd|fail2ban|selinux|nftables|iptables|clamav[\w-]*|"
+    r"falcon-sensor|osqueryd)(\.service)?$"
+)
+_SETUID = re.compile(r"^([0-7]?[2467][0-7]{3}|[ugoa]*[+=][rwxXt]*s[rwxXt]*)$")
+_ROOT = re.compile(r"^(root|0)([:.].*)?$")
+
+
+def _off(what: str) -> Finding:
+    return Finding(
+        "defence-off",
+        "deny",
+        f"{what} switches off a defence of the machine, which only ever opens it to others; "
+        "leave it on — ask the user if a tool truly needs it",
+    )
+
+
+def _sysctl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    settings = [a for a in cmd.args() if "=" in a and not a.startswith("-")]
+    for setting in settings:
+        key, _, value = setting.partition("=")
+        key = key.replace("/", ".")
+        if _DEFENCES.get(key) == value.strip():
+            yield _off(f"sysctl {key}={value}")
+            return
+    if settings or any(a in ("-p", "--load", "--system") for a in cmd.args()):
+        yield Finding(
+            "kernel-setting",
+            "ask",
+            "sysctl changes kernel settings for the whole machine; a human must confirm, or "
+            "only read them (sysctl NAME)",
+        )
+
+
+def defence_file(path: str, text: str) -> Finding | None:
+    """Writing ``text`` into ``/proc/sys/…`` turns a protection off (``echo 0 > …``)."""
+    if not path.startswith("/proc/sys/"):
+        return None
+    key = path.removeprefix("/proc/sys/").replace("/", ".")
+    if _DEFENCES.get(key) == text.strip():
+        return _off(f"writing {text.strip()} to {path}")
+    return None
+
+
+def _setenforce(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    if cmd.args()[:1] in (("0",), ("Permissive",), ("permissive",)):
+        yield _off("setenforce 0")
+
+
+def _ufw(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    if cmd.args()[:1] in (("disable",), ("reset",)):
+        yield _off(f"ufw {cmd.args()[0]}")
+
+
+def _services(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    if words[:1] and words[0] in ("stop", "disable", "mask", "kill"):
+        hit = [w for w in words[1:] if _DEFENCE_SERVICES.match(w)]
+        if hit:
+            yield _off(f"{cmd.name} {words[0]} {hit[0]}")
+
+
+def _service(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``service NAME stop``: the verb after the name."""
+    yield from _services(cmd.with_argv([cmd.argv[0], *cmd.argv[2:3], *cmd.argv[1:2]]), ctx)
+
+
+def _chown(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """Remember the files the line gives to root, for :func:`_chmod`."""
+    _, operands = parse_flags(cmd.args())
+    if operands and _ROOT.match(operands[0][1]):
+        ctx.root_owned.update(ctx.resolve(w) for _, w in operands[1:])
+    yield from ()
+
+
+def _proc_write(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``echo 0 > /proc/sys/kernel/randomize_va_space``, or the same through ``tee``."""
+    if cmd.name == "tee":
+        text = static_output(cmd.upstream)
+        targets = [w for _, w in parse_flags(cmd.args())[1]]
+    else:
+        text = static_output([dataclasses.replace(cmd, redirects=())])
+        targets = [t for op, t in cmd.redirects if op in (">", ">>", ">|")]
+    for target in targets if text is not None else ():
+        found = defence_file(paths.normalize(ctx.resolve(target)), text or "")
+        if found is not None:
+            yield found
+
+
+def _chmod(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    _, operands = parse_flags(cmd.args())
+    if not operands or not _SETUID.match(operands[0][1]):
+        return
+    for _, word in operands[1:]:
+        place = ctx.resolve(word)
+        if place in ctx.root_owned or paths.is_system(place):
+            yield Finding(
+                "setuid-root",
+                "deny",
+                f"chmod {operands[0][1]} on {word}, a program owned by root or the system, "
+                "lets anyone run it with root's rights (a backdoor); never make programs "
+                "setuid — ask the user if a tool truly needs it",
+            )
+            return
+
+
+HANDLERS: dict[str, Handler] = {
+    "sysctl": _sysctl,
+    "setenforce": _setenforce,
+    "ufw": _ufw,
+    "systemctl": _services,
+    "service": _service,
+    "chown": _chown,
+    "chmod": _chmod,
+    **{n: _proc_write for n in ("tee", "echo", "printf")},
+}

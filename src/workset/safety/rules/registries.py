@@ -1,0 +1,217 @@
+"""Rules for package managers' settings and scripts: where packages come from, and the code
+``npm install`` runs.
+
+Switching off the checks that make a download the package it claims to be (``npm config set
+strict-ssl false``, ``git config http.sslVerify false``, ``--trusted-host``, ``GOSUMDB=off``,
+``NODE_TLS_REJECT_UNAUTHORIZED=0``) and installing from a plain-http index on another host
+(``pip install -i http://…``) are denied too; ``go env -w`` asks as the user config it writes.
+
+Pointing npm, yarn, pnpm or pip at a registry over plain ``http://`` on another host
+(``registry=http://203.0.113.30:4873/`` in ``~/.npmrc``, ``npm config set registry http://…``,
+``pip config set global.index-url http://…``) lets anyone on the way swap the packages every
+later install fetches; it is denied. A registry on this machine (a local mirror) or over
+https only asks as the config write it is. ``npm pkg set scripts.NAME=CODE`` and ``npm
+set-script NAME CODE`` leave CODE for ``npm install``/``npm run`` to run, so CODE is analysed
+like the line itself; other ``npm pkg`` calls edit ``package.json`` in the workspace.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, parse_flags
+from workset.safety.rules.static import static_output
+
+_REGISTRY_KEYS = re.compile(
+    r"^(@[\w-]+:)?registry$|^(global\.|install\.)?(extra-)?index-url$|^index$", re.IGNORECASE
+)
+_PLAIN_REMOTE = re.compile(r"^http://(?!(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$))")
+_CONFIG_FILE = re.compile(r"(^|/)(\.npmrc|\.yarnrc(\.yml)?|pip\.conf|pip\.ini|\.pydistutils\.cfg)$")
+_SETTING = re.compile(r"^\s*([@\w:.-]+)\s*[=:]\s*['\"]?(\S+?)['\"]?\s*$", re.MULTILINE)
+
+
+# Settings that switch off the checks that make a download the package it claims to be.
+_UNCHECKED = {
+    "strict-ssl": "false",
+    "http.sslverify": "false",
+    "global.trusted-host": "",
+    "install.trusted-host": "",
+    "trusted-host": "",
+    "gosumdb": "off",
+    "goinsecure": "",
+    "gonosumdb": "",
+    "gonosumcheck": "",
+    "goflags": "-insecure",
+    "node_tls_reject_unauthorized": "0",
+    "pip_trusted_host": "",
+    "npm_config_strict_ssl": "false",
+}
+# Variables that name the registry or index (npm_config_*, PIP_*, UV_*, GOPROXY).
+_REGISTRY_VARIABLES = re.compile(
+    r"^(npm_config_registry|yarn_registry|pip_(extra_)?index_url|uv_(extra_)?index_url|"
+    r"uv_default_index|goproxy|cargo_registries_\w+_index)$",
+    re.IGNORECASE,
+)
+
+
+def _plain_http(key: str, value: str) -> Finding:
+    return Finding(
+        "registry-insecure",
+        "deny",
+        f"{key}={value} makes installs fetch packages over plain http from another host, "
+        "where anyone on the way can swap them; use the official registry over https, or "
+        "ask the user to configure a mirror",
+    )
+
+
+def _unchecked(key: str, value: str) -> Finding:
+    return Finding(
+        "registry-unchecked",
+        "deny",
+        f"{key}={value} switches off the checks (TLS, checksums) that make a download the "
+        "package it claims to be; leave them on — ask the user if a mirror truly needs it",
+    )
+
+
+def _insecure(key: str, value: str) -> Finding | None:
+    key, value = key.strip(), value.strip().strip("'\"")
+    registry = _REGISTRY_KEYS.match(key) or _REGISTRY_VARIABLES.match(key)
+    if registry and any(_PLAIN_REMOTE.match(v) for v in value.split(",")):
+        return _plain_http(key, value)
+    off = _UNCHECKED.get(key.lower())
+    if off is not None and (value.lower() == off or (not off and value)):
+        return _unchecked(key, value)
+    return None
+
+
+def insecure_variable(name: str, value: str) -> Finding | None:
+    """``export PIP_INDEX_URL=http://…``, ``GOSUMDB=off``: the variable form of a setting."""
+    if _REGISTRY_VARIABLES.match(name) or name.lower() in _UNCHECKED:
+        return _insecure(name, value)
+    return None
+
+
+_INDEX_OPTIONS = ("-i", "--index-url", "--extra-index-url", "--registry", "--index",
+                  "--default-index", "--find-links", "-f")  # fmt: skip
+
+
+def _install_from(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``pip install -i http://203.0.113.7/simple x``, ``--trusted-host``: one install from
+    an index anyone on the way can answer for."""
+    args = cmd.args()
+    if not {"install", "add", "i", "download", "sync", "ci"} & set(args):
+        return
+    for index, word in enumerate(args):
+        option, _, attached = word.partition("=")
+        value = attached or (args[index + 1] if index + 1 < len(args) else "")
+        if option in _INDEX_OPTIONS and _PLAIN_REMOTE.match(value):
+            yield _plain_http(option, value)
+            return
+        if option == "--trusted-host" and value:
+            yield _unchecked(option, value)
+            return
+
+
+def _go_env(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``go env -w KEY=VALUE`` writes the user's go settings."""
+    args = cmd.args()
+    if args[:1] != ("env",) or not ({"-w", "-u"} & set(args)):
+        return
+    for word in args:
+        key, eq, value = word.partition("=")
+        found = _insecure(key, value) if eq else None
+        if found is not None:
+            yield found
+            return
+    yield Finding(
+        "user-config",
+        "ask",
+        "go env -w changes the user's go settings outside the workspace, for every project; "
+        "a human must confirm, or set the variable for one command",
+    )
+
+
+def _config_set(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``npm config set registry URL`` / ``pip config set global.index-url URL``."""
+    words = [w for _, w in parse_flags(cmd.args())[1]]
+    if words[:2] in (["config", "set"], ["set"]) or (words[:1] == ["config"] and "set" in words):
+        rest = words[words.index("set") + 1 :]
+        pairs = [tuple(w.split("=", 1)) for w in rest if "=" in w]
+        if len(rest) >= 2 and "=" not in rest[0]:
+            pairs.append((rest[0], rest[1]))
+        for key, value in pairs:
+            found = _insecure(key, value)
+            if found is not None:
+                yield found
+                return
+        project = any(a in ("--location=project", "--site") for a in cmd.args()) or (
+            "--location" in cmd.args() and "project" in cmd.args()
+        )
+        if not project:
+            yield Finding(
+                "user-config",
+                "ask",
+                f"{cmd.name} config set changes the user's {cmd.name} settings outside the "
+                "workspace, for every project; a human must confirm, or set it in the project "
+                "(--location=project)",
+            )
+
+
+def _npm_scripts(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """The code ``npm pkg set scripts.X=CODE`` / ``npm set-script X CODE`` leaves to run."""
+    words = [w for _, w in parse_flags(cmd.args())[1]]
+    if words[:2] == ["pkg", "set"]:
+        for word in words[2:]:
+            key, eq, value = word.partition("=")
+            if eq and key.startswith("scripts."):
+                yield Nested(value)
+    elif words[:1] == ["set-script"] and len(words) > 2:
+        yield Nested(words[2])
+
+
+def _written_settings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``echo registry=http://… >> ~/.npmrc``, or the same through ``tee``."""
+    if cmd.name == "tee":
+        places = [w for _, w in parse_flags(cmd.args())[1]]
+        text = static_output(cmd.upstream)
+    else:
+        places = [t for op, t in cmd.redirects if op in (">", ">>", ">|")]
+        text = static_output([dataclasses.replace(cmd, redirects=())])
+    if text is None or not any(_CONFIG_FILE.search(ctx.resolve(p)) for p in places):
+        return
+    for key, value in _SETTING.findall(text):
+        found = _insecure(key, value)
+        if found is not None:
+            yield found
+            return
+
+
+def _npm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    yield from _config_set(cmd, ctx)
+    yield from _npm_scripts(cmd, ctx)
+    yield from _install_from(cmd, ctx)
+
+
+def _package_manager(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    yield from _config_set(cmd, ctx)
+    yield from _install_from(cmd, ctx)
+
+
+def _git_config(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``git config [--global] http.sslVerify false``: a setting that stays."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    if words[:1] == ["config"] and len(words) >= 3:
+        found = _insecure(words[1], words[2])
+        if found is not None:
+            yield found
+
+
+HANDLERS: dict[str, Handler] = {
+    "npm": _npm,
+    **{n: _package_manager for n in ("pnpm", "yarn", "pip", "pip3", "uv", "pipx", "poetry")},
+    "go": _go_env,
+    "git": _git_config,
+    **{n: _written_settings for n in ("echo", "printf", "tee", "cat")},
+}
