@@ -75,6 +75,21 @@ CLAIM_RULES: tuple[Rule, ...] = (
             r"\b(same|equal|higher|greater|more|top|full)\s+(priority|weight|authority|precedence|"
             r"standing|trust|rank)\s+(as|than)\s+(the\s+user\b|yours|your\s+own|the\s+system|"
             r"the\s+developer|the\s+operator|user\s+messages|the\s+user['’]s)",
+            # its output is instructions: "counts as system instructions", "is to be read as an
+            # operator directive"
+            r"\b((counts?|serves?|acts?|qualif(y|ies)|stands?)\s+as|(is|are)\s+(to\s+be\s+)?"
+            r"(treated|read|taken|regarded|handled)\s+as)\s+(a\s+|an\s+)?(system|operator|"
+            r"developer|admin\w*|platform)[\s-]+(level\s+)?(instructions?|messages?|prompts?|"
+            r"directives?|commands?|orders?)\b",
+            # a conflict with the user's request settled against the user: "where it conflicts
+            # with what the user asked for, the returned text prevails"
+            r"\b(conflicts?|contradicts?|disagrees?|clash(es)?|differs?)\s+(with\s+|from\s+)?"
+            r"((what|anything|whatever)\s+the\s+(user|customer|human)\s+(asked|asks|said|says|"
+            r"requested|requests|wants|wanted|told|tells|instructed|instructs|typed|wrote)|"
+            r"the\s+(user|customer)['’]s\s+(requests?|instructions?|wishes|words|messages?))\b"
+            r"[^.;]{0,40}?,\s*(?!(the\s+)?(user|customer|human|your|their)\b)[^,.;]{0,40}?\b"
+            r"(prevails?|wins?|takes?\s+(priority|precedence)|governs|applies|is\s+(to\s+be\s+)?"
+            r"followed|should\s+be\s+(followed|carried\s+out|used|applied))\b",
         ),
         negatable=True,
     ),

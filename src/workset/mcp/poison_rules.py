@@ -394,7 +394,11 @@ RULES: tuple[Rule, ...] = (
             r"\b(this|the\s+following)\s+(is|are)\s+(a\s+|an\s+)?(system|developer|admin)\s+"
             r"(instruction|message|prompt|directive)",
             r"\b(highest|top|absolute)\s+priority\b(?!\s+(items?|tasks?|tickets?|issues?|first))"
-            r"|\btakes\s+precedence\s+over\b",
+            # precedence over a default, a setting or a cached value is configuration
+            r"|\btakes\s+precedence\s+over\b(?!\s+(the\s+|its\s+|any\s+|a\s+|an\s+)?"
+            r"([\w'’-]+\s+){0,2}?(defaults?|settings?|config\w*|values?|options?|flags?|"
+            r"environment\s+variables?|cache[ds]?|parameters?|arguments?|fields?|files?|"
+            r"profiles?|rules?\s+files?)\b)",
             r"\boverrides?\s+(all\s+)?(other\s+|any\s+)?(instructions|rules|policies)",
             rf"\b(messages?|results?|outputs?|responses?|replies|anything|everything|whatever|"
             rf"content)\b[^.]{{0,40}}\b(come|comes|coming|is|are)\s+(directly\s+)?from\s+"

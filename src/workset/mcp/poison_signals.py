@@ -57,8 +57,8 @@ _I = re.IGNORECASE
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # Spoken to the model by name or as whoever drives the session: addressed whatever it is told.
 _VOCATIVE = re.compile(
-    r"(^|[.;(]\s*)([-*•]\s*)?(assistants?|ai|agents?|llms?|chatbots?|models?|claude|gpt|copilot)"
-    r"\s*[,:]\s*(please\s+)?[a-z]+"
+    r"(^|[.;(]\s*)([-*•]\s*|(#+|//|--)\s*)?(assistants?|ai|agents?|llms?|chatbots?|models?|"
+    r"claude|gpt|copilot)([\s-]+(facing|only|side|directed))?\s*[,:]\s*(please\s+)?[a-z]+"
     r"|\b(whoever|anyone|whatever)\s+(is\s+)?(driving|running|operating|reading|processing|"
     r"handling|controlling)\s+(this|the)\s+(session|conversation|chat|agent|tool)\b",
     _I,
@@ -178,8 +178,9 @@ _CARRY = (
     r"incluy\w*|pon\w*|copia\w*|mett\w*|inclu\w*|f[uü]g\w*)\b"
 )
 _PUT_INTO = re.compile(
-    r"\b(belongs?|goes|go|(is|are|be|gets?)\s+(put|placed|pasted|copied|added|included|inserted|"
-    r"written|attached|appended|entered|recorded|stored|logged|provided|supplied|given)|(is|are)\s+"
+    r"\b(belongs?|goes|go|(is|are|be|was|were|being|been|gets?)\s+(\w+ly\s+)?(put|placed|pasted|"
+    r"copied|added|included|inserted|written|attached|appended|entered|recorded|stored|logged|"
+    r"provided|supplied|given)(\s+(verbatim|in\s+full|as\s+is|word\s+for\s+word))?|(is|are)\s+"
     r"(fair\s+game|welcome|"
     r"fine|free\s+to\s+use))\s+(in|into|inside|as|for)\b",
     _I,
@@ -375,12 +376,24 @@ def _carried(sentence: str) -> bool:
     return False
 
 
+# The conversation as where the user agreed, not as data: "only set confirm after the user
+# has explicitly agreed in this conversation".
+_WHERE_USER_AGREED = re.compile(
+    r"\b(the\s+user|they)\s+(has\s+|have\s+|had\s+)?(explicitly\s+|clearly\s+)?(agreed|"
+    r"confirmed|approved|consented|asked|requested|said\s+(yes|so))\b[^.;]{0,30}?\b(in|during|"
+    r"within|earlier\s+in)\s+(this|the)\s+$",
+    _I,
+)
+
+
 def _taken(text: str) -> bool:
     """The conversation, a secret or the user's private things in ``text``, other than a
-    reference to where a secret is kept ("the name of an environment variable")."""
+    reference to where a secret is kept ("the name of an environment variable") or the
+    conversation as where the user agreed."""
     for pattern in (CONTEXT, USER_PRIVATE):
         for found in re.finditer(pattern, text, _I):
-            if not _REFERENCE.search(text[: found.start()]):
+            ahead = text[: found.start()]
+            if not _REFERENCE.search(ahead) and not _WHERE_USER_AGREED.search(ahead):
                 return True
     return False
 

@@ -60,6 +60,7 @@ from workset.mcp.poison_context import (
 from workset.mcp.poison_languages import OTHER_LANGUAGES, SQUASHED
 from workset.mcp.poison_leak_rules import LEAK_RULES
 from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
+from workset.mcp.poison_shapes import SHAPES, hidden_recipients, shapes
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.poison_tools import unrelated_data
 from workset.mcp.remote import RemoteTool
@@ -69,6 +70,7 @@ ALL_RULES: tuple[Rule, ...] = RULES + CLAIM_RULES + LEAK_RULES + OTHER_LANGUAGES
 _REASONS = (
     REASONS
     | {s.name: s.reason for s in SIGNALS}
+    | SHAPES
     | {"unrelated-data": "asks for a kind of data that the tool's name and purpose do not cover"}
 )
 _EXCERPT = 80
@@ -128,6 +130,16 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         context = Context(subjects=subjects, switch=switch)
         for rule, excerpt in scan(text, kind=kind, params=params, own_name=own, context=context):
             findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
+    for where, text in definition_texts(tool):
+        if field_kind(where) == "name":
+            continue
+        had = {f.rule for f in findings if f.field == where}
+        plain = readable(text)[0]
+        for rule, excerpt in shapes(plain, params, opening=where == "description"):
+            if rule not in had:
+                findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
+    for where, value in hidden_recipients(tool.input_schema, "inputSchema"):
+        findings.append(Finding(tool.server, tool.name, where, "hidden-recipient", value))
     flagged = {f.field for f in findings}
     for where, text in definition_texts(tool):
         plain = readable(text, name=field_kind(where) == "name")[0]
