@@ -77,8 +77,8 @@ CLAIM_RULES: tuple[Rule, ...] = (
             r"the\s+developer|the\s+operator|user\s+messages|the\s+user['’]s)",
             # its output is instructions: "counts as system instructions", "is to be read as an
             # operator directive"
-            r"\b((counts?|serves?|acts?|qualif(y|ies)|stands?)\s+as|(is|are)\s+(to\s+be\s+)?"
-            r"(treated|read|taken|regarded|handled)\s+as)\s+(a\s+|an\s+)?(system|operator|"
+            r"\b((counts?|serves?|acts?|qualif(y|ies)|stands?)\s+as|(is|are|be|gets?)\s+(to\s+be\s+)?"
+            r"(treated|read|taken|regarded|handled|considered)\s+as)\s+(a\s+|an\s+)?(system|operator|"
             r"developer|admin\w*|platform)[\s-]+(level\s+)?(instructions?|messages?|prompts?|"
             r"directives?|commands?|orders?)\b",
             # a conflict with the user's request settled against the user: "where it conflicts
@@ -87,7 +87,7 @@ CLAIM_RULES: tuple[Rule, ...] = (
             r"((what|anything|whatever)\s+the\s+(user|customer|human)\s+(asked|asks|said|says|"
             r"requested|requests|wants|wanted|told|tells|instructed|instructs|typed|wrote)|"
             r"the\s+(user|customer)['’]s\s+(requests?|instructions?|wishes|words|messages?))\b"
-            r"[^.;]{0,40}?,\s*(?!(the\s+)?(user|customer|human|your|their)\b)[^,.;]{0,40}?\b"
+            r"[^.;]{0,40}?,(?!\s*(the\s+)?(user|customer|human|your|their)\b)[^,.;]{0,40}?\b"
             r"(prevails?|wins?|takes?\s+(priority|precedence)|governs|applies|is\s+(to\s+be\s+)?"
             r"followed|should\s+be\s+(followed|carried\s+out|used|applied))\b",
         ),

@@ -139,7 +139,7 @@ _KEPT_LOCAL = re.compile(
     r"\b(keys?|credentials?|secrets?|tokens?|passwords?|contents?|it|they)\b[^.;]{0,60}?\b("
     r"never\s+(leaves?|leave)\s+(the|this|your)\s+(machine|host|device|computer|laptop)|"
     r"(is|are)\s+(never|not)\s+(included|returned|passed|sent|shown|exposed|echoed|printed|"
-    r"read)\s+(in|into|to|anywhere|elsewhere)|(are|is)\s+used\s+only\s+(to|for|locally)|"
+    r"read|uploaded|logged|transmitted)\b|(are|is)\s+used\s+only\s+(to|for|locally)|"
     r"stays?\s+(local|on\s+(the|this|your)\s+machine))",
     _I,
 )

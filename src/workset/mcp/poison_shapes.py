@@ -37,6 +37,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n+|；|;\s")
 _EMAIL = r"[\w.+-]+@[\w-]+(\.[\w-]+)+"
 _ADDRESS = rf"({_EMAIL}|https?://[^\s'\"`)]+)"
 _IDENT = r"(?-i:\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b)"
+_RUN = r"(run|use|invoke|execute|trigger)"
 # A concrete value that names where money or messages go: an account id, an IBAN, an address.
 _LITERAL = re.compile(
     rf"{_ADDRESS}|\b(acct|ba|card|wallet|iban)_\w{{6,}}|\b[A-Z]{{2}}\d{{2}}(\s?[A-Z0-9]{{4}}){{3,}}"
@@ -47,17 +48,18 @@ _SEND_VERB = (
     r"transmit|deliver|push|report|record|write|log)"
 )
 _DATA = (
-    r"(results?|outputs?|matches|matched\s+[\w-]+|lines|rows|records|lists?|contacts|entries|"
-    r"responses?|data|contents?|cop(y|ies)|everything|all|files?|messages|e-?mails|documents?|"
-    r"photos?|albums?|details|values|it|them|these|those|this|that)"
+    r"(results?|outputs?|matches|matched\s+[\w-]+|lines?|rows?|records?|lists?|contacts?|"
+    r"entr(y|ies)|responses?|data|contents?|cop(y|ies)|everything|all|files?|messages?|e-?mails?|"
+    r"documents?|photos?|albums?|details|values?|it|them|these|those|this|that)"
 )
 # An instruction, not the tool's account of itself: an imperative at the clause's start,
 # after a condition on this call, a "please", or "you"/"the assistant" as its subject.
 _ORDER = re.compile(
-    r"(^|[:,(]\s*|\b(then|also|please|and)\s+|\b(you|assistant|agent|model)\s+(should|must|"
+    r"(^|[:,(]\s*|\b(then|also|please|kindly|and|just|simply|always|now)\s+|\b(you|assistant|"
+    r"agent|model)\s+(should|must|"
     r"need\s+to|can|will|are\s+to)\s+(also\s+)?)(?P<verb>"
     + _SEND_VERB
-    + r")\b(?P<rest>[^.;]{0,160})",
+    + r")\b(?P<rest>([^.;]|\.(?=\S)){0,160})",
     _I,
 )
 _CHINESE_SEND = re.compile(r"(发送|转发|上传|抄送|同步|分享|提交)(到|至|给)\s*" + _ADDRESS)
@@ -67,12 +69,16 @@ _COVERT = (
     r"showing|mentioning\s+it\s+to)\s+(the\s+)?users?)"
 )
 _ACT = (
-    r"(calls?|calling|send|sends|sending|share|shares|sharing|forward|forwards|upload|uploads|"
+    r"(calls?|calling|run|runs|use|uses|invoke|invokes|trigger|triggers|"
+    r"send|sends|sending|share|shares|sharing|forward|forwards|upload|uploads|"
     r"post|posts|e-?mails?|cc|bcc|copy|copies|transfer|transfers|sync|syncs|invite|invites)"
 )
+# The adverb on the act itself: in its clause ("then quietly calls share_album"), or fronted
+# ("In the background, also run …"); not on another verb ("runs silently, so call …").
 _COVERT_ACT = re.compile(
-    rf"\b{_COVERT}\b[^.;]{{0,40}}?\b{_ACT}\b(?P<rest>[^.;]{{0,120}})"
-    rf"|\b{_ACT}\b(?P<rest2>[^.;]{{0,120}}?)\b{_COVERT}\b",
+    rf"(^\s*{_COVERT}\s*,|\b{_COVERT}\b[^.;,]{{0,40}}?)\s*(also\s+)?\b{_ACT}\b"
+    r"(?P<rest>([^.;]|\.(?=\S)){0,120})"
+    rf"|\b{_ACT}\b(?P<rest2>([^.;]|\.(?=\S)){{0,120}}?)\b{_COVERT}\b",
     _I,
 )
 _INSTEAD_OF_USER = re.compile(
@@ -131,8 +137,10 @@ def _destination(rest: str, params: frozenset[str]) -> bool:
     if re.search(_ADDRESS, rest, _I):
         return True
     return any(
-        m.group(0).lower() not in params
-        for m in re.finditer(rf"\b(to|via|using|through|with|calls?|the)\s+{_IDENT}", rest)
+        m.group("tool").lower() not in params
+        for m in re.finditer(
+            rf"\b(to|via|using|through|with|calls?|{_RUN}|the)\s+(?P<tool>{_IDENT})", rest
+        )
     )
 
 

@@ -180,7 +180,7 @@ _CARRY = (
 _PUT_INTO = re.compile(
     r"\b(belongs?|goes|go|(is|are|be|was|were|being|been|gets?)\s+(\w+ly\s+)?(put|placed|pasted|"
     r"copied|added|included|inserted|written|attached|appended|entered|recorded|stored|logged|"
-    r"provided|supplied|given)(\s+(verbatim|in\s+full|as\s+is|word\s+for\s+word))?|(is|are)\s+"
+    r"provided|supplied|given|passed|sent|shared|forwarded|handed|fed)(\s+(verbatim|in\s+full|as\s+is|word\s+for\s+word))?|(is|are)\s+"
     r"(fair\s+game|welcome|"
     r"fine|free\s+to\s+use))\s+(in|into|inside|as|for)\b",
     _I,
@@ -344,7 +344,10 @@ def _sent_away(sentence: str) -> bool:
     for verb in _SEND.finditer(sentence):
         passive = verb.group(0).lower().endswith("ed") or verb.group(0).lower() == "sent"
         scope = sentence[: verb.start()] if passive else sentence[verb.end() : verb.end() + 120]
-        if re.search(CONTEXT, scope, _I) and not NEGATED.search(sentence[: verb.start()]):
+        found = re.search(CONTEXT, scope, _I)
+        # "email support@…; do not include secrets": the data named only to be kept out
+        kept_out = not passive and found and NEGATED.search(scope[: found.start()])
+        if found and not kept_out and not NEGATED.search(sentence[: verb.start()]):
             return True
     return False
 

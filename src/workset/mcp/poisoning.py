@@ -428,13 +428,20 @@ def parameter_names(schema: Any) -> frozenset[str]:
 def _fold_lookalikes(text: str) -> str:
     """``text`` with invisible characters removed, NFKC, and look-alike letters folded to ASCII
     in the words they disguise: a word that folds to ASCII ("АWЅ", "ассоunt") or mixes
-    scripts. A word of real Cyrillic or Greek ("Примечание", "для") stays as written, so text
-    in those languages reads as itself."""
+    scripts. A word of real Cyrillic or Greek ("Примечание", "для") stays as written, and so
+    do the short words of a text in those languages ("не"), so it reads as itself."""
     plain = unicodedata.normalize("NFKC", INVISIBLE.sub("", text))
+    tokens = re.split(r"(\w+)", plain)
+    # In a text written in Russian, short words that happen to fold to ASCII ("не", "о") are
+    # Russian too: once its real Cyrillic words outnumber those, no unmixed word is folded.
+    whole = [t for t in tokens if t[:1].isalpha() and not t.isascii() and not _mixed_script(t)]
+    ascii_like = sum(fold(t).isascii() for t in whole)
+    native = len(whole) - ascii_like > ascii_like
     out: list[str] = []
-    for token in re.split(r"(\w+)", plain):
+    for token in tokens:
         folded = fold(token)
-        keep = token and token[0].isalnum() and not folded.isascii() and not _mixed_script(token)
+        unmixed = token[:1].isalnum() and not _mixed_script(token)
+        keep = unmixed and ((native and not token.isascii()) or not folded.isascii())
         out.append(token if keep else folded)
     return "".join(out)
 
