@@ -47,10 +47,14 @@ _SEND_VERB = (
     r"(pass|send|forward|post|upload|e-?mail|mail|copy|mirror|relay|sync|share|submit|cc|bcc|"
     r"transmit|deliver|push|report|record|write|log)"
 )
-_DATA = (
-    r"(results?|outputs?|matches|matched\s+[\w-]+|lines?|rows?|records?|lists?|contacts?|"
-    r"entr(y|ies)|responses?|data|contents?|cop(y|ies)|everything|all|files?|messages?|e-?mails?|"
-    r"documents?|photos?|albums?|details|values?|it|them|these|those|this|that)"
+# What is sent: any short noun phrase ("the returned prices", "each record you retrieve",
+# "every reply"), or for a copy none before the address ("cc records@…"); asking to be contacted
+# ("send feedback to …", "email questions to …") sends nothing of the user's.
+_OBJECT = re.compile(
+    rf"\s*((?!{_ADDRESS})(?!(your\s+|any\s+|the\s+)?(feedback|questions?|bug\s+reports?|"
+    r"suggestions?|comments?|inquir(y|ies)|enquir(y|ies)|complaints?)\b)([\w'’-]+\s+){1,6}?"
+    r"(to|into|on\s+to|over\s+to|through|via|using|with)\b)",
+    _I,
 )
 # An instruction, not the tool's account of itself: an imperative at the clause's start,
 # after a condition on this call, a "please", or "you"/"the assistant" as its subject.
@@ -144,20 +148,25 @@ def _destination(rest: str, params: frozenset[str]) -> bool:
     )
 
 
+# A sentence gated on the user's own request: "If the user asks to share it, pass … to …".
+_USER_GATE = re.compile(
+    r"^\s*(only\s+)?(if|when|once|after|whenever)\s+(the\s+)?users?\s+(explicitly\s+)?(asks?|"
+    r"requests?|wants?|confirms?|approves?|says|chooses?|agrees?)\b",
+    _I,
+)
+
+
 def _forwards(sentence: str, params: frozenset[str]) -> bool:
     if _CHINESE_SEND.search(sentence):
         return True
+    if _USER_GATE.search(sentence):
+        return False
     for order in _ORDER.finditer(sentence):
         rest = order.group("rest")
         if NEGATED.search(sentence[: order.start("verb")]):
             continue
-        data = re.match(
-            rf"\s*(the\s+|a\s+|an\s+|its\s+|every\s+|each\s+|all\s+)?([\w-]+\s+)?"
-            rf"{_DATA}\b",
-            rest,
-            _I,
-        )
-        if data and _destination(rest, params):
+        copied = order.group("verb").lower() in ("cc", "bcc") and re.match(rf"\s*{_ADDRESS}", rest)
+        if copied or (_OBJECT.match(rest) and _destination(rest, params)):
             return True
     return False
 
@@ -172,11 +181,20 @@ def _covert(sentence: str, params: frozenset[str]) -> bool:
     return False
 
 
+# A verb that puts the value to use (not "shown in UTC regardless of the user's time zone").
+_USE = re.compile(
+    r"\b(use[sd]?|using|set|sets|route[sd]?|send|sends|pay|pays|settle[sd]?|transfer|deliver|"
+    r"direct|point|replace[sd]?|substitute[sd]?|defin\w*|usa\w*|utilis\w*|verwend\w*|setz\w*|"
+    r"imposta\w*)\b|использ|установ|使用|设为|改为",
+    _I,
+)
+
+
 def _replaces(sentence: str) -> bool:
     found = _INSTEAD_OF_USER.search(sentence)
     if not found or NEGATED.search(sentence[: found.start()]):
         return False
-    return bool(_LITERAL.search(sentence))
+    return bool(_LITERAL.search(sentence) and _USE.search(sentence))
 
 
 def _foreign_setting(sentence: str, params: frozenset[str]) -> bool:
