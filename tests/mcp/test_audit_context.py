@@ -135,9 +135,7 @@ def test_a_call_demand_gated_on_the_users_request_is_routing_advice() -> None:
     assert found["forced-call"] == "demands a call around every other call, or ahead of everything"
 
 
-def test_an_own_config_file_read_locally_with_its_secrets_kept_local_is_the_tools_subject() -> (
-    None
-):
+def test_an_own_config_file_read_locally_with_its_secrets_kept_local_is_the_tools_subject() -> None:
     honest = (
         "Show which Docker registry is logged in by reading ~/.docker/config.json locally. "
         "Auth tokens in it stay local and are never returned."
