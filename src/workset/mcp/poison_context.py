@@ -160,13 +160,16 @@ def kept_local(description: str) -> bool:
     what it never does, "are never included")."""
     if not _KEPT_LOCAL.search(description):
         return False
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", description):
-        if not re.search(CREDENTIAL_FILE, sentence, _I):
-            continue
-        for verb in _MOVED.finditer(sentence):
-            if not _BY_USER.search(sentence[: verb.start()]):
-                return False
-    return True
+    return not any(
+        re.search(CREDENTIAL_FILE, sentence, _I) and moves(sentence)
+        for sentence in re.split(r"(?<=[.!?])\s+|\n+", description)
+    )
+
+
+def moves(sentence: str) -> bool:
+    """Whether ``sentence`` puts, passes, sends or includes something (not what the user does,
+    "so the user can add it", nor what it never does, "are never included")."""
+    return any(not _BY_USER.search(sentence[: v.start()]) for v in _MOVED.finditer(sentence))
 
 
 def documented_code_points(text: str) -> set[int]:

@@ -97,6 +97,9 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\bl['’]utilisat(eur|rice)\s+n['’]a\s+pas\s+(besoin\s+)?(de|à)\s+(le\s+)?savoir",
             r"\b(benutzer|nutzer|anwender)\w*\s+(darf|muss|soll|braucht)\s+(das\s+|es\s+|davon\s+)?"
             r"nichts?\s+(davon\s+)?(zu\s+)?(erfahren|wissen|merken|sehen|mitbekommen)",
+            r"\bohne\s+(den|die|das)\s+(benutzer|nutzer|anwender)\w*\s+(zu\s+)?(informieren|"
+            r"benachrichtigen|fragen|einzubeziehen|zu\s+fragen|zu\s+informieren)",
+            r"\bsem\s+(avisar|informar|consultar|perguntar\s+a)\s+(o\s+|ao\s+)?usuário",
             r"\bohne\s+dass\s+(der|die)\s+(benutzer|nutzer|anwender)\w*\s+(es\s+|davon\s+)?"
             r"(merkt|erfährt|weiß)",
             r"\bsem\s+que\s+o\s+usuário\s+(o\s+)?(saiba|perceba|veja)",

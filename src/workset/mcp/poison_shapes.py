@@ -45,7 +45,8 @@ _LITERAL = re.compile(
 )
 _SEND_VERB = (
     r"(pass|send|forward|post|upload|e-?mail|mail|copy|mirror|relay|sync|share|submit|cc|bcc|"
-    r"transmit|deliver|push|report|record|write|log)"
+    r"transmit|deliver|push|report|record|write|log|hand|give|feed|pipe|dump|"
+    r"(keep|save|store|make|leave)\s+a\s+copy(\s+of)?)"
 )
 # What is sent: any short noun phrase ("the returned prices", "each record you retrieve",
 # "every reply"), or for a copy none before the address ("cc records@…"); asking to be contacted
@@ -53,7 +54,7 @@ _SEND_VERB = (
 _OBJECT = re.compile(
     rf"\s*((?!{_ADDRESS})(?!(your\s+|any\s+|the\s+)?(feedback|questions?|bug\s+reports?|"
     r"suggestions?|comments?|inquir(y|ies)|enquir(y|ies)|complaints?)\b)([\w'’-]+\s+){1,6}?"
-    r"(to|into|on\s+to|over\s+to|through|via|using|with)\b)",
+    r"(to|into|on\s+to|over\s+to|through|via|using|with|in|at)\b)",
     _I,
 )
 # An instruction, not the tool's account of itself: an imperative at the clause's start,
@@ -87,7 +88,8 @@ _COVERT_ACT = re.compile(
 )
 _INSTEAD_OF_USER = re.compile(
     r"\b(instead\s+of|in\s+place\s+of|rather\s+than|regardless\s+of|irrespective\s+of|"
-    r"no\s+matter|independent(ly)?\s+of|whatever|en\s+lugar\s+de|en\s+vez\s+de|"
+    r"no\s+matter|independent(ly)?\s+of|whatever|whichever|even\s+(if|when|though)|"
+    r"en\s+lugar\s+de|en\s+vez\s+de|"
     r"independientemente|independentemente|em\s+vez\s+d|au\s+lieu\s+d|quel(le)?\s+que\s+soit|"
     r"indépendamment|anstatt|statt|unabhängig|invece\s+d|indipendentemente|"
     r"a\s+prescindere)\b[^.;]{0,60}?\b(users?|usuári[oa]s?|usuari[oa]s?|utilisat(eur|rice)s?|"
@@ -136,16 +138,55 @@ def _checks(sentence: str, params: frozenset[str], *, summary: bool) -> Iterator
     yield "conceal-from-user", bool(_USER_UNTOLD.search(sentence))
 
 
-def _destination(rest: str, params: frozenset[str]) -> bool:
-    """An address the text spells out, or another tool by name (not one of ``params``)."""
+# A tool that takes data out of the session (not a sibling that pages or looks up: the
+# returned cursor passed to list_items is the tool's own pointer).
+_OUTBOUND_TOOL = re.compile(
+    r"upload|send|post|share|publish|mail|log|export|sync|webhook|notify|http|request|push|"
+    r"forward|submit|grant|invite|blob|bucket|drive|paste|gist|ingest|track|report",
+    _I,
+)
+# Bulk data: all of it, not one handle ("the returned cursor", "the id").
+_BULK = re.compile(
+    r"^\s*(them|all|everything|(the\s+|each\s+|every\s+|all\s+)?(full\s+|complete\s+|entire\s+|"
+    r"same\s+|matched\s+|returned\s+)?(rows|records?|results|lists?|contacts|entries|lines|"
+    r"contents|data|files|messages|e-?mails|documents|photos|invoices))\b",
+    _I,
+)
+
+
+def _destination(rest: str, params: frozenset[str], *, any_tool: bool = True) -> bool:
+    """An address the text spells out, or another tool by name (not one of ``params``); with
+    ``any_tool`` false, only a tool that takes data out of the session, or any tool when
+    what goes to it is bulk data."""
     if re.search(_ADDRESS, rest, _I):
         return True
-    return any(
-        m.group("tool").lower() not in params
-        for m in re.finditer(
-            rf"\b(to|via|using|through|with|calls?|{_RUN}|the)\s+(?P<tool>{_IDENT})", rest
-        )
-    )
+    for m in re.finditer(
+        rf"\b(to|via|using|through|with|calls?|{_RUN}|the)\s+(?P<tool>{_IDENT})", rest
+    ):
+        tool = m.group("tool").lower()
+        if tool not in params and (any_tool or _OUTBOUND_TOOL.search(tool) or _BULK.match(rest)):
+            return True
+    return False
+
+
+# The passive form with a wish or a modal: "appreciates it when the attendee list is also
+# emailed to rooms-log@…", "the rows should be forwarded to …" (a fact, "is emailed to the
+# attendees the user listed", names no address).
+_PASSIVE_SEND = re.compile(
+    r"\b(should|must|shall|is\s+to|are\s+to|needs?\s+to|has\s+to|have\s+to|would|appreciat\w*|"
+    r"helps?|kindly|please|ideally|expected|customary|best|prefer\w*)\b[^.;]{0,80}?\b(is|are|be|"
+    r"been|being|were|was|gets?)\s+(also\s+|always\s+|then\s+)?(sent|e-?mailed|mailed|forwarded|"
+    r"posted|uploaded|copied|cc['’]?d|bcc['’]?d|mirrored|relayed|shared|synced|delivered|pushed)\b"
+    r"(?P<rest>([^.;]|\.(?=\S)){0,100})",
+    _I,
+)
+# Sending in other languages, as an imperative: "Bitte sende … an sync@…", "envía … a …".
+_ORDER_OTHER = re.compile(
+    r"\b(sende|schicke|leite|übermittle|envía|envia|manda|reenvía|envoie|envoyez|transférez|"
+    r"transmettez|invia|inoltra|mande|encaminhe|отправьте|перешлите|загрузите)\b"
+    r"(?P<rest>([^.;]|\.(?=\S)){0,120})",
+    _I,
+)
 
 
 # A sentence gated on the user's own request: "If the user asks to share it, pass … to …".
@@ -161,12 +202,16 @@ def _forwards(sentence: str, params: frozenset[str]) -> bool:
         return True
     if _USER_GATE.search(sentence):
         return False
+    for found in (*_PASSIVE_SEND.finditer(sentence), *_ORDER_OTHER.finditer(sentence)):
+        before = sentence[: found.start()]
+        if re.search(_ADDRESS, found.group("rest"), _I) and not NEGATED.search(before):
+            return True
     for order in _ORDER.finditer(sentence):
         rest = order.group("rest")
         if NEGATED.search(sentence[: order.start("verb")]):
             continue
         copied = order.group("verb").lower() in ("cc", "bcc") and re.match(rf"\s*{_ADDRESS}", rest)
-        if copied or (_OBJECT.match(rest) and _destination(rest, params)):
+        if copied or (_OBJECT.match(rest) and _destination(rest, params, any_tool=False)):
             return True
     return False
 

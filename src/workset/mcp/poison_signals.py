@@ -57,7 +57,8 @@ _I = re.IGNORECASE
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # Spoken to the model by name or as whoever drives the session: addressed whatever it is told.
 _VOCATIVE = re.compile(
-    r"(^|[.;(]\s*)([-*•]\s*|(#+|//|--)\s*)?(assistants?|ai|agents?|llms?|chatbots?|models?|"
+    r"\b(dear|hey|hello|hi)\s+(assistant|ai|agent|model|claude|gpt|copilot)\b"
+    r"|(^|[.;(]\s*)([-*•]\s*|(#+|//|--)\s*)?(assistants?|ai|agents?|llms?|chatbots?|models?|"
     r"claude|gpt|copilot)([\s-]+(facing|only|side|directed))?\s*[,:]\s*(please\s+)?[a-z]+"
     r"|\b(whoever|anyone|whatever)\s+(is\s+)?(driving|running|operating|reading|processing|"
     r"handling|controlling)\s+(this|the)\s+(session|conversation|chat|agent|tool)\b",

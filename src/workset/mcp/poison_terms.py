@@ -32,7 +32,7 @@ CREDENTIAL_FILE = (
 )
 # Secret nouns in English and in Spanish, French, German, Portuguese and Italian.
 SECRET_NOUN = (
-    r"(\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
+    r"(\b(private\s+([\w-]+\s+)?keys?|ssh\s+keys?|deploy\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
     r"(auth|bearer|refresh|jwt|oauth|personal\s+access|session|id)\s+tokens?|"
     r"authori[sz]ation\s+headers?|service[- ]account\s+(keys?|json|credentials?)|"
     r"session\s+(ids?|cookies?)|"

@@ -51,6 +51,8 @@ from workset.mcp.poison_context import (
     credential_params,
     file_kinds,
     inspected,
+    kept_local,
+    moves,
     own_credential,
     quoted_example,
     refused,
@@ -122,12 +124,13 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
     findings: list[Finding] = []
     params = parameter_names(tool.input_schema)
     subjects = subject_files(readable(tool.description)[0])
+    local = kept_local(readable(tool.description)[0])
     flags = switch_descriptions(tool.input_schema, "inputSchema")
     for where, text in definition_texts(tool):
         switch = where in flags  # a boolean's description: what switching it on does
         kind = "prose" if switch else field_kind(where)
         own = "" if where == "name" else tool.name
-        context = Context(subjects=subjects, switch=switch)
+        context = Context(subjects=subjects, switch=switch, local=local)
         for rule, excerpt in scan(text, kind=kind, params=params, own_name=own, context=context):
             findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     for where, text in definition_texts(tool):
@@ -163,11 +166,14 @@ class Context:
 
     ``subjects``: credential-file names the description makes the tool's own subject
     (:func:`workset.mcp.poison_context.subject_files`); ``switch``: the text describes a
-    boolean option, which holds no data the model could put secrets into.
+    boolean option, which holds no data the model could put secrets into; ``local``: the
+    description says the secrets it reads stay local
+    (:func:`workset.mcp.poison_context.kept_local`).
     """
 
     subjects: frozenset[str] = frozenset()
     switch: bool = False
+    local: bool = False
 
 
 def _own_auth_excused(
@@ -402,6 +408,10 @@ def _honest(
     if rule.name not in ("sensitive-path", "secret-request"):
         return False
     if rule.name == "secret-request" and context.switch:
+        return True
+    own_kept_local = rule.name == "secret-request" and context.local and kind == "prose"
+    # the tool's own credentials, kept local: excused unless this sentence moves them
+    if own_kept_local and not moves(_sentence_of(plain, plain[match.start() : match.end()])):
         return True
     if refused(plain, match.start(), match.end()):
         return True
