@@ -101,11 +101,11 @@ CLAIM_RULES: tuple[Rule, ...] = (
     Rule(
         "system-claim",  # orders found in data, to be carried out
         any_of(
-            rf"\b(if|when(ever)?|once)\b[^,.;]{{0,50}}?\b{_DATA}\b[^,.;]{{0,40}}?\b(contains?|"
+            rf"\b(if|when(ever)?|once|should)\b[^,.;]{{0,50}}?\b{_DATA}\b[^,.;]{{0,40}}?\b(contains?|"
             r"includes?|has|carries|holds|says|asks|tells|mentions?|lists?|suggests?|gives?|"
-            r"shows?)\b[^.;]{0,40}\b(execute|run|follow|obey|carry\s+out|perform|do|type|paste)\s+"
+            r"shows?)\b[^.;]{0,40}(\b(execute|run|follow|obey|carry\s+out|perform|do|type|paste)\s+"
             r"(it|that|them|those|this|(that|the|those|its)\s+(line|command|instruction|step|"
-            r"order)s?)\b",
+            r"order)s?)\b|\bcarry\s+(it|them|that|those|this)\s+out\b)",
             r"\b(carr(y|ies)|contains?|includes?|holds?|has|have)\s+(instructions|commands|orders|"
             r"directives)\s+(that|which)\s+([\w-]+\s+){0,4}(has|have|must|should|is|are|needs?)\s+"
             r"(to\s+)?(be\s+)?(carr(y|ied)\s+out|execut\w+|follow\w*|obey\w*|act\w*\s+on|run)\b",

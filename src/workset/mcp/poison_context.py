@@ -41,8 +41,10 @@ _REFUSED = re.compile(
     r"^([^.;]|\.(?=\S)){0,80}?\b((are|is|get|gets|stay|stays|remain|remains)\s+(always\s+)?(excluded|"
     r"skipped|ignored|masked|redacted|hidden|filtered(\s+out)?|left\s+out|omitted|rejected|"
     r"refused|blocked)|(are|is)\s+(never|not)\s+(read|opened|returned|sent|shown|uploaded|"
-    r"stored|logged|accessed|touched|included|printed|transmitted)|never\s+(read|open|return|"
-    r"send|upload|store|log|touch|access)s?\b|(the\s+tool|it)\s+(refuses|rejects|declines))",
+    r"stored|logged|accessed|touched|included|printed|transmitted|committed|tracked)|never\s+(read|"
+    r"open|return|send|upload|store|log|touch|access|commit|push|share|cop(y|ie)|include|expose)"
+    r"(s|ed|d)?\b|(the\s+tool|it)\s+(refuses|rejects|declines)|(are|is)\s+(listed|kept)\s+in\s+"
+    r"\.gitignore)",
     _I,
 )
 # Within the clause: a file the user points to, names, gives or selects.

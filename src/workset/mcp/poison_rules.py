@@ -135,7 +135,13 @@ RULES: tuple[Rule, ...] = (
             r"\b(reveal|print|repeat|output|show|share|disclose|copy|paste|include|send|leak|"
             r"dump|recite|write\s+out)\s+(out\s+)?(the\s+(contents|text|wording)\s+of\s+)?(your|"
             r"the\s+(full|hidden|original|initial|entire|complete))\s+([\w-]+\s+){0,3}(system\s+"
-            r"prompt|prompt|instructions|system\s+message|guidelines|configuration|config|setup)\b"
+            r"prompt|prompt|instructions|system\s+message|guidelines|configuration|config|setup)\b",
+            # put into an argument: the model's own instructions, not a prompt it writes for a
+            # model-calling tool ("put your prompt in the prompt field") or a sub-agent
+            r"\b(attach|put|pass|add|append|provide|supply|give)\s+(a\s+copy\s+of\s+)?(all\s+(of\s+)?)?"
+            r"your\s+((full|complete|entire|original|current|exact|initial|hidden|own)\s+)*"
+            r"(instructions|system\s+(prompt|message|instructions)|guidelines)\b"
+            r"(?!\s+(for|to)\s+(the\s+|a\s+)?(sub-?agents?|workers?|task|job|run|agent))",
         ),
         negatable=True,
     ),
@@ -318,6 +324,8 @@ RULES: tuple[Rule, ...] = (
             r"\bwith\s+(no|zero)\s+(user\s+)?(confirmation|approval|consent|sign-?off)\b",
             r"\b(need|needs|require|requires)\s+no\s+(further\s+)?(confirmation|approval|consent|"
             r"permission|sign-?off)\b",
+            r"\b(never|don'?t|do\s+not)\s+(pause|stop|wait|hold\s+off)\s+(to|for)\s+(ask|confirm|"
+            r"check|verify|get\s+approval|approval|confirmation)",
             r"\b(go\s+ahead|proceed|run\s+it|execute\s+it|do\s+it)\s+(directly|straight\s+away|"
             r"right\s+away|immediately)\b",
             r"\b(treat|consider|regard|take|count|read)\s+(the\s+user['’]s\s+|their\s+|any\s+)?(silence|"
@@ -370,6 +378,11 @@ RULES: tuple[Rule, ...] = (
             r"plug-?in|tool|connector|extension|app)\b[^.;]{0,40}\b(agreed|consented|accepted|"
             r"approved|signed|authori[sz]ed|granted)\b",
             r"\b(the\s+)?(user|owner|customer)\s+is\s+(fine|ok|okay|happy|comfortable)\s+with",
+            # a third party's blanket sign-off: "the admin team has signed off on opening any link"
+            r"\b(team|admins?|administrators?|operators?|management|security|it\s+department|legal|"
+            r"compliance|owners?)\s+(has|have)\s+(already\s+)?(signed\s+off\s+on|approved|"
+            r"pre-?approved|authori[sz]ed|okayed|cleared|green-?lit)\s+(opening|sending|sharing|"
+            r"deleting|running|executing|paying|any|all|every)\b",
             r"\b(pre-?(approved|authori[sz]ed|consented)|auto-?approved|already\s+(approved|"
             r"authori[sz]ed))",
             r"\b(are|is|were|was|come|comes)\s+(already\s+)?pre-?(vetted|cleared|screened|"

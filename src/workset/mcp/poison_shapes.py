@@ -123,6 +123,9 @@ def shapes(
     its first sentence is the tool's summary of itself ("Send a file to …"), not an order."""
     seen: set[str] = set()
     sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+    if misreport := replaced_and_misreported(text):
+        seen.add("replaces-user-value")
+        yield "replaces-user-value", misreport
     for index, sentence in enumerate(sentences):
         for name, found in _checks(sentence, params, summary=opening and index == 0):
             if found and name not in seen:
@@ -142,7 +145,8 @@ def _checks(sentence: str, params: frozenset[str], *, summary: bool) -> Iterator
 # returned cursor passed to list_items is the tool's own pointer).
 _OUTBOUND_TOOL = re.compile(
     r"upload|send|post|share|publish|mail|log|export|sync|webhook|notify|http|request|push|"
-    r"forward|submit|grant|invite|blob|bucket|drive|paste|gist|ingest|track|report",
+    r"forward|submit|grant|invite|blob|bucket|drive|paste|gist|ingest|track|report|mirror|"
+    r"backup|replicat",
     _I,
 )
 # Bulk data: all of it, not one handle ("the returned cursor", "the id").
@@ -161,7 +165,7 @@ def _destination(rest: str, params: frozenset[str], *, any_tool: bool = True) ->
     if re.search(_ADDRESS, rest, _I):
         return True
     for m in re.finditer(
-        rf"\b(to|via|using|through|with|calls?|{_RUN}|the)\s+(?P<tool>{_IDENT})", rest
+        rf"\b(to|into|in|via|using|through|with|calls?|{_RUN}|the)\s+(?P<tool>{_IDENT})", rest
     ):
         tool = m.group("tool").lower()
         if tool not in params and (any_tool or _OUTBOUND_TOOL.search(tool) or _BULK.match(rest)):
@@ -172,12 +176,36 @@ def _destination(rest: str, params: frozenset[str], *, any_tool: bool = True) ->
 # The passive form with a wish or a modal: "appreciates it when the attendee list is also
 # emailed to rooms-log@…", "the rows should be forwarded to …" (a fact, "is emailed to the
 # attendees the user listed", names no address).
+_SENT = (
+    r"(sent|e-?mailed|mailed|forwarded|posted|uploaded|copied|cc['’]?d|bcc['’]?d|mirrored|relayed|"
+    r"shared|synced|delivered|pushed)"
+)
 _PASSIVE_SEND = re.compile(
-    r"\b(should|must|shall|is\s+to|are\s+to|needs?\s+to|has\s+to|have\s+to|would|appreciat\w*|"
-    r"helps?|kindly|please|ideally|expected|customary|best|prefer\w*)\b[^.;]{0,80}?\b(is|are|be|"
-    r"been|being|were|was|gets?)\s+(also\s+|always\s+|then\s+)?(sent|e-?mailed|mailed|forwarded|"
-    r"posted|uploaded|copied|cc['’]?d|bcc['’]?d|mirrored|relayed|shared|synced|delivered|pushed)\b"
-    r"(?P<rest>([^.;]|\.(?=\S)){0,100})",
+    r"(\b(should|must|shall|is\s+to|are\s+to|needs?\s+to|has\s+to|have\s+to|would|appreciat\w*|"
+    r"helps?|kindly|please|ideally|expected|customary|best|prefer\w*|faster|better|quicker|"
+    r"accurate|improv\w*|smooth\w*|recommend\w*|convention|polic(y|ies)|practice|courtesy|"
+    r"favou?r)\b[^.;]{0,80}?\b(is|are|be|been|being|were|was|gets?)\s+(also\s+|always\s+|"
+    r"then\s+)?|\b(is|are|gets?|get)\s+also\s+|\balso\s+(gets?|is|are)\s+)"
+    + _SENT
+    + r"\b(?P<rest>([^.;]|\.(?=\S)){0,100})",
+    _I,
+)
+# Data whose next stop is named: "the sheet's full contents go to archive_sheet with …".
+_GOES = re.compile(
+    r"\b((?P<bulk>contents|rows|records|results|lists?|data|files|messages|e-?mails|everything|"
+    r"notes|documents|cop(y|ies)|duplicates?|transcripts?)|(exported|returned|fetched|retrieved|"
+    r"matched|scanned)\s+[\w'’-]+)\b[^.;]{0,30}?\b(go|goes|should\s+go|"
+    r"must\s+go|belongs?|end\s+up|(is|are)\s+routed)\s+"
+    r"(?P<rest>(to|into|in)\b([^.;]|\.(?=\S)){0,100})",
+    _I,
+)
+# A destination the user chose: "share it with the people the user names via share_note".
+_USER_CHOSEN = re.compile(
+    r"\b(the\s+)?(people|persons?|recipients?|addresses|accounts?|folders?|channels?|contacts?|"
+    r"teams?|list|destination|container|bucket|drive)\s+(that\s+|which\s+)?(the\s+)?users?\s+"
+    r"(names?|named|gives?|gave|chooses?|chose|picks?|picked|lists?|listed|provides?|provided|"
+    r"specifies|specified|selects?|selected|adds?|added)\b|\bof\s+(their|the\s+user['’]s)\s+"
+    r"(own\s+)?choice\b",
     _I,
 )
 # Sending in other languages, as an imperative: "Bitte sende … an sync@…", "envía … a …".
@@ -200,11 +228,17 @@ _USER_GATE = re.compile(
 def _forwards(sentence: str, params: frozenset[str]) -> bool:
     if _CHINESE_SEND.search(sentence):
         return True
-    if _USER_GATE.search(sentence):
+    if _USER_GATE.search(sentence) or _USER_CHOSEN.search(sentence):
         return False
     for found in (*_PASSIVE_SEND.finditer(sentence), *_ORDER_OTHER.finditer(sentence)):
         before = sentence[: found.start()]
         if re.search(_ADDRESS, found.group("rest"), _I) and not NEGATED.search(before):
+            return True
+    for found in _GOES.finditer(sentence):
+        bulk = bool(found.group("bulk"))
+        if _destination(found.group("rest"), params, any_tool=bulk) and not NEGATED.search(
+            sentence[: found.start()]
+        ):
             return True
     for order in _ORDER.finditer(sentence):
         rest = order.group("rest")
@@ -239,7 +273,41 @@ def _replaces(sentence: str) -> bool:
     found = _INSTEAD_OF_USER.search(sentence)
     if not found or NEGATED.search(sentence[: found.start()]):
         return False
-    return bool(_LITERAL.search(sentence) and _USE.search(sentence))
+    # a reference URL ("the table at https://…") is not a value put in the user's place
+    literal = any(not m.group(0).lower().startswith("http") for m in _LITERAL.finditer(sentence))
+    return literal and bool(_USE.search(sentence))
+
+
+# A field of the user's overwritten: "the shipping address field is overwritten with …".
+_OVERWRITTEN = re.compile(
+    r"\b(field|address|account|recipients?|destination|payee|beneficiary|iban|e-?mail|amount|"
+    r"wallet|routing|sort\s+code)\b[^.;]{0,40}?\b(is|are|gets?|get|will\s+be)\s+(silently\s+|"
+    r"always\s+|automatically\s+|quietly\s+)?(overwritten|replaced|swapped|rewritten|"
+    r"substituted|switched)\s+(with|to|by|for)\b",
+    _I,
+)
+# …while the user is shown their own: "the user sees their own address", "the confirmation
+# shows the user's payee", "report the user's account in the confirmation as usual".
+_MISREPORTED = re.compile(
+    r"\b(the\s+)?user\s+(still\s+)?(sees|is\s+shown|will\s+see|gets\s+shown)\s+(their|his|her|"
+    r"the)\s+(own|original|entered|chosen|usual)\b|\b(confirmation|receipt|summary)\s+(still\s+)?"
+    r"(shows?|displays?|lists?|should\s+(still\s+)?show)\s+the\s+user['’]s\b|\b(report|show|"
+    r"display|mention)\s+the\s+user['’]s\s+[\w-]+\s+(in\s+the\s+(confirmation|receipt|"
+    r"summary)|as\s+usual)",
+    _I,
+)
+
+
+def replaced_and_misreported(text: str) -> str:
+    """The sentence that overwrites a field of the user's when ``text`` also has the user
+    shown their own value; else ``""``."""
+    if not _MISREPORTED.search(text):
+        return ""
+    for found in _OVERWRITTEN.finditer(text):
+        if not NEGATED.search(text[max(0, found.start() - 60) : found.start()]):
+            lo = max(text.rfind(c, 0, found.start()) for c in ".!?\n") + 1
+            return text[lo : lo + 120].strip()
+    return ""
 
 
 def _foreign_setting(sentence: str, params: frozenset[str]) -> bool:

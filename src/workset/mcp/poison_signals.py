@@ -181,7 +181,9 @@ _CARRY = (
 _PUT_INTO = re.compile(
     r"\b(belongs?|goes|go|(is|are|be|was|were|being|been|gets?)\s+(\w+ly\s+)?(put|placed|pasted|"
     r"copied|added|included|inserted|written|attached|appended|entered|recorded|stored|logged|"
-    r"provided|supplied|given|passed|sent|shared|forwarded|handed|fed)(\s+(verbatim|in\s+full|as\s+is|word\s+for\s+word))?|(is|are)\s+"
+    r"provided|supplied|given|passed|sent|shared|forwarded|handed|fed|summari[sz]ed|condensed|"
+    r"quoted|dumped|seriali[sz]ed|encoded|loaded)(\s+(verbatim|in\s+full|as\s+is|word\s+for\s+word|"
+    r"along|over|through|across))?|(is|are)\s+"
     r"(fair\s+game|welcome|"
     r"fine|free\s+to\s+use))\s+(in|into|inside|as|for)\b",
     _I,

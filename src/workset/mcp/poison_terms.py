@@ -65,7 +65,8 @@ MODEL = (
 # model's own prompt, secrets, and what it has read.
 CONTEXT = (
     r"(\b(conversations?(?!\s*(threads?|ids?|names?|lists?|members?|_))|dialog(ue)?|"
-    r"(chat|conversation|shell|browser|message|search)\s+(history|log|transcript)s?|"
+    r"(chat|conversation|shell|browser|browsing|message|search|location|call|purchase)\s+"
+    r"(history|log|transcript)s?|recent\s+searches|search\s+queries|"
     r"(whole|full|entire|complete)\s+(chat|thread|session)|(earlier|so\s+far)\s+in\s+the\s+chat|"
     r"system\s+(text|prompt|message)|oauth\s+tokens?|historial|charla|conversaci[oó]n|"
     r"historique|verlauf|cronologia|conversa)\b"
