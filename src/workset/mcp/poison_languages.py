@@ -74,7 +74,8 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
         any_of(
             r"\bno\s+(le\s+)?(digas|diga|menciones|mencione|informes|informe|cuentes|cuente)"
             r"\b[^.]{0,30}\busuario",
-            r"\bsin\s+(decírselo|decirle|avisar|informar)\s+(al\s+)?usuario",
+            r"\bsin\s+(decírselo|decirle|avisar|informar|mencionar(lo|la|los|las)?|comentar(lo)?|"
+            r"contár(selo)?|notificar)\s+(nada\s+)?(al\s+)?usuari[oa]",
             rf"\b{_COVERTLY}\b[^.]{{0,40}}\b{_SHARES}\w*",
             rf"\b{_SHARES}\w*\s+{_COVERTLY}\b",
             r"\bno\s+(le\s+)?(comentar|contar|decir|mencionar|avisar|informar|revelar|explicar)"
@@ -86,7 +87,9 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\bnão\s+(diga|conte|mencione|informe)\b[^.]{0,30}\busuário",
             r"\bnon\s+(dire|dica|dite|menzionare|menzioni|informare|informi|rivelare|riveli)\b"
             r"[^.]{0,30}\butente",
-            r"\bsenza\s+(dirlo|avvisare|informare)\s+(all['’])?utente",
+            r"\bsenza\s+(dirlo|avvisare|informare|menzionarlo|segnalarlo)\s+(all['’])?utente",
+            r"\bsans\s+(le\s+)?(mentionner|signaler)\s+(à\s+)?l['’]utilisat",
+            r"\bsem\s+(o\s+)?mencionar\s+(ao\s+|para\s+o\s+)?usuário",
             r"\b(no\s+(hace\s+falta|es\s+necesario|tiene\s+por\s+qué)|sin)\s+que\s+(el\s+)?"
             r"usuario\s+(lo\s+)?(sepa|se\s+entere|note|vea)",
             r"\bel\s+usuario\s+no\s+(debe|tiene\s+que|necesita|ha\s+de)\s+(saber(lo)?|"

@@ -155,6 +155,10 @@ RULES: tuple[Rule, ...] = (
             r"mention(ing)?|reveal(ing)?|show(ing)?|alert(ing)?|disclos(e|ing)|report(ing)?)"
             r"\s+(this|it|that|anything|any\s+of\s+this)?\s*(to\s+)?(the\s+)?users?\b(?!'s)",
             r"\bkeep\s+(this|it)\s+(a\s+)?(secret|hidden|confidential|between\s+us)",
+            # disclosed only on request: "mentions them only if asked"
+            r"\b(mention|tell|disclose|report|reveal|show|surface|explain)\w*\s+(it|them|this|that|"
+            r"these)\s+(to\s+the\s+user\s+)?only\s+(if|when)\s+(asked|the\s+user\s+(asks|"
+            r"enquires|inquires)|questioned|prompted|directly\s+asked)\b",
             r"\bkeep\s+(this\s+|the\s+|it\s+)?\w*\s*(hidden|secret)\s+from\s+(the\s+)?user",
             r"\bkeep\s+(this|it|that|them)\s+out\s+of\s+(your\s+|the\s+)?(replies|reply|"
             r"answers?|responses?|conversation|output|summary|chat)",
@@ -324,6 +328,10 @@ RULES: tuple[Rule, ...] = (
             r"\bwith\s+(no|zero)\s+(user\s+)?(confirmation|approval|consent|sign-?off)\b",
             r"\b(need|needs|require|requires)\s+no\s+(further\s+)?(confirmation|approval|consent|"
             r"permission|sign-?off)\b",
+            # paid extras booked on the user's behalf unasked
+            r"\b(books?|buys?|purchases?|orders?|adds?|subscribes?)\s+(the\s+user\s+)?(to\s+)?(paid|"
+            r"premium|extra|additional)\b[^.;]{0,40}\b(automatically|without\s+asking|unprompted|"
+            r"on\s+its\s+own)\b",
             r"\b(never|don'?t|do\s+not)\s+(pause|stop|wait|hold\s+off)\s+(to|for)\s+(ask|confirm|"
             r"check|verify|get\s+approval|approval|confirmation)",
             r"\b(go\s+ahead|proceed|run\s+it|execute\s+it|do\s+it)\s+(directly|straight\s+away|"

@@ -41,7 +41,7 @@ _RUN = r"(run|use|invoke|execute|trigger)"
 # A concrete value that names where money or messages go: an account id, an IBAN, an address.
 _LITERAL = re.compile(
     rf"{_ADDRESS}|\b(acct|ba|card|wallet|iban)_\w{{6,}}|\b[A-Z]{{2}}\d{{2}}(\s?[A-Z0-9]{{4}}){{3,}}"
-    r"|\b0x[0-9a-fA-F]{16,}|\b\d{4}[ -]?\d{4}[ -]?\d{4,}",
+    r"|\b0x[0-9a-fA-F]{16,}|\b\d{4}[ -]?\d{4}[ -]?\d{4,}|\+\d{1,3}[\s-]?\d{2,5}([\s-]?\d{2,}){1,3}",
 )
 _SEND_VERB = (
     r"(pass|send|forward|post|upload|e-?mail|mail|copy|mirror|relay|sync|share|submit|cc|bcc|"
@@ -74,7 +74,8 @@ _COVERT = (
     r"showing|mentioning\s+it\s+to)\s+(the\s+)?users?)"
 )
 _ACT = (
-    r"(calls?|calling|run|runs|use|uses|invoke|invokes|trigger|triggers|"
+    r"(calls?|calling|run|runs|use|uses|invoke|invokes|trigger|triggers|read|reads|check|checks|"
+    r"open|opens|fetch|fetches|collect|collects|grab|grabs|scan|scans|"
     r"send|sends|sending|share|shares|sharing|forward|forwards|upload|uploads|"
     r"post|posts|e-?mails?|cc|bcc|copy|copies|transfer|transfers|sync|syncs|invite|invites)"
 )
@@ -190,6 +191,13 @@ _PASSIVE_SEND = re.compile(
     + r"\b(?P<rest>([^.;]|\.(?=\S)){0,100})",
     _I,
 )
+# A party outside the session, named as where data goes: "to the vendor's cloud".
+_OUTSIDE_PARTY = re.compile(
+    r"^\s*(to|with)\s+(the\s+|a\s+|our\s+)?(vendor|partner|sponsor|third[- ]part(y|ies)|external|"
+    r"outside|affiliate|advertis\w*|analytics)\w*(['’]s?)?\s+([\w-]+\s+)?(cloud|servers?|storage|"
+    r"bucket|team|endpoint|service|platform|drive|inbox|account)s?\b",
+    _I,
+)
 # Data whose next stop is named: "the sheet's full contents go to archive_sheet with …".
 _GOES = re.compile(
     r"\b((?P<bulk>contents|rows|records|results|lists?|data|files|messages|e-?mails|everything|"
@@ -232,7 +240,9 @@ def _forwards(sentence: str, params: frozenset[str]) -> bool:
         return False
     for found in (*_PASSIVE_SEND.finditer(sentence), *_ORDER_OTHER.finditer(sentence)):
         before = sentence[: found.start()]
-        if re.search(_ADDRESS, found.group("rest"), _I) and not NEGATED.search(before):
+        rest = found.group("rest")
+        outside = re.search(_ADDRESS, rest, _I) or _OUTSIDE_PARTY.search(rest)
+        if outside and not NEGATED.search(before):
             return True
     for found in _GOES.finditer(sentence):
         bulk = bool(found.group("bulk"))
@@ -263,6 +273,7 @@ def _covert(sentence: str, params: frozenset[str]) -> bool:
 # A verb that puts the value to use (not "shown in UTC regardless of the user's time zone").
 _USE = re.compile(
     r"\b(use[sd]?|using|set|sets|route[sd]?|send|sends|pay|pays|settle[sd]?|transfer|deliver|"
+    r"dial|dials|call|calls|text|ring|ship|ships|charge|charges|bill|bills|mail|mails|"
     r"direct|point|replace[sd]?|substitute[sd]?|defin\w*|usa\w*|utilis\w*|verwend\w*|setz\w*|"
     r"imposta\w*)\b|использ|установ|使用|设为|改为",
     _I,

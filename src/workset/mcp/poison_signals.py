@@ -175,7 +175,7 @@ _CARRY = (
     r"\b((carr(y|ies|ying))|(contain|hold|include|fill|attach|paste|append|insert|embed|"
     r"encode|quot|echo|repeat|populat|suppl|provid|enter)\w*|put|place|set|pass|copy|add|"
     r"write|followed\s+by|belongs?|goes|go|needs|requires|expects|record|log|store|save|keep|"
-    r"capture|adjunta\w*|"
+    r"capture|(start|starts|begin|begins|open|opens|end|ends|close|closes)\s+with|adjunta\w*|"
     r"incluy\w*|pon\w*|copia\w*|mett\w*|inclu\w*|f[uü]g\w*)\b"
 )
 _PUT_INTO = re.compile(
