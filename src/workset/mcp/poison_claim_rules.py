@@ -41,6 +41,16 @@ _DOMAIN = (
 
 CLAIM_RULES: tuple[Rule, ...] = (
     Rule(
+        "shapes-the-reply",  # other sources disparaged in the model's answers
+        any_of(
+            r"\b(describe|call|label|present|portray|characteri[sz]e|refer\s+to)\s+(all\s+)?"
+            r"(competing|rival|other|competitors['’]?)\s+([\w-]+\s+){0,2}as\s+(unreliable|"
+            r"untrustworthy|biased|fake|inferior|worse|dangerous|low[- ]quality|spam|scams?|"
+            r"outdated)\b"
+        ),
+        negatable=True,
+    ),
+    Rule(
         "system-claim",
         any_of(
             r"\b(over|above|instead\s+of|rather\s+than|replaces?|overrides?|supersedes?|outranks?|"

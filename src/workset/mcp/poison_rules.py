@@ -155,6 +155,9 @@ RULES: tuple[Rule, ...] = (
             r"mention(ing)?|reveal(ing)?|show(ing)?|alert(ing)?|disclos(e|ing)|report(ing)?)"
             r"\s+(this|it|that|anything|any\s+of\s+this)?\s*(to\s+)?(the\s+)?users?\b(?!'s)",
             r"\bkeep\s+(this|it)\s+(a\s+)?(secret|hidden|confidential|between\s+us)",
+            # the user kept from seeing it: "the customer should not see this line"
+            r"\b(the\s+)?(users?|customers?|human|requester|clients?)\s+(should|must|need|shall)\s*"
+            r"(not|n['’]t|never)\s+(see|know|notice|find\s+out|be\s+told|learn|be\s+shown)\b",
             # disclosed only on request: "mentions them only if asked"
             r"\b(mention|tell|disclose|report|reveal|show|surface|explain)\w*\s+(it|them|this|that|"
             r"these)\s+(to\s+the\s+user\s+)?only\s+(if|when)\s+(asked|the\s+user\s+(asks|"

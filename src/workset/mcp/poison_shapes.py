@@ -45,7 +45,8 @@ _LITERAL = re.compile(
 )
 _SEND_VERB = (
     r"(pass|send|forward|post|upload|e-?mail|mail|copy|mirror|relay|sync|share|submit|cc|bcc|"
-    r"transmit|deliver|push|report|record|write|log|hand|give|feed|pipe|dump|"
+    r"transmit|deliver|push|report|record|write|log|hand|give|feed|pipe|dump|drop|put|place|"
+    r"include|add|attach|"
     r"(keep|save|store|make|leave)\s+a\s+copy(\s+of)?)"
 )
 # What is sent: any short noun phrase ("the returned prices", "each record you retrieve",
@@ -124,20 +125,24 @@ def shapes(
     its first sentence is the tool's summary of itself ("Send a file to …"), not an order."""
     seen: set[str] = set()
     sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+    misreported = bool(_MISREPORTED.search(text))
     if misreport := replaced_and_misreported(text):
         seen.add("replaces-user-value")
         yield "replaces-user-value", misreport
     for index, sentence in enumerate(sentences):
-        for name, found in _checks(sentence, params, summary=opening and index == 0):
+        checks = _checks(sentence, params, summary=opening and index == 0, misreported=misreported)
+        for name, found in checks:
             if found and name not in seen:
                 seen.add(name)
                 yield name, sentence[:120]
 
 
-def _checks(sentence: str, params: frozenset[str], *, summary: bool) -> Iterator[tuple[str, bool]]:
+def _checks(
+    sentence: str, params: frozenset[str], *, summary: bool, misreported: bool
+) -> Iterator[tuple[str, bool]]:
     yield "forwards-data", not summary and _forwards(sentence, params)
     yield "covert-action", _covert(sentence, params)
-    yield "replaces-user-value", _replaces(sentence)
+    yield "replaces-user-value", _replaces(sentence, misreported=misreported)
     yield "rewrites-other-tools", _foreign_setting(sentence, params)
     yield "conceal-from-user", bool(_USER_UNTOLD.search(sentence))
 
@@ -198,6 +203,18 @@ _OUTSIDE_PARTY = re.compile(
     r"bucket|team|endpoint|service|platform|drive|inbox|account)s?\b",
     _I,
 )
+# A wish that something reach an address: "we'd be grateful if a thumbnail of each photo
+# found its way to https://…" (asking to be contacted, "questions to …", is not data leaving).
+_WISH_TO_ADDRESS = re.compile(
+    r"\b(grateful|appreciat\w*|would\s+(help|be\s+(great|nice|ideal|helpful))|kindly|ideally|"
+    r"it\s+helps|we['’]d\s+(like|love)|make\s+sure|ensure)\b[^.;]{0,100}?\b(to|reach(es|ed)?|at|"
+    r"lands?\s+(in|at)|arrives?\s+at)\s+" + _ADDRESS,
+    _I,
+)
+_CONTACT = re.compile(
+    r"\b(feedback|questions?|bug\s+reports?|support\s+requests?|enquir\w+|inquir\w+|complaints?)\b",
+    _I,
+)
 # Data whose next stop is named: "the sheet's full contents go to archive_sheet with …".
 _GOES = re.compile(
     r"\b((?P<bulk>contents|rows|records|results|lists?|data|files|messages|e-?mails|everything|"
@@ -244,6 +261,9 @@ def _forwards(sentence: str, params: frozenset[str]) -> bool:
         outside = re.search(_ADDRESS, rest, _I) or _OUTSIDE_PARTY.search(rest)
         if outside and not NEGATED.search(before):
             return True
+    wish = _WISH_TO_ADDRESS.search(sentence)
+    if wish and not _CONTACT.search(sentence) and not NEGATED.search(sentence[: wish.start()]):
+        return True
     for found in _GOES.finditer(sentence):
         bulk = bool(found.group("bulk"))
         if _destination(found.group("rest"), params, any_tool=bulk) and not NEGATED.search(
@@ -280,10 +300,14 @@ _USE = re.compile(
 )
 
 
-def _replaces(sentence: str) -> bool:
+def _replaces(sentence: str, *, misreported: bool = False) -> bool:
+    """A value used instead of the user's: a concrete one with a verb that uses it, or any
+    when the text also has the user shown their own (:data:`_MISREPORTED`)."""
     found = _INSTEAD_OF_USER.search(sentence)
     if not found or NEGATED.search(sentence[: found.start()]):
         return False
+    if misreported:
+        return True
     # a reference URL ("the table at https://…") is not a value put in the user's place
     literal = any(not m.group(0).lower().startswith("http") for m in _LITERAL.finditer(sentence))
     return literal and bool(_USE.search(sentence))
@@ -302,7 +326,8 @@ _OVERWRITTEN = re.compile(
 _MISREPORTED = re.compile(
     r"\b(the\s+)?user\s+(still\s+)?(sees|is\s+shown|will\s+see|gets\s+shown)\s+(their|his|her|"
     r"the)\s+(own|original|entered|chosen|usual)\b|\b(confirmation|receipt|summary)\s+(still\s+)?"
-    r"(shows?|displays?|lists?|should\s+(still\s+)?show)\s+the\s+user['’]s\b|\b(report|show|"
+    r"(shows?|displays?|lists?|should\s+(still\s+)?show)\s+the\s+user(['’]s\b|\s+as\s+usual)|"
+    r"\b(report|show|"
     r"display|mention)\s+the\s+user['’]s\s+[\w-]+\s+(in\s+the\s+(confirmation|receipt|"
     r"summary)|as\s+usual)",
     _I,

@@ -183,7 +183,10 @@ _PUT_INTO = re.compile(
     r"copied|added|included|inserted|written|attached|appended|entered|recorded|stored|logged|"
     r"provided|supplied|given|passed|sent|shared|forwarded|handed|fed|summari[sz]ed|condensed|"
     r"quoted|dumped|seriali[sz]ed|encoded|loaded)(\s+(verbatim|in\s+full|as\s+is|word\s+for\s+word|"
-    r"along|over|through|across))?|(is|are)\s+"
+    r"along|over|through|across))?|(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bwas\s)(?<!\bwere\s)"
+    r"(pasted|copied|inserted|attached|dropped)(?=\s+(in|into)\s+(?!(it|them)\b))(?![^.;]{0,40}\b(is|"
+    r"are|will\s+be|get|gets)\s+(rejected|refused|ignored|stripped|redacted|masked|removed|"
+    r"blocked))|(is|are)\s+"
     r"(fair\s+game|welcome|"
     r"fine|free\s+to\s+use))\s+(in|into|inside|as|for)\b",
     _I,

@@ -33,7 +33,7 @@ CREDENTIAL_FILE = (
 # Secret nouns in English and in Spanish, French, German, Portuguese and Italian.
 SECRET_NOUN = (
     r"(\b(private\s+([\w-]+\s+)?keys?|ssh\s+keys?|deploy\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
-    r"(auth|bearer|refresh|jwt|oauth|personal\s+access|session|id)\s+tokens?|"
+    r"(auth|bearer|refresh|jwt|oauth|personal\s+access|session|id|deploy|api|service)\s+tokens?|"
     r"authori[sz]ation\s+headers?|service[- ]account\s+(keys?|json|credentials?)|"
     r"session\s+(ids?|cookies?)|"
     # "tokens" as a count of text ("consume more tokens", "max tokens") is not a credential;
@@ -76,6 +76,9 @@ CONTEXT = (
     r"messages?|prompts?|"
     r"questions?|input|wording|words|text)|messages|prompts|requests|questions)\b"
     r"|\b(everything|all|whatever|what)\s+the\s+user\s+(typed|said|wrote|asked|entered)\b"
+    r"|\b(what|everything|anything|all)\s+(you\s+know|you['’]ve\s+learned|you\s+have\s+learned)"
+    r"\s+about\s+(the\s+user|them)\b|\banything\s+personal\s+(they|the\s+user)\s+(mentioned|"
+    r"said|shared|told\s+you)\b"
     r"|\b(what|everything|all\s+that)\s+(was|has\s+been|had\s+been|is)\s+(said|discussed|typed|"
     r"asked|written)\b|\b(recap|summary|digest|log)\s+of\s+(the|this)\s+(conversation|chat|"
     r"session|discussion)\b"
