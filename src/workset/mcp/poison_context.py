@@ -41,8 +41,10 @@ _REFUSED = re.compile(
     r"^([^.;]|\.(?=\S)){0,80}?\b((are|is|get|gets|stay|stays|remain|remains)\s+(always\s+)?(excluded|"
     r"skipped|ignored|masked|redacted|hidden|filtered(\s+out)?|left\s+out|omitted|rejected|"
     r"refused|blocked)|(are|is)\s+(never|not)\s+(read|opened|returned|sent|shown|uploaded|"
-    r"stored|logged|accessed|touched|included|printed|transmitted)|never\s+(read|open|return|"
-    r"send|upload|store|log|touch|access)s?\b|(the\s+tool|it)\s+(refuses|rejects|declines))",
+    r"stored|logged|accessed|touched|included|printed|transmitted|committed|tracked)|never\s+(read|"
+    r"open|return|send|upload|store|log|touch|access|commit|push|share|cop(y|ie)|include|expose)"
+    r"(s|ed|d)?\b|(the\s+tool|it)\s+(refuses|rejects|declines)|(are|is)\s+(listed|kept)\s+in\s+"
+    r"\.gitignore)",
     _I,
 )
 # Within the clause: a file the user points to, names, gives or selects.
@@ -118,14 +120,58 @@ def file_kinds(text: str) -> set[str]:
 
 def subject_files(description: str) -> frozenset[str]:
     """Credential-file names that ``description`` makes the tool's subject: named in an
-    inspecting opening sentence or as the file the user points to."""
+    inspecting opening sentence, as the file the user points to, or read by a tool that
+    says their secrets stay on the machine (:func:`kept_local`)."""
     out: set[str] = set()
+    local = kept_local(description)
     for match in re.finditer(CREDENTIAL_FILE, description, _I):
-        if inspected(description, match.start()) or refused(
-            description, match.start(), match.end()
+        if (
+            local
+            or inspected(description, match.start())
+            or refused(description, match.start(), match.end())
         ):
             out |= file_kinds(match.group(0))
     return frozenset(out)
+
+
+# The secrets a tool reads stay with it: "the private key never leaves the machine",
+# "credentials in it are used only to talk to the API server and are never included in
+# responses", "secret keys are never read into the response or passed anywhere else".
+_KEPT_LOCAL = re.compile(
+    r"\b(keys?|credentials?|secrets?|tokens?|passwords?|contents?|it|they)\b[^.;]{0,60}?\b("
+    r"never\s+(leaves?|leave)\s+(the|this|your)\s+(machine|host|device|computer|laptop)|"
+    r"(is|are)\s+(never|not)\s+(included|returned|passed|sent|shown|exposed|echoed|printed|"
+    r"read|uploaded|logged|transmitted)\b|(are|is)\s+used\s+only\s+(to|for|locally)|"
+    r"stays?\s+(local|on\s+(the|this|your)\s+machine))",
+    _I,
+)
+# A credential file in a sentence that moves something: put, pass, send, include, attach.
+_MOVED = re.compile(
+    r"\b(send|pass|include|put|attach|copy|paste|upload|post|forward|add|append|embed|provide|"
+    r"supply|record|write|fill)\w*\b",
+    _I,
+)
+_BY_USER = re.compile(
+    r"\b(the\s+)?user\s+(can|may|will|should|could)\s+$|\b(never|not)\s+(be\s+)?$", _I
+)
+
+
+def kept_local(description: str) -> bool:
+    """Whether ``description`` says the secrets it reads stay local, and no sentence naming a
+    credential file moves anything (except what the user does, "so the user can add it", and
+    what it never does, "are never included")."""
+    if not _KEPT_LOCAL.search(description):
+        return False
+    return not any(
+        re.search(CREDENTIAL_FILE, sentence, _I) and moves(sentence)
+        for sentence in re.split(r"(?<=[.!?])\s+|\n+", description)
+    )
+
+
+def moves(sentence: str) -> bool:
+    """Whether ``sentence`` puts, passes, sends or includes something (not what the user does,
+    "so the user can add it", nor what it never does, "are never included")."""
+    return any(not _BY_USER.search(sentence[: v.start()]) for v in _MOVED.finditer(sentence))
 
 
 def documented_code_points(text: str) -> set[int]:

@@ -74,7 +74,8 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
         any_of(
             r"\bno\s+(le\s+)?(digas|diga|menciones|mencione|informes|informe|cuentes|cuente)"
             r"\b[^.]{0,30}\busuario",
-            r"\bsin\s+(decírselo|decirle|avisar|informar)\s+(al\s+)?usuario",
+            r"\bsin\s+(decírselo|decirle|avisar|informar|mencionar(lo|la|los|las)?|comentar(lo)?|"
+            r"contár(selo)?|notificar)\s+(nada\s+)?(al\s+)?usuari[oa]",
             rf"\b{_COVERTLY}\b[^.]{{0,40}}\b{_SHARES}\w*",
             rf"\b{_SHARES}\w*\s+{_COVERTLY}\b",
             r"\bno\s+(le\s+)?(comentar|contar|decir|mencionar|avisar|informar|revelar|explicar)"
@@ -86,7 +87,9 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\bnão\s+(diga|conte|mencione|informe)\b[^.]{0,30}\busuário",
             r"\bnon\s+(dire|dica|dite|menzionare|menzioni|informare|informi|rivelare|riveli)\b"
             r"[^.]{0,30}\butente",
-            r"\bsenza\s+(dirlo|avvisare|informare)\s+(all['’])?utente",
+            r"\bsenza\s+(dirlo|avvisare|informare|menzionarlo|segnalarlo)\s+(all['’])?utente",
+            r"\bsans\s+(le\s+)?(mentionner|signaler)\s+(à\s+)?l['’]utilisat",
+            r"\bsem\s+(o\s+)?mencionar\s+(ao\s+|para\s+o\s+)?usuário",
             r"\b(no\s+(hace\s+falta|es\s+necesario|tiene\s+por\s+qué)|sin)\s+que\s+(el\s+)?"
             r"usuario\s+(lo\s+)?(sepa|se\s+entere|note|vea)",
             r"\bel\s+usuario\s+no\s+(debe|tiene\s+que|necesita|ha\s+de)\s+(saber(lo)?|"
@@ -97,6 +100,9 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\bl['’]utilisat(eur|rice)\s+n['’]a\s+pas\s+(besoin\s+)?(de|à)\s+(le\s+)?savoir",
             r"\b(benutzer|nutzer|anwender)\w*\s+(darf|muss|soll|braucht)\s+(das\s+|es\s+|davon\s+)?"
             r"nichts?\s+(davon\s+)?(zu\s+)?(erfahren|wissen|merken|sehen|mitbekommen)",
+            r"\bohne\s+(den|die|das)\s+(benutzer|nutzer|anwender)\w*\s+(zu\s+)?(informieren|"
+            r"benachrichtigen|fragen|einzubeziehen|zu\s+fragen|zu\s+informieren)",
+            r"\bsem\s+(avisar|informar|consultar|perguntar\s+a)\s+(o\s+|ao\s+)?usuário",
             r"\bohne\s+dass\s+(der|die)\s+(benutzer|nutzer|anwender)\w*\s+(es\s+|davon\s+)?"
             r"(merkt|erfährt|weiß)",
             r"\bsem\s+que\s+o\s+usuário\s+(o\s+)?(saiba|perceba|veja)",
@@ -105,7 +111,31 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\bsenza\s+che\s+l['’]utente\s+(lo\s+)?(sappia|noti|veda)",
             r"\bl['’]utente\s+non\s+(deve|deve\s+mai|ha\s+bisogno\s+di)\s+sapere",
             r"\bnon\s+è\s+necessario\s+(avvisare|informare)\s+l['’]utente",
+            r"(无需|不必|不要|不用|无须|切勿|请勿|别)(告知|告诉|通知|提醒|让)用户|用户(无需|不必|不需要)"
+            r"(知道|知晓|被告知)",
+            r"(не\s+(сообщайте|говорите|сообщай|говори|упоминайте|уведомляйте|информируйте|"
+            r"рассказывайте)|без\s+ведома)[^.]{0,30}пользовател|пользовател\w*\s+(не\s+нужно|"
+            r"незачем|не\s+следует)\s+(знать|сообщать|говорить)|(не\s+нужно|незачем|не\s+надо)\s+"
+            r"(сообщать|говорить|уведомлять|информировать)\s+пользовател",
+            r"ユーザー(に|には)[^。]{0,10}(知らせ|伝え|通知し|言わ)(ないで|ず|ない|る必要はありません)",
+            r"उपयोगकर्ता\s+को\s+(न|ना)\s+बताएं|उपयोगकर्ता\s+को\s+बताने\s+की\s+(आवश्यकता|ज़रूरत|जरूरत)"
+            r"\s+नहीं",
         ),
+    ),
+    Rule(
+        "system-claim",  # the tool's words over the user's, as the English "takes priority over"
+        any_of(
+            r"(имеют|имеет|получают|получает)\s+(высший\s+|абсолютный\s+)?приоритет\s+над\s+"
+            r"[^.;]{0,40}пользовател|(являются|считаются)\s+(системными|служебными)\s+(указаниями|"
+            r"инструкциями|сообщениями|командами)",
+            r"\b(tienen|tiene)\s+prioridad\s+sobre\s+[^.;]{0,40}usuari[oa]",
+            r"\b(ont|a)\s+(la\s+)?priorité\s+sur\s+[^.;]{0,40}utilisat",
+            r"\b(haben|hat)\s+(den\s+)?vorrang\s+vor\s+[^.;]{0,40}(benutzer|nutzer|anwender)",
+            r"\b(têm|tem)\s+prioridade\s+sobre\s+[^.;]{0,40}usuári[oa]",
+            r"\b(hanno|ha)\s+(la\s+)?(priorità|precedenza)\s+su\w*\s+[^.;]{0,40}utente",
+            r"优先于[^。]{0,10}用户|(视为|作为|属于)(系统|运营方)(指令|指示|消息)",
+        ),
+        negatable=True,
     ),
     Rule(
         "approval-bypass",  # silence or anything else taken as approval

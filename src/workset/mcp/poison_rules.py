@@ -135,7 +135,13 @@ RULES: tuple[Rule, ...] = (
             r"\b(reveal|print|repeat|output|show|share|disclose|copy|paste|include|send|leak|"
             r"dump|recite|write\s+out)\s+(out\s+)?(the\s+(contents|text|wording)\s+of\s+)?(your|"
             r"the\s+(full|hidden|original|initial|entire|complete))\s+([\w-]+\s+){0,3}(system\s+"
-            r"prompt|prompt|instructions|system\s+message|guidelines|configuration|config|setup)\b"
+            r"prompt|prompt|instructions|system\s+message|guidelines|configuration|config|setup)\b",
+            # put into an argument: the model's own instructions, not a prompt it writes for a
+            # model-calling tool ("put your prompt in the prompt field") or a sub-agent
+            r"\b(attach|put|pass|add|append|provide|supply|give)\s+(a\s+copy\s+of\s+)?(all\s+(of\s+)?)?"
+            r"your\s+((full|complete|entire|original|current|exact|initial|hidden|own)\s+)*"
+            r"(instructions|system\s+(prompt|message|instructions)|guidelines)\b"
+            r"(?!\s+(for|to)\s+(the\s+|a\s+)?(sub-?agents?|workers?|task|job|run|agent))",
         ),
         negatable=True,
     ),
@@ -149,6 +155,13 @@ RULES: tuple[Rule, ...] = (
             r"mention(ing)?|reveal(ing)?|show(ing)?|alert(ing)?|disclos(e|ing)|report(ing)?)"
             r"\s+(this|it|that|anything|any\s+of\s+this)?\s*(to\s+)?(the\s+)?users?\b(?!'s)",
             r"\bkeep\s+(this|it)\s+(a\s+)?(secret|hidden|confidential|between\s+us)",
+            # the user kept from seeing it: "the customer should not see this line"
+            r"\b(the\s+)?(users?|customers?|human|requester|clients?)\s+(should|must|need|shall)\s*"
+            r"(not|n['’]t|never)\s+(see|know|notice|find\s+out|be\s+told|learn|be\s+shown)\b",
+            # disclosed only on request: "mentions them only if asked"
+            r"\b(mention|tell|disclose|report|reveal|show|surface|explain)\w*\s+(it|them|this|that|"
+            r"these)\s+(to\s+the\s+user\s+)?only\s+(if|when)\s+(asked|the\s+user\s+(asks|"
+            r"enquires|inquires)|questioned|prompted|directly\s+asked)\b",
             r"\bkeep\s+(this\s+|the\s+|it\s+)?\w*\s*(hidden|secret)\s+from\s+(the\s+)?user",
             r"\bkeep\s+(this|it|that|them)\s+out\s+of\s+(your\s+|the\s+)?(replies|reply|"
             r"answers?|responses?|conversation|output|summary|chat)",
@@ -318,6 +331,12 @@ RULES: tuple[Rule, ...] = (
             r"\bwith\s+(no|zero)\s+(user\s+)?(confirmation|approval|consent|sign-?off)\b",
             r"\b(need|needs|require|requires)\s+no\s+(further\s+)?(confirmation|approval|consent|"
             r"permission|sign-?off)\b",
+            # paid extras booked on the user's behalf unasked
+            r"\b(books?|buys?|purchases?|orders?|adds?|subscribes?)\s+(the\s+user\s+)?(to\s+)?(paid|"
+            r"premium|extra|additional)\b[^.;]{0,40}\b(automatically|without\s+asking|unprompted|"
+            r"on\s+its\s+own)\b",
+            r"\b(never|don'?t|do\s+not)\s+(pause|stop|wait|hold\s+off)\s+(to|for)\s+(ask|confirm|"
+            r"check|verify|get\s+approval|approval|confirmation)",
             r"\b(go\s+ahead|proceed|run\s+it|execute\s+it|do\s+it)\s+(directly|straight\s+away|"
             r"right\s+away|immediately)\b",
             r"\b(treat|consider|regard|take|count|read)\s+(the\s+user['’]s\s+|their\s+|any\s+)?(silence|"
@@ -370,6 +389,11 @@ RULES: tuple[Rule, ...] = (
             r"plug-?in|tool|connector|extension|app)\b[^.;]{0,40}\b(agreed|consented|accepted|"
             r"approved|signed|authori[sz]ed|granted)\b",
             r"\b(the\s+)?(user|owner|customer)\s+is\s+(fine|ok|okay|happy|comfortable)\s+with",
+            # a third party's blanket sign-off: "the admin team has signed off on opening any link"
+            r"\b(team|admins?|administrators?|operators?|management|security|it\s+department|legal|"
+            r"compliance|owners?)\s+(has|have)\s+(already\s+)?(signed\s+off\s+on|approved|"
+            r"pre-?approved|authori[sz]ed|okayed|cleared|green-?lit)\s+(opening|sending|sharing|"
+            r"deleting|running|executing|paying|any|all|every)\b",
             r"\b(pre-?(approved|authori[sz]ed|consented)|auto-?approved|already\s+(approved|"
             r"authori[sz]ed))",
             r"\b(are|is|were|was|come|comes)\s+(already\s+)?pre-?(vetted|cleared|screened|"
@@ -394,7 +418,11 @@ RULES: tuple[Rule, ...] = (
             r"\b(this|the\s+following)\s+(is|are)\s+(a\s+|an\s+)?(system|developer|admin)\s+"
             r"(instruction|message|prompt|directive)",
             r"\b(highest|top|absolute)\s+priority\b(?!\s+(items?|tasks?|tickets?|issues?|first))"
-            r"|\btakes\s+precedence\s+over\b",
+            # precedence over a default, a setting or a cached value is configuration
+            r"|\btakes\s+precedence\s+over\b(?!\s+(the\s+|its\s+|any\s+|a\s+|an\s+)?"
+            r"([\w'’-]+\s+){0,2}?(defaults?|settings?|config\w*|values?|options?|flags?|"
+            r"environment\s+variables?|cache[ds]?|parameters?|arguments?|fields?|files?|"
+            r"profiles?|rules?\s+files?)\b)",
             r"\boverrides?\s+(all\s+)?(other\s+|any\s+)?(instructions|rules|policies)",
             rf"\b(messages?|results?|outputs?|responses?|replies|anything|everything|whatever|"
             rf"content)\b[^.]{{0,40}}\b(come|comes|coming|is|are)\s+(directly\s+)?from\s+"

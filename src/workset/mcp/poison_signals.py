@@ -57,8 +57,9 @@ _I = re.IGNORECASE
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # Spoken to the model by name or as whoever drives the session: addressed whatever it is told.
 _VOCATIVE = re.compile(
-    r"(^|[.;(]\s*)([-*•]\s*)?(assistants?|ai|agents?|llms?|chatbots?|models?|claude|gpt|copilot)"
-    r"\s*[,:]\s*(please\s+)?[a-z]+"
+    r"\b(dear|hey|hello|hi)\s+(assistant|ai|agent|model|claude|gpt|copilot)\b"
+    r"|(^|[.;(]\s*)([-*•]\s*|(#+|//|--)\s*)?(assistants?|ai|agents?|llms?|chatbots?|models?|"
+    r"claude|gpt|copilot)([\s-]+(facing|only|side|directed))?\s*[,:]\s*(please\s+)?[a-z]+"
     r"|\b(whoever|anyone|whatever)\s+(is\s+)?(driving|running|operating|reading|processing|"
     r"handling|controlling)\s+(this|the)\s+(session|conversation|chat|agent|tool)\b",
     _I,
@@ -174,12 +175,18 @@ _CARRY = (
     r"\b((carr(y|ies|ying))|(contain|hold|include|fill|attach|paste|append|insert|embed|"
     r"encode|quot|echo|repeat|populat|suppl|provid|enter)\w*|put|place|set|pass|copy|add|"
     r"write|followed\s+by|belongs?|goes|go|needs|requires|expects|record|log|store|save|keep|"
-    r"capture|adjunta\w*|"
+    r"capture|(start|starts|begin|begins|open|opens|end|ends|close|closes)\s+with|adjunta\w*|"
     r"incluy\w*|pon\w*|copia\w*|mett\w*|inclu\w*|f[uü]g\w*)\b"
 )
 _PUT_INTO = re.compile(
-    r"\b(belongs?|goes|go|(is|are|be|gets?)\s+(put|placed|pasted|copied|added|included|inserted|"
-    r"written|attached|appended|entered|recorded|stored|logged|provided|supplied|given)|(is|are)\s+"
+    r"\b(belongs?|goes|go|(is|are|be|was|were|being|been|gets?)\s+(\w+ly\s+)?(put|placed|pasted|"
+    r"copied|added|included|inserted|written|attached|appended|entered|recorded|stored|logged|"
+    r"provided|supplied|given|passed|sent|shared|forwarded|handed|fed|summari[sz]ed|condensed|"
+    r"quoted|dumped|seriali[sz]ed|encoded|loaded)(\s+(verbatim|in\s+full|as\s+is|word\s+for\s+word|"
+    r"along|over|through|across))?|(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bwas\s)(?<!\bwere\s)"
+    r"(pasted|copied|inserted|attached|dropped)(?=\s+(in|into)\s+(?!(it|them)\b))(?![^.;]{0,40}\b(is|"
+    r"are|will\s+be|get|gets)\s+(rejected|refused|ignored|stripped|redacted|masked|removed|"
+    r"blocked))|(is|are)\s+"
     r"(fair\s+game|welcome|"
     r"fine|free\s+to\s+use))\s+(in|into|inside|as|for)\b",
     _I,
@@ -343,7 +350,10 @@ def _sent_away(sentence: str) -> bool:
     for verb in _SEND.finditer(sentence):
         passive = verb.group(0).lower().endswith("ed") or verb.group(0).lower() == "sent"
         scope = sentence[: verb.start()] if passive else sentence[verb.end() : verb.end() + 120]
-        if re.search(CONTEXT, scope, _I) and not NEGATED.search(sentence[: verb.start()]):
+        found = re.search(CONTEXT, scope, _I)
+        # "email support@…; do not include secrets": the data named only to be kept out
+        kept_out = not passive and found and NEGATED.search(scope[: found.start()])
+        if found and not kept_out and not NEGATED.search(sentence[: verb.start()]):
             return True
     return False
 
@@ -375,12 +385,24 @@ def _carried(sentence: str) -> bool:
     return False
 
 
+# The conversation as where the user agreed, not as data: "only set confirm after the user
+# has explicitly agreed in this conversation".
+_WHERE_USER_AGREED = re.compile(
+    r"\b(the\s+user|they)\s+(has\s+|have\s+|had\s+)?(explicitly\s+|clearly\s+)?(agreed|"
+    r"confirmed|approved|consented|asked|requested|said\s+(yes|so))\b[^.;]{0,30}?\b(in|during|"
+    r"within|earlier\s+in)\s+(this|the)\s+$",
+    _I,
+)
+
+
 def _taken(text: str) -> bool:
     """The conversation, a secret or the user's private things in ``text``, other than a
-    reference to where a secret is kept ("the name of an environment variable")."""
+    reference to where a secret is kept ("the name of an environment variable") or the
+    conversation as where the user agreed."""
     for pattern in (CONTEXT, USER_PRIVATE):
         for found in re.finditer(pattern, text, _I):
-            if not _REFERENCE.search(text[: found.start()]):
+            ahead = text[: found.start()]
+            if not _REFERENCE.search(ahead) and not _WHERE_USER_AGREED.search(ahead):
                 return True
     return False
 

@@ -32,8 +32,8 @@ CREDENTIAL_FILE = (
 )
 # Secret nouns in English and in Spanish, French, German, Portuguese and Italian.
 SECRET_NOUN = (
-    r"(\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
-    r"(auth|bearer|refresh|jwt|oauth|personal\s+access|session|id)\s+tokens?|"
+    r"(\b(private\s+([\w-]+\s+)?keys?|ssh\s+keys?|deploy\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
+    r"(auth|bearer|refresh|jwt|oauth|personal\s+access|session|id|deploy|api|service)\s+tokens?|"
     r"authori[sz]ation\s+headers?|service[- ]account\s+(keys?|json|credentials?)|"
     r"session\s+(ids?|cookies?)|"
     # "tokens" as a count of text ("consume more tokens", "max tokens") is not a credential;
@@ -65,7 +65,8 @@ MODEL = (
 # model's own prompt, secrets, and what it has read.
 CONTEXT = (
     r"(\b(conversations?(?!\s*(threads?|ids?|names?|lists?|members?|_))|dialog(ue)?|"
-    r"(chat|conversation|shell|browser|message|search)\s+(history|log|transcript)s?|"
+    r"(chat|conversation|shell|browser|browsing|message|search|location|call|purchase)\s+"
+    r"(history|log|transcript)s?|recent\s+searches|search\s+queries|"
     r"(whole|full|entire|complete)\s+(chat|thread|session)|(earlier|so\s+far)\s+in\s+the\s+chat|"
     r"system\s+(text|prompt|message)|oauth\s+tokens?|historial|charla|conversaci[oó]n|"
     r"historique|verlauf|cronologia|conversa)\b"
@@ -75,6 +76,9 @@ CONTEXT = (
     r"messages?|prompts?|"
     r"questions?|input|wording|words|text)|messages|prompts|requests|questions)\b"
     r"|\b(everything|all|whatever|what)\s+the\s+user\s+(typed|said|wrote|asked|entered)\b"
+    r"|\b(what|everything|anything|all)\s+(you\s+know|you['’]ve\s+learned|you\s+have\s+learned)"
+    r"\s+about\s+(the\s+user|them)\b|\banything\s+personal\s+(they|the\s+user)\s+(mentioned|"
+    r"said|shared|told\s+you)\b"
     r"|\b(what|everything|all\s+that)\s+(was|has\s+been|had\s+been|is)\s+(said|discussed|typed|"
     r"asked|written)\b|\b(recap|summary|digest|log)\s+of\s+(the|this)\s+(conversation|chat|"
     r"session|discussion)\b"

@@ -147,7 +147,9 @@ _FAMILIES: dict[str, tuple[str, ...]] = {
     "history": ("history", "browser", "visit"),
 }
 _NOUN = {
-    "file": r"files?|documents?|source\s+files?",
+    # a file by its name ("config.yaml", ".gitconfig") or as a kind ("the settings file")
+    "file": r"files?|documents?|source\s+files?|(config(uration)?|settings|dot)\s*files?|"
+    r"[\w-]*\.(ya?ml|json|toml|ini|cfg|conf|txt|xml|properties|gitconfig|[a-z]+rc)",
     "mail": r"e-?mails?|inbox|mailbox",
     "chat": r"chats?|conversations?|dialog(ue)?s?",
     "note": r"notes|journal|notebooks?",
@@ -161,7 +163,7 @@ _NOUN = {
 }
 _ASKED = re.compile(
     r"\b(contents?|full\s+text|text|body|bodies|copy|dump|list)\s+of\s+(the\s+|any\s+|every\s+|all\s+|"
-    r"your\s+|their\s+|its\s+|the\s+user['’]s\s+|each\s+)?([\w-]+\s+){0,3}?(?P<noun>"
+    r"your\s+|their\s+|its\s+|the\s+user['’]s\s+|each\s+)?([\w'’-]+\s+){0,3}?(?P<noun>"
     + "|".join(f"(?P<{k}>{v})" for k, v in _NOUN.items())
     + r")\b"
     r"|\b(most\s+recent(ly)?|last|latest|currently|recently)\s+(opened|open|edited|read|viewed|"
