@@ -56,10 +56,11 @@ ANSWER_SYSTEM_PROMPT = EXAMPLE_SYSTEM_PROMPT.replace(
     "Assistant: <the answer, naming the file>.",
     "Assistant: <the value or name asked for>, as <path/to/file> shows.",
 )
-# The default: without the example, the 0.5B answered the README question ("port 8080")
-# without reading service.toml (tests/real); the placeholder example shows the shape of a
-# turn without any file name or value to copy.
-DEFAULT_SYSTEM_PROMPT = EXAMPLE_SYSTEM_PROMPT
+# The default since 2026-12-02: the answer-first steps with the placeholder example. Without
+# any example, the 0.5B answered the README question ("port 8080") without reading
+# service.toml (tests/real); on the tune questions, answer-first got 10/17 against 8/17 for
+# EXAMPLE_SYSTEM_PROMPT (docs/results/agent-tasks.md).
+DEFAULT_SYSTEM_PROMPT = ANSWER_SYSTEM_PROMPT
 # Appended at the end of the context (never recorded) when a repeated call ends tool use.
 ANSWER_NOW = (
     "Answer the question now, in one or two sentences, from the tool results above. "
