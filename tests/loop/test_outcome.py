@@ -333,3 +333,13 @@ def test_where_a_function_is_defined_is_checked_too_and_other_questions_are_not(
         answer="tinydb/table.py",
     )
     assert classify(other, evidence=[UTILS_EXCERPT]).outcome == "answered"
+
+
+def test_an_answer_that_copies_the_repeat_note_is_no_answer() -> None:
+    note = "You already called read_file with these arguments (call c0); its result is repeated"
+    history = run(
+        "Fix the bug in calc.py so the test passes.",
+        ("read_file", '{"path": "calc.py"}', "1| def add(a, b):\n2|     return a - b", False),
+        answer=note + " below.\n1| def add(a, b):",
+    )
+    assert classify(history).outcome == "gave_up"

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from workset.loop.definitions import defined_elsewhere, seen_texts
+from workset.loop.repeats import REPEAT_NOTE
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 
 Outcome: TypeAlias = Literal["answered", "answered_unverified", "gave_up", "failed"]
@@ -171,6 +172,8 @@ def classify(
     answer = last.content or ""
     if _GAVE_UP.search(answer):
         return Verdict("gave_up", "the answer says it could not find out")
+    if REPEAT_NOTE.match(answer):
+        return Verdict("gave_up", "the answer is the harness's note about a repeated call")
     results = _results(history)
     calls = _calls(history)
     claim = _claims(answer, results, calls)

@@ -11,6 +11,7 @@ runs.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -97,3 +98,9 @@ def _path(arguments: str) -> str:
     except json.JSONDecodeError:
         return ""
     return str(value.get("path", "")) if isinstance(value, dict) else ""
+
+
+# How every note above opens: a reply that starts so copies the harness, it is not an answer.
+REPEAT_NOTE = re.compile(
+    r"\s*(?:not run again: )?you already called \S+ with these arguments", re.I
+)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from workset.loop.call_parsing import cut
 from workset.loop.focus import focus_notice
 from workset.loop.outcome import COMMON_WORDS
+from workset.loop.repeats import REPEAT_NOTE
 from workset.loop.settings import answer_now
 from workset.messages import ToolMessage
 
@@ -156,6 +157,12 @@ class Steering:
         what it is)."""
         if self._echo_asked:
             return None
+        if REPEAT_NOTE.match(answer):
+            self._echo_asked = True
+            return (
+                "Your last reply copied the harness's note about a repeated call; it is not an "
+                f"answer. Reply with the answer itself to the task: {cut(self.task, 300)}"
+            )
         if _CALL_STUMP.fullmatch(answer.strip()):
             self._echo_asked = True
             return (
