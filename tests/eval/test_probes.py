@@ -195,11 +195,3 @@ def test_an_answer_in_words_is_not_asked_twice() -> None:
     answer, _ = anyio.run(lambda: ask(model, prompt, TOOLS, "What is my number?", max_tokens=32))
 
     assert answer == "Your number is 4417." and len(model.requests) == 1
-
-
-def test_a_call_written_as_text_instead_of_an_answer_is_answered_too() -> None:
-    fenced = '```json\n{"name": "search_logs", "arguments": {"q": "number"}}\n```'
-    model = ScriptedModel([fenced, "Your number is 4417."])
-    prompt = Prompt(TRANSCRIPT.system, TRANSCRIPT.messages[:2])
-    answer, _ = anyio.run(lambda: ask(model, prompt, TOOLS, "What is my number?", max_tokens=32))
-    assert "4417" in answer and len(model.requests) == 2

@@ -24,7 +24,6 @@ from workset.messages import (
     group_units,
 )
 from workset.models.base import Model
-from workset.models.toolcalls import parse_tool_calls
 from workset.tokens.counter import PartCounter
 
 from .formats import Probe, Transcript
@@ -56,17 +55,10 @@ async def ask(
     built, _ = build(Assembler(counter), settings, prompt.view(), tools, question)
     response = await model.complete(built.request)
     calls = response.message.tool_calls
-    content = response.message.content or ""
-    if not calls and content.strip():  # calls written as text (the 1.5B fences them as JSON)
-        written = parse_tool_calls(content, [t.name for t in tools])
-        if written.calls and not written.text.strip():
-            calls = written.calls
-            content = ""
-    if not calls or content.strip():
+    if not calls or (response.message.content or "").strip():
         arguments = [c.arguments for c in calls]
-        return answer_text(content, arguments), response.usage.prompt_tokens
-    # A call instead of an answer, structured or written as text (the 1.5B asks
-    # get_current_time on a short control prompt):
+        return answer_text(response.message.content, arguments), response.usage.prompt_tokens
+    # A call instead of an answer (the 1.5B asks get_current_time on a short control prompt):
     # as the agent's loop would, answer the call and let the model speak; both calls billed.
     retry = replace(built.request, messages=(*built.request.messages, *no_tools_turn(calls)))
     again = await model.complete(retry)
