@@ -11,8 +11,7 @@ import pytest
 from workset.errors import ModelResponseError, UsageError
 from workset.eval.checkpoint import Checkpoint
 from workset.eval.formats import Probe, Transcript
-from workset.eval.probes import NO_TOOLS, ask, control_prompt, other_values, shape_pattern
-from workset.eval.request import Prompt
+from workset.eval.probes import control_prompt, other_values, shape_pattern
 from workset.eval.table import ANSWER_TOKENS, PolicyReport, evaluate_policies, total_cells
 from workset.history.base import HistoryPolicy
 from workset.messages import AssistantMessage, ToolMessage, ToolSpec, UserMessage
@@ -166,32 +165,3 @@ def test_stored_answers_are_classified_again_when_a_run_resumes(tmp_path: Path) 
     path.write_text(stale)  # as written by an older, worse classifier
     report = _evaluate(ScriptedModel([]), Checkpoint(path))
     assert all(a.outcome == "correct" for row in report.rows for a in row.answers)
-
-
-def test_a_call_instead_of_an_answer_is_answered_and_the_model_asked_again() -> None:
-    clock = call("get_current_time", "{}", "t1")
-    model = ScriptedModel([AssistantMessage(None, (clock,)), "Your number is 4417."])
-    prompt = Prompt(TRANSCRIPT.system, TRANSCRIPT.messages[:2])
-
-    answer, billed = anyio.run(
-        lambda: ask(model, prompt, TOOLS, "What is my employee number?", max_tokens=32)
-    )
-
-    assert "4417" in answer
-    second = model.requests[1].messages
-    assert isinstance(second[-2], AssistantMessage) and second[-2].tool_calls == (clock,)
-    assert isinstance(second[-1], ToolMessage) and second[-1].content == NO_TOOLS
-    direct = ScriptedModel(["Your number is 4417."])
-    _, once = anyio.run(
-        lambda: ask(direct, prompt, TOOLS, "What is my employee number?", max_tokens=32)
-    )
-    assert billed > 2 * once - 1  # both prompts are billed, the second one longer
-
-
-def test_an_answer_in_words_is_not_asked_twice() -> None:
-    model = ScriptedModel(["Your number is 4417."])
-    prompt = Prompt(TRANSCRIPT.system, TRANSCRIPT.messages[:2])
-
-    answer, _ = anyio.run(lambda: ask(model, prompt, TOOLS, "What is my number?", max_tokens=32))
-
-    assert answer == "Your number is 4417." and len(model.requests) == 1

@@ -10,19 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from workset.context.assemble import Assembler
 from workset.errors import UsageError
-from workset.messages import (
-    AssistantMessage,
-    Message,
-    ToolCall,
-    ToolMessage,
-    ToolSpec,
-    UserMessage,
-    group_units,
-)
+from workset.messages import AssistantMessage, Message, ToolSpec, UserMessage, group_units
 from workset.models.base import Model
 from workset.tokens.counter import PartCounter
 
@@ -54,26 +45,8 @@ async def ask(
     settings = eval_settings(prompt.system, counter, window=window, answer=max_tokens)
     built, _ = build(Assembler(counter), settings, prompt.view(), tools, question)
     response = await model.complete(built.request)
-    calls = response.message.tool_calls
-    if not calls or (response.message.content or "").strip():
-        arguments = [c.arguments for c in calls]
-        return answer_text(response.message.content, arguments), response.usage.prompt_tokens
-    # A call instead of an answer (the 1.5B asks get_current_time on a short control prompt):
-    # as the agent's loop would, answer the call and let the model speak; both calls billed.
-    retry = replace(built.request, messages=(*built.request.messages, *no_tools_turn(calls)))
-    again = await model.complete(retry)
-    arguments = [c.arguments for c in (*calls, *again.message.tool_calls)]
-    billed = response.usage.prompt_tokens + again.usage.prompt_tokens
-    return answer_text(again.message.content, arguments), billed
-
-
-NO_TOOLS = "No tool runs while this question is asked: answer it in words, from the conversation."
-
-
-def no_tools_turn(calls: Sequence[ToolCall]) -> tuple[Message, ...]:
-    """The model's calls and, for each, a result saying no tool runs (:data:`NO_TOOLS`)."""
-    results = [ToolMessage(c.id, NO_TOOLS, name=c.name, is_error=True) for c in calls]
-    return (AssistantMessage(None, tuple(calls)), *results)
+    arguments = [c.arguments for c in response.message.tool_calls]
+    return answer_text(response.message.content, arguments), response.usage.prompt_tokens
 
 
 def control_prompt(transcript: Transcript, probes: Sequence[Probe]) -> Prompt:
