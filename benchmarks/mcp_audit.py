@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from workset.mcp import Finding, RemoteTool, audit_tool, find_shadowing
-from workset.mcp.poisoning import definition_texts
+from workset.mcp.definition_fields import definition_texts
 
 try:
     from workset.mcp.poison_learned import learned_findings

@@ -29,7 +29,8 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from workset.mcp.poisoning import Finding, definition_texts, field_kind, readable
+from workset.mcp.definition_fields import definition_texts, field_kind
+from workset.mcp.poisoning import Finding, readable
 from workset.mcp.remote import RemoteTool
 
 if TYPE_CHECKING:

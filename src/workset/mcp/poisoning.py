@@ -49,6 +49,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from workset.mcp.definition_fields import (
+    CAMEL_BREAK,
+    definition_texts,
+    enum_outliers,
+    field_kind,
+    switch_descriptions,
+)
 from workset.mcp.poison_claim_rules import CLAIM_RULES
 from workset.mcp.poison_context import (
     all_documented,
@@ -88,9 +95,7 @@ _SPACED_SHORT = re.compile(r"\b(?:[A-Za-z] )+[A-Za-z]\b")
 _SPACED_ANY = re.compile(r"(?<!\S)(?:[^\s] )+[^\s][.,;:!?)]?(?!\S)")
 _LEET = str.maketrans("013457", "oieast")
 _LEET_WORD = re.compile(r"\b(?=\w*[A-Za-z]\w*[A-Za-z])(?=\w*[013457])[A-Za-z013457]{3,}\b")
-_CLAUSE = re.compile(r"[,;:()]|\b(and|then|also|but)\b", re.IGNORECASE)
 _COMMENT = re.compile(r"<!--(.*?)(-->|$)", re.DOTALL)
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-.]+")
 _KEEP = frozenset({"\u200d", "\ufe0f", "\ufe0e"})  # joiners inside emoji sequences
 
 
@@ -160,7 +165,7 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
     done = {f.field for f in findings if f.rule == rule}
     for where, value in enum_outliers(tool.input_schema, "inputSchema"):
         if where not in done:
-            findings.append(Finding(tool.server, tool.name, where, rule, value))
+            findings.append(Finding(tool.server, tool.name, where, rule, value[:_EXCERPT]))
     return findings
 
 
@@ -209,95 +214,6 @@ def _sentence_of(text: str, excerpt: str) -> str:
     return text
 
 
-def switch_descriptions(node: Any, path: str) -> set[str]:
-    """The ``description`` paths of boolean properties, as :func:`definition_texts` names them."""
-    out: set[str] = set()
-    if isinstance(node, Mapping):
-        for key, value in node.items():
-            here = f"{path}.{key}"
-            if key in ("properties", "patternProperties", "$defs", "definitions") and isinstance(
-                value, Mapping
-            ):
-                for name, schema in value.items():
-                    if isinstance(schema, Mapping) and schema.get("type") == "boolean":
-                        out.add(f"{here}.{name}.description")
-                    out |= switch_descriptions(schema, f"{here}.{name}")
-            elif isinstance(value, Mapping | list):
-                out |= switch_descriptions(value, here)
-    elif isinstance(node, list):
-        for index, item in enumerate(node):
-            out |= switch_descriptions(item, f"{path}[{index}]")
-    return out
-
-
-def enum_outliers(node: Any, path: str) -> Iterator[tuple[str, str]]:
-    """Enum values that are clauses among one- or two-word options: ``"xlsx; also attach…"``.
-
-    A value counts when it has at least six words (``snake_case`` and ``camelCase`` split),
-    three times its siblings' median, and a clause break (``,;:()``, "and", "then", "also")."""
-    if isinstance(node, Mapping):
-        values = node.get("enum")
-        if isinstance(values, list) and len(values) >= 2:
-            counts = [len(_identifier_words(str(v)).split()) for v in values]
-            for index, value in enumerate(values):
-                others = sorted(c for i, c in enumerate(counts) if i != index)
-                median = others[len(others) // 2]
-                text = str(value)
-                words = _identifier_words(text)
-                if counts[index] >= 6 and counts[index] >= 3 * median and _CLAUSE.search(words):
-                    yield f"{path}.enum[{index}]", text[:_EXCERPT]
-        for key, value in node.items():
-            yield from enum_outliers(value, f"{path}.{key}")
-    elif isinstance(node, list):
-        for index, item in enumerate(node):
-            yield from enum_outliers(item, f"{path}[{index}]")
-
-
-def _identifier_words(value: str) -> str:
-    """An identifier-shaped value (no spaces) split into its words; other values as they are."""
-    return value if " " in value.strip() else _CAMEL.sub(" ", value)
-
-
-def definition_texts(tool: RemoteTool) -> Iterator[tuple[str, str]]:
-    """(field, text) for the name, the description and every string in the input schema."""
-    yield "name", tool.name
-    yield "description", tool.description
-    yield from _schema_texts(tool.input_schema, "inputSchema")
-
-
-def _schema_texts(node: Any, path: str) -> Iterator[tuple[str, str]]:
-    if isinstance(node, Mapping):
-        for key, value in node.items():
-            here = f"{path}.{key}"
-            if key in ("properties", "patternProperties", "$defs", "definitions") and isinstance(
-                value, Mapping
-            ):
-                for name, schema in value.items():
-                    yield f"{here}.{name} (name)", str(name)
-                    yield from _schema_texts(schema, f"{here}.{name}")
-            elif key in ("type", "format", "$schema", "$id", "$ref"):
-                continue
-            elif isinstance(value, str):
-                yield here, value
-            else:
-                yield from _schema_texts(value, here)
-    elif isinstance(node, list):
-        for index, item in enumerate(node):
-            yield from _schema_texts(item, f"{path}[{index}]")
-    elif isinstance(node, str):
-        yield path, node
-
-
-def field_kind(where: str) -> FieldKind:
-    """``name`` for the tool's and parameters' names, ``data`` for fields that hold values
-    (enum, default, examples, const, title), ``prose`` for descriptions."""
-    if where.endswith(("name", "(name)")):
-        return "name"
-    if re.search(r"\.(enum|examples)\[\d+\]$|\.(default|const|title|examples?)$", where):
-        return "data"
-    return "parameter" if ".properties." in where else "prose"
-
-
 def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str]]]:
     """``text`` as a model reads it, and the hiding tricks found on the way (rule, excerpt)."""
     tricks: list[tuple[str, str]] = []
@@ -316,7 +232,7 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
         tricks.append(("hidden-comment", next(c for c in comments if len(c.split()) >= 3)[:60]))
     plain = _COMMENT.sub(lambda m: " " + m.group(1) + " ", folded)
     if name:
-        plain = _CAMEL.sub(" ", plain)
+        plain = CAMEL_BREAK.sub(" ", plain)
     dotted = _DOTTED.sub(lambda m: re.sub(r"[.\-_*·]", "", m.group(0)), plain)
     # Once a text spaces out its letters, its two-letter words ("d o  n o t") are spaced too.
     spacing = _SPACED_ANY if _SPACED.search(dotted) else _SPACED

@@ -1,0 +1,109 @@
+"""The fields of an MCP tool definition as text: every string a server sends about a tool.
+
+:func:`definition_texts` names each text by where it sits (``inputSchema.properties.to
+(name)``, ``…to.default``, ``…enum[2]``); :func:`field_kind` says what kind of field that is;
+:func:`switch_descriptions` finds the descriptions of on/off parameters and
+:func:`enum_outliers` the enum values that are clauses among one-word options. The poisoning
+audit (:mod:`workset.mcp.poisoning`) and its learned layer read definitions through these.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from workset.mcp.poison_signals import FieldKind
+from workset.mcp.remote import RemoteTool
+
+_CLAUSE = re.compile(r"[,;:()]|\b(and|then|also|but)\b", re.IGNORECASE)
+# Where an identifier breaks into words: camelCase humps, snake_case and kebab-case joins.
+CAMEL_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-.]+")
+
+# Schema keys whose entries are named schemas: the parameters (and definitions) of a tool.
+_NAMED_SCHEMAS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+
+
+def switch_descriptions(node: Any, path: str) -> set[str]:
+    """The ``description`` paths of boolean properties, as :func:`definition_texts` names them."""
+    out: set[str] = set()
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            here = f"{path}.{key}"
+            if key in _NAMED_SCHEMAS and isinstance(value, Mapping):
+                for name, schema in value.items():
+                    if isinstance(schema, Mapping) and schema.get("type") == "boolean":
+                        out.add(f"{here}.{name}.description")
+                    out |= switch_descriptions(schema, f"{here}.{name}")
+            elif isinstance(value, Mapping | list):
+                out |= switch_descriptions(value, here)
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            out |= switch_descriptions(item, f"{path}[{index}]")
+    return out
+
+
+def enum_outliers(node: Any, path: str) -> Iterator[tuple[str, str]]:
+    """Enum values that are clauses among one- or two-word options: ``"xlsx; also attach…"``.
+
+    A value counts when it has at least six words (``snake_case`` and ``camelCase`` split),
+    three times its siblings' median, and a clause break (``,;:()``, "and", "then", "also")."""
+    if isinstance(node, Mapping):
+        values = node.get("enum")
+        if isinstance(values, list) and len(values) >= 2:
+            counts = [len(_identifier_words(str(v)).split()) for v in values]
+            for index, value in enumerate(values):
+                others = sorted(c for i, c in enumerate(counts) if i != index)
+                median = others[len(others) // 2]
+                text = str(value)
+                words = _identifier_words(text)
+                if counts[index] >= 6 and counts[index] >= 3 * median and _CLAUSE.search(words):
+                    yield f"{path}.enum[{index}]", text
+        for key, value in node.items():
+            yield from enum_outliers(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from enum_outliers(item, f"{path}[{index}]")
+
+
+def _identifier_words(value: str) -> str:
+    """An identifier-shaped value (no spaces) split into its words; other values as they are."""
+    return value if " " in value.strip() else CAMEL_BREAK.sub(" ", value)
+
+
+def definition_texts(tool: RemoteTool) -> Iterator[tuple[str, str]]:
+    """(field, text) for the name, the description and every string in the input schema."""
+    yield "name", tool.name
+    yield "description", tool.description
+    yield from _schema_texts(tool.input_schema, "inputSchema")
+
+
+def _schema_texts(node: Any, path: str) -> Iterator[tuple[str, str]]:
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            here = f"{path}.{key}"
+            if key in _NAMED_SCHEMAS and isinstance(value, Mapping):
+                for name, schema in value.items():
+                    yield f"{here}.{name} (name)", str(name)
+                    yield from _schema_texts(schema, f"{here}.{name}")
+            elif key in ("type", "format", "$schema", "$id", "$ref"):
+                continue
+            elif isinstance(value, str):
+                yield here, value
+            else:
+                yield from _schema_texts(value, here)
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _schema_texts(item, f"{path}[{index}]")
+    elif isinstance(node, str):
+        yield path, node
+
+
+def field_kind(where: str) -> FieldKind:
+    """``name`` for the tool's and parameters' names, ``data`` for fields that hold values
+    (enum, default, examples, const, title), ``prose`` for descriptions."""
+    if where.endswith(("name", "(name)")):
+        return "name"
+    if re.search(r"\.(enum|examples)\[\d+\]$|\.(default|const|title|examples?)$", where):
+        return "data"
+    return "parameter" if ".properties." in where else "prose"
