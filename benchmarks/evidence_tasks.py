@@ -26,6 +26,7 @@ from typing import Any
 
 from workset.evidence.ingest import approx_tokens
 from workset.evidence.workspace import EvidenceConfig, WorkspaceEvidence, open_workspace_evidence
+from workset.loop.calls import evidence_files
 
 TASKS = Path(__file__).parent / "tasks"
 
@@ -49,10 +50,9 @@ def load_tasks() -> list[tuple[Path, dict[str, Any]]]:
 
 
 def check(source: WorkspaceEvidence, task: dict[str, Any]) -> Check:
-    hits = source.search(task["question"])
     items = source.items_for(task["question"])
     text = "\n".join(i.text for i in items)
-    files = tuple(dict.fromkeys(h.chunk.doc_id for h in hits))
+    files = tuple(evidence_files(items))
     return Check(
         task_id=task["id"],
         split=task["split"],

@@ -14,27 +14,22 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from workset.evidence.symbols import asked_names
 from workset.messages import ToolCall, ToolMessage
 
 # A task that asks where something is defined, and the name it asks about.
 _ASKS_WHERE = re.compile(r"\b(?:which|what)\s+(?:file|module)\b[^?]*\bdefine", re.I)
 _ASKS_WHERE_TOO = re.compile(r"\bin\s+which\s+(?:file|module)\b[^?]*\bdefined\b", re.I)
-_SYMBOL_AFTER = re.compile(r"\b(?:class|function|method)\s+`?([A-Za-z_]\w*)`?")
-_SYMBOL_BEFORE = re.compile(r"`?([A-Za-z_]\w*)`?\s+(?:class|function|method)\b")
-_NOT_NAMES = frozenset({"a", "an", "the", "this", "that", "which", "what", "is", "defines"})
 _EVIDENCE_BLOCK = re.compile(r"(?m)^--- ([^,\n]+), lines \d+-\d+")
-_HIT = re.compile(r'\{"path": "([^"]+)", "line": \d+, "text": "((?:[^"\\]|\\.)*)"\}')
+_HIT = re.compile(r'\{"path": "[^"]+", "line": \d+, "text": "(?:[^"\\]|\\.)*"\}')
 
 
 def asked_symbol(task: str) -> str | None:
     """The class or function a "which file defines X?" task asks about, else None."""
     if not (_ASKS_WHERE.search(task) or _ASKS_WHERE_TOO.search(task)):
         return None
-    for pattern in (_SYMBOL_AFTER, _SYMBOL_BEFORE):
-        for match in pattern.finditer(task):
-            if match.group(1).lower() not in _NOT_NAMES:
-                return match.group(1)
-    return None
+    names = asked_names(task)
+    return names[0] if names else None
 
 
 def seen_texts(
@@ -45,8 +40,7 @@ def seen_texts(
     for result in results:
         if result.is_error:
             continue
-        for path, text in _HIT.findall(result.content):
-            out.append((path, _unescape(text)))
+        out.extend(grep_hits(result.content))
         call = calls.get(result.tool_call_id)
         if call is not None and call.name == "read_file":
             path = _path_argument(call.arguments)
@@ -98,8 +92,10 @@ def _path_argument(arguments: str) -> str:
     return path if isinstance(path, str) else ""
 
 
-def _unescape(text: str) -> str:
-    try:
-        return str(json.loads(f'"{text}"'))
-    except json.JSONDecodeError:
-        return text
+def grep_hits(content: str) -> list[tuple[str, str]]:
+    """(path, line text) of the hits in a grep result."""
+    hits = []
+    for match in _HIT.finditer(content):
+        hit = json.loads(match.group())
+        hits.append((str(hit["path"]), str(hit["text"])))
+    return hits

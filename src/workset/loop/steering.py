@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workset.loop.call_parsing import cut
+from workset.loop.definitions import grep_hits
 from workset.loop.focus import focus_notice
 from workset.loop.outcome import COMMON_WORDS
 from workset.loop.repeats import REPEAT_NOTE
@@ -38,7 +39,6 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTED_CONTENT = re.compile(r"<external_content\b.*?</external_content>", re.S)
 _RESULT_PATH = re.compile(r'"path": "([^"]+)"')  # a file named in a search's JSON result
-_HIT = re.compile(r'\{"path": "[^"]+", "line": \d+, "text": "(?:[^"\\]|\\.)*"\}')
 # A reply that stops where its answer should start: "The answer is:", "Here it is:" (the 1.5B,
 # after its previous message "The answer is:" came with a call, wrote only that).
 _LEAD_IN = re.compile(r"(?:\W*\w+){0,8}\s*:\W*|\s*", re.S)
@@ -126,7 +126,7 @@ class Steering:
         self._read_any |= any(r.name == "read_file" for r in useful)
         self._edited |= any(r.name in EDIT_TOOLS for r in useful)
         for result in useful:
-            self._hits = [*_grep_hits(result.content), *self._hits][:3] or self._hits
+            self._hits = [*grep_hits(result.content), *self._hits][:3] or self._hits
         for result in useful:
             named = _RESULT_PATH.findall(result.content)
             self._found_files += [f for f in named if f not in self._found_files]
@@ -150,50 +150,48 @@ class Steering:
 
     def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
         """When ``answer`` is not one (it stops at a lead-in such as "The answer is:" or at a
-        call's first characters, tells
-        how to use a tool instead of calling it, or only repeats a text the harness wrote into
-        the request: a batch's "make sure your response covers…" line, a notice), the note that
-        asks for the real answer; once per run, then the answer stands (and its outcome says
-        what it is)."""
+        call's first characters, tells how to use a tool instead of calling it, copies the
+        note about a repeated call, or only repeats a text the harness wrote into the request:
+        a batch's "make sure your response covers…" line, a notice), the note that asks for
+        the real answer; once per run, then the answer stands (and its outcome says what it
+        is)."""
         if self._echo_asked:
             return None
+        note = self._note_for(answer, notices, cut(self.task, 300))
+        self._echo_asked = note is not None
+        return note
+
+    def _note_for(self, answer: str, notices: Sequence[str], task: str) -> str | None:
+        """The note that sends ``answer`` back, or None when it is an answer."""
         if REPEAT_NOTE.match(answer):
-            self._echo_asked = True
             return (
                 "Your last reply copied the harness's note about a repeated call; it is not an "
-                f"answer. Reply with the answer itself to the task: {cut(self.task, 300)}"
+                f"answer. Reply with the answer itself to the task: {task}"
             )
         if _CALL_STUMP.fullmatch(answer.strip()):
-            self._echo_asked = True
             return (
                 "Your last reply was the start of a tool call, cut off. Write the whole call "
-                "(its name and arguments), or reply with the answer itself to the task: "
-                f"{cut(self.task, 300)}"
+                f"(its name and arguments), or reply with the answer itself to the task: {task}"
             )
         if _LEAD_IN.fullmatch(answer.strip()):
-            self._echo_asked = True
             return (
                 "Your last reply stopped before the answer. Reply with the answer itself, in "
-                f"one or two sentences, to the task: {cut(self.task, 300)}"
+                f"one or two sentences, to the task: {task}"
             )
         if self._describes_a_call(answer):
-            self._echo_asked = True
             return (
                 "Your last reply described a tool call instead of making it. Make the call now "
                 "(the tool's name and its arguments), or, if a result above already shows the "
-                f"answer, reply with the answer itself to the task: {cut(self.task, 300)}"
+                f"answer, reply with the answer itself to the task: {task}"
             )
         said = _normal(answer)
-        if len(said) < 16:
-            return None
         own = [_normal(_QUOTED_CONTENT.sub(" ", text)) for text in notices if text]
-        if not _echoes(said, own):
-            return None
-        self._echo_asked = True
-        return (
-            "Your last reply repeated the harness's note; it is not an answer. Reply to the "
-            f"task itself: {cut(self.task, 300)}"
-        )
+        if len(said) >= 16 and _echoes(said, own):
+            return (
+                "Your last reply repeated the harness's note; it is not an answer. Reply to the "
+                f"task itself: {task}"
+            )
+        return None
 
     def _describes_a_call(self, answer: str) -> bool:
         """Whether ``answer`` tells how to use one of the tools ("you can use the `grep`
@@ -332,12 +330,3 @@ def _normal(text: str) -> str:
 
 def _call_text(name: str, arguments: dict[str, object]) -> str:
     return json.dumps({"name": name, "arguments": arguments})
-
-
-def _grep_hits(content: str) -> list[tuple[str, str]]:
-    """(path, line text) of the hits in a grep result."""
-    hits = []
-    for match in _HIT.finditer(content):
-        hit = json.loads(match.group())
-        hits.append((str(hit["path"]), str(hit["text"])))
-    return hits
