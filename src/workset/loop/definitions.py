@@ -14,12 +14,16 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from workset.evidence.symbols import asked_names
 from workset.messages import ToolCall, ToolMessage
 
-# A task that asks where something is defined, and the name it asks about.
+# A task that asks where something is defined, and the name it asks about. (Not
+# workset.evidence.symbols.asked_names: importing workset.evidence loads numpy, and this
+# module is imported with workset itself.)
 _ASKS_WHERE = re.compile(r"\b(?:which|what)\s+(?:file|module)\b[^?]*\bdefine", re.I)
 _ASKS_WHERE_TOO = re.compile(r"\bin\s+which\s+(?:file|module)\b[^?]*\bdefined\b", re.I)
+_SYMBOL_AFTER = re.compile(r"\b(?:class|function|method)\s+`?([A-Za-z_]\w*)`?")
+_SYMBOL_BEFORE = re.compile(r"`?([A-Za-z_]\w*)`?\s+(?:class|function|method)\b")
+_NOT_NAMES = frozenset({"a", "an", "the", "this", "that", "which", "what", "is", "defines"})
 _EVIDENCE_BLOCK = re.compile(r"(?m)^--- ([^,\n]+), lines \d+-\d+")
 _HIT = re.compile(r'\{"path": "[^"]+", "line": \d+, "text": "(?:[^"\\]|\\.)*"\}')
 
@@ -28,8 +32,11 @@ def asked_symbol(task: str) -> str | None:
     """The class or function a "which file defines X?" task asks about, else None."""
     if not (_ASKS_WHERE.search(task) or _ASKS_WHERE_TOO.search(task)):
         return None
-    names = asked_names(task)
-    return names[0] if names else None
+    for pattern in (_SYMBOL_AFTER, _SYMBOL_BEFORE):
+        for match in pattern.finditer(task):
+            if match.group(1).lower() not in _NOT_NAMES:
+                return match.group(1)
+    return None
 
 
 def seen_texts(
