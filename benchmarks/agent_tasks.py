@@ -62,6 +62,7 @@ from workset.loop.settings import (
     DEFAULT_SYSTEM_PROMPT,
     EXAMPLE_SYSTEM_PROMPT,
     EXCERPTS_SYSTEM_PROMPT,
+    default_prompt,
 )
 from workset.messages import UserMessage
 from workset.models.base import Model
@@ -227,7 +228,8 @@ class Runner:
             "example": EXAMPLE_SYSTEM_PROMPT,
             "excerpts": EXCERPTS_SYSTEM_PROMPT,
             "answer": ANSWER_SYSTEM_PROMPT,
-        }.get(self.options.prompt, DEFAULT_SYSTEM_PROMPT)
+            "questions": DEFAULT_SYSTEM_PROMPT,  # the question steps, also for an edit task
+        }.get(self.options.prompt, default_prompt(DEFAULT_SYSTEM_PROMPT, execute=execute))
         config = AgentConfig(
             system_prompt=prompt,
             constrained_decisions=self.options.constrained,
@@ -426,7 +428,9 @@ def main() -> None:
     parser.add_argument("--no-evidence", action="store_true")
     parser.add_argument("--constrained", action="store_true")
     parser.add_argument(
-        "--prompt", choices=["default", "example", "excerpts", "answer"], default="default"
+        "--prompt",
+        choices=["default", "example", "excerpts", "answer", "questions"],
+        default="default",
     )
     parser.add_argument("--full-tools", action="store_true")
     parser.add_argument("--max-iterations", type=int, default=AgentConfig().max_iterations)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from workset.context.items import ContextItem
 from workset.loop.calls import CallInterpreter
 from workset.loop.steering import NextTurn
 from workset.messages import AssistantMessage, ToolCall, ToolMessage, UserMessage
@@ -334,3 +335,58 @@ def test_a_failed_edit_does_not_make_a_repeated_read_new() -> None:
     interpreter.next_turn([ToolMessage("e1", "identical", name="edit_file", is_error=True)])
     again = AssistantMessage(None, (ToolCall("r2", "read_file", read),))
     assert "r2" in interpreter.interpret(again, 3, tools_offered=True).replayed
+
+
+def _excerpt_item(text: str) -> ContextItem:
+    return ContextItem(
+        item_id="evidence:workspace:x", kind="evidence", text=text,
+        source="evidence:tinydb/operations.py", trust="untrusted",
+    )  # fmt: skip
+
+
+EXCERPT = (
+    "--- tinydb/operations.py, lines 56-63\n"
+    "  56| def increment(field: str) -> Callable[[MutableMapping], None]:\n"
+    '  57|     """Increment a given field in the document by 1."""\n'
+    "  58|     def transform(doc: MutableMapping):\n"
+    "  59|         doc[field] += 2\n"
+)
+
+
+def test_a_call_named_after_a_function_the_excerpts_define_is_told_where_it_is() -> None:
+    """In an edit run the notice quotes the function's lines and the edit_file call to make;
+    in a read-only run the read_file call that shows it; once per name."""
+    for names, wanted in (
+        (("read_file", "edit_file"), '"name": "edit_file"'),
+        (("read_file", "grep"), '{"name": "read_file", "arguments": {"path": '
+         '"tinydb/operations.py", "offset": 56}}'),
+    ):  # fmt: skip
+        interpreter = CallInterpreter(names, history=[UserMessage("Fix increment.")])
+        interpreter.observe_items([_excerpt_item(EXCERPT)])
+        call = ToolCall("c1", "increment", '{"field": "int"}')
+        interpreter.interpret(AssistantMessage(None, (call,)), 1, tools_offered=True)
+        error = ToolMessage(
+            "c1", "Error: unknown tool `increment`", name="increment", is_error=True
+        )
+        [notice] = interpreter.next_turn([error]).notices
+        assert "`increment` is not a tool: it is a function of the code" in notice
+        assert "tinydb/operations.py at line 56" in notice
+        assert "  59|         doc[field] += 2" in notice
+        assert wanted in notice
+        again = ToolCall("c2", "increment", '{"field": "str"}')
+        interpreter.interpret(AssistantMessage(None, (again,)), 2, tools_offered=True)
+        error = ToolMessage(
+            "c2", "Error: unknown tool `increment`", name="increment", is_error=True
+        )
+        [second] = interpreter.next_turn([error]).notices
+        assert "is not a tool: it is a function" not in second  # asked once
+
+
+def test_an_unknown_tool_the_excerpts_do_not_define_gets_the_usual_different_call() -> None:
+    interpreter = CallInterpreter(("read_file", "edit_file"), history=[UserMessage("Fix it.")])
+    interpreter.observe_items([_excerpt_item(EXCERPT)])
+    call = ToolCall("c1", "decrement", "{}")
+    interpreter.interpret(AssistantMessage(None, (call,)), 1, tools_offered=True)
+    error = ToolMessage("c1", "Error: unknown tool `decrement`", name="decrement", is_error=True)
+    [notice] = interpreter.next_turn([error]).notices
+    assert "is not a tool: it is" not in notice and "Make a different call" in notice

@@ -10,6 +10,8 @@ from workset.loop.settings import (
     DEFAULT_SYSTEM_PROMPT,
     EXAMPLE_SYSTEM_PROMPT,
     EXCERPTS_SYSTEM_PROMPT,
+    EXEC_SYSTEM_PROMPT,
+    default_prompt,
 )
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 
@@ -140,8 +142,18 @@ def test_the_system_prompts_hold_no_fact_an_answer_could_copy() -> None:
         EXAMPLE_SYSTEM_PROMPT,
         EXCERPTS_SYSTEM_PROMPT,
         ANSWER_SYSTEM_PROMPT,
+        EXEC_SYSTEM_PROMPT,
     ):
-        syntax = {"name", "arguments", "path", "read_file", "find_files"}  # how a call is written
+        syntax = {
+            "name",
+            "arguments",
+            "path",
+            "read_file",
+            "find_files",
+            "edit_file",
+            "old",
+            "new",
+        }  # how a call is written
         facts = [
             f
             for f in _facts(prompt)
@@ -149,6 +161,15 @@ def test_the_system_prompts_hold_no_fact_an_answer_could_copy() -> None:
         ]
         assert facts == []  # only <placeholders>
         assert not [f for f in files if Path(f).name in prompt]
+
+
+def test_a_run_that_can_change_files_gets_the_steps_of_a_change_unless_the_prompt_is_its_own() -> (
+    None
+):
+    assert default_prompt(DEFAULT_SYSTEM_PROMPT, execute=True) == EXEC_SYSTEM_PROMPT
+    assert "edit_file" in EXEC_SYSTEM_PROMPT
+    assert default_prompt(DEFAULT_SYSTEM_PROMPT, execute=False) == DEFAULT_SYSTEM_PROMPT
+    assert default_prompt("Answer in French.", execute=True) == "Answer in French."
 
 
 def test_no_answer_fixture_repeats_text_from_the_system_prompt() -> None:

@@ -26,6 +26,7 @@ from workset.events import LoopEvent
 from workset.loop.bus import Subscriber
 from workset.loop.offer import ToolOffer
 from workset.loop.outcome import EXIT_CODES, classify
+from workset.loop.settings import default_prompt
 from workset.models.announce import AnnouncedModel
 from workset.models.base import Model
 from workset.models.factory import DEFAULT_MODEL, create_model
@@ -218,7 +219,10 @@ class Runtime:
             model,
             registry,
             log,
-            replace(agent_config, system_prompt=self.setup.system_prompt),
+            replace(
+                agent_config,
+                system_prompt=default_prompt(self.setup.system_prompt, execute=execute),
+            ),
             subscribers=[self._print, *_tracing()],
             gate=gate,
             offer=offer[0],

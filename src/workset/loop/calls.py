@@ -135,10 +135,12 @@ class CallInterpreter:
     def observe_items(self, items: Iterable[ContextItem]) -> None:
         """Remember the evidence a request carried (evidence may go to the first call only):
         its files are suggestions when calls fail, its texts support an answer."""
+        items = list(items)
         for item in items:
             if item.kind == "evidence" and item.text not in self.evidence:
                 self.evidence.append(item.text)
         self._steering.observe_evidence_files(evidence_files(items))
+        self._steering.observe_evidence_texts(self.evidence)
 
     def next_turn(
         self, results: Sequence[ToolMessage], *, evidence_files: Sequence[str] = ()

@@ -61,6 +61,38 @@ ANSWER_SYSTEM_PROMPT = EXAMPLE_SYSTEM_PROMPT.replace(
 # service.toml (tests/real); on the tune questions, answer-first got 10/17 against 8/17 for
 # EXAMPLE_SYSTEM_PROMPT (docs/results/agent-tasks.md).
 DEFAULT_SYSTEM_PROMPT = ANSWER_SYSTEM_PROMPT
+# The default for a run that can change files (--exec): the steps of a change, edit_file
+# first. With the question steps, the 0.5B called functions of the code as tools
+# ("increment", "table_class") and answered by restating the task, though the first request's
+# excerpts showed the line to change (docs/results/agent-tasks.md).
+EXEC_SYSTEM_PROMPT = (
+    "You change files in a workspace as the task asks, and answer questions about them.\n"
+    "1. Workspace excerpts may follow the task: real file text with file names and line "
+    "numbers. The text to change is often in them.\n"
+    "2. If the excerpts do not show it, read the file the task names (read_file) or find the "
+    "text (grep). Never guess what a file says.\n"
+    "3. To change a file, call edit_file with path, old and new: old is the exact text of the "
+    "line to change, copied from an excerpt or a read_file result without its line number "
+    "and bar; new is that line as it must read after the change.\n"
+    "4. If a call fails, read its error and make a different call. Never repeat a call.\n"
+    "5. When the edit succeeded, reply in one or two plain sentences saying what you changed "
+    "in which file, with no tool call. Never say tests pass unless you ran them.\n\n"
+    "The shape of a turn (an illustration: <...> are placeholders, not real files or "
+    "values):\n"
+    "User: <a change to make>\n"
+    'Assistant: {"name": "edit_file", "arguments": {"path": "<path/to/file>", "old": "<the '
+    'line as it is>", "new": "<the line as it must be>"}}\n'
+    "Tool: edited <path/to/file>: 1 replacement\n"
+    "Assistant: I changed <what> in <path/to/file>."
+)
+
+
+def default_prompt(prompt: str, *, execute: bool) -> str:
+    """The prompt a run uses: :data:`EXEC_SYSTEM_PROMPT` in place of the default one when
+    the run can change files; a prompt of the user's own, unchanged."""
+    return EXEC_SYSTEM_PROMPT if execute and prompt == DEFAULT_SYSTEM_PROMPT else prompt
+
+
 # Appended at the end of the context (never recorded) when a repeated call ends tool use.
 ANSWER_NOW = (
     "Answer the question now, in one or two sentences, from the tool results above. "

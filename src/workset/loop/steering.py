@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from workset.loop.call_parsing import cut
-from workset.loop.definitions import grep_hits
+from workset.loop.code_names import code_name_notice, definition_lines
+from workset.loop.definitions import grep_hits, seen_texts
 from workset.loop.focus import focus_notice
 from workset.loop.outcome import COMMON_WORDS
 from workset.loop.repeats import REPEAT_NOTE
@@ -101,10 +102,16 @@ class Steering:
         self._echo_asked = False  # a reply that was not an answer was sent back once
         self._edited = False  # an edit of this run succeeded
         self._hits: list[tuple[str, str]] = []  # (path, line text) of the latest grep hits
+        self._excerpts: list[tuple[str, str]] = []  # (file, numbered text) the evidence showed
 
     def observe_evidence_files(self, files: Sequence[str]) -> None:
         """Files the evidence of a request quotes: suggestions when calls fail."""
         self._evidence_files += [f for f in files if f not in self._evidence_files]
+
+    def observe_evidence_texts(self, texts: Sequence[str]) -> None:
+        """The evidence texts of a request: where a name the model calls as a tool is
+        defined."""
+        self._excerpts += [b for b in seen_texts((), {}, texts) if b not in self._excerpts]
 
     def next_turn(
         self,
@@ -136,7 +143,8 @@ class Steering:
                 return self._read_or_answer(evidence_files, read)
             focus = focus_notice(self.task, useful) if self.focus else None
             return self._turn(NextTurn((focus,) if focus else ()))
-        if stuck and self._useful and self.answer_on_repeat:
+        code_name = self._code_name(results)
+        if stuck and self._useful and self.answer_on_repeat and code_name is None:
             return self._read_or_answer(evidence_files, read)
         self._fruitless += 1
         if self._fruitless >= MAX_FRUITLESS:
@@ -146,7 +154,25 @@ class Steering:
                     "nothing; stopped instead of answering from error messages"
                 )
             )
+        if code_name is not None:
+            return self._turn(NextTurn((code_name,)))
         return self._turn(NextTurn((self._different_strategy(results, evidence_files, read),)))
+
+    def _code_name(self, results: Sequence[ToolMessage]) -> str | None:
+        """The notice for a failed call named after a function or class the excerpts define
+        (:mod:`workset.loop.code_names`), once per name; None when there is none."""
+        for result in results:
+            if not result.is_error or result.name in self.tool_names:
+                continue
+            if f"code:{result.name}" in self._tried:
+                continue
+            found = definition_lines(result.name, self._excerpts)
+            if found is None:
+                continue
+            self._tried.add(f"code:{result.name}")
+            path, lines = found
+            return code_name_notice(result.name, path, lines, can_edit=self._may_edit())
+        return None
 
     def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
         """When ``answer`` is not one (it stops at a lead-in such as "The answer is:" or at a
@@ -222,10 +248,13 @@ class Steering:
             )
         )
 
+    def _may_edit(self) -> bool:
+        return "edit_file" in self.tool_names and not self._edited
+
     def _must_edit(self) -> bool:
         """The run may edit files and has not: "answer now" would end an edit task unmade.
         Asked once; after that a repeat asks for the answer as in any run."""
-        return "edit_file" in self.tool_names and not self._edited and "edit:now" not in self._tried
+        return self._may_edit() and "edit:now" not in self._tried
 
     def _edit_now(self) -> str:
         """A notice asking for the edit, with ``old`` copied from a line grep found."""
