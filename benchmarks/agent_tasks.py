@@ -8,6 +8,11 @@ bug (or a small requested change) checked by the repository's own tests or a one
 ``issue.json`` the five tasks quoted in issue 13 (this repository, ``examples/demo`` and a
 small ``calc.py`` workspace). Every question and edit carries a ``split``: ``tune`` (used to
 choose settings) or ``report`` (used only to report them), fixed before any tuning.
+``questions_blind.json`` (40 questions) and ``edits_blind.json`` (12 edits, 8 planted bugs and 4
+requested changes) are a held-out set over the same copy, written blind (without reading the
+sets above or workset's prompts) and never tuned on: ``--set blind-questions`` and
+``--set blind-edits`` run them, judged like ``questions`` and ``edits``; ``--set all`` does not
+include them. ``benchmarks/check_task_sets.py`` checks them mechanically, without a model.
 
 Per task it prints whether the run succeeded (questions: the answer matches; edits: every
 check passes afterwards), its outcome (``answered``, ``answered_unverified``, ``gave_up``,
@@ -123,11 +128,28 @@ class Record:
         return self.outcome == "answered" and not self.success
 
 
+# Each set: its file under TASKS and how its tasks are judged ("issue" tasks carry their own kind).
+SETS = {
+    "questions": ("questions.json", "question"),
+    "edits": ("edits.json", "edit"),
+    "issue": ("issue.json", ""),
+    "blind-questions": ("questions_blind.json", "question"),
+    "blind-edits": ("edits_blind.json", "edit"),
+}
+ALL_SETS = ("questions", "edits", "issue")  # what --set all runs; the blind sets stay apart
+
+
+def kind_of(set_name: str, task: dict[str, Any]) -> str:
+    """How ``task`` is run and judged: its set's kind (``question`` or ``edit``) or, in the
+    issue set, the task's own ``kind`` (``question``, ``edit`` or ``chat``, run as a question)."""
+    return SETS[set_name][1] or task.get("kind", "question")
+
+
 def load(which: str, split: str) -> list[tuple[str, dict[str, Any]]]:
-    sets = ["questions", "edits", "issue"] if which == "all" else [which]
+    sets = ALL_SETS if which == "all" else [which]
     tasks = []
     for name in sets:
-        for task in json.loads((TASKS / f"{name}.json").read_text()):
+        for task in json.loads((TASKS / SETS[name][0]).read_text()):
             if name == "issue" or split == "all" or task["split"] == split:
                 tasks.append((name, task))
     return tasks
@@ -175,12 +197,10 @@ class Runner:
         self.evidence = Evidence(options.evidence)
 
     async def run(self, set_name: str, task: dict[str, Any]) -> Record:
-        if set_name == "edits":
-            work = self._fresh_copy(task["id"], TASKS / "repo", task.get("mutate"))
-            return await self._edit(set_name, task, work, task["task"])
-        if task.get("kind") == "edit":
-            work = self._fresh_copy(task["id"], TASKS / task["workspace"], None)
-            return await self._edit(set_name, task, work, task["question"])
+        if kind_of(set_name, task) == "edit":
+            source = TASKS / task.get("workspace", "repo")
+            work = self._fresh_copy(task["id"], source, task.get("mutate"))
+            return await self._edit(set_name, task, work, task.get("task") or task["question"])
         workspace = (TASKS / task.get("workspace", "repo")).resolve()
         session = self.sessions.get(task["session"]) if task.get("session") else None
         record, events, result = await self._agent_run(
@@ -400,7 +420,7 @@ def rejudge(
         for record in records:
             task = by_id[(record.set, record.id)]
             session = sessions.get(task.get("question", ""))
-            question = record.set == "questions" or task.get("kind") == "question"
+            question = kind_of(record.set, task) == "question"
             if not question or record.outcome == "failed" or session is None:
                 judged.append(record)
                 continue
@@ -422,7 +442,7 @@ def rejudge(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=["questions", "edits", "issue", "all"], default="all")
+    parser.add_argument("--set", choices=[*SETS, "all"], default="all")
     parser.add_argument("--split", choices=["tune", "report", "all"], default="report")
     parser.add_argument("--model", default=DEFAULT_MODEL)
     parser.add_argument("--no-evidence", action="store_true")

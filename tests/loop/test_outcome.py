@@ -136,7 +136,11 @@ def test_every_outcome_has_its_own_exit_code_and_only_answered_is_zero() -> None
 def test_the_system_prompts_hold_no_fact_an_answer_could_copy() -> None:
     """No file name, number or identifier in the prompts (placeholders only), so none can
     leak into an answer; no file a task asks about is named there either."""
-    files = {t["file"] for t in json.loads((TASKS / "questions.json").read_text())}
+    files = {
+        t["file"]
+        for name in ("questions.json", "questions_blind.json")
+        for t in json.loads((TASKS / name).read_text())
+    }
     for prompt in (
         DEFAULT_SYSTEM_PROMPT,
         EXAMPLE_SYSTEM_PROMPT,
@@ -307,7 +311,7 @@ def test_a_text_value_of_the_key_the_task_asks_about_must_be_in_the_answer() -> 
 def test_no_task_check_is_met_by_repeating_the_question() -> None:
     """An answer that only restates the question ("the keyword argument that chooses the
     storage class") must not pass: no ``expect`` regex matches its own question."""
-    for name in ("questions", "issue"):
+    for name in ("questions", "issue", "questions_blind"):
         for task in json.loads((TASKS / f"{name}.json").read_text()):
             if "expect" in task:
                 assert not re.search(task["expect"], task["question"], re.IGNORECASE), task["id"]

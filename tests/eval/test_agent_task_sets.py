@@ -1,0 +1,46 @@
+"""The task sets of ``benchmarks/agent_tasks.py`` load and are judged by kind, no model."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
+
+
+def _module(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+agent_tasks = _module("agent_tasks")
+check_task_sets = _module("check_task_sets")
+
+
+def test_the_blind_sets_load_under_their_own_names_and_are_judged_by_kind() -> None:
+    questions = agent_tasks.load("blind-questions", "report")
+    edits = agent_tasks.load("blind-edits", "report")
+    assert len(questions) >= 24 and len(edits) >= 8
+    assert {agent_tasks.kind_of(s, t) for s, t in questions} == {"question"}
+    assert {agent_tasks.kind_of(s, t) for s, t in edits} == {"edit"}
+
+
+def test_set_all_leaves_the_blind_sets_out() -> None:
+    names = {name for name, _ in agent_tasks.load("all", "all")}
+    assert names == {"questions", "edits", "issue"}
+
+
+def test_issue_tasks_keep_their_own_kind() -> None:
+    kinds = {agent_tasks.kind_of(s, t) for s, t in agent_tasks.load("issue", "all")}
+    assert "edit" in kinds and "question" in kinds
+
+
+def test_every_blind_question_is_answered_by_its_file_and_not_by_its_own_text() -> None:
+    tasks = [task for _, task in agent_tasks.load("blind-questions", "all")]
+    assert check_task_sets.question_problems(tasks) == []
