@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from discovery_catalog import SERVERS
 
-from workset.discovery import ToolIndex
+from workset.discovery import SearchConfig, ToolIndex
 from workset.discovery.expansions import definition_key
 from workset.errors import UsageError
 from workset.messages import ToolSpec
@@ -169,6 +169,49 @@ def test_example_requests_let_a_need_with_no_shared_word_find_its_tool(
     top = with_examples.rank(need, k=1)[0]
     assert (top.server, top.tool) == ("weather", "get_forecast")
     assert top.evidence is not None and top.evidence.has_examples
+
+
+def test_mean_pooling_scores_a_restated_need_by_the_average_of_a_tools_examples(
+    embedder: Embedder,
+) -> None:
+    forecast = SERVERS["weather"][0]
+    need, restated = "will it rain in Oslo tomorrow?", "Check the weather forecast for a city"
+    examples = ("is it going to rain in Bergen tonight?", "list the best chess openings")
+    index = ToolIndex.build(
+        SERVERS,
+        embedder,
+        expansions={definition_key("weather", forecast): examples},
+        config=SearchConfig(restated_pooling="mean"),
+    )
+    vectors = embedder.embed([need, restated, *examples])
+    share = index.config.also_weight
+    blended = [(1 - share) * vectors[0] @ v + share * vectors[1] @ v for v in vectors[2:]]
+    top = next(m for m in index.rank(need, k=5, also=(restated,)) if m.tool == "get_forecast")
+    assert top.evidence is not None
+    assert top.evidence.example_cosine == pytest.approx(sum(blended) / 2, abs=1e-5)
+
+
+def test_pooling_leaves_a_need_searched_as_stated_on_its_best_example(
+    embedder: Embedder,
+) -> None:
+    forecast = SERVERS["weather"][0]
+    need = "will it rain in Oslo tomorrow?"
+    examples = ("is it going to rain in Bergen tonight?", "list the best chess openings")
+    index = ToolIndex.build(
+        SERVERS,
+        embedder,
+        expansions={definition_key("weather", forecast): examples},
+        config=SearchConfig(restated_pooling="mean"),
+    )
+    vectors = embedder.embed([need, *examples])
+    top = next(m for m in index.rank(need, k=5) if m.tool == "get_forecast")
+    assert top.evidence is not None
+    assert top.evidence.example_cosine == pytest.approx(float(max(vectors[1:] @ vectors[0])))
+
+
+def test_an_unknown_pooling_is_refused() -> None:
+    with pytest.raises(UsageError, match="restated_pooling"):
+        SearchConfig(restated_pooling="median")  # type: ignore[arg-type]
 
 
 def test_empty_catalogs_and_empty_queries_are_refused(index: ToolIndex) -> None:

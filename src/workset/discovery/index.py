@@ -35,7 +35,7 @@ from workset.discovery.decision import OUTBOUND, Evidence, decide, names_act
 from workset.discovery.documents import server_document, short_document, tool_document
 from workset.discovery.expansions import definition_key
 from workset.discovery.restate import capability
-from workset.discovery.results import Match, SearchConfig, SearchResult
+from workset.discovery.results import Match, Pooling, SearchConfig, SearchResult
 from workset.discovery.rewrite import action_word, rewrite_need
 from workset.discovery.store import VectorStore, text_key
 from workset.errors import UsageError
@@ -283,9 +283,10 @@ class ToolIndex:
         if others:
             restated = np.max(self._dense.vectors @ vectors[len(queries) :].T, axis=1)
             cosines = np.asarray((1 - share) * stated + share * restated, dtype=np.float32)
-            restated_meaning = self._meaning(restated)[0]
+            restated_meaning = self._meaning(restated, self.config.restated_pooling)[0]
         dense_ = self._dense
-        meaning, whole, examples = self._meaning(cosines)
+        pooling = self.config.restated_pooling if others else "max"
+        meaning, whole, examples = self._meaning(cosines, pooling)
         server_cosines = cosines[dense_.servers]
         weights = (self.config.bm25_weight, 1.0 - self.config.bm25_weight)
         server_scores = fuse_weighted([server_lexical, server_cosines], weights)
@@ -309,8 +310,14 @@ class ToolIndex:
             restated_meaning,
         )
 
-    def _meaning(self, cosines: np.ndarray[Any, Any]) -> tuple[Scores, Scores, Scores]:
-        """Each tool's meaning score, full-document cosine and best-example cosine."""
+    def _meaning(
+        self, cosines: np.ndarray[Any, Any], pooling: Pooling = "max"
+    ) -> tuple[Scores, Scores, Scores]:
+        """Each tool's meaning score, full-document cosine and pooled example cosine.
+
+        ``pooling`` says how a tool's example cosines become one: the best (``"max"``) or
+        their average (``"mean"``).
+        """
         assert self._dense is not None
         dense_ = self._dense
         whole = cosines[dense_.full]
@@ -318,8 +325,13 @@ class ToolIndex:
             whole = np.maximum(whole, cosines[dense_.short])
         examples = whole.copy()
         if dense_.example_rows.size:
-            best = np.maximum.reduceat(cosines[dense_.example_rows], dense_.example_starts)
-            examples[dense_.example_tools] = best
+            rows = cosines[dense_.example_rows]
+            if pooling == "mean":
+                sizes = np.diff(np.append(dense_.example_starts, rows.size))
+                pooled = np.add.reduceat(rows, dense_.example_starts) / sizes
+            else:
+                pooled = np.maximum.reduceat(rows, dense_.example_starts)
+            examples[dense_.example_tools] = pooled
         weight = np.float32(self.config.expansion_weight)
         meaning = np.asarray((1 - weight) * whole + weight * examples, dtype=np.float32)
         return meaning, whole, examples

@@ -7,9 +7,13 @@ read them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
 
 from workset.discovery.decision import Decision, Evidence
+from workset.errors import UsageError
 from workset.messages import ToolSpec
+
+Pooling: TypeAlias = Literal["max", "mean"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +37,18 @@ class SearchConfig:
     # With other phrasings of the need (``search(also=...)``): their share of every score,
     # the need as stated keeping the rest (so one bad restatement cannot take over).
     also_weight: float = 0.3  # tuned on the tune half (benchmarks/discovery_restate.py --tune)
+    # How a tool's example-request cosines become one when the need was also searched as
+    # restated: the best one ("max", as for a need searched as stated) or their average
+    # ("mean": a tool must fit the blended phrasing in all its examples, not in one). Tune
+    # chose "mean" (hard Hit@5 with the restatement 0.70 -> 0.79); the held-out half did not
+    # confirm it (0.72 -> 0.70, Hit@1 0.55 -> 0.60), so "max" stays the default.
+    restated_pooling: Pooling = "max"
+
+    def __post_init__(self) -> None:
+        if self.restated_pooling not in ("max", "mean"):
+            raise UsageError(
+                f"restated_pooling must be 'max' or 'mean', got {self.restated_pooling!r}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
