@@ -25,7 +25,8 @@ Run (always under the model slot, in the background):
 ``/work/tools/model-slot python benchmarks/agent_tasks.py --set questions --split report``
 Options: ``--model``, ``--no-evidence``, ``--constrained``, ``--prompt example``,
 ``--full-tools``, ``--read-lines N`` (read_file's window; 80, as the CLI sets it for this
-window), ``--focus`` (quoted lines after a read), ``--label`` (names the checkpoint),
+window), ``--focus`` (quoted lines after a read), ``--guided``/``--no-guided`` (edit calls
+chosen among the lines seen, ``AgentConfig.guided_edits``), ``--label`` (names the checkpoint),
 ``--limit N``, ``--ids a,b``,
 ``--rejudge`` (no model: the checkpoint's recorded question runs judged again by the current
 outcome rules, from its session log and the same evidence).
@@ -96,6 +97,7 @@ class Options:
     max_iterations: int
     read_lines: int = SMALL_READ_LINES  # as the CLI sets it for windows of 16k or less
     focus: bool = False  # AgentConfig.focus_lines
+    guided: bool | None = None  # AgentConfig.guided_edits; None: the config's default
 
     def label(self) -> str:
         parts = [self.model, "ev" if self.evidence else "noev", self.prompt]
@@ -103,6 +105,7 @@ class Options:
         parts += [] if self.compact else ["full-tools"]
         parts += [] if self.read_lines == SMALL_READ_LINES else [f"read{self.read_lines}"]
         parts += ["focus"] if self.focus else []
+        parts += [] if self.guided is None else ["guided" if self.guided else "unguided"]
         return "-".join(parts)
 
 
@@ -256,6 +259,8 @@ class Runner:
             focus_lines=self.options.focus,
             max_iterations=self.options.max_iterations,
         )
+        if self.options.guided is not None:
+            config = replace(config, guided_edits=self.options.guided)
         finished: list[ToolFinished] = []
 
         def collect(event: LoopEvent) -> None:
@@ -342,7 +347,7 @@ async def main_async(args: argparse.Namespace) -> None:
     options = Options(
         model=args.model, evidence=not args.no_evidence, constrained=args.constrained,
         prompt=args.prompt, compact=not args.full_tools, max_iterations=args.max_iterations,
-        read_lines=args.read_lines, focus=args.focus,
+        read_lines=args.read_lines, focus=args.focus, guided=args.guided,
     )  # fmt: skip
     label = args.label or f"{args.set}-{args.split}-{options.label()}"
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -456,6 +461,10 @@ def main() -> None:
     parser.add_argument("--max-iterations", type=int, default=AgentConfig().max_iterations)
     parser.add_argument("--read-lines", type=int, default=SMALL_READ_LINES)
     parser.add_argument("--focus", action="store_true")
+    parser.add_argument(
+        "--guided", action=argparse.BooleanOptionalAction, default=None,
+        help="guided edits on or off (AgentConfig.guided_edits); default: the config's",
+    )  # fmt: skip
     parser.add_argument("--label", default="")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--ids", default="")

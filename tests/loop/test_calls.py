@@ -354,10 +354,11 @@ EXCERPT = (
 
 
 def test_a_call_named_after_a_function_the_excerpts_define_is_told_where_it_is() -> None:
-    """In an edit run the notice quotes the function's lines and the edit_file call to make;
-    in a read-only run the read_file call that shows it; once per name."""
+    """In an edit run the notice quotes the function's lines and says what edit_file takes,
+    with no call of placeholders to copy; in a read-only run the read_file call that shows
+    it; once per name."""
     for names, wanted in (
-        (("read_file", "edit_file"), '"name": "edit_file"'),
+        (("read_file", "edit_file"), 'call edit_file with path "tinydb/operations.py", old one'),
         (("read_file", "grep"), '{"name": "read_file", "arguments": {"path": '
          '"tinydb/operations.py", "offset": 56}}'),
     ):  # fmt: skip
@@ -373,6 +374,7 @@ def test_a_call_named_after_a_function_the_excerpts_define_is_told_where_it_is()
         assert "tinydb/operations.py at line 56" in notice
         assert "  59|         doc[field] += 2" in notice
         assert wanted in notice
+        assert "<" not in notice.split("def increment")[-1].split("doc[field]")[-1]
         again = ToolCall("c2", "increment", '{"field": "str"}')
         interpreter.interpret(AssistantMessage(None, (again,)), 2, tools_offered=True)
         error = ToolMessage(

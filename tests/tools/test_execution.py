@@ -172,6 +172,49 @@ def test_edit_file_refuses_empty_or_identical_text(tmp_path: Path) -> None:
     assert "identical" in same and "write new as the text should read after the change" in same
 
 
+def test_edit_file_refuses_a_placeholder_copied_as_new(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 2\n")
+    slot = "<that line as it must read>"
+    text = _error(tmp_path, "edit_file", path="a.py", old="x = 2", new=slot)
+    assert "new is a placeholder" in text
+    assert (tmp_path / "a.py").read_text() == "x = 2\n"
+    (tmp_path / "a.html").write_text("<i>x</i>\n")
+    _ok(tmp_path, "edit_file", path="a.html", old="<i>", new="<b>")  # a tag is text
+
+
+def test_edit_file_indents_new_as_old_when_new_has_no_indentation(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("def f(d):\n    d['x'] += 2\n    return d\n")
+    result = _ok(tmp_path, "edit_file", path="a.py", old="    d['x'] += 2", new="d['x'] += 1")
+    assert "(new was indented as old is)" in result
+    assert (tmp_path / "a.py").read_text() == "def f(d):\n    d['x'] += 1\n    return d\n"
+    _ok(tmp_path, "edit_file", path="a.py", old="    return d", new="    return dict(d)")
+    assert (tmp_path / "a.py").read_text().endswith("\n    return dict(d)\n")
+
+
+def test_edit_file_refuses_an_edit_that_breaks_valid_syntax_and_keeps_the_file(
+    tmp_path: Path,
+) -> None:
+    source = "def f(d):\n    d['x'] += 2\n    return d\n"
+    (tmp_path / "a.py").write_text(source)
+    text = _error(tmp_path, "edit_file", path="a.py", old="def f(d):", new="def f(d): f(d) + 1")
+    assert "the edit was not applied: it would break the syntax of a.py (line 2" in text
+    assert (tmp_path / "a.py").read_text() == source
+    (tmp_path / "c.json").write_text('{"a": 1}\n')
+    assert "break the syntax of c.json" in _error(
+        tmp_path, "edit_file", path="c.json", old='"a": 1', new='"a": 1,'
+    )
+    (tmp_path / "b.py").write_text("def g(:\n    pass\n")  # already broken: edits go through
+    _ok(tmp_path, "edit_file", path="b.py", old="    pass", new="    return 1")
+
+
+def test_edit_file_reports_only_the_lint_issues_its_edit_caused(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("import os\nx = 2\n")  # F401: os unused, before the edit
+    result = _ok(tmp_path, "edit_file", path="a.py", old="x = 2", new="x = 1")
+    assert "lint: clean (" in result and "the file had before this edit not shown)" in result
+    result = _ok(tmp_path, "edit_file", path="a.py", old="x = 1", new="x = y")
+    assert "F821" in result and "F401" not in result
+
+
 def test_edit_file_refuses_paths_outside_the_workspace(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     root.mkdir()

@@ -9,19 +9,32 @@ rather than running them (a degenerate output can repeat a call dozens of times)
 repeats of calls already run from the run's record (:mod:`.repeats`).
 :meth:`~CallInterpreter.next_turn` then says what the harness adds to the next request
 (:mod:`.steering`: read the file, make the edit, answer now, try a different call, give up).
+:meth:`~CallInterpreter.request_schema` is the schema the next request's output is held to, if
+any: with ``guided_edits``, a run that may edit files and has not yet chooses its ``edit_file``
+lines among those it has seen (:mod:`.edit_schema`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from workset.context.items import ContextItem
 from workset.loop.call_parsing import read_calls
 from workset.loop.call_repair import distinct, mapped_to_tools, unique_ids
+from workset.loop.definitions import seen_texts
+from workset.loop.edit_schema import failed_edits, guided_schema, offered_lines, seen_lines
 from workset.loop.repeats import RepeatGuard
 from workset.loop.steering import NextTurn, Steering, useful_results
-from workset.messages import AssistantMessage, Message, ToolMessage, ToolSpec, UserMessage
+from workset.messages import (
+    AssistantMessage,
+    Message,
+    ToolCall,
+    ToolMessage,
+    ToolSpec,
+    UserMessage,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +60,7 @@ class CallInterpreter:
         answer_on_repeat: bool = True,
         answer_with_grammar: bool = False,
         focus: bool = False,
+        guided_edits: bool = False,
         replayable: Callable[[str], bool] = lambda name: True,
         read_only: Callable[[str], bool] = lambda name: True,
     ) -> None:
@@ -56,9 +70,16 @@ class CallInterpreter:
         words with the task in the next request (:mod:`workset.loop.focus`); ``replayable``
         says which tools give the same result until something changes (their repeats are
         answered from the run's record),
-        ``read_only`` which change nothing."""
+        ``read_only`` which change nothing; ``guided_edits`` holds the decisions of a run that
+        may edit files, until its first edit, to :func:`~workset.loop.edit_schema.
+        guided_schema` (the backend must enforce schemas)."""
         self.tool_names = tuple(tool_names)
         self.constrained = constrained
+        self.guided_edits = guided_edits
+        self._guided = False  # the last request's output was held to the guided schema
+        self._calls: dict[str, ToolCall] = {}  # the run's calls by id
+        self._results: list[ToolMessage] = []  # the run's results that found something
+        self._refused: set[tuple[str, str]] = set()  # (path, old) of the run's failed edits
         self.max_calls = max_calls
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._repeats = RepeatGuard(replayable=replayable, read_only=read_only)
@@ -91,7 +112,7 @@ class CallInterpreter:
         """The message as the loop records and runs it. ``specs`` are the tools offered in
         this request: a call under a name that is no tool runs as the one of them its
         arguments fit."""
-        grammar = self.constrained or self._steering.answer_only
+        grammar = self.constrained or self._steering.answer_only or self._guided
         parsed, parse_errors = read_calls(
             message, iteration, self.tool_names, tools_offered=tools_offered, grammar=grammar
         )
@@ -125,6 +146,7 @@ class CallInterpreter:
             else:
                 rejected[call.id] = repeat.text
         self._stuck = stuck
+        self._calls.update((c.id, c) for c in message.tool_calls)
         return Interpreted(message, rejected, stuck, mapped, replayed)
 
     def note_task(self, task: str) -> None:
@@ -152,6 +174,8 @@ class CallInterpreter:
         suggestion when calls fail.
         """
         useful = useful_results(results)
+        self._results += useful
+        self._refused |= failed_edits(results, self._calls)
         self._repeats.note_results(results, useful)
         return self._steering.next_turn(
             results,
@@ -160,6 +184,35 @@ class CallInterpreter:
             stuck=self._stuck,
             read=self._repeats.read_paths(),
         )
+
+    def request_schema(
+        self, items: Iterable[ContextItem], tools: Sequence[ToolSpec]
+    ) -> dict[str, Any] | None:
+        """The schema the next request's output is held to, given the context ``items`` it
+        carries and the ``tools`` it offers: the guided edit schema while a run with
+        ``guided_edits`` may edit and has not; None otherwise (the request's own schema, if
+        any, stands)."""
+        self.observe_items(items)
+        names = {t.name for t in tools}
+        if self.guided_edits and self._steering.just_edited and not self._steering.answer_only:
+            # Right after the first edit: any decision but another edit (it was made again).
+            self._guided = True
+            return guided_schema(tools, {})
+        self._guided = (
+            self.guided_edits
+            and "edit_file" in names
+            and not self._steering.edited
+            and not self._steering.answer_only
+        )
+        if not self._guided:
+            return None
+        seen = seen_texts(self._results, self._calls, self.evidence)
+        lines = {
+            path: kept
+            for path, found in seen_lines(seen).items()
+            if (kept := [x for x in found if (path, x) not in self._refused])
+        }
+        return guided_schema(tools, offered_lines(self._steering.task, lines))
 
     def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
         """The note that asks for the real answer when ``answer`` is not one (see

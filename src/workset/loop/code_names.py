@@ -4,8 +4,9 @@ The 0.5B reads ``def increment(field: str)`` in the workspace excerpts and calls
 ``increment {"field": "int"}`` as if it were a tool; told only that ``increment`` is no tool,
 it called it again three times in one edit run. :func:`code_name_notice` says where the name
 is defined, quotes its first lines as the excerpts showed them, and gives the whole call that
-changes them (a run that may edit files) or reads them (any other run): a small model copies a
-call it sees far better than it follows a description of one.
+reads them (a run that may only read): a small model copies a call it sees far better than
+it follows a description of one. A run that may edit is told what edit_file takes, with no
+call to copy: the 0.5B copied a call with placeholders, placeholders and all.
 """
 
 from __future__ import annotations
@@ -43,15 +44,12 @@ def code_name_notice(name: str, path: str, lines: list[str], *, can_edit: bool) 
         f"at line {first}:\n" + "\n".join(lines) + "\n"
     )
     if can_edit:
-        call = {
-            "name": "edit_file",
-            "arguments": {"path": path, "old": "<the line to change, as it is>",
-                          "new": "<that line as it must read>"},
-        }  # fmt: skip
+        # No call with placeholders here: the 0.5B copied one as it was, "<the line to
+        # change, as it is>" included.
         return text + (
-            "To change it, call edit_file with old copied from the line to change (without "
-            "its number and bar) and new as that line must read after the change:\n"
-            + json.dumps(call)
+            f'To change it, call edit_file with path "{path}", old one of the lines above '
+            "copied without its number and bar, and new as that line must read after the "
+            "change."
         )
     call = {"name": "read_file", "arguments": {"path": path, "offset": int(first)}}
     return text + "To see more of it, call read_file:\n" + json.dumps(call)

@@ -57,7 +57,7 @@ def focus_notice(task: str, results: Sequence[ToolMessage]) -> str | None:
     """A notice quoting the lines of the last turn's ``read_file`` results that share the
     most words with ``task`` (at least :data:`MIN_SHARED`; rarer words weigh more), in file
     order, or None when no line does."""
-    asked = _words(task)
+    asked = distinctive_words(task)
     if len(asked) < MIN_SHARED:
         return None
     scored: list[tuple[float, int, str]] = []  # (-weight, order, quoted line)
@@ -65,7 +65,7 @@ def focus_notice(task: str, results: Sequence[ToolMessage]) -> str | None:
         if result.name != "read_file" or result.is_error:
             continue
         lines = [(m.group(1), m.group(2).strip()) for m in _GUTTER_LINE.finditer(result.content)]
-        words = [_words(text) for _, text in lines]
+        words = [distinctive_words(text) for _, text in lines]
         # A word on many lines of this file (the package's name, "table" in table.py) says
         # less about which line answers than one on few: each shared word weighs its rarity.
         seen = Counter(w for line in words for w in line & asked)
@@ -74,7 +74,7 @@ def focus_notice(task: str, results: Sequence[ToolMessage]) -> str | None:
             if len(shared) >= MIN_SHARED:
                 weight = sum(math.log(1 + len(lines) / seen[w]) for w in shared)
                 defined = _DEFINES.match(text)
-                if defined and _words(defined.group(1)) & asked:
+                if defined and distinctive_words(defined.group(1)) & asked:
                     weight *= DEFINITION_BONUS
                 scored.append((-weight, len(scored), f"{number}| {text[:MAX_LINE_CHARS]}"))
     if not scored:
@@ -89,7 +89,7 @@ def focus_notice(task: str, results: Sequence[ToolMessage]) -> str | None:
     )
 
 
-def _words(text: str) -> set[str]:
+def distinctive_words(text: str) -> set[str]:
     """Distinctive words of ``text``: identifiers split at ``_`` and case changes, lower
     case, a plural ``s`` folded, common question words left out."""
     return {stem(w) for w in _WORD.findall(split_key(text)) if w not in _PLAIN}

@@ -129,6 +129,11 @@ class AgentConfig:
     # Constrain each model output to one tool call or {"answer": ...} with a JSON schema,
     # where the backend can enforce one (llama.cpp can): no malformed calls from small models.
     constrained_decisions: bool = False
+    # In a run that may edit files, until its first edit succeeds, hold each output to a
+    # schema in which edit_file's path and old are chosen among the lines the run has seen
+    # (workset.loop.edit_schema; the backend must enforce schemas): the 0.5B's edits named
+    # code functions as tools, copied placeholders or wrote old from memory.
+    guided_edits: bool = False
     # At most this many calls of one message run; the rest get an error.
     max_calls_per_message: int = 8
     # When the model repeats a call already made in this run, ask it to answer next turn

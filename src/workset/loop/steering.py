@@ -69,6 +69,19 @@ class NextTurn:
     answer_only: bool = False  # constrain the next output to {"answer": ...}, tools kept
 
 
+def _after_edit(result: ToolMessage) -> str:
+    """The notice after a run's first successful edit: the 0.5B, its edit made, made it
+    again and then "fixed" a line next to it; told the edit is done, it can stop."""
+    text = re.sub(r"</?external_content\b[^>]*>", "", result.content)
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return (
+        f"Your edit was made ({cut(first.strip(), 160)}). If it is the change the task asks "
+        "for, do not edit again: reply in one or two sentences saying what you changed in "
+        "which file (if the task asks you to run the tests, run them first). Only if the task "
+        "needs another change, make that change."
+    )
+
+
 def useful_results(results: Sequence[ToolMessage]) -> list[ToolMessage]:
     """The results that were neither errors nor empty (a search with no match, an empty
     folder)."""
@@ -101,6 +114,7 @@ class Steering:
         self._read_any = False  # a read_file call of this run returned content
         self._echo_asked = False  # a reply that was not an answer was sent back once
         self._edited = False  # an edit of this run succeeded
+        self.just_edited = False  # the last results hold the run's first successful edit
         self._hits: list[tuple[str, str]] = []  # (path, line text) of the latest grep hits
         self._excerpts: list[tuple[str, str]] = []  # (file, numbered text) the evidence showed
 
@@ -131,7 +145,10 @@ class Steering:
         ]
         self._useful += len(useful)
         self._read_any |= any(r.name == "read_file" for r in useful)
-        self._edited |= any(r.name in EDIT_TOOLS for r in useful)
+        first_edit = next((r for r in useful if r.name in EDIT_TOOLS), None)
+        first_edit = None if self._edited else first_edit
+        self._edited |= first_edit is not None
+        self.just_edited = first_edit is not None
         for result in useful:
             self._hits = [*grep_hits(result.content), *self._hits][:3] or self._hits
         for result in useful:
@@ -139,6 +156,8 @@ class Steering:
             self._found_files += [f for f in named if f not in self._found_files]
         if useful:
             self._fruitless = 0
+            if first_edit is not None:
+                return self._turn(NextTurn((_after_edit(first_edit),)))
             if stuck and self.answer_on_repeat:
                 return self._read_or_answer(evidence_files, read)
             focus = focus_notice(self.task, useful) if self.focus else None
@@ -247,6 +266,11 @@ class Steering:
                 )
             )
         )
+
+    @property
+    def edited(self) -> bool:
+        """An edit of this run succeeded."""
+        return self._edited
 
     def _may_edit(self) -> bool:
         return "edit_file" in self.tool_names and not self._edited

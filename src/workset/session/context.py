@@ -58,6 +58,10 @@ class RequestSettings:
     timeout_s: float | None = None
 
 
+# The output schema of a request from its context items and offered tools, or None.
+SchemaFor = Callable[[Sequence[ContextItem], Sequence[ToolSpec]], Mapping[str, Any] | None]
+
+
 @dataclass(frozen=True, slots=True)
 class Made:
     """A built request with what the log needs to store it by reference."""
@@ -101,6 +105,7 @@ class RequestMaker:
         query: str = "",
         notes: dict[str, str] | None = None,
         json_schema: Mapping[str, Any] | None = None,
+        schema_for: SchemaFor | None = None,
     ) -> Made:
         """The next request of the session, from its recorded ``messages`` (``seqs``: the log
         record of each) and the suffix ``notices`` flushed for this call."""
@@ -116,6 +121,7 @@ class RequestMaker:
             query=query,
             notes=notes,
             json_schema=json_schema,
+            schema_for=schema_for,
         )
         assembled = self.build(inp)
         ref, blobs = request_ref(assembled, view, messages, seqs)
@@ -135,8 +141,11 @@ class RequestMaker:
         query: str = "",
         notes: dict[str, str] | None = None,
         json_schema: Mapping[str, Any] | None = None,
+        schema_for: SchemaFor | None = None,
     ) -> tuple[AssembleInput, HistoryView]:
-        """The frozen input of the next build, and the policy's view it was made from."""
+        """The frozen input of the next build, and the policy's view it was made from.
+        ``schema_for``, when ``json_schema`` is None, gives the output's schema from the
+        request's items and tools (a guided edit chooses among the lines they show)."""
         s = self.settings
         history = list(messages)
         query = query or last_user_words(history)
@@ -153,6 +162,8 @@ class RequestMaker:
                 items.append(notice.item)
             else:
                 suffix.append(UserMessage(notice.text, origin="harness"))
+        if json_schema is None and schema_for is not None:
+            json_schema = schema_for(items, tools)
         inp = view_input(
             s,
             view,

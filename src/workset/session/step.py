@@ -92,6 +92,7 @@ class StepRunner:
                     query=session.state.task_text,
                     notes=status_notes(session, iteration),
                     json_schema=answer_schema() if turn.answer_only else None,
+                    schema_for=interpreter.request_schema,
                 )
                 interpreter.observe_items(made.items)
                 self.phase = "model"

@@ -22,6 +22,9 @@ _SIMILAR = 0.4
 _MEANT = 0.6
 _MAX_COMPARED_CHARS = 20_000_000
 _GUTTER = re.compile(r"^ *\d+\| ?")
+# A template's slot copied as if it were text: "<that line as it must read>".
+# Lower-case words only (no "=" or quotes), so an HTML tag is not one.
+PLACEHOLDER = re.compile(r"<(?:[a-z]+[ ,/-]+){2,}[a-z]+>")
 
 
 def find_all(data: bytes, needle: bytes) -> list[int]:
@@ -76,6 +79,18 @@ def no_match(rel: str, data: bytes, old: str, new: str) -> ToolError:
         f"old was not found in {rel} (matching is exact, byte for byte). {body}",
         hint="; ".join(hints),
     )
+
+
+def indented_like(new: str, old: str) -> str:
+    """``new`` with ``old``'s indentation when ``old`` is one indented line and ``new``
+    starts with none (a model that picks ``"    x += 2"`` writes ``"x += 1"``); every line
+    of ``new`` is shifted the same, so its own structure stays. Otherwise ``new``."""
+    indent = _indent(old)
+    if "\n" in old.strip("\n") or not indent or not new.strip() or _indent(new):
+        return new
+    if new.startswith("\n"):
+        return new
+    return "\n".join(indent + line if line.strip() else line for line in new.split("\n"))
 
 
 def _reindented(new: str, old: str, meant: str) -> str:

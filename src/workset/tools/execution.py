@@ -23,9 +23,15 @@ from typing import IO
 
 from workset.errors import ToolError
 from workset.tools.base import Tool
-from workset.tools.edit_match import find_all, no_match, without_gutter
+from workset.tools.edit_match import (
+    PLACEHOLDER,
+    find_all,
+    indented_like,
+    no_match,
+    without_gutter,
+)
 from workset.tools.files import existing_file
-from workset.tools.lint import format_issues, lint_file
+from workset.tools.lint import format_issues, format_new_issues, lint_file, syntax_error
 from workset.tools.output import ArtifactStore, clip_output, split_lines
 from workset.tools.sandbox import Finished, Limits, Sandbox, run_confined
 from workset.tools.workspace import Workspace
@@ -43,8 +49,14 @@ def execution_tools(
     *,
     artifacts: ArtifactStore | None = None,
     sandbox: Sandbox | None = None,
+    keep_syntax: bool = True,
 ) -> list[Tool]:
-    """``write_file``, ``edit_file``, ``shell`` and ``run_python`` confined to ``workspace``."""
+    """``write_file``, ``edit_file``, ``shell`` and ``run_python`` confined to ``workspace``.
+
+    ``keep_syntax``: an ``edit_file`` call that would turn a Python, JSON or TOML file whose
+    syntax is valid into one whose syntax is not is refused and nothing is written (a small
+    model "fixed" ``doc[field] += 2`` by appending code to the ``def`` line); False writes it
+    and reports the issue, for edits made in steps that pass through invalid syntax."""
     ws = workspace
     store = artifacts or ArtifactStore(workspace)
     shell_state = _ShellState(ws.root)
@@ -117,6 +129,11 @@ def execution_tools(
                 "old is empty: edit_file needs the exact text to replace",
                 hint="to write a whole file, use write_file",
             )
+        if PLACEHOLDER.fullmatch(new.strip()):
+            raise ToolError(
+                f"new is a placeholder ({new.strip()}), not text for the file",
+                hint="write new as the changed text itself, e.g. the line as it must read",
+            )
         if old == new:
             raise ToolError(
                 "old and new are identical; the edit would change nothing",
@@ -136,6 +153,9 @@ def execution_tools(
             starts = find_all(data, old_b)
         if not starts:
             raise no_match(rel, data, old, new)
+        if (indented := indented_like(new, old)) != new:
+            new, note = indented, note + " (new was indented as old is)"
+            new_b = _encode(new, "new")
         if len(starts) > 1 and not replace_all:
             numbers = [str(data.count(b"\n", 0, s) + 1) for s in starts[:_MAX_LISTED]]
             more = len(starts) - len(numbers)
@@ -146,6 +166,16 @@ def execution_tools(
                 "replace_all=true to replace every occurrence",
             )
         result = data.replace(old_b, new_b)
+        broken = syntax_error(target, result) if keep_syntax else None
+        if broken is not None and syntax_error(target, data) is None:
+            where = f"line {broken.line}" + (f", column {broken.column}" if broken.column else "")
+            raise ToolError(
+                f"the edit was not applied: it would break the syntax of {rel} ({where}: "
+                f"{broken.message}); the file is unchanged",
+                hint="write new as the complete text that replaces old, valid where it "
+                "stands (for one line: that whole line as it must read, indented as old)",
+            )
+        before = lint_file(target)
         target.write_bytes(result)
         shift = len(new_b) - len(old_b)
         first = starts[0]
@@ -158,7 +188,7 @@ def execution_tools(
         total = len(split_lines(result.decode("utf-8", "replace")))
         summary = f"edited {rel}: {count}; changed {span} (the file now has {total:,} lines)"
         summary += note
-        return f"{summary}\n{format_issues(lint_file(target))}"
+        return f"{summary}\n{format_new_issues(before, lint_file(target))}"
 
     def shell(command: str, timeout_s: int = 60) -> str:
         """Run a bash command in the workspace; returns the exit code and the output.

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import tomllib
 import warnings
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,50 @@ def lint_file(path: Path) -> list[LintIssue]:
     if suffix == ".toml":
         return _toml(path)
     return []
+
+
+def syntax_error(path: Path, data: bytes) -> LintIssue | None:
+    """The syntax error ``data`` has as the content of ``path`` by its type (``.py``,
+    ``.pyi``: ``compile()``; ``.json``; ``.toml``), or None; nothing is written or run."""
+    suffix = path.suffix.lower()
+    if suffix in (".py", ".pyi"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                compile(data, str(path), "exec", dont_inherit=True)
+            except SyntaxError as exc:
+                return LintIssue(exc.lineno or 0, exc.offset or 0, "syntax", exc.msg)
+            except ValueError as exc:  # NUL bytes in the source
+                return LintIssue(0, 0, "syntax", str(exc))
+        return None
+    if suffix not in (".json", ".toml"):
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None  # not a syntax question; lint_file reports the encoding
+    issues = _json_text(text) if suffix == ".json" else _toml_text(text)
+    return issues[0] if issues else None
+
+
+def format_new_issues(before: list[LintIssue], after: list[LintIssue]) -> str:
+    """:func:`format_issues` of the issues in ``after`` that ``before`` did not have (by code
+    and message; lines move), and how many it leaves out: after an edit the model is told
+    what its edit caused, not the file's old style issues (the 0.5B read "lint: 2 issues"
+    about untouched lines as a reason to edit again)."""
+    old = Counter((i.code, i.message) for i in before if i.code != SKIPPED)
+    new: list[LintIssue] = []
+    for issue in after:
+        key = (issue.code, issue.message)
+        if issue.code != SKIPPED and old[key] > 0:
+            old[key] -= 1
+        else:
+            new.append(issue)
+    kept = sum(1 for i in after if i.code != SKIPPED) - sum(1 for i in new if i.code != SKIPPED)
+    text = format_issues(new)
+    if kept:
+        text += f" ({kept} issue{'s' if kept > 1 else ''} the file had before this edit not shown)"
+    return text
 
 
 def format_issues(issues: list[LintIssue]) -> str:
@@ -168,6 +213,10 @@ def _json(path: Path) -> list[LintIssue]:
     text = _text(path)
     if isinstance(text, LintIssue):
         return [text]
+    return _json_text(text)
+
+
+def _json_text(text: str) -> list[LintIssue]:
     try:
         json.loads(text)
     except json.JSONDecodeError as exc:
@@ -179,6 +228,10 @@ def _toml(path: Path) -> list[LintIssue]:
     text = _text(path)
     if isinstance(text, LintIssue):
         return [text]
+    return _toml_text(text)
+
+
+def _toml_text(text: str) -> list[LintIssue]:
     try:
         tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
