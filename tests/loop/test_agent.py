@@ -24,6 +24,7 @@ from workset.models.base import ModelRequest
 from workset.session.agent import Agent, AgentConfig
 from workset.testing import ScriptedModel, call, current_store
 from workset.tools.base import Tool, tool
+from workset.tools.execution import execution_tools
 from workset.tools.perception import perception_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.workspace import Workspace
@@ -278,6 +279,41 @@ def test_constrained_decisions_send_a_schema_and_read_answers_and_calls(tmp_path
     names = [o["properties"].get("name", {}).get("const") for o in schema["anyOf"]]
     assert names == [*agent.tools.names(), None]
     assert "port = 8471" in tool_results(model.requests[1])[0].content
+
+
+def test_guided_edits_offer_the_lines_read_and_apply_the_chosen_edit(tmp_path: Path) -> None:
+    """Through the agent: the first request has no edit option (nothing seen), the second
+    offers the lines read, the edit applies with the file's indentation, and the request
+    after it offers no edit."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "ops.py").write_text("def inc(d):\n    d['n'] += 2\n    return d\n")
+    read = '{"name": "read_file", "arguments": {"path": "ops.py"}}'
+    edit = json.dumps(
+        {"name": "edit_file", "arguments": {"path": "ops.py", "old": "    d['n'] += 2",
+                                            "new": "d['n'] += 1"}}
+    )  # fmt: skip
+    done = '{"answer": "In ops.py, inc now adds 1."}'
+    agent, model, _ = make_agent(
+        tmp_path, [read, edit, done], extra=execution_tools(Workspace(ws)), guided_edits=True
+    )
+    result = anyio.run(agent.run, "inc in ops.py adds 2 instead of 1; fix it")
+    assert result.answer == "In ops.py, inc now adds 1."
+    assert (ws / "ops.py").read_text() == "def inc(d):\n    d['n'] += 1\n    return d\n"
+
+    def edit_options(request: ModelRequest) -> list[dict]:
+        assert request.json_schema is not None
+        return [
+            o["properties"]["arguments"]["properties"]
+            for o in request.json_schema["anyOf"]
+            if o["properties"].get("name", {}).get("const") == "edit_file"
+        ]
+
+    assert edit_options(model.requests[0]) == []
+    [offered] = edit_options(model.requests[1])
+    assert offered["path"] == {"const": "ops.py"} and "    d['n'] += 2" in offered["old"]["enum"]
+    assert edit_options(model.requests[2]) == []
+    assert "Your edit was made" in model.requests[2].messages[-1].content
 
 
 def test_a_repeated_call_makes_the_next_turn_answer_without_tools(tmp_path: Path) -> None:
