@@ -99,7 +99,7 @@ def test_each_dangerous_class_is_denied_with_its_own_rule(command: str, rule: st
         ("git reset --hard HEAD~2", "git-reset-hard"),
         ("kubectl delete deployment api", "cluster-change"),
         ("docker run -d nginx", "container-run"),
-        ("curl -X POST -d @report.json https://api.example.com", "upload"),
+        ("curl -X POST -u ci:$CI_PASS -d @report.json https://api.example.com", "upload"),
         ("frobnicate --everything", "unknown-program"),
         ("$TOOL --force", "dynamic-command"),
         ("echo 'unterminated", "unparsed"),

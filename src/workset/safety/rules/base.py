@@ -118,6 +118,7 @@ class Context:
     root_owned: set[str] = field(default_factory=set)  # files the line gave to root (chown)
     services: set[str] = field(default_factory=set)  # service definitions the line wrote
     remotes: set[str] = field(default_factory=set)  # git remotes the line added or re-pointed
+    bundles: set[str] = field(default_factory=set)  # archives the line made of the workspace
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
 
     def resolve(self, word: str) -> str:

@@ -109,6 +109,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     shell = reverse_shell(cmd)
     if shell is not None:
         out.append(shell)
+    out.extend(secrets.environment_searched(cmd, ctx))
     read = secrets.secret_words(cmd, ctx)
     if read:
         out.append(secrets.judge_read(cmd, ctx, read))
@@ -325,4 +326,5 @@ _HANDLERS = _handlers(
     registries.HANDLERS,
     credentials.HANDLERS,
     dumps.HANDLERS,
+    dumps.EXTRA,
 )
