@@ -315,6 +315,7 @@ _HANDLERS = _handlers(
     delete.HANDLERS,
     {"find": _find, "xargs": _xargs, "sqlite3": known.sqlite_destroy},
     writes.HANDLERS,
+    writes.INSTALLS,
     system.HANDLERS,
     git.HANDLERS,
     interpreters.HANDLERS,
