@@ -140,6 +140,12 @@ class Context:
         self.links[where] = self.resolve(target)
         return self.links[where]
 
+    def links_under(self, word: str) -> list[str]:
+        """Where the links the line made inside the tree ``word`` lead (``ln -s ~/.ssh
+        fixtures/keys`` puts ``~/.ssh`` under ``fixtures``), for programs that follow them."""
+        root = self._absolute(paths.join(self.cwd, word)).rstrip("/")
+        return [t for link, t in self.links.items() if link.startswith(root + "/")]
+
     def _absolute(self, path: str) -> str:
         if self.workspace and not path.startswith(("/", "~")):
             return paths.join(self.workspace, path)

@@ -120,6 +120,8 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
         found.extend(_listed_secrets(cmd, ctx))
     if name in ("echo", "printf", "printenv"):
         found.extend(_secret_variables(cmd))
+    if ctx.links and _follows_links(cmd):
+        args = args + [t for w in args if not w.startswith("-") for t in ctx.links_under(w)]
     for word in args:
         if ctx.links and name not in LISTING and not word.startswith("-"):
             word = ctx.resolve(word)  # read through a link the line made: its target
@@ -214,6 +216,20 @@ def _git_files(cmd: Cmd) -> list[str]:
     return revision_paths + rest
 
 
+def _follows_links(cmd: Cmd) -> bool:
+    """``cmd`` copies what the links inside a tree lead to, not the links themselves."""
+    args = cmd.args()
+    flags = {c for a in args if re.fullmatch(r"-[a-zA-Z]+", a) for c in a[1:]}
+    first = set(args[0]) if args and cmd.name == "tar" and not args[0].startswith("-") else set()
+    if cmd.name in ("tar", "bsdtar"):
+        return "h" in flags | first or "--dereference" in args
+    if cmd.name in ("zip", "7z", "7za"):
+        return not ({"y"} & flags or "--symlinks" in args or "-snl" in args)
+    if cmd.name in ("cp", "rsync"):
+        return "L" in flags or bool({"--dereference", "--copy-links"} & set(args))
+    return (cmd.name in ("grep", "egrep") and "R" in flags) or (cmd.name == "rg" and "L" in flags)
+
+
 def _after_program(cmd: Cmd) -> list[str]:
     """jq's files: the operands after its program (``jq -r '.env' config.json`` reads
     config.json; ``.env`` is a filter), all of them when the program is read from a file."""
@@ -263,6 +279,8 @@ def plain_secret(word: str, ctx: Context | None = None) -> bool:
         return False
     if _SYSTEM_SECRETS.match(place) or place.rstrip("/") in _KEY_TREES:
         return True
+    if place != text.rstrip("/") and text.startswith(("/", "~")) and _SECRET_FILE.search(text):
+        return not _PUBLIC.search(text)  # ~/.mozilla/firefox/*.default/logins.json: a glob
     return bool(_SECRET_FILE.search(place) or _CREDENTIAL_STORE.match(place))
 
 
