@@ -17,6 +17,7 @@ from workset.safety.rules import (
     credentials,
     delete,
     dumps,
+    editors,
     git,
     hardening,
     infra,
@@ -328,4 +329,5 @@ _HANDLERS = _handlers(
     credentials.HANDLERS,
     dumps.HANDLERS,
     dumps.EXTRA,
+    editors.HANDLERS,
 )

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from workset.safety import paths
-from workset.safety.rules import keytools
+from workset.safety.rules import editors, keytools
 from workset.safety.rules import sql as sql_rules
 from workset.safety.rules.base import (
     Cmd,
@@ -330,6 +330,9 @@ def _ex_edit(cmd: Cmd, ctx: Context) -> Finding | None:
     if not (silent and commands and files and not cmd.piped and not cmd.redirects):
         return unknown_program(cmd.name, " (an editor run without a plain scripted edit)")
     for command in commands:
+        typed = editors.typed_text(command)
+        if typed is not None and "\\=" not in typed:
+            continue  # only types text into the buffer (normal Go…, call append('$', …))
         if "\\=" in command or not _EX_SAFE.fullmatch(command.strip().lstrip(":")):
             return unknown_program(f"{cmd.name} -c {command[:30]!r}", " (an ex command)")
     for position, word in files:
@@ -476,6 +479,8 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     "ssh-add": _ssh_add,
     **{n: _dump for n in _DUMPERS},
     **{n: _ex_edit for n in _VIM},
+    "ed": editors.ed_vouch,
+    "red": editors.ed_vouch,
     **{n: _port_check for n in ("nc", "ncat", "netcat")},
 }
 
