@@ -89,7 +89,7 @@ def _mounts(args: tuple[str, ...]) -> list[str]:
 
 _KUBE_READS = frozenset({"get", "describe", "logs", "top", "explain", "version", "api-resources",
                          "api-versions", "cluster-info", "config", "diff", "auth", "events",
-                         "wait", "completion"})  # fmt: skip
+                         "wait", "completion", "kustomize"})  # fmt: skip
 _KUBE_WIDE = frozenset({"namespace", "namespaces", "ns", "node", "nodes", "no", "pv",
                         "persistentvolume", "persistentvolumes", "crd", "crds", "clusterrole",
                         "customresourcedefinition", "clusterrolebinding"})  # fmt: skip

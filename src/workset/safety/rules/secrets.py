@@ -109,6 +109,8 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
         args = args[:-1]  # the destination is written, not read
     if name in ("jq", "gojq", "jaq", "yq"):
         args = _after_program(cmd)
+    if name in ("curl", "wget"):  # curl file:///…: a read of that file
+        args = [_FILE_URL.sub(lambda m: "./" if "PWD" in m.group(0) else "/", a) for a in args]
     if name == "git":
         args = _git_files(cmd)
     elif name == "openssl" and cmd.args()[:1] in (("x509",), ("verify",), ("crl",)):
@@ -316,6 +318,9 @@ _MATCHES_ALL = frozenset({"", ".", "^", "$", ".*", "^.*", "-v"})
 _SECRET_PATTERN = re.compile(r"(?i)secret|token|pass|key|auth|cred|cookie|session|bearer")
 
 
+_FILE_URL = re.compile(r"^file://(localhost)?(/|\$PWD/|\$\{PWD\}/)", re.IGNORECASE)
+
+
 def dumps_environment(cmd: Cmd) -> bool:
     """``env``, ``printenv``, ``set``, ``export -p``: every variable, credentials included."""
     if cmd.name in ("env", "printenv"):
@@ -379,7 +384,8 @@ def _greps_secrets(cmd: Cmd, *, matching_all: bool = True) -> bool:
 def judge_read(cmd: Cmd, ctx: Context, words: list[str]) -> Finding:
     """The secret-read finding for ``cmd`` reading ``words``: denied when ``cmd`` prints or
     copies one that is plainly a secret, else asked."""
-    shown = [w for w in words if plain_secret(w, ctx)] if cmd.name in REVEALERS else []
+    fetched = cmd.name in ("curl", "wget") and any(_FILE_URL.match(a) for a in cmd.args())
+    shown = [w for w in words if plain_secret(w, ctx)] if cmd.name in REVEALERS or fetched else []
     shown = [] if cmd.name in _GREPS and not _greps_secrets(cmd) else shown
     return secret_read(shown or words, reveals=bool(shown))
 
