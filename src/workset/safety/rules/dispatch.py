@@ -225,8 +225,10 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         inner_argv = [w.replace(replace, fed.strip()) for w in inner_argv]
     elif fed is not None:
         inner_argv.extend(fed.split())
-    elif listed is not None and replace is not None:
-        inner_argv = [w.replace(replace, listed) for w in inner_argv]
+    elif listed is not None and replace is not None:  # ls DIR | xargs -I{} rm DIR/{}: a name
+        name = listed.rsplit("/", 1)[-1]
+        inner_argv = [w.replace("/" + replace, "/" + name).replace(replace, listed)
+                      for w in inner_argv]  # fmt: skip
     elif listed is not None:
         inner_argv.append(listed)  # names that find/ls/git ls-files print under their root
     elif (

@@ -59,6 +59,19 @@ def _container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 "that gives the container the whole machine; mount only a workspace folder",
             )
             return
+        full = "--privileged" in rest and (
+            any(a in ("--pid=host",) for a in rest)
+            or any(rest[i : i + 2] == ("--pid", "host") for i in range(len(rest)))
+            or {"nsenter", "chroot"} & {w.rsplit("/", 1)[-1] for w in rest}
+        )
+        if full:
+            yield _deny(
+                "container-host-escape",
+                f"{cmd.name} {sub} runs a privileged container that shares the host's processes "
+                "or enters the host (nsenter, chroot)",
+                "that is root on the whole machine; run the container unprivileged",
+            )
+            return
         if privileged:
             yield _ask("container-privileged", f"{cmd.name} {sub} runs a privileged container")
             return

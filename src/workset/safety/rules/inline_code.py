@@ -83,7 +83,7 @@ _FORK = re.compile(r"fork\s*(\(\s*\))?\s*(while|;|\))|while.{0,40}fork", re.DOTA
 
 
 _S = r"""(['"])([^'"\\]*)\{q}"""  # a plain string literal; {q} names its quote's group
-# Calls that decode a literal (hex, base64): the text they give is as literal as the string.
+# Calls that decode a literal (hex, base64) or glob it: what they give is as literal as it.
 _DECODERS: tuple[tuple[re.Pattern[str], int, str], ...] = (
     (re.compile(r"\bpack\s*\(?\s*(['\"])H\*\1\s*,\s*" + _S.format(q=2) + r"\s*\)?"), 3, "hex"),
     (re.compile(r"\[\s*" + _S.format(q=1) + r"\s*\]\s*\.pack\s*\(?\s*(['\"])H\*\3\s*\)?"), 2, "hex"),
@@ -94,6 +94,9 @@ _DECODERS: tuple[tuple[re.Pattern[str], int, str], ...] = (
                 r"(?:\s*\.\s*toString\s*\(\s*(?:(['\"])[\w-]*\5)?\s*\))?"), 2, "buffer"),  # fmt: skip
     (re.compile(_S.format(q=1) + r"\s*\.\s*unpack1?\s*\(?\s*(['\"])m0?\3\s*\)?(?:\.first|\[0\])?"),
      2, "base64"),  # fmt: skip
+    # A glob of a literal pattern names the same files the pattern does.
+    (re.compile(r"(?<![\w.$])(?:Dir\.)?glob\s*\(\s*" + _S.format(q=1) + r"\s*\)"), 2, "same"),
+    (re.compile(r"\bDir\s*\[\s*" + _S.format(q=1) + r"\s*\]"), 2, "same"),
 )
 
 
@@ -110,7 +113,9 @@ def decode_literals(code: str) -> str:
             else:
                 kind_now = kind
             try:
-                if kind_now == "hex":
+                if kind_now == "same":
+                    raw = body.encode()
+                elif kind_now == "hex":
                     raw = bytes.fromhex(body)
                 else:
                     raw = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_"

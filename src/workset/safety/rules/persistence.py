@@ -208,10 +208,28 @@ _WORLD_WRITABLE_PROGRAM = re.compile(
 )
 
 
+# An alias or function left in a startup file that wraps a command (``alias sudo="sudo -E
+# /tmp/.k/log"``): a program from a world-writable place anywhere in it runs in its stead.
+_WRAPPER = re.compile(
+    r"""\balias\s+[^=\s]+=(?:"([^"]*)"|'([^']*)'|(\S+))|\b(?:function\s+)?[\w.-]+\s*\(\s*\)\s*\{([^}]*)\}"""
+)
+_WORLD_WRITABLE_PATH = re.compile(
+    r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+|"
+    r"(?:~|\$HOME|\$\{HOME\})/(?:\.cache|Library/Caches)/(?:[^\s'\";|&)/]+/)*\.[^\s'\";|&)]+)"
+)
+
+
 def planted(text: str) -> Finding | None:
     """Code left to run later that runs a program from /tmp or hidden inside a cache."""
     match = _WORLD_WRITABLE_PROGRAM.search(text)
-    return planted_payload(match.group(2)) if match else None
+    if match:
+        return planted_payload(match.group(2))
+    for wrapper in _WRAPPER.finditer(text):
+        body = next((g for g in wrapper.groups() if g is not None), "")
+        inside = _WORLD_WRITABLE_PATH.search(body)
+        if inside:
+            return planted_payload(inside.group(1))
+    return None
 
 
 def planted_payload(program: str) -> Finding:
