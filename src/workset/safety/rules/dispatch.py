@@ -98,6 +98,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         ctx.cwd = None if cmd.is_dynamic(1) or target == "-" else ctx.resolve(target)
     for handler in _HANDLERS.get(name, ()):
         out.extend(handler(cmd, ctx))
+    if name.startswith(credentials.HELPER_PREFIXES):
+        out.extend(credentials.printer(cmd, ctx))
     out.extend(in_place(cmd, ctx))
     out.extend(servers.serving(cmd, ctx))
     out.extend(fetch_and_run(cmd))
