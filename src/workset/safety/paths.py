@@ -58,8 +58,8 @@ _BLOCK_DEVICE = re.compile(
 _SENSITIVE = re.compile(
     r"^(/etc/(passwd|shadow|group|gshadow|sudoers|sudoers\.d(/.*)?|ssh/sshd_config(\.d/.*)?|"
     r"pam\.d/.*|security/(access|limits|pam_env)\.conf|hosts|resolv\.conf|nsswitch\.conf|"
-    r"ld\.so\.preload|ld\.so\.conf(\.d/.*)?|ca-certificates\.conf|ssl/certs/.*|"
-    r"pki/ca-trust/source/.*)|/usr/local/share/ca-certificates/.+|"
+    r"ld\.so\.preload|ld\.so\.conf(\.d/.*)?|ca-certificates\.conf|ssl/certs(/.*)?|"
+    r"pki/ca-trust/source(/.*)?)|/usr/local/share/ca-certificates(/.*)?|"
     r"(~|/root|/home/[^/]+)/\.ssh/(authorized_keys2?|id_[a-z0-9_]+|config))$"
 )
 _STARTUP = re.compile(

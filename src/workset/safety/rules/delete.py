@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
-from workset.safety.rules.secrets import erases_record, plain_secret, wipe
+from workset.safety.rules.secrets import erases_record, in_key_tree, plain_secret, wipe
 from workset.safety.rules.writes import sensitive_write, system_write, write_target
 
 DELETERS = frozenset({"rm", "shred", "unlink", "rmdir", "srm"})
@@ -58,7 +58,7 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield sensitive_write(word)
         elif erases_record(path, ctx):
             yield wipe(f"{cmd.name} {word}")
-        elif not dynamic and plain_secret(word, ctx):
+        elif not dynamic and (plain_secret(word, ctx) or in_key_tree(path)):
             yield Finding(
                 "rm-keys",
                 "deny",

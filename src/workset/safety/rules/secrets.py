@@ -269,6 +269,12 @@ _KEY_TREES = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.password-store", "~/
                         "/root/.ssh", "/etc/ssh"})  # fmt: skip
 
 
+def in_key_tree(path: str) -> bool:
+    """``path`` lies inside a tree of keys (``~/.gnupg/…``, ``~/.ssh/…``) and is not a public
+    file (``known_hosts``, ``*.pub``)."""
+    return not _PUBLIC.search(path) and any(path.startswith(t + "/") for t in _KEY_TREES)
+
+
 def plain_secret(word: str, ctx: Context | None = None) -> bool:
     """``word`` is plainly the user's or the system's secret: a key, credential, cookie or
     history file (or a tree of keys) outside the workspace. A file in the workspace that is
