@@ -10,10 +10,10 @@ like ``rm -r`` or a redirection.
 from __future__ import annotations
 
 import ast
-import re
 import base64
 import binascii
 import codecs
+import re
 import shlex
 from collections.abc import Iterator
 from typing import TypeAlias
@@ -358,7 +358,8 @@ def _uploaded_file(tree: ast.AST) -> str | None:
                 for k in getattr(headers, "keys", [])))  # fmt: skip
         url = node.args[0] if node.args else keywords.get("url")
         local = isinstance(url, ast.Constant) and re.match(
-            r"^https?://(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$)", str(url.value))
+            r"^https?://(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$)", str(url.value)
+        )
         if logged_in or local:
             continue
         sent = [*node.args[1:], *(keywords[k] for k in ("data", "files", "json", "content")
@@ -369,7 +370,8 @@ def _uploaded_file(tree: ast.AST) -> str | None:
                     path = _literal_path(inner.args[0]) if inner.args else None
                     return repr(path) if path is not None else "opened at run time"
                 if isinstance(inner, ast.Call) and _dotted(inner.func).endswith(
-                    ("read_bytes", "read_text")):
+                    ("read_bytes", "read_text")
+                ):
                     return "read from disk"
     return None
 

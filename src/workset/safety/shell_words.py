@@ -236,7 +236,11 @@ class ShellWords(ABC):
         if match is None or match.group(1) not in self.env or match.group(1) in self.unknown:
             return [text], True
         target = self.env[match.group(1)]
-        if re.fullmatch(r"[A-Za-z_]\w*", target) and target in self.env and target not in self.unknown:
+        if (
+            re.fullmatch(r"[A-Za-z_]\w*", target)
+            and target in self.env
+            and target not in self.unknown
+        ):
             return [self.env[target]], False
         return [text], True
 

@@ -20,12 +20,11 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON
-from workset.safety.rules.network import NETWORK, local_only
 from workset.safety.rules.network import _HOST_ARG as _REMOTE
 from workset.safety.rules.network import _LOCAL_HOST as _LOCAL
+from workset.safety.rules.network import NETWORK, local_only
 from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import unwrap
 
@@ -95,10 +94,17 @@ def _sends_workspace(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     words = [a.split("=", 1)[-1].lstrip("@<") for a in args]
     sources = words[:-1] if cmd.name in _SOURCES else words
-    sent = [w for w in sources if not w.startswith("-") and (whole_workspace(w, ctx)
-            or ctx.resolve(w) in ctx.bundles)]  # fmt: skip
-    packed = [u.name for u in (unwrap(c, []) for c in cmd.upstream)
-              if u.name in _ARCHIVERS and any(whole_workspace(a, ctx) for a in u.args())]  # fmt: skip
+    sent = [
+        w
+        for w in sources
+        if not w.startswith("-") and (whole_workspace(w, ctx) or ctx.resolve(w) in ctx.bundles)
+    ]
+    stages = [unwrap(c, []) for c in cmd.upstream]
+    packed = [
+        u.name
+        for u in stages
+        if u.name in _ARCHIVERS and any(whole_workspace(a, ctx) for a in u.args())
+    ]
     if sent or packed:
         what = f"{packed[0]} of the workspace" if packed else sent[0]
         yield Finding(
@@ -120,7 +126,8 @@ def _anonymous_upload(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if urls and all(_LOCAL.match(u) for u in urls):
         return  # this machine's own service
     logged_in = any(
-        a in _LOGINS or a.startswith(tuple(o + "=" for o in _LOGINS if o.startswith("--")))
+        a in _LOGINS
+        or a.startswith(tuple(o + "=" for o in _LOGINS if o.startswith("--")))
         or (i and args[i - 1] in ("-H", "--header") and _AUTH_HEADER.match(a))
         for i, a in enumerate(args)
     )
@@ -184,8 +191,9 @@ def _dumped_away(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
 
 
-_SENDERS = [n for n in (*NETWORK, *_CLOUD_COPIES)
-            if n not in OTHER_INTERPRETERS and not PYTHON.match(n)]  # those are judged as code
+_SENDERS = [
+    n for n in (*NETWORK, *_CLOUD_COPIES) if n not in OTHER_INTERPRETERS and not PYTHON.match(n)
+]  # those are judged as code
 HANDLERS: dict[str, Handler] = {
     **{n: _dumped_away for n in _SENDERS},
     **{n: _archive for n in _ARCHIVERS},

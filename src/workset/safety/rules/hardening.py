@@ -168,8 +168,10 @@ def _accounts(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         what = f"{name} adds an account to an administrators' group"
     elif name in ("adduser", "gpasswd") and set(args[-1:]) & _ADMIN_GROUPS and len(args) >= 2:
         what = f"{name} adds an account to the {args[-1]} group"
-    elif name in ("usermod", "useradd") and ("-o" in args or "--non-unique" in args) and any(
-        a == "0" for a in args
+    elif (
+        name in ("usermod", "useradd")
+        and ("-o" in args or "--non-unique" in args)
+        and any(a == "0" for a in args)
     ):
         what = f"{name} makes a second account with root's id"
     elif name == "passwd" and any(a in ("-d", "--delete", "-u", "--unlock") for a in args):
@@ -186,8 +188,20 @@ def _accounts(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 HANDLERS: dict[str, Handler] = {
-    **{n: _accounts for n in ("usermod", "useradd", "adduser", "gpasswd", "passwd", "chpasswd",
-                              "visudo", "vipw", "vigr")},  # fmt: skip
+    **{
+        n: _accounts
+        for n in (
+            "usermod",
+            "useradd",
+            "adduser",
+            "gpasswd",
+            "passwd",
+            "chpasswd",
+            "visudo",
+            "vipw",
+            "vigr",
+        )
+    },
     "sysctl": _sysctl,
     "setenforce": _setenforce,
     "ufw": _ufw,

@@ -86,14 +86,35 @@ _S = r"""(['"])([^'"\\]*)\{q}"""  # a plain string literal; {q} names its quote'
 # Calls that decode a literal (hex, base64) or glob it: what they give is as literal as it.
 _DECODERS: tuple[tuple[re.Pattern[str], int, str], ...] = (
     (re.compile(r"\bpack\s*\(?\s*(['\"])H\*\1\s*,\s*" + _S.format(q=2) + r"\s*\)?"), 3, "hex"),
-    (re.compile(r"\[\s*" + _S.format(q=1) + r"\s*\]\s*\.pack\s*\(?\s*(['\"])H\*\3\s*\)?"), 2, "hex"),
+    (
+        re.compile(r"\[\s*" + _S.format(q=1) + r"\s*\]\s*\.pack\s*\(?\s*(['\"])H\*\3\s*\)?"),
+        2,
+        "hex",
+    ),
     (re.compile(r"\bhex2bin\s*\(\s*" + _S.format(q=1) + r"\s*\)"), 2, "hex"),
-    (re.compile(r"(?:\bMIME::Base64::|\b)(?:decode_base64|base64_decode|Base64\.(?:strict_|urlsafe_)?"
-                r"decode64|atob)\s*\(?\s*" + _S.format(q=1) + r"\s*\)?"), 2, "base64"),  # fmt: skip
-    (re.compile(r"\bBuffer\.from\s*\(\s*" + _S.format(q=1) + r"\s*,\s*(['\"])(hex|base64)\3\s*\)"
-                r"(?:\s*\.\s*toString\s*\(\s*(?:(['\"])[\w-]*\5)?\s*\))?"), 2, "buffer"),  # fmt: skip
-    (re.compile(_S.format(q=1) + r"\s*\.\s*unpack1?\s*\(?\s*(['\"])m0?\3\s*\)?(?:\.first|\[0\])?"),
-     2, "base64"),  # fmt: skip
+    (
+        re.compile(
+            r"(?:\bMIME::Base64::|\b)(?:decode_base64|base64_decode|Base64\.(?:strict_|urlsafe_)?"
+            r"decode64|atob)\s*\(?\s*" + _S.format(q=1) + r"\s*\)?"
+        ),
+        2,
+        "base64",
+    ),
+    (
+        re.compile(
+            r"\bBuffer\.from\s*\(\s*" + _S.format(q=1) + r"\s*,\s*(['\"])(hex|base64)\3\s*\)"
+            r"(?:\s*\.\s*toString\s*\(\s*(?:(['\"])[\w-]*\5)?\s*\))?"
+        ),
+        2,
+        "buffer",
+    ),
+    (
+        re.compile(
+            _S.format(q=1) + r"\s*\.\s*unpack1?\s*\(?\s*(['\"])m0?\3\s*\)?(?:\.first|\[0\])?"
+        ),
+        2,
+        "base64",
+    ),
     # A glob of a literal pattern names the same files the pattern does.
     (re.compile(r"(?<![\w.$])(?:Dir\.)?glob\s*\(\s*" + _S.format(q=1) + r"\s*\)"), 2, "same"),
     (re.compile(r"\bDir\s*\[\s*" + _S.format(q=1) + r"\s*\]"), 2, "same"),
@@ -108,10 +129,7 @@ def decode_literals(code: str) -> str:
 
         def decoded(match: re.Match[str], group: int = group, kind: str = kind) -> str:
             body = match.group(group)
-            if kind == "buffer":
-                kind_now = match.group(4)
-            else:
-                kind_now = kind
+            kind_now = match.group(4) if kind == "buffer" else kind
             try:
                 if kind_now == "same":
                     raw = body.encode()

@@ -236,8 +236,14 @@ def _after_program(cmd: Cmd) -> list[str]:
     """jq's files: the operands after its program (``jq -r '.env' config.json`` reads
     config.json; ``.env`` is a filter), all of them when the program is read from a file."""
     args = cmd.args()
-    operands = [a for i, a in enumerate(args) if not a.startswith("-") and not (
-        i and args[i - 1] in ("--arg", "--argjson", "--slurpfile", "--rawfile", "--indent"))]
+    operands = [
+        a
+        for i, a in enumerate(args)
+        if not a.startswith("-")
+        and not (
+            i and args[i - 1] in ("--arg", "--argjson", "--slurpfile", "--rawfile", "--indent")
+        )
+    ]
     from_file = any(a in ("-f", "--from-file") for a in args)
     files = [a for i, a in enumerate(args) if i and args[i - 1] in ("--slurpfile", "--rawfile")]
     return files + (operands if from_file else operands[1:])
@@ -369,7 +375,7 @@ def environment_searched(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
             "deny",
             "prints the environment's credentials (the variables named like tokens, keys or "
             "passwords) into the agent's context; ask the user for the one value that is "
-            "needed, or check only that it is set ([ -n \"$VAR\" ])",
+            'needed, or check only that it is set ([ -n "$VAR" ])',
         )
 
 

@@ -55,8 +55,11 @@ def _kill(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "killing PID 1 (or -1, every process) takes the whole system down; kill only your "
             "own processes, by their id",
         )
-    elif cmd.name == "kill" and any(
-        c.name in _SEARCHERS for i in range(start + 1, len(cmd.argv)) for c in cmd.inner_of(i)
+    elif (
+        cmd.name == "kill"
+        and any(
+            c.name in _SEARCHERS for i in range(start + 1, len(cmd.argv)) for c in cmd.inner_of(i)
+        )
     ) or (cmd.name == "kill" and any(u.name in _SEARCHERS for u in cmd.upstream)):
         yield Finding(
             "kill-by-name",
