@@ -240,6 +240,7 @@ def test_a_long_line_of_many_commands_is_cut_at_the_command_budget() -> None:
 _PIECES = [*"rm -f/~$(){}|&;<>'\"`\\\n*=x.", "rm ", "-rf ", "$(", "<<EOF\n", "\nEOF\n"]
 _PIECES += ["sh -c ", "eval ", "for i in ", "; do ", "case ", " esac", "[[ ", "$((", "${", "<<<"]
 _PIECES += ["f(){ ", "}; ", "&>", "bash <(", "| sh", "IFS=", "ｒ", "\u200b", "alias a="]
+_PIECES += ["printf '%%s' ", "printf '%' ", "%%", "base64 -d <<< ", "tr a-z n-za-m", "${!"]
 _SHELLISH = st.lists(st.sampled_from(_PIECES), max_size=30).map("".join)
 
 

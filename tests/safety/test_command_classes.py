@@ -583,3 +583,17 @@ def test_round9_look_alikes_that_still_need_a_human_ask(command: str, rule: str)
 def test_round9_confined_look_alikes_run_without_asking(command: str) -> None:
     analysis = analyze_command(command, workspace=WS)
     assert analysis.decision == "allow", analysis.findings
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        ("$(printf '%%s' r m) -rf ~", "ask"),  # crashed with TypeError before round 9
+        ("printf '%%' x | sh", "ask"),  # a format without conversions: not evaluated
+        ("fd . ~ -x rm -rf", "deny"),
+        ("fd -t f . / -X rm -f", "deny"),
+        ("fd -e pyc . ./src -x rm -f", "allow"),
+    ],
+)
+def test_round9_printf_formats_and_fd_exec_get_a_decision(command: str, decision: str) -> None:
+    assert analyze_command(command, workspace=WS).decision == decision

@@ -38,7 +38,9 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
             elif set(re.findall(r"%.", fmt)) <= {"%s", "%b", "%%"} and args[1:]:
                 fmt = fmt.replace("%b", "%s")  # %b: the value's escapes decoded, as below
                 values = [_escapes(v) if "%b" in args[0] else v for v in args[1:]]
-                count = fmt.count("%s")
+                count = fmt.replace("%%", "").count("%s")
+                if not count:
+                    return None  # a format without conversions printed once per … (rare)
                 while len(values) % count:
                     values.append("")
                 text = "".join(
