@@ -307,8 +307,15 @@ def _gcloud(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 def _az(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     words = [a for a in cmd.args() if not a.startswith("-")]
-    if words[:2] == ["group", "delete"] or (words[-1:] == ["delete"] and words[:1] in
-                                             (["sql"], ["cosmosdb"], ["storage"])):  # fmt: skip
+    batch = words[:1] == ["storage"] and any(w in ("delete-batch", "purge") for w in words)
+    if batch:
+        yield _deny(
+            "cloud-storage-wipe",
+            f"az {' '.join(words[:3])} deletes every blob or file that matches, a whole tree",
+            "delete the blobs you created, by name",
+        )
+    elif words[:2] == ["group", "delete"] or (words[-1:] == ["delete"] and words[:1] in
+                                               (["sql"], ["cosmosdb"], ["storage"])):  # fmt: skip
         yield _deny(
             "cloud-destroy",
             f"az {' '.join(words)} deletes a resource group or its data",
