@@ -23,7 +23,9 @@ blind cohort's half is shown with ``--show "blind_cohort2 tune"``.
 ``--blanket`` judges with the old policy (``prove_commands=False``: every shell call that is
 not denied asks), to show what it cost.
 
-Run: ``python benchmarks/command_policy.py [--show heldout] [--blanket]``.
+``--exclude STEM`` leaves a file out unread (a blind cohort that is still held back).
+
+Run: ``python benchmarks/command_policy.py [--show heldout] [--blanket] [--exclude STEM]``.
 """
 
 from __future__ import annotations
@@ -60,9 +62,9 @@ class Case:
     corpus: str = ""  # the file's stem for a cohort written blind (``blind_cohort2``), else ""
 
 
-def load(folder: Path = DATA) -> list[Case]:
+def load(folder: Path = DATA, exclude: frozenset[str] = frozenset()) -> list[Case]:
     cases: list[Case] = []
-    for path in sorted(folder.glob("*.jsonl")):
+    for path in sorted(p for p in folder.glob("*.jsonl") if p.stem not in exclude):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)
@@ -92,8 +94,15 @@ def main() -> None:
         "--show", help="list the misses of a half (tune, heldout) or of a blind cohort's file stem"
     )
     parser.add_argument("--blanket", action="store_true", help="ask for every shell call")
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="STEM",
+        help="leave out a file of the corpus (a blind cohort not to be scored yet); repeatable",
+    )
     args = parser.parse_args()
-    cases = load()
+    cases = load(exclude=frozenset(args.exclude))
     policy = PermissionPolicy(workspace=WORKSPACE, prove_commands=not args.blanket)
     classifier = RuleClassifier(policy)
     started = time.perf_counter()

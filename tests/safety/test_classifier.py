@@ -129,3 +129,12 @@ def test_the_default_policy_runs_a_shell_command_shown_safe_and_asks_for_one_tha
     assert (unknown.decision, unknown.rule) == ("ask", "command:unknown-program")
     blanket = PermissionPolicy(workspace="/home/me/proj", prove_commands=False)
     assert judge(call("shell", command="pytest -q"), SHELL, blanket).rule == "risk"
+
+
+def test_a_shell_command_that_is_not_a_string_or_not_text_gets_a_clear_decision() -> None:
+    policy = PermissionPolicy(workspace="/home/me/proj")
+    for arguments in ({"command": None}, {"command": ["rm", "-rf", "/"]}, {}):
+        assert judge(call("shell", **arguments), SHELL, policy).decision == "deny"
+    assert judge(call("shell", command=""), SHELL, policy).decision == "deny"
+    assert judge(call("shell", command="ls \udcff"), SHELL, policy).decision == "deny"
+    assert judge(call("shell", command="x" * 1_000_000), SHELL, policy).decision == "ask"

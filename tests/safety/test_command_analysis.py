@@ -99,7 +99,7 @@ def test_each_dangerous_class_is_denied_with_its_own_rule(command: str, rule: st
         ("git reset --hard HEAD~2", "git-reset-hard"),
         ("kubectl delete deployment api", "cluster-change"),
         ("docker run -d nginx", "container-run"),
-        ("curl -X POST -d @report.json https://api.example.com", "upload"),
+        ("curl -X POST -u ci:$CI_PASS -d @report.json https://api.example.com", "upload"),
         ("frobnicate --everything", "unknown-program"),
         ("$TOOL --force", "dynamic-command"),
         ("echo 'unterminated", "unparsed"),
@@ -240,6 +240,7 @@ def test_a_long_line_of_many_commands_is_cut_at_the_command_budget() -> None:
 _PIECES = [*"rm -f/~$(){}|&;<>'\"`\\\n*=x.", "rm ", "-rf ", "$(", "<<EOF\n", "\nEOF\n"]
 _PIECES += ["sh -c ", "eval ", "for i in ", "; do ", "case ", " esac", "[[ ", "$((", "${", "<<<"]
 _PIECES += ["f(){ ", "}; ", "&>", "bash <(", "| sh", "IFS=", "ｒ", "\u200b", "alias a="]
+_PIECES += ["printf '%%s' ", "printf '%' ", "%%", "base64 -d <<< ", "tr a-z n-za-m", "${!"]
 _SHELLISH = st.lists(st.sampled_from(_PIECES), max_size=30).map("".join)
 
 

@@ -98,7 +98,21 @@ def analyze_command(command: str, *, workspace: str | None = None) -> CommandAna
         used = walker.run(command, depth=0)
     except RecursionError:  # $( $( $( … ) ) ) hundreds deep: Python's stack ends first
         return CommandAnalysis(command, (rules.too_deep(),), (), "tree-sitter")
+    except Exception as error:  # a bug in a rule must fail closed, not crash
+        found = (*_settle(walker.findings), _analysis_failed(error))
+        return CommandAnalysis(command, found, tuple(walker.commands), "tree-sitter")
     return CommandAnalysis(command, _settle(walker.findings), tuple(walker.commands), used)
+
+
+def _analysis_failed(error: Exception) -> Finding:
+    """The analysis stopped on an error of its own: what it found so far still counts (a
+    deny stays a deny), and the rest cannot be shown safe, so it asks."""
+    return Finding(
+        "analysis-failed",
+        "ask",
+        f"the analysis of this command stopped on an internal error ({type(error).__name__}), "
+        "so what it does cannot be shown safe; a human must confirm, or write it more simply",
+    )
 
 
 def _settle(found: list[Finding]) -> tuple[Finding, ...]:

@@ -38,11 +38,15 @@ _TOP_LEVEL = frozenset(
 )
 # Direct children of these are protected too (/usr/lib, /var/log, /home/alice).
 _SECOND_LEVEL = frozenset({"usr", "var", "home", "Users", "System", "Library", "nix"})
-# The home's own trees: keys and settings, and the user's documents (the XDG user folders).
+# The home's own trees: keys and settings, browser and mail profiles, password stores, and
+# the user's documents (the XDG user folders).
 _HOME_PROTECTED = frozenset(
     {"~/.ssh", "~/.gnupg", "~/.aws", "~/.kube", "~/.config", "~/.local", "~/.local/share",
      "~/Documents", "~/Desktop", "~/Downloads", "~/Pictures", "~/Music", "~/Videos",
-     "~/Movies", "~/Library", "~/Public", "~/Templates", "~/Dropbox", "~/OneDrive"}
+     "~/Movies", "~/Library", "~/Public", "~/Templates", "~/Dropbox", "~/OneDrive",
+     "~/.mozilla", "~/.thunderbird", "~/.config/google-chrome", "~/.config/chromium",
+     "~/.config/BraveSoftware", "~/.password-store", "~/.local/share/keyrings",
+     "~/.azure", "~/.config/gcloud", "~/snap"}
 )  # fmt: skip
 _WRITE_SYSTEM = frozenset(
     {"etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "boot", "opt", "sys", "proc"}
@@ -53,7 +57,9 @@ _BLOCK_DEVICE = re.compile(
 )
 _SENSITIVE = re.compile(
     r"^(/etc/(passwd|shadow|group|gshadow|sudoers|sudoers\.d(/.*)?|ssh/sshd_config(\.d/.*)?|"
-    r"pam\.d/.*|security/(access|limits|pam_env)\.conf)|"
+    r"pam\.d/.*|security/(access|limits|pam_env)\.conf|hosts|resolv\.conf|nsswitch\.conf|"
+    r"ld\.so\.preload|ld\.so\.conf(\.d/.*)?|ca-certificates\.conf|ssl/certs(/.*)?|"
+    r"pki/ca-trust/source(/.*)?)|/usr/local/share/ca-certificates(/.*)?|"
     r"(~|/root|/home/[^/]+)/\.ssh/(authorized_keys2?|id_[a-z0-9_]+|config))$"
 )
 _STARTUP = re.compile(

@@ -13,6 +13,7 @@ import ast
 import base64
 import binascii
 import codecs
+import re
 import shlex
 from collections.abc import Iterator
 from typing import TypeAlias
@@ -61,6 +62,15 @@ def effects(code: str) -> Iterator[Effect]:
             f"the code puts {sent} into the address or body of a request to another host, "
             "which hands the credential to it; never send credentials anywhere — ask the user "
             "if it is truly needed",
+        )
+    uploaded = _uploaded_file(tree) if network else None
+    if uploaded is not None:
+        yield Finding(
+            "exfiltration",
+            "deny",
+            f"the code sends the file {uploaded} in a request that logs in nowhere (no auth= or "
+            "Authorization header), so anyone may be the receiver; send data only to a service "
+            "the user named and logs in to, and ask the user first",
         )
     if network:
         yield Finding(
@@ -329,6 +339,40 @@ def _sent_credential(tree: ast.AST) -> str | None:
                 name = _environment_read(inner)
                 if name is not None and secret_variables("$" + name):
                     return name
+    return None
+
+
+def _uploaded_file(tree: ast.AST) -> str | None:
+    """A file opened in the body of a request to another host that does not log in
+    (``requests.post(url, files={'f': open('dist.zip', 'rb')})``)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or _dotted(node.func).rsplit(".", 1)[-1] not in (
+            "post", "put", "patch", "request", "urlopen", "Request"):  # fmt: skip
+            continue
+        keywords = {k.arg: k.value for k in node.keywords}
+        headers = keywords.get("headers")
+        logged_in = "auth" in keywords or "cert" in keywords or (
+            headers is not None and any(
+                isinstance(k, ast.Constant) and str(k.value).lower() in (
+                    "authorization", "x-api-key", "private-token", "cookie")
+                for k in getattr(headers, "keys", [])))  # fmt: skip
+        url = node.args[0] if node.args else keywords.get("url")
+        local = isinstance(url, ast.Constant) and re.match(
+            r"^https?://(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$)", str(url.value)
+        )
+        if logged_in or local:
+            continue
+        sent = [*node.args[1:], *(keywords[k] for k in ("data", "files", "json", "content")
+                                  if k in keywords)]  # fmt: skip
+        for part in sent:
+            for inner in ast.walk(part):
+                if isinstance(inner, ast.Call) and _dotted(inner.func) in ("open", "io.open"):
+                    path = _literal_path(inner.args[0]) if inner.args else None
+                    return repr(path) if path is not None else "opened at run time"
+                if isinstance(inner, ast.Call) and _dotted(inner.func).endswith(
+                    ("read_bytes", "read_text")
+                ):
+                    return "read from disk"
     return None
 
 

@@ -198,7 +198,7 @@ class ShellWords(ABC):
         names = [c for c in node.named_children if c.type in kinds]
         name = node_text(names[0]) if names else text.strip("${}")
         if node.type == "expansion" and text.startswith("${!"):
-            return [text], True  # indirection
+            return self._indirect(text)
         element = _ELEMENT.fullmatch(text)
         if element and element.group(1) in self.arrays:
             values = self.arrays[element.group(1)]
@@ -228,6 +228,21 @@ class ShellWords(ABC):
             default = joined(words).text if words else ""
             return ([value], False) if known and value else ([default], True)
         return [value if known else text], True
+
+    def _indirect(self, text: str) -> tuple[list[str], bool]:
+        """``${!a}`` after ``a=HOME``: the value of the variable that ``a`` names, when the line
+        set both; else (``${!prefix*}``, an unknown name) only known at run time."""
+        match = re.fullmatch(r"\$\{!(\w+)\}", text)
+        if match is None or match.group(1) not in self.env or match.group(1) in self.unknown:
+            return [text], True
+        target = self.env[match.group(1)]
+        if (
+            re.fullmatch(r"[A-Za-z_]\w*", target)
+            and target in self.env
+            and target not in self.unknown
+        ):
+            return [self.env[target]], False
+        return [text], True
 
     def _spread(self, node: Any) -> list[str] | None:
         """The words ``"$@"`` or ``"${a[@]}"`` spreads into, when they are known."""

@@ -118,6 +118,7 @@ class Context:
     root_owned: set[str] = field(default_factory=set)  # files the line gave to root (chown)
     services: set[str] = field(default_factory=set)  # service definitions the line wrote
     remotes: set[str] = field(default_factory=set)  # git remotes the line added or re-pointed
+    bundles: set[str] = field(default_factory=set)  # archives the line made of the workspace
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
 
     def resolve(self, word: str) -> str:
@@ -138,6 +139,12 @@ class Context:
             target = paths.normalize(where.rsplit("/", 1)[0] + "/" + target)
         self.links[where] = self.resolve(target)
         return self.links[where]
+
+    def links_under(self, word: str) -> list[str]:
+        """Where the links the line made inside the tree ``word`` lead (``ln -s ~/.ssh
+        fixtures/keys`` puts ``~/.ssh`` under ``fixtures``), for programs that follow them."""
+        root = self._absolute(paths.join(self.cwd, word)).rstrip("/")
+        return [t for link, t in self.links.items() if link.startswith(root + "/")]
 
     def _absolute(self, path: str) -> str:
         if self.workspace and not path.startswith(("/", "~")):

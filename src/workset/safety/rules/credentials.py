@@ -37,6 +37,9 @@ _WORDS = {
     "heroku": (("auth:token",),),
     "doctl": (("auth", "token"),),
 }  # fmt: skip
+# Credential helpers of docker and git (``docker-credential-desktop get``,
+# ``git-credential-osxkeychain get``): ``get`` prints the stored secret for a host.
+HELPER_PREFIXES = ("docker-credential-", "git-credential-")
 _AWS_SECRET_KEY = re.compile(r"(secret|session_token|access_key)", re.IGNORECASE)
 _KUBE_OUTPUT = re.compile(r"^(-o|--output)(=?(yaml|json|jsonpath.*|go-template.*|template.*))?$")
 
@@ -50,6 +53,8 @@ def printed(cmd: Cmd) -> str | None:
             if cmd.name == "security" and not shows & set(cmd.args()):
                 return None  # without -w/-g (-d) it prints the items' attributes, not secrets
             return f"{cmd.name} {' '.join(shape)}"
+    if cmd.name.startswith(HELPER_PREFIXES) and words[:1] == ["get"]:
+        return f"{cmd.name} get"  # a credential helper: it prints the stored secret
     if cmd.name == "aws" and words[:2] == ["configure", "get"] and words[2:3]:
         return f"aws configure get {words[2]}" if _AWS_SECRET_KEY.search(words[2]) else None
     if cmd.name in ("kubectl", "oc") and words[:1] == ["get"] and _names_secret(words[1:]):
@@ -74,7 +79,7 @@ def _denied(what: str) -> Finding:
     )
 
 
-def _printer(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+def printer(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     what = printed(cmd)
     if what is not None and ctx.shown:
         yield _denied(what)
@@ -99,6 +104,6 @@ def _decoder(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 HANDLERS: dict[str, Handler] = {
-    **{n: _printer for n in (*_WORDS, "kubectl", "oc")},  # git: its other rules run too
+    **{n: printer for n in (*_WORDS, "kubectl", "oc")},  # git: its other rules run too
     **{n: _decoder for n in REVEALERS - OTHER_INTERPRETERS.keys()},  # those: judged as code
 }

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
-from workset.safety.rules.secrets import erases_record, wipe
+from workset.safety.rules.secrets import erases_record, in_key_tree, plain_secret, wipe
 from workset.safety.rules.writes import sensitive_write, system_write, write_target
 
 DELETERS = frozenset({"rm", "shred", "unlink", "rmdir", "srm"})
@@ -58,6 +58,14 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield sensitive_write(word)
         elif erases_record(path, ctx):
             yield wipe(f"{cmd.name} {word}")
+        elif not dynamic and (plain_secret(word, ctx) or in_key_tree(path)):
+            yield Finding(
+                "rm-keys",
+                "deny",
+                f"{cmd.name} {word} deletes the user's keys or credentials, which cannot be "
+                "made again and lock the user out of what they open; leave them alone, or ask "
+                "the user to rotate them",
+            )
         elif recursive and not asked and (dynamic or not _confined(path, ctx)):
             asked = True
             unknown = (

@@ -17,6 +17,7 @@ from workset.safety.rules import (
     credentials,
     delete,
     dumps,
+    editors,
     git,
     hardening,
     infra,
@@ -97,6 +98,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         ctx.cwd = None if cmd.is_dynamic(1) or target == "-" else ctx.resolve(target)
     for handler in _HANDLERS.get(name, ()):
         out.extend(handler(cmd, ctx))
+    if name.startswith(credentials.HELPER_PREFIXES):
+        out.extend(credentials.printer(cmd, ctx))
     out.extend(in_place(cmd, ctx))
     out.extend(servers.serving(cmd, ctx))
     out.extend(fetch_and_run(cmd))
@@ -109,6 +112,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     shell = reverse_shell(cmd)
     if shell is not None:
         out.append(shell)
+    out.extend(secrets.environment_searched(cmd, ctx))
     read = secrets.secret_words(cmd, ctx)
     if read:
         out.append(secrets.judge_read(cmd, ctx, read))
@@ -209,6 +213,35 @@ def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield from check(dataclasses.replace(inner, redirects=(), upstream=()), ctx)
 
 
+_FD_VALUES = frozenset({"-t", "--type", "-e", "--extension", "-E", "--exclude", "-d",
+                        "--max-depth", "--min-depth", "-S", "--size", "-j", "--threads",
+                        "--changed-within", "--changed-before", "-o", "--owner", "-c",
+                        "--color", "--base-directory", "--search-path"})  # fmt: skip
+
+
+def _fd(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``fd PATTERN ROOT -x CMD`` runs CMD on what it finds, like ``find ROOT -exec CMD``."""
+    args = cmd.args()
+    at = next((i for i, a in enumerate(args) if a in ("-x", "--exec", "-X", "--exec-batch")), None)
+    if at is None:
+        return
+    valued = {i + 1 for i, a in enumerate(args[:at]) if a in _FD_VALUES}
+    operands = [a for i, a in enumerate(args[:at]) if not a.startswith("-") and i not in valued]
+    root = operands[1] if len(operands) > 1 else "."
+    words = [w for w in args[at + 1 :] if w != ";"] or ["echo"]
+    found = root.rstrip("/") + "/FOUND"
+    inner = cmd.with_argv([found if w == "{}" else w for w in words] + (
+        [found] if "{}" not in words else []))  # fmt: skip
+    if inner.name in DELETERS and paths.is_protected(ctx.resolve(root)):
+        yield Finding(
+            "find-delete-protected",
+            "deny",
+            f"fd over {root!r} that deletes what it finds can wipe the system or the home; run "
+            "it inside the workspace (fd … . -x …) instead",
+        )
+    yield from check(dataclasses.replace(inner, redirects=(), upstream=()), ctx)
+
+
 def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     start = 1 + skip_options(cmd.args(), "IinLPdEsa")
     inner_argv = list(cmd.argv[start:]) or ["echo"]
@@ -223,8 +256,10 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         inner_argv = [w.replace(replace, fed.strip()) for w in inner_argv]
     elif fed is not None:
         inner_argv.extend(fed.split())
-    elif listed is not None and replace is not None:
-        inner_argv = [w.replace(replace, listed) for w in inner_argv]
+    elif listed is not None and replace is not None:  # ls DIR | xargs -I{} rm DIR/{}: a name
+        name = listed.rsplit("/", 1)[-1]
+        inner_argv = [w.replace("/" + replace, "/" + name).replace(replace, listed)
+                      for w in inner_argv]  # fmt: skip
     elif listed is not None:
         inner_argv.append(listed)  # names that find/ls/git ls-files print under their root
     elif (
@@ -312,8 +347,9 @@ def _handlers(*tables: dict[str, Handler]) -> dict[str, tuple[Handler, ...]]:
 
 _HANDLERS = _handlers(
     delete.HANDLERS,
-    {"find": _find, "xargs": _xargs, "sqlite3": known.sqlite_destroy},
+    {"find": _find, "xargs": _xargs, "fd": _fd, "fdfind": _fd, "sqlite3": known.sqlite_destroy},
     writes.HANDLERS,
+    writes.INSTALLS,
     system.HANDLERS,
     git.HANDLERS,
     interpreters.HANDLERS,
@@ -325,4 +361,6 @@ _HANDLERS = _handlers(
     registries.HANDLERS,
     credentials.HANDLERS,
     dumps.HANDLERS,
+    dumps.EXTRA,
+    editors.HANDLERS,
 )

@@ -5,15 +5,27 @@ archive``/``git bundle`` the whole repository; piped straight
 into something that sends its input away (``| aws s3 cp - s3://…``, ``| ssh host 'cat > …'``,
 ``| curl -T - …``, ``| nc host port``) they carry the data off the machine, which is denied as
 exfiltration. A dump into a workspace file only asks, as the unknown program it is.
+
+The same holds for the whole workspace (``scp -r ./ host:``, ``tar czf - . | curl -T - …``,
+an archive of ``.`` the line made and then sends) and for a file upload to a host that asks
+for no login (``curl -F f=@dist/main.js https://…``, ``npm test | curl -d @- …``): anyone
+can run such a receiver, so nothing says the data stays with the user. An upload that logs
+in (``-u``, an ``Authorization`` header, ``--netrc``) or an ``scp`` to an account of the
+user's goes to a place the user controls, and only asks.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety import paths
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON
+from workset.safety.rules.network import _HOST_ARG as _REMOTE
+from workset.safety.rules.network import _LOCAL_HOST as _LOCAL
 from workset.safety.rules.network import NETWORK, local_only
+from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import unwrap
 
 DUMPERS = frozenset({"pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump",
@@ -33,7 +45,132 @@ def _dump_name(cmd: Cmd) -> str:
     return ""
 
 
+_ARCHIVERS = frozenset({"tar", "bsdtar", "zip", "7z", "7za", "rar", "cpio", "pax"})
+_SOURCES = frozenset({"scp", "rsync", "rclone", "sftp"})
+_HTTP = frozenset({"curl", "wget", "http", "https", "xh"})
+# Options that log in to the receiver: the upload goes to an account of the user's.
+_LOGINS = ("-u", "--user", "--oauth2-bearer", "-n", "--netrc", "--netrc-file", "-E", "--cert",
+           "--aws-sigv4", "--http-user", "--auth", "-a")  # fmt: skip
+_AUTH_HEADER = re.compile(r"(?i)^\s*(authorization|x-api-key|x-auth-token|private-token|"
+                          r"x-[\w-]*token|cookie)\s*:")  # fmt: skip
+_FILE_BODY = re.compile(r"^(-[dF]|--data(-binary|-urlencode)?|--form|--json|--post-file|"
+                        r"--body-file|-T|--upload-file)$")  # fmt: skip
+
+
+def whole_workspace(word: str, ctx: Context) -> bool:
+    """``word`` names the workspace's root (``.``, ``./``, ``*``, ``$PWD``, its path)."""
+    if word in ("$PWD", "${PWD}", "$(pwd)") and ctx.cwd is None:
+        return True
+    if "$" in word:
+        return False
+    place = ctx.resolve(word)
+    root = paths.normalize(ctx.workspace) if ctx.workspace else None
+    return place == "." or place == root
+
+
+def _archive(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """Remember an archive the line makes of the whole workspace, to see it sent later."""
+    args = cmd.args()
+    operands = [a for a in args if not a.startswith("-")]
+    if cmd.name in ("tar", "bsdtar"):
+        bundled = next((i for i, a in enumerate(args[:2]) if re.fullmatch(r"-?[a-zA-Z]*f", a)
+                        and "c" in a), None)  # fmt: skip
+        named = option_value(args, ("-f", "--file"))
+        if named is None and bundled is not None and bundled + 1 < len(args):
+            named = args[bundled + 1]
+    elif cmd.name in ("7z", "7za", "rar"):
+        named = operands[1] if len(operands) > 2 and operands[0] == "a" else None
+    else:
+        named = operands[0] if operands else None
+    if named and named != "-" and any(whole_workspace(a, ctx) for a in operands if a != named):
+        ctx.bundles.add(ctx.resolve(named))
+    return iter(())
+
+
+def _sends_workspace(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """The whole workspace (or an archive of it) copied or uploaded to another host."""
+    if not _sends_away(cmd):
+        return
+    args = cmd.args()
+    words = [a.split("=", 1)[-1].lstrip("@<") for a in args]
+    sources = words[:-1] if cmd.name in _SOURCES else words
+    sent = [
+        w
+        for w in sources
+        if not w.startswith("-") and (whole_workspace(w, ctx) or ctx.resolve(w) in ctx.bundles)
+    ]
+    stages = [unwrap(c, []) for c in cmd.upstream]
+    packed = [
+        u.name
+        for u in stages
+        if u.name in _ARCHIVERS and any(whole_workspace(a, ctx) for a in u.args())
+    ]
+    if sent or packed:
+        what = f"{packed[0]} of the workspace" if packed else sent[0]
+        yield Finding(
+            "exfiltration",
+            "deny",
+            f"{cmd.name} sends {what} (the whole workspace) to another host, which carries the "
+            "project off the machine; send only the artifact that is needed, to a host the "
+            "user named",
+        )
+
+
+def _anonymous_upload(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """Local file content (``@file``, ``-T file``, a program's output on stdin) sent to a
+    host that asks for no login: anyone can run such a receiver."""
+    if cmd.name not in _HTTP or not _sends_away(cmd):
+        return
+    args = cmd.args()
+    urls = [a for a in args if "://" in a and not a.startswith("-")]
+    if urls and all(_LOCAL.match(u) for u in urls):
+        return  # this machine's own service
+    logged_in = any(
+        a in _LOGINS
+        or a.startswith(tuple(o + "=" for o in _LOGINS if o.startswith("--")))
+        or (i and args[i - 1] in ("-H", "--header") and _AUTH_HEADER.match(a))
+        for i, a in enumerate(args)
+    )
+    if logged_in:
+        return
+    files: list[str] = []
+    for index, word in enumerate(args):
+        value = args[index + 1] if index + 1 < len(args) else ""
+        option, _, attached = word.partition("=")
+        if word.startswith("--") and attached:
+            word, value = option, attached
+        if not _FILE_BODY.match(word):
+            if cmd.name != "curl" and re.match(r"^[\w-]+@[^@]", word) and "://" not in word:
+                files.append(word.split("@", 1)[1])  # httpie: field@file
+            continue
+        if word in ("-T", "--upload-file", "--post-file", "--body-file"):
+            files.append(value)
+        else:
+            files.extend(m.group(1) for m in re.finditer(r"(?:^|[=;])@([^;,]+)", value))
+    for name in files:
+        if name == "-" or name == "":
+            if cmd.upstream and static_output(cmd.upstream) is None:
+                yield _upload(cmd, "the output of " + unwrap(cmd.upstream[-1], []).name)
+                return
+        elif name != "." or cmd.name != "curl":
+            yield _upload(cmd, name)
+            return
+
+
+def _upload(cmd: Cmd, what: str) -> Finding:
+    return Finding(
+        "exfiltration",
+        "deny",
+        f"{cmd.name} sends {what} to a host that asks for no login, so anyone may be the "
+        "receiver (exfiltration); send data only to a service the user named and logs in to, "
+        "and ask the user first",
+    )
+
+
 def _sends_away(cmd: Cmd) -> bool:
+    if cmd.name in _SOURCES:
+        operands = [a for a in cmd.args() if not a.startswith("-")]
+        return bool(operands) and _REMOTE.match(operands[-1]) is not None
     if cmd.name in NETWORK:
         return not local_only(cmd)
     marker = _CLOUD_COPIES.get(cmd.name)
@@ -54,8 +191,14 @@ def _dumped_away(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
 
 
+_SENDERS = [
+    n for n in (*NETWORK, *_CLOUD_COPIES) if n not in OTHER_INTERPRETERS and not PYTHON.match(n)
+]  # those are judged as code
 HANDLERS: dict[str, Handler] = {
-    n: _dumped_away
-    for n in (*NETWORK, *_CLOUD_COPIES)
-    if n not in OTHER_INTERPRETERS and not PYTHON.match(n)  # those are judged as code
+    **{n: _dumped_away for n in _SENDERS},
+    **{n: _archive for n in _ARCHIVERS},
+}
+EXTRA: dict[str, Handler] = {
+    **{n: _sends_workspace for n in (*_SENDERS, "rsync")},
+    **{n: _anonymous_upload for n in _HTTP},
 }

@@ -112,7 +112,7 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif sub == "reset" and "--hard" in flags:
         yield _ask("git-reset-hard", "git reset --hard throws away uncommitted work",
                    "commit or stash first, or confirm")  # fmt: skip
-    elif sub == "clean" and flags & {"f", "--force"}:
+    elif sub == "clean" and flags & {"f", "--force"} and not flags & {"n", "--dry-run"}:
         yield _ask("git-clean", "git clean -f deletes untracked files for good",
                    "list them with git clean -n first")  # fmt: skip
     elif (sub == "checkout" and ("--" in rest or words[:1] == ["."] or "f" in flags)) or (
@@ -240,7 +240,7 @@ def _config(flags: set[str], words: list[str], ctx: Context) -> Iterator[Result]
             "set it in the repository with git config --local",
         )
         if words and not reading:
-            yield from _configured_command(words[0], value)
+            yield from _configured_command(words[0], value, everywhere=True)
         return
     if words[:1] and words[0].lower() == "core.hookspath" and _project_hooks(value, ctx):
         return  # hooks kept in the repository are the project's code, like its Makefile
@@ -256,9 +256,21 @@ def _project_hooks(value: str, ctx: Context) -> bool:
                                                                    ctx.workspace)  # fmt: skip
 
 
-def _configured_command(key: str, value: str) -> Iterator[Result]:
-    """The command a key such as ``alias.x=!…`` or ``core.fsmonitor`` runs, to be analysed."""
+def _configured_command(key: str, value: str, *, everywhere: bool = False) -> Iterator[Result]:
+    """The command a key such as ``alias.x=!…`` or ``core.fsmonitor`` runs, to be analysed.
+
+    ``everywhere``: the key is set ``--global``/``--system``, so every repository on the
+    machine runs it; hooks or a monitor set there are persistence, whatever the directory."""
     key = key.lower()
+    builtin = value.lower() in ("true", "false", "yes", "no", "on", "off", "1", "0", "")
+    if everywhere and key in ("core.hookspath", "core.fsmonitor") and not builtin:
+        yield Finding(
+            "git-global-hooks",
+            "deny",
+            f"git config --global {key} {value} makes every repository on this machine run "
+            "that code on commit, checkout or status, long after this task (persistence); set "
+            "hooks per repository with git config --local core.hooksPath .githooks",
+        )
     if key == "core.hookspath" and _WORLD_WRITABLE.match(value):
         yield Finding(
             "git-hooks-world-writable",

@@ -66,8 +66,19 @@ def _sysctl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
 
 
+_SYSCTL_FILE = re.compile(r"^/etc/sysctl\.conf$|^(/etc|/run|/usr/lib|/lib)/sysctl\.d/[^/]+$")
+
+
 def defence_file(path: str, text: str) -> Finding | None:
-    """Writing ``text`` into ``/proc/sys/…`` turns a protection off (``echo 0 > …``)."""
+    """Writing ``text`` into ``/proc/sys/…`` turns a protection off (``echo 0 > …``), and so
+    does a line ``key = value`` in a sysctl file the machine loads at boot."""
+    if _SYSCTL_FILE.match(path):
+        for line in text.splitlines():
+            key, equals, value = line.partition("=")
+            key = key.strip().replace("/", ".")
+            if equals and _DEFENCES.get(key) == value.strip():
+                return _off(f"{key}={value.strip()} written to {path}")
+        return None
     if not path.startswith("/proc/sys/"):
         return None
     key = path.removeprefix("/proc/sys/").replace("/", ".")
@@ -138,7 +149,59 @@ def _chmod(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
 
 
+# Groups whose members are administrators (or root in all but name: docker, lxd).
+_ADMIN_GROUPS = frozenset({"sudo", "wheel", "admin", "root", "adm", "docker", "lxd", "libvirt",
+                           "disk", "shadow"})  # fmt: skip
+
+
+def _accounts(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """Accounts given root's rights or opened without a password: ``usermod -aG sudo x``,
+    ``useradd -o -u 0``, ``passwd -d root``, ``gpasswd -a x wheel``."""
+    args = cmd.args()
+    name = cmd.name
+    what = ""
+    if name in ("usermod", "useradd", "adduser") and any(
+        g in _ADMIN_GROUPS for i, a in enumerate(args[:-1]) if a in ("-G", "-aG", "-g", "--groups",
+                                                                  "--gid", "--group")
+        for g in args[i + 1].split(",")
+    ):  # fmt: skip
+        what = f"{name} adds an account to an administrators' group"
+    elif name in ("adduser", "gpasswd") and set(args[-1:]) & _ADMIN_GROUPS and len(args) >= 2:
+        what = f"{name} adds an account to the {args[-1]} group"
+    elif (
+        name in ("usermod", "useradd")
+        and ("-o" in args or "--non-unique" in args)
+        and any(a == "0" for a in args)
+    ):
+        what = f"{name} makes a second account with root's id"
+    elif name == "passwd" and any(a in ("-d", "--delete", "-u", "--unlock") for a in args):
+        what = "passwd removes or unlocks a password"
+    elif name in ("chpasswd", "visudo", "vipw", "vigr"):
+        what = f"{name} changes passwords or who may use sudo"
+    if what:
+        yield Finding(
+            "account-change",
+            "deny",
+            f"{what}, which hands out root's rights or opens a login; an agent never changes "
+            "accounts — ask the user to make the change",
+        )
+
+
 HANDLERS: dict[str, Handler] = {
+    **{
+        n: _accounts
+        for n in (
+            "usermod",
+            "useradd",
+            "adduser",
+            "gpasswd",
+            "passwd",
+            "chpasswd",
+            "visudo",
+            "vipw",
+            "vigr",
+        )
+    },
     "sysctl": _sysctl,
     "setenforce": _setenforce,
     "ufw": _ufw,

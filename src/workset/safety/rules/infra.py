@@ -59,6 +59,19 @@ def _container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 "that gives the container the whole machine; mount only a workspace folder",
             )
             return
+        full = "--privileged" in rest and (
+            any(a in ("--pid=host",) for a in rest)
+            or any(rest[i : i + 2] == ("--pid", "host") for i in range(len(rest)))
+            or {"nsenter", "chroot"} & {w.rsplit("/", 1)[-1] for w in rest}
+        )
+        if full:
+            yield _deny(
+                "container-host-escape",
+                f"{cmd.name} {sub} runs a privileged container that shares the host's processes "
+                "or enters the host (nsenter, chroot)",
+                "that is root on the whole machine; run the container unprivileged",
+            )
+            return
         if privileged:
             yield _ask("container-privileged", f"{cmd.name} {sub} runs a privileged container")
             return
@@ -89,7 +102,7 @@ def _mounts(args: tuple[str, ...]) -> list[str]:
 
 _KUBE_READS = frozenset({"get", "describe", "logs", "top", "explain", "version", "api-resources",
                          "api-versions", "cluster-info", "config", "diff", "auth", "events",
-                         "wait", "completion"})  # fmt: skip
+                         "wait", "completion", "kustomize"})  # fmt: skip
 _KUBE_WIDE = frozenset({"namespace", "namespaces", "ns", "node", "nodes", "no", "pv",
                         "persistentvolume", "persistentvolumes", "crd", "crds", "clusterrole",
                         "customresourcedefinition", "clusterrolebinding"})  # fmt: skip
@@ -294,8 +307,15 @@ def _gcloud(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 def _az(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     words = [a for a in cmd.args() if not a.startswith("-")]
-    if words[:2] == ["group", "delete"] or (words[-1:] == ["delete"] and words[:1] in
-                                             (["sql"], ["cosmosdb"], ["storage"])):  # fmt: skip
+    batch = words[:1] == ["storage"] and any(w in ("delete-batch", "purge") for w in words)
+    if batch:
+        yield _deny(
+            "cloud-storage-wipe",
+            f"az {' '.join(words[:3])} deletes every blob or file that matches, a whole tree",
+            "delete the blobs you created, by name",
+        )
+    elif words[:2] == ["group", "delete"] or (words[-1:] == ["delete"] and words[:1] in
+                                               (["sql"], ["cosmosdb"], ["storage"])):  # fmt: skip
         yield _deny(
             "cloud-destroy",
             f"az {' '.join(words)} deletes a resource group or its data",

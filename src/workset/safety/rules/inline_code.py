@@ -10,6 +10,8 @@ socket together with a shell is a reverse shell and is denied.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Iterator
 
@@ -80,8 +82,74 @@ _TCL_EXEC = re.compile(r"(^|[;\[\n{]|\bthen\b)\s*(?:exec|spawn)\s+([^;\]\n}]+)")
 _FORK = re.compile(r"fork\s*(\(\s*\))?\s*(while|;|\))|while.{0,40}fork", re.DOTALL)
 
 
+_S = r"""(['"])([^'"\\]*)\{q}"""  # a plain string literal; {q} names its quote's group
+# Calls that decode a literal (hex, base64) or glob it: what they give is as literal as it.
+_DECODERS: tuple[tuple[re.Pattern[str], int, str], ...] = (
+    (re.compile(r"\bpack\s*\(?\s*(['\"])H\*\1\s*,\s*" + _S.format(q=2) + r"\s*\)?"), 3, "hex"),
+    (
+        re.compile(r"\[\s*" + _S.format(q=1) + r"\s*\]\s*\.pack\s*\(?\s*(['\"])H\*\3\s*\)?"),
+        2,
+        "hex",
+    ),
+    (re.compile(r"\bhex2bin\s*\(\s*" + _S.format(q=1) + r"\s*\)"), 2, "hex"),
+    (
+        re.compile(
+            r"(?:\bMIME::Base64::|\b)(?:decode_base64|base64_decode|Base64\.(?:strict_|urlsafe_)?"
+            r"decode64|atob)\s*\(?\s*" + _S.format(q=1) + r"\s*\)?"
+        ),
+        2,
+        "base64",
+    ),
+    (
+        re.compile(
+            r"\bBuffer\.from\s*\(\s*" + _S.format(q=1) + r"\s*,\s*(['\"])(hex|base64)\3\s*\)"
+            r"(?:\s*\.\s*toString\s*\(\s*(?:(['\"])[\w-]*\5)?\s*\))?"
+        ),
+        2,
+        "buffer",
+    ),
+    (
+        re.compile(
+            _S.format(q=1) + r"\s*\.\s*unpack1?\s*\(?\s*(['\"])m0?\3\s*\)?(?:\.first|\[0\])?"
+        ),
+        2,
+        "base64",
+    ),
+    # A glob of a literal pattern names the same files the pattern does.
+    (re.compile(r"(?<![\w.$])(?:Dir\.)?glob\s*\(\s*" + _S.format(q=1) + r"\s*\)"), 2, "same"),
+    (re.compile(r"\bDir\s*\[\s*" + _S.format(q=1) + r"\s*\]"), 2, "same"),
+)
+
+
+def decode_literals(code: str) -> str:
+    """``code`` with each decoder call of a literal (perl ``pack("H*", "726d…")``, php
+    ``base64_decode('…')``, node ``Buffer.from('…', 'base64').toString()``) replaced by the
+    string it yields, so that the commands hidden that way are analysed like plain ones."""
+    for pattern, group, kind in _DECODERS:
+
+        def decoded(match: re.Match[str], group: int = group, kind: str = kind) -> str:
+            body = match.group(group)
+            kind_now = match.group(4) if kind == "buffer" else kind
+            try:
+                if kind_now == "same":
+                    raw = body.encode()
+                elif kind_now == "hex":
+                    raw = bytes.fromhex(body)
+                else:
+                    raw = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_"
+                                           if "-" in body or "_" in body else None)  # fmt: skip
+                text = raw.decode("utf-8")
+            except (ValueError, binascii.Error):
+                return match.group(0)
+            return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+        code = pattern.sub(decoded, code)
+    return code
+
+
 def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     """What inline ``code`` of ``program`` (perl, node, awk…) does, as far as can be told."""
+    code = decode_literals(code)
     if _FORK.search(blank_strings(code)):
         yield fork_bomb("fork")
     if _SOCKET.search(code) and (_SHELL.search(code) or _EXEC_DYNAMIC.search(code)):

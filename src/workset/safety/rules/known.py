@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from workset.safety import paths
-from workset.safety.rules import keytools
+from workset.safety.rules import editors, keytools
 from workset.safety.rules import sql as sql_rules
 from workset.safety.rules.base import (
     Cmd,
@@ -330,6 +330,9 @@ def _ex_edit(cmd: Cmd, ctx: Context) -> Finding | None:
     if not (silent and commands and files and not cmd.piped and not cmd.redirects):
         return unknown_program(cmd.name, " (an editor run without a plain scripted edit)")
     for command in commands:
+        typed = editors.typed_text(command)
+        if typed is not None and "\\=" not in typed:
+            continue  # only types text into the buffer (normal Go…, call append('$', …))
         if "\\=" in command or not _EX_SAFE.fullmatch(command.strip().lstrip(":")):
             return unknown_program(f"{cmd.name} -c {command[:30]!r}", " (an ex command)")
     for position, word in files:
@@ -434,6 +437,63 @@ def _dump(cmd: Cmd, ctx: Context) -> Finding | None:
     return None
 
 
+# plutil's actions that rewrite the file they are given (in place, or into ``-o OUT``).
+_PLUTIL_WRITES = frozenset({"-convert", "-insert", "-replace", "-remove", "-create"})
+
+
+def _plutil(cmd: Cmd, ctx: Context) -> Finding | None:
+    """plutil -lint/-p/-type read; -convert/-insert… rewrite the file (or ``-o OUT``)."""
+    args = cmd.args()
+    out = option_value(args, ("-o",))
+    if out is not None and out != "-" and not inside(out, ctx):
+        return outside(out, "plutil -o")
+    if not _PLUTIL_WRITES & set(args) or out is not None:
+        return None
+    files = [(i, a) for i, a in enumerate(args, start=1) if a.startswith(("./", "/", "~"))
+             or a.endswith((".plist", ".json", ".xml", ".strings"))]  # fmt: skip
+    for index, word in files:
+        if cmd.is_dynamic(index) or not inside(word, ctx):
+            return outside(word, "plutil")
+    return None if files else unknown_program("plutil", " (it rewrites a file it cannot name)")
+
+
+# duckdb SQL that only reads: no writes, no COPY/EXPORT out, no extensions, no other database.
+_DUCKDB_CHANGES = re.compile(
+    r"\b(INSERT|UPDATE|DELETE|DROP|ALTER|CREATE|REPLACE|COPY|EXPORT|IMPORT|INSTALL|LOAD|ATTACH|"
+    r"DETACH|SET|RESET|PRAGMA|CALL|VACUUM|CHECKPOINT|TRUNCATE|FORCE|USE)\b|"
+    r"\b(getenv|read_text|read_blob|glob)\s*\(|://",
+    re.IGNORECASE,
+)
+
+
+def _duckdb(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``duckdb -c "select … from read_csv('data/x.csv')"``: a query that only reads files of
+    the workspace, on an in-memory database or one in the workspace, is a read."""
+    args = cmd.args()
+    sql = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-c", "-s")]
+    values = {i + 1 for i, a in enumerate(args[:-1]) if a in ("-c", "-s", "-cmd", "-init")}
+    operands = [(i, a) for i, a in enumerate(args) if not a.startswith("-") and i not in values]
+    if len(operands) > 1:
+        sql.append(operands[1][1])
+    database = operands[0][1] if operands else None
+    if not sql or cmd.piped or any(a in ("-cmd", "-init") for a in args):
+        return unknown_program("duckdb", " (its SQL is not one the line shows)")
+    text = " ".join(sql)
+    literals = re.findall(r"'([^']*)'", text)
+    if _DUCKDB_CHANGES.search(text) or "-unsigned" in args:
+        return Finding(
+            "sql-write",
+            "ask",
+            "the SQL changes a database, writes or fetches files, or loads an extension; a "
+            "human must confirm, or run a SELECT on workspace files",
+        )
+    for word in [w for w in literals if "/" in w or "." in w] + ([database] if database else []):
+        if not paths.in_workspace(ctx.resolve(word), ctx.workspace):
+            return outside(word, "duckdb") if word == database else unknown_program(
+                "duckdb", f" (its query reads {word!r}, outside the workspace)")  # fmt: skip
+    return None
+
+
 def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
     return None  # judged by the network rules: they ask unless the host is this machine
 
@@ -474,8 +534,12 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **{n: _network_client for n in ("curl", "wget", "http", "https", "xh")},
     **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},
     "ssh-add": _ssh_add,
+    "plutil": _plutil,
+    "duckdb": _duckdb,
     **{n: _dump for n in _DUMPERS},
     **{n: _ex_edit for n in _VIM},
+    "ed": editors.ed_vouch,
+    "red": editors.ed_vouch,
     **{n: _port_check for n in ("nc", "ncat", "netcat")},
 }
 

@@ -95,7 +95,12 @@ def local_only(cmd: Cmd) -> bool:
         hosts = [a for a in cmd.args() if not a.startswith("-")][:1]
         return bool(hosts) and _LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
     urls = [a for a in cmd.args() if not a.startswith("-") and ("://" in a or ":" in a or "." in a)]
-    return bool(urls) and all(_LOCAL_HOST.match(u) for u in urls) and not uploads(cmd)
+    local = [u for u in urls if _LOCAL_HOST.match(u) or _FILE_URL.match(u)]
+    return bool(urls) and local == urls and not uploads(cmd)
+
+
+# A URL of a file on this machine (``file:///…``, ``file://localhost/…``): curl only reads it.
+_FILE_URL = re.compile(r"^file://(localhost)?(/|\$PWD/|\$\{PWD\}/)", re.IGNORECASE)
 
 
 def uploads(cmd: Cmd) -> bool:

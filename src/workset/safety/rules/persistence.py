@@ -25,7 +25,7 @@ _PLACES = re.compile(
     r"(^|/)\.git/hooks(/|$)|^~/\.config/(systemd|autostart)(/|$)|^/etc/(systemd|cron[^/]*|"
     r"init\.d|rc\.local|profile\.d|xdg/autostart)(/|$)|^/var/spool/cron(/|$)|"
     r"(^~|^/Library)/Library/Launch(Agents|Daemons)(/|$)|^/Library/Launch(Agents|Daemons)(/|$)|"
-    r"^~/\.local/bin(/|$)|^~/\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|"
+    r"^~/\.local/bin(/|$)|^~/\.ssh/rc$|^/etc/ssh/sshrc$|^~/\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|"
     r"zlogin|config/fish/config\.fish|xprofile|xinitrc)$|^/etc/(bash\.bashrc|profile|"
     r"environment|ld\.so\.preload)$"
 )
@@ -86,6 +86,8 @@ def _services(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.name == "launchctl" and words[:1] and words[0] in ("load", "bootstrap", "submit",
                                                               "enable", "kickstart"):  # fmt: skip
         yield persistence(f"launchctl {words[0]} installs or starts a service")
+        if words[0] == "submit" and "--" in cmd.args():  # launchctl submit -l x -- PROGRAM …
+            yield from _later_program(list(cmd.args()[cmd.args().index("--") + 1 :]))
         if ctx.services:
             yield _installed(f"launchctl {words[0]} starts it", ctx)
     elif cmd.name == "service" and len(words) >= 2 and words[1] != "status":
@@ -94,6 +96,43 @@ def _services(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield persistence(f"systemctl {changes[0]} changes which services run")
         if ctx.services and set(changes) & {"enable", "start", "reenable", "link"}:
             yield _installed(f"systemctl {changes[0]} starts it", ctx)
+
+
+# systemd-run's options that take a value; the program and its arguments follow them.
+_SYSTEMD_RUN_VALUES = frozenset({"-u", "--unit", "-p", "--property", "-d", "--description",
+                                 "--slice", "-E", "--setenv", "-H", "--host", "-M",
+                                 "--machine", "--uid", "--gid", "--nice", "--working-directory",
+                                 "--on-active", "--on-boot", "--on-startup", "--on-unit-active",
+                                 "--on-unit-inactive", "--on-calendar", "--timer-property",
+                                 "--path-property", "--socket-property"})  # fmt: skip
+
+
+def _systemd_run(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """systemd-run PROGRAM starts it as a transient service (on a timer with ``--on-*``),
+    outside this shell; ``--scope`` runs it here, in the foreground, like the command itself."""
+    args = list(cmd.args())
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        option = args[index].split("=", 1)[0]
+        index += 2 if option in _SYSTEMD_RUN_VALUES and "=" not in args[index] else 1
+    program = args[index:]
+    if "--scope" in args and not any(a.startswith("--on-") for a in args):
+        if program:
+            yield dataclasses.replace(cmd.shifted(index + 1), redirects=(), upstream=())
+        return
+    yield persistence("systemd-run starts a service that runs apart from this shell")
+    yield from _later_program(program)
+
+
+def _later_program(words: list[str]) -> Iterator[Result]:
+    """A program left to run by a service manager: analysed as code that runs later."""
+    if not words:
+        return
+    text = requote(words)
+    payload = planted(text)
+    if payload is not None:
+        yield payload
+    yield Nested(text, later=True)
 
 
 _TMUX_RUNS = frozenset({"new", "new-session", "new-window", "neww", "split-window", "splitw",
@@ -166,11 +205,16 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.name == "tee":
         places += [a for a in cmd.args() if not a.startswith("-")]
     places = [p for p in places if _runs_later(ctx.resolve(p))]
-    cron = cmd.name == "crontab" and cmd.piped and all(a == "-" for a in cmd.args())
+    here = [t for op, t in cmd.redirects if op == "<<"] if not cmd.stdin_dynamic else []
+    cron = cmd.name == "crontab" and (cmd.piped or bool(here)) and all(a == "-" for a in cmd.args())
     scheduled = cmd.name in ("at", "batch") and not set(cmd.args()) & {"-l", "-c", "-f"}
     if not places and not cron and not scheduled:
         return
-    text = written_text(cmd, fed=cmd.name in ("tee", "crontab") or bool(scheduled and cmd.upstream))
+    if (cron or scheduled) and here and not cmd.piped:
+        text = here[0]  # at now + 1 hour <<< 'CMD', crontab - <<< 'LINE'
+    else:
+        fed = cmd.name in ("tee", "crontab") or bool(scheduled and cmd.upstream)
+        text = written_text(cmd, fed=fed)
     system_cron = any(_SYSTEM_CRON.match(ctx.resolve(p)) for p in places)
     if cron or any(_USER_CRON.match(ctx.resolve(p)) for p in places) or system_cron:
         schedule = _SYSTEM_CRON_LINE if system_cron else _CRON_SCHEDULE  # + the user field
@@ -195,21 +239,41 @@ def written_text(cmd: Cmd, *, fed: bool) -> str:
     return static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
 
 
-# A program run (or sourced) from a directory anyone on the machine can write, or hidden in a
-# dot-directory inside a cache (``~/.cache/.x/init.sh``), in command position.
+# A program run (or sourced, or preloaded into every program) from a directory anyone on the
+# machine can write, or hidden in a dot-directory inside a cache (``~/.cache/.x/init.sh``).
 _WORLD_WRITABLE_PROGRAM = re.compile(
     r"(^\s*|[;&|(`]\s*|\b(?:sh|bash|zsh|dash|nohup|exec|setsid|python3?|perl|node|sudo|env|"
-    r"source)\s+|(?:^|[;&|(]\s*)\.\s+)"
+    r"source)\s+|(?:^|[;&|(]\s*)\.\s+|"
+    r"\b(?:LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH)=[\"']?"
+    r"(?:[^\s\"':]*:)*)"
     r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+|"
     r"(?:~|\$HOME|\$\{HOME\})/(?:\.cache|Library/Caches)/(?:[^\s'\";|&)/]+/)*\.[^\s'\";|&)]+)",
     re.MULTILINE,
 )
 
 
+# An alias or function left in a startup file that wraps a command (``alias sudo="sudo -E
+# /tmp/.k/log"``): a program from a world-writable place anywhere in it runs in its stead.
+_WRAPPER = re.compile(
+    r"""\balias\s+[^=\s]+=(?:"([^"]*)"|'([^']*)'|(\S+))|\b(?:function\s+)?[\w.-]+\s*\(\s*\)\s*\{([^}]*)\}"""
+)
+_WORLD_WRITABLE_PATH = re.compile(
+    r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+|"
+    r"(?:~|\$HOME|\$\{HOME\})/(?:\.cache|Library/Caches)/(?:[^\s'\";|&)/]+/)*\.[^\s'\";|&)]+)"
+)
+
+
 def planted(text: str) -> Finding | None:
     """Code left to run later that runs a program from /tmp or hidden inside a cache."""
     match = _WORLD_WRITABLE_PROGRAM.search(text)
-    return planted_payload(match.group(2)) if match else None
+    if match:
+        return planted_payload(match.group(2))
+    for wrapper in _WRAPPER.finditer(text):
+        body = next((g for g in wrapper.groups() if g is not None), "")
+        inside = _WORLD_WRITABLE_PATH.search(body)
+        if inside:
+            return planted_payload(inside.group(1))
+    return None
 
 
 def planted_payload(program: str) -> Finding:
@@ -242,5 +306,6 @@ HANDLERS: dict[str, Handler] = {
     "launchctl": _services,
     "service": _services,
     "tmux": _tmux,
+    "systemd-run": _systemd_run,
     "screen": _screen,
 }

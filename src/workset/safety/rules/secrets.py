@@ -102,13 +102,15 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     """The words of ``cmd`` that read secrets (operands, ``@file`` uploads, ``<`` input)."""
     name = cmd.name
     found: list[str] = [t for op, t in cmd.redirects if op in ("<", "<>") and is_secret(t)]
-    if name in ("env", "printenv") and len(cmd.argv) == 1:
-        found.append("the environment")
-    if name in ("export", "declare", "set") and cmd.args() in ((), ("-p",), ("-x",)):
+    if dumps_environment(cmd) or _jq_environment(cmd) == "all":
         found.append("the environment")
     args = _after_pattern(cmd) if name in _NOT_PATHS else list(cmd.args())
     if name in ("cp", "install", "ln", "rsync") and len(args) > 1:
         args = args[:-1]  # the destination is written, not read
+    if name in ("jq", "gojq", "jaq", "yq"):
+        args = _after_program(cmd)
+    if name in ("curl", "wget"):  # curl file:///…: a read of that file
+        args = [_FILE_URL.sub(lambda m: "./" if "PWD" in m.group(0) else "/", a) for a in args]
     if name == "git":
         args = _git_files(cmd)
     elif name == "openssl" and cmd.args()[:1] in (("x509",), ("verify",), ("crl",)):
@@ -120,6 +122,8 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
         found.extend(_listed_secrets(cmd, ctx))
     if name in ("echo", "printf", "printenv"):
         found.extend(_secret_variables(cmd))
+    if ctx.links and _follows_links(cmd):
+        args = args + [t for w in args if not w.startswith("-") for t in ctx.links_under(w)]
     for word in args:
         if ctx.links and name not in LISTING and not word.startswith("-"):
             word = ctx.resolve(word)  # read through a link the line made: its target
@@ -214,6 +218,37 @@ def _git_files(cmd: Cmd) -> list[str]:
     return revision_paths + rest
 
 
+def _follows_links(cmd: Cmd) -> bool:
+    """``cmd`` copies what the links inside a tree lead to, not the links themselves."""
+    args = cmd.args()
+    flags = {c for a in args if re.fullmatch(r"-[a-zA-Z]+", a) for c in a[1:]}
+    first = set(args[0]) if args and cmd.name == "tar" and not args[0].startswith("-") else set()
+    if cmd.name in ("tar", "bsdtar"):
+        return "h" in flags | first or "--dereference" in args
+    if cmd.name in ("zip", "7z", "7za"):
+        return not ({"y"} & flags or "--symlinks" in args or "-snl" in args)
+    if cmd.name in ("cp", "rsync"):
+        return "L" in flags or bool({"--dereference", "--copy-links"} & set(args))
+    return (cmd.name in ("grep", "egrep") and "R" in flags) or (cmd.name == "rg" and "L" in flags)
+
+
+def _after_program(cmd: Cmd) -> list[str]:
+    """jq's files: the operands after its program (``jq -r '.env' config.json`` reads
+    config.json; ``.env`` is a filter), all of them when the program is read from a file."""
+    args = cmd.args()
+    operands = [
+        a
+        for i, a in enumerate(args)
+        if not a.startswith("-")
+        and not (
+            i and args[i - 1] in ("--arg", "--argjson", "--slurpfile", "--rawfile", "--indent")
+        )
+    ]
+    from_file = any(a in ("-f", "--from-file") for a in args)
+    files = [a for i, a in enumerate(args) if i and args[i - 1] in ("--slurpfile", "--rawfile")]
+    return files + (operands if from_file else operands[1:])
+
+
 def _after_pattern(cmd: Cmd) -> list[str]:
     """grep's operands after the pattern (its files); none for echo/printf/git."""
     if cmd.name not in ("grep", "egrep", "fgrep", "rg", "ag", "ack"):
@@ -240,6 +275,12 @@ _KEY_TREES = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.password-store", "~/
                         "/root/.ssh", "/etc/ssh"})  # fmt: skip
 
 
+def in_key_tree(path: str) -> bool:
+    """``path`` lies inside a tree of keys (``~/.gnupg/…``, ``~/.ssh/…``) and is not a public
+    file (``known_hosts``, ``*.pub``)."""
+    return not _PUBLIC.search(path) and any(path.startswith(t + "/") for t in _KEY_TREES)
+
+
 def plain_secret(word: str, ctx: Context | None = None) -> bool:
     """``word`` is plainly the user's or the system's secret: a key, credential, cookie or
     history file (or a tree of keys) outside the workspace. A file in the workspace that is
@@ -252,6 +293,8 @@ def plain_secret(word: str, ctx: Context | None = None) -> bool:
         return False
     if _SYSTEM_SECRETS.match(place) or place.rstrip("/") in _KEY_TREES:
         return True
+    if place != text.rstrip("/") and text.startswith(("/", "~")) and _SECRET_FILE.search(text):
+        return not _PUBLIC.search(text)  # ~/.mozilla/firefox/*.default/logins.json: a glob
     return bool(_SECRET_FILE.search(place) or _CREDENTIAL_STORE.match(place))
 
 
@@ -287,7 +330,56 @@ _MATCHES_ALL = frozenset({"", ".", "^", "$", ".*", "^.*", "-v"})
 _SECRET_PATTERN = re.compile(r"(?i)secret|token|pass|key|auth|cred|cookie|session|bearer")
 
 
-def _greps_secrets(cmd: Cmd) -> bool:
+_FILE_URL = re.compile(r"^file://(localhost)?(/|\$PWD/|\$\{PWD\}/)", re.IGNORECASE)
+
+
+def dumps_environment(cmd: Cmd) -> bool:
+    """``env``, ``printenv``, ``set``, ``export -p``: every variable, credentials included."""
+    if cmd.name in ("env", "printenv"):
+        return not [a for a in cmd.args() if not a.startswith("-")]
+    return cmd.name in ("export", "declare", "typeset", "set") and cmd.args() in (
+        (), ("-p",), ("-x",), ("-px",), ("-xp",))  # fmt: skip
+
+
+# jq's view of the environment: ``$ENV``/``env`` whole, or one variable (``env.HOME``).
+_JQ_ENV = re.compile(r"(\$ENV|(?<![\w$.])env)\b(\s*\.\s*(\w+)|\s*\[\s*\"(\w+)\"\s*\])?")
+
+
+def _jq_environment(cmd: Cmd) -> str:
+    """What a jq/gojq/yq program reads of the environment: "all" (``$ENV``, ``env |
+    keys``), "secret" (``env.GITHUB_TOKEN``, or the whole filtered for credentials), else ""."""
+    if cmd.name not in ("jq", "gojq", "jaq", "yq"):
+        return ""
+    program = " ".join(a for a in cmd.args() if not a.startswith("-"))
+    whole = False
+    for match in _JQ_ENV.finditer(program):
+        variable = match.group(3) or match.group(4)
+        if variable is None:
+            whole = True
+        elif _SECRET_VARIABLE.search(variable):
+            return "secret"
+    if whole and _SECRET_PATTERN.search(_JQ_ENV.sub("", program)):
+        return "secret"
+    return "all" if whole else ""
+
+
+def environment_searched(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
+    """The environment searched for its credentials (``env | grep -i token``, jq's ``$ENV |
+    with_entries(select(.key | test("KEY")))``): that prints the secrets themselves."""
+    dumped = any(dumps_environment(c) or _SYSTEM_SECRETS.match(c.argv[-1] if c.argv else "")
+                 for c in cmd.upstream)  # fmt: skip
+    searched = dumped and cmd.name in _GREPS and _greps_secrets(cmd, matching_all=False)
+    if searched or _jq_environment(cmd) == "secret":
+        yield Finding(
+            "secret-read",
+            "deny",
+            "prints the environment's credentials (the variables named like tokens, keys or "
+            "passwords) into the agent's context; ask the user for the one value that is "
+            'needed, or check only that it is set ([ -n "$VAR" ])',
+        )
+
+
+def _greps_secrets(cmd: Cmd, *, matching_all: bool = True) -> bool:
     """grep prints the secret's lines: a pattern that matches every line, or one that looks
     for the credential itself; counts and names (``-c``, ``-l``, ``-q``) print none."""
     args = cmd.args()
@@ -297,13 +389,15 @@ def _greps_secrets(cmd: Cmd) -> bool:
     given = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-e", "--regexp")]
     operands = [a for a in args if not a.startswith("-")]
     patterns = given or operands[:1]
-    return any(p in _MATCHES_ALL or _SECRET_PATTERN.search(p) for p in patterns) or "-v" in args
+    every = matching_all and (any(p in _MATCHES_ALL for p in patterns) or "-v" in args)
+    return every or any(_SECRET_PATTERN.search(p) for p in patterns)
 
 
 def judge_read(cmd: Cmd, ctx: Context, words: list[str]) -> Finding:
     """The secret-read finding for ``cmd`` reading ``words``: denied when ``cmd`` prints or
     copies one that is plainly a secret, else asked."""
-    shown = [w for w in words if plain_secret(w, ctx)] if cmd.name in REVEALERS else []
+    fetched = cmd.name in ("curl", "wget") and any(_FILE_URL.match(a) for a in cmd.args())
+    shown = [w for w in words if plain_secret(w, ctx)] if cmd.name in REVEALERS or fetched else []
     shown = [] if cmd.name in _GREPS and not _greps_secrets(cmd) else shown
     return secret_read(shown or words, reveals=bool(shown))
 

@@ -22,6 +22,9 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
         if any(cmd.dynamic) or any(op != "<<" for op, _ in cmd.redirects):
             return None
         args = list(cmd.args())
+        fed = [t for op, t in cmd.redirects if op == "<<"]
+        if text is None and fed and not cmd.stdin_dynamic and cmd.name in _FILTERS:
+            text = fed[0]  # base64 -d <<< '…', rev <<< '…': the filter reads the here-string
         if cmd.name == "echo":
             escapes = False
             while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
@@ -35,7 +38,9 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
             elif set(re.findall(r"%.", fmt)) <= {"%s", "%b", "%%"} and args[1:]:
                 fmt = fmt.replace("%b", "%s")  # %b: the value's escapes decoded, as below
                 values = [_escapes(v) if "%b" in args[0] else v for v in args[1:]]
-                count = fmt.count("%s")
+                count = fmt.replace("%%", "").count("%s")
+                if not count:
+                    return None  # a format without conversions printed once per … (rare)
                 while len(values) % count:
                     values.append("")
                 text = "".join(
@@ -46,6 +51,8 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
                 return None
         elif text is not None and cmd.name == "base64" and ({"-d", "--decode", "-D"} & set(args)):
             text = _b64(text)
+        elif text is not None and cmd.name == "tr" and len(args) == 2:
+            text = _tr(text, args[0], args[1])
         elif text is not None and cmd.name == "rev":
             text = "\n".join(line[::-1] for line in text.rstrip("\n").split("\n")) + "\n"
         elif text is not None and cmd.name == "xxd" and "-r" in args:
@@ -53,12 +60,6 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
                 text = bytes.fromhex(text.strip()).decode()
             except ValueError:
                 return None
-        elif cmd.name == "cat" and not args and text is None:
-            fed = [t for op, t in cmd.redirects if op == "<<"]
-            if not fed or cmd.stdin_dynamic:
-                return None
-            text = fed[0]
-            continue
         elif text is not None and cmd.name == "cat" and not args:
             continue
         elif cmd.name in ("which", "command", "type") and text is None and _located(args):
@@ -70,6 +71,25 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
         if text is None:
             return None
     return text
+
+
+_FILTERS = frozenset({"base64", "rev", "xxd", "tr", "cat"})
+
+
+def _tr(text: str, first: str, second: str) -> str | None:
+    """``tr 'A-Za-z' 'N-ZA-Mn-za-m'`` (rot13 and kin): plain sets and ranges only."""
+
+    def expand(spec: str) -> str | None:
+        if "[" in spec or "\\" in spec:
+            return None
+        return re.sub(r"(.)-(.)", lambda m: "".join(chr(c) for c in range(ord(m.group(1)),
+                      ord(m.group(2)) + 1)), spec)  # fmt: skip
+
+    source, target = expand(first), expand(second)
+    if not source or not target or first.startswith("-"):
+        return None
+    target = (target + target[-1] * len(source))[: len(source)]
+    return text.translate(str.maketrans(source, target))
 
 
 _ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{1,2}|0?[0-7]{1,3}|u[0-9a-fA-F]{4}|[abefnrtv\\])")

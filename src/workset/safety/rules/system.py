@@ -27,6 +27,9 @@ def _power(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
 
 
+_SEARCHERS = frozenset({"pgrep", "pidof", "ps", "lsof", "fuser"})
+
+
 def _kill(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = [a for a in cmd.args() if a != "--"]
     start = 0
@@ -51,6 +54,18 @@ def _kill(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "deny",
             "killing PID 1 (or -1, every process) takes the whole system down; kill only your "
             "own processes, by their id",
+        )
+    elif (
+        cmd.name == "kill"
+        and any(
+            c.name in _SEARCHERS for i in range(start + 1, len(cmd.argv)) for c in cmd.inner_of(i)
+        )
+    ) or (cmd.name == "kill" and any(u.name in _SEARCHERS for u in cmd.upstream)):
+        yield Finding(
+            "kill-by-name",
+            "ask",
+            "kill of the processes a search by name finds (pgrep, pidof, ps) may hit ones the "
+            "agent did not start, as pkill does; kill the id of a process you started",
         )
     elif cmd.name == "pkill":
         yield Finding(

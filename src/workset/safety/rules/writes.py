@@ -12,7 +12,15 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Handler,
+    Result,
+    option_value,
+    parse_flags,
+)
 from workset.safety.rules.persistence import is_persistence_place, is_service_place, persistence
 from workset.safety.rules.secrets import erases_record, is_secret, wipe
 
@@ -61,7 +69,8 @@ def sensitive_write(word: str) -> Finding:
     return Finding(
         "write-sensitive-file",
         "deny",
-        f"changing {word} alters accounts, logins or SSH keys and can lock people out or let "
+        f"changing {word} alters accounts, logins, SSH keys, trusted certificates or where "
+        "the machine's traffic and libraries come from, which can lock people out or let "
         "strangers in; this is not something an agent does — ask the user to make the change",
     )
 
@@ -200,7 +209,70 @@ def mkfs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             )
 
 
+def _extract_over(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """An archive unpacked over the system or the home (``tar xzf x.tgz -C /``, ``unzip -o
+    x.zip -d ~``): its members replace system programs, settings or startup files unseen."""
+    args = cmd.args()
+    flags, operands = parse_flags(args)
+    words = [w for _, w in operands]
+    first = args[0] if args and not args[0].startswith("-") else ""
+    if cmd.name in ("tar", "bsdtar"):
+        extracting = bool((set(first) | flags) & {"x", "--extract", "--get"})
+        target = option_value(args, ("-C", "--directory"))
+    elif cmd.name == "unzip":
+        extracting = not {"l", "t", "p", "Z", "z"} & flags
+        attached = [a[2:] for a in args if a.startswith("-d") and len(a) > 2]
+        target = option_value(args, ("-d",)) or (attached[0] if attached else None)
+    else:  # 7z x -oDIR
+        extracting = words[:1] in (["x"], ["e"])
+        target = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), None)
+    if cmd.name in ("tar", "bsdtar") and extracting and target is None and ctx.cwd is not None:
+        target = ctx.cwd  # cd / && tar xf …
+    if not extracting or target is None:
+        return
+    place = ctx.resolve(target)
+    if paths.is_protected(place) and not paths.is_scratch(place):
+        yield Finding(
+            "extract-over-system",
+            "deny",
+            f"{cmd.name} unpacks an archive over {target}, where its files replace system "
+            "programs, settings or the home's startup files without being seen; unpack it "
+            "inside the workspace and install what is needed as a reviewed step",
+        )
+
+
+# Places whose files run by themselves, with no further command: at login (XDG autostart,
+# launchd agents), on a timer (cron directories), in every login shell (profile.d), or as a
+# service already enabled (a systemd ``*.wants`` directory).
+_AUTORUN = re.compile(
+    r"^(~/\.config/autostart|/etc/xdg/autostart|/etc/cron\.(d|hourly|daily|weekly|monthly)|"
+    r"/var/spool/cron(/crontabs)?|/etc/profile\.d|(~/|/)Library/Launch(Agents|Daemons)|"
+    r"(~/\.config|/etc)/systemd/(user|system)/[^/]+\.wants)(/|$)"
+)
+
+
+def _installs_autorun(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """A file copied, moved or linked into a place that runs it by itself (``cp x.desktop
+    ~/.config/autostart/``): unseen code installed to run at every login or on a timer."""
+    _, operands = parse_flags(cmd.args())
+    if len(operands) < 2 or cmd.is_dynamic(operands[-1][0]):
+        return
+    target = ctx.resolve(operands[-1][1])
+    if _AUTORUN.match(target):
+        yield Finding(
+            "persistence-installed",
+            "deny",
+            f"{cmd.name} puts a file into {operands[-1][1]}, which runs it by itself at login, "
+            "on a timer or at boot: that installs code that outlives this task, unseen; leave "
+            "the file in the workspace and ask the user to install it",
+        )
+
+
+INSTALLS: dict[str, Handler] = {
+    n: _installs_autorun for n in ("cp", "mv", "install", "ln", "rsync", "ditto")
+}
 HANDLERS: dict[str, Handler] = {
+    **{n: _extract_over for n in ("tar", "bsdtar", "unzip", "7z", "7za")},
     "cp": _writers,
     "install": _writers,
     "ln": _writers,
