@@ -290,7 +290,7 @@ def test_guided_edits_offer_the_lines_read_and_apply_the_chosen_edit(tmp_path: P
     (ws / "ops.py").write_text("def inc(d):\n    d['n'] += 2\n    return d\n")
     read = '{"name": "read_file", "arguments": {"path": "ops.py"}}'
     edit = json.dumps(
-        {"name": "edit_file", "arguments": {"path": "ops.py", "old": "    d['n'] += 2",
+        {"name": "edit_file", "arguments": {"path": "ops.py", "old": "2|     d['n'] += 2",
                                             "new": "d['n'] += 1"}}
     )  # fmt: skip
     done = '{"answer": "In ops.py, inc now adds 1."}'
@@ -311,7 +311,8 @@ def test_guided_edits_offer_the_lines_read_and_apply_the_chosen_edit(tmp_path: P
 
     assert edit_options(model.requests[0]) == []
     [offered] = edit_options(model.requests[1])
-    assert offered["path"] == {"const": "ops.py"} and "    d['n'] += 2" in offered["old"]["enum"]
+    assert offered["path"] == {"const": "ops.py"}
+    assert "2|     d['n'] += 2" in offered["old"]["enum"]
     assert edit_options(model.requests[2]) == []
     assert "Your edit was made" in model.requests[2].messages[-1].content
 

@@ -56,7 +56,7 @@ def _valid(schema: dict, value: object) -> bool:
     return True
 
 
-def test_seen_lines_are_the_files_own_lines_without_gutter_blank_or_cut_ones() -> None:
+def test_seen_lines_are_the_files_own_lines_with_their_numbers_no_blank_or_cut_ones() -> None:
     lines = seen_lines(
         [
             ("tinydb/operations.py", EXCERPT),
@@ -64,8 +64,8 @@ def test_seen_lines_are_the_files_own_lines_without_gutter_blank_or_cut_ones() -
             ("tinydb/table.py", "        return len(self.search(cond)) + 1"),  # a grep hit
         ]
     )
-    assert lines["tinydb/operations.py"][-1] == "        doc[field] += 2"
-    assert lines["tinydb/operations.py"].count("        doc[field] += 2") == 1
+    assert lines["tinydb/operations.py"][-1] == "59|         doc[field] += 2"
+    assert lines["tinydb/operations.py"].count("59|         doc[field] += 2") == 1
     assert not any(line.endswith("…") for line in lines["tinydb/operations.py"])
     assert "" not in lines["tinydb/operations.py"]
     assert lines["tinydb/table.py"] == ["        return len(self.search(cond)) + 1"]
@@ -137,7 +137,7 @@ def test_an_edit_run_is_guided_until_its_first_edit_succeeds() -> None:
     assert schema is not None
     first = schema["anyOf"][0]["properties"]["arguments"]["properties"]
     assert first["path"] == {"const": "tinydb/operations.py"}
-    assert "        doc[field] += 2" in first["old"]["enum"]
+    assert "59|         doc[field] += 2" in first["old"]["enum"]
     # The output was held to the schema, so {"answer": ...} is read as the answer.
     call = {"name": "read_file", "arguments": {"path": "tinydb/table.py"}}
     decided = interpreter.interpret(AssistantMessage(json.dumps(call)), 1, tools_offered=True)
@@ -170,7 +170,7 @@ def test_a_line_whose_edit_failed_is_no_longer_offered() -> None:
         ("read_file", "edit_file"), history=[UserMessage("fix increment")], guided_edits=True
     )
     interpreter.request_schema([_evidence(EXCERPT)], [READ, EDIT])
-    signature = "def increment(field: str) -> Callable[[MutableMapping], None]:"
+    signature = "56| def increment(field: str) -> Callable[[MutableMapping], None]:"
     call = {"path": "tinydb/operations.py", "old": signature, "new": signature + " x"}
     edit = ToolCall("e1", "edit_file", json.dumps(call))
     interpreter.interpret(AssistantMessage(None, (edit,)), 1, tools_offered=True)
@@ -179,7 +179,7 @@ def test_a_line_whose_edit_failed_is_no_longer_offered() -> None:
     schema = interpreter.request_schema([], [READ, EDIT])
     assert schema is not None
     offered = schema["anyOf"][0]["properties"]["arguments"]["properties"]["old"]["enum"]
-    assert signature not in offered and "        doc[field] += 2" in offered
+    assert signature not in offered and "59|         doc[field] += 2" in offered
 
 
 @pytest.mark.parametrize(

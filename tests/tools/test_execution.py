@@ -215,6 +215,15 @@ def test_edit_file_reports_only_the_lint_issues_its_edit_caused(tmp_path: Path) 
     assert "F821" in result and "F401" not in result
 
 
+def test_edit_file_takes_the_place_of_a_repeated_line_from_its_number(tmp_path: Path) -> None:
+    source = "def add(d):\n    d += n\n\ndef sub(d):\n    d += n\n"
+    (tmp_path / "a.py").write_text(source)
+    result = _ok(tmp_path, "edit_file", path="a.py", old="5|     d += n", new="d -= n")
+    assert "(of the 2 places it occurs, line 5)" in result
+    assert (tmp_path / "a.py").read_text() == "def add(d):\n    d += n\n\ndef sub(d):\n    d -= n\n"
+    assert "occurs 2 times" in _error(tmp_path, "edit_file", path="a.py", old="    d", new="x")
+
+
 def test_edit_file_refuses_paths_outside_the_workspace(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     root.mkdir()

@@ -33,7 +33,8 @@ PROSE_PENALTY = 2.0  # a docstring or comment line
 TEST_PENALTY = 2.0  # a line of a test file the task does not name
 MAX_FILES = 6  # files offered as ``path``, the most recently seen first
 MAX_LINE_CHARS = 300  # a longer line was likely cut where it was shown: not offered
-_GUTTER_LINE = re.compile(r"^\s*\d+\| ?(.*)$", re.M)  # "   56| text", as read_file numbers
+_GUTTER_LINE = re.compile(r"^\s*(\d+)\| ?(.*)$", re.M)  # "   56| text", as read_file numbers
+_ENTRY_GUTTER = re.compile(r"^\d+\| ")
 _QUOTED = re.compile(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|`([^`\n]{1,60})`")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -43,17 +44,21 @@ _CUT = re.compile(r"…$|\.\.\.$|\[\d+ more characters\]$")
 
 def seen_lines(seen: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
     """File -> its distinct non-blank lines, in the order first seen, from ``seen`` ((file,
-    text) pairs: numbered text as excerpts and ``read_file`` show it, or a grep hit's line)."""
+    text) pairs: numbered text as excerpts and ``read_file`` show it, or a grep hit's line).
+    A numbered line keeps its number (``"59| text"``): a line that occurs more than once in
+    the file (``return transform`` in six functions) is one place, which edit_file finds by
+    it."""
     out: dict[str, list[str]] = {}
     for path, text in seen:
-        numbered = [m.group(1) for m in _GUTTER_LINE.finditer(text)]
-        lines = numbered if numbered else ([text] if "\n" not in text else [])
+        numbered = [(m.group(1), m.group(2)) for m in _GUTTER_LINE.finditer(text)]
+        lines = numbered if numbered else ([("", text)] if "\n" not in text else [])
         kept = out.setdefault(path, [])
-        for line in lines:
+        for number, line in lines:
             line = line.rstrip("\r")
             fits = line.strip() and len(line) <= MAX_LINE_CHARS and not _CUT.search(line)
-            if fits and line not in kept:
-                kept.append(line)
+            entry = f"{number}| {line}" if number else line
+            if fits and entry not in kept:
+                kept.append(entry)
         if not kept:
             del out[path]
     return out
@@ -117,7 +122,8 @@ def suspicion(
     out: list[tuple[str, float]] = []
     body_indent: int | None = None  # indentation of the named definition being inside
     in_doc = False
-    for line in lines:
+    for entry in lines:
+        line = _ENTRY_GUTTER.sub("", entry, count=1)
         text = line.strip()
         indent = len(line) - len(line.lstrip())
         if body_indent is not None and indent <= body_indent:
@@ -138,7 +144,7 @@ def suspicion(
                 body_indent = indent
         if prose:
             score -= PROSE_PENALTY
-        out.append((line, score))
+        out.append((entry, score))
     return out
 
 

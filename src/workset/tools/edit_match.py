@@ -47,6 +47,22 @@ def without_gutter(text: str) -> str:
     return "\n".join(_GUTTER.sub("", line, count=1) for line in lines)
 
 
+def gutter_number(text: str) -> int | None:
+    """The line number of ``text``'s first gutter (``"   41| x"`` -> 41), or None."""
+    match = _GUTTER.match(text.lstrip("\n"))
+    return int(match.group().split("|")[0]) if match else None
+
+
+def replaced_at(data: bytes, starts: list[int], size: int, new: bytes) -> bytes:
+    """``data`` with the ``size`` bytes at each of ``starts`` (ascending, not overlapping)
+    replaced by ``new``."""
+    parts, at = [], 0
+    for start in starts:
+        parts += [data[at:start], new]
+        at = start + size
+    return b"".join([*parts, data[at:]])
+
+
 def no_match(rel: str, data: bytes, old: str, new: str) -> ToolError:
     """The error for an ``old`` that is not in the file: the closest passages, and the call
     to make again when one passage is clearly what the model meant (``new`` kept)."""

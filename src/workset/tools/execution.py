@@ -26,8 +26,10 @@ from workset.tools.base import Tool
 from workset.tools.edit_match import (
     PLACEHOLDER,
     find_all,
+    gutter_number,
     indented_like,
     no_match,
+    replaced_at,
     without_gutter,
 )
 from workset.tools.files import existing_file
@@ -112,7 +114,8 @@ def execution_tools(
         Matching is exact: whitespace, tabs, quotes (’ vs ') and line endings (\\r\\n) must
         be identical; everything else in the file is kept byte for byte. No match: the error
         shows the closest passages with line numbers. Several matches: the error lists their
-        lines; add context to `old`, or set replace_all=true to replace every one.
+        lines; add context to `old`, keep its line-number prefix ("  41| x += n": the number
+        picks the place), or set replace_all=true to replace every one.
         Output: how many replacements, the changed line range in the new file, and the lint
         result ("lint: clean" or the issues, one per line).
         Examples: {"path": "src/app.py", "old": "DEBUG = True", "new": "DEBUG = False"};
@@ -147,10 +150,15 @@ def execution_tools(
         starts = find_all(data, old_b)
         bare, note = without_gutter(old), ""
         if not starts and bare != old:  # copied from read_file output with its gutter
+            numbered = gutter_number(old)
             old, new = bare, without_gutter(new)
             note = " (the line-number prefixes copied from read_file were left out of old)"
             old_b, new_b = _encode(old, "old"), _encode(new, "new")
             starts = find_all(data, old_b)
+            at = [x for x in starts if data.count(b"\n", 0, x) + 1 == numbered]
+            if len(starts) > 1 and at and not replace_all:  # the number says which one
+                starts = at
+                note += f" (of the {len(find_all(data, old_b))} places it occurs, line {numbered})"
         if not starts:
             raise no_match(rel, data, old, new)
         if (indented := indented_like(new, old)) != new:
@@ -165,7 +173,7 @@ def execution_tools(
                 hint="add surrounding lines to old so that it matches once, or set "
                 "replace_all=true to replace every occurrence",
             )
-        result = data.replace(old_b, new_b)
+        result = replaced_at(data, starts, len(old_b), new_b)
         broken = syntax_error(target, result) if keep_syntax else None
         if broken is not None and syntax_error(target, data) is None:
             where = f"line {broken.line}" + (f", column {broken.column}" if broken.column else "")
