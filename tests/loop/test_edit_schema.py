@@ -191,3 +191,20 @@ def test_runs_that_cannot_edit_or_are_not_guided_get_no_schema(
     interpreter = CallInterpreter(names, history=[UserMessage("fix it")], guided_edits=guided)
     tools = [t for t in (READ, EDIT) if t.name in names]
     assert interpreter.request_schema([_evidence(EXCERPT)], tools) is None
+
+
+def test_after_the_edit_the_call_that_runs_the_tasks_test_file_is_given() -> None:
+    interpreter = CallInterpreter(
+        ("read_file", "edit_file", "shell"), history=[UserMessage("fix it")], guided_edits=True
+    )
+    tests = ContextItem(
+        item_id="evidence:workspace:y", kind="evidence", text=EXCERPT,
+        source="evidence:tinydb/operations.py,tests/test_operations.py", trust="untrusted",
+    )  # fmt: skip
+    interpreter.request_schema([tests], [READ, EDIT])
+    edit = ToolCall("e1", "edit_file", json.dumps({"path": "tinydb/operations.py"}))
+    interpreter.interpret(AssistantMessage(None, (edit,)), 1, tools_offered=True)
+    done = ToolMessage("e1", "edited tinydb/operations.py: 1 replacement", name="edit_file")
+    [notice] = interpreter.next_turn([done]).notices
+    command = "python -m pytest -q tests/test_operations.py"
+    assert json.dumps({"name": "shell", "arguments": {"command": command}}) in notice

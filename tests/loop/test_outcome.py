@@ -106,6 +106,23 @@ def test_a_claim_that_tests_pass_needs_a_passing_test_run() -> None:
     assert classify(run("fix it", edit, passing, answer=claim)).outcome == "answered"
 
 
+def test_a_code_change_no_passing_test_run_followed_is_unverified() -> None:
+    edit = ("edit_file", '{"path": "ops.py", "old": "a", "new": "b"}', "edited ops.py", False)
+    said = "I fixed the increment function in ops.py."
+    verdict = classify(run("fix increment in ops.py", edit, answer=said))
+    assert verdict.outcome == "answered_unverified"
+    assert "no test run after the last change passed" in verdict.reason
+    passing = ("shell", '{"command": "pytest -q"}', "exit code 0\n2 passed in 0.1s", False)
+    failing = ("shell", '{"command": "pytest -q"}', "exit code 1\n1 failed", False)
+    assert classify(run("fix it", edit, failing, answer=said)).outcome == "answered_unverified"
+    assert classify(run("fix it", passing, edit, answer=said)).outcome == "answered_unverified"
+    assert classify(run("fix it", edit, passing, answer=said)).outcome == "answered"
+    doc = ("edit_file", '{"path": "README.md"}', "edited README.md", False)
+    assert classify(run("fix the README typo", doc, answer="I fixed README.md.")).outcome == (
+        "answered"
+    )
+
+
 def test_a_claim_of_an_edit_needs_a_successful_write() -> None:
     read = ("read_file", '{"path": "calc.py"}', "1| def add(a, b):", False)
     verdict = classify(run("fix calc.py", read, answer="I fixed the bug in calc.py."))

@@ -10,7 +10,8 @@ Four outcomes, each with an exit code for the CLI (:data:`EXIT_CODES`):
   a result contradicts (``port = 8471`` read, "port 8080" answered; a file named as where a
   class is defined when the run saw ``class X`` in another, :mod:`workset.loop.definitions`),
   a claim that tests pass
-  with no passing test run recorded, or a claim of an edit with no successful write.
+  with no passing test run recorded, a claim of an edit with no successful write, or a change
+  to a source file that no passing test run followed.
 - ``gave_up`` (4): no answer (the iteration limit, or the harness stopped a run whose calls
   kept failing), or an answer that says it could not find out.
 - ``failed`` (1): the model or the budget failed (timeout, backend error).
@@ -103,6 +104,11 @@ _EDIT_CLAIM = re.compile(
     r"|\bis now fixed\b",
     re.IGNORECASE,
 )
+# Source files whose change a test run can check.
+_CODE_FILE = re.compile(
+    r"\.(?:py|pyi|js|jsx|mjs|ts|tsx|go|rs|java|kt|c|cc|cpp|h|hpp|cs|rb|php|swift|scala)$"
+)
+_PATH_ARGUMENT = re.compile(r'"path"\s*:\s*"([^"]+)"')
 _TEST_COMMAND = re.compile(r"pytest|unittest|\btests?\b|test_", re.IGNORECASE)
 _EXIT = re.compile(r"exit code (-?\d+)")
 # Words too common in questions and answers about code to say anything specific.
@@ -176,7 +182,7 @@ def classify(
         return Verdict("gave_up", "the answer is the harness's note about a repeated call")
     results = _results(history)
     calls = _calls(history)
-    claim = _claims(answer, results, calls)
+    claim = _claims(answer, results, calls) or _unchecked_code_change(results, calls)
     if claim is not None:
         return claim
     task = _task(history)
@@ -291,6 +297,46 @@ def _claims(answer: str, results: list[ToolMessage], calls: dict[str, ToolCall])
             "answered_unverified", "the answer says it changed files, but no write succeeded"
         )
     return None
+
+
+def _unchecked_code_change(
+    results: list[ToolMessage], calls: dict[str, ToolCall]
+) -> Verdict | None:
+    """A run that changed a source file and ran no passing test after its last change: its
+    answer may be true ("I changed line 51"), but whether the change does what the task asks
+    is not known (the 0.5B "fixed" increment by rewriting set's line, and said so)."""
+    last = max(
+        (
+            n
+            for n, r in enumerate(results)
+            if r.name in WRITE_TOOLS
+            and not r.is_error
+            and _CODE_FILE.search(_path_of(calls.get(r.tool_call_id)))
+        ),
+        default=None,
+    )
+    if last is None:
+        return None
+    passed = any(
+        r.name in EXEC_TOOLS
+        and _ran_tests(r, calls.get(r.tool_call_id))
+        and not r.is_error
+        and _exit_code(r) == 0
+        for r in results[last + 1 :]
+    )
+    if passed:
+        return None
+    return Verdict(
+        "answered_unverified",
+        "the run changed code but no test run after the last change passed",
+    )
+
+
+def _path_of(call: ToolCall | None) -> str:
+    if call is None:
+        return ""
+    match = _PATH_ARGUMENT.search(call.arguments)
+    return match.group(1) if match else ""
 
 
 def _ran_tests(result: ToolMessage, call: ToolCall | None) -> bool:

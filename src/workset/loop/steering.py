@@ -50,6 +50,7 @@ _HOW_TO = re.compile(
     r"I will|I'll|I need to)\b[^.]{0,80}?\b(?:use|call|run|search|read)\b",
     re.I,
 )
+_TEST_FILE = re.compile(r"(?:^|/)test_[^/]*\.py$|_test\.py$")
 _FILE_NAME = re.compile(r"\b[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b")  # e.g. service.toml
 
 
@@ -67,19 +68,6 @@ class NextTurn:
     reason: str = ""
     stop: str = ""
     answer_only: bool = False  # constrain the next output to {"answer": ...}, tools kept
-
-
-def _after_edit(result: ToolMessage) -> str:
-    """The notice after a run's first successful edit: the 0.5B, its edit made, made it
-    again and then "fixed" a line next to it; told the edit is done, it can stop."""
-    text = re.sub(r"</?external_content\b[^>]*>", "", result.content)
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    return (
-        f"Your edit was made ({cut(first.strip(), 160)}). If it is the change the task asks "
-        "for, do not edit again: reply in one or two sentences saying what you changed in "
-        "which file (if the task asks you to run the tests, run them first). Only if the task "
-        "needs another change, make that change."
-    )
 
 
 def useful_results(results: Sequence[ToolMessage]) -> list[ToolMessage]:
@@ -157,7 +145,7 @@ class Steering:
         if useful:
             self._fruitless = 0
             if first_edit is not None:
-                return self._turn(NextTurn((_after_edit(first_edit),)))
+                return self._turn(NextTurn((self._after_edit(first_edit),)))
             if stuck and self.answer_on_repeat:
                 return self._read_or_answer(evidence_files, read)
             focus = focus_notice(self.task, useful) if self.focus else None
@@ -265,6 +253,27 @@ class Steering:
                     + _call_text("read_file", {"path": unread[0]}),
                 )
             )
+        )
+
+    def _after_edit(self, result: ToolMessage) -> str:
+        """The notice after the run's first successful edit: the 0.5B, its edit made, made
+        it again and then "fixed" a line next to it. Told the edit is done, it can stop; with
+        a shell and a test file of the task in sight, the call that runs that test is given
+        (a change is checked by its tests; the outcome counts it unverified until one passes).
+        """
+        text = re.sub(r"</?external_content\b[^>]*>", "", result.content)
+        first = next((line for line in text.splitlines() if line.strip()), "")
+        tests = [f for f in [*self._evidence_files, *self._found_files] if _TEST_FILE.search(f)]
+        check = ""
+        if "shell" in self.tool_names and tests:
+            call = _call_text("shell", {"command": f"python -m pytest -q {tests[0]}"})
+            check = f" To check it, run its tests:\n{call}\nThen"
+        else:
+            check = " Then, if the task asks you to run the tests, run them first and"
+        return (
+            f"Your edit was made ({cut(first.strip(), 160)}). If it is the change the task "
+            f"asks for, do not edit again.{check} reply in one or two sentences saying what "
+            "you changed in which file. Only if the task needs another change, make it."
         )
 
     @property

@@ -98,15 +98,19 @@ def no_match(rel: str, data: bytes, old: str, new: str) -> ToolError:
 
 
 def indented_like(new: str, old: str) -> str:
-    """``new`` with ``old``'s indentation when ``old`` is one indented line and ``new``
-    starts with none (a model that picks ``"    x += 2"`` writes ``"x += 1"``); every line
-    of ``new`` is shifted the same, so its own structure stays. Otherwise ``new``."""
+    """``new`` re-based on ``old``'s indentation when ``old`` is one indented line: a small
+    model that picks ``"    x += 2"`` writes ``"x += 1"`` or ``" x += 1"``. ``new``'s own
+    first-line indentation is replaced by ``old``'s and its other lines are shifted the same,
+    so its structure stays; ``new`` unchanged when a line of it is indented less than its
+    first, or ``old`` is not one indented line."""
     indent = _indent(old)
-    if "\n" in old.strip("\n") or not indent or not new.strip() or _indent(new):
+    if "\n" in old.strip("\n") or not indent or not new.strip() or new.startswith("\n"):
         return new
-    if new.startswith("\n"):
+    lines = new.split("\n")
+    given = _indent(new)
+    if given == indent or not all(line.startswith(given) for line in lines if line.strip()):
         return new
-    return "\n".join(indent + line if line.strip() else line for line in new.split("\n"))
+    return "\n".join(indent + line[len(given) :] if line.strip() else line for line in lines)
 
 
 def _reindented(new: str, old: str, meant: str) -> str:
