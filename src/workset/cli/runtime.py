@@ -74,7 +74,11 @@ class RuntimeOptions:
     model_timeout: float | None
     threads: int | None
     evidence: bool | None
+    guided_edits: bool | None
     agents: Path | None
+
+
+DEFAULT_AGENT = AgentConfig()
 
 
 def model_options(fn: Callable[..., None]) -> Callable[..., None]:
@@ -127,6 +131,10 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
         click.option("--threads", type=click.IntRange(min=1), default=None,
                      help="Threads of the embedded model (default: the config's [model] "
                      "threads, else $WORKSET_THREADS, else half the cores)."),
+        click.option("--guided-edits/--free-edits", "guided_edits", default=None,
+                     help="With --exec: hold edit_file's path and old to the lines the run has "
+                     "seen, until its first edit (a JSON schema; llama.cpp backends enforce "
+                     "it). Default: the agent's (AgentConfig.guided_edits)."),
         click.option("--evidence/--no-evidence", default=None,
                      help="Index the workspace and put the excerpts most relevant to the task "
                      "in the first request (default: on; the config's [evidence] workspace)."),
@@ -296,6 +304,9 @@ def open_runtime(
         agent_config = AgentConfig(
             max_iterations=opts.max_iterations or config.agent.max_iterations,
             constrained_decisions=opts.constrained,
+            guided_edits=DEFAULT_AGENT.guided_edits
+            if opts.guided_edits is None
+            else opts.guided_edits,
             output_reserve=config.budget.output_reserve,
             margin=config.budget.margin,
             model_stall_s=opts.model_timeout or config.model.timeout,
