@@ -31,7 +31,7 @@ from workset.safety.rules import (
     system,
     writes,
 )
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
 from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON, interpreter
 from workset.safety.rules.known_lists import HELP
@@ -51,6 +51,7 @@ from workset.safety.rules.writes import (
     MKFS,
     WRITING_REDIRECTS,
     in_place,
+    in_place_files,
     mkfs,
     symlink,
     write_target,
@@ -150,6 +151,19 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
             out.append(vouched)
     if name == "ln":
         out.extend(symlink(cmd, ctx))  # last: the link is judged as written, then followed
+    ctx.written.update(ctx.resolve(w) for w in _writes(cmd))
+    return out
+
+
+def _writes(cmd: Cmd) -> list[str]:
+    """The files ``cmd`` writes whose text the rules do not see (for later commands)."""
+    out = [t for op, t in cmd.redirects if op in WRITING_REDIRECTS and not t.isdigit()]
+    out.extend(in_place_files(cmd))
+    _, operands = parse_flags(cmd.args())
+    if cmd.name in ("cp", "mv", "install", "ln", "rsync", "ditto", "dd") and operands:
+        out.append(operands[-1][1])
+    elif cmd.name == "tee":
+        out.extend(w for _, w in operands)
     return out
 
 

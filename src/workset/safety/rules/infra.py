@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, requote
 from workset.safety.rules.known import subcommand
 from workset.safety.rules.sql import SQL_DESTROY as _SQL_DESTROY
 
@@ -75,11 +75,102 @@ def _container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if privileged:
             yield _ask("container-privileged", f"{cmd.name} {sub} runs a privileged container")
             return
+        image = _confined_run(cmd, rest, ctx) if sub == "run" else None
+        if image is not None:  # what it runs is judged as if run here, its mounts mapped back
+            if rest[image + 1 :]:
+                yield Nested(requote(_mapped(rest[:image], rest[image + 1 :])))
+            return
         yield _ask("container-run", f"{cmd.name} {sub} runs an image with its own code")
     elif sub in ("rm", "rmi", "prune", "kill", "down") or "prune" in rest[:1]:
         yield _ask("container-remove", f"{cmd.name} {sub} removes containers, images or data")
     elif sub not in _CONTAINER_READS:
         yield _ask("container-change", f"{cmd.name} {sub or ''} changes containers".strip())
+
+
+# docker run options that keep a throw-away container to itself and the workspace it mounts,
+# with whether each takes a value; any other option (ports, host namespaces, devices,
+# capabilities, a restart policy, detaching) asks.
+_CONFINED_RUN = {"--rm": False, "-i": False, "-t": False, "-it": False, "-ti": False,
+                 "--interactive": False, "--tty": False, "--init": False, "--read-only": False,
+                 "-v": True, "--volume": True, "--mount": True, "-w": True, "--workdir": True,
+                 "-e": True, "--env": True, "--env-file": True, "-u": True, "--user": True,
+                 "--name": True, "--entrypoint": True, "--platform": True, "--pull": True,
+                 "-m": True, "--memory": True, "--cpus": True, "--network": True,
+                 "--net": True, "-l": True, "--label": True, "--tmpfs": True}  # fmt: skip
+# What a ``$PWD``-style mount source starts with: the current directory.
+_HERE = re.compile(r"^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`|\.)(?=/|:|$)")
+# An official image (``python:3.12``, ``docker.io/library/node:20``): no other publisher.
+_OFFICIAL = re.compile(r"^(docker\.io/)?(library/)?[a-z0-9][a-z0-9._-]*(:[\w.-]+)?(@sha256:\w+)?$")
+
+
+def _confined_run(cmd: Cmd, rest: tuple[str, ...], ctx: Context) -> int | None:
+    """``docker run --rm -v "$PWD":/src -w /src python:3.12 pytest -q``: an official image,
+    thrown away after, that sees nothing of the host but workspace folders (no ports, host
+    namespaces, devices, capabilities or detaching), runs the project's code confined to the
+    workspace as ``pytest`` does. The index of the image in ``rest``; None when it asks."""
+    here = ctx.cwd is None or paths.in_workspace(ctx.cwd, ctx.workspace)
+    index = 0
+    while index < len(rest) and rest[index].startswith("-"):
+        option, equals, value = rest[index].partition("=")
+        takes = _CONFINED_RUN.get(option)
+        if takes is None or (takes and not equals and index + 1 >= len(rest)):
+            return None
+        if takes and not equals:
+            index += 1
+            value = rest[index]
+        if option in ("--network", "--net") and value not in ("none", "bridge", "default"):
+            return None
+        if option in ("--env-file",) and not paths.in_workspace(ctx.resolve(value), ctx.workspace):
+            return None
+        if option in ("-v", "--volume", "--mount") and not _workspace_mount(value, here, ctx):
+            return None
+        index += 1
+    if "--rm" not in rest[:index] or index >= len(rest) or not _OFFICIAL.match(rest[index]):
+        return None
+    return index
+
+
+def _mapped(options: tuple[str, ...], words: tuple[str, ...]) -> list[str]:
+    """The container's command with each mounted folder written as the workspace folder it
+    is (``rm -rf /w`` under ``-v "$PWD":/w`` is ``rm -rf ./``)."""
+    mounts: list[tuple[str, str]] = []
+    for index, word in enumerate(options):
+        option, _, value = word.partition("=")
+        if option in ("-v", "--volume", "--mount") and not value and index + 1 < len(options):
+            value = options[index + 1]
+        if option not in ("-v", "--volume", "--mount") or not value:
+            continue
+        if "src=" in value or "source=" in value:
+            source = re.search(r"(?:src|source)=([^,]+)", value)
+            target = re.search(r"(?:dst|target|destination)=([^,]+)", value)
+            pair = (source.group(1) if source else "", target.group(1) if target else "")
+        else:
+            parts = value.split(":")
+            pair = (parts[0], parts[1] if len(parts) > 1 else "")
+        if pair[1].startswith("/"):
+            mounts.append((pair[1].rstrip("/") or "/", "./" + _HERE.sub("", pair[0]).strip("/")))
+    out = []
+    for word in words:
+        for target, source in sorted(mounts, key=lambda m: -len(m[0])):
+            if word == target or word.startswith(target + "/"):
+                word = (source.rstrip("/") + "/" + word[len(target) :].lstrip("/")).rstrip("/")
+                word = word if word not in ("", ".") else "./"
+                break
+        out.append(word)
+    return out
+
+
+def _workspace_mount(value: str, here: bool, ctx: Context) -> bool:
+    if "src=" in value or "source=" in value:
+        match = re.search(r"(?:src|source)=([^,]+)", value)
+        source = match.group(1) if match else ""
+    else:
+        source = value.split(":", 1)[0]
+    if _HERE.match(source):
+        return here and ".." not in source.split("/")
+    if not source.startswith(("/", "~", ".")):
+        return False  # a named volume: data kept outside the workspace
+    return paths.in_workspace(paths.normalize(ctx.resolve(source)), ctx.workspace)
 
 
 def _mounts(args: tuple[str, ...]) -> list[str]:
@@ -108,8 +199,18 @@ _KUBE_WIDE = frozenset({"namespace", "namespaces", "ns", "node", "nodes", "no", 
                         "customresourcedefinition", "clusterrolebinding"})  # fmt: skip
 
 
+def dry_run(args: tuple[str, ...]) -> bool:
+    """``--dry-run``, ``--dry-run=client|server``: the change is shown or validated, never
+    made (``--dry-run=none`` makes it)."""
+    values = [a.split("=", 1)[1] if "=" in a else "client" for a in args
+              if a == "--dry-run" or a.startswith("--dry-run=")]  # fmt: skip
+    return bool(values) and values[-1] in ("client", "server", "true")
+
+
 def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     sub, rest = subcommand(cmd)
+    if sub in _KUBE_CHANGES and dry_run(rest):
+        return  # kubectl delete -f job.yaml --dry-run=client: prints what would go
     if sub == "delete":
         wide = bool(set(a.split("/", 1)[0] for a in rest) & _KUBE_WIDE)
         everything = any(a in ("--all", "-A", "--all-namespaces") for a in rest)
@@ -139,6 +240,12 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return
     elif sub not in _KUBE_READS or (sub == "config" and rest[:1] != ("view",)):
         yield _ask("cluster-change", f"{cmd.name} {sub} changes the cluster".strip())
+
+
+# Subcommands that change the cluster and honour --dry-run.
+_KUBE_CHANGES = frozenset({"delete", "apply", "create", "replace", "patch", "scale", "label",
+                           "annotate", "set", "expose", "run", "autoscale", "taint", "drain",
+                           "cordon", "uncordon"})  # fmt: skip
 
 
 def _names_secrets(words: tuple[str, ...]) -> bool:
@@ -184,6 +291,8 @@ def _helm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return
     reads = {"list", "ls", "status", "get", "history", "show", "template", "lint", "version",
              "search", "dependency", "env", "verify", "repo"}  # fmt: skip
+    if sub in ("install", "upgrade", "uninstall", "rollback") and dry_run(cmd.args()):
+        return  # helm upgrade --install --dry-run: renders and validates, changes nothing
     if sub not in reads:
         yield _ask("cluster-change", f"helm {sub} changes releases in the cluster".strip())
 

@@ -69,7 +69,9 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if language == "python" and word == "-m":
             module = args[index] if index < len(args) else ""
             if module in _MODULE_PROGRAMS:  # python -m pip …: judged as pip …
-                yield cmd.shifted(index + 1).with_argv([module, *args[index + 1 :]])
+                home = cmd.argv[0].rsplit("/", 1)[0] + "/" if "/" in cmd.argv[0] else ""
+                program = home + module  # .venv/bin/python -m pip is that venv's pip
+                yield cmd.shifted(index + 1).with_argv([program, *args[index + 1 :]])
             return
         if not word.startswith("-") or word == "-":
             script_index = index

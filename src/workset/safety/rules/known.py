@@ -417,6 +417,34 @@ def _port_check(cmd: Cmd, ctx: Context) -> Finding | None:
     return unknown_program(cmd.argv[0])
 
 
+def _fc(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``fc -l`` (``-ln``, ``-lr``) lists the shell's history; without ``-l`` it runs it again."""
+    flags, _ = parse_flags(cmd.args())
+    if "l" in flags and not flags & {"e", "s"}:
+        return None
+    return unknown_program("fc", " (without -l it runs earlier commands again)")
+
+
+# rclone subcommands that copy, compare or list files; judged by where they touch.
+_RCLONE_FILES = frozenset({"copy", "copyto", "sync", "move", "moveto", "check", "ls", "lsf",
+                           "lsd", "lsl", "size", "tree", "md5sum", "sha1sum", "dedupe",
+                           "delete", "purge", "mkdir", "rmdir", "cat"})  # fmt: skip
+
+
+def _rclone(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``rclone copy ./src ./backup/src``: with no remote named, a local copy, confined when
+    every path lies in the workspace (a remote is asked by the network rules)."""
+    sub, rest = subcommand(cmd)
+    if sub not in _RCLONE_FILES:
+        return unknown_program(f"rclone {sub}".strip())
+    for index, word in enumerate(cmd.args(), start=1):
+        if word.startswith("-") or word == sub:
+            continue
+        if cmd.is_dynamic(index) or not inside(word, ctx):
+            return outside(word, "rclone")
+    return None
+
+
 _DUMPERS = ("pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport")
 _DUMP_OUTPUTS = ("-f", "--file", "-r", "--result-file", "-o", "--out", "--archive")
 _DUMP_HOSTS = ("-h", "--host", "--uri")
@@ -531,7 +559,9 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
             "busybox",
         )
     },
-    **{n: _network_client for n in ("curl", "wget", "http", "https", "xh")},
+    **{n: _network_client for n in ("curl", "wget", "http", "https", "xh", "ping", "ping6")},
+    "fc": _fc,
+    "rclone": _rclone,
     **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},
     "ssh-add": _ssh_add,
     "plutil": _plutil,

@@ -94,7 +94,10 @@ def local_only(cmd: Cmd) -> bool:
                                                     for a in cmd.args()):  # fmt: skip
         hosts = [a for a in cmd.args() if not a.startswith("-")][:1]
         return bool(hosts) and _LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
-    urls = [a for a in cmd.args() if not a.startswith("-") and ("://" in a or ":" in a or "." in a)]
+    if cmd.name == "rclone":
+        return not any(_HOST_ARG.match(a) or a.startswith(":") for a in cmd.args())
+    urls = [a for a in cmd.args() if not a.startswith("-")
+            and ("://" in a or ":" in a or "." in a or _LOCAL_HOST.match(a))]  # fmt: skip
     local = [u for u in urls if _LOCAL_HOST.match(u) or _FILE_URL.match(u)]
     return bool(urls) and local == urls and not uploads(cmd)
 

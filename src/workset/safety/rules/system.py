@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 
 
@@ -113,13 +114,54 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         hit = any(re.fullmatch(r"-S[yu]*", a) is not None for a in args)
     else:
         hit = _INSTALLERS.get(name, "") in args or (name.startswith("pip") and "install" in args)
-    if hit:
+    if hit and not _project_into_workspace_venv(cmd, ctx):
         yield Finding(
             "package-install",
             "ask",
             f"{name} installs packages into the system or user environment; a human must "
             "confirm, or declare the dependency in the project's configuration",
         )
+
+
+# pip options that keep an install to the project's own files (anything else asks).
+_PIP_FLAGS = frozenset({"-q", "--quiet", "-v", "--verbose", "-U", "--upgrade", "--no-deps",
+                        "--no-index", "--no-build-isolation", "--no-cache-dir", "--editable",
+                        "--disable-pip-version-check", "--require-hashes", "-e", "-r",
+                        "--requirement", "-c", "--constraint"})  # fmt: skip
+
+
+def _project_into_workspace_venv(cmd: Cmd, ctx: Context) -> bool:
+    """A virtualenv of the workspace installing the project's own files into itself
+    (``./.venv/bin/pip install -e . --no-deps``, ``.venv/bin/python -m pip install -r
+    requirements.txt``): confined to the workspace like ``uv sync``. A package named by
+    name (a typosquat is one letter away), another index or an install outside asks."""
+    if not cmd.name.startswith("pip") or "/" not in cmd.argv[0] or cmd.is_dynamic(0):
+        return False
+    if not paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace):
+        return False
+    args = cmd.args()
+    if "install" not in args:
+        return False
+    start = args.index("install") + 1
+    operands = 0
+    for index, word in enumerate(args[start:], start=start + 1):
+        flag = word.split("=", 1)[0]
+        if word.startswith("-"):
+            if flag not in _PIP_FLAGS:
+                return False
+            continue
+        if cmd.is_dynamic(index) or not _local_path(word, ctx):
+            return False
+        operands += 1
+    return operands > 0
+
+
+def _local_path(word: str, ctx: Context) -> bool:
+    """``.``, ``./pkg``, ``requirements.txt``, ``dist/x.whl`` inside the workspace: a file
+    of the project, not a name looked up on an index."""
+    looks_local = word in (".", "..") or word.startswith(("./", "/", "~")) or "/" in word
+    looks_local = looks_local or word.endswith((".txt", ".whl", ".tar.gz", ".zip", ".in"))
+    return looks_local and paths.in_workspace(ctx.resolve(word), ctx.workspace)
 
 
 HANDLERS: dict[str, Handler] = {

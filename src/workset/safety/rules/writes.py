@@ -58,6 +58,31 @@ def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
         yield persistence(f"{via} writes {word}, which runs by itself later")
 
 
+_HOOK = re.compile(r"(^|/)\.git/hooks/[\w.-]+$|(^|/)\.git/hooks/?$")
+
+
+def _own_hook(cmd: Cmd, ctx: Context, operands: list[tuple[int, str]]) -> bool:
+    """A script of the project put into the project's own ``.git/hooks`` (``cp
+    ./scripts/pre-commit .git/hooks/``): the project's code, run by the project's git, all
+    inside the workspace. A download of the line, a file outside, or another repository's
+    hooks stays judged as persistence."""
+    index, target = operands[-1]
+    place = ctx.resolve(target)
+    if cmd.is_dynamic(index) or not _HOOK.search(place):
+        return False
+    if not paths.in_workspace(place, ctx.workspace):
+        return False
+    for at, source in operands[:-1]:
+        if cmd.name == "ln" and not source.startswith(("/", "~")):
+            source = paths.normalize(target.rsplit("/", 1)[0] + "/" + source)
+        where = ctx.resolve(source)
+        if cmd.is_dynamic(at) or ctx.wrote(source):
+            return False
+        if not paths.in_workspace(where, ctx.workspace) or _HOOK.search(where):
+            return False
+    return True
+
+
 def _tightens(mode: str) -> bool:
     """``chmod 600``/``go-rwx`` only takes rights away: no one gains access to a key."""
     if re.fullmatch(r"0?[0-7]00", mode):
@@ -89,7 +114,8 @@ def _writers(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     flags, operands = parse_flags(cmd.args())
     name = cmd.name
     if name in ("cp", "install", "ln") and len(operands) >= 2:
-        yield from write_target(operands[-1][1], name, ctx)
+        if not _own_hook(cmd, ctx, operands):
+            yield from write_target(operands[-1][1], name, ctx)
     elif name in ("tee", "truncate"):
         for _, word in operands:
             yield from write_target(word, name, ctx)
@@ -258,7 +284,15 @@ def _installs_autorun(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if len(operands) < 2 or cmd.is_dynamic(operands[-1][0]):
         return
     target = ctx.resolve(operands[-1][1])
-    if _AUTORUN.match(target):
+    if _HOOK.search(target) and not paths.in_workspace(target, ctx.workspace):
+        yield Finding(
+            "persistence-installed",
+            "deny",
+            f"{cmd.name} puts a hook into {operands[-1][1]}, another repository's .git/hooks, "
+            "where it runs by itself at that repository's next commit or checkout, outside "
+            "this task and this workspace; install hooks only in the workspace's own repository",
+        )
+    elif _AUTORUN.match(target):
         yield Finding(
             "persistence-installed",
             "deny",
