@@ -124,6 +124,17 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield _history(f"git rebase {' '.join(rest)}".strip())
     elif sub == "commit" and "--amend" in flags:
         yield _history("git commit --amend")
+    elif (sub == "filter-branch" and {"--all", "--branches"} & set(rest)) or (
+        sub == "filter-repo" and "--force" in flags
+    ):
+        yield Finding(
+            "git-rewrite-everything",
+            "deny",
+            f"git {sub} {'--force ' if sub == 'filter-repo' else ''}rewrites every branch and "
+            "tag, shared ones too, so every clone and open pull request stops matching"
+            + (" and the refs/original backup is overwritten" if "--force" in flags else "")
+            + "; rewrite one branch of your own, or ask the repository's owner",
+        )
     elif sub in ("filter-branch", "filter-repo", "replace") or (
         sub == "update-ref" and "d" in flags
     ):
@@ -184,7 +195,18 @@ def _push(flags: set[str], words: list[str], *, fresh: bool = False) -> Iterator
     targets = [r.lstrip("+").rsplit(":", 1)[-1] for r in refspecs]
     deleting = bool({"d", "--delete"} & flags) or any(r.startswith(":") for r in refspecs)
     shared = [t for t in targets if _SHARED_BRANCH.match(t.removeprefix("refs/heads/"))]
-    if (forced or deleting or any(r.startswith("+") for r in refspecs)) and shared:
+    every = "--mirror" in flags or (forced and flags & {"--all", "--tags"}) or any(
+        "*" in r and (forced or r.startswith("+")) for r in refspecs
+    )
+    if every:
+        yield Finding(
+            "git-destroy-shared-branch",
+            "deny",
+            "git push --mirror (or a forced push of every branch) overwrites every branch and "
+            "tag on the remote with the local ones and deletes those it lacks, main included, "
+            "which loses others' commits; push the one branch you changed instead",
+        )
+    elif (forced or deleting or any(r.startswith("+") for r in refspecs)) and shared:
         what = "deletes" if deleting else "force-pushes over"
         yield Finding(
             "git-destroy-shared-branch",

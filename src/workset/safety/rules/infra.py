@@ -41,8 +41,9 @@ def _deny(rule: str, what: str, instead: str) -> Finding:
 
 def _container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     sub, rest = subcommand(cmd)
+    group = ""
     if sub in _GROUPS and rest:
-        sub, rest = rest[0], rest[1:]
+        group, sub, rest = sub, rest[0], rest[1:]
     if sub in ("run", "create") or (sub == "exec" and "--privileged" in rest):
         mounts = _mounts(rest)
         host = [m for m in mounts if paths.is_protected(paths.normalize(m)) or _SOCKET.match(m)]
@@ -81,6 +82,13 @@ def _container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 yield Nested(requote(_mapped(rest[:image], rest[image + 1 :])))
             return
         yield _ask("container-run", f"{cmd.name} {sub} runs an image with its own code")
+    elif (sub == "prune" and "--volumes" in rest) or (group == "volume" and sub == "prune"):
+        yield _deny(
+            "container-volumes-delete",
+            f"{cmd.name} {group + ' ' if group else ''}prune deletes the data volumes of every "
+            "container not running now (databases, caches, uploads), beyond recovery",
+            "remove the one volume you created by name, or ask the user",
+        )
     elif sub in ("rm", "rmi", "prune", "kill", "down") or "prune" in rest[:1]:
         yield _ask("container-remove", f"{cmd.name} {sub} removes containers, images or data")
     elif sub not in _CONTAINER_READS:
@@ -214,6 +222,7 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if sub == "delete":
         wide = bool(set(a.split("/", 1)[0] for a in rest) & _KUBE_WIDE)
         everything = any(a in ("--all", "-A", "--all-namespaces") for a in rest)
+        everything = everything or _fed_a_whole_listing(cmd)
         if wide or everything:
             yield _deny(
                 "cluster-delete",
@@ -246,6 +255,27 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 _KUBE_CHANGES = frozenset({"delete", "apply", "create", "replace", "patch", "scale", "label",
                            "annotate", "set", "expose", "run", "autoscale", "taint", "drain",
                            "cordon", "uncordon"})  # fmt: skip
+
+
+def _fed_a_whole_listing(cmd: Cmd) -> bool:
+    """``kubectl get pods -o name | xargs kubectl delete``, ``kubectl delete $(kubectl get
+    deploy -o name)``: what is deleted is everything a listing of a kind prints, with no name,
+    label or field selector and no filter (grep) between."""
+    feeds = [cmd.upstream] if cmd.upstream else []
+    feeds += [c for i in range(len(cmd.argv)) if (c := cmd.inner_of(i))]
+    for stages in feeds:
+        last = stages[-1]
+        get, rest = subcommand(last)
+        if last.name != "kubectl" or get != "get":
+            continue
+        operands = [a for a in rest if not a.startswith("-")]
+        selected = any(a.startswith(("-l", "--selector", "--field-selector")) for a in rest)
+        named = len(operands) > 1 or any("/" in a for a in operands)
+        values = {"-n", "--namespace", "-o", "--output", "--context", "--kube-context"}
+        flagged = [a for i, a in enumerate(rest) if i and rest[i - 1] in values]
+        if not selected and (not named or set(operands[1:]) <= set(flagged)):
+            return True
+    return False
 
 
 def _names_secrets(words: tuple[str, ...]) -> bool:

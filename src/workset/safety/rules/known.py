@@ -425,6 +425,21 @@ def _fc(cmd: Cmd, ctx: Context) -> Finding | None:
     return unknown_program("fc", " (without -l it runs earlier commands again)")
 
 
+def _cpio(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``cpio -t`` lists, ``cpio -o`` writes the archive to its output, ``cpio -i
+    --no-absolute-filenames`` unpacks under the current folder, ``cpio -p DIR`` copies there:
+    confined when that folder is in the workspace (``-i`` without the option is denied)."""
+    flags, operands = parse_flags(cmd.args())
+    here = ctx.cwd is None or paths.in_workspace(ctx.cwd, ctx.workspace)
+    if flags & {"t", "--list"} or (flags & {"o", "--create"} and not flags & {"F", "--file"}):
+        return None
+    if flags & {"i", "--extract"} and here and not flags & {"F", "--file", "E"}:
+        return None
+    if flags & {"p", "--pass-through"} and operands and inside(operands[-1][1], ctx):
+        return None
+    return unknown_program("cpio", " (it writes files where an archive or a list says)")
+
+
 # rclone subcommands that copy, compare or list files; judged by where they touch.
 _RCLONE_FILES = frozenset({"copy", "copyto", "sync", "move", "moveto", "check", "ls", "lsf",
                            "lsd", "lsl", "size", "tree", "md5sum", "sha1sum", "dedupe",
@@ -562,6 +577,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **{n: _network_client for n in ("curl", "wget", "http", "https", "xh", "ping", "ping6")},
     "fc": _fc,
     "rclone": _rclone,
+    "cpio": _cpio,
     **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},
     "ssh-add": _ssh_add,
     "plutil": _plutil,

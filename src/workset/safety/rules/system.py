@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
+from workset.safety.rules import typosquat
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 
 
@@ -114,6 +115,7 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         hit = any(re.fullmatch(r"-S[yu]*", a) is not None for a in args)
     else:
         hit = _INSTALLERS.get(name, "") in args or (name.startswith("pip") and "install" in args)
+    yield from _squatted(cmd)
     if hit and not _project_into_workspace_venv(cmd, ctx):
         yield Finding(
             "package-install",
@@ -121,6 +123,39 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             f"{name} installs packages into the system or user environment; a human must "
             "confirm, or declare the dependency in the project's configuration",
         )
+
+
+_NPM_VERBS = ("install", "i", "add", "global")
+_PIP_VERBS = ("install", "add")
+
+
+def _squatted(cmd: Cmd) -> Iterator[Finding]:
+    """``npm install crossenv``, ``pip install reqeusts``: a near miss of a popular name."""
+    node = cmd.name in ("npm", "pnpm", "yarn", "bun")
+    if not node and not (cmd.name.startswith("pip") or cmd.name in ("uv", "poetry", "pdm")):
+        return
+    args = cmd.args()
+    verbs = _NPM_VERBS if node else _PIP_VERBS
+    start = next((i for i, a in enumerate(args) if a in verbs), None)
+    if start is None:
+        return
+    values = {"-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i",
+              "--index-url", "--extra-index-url", "-f", "--find-links", "-t", "--target"}
+    for index, word in enumerate(args[start + 1 :], start=start + 1):
+        if word.startswith("-") or args[index - 1] in values or cmd.is_dynamic(index + 1):
+            continue
+        if "/" in word or word.startswith(".") or word.endswith((".whl", ".tgz", ".tar.gz")):
+            continue  # a path, a URL or a scoped name: not looked up by a bare name
+        imitated = typosquat.near_miss(word, typosquat.NPM if node else typosquat.PYPI)
+        if imitated is not None:
+            yield Finding(
+                "typosquat",
+                "deny",
+                f"{cmd.name} would install {word!r}, one slip away from the popular package "
+                f"{imitated!r}: names like it are registered to catch typing mistakes, and "
+                "installing runs their code at once; check the name (did you mean "
+                f"{imitated!r}?) and add it to the project's dependencies",
+            )
 
 
 # pip options that keep an install to the project's own files (anything else asks).

@@ -44,6 +44,14 @@ def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
         )
     elif paths.is_sensitive(path):
         yield sensitive_write(word)
+    elif _KERNEL.match(path):
+        yield Finding(
+            "write-kernel",
+            "deny",
+            f"{via} writes {word}, which reboots, crashes, suspends or kills everything on "
+            "the machine at once, unsaved work of everyone on it lost; an agent never does "
+            "this — ask the user",
+        )
     elif paths.is_system(path):
         yield system_write(word)
     elif erases_record(path, ctx) and not via.endswith(">>"):
@@ -81,6 +89,12 @@ def _own_hook(cmd: Cmd, ctx: Context, operands: list[tuple[int, str]]) -> bool:
         if not paths.in_workspace(where, ctx.workspace) or _HOOK.search(where):
             return False
     return True
+
+
+# The running kernel's power switches: magic SysRq (reboot, crash, kill every process at
+# once) and the power state (suspend, hibernate). Live settings under /proc/sys are judged
+# as sysctl is (rules.hardening).
+_KERNEL = re.compile(r"^/proc/sysrq-trigger$|^/sys/power/(state|disk)$")
 
 
 def _tightens(mode: str) -> bool:
@@ -193,7 +207,7 @@ def _dd(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if target_word is None:
         return
     target = ctx.resolve(target_word)
-    if paths.is_block_device(target) or paths.is_sensitive(target):
+    if paths.is_block_device(target) or paths.is_sensitive(target) or _KERNEL.match(target):
         yield from write_target(target_word, "dd", ctx)
     elif source in _RANDOM_SOURCES and not paths.is_harmless_device(target):
         if paths.is_scratch(target):
@@ -254,16 +268,54 @@ def _extract_over(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         target = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), None)
     if cmd.name in ("tar", "bsdtar") and extracting and target is None and ctx.cwd is not None:
         target = ctx.cwd  # cd / && tar xf …
+    absolute = cmd.name in ("tar", "bsdtar") and bool(flags & {"P", "--absolute-names"})
+    if extracting and absolute:
+        yield Finding(
+            "extract-over-system",
+            "deny",
+            f"{cmd.name} -P unpacks each member at the absolute path it names, anywhere on the "
+            "machine, replacing system programs, settings or startup files unseen; unpack "
+            "without -P inside the workspace and read what it holds",
+        )
+        return
     if not extracting or target is None:
         return
     place = ctx.resolve(target)
-    if paths.is_protected(place) and not paths.is_scratch(place):
+    if is_persistence_place(place) or _PATH_DIRS.match(place):
+        yield Finding(
+            "extract-over-system",
+            "deny",
+            f"{cmd.name} unpacks an archive into {target}, where its programs run by themselves "
+            "or in place of commands the user types; unpack it inside the workspace and "
+            "install what is needed as a reviewed step",
+        )
+    elif paths.is_protected(place) and not paths.is_scratch(place):
         yield Finding(
             "extract-over-system",
             "deny",
             f"{cmd.name} unpacks an archive over {target}, where its files replace system "
             "programs, settings or the home's startup files without being seen; unpack it "
             "inside the workspace and install what is needed as a reviewed step",
+        )
+
+
+# Folders on the PATH: a program unpacked there runs in place of the command the user types.
+_PATH_DIRS = re.compile(r"^(~/\.local/bin|~/bin|/usr/local/s?bin|/usr/s?bin|/s?bin|"
+                        r"/opt/homebrew/bin)(/|$)")  # fmt: skip
+
+
+def _cpio(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``cpio -i`` writes each member where its name says, absolute names included, unless
+    told ``--no-absolute-filenames``: an archive can then replace any file on the machine."""
+    flags, _ = parse_flags(cmd.args())
+    over = ctx.cwd is not None and paths.is_protected(ctx.cwd) and not paths.is_scratch(ctx.cwd)
+    if flags & {"i", "--extract"} and ("--no-absolute-filenames" not in flags or over):
+        yield Finding(
+            "extract-over-system",
+            "deny",
+            "cpio -i unpacks each member at the path it names, absolute paths included, so "
+            "the archive can replace system programs, settings or startup files unseen; list "
+            "it with cpio -t, or unpack with --no-absolute-filenames inside the workspace",
         )
 
 
@@ -307,6 +359,7 @@ INSTALLS: dict[str, Handler] = {
 }
 HANDLERS: dict[str, Handler] = {
     **{n: _extract_over for n in ("tar", "bsdtar", "unzip", "7z", "7za")},
+    "cpio": _cpio,
     "cp": _writers,
     "install": _writers,
     "ln": _writers,
