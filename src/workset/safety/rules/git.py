@@ -195,16 +195,18 @@ def _push(flags: set[str], words: list[str], *, fresh: bool = False) -> Iterator
     targets = [r.lstrip("+").rsplit(":", 1)[-1] for r in refspecs]
     deleting = bool({"d", "--delete"} & flags) or any(r.startswith(":") for r in refspecs)
     shared = [t for t in targets if _SHARED_BRANCH.match(t.removeprefix("refs/heads/"))]
-    every = "--mirror" in flags or (forced and flags & {"--all", "--tags"}) or any(
-        "*" in r and (forced or r.startswith("+")) for r in refspecs
+    every = (
+        "--mirror" in flags
+        or (forced and flags & {"--all", "--tags"})
+        or any("*" in r and (forced or r.startswith("+") or "--prune" in flags) for r in refspecs)
     )
     if every:
         yield Finding(
             "git-destroy-shared-branch",
             "deny",
-            "git push --mirror (or a forced push of every branch) overwrites every branch and "
-            "tag on the remote with the local ones and deletes those it lacks, main included, "
-            "which loses others' commits; push the one branch you changed instead",
+            "git push --mirror (or a forced or pruning push of every branch) overwrites every "
+            "branch and tag on the remote with the local ones or deletes those it lacks, main "
+            "included, which loses others' commits; push the one branch you changed instead",
         )
     elif (forced or deleting or any(r.startswith("+") for r in refspecs)) and shared:
         what = "deletes" if deleting else "force-pushes over"

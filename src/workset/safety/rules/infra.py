@@ -149,19 +149,20 @@ def _mapped(options: tuple[str, ...], words: tuple[str, ...]) -> list[str]:
         if option not in ("-v", "--volume", "--mount") or not value:
             continue
         if "src=" in value or "source=" in value:
-            source = re.search(r"(?:src|source)=([^,]+)", value)
-            target = re.search(r"(?:dst|target|destination)=([^,]+)", value)
-            pair = (source.group(1) if source else "", target.group(1) if target else "")
+            found = re.search(r"(?:src|source)=([^,]+)", value)
+            inside = re.search(r"(?:dst|target|destination)=([^,]+)", value)
+            pair = (found.group(1) if found else "", inside.group(1) if inside else "")
         else:
             parts = value.split(":")
             pair = (parts[0], parts[1] if len(parts) > 1 else "")
+        host = pair[0] if pair[0].startswith(("/", "~")) else "./" + _HERE.sub("", pair[0])
         if pair[1].startswith("/"):
-            mounts.append((pair[1].rstrip("/") or "/", "./" + _HERE.sub("", pair[0]).strip("/")))
+            mounts.append((pair[1].rstrip("/") or "/", host.replace(".//", "./")))
     out = []
     for word in words:
-        for target, source in sorted(mounts, key=lambda m: -len(m[0])):
+        for target, host in sorted(mounts, key=lambda m: -len(m[0])):
             if word == target or word.startswith(target + "/"):
-                word = (source.rstrip("/") + "/" + word[len(target) :].lstrip("/")).rstrip("/")
+                word = (host.rstrip("/") + "/" + word[len(target) :].lstrip("/")).rstrip("/")
                 word = word if word not in ("", ".") else "./"
                 break
         out.append(word)

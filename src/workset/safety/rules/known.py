@@ -449,7 +449,7 @@ _RCLONE_FILES = frozenset({"copy", "copyto", "sync", "move", "moveto", "check", 
 def _rclone(cmd: Cmd, ctx: Context) -> Finding | None:
     """``rclone copy ./src ./backup/src``: with no remote named, a local copy, confined when
     every path lies in the workspace (a remote is asked by the network rules)."""
-    sub, rest = subcommand(cmd)
+    sub, _ = subcommand(cmd)
     if sub not in _RCLONE_FILES:
         return unknown_program(f"rclone {sub}".strip())
     for index, word in enumerate(cmd.args(), start=1):

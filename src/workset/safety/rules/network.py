@@ -61,7 +61,8 @@ NETWORK = frozenset(
 _FORGE_UPLOADS = (("gist", "create"), ("release", "upload"), ("release", "create"),
                   ("snippet", "create"), ("gist", "edit"))  # fmt: skip
 _LOCAL_HOST = re.compile(
-    r"^(https?://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)(:\d+)?(/|$)", re.IGNORECASE
+    r"^(https?://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1$|0\.0\.0\.0)(:\d+)?(/|$)",
+    re.IGNORECASE,
 )
 _UPLOAD_FLAGS = ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F",
                  "--form", "-T", "--upload-file", "--post-file", "--post-data", "--body-file",

@@ -103,7 +103,8 @@ def _replaces_table(cmd: Cmd) -> bool:
     if here and not cmd.upstream:
         return bool(here[0].strip())
     texts = [static_output([c]) for c in cmd.upstream]
-    return bool(texts) and all(t is not None for t in texts) and bool("".join(texts).strip())
+    known = [t for t in texts if t is not None]
+    return bool(texts) and len(known) == len(texts) and bool("".join(known).strip())
 
 
 def _at(cmd: Cmd, ctx: Context) -> Iterator[Result]:

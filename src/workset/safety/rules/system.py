@@ -139,8 +139,21 @@ def _squatted(cmd: Cmd) -> Iterator[Finding]:
     start = next((i for i, a in enumerate(args) if a in verbs), None)
     if start is None:
         return
-    values = {"-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i",
-              "--index-url", "--extra-index-url", "-f", "--find-links", "-t", "--target"}
+    values = {
+        "-r",
+        "--requirement",
+        "-c",
+        "--constraint",
+        "-e",
+        "--editable",
+        "-i",
+        "--index-url",
+        "--extra-index-url",
+        "-f",
+        "--find-links",
+        "-t",
+        "--target",
+    }
     for index, word in enumerate(args[start + 1 :], start=start + 1):
         if word.startswith("-") or args[index - 1] in values or cmd.is_dynamic(index + 1):
             continue

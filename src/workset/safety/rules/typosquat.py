@@ -75,8 +75,12 @@ def near_miss(name: str, popular: frozenset[str]) -> str | None:
         target = _flat(known)
         if target in (flat, bare) and len(target) >= 4:
             return known
-        if len(known) >= 6 and _one_edit(name, known):
-            return known
+        if (
+            len(known) >= 6
+            and _one_edit(name, known)
+            and name.rstrip("0123456789") != (known.rstrip("0123456789"))
+        ):
+            return known  # (a trailing version digit is a release line: mysql2, bs4's 3)
     return None
 
 
@@ -92,8 +96,11 @@ def _one_edit(a: str, b: str) -> bool:
         diff = [i for i in range(len(a)) if a[i] != b[i]]
         if len(diff) == 1:
             return True
-        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and (
-            a[diff[1]] == b[diff[0]]
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and (a[diff[1]] == b[diff[0]])
         )
     short, long = (a, b) if len(a) < len(b) else (b, a)
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
