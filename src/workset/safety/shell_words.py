@@ -283,6 +283,8 @@ def edit_value(text: str, value: str) -> str | None:
     if match is None:
         return None
     operator, rest = match.group(2), match.group(3)
+    if re.search(r"[\[(&]", rest):
+        return None  # bracket classes, extended globs, & in a replacement: not evaluated
     if operator in ("^", "^^", ",", ",,"):
         if rest:
             return None

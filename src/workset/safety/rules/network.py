@@ -96,7 +96,7 @@ def local_only(cmd: Cmd) -> bool:
         hosts = [a for a in cmd.args() if not a.startswith("-")][:1]
         return bool(hosts) and _LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
     if cmd.name == "rclone":
-        return not any(_HOST_ARG.match(a) or a.startswith(":") for a in cmd.args())
+        return not any(":" in a for a in cmd.args() if not a.startswith("-"))  # remote:path
     urls = [a for a in cmd.args() if not a.startswith("-")
             and ("://" in a or ":" in a or "." in a or _LOCAL_HOST.match(a))]  # fmt: skip
     local = [u for u in urls if _LOCAL_HOST.match(u) or _FILE_URL.match(u)]

@@ -207,6 +207,8 @@ def _project_into_workspace_venv(cmd: Cmd, ctx: Context) -> bool:
 def _local_path(word: str, ctx: Context) -> bool:
     """``.``, ``./pkg``, ``requirements.txt``, ``dist/x.whl`` inside the workspace: a file
     of the project, not a name looked up on an index."""
+    if re.search(r"://|^\w+\+|@|^[\w.-]+:", word):
+        return False  # git+https://…, name @ URL: fetched, not the project's file
     looks_local = word in (".", "..") or word.startswith(("./", "/", "~")) or "/" in word
     looks_local = looks_local or word.endswith((".txt", ".whl", ".tar.gz", ".zip", ".in"))
     return looks_local and paths.in_workspace(ctx.resolve(word), ctx.workspace)
