@@ -679,6 +679,11 @@ def test_round10_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         "cpio -idv --no-absolute-filenames < ./fixtures/img.cpio",
         "tar -cPf ./backup.tar ./src",
         "git push --mirror --dry-run origin",
+        "aws s3 rm s3://b/tmp/ --recursive --dryrun",
+        "apt-get install -s curl",
+        "npm publish --dry-run",
+        "make -n install",
+        "dig localhost",
     ],
 )
 def test_round10_confined_look_alikes_run_without_asking(command: str) -> None:

@@ -367,6 +367,10 @@ def _aws(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     service = words[0] if words else ""
     action = words[1] if len(words) > 1 else ""
     flags = set(cmd.args())
+    if (service == "s3" and "--dryrun" in flags and action in ("cp", "mv", "rm", "sync")) or (
+        service == "ec2" and "--dry-run" in flags
+    ):
+        return  # aws s3 rm --recursive --dryrun lists what it would delete; ec2 checks rights
     if service == "s3" and action == "rm" and ({"--recursive"} & flags):
         yield _deny(
             "cloud-storage-wipe",

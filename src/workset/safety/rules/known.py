@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from workset.safety import paths
-from workset.safety.rules import editors, keytools
+from workset.safety.rules import editors, keytools, system
 from workset.safety.rules import sql as sql_rules
 from workset.safety.rules.base import (
     Cmd,
@@ -97,6 +97,8 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
     check = _SPECIAL.get(name)
     if check is not None:
         return check(cmd, ctx)
+    if system.simulated(cmd):
+        return None
     allowed = SUBCOMMANDS.get(name)
     if allowed is not None:
         sub, _ = subcommand(cmd)
@@ -351,7 +353,11 @@ def _project(cmd: Cmd, ctx: Context) -> Finding | None:
         )
     if cmd.name == "tflint" and any(a.startswith("--init") for a in cmd.args()):
         return unknown_program("tflint --init", " (it downloads plugins, which are programs)")
-    if cmd.name in ("make", "gmake") and {"install", "uninstall"} & set(cmd.args()):
+    if (
+        cmd.name in ("make", "gmake")
+        and {"install", "uninstall"} & set(cmd.args())
+        and not (system.simulated(cmd))
+    ):
         return Finding(
             "install-outside",
             "ask",
@@ -574,7 +580,10 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
             "busybox",
         )
     },
-    **{n: _network_client for n in ("curl", "wget", "http", "https", "xh", "ping", "ping6")},
+    **{
+        n: _network_client
+        for n in ("curl", "wget", "http", "https", "xh", "ping", "ping6", "dig", "nslookup", "host")
+    },
     "fc": _fc,
     "rclone": _rclone,
     "cpio": _cpio,

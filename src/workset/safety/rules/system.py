@@ -116,6 +116,8 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     else:
         hit = _INSTALLERS.get(name, "") in args or (name.startswith("pip") and "install" in args)
     yield from _squatted(cmd)
+    if hit and simulated(cmd):
+        return  # apt-get install -s: prints what it would do
     if hit and not _project_into_workspace_venv(cmd, ctx):
         yield Finding(
             "package-install",
@@ -123,6 +125,32 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             f"{name} installs packages into the system or user environment; a human must "
             "confirm, or declare the dependency in the project's configuration",
         )
+
+
+_SIMULATE = {
+    "apt-get": ("-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"),
+    "apt": ("-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"),
+    "npm": ("--dry-run",),
+    "pnpm": ("--dry-run",),
+    "yarn": ("--dry-run",),
+    "cargo": ("--dry-run", "-n"),
+    "make": ("-n", "--dry-run", "--just-print", "--recon"),
+    "gmake": ("-n", "--dry-run", "--just-print", "--recon"),
+}
+_SIMULATED_VERBS = {"npm": ("publish",), "pnpm": ("publish",), "yarn": ("publish",),
+                    "cargo": ("publish",), "apt-get": ("install", "remove", "purge", "upgrade",
+                    "dist-upgrade", "autoremove"), "apt": ("install", "remove", "purge",
+                    "upgrade", "full-upgrade", "autoremove")}  # fmt: skip
+
+
+def simulated(cmd: Cmd) -> bool:
+    """Only prints what it would do: ``apt-get install -s``, ``npm publish --dry-run`` (which
+    still runs the project's own pack scripts), ``cargo publish --dry-run``, ``make -n``."""
+    options = _SIMULATE.get(cmd.name)
+    if options is None or not set(cmd.args()) & set(options):
+        return False
+    verbs = _SIMULATED_VERBS.get(cmd.name)
+    return verbs is None or any(a in verbs for a in cmd.args())
 
 
 _NPM_VERBS = ("install", "i", "add", "global")
