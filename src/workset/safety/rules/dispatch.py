@@ -143,7 +143,11 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         for target in sorted(t for t in targets if t not in (".", "-") and not t.startswith("./")):
             out.extend(write_target(target, f"{name} -o", ctx))  # curl -o ~/.ssh/authorized_keys
             place = ctx.resolve(target)
-            if persistence.is_persistence_place(place) or paths.is_startup_file(place):
+            if (
+                persistence.is_persistence_place(place)
+                or paths.is_startup_file(place)
+                or writes.on_path(place)
+            ):
                 out.append(download_exec(f"{name} saves a download as {target}, which runs later"))
     if not any(isinstance(r, Finding) for r in out):
         vouched = known.vouch(cmd, ctx)
@@ -206,6 +210,17 @@ def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "deny",
             f"find over {protected[0]!r} that deletes what it finds can wipe the system; run "
             "find inside the workspace (find . …) instead",
+        )
+    elif deletes and any(
+        expression[i + 1].rstrip("/").rsplit("/", 1)[-1] == ".git"
+        for i, w in enumerate(expression[:-1])
+        if w in ("-name", "-iname", "-path", "-ipath")
+    ):
+        yield Finding(
+            "git-history-delete",
+            "ask",
+            "find that deletes every .git folder it finds throws away those repositories: "
+            "every commit, branch and stash not pushed elsewhere; a human must confirm",
         )
     elif "-delete" in expression and not any(
         w in expression for w in ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex")

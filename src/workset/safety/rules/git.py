@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules import known
+from workset.safety.rules import infra, known
 from workset.safety.rules.base import (
     Cmd,
     Context,
@@ -107,7 +107,20 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     yield from _commands_run(sub, rest)
     if sub == "remote" and words[:1] in (["add"], ["set-url"]) and len(words) > 2:
         ctx.remotes.add(words[1])  # a push to it later in the line goes to that URL
-    if sub == "push":
+    if (
+        sub == "push"
+        and ({"d", "--delete"} & flags)
+        and infra.fed_whole_listing(
+            cmd, lambda c: c.name == "git" and c.args()[:1] in (("branch",), ("for-each-ref",))
+        )
+    ):
+        yield Finding(
+            "git-destroy-shared-branch",
+            "deny",
+            "git push --delete of every branch a listing prints deletes them all on the "
+            "remote, main included, which loses others' work; delete the one branch you made",
+        )
+    elif sub == "push":
         yield from _push(flags, words, fresh=(words[0] if words else "origin") in ctx.remotes)
     elif sub == "reset" and "--hard" in flags:
         yield _ask("git-reset-hard", "git reset --hard throws away uncommitted work",

@@ -12,7 +12,7 @@ databases, and ``DROP``/``TRUNCATE``/``FLUSHALL`` sent to a database server.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, requote
@@ -88,6 +88,15 @@ def _container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             f"{cmd.name} {group + ' ' if group else ''}prune deletes the data volumes of every "
             "container not running now (databases, caches, uploads), beyond recovery",
             "remove the one volume you created by name, or ask the user",
+        )
+    elif sub == "rm" and fed_whole_listing(
+        cmd, lambda c: c.name == cmd.name and subcommand(c)[0] in ("ps", "container")
+    ):
+        yield _deny(
+            "container-remove-all",
+            f"{cmd.name} rm of everything {cmd.name} ps lists removes every container on the "
+            "machine with the data in it, services others rely on included",
+            "remove the containers you started, by name",
         )
     elif sub in ("rm", "rmi", "prune", "kill", "down") or "prune" in rest[:1]:
         yield _ask("container-remove", f"{cmd.name} {sub} removes containers, images or data")
@@ -260,21 +269,34 @@ _KUBE_CHANGES = frozenset({"delete", "apply", "create", "replace", "patch", "sca
 
 def _fed_a_whole_listing(cmd: Cmd) -> bool:
     """``kubectl get pods -o name | xargs kubectl delete``, ``kubectl delete $(kubectl get
-    deploy -o name)``: what is deleted is everything a listing of a kind prints, with no name,
-    label or field selector and no filter (grep) between."""
+    deploy -o name)``: what is deleted is everything a listing of a kind prints."""
+    return fed_whole_listing(cmd, lambda c: c.name == "kubectl" and subcommand(c)[0] == "get")
+
+
+_SELECTORS = ("-l", "--selector", "--field-selector", "-f", "--filter")
+_VALUED = {"-n", "--namespace", "-o", "--output", "--context", "--kube-context", "--format"}
+_LIST_WORDS = frozenset({"ps", "images", "ls", "list", "state", "branch", "for-each-ref",
+                         "container", "image"})  # fmt: skip
+
+
+def fed_whole_listing(cmd: Cmd, lister: Callable[[Cmd], bool]) -> bool:
+    """The words of ``cmd`` come from a listing of everything of a kind, through a pipe into
+    xargs or a substitution (``docker rm $(docker ps -aq)``, ``git branch -r | xargs git push
+    --delete``): no name, selector or filter (grep, head) narrows it."""
     feeds = [cmd.upstream] if cmd.upstream else []
     feeds += [c for i in range(len(cmd.argv)) if (c := cmd.inner_of(i))]
     for stages in feeds:
         last = stages[-1]
-        get, rest = subcommand(last)
-        if last.name != "kubectl" or get != "get":
+        if not lister(last):
             continue
+        _, rest = subcommand(last)
         operands = [a for a in rest if not a.startswith("-")]
-        selected = any(a.startswith(("-l", "--selector", "--field-selector")) for a in rest)
-        named = len(operands) > 1 or any("/" in a for a in operands)
-        values = {"-n", "--namespace", "-o", "--output", "--context", "--kube-context"}
-        flagged = [a for i, a in enumerate(rest) if i and rest[i - 1] in values]
-        if not selected and (not named or set(operands[1:]) <= set(flagged)):
+        selected = any(a.startswith(_SELECTORS) for a in rest)
+        flagged = [a for i, a in enumerate(rest) if i and rest[i - 1] in _VALUED]
+        narrowed = [a for a in operands if a not in flagged and a not in _LIST_WORDS]
+        if last.name == "kubectl":
+            narrowed = narrowed[1:] + [a for a in operands if "/" in a]
+        if not selected and not narrowed:
             return True
     return False
 
@@ -320,6 +342,15 @@ def _helm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if sub in ("uninstall", "delete", "del", "un") and target is not None:
         yield _production_delete(f"helm {sub}", target)
         return
+    if sub in ("uninstall", "delete", "del", "un") and fed_whole_listing(
+        cmd, lambda c: c.name == "helm" and subcommand(c)[0] in ("list", "ls")
+    ):
+        yield _deny(
+            "cluster-delete",
+            f"helm {sub} of everything helm list prints removes every release of the cluster",
+            "uninstall the one release you installed, by name",
+        )
+        return
     reads = {"list", "ls", "status", "get", "history", "show", "template", "lint", "version",
              "search", "dependency", "env", "verify", "repo"}  # fmt: skip
     if sub in ("install", "upgrade", "uninstall", "rollback") and dry_run(cmd.args()):
@@ -343,6 +374,17 @@ def _iac(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "infra-destroy",
             f"{cmd.name} {sub} destroys the infrastructure it manages",
             "run plan and show the result to a human; an agent never destroys infrastructure",
+        )
+    elif (
+        sub == "state"
+        and rest[:1] == ("rm",)
+        and fed_whole_listing(cmd, lambda c: c.name == cmd.name and subcommand(c)[0] == "state")
+    ):
+        yield _deny(
+            "infra-destroy",
+            f"{cmd.name} state rm of everything state list prints forgets every resource it "
+            "manages, which then runs on unmanaged or is made twice",
+            "remove the one address you mean, or ask the owner",
         )
     elif sub == "state" and rest[:1] and rest[0] not in ("list", "show", "pull"):
         yield _ask("infra-change", f"{cmd.name} state {rest[0]} edits the state by hand")

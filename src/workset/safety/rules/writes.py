@@ -304,6 +304,11 @@ _PATH_DIRS = re.compile(r"^(~/\.local/bin|~/bin|/usr/local/s?bin|/usr/s?bin|/s?b
                         r"/opt/homebrew/bin)(/|$)")  # fmt: skip
 
 
+def on_path(path: str) -> bool:
+    """``path`` lies in a folder on the PATH, where a program runs in place of a command."""
+    return bool(_PATH_DIRS.match(path))
+
+
 def _cpio(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """``cpio -i`` writes each member where its name says, absolute names included, unless
     told ``--no-absolute-filenames``: an archive can then replace any file on the machine."""
