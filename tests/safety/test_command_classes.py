@@ -691,6 +691,9 @@ def test_round10_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         "npm publish --dry-run",
         "make -n install",
         "dig localhost",
+        "uv pip install -e .",
+        'eval "$(ssh-agent -s)"',
+        'eval "$(pyenv init -)"',
     ],
 )
 def test_round10_confined_look_alikes_run_without_asking(command: str) -> None:
@@ -719,6 +722,8 @@ def test_round10_confined_look_alikes_run_without_asking(command: str) -> None:
         "find ./vendor -name .git -exec rm -rf {} +",
         "docker rm -f $(docker ps -aq --filter name=test-)",  # narrowed by a filter
         "git branch -r | grep feature/ | xargs git push origin --delete",
+        "uv pip install --system -e .",
+        'eval "$(cat ./x.sh)"',
     ],
 )
 def test_round10_look_alikes_that_still_need_a_human_ask(command: str) -> None:

@@ -43,6 +43,7 @@ from workset.safety.rules.known_lists import (
     PROJECT,
     READ_ONLY,
     SCRATCH,
+    SHELL_SETUP,
     SUBCOMMANDS,
     WRITERS,
     WRITING_FLAGS,
@@ -423,6 +424,23 @@ def _port_check(cmd: Cmd, ctx: Context) -> Finding | None:
     return unknown_program(cmd.argv[0])
 
 
+def shell_setup(cmd: Cmd) -> bool:
+    """``pyenv init -``, ``ssh-agent -s``, ``direnv hook bash``: prints code that sets up
+    this shell, and nothing else (see ``SHELL_SETUP``)."""
+    forms = SHELL_SETUP.get(cmd.name, ())
+    args = tuple(a for a in cmd.args() if a not in ("--no-rehash",))
+    return not any(cmd.dynamic) and any(args == form for form in forms)
+
+
+def _shell_setup(cmd: Cmd, ctx: Context) -> Finding | None:
+    if shell_setup(cmd):
+        return None
+    allowed = SUBCOMMANDS.get(cmd.name)
+    if allowed is not None and subcommand(cmd)[0] in allowed:
+        return None
+    return unknown_program(cmd.argv[0])
+
+
 def _fc(cmd: Cmd, ctx: Context) -> Finding | None:
     """``fc -l`` (``-ln``, ``-lr``) lists the shell's history; without ``-l`` it runs it again."""
     flags, _ = parse_flags(cmd.args())
@@ -585,6 +603,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
         for n in ("curl", "wget", "http", "https", "xh", "ping", "ping6", "dig", "nslookup", "host")
     },
     "fc": _fc,
+    **{n: _shell_setup for n in SHELL_SETUP if n not in ("conda",)},
     "rclone": _rclone,
     "cpio": _cpio,
     **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},

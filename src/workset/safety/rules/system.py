@@ -209,11 +209,13 @@ _PIP_FLAGS = frozenset({"-q", "--quiet", "-v", "--verbose", "-U", "--upgrade", "
 def _project_into_workspace_venv(cmd: Cmd, ctx: Context) -> bool:
     """A virtualenv of the workspace installing the project's own files into itself
     (``./.venv/bin/pip install -e . --no-deps``, ``.venv/bin/python -m pip install -r
-    requirements.txt``): confined to the workspace like ``uv sync``. A package named by
-    name (a typosquat is one letter away), another index or an install outside asks."""
-    if not cmd.name.startswith("pip") or "/" not in cmd.argv[0] or cmd.is_dynamic(0):
+    requirements.txt``, ``uv pip install -e .``): confined to the workspace like ``uv sync``.
+    A package named by name (a typosquat is one letter away), another index or an install
+    outside asks."""
+    uv = cmd.name == "uv" and cmd.args()[:1] == ("pip",)  # uv pip: the project's .venv
+    if not uv and (not cmd.name.startswith("pip") or "/" not in cmd.argv[0]):
         return False
-    if not paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace):
+    if cmd.is_dynamic(0) or not (uv or paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace)):
         return False
     args = cmd.args()
     if "install" not in args:
