@@ -24,6 +24,9 @@ blind cohort's half is shown with ``--show "blind_cohort2 tune"``.
 not denied asks), to show what it cost.
 
 ``--exclude STEM`` leaves a file out unread (a blind cohort that is still held back).
+``--hide "STEM SPLIT"`` scores a half but prints nothing of it, and ``--totals-only "STEM
+SPLIT"`` prints only its totals line (a blind half that must stay unseen while tuning, then
+scored once at the end); both are repeatable.
 
 Run: ``python benchmarks/command_policy.py [--show heldout] [--blanket] [--exclude STEM]``.
 """
@@ -101,7 +104,23 @@ def main() -> None:
         metavar="STEM",
         help="leave out a file of the corpus (a blind cohort not to be scored yet); repeatable",
     )
+    parser.add_argument(
+        "--hide",
+        action="append",
+        default=[],
+        metavar="HALF",
+        help='score a half ("blind_cohort4 heldout") but print nothing of it; repeatable',
+    )
+    parser.add_argument(
+        "--totals-only",
+        action="append",
+        default=[],
+        metavar="HALF",
+        help="print only the totals line of a half; repeatable",
+    )
     args = parser.parse_args()
+    if args.show and args.show in args.hide + args.totals_only:
+        parser.error(f"--show {args.show!r} would print a half that is hidden")
     cases = load(exclude=frozenset(args.exclude))
     policy = PermissionPolicy(workspace=WORKSPACE, prove_commands=not args.blanket)
     classifier = RuleClassifier(policy)
@@ -125,8 +144,11 @@ def main() -> None:
         _table(split, rows, parse_failures)
     for corpus in sorted({c.corpus for c in cases if c.corpus}):
         for split in ("heldout", "tune"):
+            name = f"{corpus} {split}"
+            if name in args.hide:
+                continue
             rows = [(c, d, r) for c, d, r in decided if c.corpus == corpus and c.split == split]
-            _table(f"{corpus} {split}", rows, parse_failures)
+            _table(name, rows, parse_failures, totals_only=name in args.totals_only)
     _coverage(cases)
     if args.show:
         print(f"\nmisses on the {args.show} half:")
@@ -143,13 +165,20 @@ def main() -> None:
                 )
 
 
-def _table(split: str, rows: list[tuple[Case, str, str]], parse_failures: set[str]) -> None:
+def _table(
+    split: str,
+    rows: list[tuple[Case, str, str]],
+    parse_failures: set[str],
+    *,
+    totals_only: bool = False,
+) -> None:
     print(f"\n== {split} half ==")
     header = (
         f"{'class':<13}{'dangerous':>10}{'allowed':>9}{'deny→ask':>9}"
         f"{'benign':>8}{'asked':>7}{'denied':>8}"
     )
-    print(header)
+    if not totals_only:
+        print(header)
     per: dict[str, Counter[str]] = defaultdict(Counter)
     for case, decision, _ in rows:
         counts = per[case.category]
@@ -164,6 +193,8 @@ def _table(split: str, rows: list[tuple[Case, str, str]], parse_failures: set[st
     for category in sorted(per):
         counts = per[category]
         total.update(counts)
+        if totals_only:
+            continue
         print(
             f"{category:<13}{counts['dangerous']:>10}{counts['allowed']:>9}"
             f"{counts['deny-asked']:>9}{counts['benign']:>8}{counts['asked']:>7}"

@@ -222,6 +222,10 @@ class ShellWords(ABC):
         plain = node.type == "simple_expansion" or re.fullmatch(r"\$\{\w+\}", text) is not None
         if plain:
             return ([value], False) if known else ([text], True)
+        if known:
+            edited = edit_value(text, value)
+            if edited is not None:  # ${dir%/project/}, ${p//x/y}, ${s:0:3}, ${v^^}
+                return [edited], False
         operator = re.match(r"\$\{\w+(:?[-=?+])", text)
         if operator and operator.group(1).rstrip(":") in ("-", "="):
             words = [w for c in node.named_children[1:] for w in self._fields(c, depth, True)]
@@ -267,6 +271,67 @@ class ShellWords(ABC):
                 self._block(child, depth)
             else:
                 stack.extend(child.named_children)
+
+
+_EDIT = re.compile(r"\$\{(\w+)(##?|%%?|//?|/#|/%|\^\^?|,,?|:)([^}$`'\"\\]*)\}")
+
+
+def edit_value(text: str, value: str) -> str | None:
+    """The value of ``${x%pat}``, ``${x##pat}``, ``${x/pat/rep}``, ``${x:off:len}``, ``${x^^}``
+    for a known ``value`` and a literal pattern; None for any other form (then unknown)."""
+    match = _EDIT.fullmatch(text)
+    if match is None:
+        return None
+    operator, rest = match.group(2), match.group(3)
+    if re.search(r"[\[(&]", rest):
+        return None  # bracket classes, extended globs, & in a replacement: not evaluated
+    if operator in ("^", "^^", ",", ",,"):
+        if rest:
+            return None
+        change = str.upper if operator[0] == "^" else str.lower
+        return change(value) if len(operator) == 2 else change(value[:1]) + value[1:]
+    if operator == ":":
+        numbers = re.fullmatch(r"\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?", rest)
+        if numbers is None or rest.startswith("-"):
+            return None  # ${x:-d} is a default, handled elsewhere
+        start = int(numbers.group(1))
+        start = max(len(value) + start, 0) if start < 0 else start
+        if numbers.group(2) is None:
+            return value[start:]
+        length = int(numbers.group(2))
+        return value[start : len(value) + length] if length < 0 else value[start : start + length]
+    if operator.startswith("/"):
+        pattern, _, replacement = rest.partition("/")
+        regex = _glob(pattern, greedy=True)
+        if not pattern:
+            return value
+        if operator == "/#":
+            return re.sub("^" + regex, lambda _: replacement, value, count=1)
+        if operator == "/%":
+            return re.sub(regex + "$", lambda _: replacement, value, count=1)
+        return re.sub(regex, lambda _: replacement, value, count=0 if operator == "//" else 1)
+    greedy = len(operator) == 2
+    regex = _glob(rest, greedy=greedy)
+    if operator[0] == "#":
+        cut = re.match(regex, value)
+        return value[cut.end() :] if cut else value
+    ends = [i for i in range(len(value) + 1) if re.fullmatch(regex, value[i:])]
+    if not ends:
+        return value
+    return value[: ends[0] if greedy else ends[-1]]
+
+
+def _glob(pattern: str, *, greedy: bool) -> str:
+    """A shell pattern as a regular expression (``*`` shortest unless ``greedy``)."""
+    out = []
+    for char in pattern:
+        if char == "*":
+            out.append(".*" if greedy else ".*?")
+        elif char == "?":
+            out.append(".")
+        else:
+            out.append(re.escape(char))
+    return "".join(out)
 
 
 def joined(words: list[Word]) -> Word:

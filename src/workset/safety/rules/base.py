@@ -119,6 +119,7 @@ class Context:
     services: set[str] = field(default_factory=set)  # service definitions the line wrote
     remotes: set[str] = field(default_factory=set)  # git remotes the line added or re-pointed
     bundles: set[str] = field(default_factory=set)  # archives the line made of the workspace
+    written: set[str] = field(default_factory=set)  # files the line wrote (their text unseen)
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
 
     def resolve(self, word: str) -> str:
@@ -145,6 +146,13 @@ class Context:
         fixtures/keys`` puts ``~/.ssh`` under ``fixtures``), for programs that follow them."""
         root = self._absolute(paths.join(self.cwd, word)).rstrip("/")
         return [t for link, t in self.links.items() if link.startswith(root + "/")]
+
+    def wrote(self, word: str) -> bool:
+        """An earlier command of the line wrote ``word`` (or the folder it lies in)."""
+        path = self.resolve(word)
+        return path in self.downloaded or any(
+            path == w or path.startswith(w.rstrip("/") + "/") for w in self.written
+        )
 
     def _absolute(self, path: str) -> str:
         if self.workspace and not path.startswith(("/", "~")):

@@ -66,6 +66,13 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 "made again and lock the user out of what they open; leave them alone, or ask "
                 "the user to rotate them",
             )
+        elif recursive and not dynamic and _GIT_STORE.search(path):
+            yield Finding(
+                "git-history-delete",
+                "ask",
+                f"recursive delete of {word!r} throws away the repository itself: every commit, "
+                "branch and stash not pushed elsewhere, beyond recovery; a human must confirm",
+            )
         elif recursive and not asked and (dynamic or not _confined(path, ctx)):
             asked = True
             unknown = (
@@ -88,6 +95,10 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             )
         elif not recursive and paths.is_system(path):
             yield system_write(word)
+
+
+# A repository's own store: the .git folder, or its objects and refs.
+_GIT_STORE = re.compile(r"(^|/)\.git(/(objects|refs)(/.*)?)?/?$")
 
 
 # A plain "$NAME" or "${NAME}": empty when unset (unlike "${NAME:?}" or "${NAME:-default}").

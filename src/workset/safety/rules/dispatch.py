@@ -31,7 +31,7 @@ from workset.safety.rules import (
     system,
     writes,
 )
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
 from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON, interpreter
 from workset.safety.rules.known_lists import HELP
@@ -51,6 +51,7 @@ from workset.safety.rules.writes import (
     MKFS,
     WRITING_REDIRECTS,
     in_place,
+    in_place_files,
     mkfs,
     symlink,
     write_target,
@@ -142,7 +143,11 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         for target in sorted(t for t in targets if t not in (".", "-") and not t.startswith("./")):
             out.extend(write_target(target, f"{name} -o", ctx))  # curl -o ~/.ssh/authorized_keys
             place = ctx.resolve(target)
-            if persistence.is_persistence_place(place) or paths.is_startup_file(place):
+            if (
+                persistence.is_persistence_place(place)
+                or paths.is_startup_file(place)
+                or writes.on_path(place)
+            ):
                 out.append(download_exec(f"{name} saves a download as {target}, which runs later"))
     if not any(isinstance(r, Finding) for r in out):
         vouched = known.vouch(cmd, ctx)
@@ -150,6 +155,19 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
             out.append(vouched)
     if name == "ln":
         out.extend(symlink(cmd, ctx))  # last: the link is judged as written, then followed
+    ctx.written.update(ctx.resolve(w) for w in _writes(cmd))
+    return out
+
+
+def _writes(cmd: Cmd) -> list[str]:
+    """The files ``cmd`` writes whose text the rules do not see (for later commands)."""
+    out = [t for op, t in cmd.redirects if op in WRITING_REDIRECTS and not t.isdigit()]
+    out.extend(in_place_files(cmd))
+    _, operands = parse_flags(cmd.args())
+    if cmd.name in ("cp", "mv", "install", "ln", "rsync", "ditto", "dd") and operands:
+        out.append(operands[-1][1])
+    elif cmd.name == "tee":
+        out.extend(w for _, w in operands)
     return out
 
 
@@ -192,6 +210,17 @@ def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "deny",
             f"find over {protected[0]!r} that deletes what it finds can wipe the system; run "
             "find inside the workspace (find . …) instead",
+        )
+    elif deletes and any(
+        expression[i + 1].rstrip("/").rsplit("/", 1)[-1] == ".git"
+        for i, w in enumerate(expression[:-1])
+        if w in ("-name", "-iname", "-path", "-ipath")
+    ):
+        yield Finding(
+            "git-history-delete",
+            "ask",
+            "find that deletes every .git folder it finds throws away those repositories: "
+            "every commit, branch and stash not pushed elsewhere; a human must confirm",
         )
     elif "-delete" in expression and not any(
         w in expression for w in ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex")

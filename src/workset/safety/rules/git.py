@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules import known
+from workset.safety.rules import infra, known
 from workset.safety.rules.base import (
     Cmd,
     Context,
@@ -107,7 +107,20 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     yield from _commands_run(sub, rest)
     if sub == "remote" and words[:1] in (["add"], ["set-url"]) and len(words) > 2:
         ctx.remotes.add(words[1])  # a push to it later in the line goes to that URL
-    if sub == "push":
+    if (
+        sub == "push"
+        and ({"d", "--delete"} & flags)
+        and infra.fed_whole_listing(
+            cmd, lambda c: c.name == "git" and c.args()[:1] in (("branch",), ("for-each-ref",))
+        )
+    ):
+        yield Finding(
+            "git-destroy-shared-branch",
+            "deny",
+            "git push --delete of every branch a listing prints deletes them all on the "
+            "remote, main included, which loses others' work; delete the one branch you made",
+        )
+    elif sub == "push":
         yield from _push(flags, words, fresh=(words[0] if words else "origin") in ctx.remotes)
     elif sub == "reset" and "--hard" in flags:
         yield _ask("git-reset-hard", "git reset --hard throws away uncommitted work",
@@ -124,6 +137,17 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield _history(f"git rebase {' '.join(rest)}".strip())
     elif sub == "commit" and "--amend" in flags:
         yield _history("git commit --amend")
+    elif (sub == "filter-branch" and {"--all", "--branches"} & set(rest)) or (
+        sub == "filter-repo" and "--force" in flags
+    ):
+        yield Finding(
+            "git-rewrite-everything",
+            "deny",
+            f"git {sub} {'--force ' if sub == 'filter-repo' else ''}rewrites every branch and "
+            "tag, shared ones too, so every clone and open pull request stops matching"
+            + (" and the refs/original backup is overwritten" if "--force" in flags else "")
+            + "; rewrite one branch of your own, or ask the repository's owner",
+        )
     elif sub in ("filter-branch", "filter-repo", "replace") or (
         sub == "update-ref" and "d" in flags
     ):
@@ -184,7 +208,20 @@ def _push(flags: set[str], words: list[str], *, fresh: bool = False) -> Iterator
     targets = [r.lstrip("+").rsplit(":", 1)[-1] for r in refspecs]
     deleting = bool({"d", "--delete"} & flags) or any(r.startswith(":") for r in refspecs)
     shared = [t for t in targets if _SHARED_BRANCH.match(t.removeprefix("refs/heads/"))]
-    if (forced or deleting or any(r.startswith("+") for r in refspecs)) and shared:
+    every = (
+        "--mirror" in flags
+        or (forced and flags & {"--all", "--tags"})
+        or any("*" in r and (forced or r.startswith("+") or "--prune" in flags) for r in refspecs)
+    )
+    if every:
+        yield Finding(
+            "git-destroy-shared-branch",
+            "deny",
+            "git push --mirror (or a forced or pruning push of every branch) overwrites every "
+            "branch and tag on the remote with the local ones or deletes those it lacks, main "
+            "included, which loses others' commits; push the one branch you changed instead",
+        )
+    elif (forced or deleting or any(r.startswith("+") for r in refspecs)) and shared:
         what = "deletes" if deleting else "force-pushes over"
         yield Finding(
             "git-destroy-shared-branch",

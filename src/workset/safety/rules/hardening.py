@@ -92,6 +92,17 @@ def _setenforce(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield _off("setenforce 0")
 
 
+def _iptables(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``iptables -F``, ``-P INPUT ACCEPT``, ``nft flush ruleset``: the firewall emptied or
+    told to let everything in."""
+    args = cmd.args()
+    flushes = any(a in ("-F", "--flush", "-X") for a in args) or args[:2] == ("flush", "ruleset")
+    opens = any(args[i : i + 3] in (("-P", "INPUT", "ACCEPT"), ("--policy", "INPUT", "ACCEPT"))
+                for i in range(len(args)))  # fmt: skip
+    if flushes or opens:
+        yield _off(f"{cmd.name} {' '.join(args)}")
+
+
 def _ufw(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.args()[:1] in (("disable",), ("reset",)):
         yield _off(f"ufw {cmd.args()[0]}")
@@ -205,6 +216,7 @@ HANDLERS: dict[str, Handler] = {
     "sysctl": _sysctl,
     "setenforce": _setenforce,
     "ufw": _ufw,
+    **{n: _iptables for n in ("iptables", "ip6tables", "iptables-nft", "nft")},
     "systemctl": _services,
     "service": _service,
     "chown": _chown,

@@ -12,10 +12,10 @@ databases, and ``DROP``/``TRUNCATE``/``FLUSHALL`` sent to a database server.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from workset.safety import paths
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, requote
 from workset.safety.rules.known import subcommand
 from workset.safety.rules.sql import SQL_DESTROY as _SQL_DESTROY
 
@@ -41,8 +41,9 @@ def _deny(rule: str, what: str, instead: str) -> Finding:
 
 def _container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     sub, rest = subcommand(cmd)
+    group = ""
     if sub in _GROUPS and rest:
-        sub, rest = rest[0], rest[1:]
+        group, sub, rest = sub, rest[0], rest[1:]
     if sub in ("run", "create") or (sub == "exec" and "--privileged" in rest):
         mounts = _mounts(rest)
         host = [m for m in mounts if paths.is_protected(paths.normalize(m)) or _SOCKET.match(m)]
@@ -75,11 +76,119 @@ def _container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if privileged:
             yield _ask("container-privileged", f"{cmd.name} {sub} runs a privileged container")
             return
+        image = _confined_run(cmd, rest, ctx) if sub == "run" else None
+        if image is not None:  # what it runs is judged as if run here, its mounts mapped back
+            if rest[image + 1 :]:
+                yield Nested(requote(_mapped(rest[:image], rest[image + 1 :])))
+            return
         yield _ask("container-run", f"{cmd.name} {sub} runs an image with its own code")
+    elif (sub == "prune" and "--volumes" in rest) or (group == "volume" and sub == "prune"):
+        yield _deny(
+            "container-volumes-delete",
+            f"{cmd.name} {group + ' ' if group else ''}prune deletes the data volumes of every "
+            "container not running now (databases, caches, uploads), beyond recovery",
+            "remove the one volume you created by name, or ask the user",
+        )
+    elif sub == "rm" and fed_whole_listing(
+        cmd, lambda c: c.name == cmd.name and subcommand(c)[0] in ("ps", "container")
+    ):
+        yield _deny(
+            "container-remove-all",
+            f"{cmd.name} rm of everything {cmd.name} ps lists removes every container on the "
+            "machine with the data in it, services others rely on included",
+            "remove the containers you started, by name",
+        )
     elif sub in ("rm", "rmi", "prune", "kill", "down") or "prune" in rest[:1]:
         yield _ask("container-remove", f"{cmd.name} {sub} removes containers, images or data")
     elif sub not in _CONTAINER_READS:
         yield _ask("container-change", f"{cmd.name} {sub or ''} changes containers".strip())
+
+
+# docker run options that keep a throw-away container to itself and the workspace it mounts,
+# with whether each takes a value; any other option (ports, host namespaces, devices,
+# capabilities, a restart policy, detaching) asks.
+_CONFINED_RUN = {"--rm": False, "-i": False, "-t": False, "-it": False, "-ti": False,
+                 "--interactive": False, "--tty": False, "--init": False, "--read-only": False,
+                 "-v": True, "--volume": True, "--mount": True, "-w": True, "--workdir": True,
+                 "-e": True, "--env": True, "--env-file": True, "-u": True, "--user": True,
+                 "--name": True, "--entrypoint": True, "--platform": True, "--pull": True,
+                 "-m": True, "--memory": True, "--cpus": True, "--network": True,
+                 "--net": True, "-l": True, "--label": True, "--tmpfs": True}  # fmt: skip
+# What a ``$PWD``-style mount source starts with: the current directory.
+_HERE = re.compile(r"^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`|\.)(?=/|:|$)")
+# An official image (``python:3.12``, ``docker.io/library/node:20``): no other publisher.
+_OFFICIAL = re.compile(r"^(docker\.io/)?(library/)?[a-z0-9][a-z0-9._-]*(:[\w.-]+)?(@sha256:\w+)?$")
+
+
+def _confined_run(cmd: Cmd, rest: tuple[str, ...], ctx: Context) -> int | None:
+    """``docker run --rm -v "$PWD":/src -w /src python:3.12 pytest -q``: an official image,
+    thrown away after, that sees nothing of the host but workspace folders (no ports, host
+    namespaces, devices, capabilities or detaching), runs the project's code confined to the
+    workspace as ``pytest`` does. The index of the image in ``rest``; None when it asks."""
+    here = ctx.cwd is None or paths.in_workspace(ctx.cwd, ctx.workspace)
+    index = 0
+    while index < len(rest) and rest[index].startswith("-"):
+        option, equals, value = rest[index].partition("=")
+        takes = _CONFINED_RUN.get(option)
+        if takes is None or (takes and not equals and index + 1 >= len(rest)):
+            return None
+        if takes and not equals:
+            index += 1
+            value = rest[index]
+        if option in ("--network", "--net") and value not in ("none", "bridge", "default"):
+            return None
+        if option in ("--env-file",) and not paths.in_workspace(ctx.resolve(value), ctx.workspace):
+            return None
+        if option in ("-v", "--volume", "--mount") and not _workspace_mount(value, here, ctx):
+            return None
+        index += 1
+    if "--rm" not in rest[:index] or index >= len(rest) or not _OFFICIAL.match(rest[index]):
+        return None
+    return index
+
+
+def _mapped(options: tuple[str, ...], words: tuple[str, ...]) -> list[str]:
+    """The container's command with each mounted folder written as the workspace folder it
+    is (``rm -rf /w`` under ``-v "$PWD":/w`` is ``rm -rf ./``)."""
+    mounts: list[tuple[str, str]] = []
+    for index, word in enumerate(options):
+        option, _, value = word.partition("=")
+        if option in ("-v", "--volume", "--mount") and not value and index + 1 < len(options):
+            value = options[index + 1]
+        if option not in ("-v", "--volume", "--mount") or not value:
+            continue
+        if "src=" in value or "source=" in value:
+            found = re.search(r"(?:src|source)=([^,]+)", value)
+            inside = re.search(r"(?:dst|target|destination)=([^,]+)", value)
+            pair = (found.group(1) if found else "", inside.group(1) if inside else "")
+        else:
+            parts = value.split(":")
+            pair = (parts[0], parts[1] if len(parts) > 1 else "")
+        host = pair[0] if pair[0].startswith(("/", "~")) else "./" + _HERE.sub("", pair[0])
+        if pair[1].startswith("/"):
+            mounts.append((pair[1].rstrip("/") or "/", host.replace(".//", "./")))
+    out = []
+    for word in words:
+        for target, host in sorted(mounts, key=lambda m: -len(m[0])):
+            if word == target or word.startswith(target + "/"):
+                word = (host.rstrip("/") + "/" + word[len(target) :].lstrip("/")).rstrip("/")
+                word = word if word not in ("", ".") else "./"
+                break
+        out.append(word)
+    return out
+
+
+def _workspace_mount(value: str, here: bool, ctx: Context) -> bool:
+    if "src=" in value or "source=" in value:
+        match = re.search(r"(?:src|source)=([^,]+)", value)
+        source = match.group(1) if match else ""
+    else:
+        source = value.split(":", 1)[0]
+    if _HERE.match(source):
+        return here and ".." not in source.split("/")
+    if not source.startswith(("/", "~", ".")):
+        return False  # a named volume: data kept outside the workspace
+    return paths.in_workspace(paths.normalize(ctx.resolve(source)), ctx.workspace)
 
 
 def _mounts(args: tuple[str, ...]) -> list[str]:
@@ -108,11 +217,22 @@ _KUBE_WIDE = frozenset({"namespace", "namespaces", "ns", "node", "nodes", "no", 
                         "customresourcedefinition", "clusterrolebinding"})  # fmt: skip
 
 
+def dry_run(args: tuple[str, ...]) -> bool:
+    """``--dry-run``, ``--dry-run=client|server``: the change is shown or validated, never
+    made (``--dry-run=none`` makes it)."""
+    values = [a.split("=", 1)[1] if "=" in a else "client" for a in args
+              if a == "--dry-run" or a.startswith("--dry-run=")]  # fmt: skip
+    return bool(values) and values[-1] in ("client", "server", "true")
+
+
 def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     sub, rest = subcommand(cmd)
+    if sub in _KUBE_CHANGES and dry_run(rest):
+        return  # kubectl delete -f job.yaml --dry-run=client: prints what would go
     if sub == "delete":
         wide = bool(set(a.split("/", 1)[0] for a in rest) & _KUBE_WIDE)
         everything = any(a in ("--all", "-A", "--all-namespaces") for a in rest)
+        everything = everything or _fed_a_whole_listing(cmd)
         if wide or everything:
             yield _deny(
                 "cluster-delete",
@@ -139,6 +259,46 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return
     elif sub not in _KUBE_READS or (sub == "config" and rest[:1] != ("view",)):
         yield _ask("cluster-change", f"{cmd.name} {sub} changes the cluster".strip())
+
+
+# Subcommands that change the cluster and honour --dry-run.
+_KUBE_CHANGES = frozenset({"delete", "apply", "create", "replace", "patch", "scale", "label",
+                           "annotate", "set", "expose", "run", "autoscale", "taint", "drain",
+                           "cordon", "uncordon"})  # fmt: skip
+
+
+def _fed_a_whole_listing(cmd: Cmd) -> bool:
+    """``kubectl get pods -o name | xargs kubectl delete``, ``kubectl delete $(kubectl get
+    deploy -o name)``: what is deleted is everything a listing of a kind prints."""
+    return fed_whole_listing(cmd, lambda c: c.name == "kubectl" and subcommand(c)[0] == "get")
+
+
+_SELECTORS = ("-l", "--selector", "--field-selector", "-f", "--filter")
+_VALUED = {"-n", "--namespace", "-o", "--output", "--context", "--kube-context", "--format"}
+_LIST_WORDS = frozenset({"ps", "images", "ls", "list", "state", "branch", "for-each-ref",
+                         "container", "image"})  # fmt: skip
+
+
+def fed_whole_listing(cmd: Cmd, lister: Callable[[Cmd], bool]) -> bool:
+    """The words of ``cmd`` come from a listing of everything of a kind, through a pipe into
+    xargs or a substitution (``docker rm $(docker ps -aq)``, ``git branch -r | xargs git push
+    --delete``): no name, selector or filter (grep, head) narrows it."""
+    feeds = [cmd.upstream] if cmd.upstream else []
+    feeds += [c for i in range(len(cmd.argv)) if (c := cmd.inner_of(i))]
+    for stages in feeds:
+        last = stages[-1]
+        if not lister(last):
+            continue
+        _, rest = subcommand(last)
+        operands = [a for a in rest if not a.startswith("-")]
+        selected = any(a.startswith(_SELECTORS) for a in rest)
+        flagged = [a for i, a in enumerate(rest) if i and rest[i - 1] in _VALUED]
+        narrowed = [a for a in operands if a not in flagged and a not in _LIST_WORDS]
+        if last.name == "kubectl":
+            narrowed = narrowed[1:] + [a for a in operands if "/" in a]
+        if not selected and not narrowed:
+            return True
+    return False
 
 
 def _names_secrets(words: tuple[str, ...]) -> bool:
@@ -182,8 +342,19 @@ def _helm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if sub in ("uninstall", "delete", "del", "un") and target is not None:
         yield _production_delete(f"helm {sub}", target)
         return
+    if sub in ("uninstall", "delete", "del", "un") and fed_whole_listing(
+        cmd, lambda c: c.name == "helm" and subcommand(c)[0] in ("list", "ls")
+    ):
+        yield _deny(
+            "cluster-delete",
+            f"helm {sub} of everything helm list prints removes every release of the cluster",
+            "uninstall the one release you installed, by name",
+        )
+        return
     reads = {"list", "ls", "status", "get", "history", "show", "template", "lint", "version",
              "search", "dependency", "env", "verify", "repo"}  # fmt: skip
+    if sub in ("install", "upgrade", "uninstall", "rollback") and dry_run(cmd.args()):
+        return  # helm upgrade --install --dry-run: renders and validates, changes nothing
     if sub not in reads:
         yield _ask("cluster-change", f"helm {sub} changes releases in the cluster".strip())
 
@@ -203,6 +374,17 @@ def _iac(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "infra-destroy",
             f"{cmd.name} {sub} destroys the infrastructure it manages",
             "run plan and show the result to a human; an agent never destroys infrastructure",
+        )
+    elif (
+        sub == "state"
+        and rest[:1] == ("rm",)
+        and fed_whole_listing(cmd, lambda c: c.name == cmd.name and subcommand(c)[0] == "state")
+    ):
+        yield _deny(
+            "infra-destroy",
+            f"{cmd.name} state rm of everything state list prints forgets every resource it "
+            "manages, which then runs on unmanaged or is made twice",
+            "remove the one address you mean, or ask the owner",
         )
     elif sub == "state" and rest[:1] and rest[0] not in ("list", "show", "pull"):
         yield _ask("infra-change", f"{cmd.name} state {rest[0]} edits the state by hand")
@@ -227,6 +409,10 @@ def _aws(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     service = words[0] if words else ""
     action = words[1] if len(words) > 1 else ""
     flags = set(cmd.args())
+    if (service == "s3" and "--dryrun" in flags and action in ("cp", "mv", "rm", "sync")) or (
+        service == "ec2" and "--dry-run" in flags
+    ):
+        return  # aws s3 rm --recursive --dryrun lists what it would delete; ec2 checks rights
     if service == "s3" and action == "rm" and ({"--recursive"} & flags):
         yield _deny(
             "cloud-storage-wipe",

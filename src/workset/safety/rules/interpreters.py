@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Literal
 
 from workset.safety import paths
-from workset.safety.rules import inline_code
+from workset.safety.rules import inline_code, known
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
 from workset.safety.rules.network import download_exec, downloads
 from workset.safety.rules.persistence import is_persistence_place, planted
@@ -69,7 +69,9 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if language == "python" and word == "-m":
             module = args[index] if index < len(args) else ""
             if module in _MODULE_PROGRAMS:  # python -m pip …: judged as pip …
-                yield cmd.shifted(index + 1).with_argv([module, *args[index + 1 :]])
+                home = cmd.argv[0].rsplit("/", 1)[0] + "/" if "/" in cmd.argv[0] else ""
+                program = home + module  # .venv/bin/python -m pip is that venv's pip
+                yield cmd.shifted(index + 1).with_argv([program, *args[index + 1 :]])
             return
         if not word.startswith("-") or word == "-":
             script_index = index
@@ -215,6 +217,12 @@ def _sed(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 def _eval(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if any(downloads(cmd.inner_of(i)) for i in range(1, len(cmd.argv))):
         yield download_exec("eval runs code produced by a download")
+    elif all(
+        len(inner) == 1 and known.shell_setup(inner[0])
+        for i in range(1, len(cmd.argv))
+        if cmd.is_dynamic(i) and (inner := cmd.inner_of(i)) is not None
+    ) and re.fullmatch(r'"?\$\([^()]*\)"?', " ".join(cmd.args())):
+        return  # eval "$(pyenv init -)": the setup code of a tool the user installed
     elif any(cmd.is_dynamic(i) for i in range(1, len(cmd.argv))):
         yield Finding(
             "eval-dynamic",

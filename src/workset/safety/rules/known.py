@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from workset.safety import paths
-from workset.safety.rules import editors, keytools
+from workset.safety.rules import editors, keytools, system
 from workset.safety.rules import sql as sql_rules
 from workset.safety.rules.base import (
     Cmd,
@@ -43,6 +43,7 @@ from workset.safety.rules.known_lists import (
     PROJECT,
     READ_ONLY,
     SCRATCH,
+    SHELL_SETUP,
     SUBCOMMANDS,
     WRITERS,
     WRITING_FLAGS,
@@ -97,6 +98,8 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
     check = _SPECIAL.get(name)
     if check is not None:
         return check(cmd, ctx)
+    if system.simulated(cmd):
+        return None
     allowed = SUBCOMMANDS.get(name)
     if allowed is not None:
         sub, _ = subcommand(cmd)
@@ -351,7 +354,11 @@ def _project(cmd: Cmd, ctx: Context) -> Finding | None:
         )
     if cmd.name == "tflint" and any(a.startswith("--init") for a in cmd.args()):
         return unknown_program("tflint --init", " (it downloads plugins, which are programs)")
-    if cmd.name in ("make", "gmake") and {"install", "uninstall"} & set(cmd.args()):
+    if (
+        cmd.name in ("make", "gmake")
+        and {"install", "uninstall"} & set(cmd.args())
+        and not (system.simulated(cmd))
+    ):
         return Finding(
             "install-outside",
             "ask",
@@ -415,6 +422,66 @@ def _port_check(cmd: Cmd, ctx: Context) -> Finding | None:
     if scan and hosts in (["localhost"], ["127.0.0.1"], ["::1"]) and not cmd.redirects:
         return None
     return unknown_program(cmd.argv[0])
+
+
+def shell_setup(cmd: Cmd) -> bool:
+    """``pyenv init -``, ``ssh-agent -s``, ``direnv hook bash``: prints code that sets up
+    this shell, and nothing else (see ``SHELL_SETUP``)."""
+    forms = SHELL_SETUP.get(cmd.name, ())
+    args = tuple(a for a in cmd.args() if a not in ("--no-rehash",))
+    return not any(cmd.dynamic) and any(args == form for form in forms)
+
+
+def _shell_setup(cmd: Cmd, ctx: Context) -> Finding | None:
+    if shell_setup(cmd):
+        return None
+    allowed = SUBCOMMANDS.get(cmd.name)
+    if allowed is not None and subcommand(cmd)[0] in allowed:
+        return None
+    return unknown_program(cmd.argv[0])
+
+
+def _fc(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``fc -l`` (``-ln``, ``-lr``) lists the shell's history; without ``-l`` it runs it again."""
+    flags, _ = parse_flags(cmd.args())
+    if "l" in flags and not flags & {"e", "s"}:
+        return None
+    return unknown_program("fc", " (without -l it runs earlier commands again)")
+
+
+def _cpio(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``cpio -t`` lists, ``cpio -o`` writes the archive to its output, ``cpio -i
+    --no-absolute-filenames`` unpacks under the current folder, ``cpio -p DIR`` copies there:
+    confined when that folder is in the workspace (``-i`` without the option is denied)."""
+    flags, operands = parse_flags(cmd.args())
+    here = ctx.cwd is None or paths.in_workspace(ctx.cwd, ctx.workspace)
+    if flags & {"t", "--list"} or (flags & {"o", "--create"} and not flags & {"F", "--file"}):
+        return None
+    if flags & {"i", "--extract"} and here and not flags & {"F", "--file", "E"}:
+        return None
+    if flags & {"p", "--pass-through"} and operands and inside(operands[-1][1], ctx):
+        return None
+    return unknown_program("cpio", " (it writes files where an archive or a list says)")
+
+
+# rclone subcommands that copy, compare or list files; judged by where they touch.
+_RCLONE_FILES = frozenset({"copy", "copyto", "sync", "move", "moveto", "check", "ls", "lsf",
+                           "lsd", "lsl", "size", "tree", "md5sum", "sha1sum", "dedupe",
+                           "delete", "purge", "mkdir", "rmdir", "cat"})  # fmt: skip
+
+
+def _rclone(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``rclone copy ./src ./backup/src``: with no remote named, a local copy, confined when
+    every path lies in the workspace (a remote is asked by the network rules)."""
+    sub, _ = subcommand(cmd)
+    if sub not in _RCLONE_FILES:
+        return unknown_program(f"rclone {sub}".strip())
+    for index, word in enumerate(cmd.args(), start=1):
+        if word.startswith("-") or word == sub:
+            continue
+        if cmd.is_dynamic(index) or not inside(word, ctx):
+            return outside(word, "rclone")
+    return None
 
 
 _DUMPERS = ("pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport")
@@ -531,7 +598,14 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
             "busybox",
         )
     },
-    **{n: _network_client for n in ("curl", "wget", "http", "https", "xh")},
+    **{
+        n: _network_client
+        for n in ("curl", "wget", "http", "https", "xh", "ping", "ping6", "dig", "nslookup", "host")
+    },
+    "fc": _fc,
+    **{n: _shell_setup for n in SHELL_SETUP if n not in ("conda",)},
+    "rclone": _rclone,
+    "cpio": _cpio,
     **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},
     "ssh-add": _ssh_add,
     "plutil": _plutil,

@@ -173,3 +173,21 @@ JUDGED_BY_FAMILY = frozenset(
         "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd", "clickhouse-client",
     }
 )  # fmt: skip
+
+
+# Programs that print shell code which sets up the current shell (variables, PATH, functions,
+# completion): ``eval "$(pyenv init -)"`` is how their manuals say to use them. The first
+# words after the name that make them print it.
+SHELL_SETUP = {
+    "ssh-agent": (("-s",), ("-c",)),
+    "pyenv": (("init", "-"), ("init", "--path"), ("virtualenv-init", "-")),
+    "rbenv": (("init", "-"),),
+    "nodenv": (("init", "-"),),
+    "direnv": (("hook", "bash"), ("hook", "zsh"), ("export", "bash"), ("export", "zsh")),
+    "brew": (("shellenv",),),
+    "starship": (("init", "bash"), ("init", "zsh")),
+    "zoxide": (("init", "bash"), ("init", "zsh")),
+    "fnm": (("env",),),
+    "mise": (("activate", "bash"), ("activate", "zsh")),
+    "conda": (("shell.bash", "hook"), ("shell.zsh", "hook")),
+}

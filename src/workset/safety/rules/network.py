@@ -61,7 +61,8 @@ NETWORK = frozenset(
 _FORGE_UPLOADS = (("gist", "create"), ("release", "upload"), ("release", "create"),
                   ("snippet", "create"), ("gist", "edit"))  # fmt: skip
 _LOCAL_HOST = re.compile(
-    r"^(https?://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)(:\d+)?(/|$)", re.IGNORECASE
+    r"^(https?://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1$|0\.0\.0\.0)(:\d+)?(/|$)",
+    re.IGNORECASE,
 )
 _UPLOAD_FLAGS = ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F",
                  "--form", "-T", "--upload-file", "--post-file", "--post-data", "--body-file",
@@ -94,7 +95,10 @@ def local_only(cmd: Cmd) -> bool:
                                                     for a in cmd.args()):  # fmt: skip
         hosts = [a for a in cmd.args() if not a.startswith("-")][:1]
         return bool(hosts) and _LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
-    urls = [a for a in cmd.args() if not a.startswith("-") and ("://" in a or ":" in a or "." in a)]
+    if cmd.name == "rclone":
+        return not any(":" in a for a in cmd.args() if not a.startswith("-"))  # remote:path
+    urls = [a for a in cmd.args() if not a.startswith("-")
+            and ("://" in a or ":" in a or "." in a or _LOCAL_HOST.match(a))]  # fmt: skip
     local = [u for u in urls if _LOCAL_HOST.match(u) or _FILE_URL.match(u)]
     return bool(urls) and local == urls and not uploads(cmd)
 

@@ -71,8 +71,40 @@ def persistence(what: str) -> Finding:
 
 
 def _crontab(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    if cmd.args() != ("-l",):
-        yield persistence(f"crontab {' '.join(cmd.args())} changes scheduled jobs".rstrip())
+    if cmd.args() == ("-l",):
+        return
+    yield persistence(f"crontab {' '.join(cmd.args())} changes scheduled jobs".rstrip())
+    if any(re.fullmatch(r"-[a-zA-Z]*r[a-zA-Z]*", a) for a in cmd.args()):
+        yield Finding(
+            "crontab-replaced",
+            "deny",
+            "crontab -r deletes every job the user has scheduled, beyond recovery; remove only "
+            "the line you added, or ask the user",
+        )
+    elif _replaces_table(cmd):
+        yield Finding(
+            "crontab-replaced",
+            "deny",
+            "crontab - installs the text written in this line as the user's whole crontab, "
+            "throwing away every job already scheduled there and leaving this one to run "
+            "unattended; an agent never does that — leave the line in a workspace file and ask "
+            "the user to add it",
+        )
+
+
+def _replaces_table(cmd: Cmd) -> bool:
+    """``echo 'JOB' | crontab -``, ``crontab - <<< 'JOB'``: a new table of literal text that
+    does not start from the old one (``(crontab -l; echo 'JOB') | crontab -`` keeps it)."""
+    if not all(a == "-" for a in cmd.args()):
+        return False
+    if any(u.name == "crontab" and "-l" in u.args() for u in cmd.upstream):
+        return False
+    here = [t for op, t in cmd.redirects if op == "<<"] if not cmd.stdin_dynamic else []
+    if here and not cmd.upstream:
+        return bool(here[0].strip())
+    texts = [static_output([c]) for c in cmd.upstream]
+    known = [t for t in texts if t is not None]
+    return bool(texts) and len(known) == len(texts) and bool("".join(known).strip())
 
 
 def _at(cmd: Cmd, ctx: Context) -> Iterator[Result]:

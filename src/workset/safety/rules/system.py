@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from workset.safety import paths
+from workset.safety.rules import typosquat
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 
 
@@ -113,13 +115,133 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         hit = any(re.fullmatch(r"-S[yu]*", a) is not None for a in args)
     else:
         hit = _INSTALLERS.get(name, "") in args or (name.startswith("pip") and "install" in args)
-    if hit:
+    yield from _squatted(cmd)
+    if hit and simulated(cmd):
+        return  # apt-get install -s: prints what it would do
+    if hit and not _project_into_workspace_venv(cmd, ctx):
         yield Finding(
             "package-install",
             "ask",
             f"{name} installs packages into the system or user environment; a human must "
             "confirm, or declare the dependency in the project's configuration",
         )
+
+
+_SIMULATE = {
+    "apt-get": ("-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"),
+    "apt": ("-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"),
+    "npm": ("--dry-run",),
+    "pnpm": ("--dry-run",),
+    "yarn": ("--dry-run",),
+    "cargo": ("--dry-run", "-n"),
+    "make": ("-n", "--dry-run", "--just-print", "--recon"),
+    "gmake": ("-n", "--dry-run", "--just-print", "--recon"),
+}
+_SIMULATED_VERBS = {"npm": ("publish",), "pnpm": ("publish",), "yarn": ("publish",),
+                    "cargo": ("publish",), "apt-get": ("install", "remove", "purge", "upgrade",
+                    "dist-upgrade", "autoremove"), "apt": ("install", "remove", "purge",
+                    "upgrade", "full-upgrade", "autoremove")}  # fmt: skip
+
+
+def simulated(cmd: Cmd) -> bool:
+    """Only prints what it would do: ``apt-get install -s``, ``npm publish --dry-run`` (which
+    still runs the project's own pack scripts), ``cargo publish --dry-run``, ``make -n``."""
+    options = _SIMULATE.get(cmd.name)
+    if options is None or not set(cmd.args()) & set(options):
+        return False
+    verbs = _SIMULATED_VERBS.get(cmd.name)
+    return verbs is None or any(a in verbs for a in cmd.args())
+
+
+_NPM_VERBS = ("install", "i", "add", "global")
+_PIP_VERBS = ("install", "add")
+
+
+def _squatted(cmd: Cmd) -> Iterator[Finding]:
+    """``npm install crossenv``, ``pip install reqeusts``: a near miss of a popular name."""
+    node = cmd.name in ("npm", "pnpm", "yarn", "bun")
+    if not node and not (cmd.name.startswith("pip") or cmd.name in ("uv", "poetry", "pdm")):
+        return
+    args = cmd.args()
+    verbs = _NPM_VERBS if node else _PIP_VERBS
+    start = next((i for i, a in enumerate(args) if a in verbs), None)
+    if start is None:
+        return
+    values = {
+        "-r",
+        "--requirement",
+        "-c",
+        "--constraint",
+        "-e",
+        "--editable",
+        "-i",
+        "--index-url",
+        "--extra-index-url",
+        "-f",
+        "--find-links",
+        "-t",
+        "--target",
+    }
+    for index, word in enumerate(args[start + 1 :], start=start + 1):
+        if word.startswith("-") or args[index - 1] in values or cmd.is_dynamic(index + 1):
+            continue
+        if "/" in word or word.startswith(".") or word.endswith((".whl", ".tgz", ".tar.gz")):
+            continue  # a path, a URL or a scoped name: not looked up by a bare name
+        imitated = typosquat.near_miss(word, typosquat.NPM if node else typosquat.PYPI)
+        if imitated is not None:
+            yield Finding(
+                "typosquat",
+                "deny",
+                f"{cmd.name} would install {word!r}, one slip away from the popular package "
+                f"{imitated!r}: names like it are registered to catch typing mistakes, and "
+                "installing runs their code at once; check the name (did you mean "
+                f"{imitated!r}?) and add it to the project's dependencies",
+            )
+
+
+# pip options that keep an install to the project's own files (anything else asks).
+_PIP_FLAGS = frozenset({"-q", "--quiet", "-v", "--verbose", "-U", "--upgrade", "--no-deps",
+                        "--no-index", "--no-build-isolation", "--no-cache-dir", "--editable",
+                        "--disable-pip-version-check", "--require-hashes", "-e", "-r",
+                        "--requirement", "-c", "--constraint"})  # fmt: skip
+
+
+def _project_into_workspace_venv(cmd: Cmd, ctx: Context) -> bool:
+    """A virtualenv of the workspace installing the project's own files into itself
+    (``./.venv/bin/pip install -e . --no-deps``, ``.venv/bin/python -m pip install -r
+    requirements.txt``, ``uv pip install -e .``): confined to the workspace like ``uv sync``.
+    A package named by name (a typosquat is one letter away), another index or an install
+    outside asks."""
+    uv = cmd.name == "uv" and cmd.args()[:1] == ("pip",)  # uv pip: the project's .venv
+    if not uv and (not cmd.name.startswith("pip") or "/" not in cmd.argv[0]):
+        return False
+    if cmd.is_dynamic(0) or not (uv or paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace)):
+        return False
+    args = cmd.args()
+    if "install" not in args:
+        return False
+    start = args.index("install") + 1
+    operands = 0
+    for index, word in enumerate(args[start:], start=start + 1):
+        flag = word.split("=", 1)[0]
+        if word.startswith("-"):
+            if flag not in _PIP_FLAGS:
+                return False
+            continue
+        if cmd.is_dynamic(index) or not _local_path(word, ctx):
+            return False
+        operands += 1
+    return operands > 0
+
+
+def _local_path(word: str, ctx: Context) -> bool:
+    """``.``, ``./pkg``, ``requirements.txt``, ``dist/x.whl`` inside the workspace: a file
+    of the project, not a name looked up on an index."""
+    if re.search(r"://|^\w+\+|@|^[\w.-]+:", word):
+        return False  # git+https://…, name @ URL: fetched, not the project's file
+    looks_local = word in (".", "..") or word.startswith(("./", "/", "~")) or "/" in word
+    looks_local = looks_local or word.endswith((".txt", ".whl", ".tar.gz", ".zip", ".in"))
+    return looks_local and paths.in_workspace(ctx.resolve(word), ctx.workspace)
 
 
 HANDLERS: dict[str, Handler] = {

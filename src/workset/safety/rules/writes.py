@@ -44,6 +44,14 @@ def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
         )
     elif paths.is_sensitive(path):
         yield sensitive_write(word)
+    elif _KERNEL.match(path):
+        yield Finding(
+            "write-kernel",
+            "deny",
+            f"{via} writes {word}, which reboots, crashes, suspends or kills everything on "
+            "the machine at once, unsaved work of everyone on it lost; an agent never does "
+            "this — ask the user",
+        )
     elif paths.is_system(path):
         yield system_write(word)
     elif erases_record(path, ctx) and not via.endswith(">>"):
@@ -56,6 +64,37 @@ def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
         )
     elif is_persistence_place(path):
         yield persistence(f"{via} writes {word}, which runs by itself later")
+
+
+_HOOK = re.compile(r"(^|/)\.git/hooks/[\w.-]+$|(^|/)\.git/hooks/?$")
+
+
+def _own_hook(cmd: Cmd, ctx: Context, operands: list[tuple[int, str]]) -> bool:
+    """A script of the project put into the project's own ``.git/hooks`` (``cp
+    ./scripts/pre-commit .git/hooks/``): the project's code, run by the project's git, all
+    inside the workspace. A download of the line, a file outside, or another repository's
+    hooks stays judged as persistence."""
+    index, target = operands[-1]
+    place = ctx.resolve(target)
+    if cmd.is_dynamic(index) or not _HOOK.search(place):
+        return False
+    if not paths.in_workspace(place, ctx.workspace):
+        return False
+    for at, source in operands[:-1]:
+        if cmd.name == "ln" and not source.startswith(("/", "~")):
+            source = paths.normalize(target.rsplit("/", 1)[0] + "/" + source)
+        where = ctx.resolve(source)
+        if cmd.is_dynamic(at) or ctx.wrote(source):
+            return False
+        if not paths.in_workspace(where, ctx.workspace) or _HOOK.search(where):
+            return False
+    return True
+
+
+# The running kernel's power switches: magic SysRq (reboot, crash, kill every process at
+# once) and the power state (suspend, hibernate). Live settings under /proc/sys are judged
+# as sysctl is (rules.hardening).
+_KERNEL = re.compile(r"^/proc/sysrq-trigger$|^/sys/power/(state|disk)$")
 
 
 def _tightens(mode: str) -> bool:
@@ -89,7 +128,8 @@ def _writers(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     flags, operands = parse_flags(cmd.args())
     name = cmd.name
     if name in ("cp", "install", "ln") and len(operands) >= 2:
-        yield from write_target(operands[-1][1], name, ctx)
+        if not _own_hook(cmd, ctx, operands):
+            yield from write_target(operands[-1][1], name, ctx)
     elif name in ("tee", "truncate"):
         for _, word in operands:
             yield from write_target(word, name, ctx)
@@ -167,7 +207,7 @@ def _dd(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if target_word is None:
         return
     target = ctx.resolve(target_word)
-    if paths.is_block_device(target) or paths.is_sensitive(target):
+    if paths.is_block_device(target) or paths.is_sensitive(target) or _KERNEL.match(target):
         yield from write_target(target_word, "dd", ctx)
     elif source in _RANDOM_SOURCES and not paths.is_harmless_device(target):
         if paths.is_scratch(target):
@@ -228,16 +268,59 @@ def _extract_over(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         target = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), None)
     if cmd.name in ("tar", "bsdtar") and extracting and target is None and ctx.cwd is not None:
         target = ctx.cwd  # cd / && tar xf …
+    absolute = cmd.name in ("tar", "bsdtar") and bool(flags & {"P", "--absolute-names"})
+    if extracting and absolute:
+        yield Finding(
+            "extract-over-system",
+            "deny",
+            f"{cmd.name} -P unpacks each member at the absolute path it names, anywhere on the "
+            "machine, replacing system programs, settings or startup files unseen; unpack "
+            "without -P inside the workspace and read what it holds",
+        )
+        return
     if not extracting or target is None:
         return
     place = ctx.resolve(target)
-    if paths.is_protected(place) and not paths.is_scratch(place):
+    if is_persistence_place(place) or _PATH_DIRS.match(place):
+        yield Finding(
+            "extract-over-system",
+            "deny",
+            f"{cmd.name} unpacks an archive into {target}, where its programs run by themselves "
+            "or in place of commands the user types; unpack it inside the workspace and "
+            "install what is needed as a reviewed step",
+        )
+    elif paths.is_protected(place) and not paths.is_scratch(place):
         yield Finding(
             "extract-over-system",
             "deny",
             f"{cmd.name} unpacks an archive over {target}, where its files replace system "
             "programs, settings or the home's startup files without being seen; unpack it "
             "inside the workspace and install what is needed as a reviewed step",
+        )
+
+
+# Folders on the PATH: a program unpacked there runs in place of the command the user types.
+_PATH_DIRS = re.compile(r"^(~/\.local/bin|~/bin|/usr/local/s?bin|/usr/s?bin|/s?bin|"
+                        r"/opt/homebrew/bin)(/|$)")  # fmt: skip
+
+
+def on_path(path: str) -> bool:
+    """``path`` lies in a folder on the PATH, where a program runs in place of a command."""
+    return bool(_PATH_DIRS.match(path))
+
+
+def _cpio(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``cpio -i`` writes each member where its name says, absolute names included, unless
+    told ``--no-absolute-filenames``: an archive can then replace any file on the machine."""
+    flags, _ = parse_flags(cmd.args())
+    over = ctx.cwd is not None and paths.is_protected(ctx.cwd) and not paths.is_scratch(ctx.cwd)
+    if flags & {"i", "--extract"} and ("--no-absolute-filenames" not in flags or over):
+        yield Finding(
+            "extract-over-system",
+            "deny",
+            "cpio -i unpacks each member at the path it names, absolute paths included, so "
+            "the archive can replace system programs, settings or startup files unseen; list "
+            "it with cpio -t, or unpack with --no-absolute-filenames inside the workspace",
         )
 
 
@@ -258,7 +341,15 @@ def _installs_autorun(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if len(operands) < 2 or cmd.is_dynamic(operands[-1][0]):
         return
     target = ctx.resolve(operands[-1][1])
-    if _AUTORUN.match(target):
+    if _HOOK.search(target) and not paths.in_workspace(target, ctx.workspace):
+        yield Finding(
+            "persistence-installed",
+            "deny",
+            f"{cmd.name} puts a hook into {operands[-1][1]}, another repository's .git/hooks, "
+            "where it runs by itself at that repository's next commit or checkout, outside "
+            "this task and this workspace; install hooks only in the workspace's own repository",
+        )
+    elif _AUTORUN.match(target):
         yield Finding(
             "persistence-installed",
             "deny",
@@ -273,6 +364,7 @@ INSTALLS: dict[str, Handler] = {
 }
 HANDLERS: dict[str, Handler] = {
     **{n: _extract_over for n in ("tar", "bsdtar", "unzip", "7z", "7za")},
+    "cpio": _cpio,
     "cp": _writers,
     "install": _writers,
     "ln": _writers,
