@@ -21,6 +21,7 @@ from workset.events import (
 )
 from workset.messages import AssistantMessage, ToolMessage, UserMessage
 from workset.models.base import ModelRequest
+from workset.models.constrained import answer_schema
 from workset.session.agent import Agent, AgentConfig
 from workset.testing import ScriptedModel, call, current_store
 from workset.tools.base import Tool, tool
@@ -305,7 +306,7 @@ def test_guided_edits_offer_the_lines_read_and_apply_the_chosen_edit(tmp_path: P
         assert request.json_schema is not None
         return [
             o["properties"]["arguments"]["properties"]
-            for o in request.json_schema["anyOf"]
+            for o in request.json_schema.get("anyOf", [])
             if o["properties"].get("name", {}).get("const") == "edit_file"
         ]
 
@@ -313,7 +314,8 @@ def test_guided_edits_offer_the_lines_read_and_apply_the_chosen_edit(tmp_path: P
     [offered] = edit_options(model.requests[1])
     assert offered["path"] == {"const": "ops.py"}
     assert "2|     d['n'] += 2" in offered["old"]["enum"]
-    assert edit_options(model.requests[2]) == []
+    assert edit_options(model.requests[2]) == []  # the answer, under its grammar
+    assert model.requests[2].json_schema == answer_schema()
     assert "Your edit was made" in model.requests[2].messages[-1].content
 
 

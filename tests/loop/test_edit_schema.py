@@ -132,6 +132,7 @@ def test_an_edit_run_is_guided_until_its_first_edit_succeeds() -> None:
         ("read_file", "edit_file"),
         history=[UserMessage("increment adds 2 instead of 1; fix it")],
         guided_edits=True,
+        answer_with_grammar=True,
     )
     schema = interpreter.request_schema([_evidence(EXCERPT)], [READ, EDIT])
     assert schema is not None
@@ -152,8 +153,22 @@ def test_an_edit_run_is_guided_until_its_first_edit_succeeds() -> None:
     edit = ToolCall("e1", "edit_file", json.dumps({"path": "tinydb/operations.py"}))
     interpreter.interpret(AssistantMessage(None, (edit,)), 2, tools_offered=True)
     done = ToolMessage("e1", "edited tinydb/operations.py: 1 replacement", name="edit_file")
-    [notice] = interpreter.next_turn([done]).notices
-    assert "Your edit was made (edited tinydb/operations.py: 1 replacement)" in notice
+    turn = interpreter.next_turn([done])
+    assert turn.answer_only  # a task that asks for no test run: the answer, next
+    assert "Your edit was made (edited tinydb/operations.py: 1 replacement)" in turn.notices[0]
+
+
+def test_after_the_edit_of_a_task_that_asks_for_tests_any_call_but_an_edit() -> None:
+    interpreter = CallInterpreter(
+        ("read_file", "edit_file"),
+        history=[UserMessage("increment adds 2 instead of 1; fix it and run the tests")],
+        guided_edits=True,
+    )
+    interpreter.request_schema([_evidence(EXCERPT)], [READ, EDIT])
+    edit = ToolCall("e1", "edit_file", json.dumps({"path": "tinydb/operations.py"}))
+    interpreter.interpret(AssistantMessage(None, (edit,)), 2, tools_offered=True)
+    done = ToolMessage("e1", "edited tinydb/operations.py: 1 replacement", name="edit_file")
+    assert not interpreter.next_turn([done]).answer_only
     after = interpreter.request_schema([], [READ, EDIT])  # the next decision: no edit
     assert after is not None
     assert [o["properties"].get("name", {}).get("const") for o in after["anyOf"]] == [

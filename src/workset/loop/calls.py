@@ -97,6 +97,7 @@ class CallInterpreter:
             answer_on_repeat=answer_on_repeat,
             answer_with_grammar=answer_with_grammar,
             focus=focus,
+            guided_edits=guided_edits,
         )
         self._stuck = False
         self.evidence: list[str] = []  # texts of the evidence items the run was given
@@ -195,6 +196,7 @@ class CallInterpreter:
         self.observe_items(items)
         names = {t.name for t in tools}
         if self.guided_edits and self._steering.just_edited and not self._steering.answer_only:
+            # (A turn that asks for the answer has its own schema, from the request.)
             # Right after the first edit: any decision but another edit (it was made again).
             self._guided = True
             return guided_schema(tools, {})

@@ -50,6 +50,7 @@ _HOW_TO = re.compile(
     r"I will|I'll|I need to)\b[^.]{0,80}?\b(?:use|call|run|search|read)\b",
     re.I,
 )
+_ASKS_TESTS = re.compile(r"\b(?:tests?|pytest|test suite)\b", re.I)
 _TEST_FILE = re.compile(r"(?:^|/)test_[^/]*\.py$|_test\.py$")
 _FILE_NAME = re.compile(r"\b[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b")  # e.g. service.toml
 
@@ -87,12 +88,14 @@ class Steering:
         answer_on_repeat: bool = True,
         answer_with_grammar: bool = False,
         focus: bool = False,
+        guided_edits: bool = False,
     ) -> None:
         self.tool_names = tuple(tool_names)
         self.focus = focus  # quote the lines of a read that share words with the task
         self.task = task
         self.answer_on_repeat = answer_on_repeat
         self.answer_with_grammar = answer_with_grammar
+        self.guided_edits = guided_edits  # edits held to the lines seen (loop.edit_schema)
         self.answer_only = False  # the last NextTurn asked for {"answer": ...}
         self._useful = 0  # results of this run that were neither errors nor empty
         self._fruitless = 0  # turns in a row whose calls all failed or found nothing
@@ -145,7 +148,7 @@ class Steering:
         if useful:
             self._fruitless = 0
             if first_edit is not None:
-                return self._turn(NextTurn((self._after_edit(first_edit),)))
+                return self._after_edit_turn(first_edit)
             if stuck and self.answer_on_repeat:
                 return self._read_or_answer(evidence_files, read)
             focus = focus_notice(self.task, useful) if self.focus else None
@@ -255,23 +258,38 @@ class Steering:
             )
         )
 
+    def _after_edit_turn(self, result: ToolMessage) -> NextTurn:
+        """The turn after the run's first successful edit. In a guided run whose task does
+        not ask for tests, the answer itself (under the answer grammar): on the 0.5B, a turn
+        that still offered tools after its right edit went to eight calls of run_python and
+        no answer. Otherwise a notice (:meth:`_after_edit`), tools kept."""
+        if self.guided_edits and self.answer_with_grammar and not _ASKS_TESTS.search(self.task):
+            return self._turn(
+                NextTurn(
+                    (
+                        f"Your edit was made ({_first_line(result)}). Reply now in one or two "
+                        "sentences saying what you changed in which file.",
+                    ),
+                    answer_only=True,
+                    reason="the edit the task asks for was made; this turn asks for the answer",
+                )
+            )
+        return self._turn(NextTurn((self._after_edit(result),)))
+
     def _after_edit(self, result: ToolMessage) -> str:
         """The notice after the run's first successful edit: the 0.5B, its edit made, made
         it again and then "fixed" a line next to it. Told the edit is done, it can stop; with
         a shell and a test file of the task in sight, the call that runs that test is given
         (a change is checked by its tests; the outcome counts it unverified until one passes).
         """
-        text = re.sub(r"</?external_content\b[^>]*>", "", result.content)
-        first = next((line for line in text.splitlines() if line.strip()), "")
         tests = [f for f in [*self._evidence_files, *self._found_files] if _TEST_FILE.search(f)]
-        check = ""
         if "shell" in self.tool_names and tests:
             call = _call_text("shell", {"command": f"python -m pytest -q {tests[0]}"})
             check = f" To check it, run its tests:\n{call}\nThen"
         else:
             check = " Then, if the task asks you to run the tests, run them first and"
         return (
-            f"Your edit was made ({cut(first.strip(), 160)}). If it is the change the task "
+            f"Your edit was made ({_first_line(result)}). If it is the change the task "
             f"asks for, do not edit again.{check} reply in one or two sentences saying what "
             "you changed in which file. Only if the task needs another change, make it."
         )
@@ -388,6 +406,12 @@ def _echoes(said: str, own: Sequence[str]) -> bool:
 
 def _normal(text: str) -> str:
     return " ".join(text.lower().split())
+
+
+def _first_line(result: ToolMessage) -> str:
+    """The first line of a result without its untrusted-content wrapper, cut to 160."""
+    text = re.sub(r"</?external_content\b[^>]*>", "", result.content)
+    return cut(next((line for line in text.splitlines() if line.strip()), "").strip(), 160)
 
 
 def _call_text(name: str, arguments: dict[str, object]) -> str:
