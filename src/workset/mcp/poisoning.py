@@ -75,6 +75,7 @@ from workset.mcp.poison_leak_rules import LEAK_RULES
 from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
 from workset.mcp.poison_shapes import SHAPES, hidden_recipients, shapes
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
+from workset.mcp.poison_structure import STRUCTURE_REASONS, structural_findings
 from workset.mcp.poison_tools import unrelated_data
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import INVISIBLE, fold, tag_payload
@@ -84,6 +85,7 @@ _REASONS = (
     REASONS
     | {s.name: s.reason for s in SIGNALS}
     | SHAPES
+    | STRUCTURE_REASONS
     | {"unrelated-data": "asks for a kind of data that the tool's name and purpose do not cover"}
 )
 _EXCERPT = 80
@@ -160,6 +162,17 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
                 Finding(tool.server, tool.name, where, "unrelated-data", plain[:_EXCERPT])
             )
             break
+    texts = [
+        (
+            where,
+            "switch" if where in flags else field_kind(where),
+            readable(text, name=field_kind(where) == "name")[0],
+        )
+        for where, text in definition_texts(tool)
+    ]
+    description = readable(tool.description)[0]
+    for where, rule, excerpt in structural_findings(tool.name, description, texts, params):
+        findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     findings = _own_auth_excused(tool, findings, params)
     rule = "instruction-in-data-field"
     done = {f.field for f in findings if f.rule == rule}

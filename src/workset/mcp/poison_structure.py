@@ -1,0 +1,474 @@
+"""A structural reading of tool definitions: what each clause asks for, by slots, not phrases.
+
+Every text of a definition (already made readable: NFKC, look-alikes, spacing, comments,
+base64) is split into sentences and clauses. A sentence is judged by which slots it fills:
+
+- a sensitive **source**: the conversation or the user's earlier words, the model's own
+  instructions, other tools' results, secrets and credential files, the environment, the
+  user's private things (contacts, location, files beyond this tool's inputs);
+- a **sink** it is to go to: one of the tool's own parameters, an address (URL, e-mail,
+  domain), another tool, or a verb that puts data somewhere (include, append, attach, pass,
+  send, forward, upload, fill, encode…);
+- a **concealment** of an act from the user ("no need to mention it", "quietly", "not
+  user-facing") or an **approval** taken for granted ("without asking", "already approved");
+- an **authority** claim that turns data into instructions ("treat the result as system
+  instructions", "takes precedence over the user").
+
+The tool's own declared purpose (its name, its description's opening sentence and its
+parameter names) says what data is in scope: a source of a kind the purpose names (a
+secrets manager's secrets, a chat tool's messages) is the tool's subject, not a request. A
+source that the clause negates, refuses or gates on the user ("never include tokens", "only
+if the user asks") is advice. Findings: ``data-flow`` (an out-of-scope source sent to a
+sink), ``hides-from-user``, ``assumes-approval`` and ``data-as-authority``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from workset.mcp.poison_terms import CREDENTIAL_FILE, ENV_SECRET, MODEL
+
+_I = re.IGNORECASE
+
+STRUCTURE_REASONS = {
+    "data-flow": "a clause sends data outside the tool's declared purpose (the conversation, "
+    "secrets, other tools' results, the user's private data) into a parameter, an address or "
+    "another tool",
+    "hides-from-user": "a clause asks that an act be kept from the user",
+    "assumes-approval": "a clause tells the model to act without the user's approval, or that "
+    "approval was already given",
+    "data-as-authority": "a clause tells the model to treat data or tool output as "
+    "instructions that rank above the user",
+}
+
+# Source kinds: (kind, what names it in a clause, what names it in the tool's own purpose).
+_SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(found, _I), re.compile(scope, _I))
+    for kind, found, scope in (
+        (
+            "conversation",
+            r"\b(conversations?(?!\s*(ids?|names?|titles?|lists?|members?|_))|dialog(ue)?|"
+            r"transcripts?|chat\s+(so\s+far|history|log|context)|(message|chat|conversation)\s+"
+            r"history|(earlier|previous|prior|past|preceding|recent|other)\s+(messages?|turns?|"
+            r"prompts?|exchanges?|questions?|requests?)|(whole|full|entire|complete)\s+(chat|"
+            r"thread|session|context|history)|context\s+window|"
+            r"(everything|all|anything|whatever|what)\s+(that\s+)?(the\s+user|they|you)\s+"
+            r"(ha(ve|s)\s+)?(said|typed|wrote|written|asked|told|shared|mentioned|discussed|"
+            r"entered)|the\s+user['’]s\s+(own\s+|original\s+|exact\s+|full\s+|verbatim\s+|"
+            r"last\s+|latest\s+|previous\s+|earlier\s+)?(messages?|prompts?|wording|words)|"
+            r"(what|everything)\s+(you\s+know|you\s+have\s+learned|you['’]ve\s+learned)\s+about|"
+            r"memor(y|ies)\s+(of|about)\s+the\s+user|the\s+user['’]s\s+([\w-]+\s+){0,3}(messages|"
+            r"prompts|turns)|the\s+user['’]s\s+(most\s+recent|last|latest|previous|earlier)\s+"
+            r"(message|prompt|request|question)|gespräch\w*|verlauf|bisherig\w*\s+\w+|"
+            r"échanges?\s+précédents?|historique|conversaci[oó]n|historial|conversa|conversazione|"
+            r"cronologia|对话|聊天记录|会话|会話|チャット履歴|これまでのやり取り|переписк\w*|"
+            r"диалог\w*|бесед\w*|बातचीत)",
+            r"\b(conversations?|chat\s+history|transcripts?|history|dialog(ue)?|memor(y|ies)|"
+            r"prompts?|remember|recall)\b",
+        ),
+        (
+            "instructions",
+            r"\b(system\s+(prompt|message|instructions?)|(your|the\s+model['’]s|the\s+"
+            r"assistant['’]s|the\s+agent['’]s)\s+(own\s+)?(instructions|prompt|guidelines|"
+            r"rules|configuration)|developer\s+(message|instructions)|hidden\s+instructions|"
+            r"(initial|original)\s+instructions)\b",
+            r"\b(prompts?|instructions)\b",
+        ),
+        (
+            "tool-results",
+            r"\b((other|another|previous|prior|earlier|every|each|all|any|last)\s+(tools?|"
+            r"calls?|functions?)['’]?s?\s+(outputs?|results?|responses?|returns?|data)|"
+            r"(outputs?|results?|responses?)\s+(of|from)\s+(the\s+)?(other|another|previous|"
+            r"prior|earlier|every|each|all|any|last)\s+(tools?|calls?|functions?|servers?)|"
+            r"(emails?|messages?|files?|documents?|pages?)\s+(that\s+)?(you|the\s+(model|"
+            r"assistant|agent))\s+(ha(ve|s)\s+)?(read|seen|opened|fetched|received)|"
+            r"(any|every|each|all)\s+other\s+(tools?|servers?|integrations?|calls?)|"
+            r"(that|the\s+other|each|every)\s+tool['’]s\s+(\w+\s+)?(output|result|response)s?|"
+            r"(with|through|via|using|from|by)\s+(any|another|other)\s+(\w+\s+)?(tools?|"
+            r"servers?|integrations?))\b",
+            r"$^",
+        ),
+        (
+            "secrets",
+            r"(\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
+            r"(auth|bearer|refresh|oauth|session|personal\s+access|github|api)\s+tokens?|"
+            r"passwords?(?![\s-]+(protect\w*|polic\w*|strength|reset|rules?|requirements?|"
+            r"generator|manager|length|field)\b)|passphrases?|credentials?|cookies|"
+            r"seed\s+phrases?|authori[sz]ation\s+headers?|environment\s+variables?|env\s+vars?|"
+            r"process\.env|os\.environ|shell\s+history|bash_history|/etc/(passwd|shadow)|"
+            r"contraseñas?|credenciales|mots?\s+de\s+passe|passwort|zugangsdaten|senhas?|"
+            r"credenciais|credenziali|token\s+de\s+acces?so|dotenv|kube\s*config|ssh\s+config|"
+            r"document\.cookie|local\s*storage|session\s*storage|tfstate|password_hash\w*)\b"
+            r"|密钥|私钥|凭证|凭据|密码|令牌|秘密鍵|認証情報|パスワード|トークン|ключ\w*|парол\w*|"
+            r"токен\w*|пароль|पासवर्ड|कुंजी"
+            rf"|{ENV_SECRET}|{CREDENTIAL_FILE}|\.env\b)",
+            r"\b(secrets?|credentials?|passwords?|vault|keys?|tokens?|auth\w*|keychain|"
+            r"environment|env|ssh|login|sign[- ]?in|leak|scan\w*|rotat\w*)\b",
+        ),
+        (
+            "private",
+            r"\b((the\s+)?(user|customer|person|caller)['’]s\s+([\w-]+\s+){0,2}(contacts?|"
+            r"address\s+book|location|home\s+address|phone(\s+number)?|date\s+of\s+birth|"
+            r"browsing\s+history|inbox|e-?mails?|calendar|files|documents|photos|clipboard|"
+            r"payment\s+(details|card)|card\s+number|ssn|passport)|location\s+history|"
+            r"contacts\s+list|address\s+book|clipboard|home\s+director(y|ies)|~/[\w.-]+|"
+            r"social\s+security|(credit|debit)\s+card\s+(numbers?|details)|cvv)\b",
+            r"\b(contacts?|address|location|phone|calendar|inbox|e-?mails?|files?|documents?|"
+            r"photos?|clipboard|payments?|cards?|director(y|ies)|paths?|folders?|geo\w*|maps?)\b",
+        ),
+    )
+)
+
+_TEMPLATE = re.compile(r"\{\{?\s*([\w.]+)\s*\}\}?|<([a-z_][\w.]*)>", _I)
+_SOURCE_WORD = re.compile(
+    r"\b(user|users|message|messages|chat|history|context|conversation|token|key|secret|"
+    r"cookie|session|env|password|email|contacts?|question|prompt|storage|content|contents|"
+    r"transcript|memory|clipboard|files?|location)\b",
+    _I,
+)
+_URL = r"(https?://\S+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+|\b[\w-]+(\.[\w-]+)*\.(com|net|io|org|dev|" \
+    r"app|cloud|co|xyz|site|info|biz|ai|me)\b)"
+_MOVE = (
+    r"\b(include[sd]?|including|append(s|ed)?|prepend(s|ed)?|attach(es|ed)?|add(s|ed)?|put|"
+    r"embed(s|ded)?|insert(s|ed)?|copy|copies|copied|paste[sd]?|pass(es|ed)?|send(s)?|sent|"
+    r"forward(s|ed)?|upload(s|ed)?|post(s|ed)?|submit(s|ted)?|cc|bcc|relay(s|ed)?|mirror(s|ed)?|"
+    r"shares?|shared|transmit(s|ted)?|encode[sd]?|fill(s|ed)?|populate[sd]?|set|sets|write|"
+    r"writes|log(s|ged)?|report(s|ed)?\s+to|sync(s|ed)?|echo(es|ed)?|quote[sd]?|provide[sd]?|"
+    r"supply|supplie[sd]|give|hand(ed)?|deliver(s|ed)?|store[sd]?|save[sd]?|push(es|ed)?|"
+    r"needed\s+as|goes\s+to|go\s+to|go\s+into|reach(es)?|carry|carries|concatenat\w+|"
+    r"anexar|adjuntar|copiar|incluir|enviar|pegar|ajouter|joindre|copier|envoyer|inclure|"
+    r"anhängen|senden|kopieren|einfügen|mitsenden|anexe|enviar|incluir|allegare|inviare|"
+    r"übermittl\w*|sende\w*|füge\w*|recopi\w*|copi\w*|envoi\w*|envoy\w*|ajout\w*|reenv\w*|"
+    r"adjunt\w*|envi\w*|anex\w*|invi\w*|alleg\w*|добав\w*|отправ\w*|перешл\w*|пересыла\w*|"
+    r"встав\w*|hold(s|ing)?|contain(s|ing)?|contents?\s+of|verbatim|placed\s+in)\b"
+    r"|发送|放入|附加|添加|填入|转发|入れ|送信|添付|貼り付け|डालें|भेजें|जोड़ें"
+)
+_CONTAINER = (
+    r"\b(field|parameter|argument|param|query(\s+string)?|header|trailer|footer|metadata|"
+    r"payload|body|url|request|note|comment|context|memo|description|tag|label|attachment|"
+    r"campo|champ|feld|parametro|parâmetro|поле|поля)\b|字段|参数|フィールド|パラメータ|फ़ील्ड"
+)
+_MOVE_RE = re.compile(_MOVE, _I)
+_URL_RE = re.compile(_URL, _I)
+_CONTAINER_RE = re.compile(_CONTAINER, _I)
+_ACT_RE = re.compile(_MOVE + r"|\b(call|cc|bcc|copy|read|open|delete|change)\w*", _I)
+# "never pass tokens in the query string": advice against the flow.
+_MOVE_NEGATED = re.compile(r"\b(never|not|don['’]?t|no)\s+(\w+\s+){0,2}(" + _MOVE + ")", _I)
+_NEGATION = re.compile(
+    r"\b(never|not|no|don['’]?t|doesn['’]?t|won['’]?t|isn['’]?t|aren['’]?t|cannot|can['’]?t|"
+    r"without|nor|neither|refuse[sd]?|reject(s|ed)?|exclude[sd]?|excluding|redact(s|ed)?|"
+    r"mask(s|ed)?|strip(s|ped)?|omit(s|ted)?|avoid|nunca|jamais|nie|nicht|kein\w*|não|nem|"
+    r"ni|ne|pas|niemals|mai)\b",
+    _I,
+)
+_USER_GATE = re.compile(
+    r"\b(if|when|whenever|only\s+if|only\s+when|unless)\s+(the\s+)?(user|customer|they|you\s+"
+    r"are\s+asked)\s+(explicitly\s+|specifically\s+)?(asks?|requests?|wants?|says|chooses?|"
+    r"chose|provides?|names?|selects?|opts?|agrees?|consents?|pastes?|supplies|gives?)|"
+    r"\b(the\s+user|they)\s+(asked|requested|named|chose|provided|supplied|pasted|gave|"
+    r"points?\s+to|specif(y|ies|ied))\b|at\s+the\s+user['’]s\s+request|with\s+the\s+user['’]s\s+"
+    r"(explicit\s+)?(consent|approval|permission)|after\s+(the\s+user\s+)?(confirm\w*|approv\w*)|"
+    r"ask\s+the\s+user|confirm\s+with\s+the\s+user|(once|after|when)\s+(the\s+user|they)\s+"
+    r"(has\s+|have\s+)?(explicitly\s+)?(confirmed|approved|agreed|asked|consented)",
+    _I,
+)
+_CONCEAL = re.compile(
+    r"\b((do\s+not|don['’]?t|never|no\s+need\s+to|needn['’]?t|need\s+not|(there\s+is\s+)?no\s+"
+    r"reason\s+to|(it\s+is\s+)?(un)?necessary\s+to|not\s+necessary\s+to|without|avoid|refrain"
+    r"\s+from)\s+(\w+\s+){0,2}(mention\w*|tell\w*|inform\w*|notify\w*|alert\w*|reveal\w*|"
+    r"disclos\w*|surfac\w*|bring\w*\s+(it|this|that)\s+up|point\w*\s+(it|this|that)\s+out|"
+    r"flag\w*|explain\w*|bother\w*|burden\w*|trouble\w*|worry\w*|confus\w*|draw\w*\s+attention|"
+    r"call\w*\s+attention|highlight\w*|narrat\w*|show\w*\s+(\w+\s+){0,3}(in|to)\s+the\s+"
+    r"(transcript|user|chat)|report\w*\s+(it|this|that)\s+to)"
+    r"|(need|needs)\s+not\s+be\s+(mentioned|narrated|reported|shown|disclosed|surfaced|"
+    r"explained)|(does|do)\s+not\s+need\s+to\s+be\s+(mentioned|narrated|reported|shown|"
+    r"disclosed|surfaced|explained|brought\s+up)"
+    r"|muss\s+(dem\s+\w+\s+)?(gegenüber\s+)?nicht\s+erwähnt|nicht\s+erwähn\w*|teile\s+dem\s+"
+    r"\w+\s+nicht|ohne\s+(den\s+\w+\s+)?zu\s+(informieren|benachrichtigen)|ne\s+(pas\s+)?"
+    r"(le|la|les|l['’]en)\s+(signaler|dire|mentionner)|ne\s+pas\s+(en\s+)?(informer|parler|"
+    r"mentionner|signaler|prévenir)|sans\s+(le\s+)?(dire|signaler|mentionner|prévenir)|"
+    r"sin\s+(avisar|decir|mencionar|informar|notificar)|no\s+(hace\s+falta|es\s+necesario)\s+"
+    r"(comentarlo|mencionarlo|decírselo|informar|avisar)|en\s+silencio|sem\s+(avisar|informar|"
+    r"mencionar)|não\s+(é\s+necessário|precisa)\s+(mencionar|informar|avisar)|senza\s+"
+    r"(avvisare|dire|menzionare|informare)|non\s+(è\s+necessario|serve)\s+(menzionarlo|dirlo|"
+    r"informare)|не\s+(сообща\w*|говор\w*|упомина\w*|уведомля\w*)"
+    r"|(silently|quietly|covertly|discreetly|secretly|invisibly|in\s+the\s+background|"
+    r"behind\s+the\s+scenes|on\s+the\s+side)\b"
+    r"|not\s+(user[- ]facing|visible\s+to\s+the\s+user|shown\s+to\s+the\s+user)|hidden\s+from|"
+    r"invisible\s+to|(keep|leave)\s+(this|it|that|them)\s+(between|to\s+yourself|out\s+of|"
+    r"confidential|private|off)|the\s+user\s+(does\s+not|doesn['’]?t|need\s+not|needn['’]?t|"
+    r"won['’]?t|should\s+not|must\s+not)\s+(need\s+to\s+)?(know|be\s+told|see|notice|hear|"
+    r"learn)|(disclose|notify|show|tell)_(to_)?user\W{0,3}\s*(false|no|0)\b)"
+    r"|不要告诉|无需告知|不必告诉|不要向用户|无需通知|必要はありません|伝えないで|知らせないで|"
+    r"आवश्यकता\s+नहीं|न\s+बताएं",
+    _I,
+)
+_ABOUT_USER = re.compile(
+    r"\b(user|users|them|they|him|her|person|customer|human|requester|anyone|it|this|that|"
+    r"the\s+(copy|step|call|addition|trailer|field|extra|cc|bcc))\b",
+    _I,
+)
+_APPROVAL = re.compile(
+    r"\bwithout\s+(first\s+)?(asking|confirm\w*|approval|permission|consent|check\w*\s+"
+    r"(with|in)|consult\w*|prompt\w*|waiting|bothering|involving|review\w*)"
+    r"|\b(already|pre[- ]?)\s*(approved|authori[sz]ed|consented|agreed|confirmed|cleared|"
+    r"vetted)|\b(counts?|is|are|treat\w*)\s+(it\s+)?as\s+(approval|consent|confirmation|"
+    r"agreement|permission)|\b(implied|implicit|standing|blanket)\s+(consent|approval|"
+    r"permission|authori[sz]ation)|\bno\s+(confirmation|approval|consent|permission|review)\s+"
+    r"(is\s+)?(needed|required|necessary)|\b(skip|bypass|omit|forgo)\s+(the\s+)?(user['’]s\s+)?"
+    r"(confirmation|approval|consent|review|permission|prompt)|\b(do\s+not|don['’]?t|never|no"
+    r"\s+need\s+to)\s+(ask|wait)\s+(the\s+user\s+)?(for\s+)?(confirmation|approval|permission|"
+    r"consent)|\bno\s+(\w+\s+)?(confirmation|approval|consent|permission)\s+(is\s+)?(needed|"
+    r"required|necessary)|\b(the\s+)?(user|customer|owner|account\s+(owner|holder))\s+(does\s+"
+    r"not|doesn['’]?t|need\s+not|needn['’]?t)\s+(need\s+to\s+)?(be\s+)?(involved|asked|"
+    r"consulted|bothered|prompted)|\b(user|customer|owner|account\s+(owner|holder)|they)\s+"
+    r"(has\s+|have\s+)?(already\s+)?(consented|agreed|opted\s+in|authori[sz]ed|pre-?approved)\s+"
+    r"(to|during|when|at|in|for)|без\s+(дополнительных\s+)?(вопросов|подтвержден\w*)|"
+    r"sin\s+(pedir|preguntar|confirmar)|sans\s+(demander|confirmation)|ohne\s+(Rückfrage|"
+    r"nachzufragen|Bestätigung)|sem\s+(pedir|perguntar|confirmação)|senza\s+(chiedere|"
+    r"conferma)|\bneed\s+not\s+be\s+confirmed|\bconfirmation\s+is\s+(a\s+formality|optional|"
+    r"unnecessary)",
+    _I,
+)
+_AUTHORITY = re.compile(
+    r"\b(treat|regard|consider|handle|read|follow|obey|execute|carry\s+out|act\s+on)\w*\s+"
+    r"(\w+\s+){0,5}(as|like)\s+(\w+\s+){0,2}(system|operator|developer|admin\w*|authoritative|"
+    r"binding|mandatory|official)\s*(instructions?|messages?|prompts?|directives?|orders?|"
+    r"commands?|policy)?"
+    r"|\b(takes?|has|have|given)\s+(precedence|priority)\s+over\s+(\w+\s+){0,3}(user|"
+    r"request|instructions|prompt)"
+    r"|\b(override|outrank|supersede)s?\s+(\w+\s+){0,3}(user|instructions|request|prompt)"
+    r"|\b(counts?|are|is)\s+as\s+(system|operator|developer)\s+(instructions?|messages?)"
+    r"|(приоритет|priorité|vorrang|prioridad|prioridade|priorità)\s+\w*\s*(над|sur|vor|sobre|"
+    r"su|über)|системн\w+\s+указани\w*|instructions?\s+(du\s+)?système|"
+    r"systemanweisung\w*|instrucciones\s+del\s+sistema",
+    _I,
+)
+_CLAUSE_BREAK = re.compile(r"\s*(?:[;,:]|\s-\s|\(|\)|\bbut\b|\bhowever\b|\bunless\b)\s*", _I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'`(¹²³*>\[-])|\n+|(?<=[.!?])$|(?<=[。！？])")
+_IDENT = re.compile(r"`?\b([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)\b`?")
+_ADDRESSED = re.compile(
+    rf"\b(you|your|{MODEL}|the\s+caller|the\s+client|please|always|must|should|make\s+sure|"
+    r"be\s+sure|remember|ensure|is\s+(required|needed|expected)|are\s+(required|needed|"
+    r"expected)|it\s+would\s+(help|be)|kindly|before|after|first|every|each)\b",
+    _I,
+)
+
+
+_OWN_CREDENTIAL = re.compile(
+    r"^(api_?key|(access_|auth_|bearer_|api_|personal_access_)?token|password|secret|"
+    r"credentials?|client_secret)$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Purpose:
+    """What the tool says it is for: its name's words and opening sentence (``text``) and its
+    parameters' names (``params``; spelled out in ``spelled``)."""
+
+    text: str
+    params: frozenset[str]
+    spelled: str
+
+    def covers(self, kind: str, scope: re.Pattern[str]) -> bool:
+        if kind == "secrets":  # its own credential parameter, or secrets named as its subject
+            return bool(scope.search(self.text)) or any(
+                _OWN_CREDENTIAL.match(p) for p in self.params
+            )
+        return bool(scope.search(f"{self.text} {self.spelled}"))
+
+
+def purpose_of(name: str, description: str, params: Iterable[str]) -> Purpose:
+    words = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name)
+    opening = sentences(description)[:1]
+    names = frozenset(p.lower() for p in params)
+    spelled = " ".join(re.sub(r"[_\-.]+", " ", p) for p in names)
+    return Purpose(f"{words} {' '.join(opening)}", names, spelled)
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` split at sentence ends, line breaks and list items."""
+    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+def clauses(sentence: str) -> list[str]:
+    return [c for c in _CLAUSE_BREAK.split(sentence) if c and c.strip()]
+
+
+def structural_findings(
+    name: str, description: str, texts: Iterable[tuple[str, str, str]], params: frozenset[str]
+) -> Iterator[tuple[str, str, str]]:
+    """(field, rule, excerpt) for every text of a definition; ``texts`` are (field, kind,
+    readable text) with kind ``name``, ``data``, ``parameter``, ``prose`` or ``switch`` (a
+    boolean's description: what switching it on does, holding no data)."""
+    purpose = purpose_of(name, description, params)
+    for where, kind, text in texts:
+        if kind == "name":
+            if where != "name" and _named_flow(text, purpose):
+                yield where, "data-flow", text[:80]
+            continue
+        seen: set[str] = set()
+        for index, sentence in enumerate(sentences(text)):
+            opening = where == "description" and index == 0
+            for rule in _judge(sentence, purpose, name, kind=kind, opening=opening):
+                if rule not in seen:
+                    seen.add(rule)
+                    yield where, rule, sentence[:80]
+
+
+def _named_flow(text: str, purpose: Purpose) -> bool:
+    """A parameter name that is a clause naming a source: ``contents_of_home_kube_config``."""
+    words = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", text).split()
+    if len(words) < 4:
+        return False
+    spelled = " ".join(words)
+    return any(
+        found.search(spelled) and not purpose.covers(kind, scope)
+        for kind, found, scope in _SOURCES
+    ) or bool(re.search(r"\b(env|ssh|aws|kube|gcloud|netrc|pgpass|npmrc)\b", spelled, _I))
+
+
+def _judge(
+    sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bool
+) -> Iterator[str]:
+    if _flows(sentence, purpose, name, kind=kind, opening=opening) or _templated(
+        sentence, purpose
+    ):
+        yield "data-flow"
+    if _hides(sentence):
+        yield "hides-from-user"
+    if _assumes_approval(sentence):
+        yield "assumes-approval"
+    if _AUTHORITY.search(sentence) and not _negated_before(sentence, _AUTHORITY):
+        yield "data-as-authority"
+
+
+def _templated(sentence: str, purpose: Purpose) -> bool:
+    """An address with placeholders the tool's parameters do not fill: ``?q={chat}``."""
+    for url in re.finditer(r"https?://\S+", sentence):
+        fields = [a or b for a, b in _TEMPLATE.findall(url.group(0))]
+        for field in fields:
+            spelled = re.sub(r"[_.\-]+", " ", field.lower())
+            if field.lower().split(".")[-1] in purpose.params:
+                continue
+            if _SOURCE_WORD.search(spelled) or any(f.search(spelled) for _, f, _ in _SOURCES):
+                return True
+    return False
+
+
+def _flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bool) -> bool:
+    """An out-of-scope source and a sink in the same sentence, the source not negated."""
+    if kind == "switch" or _USER_GATE.search(sentence):
+        return False
+    live = [
+        m
+        for kind_, found, scope in _SOURCES
+        for m in found.finditer(sentence)
+        if not purpose.covers(kind_, scope)
+        and not _negated_clause(sentence, m.start())
+        and not _quoted(sentence, m)
+    ]
+    live = [m for m in live if not _reference(sentence, m)]
+    if not live:
+        return False
+    if _MOVE_NEGATED.search(sentence):
+        return False  # "never pass tokens in the query string": advice against the flow
+    if opening and not _ADDRESSED.search(sentence):
+        return False  # the opening sentence says what the tool does with its own subject
+    if kind in ("parameter", "data") and _MOVE_RE.search(sentence):
+        return True  # a parameter's own text asking for the source: the parameter is the sink
+    return _sink(sentence, purpose, name)
+
+
+def _reference(sentence: str, match: re.Match[str]) -> bool:
+    """``the WIDGET_REGION environment variable``, ``the name of an env var``: a reference
+    to a setting, not its value."""
+    before = sentence[max(0, match.start() - 40) : match.start()]
+    if re.match(r"env|environment", match.group(0), _I):
+        if re.search(r"(?-i:[A-Z][A-Z0-9]*(_[A-Z0-9]+)+)\s*$", before) or re.search(
+            r"\b(name|names)\s+of\s+(an?|the)\s*$", before, _I
+        ):
+            return True
+    return False
+
+
+def _sink(sentence: str, purpose: Purpose, name: str) -> bool:
+    if _URL_RE.search(sentence):
+        return True
+    lower = sentence.lower()
+    if any(
+        len(p) >= 3 and re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", lower)
+        for p in purpose.params
+    ):
+        if _MOVE_RE.search(sentence) or _CONTAINER_RE.search(sentence):
+            return True
+    others = {
+        m.group(1) for m in _IDENT.finditer(sentence) if m.group(1) not in purpose.params
+    } - {name.lower()}
+    if others and _MOVE_RE.search(sentence):
+        return True
+    return bool(_MOVE_RE.search(sentence) and _CONTAINER_RE.search(sentence))
+
+
+def _hides(sentence: str) -> bool:
+    if _USER_GATE.search(sentence):
+        return False
+    for match in _CONCEAL.finditer(sentence):
+        clause = _clause_at(sentence, match.start())
+        if re.search(r"\b(secrets?|passwords?|tokens?|keys?|credentials?|values?)\b", clause, _I):
+            continue  # keeping a secret from view protects it
+        if re.search(r"\b(silently|quietly|in\s+the\s+background|behind)\b", match.group(0), _I):
+            if not _ACT_RE.search(clause):
+                continue  # "fails silently": behaviour, not a covert act
+            return True
+        after = sentence[match.end() : match.end() + 40]
+        if re.match(r"without", match.group(0), _I) and not re.match(
+            r"\s*(the\s+)?(user|them|anyone|the\s+person|the\s+customer)\b(?!['’]s)", after, _I
+        ):
+            continue  # "without notifying the user's followers"
+        if _ABOUT_USER.search(match.group(0) + after) or re.search(
+            r"\b(user|person|customer)\b", match.group(0) + after, _I
+        ) or not re.search(r"[a-z]", match.group(0)[:3], _I):
+            return True
+    return False
+
+
+def _assumes_approval(sentence: str) -> bool:
+    for match in _APPROVAL.finditer(sentence):
+        before = sentence[: match.start()]
+        if re.search(r"\b(never|not|don['’]?t|no|cannot|must\s+not)\b[^.]{0,60}$", before, _I):
+            continue  # "never delete without asking"
+        if re.search(r"\b(unless|until|only|whether|if|once|after|when)\b", before, _I):
+            continue  # a condition or a question, not a claim
+        if _USER_GATE.search(sentence):
+            continue
+        return True
+    return False
+
+
+def _negated_clause(sentence: str, at: int) -> bool:
+    clause = _clause_at(sentence, at)
+    return bool(_NEGATION.search(clause))
+
+
+def _negated_before(sentence: str, pattern: re.Pattern[str]) -> bool:
+    match = pattern.search(sentence)
+    if match is None:
+        return False
+    return bool(_NEGATION.search(_clause_at(sentence, match.start())))
+
+
+def _clause_at(sentence: str, at: int) -> str:
+    start = 0
+    for part in _CLAUSE_BREAK.finditer(sentence):
+        if part.start() >= at:
+            return sentence[start : part.start()]
+        start = part.end()
+    return sentence[start:]
+
+
+def _quoted(sentence: str, match: re.Match[str]) -> bool:
+    before = sentence[: match.start()]
+    return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
