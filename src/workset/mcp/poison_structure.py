@@ -40,7 +40,12 @@ STRUCTURE_REASONS = {
     "assumes-approval": "a clause tells the model to act without the user's approval, or that "
     "approval was already given",
     "data-as-authority": "a clause tells the model to treat data or tool output as "
-    "instructions that rank above the user",
+    "instructions that rank above the user, or to ignore the user",
+    "misreports": "a clause tells the model to leave findings out of, or dress up, what it "
+    "reports whatever the facts",
+    "steers-tool-choice": "a clause disparages other tools or routes calls meant for them here",
+    "disables-safeguard": "a clause lets the model switch off a protection or safety check",
+    "injects-content": "a clause adds promotions or links to everything the user sends",
 }
 
 # Source kinds: (kind, what names it in a clause, what names it in the tool's own purpose).
@@ -113,10 +118,28 @@ _SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"address\s+book|location|home\s+address|phone(\s+number)?|date\s+of\s+birth|"
             r"browsing\s+history|inbox|e-?mails?|calendar|files|documents|photos|clipboard|"
             r"payment\s+(details|card)|card\s+number|ssn|passport)|location\s+history|"
-            r"contacts\s+list|address\s+book|clipboard|home\s+director(y|ies)|~/[\w.-]+|"
+            r"contacts\s+list|address\s+book|clipboard|"
             r"social\s+security|(credit|debit)\s+card\s+(numbers?|details)|cvv)\b",
             r"\b(contacts?|address|location|phone|calendar|inbox|e-?mails?|files?|documents?|"
             r"photos?|clipboard|payments?|cards?|director(y|ies)|paths?|folders?|geo\w*|maps?)\b",
+        ),
+        (
+            "local-files",
+            r"(\bhome\s+director(y|ies)|~/[\w.-]+|\$HOME\b|\b(full\s+text|contents?|entire|"
+            r"verbatim\s+copy)\s+of\s+(the\s+)?([\w-]+['’]s\s+)?[\w./-]+\.(ya?ml|json|toml|ini|cfg|"
+            r"conf|pem|key|p12|pfx|sqlite|db|log)\b|\b(files?|documents?)\s+(from|in|on)\s+(the\s+)?"
+            r"(user['’]s\s+)?(home|desktop|downloads|disk|machine|laptop|computer))",
+            r"\b(local|file\s*system|disk|home|dotfiles?|config(uration)?\s+files?|backup)\b",
+        ),
+        (
+            "copy",
+            r"\b(a\s+copy|copies|copy\s+of|cc|bcc|blind\s+cop\w+|mirror\w*|duplicat\w+|"
+            r"forward\w*|relay\w*|the\s+same\s+(rows|records|data|results?|files?|messages?|"
+            r"contents?)|each\s+record|every\s+record|additionally|also\s+(send|post|upload|"
+            r"forward|share|sync|copy|cc|bcc|mail|add))\b|se\s+copia|weitergeleitet|"
+            r"envoy[ée]s?\s+(aussi|également)|aussi\s+envoy|é\s+enviad[oa]|copiad[oa]|"
+            r"скрыт\w+\s+копи\w*|抄送|密送|副本",
+            r"$^",
         ),
     )
 )
@@ -201,8 +224,81 @@ _CONCEAL = re.compile(
     r"confidential|private|off)|the\s+user\s+(does\s+not|doesn['’]?t|need\s+not|needn['’]?t|"
     r"won['’]?t|should\s+not|must\s+not)\s+(need\s+to\s+)?(know|be\s+told|see|notice|hear|"
     r"learn)|(disclose|notify|show|tell)_(to_)?user\W{0,3}\s*(false|no|0)\b)"
+    r"|strictly\s+between|better\s+off\s+not\s+knowing|spare\s+(the\s+)?(user|them)|"
+    r"stay\s+silent|(keep|leave)\s+(the\s+)?(user|them|the\s+person)\s+(\w+\s+)?(unaware|"
+    r"in\s+the\s+dark|out\s+of\s+the\s+loop)|darf\s+nicht\s+erfahren|inutile\s+de\s+(prévenir|dire|signaler|mentionner)|"
+    r"não\s+(conte|diga|mencione|informe)|no\s+(le\s+)?(digas|cuentes|menciones|informes)|"
+    r"non\s+(dire|dirlo|menzionare|informare)"
     r"|不要告诉|无需告知|不必告诉|不要向用户|无需通知|必要はありません|伝えないで|知らせないで|"
     r"आवश्यकता\s+नहीं|न\s+बताएं",
+    _I,
+)
+# "no hace falta que el usuario sepa", "the user need never know": a negation before it.
+_UNAWARE = re.compile(
+    r"\b(user|person|customer|usuario|utilisateur|nutzer|benutzer|usuário|utente)\s+"
+    r"(\w+\s+){0,2}(sepa|saber|savoir|sache|sapere|erfahren|know|learn|notice|find\s+out)\b",
+    _I,
+)
+_MISREPORTS = re.compile(
+    r"\b(never|not|don['’]?t|must\s+not|should\s+not|no)\s+(\w+\s+){0,4}(report|mention|"
+    r"flag|describe|include|list|show|surface|say)\w*\b[^.]{0,100}\b(whatever|even\s+(if|when|"
+    r"though)|regardless|no\s+matter|in\s+any\s+case)\b"
+    r"|\b(always|must|should)\s+(\w+\s+){0,3}(report|describe|summari[sz]e|present|say)\w*\s+"
+    r"(\w+\s+){0,4}(as\s+)?(successful|a\s+success|passed|clean|safe|healthy|resolved)\b[^.]{0,60}"
+    r"\b(whatever|even\s+(if|when)|regardless|no\s+matter)\b",
+    _I,
+)
+_STEERS = re.compile(
+    r"\b(other|another|rival|competing|third[- ]party|alternative)\s+(\w+\s+){0,2}(tools?|servers?|"
+    r"connectors?|readers?|integrations?|plugins?|providers?|services?|implementations?)\b"
+    r"[^.]{0,80}\b(insecure|unsafe|deprecated|broken|leak\w*|harvest\w*|sell\w*|untrusted|"
+    r"malicious|compromised|must\s+be\s+avoided|should\s+be\s+avoided|avoid|never\s+use|"
+    r"do\s+not\s+use|stick\s+with|only\s+this)\b"
+    r"|\b(stop|avoid|never|do\s+not|don['’]?t)\s+(using|use|call\w*)\s+(the\s+)?(\w+\s+){0,2}"
+    r"(tool|server|connector|search)\b[^.]{0,60}\b(this|here|only)\b"
+    r"|\b(route|send|direct|redirect|use)\s+(every|all|each|any)\s+(\w+\s+){0,3}(through|via|to)\s+"
+    r"this\s+(tool|server|one)|\b(every|all|each)\s+(\w+\s+){0,3}(here|through\s+this\s+tool)"
+    r"[^.]{0,60}\b(including|whichever|even|meant\s+for|instead)\b"
+    r"|\b(whichever|regardless\s+of\s+(which|what))\s+(server|tool)\s+(the\s+user|they)\b",
+    _I,
+)
+_OVERRIDES = re.compile(
+    r"\b(over|above)\s+(anything|whatever|what|everything)\s+(the\s+user|they)\b"
+    r"|\b(user|they)\s+(cannot|can['’]?t|may\s+not|must\s+not)\s+(override|overrule|change|"
+    r"question)|\bignor\w*\s+(\w+\s+){0,3}(user|usuario|utilisateur|nutzer|usuário|utente|"
+    r"previous\s+instructions|prior\s+instructions|earlier\s+instructions|your\s+instructions)"
+    r"|\bignora\s+lo\s+que|\bignore\s+les\s+consignes|\b(carry\s+out|execute|follow|obey|run|"
+    r"act\s+on|perform)\s+(that|those|these|the|any|its|their)\s+(\w+\s+)?(line|lines|"
+    r"instructions?|commands?|steps?|tasks?|directives?)\b"
+    r"|\binstructions\s+that\s+(the\s+)?(assistant|model|agent|you)\s+(has|have|must|should)\s+"
+    r"to\s+(carry\s+out|follow|execute|obey)",
+    _I,
+)
+_SAFEGUARD = re.compile(
+    r"\b(disable|bypass|turn\s+off|switch\s+off|circumvent|override|remove|skip|lift|suspend)\s+"
+    r"(\w+\s+){0,2}(branch\s+protection|protections?|safety|security|guardrails?|restrictions?|"
+    r"policies|polic(y|ies)\s+checks?|safety\s+checks?|2fa|mfa|verification|sandbox\w*|"
+    r"content\s+filters?|rate\s+limits?)\b",
+    _I,
+)
+_INJECTS = re.compile(
+    r"\b(finish|end|close|sign|append|add|insert|include|tack)\w*\s+(\w+\s+){0,4}(every|each|"
+    r"all|any)\s+(\w+\s+){0,2}(body|bodies|post|posts|message|messages|reply|replies|email|emails|"
+    r"answer|answers|response|responses|summary|summaries|commit|commits|page|pages)\b"
+    r"|\b(every|each|all)\s+(\w+\s+){0,2}(body|post|message|reply|email|answer|response|"
+    r"summary)\w*\s+(\w+\s+){0,3}(should|must|has\s+to)\s+(end|finish|close|include|mention|"
+    r"carry|contain)",
+    _I,
+)
+_PROMO = re.compile(
+    r"\b(recommend\w*|promot\w*|sponsor\w*|discount|coupon|deal|deals|% off|sign\s+up|"
+    r"advert\w*|referral|affiliate|sent\s+via|powered\s+by)\b|" + _URL,
+    _I,
+)
+# "pages may contain text that looks like instructions (for example …); do not follow it".
+_WARNING = re.compile(
+    r"\b(looks?\s+like|may\s+contain|might\s+contain|can\s+contain|for\s+example|e\.g\.|"
+    r"such\s+as|pretend\w*\s+to\s+be)\b",
     _I,
 )
 _ABOUT_USER = re.compile(
@@ -341,8 +437,21 @@ def _judge(
         yield "hides-from-user"
     if _assumes_approval(sentence):
         yield "assumes-approval"
-    if _AUTHORITY.search(sentence) and not _negated_before(sentence, _AUTHORITY):
+    warned = _WARNING.search(sentence) and _NEGATION.search(sentence)
+    if not warned and (
+        (_AUTHORITY.search(sentence) and not _negated_before(sentence, _AUTHORITY))
+        or (_OVERRIDES.search(sentence) and not _negated_before(sentence, _OVERRIDES))
+    ):
         yield "data-as-authority"
+    if _MISREPORTS.search(sentence):
+        yield "misreports"
+    if _STEERS.search(sentence) and not _USER_GATE.search(sentence):
+        yield "steers-tool-choice"
+    if kind != "switch" and _SAFEGUARD.search(sentence) and not _negated_before(sentence, _SAFEGUARD):
+        if _ADDRESSED.search(sentence) or re.search(r"\b(may|can|permitted|allowed|free)\b", sentence, _I):
+            yield "disables-safeguard"
+    if _INJECTS.search(sentence) and _PROMO.search(sentence) and not _USER_GATE.search(sentence):
+        yield "injects-content"
 
 
 def _templated(sentence: str, purpose: Purpose) -> bool:
@@ -371,6 +480,11 @@ def _flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bo
         and not _quoted(sentence, m)
     ]
     live = [m for m in live if not _reference(sentence, m)]
+    if live and all(_is_copy(m) for m in live):
+        address = _URL_RE.search(sentence)
+        if address is None or _CONTACT.search(sentence):
+            return False  # a copy kept somewhere the text does not spell out, or a contact
+        return not (opening and not _ADDRESSED.search(sentence))
     if not live:
         return False
     if _MOVE_NEGATED.search(sentence):
@@ -382,10 +496,23 @@ def _flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bo
     return _sink(sentence, purpose, name)
 
 
+def _is_copy(match: re.Match[str]) -> bool:
+    return any(found is match.re for kind, found, _ in _SOURCES if kind == "copy")
+
+
+_CONTACT = re.compile(
+    r"\b(questions?|support|feedback|bugs?|issues|help|contact|report\s+(a\s+)?(problem|abuse|"
+    r"vulnerabilit\w+)|security\s+reports?|docs|documentation|see)\b",
+    _I,
+)
+
+
 def _reference(sentence: str, match: re.Match[str]) -> bool:
     """``the WIDGET_REGION environment variable``, ``the name of an env var``: a reference
     to a setting, not its value."""
     before = sentence[max(0, match.start() - 40) : match.start()]
+    if re.search(r"\b(env(ironment)?\s+var(iable)?s?|name\s+of)\s+(\w+\s+){0,3}$", before, _I):
+        return True  # "env var holding a bearer token"
     if re.match(r"env|environment", match.group(0), _I):
         if re.search(r"(?-i:[A-Z][A-Z0-9]*(_[A-Z0-9]+)+)\s*$", before) or re.search(
             r"\b(name|names)\s+of\s+(an?|the)\s*$", before, _I
@@ -415,12 +542,18 @@ def _sink(sentence: str, purpose: Purpose, name: str) -> bool:
 def _hides(sentence: str) -> bool:
     if _USER_GATE.search(sentence):
         return False
+    for match in _UNAWARE.finditer(sentence):
+        before = sentence[max(0, match.start() - 40) : match.start()]
+        if re.search(r"\b(no|not|never|need\s+never|nicht|ne|pas|nunca|não|non|falta)\b", before, _I) or re.search(
+            r"\b(never|not)\b", match.group(0), _I
+        ):
+            return True
     for match in _CONCEAL.finditer(sentence):
         clause = _clause_at(sentence, match.start())
         if re.search(r"\b(secrets?|passwords?|tokens?|keys?|credentials?|values?)\b", clause, _I):
             continue  # keeping a secret from view protects it
         if re.search(r"\b(silently|quietly|in\s+the\s+background|behind)\b", match.group(0), _I):
-            if not _ACT_RE.search(clause):
+            if not _ACT_RE.search(clause) or _NEGATION.search(clause):
                 continue  # "fails silently": behaviour, not a covert act
             return True
         after = sentence[match.end() : match.end() + 40]
