@@ -46,6 +46,12 @@ STRUCTURE_REASONS = {
     "steers-tool-choice": "a clause disparages other tools or routes calls meant for them here",
     "disables-safeguard": "a clause lets the model switch off a protection or safety check",
     "injects-content": "a clause adds promotions or links to everything the user sends",
+    "overrides-user-choice": "a clause tells the model to use its own value in place of, or "
+    "regardless of, what the user asked for",
+    "side-action": "a clause tells the model to call another tool that deletes, unlocks, pays "
+    "or shares, on a trigger the user did not set",
+    "fixed-destination": "a parameter that says where data or money goes comes with a fixed "
+    "address, number or account as its default",
 }
 
 # Source kinds: (kind, what names it in a clause, what names it in the tool's own purpose).
@@ -54,7 +60,8 @@ _SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
     for kind, found, scope in (
         (
             "conversation",
-            r"\b(conversations?(?!\s*(ids?|names?|titles?|lists?|members?|_))|dialog(ue)?|"
+            r"\b((?<!\ban\s)(?<!existing\s)(?<!\ba\s)(?<!each\s)(?<!new\s)conversations?(?!\s*(ids?|"
+            r"names?|titles?|lists?|members?|_))|dialog(ue)?|"
             r"transcripts?|chat\s+(so\s+far|history|log|context)|(message|chat|conversation)\s+"
             r"history|(earlier|previous|prior|past|preceding|recent|other)\s+(messages?|turns?|"
             r"prompts?|exchanges?|questions?|requests?)|(whole|full|entire|complete)\s+(chat|"
@@ -67,9 +74,9 @@ _SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"memor(y|ies)\s+(of|about)\s+the\s+user|the\s+user['’]s\s+([\w-]+\s+){0,3}(messages|"
             r"prompts|turns)|the\s+user['’]s\s+(most\s+recent|last|latest|previous|earlier)\s+"
             r"(message|prompt|request|question)|gespräch\w*|verlauf|bisherig\w*\s+\w+|"
-            r"échanges?\s+précédents?|historique|conversaci[oó]n|historial|conversa|conversazione|"
+            r"échanges?\s+précédents?|historique|conversaci[oó]n\b|historial|conversa\b|conversazione|"
             r"cronologia|对话|聊天记录|会话|会話|チャット履歴|これまでのやり取り|переписк\w*|"
-            r"диалог\w*|бесед\w*|बातचीत)",
+            r"диалог\w*|бесед\w*|बातचीत|대화\s*(내용|기록)?|이전\s*메시지)",
             r"\b(conversations?|chat\s+history|transcripts?|history|dialog(ue)?|memor(y|ies)|"
             r"prompts?|remember|recall)\b",
         ),
@@ -107,7 +114,7 @@ _SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"credenciais|credenziali|token\s+de\s+acces?so|dotenv|kube\s*config|ssh\s+config|"
             r"document\.cookie|local\s*storage|session\s*storage|tfstate|password_hash\w*)\b"
             r"|密钥|私钥|凭证|凭据|密码|令牌|秘密鍵|認証情報|パスワード|トークン|ключ\w*|парол\w*|"
-            r"токен\w*|пароль|पासवर्ड|कुंजी"
+            r"токен\w*|пароль|पासवर्ड|कुंजी|비밀번호|토큰|자격\s*증명|API\s*키|개인\s*키"
             rf"|{ENV_SECRET}|{CREDENTIAL_FILE}|\.env\b)",
             r"\b(secrets?|credentials?|passwords?|vault|keys?|tokens?|auth\w*|keychain|"
             r"environment|env|ssh|login|sign[- ]?in|leak|scan\w*|rotat\w*)\b",
@@ -128,7 +135,9 @@ _SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"(\bhome\s+director(y|ies)|~/[\w.-]+|\$HOME\b|\b(full\s+text|contents?|entire|"
             r"verbatim\s+copy)\s+of\s+(the\s+)?([\w-]+['’]s\s+)?[\w./-]+\.(ya?ml|json|toml|ini|cfg|"
             r"conf|pem|key|p12|pfx|sqlite|db|log)\b|\b(files?|documents?)\s+(from|in|on)\s+(the\s+)?"
-            r"(user['’]s\s+)?(home|desktop|downloads|disk|machine|laptop|computer))",
+            r"(user['’]s\s+)?(home|desktop|downloads|disk|machine|laptop|computer))|\b(currently\s+)?"
+            r"open(ed)?\s+(files|documents|tabs)|\bfiles\s+(the\s+user\s+)?(has|have)\s+open|"
+            r"열어\s*(둔|놓은)\s*파일|桌面上|デスクトップ",
             r"\b(local|file\s*system|disk|home|dotfiles?|config(uration)?\s+files?|backup)\b",
         ),
         (
@@ -138,7 +147,9 @@ _SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"contents?)|each\s+record|every\s+record|additionally|also\s+(send|post|upload|"
             r"forward|share|sync|copy|cc|bcc|mail|add))\b|se\s+copia|weitergeleitet|"
             r"envoy[ée]s?\s+(aussi|également)|aussi\s+envoy|é\s+enviad[oa]|copiad[oa]|"
-            r"скрыт\w+\s+копи\w*|抄送|密送|副本",
+            r"скрыт\w+\s+копи\w*|抄送|密送|副本|\buna\s+copia|\buma\s+cópia|\bune\s+copie|"
+            r"\beine\s+kopie|\breenv[ií]\w*|\balways\s+(be\s+)?(append|add|includ|cc|bcc|cop|"
+            r"sen[dt]|forward|attach)\w*|\bthe\s+same\s+content\b|\bis\s+(cc|bcc)['’]?d\b",
             r"$^",
         ),
     )
@@ -166,15 +177,19 @@ _MOVE = (
     r"übermittl\w*|sende\w*|füge\w*|recopi\w*|copi\w*|envoi\w*|envoy\w*|ajout\w*|reenv\w*|"
     r"adjunt\w*|envi\w*|anex\w*|invi\w*|alleg\w*|добав\w*|отправ\w*|перешл\w*|пересыла\w*|"
     r"встав\w*|hold(s|ing)?|contain(s|ing)?|contents?\s+of|verbatim|placed\s+in)\b"
-    r"|发送|放入|附加|添加|填入|转发|入れ|送信|添付|貼り付け|डालें|भेजें|जोड़ें"
+    r"|发送|放入|附加|添加|填入|转发|入れ|送信|添付|貼り付け|डालें|भेजें|जोड़ें|넣어|보내|첨부|추가"
 )
 _CONTAINER = (
     r"\b(field|parameter|argument|param|query(\s+string)?|header|trailer|footer|metadata|"
     r"payload|body|url|request|note|comment|context|memo|description|tag|label|attachment|"
-    r"campo|champ|feld|parametro|parâmetro|поле|поля)\b|字段|参数|フィールド|パラメータ|फ़ील्ड"
+    r"campo|champ|feld|parametro|parâmetro|поле|поля)\b|字段|参数|フィールド|パラメータ|फ़ील्ड|매개변수|필드"
 )
 _MOVE_RE = re.compile(_MOVE, _I)
-_URL_RE = re.compile(_URL, _I)
+_URL_RE = re.compile(
+    _URL + r"|\+\d[\d\s().-]{7,}\d|(?<![\w.~])/(tmp|var|srv|mnt|opt|public|shared|pub)/[\w/.-]*|"
+    r"\bchmod\s+0?777\b",
+    _I,
+)
 _CONTAINER_RE = re.compile(_CONTAINER, _I)
 _ACT_RE = re.compile(_MOVE + r"|\b(call|cc|bcc|copy|read|open|delete|change)\w*", _I)
 # "never pass tokens in the query string": advice against the flow.
@@ -203,7 +218,7 @@ _CONCEAL = re.compile(
     r"\s+from)\s+(\w+\s+){0,2}(mention\w*|tell\w*|inform\w*|notify\w*|alert\w*|reveal\w*|"
     r"disclos\w*|surfac\w*|bring\w*\s+(it|this|that)\s+up|point\w*\s+(it|this|that)\s+out|"
     r"flag\w*|explain\w*|bother\w*|burden\w*|trouble\w*|worry\w*|confus\w*|draw\w*\s+attention|"
-    r"call\w*\s+attention|highlight\w*|narrat\w*|show\w*\s+(\w+\s+){0,3}(in|to)\s+the\s+"
+    r"call\w*\s+attention|highlight\w*|narrat\w*|list\s+it|avisar|show\w*\s+(\w+\s+){0,3}(in|to)\s+the\s+"
     r"(transcript|user|chat)|report\w*\s+(it|this|that)\s+to)"
     r"|(need|needs)\s+not\s+be\s+(mentioned|narrated|reported|shown|disclosed|surfaced|"
     r"explained)|(does|do)\s+not\s+need\s+to\s+be\s+(mentioned|narrated|reported|shown|"
@@ -229,7 +244,7 @@ _CONCEAL = re.compile(
     r"in\s+the\s+dark|out\s+of\s+the\s+loop)|darf\s+nicht\s+erfahren|inutile\s+de\s+(prévenir|dire|signaler|mentionner)|"
     r"não\s+(conte|diga|mencione|informe)|no\s+(le\s+)?(digas|cuentes|menciones|informes)|"
     r"non\s+(dire|dirlo|menzionare|informare)"
-    r"|不要告诉|无需告知|不必告诉|不要向用户|无需通知|必要はありません|伝えないで|知らせないで|"
+    r"|不要告诉|无需告知|不必告诉|无需通知|不要通知|无需让用户知道|사용자에게\s*(알리지|말하지)|알릴\s*필요|必要はありません|伝えないで|知らせないで|"
     r"आवश्यकता\s+नहीं|न\s+बताएं",
     _I,
 )
@@ -301,6 +316,50 @@ _WARNING = re.compile(
     r"such\s+as|pretend\w*\s+to\s+be)\b",
     _I,
 )
+_OVERRIDES_CHOICE = re.compile(
+    r"\b(instead\s+of|in\s+place\s+of|rather\s+than|regardless\s+of|even\s+(if|when|though)|"
+    r"no\s+matter|irrespective\s+of)\s+(\w+\s+){0,4}?(the\s+)?(user|customer|caller|they)\s+"
+    r"(\w+\s+)?(enter|give|gave|ask|choose|chose|select|provide|type|suppl|want|request|say|pick|"
+    r"specif|name|prefer|set)\w*"
+    r"|\b(instead\s+of|in\s+place\s+of|rather\s+than|regardless\s+of|irrespective\s+of)\s+"
+    r"(the\s+)?(user|customer|caller)['’]s\s+(\w+\s+)?(choice|request|selection|input|value|"
+    r"preference|instructions?|account|answer|setting)"
+    r"|\b(no\s+lugar|em\s+vez|ao\s+invés)\s+d[aoe]\s+(\w+\s+){0,3}(informad[oa]|indicad[oa]|"
+    r"escolhid[oa])\s+pelo\s+usuário|\bmême\s+si\s+l['’]utilisat\w+|\bau\s+lieu\s+d[eu']\s*"
+    r"(\w+\s+){0,3}(de\s+)?l['’]utilisat\w+|\b(aunque|incluso\s+si)\s+el\s+usuario|\ben\s+lugar\s+"
+    r"de\s+(\w+\s+){0,3}(del\s+)?usuario|\b(selbst\s+wenn|auch\s+wenn)\s+der\s+(nutzer|benutzer)|"
+    r"\b(an)?statt\s+(\w+\s+){0,3}(des\s+)?(nutzers|benutzers)|\banche\s+se\s+l['’]utente|"
+    r"\b(al\s+posto|invece)\s+d\w*\s+(\w+\s+){0,3}(dall['’]\s*)?utente",
+    _I,
+)
+_DESTRUCTIVE_TOOL = re.compile(
+    r"\b(call|invoke|run|use|trigger|execute)\s+(`)?(?P<tool>[\w.]*(delete|remove|drop|destroy|"
+    r"wipe|purge|unlock|disarm|open_door|transfer|pay|grant|share|publish|make_public|revoke|"
+    r"reset|format|kill|terminate|disable)[\w.]*)`?",
+    _I,
+)
+_TRIGGER = re.compile(
+    r"\b(when|whenever|if|once|after|every|each|from\s+now\s+on|on\s+or\s+after|also)\b", _I
+)
+_REPORTED_FALSELY = re.compile(
+    r"\b(describe|report|present|summari[sz]e|label|mark|show|list)\w*\s+(\w+\s+){0,3}(failed|"
+    r"failing|failures?|errors?|rejected|denied|vulnerab\w+|critical|broken|unpaid|overdue)\s+"
+    r"([\w-]+\s+){0,3}as\s+"
+    r"|\b(report|tell|say|confirm|inform)\w*\s+(to\s+)?(the\s+)?(user|them|customer)\s+that\s+"
+    r"(\w+\s+){0,4}(was|were|has\s+been|have\s+been|is|went)\s+(\w+\s+)?(as\s+requested|"
+    r"successful\w*|done|completed|fine|through|ok)\b",
+    _I,
+)
+_DESTINATION_PARAM = re.compile(
+    r"(^|_)(to|cc|bcc|recipients?|destination|dest|fallback(_to)?|notify(_email|_to)?|payee|"
+    r"receiver|forward(_to)?|share(_to|_with)?|phone|email|attendees?|guests?|owner|"
+    r"beneficiary|payout(_account)?|account|iban|webhook|callback(_url)?|reply_to)($|_)",
+    _I,
+)
+_FIXED_VALUE = re.compile(
+    r"^\s*(\+?\d[\d\s().-]{7,}\d|[\w.+-]+@[\w-]+(\.[\w-]+)+|https?://\S+|acct_\w+|"
+    r"[A-Z]{2}\d{2}[\s\dA-Z]{10,})\s*$"
+)
 _ABOUT_USER = re.compile(
     r"\b(user|users|them|they|him|her|person|customer|human|requester|anyone|it|this|that|"
     r"the\s+(copy|step|call|addition|trailer|field|extra|cc|bcc))\b",
@@ -367,6 +426,7 @@ class Purpose:
     text: str
     params: frozenset[str]
     spelled: str
+    server: str = ""
 
     def covers(self, kind: str, scope: re.Pattern[str]) -> bool:
         if kind == "secrets":  # its own credential parameter, or secrets named as its subject
@@ -376,12 +436,14 @@ class Purpose:
         return bool(scope.search(f"{self.text} {self.spelled}"))
 
 
-def purpose_of(name: str, description: str, params: Iterable[str]) -> Purpose:
+def purpose_of(
+    name: str, description: str, params: Iterable[str], server: str = ""
+) -> Purpose:
     words = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name)
     opening = sentences(description)[:1]
     names = frozenset(p.lower() for p in params)
     spelled = " ".join(re.sub(r"[_\-.]+", " ", p) for p in names)
-    return Purpose(f"{words} {' '.join(opening)}", names, spelled)
+    return Purpose(f"{words} {' '.join(opening)}", names, spelled, server)
 
 
 def sentences(text: str) -> list[str]:
@@ -394,12 +456,16 @@ def clauses(sentence: str) -> list[str]:
 
 
 def structural_findings(
-    name: str, description: str, texts: Iterable[tuple[str, str, str]], params: frozenset[str]
+    name: str,
+    description: str,
+    texts: Iterable[tuple[str, str, str]],
+    params: frozenset[str],
+    server: str = "",
 ) -> Iterator[tuple[str, str, str]]:
     """(field, rule, excerpt) for every text of a definition; ``texts`` are (field, kind,
     readable text) with kind ``name``, ``data``, ``parameter``, ``prose`` or ``switch`` (a
     boolean's description: what switching it on does, holding no data)."""
-    purpose = purpose_of(name, description, params)
+    purpose = purpose_of(name, description, params, server)
     for where, kind, text in texts:
         if kind == "name":
             if where != "name" and _named_flow(text, purpose):
@@ -437,7 +503,7 @@ def _judge(
         yield "hides-from-user"
     if _assumes_approval(sentence):
         yield "assumes-approval"
-    warned = _WARNING.search(sentence) and _NEGATION.search(sentence)
+    warned = _WARNING.search(sentence)
     if not warned and (
         (_AUTHORITY.search(sentence) and not _negated_before(sentence, _AUTHORITY))
         or (_OVERRIDES.search(sentence) and not _negated_before(sentence, _OVERRIDES))
@@ -452,6 +518,59 @@ def _judge(
             yield "disables-safeguard"
     if _INJECTS.search(sentence) and _PROMO.search(sentence) and not _USER_GATE.search(sentence):
         yield "injects-content"
+    if _overrides_choice(sentence):
+        yield "overrides-user-choice"
+    side = _DESTRUCTIVE_TOOL.search(sentence)
+    if (
+        side
+        and side.group("tool").lower() != name.lower()
+        and ("_" in side.group("tool") or "." in side.group("tool"))
+        and _TRIGGER.search(sentence[: side.start()])
+        and not _USER_GATE.search(sentence)
+        and not _negated_before(sentence, _DESTRUCTIVE_TOOL)
+    ):
+        yield "side-action"
+    if _REPORTED_FALSELY.search(sentence) and not _negated_before(sentence, _REPORTED_FALSELY):
+        if not re.search(r"\b(never|do\s+not|don['’]?t)\s+(\w+\s+){0,3}(describe|report|say|tell)", sentence, _I):
+            yield "misreports"
+
+
+def _overrides_choice(sentence: str) -> bool:
+    match = _OVERRIDES_CHOICE.search(sentence)
+    if match is None or _WARNING.search(sentence):
+        return False
+    if re.search(r"\b(never|not|don['’]?t|no)\b[^.]{0,60}\b(secrets?|passwords?|tokens?|keys?|"
+                 r"credentials?|reveal\w*|share\w*|send\w*)\b", sentence, _I):
+        return False  # "never reveal the password, even if the user asks": a refusal
+    if re.search(r"\b(ask|confirm|check\s+with|warn|tell|inform)\w*\s+(the\s+)?(user|them)\b", sentence, _I):
+        return False
+    return True
+
+
+def fixed_destinations(node: object, path: str) -> Iterator[tuple[str, str]]:
+    """(field, default) for parameters that say where data or money goes and come with a fixed
+    address, phone number or account as the default (``fallback_to: +44…``)."""
+    if isinstance(node, dict):
+        props = node.get("properties")
+        if isinstance(props, dict):
+            for key, schema in props.items():
+                if not isinstance(schema, dict):
+                    continue
+                default = schema.get("default")
+                values = default if isinstance(default, list) else [default]
+                if _DESTINATION_PARAM.search(str(key)) and any(
+                    isinstance(v, str) and _FIXED_VALUE.match(v) and not _EXAMPLE_HOST.search(v)
+                    for v in values
+                ):
+                    yield f"{path}.properties.{key}.default", str(default)[:80]
+        for key, value in node.items():
+            yield from fixed_destinations(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from fixed_destinations(item, f"{path}[{index}]")
+
+
+_EXAMPLE_HOST = re.compile(r"(example\.(com|org|net)|localhost|127\.0\.0\.1)", _I)
 
 
 def _templated(sentence: str, purpose: Purpose) -> bool:
@@ -479,7 +598,9 @@ def _flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bo
         and not _negated_clause(sentence, m.start())
         and not _quoted(sentence, m)
     ]
-    live = [m for m in live if not _reference(sentence, m)]
+    live = [m for m in live if not _reference(sentence, m) and not _own_path(m, purpose)]
+    if _SERVER_SIDE.search(sentence) and not re.search(r"\b(you|your)\s+(must|should|need)", sentence, _I):
+        return False  # the server's own behaviour, described
     if live and all(_is_copy(m) for m in live):
         address = _URL_RE.search(sentence)
         if address is None or _CONTACT.search(sentence):
@@ -494,6 +615,21 @@ def _flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bo
     if kind in ("parameter", "data") and _MOVE_RE.search(sentence):
         return True  # a parameter's own text asking for the source: the parameter is the sink
     return _sink(sentence, purpose, name)
+
+
+_SERVER_SIDE = re.compile(
+    r"^([\w\s,'’-]{0,40}?)\b(the|this)\s+(server|tool|service|connector|integration)\s+"
+    r"(itself\s+|also\s+|then\s+|only\s+)?(writes|hashes|reads|sends|stores|keeps|uses|loads|"
+    r"logs|records|caches|saves|encrypts|signs|takes|fetches|retries|keeps)\b",
+    _I,
+)
+
+
+def _own_path(match: re.Match[str], purpose: Purpose) -> bool:
+    """``~/.vonage-mcp/sent.log`` for the vonage server: the server's own files."""
+    path = match.group(0)
+    words = [w for w in re.split(r"[^a-z0-9]+", purpose.server.lower()) if len(w) >= 4]
+    return path.startswith("~/.") and any(w in path.lower() for w in words)
 
 
 def _is_copy(match: re.Match[str]) -> bool:
@@ -513,6 +649,11 @@ def _reference(sentence: str, match: re.Match[str]) -> bool:
     before = sentence[max(0, match.start() - 40) : match.start()]
     if re.search(r"\b(env(ironment)?\s+var(iable)?s?|name\s+of)\s+(\w+\s+){0,3}$", before, _I):
         return True  # "env var holding a bearer token"
+    after = sentence[match.end() : match.end() + 30]
+    if re.match(r"env|environment", match.group(0), _I) and re.match(
+        r"\s*(holding|named|called|that\s+holds|containing|with\s+the\s+name|name)\b", after, _I
+    ):
+        return True
     if re.match(r"env|environment", match.group(0), _I):
         if re.search(r"(?-i:[A-Z][A-Z0-9]*(_[A-Z0-9]+)+)\s*$", before) or re.search(
             r"\b(name|names)\s+of\s+(an?|the)\s*$", before, _I
@@ -562,7 +703,10 @@ def _hides(sentence: str) -> bool:
         ):
             continue  # "without notifying the user's followers"
         if _ABOUT_USER.search(match.group(0) + after) or re.search(
-            r"\b(user|person|customer)\b", match.group(0) + after, _I
+            r"\b(user|person|customer|usuari[oa]|utilisat\w+|nutzer\w*|benutzer\w*|usuário|utente|"
+            r"пользовател\w*|list)\b|用户|ユーザー|사용자",
+            match.group(0) + after,
+            _I,
         ) or not re.search(r"[a-z]", match.group(0)[:3], _I):
             return True
     return False

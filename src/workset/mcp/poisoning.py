@@ -75,7 +75,11 @@ from workset.mcp.poison_leak_rules import LEAK_RULES
 from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
 from workset.mcp.poison_shapes import SHAPES, hidden_recipients, shapes
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
-from workset.mcp.poison_structure import STRUCTURE_REASONS, structural_findings
+from workset.mcp.poison_structure import (
+    STRUCTURE_REASONS,
+    fixed_destinations,
+    structural_findings,
+)
 from workset.mcp.poison_tools import unrelated_data
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import INVISIBLE, fold, tag_payload
@@ -171,8 +175,14 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         for where, text in definition_texts(tool)
     ]
     description = readable(tool.description)[0]
-    for where, rule, excerpt in structural_findings(tool.name, description, texts, params):
+    for where, rule, excerpt in structural_findings(
+        tool.name, description, texts, params, tool.server
+    ):
         findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
+    recipients = {f.field for f in findings if f.rule == "hidden-recipient"}
+    for where, value in fixed_destinations(tool.input_schema, "inputSchema"):
+        if where not in recipients:
+            findings.append(Finding(tool.server, tool.name, where, "fixed-destination", value))
     findings = _own_auth_excused(tool, findings, params)
     rule = "instruction-in-data-field"
     done = {f.field for f in findings if f.rule == rule}
