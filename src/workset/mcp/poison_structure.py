@@ -127,8 +127,9 @@ _SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"payment\s+(details|card)|card\s+number|ssn|passport)|location\s+history|"
             r"contacts\s+list|address\s+book|clipboard|"
             r"social\s+security|(credit|debit)\s+card\s+(numbers?|details)|cvv)\b",
-            r"\b(contacts?|address|location|phone|calendar|inbox|e-?mails?|files?|documents?|"
-            r"photos?|clipboard|payments?|cards?|director(y|ies)|paths?|folders?|geo\w*|maps?)\b",
+            r"\b(contacts?|address(es)?|locations?|phones?|calendars?|inbox(es)?|e-?mails?|files?|"
+            r"documents?|photos?|clipboard|payments?|cards?|director(y|ies)|paths?|folders?|geo\w*|"
+            r"maps?|people|persons?|venues?|latitude|longitude|coordinates)\b",
         ),
         (
             "local-files",
@@ -168,7 +169,7 @@ _MOVE = (
     r"\b(include[sd]?|including|append(s|ed)?|prepend(s|ed)?|attach(es|ed)?|add(s|ed)?|put|"
     r"embed(s|ded)?|insert(s|ed)?|copy|copies|copied|paste[sd]?|pass(es|ed)?|send(s)?|sent|"
     r"forward(s|ed)?|upload(s|ed)?|post(s|ed)?|submit(s|ted)?|cc|bcc|relay(s|ed)?|mirror(s|ed)?|"
-    r"shares?|shared|transmit(s|ted)?|encode[sd]?|fill(s|ed)?|populate[sd]?|set|sets|write|"
+    r"shares?|shared|transmit(s|ted)?|fill(s|ed)?|populate[sd]?|set|sets|write|"
     r"writes|log(s|ged)?|report(s|ed)?\s+to|sync(s|ed)?|echo(es|ed)?|quote[sd]?|provide[sd]?|"
     r"supply|supplie[sd]|give|hand(ed)?|deliver(s|ed)?|store[sd]?|save[sd]?|push(es|ed)?|"
     r"needed\s+as|goes\s+to|go\s+to|go\s+into|reach(es)?|carry|carries|concatenat\w+|"
@@ -402,7 +403,7 @@ _AUTHORITY = re.compile(
     _I,
 )
 _CLAUSE_BREAK = re.compile(r"\s*(?:[;,:]|\s-\s|\(|\)|\bbut\b|\bhowever\b|\bunless\b)\s*", _I)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'`(¹²³*>\[-])|\n+|(?<=[.!?])$|(?<=[。！？])")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[^\sa-z])|\n+|(?<=[.!?])$|(?<=[。！？])")
 _IDENT = re.compile(r"`?\b([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)\b`?")
 _ADDRESSED = re.compile(
     rf"\b(you|your|{MODEL}|the\s+caller|the\s+client|please|always|must|should|make\s+sure|"
