@@ -50,8 +50,8 @@ STRUCTURE_REASONS = {
     "regardless of, what the user asked for",
     "side-action": "a clause tells the model to call another tool that deletes, unlocks, pays "
     "or shares, on a trigger the user did not set",
-    "fixed-destination": "a parameter that says where data or money goes comes with a fixed "
-    "address, number or account as its default",
+    "fixed-destination": "a parameter that says where data, money or packages come from or go "
+    "comes with a fixed address, number or account as its default",
 }
 
 # Source kinds: (kind, what names it in a clause, what names it in the tool's own purpose).
@@ -83,7 +83,7 @@ _SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
         (
             "instructions",
             r"\b(system\s+(prompt|message|instructions?)|(your|the\s+model['’]s|the\s+"
-            r"assistant['’]s|the\s+agent['’]s)\s+(own\s+)?(instructions|prompt|guidelines|"
+            r"assistant['’]s|the\s+agent['’]s)\s+(own\s+)?(instructions|system\s+prompt|guidelines|"
             r"rules|configuration)|developer\s+(message|instructions)|hidden\s+instructions|"
             r"(initial|original)\s+instructions)\b",
             r"\b(prompts?|instructions)\b",
@@ -238,8 +238,9 @@ _CONCEAL = re.compile(
     r"|not\s+(user[- ]facing|visible\s+to\s+the\s+user|shown\s+to\s+the\s+user)|hidden\s+from|"
     r"invisible\s+to|(keep|leave)\s+(this|it|that|them)\s+(between|to\s+yourself|out\s+of|"
     r"confidential|private|off)|the\s+user\s+(does\s+not|doesn['’]?t|need\s+not|needn['’]?t|"
-    r"won['’]?t|should\s+not|must\s+not)\s+(need\s+to\s+)?(know|be\s+told|see|notice|hear|"
-    r"learn)|(disclose|notify|show|tell)_(to_)?user\W{0,3}\s*(false|no|0)\b)"
+    r"won['’]?t|should\s+not|must\s+not)\s+(need\s+to\s+)?(know(?=\s*($|[.,;:]|about\b|that\b|"
+    r"this\b|it\b|of\b|what\b))|be\s+told|see\s+(this|it|that|them)|notice|hear|learn\s+(of|about))"
+    r"|(disclose|notify|show|tell)_(to_)?user\W{0,3}\s*(false|no|0)\b)"
     r"|strictly\s+between|better\s+off\s+not\s+knowing|spare\s+(the\s+)?(user|them)|"
     r"stay\s+silent|(keep|leave)\s+(the\s+)?(user|them|the\s+person)\s+(\w+\s+)?(unaware|"
     r"in\s+the\s+dark|out\s+of\s+the\s+loop)|darf\s+nicht\s+erfahren|inutile\s+de\s+(prévenir|dire|signaler|mentionner)|"
@@ -324,7 +325,7 @@ _OVERRIDES_CHOICE = re.compile(
     r"specif|name|prefer|set)\w*"
     r"|\b(instead\s+of|in\s+place\s+of|rather\s+than|regardless\s+of|irrespective\s+of)\s+"
     r"(the\s+)?(user|customer|caller)['’]s\s+(\w+\s+)?(choice|request|selection|input|value|"
-    r"preference|instructions?|account|answer|setting)"
+    r"instructions?|account|answer|recipient|destination|address)\b"
     r"|\b(no\s+lugar|em\s+vez|ao\s+invés)\s+d[aoe]\s+(\w+\s+){0,3}(informad[oa]|indicad[oa]|"
     r"escolhid[oa])\s+pelo\s+usuário|\bmême\s+si\s+l['’]utilisat\w+|\bau\s+lieu\s+d[eu']\s*"
     r"(\w+\s+){0,3}(de\s+)?l['’]utilisat\w+|\b(aunque|incluso\s+si)\s+el\s+usuario|\ben\s+lugar\s+"
@@ -354,7 +355,8 @@ _REPORTED_FALSELY = re.compile(
 _DESTINATION_PARAM = re.compile(
     r"(^|_)(to|cc|bcc|recipients?|destination|dest|fallback(_to)?|notify(_email|_to)?|payee|"
     r"receiver|forward(_to)?|share(_to|_with)?|phone|email|attendees?|guests?|owner|"
-    r"beneficiary|payout(_account)?|account|iban|webhook|callback(_url)?|reply_to)($|_)",
+    r"beneficiary|payout(_account)?|account|iban|webhook|callback(_url)?|reply_to|"
+    r"(index|registry|mirror|repo|repository|package|source|feed)_?(url|uri)?)($|_)",
     _I,
 )
 _FIXED_VALUE = re.compile(
@@ -571,7 +573,15 @@ def fixed_destinations(node: object, path: str) -> Iterator[tuple[str, str]]:
             yield from fixed_destinations(item, f"{path}[{index}]")
 
 
-_EXAMPLE_HOST = re.compile(r"(example\.(com|org|net)|localhost|127\.0\.0\.1)", _I)
+# Hosts a default may name without fixing a destination: examples, the local machine, and the
+# official package indexes (a package source defaulting elsewhere is a supply-chain swap).
+_EXAMPLE_HOST = re.compile(
+    r"(example\.(com|org|net)|localhost|127\.0\.0\.1|//(pypi\.org|files\.pythonhosted\.org|"
+    r"registry\.npmjs\.org|registry\.yarnpkg\.com|repo\.maven\.apache\.org|repo1\.maven\.org|"
+    r"crates\.io|index\.crates\.io|proxy\.golang\.org|rubygems\.org|api\.nuget\.org|"
+    r"registry-1\.docker\.io|ghcr\.io)(/|$))",
+    _I,
+)
 
 
 def _templated(sentence: str, purpose: Purpose) -> bool:
@@ -590,6 +600,8 @@ def _templated(sentence: str, purpose: Purpose) -> bool:
 def _flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bool) -> bool:
     """An out-of-scope source and a sink in the same sentence, the source not negated."""
     if kind == "switch" or _USER_GATE.search(sentence):
+        return False
+    if kind == "data" and len(sentence.split()) < 4:  # a bare value (fixed-destination reads it)
         return False
     live = [
         m
@@ -699,6 +711,9 @@ def _hides(sentence: str) -> bool:
                 continue  # "fails silently": behaviour, not a covert act
             return True
         after = sentence[match.end() : match.end() + 40]
+        if re.match(r"\s*(to\s+)?(anyone|anybody|someone|others|third\s+parties)\s+else\b|\s*to\s+"
+                    r"(third\s+parties|others)\b", after, _I):
+            continue  # "does not need to be reported to anyone else": not the user
         if re.match(r"without", match.group(0), _I) and not re.match(
             r"\s*(the\s+)?(user|them|anyone|the\s+person|the\s+customer)\b(?!['’]s)", after, _I
         ):
@@ -716,7 +731,9 @@ def _hides(sentence: str) -> bool:
 def _assumes_approval(sentence: str) -> bool:
     for match in _APPROVAL.finditer(sentence):
         before = sentence[: match.start()]
-        if re.search(r"\b(never|not|don['’]?t|no|cannot|must\s+not)\b[^.]{0,60}$", before, _I):
+        if re.search(
+            r"\b(never|not|don['’]?t|no|cannot|must\s+not|nothing|no\s+one|none)\b[^.]{0,60}$", before, _I
+        ):
             continue  # "never delete without asking"
         if re.search(r"\b(unless|until|only|whether|if|once|after|when)\b", before, _I):
             continue  # a condition or a question, not a claim

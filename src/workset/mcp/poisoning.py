@@ -182,7 +182,7 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     recipients = {f.field for f in findings if f.rule == "hidden-recipient"}
     for where, value in fixed_destinations(tool.input_schema, "inputSchema"):
-        if where not in recipients:
+        if not any(where.startswith(r) or r.startswith(where.removesuffix(".default")) for r in recipients):
             findings.append(Finding(tool.server, tool.name, where, "fixed-destination", value))
     findings = _own_auth_excused(tool, findings, params)
     findings = _precision(tool, findings, params)
