@@ -30,8 +30,12 @@ def main() -> None:
     if path is None:
         sys.exit("shared/data/livemcpbench/tools.json not found")
     tools = [
-        RemoteTool(server, str(t.get("name", "")), str(t.get("description") or ""),
-                   t.get("inputSchema") or {})
+        RemoteTool(
+            server,
+            str(t.get("name", "")),
+            str(t.get("description") or ""),
+            t.get("inputSchema") or {},
+        )
         for entry in json.loads(path.read_text("utf-8"))
         for server, listing in (entry.get("tools") or {}).items()
         for t in listing.get("tools", [])

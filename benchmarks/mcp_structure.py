@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from mcp_audit import load, rates, tool_of  # noqa: E402
+from mcp_audit import load, rates, tool_of
 
-from workset.mcp import audit_tool  # noqa: E402
-from workset.mcp.poison_structure import STRUCTURE_REASONS  # noqa: E402
+from workset.mcp import audit_tool
+from workset.mcp.poison_structure import STRUCTURE_REASONS
 
 
 def main() -> None:

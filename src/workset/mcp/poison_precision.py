@@ -86,22 +86,24 @@ def honest_class(
     if rule in _CHARACTER_TRICKS:
         data = re.search(r"\.(examples?|default|enum|const)(\[\d+\])?$", field)
         return "normaliser-examples" if data and _NORMALISER.search(purpose) else None
-    if rule == "forced-call":
-        if _ORDERING.search(sentence) and not _AROUND_EVERY.search(sentence):
-            return "ordering-purpose"
+    ordering = _ORDERING.search(sentence) and not _AROUND_EVERY.search(sentence)
+    if rule == "forced-call" and ordering:
+        return "ordering-purpose"
     if rule in ("forced-call", "context-to-address", "secret-request", "sensitive-path"):
         subject = _SERVER_SUBJECT.search(sentence)
-        if subject and not _ADDRESSED.search(sentence[: subject.start()] + sentence[subject.end() :]):
+        if subject and not _ADDRESSED.search(
+            sentence[: subject.start()] + sentence[subject.end() :]
+        ):
             return "server-behaviour"
-    if rule in ("secret-request", "context-into-argument") and _SERVER_CONFIG.search(sentence):
-        if not _MOVED.search(sentence):
-            return "server-config"
-    if rule == "context-to-address" and field in credential_fields:
-        if re.search(r"\bonly\b", sentence, _I):
-            return "own-credential-only"
-    if rule in ("secret-request", "context-into-argument", "sensitive-path"):
-        if _USER_SUPPLIED.search(sentence) and not _MOVED.search(sentence):
-            return "user-supplied"
+    moved = _MOVED.search(sentence)
+    secret_rules = ("secret-request", "context-into-argument", "sensitive-path")
+    if rule in secret_rules[:2] and _SERVER_CONFIG.search(sentence) and not moved:
+        return "server-config"
+    only = re.search(r"\bonly\b", sentence, _I)
+    if rule == "context-to-address" and field in credential_fields and only:
+        return "own-credential-only"
+    if rule in secret_rules and _USER_SUPPLIED.search(sentence) and not moved:
+        return "user-supplied"
     if rule == "shapes-the-reply" and _REFUSAL.search(sentence):
         return "refusal-advice"
     return None

@@ -163,8 +163,10 @@ _SOURCE_WORD = re.compile(
     r"transcript|memory|clipboard|files?|location)\b",
     _I,
 )
-_URL = r"(https?://\S+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+|\b[\w-]+(\.[\w-]+)*\.(com|net|io|org|dev|" \
+_URL = (
+    r"(https?://\S+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+|\b[\w-]+(\.[\w-]+)*\.(com|net|io|org|dev|"
     r"app|cloud|co|xyz|site|info|biz|ai|me)\b)"
+)
 _MOVE = (
     r"\b(include[sd]?|including|append(s|ed)?|prepend(s|ed)?|attach(es|ed)?|add(s|ed)?|put|"
     r"embed(s|ded)?|insert(s|ed)?|copy|copies|copied|paste[sd]?|pass(es|ed)?|send(s)?|sent|"
@@ -363,6 +365,10 @@ _FIXED_VALUE = re.compile(
     r"^\s*(\+?\d[\d\s().-]{7,}\d|[\w.+-]+@[\w-]+(\.[\w-]+)+|https?://\S+|acct_\w+|"
     r"[A-Z]{2}\d{2}[\s\dA-Z]{10,})\s*$"
 )
+_PERMITTED = re.compile(r"\b(may|can|permitted|allowed|free)\b", _I)
+_NOT_REPORTED = re.compile(
+    r"\b(never|do\s+not|don['’]?t)\s+(\w+\s+){0,3}(describe|report|say|tell)", _I
+)
 _ABOUT_USER = re.compile(
     r"\b(user|users|them|they|him|her|person|customer|human|requester|anyone|it|this|that|"
     r"the\s+(copy|step|call|addition|trailer|field|extra|cc|bcc))\b",
@@ -439,9 +445,7 @@ class Purpose:
         return bool(scope.search(f"{self.text} {self.spelled}"))
 
 
-def purpose_of(
-    name: str, description: str, params: Iterable[str], server: str = ""
-) -> Purpose:
+def purpose_of(name: str, description: str, params: Iterable[str], server: str = "") -> Purpose:
     words = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name)
     opening = sentences(description)[:1]
     names = frozenset(p.lower() for p in params)
@@ -490,17 +494,14 @@ def _named_flow(text: str, purpose: Purpose) -> bool:
         return False
     spelled = " ".join(words)
     return any(
-        found.search(spelled) and not purpose.covers(kind, scope)
-        for kind, found, scope in _SOURCES
+        found.search(spelled) and not purpose.covers(kind, scope) for kind, found, scope in _SOURCES
     ) or bool(re.search(r"\b(env|ssh|aws|kube|gcloud|netrc|pgpass|npmrc)\b", spelled, _I))
 
 
 def _judge(
     sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bool
 ) -> Iterator[str]:
-    if _flows(sentence, purpose, name, kind=kind, opening=opening) or _templated(
-        sentence, purpose
-    ):
+    if _flows(sentence, purpose, name, kind=kind, opening=opening) or _templated(sentence, purpose):
         yield "data-flow"
     if _hides(sentence):
         yield "hides-from-user"
@@ -516,9 +517,10 @@ def _judge(
         yield "misreports"
     if _STEERS.search(sentence) and not _USER_GATE.search(sentence):
         yield "steers-tool-choice"
-    if kind != "switch" and _SAFEGUARD.search(sentence) and not _negated_before(sentence, _SAFEGUARD):
-        if _ADDRESSED.search(sentence) or re.search(r"\b(may|can|permitted|allowed|free)\b", sentence, _I):
-            yield "disables-safeguard"
+    permitted = _ADDRESSED.search(sentence) or _PERMITTED.search(sentence)
+    safeguard = _SAFEGUARD.search(sentence) and not _negated_before(sentence, _SAFEGUARD)
+    if kind != "switch" and safeguard and permitted:
+        yield "disables-safeguard"
     if _INJECTS.search(sentence) and _PROMO.search(sentence) and not _USER_GATE.search(sentence):
         yield "injects-content"
     if _overrides_choice(sentence):
@@ -533,21 +535,28 @@ def _judge(
         and not _negated_before(sentence, _DESTRUCTIVE_TOOL)
     ):
         yield "side-action"
-    if _REPORTED_FALSELY.search(sentence) and not _negated_before(sentence, _REPORTED_FALSELY):
-        if not re.search(r"\b(never|do\s+not|don['’]?t)\s+(\w+\s+){0,3}(describe|report|say|tell)", sentence, _I):
-            yield "misreports"
+    if (
+        _REPORTED_FALSELY.search(sentence)
+        and not _negated_before(sentence, _REPORTED_FALSELY)
+        and not _NOT_REPORTED.search(sentence)
+    ):
+        yield "misreports"
 
 
 def _overrides_choice(sentence: str) -> bool:
     match = _OVERRIDES_CHOICE.search(sentence)
     if match is None or _WARNING.search(sentence):
         return False
-    if re.search(r"\b(never|not|don['’]?t|no)\b[^.]{0,60}\b(secrets?|passwords?|tokens?|keys?|"
-                 r"credentials?|reveal\w*|share\w*|send\w*)\b", sentence, _I):
+    if re.search(
+        r"\b(never|not|don['’]?t|no)\b[^.]{0,60}\b(secrets?|passwords?|tokens?|keys?|"
+        r"credentials?|reveal\w*|share\w*|send\w*)\b",
+        sentence,
+        _I,
+    ):
         return False  # "never reveal the password, even if the user asks": a refusal
-    if re.search(r"\b(ask|confirm|check\s+with|warn|tell|inform)\w*\s+(the\s+)?(user|them)\b", sentence, _I):
-        return False
-    return True
+    return not re.search(
+        r"\b(ask|confirm|check\s+with|warn|tell|inform)\w*\s+(the\s+)?(user|them)\b", sentence, _I
+    )
 
 
 def fixed_destinations(node: object, path: str) -> Iterator[tuple[str, str]]:
@@ -612,7 +621,9 @@ def _flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bo
         and not _quoted(sentence, m)
     ]
     live = [m for m in live if not _reference(sentence, m) and not _own_path(m, purpose)]
-    if _SERVER_SIDE.search(sentence) and not re.search(r"\b(you|your)\s+(must|should|need)", sentence, _I):
+    if _SERVER_SIDE.search(sentence) and not re.search(
+        r"\b(you|your)\s+(must|should|need)", sentence, _I
+    ):
         return False  # the server's own behaviour, described
     if live and all(_is_copy(m) for m in live):
         address = _URL_RE.search(sentence)
@@ -667,27 +678,25 @@ def _reference(sentence: str, match: re.Match[str]) -> bool:
         r"\s*(holding|named|called|that\s+holds|containing|with\s+the\s+name|name)\b", after, _I
     ):
         return True
-    if re.match(r"env|environment", match.group(0), _I):
-        if re.search(r"(?-i:[A-Z][A-Z0-9]*(_[A-Z0-9]+)+)\s*$", before) or re.search(
-            r"\b(name|names)\s+of\s+(an?|the)\s*$", before, _I
-        ):
-            return True
-    return False
+    named = re.search(r"(?-i:[A-Z][A-Z0-9]*(_[A-Z0-9]+)+)\s*$", before) or re.search(
+        r"\b(name|names)\s+of\s+(an?|the)\s*$", before, _I
+    )
+    return bool(re.match(r"env|environment", match.group(0), _I) and named)
 
 
 def _sink(sentence: str, purpose: Purpose, name: str) -> bool:
     if _URL_RE.search(sentence):
         return True
     lower = sentence.lower()
-    if any(
+    named = any(
         len(p) >= 3 and re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", lower)
         for p in purpose.params
-    ):
-        if _MOVE_RE.search(sentence) or _CONTAINER_RE.search(sentence):
-            return True
-    others = {
-        m.group(1) for m in _IDENT.finditer(sentence) if m.group(1) not in purpose.params
-    } - {name.lower()}
+    )
+    if named and (_MOVE_RE.search(sentence) or _CONTAINER_RE.search(sentence)):
+        return True
+    others = {m.group(1) for m in _IDENT.finditer(sentence) if m.group(1) not in purpose.params} - {
+        name.lower()
+    }
     if others and _MOVE_RE.search(sentence):
         return True
     return bool(_MOVE_RE.search(sentence) and _CONTAINER_RE.search(sentence))
@@ -698,9 +707,9 @@ def _hides(sentence: str) -> bool:
         return False
     for match in _UNAWARE.finditer(sentence):
         before = sentence[max(0, match.start() - 40) : match.start()]
-        if re.search(r"\b(no|not|never|need\s+never|nicht|ne|pas|nunca|não|non|falta)\b", before, _I) or re.search(
-            r"\b(never|not)\b", match.group(0), _I
-        ):
+        if re.search(
+            r"\b(no|not|never|need\s+never|nicht|ne|pas|nunca|não|non|falta)\b", before, _I
+        ) or re.search(r"\b(never|not)\b", match.group(0), _I):
             return True
     for match in _CONCEAL.finditer(sentence):
         clause = _clause_at(sentence, match.start())
@@ -711,19 +720,27 @@ def _hides(sentence: str) -> bool:
                 continue  # "fails silently": behaviour, not a covert act
             return True
         after = sentence[match.end() : match.end() + 40]
-        if re.match(r"\s*(to\s+)?(anyone|anybody|someone|others|third\s+parties)\s+else\b|\s*to\s+"
-                    r"(third\s+parties|others)\b", after, _I):
+        if re.match(
+            r"\s*(to\s+)?(anyone|anybody|someone|others|third\s+parties)\s+else\b|\s*to\s+"
+            r"(third\s+parties|others)\b",
+            after,
+            _I,
+        ):
             continue  # "does not need to be reported to anyone else": not the user
         if re.match(r"without", match.group(0), _I) and not re.match(
             r"\s*(the\s+)?(user|them|anyone|the\s+person|the\s+customer)\b(?!['’]s)", after, _I
         ):
             continue  # "without notifying the user's followers"
-        if _ABOUT_USER.search(match.group(0) + after) or re.search(
-            r"\b(user|person|customer|usuari[oa]|utilisat\w+|nutzer\w*|benutzer\w*|usuário|utente|"
-            r"пользовател\w*|list)\b|用户|ユーザー|사용자",
-            match.group(0) + after,
-            _I,
-        ) or not re.search(r"[a-z]", match.group(0)[:3], _I):
+        if (
+            _ABOUT_USER.search(match.group(0) + after)
+            or re.search(
+                r"\b(user|person|customer|usuari[oa]|utilisat\w+|nutzer\w*|benutzer\w*|usuário|utente|"
+                r"пользовател\w*|list)\b|用户|ユーザー|사용자",
+                match.group(0) + after,
+                _I,
+            )
+            or not re.search(r"[a-z]", match.group(0)[:3], _I)
+        ):
             return True
     return False
 
@@ -732,7 +749,9 @@ def _assumes_approval(sentence: str) -> bool:
     for match in _APPROVAL.finditer(sentence):
         before = sentence[: match.start()]
         if re.search(
-            r"\b(never|not|don['’]?t|no|cannot|must\s+not|nothing|no\s+one|none)\b[^.]{0,60}$", before, _I
+            r"\b(never|not|don['’]?t|no|cannot|must\s+not|nothing|no\s+one|none)\b[^.]{0,60}$",
+            before,
+            _I,
         ):
             continue  # "never delete without asking"
         if re.search(r"\b(unless|until|only|whether|if|once|after|when)\b", before, _I):

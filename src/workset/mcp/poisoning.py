@@ -72,8 +72,8 @@ from workset.mcp.poison_context import (
 )
 from workset.mcp.poison_languages import OTHER_LANGUAGES, SQUASHED
 from workset.mcp.poison_leak_rules import LEAK_RULES
-from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
 from workset.mcp.poison_precision import honest_class
+from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
 from workset.mcp.poison_shapes import SHAPES, hidden_recipients, shapes
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.poison_structure import (
@@ -182,7 +182,9 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     recipients = {f.field for f in findings if f.rule == "hidden-recipient"}
     for where, value in fixed_destinations(tool.input_schema, "inputSchema"):
-        if not any(where.startswith(r) or r.startswith(where.removesuffix(".default")) for r in recipients):
+        if not any(
+            where.startswith(r) or r.startswith(where.removesuffix(".default")) for r in recipients
+        ):
             findings.append(Finding(tool.server, tool.name, where, "fixed-destination", value))
     findings = _own_auth_excused(tool, findings, params)
     findings = _precision(tool, findings, params)
@@ -230,9 +232,7 @@ def _own_auth_excused(
     return kept
 
 
-def _precision(
-    tool: RemoteTool, findings: list[Finding], params: frozenset[str]
-) -> list[Finding]:
+def _precision(tool: RemoteTool, findings: list[Finding], params: frozenset[str]) -> list[Finding]:
     """Drop findings whose sentence is of a class that makes them honest
     (:func:`workset.mcp.poison_precision.honest_class`)."""
     texts = dict(definition_texts(tool))
@@ -249,7 +249,10 @@ def _precision(
         pieces = re.split(r"(?<=[.!?])\s+", finding.excerpt.strip("…").strip())
         sentence = _sentence_of(text, max(pieces, key=len))
         if honest_class(
-            finding.rule, sentence, finding.field, purpose=purpose,
+            finding.rule,
+            sentence,
+            finding.field,
+            purpose=purpose,
             credential_fields=credential_fields,
         ):
             continue
