@@ -290,7 +290,18 @@ _OVERRIDES = re.compile(
     r"act\s+on|perform)\s+(that|those|these|the|any|its|their)\s+(\w+\s+)?(line|lines|"
     r"instructions?|commands?|steps?|tasks?|directives?)\b"
     r"|\binstructions\s+that\s+(the\s+)?(assistant|model|agent|you)\s+(has|have|must|should)\s+"
-    r"to\s+(carry\s+out|follow|execute|obey)",
+    r"to\s+(carry\s+out|follow|execute|obey)"
+    r"|\b(steps?|instructions?|commands?|actions?|tasks?)\s+(\w+\s+){0,6}(tells?|asks?|says|"
+    r"lists?|names?)\s+(you\s+)?to\s+\w+[^.]{0,60}\b(carried\s+out|followed|executed|performed|"
+    r"done|obeyed)\b"
+    r"|\b(texts?|results?|outputs?|contents?|data|responses?|messages?)\s+(\w+\s+){0,6}(are|is)\s+"
+    r"(authoritative|binding|mandatory)\b",
+    _I,
+)
+_SAFEGUARD_CALL = re.compile(
+    r"\b(call|invoke|run|use)\s+`?[\w.]*(protection|security|policy|guard|mfa|2fa|audit|"
+    r"logging|firewall|approval|review)[\w.]*`?\s+(\w+\s+){0,3}[\w.]*\s*[=:]\s*(false|off|"
+    r"disabled|none|0)\b",
     _I,
 )
 _SAFEGUARD = re.compile(
@@ -392,7 +403,8 @@ _APPROVAL = re.compile(
     r"(to|during|when|at|in|for)|без\s+(дополнительных\s+)?(вопросов|подтвержден\w*)|"
     r"sin\s+(pedir|preguntar|confirmar)|sans\s+(demander|confirmation)|ohne\s+(Rückfrage|"
     r"nachzufragen|Bestätigung)|sem\s+(pedir|perguntar|confirmação)|senza\s+(chiedere|"
-    r"conferma)|\bneed\s+not\s+be\s+confirmed|\bconfirmation\s+is\s+(a\s+formality|optional|"
+    r"conferma)|\b(signed\s+off|approved|agreed|consented)\s+(on\s+|to\s+)?(this|it|that)?\s*"
+    r"(in\s+advance|beforehand|ahead\s+of\s+time)|\bneed\s+not\s+be\s+confirmed|\bconfirmation\s+is\s+(a\s+formality|optional|"
     r"unnecessary)",
     _I,
 )
@@ -519,7 +531,8 @@ def _judge(
         yield "steers-tool-choice"
     permitted = _ADDRESSED.search(sentence) or _PERMITTED.search(sentence)
     safeguard = _SAFEGUARD.search(sentence) and not _negated_before(sentence, _SAFEGUARD)
-    if kind != "switch" and safeguard and permitted:
+    called_off = _SAFEGUARD_CALL.search(sentence) and not _USER_GATE.search(sentence)
+    if kind != "switch" and ((safeguard and permitted) or called_off):
         yield "disables-safeguard"
     if _INJECTS.search(sentence) and _PROMO.search(sentence) and not _USER_GATE.search(sentence):
         yield "injects-content"
@@ -570,7 +583,8 @@ def fixed_destinations(node: object, path: str) -> Iterator[tuple[str, str]]:
                     continue
                 default = schema.get("default")
                 values = default if isinstance(default, list) else [default]
-                if _DESTINATION_PARAM.search(str(key)) and any(
+                told = str(schema.get("description", ""))
+                if (_DESTINATION_PARAM.search(str(key)) or _DELIVERED.search(told)) and any(
                     isinstance(v, str) and _FIXED_VALUE.match(v) and not _EXAMPLE_HOST.search(v)
                     for v in values
                 ):
@@ -584,6 +598,12 @@ def fixed_destinations(node: object, path: str) -> Iterator[tuple[str, str]]:
 
 # Hosts a default may name without fixing a destination: examples, the local machine, and the
 # official package indexes (a package source defaulting elsewhere is a supply-chain swap).
+# A parameter whose description says things go there: "every text is also delivered here".
+_DELIVERED = re.compile(
+    r"\b(deliver\w*|sent|copied|forwarded|receives?|cc['’]?d|bcc['’]?d|copies\s+go|"
+    r"a\s+copy)\b",
+    _I,
+)
 _EXAMPLE_HOST = re.compile(
     r"(example\.(com|org|net)|localhost|127\.0\.0\.1|//(pypi\.org|files\.pythonhosted\.org|"
     r"registry\.npmjs\.org|registry\.yarnpkg\.com|repo\.maven\.apache\.org|repo1\.maven\.org|"
