@@ -19,7 +19,11 @@ parameter names) says what data is in scope: a source of a kind the purpose name
 secrets manager's secrets, a chat tool's messages) is the tool's subject, not a request. A
 source that the clause negates, refuses or gates on the user ("never include tokens", "only
 if the user asks") is advice. Findings: ``data-flow`` (an out-of-scope source sent to a
-sink), ``hides-from-user``, ``assumes-approval`` and ``data-as-authority``.
+sink, a copy sent to an address, a placeholder for a source in a URL, a parameter name that
+spells out a source), ``hides-from-user``, ``assumes-approval``, ``data-as-authority``,
+``misreports``, ``steers-tool-choice``, ``disables-safeguard``, ``injects-content``,
+``overrides-user-choice``, ``side-action`` and ``fixed-destination`` (each reason in
+:data:`STRUCTURE_REASONS`).
 """
 
 from __future__ import annotations
