@@ -13,7 +13,8 @@ by the tuner of round 4 and is tune only; 6c to 6g are that tuner's probes, each
 before the next round, 6g still held out). Cohort 7 was written blind (without reading the
 rules or the other cohorts' cases), scored once on the rules of 86f87e4, and stays held out.
 Cohorts 8 and 9 were written blind the same way and each moved to tune once the next blind
-cohort had been written (9 in round 7, with cohort 10 the new held-out); ``9t`` holds the
+cohort had been written (9 in round 7, with cohort 10 the new held-out; 10 in round 8, with
+cohort 11 the new held-out, kept unscored with ``--leave-out 11``); ``9t`` holds the
 round-7 tuner's own cases and probes (tune only, each probe's one score in its ``about``).
 Each is audited with :func:`workset.mcp.audit_tool` (the wording rules) and with the learned
 layer beside them (:mod:`workset.mcp.poison_learned`, a MiniLM sentence classifier trained on

@@ -64,7 +64,8 @@ MODEL = (
 # What the model holds that a tool has no claim to: the conversation, the user's words, the
 # model's own prompt, secrets, and what it has read.
 CONTEXT = (
-    r"(\b(conversations?(?!\s*(threads?|ids?|names?|lists?|members?|_))|dialog(ue)?|"
+    r"(\b((?<!\ban\s)(?<!existing\s)(?<!\beach\s)conversations?(?!\s*(threads?|ids?|names?|lists?|"
+    r"members?|_))|dialog(ue)?|"
     r"(chat|conversation|shell|browser|browsing|message|search|location|call|purchase)\s+"
     r"(history|log|transcript)s?|recent\s+searches|search\s+queries|"
     r"(whole|full|entire|complete)\s+(chat|thread|session)|(earlier|so\s+far)\s+in\s+the\s+chat|"

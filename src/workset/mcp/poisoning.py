@@ -72,9 +72,15 @@ from workset.mcp.poison_context import (
 )
 from workset.mcp.poison_languages import OTHER_LANGUAGES, SQUASHED
 from workset.mcp.poison_leak_rules import LEAK_RULES
+from workset.mcp.poison_precision import honest_class
 from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
 from workset.mcp.poison_shapes import SHAPES, hidden_recipients, shapes
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
+from workset.mcp.poison_structure import (
+    STRUCTURE_REASONS,
+    fixed_destinations,
+    structural_findings,
+)
 from workset.mcp.poison_tools import unrelated_data
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import INVISIBLE, fold, tag_payload
@@ -84,6 +90,7 @@ _REASONS = (
     REASONS
     | {s.name: s.reason for s in SIGNALS}
     | SHAPES
+    | STRUCTURE_REASONS
     | {"unrelated-data": "asks for a kind of data that the tool's name and purpose do not cover"}
 )
 _EXCERPT = 80
@@ -160,7 +167,27 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
                 Finding(tool.server, tool.name, where, "unrelated-data", plain[:_EXCERPT])
             )
             break
+    texts = [
+        (
+            where,
+            "switch" if where in flags else field_kind(where),
+            readable(text, name=field_kind(where) == "name")[0],
+        )
+        for where, text in definition_texts(tool)
+    ]
+    description = readable(tool.description)[0]
+    for where, rule, excerpt in structural_findings(
+        tool.name, description, texts, params, tool.server
+    ):
+        findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
+    recipients = {f.field for f in findings if f.rule == "hidden-recipient"}
+    for where, value in fixed_destinations(tool.input_schema, "inputSchema"):
+        if not any(
+            where.startswith(r) or r.startswith(where.removesuffix(".default")) for r in recipients
+        ):
+            findings.append(Finding(tool.server, tool.name, where, "fixed-destination", value))
     findings = _own_auth_excused(tool, findings, params)
+    findings = _precision(tool, findings, params)
     rule = "instruction-in-data-field"
     done = {f.field for f in findings if f.rule == rule}
     for where, value in enum_outliers(tool.input_schema, "inputSchema"):
@@ -201,6 +228,34 @@ def _own_auth_excused(
             sentence = _sentence_of(readable(texts.get(finding.field, ""))[0], finding.excerpt)
             if own_credential(sentence, finding.field, own, words):
                 continue
+        kept.append(finding)
+    return kept
+
+
+def _precision(tool: RemoteTool, findings: list[Finding], params: frozenset[str]) -> list[Finding]:
+    """Drop findings whose sentence is of a class that makes them honest
+    (:func:`workset.mcp.poison_precision.honest_class`)."""
+    texts = dict(definition_texts(tool))
+    description = readable(tool.description)[0]
+    opening = re.split(r"(?<=[.!?])\s+|\n+", description.strip(), maxsplit=1)[0]
+    purpose = f"{re.sub(r'[_.-]+', ' ', tool.name)} {opening}"
+    own = credential_params(params)
+    credential_fields = frozenset(
+        where for where in texts if any(where.endswith(f".{p}.description") for p in own)
+    )
+    kept = []
+    for finding in findings:
+        text = readable(texts.get(finding.field, ""))[0]
+        pieces = re.split(r"(?<=[.!?])\s+", finding.excerpt.strip("…").strip())
+        sentence = _sentence_of(text, max(pieces, key=len))
+        if honest_class(
+            finding.rule,
+            sentence,
+            finding.field,
+            purpose=purpose,
+            credential_fields=credential_fields,
+        ):
+            continue
         kept.append(finding)
     return kept
 
