@@ -78,7 +78,13 @@ class RuntimeOptions:
     agents: Path | None
 
 
-DEFAULT_AGENT = AgentConfig()
+def guided_default(model: object) -> bool:
+    """Guided edits by default where the backend enforces their schema: the embedded model
+    and scripted ones; not a remote OpenAI-compatible endpoint, whose strict structured
+    output rejects a schema that is a choice of objects (``anyOf`` at the top)."""
+    from workset.models.openai_compat import OpenAICompatibleModel
+
+    return AgentConfig().guided_edits and not isinstance(model, OpenAICompatibleModel)
 
 
 def model_options(fn: Callable[..., None]) -> Callable[..., None]:
@@ -134,7 +140,7 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
         click.option("--guided-edits/--free-edits", "guided_edits", default=None,
                      help="With --exec: hold edit_file's path and old to the lines the run has "
                      "seen, until its first edit (a JSON schema; llama.cpp backends enforce "
-                     "it). Default: the agent's (AgentConfig.guided_edits)."),
+                     "it). Default: on, except for an OpenAI-compatible endpoint (--base-url)."),
         click.option("--evidence/--no-evidence", default=None,
                      help="Index the workspace and put the excerpts most relevant to the task "
                      "in the first request (default: on; the config's [evidence] workspace)."),
@@ -304,9 +310,7 @@ def open_runtime(
         agent_config = AgentConfig(
             max_iterations=opts.max_iterations or config.agent.max_iterations,
             constrained_decisions=opts.constrained,
-            guided_edits=DEFAULT_AGENT.guided_edits
-            if opts.guided_edits is None
-            else opts.guided_edits,
+            guided_edits=guided_default(model) if opts.guided_edits is None else opts.guided_edits,
             output_reserve=config.budget.output_reserve,
             margin=config.budget.margin,
             model_stall_s=opts.model_timeout or config.model.timeout,
