@@ -115,6 +115,22 @@ def keyword_flagged(tool: RemoteTool) -> bool:
     return any(k in text for k in KEYWORDS)
 
 
+def groups(rows: Sequence[Row]) -> list[tuple[str, list[Row]]]:
+    """The rows per half and cohort ("heldout new11"), then per half for all new cohorts
+    ("new") and all rows ("all"), as the tables print them; empty groups left out."""
+    out = []
+    for split in ("heldout", "tune"):
+        for corpus in (*dict.fromkeys(r["corpus"] for r in rows), "new", "all"):
+            mine = [
+                r
+                for r in rows
+                if r["split"] == split and corpus in ("all", r["corpus"], r["corpus"][:3])
+            ]
+            if mine:
+                out.append((f"{split} {corpus}", mine))
+    return out
+
+
 def rates(rows: Sequence[Row], flagged: Callable[[Row], bool]) -> str:
     poisoned = [r for r in rows if r["label"] == "poisoned"]
     benign = [r for r in rows if r["label"] == "benign"]
@@ -161,19 +177,11 @@ def main() -> None:
         f"{'':16} {'rules: poisoned   benign':28} {'rules or learned: p.   benign':31}"
         " keywords: poisoned   benign"
     )
-    for split in ("heldout", "tune"):
-        for corpus in (*dict.fromkeys(r["corpus"] for r in rows), "new", "all"):
-            mine = [
-                r
-                for r in rows
-                if r["split"] == split and corpus in ("all", r["corpus"], r["corpus"][:3])
-            ]
-            if not mine:
-                continue
-            alone = rates(mine, lambda r: bool(rules[id(r)]))
-            audit = rates(mine, lambda r: bool(found[id(r)]))
-            keys = rates(mine, lambda r: baseline[id(r)])
-            print(f"{split + ' ' + corpus:16} {alone:28} {audit:31} {keys}")
+    for label, mine in groups(rows):
+        alone = rates(mine, lambda r: bool(rules[id(r)]))
+        audit = rates(mine, lambda r: bool(found[id(r)]))
+        keys = rates(mine, lambda r: baseline[id(r)])
+        print(f"{label:16} {alone:28} {audit:31} {keys}")
     for file in cohort_files():
         note = json.loads(file.read_text("utf-8"))
         if "first_score" not in note:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from mcp_audit import load, rates, tool_of
+from mcp_audit import groups, load, rates, tool_of
 
 from workset.mcp import audit_tool
 from workset.mcp.poison_structure import STRUCTURE_REASONS
@@ -43,19 +43,11 @@ def main() -> None:
     structural = {id(r): [f for f in found[id(r)] if f.rule in STRUCTURE_REASONS] for r in rows}
     others = {id(r): [f for f in found[id(r)] if f.rule not in STRUCTURE_REASONS] for r in rows}
     print(f"{'':16} {'structure: poisoned benign':28} {'other rules: p.   benign':28} all rules")
-    for split in ("heldout", "tune"):
-        for corpus in (*dict.fromkeys(r["corpus"] for r in rows), "new", "all"):
-            mine = [
-                r
-                for r in rows
-                if r["split"] == split and corpus in ("all", r["corpus"], r["corpus"][:3])
-            ]
-            if not mine:
-                continue
-            s = rates(mine, lambda r: bool(structural[id(r)]))
-            o = rates(mine, lambda r: bool(others[id(r)]))
-            a = rates(mine, lambda r: bool(found[id(r)]))
-            print(f"{split + ' ' + corpus:16} {s:28} {o:28} {a}")
+    for label, mine in groups(rows):
+        s = rates(mine, lambda r: bool(structural[id(r)]))
+        o = rates(mine, lambda r: bool(others[id(r)]))
+        a = rates(mine, lambda r: bool(found[id(r)]))
+        print(f"{label:16} {s:28} {o:28} {a}")
     print(f"audit_tool: {per * 1000:.1f} ms per definition ({len(rows)} definitions)")
     if args.totals_only or not args.show:
         return

@@ -50,7 +50,7 @@ def seen_texts(
         out.extend(grep_hits(result.content))
         call = calls.get(result.tool_call_id)
         if call is not None and call.name == "read_file":
-            path = _path_argument(call.arguments)
+            path = path_argument(call.arguments)
             if path:
                 out.append((path, result.content))
     for text in evidence:
@@ -90,7 +90,7 @@ def _same_file(named: str, site: str) -> bool:
     return a == b or a.endswith("/" + b) or b.endswith("/" + a)
 
 
-def _path_argument(arguments: str) -> str:
+def path_argument(arguments: str) -> str:
     try:
         value = json.loads(arguments)
     except json.JSONDecodeError:

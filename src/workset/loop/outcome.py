@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from workset.loop.definitions import defined_elsewhere, seen_texts
+from workset.loop.definitions import defined_elsewhere, path_argument, seen_texts
 from workset.loop.repeats import REPEAT_NOTE
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 
@@ -108,7 +108,6 @@ _EDIT_CLAIM = re.compile(
 _CODE_FILE = re.compile(
     r"\.(?:py|pyi|js|jsx|mjs|ts|tsx|go|rs|java|kt|c|cc|cpp|h|hpp|cs|rb|php|swift|scala)$"
 )
-_PATH_ARGUMENT = re.compile(r'"path"\s*:\s*"([^"]+)"')
 _TEST_COMMAND = re.compile(r"pytest|unittest|\btests?\b|test_", re.IGNORECASE)
 _EXIT = re.compile(r"exit code (-?\d+)")
 # Words too common in questions and answers about code to say anything specific.
@@ -311,7 +310,8 @@ def _unchecked_code_change(
             for n, r in enumerate(results)
             if r.name in WRITE_TOOLS
             and not r.is_error
-            and _CODE_FILE.search(_path_of(calls.get(r.tool_call_id)))
+            and r.tool_call_id in calls
+            and _CODE_FILE.search(path_argument(calls[r.tool_call_id].arguments))
         ),
         default=None,
     )
@@ -330,13 +330,6 @@ def _unchecked_code_change(
         "answered_unverified",
         "the run changed code but no test run after the last change passed",
     )
-
-
-def _path_of(call: ToolCall | None) -> str:
-    if call is None:
-        return ""
-    match = _PATH_ARGUMENT.search(call.arguments)
-    return match.group(1) if match else ""
 
 
 def _ran_tests(result: ToolMessage, call: ToolCall | None) -> bool:

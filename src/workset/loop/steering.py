@@ -136,8 +136,9 @@ class Steering:
         ]
         self._useful += len(useful)
         self._read_any |= any(r.name == "read_file" for r in useful)
-        first_edit = next((r for r in useful if r.name in EDIT_TOOLS), None)
-        first_edit = None if self._edited else first_edit
+        first_edit = (
+            None if self._edited else next((r for r in useful if r.name in EDIT_TOOLS), None)
+        )
         self._edited |= first_edit is not None
         self.just_edited = first_edit is not None
         for result in useful:
