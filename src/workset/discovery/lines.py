@@ -41,3 +41,35 @@ def answer_object(content: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ModelError(f"the model did not answer with a JSON object: {content[:120]!r}")
     return value
+
+
+class KeptAnswers:
+    """Model answers kept in a JSON-lines file by key, so each question is paid for once.
+
+    Each row holds ``key`` and the answer under ``field``; :meth:`add` appends a row at once,
+    so an interrupted run keeps every answer it got.
+    """
+
+    def __init__(self, path: Path, field: str, *, what: str, hint: str) -> None:
+        self.path = path
+        self.field = field
+        self._known: dict[str, Any] = dict(
+            read_rows(path, lambda row: (str(row["key"]), row[field]), what=what, hint=hint)
+        )
+
+    def __len__(self) -> int:
+        return len(self._known)
+
+    def get(self, key: str) -> Any | None:
+        return self._known.get(key)
+
+    def add(self, key: str, answer: Any, **about: Any) -> None:
+        """Keep ``answer`` under ``key``; ``about`` is written beside it for a reader."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        row = {"key": key, **about, self.field: answer}
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        self._known[key] = answer
+
+    def answers(self) -> dict[str, Any]:
+        return dict(self._known)

@@ -20,6 +20,7 @@ from typing import TypeAlias
 from workset.discovery.decision import why_rejected
 from workset.discovery.index import ToolIndex
 from workset.discovery.results import Match, SearchResult
+from workset.discovery.verify import DEFAULT_CHECKING, Checking, Verify, checked_search
 from workset.errors import ModelError, ToolError
 from workset.loop.offer import SEARCH_TOOL
 from workset.messages import ToolSpec
@@ -63,17 +64,29 @@ Restate = Callable[[str], Awaitable[str]]  # a need as a catalog description (re
 
 
 def tool_search_tool(
-    index: ToolIndex, loaded: LoadedTools, *, schemas: int = 3, restate: Restate | None = None
+    index: ToolIndex,
+    loaded: LoadedTools,
+    *,
+    schemas: int = 3,
+    restate: Restate | None = None,
+    verify: Verify | None = None,
+    checking: Checking = DEFAULT_CHECKING,
 ) -> Tool:
     """The ``tool_search`` tool over ``index``; the best ``schemas`` matches get full schemas.
 
     ``restate`` (for example :meth:`Restatements.restate`) adds a model's restatement of each
     query as a second phrasing: one model call per new query. When it fails, the query is
-    searched as stated.
+    searched as stated. ``verify`` (for example :meth:`Verdicts.check`) asks a model whether
+    the best candidates can do the need, one call per candidate until a "yes", and uses the
+    verdicts as ``checking`` says (:func:`~workset.discovery.verify.checked_search`).
     """
 
-    def answer(query: str, k: int, also: tuple[str, ...]) -> str:
-        result = index.search(query, k=k, also=also)
+    async def search(query: str, k: int, also: tuple[str, ...]) -> SearchResult:
+        if verify is None:
+            return index.search(query, k=k, also=also)
+        return await checked_search(index, query, verify, k=k, also=also, checking=checking)
+
+    def answer(result: SearchResult) -> str:
         if not result.found:
             return _not_found_text(result)
         fresh = [m for m in result.matches[:schemas] if not _is_loaded(loaded, m)]
@@ -83,22 +96,23 @@ def tool_search_tool(
 
     def tool_search(query: str, k: int = 5) -> str:
         _check_query(query)
-        return answer(query, k, ())
+        return answer(index.search(query, k=k))
 
-    async def tool_search_restated(query: str, k: int = 5) -> str:
+    async def tool_search_with_models(query: str, k: int = 5) -> str:
         _check_query(query)
-        assert restate is not None
-        try:
-            also: tuple[str, ...] = (await restate(query),)
-        except ModelError:
-            also = ()
-        return answer(query, k, also)
+        also: tuple[str, ...] = ()
+        if restate is not None:
+            try:
+                also = (await restate(query),)
+            except ModelError:
+                also = ()
+        return answer(await search(query, k, also))
 
     spec = ToolSpec(NAME, DESCRIPTION, PARAMETERS)
     example = {"query": "weather forecast for a city"}
     return Tool(
         spec,
-        tool_search if restate is None else tool_search_restated,
+        tool_search if restate is None and verify is None else tool_search_with_models,
         read_only=True,
         idempotent=True,
         examples=(example,),
@@ -174,6 +188,8 @@ def _not_found_text(result: SearchResult) -> str:
 
 
 def _rejection(result: SearchResult, match: Match) -> str:
+    if (match.server, match.tool, False) in result.verdicts:
+        return "asked whether it can do this need, a model judged it cannot"
     if match.evidence is None or result.decision is None:
         return "it shares no word with the need" if "no shared" in match.why else match.why
     return why_rejected(match.evidence, result.decision.calibration)

@@ -17,10 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
-from workset.discovery.lines import answer_object, read_rows
+from workset.discovery.lines import KeptAnswers, answer_object
 from workset.errors import ModelError
 from workset.messages import SystemMessage, UserMessage
 from workset.models.base import Model, ModelRequest
@@ -89,39 +88,33 @@ def restatement_key(model: str, need: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-@dataclass
+_WHAT = "a restatement line"
+_HINT = "each line must be JSON with key and restated; delete the line to ask that need again"
+
+
 class Restatements:
     """Restatements by need, kept in a JSON-lines file: each need asked once per model."""
 
-    path: Path
-    model: Model
-
-    def __post_init__(self) -> None:
-        self._known = read_restatements(self.path)
+    def __init__(self, path: Path, model: Model) -> None:
+        self.path = path
+        self.model = model
+        self._kept = KeptAnswers(path, "restated", what=_WHAT, hint=_HINT)
 
     def known(self, need: str) -> str | None:
-        return self._known.get(restatement_key(self.model.info.name, need))
+        return self._kept.get(restatement_key(self.model.info.name, need))
 
     async def restate(self, need: str) -> str:
         """The restatement of ``need``: from the file, else asked and appended at once."""
         key = restatement_key(self.model.info.name, need)
-        if key in self._known:
-            return self._known[key]
+        known = self._kept.get(key)
+        if known is not None:
+            return str(known)
         text = await restate_need(self.model, need)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        row = {"key": key, "model": self.model.info.name, "need": need, "restated": text}
-        with self.path.open("a", encoding="utf-8") as out:
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
-        self._known[key] = text
+        self._kept.add(key, text, model=self.model.info.name, need=need)
         return text
 
 
 def read_restatements(path: Path) -> dict[str, str]:
     """Restatements in a JSON-lines file by key; a missing file is empty, a bad line an error."""
-    rows = read_rows(
-        path,
-        lambda row: (str(row["key"]), str(row["restated"])),
-        what="a restatement line",
-        hint="each line must be JSON with key and restated; delete the line to ask that need again",
-    )
-    return dict(rows)
+    kept = KeptAnswers(path, "restated", what=_WHAT, hint=_HINT)
+    return {key: str(text) for key, text in kept.answers().items()}

@@ -71,6 +71,9 @@ class SearchResult:
     matches: tuple[Match, ...]
     suggestions: tuple[Match, ...] = ()
     decision: Decision | None = None
+    # A model's verdicts on the best candidates, (server, tool, can it), when it was asked
+    # (:func:`workset.discovery.verify.checked_search`).
+    verdicts: tuple[tuple[str, str, bool], ...] = ()
 
     @property
     def found(self) -> bool:

@@ -1,0 +1,232 @@
+"""Does a model's yes/no on each top candidate ("can this tool do the request?") help discovery?
+
+The need set and the index are ``benchmarks/tool_catalog.py``'s. For every need of the chosen
+halves, the model (:mod:`workset.discovery.verify`) is asked about each of the index's top
+``--depth`` tools as stated, best first until the first "yes" (as
+:func:`~workset.discovery.verify.checked_search` asks); the verdicts are kept in a JSON-lines file (default
+``benchmarks/data/needs/verified-<model>.jsonl``, resumable), so ``--no-model`` replays them.
+Printed per half, side by side, for the index alone and for the ways of using the verdicts
+(see :data:`VARIANTS`): Hit@1/5/10 per band, unservable needs refused, false "not found".
+
+Run (under ``/work/tools/model-slot`` on this machine):
+``python benchmarks/discovery_verify.py [--model qwen2.5-coder-1.5b] [--split tune] [--depth 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+
+sys.path.insert(0, str(Path(__file__).parent))
+from tool_catalog import DATA, EXPANSIONS, NEEDS, load_catalog, split
+from tool_needs import KS, MemoEmbedder
+
+from workset.discovery import Match, ToolIndex
+from workset.discovery.expansions import requests_by_key
+from workset.discovery.needs import Need, read_needs
+from workset.discovery.verify import Verdicts
+from workset.errors import ModelError
+from workset.models.embedded import EmbeddedModel
+from workset.retrieval import Embedder
+
+HERE = Path(__file__).resolve().parent
+BANDS = ("name", "paraphrase", "hard")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One need: the index's ranking, its own decision, and the verdicts on the top tools."""
+
+    need: Need
+    ranked: tuple[Match, ...]
+    found: bool  # the index's calibrated decision
+    probability: float
+    verdicts: tuple[bool | None, ...]  # per top tool, None when not asked
+
+
+# A variant turns a case into (the ranking it shows, whether it answers "found").
+Variant = Callable[[Case], tuple[Sequence[Match], bool]]
+
+
+def _first_yes(case: Case) -> int | None:
+    return next((i for i, v in enumerate(case.verdicts) if v), None)
+
+
+def _promoted(case: Case) -> list[Match]:
+    first = _first_yes(case)
+    ranked = list(case.ranked)
+    if first is None:
+        return ranked
+    return [ranked[first], *ranked[:first], *ranked[first + 1 :]]
+
+
+def index_alone(case: Case) -> tuple[Sequence[Match], bool]:
+    return case.ranked, case.found
+
+
+def promote(case: Case) -> tuple[Sequence[Match], bool]:
+    """The first tool the model says yes to goes first; "not found" stays the index's."""
+    return _promoted(case), case.found
+
+
+def veto(case: Case) -> tuple[Sequence[Match], bool]:
+    """Promote, and "not found" whenever the model says no to every top tool."""
+    return _promoted(case), case.found and _first_yes(case) is not None
+
+
+def rescue(case: Case) -> tuple[Sequence[Match], bool]:
+    """Promote, and "found" when the index refused but the model says yes to a top tool."""
+    return _promoted(case), case.found or _first_yes(case) is not None
+
+
+def veto_below(p: float) -> Variant:
+    """Promote; "not found" when the model says no to every top tool and the index's
+    probability is below ``p`` (a confident index overrules the model)."""
+
+    def variant(case: Case) -> tuple[Sequence[Match], bool]:
+        vetoed = _first_yes(case) is None and case.probability < p
+        return _promoted(case), case.found and not vetoed
+
+    return variant
+
+
+VARIANTS: dict[str, Variant] = {
+    "index alone": index_alone,
+    "promote": promote,
+    "promote + veto": veto,
+    "promote + rescue": rescue,
+    **{f"promote + veto below {p:.2f}": veto_below(p) for p in (0.6, 0.8, 0.9, 0.95)},
+}
+
+
+@dataclass(frozen=True)
+class Score:
+    hits: dict[str, dict[int, float]]  # band -> k -> Hit@k
+    refused_unservable: int
+    unservable: int
+    refused_answerable: int  # false "not found"
+    answerable: int
+
+    def row(self, label: str) -> str:
+        cells = " ".join("/".join(f"{self.hits[b][k]:.2f}" for k in KS).ljust(15) for b in BANDS)
+        ru, u, ra, a = (
+            self.refused_unservable,
+            self.unservable,
+            self.refused_answerable,
+            self.answerable,
+        )
+        refused = f"{ru:>3}/{u:<3} ({ru / max(u, 1):4.0%})"
+        return f"  {label:28} {cells} {refused}  | {ra:>3}/{a} ({ra / max(a, 1):.1%})"
+
+
+def score(cases: Sequence[Case], variant: Variant) -> Score:
+    hits: dict[str, dict[int, list[bool]]] = {b: {k: [] for k in KS} for b in BANDS}
+    refused_u = unservable = refused_a = answerable = 0
+    for case in cases:
+        ranked, found = variant(case)
+        if case.need.answerable:
+            answerable += 1
+            refused_a += not found
+            wanted = {(r.server, r.tool) for r in case.need.expected}
+            for k in KS:
+                hits[case.need.band][k].append(
+                    any((m.server, m.tool) in wanted for m in ranked[:k])
+                )
+        else:
+            unservable += 1
+            refused_u += not found
+    rates = {b: {k: sum(v) / len(v) if v else 0.0 for k, v in ks.items()} for b, ks in hits.items()}
+    return Score(rates, refused_u, unservable, refused_a, answerable)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="qwen2.5-coder-1.5b")
+    parser.add_argument("--split", choices=("tune", "held_out", "both"), default="both")
+    parser.add_argument("--depth", type=int, default=3, help="top tools asked about per need")
+    parser.add_argument("--file", type=Path, help="the verdicts file")
+    parser.add_argument("--no-model", action="store_true", help="only read the file")
+    parser.add_argument("--context-window", type=int, default=2048)
+    parser.add_argument("--store", type=Path, help="the index's vector file (kept between runs)")
+    args = parser.parse_args()
+    if args.depth < 1:
+        parser.error("--depth must be at least 1")
+
+    path = args.file or HERE / "data" / "needs" / f"verified-{args.model}.jsonl"
+    halves = {n: h for n, h in split(read_needs(NEEDS)).items() if args.split in (n, "both")}
+    servers, descriptions = load_catalog(DATA)
+    index = ToolIndex.build(
+        servers,
+        MemoEmbedder(Embedder.load()),
+        descriptions=descriptions,
+        expansions=requests_by_key(EXPANSIONS),
+        store=args.store,
+    )
+    cases, seconds = anyio.run(_cases, args, path, index, halves)
+    print(f"verdicts by {args.model} in {path}; top {args.depth} tools per need")
+    if seconds:
+        print(
+            f"  model time per new verdict: median {statistics.median(seconds):.1f} s, "
+            f"max {max(seconds):.1f} s ({len(seconds)} asked this run)"
+        )
+    for name, half in cases.items():
+        asked = sum(v is not None for c in half for v in c.verdicts)
+        print(f"\n{name}: {len(half)} needs, {asked} verdicts known")
+        print(
+            f"  {'variant':28} {'name @1/5/10':15} {'paraphrase':15} {'hard':15} "
+            "unservable refused | false not-found"
+        )
+        for label, variant in VARIANTS.items():
+            print(score(half, variant).row(label))
+
+
+async def _cases(
+    args: argparse.Namespace, path: Path, index: ToolIndex, halves: dict[str, list[Need]]
+) -> tuple[dict[str, list[Case]], list[float]]:
+    model = EmbeddedModel(args.model, context_window=args.context_window)  # started on first use
+    store = Verdicts(path, model)
+    seconds: list[float] = []
+    out: dict[str, list[Case]] = {}
+    try:
+        for name, half in halves.items():
+            out[name] = []
+            for number, need in enumerate(half, start=1):
+                ranked = tuple(index.rank(need.need, k=max(KS)))
+                result = index.search(need.need)
+                verdicts: list[bool | None] = []
+                for match in ranked[: args.depth]:
+                    if any(verdicts):  # as checked_search asks: until the first "yes"
+                        break
+                    known = store.known(need.need, match.server, match.spec)
+                    if known is not None or args.no_model:
+                        verdicts.append(known)
+                        continue
+                    started = time.perf_counter()
+                    try:
+                        verdicts.append(await store.check(need.need, match.server, match.spec))
+                    except ModelError as exc:  # not asked; asked again next run
+                        print(f"[{name} {number}/{len(half)}] FAILED {match.tool}: {exc}")
+                        verdicts.append(None)
+                        continue
+                    seconds.append(time.perf_counter() - started)
+                print(
+                    f"[{name} {number}/{len(half)}] {need.band:10} "
+                    f"{['-' if v is None else 'y' if v else 'n' for v in verdicts]} {need.need!r}",
+                    flush=True,
+                )
+                probability = result.decision.probability if result.decision else 0.0
+                out[name].append(Case(need, ranked, result.found, probability, tuple(verdicts)))
+    finally:
+        await model.aclose()
+    return out, seconds
+
+
+if __name__ == "__main__":
+    main()
