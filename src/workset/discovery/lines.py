@@ -4,7 +4,7 @@ the JSON-lines files that keep them."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -70,6 +70,15 @@ class KeptAnswers:
         with self.path.open("a", encoding="utf-8") as out:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
         self._known[key] = answer
+
+    async def answer(self, key: str, ask: Callable[[], Awaitable[Any]], **about: Any) -> Any:
+        """The answer kept under ``key``, else ``await ask()``, kept at once (with ``about``)."""
+        known = self._known.get(key)
+        if known is not None:
+            return known
+        answer = await ask()
+        self.add(key, answer, **about)
+        return answer
 
     def answers(self) -> dict[str, Any]:
         return dict(self._known)

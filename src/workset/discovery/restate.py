@@ -105,13 +105,14 @@ class Restatements:
 
     async def restate(self, need: str) -> str:
         """The restatement of ``need``: from the file, else asked and appended at once."""
-        key = restatement_key(self.model.info.name, need)
-        known = self._kept.get(key)
-        if known is not None:
-            return str(known)
-        text = await restate_need(self.model, need)
-        self._kept.add(key, text, model=self.model.info.name, need=need)
-        return text
+        name = self.model.info.name
+        text = await self._kept.answer(
+            restatement_key(name, need),
+            lambda: restate_need(self.model, need),
+            model=name,
+            need=need,
+        )
+        return str(text)
 
 
 def read_restatements(path: Path) -> dict[str, str]:

@@ -109,14 +109,16 @@ class Verdicts:
 
     async def check(self, need: str, server: str, spec: ToolSpec) -> bool:
         """The verdict on (``need``, tool): from the file, else asked and appended at once."""
-        key = verdict_key(self.model.info.name, need, server, spec)
-        found = self._kept.get(key)
-        if found is not None:
-            return bool(found)
-        verdict = await verify_tool(self.model, need, server, spec)
-        about = {"model": self.model.info.name, "need": need, "server": server, "tool": spec.name}
-        self._kept.add(key, verdict, **about)
-        return verdict
+        name = self.model.info.name
+        verdict = await self._kept.answer(
+            verdict_key(name, need, server, spec),
+            lambda: verify_tool(self.model, need, server, spec),
+            model=name,
+            need=need,
+            server=server,
+            tool=spec.name,
+        )
+        return bool(verdict)
 
 
 Verify = Callable[[str, str, ToolSpec], Awaitable[bool]]  # (need, server, tool) -> can it
