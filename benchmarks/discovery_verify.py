@@ -102,7 +102,7 @@ VARIANTS: dict[str, Variant] = {
     "promote": promote,
     "promote + veto": veto,
     "promote + rescue": rescue,
-    **{f"promote + veto below {p:.2f}": veto_below(p) for p in (0.6, 0.8, 0.9, 0.95)},
+    **{f"promote + veto below {p:.2f}": veto_below(p) for p in (0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 0.95)},
 }
 
 
