@@ -208,3 +208,17 @@ def test_smollm2_counts_with_plain_chatml_and_reports_no_tool_support() -> None:
         assert counted.total == response.usage.prompt_tokens
     finally:
         anyio.run(model.aclose)
+
+
+def test_a_verdict_on_a_candidate_tool_parses_on_the_real_model(qwen: EmbeddedModel) -> None:
+    from workset.discovery.verify import verify_request
+
+    forecast = ToolSpec(
+        "get_forecast",
+        "Weather forecast for the next days in a city.",
+        {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    )
+    request = verify_request("will it rain in Paris tomorrow?", "weather", forecast)
+    response = _complete(qwen, request)
+    assert response.message.content is not None
+    assert json.loads(response.message.content)["answer"] in ("yes", "no")
