@@ -707,7 +707,7 @@ def test_round10_confined_look_alikes_run_without_asking(command: str) -> None:
         "fc -s",  # runs the last command again
         "docker run --rm evil/miner:latest",  # not an official image
         "docker run --rm -p 8080:80 nginx",  # publishes a port
-        'docker run --rm -v "$PWD/..":/w alpine ls',  # mounts the folder above
+        'docker run --rm -v "$PWD/../other":/w alpine ls',  # mounts a folder beside it
         "docker run --rm -v $PWD:/w alpine rm -rf /w",  # judged as rm -rf ./
         "kubectl delete deploy web --dry-run=none",
         "rclone sync ./src ~/backup",

@@ -62,8 +62,12 @@ _SENSITIVE = re.compile(
     r"pki/ca-trust/source(/.*)?)|/usr/local/share/ca-certificates(/.*)?|"
     r"(~|/root|/home/[^/]+)/\.ssh/(authorized_keys2?|id_[a-z0-9_]+|config))$"
 )
+# Files a shell runs as code at start or exit, of every common shell (and the X session).
 _STARTUP = re.compile(
-    r"^(~|/root|/home/[^/]+)/\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv)$"
+    r"^(~|/root|/home/[^/]+)/\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|"
+    r"zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|mkshrc|cshrc|tcshrc|xprofile|xinitrc|"
+    r"xsessionrc|config/fish/config\.fish|config/fish/conf\.d/[^/]+\.fish|"
+    r"config/nushell/(config|env)\.nu)$"
 )
 _HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 
@@ -141,10 +145,37 @@ def is_harmless_device(path: str) -> bool:
 
 
 OWN_TEMP = "/tmp/tmp.XXXXXXXXXX"  # what ``$(mktemp)`` stands for: a fresh name made by the line
+# Where a ``cd`` to a directory only known at run time leads: not the workspace, not protected.
+UNKNOWN_DIR = "/(a directory known only at run time)"
+_FRESH = re.compile(r"^/(var/)?tmp/[^/]*XXX[^/]*(/|$)")
 
 
 def is_own_temp(path: str) -> bool:
-    return path == OWN_TEMP or path.startswith(OWN_TEMP + "/")
+    """A fresh name ``mktemp`` made under ``/tmp`` in this line (its template's ``XXX`` run)."""
+    return bool(_FRESH.match(path))
+
+
+def home_of(workspace: str | None) -> str | None:
+    """The home the workspace lies in (``/home/NAME``, ``/Users/NAME``, ``/root``), if any."""
+    if not workspace:
+        return None
+    match = re.match(r"^(/home/[^/]+|/Users/[^/]+|/root)(/|$)", normalize(workspace))
+    return match.group(1) if match else None
+
+
+def in_home_form(path: str, workspace: str | None) -> str:
+    """``path`` with the workspace's home written as ``~`` when it lies outside the workspace
+    (``/home/me/proj/../.config`` is ``~/.config``), and a ``~`` path that lies inside the
+    workspace written absolute, so every rule sees one spelling of each place."""
+    home = home_of(workspace)
+    if home is None:
+        return path
+    if path == "~" or path.startswith("~/"):
+        absolute = home + path[1:]
+        return absolute if in_workspace(absolute, workspace) else path
+    if (path == home or path.startswith(home + "/")) and not in_workspace(path, workspace):
+        return "~" + path[len(home) :]
+    return path
 
 
 def is_scratch(path: str) -> bool:

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, Literal, TypeAlias
 
-from workset.safety import python_code, rules
+from workset.safety import paths, python_code, rules
 from workset.safety.rules import Cmd, Finding
 from workset.safety.shell_record import Redirect, SimpleCommand, fork_bomb, resolved_cmd
 from workset.safety.shell_text import (
@@ -96,6 +96,14 @@ class Walker(ShellWords):
 
     def _report(self, finding: Finding) -> None:
         self.findings.append(finding)
+
+    def _pwd(self) -> str | None:
+        cwd = self.context.cwd
+        if cwd == paths.UNKNOWN_DIR:
+            return None
+        if cwd is None:
+            return self.context.workspace or "."
+        return cwd
 
     # entry points -------------------------------------------------------------------------
 

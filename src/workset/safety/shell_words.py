@@ -69,6 +69,11 @@ class ShellWords(ABC):
         finally:
             self.capturing -= 1
 
+    def _pwd(self) -> str | None:
+        """The directory the line is in (``$PWD``, ``$(pwd)``); None when only known at run
+        time."""
+        return None
+
     def _set(self, name: str, value: str, *, dynamic: bool) -> None:
         self.arrays.pop(name, None)
         self.env[name] = value
@@ -149,6 +154,8 @@ class ShellWords(ABC):
         if kind == "command_substitution":
             inner = self._captured(node, depth)
             output = rules.static_output(inner) if inner else None
+            if output is None and _prints_cwd(inner) and self._pwd() is not None:
+                output = self._pwd()
             if output is None:
                 return [Word(text, dynamic=True, inner=list(inner))]
             pieces = [output.strip()] if quoted else self._split(output)
@@ -219,6 +226,8 @@ class ShellWords(ABC):
             return ["bash"], False
         known = name in self.env and name not in self.unknown
         value = self.env.get(name, "")
+        if name == "PWD" and name not in self.env and self._pwd() is not None:
+            known, value = True, self._pwd() or ""
         plain = node.type == "simple_expansion" or re.fullmatch(r"\$\{\w+\}", text) is not None
         if plain:
             return ([value], False) if known else ([text], True)
@@ -271,6 +280,16 @@ class ShellWords(ABC):
                 self._block(child, depth)
             else:
                 stack.extend(child.named_children)
+
+
+def _prints_cwd(cmds: list[Cmd]) -> bool:
+    """``$(pwd)``: the one command prints the current directory."""
+    return (
+        len(cmds) == 1
+        and cmds[0].name == "pwd"
+        and set(cmds[0].args()) <= {"-L", "-P"}
+        and not cmds[0].redirects
+    )
 
 
 _EDIT = re.compile(r"\$\{(\w+)(##?|%%?|//?|/#|/%|\^\^?|,,?|:)([^}$`'\"\\]*)\}")

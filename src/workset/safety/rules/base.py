@@ -131,7 +131,7 @@ class Context:
             for link, target in self.links.items():
                 if key == link or key.startswith(link + "/"):
                     return target + key[len(link) :]  # written through a link: lands there
-        return path
+        return paths.in_home_form(path, self.workspace)
 
     def add_link(self, target: str, link: str) -> str:
         """Remember that ``link`` (made by ``ln``) leads to ``target``; return where."""

@@ -94,9 +94,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if name == "rm":
         ctx.removed.update(ctx.resolve(w) for i, w in enumerate(cmd.args(), 1)
                            if not w.startswith("-") and not cmd.is_dynamic(i))  # fmt: skip
-    if name in ("cd", "pushd"):
-        target = cmd.argv[1] if len(cmd.argv) > 1 else "~"
-        ctx.cwd = None if cmd.is_dynamic(1) or target == "-" else ctx.resolve(target)
+    if name in ("cd", "pushd", "popd"):
+        ctx.cwd = _new_cwd(cmd, ctx)
     for handler in _HANDLERS.get(name, ()):
         out.extend(handler(cmd, ctx))
     if name.startswith(credentials.HELPER_PREFIXES):
@@ -172,6 +171,20 @@ def _writes(cmd: Cmd) -> list[str]:
 
 
 _OPENSSL_NETWORK = frozenset({"s_client", "s_server", "s_time", "ocsp"})
+
+
+def _new_cwd(cmd: Cmd, ctx: Context) -> str | None:
+    """Where ``cd``/``pushd``/``popd`` leads: a directory only known at run time (``cd
+    "$X"``, ``cd -``, ``popd``) is :data:`~workset.safety.paths.UNKNOWN_DIR`, so that the
+    relative paths after it are not taken for the workspace's."""
+    index, target = next(
+        ((i, w) for i, w in enumerate(cmd.argv[1:], 1) if w not in ("-L", "-P", "-e", "--")),
+        (0, "~"),
+    )
+    if cmd.name == "popd" or target == "-" or (index and cmd.is_dynamic(index)):
+        return paths.UNKNOWN_DIR
+    where = ctx.resolve(target)
+    return None if ctx.workspace and where == paths.normalize(ctx.workspace) else where
 
 
 def _socket(target: str) -> bool:

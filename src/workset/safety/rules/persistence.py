@@ -266,6 +266,8 @@ def written_text(cmd: Cmd, *, fed: bool) -> str:
     or what it prints itself (echo/printf/cat of a here-document); "" when unknown."""
     if fed:
         texts = [static_output([c]) for c in cmd.upstream if c.name != "crontab"]
+        if not cmd.upstream and not cmd.stdin_dynamic:  # tee -a ~/.profile <<< '…'
+            texts = [t for op, t in cmd.redirects if op == "<<"]
         return "".join(t for t in texts if t is not None)
     kept = tuple((op, t) for op, t in cmd.redirects if op == "<<")
     return static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
@@ -295,11 +297,24 @@ _WORLD_WRITABLE_PATH = re.compile(
 )
 
 
+# A PATH, left in a startup file, that searches a world-writable directory: every later
+# command name may then run a program planted there (``export PATH=/tmp/.bin:$PATH``).
+_PLANTED_PATH = re.compile(
+    r"(?:\bPATH=[\"']?(?:[^\s\"';:]*:)*|\bfish_add_path\s+(?:-\w+\s+)*(?:\S+\s+)*|"
+    r"\bset\s+(?:-\w+\s+)*(?:PATH|fish_user_paths)\s+(?:\S+\s+)*)"
+    r"((?:/tmp|/var/tmp|/dev/shm)(?:/[^\s\"';:]*)?)"
+)
+
+
 def planted(text: str) -> Finding | None:
-    """Code left to run later that runs a program from /tmp or hidden inside a cache."""
+    """Code left to run later that runs a program from /tmp or hidden inside a cache, or that
+    makes every later shell search such a directory for its commands."""
     match = _WORLD_WRITABLE_PROGRAM.search(text)
     if match:
         return planted_payload(match.group(2))
+    searched = _PLANTED_PATH.search(text)
+    if searched:
+        return planted_payload(f"every command found in {searched.group(1)}")
     for wrapper in _WRAPPER.finditer(text):
         body = next((g for g in wrapper.groups() if g is not None), "")
         inside = _WORLD_WRITABLE_PATH.search(body)

@@ -25,7 +25,8 @@ _SECRET_FILE = re.compile(
     r"credentials(\.json|\.db|\.toml|\.tfrc\.json)?|application_default_credentials\.json|"
     r"access_tokens\.db|service[-_]account[^/]*\.json|secrets?\.(ya?ml|json|toml|env)|"
     r"\.htpasswd|[^/]*\.(pem|key|p12|pfx|jks|keystore|kdbx)|"
-    r"\.[a-z_]*_history|\.histfile|Login Data|Cookies|logins\.json|key[34]\.db|"
+    r"\.[a-z_]*_history|\.histfile|\.zhistory|fish/fish_history|nushell/history\.txt|"
+    r"atuin/history\.db|ConsoleHost_history\.txt|Login Data|Cookies|logins\.json|key[34]\.db|"
     r"cookies\.sqlite|Web Data|"
     r"[^/]*\.tfstate(\.backup)?"
     r")$"
@@ -64,7 +65,14 @@ _SECRET_TREES = ("~/.ssh/", "~/.aws/", "~/.gnupg/", "~/.azure/", "~/.config/gclo
 _SYSTEM_SECRETS = re.compile(
     r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/environ$"
 )
-HISTORY_FILE = re.compile(r"(^|/)\.([a-z_]*_history|histfile|lesshst)$")
+_GLOBLESS = re.compile(r"[^*?\[{]*")
+# Shell and REPL history, whichever shell keeps it: bash/zsh/python dot files, fish, nushell,
+# atuin, PowerShell, the ``.zsh_sessions`` of macOS.
+HISTORY_FILE = re.compile(
+    r"(^|/)\.([a-z_]*_history|histfile|lesshst|zhistory|viminfo)$|(^|/)fish/fish_history$|"
+    r"(^|/)nushell/history\.(txt|sqlite3)$|(^|/)atuin/history\.db$|"
+    r"(^|/)ConsoleHost_history\.txt$|(^|/)\.(bash|zsh)_sessions(/|$)"
+)
 _SYSTEM_RECORD = re.compile(r"^/var/log/.|^/(var/)?run/utmp$")
 
 
@@ -127,6 +135,10 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     for word in args:
         if ctx.links and name not in LISTING and not word.startswith("-"):
             word = ctx.resolve(word)  # read through a link the line made: its target
+        elif word.startswith("/"):  # /home/me/.kube/config is ~/.kube/config
+            word = paths.in_home_form(paths.normalize(word), ctx.workspace) if _GLOBLESS.fullmatch(
+                word
+            ) else word
         place = paths.normalize(word.split("=", 1)[-1].lstrip("@<"))
         if (place in _SECRET_DIRS and name not in LISTING) or (
             is_secret(word) and name not in LISTING
