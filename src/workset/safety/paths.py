@@ -113,6 +113,20 @@ def is_protected(path: str) -> bool:
     return len(parts) == 2 and parts[0] in _SECOND_LEVEL
 
 
+# A visible folder at the top of the home holds the user's own data or their other projects
+# (``~/src``, ``~/work``, ``~/projects``); a scratch folder there does not.
+_USER_FOLDER = re.compile(r"^~/[^./][^/]*$")
+_HOME_SCRATCH = frozenset({"~/tmp", "~/temp", "~/scratch", "~/Trash"})
+
+
+def is_user_folder(path: str) -> bool:
+    """A folder at the top of the home that holds the user's data: deleting it whole, or
+    emptying it, destroys work beyond the workspace."""
+    return path in _HOME_PROTECTED or (
+        bool(_USER_FOLDER.match(path)) and path not in _HOME_SCRATCH
+    )
+
+
 def is_system(path: str) -> bool:
     """A file of the operating system: writing there needs a human's yes."""
     return path.startswith("/") and path.strip("/").split("/")[0] in _WRITE_SYSTEM

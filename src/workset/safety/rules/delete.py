@@ -32,7 +32,7 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         path = ctx.resolve(_some_entries(word))
         dynamic = cmd.is_dynamic(index)
         emptied = _EMPTY_VARIABLE.sub("", word) if dynamic else word
-        if recursive and paths.is_protected(path):
+        if recursive and (paths.is_protected(path) or paths.is_user_folder(path)):
             yield _protected_delete(word, path)
         elif (
             recursive
@@ -157,7 +157,7 @@ def _rsync(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if ":" in target.split("/", 1)[0]:
         return  # a remote target: the network rule asks
     path = ctx.resolve(target)
-    if paths.is_protected(path):
+    if paths.is_protected(path) or paths.is_user_folder(path):
         yield Finding(
             "rsync-delete-protected",
             "deny",
@@ -178,7 +178,8 @@ def _mv(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if len(operands) < 2:
         return
     for _, word in operands[:-1]:
-        if paths.is_protected(ctx.resolve(word)):
+        where = ctx.resolve(word)
+        if paths.is_protected(where) or paths.is_user_folder(where):
             yield Finding(
                 "move-protected",
                 "deny",

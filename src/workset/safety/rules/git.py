@@ -93,6 +93,8 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         flag = args.pop(0)
         if flag == "-c" and args:
             key, _, value = args.pop(0).partition("=")
+            if key.lower().startswith("gc.reflogexpire") and value in _NOW:
+                ctx.reflog_expired = True  # gc expires the reflog now, then prunes
             if _exec_key(key, value):
                 yield _ask("git-config-exec", f"git -c {key}=… makes git run a program",
                            "a human must confirm")  # fmt: skip
@@ -152,6 +154,14 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         sub == "update-ref" and "d" in flags
     ):
         yield _history(f"git {sub}")
+    elif _purges(sub, rest, ctx):
+        yield Finding(
+            "git-purge-history",
+            "deny",
+            f"git {sub} {' '.join(rest)} after the reflog was expired now deletes every commit "
+            "no branch points at, beyond recovery (nothing is left to find with git reflog or "
+            "git fsck); leave the reflog and the unreachable objects to expire on their own",
+        )
     elif (sub == "reflog" and words[:1] in (["expire"], ["delete"])) or (
         sub == "gc" and any(f.startswith("--prune") for f in flags)
     ):
@@ -167,6 +177,25 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield from _config(flags, words, ctx)
     elif sub == "bundle" and _bundle_outside(words, ctx):
         yield known.outside(words[1], "git bundle create")
+
+
+_NOW = ("now", "all")
+
+
+def _purges(sub: str, rest: list[str], ctx: Context) -> bool:
+    """``git reflog expire --expire=now --all`` then ``git gc --prune=now`` (or ``git prune``):
+    the first drops what remembers lost commits, the second deletes them for good."""
+    if sub == "reflog" and rest[:1] == ["expire"]:
+        ctx.reflog_expired = ctx.reflog_expired or any(
+            w.split("=", 1)[0] in ("--expire", "--expire-unreachable")
+            and w.split("=", 1)[-1] in _NOW
+            for w in rest
+        )
+        return False
+    pruned = (sub == "gc" and any(w in ("--prune=now", "--prune=all") for w in rest)) or (
+        sub == "prune" and not {"-n", "--dry-run"} & set(rest)
+    )
+    return ctx.reflog_expired and pruned
 
 
 def _bundle_outside(words: list[str], ctx: Context) -> bool:
