@@ -41,6 +41,7 @@ from workset.safety.rules.network import (
     download_exec,
     download_targets,
     fetch_and_run,
+    forge_read,
     local_only,
     reverse_shell,
     uploads,
@@ -117,7 +118,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if read:
         out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
-    if (name in NETWORK and not local_only(cmd) and not offline) or any(
+    if (name in NETWORK and not local_only(cmd) and not offline and not forge_read(cmd)) or any(
         _socket(t) for _, t in cmd.redirects
     ):
         out.append(

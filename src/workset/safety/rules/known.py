@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from workset.safety import paths
-from workset.safety.rules import editors, keytools, system
+from workset.safety.rules import editors, keytools, network, system
 from workset.safety.rules import sql as sql_rules
 from workset.safety.rules.base import (
     Cmd,
@@ -71,6 +71,14 @@ def inside(word: str, ctx: Context) -> bool:
         or path.startswith(SCRATCH)
         or paths.is_harmless_device(path)
     )
+
+
+def unpacks_inside(word: str, ctx: Context) -> bool:
+    """An archive unpacked into ``word`` stays in the workspace (or a folder ``mktemp`` made
+    in this line). Unlike one file copied there, an archive writes whatever names it holds,
+    so a shared scratch directory (``/tmp``, where others' files and links lie) asks."""
+    path = ctx.resolve(word)
+    return paths.in_workspace(path, ctx.workspace) or paths.is_own_temp(path)
 
 
 def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -124,9 +132,13 @@ def _read_only(cmd: Cmd, ctx: Context) -> Finding | None:
                 return outside(word)
         return None
     if cmd.name in _ARCHIVERS:
+        unpacking = cmd.name == "unzip" or (
+            cmd.name in ("7z", "7za") and operands[:1] and operands[0][1] in ("x", "e")
+        )
+        confined = unpacks_inside if unpacking else inside
         for word in archive_writes(cmd):
-            if not inside(word, ctx):
-                return outside(word)
+            if not confined(word, ctx):
+                return outside(word, f"{cmd.name} (unpacking)" if unpacking else "")
         return None
     if cmd.name in ("date", "hostname") and operands and cmd.name == "hostname":
         return unknown_program("hostname NAME", " (it renames the machine)")
@@ -182,11 +194,16 @@ def _tar(cmd: Cmd, ctx: Context, flags: set[str]) -> Finding | None:
     first = args[0] if args else ""
     letters = set(first) if first and not first.startswith("-") else set()
     letters |= flags
+    extracting = bool(letters & {"x", "--extract", "--get"})
+    confined = unpacks_inside if extracting else inside
     for option in ("-C", "--directory"):
         target = option_value(args, (option,))
-        if target is not None and not inside(target, ctx):
-            return outside(target)
-    if letters & {"x", "--extract", "--get"} and letters & {"P", "--absolute-names"}:
+        if target is not None and not confined(target, ctx):
+            return outside(target, "tar -x" if extracting else "")
+    if extracting and not any(option_value(args, (o,)) for o in ("-C", "--directory")):
+        if not unpacks_inside(".", ctx):
+            return outside(ctx.resolve("."), "tar -x")  # cd /tmp && tar xf …
+    if extracting and letters & {"P", "--absolute-names"}:
         return outside("/", "tar --absolute-names")  # members land where their names say
     if letters & {"c", "r", "u", "--create", "--append"}:
         archive = option_value(args, ("-f", "--file")) or _archive_in_bundle(args)
@@ -369,7 +386,30 @@ def _project(cmd: Cmd, ctx: Context) -> Finding | None:
         target = option_value(cmd.args(), (option,))
         if cmd.name in ("make", "gmake") and target is not None and not inside(target, ctx):
             return outside(target, cmd.name)
+    if cmd.name in _REWRITERS:
+        _, operands = parse_flags(cmd.args())
+        args = cmd.args()
+        for index, word in operands:
+            if index > 1 and args[index - 2] in _REWRITER_VALUES:
+                continue  # --config ~/.eslintrc.js: a setting read, not a file rewritten
+            if cmd.is_dynamic(index) or not inside(word, ctx):
+                return outside(word, cmd.name)  # black ~/notes.py: formats a file out there
     return None
+
+
+# Project tools that rewrite the files they are given (formatters, fixers).
+_REWRITERS = frozenset({"black", "isort", "ruff", "prettier", "eslint", "rustfmt", "gofmt",
+                        "shfmt", "clang-format", "biome", "stylelint", "autopep8", "yapf",
+                        "markdownlint", "codespell", "sqlfluff"})  # fmt: skip
+# Their options that take a value (a settings file, a pattern, a format): not files rewritten.
+_REWRITER_VALUES = frozenset({"--config", "-c", "--settings-path", "--settings-file", "--sp",
+                              "--config-path", "--rcfile", "--ignore-path", "--stdin-filename",
+                              "--stdin-filepath", "--cache-location", "--output-file", "-o",
+                              "--format", "-f", "--line-length", "-l", "--target-version",
+                              "-t", "--exclude", "--extend-exclude", "--include", "--select",
+                              "--ignore", "--extend-select", "--plugin", "--parser", "--style",
+                              "--ext", "--rule", "--dialect", "--skip", "-S", "-L",
+                              "--ignore-words-list", "--resolve-plugins-relative-to"})  # fmt: skip
 
 
 def _interpreter(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -561,6 +601,15 @@ def _duckdb(cmd: Cmd, ctx: Context) -> Finding | None:
     return None
 
 
+def _package_runner(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``npx tsc --noEmit``: the project's own tool, judged as the tool; the runner's rule
+    (:func:`~workset.safety.rules.network.package_runner`) asks for a package it fetches."""
+    tool, fetched = network.package_runner(cmd)
+    if tool is None:
+        return fetched
+    return vouch(tool, ctx)
+
+
 def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
     return None  # judged by the network rules: they ask unless the host is this machine
 
@@ -602,6 +651,8 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
         n: _network_client
         for n in ("curl", "wget", "http", "https", "xh", "ping", "ping6", "dig", "nslookup", "host")
     },
+    **{n: _package_runner for n in ("npx", "bunx")},
+    **{n: _network_client for n in ("gh", "glab")},  # forge reads pass, the rest the network asks
     "fc": _fc,
     **{n: _shell_setup for n in SHELL_SETUP if n not in ("conda",)},
     "rclone": _rclone,

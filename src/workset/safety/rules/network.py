@@ -103,6 +103,28 @@ def local_only(cmd: Cmd) -> bool:
     return bool(urls) and local == urls and not uploads(cmd)
 
 
+# gh/glab calls that only read the user's own forge account (as ``git fetch`` reads it):
+# listings, views, statuses and diffs of its pull requests, issues, runs, releases, gists.
+_FORGE_NOUNS = frozenset({"pr", "mr", "issue", "run", "workflow", "release", "repo", "gist",
+                          "label", "cache", "ruleset", "secret", "variable", "ci", "snippet",
+                          "milestone", "search", "project", "org"})  # fmt: skip
+_FORGE_READS = frozenset({"list", "ls", "view", "status", "diff", "checks", "get"})
+_FORGE_TOP = frozenset({"status", "--version", "version", "help"})
+
+
+def forge_read(cmd: Cmd) -> bool:
+    """``gh pr list``, ``gh run view 123 --log``, ``glab mr view 4``: a read of the forge the
+    user is logged in to, with every word literal and nothing sent (no fields, no body)."""
+    if cmd.name not in ("gh", "glab") or any(cmd.dynamic) or uploads(cmd):
+        return False
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    if words[:1] and words[0] in _FORGE_TOP and len(words) == 1:
+        return True
+    if len(words) < 2 or words[0] not in _FORGE_NOUNS:
+        return False
+    return words[0] == "search" or words[1] in _FORGE_READS
+
+
 # A URL of a file on this machine (``file:///…``, ``file://localhost/…``): curl only reads it.
 _FILE_URL = re.compile(r"^file://(localhost)?(/|\$PWD/|\$\{PWD\}/)", re.IGNORECASE)
 
@@ -194,8 +216,10 @@ def fetch_and_run(cmd: Cmd) -> Iterator[Finding]:
         yield download_exec(f"{name} runs a script straight from a URL")
     elif name == "go" and words[:1] == ["run"] and any("@" in w for w in words[1:]):
         yield _fetch_run(f"go run {next(w for w in words[1:] if '@' in w)}")
-    elif name == "npm" and words[:1] in (["exec"], ["x"]):
-        yield _fetch_run(f"npm {words[0]}")
+    elif runner_start(cmd) is not None:
+        tool, fetched = package_runner(cmd)
+        if fetched is not None:
+            yield fetched
     elif (
         name == "uv"
         and words[:1] == ["run"]
@@ -205,6 +229,63 @@ def fetch_and_run(cmd: Cmd) -> Iterator[Finding]:
         )
     ):
         yield _fetch_run("uv run --with")
+
+
+# Options of a package runner that fetch a package by name, or only use what is installed.
+_RUNNER_FETCH = frozenset({"-y", "--yes", "-p", "--package", "-c", "--call", "--shell-auto-fallback"})
+_RUNNER_LOCAL = frozenset({"--no-install", "--no", "--offline", "--prefer-offline", "-q",
+                           "--quiet"})  # fmt: skip
+
+
+def runner_start(cmd: Cmd) -> int | None:
+    """Where the arguments of a package runner begin (``npx``, ``bunx``, ``npm exec``,
+    ``npm x``, ``pnpm exec``/``dlx``, ``yarn dlx``); None for any other command."""
+    args = cmd.args()
+    if cmd.name in ("npx", "bunx"):
+        return 1
+    if cmd.name in ("npm", "pnpm", "yarn") and args[:1] and args[0] in ("exec", "x", "dlx"):
+        if cmd.name != "yarn" or args[0] == "dlx":
+            return 2
+    return None
+
+
+def package_runner(cmd: Cmd) -> tuple[Cmd | None, Finding | None]:
+    """A package runner's call: the project tool it runs from the project's own
+    ``node_modules`` (``npx tsc --noEmit``, ``npx --no-install eslint .``), or why it asks
+    (a package fetched by name from the registry and run: ``npx -y cowsay``, ``pnpm dlx x``,
+    a version ``x@latest``, a binary the project does not usually declare)."""
+    start = runner_start(cmd)
+    assert start is not None
+    words = list(cmd.argv[start:])
+    local = False
+    index = start
+    while words and words[0].startswith("-"):
+        flag = words.pop(0)
+        index += 1
+        if flag in _RUNNER_FETCH or flag.startswith(("--package=", "-p=")):
+            return None, _fetch_run(f"{cmd.name} {flag}")
+        local = local or flag in _RUNNER_LOCAL
+    dlx = cmd.name in ("pnpm", "yarn") and cmd.args()[:1] == ("dlx",)
+    tool = words[0] if words else ""
+    pinned = "@" in tool.lstrip("@") or "/" in tool or ":" in tool
+    runner = " ".join(cmd.argv[: min(start, 2)])
+    if not tool or dlx or pinned or any(cmd.dynamic[: index + 1]):
+        return None, _fetch_run(f"{runner} {tool}".strip())
+    if local or tool in RUNNER_TOOLS:
+        return cmd.shifted(index), None
+    return None, _fetch_run(f"{runner} {tool}")
+
+
+# Binaries of the development tools a project declares and a runner finds in node_modules.
+RUNNER_TOOLS = frozenset({"tsc", "eslint", "prettier", "jest", "vitest", "mocha", "webpack",
+                          "vite", "rollup", "esbuild", "tsx", "ts-node", "playwright",
+                          "cypress", "stylelint", "biome", "nodemon", "lerna", "nx", "turbo",
+                          "tailwindcss", "postcss", "babel", "next", "nuxt", "astro",
+                          "svelte-check", "vue-tsc", "ava", "c8", "nyc", "husky",
+                          "lint-staged", "markdownlint", "depcheck", "knip", "tsup",
+                          "concurrently", "rimraf", "cross-env", "prisma", "drizzle-kit",
+                          "storybook", "changeset", "semantic-release", "typedoc",
+                          "ng", "gatsby", "remix", "wrangler", "serve"})  # fmt: skip
 
 
 def _fetch_run(what: str) -> Finding:
