@@ -161,6 +161,16 @@ class Context:
         return path
 
 
+def ask_finding(rule: str, what: str, instead: str = "a human must confirm") -> Finding:
+    """An ``ask`` verdict worded as the rule families word them: what, then what to do."""
+    return Finding(rule, "ask", f"{what}; {instead}")
+
+
+def deny_finding(rule: str, what: str, instead: str) -> Finding:
+    """A ``deny`` verdict: why the command is refused, then what to do instead."""
+    return Finding(rule, "deny", f"{what}; {instead}")
+
+
 Result: TypeAlias = "Finding | Nested | Cmd"
 Handler: TypeAlias = Callable[[Cmd, Context], Iterator[Result]]
 """A rule for one command name; the families map names to their handlers in ``HANDLERS``."""

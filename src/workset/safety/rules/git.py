@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules import infra, known
+from workset.safety.rules import known, listings
 from workset.safety.rules.base import (
     Cmd,
     Context,
@@ -112,7 +112,7 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if (
         sub == "push"
         and ({"d", "--delete"} & flags)
-        and infra.fed_whole_listing(
+        and listings.fed_whole_listing(
             cmd, lambda c: c.name == "git" and c.args()[:1] in (("branch",), ("for-each-ref",))
         )
     ):

@@ -200,9 +200,9 @@ def _tar(cmd: Cmd, ctx: Context, flags: set[str]) -> Finding | None:
         target = option_value(args, (option,))
         if target is not None and not confined(target, ctx):
             return outside(target, "tar -x" if extracting else "")
-    if extracting and not any(option_value(args, (o,)) for o in ("-C", "--directory")):
-        if not unpacks_inside(".", ctx):
-            return outside(ctx.resolve("."), "tar -x")  # cd /tmp && tar xf …
+    into = any(option_value(args, (o,)) for o in ("-C", "--directory"))
+    if extracting and not into and not unpacks_inside(".", ctx):
+        return outside(ctx.resolve("."), "tar -x")  # cd /tmp && tar xf …
     if extracting and letters & {"P", "--absolute-names"}:
         return outside("/", "tar --absolute-names")  # members land where their names say
     if letters & {"c", "r", "u", "--create", "--append"}:

@@ -217,7 +217,7 @@ def fetch_and_run(cmd: Cmd) -> Iterator[Finding]:
     elif name == "go" and words[:1] == ["run"] and any("@" in w for w in words[1:]):
         yield _fetch_run(f"go run {next(w for w in words[1:] if '@' in w)}")
     elif runner_start(cmd) is not None:
-        tool, fetched = package_runner(cmd)
+        _, fetched = package_runner(cmd)
         if fetched is not None:
             yield fetched
     elif (
@@ -232,7 +232,8 @@ def fetch_and_run(cmd: Cmd) -> Iterator[Finding]:
 
 
 # Options of a package runner that fetch a package by name, or only use what is installed.
-_RUNNER_FETCH = frozenset({"-y", "--yes", "-p", "--package", "-c", "--call", "--shell-auto-fallback"})
+_RUNNER_FETCH = frozenset({"-y", "--yes", "-p", "--package", "-c", "--call",
+                           "--shell-auto-fallback"})  # fmt: skip
 _RUNNER_LOCAL = frozenset({"--no-install", "--no", "--offline", "--prefer-offline", "-q",
                            "--quiet"})  # fmt: skip
 
@@ -243,10 +244,10 @@ def runner_start(cmd: Cmd) -> int | None:
     args = cmd.args()
     if cmd.name in ("npx", "bunx"):
         return 1
-    if cmd.name in ("npm", "pnpm", "yarn") and args[:1] and args[0] in ("exec", "x", "dlx"):
-        if cmd.name != "yarn" or args[0] == "dlx":
-            return 2
-    return None
+    verb = args[0] if args else ""
+    if cmd.name in ("npm", "pnpm") and verb in ("exec", "x", "dlx"):
+        return 2
+    return 2 if cmd.name == "yarn" and verb == "dlx" else None
 
 
 def package_runner(cmd: Cmd) -> tuple[Cmd | None, Finding | None]:

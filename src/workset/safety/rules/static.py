@@ -11,7 +11,6 @@ import binascii
 import re
 from collections.abc import Sequence
 
-from workset.safety import paths
 from workset.safety.rules.base import Cmd
 
 
@@ -91,8 +90,11 @@ def _fresh_name(args: Sequence[str]) -> str | None:
         elif word.startswith("--suffix="):
             continue
         elif word.startswith("-"):
-            if not re.fullmatch(r"-[dqu]+", word) and word not in ("--directory", "--quiet",
-                                                                       "--dry-run"):
+            if not re.fullmatch(r"-[dqu]+", word) and word not in (
+                "--directory",
+                "--quiet",
+                "--dry-run",
+            ):
                 return None
         else:
             templates.append(word)
