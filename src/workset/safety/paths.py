@@ -122,9 +122,7 @@ _HOME_SCRATCH = frozenset({"~/tmp", "~/temp", "~/scratch", "~/Trash"})
 def is_user_folder(path: str) -> bool:
     """A folder at the top of the home that holds the user's data: deleting it whole, or
     emptying it, destroys work beyond the workspace."""
-    return path in _HOME_PROTECTED or (
-        bool(_USER_FOLDER.match(path)) and path not in _HOME_SCRATCH
-    )
+    return path in _HOME_PROTECTED or (bool(_USER_FOLDER.match(path)) and path not in _HOME_SCRATCH)
 
 
 def is_system(path: str) -> bool:

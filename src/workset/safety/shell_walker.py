@@ -300,7 +300,7 @@ class Walker(ShellWords):
             self._call_function(name, words[1:], redirects, depth)
             return
         if not words[0].dynamic and name in self.aliases and depth < MAX_DEPTH:
-            expansion = self.aliases[name] + " " + " ".join(_quote(w.text) for w in words[1:])
+            expansion = self.aliases[name] + " " + " ".join(_requoted(w) for w in words[1:])
             self.run_nested(expansion, depth)
             return
         self._record(
@@ -451,3 +451,13 @@ def _endless(node: Any) -> bool:
 
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _requoted(word: Word) -> str:
+    """A resolved word written back for bash to read again (an alias's arguments): the home
+    stays the home, and a value only known at run time stays unknown."""
+    if word.dynamic:
+        return '"${RUN_TIME_VALUE}"'
+    if not word.literal_tilde and (word.text == "~" or word.text.startswith("~/")):
+        return "~/" + _quote(word.text[2:]) if word.text[2:] else "~"
+    return _quote(word.text)

@@ -140,7 +140,8 @@ def _gcloud(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             f"gcloud {' '.join(words)} deletes a project or database",
             "ask the project's owner to do it",
         )
-    elif words[:2] == ["storage", "rm"] and "--recursive" in cmd.args():
+    elif words[:2] == ["storage", "rm"] and ({"--recursive", "-r", "-R"} & set(cmd.args())
+                                             or any("*" in w for w in words[2:])):  # fmt: skip
         yield _deny(
             "cloud-storage-wipe",
             "gcloud storage rm --recursive deletes a whole tree",

@@ -75,11 +75,15 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 yield Nested(requote(_mapped(rest[:image], rest[image + 1 :])))
             return
         yield _ask("container-run", f"{cmd.name} {sub} runs an image with its own code")
-    elif (sub == "prune" and "--volumes" in rest) or (group == "volume" and sub == "prune"):
+    elif (
+        (sub == "prune" and "--volumes" in rest)
+        or (group == "volume" and sub == "prune")
+        or (group == "compose" and sub == "down" and {"-v", "--volumes"} & set(rest))
+    ):
         yield _deny(
             "container-volumes-delete",
-            f"{cmd.name} {group + ' ' if group else ''}prune deletes the data volumes of every "
-            "container not running now (databases, caches, uploads), beyond recovery",
+            f"{cmd.name} {group + ' ' if group else ''}{sub} deletes the data volumes of "
+            "containers not running now (databases, caches, uploads), beyond recovery",
             "remove the one volume you created by name, or ask the user",
         )
     elif sub == "rm" and fed_whole_listing(
@@ -202,4 +206,12 @@ def _mounts(args: tuple[str, ...]) -> list[str]:
     return [m for m in out if m.startswith(("/", "~", "$"))]
 
 
-HANDLERS = {n: container for n in ("docker", "podman", "nerdctl")}
+def _compose(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``docker-compose …`` is ``docker compose …``."""
+    yield from container(cmd.with_argv(["docker", "compose", *cmd.args()]), ctx)
+
+
+HANDLERS = {
+    **{n: container for n in ("docker", "podman", "nerdctl")},
+    **{n: _compose for n in ("docker-compose", "podman-compose")},
+}

@@ -9,6 +9,8 @@ the context, and looks the command name up in the families' ``HANDLERS`` tables.
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
+import re
 from collections.abc import Iterator
 
 from workset.safety import paths
@@ -23,6 +25,7 @@ from workset.safety.rules import (
     infra,
     interpreters,
     known,
+    known_lists,
     network,
     persistence,
     registries,
@@ -75,6 +78,12 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         return out
     if cmd.args() and all(a in HELP for a in cmd.args()) and not cmd.redirects:
         return out  # "nc -h", "docker --version": only prints help
+    globbed = _globbed_names(cmd)
+    if globbed is not None:  # /bin/r? -rf ~: bash runs whatever the pattern matches
+        out.append(globbed[0])
+        for name in globbed[1]:
+            out.extend(check(cmd.with_argv([name, *cmd.args()]), ctx))
+        return out
     if cmd.is_dynamic(0):
         out.append(
             Finding(
@@ -172,6 +181,27 @@ def _writes(cmd: Cmd) -> list[str]:
 
 
 _OPENSSL_NETWORK = frozenset({"s_client", "s_server", "s_time", "ocsp"})
+
+
+_NAME_GLOB = re.compile(r"[*?\[]")
+
+
+def _globbed_names(cmd: Cmd) -> tuple[Finding, list[str]] | None:
+    """A command name written as a glob (``/bin/r?``, ``/usr/bin/[r]m``): the finding that it
+    asks, and the known programs it may match, each judged as if written out."""
+    name = cmd.name
+    if cmd.is_dynamic(0) or not _NAME_GLOB.search(name):
+        return None
+    matches = sorted(n for n in _KNOWN_NAMES if fnmatch.fnmatchcase(n, name))
+    return (
+        Finding(
+            "glob-command",
+            "ask",
+            f"the command name {cmd.argv[0]!r} is a pattern, so which program runs depends on "
+            "the files present; write the program's name",
+        ),
+        matches[:8],
+    )
 
 
 def _new_cwd(cmd: Cmd, ctx: Context) -> str | None:
@@ -407,3 +437,5 @@ _HANDLERS = _handlers(
     dumps.EXTRA,
     editors.HANDLERS,
 )
+# Every program some rule knows, to match a command name written as a glob against.
+_KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

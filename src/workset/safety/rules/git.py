@@ -167,6 +167,12 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     ):
         yield _ask("git-drop-history", f"git {sub} drops the reflog that recovers lost commits",
                    "leave the reflog alone")  # fmt: skip
+    elif sub == "worktree" and words[:1] == ["remove"]:
+        yield _ask("git-discard", "git worktree remove deletes a working tree and the changes "
+                   "not committed in it", "a human must confirm")  # fmt: skip
+    elif sub == "worktree" and words[:1] == ["add"] and len(words) > 1:
+        if not known.inside(words[1], ctx):
+            yield known.outside(words[1], "git worktree add")
     elif sub == "stash" and words[:1] in (["drop"], ["clear"]):
         yield _ask("git-discard", f"git stash {words[0]} throws stashed work away",
                    "pop or apply it first, or confirm")  # fmt: skip

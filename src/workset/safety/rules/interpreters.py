@@ -84,8 +84,11 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if script_index is not None and cmd.argv[script_index] != "-":
         word = cmd.argv[script_index]
         if cmd.process[script_index] if script_index < len(cmd.process) else False:
+            printed = static_output(cmd.inner_of(script_index))
             if downloads(cmd.inner_of(script_index)):
                 yield download_exec(f"{name} runs a script straight from a download")
+            elif printed is not None and language is not None:
+                yield Nested(printed, language=language)
             elif language is not None:
                 yield Finding(
                     "process-substitution-exec",

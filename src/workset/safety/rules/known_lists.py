@@ -168,8 +168,8 @@ HELP = frozenset({"-h", "--help", "-help", "help", "--version", "-V", "-v", "ver
 # Programs whose rule family asks for everything that is not a read (rules.infra).
 JUDGED_BY_FAMILY = frozenset(
     {
-        "docker", "podman", "nerdctl", "kubectl", "oc", "helm", "terraform", "tofu",
-        "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az", "psql", "mysql", "mariadb",
+        "docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc",
+        "helm", "terraform", "tofu", "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az", "psql", "mysql", "mariadb",
         "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd", "clickhouse-client",
     }
 )  # fmt: skip
@@ -191,3 +191,5 @@ SHELL_SETUP = {
     "mise": (("activate", "bash"), ("activate", "zsh")),
     "conda": (("shell.bash", "hook"), ("shell.zsh", "hook")),
 }
+# Every program named in these lists.
+KNOWN_PROGRAMS = BUILTINS | READ_ONLY | WRITERS | PROJECT | frozenset(SUBCOMMANDS)

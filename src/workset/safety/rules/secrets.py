@@ -28,6 +28,12 @@ _SECRET_FILE = re.compile(
     r"\.[a-z_]*_history|\.histfile|\.zhistory|fish/fish_history|nushell/history\.txt|"
     r"atuin/history\.db|ConsoleHost_history\.txt|Login Data|Cookies|logins\.json|key[34]\.db|"
     r"cookies\.sqlite|Web Data|"
+    # the credential stores of other common tools: cloud, build, registry and wallet clients
+    r"\.s3cfg|\.boto|rclone\.conf|\.m2/settings(-security)?\.xml|\.gradle/gradle\.properties|"
+    r"\.config/hub|\.config/op/config|\.config/doctl/config\.yaml|\.oci/config|"
+    r"\.config/hcloud/cli\.toml|\.fly/config\.yml|\.dockercfg|\.composer/auth\.json|"
+    r"\.gem/credentials|\.config/configstore/[^/]*\.json|wallet\.dat|\.electrum/wallets/[^/]+|"
+    r"\.ethereum/keystore/[^/]+|\.config/Bitwarden[^/]*/data\.json|\.authinfo(\.gpg)?|"
     r"[^/]*\.tfstate(\.backup)?"
     r")$"
 )
@@ -63,7 +69,8 @@ _SECRET_TREES = ("~/.ssh/", "~/.aws/", "~/.gnupg/", "~/.azure/", "~/.config/gclo
                  "~/Library/Application Support/Firefox/", "~/Library/Safari/",
                  "~/snap/firefox/")  # fmt: skip
 _SYSTEM_SECRETS = re.compile(
-    r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/environ$"
+    r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/environ$|"
+    r"^/(var/)?run/secrets/."  # container and cluster secrets mounted into this machine
 )
 _GLOBLESS = re.compile(r"[^*?\[{]*")
 # Shell and REPL history, whichever shell keeps it: bash/zsh/python dot files, fish, nushell,
@@ -136,9 +143,11 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
         if ctx.links and name not in LISTING and not word.startswith("-"):
             word = ctx.resolve(word)  # read through a link the line made: its target
         elif word.startswith("/"):  # /home/me/.kube/config is ~/.kube/config
-            word = paths.in_home_form(paths.normalize(word), ctx.workspace) if _GLOBLESS.fullmatch(
-                word
-            ) else word
+            word = (
+                paths.in_home_form(paths.normalize(word), ctx.workspace)
+                if _GLOBLESS.fullmatch(word)
+                else word
+            )
         place = paths.normalize(word.split("=", 1)[-1].lstrip("@<"))
         if (place in _SECRET_DIRS and name not in LISTING) or (
             is_secret(word) and name not in LISTING
