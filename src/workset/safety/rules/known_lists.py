@@ -169,8 +169,9 @@ HELP = frozenset({"-h", "--help", "-help", "help", "--version", "-V", "-v", "ver
 JUDGED_BY_FAMILY = frozenset(
     {
         "docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc",
-        "helm", "terraform", "tofu", "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az", "psql", "mysql", "mariadb",
-        "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd", "clickhouse-client",
+        "helm", "terraform", "tofu", "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az",
+        "psql", "mysql", "mariadb", "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd",
+        "clickhouse-client",
     }
 )  # fmt: skip
 
