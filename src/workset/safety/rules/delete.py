@@ -73,7 +73,7 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 f"recursive delete of {word!r} throws away the repository itself: every commit, "
                 "branch and stash not pushed elsewhere, beyond recovery; a human must confirm",
             )
-        elif recursive and not asked and (dynamic or not _confined(path, ctx)):
+        elif recursive and not asked and (dynamic or not confined(path, ctx)):
             asked = True
             unknown = (
                 " (a variable in the path is unknown here: if it is empty the path changes meaning)"
@@ -126,7 +126,7 @@ def _some_entries(word: str) -> str:
     return word  # stays the system directory it globs in
 
 
-def _confined(path: str, ctx: Context) -> bool:
+def confined(path: str, ctx: Context) -> bool:
     """Inside the workspace and not the workspace itself (``.``, ``*`` or its root).
 
     A directory ``mktemp -d`` made in this line (``/tmp/tmp.XXXXXXXXXX``) is the line's own.

@@ -183,6 +183,15 @@ def _writes(cmd: Cmd) -> list[str]:
 _OPENSSL_NETWORK = frozenset({"s_client", "s_server", "s_time", "ocsp"})
 
 
+def _confined_root(root: str, ctx: Context) -> bool:
+    """A folder of the workspace (or the workspace itself), written literally."""
+    path = ctx.resolve(root)
+    return "$" not in root and "`" not in root and paths.in_workspace(path, ctx.workspace)
+
+
+# find tests that narrow what -delete removes (a name, a path, an age, a size, emptiness).
+_FIND_FILTERS = ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-mtime", "-mmin",
+                 "-atime", "-amin", "-ctime", "-cmin", "-newer", "-size", "-empty")  # fmt: skip
 _NAME_GLOB = re.compile(r"[*?\[]")
 
 
@@ -266,9 +275,18 @@ def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "find that deletes every .git folder it finds throws away those repositories: "
             "every commit, branch and stash not pushed elsewhere; a human must confirm",
         )
-    elif "-delete" in expression and not any(
-        w in expression for w in ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex")
-    ):
+    elif "-delete" in expression and not all(_confined_root(r, ctx) for r in roots):
+        yield Finding(
+            "find-delete",
+            "ask",
+            f"find -delete removes what it finds under {roots[0]!r}, outside the workspace or "
+            "only known at run time; a human must confirm",
+        )
+    elif (
+        "-delete" in expression
+        and not any(w in expression for w in _FIND_FILTERS)
+        and not all(delete.confined(ctx.resolve(r), ctx) for r in roots)
+    ):  # find . -delete empties the whole workspace; find ./tmp -delete is rm -r ./tmp
         yield Finding(
             "find-delete",
             "ask",

@@ -118,7 +118,7 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     yield from _squatted(cmd)
     builds = name.startswith("pip") and bool({"wheel", "download"} & set(args))
     fetched = _archive_urls(args) if hit or builds else []
-    if fetched and not simulated(cmd):
+    if fetched:  # a dry run too: pip builds an archive to read what it needs
         yield Finding(
             "install-from-url",
             "deny",
@@ -164,6 +164,8 @@ def _archive_urls(args: tuple[str, ...]) -> list[str]:
 _SIMULATE = {
     "apt-get": ("-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"),
     "apt": ("-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"),
+    "pip": ("--dry-run",),
+    "pip3": ("--dry-run",),
     "npm": ("--dry-run",),
     "pnpm": ("--dry-run",),
     "yarn": ("--dry-run",),
