@@ -299,9 +299,8 @@ def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             program = words[0].rsplit("/", 1)[-1]
             if listed is not None and program not in secrets.LISTING:
                 yield secrets.secret_read([listed], _reveals_listed(program, roots, ctx))
-            found = roots[0].rstrip("/") + "/FOUND"  # what find passes lies under its root
-            inner = cmd.with_argv([found if w == "{}" else w for w in words])
-            yield from check(dataclasses.replace(inner, redirects=(), upstream=()), ctx)
+            inner = _on_found(cmd, words, roots[0], words.count("{}") == 0)
+            yield from check(inner, ctx)
 
 
 _FD_VALUES = frozenset({"-t", "--type", "-e", "--extension", "-E", "--exclude", "-d",
@@ -320,9 +319,7 @@ def _fd(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     operands = [a for i, a in enumerate(args[:at]) if not a.startswith("-") and i not in valued]
     root = operands[1] if len(operands) > 1 else "."
     words = [w for w in args[at + 1 :] if w != ";"] or ["echo"]
-    found = root.rstrip("/") + "/FOUND"
-    inner = cmd.with_argv([found if w == "{}" else w for w in words] + (
-        [found] if "{}" not in words else []))  # fmt: skip
+    inner = _on_found(cmd, words, root, "{}" not in words)
     if inner.name in DELETERS and paths.is_protected(ctx.resolve(root)):
         yield Finding(
             "find-delete-protected",
@@ -330,7 +327,21 @@ def _fd(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             f"fd over {root!r} that deletes what it finds can wipe the system or the home; run "
             "it inside the workspace (fd … . -x …) instead",
         )
-    yield from check(dataclasses.replace(inner, redirects=(), upstream=()), ctx)
+    yield from check(inner, ctx)
+
+
+def _on_found(cmd: Cmd, words: list[str], root: str, appended: bool) -> Cmd:
+    """The command find/fd runs on what it finds under ``root``: ``{}`` is a path under it
+    (``ROOT/FOUND``), only known at run time when the root is. A delete of what a search
+    finds reaches the whole tree, so it is judged as the recursive delete it amounts to."""
+    found = root.rstrip("/") + "/FOUND"
+    argv = [found if w == "{}" else w for w in words] + ([found] if appended else [])
+    if argv[0].rsplit("/", 1)[-1] in ("rm", "srm") and "-r" not in argv:
+        argv.insert(1, "-r")
+    unknown = "$" in root or "`" in root
+    inner = cmd.with_argv(argv)
+    dynamic = tuple(unknown and "FOUND" in w for w in argv)
+    return dataclasses.replace(inner, redirects=(), upstream=(), dynamic=dynamic)
 
 
 def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -362,6 +373,9 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     ):
         inner_argv.append("$ARGUMENTS_FROM_THE_PIPE")  # or from the file -a names
         dynamic = True
+    searched = cmd.upstream and unwrap(cmd.upstream[-1], []).name in ("find", "fd", "fdfind")
+    if searched and inner_argv[0].rsplit("/", 1)[-1] in ("rm", "srm") and "-r" not in inner_argv:
+        inner_argv.insert(1, "-r")  # deleting what a search of a tree finds: a recursive delete
     inner = dataclasses.replace(cmd.shifted(start).with_argv(inner_argv), redirects=())
     if dynamic:
         inner = dataclasses.replace(inner, dynamic=(*inner.dynamic[:-1], True))
@@ -416,7 +430,15 @@ def _listed_root(upstream: tuple[Cmd, ...], ctx: Context) -> str | None:
         return None
     if any(last.dynamic) or len(roots) != 1:
         return None
-    return roots[0].rstrip("/") + "/LISTED" if roots[0] != "." else "./LISTED"
+    root = roots[0].rstrip("/") or "/"
+    if last.name == "ls" and _NAME_GLOB.search(root):
+        return root  # ls *.log | xargs rm: the names the pattern matches
+    everything = (last.name == "ls" and not set("Rd") & set("".join(last.args()))) or (
+        last.name == "find" and not any(w in last.args() for w in _FIND_FILTERS)
+    )
+    if everything:  # every entry: judged as the directory itself
+        return "./*" if root == "." else root + "/*"
+    return "./LISTED" if root == "." else root + "/LISTED"
 
 
 def _find_roots(cmd: Cmd) -> list[str]:
