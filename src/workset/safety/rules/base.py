@@ -120,6 +120,7 @@ class Context:
     remotes: set[str] = field(default_factory=set)  # git remotes the line added or re-pointed
     bundles: set[str] = field(default_factory=set)  # archives the line made of the workspace
     written: set[str] = field(default_factory=set)  # files the line wrote (their text unseen)
+    scripts: dict[str, str] = field(default_factory=dict)  # files the line wrote: their text
     reflog_expired: bool = False  # a git reflog expire --expire=now ran earlier in the line
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
 

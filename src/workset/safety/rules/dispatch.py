@@ -27,6 +27,7 @@ from workset.safety.rules import (
     known,
     known_lists,
     network,
+    option_commands,
     persistence,
     registries,
     secrets,
@@ -34,7 +35,7 @@ from workset.safety.rules import (
     system,
     writes,
 )
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, parse_flags
 from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON, interpreter
 from workset.safety.rules.known_lists import HELP
@@ -101,6 +102,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     name = cmd.name
     if cmd.argv[0] in ctx.downloaded or ctx.resolve(cmd.argv[0]) in ctx.downloaded:
         out.append(download_exec(f"runs {cmd.argv[0]}, which this line downloaded"))
+    elif "/" in cmd.argv[0] and ctx.resolve(cmd.argv[0]) in ctx.scripts:
+        out.append(Nested(ctx.scripts[ctx.resolve(cmd.argv[0])]))  # ./x.sh the line wrote
     if name == "rm":
         ctx.removed.update(ctx.resolve(w) for i, w in enumerate(cmd.args(), 1)
                            if not w.startswith("-") and not cmd.is_dynamic(i))  # fmt: skip
@@ -460,6 +463,7 @@ def _handlers(*tables: dict[str, Handler]) -> dict[str, tuple[Handler, ...]]:
 
 _HANDLERS = _handlers(
     delete.HANDLERS,
+    option_commands.HANDLERS,
     {"find": _find, "xargs": _xargs, "fd": _fd, "fdfind": _fd, "sqlite3": known.sqlite_destroy},
     writes.HANDLERS,
     writes.INSTALLS,

@@ -97,6 +97,8 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 )
         elif word in ctx.downloaded or ctx.resolve(word) in ctx.downloaded:
             yield download_exec(f"{name} runs {word}, which this line downloaded")
+        elif ctx.resolve(word) in ctx.scripts and language is not None:
+            yield Nested(ctx.scripts[ctx.resolve(word)], language=language)  # it wrote it
         return
     yield from _stdin_program(cmd, ctx, language)
 

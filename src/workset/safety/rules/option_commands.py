@@ -1,0 +1,63 @@
+"""Options that make a program run a command of its own: ``tar --to-command=CMD``, ``tar
+--checkpoint-action=exec=CMD``, ``tar -I CMD``, ``rsync -e CMD``, ``zip -TT CMD``, ``scp -S
+PROG``, ``script -c CMD``, ``flock … -c CMD``, ``man -P CMD``, ``ssh -o ProxyCommand=CMD``.
+
+The value is code the shell runs, so it is analysed as the line itself (``tar -xf x.tar
+--to-command='sh -c "rm -rf ~"'`` is ``rm -rf ~``), whatever the program does otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result
+
+# For each program, its options whose value is a command line.
+_COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
+    "tar": ("--to-command", "--checkpoint-action", "-I", "--use-compress-program",
+            "--rsh-command", "--info-script", "--new-volume-script", "-F"),
+    "gtar": ("--to-command", "--checkpoint-action", "-I", "--use-compress-program",
+             "--rsh-command", "--info-script", "--new-volume-script", "-F"),
+    "rsync": ("-e", "--rsh", "--rsync-path"),
+    "zip": ("-TT", "--unzip-command"),
+    "scp": ("-S",),
+    "script": ("-c", "--command"),
+    "flock": ("-c", "--command"),
+    "man": ("-P", "--pager"),
+}  # fmt: skip
+
+
+def commands_in_options(cmd: Cmd) -> list[str]:
+    """The command lines ``cmd`` is given in options that run them."""
+    options = _COMMAND_OPTIONS.get(cmd.name, ())
+    found: list[str] = []
+    args = cmd.args()
+    for index, word in enumerate(args):
+        name, equals, value = word.partition("=")
+        if equals and name in options and name.startswith("--"):
+            found.append(value)
+        elif word in options and index + 1 < len(args):
+            found.append(args[index + 1])
+    if cmd.name in ("ssh", "scp", "sftp", "autossh"):
+        settings = [args[i + 1] for i, w in enumerate(args[:-1]) if w == "-o"]
+        settings += [w[2:] for w in args if w.startswith("-o") and len(w) > 2]
+        for setting in settings:
+            key, _, value = setting.partition("=" if "=" in setting.split(" ", 1)[0] else " ")
+            if key.lower() in _SSH_COMMANDS:
+                found.append(value)
+    return [v.removeprefix("exec=") for v in found if v.strip()]
+
+
+# ssh settings whose value is a command ssh runs (through the user's shell).
+_SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand",
+                           "remotecommand"})  # fmt: skip
+
+
+def _run_by_option(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    for code in commands_in_options(cmd):
+        yield Nested(code)
+
+
+HANDLERS: dict[str, Handler] = {
+    name: _run_by_option for name in (*_COMMAND_OPTIONS, "ssh", "scp", "sftp", "autossh")
+}
