@@ -339,6 +339,7 @@ def _ssh(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 # (``uname -m`` is not among them: download addresses name the platform.)
 _IDENTITY = frozenset({"whoami", "hostname", "id", "logname", "users", "groups", "ifconfig",
                        "ip", "env", "printenv", "hostid"})  # fmt: skip
+_IDENTITY_VARIABLES = re.compile(r"\$\{?(USER|LOGNAME|USERNAME|HOSTNAME|HOST)\b\}?")
 _REQUEST_SENDERS = frozenset({"curl", "wget", "http", "https", "xh", "nslookup", "dig", "host",
                               "drill", "ping", "nc", "ncat", "netcat", "telnet"})  # fmt: skip
 # Options whose value is a credential used to log in, not data sent away.
@@ -361,8 +362,10 @@ def leaks(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         alone = re.fullmatch(r"\$\([^()]*\)", word.strip()) is not None  # ping $(hostname)
         told = [c.name for c in cmd.inner_of(index) if c.name in _IDENTITY and not alone]
         secret = secret_variables(word)
-        if told or secret:
-            what = f"$({told[0]})" if told else secret[0]
+        found = _IDENTITY_VARIABLES.search(word) if cmd.is_dynamic(index) else None
+        named = [found.group(0)] if found else []
+        if told or secret or named:
+            what = f"$({told[0]})" if told else (secret + named)[0]
             yield Finding(
                 "exfiltration",
                 "deny",
@@ -373,7 +376,25 @@ def leaks(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
 
 
+def _tunnel(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``ngrok http 8000``, ``cloudflared tunnel --url …``, ``lt --port``, ``bore local``,
+    ``tailscale funnel``: a public address that leads into this machine."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    opens = cmd.name in ("ngrok", "lt", "localtunnel") or (
+        words[:1] in (["tunnel"], ["local"], ["funnel"], ["access"])
+    )
+    if opens and not {"--help", "-h", "version", "--version"} & set(cmd.args()):
+        yield Finding(
+            "reverse-tunnel",
+            "deny",
+            f"{cmd.name} {' '.join(words[:1])} publishes a port of this machine on the "
+            "internet: whoever finds the address reaches what listens here; serve on "
+            "127.0.0.1 only, or ask the user to set up the tunnel".replace("  ", " "),
+        )
+
+
 HANDLERS: dict[str, Handler] = {
+    **{n: _tunnel for n in ("ngrok", "cloudflared", "lt", "localtunnel", "bore", "tailscale")},
     "rsync": _remote_copy,
     "ssh": _ssh,
     "autossh": _ssh,
