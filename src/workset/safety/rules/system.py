@@ -57,6 +57,13 @@ def _kill(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "killing PID 1 (or -1, every process) takes the whole system down; kill only your "
             "own processes, by their id",
         )
+    elif cmd.name == "kill" and any(p == "0" or re.fullmatch(r"-\d+", p) for p in pids):
+        yield Finding(
+            "kill-group",
+            "ask",
+            "kill 0 or kill -PGID signals every process of a process group (for 0, the group "
+            "of the agent's own shell); kill only your own processes, by their id",
+        )
     elif (
         cmd.name == "kill"
         and any(
