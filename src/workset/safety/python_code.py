@@ -97,6 +97,8 @@ def effects(code: str) -> Iterator[Effect]:
             f"the code uses {name}, whose effects cannot be checked statically; confirm it",
         )
     for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _computed_attribute(node):
+            yield _built_at_run_time("the attribute getattr() reads is")
         if isinstance(node, ast.Call):
             yield from _call(node)
         elif isinstance(node, ast.While | ast.For):
@@ -394,9 +396,31 @@ def _dotted(node: ast.expr) -> str:
         return node.id
     if isinstance(node, ast.Attribute):
         return f"{_dotted(node.value)}.{node.attr}"
+    if isinstance(node, ast.Call) and _dotted(node.func) == "getattr" and len(node.args) > 1:
+        attribute = _constant_text(node.args[1])  # getattr(os, "sys" + "tem"): os.system
+        return f"{_dotted(node.args[0])}.{attribute}" if attribute else ""
     if isinstance(node, ast.Call):  # __import__("os").system
         return _dotted(node.func)
     return ""
+
+
+def _constant_text(node: ast.expr) -> str | None:
+    """The value of a string built only of literals (``"sys" + "tem"``), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _constant_text(node.left), _constant_text(node.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _computed_attribute(node: ast.Call) -> bool:
+    """``getattr(os, name)`` with a name only known at run time: any function may be called."""
+    return (
+        _dotted(node.func) == "getattr"
+        and len(node.args) > 1
+        and _constant_text(node.args[1]) is None
+    )
 
 
 def _literal_command(node: ast.expr) -> str | None:

@@ -376,16 +376,24 @@ class Walker(ShellWords):
     def _declaration(self, node: Any, depth: int) -> None:
         keyword = node.children[0].type if node.children else "declare"
         shown: list[Word] = []
+        named: list[str] = []
         for child in node.named_children:
             if child.type == "variable_assignment":
                 self._assign(child, depth)
                 shown.append(Word(node_text(child)))
+                named.append(node_text(child).split("=", 1)[0].rstrip("+"))
                 continue
             for word in self._fields(child, depth):
                 match = ASSIGNMENT.match(word.text)
                 if match:  # declare "X=1": an assignment inside a word
                     self._set(match.group(1), match.group(2), dynamic=word.dynamic)
+                    named.append(match.group(1))
                 shown.append(word)
+        if any(re.fullmatch(r"-\w*n\w*", w.text) for w in shown):
+            for name in named:  # declare -n r=HOME: r reads and writes HOME
+                target = self.env.get(name, "")
+                known = target in self.env and target not in self.unknown
+                self._set(name, self.env[target] if known else "", dynamic=not known)
         self._record([Word(keyword), *shown], [], depth, (), piped=False, background=False)
 
     # one resolved command -------------------------------------------------------------------

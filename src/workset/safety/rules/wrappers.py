@@ -24,6 +24,10 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
             if "-c" in args and args.index("-c") + 1 < len(args):
                 out.append(Nested(args[args.index("-c") + 1]))
             return cmd.shifted(len(cmd.argv))
+        elif name == "env" and _split_string(cmd) is not None:
+            # env -S 'rm -rf ~': the string is split into the command and its words
+            out.append(Nested(str(_split_string(cmd))))
+            return cmd.shifted(len(cmd.argv))
         elif name == "env":
             start = 1
             while start < len(cmd.argv) and (
@@ -87,3 +91,17 @@ def _sudo(name: str) -> Finding:
         f"{name} runs the command with administrator rights; a human must confirm, or do the "
         "work without elevated privileges inside the workspace",
     )
+
+
+def _split_string(cmd: Cmd) -> str | None:
+    """The string of ``env -S STRING``/``--split-string=STRING`` with the words after it."""
+    args = list(cmd.args())
+    for index, word in enumerate(args):
+        if word in ("-S", "--split-string") and index + 1 < len(args):
+            return " ".join([args[index + 1], *args[index + 2 :]])
+        if word.startswith(("--split-string=", "-S")) and len(word) > 2 and word != "-S":
+            value = word.split("=", 1)[1] if word.startswith("--") else word[2:]
+            return " ".join([value, *args[index + 1 :]])
+        if not word.startswith("-"):
+            return None
+    return None
