@@ -1,9 +1,10 @@
 """The entry point of the rules: :func:`check` judges one command by routing it to its family.
 
 It unwraps ``sudo``/``env``/…, judges output redirections, remembers ``cd`` and downloads in
-the context, and looks the command name up in the families' ``HANDLERS`` tables. ``find
--exec``/``-delete`` and ``xargs`` live here because they run other commands, which
-:func:`check` judges in turn.
+the context, and looks the command name up in the families' ``HANDLERS`` tables. A command
+name written as a glob is judged as each known program it matches. ``find -exec``/``-delete``,
+``fd -x`` and ``xargs`` are :mod:`~workset.safety.rules.finders`: the commands they run come
+back as commands, judged in turn.
 """
 
 from __future__ import annotations
