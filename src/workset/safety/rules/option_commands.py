@@ -1,6 +1,7 @@
 """Options that make a program run a command of its own: ``tar --to-command=CMD``, ``tar
 --checkpoint-action=exec=CMD``, ``tar -I CMD``, ``rsync -e CMD``, ``zip -TT CMD``, ``scp -S
-PROG``, ``script -c CMD``, ``flock … -c CMD``, ``man -P CMD``, ``ssh -o ProxyCommand=CMD``.
+PROG``, ``script -c CMD``, ``flock … -c CMD``, ``man -P CMD``, ``ssh -o ProxyCommand=CMD``,
+``less +'!CMD'``.
 
 The value is code the shell runs, so it is analysed as the line itself (``tar -xf x.tar
 --to-command='sh -c "rm -rf ~"'`` is ``rm -rf ~``), whatever the program does otherwise.
@@ -38,6 +39,8 @@ def commands_in_options(cmd: Cmd) -> list[str]:
             found.append(value)
         elif word in options and index + 1 < len(args):
             found.append(args[index + 1])
+    if cmd.name in ("less", "more", "most"):  # less +'!cmd' runs cmd in a shell
+        found += [w.split("!", 1)[1] for w in args if w.startswith("+") and "!" in w]
     if cmd.name in ("ssh", "scp", "sftp", "autossh"):
         settings = [args[i + 1] for i, w in enumerate(args[:-1]) if w == "-o"]
         settings += [w[2:] for w in args if w.startswith("-o") and len(w) > 2]
@@ -59,5 +62,6 @@ def _run_by_option(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 HANDLERS: dict[str, Handler] = {
-    name: _run_by_option for name in (*_COMMAND_OPTIONS, "ssh", "scp", "sftp", "autossh")
+    name: _run_by_option
+    for name in (*_COMMAND_OPTIONS, "ssh", "scp", "sftp", "autossh", "less", "more", "most")
 }
