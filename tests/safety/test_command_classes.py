@@ -817,6 +817,11 @@ def test_round11_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         "echo 'echo hi' > x.sh && bash x.sh",
         "export PROMPT_COMMAND='history -a'",
         "kill -9 1234",
+        "kubectl rollout status deploy/web",
+        "kubectl port-forward svc/web 8080:80",
+        "terraform state list",
+        "docker pull python:3.12",
+        "pipenv run pytest",
     ],
 )
 def test_round11_confined_look_alikes_run_without_asking(command: str) -> None:

@@ -47,6 +47,8 @@ def _iac(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     elif sub == "state" and rest[:1] and rest[0] not in ("list", "show", "pull"):
         yield _ask("infra-change", f"{cmd.name} state {rest[0]} edits the state by hand")
+    elif sub == "state" and rest[:1]:
+        return  # terraform state list/show/pull: reads the state
     elif sub == "workspace" and rest[:1] and rest[0] not in ("list", "show", "select"):
         yield _ask("infra-change", f"{cmd.name} workspace {rest[0]} changes the state's workspaces")
     elif sub in ("init",):
@@ -55,7 +57,8 @@ def _iac(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield _ask("infra-change", f"{cmd.name} {sub} changes real infrastructure".strip())
 
 
-_CLOUD_READ = re.compile(r"^(describe|list|get|show|ls|head|cat|du|stat|version|help|whoami)"
+_CLOUD_READ = re.compile(r"^(describe|list|get|show|ls|head|cat|du|stat|version|help|whoami|"
+                         r"tail|filter-log-events|lookup-events)"
                          r"([-_].*)?$|^(--version|sts|configure)$")  # fmt: skip
 _CLOUD_DESTROY = re.compile(
     r"^(delete-(db-instance|db-cluster|bucket|stack|table|cluster|file-system|repository|"

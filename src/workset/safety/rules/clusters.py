@@ -65,8 +65,19 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     elif sub == "config" and rest[:1] and rest[0] in ("view", "get-contexts", "current-context"):
         return
+    elif sub == "rollout" and rest[:1] and rest[0] in ("status", "history"):
+        return  # kubectl rollout status deploy/web: waits and reads
+    elif sub == "port-forward" and not _listens_beyond_loopback(rest):
+        return  # a local port that leads to a pod, on 127.0.0.1 only
     elif sub not in _KUBE_READS or (sub == "config" and rest[:1] != ("view",)):
         yield _ask("cluster-change", f"{cmd.name} {sub} changes the cluster".strip())
+
+
+def _listens_beyond_loopback(args: tuple[str, ...]) -> bool:
+    addresses = [a.split("=", 1)[1] for a in args if a.startswith("--address=")]
+    addresses += [args[i + 1] for i, a in enumerate(args[:-1]) if a == "--address"]
+    return any(a not in ("localhost", "127.0.0.1", "::1") for part in addresses
+               for a in part.split(","))  # fmt: skip
 
 
 # Subcommands that change the cluster and honour --dry-run.

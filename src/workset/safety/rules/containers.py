@@ -22,7 +22,8 @@ from workset.safety.rules.listings import fed_whole_listing
 
 _CONTAINER_READS = frozenset(
     {"ps", "images", "logs", "inspect", "version", "info", "history", "top", "stats", "port",
-     "diff", "events", "search", "build", "tag", "ls", "df", "config", "show", "use", "login"}
+     "diff", "events", "search", "build", "tag", "ls", "df", "config", "show", "use", "login",
+     "pull"}
 )  # fmt: skip
 _GROUPS = frozenset({"image", "container", "volume", "network", "system", "compose",
                      "buildx", "context", "manifest", "builder", "plugin"})  # fmt: skip

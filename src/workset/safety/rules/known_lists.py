@@ -96,6 +96,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                      "export", "--version", "version", "help", "init", "cache"}),
     "poetry": frozenset({"install", "run", "build", "lock", "show", "check", "env", "shell",
                          "version", "--version", "config", "init", "new", "export"}),
+    "pipenv": frozenset({"run", "sync", "lock", "graph", "check", "requirements",
+                         "--venv", "--where", "--py", "verify", "scripts"}),
     "pdm": frozenset({"install", "run", "build", "lock", "list", "show", "sync", "info"}),
     "hatch": frozenset({"run", "build", "env", "test", "fmt", "version", "status", "shell"}),
     "yarn": frozenset({"test", "run", "build", "install", "lint", "dev", "start", "why",
