@@ -305,6 +305,10 @@ def _history(what: str) -> Finding:
 def _config(flags: set[str], words: list[str], ctx: Context) -> Iterator[Result]:
     reading = flags & {"--get", "--list", "l", "--get-all", "--unset"}
     value = words[1] if len(words) > 1 else ""
+    changes = flags & {"--unset", "--unset-all", "--add", "--replace-all", "--rename-section",
+                       "--remove-section", "-e", "--edit"}  # fmt: skip
+    if len(words) == 1 and not changes:
+        return  # git config --global user.name: one key and no value only prints it
     if flags & {"--global", "--system"} and not flags & {"--get", "--list", "l", "--get-all"}:
         yield _ask(
             "git-config-global",

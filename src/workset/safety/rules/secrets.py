@@ -226,6 +226,9 @@ _GIT_READS = frozenset({"show", "cat-file", "diff", "log", "blame", "annotate", 
                         "archive", "difftool", "whatchanged", "format-patch"})  # fmt: skip
 
 
+_PATCHES = frozenset({"-p", "-u", "--patch", "-L", "--full-diff", "--cc", "-c"})
+
+
 def _git_files(cmd: Cmd) -> list[str]:
     """Files whose contents a git command prints: ``REV:path``, and paths of show/diff/log."""
     words = [a for a in cmd.args() if not a.startswith("-")]
@@ -236,6 +239,8 @@ def _git_files(cmd: Cmd) -> list[str]:
     revision_paths = [w.split(":", 1)[1] for w in rest if ":" in w and "://" not in w]
     if sub == "grep":
         rest = rest[1:]  # the pattern
+    if sub == "log" and not _PATCHES & set(cmd.args()):
+        rest = []  # git log -- .env lists the commits that touched it, not its content
     return revision_paths + rest
 
 
