@@ -858,3 +858,13 @@ def test_round11_look_alikes_that_still_need_a_human_ask(command: str, rule: str
     analysis = analyze_command(command, workspace=WS)
     assert analysis.decision == "ask", analysis.findings
     assert rule in [f.rule for f in analysis.findings], analysis.findings
+
+
+@pytest.mark.parametrize(
+    "command", ["rm -rf ~/.ssh", "rm -rf /home/me/.config", "cat /home/me/.aws/credentials"]
+)
+def test_round11_a_workspace_that_is_the_home_keeps_its_keys_and_settings_protected(
+    command: str,
+) -> None:
+    analysis = analyze_command(command, workspace="/home/me")
+    assert analysis.decision == "deny", analysis.findings

@@ -178,14 +178,18 @@ def home_of(workspace: str | None) -> str | None:
 def in_home_form(path: str, workspace: str | None) -> str:
     """``path`` with the workspace's home written as ``~`` when it lies outside the workspace
     (``/home/me/proj/../.config`` is ``~/.config``), and a ``~`` path that lies inside the
-    workspace written absolute, so every rule sees one spelling of each place."""
+    workspace written absolute, so every rule sees one spelling of each place. A workspace
+    that is the home itself gets no such exception: its keys and settings stay ``~/…``."""
     home = home_of(workspace)
     if home is None:
         return path
+    below = normalize(workspace or "") != home  # a workspace that is the home keeps ~ its own
     if path == "~" or path.startswith("~/"):
         absolute = home + path[1:]
-        return absolute if in_workspace(absolute, workspace) else path
-    if (path == home or path.startswith(home + "/")) and not in_workspace(path, workspace):
+        return absolute if below and in_workspace(absolute, workspace) else path
+    if (path == home or path.startswith(home + "/")) and not (
+        below and in_workspace(path, workspace)
+    ):
         return "~" + path[len(home) :]
     return path
 
