@@ -156,14 +156,17 @@ def is_harmless_device(path: str) -> bool:
     return path in _HARMLESS_DEVICES or path.startswith("/dev/fd/")
 
 
-OWN_TEMP = "/tmp/tmp.XXXXXXXXXX"  # what ``$(mktemp)`` stands for: a fresh name made by the line
+# What the X's of a ``mktemp`` template become: a fresh name only this line made.
+FRESH = "\ue001"
+OWN_TEMP = f"/tmp/tmp.{FRESH}"  # what ``$(mktemp)`` stands for
 # Where a ``cd`` to a directory only known at run time leads: not the workspace, not protected.
 UNKNOWN_DIR = "/(a directory known only at run time)"
-_FRESH = re.compile(r"^/(var/)?tmp/[^/]*XXX[^/]*(/|$)")
+_FRESH = re.compile(f"^/(var/)?tmp/[^/]*{FRESH}[^/]*(/|$)")
 
 
 def is_own_temp(path: str) -> bool:
-    """A fresh name ``mktemp`` made under ``/tmp`` in this line (its template's ``XXX`` run)."""
+    """A fresh name ``mktemp`` made under ``/tmp`` in this line (a literal ``/tmp/x.XXX``
+    written by hand is not one)."""
     return bool(_FRESH.match(path))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Handler, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
 from workset.safety.rules.known import subcommand
@@ -47,8 +47,15 @@ def _iac(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     elif sub == "state" and rest[:1] and rest[0] not in ("list", "show", "pull"):
         yield _ask("infra-change", f"{cmd.name} state {rest[0]} edits the state by hand")
+    elif sub == "state" and rest[:1] == ("pull",):
+        yield Finding(
+            "secret-read",
+            "ask",
+            f"{cmd.name} state pull prints the whole state, sensitive values in plain text; a "
+            "human must confirm, and secrets never belong in the agent's context",
+        )
     elif sub == "state" and rest[:1]:
-        return  # terraform state list/show/pull: reads the state
+        return  # terraform state list/show: reads the resources it manages
     elif sub == "workspace" and rest[:1] and rest[0] not in ("list", "show", "select"):
         yield _ask("infra-change", f"{cmd.name} workspace {rest[0]} changes the state's workspaces")
     elif sub in ("init",):

@@ -160,6 +160,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                     f"{name} sends local data to another host; confirm what is sent and where",
                 )
             )
+    if forge_read(cmd):  # gh gist view ID > x.sh: what it saves came from the network
+        ctx.downloaded.update(t for op, t in cmd.redirects if op in WRITING_REDIRECTS)
     if name in DOWNLOADERS:
         targets = download_targets(cmd, ctx)
         ctx.downloaded.update(targets)

@@ -16,7 +16,8 @@ from workset.safety.rules.wrappers import unwrap
 
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "lwp-request", "xh"})
 # What feeds a shell from another host when piped into it.
-REMOTE_FEEDS = DOWNLOADERS | {"nc", "ncat", "netcat", "telnet", "socat", "openssl", "ssh"}
+REMOTE_FEEDS = DOWNLOADERS | {"nc", "ncat", "netcat", "telnet", "socat", "openssl", "ssh", "gh",
+                              "glab"}  # fmt: skip
 NETWORK = frozenset(
     {
         "curl",

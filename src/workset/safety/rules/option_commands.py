@@ -4,14 +4,16 @@ PROG``, ``script -c CMD``, ``flock … -c CMD``, ``man -P CMD``, ``ssh -o ProxyC
 ``less +'!CMD'``.
 
 The value is code the shell runs, so it is analysed as the line itself (``tar -xf x.tar
---to-command='sh -c "rm -rf ~"'`` is ``rm -rf ~``), whatever the program does otherwise.
+--to-command='sh -c "rm -rf ~"'`` is ``rm -rf ~``), whatever the program does otherwise. The
+command a project runner runs (``poetry run CMD``, ``uv run CMD``, ``bundle exec CMD``) is
+analysed for what would be denied run directly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result
+from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result, requote
 
 # For each program, its options whose value is a command line.
 _COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -61,7 +63,43 @@ def _run_by_option(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield Nested(code)
 
 
+# Project runners: ``poetry run CMD`` runs CMD in the project's environment. They are
+# vouched for as project tools; what CMD would be denied for when run directly still counts.
+_RUNNERS = {"poetry": "run", "uv": "run", "pipenv": "run", "hatch": "run", "pdm": "run",
+            "rye": "run", "conda": "run", "mamba": "run", "micromamba": "run",
+            "bundle": "exec", "npm": "exec", "pnpm": "exec", "yarn": "exec"}  # fmt: skip
+_RUNNER_VALUES = frozenset({"-n", "--name", "-p", "--prefix", "--python", "--with", "-e",
+                            "--env", "--cwd", "--directory", "--project", "--package",
+                            "--extra", "--group"})  # fmt: skip
+
+
+def run_by_runner(cmd: Cmd) -> list[str] | None:
+    """The command a project runner runs (``uv run --python 3.12 pytest -q`` runs ``pytest
+    -q``), or None when ``cmd`` is not a runner call."""
+    args = list(cmd.args())
+    verb = _RUNNERS.get(cmd.name)
+    if verb is None or verb not in args[:3]:
+        return None
+    rest = args[args.index(verb) + 1 :]
+    while rest and rest[0].startswith("-"):
+        flag = rest.pop(0)
+        if flag == "--":
+            break
+        if flag in _RUNNER_VALUES and rest:
+            rest.pop(0)
+    return rest or None
+
+
+def _run_by_runner(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    inner = run_by_runner(cmd)
+    if inner is not None:
+        yield Nested(requote(inner), deny_only=True)
+
+
 HANDLERS: dict[str, Handler] = {
-    name: _run_by_option
-    for name in (*_COMMAND_OPTIONS, "ssh", "scp", "sftp", "autossh", "less", "more", "most")
+    **{name: _run_by_runner for name in _RUNNERS},
+    **{
+        name: _run_by_option
+        for name in (*_COMMAND_OPTIONS, "ssh", "scp", "sftp", "autossh", "less", "more", "most")
+    },
 }

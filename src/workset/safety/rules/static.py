@@ -11,6 +11,7 @@ import binascii
 import re
 from collections.abc import Sequence
 
+from workset.safety import paths
 from workset.safety.rules.base import Cmd
 
 
@@ -101,8 +102,8 @@ def _fresh_name(args: Sequence[str]) -> str | None:
     if len(templates) > 1 or (templates and "XXX" not in templates[0]):
         return None
     if not templates:
-        return (under.rstrip("/") if under else "/tmp") + "/tmp.XXXXXXXXXX"
-    template = templates[0]
+        return (under.rstrip("/") if under else "/tmp") + f"/tmp.{paths.FRESH}"
+    template = re.sub(r"XXX+", paths.FRESH, templates[0])
     if under is not None and not template.startswith("/"):
         return under.rstrip("/") + "/" + template
     return template
