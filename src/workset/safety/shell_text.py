@@ -89,6 +89,11 @@ def parse(text: str) -> tuple[Any, list[ParseError]] | None:
         if not _errors(retry.root_node):
             return retry.root_node, []
     errors = _errors(tree.root_node)
+    if errors and _OUTPUT_BEFORE_HERESTRING.search(text):
+        swapped = _OUTPUT_BEFORE_HERESTRING.sub(r"\1\4 \2 \3", text)  # cat > f <<< 'x'
+        retry = parser.parse(encode(swapped))
+        if len(_errors(retry.root_node)) < len(errors):
+            tree, errors = retry, _errors(retry.root_node)
     if errors and (_BARE_SLASH.search(text) or _READ_WRITE.search(text)):
         rewritten = _READ_WRITE.sub(">>", _BARE_SLASH.sub("'/'", text))
         retry = parser.parse(encode(rewritten))
@@ -96,6 +101,12 @@ def parse(text: str) -> tuple[Any, list[ParseError]] | None:
         if len(retry_errors) < len(errors):
             return retry.root_node, retry_errors
     return tree.root_node, errors
+
+
+# "> FILE <<< WORD", which the grammar cannot read, and bash reads as "<<< WORD > FILE".
+_OUTPUT_BEFORE_HERESTRING = re.compile(
+    r"(\s)(\d?>>?|&>>?)\s*([^\s<>|&;'\"]+)\s+(<<<\s*(?:'[^']*'|\"(?:[^\"\\]|\\.)*\"|[^\s;|&]+))"
+)
 
 
 def _has_node(root: Any, kind: str) -> bool:

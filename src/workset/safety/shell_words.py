@@ -93,8 +93,10 @@ class ShellWords(ABC):
             word = joined([w for c in node.named_children for w in self._fields(c, depth, True)])
             return [], Stdin(word.text, tuple(word.inner), word.dynamic), []
         if kind == "heredoc_redirect":
+            # cat <<'X' > FILE: the grammar puts the redirections after the marker inside
+            after = [c for c in node.named_children if c.type == "file_redirect"]
             return (
-                [],
+                [t for c in after for t in self._redirect(c, depth)[0]],
                 self._heredoc(node, depth),
                 [c for c in node.named_children if c.type in ("pipeline", "list", "command")],
             )
