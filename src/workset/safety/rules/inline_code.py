@@ -245,6 +245,8 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     written = [_text(m) for m in _WRITE.finditer(code)]
     for path in written:
         yield Cmd(argv=(program,), redirects=((">", path),), dynamic=(False,))
+    if program in ("awk", "gawk", "mawk", "nawk"):
+        yield from _awk_writes(code)
     calls = list(_written_by_calls(code, program))
     yield from (c for c in calls if c.redirects[0][1] not in written)
     if not written and not calls and _WRITE_ANY.search(code):
@@ -259,6 +261,30 @@ def _awk_printed(code: str, pipe: int) -> str | None:
         return None
     words = call_words(code[:pipe] + ")", starts[-1].end(), "awk", first_only=True)
     return shell_text(words) if words else None
+
+
+_AWK_REDIRECT = re.compile(r"""(>>?)\s*("[^"]*"|'[^']*')""")
+# print > $1 ".txt": a file named only when the data is read (strings blanked: no quote follows)
+_AWK_COMPUTED_REDIRECT = re.compile(r"\bprintf?\b[^;{}|]*?(>>?)\s*(?=[$\w(])")
+
+
+def _awk_writes(code: str) -> Iterator[Cmd | Finding]:
+    """``print "…" >> "/home/me/.bashrc"``: the file awk writes, with the text when the
+    print is literal, as the ``printf … >> FILE`` it amounts to."""
+    bare = blank_strings(code)
+    if _AWK_COMPUTED_REDIRECT.search(bare):
+        yield _unresolved("awk", "writes files")
+    for match in _AWK_REDIRECT.finditer(code):
+        if bare[match.start() : match.start(2)].strip() != match.group(1):
+            continue  # a > inside a string, or a comparison
+        if not _AWK_PRINT.search(bare[: match.start()]):
+            continue
+        printed = _awk_printed(code, match.start())
+        yield Cmd(
+            argv=("printf", "%s\n", printed or ""),
+            redirects=((match.group(1), match.group(2)[1:-1]),),
+            dynamic=(False, False, printed is None),
+        )
 
 
 _WRITE_CALL = re.compile(

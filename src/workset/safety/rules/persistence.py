@@ -236,6 +236,9 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     places = [t for op, t in cmd.redirects if op in _WRITES]
     if cmd.name == "tee":
         places += [a for a in cmd.args() if not a.startswith("-")]
+    sources = [a for a in cmd.args() if not a.startswith("-")]
+    if cmd.name in ("cp", "mv", "install") and len(sources) > 1:
+        places.append(sources.pop())  # cp /tmp/x ~/.bashrc: the destination
     places = [p for p in places if _runs_later(ctx.resolve(p))]
     here = [t for op, t in cmd.redirects if op == "<<"] if not cmd.stdin_dynamic else []
     cron = cmd.name == "crontab" and (cmd.piped or bool(here)) and all(a == "-" for a in cmd.args())
@@ -247,6 +250,8 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     else:
         fed = cmd.name in ("tee", "crontab") or bool(scheduled and cmd.upstream)
         text = written_text(cmd, fed=fed)
+    if not text and cmd.name in ("cp", "mv", "install", "cat"):  # a file this line wrote
+        text = "".join(ctx.scripts.get(ctx.resolve(w), "") for w in sources)
     system_cron = any(_SYSTEM_CRON.match(ctx.resolve(p)) for p in places)
     if cron or any(_USER_CRON.match(ctx.resolve(p)) for p in places) or system_cron:
         schedule = _SYSTEM_CRON_LINE if system_cron else _CRON_SCHEDULE  # + the user field
