@@ -96,6 +96,12 @@ def effects(code: str) -> Iterator[Effect]:
             "ask",
             f"the code uses {name}, whose effects cannot be checked statically; confirm it",
         )
+    if any(
+        isinstance(n, ast.Call) and _dotted(n.func) == "print"
+        and any(_whole_environment(a) or _dotted(a).endswith("environ") for a in n.args)
+        for n in ast.walk(tree)
+    ):  # fmt: skip
+        yield secret_read(["the environment"], reveals=False)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _computed_attribute(node):
             yield _built_at_run_time("the attribute getattr() reads is")
@@ -341,7 +347,21 @@ def _sent_credential(tree: ast.AST) -> str | None:
                 name = _environment_read(inner)
                 if name is not None and secret_variables("$" + name):
                     return name
+                if _whole_environment(inner):
+                    return "os.environ"  # every variable, the credentials among them
     return None
+
+
+def _whole_environment(node: ast.AST) -> bool:
+    """``os.environ`` itself used as a value (``str(dict(os.environ))``, ``os.environ.copy()``),
+    not one of its keys read."""
+    name = _dotted(node.func) if isinstance(node, ast.Call) else ""
+    if name.endswith(("environ.copy", "environ.items")):
+        return True
+    return any(
+        isinstance(node, ast.Call) and _dotted(node.func) in ("dict", "str", "repr", "json.dumps")
+        and _dotted(a).endswith("environ") for a in getattr(node, "args", [])
+    )  # fmt: skip
 
 
 def _uploaded_file(tree: ast.AST) -> str | None:
