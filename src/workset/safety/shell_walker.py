@@ -167,6 +167,9 @@ class Walker(ShellWords):
             if child.type in _STATEMENTS:
                 after = children[index + 1].type if index + 1 < len(children) else ""
                 self._statement(child, depth, background=after == "&")
+            elif child.type == "file_redirect" and node.type == "command_substitution":
+                found, _, _ = self._redirect(child, depth)  # $(< FILE) is $(cat FILE)
+                self._record([Word("cat")], found, depth, (), piped=False, background=False)
         return self.cmds[start:]
 
     def _statement(
