@@ -912,3 +912,24 @@ def test_round11_redirections_around_here_documents_and_strings_are_judged(
     analysis = analyze_command(command, workspace=WS)
     assert analysis.decision == decision, analysis.findings
     assert not any(f.rule == "unparsed" for f in analysis.findings), analysis.findings
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        # every substitution bash runs is walked, wherever the grammar puts it
+        ("case $(rm -rf ~) in *) ;; esac", "deny"),
+        ("echo ${x:-$(rm -rf ~)}", "deny"),
+        ("a[$(rm -rf ~)]=1", "deny"),
+        ("((x=$(rm -rf ~)))", "deny"),
+        ("rm -rf ${X:-/}", "deny"),  # the default of an unset variable is used
+        ("[ -d ~ ] && rm -rf ~", "deny"),  # a bare ~ in a test parses
+        ("[ -d ~ ] && echo home", "allow"),
+        ("echo ${x:-$(date)}", "allow"),
+        ("cat <<'X' > ./n.md\nRun $(rm -rf ~) never\nX\n", "allow"),  # literal text
+    ],
+)
+def test_round11_substitutions_bash_runs_are_walked_wherever_they_are(
+    command: str, decision: str
+) -> None:
+    assert analyze_command(command, workspace=WS).decision == decision

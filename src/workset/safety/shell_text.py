@@ -31,6 +31,7 @@ VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\+?=(.*)$", re.DOTALL)
 DECLARERS = frozenset({"export", "declare", "local", "readonly", "typeset"})
 _BARE_SLASH = re.compile(r"(?<=[\s\[])/(?=[\s\]])")
+_BARE_TILDE = re.compile(r"(?<=[\s\[])~(?=[\s\]])")  # [ -d ~ ]: read as [ -d ~/ ], the same place
 _READ_WRITE = re.compile(r"(?<=[\s\d])<>")
 
 
@@ -94,8 +95,10 @@ def parse(text: str) -> tuple[Any, list[ParseError]] | None:
         retry = parser.parse(encode(swapped))
         if len(_errors(retry.root_node)) < len(errors):
             tree, errors = retry, _errors(retry.root_node)
-    if errors and (_BARE_SLASH.search(text) or _READ_WRITE.search(text)):
-        rewritten = _READ_WRITE.sub(">>", _BARE_SLASH.sub("'/'", text))
+    if errors and (
+        _BARE_SLASH.search(text) or _READ_WRITE.search(text) or _BARE_TILDE.search(text)
+    ):
+        rewritten = _READ_WRITE.sub(">>", _BARE_SLASH.sub("'/'", _BARE_TILDE.sub("~/", text)))
         retry = parser.parse(encode(rewritten))
         retry_errors = _errors(retry.root_node)
         if len(retry_errors) < len(errors):

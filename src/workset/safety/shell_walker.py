@@ -123,6 +123,7 @@ class Walker(ShellWords):
         for error in errors:
             self.findings.append(rules.unparsed(error.excerpt))
         self._block(root, depth)
+        self._unwalked_substitutions(root, depth)
         return "tree-sitter"
 
     def run_nested(self, text: str, depth: int) -> list[Cmd]:

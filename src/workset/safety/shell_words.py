@@ -52,6 +52,7 @@ class ShellWords(ABC):
         self.positional: list[str] | None = None  # None: unknown ($1… of the outer shell)
         self.arrays: dict[str, list[str]] = {}  # arrays the line sets: a=(rm -rf /)
         self.capturing = 0  # inside how many $(…)/<(…): their output is a word, not shown
+        self.walked: set[tuple[int, int]] = set()  # substitutions already walked
 
     @abstractmethod
     def _block(self, node: Any, depth: int) -> list[Cmd]:
@@ -63,11 +64,27 @@ class ShellWords(ABC):
 
     def _captured(self, node: Any, depth: int) -> list[Cmd]:
         """:meth:`_block` for a substitution: what its commands print becomes a word."""
+        self.walked.add(_key(node))
         self.capturing += 1
         try:
             return self._block(node, depth)
         finally:
             self.capturing -= 1
+
+    def _unwalked_substitutions(self, root: Any, depth: int) -> None:
+        """Walk every ``$(…)``/``<(…)`` of the tree no statement reached (a ``case`` subject,
+        an array subscript, ``((x=$(…)))``): bash runs them all. Literal here-documents are
+        text, not code, and are left alone."""
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.type in ("command_substitution", "process_substitution"):
+                if _key(node) not in self.walked:
+                    self._captured(node, depth)
+                continue
+            if node.type == "heredoc_redirect" and _quoted_heredoc(node):
+                continue
+            stack.extend(node.named_children)
 
     def _pwd(self) -> str | None:
         """The directory the line is in (``$PWD``, ``$(pwd)``); None when only known at run
@@ -238,7 +255,7 @@ class ShellWords(ABC):
             if edited is not None:  # ${dir%/project/}, ${p//x/y}, ${s:0:3}, ${v^^}
                 return [edited], False
         operator = re.match(r"\$\{\w+(:?[-=?+])", text)
-        if operator and operator.group(1).rstrip(":") in ("-", "="):
+        if operator and operator.group(1).lstrip(":") in ("-", "="):
             words = [w for c in node.named_children[1:] for w in self._fields(c, depth, True)]
             default = joined(words).text if words else ""
             return ([value], False) if known and value else ([default], True)
@@ -282,6 +299,15 @@ class ShellWords(ABC):
                 self._block(child, depth)
             else:
                 stack.extend(child.named_children)
+
+
+def _key(node: Any) -> tuple[int, int]:
+    return (node.start_byte, node.end_byte)
+
+
+def _quoted_heredoc(node: Any) -> bool:
+    start = next((c for c in node.children if c.type == "heredoc_start"), None)
+    return start is not None and bool(re.search("['\"\\\\]", node_text(start)))
 
 
 def _prints_cwd(cmds: list[Cmd]) -> bool:
