@@ -57,6 +57,7 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
             "setsid",
             "unbuffer",
             "caffeinate",
+            "coproc",
         ):
             cmd = cmd.shifted(1 + skip_options(args, "npcsoeiIt"))
         elif name == "timeout":
