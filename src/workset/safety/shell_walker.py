@@ -97,6 +97,9 @@ class Walker(ShellWords):
     def _report(self, finding: Finding) -> None:
         self.findings.append(finding)
 
+    def _fed_by_writer(self) -> None:
+        self.feed = []  # the first command inside reads a pipe (piped, nothing known upstream)
+
     def _pwd(self) -> str | None:
         cwd = self.context.cwd
         if cwd == paths.UNKNOWN_DIR:

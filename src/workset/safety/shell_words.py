@@ -86,6 +86,10 @@ class ShellWords(ABC):
                 continue
             stack.extend(node.named_children)
 
+    @abstractmethod
+    def _fed_by_writer(self) -> None:
+        """The next commands read a pipe whose writer is not known here."""
+
     def _pwd(self) -> str | None:
         """The directory the line is in (``$PWD``, ``$(pwd)``); None when only known at run
         time."""
@@ -180,6 +184,8 @@ class ShellWords(ABC):
             pieces = [output.strip()] if quoted else self._split(output)
             return [Word(p, inner=list(inner)) for p in pieces] or [Word("", inner=list(inner))]
         if kind == "process_substitution":
+            if text.startswith(">("):  # >(sh): what the command writes there is its input
+                self._fed_by_writer()
             inner = self._captured(node, depth)
             return [Word("/dev/fd/63", inner=list(inner), process=True)]
         if kind == "concatenation":

@@ -16,8 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Nested, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result
+from workset.safety.rules.network import download_exec, downloads
 from workset.safety.rules.persistence import written_text
+from workset.safety.rules.static import static_output
 
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
 _MAKEFILE = re.compile(r"(^|/)([Mm]akefile|GNUmakefile|[^/]+\.mk|[Jj]ustfile)$")
@@ -49,8 +51,33 @@ def code_of(path: str, text: str) -> Nested | None:
     return None
 
 
+def makefile_on_stdin(cmd: Cmd) -> Iterator[Result]:
+    """``make -f - <<< $'all:\n\trm -rf ~'``: the recipes of a Makefile read from stdin run now."""
+    args = cmd.args()
+    reads_stdin = any(args[i : i + 2] == ("-f", "-") for i in range(len(args))) or any(
+        a in ("--file=-", "--makefile=-") for a in args
+    )
+    if cmd.name not in ("make", "gmake") or not reads_stdin:
+        return
+    here = [t for op, t in cmd.redirects if op == "<<"]
+    text = here[0] if here and not cmd.stdin_dynamic else static_output(cmd.upstream)
+    found = code_of("Makefile", text) if text else None
+    if text is None and downloads(cmd.upstream):
+        yield download_exec("make runs a Makefile piped in from a download")
+    elif found is not None:
+        yield Nested(found.code)  # run now, so every finding counts
+    elif text is None:
+        yield Finding(
+            "dynamic-code",
+            "ask",
+            "make reads its Makefile from stdin, which cannot be checked here; save it to a "
+            "file in the workspace, read it, then run make -f FILE",
+        )
+
+
 def build_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """What ``echo …``/``printf …``/``cat <<EOF``/``… | tee`` writes into a build file."""
+    yield from makefile_on_stdin(cmd)
     places = [t for op, t in cmd.redirects if op in _WRITES]
     if cmd.name == "tee":
         places += [a for a in cmd.args() if not a.startswith("-")]
