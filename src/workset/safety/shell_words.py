@@ -11,6 +11,7 @@ walked by the subclass, :class:`~workset.safety.shell_walker.Walker`.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -176,9 +177,11 @@ class ShellWords(ABC):
             return [Word(v) for v in self._split(" ".join(values))]
         if kind == "command_substitution":
             inner = self._captured(node, depth)
-            output = rules.static_output(inner) if inner else None
+            output = rules.static_output(_top_level(inner)) if inner else None
             if output is None and _prints_cwd(inner) and self._pwd() is not None:
                 output = self._pwd()
+            if output is None and self._pwd() is not None:
+                output = _resolved_path(_top_level(inner), str(self._pwd()))  # $(realpath ..)
             if output is None:
                 return [Word(text, dynamic=True, inner=list(inner))]
             pieces = [output.strip()] if quoted else self._split(output)
@@ -314,6 +317,30 @@ def _key(node: Any) -> tuple[int, int]:
 def _quoted_heredoc(node: Any) -> bool:
     start = next((c for c in node.children if c.type == "heredoc_start"), None)
     return start is not None and bool(re.search("['\"\\\\]", node_text(start)))
+
+
+def _top_level(cmds: list[Cmd]) -> list[Cmd]:
+    """The commands of a substitution without those its words' own substitutions ran
+    (``$(dirname "$(pwd)")`` prints what ``dirname`` prints, not what ``pwd`` does)."""
+    nested = [c for cmd in cmds for i in range(len(cmd.argv)) for c in cmd.inner_of(i)]
+    return [c for c in cmds if not any(c is n for n in nested)]
+
+
+def _resolved_path(cmds: list[Cmd], cwd: str) -> str | None:
+    """What ``realpath PATH`` or ``readlink -f PATH`` prints for a literal path (seen from
+    ``cwd``); None for anything else."""
+    if len(cmds) != 1 or cmds[0].redirects or any(cmds[0].dynamic):
+        return None
+    cmd = cmds[0]
+    words = [a for a in cmd.args() if a not in ("-f", "-e", "-m", "-s", "--canonicalize")]
+    if cmd.name not in ("realpath", "readlink") or len(words) != 1 or words[0].startswith("-"):
+        return None
+    if cmd.name == "readlink" and not {"-f", "-e", "-m"} & set(cmd.args()):
+        return None
+    word = words[0]
+    if word.startswith(("/", "~")):
+        return posixpath.normpath(word) if word.startswith("/") else word
+    return posixpath.normpath(cwd.rstrip("/") + "/" + word) if cwd.startswith("/") else None
 
 
 def _prints_cwd(cmds: list[Cmd]) -> bool:

@@ -64,6 +64,8 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
             continue
         elif cmd.name in ("which", "command", "type") and text is None and _located(args):
             text = f"/usr/bin/{_located(args)}\n"  # where the program lives; its name is known
+        elif cmd.name in ("dirname", "basename") and text is None and _path_words(args):
+            text = _path_name(cmd.name, args) + "\n"  # dirname /home/me/proj: /home/me
         elif cmd.name == "mktemp" and text is None and _fresh_name(args) is not None:
             text = f"{_fresh_name(args)}\n"  # the fresh name it makes (where its template says)
         else:
@@ -71,6 +73,20 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
         if text is None:
             return None
     return text
+
+
+def _path_words(args: Sequence[str]) -> bool:
+    return 1 <= len(args) <= 2 and not any(a.startswith("-") for a in args)
+
+
+def _path_name(name: str, args: Sequence[str]) -> str:
+    """What ``dirname PATH`` or ``basename PATH [SUFFIX]`` prints."""
+    path = args[0].rstrip("/") or "/"
+    if name == "dirname":
+        return (path.rsplit("/", 1)[0] or "/") if "/" in path else "."
+    base = path.rsplit("/", 1)[-1] or "/"
+    suffix = args[1] if len(args) > 1 else ""
+    return base[: -len(suffix)] if suffix and base.endswith(suffix) and base != suffix else base
 
 
 def _fresh_name(args: Sequence[str]) -> str | None:
