@@ -15,6 +15,7 @@ BUILTINS = frozenset(
         "exit", "break", "continue", "trap", "umask", "ulimit", "getopts", "let", "eval",
         "times", "history", "fg", "bg", "disown", "sleep", "mapfile", "readarray", "caller",
         "compgen", "complete", "help", "logout", "source", ".", "kill", "command", "exec",
+        "deactivate",  # the function a virtualenv's activate script defines
     }
 )  # fmt: skip
 READ_ONLY = frozenset(
