@@ -941,6 +941,12 @@ def test_round11_redirections_around_here_documents_and_strings_are_judged(
         ('rm -rf "$(dirname "$(pwd)")"', "deny"),
         ('p=$(realpath ..); rm -rf "$p"', "deny"),
         ('rm -rf "$(realpath ./dist)"', "allow"),
+        # rsync that deletes: --del, onto the workspace itself, sources removed
+        ("rsync -a --del ./e/ ~/.ssh/", "deny"),
+        ("rsync -a --delete ./e/ ./", "ask"),
+        ("rsync -a --remove-source-files ~/Documents/ ./backup/", "deny"),
+        ("rsync -a --remove-source-files ~/src/old/ ./x/", "ask"),
+        ("rsync -a --remove-source-files ./out/ ./archive/", "allow"),
     ],
 )
 def test_round11_substitutions_bash_runs_are_walked_wherever_they_are(
