@@ -861,6 +861,7 @@ def test_round11_confined_look_alikes_run_without_asking(command: str) -> None:
         ("black ~/notes.py", "outside-workspace"),
         ("git worktree remove --force ../wt", "git-discard"),
         ("git worktree add ../wt2", "outside-workspace"),
+        ("git rm -rf .", "git-discard"),
         ("kill 0", "kill-group"),
         ("/usr/bin/c?t ./README.md", "glob-command"),
         ("rm -rf ～", "lookalike-path"),  # a file named ～ to bash, but shown as the home

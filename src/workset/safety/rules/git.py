@@ -167,6 +167,13 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     ):
         yield _ask("git-drop-history", f"git {sub} drops the reflog that recovers lost commits",
                    "leave the reflog alone")  # fmt: skip
+    elif (
+        sub == "rm"
+        and not flags & {"--cached", "n", "--dry-run"}
+        and (flags & {"f", "--force"} or any(w in (".", "*", "./", ":/") for w in words))
+    ):
+        yield _ask("git-discard", f"git rm {' '.join(rest)} deletes files from the working tree "
+                   "(with -f, their uncommitted changes too)", "a human must confirm")  # fmt: skip
     elif sub == "worktree" and words[:1] == ["remove"]:
         yield _ask("git-discard", "git worktree remove deletes a working tree and the changes "
                    "not committed in it", "a human must confirm")  # fmt: skip
