@@ -170,10 +170,10 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif (
         sub == "rm"
         and not flags & {"--cached", "n", "--dry-run"}
-        and (flags & {"f", "--force"} or any(w in (".", "*", "./", ":/") for w in words))
+        and any(w in (".", "*", "./", ":/") for w in words)
     ):
-        yield _ask("git-discard", f"git rm {' '.join(rest)} deletes files from the working tree "
-                   "(with -f, their uncommitted changes too)", "a human must confirm")  # fmt: skip
+        yield _ask("git-discard", f"git rm {' '.join(rest)} deletes every tracked file of the "
+                   "working tree", "a human must confirm")  # fmt: skip
     elif sub == "worktree" and words[:1] == ["remove"]:
         yield _ask("git-discard", "git worktree remove deletes a working tree and the changes "
                    "not committed in it", "a human must confirm")  # fmt: skip
