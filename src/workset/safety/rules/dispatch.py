@@ -160,13 +160,13 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                     f"{name} sends local data to another host; confirm what is sent and where",
                 )
             )
-    if forge_read(cmd):  # gh gist view ID > x.sh: what it saves came from the network
-        ctx.downloaded.update(t for op, t in cmd.redirects if op in WRITING_REDIRECTS)
-    if name in DOWNLOADERS:
-        targets = download_targets(cmd, ctx)
+    saved = {t for op, t in cmd.redirects if op in WRITING_REDIRECTS} if forge_read(cmd) else set()
+    if name in DOWNLOADERS or saved:  # gh gist view ID > x.sh: it saves what it fetched
+        targets = saved or download_targets(cmd, ctx)
         ctx.downloaded.update(targets)
         for target in sorted(t for t in targets if t not in (".", "-") and not t.startswith("./")):
-            out.extend(write_target(target, f"{name} -o", ctx))  # curl -o ~/.ssh/authorized_keys
+            if not saved:  # a redirection is judged as one already
+                out.extend(write_target(target, f"{name} -o", ctx))  # curl -o ~/.ssh/…
             place = ctx.resolve(target)
             if (
                 persistence.is_persistence_place(place)
