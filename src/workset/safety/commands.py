@@ -26,7 +26,10 @@ Decisions about paths, documented once: recursive deletes of ``/``, ``~``, top-l
 directories and their direct children (``/usr/lib``, ``/var/log``) are denied; a recursive
 delete inside the workspace (but not of the workspace itself) is allowed; anywhere else, and
 that includes ``/tmp``, it asks. Writing outside the workspace asks, except to ``/tmp`` and
-``/var/tmp`` (scratch space) and harmless devices such as ``/dev/null``.
+``/var/tmp`` (scratch space) and harmless devices such as ``/dev/null``; unpacking an archive
+there asks too, since an archive writes whatever names it holds. A path under the workspace's
+home is judged as ``~/…`` (``/home/me/proj/../.config`` is ``~/.config``), and ``$PWD`` is the
+directory the line is in, unknown after a ``cd`` to a run-time value.
 """
 
 from __future__ import annotations

@@ -62,8 +62,12 @@ _SENSITIVE = re.compile(
     r"pki/ca-trust/source(/.*)?)|/usr/local/share/ca-certificates(/.*)?|"
     r"(~|/root|/home/[^/]+)/\.ssh/(authorized_keys2?|id_[a-z0-9_]+|config))$"
 )
+# Files a shell runs as code at start or exit, of every common shell (and the X session).
 _STARTUP = re.compile(
-    r"^(~|/root|/home/[^/]+)/\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv)$"
+    r"^(~|/root|/home/[^/]+)/\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|"
+    r"zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|mkshrc|cshrc|tcshrc|xprofile|xinitrc|"
+    r"xsessionrc|config/fish/config\.fish|config/fish/conf\.d/[^/]+\.fish|"
+    r"config/nushell/(config|env)\.nu)$"
 )
 _HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 
@@ -109,6 +113,18 @@ def is_protected(path: str) -> bool:
     return len(parts) == 2 and parts[0] in _SECOND_LEVEL
 
 
+# A visible folder at the top of the home holds the user's own data or their other projects
+# (``~/src``, ``~/work``, ``~/projects``); a scratch folder there does not.
+_USER_FOLDER = re.compile(r"^~/[^./][^/]*$")
+_HOME_SCRATCH = frozenset({"~/tmp", "~/temp", "~/scratch", "~/Trash"})
+
+
+def is_user_folder(path: str) -> bool:
+    """A folder at the top of the home that holds the user's data: deleting it whole, or
+    emptying it, destroys work beyond the workspace."""
+    return path in _HOME_PROTECTED or (bool(_USER_FOLDER.match(path)) and path not in _HOME_SCRATCH)
+
+
 def is_system(path: str) -> bool:
     """A file of the operating system: writing there needs a human's yes."""
     return path.startswith("/") and path.strip("/").split("/")[0] in _WRITE_SYSTEM
@@ -140,11 +156,45 @@ def is_harmless_device(path: str) -> bool:
     return path in _HARMLESS_DEVICES or path.startswith("/dev/fd/")
 
 
-OWN_TEMP = "/tmp/tmp.XXXXXXXXXX"  # what ``$(mktemp)`` stands for: a fresh name made by the line
+# What the X's of a ``mktemp`` template become: a fresh name only this line made.
+FRESH = "\ue001"
+OWN_TEMP = f"/tmp/tmp.{FRESH}"  # what ``$(mktemp)`` stands for
+# Where a ``cd`` to a directory only known at run time leads: not the workspace, not protected.
+UNKNOWN_DIR = "/(a directory known only at run time)"
+_FRESH = re.compile(f"^/(var/)?tmp/[^/]*{FRESH}[^/]*(/|$)")
 
 
 def is_own_temp(path: str) -> bool:
-    return path == OWN_TEMP or path.startswith(OWN_TEMP + "/")
+    """A fresh name ``mktemp`` made under ``/tmp`` in this line (a literal ``/tmp/x.XXX``
+    written by hand is not one)."""
+    return bool(_FRESH.match(path))
+
+
+def home_of(workspace: str | None) -> str | None:
+    """The home the workspace lies in (``/home/NAME``, ``/Users/NAME``, ``/root``), if any."""
+    if not workspace:
+        return None
+    match = re.match(r"^(/home/[^/]+|/Users/[^/]+|/root)(/|$)", normalize(workspace))
+    return match.group(1) if match else None
+
+
+def in_home_form(path: str, workspace: str | None) -> str:
+    """``path`` with the workspace's home written as ``~`` when it lies outside the workspace
+    (``/home/me/proj/../.config`` is ``~/.config``), and a ``~`` path that lies inside the
+    workspace written absolute, so every rule sees one spelling of each place. A workspace
+    that is the home itself gets no such exception: its keys and settings stay ``~/…``."""
+    home = home_of(workspace)
+    if home is None:
+        return path
+    below = normalize(workspace or "") != home  # a workspace that is the home keeps ~ its own
+    if path == "~" or path.startswith("~/"):
+        absolute = home + path[1:]
+        return absolute if below and in_workspace(absolute, workspace) else path
+    if (path == home or path.startswith(home + "/")) and not (
+        below and in_workspace(path, workspace)
+    ):
+        return "~" + path[len(home) :]
+    return path
 
 
 def is_scratch(path: str) -> bool:

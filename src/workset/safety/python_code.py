@@ -96,7 +96,15 @@ def effects(code: str) -> Iterator[Effect]:
             "ask",
             f"the code uses {name}, whose effects cannot be checked statically; confirm it",
         )
+    if any(
+        isinstance(n, ast.Call) and _dotted(n.func) == "print"
+        and any(_whole_environment(a) or _dotted(a).endswith("environ") for a in n.args)
+        for n in ast.walk(tree)
+    ):  # fmt: skip
+        yield secret_read(["the environment"], reveals=False)
     for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _computed_attribute(node):
+            yield _built_at_run_time("the attribute getattr() reads is")
         if isinstance(node, ast.Call):
             yield from _call(node)
         elif isinstance(node, ast.While | ast.For):
@@ -339,7 +347,21 @@ def _sent_credential(tree: ast.AST) -> str | None:
                 name = _environment_read(inner)
                 if name is not None and secret_variables("$" + name):
                     return name
+                if _whole_environment(inner):
+                    return "os.environ"  # every variable, the credentials among them
     return None
+
+
+def _whole_environment(node: ast.AST) -> bool:
+    """``os.environ`` itself used as a value (``str(dict(os.environ))``, ``os.environ.copy()``),
+    not one of its keys read."""
+    name = _dotted(node.func) if isinstance(node, ast.Call) else ""
+    if name.endswith(("environ.copy", "environ.items")):
+        return True
+    return any(
+        isinstance(node, ast.Call) and _dotted(node.func) in ("dict", "str", "repr", "json.dumps")
+        and _dotted(a).endswith("environ") for a in getattr(node, "args", [])
+    )  # fmt: skip
 
 
 def _uploaded_file(tree: ast.AST) -> str | None:
@@ -394,9 +416,31 @@ def _dotted(node: ast.expr) -> str:
         return node.id
     if isinstance(node, ast.Attribute):
         return f"{_dotted(node.value)}.{node.attr}"
+    if isinstance(node, ast.Call) and _dotted(node.func) == "getattr" and len(node.args) > 1:
+        attribute = _constant_text(node.args[1])  # getattr(os, "sys" + "tem"): os.system
+        return f"{_dotted(node.args[0])}.{attribute}" if attribute else ""
     if isinstance(node, ast.Call):  # __import__("os").system
         return _dotted(node.func)
     return ""
+
+
+def _constant_text(node: ast.expr) -> str | None:
+    """The value of a string built only of literals (``"sys" + "tem"``), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _constant_text(node.left), _constant_text(node.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _computed_attribute(node: ast.Call) -> bool:
+    """``getattr(os, name)`` with a name only known at run time: any function may be called."""
+    return (
+        _dotted(node.func) == "getattr"
+        and len(node.args) > 1
+        and _constant_text(node.args[1]) is None
+    )
 
 
 def _literal_command(node: ast.expr) -> str | None:

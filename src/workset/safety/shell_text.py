@@ -31,6 +31,7 @@ VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\+?=(.*)$", re.DOTALL)
 DECLARERS = frozenset({"export", "declare", "local", "readonly", "typeset"})
 _BARE_SLASH = re.compile(r"(?<=[\s\[])/(?=[\s\]])")
+_BARE_TILDE = re.compile(r"(?<=[\s\[])~(?=[\s\]])")  # [ -d ~ ]: read as [ -d ~/ ], the same place
 _READ_WRITE = re.compile(r"(?<=[\s\d])<>")
 
 
@@ -83,14 +84,75 @@ def parse(text: str) -> tuple[Any, list[ParseError]] | None:
         return None
     source = encode(text)
     tree = parser.parse(source)
+    if "``" in text and _has_node(tree.root_node, "``"):
+        modern = backticks_as_dollar(text)  # `echo r``echo m`: two substitutions, to bash
+        retry = parser.parse(encode(modern))
+        if not _errors(retry.root_node):
+            return retry.root_node, []
     errors = _errors(tree.root_node)
-    if errors and (_BARE_SLASH.search(text) or _READ_WRITE.search(text)):
-        rewritten = _READ_WRITE.sub(">>", _BARE_SLASH.sub("'/'", text))
+    if errors and _OUTPUT_BEFORE_HERESTRING.search(text):
+        swapped = _OUTPUT_BEFORE_HERESTRING.sub(r"\1\4 \2 \3", text)  # cat > f <<< 'x'
+        retry = parser.parse(encode(swapped))
+        if len(_errors(retry.root_node)) < len(errors):
+            tree, errors = retry, _errors(retry.root_node)
+    if errors and (
+        _BARE_SLASH.search(text) or _READ_WRITE.search(text) or _BARE_TILDE.search(text)
+    ):
+        rewritten = _READ_WRITE.sub(">>", _BARE_SLASH.sub("'/'", _BARE_TILDE.sub("~/", text)))
         retry = parser.parse(encode(rewritten))
         retry_errors = _errors(retry.root_node)
         if len(retry_errors) < len(errors):
             return retry.root_node, retry_errors
     return tree.root_node, errors
+
+
+# "> FILE <<< WORD", which the grammar cannot read, and bash reads as "<<< WORD > FILE".
+_OUTPUT_BEFORE_HERESTRING = re.compile(
+    r"(\s)(\d?>>?|&>>?)\s*([^\s<>|&;'\"]+)\s+(<<<\s*(?:'[^']*'|\"(?:[^\"\\]|\\.)*\"|[^\s;|&]+))"
+)
+
+
+def _has_node(root: Any, kind: str) -> bool:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == kind:
+            return True
+        stack.extend(node.children)
+    return False
+
+
+def backticks_as_dollar(text: str) -> str:
+    """``text`` with each backtick substitution written ``$(…)``: bash ends a backtick
+    substitution at the next unescaped backtick, so ```echo r``echo m``` is two of them
+    (which the grammar reads as one). Single-quoted text is left as it is."""
+    out: list[str] = []
+    index = 0
+    double = False
+    while index < len(text):
+        char = text[index]
+        if char == "\\" and index + 1 < len(text):
+            out.append(text[index : index + 2])
+            index += 2
+            continue
+        if char == "'" and not double:
+            end = text.find("'", index + 1)
+            end = len(text) if end < 0 else end + 1
+            out.append(text[index:end])
+            index = end
+            continue
+        if char == '"':
+            double = not double
+        if char == "`":
+            end = index + 1
+            while end < len(text) and text[end] != "`":
+                end += 2 if text[end] == "\\" else 1
+            out.append("$(" + text[index + 1 : end].replace("\\`", "`") + ")")
+            index = end + 1
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
 
 
 def _errors(root: Any) -> list[ParseError]:

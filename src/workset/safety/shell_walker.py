@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, Literal, TypeAlias
 
-from workset.safety import python_code, rules
+from workset.safety import paths, python_code, rules
 from workset.safety.rules import Cmd, Finding
 from workset.safety.shell_record import Redirect, SimpleCommand, fork_bomb, resolved_cmd
 from workset.safety.shell_text import (
@@ -97,6 +97,17 @@ class Walker(ShellWords):
     def _report(self, finding: Finding) -> None:
         self.findings.append(finding)
 
+    def _fed_by_writer(self) -> None:
+        self.feed = []  # the first command inside reads a pipe (piped, nothing known upstream)
+
+    def _pwd(self) -> str | None:
+        cwd = self.context.cwd
+        if cwd == paths.UNKNOWN_DIR:
+            return None
+        if cwd is None:
+            return self.context.workspace or "."
+        return cwd
+
     # entry points -------------------------------------------------------------------------
 
     def run(self, text: str, *, depth: int) -> Parser:
@@ -115,6 +126,7 @@ class Walker(ShellWords):
         for error in errors:
             self.findings.append(rules.unparsed(error.excerpt))
         self._block(root, depth)
+        self._unwalked_substitutions(root, depth)
         return "tree-sitter"
 
     def run_nested(self, text: str, depth: int) -> list[Cmd]:
@@ -159,6 +171,9 @@ class Walker(ShellWords):
             if child.type in _STATEMENTS:
                 after = children[index + 1].type if index + 1 < len(children) else ""
                 self._statement(child, depth, background=after == "&")
+            elif child.type == "file_redirect" and node.type == "command_substitution":
+                found, _, _ = self._redirect(child, depth)  # $(< FILE) is $(cat FILE)
+                self._record([Word("cat")], found, depth, (), piped=False, background=False)
         return self.cmds[start:]
 
     def _statement(
@@ -292,7 +307,7 @@ class Walker(ShellWords):
             self._call_function(name, words[1:], redirects, depth)
             return
         if not words[0].dynamic and name in self.aliases and depth < MAX_DEPTH:
-            expansion = self.aliases[name] + " " + " ".join(_quote(w.text) for w in words[1:])
+            expansion = self.aliases[name] + " " + " ".join(_requoted(w) for w in words[1:])
             self.run_nested(expansion, depth)
             return
         self._record(
@@ -368,16 +383,24 @@ class Walker(ShellWords):
     def _declaration(self, node: Any, depth: int) -> None:
         keyword = node.children[0].type if node.children else "declare"
         shown: list[Word] = []
+        named: list[str] = []
         for child in node.named_children:
             if child.type == "variable_assignment":
                 self._assign(child, depth)
                 shown.append(Word(node_text(child)))
+                named.append(node_text(child).split("=", 1)[0].rstrip("+"))
                 continue
             for word in self._fields(child, depth):
                 match = ASSIGNMENT.match(word.text)
                 if match:  # declare "X=1": an assignment inside a word
                     self._set(match.group(1), match.group(2), dynamic=word.dynamic)
+                    named.append(match.group(1))
                 shown.append(word)
+        if any(re.fullmatch(r"-\w*n\w*", w.text) for w in shown):
+            for name in named:  # declare -n r=HOME: r reads and writes HOME
+                target = self.env.get(name, "")
+                known = target in self.env and target not in self.unknown
+                self._set(name, self.env[target] if known else "", dynamic=not known)
         self._record([Word(keyword), *shown], [], depth, (), piped=False, background=False)
 
     # one resolved command -------------------------------------------------------------------
@@ -443,3 +466,13 @@ def _endless(node: Any) -> bool:
 
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _requoted(word: Word) -> str:
+    """A resolved word written back for bash to read again (an alias's arguments): the home
+    stays the home, and a value only known at run time stays unknown."""
+    if word.dynamic:
+        return '"${RUN_TIME_VALUE}"'
+    if not word.literal_tilde and (word.text == "~" or word.text.startswith("~/")):
+        return "~/" + _quote(word.text[2:]) if word.text[2:] else "~"
+    return _quote(word.text)

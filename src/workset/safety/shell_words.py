@@ -11,6 +11,7 @@ walked by the subclass, :class:`~workset.safety.shell_walker.Walker`.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ class ShellWords(ABC):
         self.positional: list[str] | None = None  # None: unknown ($1… of the outer shell)
         self.arrays: dict[str, list[str]] = {}  # arrays the line sets: a=(rm -rf /)
         self.capturing = 0  # inside how many $(…)/<(…): their output is a word, not shown
+        self.walked: set[tuple[int, int]] = set()  # substitutions already walked
 
     @abstractmethod
     def _block(self, node: Any, depth: int) -> list[Cmd]:
@@ -63,11 +65,36 @@ class ShellWords(ABC):
 
     def _captured(self, node: Any, depth: int) -> list[Cmd]:
         """:meth:`_block` for a substitution: what its commands print becomes a word."""
+        self.walked.add(_key(node))
         self.capturing += 1
         try:
             return self._block(node, depth)
         finally:
             self.capturing -= 1
+
+    def _unwalked_substitutions(self, root: Any, depth: int) -> None:
+        """Walk every ``$(…)``/``<(…)`` of the tree no statement reached (a ``case`` subject,
+        an array subscript, ``((x=$(…)))``): bash runs them all. Literal here-documents are
+        text, not code, and are left alone."""
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.type in ("command_substitution", "process_substitution"):
+                if _key(node) not in self.walked:
+                    self._captured(node, depth)
+                continue
+            if node.type == "heredoc_redirect" and _quoted_heredoc(node):
+                continue
+            stack.extend(node.named_children)
+
+    @abstractmethod
+    def _fed_by_writer(self) -> None:
+        """The next commands read a pipe whose writer is not known here."""
+
+    def _pwd(self) -> str | None:
+        """The directory the line is in (``$PWD``, ``$(pwd)``); None when only known at run
+        time."""
+        return None
 
     def _set(self, name: str, value: str, *, dynamic: bool) -> None:
         self.arrays.pop(name, None)
@@ -88,8 +115,10 @@ class ShellWords(ABC):
             word = joined([w for c in node.named_children for w in self._fields(c, depth, True)])
             return [], Stdin(word.text, tuple(word.inner), word.dynamic), []
         if kind == "heredoc_redirect":
+            # cat <<'X' > FILE: the grammar puts the redirections after the marker inside
+            after = [c for c in node.named_children if c.type == "file_redirect"]
             return (
-                [],
+                [t for c in after for t in self._redirect(c, depth)[0]],
                 self._heredoc(node, depth),
                 [c for c in node.named_children if c.type in ("pipeline", "list", "command")],
             )
@@ -148,12 +177,18 @@ class ShellWords(ABC):
             return [Word(v) for v in self._split(" ".join(values))]
         if kind == "command_substitution":
             inner = self._captured(node, depth)
-            output = rules.static_output(inner) if inner else None
+            output = rules.static_output(_top_level(inner)) if inner else None
+            if output is None and _prints_cwd(inner) and self._pwd() is not None:
+                output = self._pwd()
+            if output is None and self._pwd() is not None:
+                output = _resolved_path(_top_level(inner), str(self._pwd()))  # $(realpath ..)
             if output is None:
                 return [Word(text, dynamic=True, inner=list(inner))]
             pieces = [output.strip()] if quoted else self._split(output)
             return [Word(p, inner=list(inner)) for p in pieces] or [Word("", inner=list(inner))]
         if kind == "process_substitution":
+            if text.startswith(">("):  # >(sh): what the command writes there is its input
+                self._fed_by_writer()
             inner = self._captured(node, depth)
             return [Word("/dev/fd/63", inner=list(inner), process=True)]
         if kind == "concatenation":
@@ -219,6 +254,8 @@ class ShellWords(ABC):
             return ["bash"], False
         known = name in self.env and name not in self.unknown
         value = self.env.get(name, "")
+        if name == "PWD" and name not in self.env and self._pwd() is not None:
+            known, value = True, self._pwd() or ""
         plain = node.type == "simple_expansion" or re.fullmatch(r"\$\{\w+\}", text) is not None
         if plain:
             return ([value], False) if known else ([text], True)
@@ -227,7 +264,7 @@ class ShellWords(ABC):
             if edited is not None:  # ${dir%/project/}, ${p//x/y}, ${s:0:3}, ${v^^}
                 return [edited], False
         operator = re.match(r"\$\{\w+(:?[-=?+])", text)
-        if operator and operator.group(1).rstrip(":") in ("-", "="):
+        if operator and operator.group(1).lstrip(":") in ("-", "="):
             words = [w for c in node.named_children[1:] for w in self._fields(c, depth, True)]
             default = joined(words).text if words else ""
             return ([value], False) if known and value else ([default], True)
@@ -271,6 +308,49 @@ class ShellWords(ABC):
                 self._block(child, depth)
             else:
                 stack.extend(child.named_children)
+
+
+def _key(node: Any) -> tuple[int, int]:
+    return (node.start_byte, node.end_byte)
+
+
+def _quoted_heredoc(node: Any) -> bool:
+    start = next((c for c in node.children if c.type == "heredoc_start"), None)
+    return start is not None and bool(re.search("['\"\\\\]", node_text(start)))
+
+
+def _top_level(cmds: list[Cmd]) -> list[Cmd]:
+    """The commands of a substitution without those its words' own substitutions ran
+    (``$(dirname "$(pwd)")`` prints what ``dirname`` prints, not what ``pwd`` does)."""
+    nested = [c for cmd in cmds for i in range(len(cmd.argv)) for c in cmd.inner_of(i)]
+    return [c for c in cmds if not any(c is n for n in nested)]
+
+
+def _resolved_path(cmds: list[Cmd], cwd: str) -> str | None:
+    """What ``realpath PATH`` or ``readlink -f PATH`` prints for a literal path (seen from
+    ``cwd``); None for anything else."""
+    if len(cmds) != 1 or cmds[0].redirects or any(cmds[0].dynamic):
+        return None
+    cmd = cmds[0]
+    words = [a for a in cmd.args() if a not in ("-f", "-e", "-m", "-s", "--canonicalize")]
+    if cmd.name not in ("realpath", "readlink") or len(words) != 1 or words[0].startswith("-"):
+        return None
+    if cmd.name == "readlink" and not {"-f", "-e", "-m"} & set(cmd.args()):
+        return None
+    word = words[0]
+    if word.startswith(("/", "~")):
+        return posixpath.normpath(word) if word.startswith("/") else word
+    return posixpath.normpath(cwd.rstrip("/") + "/" + word) if cwd.startswith("/") else None
+
+
+def _prints_cwd(cmds: list[Cmd]) -> bool:
+    """``$(pwd)``: the one command prints the current directory."""
+    return (
+        len(cmds) == 1
+        and cmds[0].name == "pwd"
+        and set(cmds[0].args()) <= {"-L", "-P"}
+        and not cmds[0].redirects
+    )
 
 
 _EDIT = re.compile(r"\$\{(\w+)(##?|%%?|//?|/#|/%|\^\^?|,,?|:)([^}$`'\"\\]*)\}")

@@ -5,8 +5,12 @@ shapes live in :mod:`~workset.safety.rules.base`, :func:`check` in
 :mod:`~workset.safety.rules.dispatch`, and each family of commands in its own module
 (:mod:`~workset.safety.rules.delete`, :mod:`~workset.safety.rules.writes`,
 :mod:`~workset.safety.rules.network`, :mod:`~workset.safety.rules.interpreters`,
-:mod:`~workset.safety.rules.system`, with :mod:`~workset.safety.rules.wrappers` for
-``sudo``/``env`` and :mod:`~workset.safety.rules.static` for static evaluation). Every deny
+:mod:`~workset.safety.rules.system`, :mod:`~workset.safety.rules.infra` and its kinds, with
+:mod:`~workset.safety.rules.wrappers` for ``sudo``/``env``/``strace``…,
+:mod:`~workset.safety.rules.finders` for ``find``/``xargs``,
+:mod:`~workset.safety.rules.option_commands` for commands given in options and to project
+runners, and :mod:`~workset.safety.rules.static` for static evaluation); what is shown
+read-only or confined is :mod:`~workset.safety.rules.known`. Every deny
 explanation says why the command is refused and what to do instead, because it becomes the
 tool error the model reads.
 """

@@ -120,6 +120,8 @@ class Context:
     remotes: set[str] = field(default_factory=set)  # git remotes the line added or re-pointed
     bundles: set[str] = field(default_factory=set)  # archives the line made of the workspace
     written: set[str] = field(default_factory=set)  # files the line wrote (their text unseen)
+    scripts: dict[str, str] = field(default_factory=dict)  # files the line wrote: their text
+    reflog_expired: bool = False  # a git reflog expire --expire=now ran earlier in the line
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
 
     def resolve(self, word: str) -> str:
@@ -131,7 +133,7 @@ class Context:
             for link, target in self.links.items():
                 if key == link or key.startswith(link + "/"):
                     return target + key[len(link) :]  # written through a link: lands there
-        return path
+        return paths.in_home_form(path, self.workspace)
 
     def add_link(self, target: str, link: str) -> str:
         """Remember that ``link`` (made by ``ln``) leads to ``target``; return where."""
@@ -158,6 +160,16 @@ class Context:
         if self.workspace and not path.startswith(("/", "~")):
             return paths.join(self.workspace, path)
         return path
+
+
+def ask_finding(rule: str, what: str, instead: str = "a human must confirm") -> Finding:
+    """An ``ask`` verdict worded as the rule families word them: what, then what to do."""
+    return Finding(rule, "ask", f"{what}; {instead}")
+
+
+def deny_finding(rule: str, what: str, instead: str) -> Finding:
+    """A ``deny`` verdict: why the command is refused, then what to do instead."""
+    return Finding(rule, "deny", f"{what}; {instead}")
 
 
 Result: TypeAlias = "Finding | Nested | Cmd"

@@ -2,11 +2,13 @@
 
 ``make``, ``pytest``, ``npm install`` and ``pip install .`` are allowed because they run the
 project's code; that trust is only as good as the code. When a line writes known text into a
-Makefile's recipes, a ``conftest.py``/``setup.py``/``noxfile.py``, a ``.pth`` file, an
-``.envrc`` or ``package.json``'s ``scripts``, that text is analysed as the code it will be,
+Makefile's recipes, a Python module (``conftest.py``, ``setup.py``, a package's
+``__init__.py``, a test), a ``.pth`` file, a shell script, an ``.envrc`` or ``package.json``'s
+``scripts``, that text is analysed as the code it will be,
 and what would be denied there (a download piped into a shell, a delete of the home) is denied
 here. Only denials are kept: the write itself stays a workspace write, so adding an ordinary
-target or test does not start asking.
+target or test does not start asking. The text written to any file is kept in the context, so
+that a script the line writes and then runs (``echo … > x.sh && bash x.sh``) is analysed.
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Nested, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result
+from workset.safety.rules.network import download_exec, downloads
 from workset.safety.rules.persistence import written_text
+from workset.safety.rules.static import static_output
 
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
 _MAKEFILE = re.compile(r"(^|/)([Mm]akefile|GNUmakefile|[^/]+\.mk|[Jj]ustfile)$")
-_PYTHON = re.compile(
-    r"(^|/)(conftest|setup|noxfile|tasks|fabfile|dodo|sitecustomize|usercustomize)\.py$|\.pth$"
-)
+# Any Python module or shell script: the project's tests, packages and scripts run them.
+_PYTHON = re.compile(r"\.pyw?$|\.pth$")
 _SHELL = re.compile(r"(^|/)\.envrc$")
 _PACKAGE = re.compile(r"(^|/)package\.json$")
 _SCRIPTS = re.compile(r'"scripts"\s*:\s*\{([^{}]*)\}')
@@ -48,8 +51,33 @@ def code_of(path: str, text: str) -> Nested | None:
     return None
 
 
+def makefile_on_stdin(cmd: Cmd) -> Iterator[Result]:
+    """``make -f - <<< $'all:\n\trm -rf ~'``: the recipes of a Makefile read from stdin run now."""
+    args = cmd.args()
+    reads_stdin = any(args[i : i + 2] == ("-f", "-") for i in range(len(args))) or any(
+        a in ("--file=-", "--makefile=-") for a in args
+    )
+    if cmd.name not in ("make", "gmake") or not reads_stdin:
+        return
+    here = [t for op, t in cmd.redirects if op == "<<"]
+    text = here[0] if here and not cmd.stdin_dynamic else static_output(cmd.upstream)
+    found = code_of("Makefile", text) if text else None
+    if text is None and downloads(cmd.upstream):
+        yield download_exec("make runs a Makefile piped in from a download")
+    elif found is not None:
+        yield Nested(found.code)  # run now, so every finding counts
+    elif text is None:
+        yield Finding(
+            "dynamic-code",
+            "ask",
+            "make reads its Makefile from stdin, which cannot be checked here; save it to a "
+            "file in the workspace, read it, then run make -f FILE",
+        )
+
+
 def build_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """What ``echo …``/``printf …``/``cat <<EOF``/``… | tee`` writes into a build file."""
+    yield from makefile_on_stdin(cmd)
     places = [t for op, t in cmd.redirects if op in _WRITES]
     if cmd.name == "tee":
         places += [a for a in cmd.args() if not a.startswith("-")]
@@ -57,6 +85,10 @@ def build_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return
     text = written_text(cmd, fed=cmd.name == "tee")
     for place in places:
-        found = code_of(ctx.resolve(place), text) if text else None
+        path = ctx.resolve(place)
+        if text:  # kept, for when the line runs the file it wrote (bash ./x.sh)
+            appends = (">>", place) in cmd.redirects or "-a" in cmd.args()
+            ctx.scripts[path] = (ctx.scripts.get(path, "") if appends else "") + text
+        found = code_of(path, text) if text else None
         if found is not None:
             yield found

@@ -36,6 +36,11 @@ _WORDS = {
     "vault": (("kv", "get"), ("read",), ("token", "create")),
     "heroku": (("auth:token",),),
     "doctl": (("auth", "token"),),
+    "bw": (("get",), ("export",)),
+    "lpass": (("show",), ("export",)),
+    "keepassxc-cli": (("show",), ("export",)),
+    "gopass": (("show",), ("cat",)),
+    "npm": (("token", "create"),),
 }  # fmt: skip
 # Credential helpers of docker and git (``docker-credential-desktop get``,
 # ``git-credential-osxkeychain get``): ``get`` prints the stored secret for a host.
@@ -53,6 +58,12 @@ def printed(cmd: Cmd) -> str | None:
             if cmd.name == "security" and not shows & set(cmd.args()):
                 return None  # without -w/-g (-d) it prints the items' attributes, not secrets
             return f"{cmd.name} {' '.join(shape)}"
+    if (
+        cmd.name in ("gh", "glab")
+        and words[:2] == ["auth", "status"]
+        and ({"-t", "--show-token"} & set(cmd.args()))
+    ):
+        return f"{cmd.name} auth status --show-token"
     if cmd.name.startswith(HELPER_PREFIXES) and words[:1] == ["get"]:
         return f"{cmd.name} get"  # a credential helper: it prints the stored secret
     if cmd.name == "aws" and words[:2] == ["configure", "get"] and words[2:3]:

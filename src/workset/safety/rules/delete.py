@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
+from workset.safety.rules import confinement as known_places
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
 from workset.safety.rules.secrets import erases_record, in_key_tree, plain_secret, wipe
 from workset.safety.rules.writes import sensitive_write, system_write, write_target
@@ -32,7 +33,7 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         path = ctx.resolve(_some_entries(word))
         dynamic = cmd.is_dynamic(index)
         emptied = _EMPTY_VARIABLE.sub("", word) if dynamic else word
-        if recursive and paths.is_protected(path):
+        if recursive and (paths.is_protected(path) or paths.is_user_folder(path)):
             yield _protected_delete(word, path)
         elif (
             recursive
@@ -73,7 +74,7 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 f"recursive delete of {word!r} throws away the repository itself: every commit, "
                 "branch and stash not pushed elsewhere, beyond recovery; a human must confirm",
             )
-        elif recursive and not asked and (dynamic or not _confined(path, ctx)):
+        elif recursive and not asked and (dynamic or not confined(path, ctx)):
             asked = True
             unknown = (
                 " (a variable in the path is unknown here: if it is empty the path changes meaning)"
@@ -126,7 +127,7 @@ def _some_entries(word: str) -> str:
     return word  # stays the system directory it globs in
 
 
-def _confined(path: str, ctx: Context) -> bool:
+def confined(path: str, ctx: Context) -> bool:
     """Inside the workspace and not the workspace itself (``.``, ``*`` or its root).
 
     A directory ``mktemp -d`` made in this line (``/tmp/tmp.XXXXXXXXXX``) is the line's own.
@@ -151,13 +152,26 @@ def _protected_delete(word: str, path: str) -> Finding:
 def _rsync(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """rsync --delete makes the target match the source: everything else there goes."""
     flags, operands = parse_flags(cmd.args())
-    if not any(f.startswith("--delete") for f in flags) or len(operands) < 2:
+    if "--remove-source-files" in flags and len(operands) >= 2:
+        for _, source in operands[:-1]:  # the sources are moved away, as mv moves them
+            yield from _mv(cmd.with_argv(["mv", source, operands[-1][1]]), ctx)
+            if not known_places.inside(source, ctx):
+                yield known_places.outside(source, "rsync --remove-source-files")
+    deleting = any(f.startswith("--delete") or f == "--del" for f in flags)
+    if not deleting or len(operands) < 2:
         return
     target = operands[-1][1]
     if ":" in target.split("/", 1)[0]:
         return  # a remote target: the network rule asks
     path = ctx.resolve(target)
-    if paths.is_protected(path):
+    if not confined(path, ctx) and paths.in_workspace(path, ctx.workspace):
+        yield Finding(
+            "rsync-delete",
+            "ask",
+            f"rsync --delete onto {target!r}, the whole workspace, deletes every file of it "
+            "the source lacks; sync into a folder of the workspace, or confirm",
+        )
+    elif paths.is_protected(path) or paths.is_user_folder(path):
         yield Finding(
             "rsync-delete-protected",
             "deny",
@@ -178,7 +192,8 @@ def _mv(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if len(operands) < 2:
         return
     for _, word in operands[:-1]:
-        if paths.is_protected(ctx.resolve(word)):
+        where = ctx.resolve(word)
+        if paths.is_protected(where) or paths.is_user_folder(where):
             yield Finding(
                 "move-protected",
                 "deny",

@@ -1,15 +1,16 @@
 """The entry point of the rules: :func:`check` judges one command by routing it to its family.
 
 It unwraps ``sudo``/``env``/…, judges output redirections, remembers ``cd`` and downloads in
-the context, and looks the command name up in the families' ``HANDLERS`` tables. ``find
--exec``/``-delete`` and ``xargs`` live here because they run other commands, which
-:func:`check` judges in turn.
+the context, and looks the command name up in the families' ``HANDLERS`` tables. A command
+name written as a glob is judged as each known program it matches. ``find -exec``/``-delete``,
+``fd -x`` and ``xargs`` are :mod:`~workset.safety.rules.finders`: the commands they run come
+back as commands, judged in turn.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterator
+import fnmatch
+import re
 
 from workset.safety import paths
 from workset.safety.rules import (
@@ -18,12 +19,15 @@ from workset.safety.rules import (
     delete,
     dumps,
     editors,
+    finders,
     git,
     hardening,
     infra,
     interpreters,
     known,
+    known_lists,
     network,
+    option_commands,
     persistence,
     registries,
     secrets,
@@ -31,7 +35,7 @@ from workset.safety.rules import (
     system,
     writes,
 )
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, parse_flags
 from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON, interpreter
 from workset.safety.rules.known_lists import HELP
@@ -41,12 +45,12 @@ from workset.safety.rules.network import (
     download_exec,
     download_targets,
     fetch_and_run,
+    forge_read,
     local_only,
     reverse_shell,
     uploads,
 )
-from workset.safety.rules.static import static_output
-from workset.safety.rules.wrappers import skip_options, unwrap
+from workset.safety.rules.wrappers import unwrap
 from workset.safety.rules.writes import (
     MKFS,
     WRITING_REDIRECTS,
@@ -56,6 +60,7 @@ from workset.safety.rules.writes import (
     symlink,
     write_target,
 )
+from workset.safety.unicode_fold import fold
 
 
 def check(cmd: Cmd, ctx: Context) -> list[Result]:
@@ -74,6 +79,12 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         return out
     if cmd.args() and all(a in HELP for a in cmd.args()) and not cmd.redirects:
         return out  # "nc -h", "docker --version": only prints help
+    globbed = _globbed_names(cmd)
+    if globbed is not None:  # /bin/r? -rf ~: bash runs whatever the pattern matches
+        out.append(globbed[0])
+        for name in globbed[1]:
+            out.extend(check(cmd.with_argv([name, *cmd.args()]), ctx))
+        return out
     if cmd.is_dynamic(0):
         out.append(
             Finding(
@@ -81,6 +92,17 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                 "ask",
                 f"the command name {cmd.argv[0]!r} is computed when the line runs, so what "
                 "it does cannot be checked; write the command name literally",
+            )
+        )
+    disguised = next((a for a in cmd.args() if _PATH_SIGNS & set(fold(a)) - set(a)), None)
+    disguised = None if cmd.name in _TEXT_ONLY else disguised
+    if disguised is not None:  # rm -rf ～: a full-width tilde is a file of that name to bash
+        out.append(
+            Finding(
+                "lookalike-path",
+                "ask",
+                f"{disguised!r} is written with look-alike characters for ~ or /, so the place "
+                "it names is not the one it shows; write the path in plain ASCII",
             )
         )
     for op, target in cmd.redirects:
@@ -91,12 +113,13 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     name = cmd.name
     if cmd.argv[0] in ctx.downloaded or ctx.resolve(cmd.argv[0]) in ctx.downloaded:
         out.append(download_exec(f"runs {cmd.argv[0]}, which this line downloaded"))
+    elif "/" in cmd.argv[0] and ctx.resolve(cmd.argv[0]) in ctx.scripts:
+        out.append(Nested(ctx.scripts[ctx.resolve(cmd.argv[0])]))  # ./x.sh the line wrote
     if name == "rm":
         ctx.removed.update(ctx.resolve(w) for i, w in enumerate(cmd.args(), 1)
                            if not w.startswith("-") and not cmd.is_dynamic(i))  # fmt: skip
-    if name in ("cd", "pushd"):
-        target = cmd.argv[1] if len(cmd.argv) > 1 else "~"
-        ctx.cwd = None if cmd.is_dynamic(1) or target == "-" else ctx.resolve(target)
+    if name in ("cd", "pushd", "popd"):
+        ctx.cwd = _new_cwd(cmd, ctx)
     for handler in _HANDLERS.get(name, ()):
         out.extend(handler(cmd, ctx))
     if name.startswith(credentials.HELPER_PREFIXES):
@@ -118,7 +141,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if read:
         out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
-    if (name in NETWORK and not local_only(cmd) and not offline) or any(
+    if (name in NETWORK and not local_only(cmd) and not offline and not forge_read(cmd)) or any(
         _socket(t) for _, t in cmd.redirects
     ):
         out.append(
@@ -137,11 +160,13 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                     f"{name} sends local data to another host; confirm what is sent and where",
                 )
             )
-    if name in DOWNLOADERS:
-        targets = download_targets(cmd, ctx)
+    saved = {t for op, t in cmd.redirects if op in WRITING_REDIRECTS} if forge_read(cmd) else set()
+    if name in DOWNLOADERS or saved:  # gh gist view ID > x.sh: it saves what it fetched
+        targets = saved or download_targets(cmd, ctx)
         ctx.downloaded.update(targets)
         for target in sorted(t for t in targets if t not in (".", "-") and not t.startswith("./")):
-            out.extend(write_target(target, f"{name} -o", ctx))  # curl -o ~/.ssh/authorized_keys
+            if not saved:  # a redirection is judged as one already
+                out.extend(write_target(target, f"{name} -o", ctx))  # curl -o ~/.ssh/…
             place = ctx.resolve(target)
             if (
                 persistence.is_persistence_place(place)
@@ -174,196 +199,45 @@ def _writes(cmd: Cmd) -> list[str]:
 _OPENSSL_NETWORK = frozenset({"s_client", "s_server", "s_time", "ocsp"})
 
 
+_PATH_SIGNS = frozenset("~/.*")
+_TEXT_ONLY = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "sed", "awk"})
+_NAME_GLOB = re.compile(r"[*?\[]")
+
+
+def _globbed_names(cmd: Cmd) -> tuple[Finding, list[str]] | None:
+    """A command name written as a glob (``/bin/r?``, ``/usr/bin/[r]m``): the finding that it
+    asks, and the known programs it may match, each judged as if written out."""
+    name = cmd.name
+    if cmd.is_dynamic(0) or not _NAME_GLOB.search(name):
+        return None
+    matches = sorted(n for n in _KNOWN_NAMES if fnmatch.fnmatchcase(n, name))
+    return (
+        Finding(
+            "glob-command",
+            "ask",
+            f"the command name {cmd.argv[0]!r} is a pattern, so which program runs depends on "
+            "the files present; write the program's name",
+        ),
+        matches[:8],
+    )
+
+
+def _new_cwd(cmd: Cmd, ctx: Context) -> str | None:
+    """Where ``cd``/``pushd``/``popd`` leads: a directory only known at run time (``cd
+    "$X"``, ``cd -``, ``popd``) is :data:`~workset.safety.paths.UNKNOWN_DIR`, so that the
+    relative paths after it are not taken for the workspace's."""
+    index, target = next(
+        ((i, w) for i, w in enumerate(cmd.argv[1:], 1) if w not in ("-L", "-P", "-e", "--")),
+        (0, "~"),
+    )
+    if cmd.name == "popd" or target == "-" or (index and cmd.is_dynamic(index)):
+        return paths.UNKNOWN_DIR
+    where = ctx.resolve(target)
+    return None if ctx.workspace and where == paths.normalize(ctx.workspace) else where
+
+
 def _socket(target: str) -> bool:
     return target.startswith(("/dev/tcp/", "/dev/udp/"))
-
-
-def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    args = cmd.args()
-    roots: list[str] = []
-    index = 0
-    while index < len(args) and not args[index].startswith(("-", "(", "!")):
-        roots.append(args[index])
-        index += 1
-    roots = roots or ["."]
-    expression = args[index:]
-    deletes = "-delete" in expression
-    execs: list[list[str]] = []
-    current: list[str] | None = None
-    for word in expression:
-        if current is None and word in ("-exec", "-execdir", "-ok", "-okdir"):
-            current = []
-        elif current is not None and word in (";", "\\;", "+"):
-            execs.append(current)
-            current = None
-        elif current is not None:
-            current.append(word)
-    if current:
-        execs.append(current)
-    deletes = deletes or any(
-        DELETERS & {w.rsplit("/", 1)[-1] for w in " ".join(e).split()} for e in execs
-    )
-    protected = [r for r in roots if paths.is_protected(ctx.resolve(r))]
-    if deletes and protected:
-        yield Finding(
-            "find-delete-protected",
-            "deny",
-            f"find over {protected[0]!r} that deletes what it finds can wipe the system; run "
-            "find inside the workspace (find . …) instead",
-        )
-    elif deletes and any(
-        expression[i + 1].rstrip("/").rsplit("/", 1)[-1] == ".git"
-        for i, w in enumerate(expression[:-1])
-        if w in ("-name", "-iname", "-path", "-ipath")
-    ):
-        yield Finding(
-            "git-history-delete",
-            "ask",
-            "find that deletes every .git folder it finds throws away those repositories: "
-            "every commit, branch and stash not pushed elsewhere; a human must confirm",
-        )
-    elif "-delete" in expression and not any(
-        w in expression for w in ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex")
-    ):
-        yield Finding(
-            "find-delete",
-            "ask",
-            "find -delete without a -name/-path filter deletes everything under "
-            f"{roots[0]!r}; add a filter or confirm",
-        )
-    listed = secrets.listing_secret(cmd, ctx)
-    for words in execs:
-        if words:
-            program = words[0].rsplit("/", 1)[-1]
-            if listed is not None and program not in secrets.LISTING:
-                yield secrets.secret_read([listed], _reveals_listed(program, roots, ctx))
-            found = roots[0].rstrip("/") + "/FOUND"  # what find passes lies under its root
-            inner = cmd.with_argv([found if w == "{}" else w for w in words])
-            yield from check(dataclasses.replace(inner, redirects=(), upstream=()), ctx)
-
-
-_FD_VALUES = frozenset({"-t", "--type", "-e", "--extension", "-E", "--exclude", "-d",
-                        "--max-depth", "--min-depth", "-S", "--size", "-j", "--threads",
-                        "--changed-within", "--changed-before", "-o", "--owner", "-c",
-                        "--color", "--base-directory", "--search-path"})  # fmt: skip
-
-
-def _fd(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    """``fd PATTERN ROOT -x CMD`` runs CMD on what it finds, like ``find ROOT -exec CMD``."""
-    args = cmd.args()
-    at = next((i for i, a in enumerate(args) if a in ("-x", "--exec", "-X", "--exec-batch")), None)
-    if at is None:
-        return
-    valued = {i + 1 for i, a in enumerate(args[:at]) if a in _FD_VALUES}
-    operands = [a for i, a in enumerate(args[:at]) if not a.startswith("-") and i not in valued]
-    root = operands[1] if len(operands) > 1 else "."
-    words = [w for w in args[at + 1 :] if w != ";"] or ["echo"]
-    found = root.rstrip("/") + "/FOUND"
-    inner = cmd.with_argv([found if w == "{}" else w for w in words] + (
-        [found] if "{}" not in words else []))  # fmt: skip
-    if inner.name in DELETERS and paths.is_protected(ctx.resolve(root)):
-        yield Finding(
-            "find-delete-protected",
-            "deny",
-            f"fd over {root!r} that deletes what it finds can wipe the system or the home; run "
-            "it inside the workspace (fd … . -x …) instead",
-        )
-    yield from check(dataclasses.replace(inner, redirects=(), upstream=()), ctx)
-
-
-def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    start = 1 + skip_options(cmd.args(), "IinLPdEsa")
-    inner_argv = list(cmd.argv[start:]) or ["echo"]
-    fed = static_output(cmd.upstream)
-    here = [t for op, t in cmd.redirects if op == "<<"]
-    if fed is None and here and not cmd.stdin_dynamic:
-        fed = here[0]
-    listed = _listed_root(cmd.upstream, ctx)
-    replace = _value(cmd.args(), "-I")
-    dynamic = False
-    if fed is not None and replace is not None:
-        inner_argv = [w.replace(replace, fed.strip()) for w in inner_argv]
-    elif fed is not None:
-        inner_argv.extend(fed.split())
-    elif listed is not None and replace is not None:  # ls DIR | xargs -I{} rm DIR/{}: a name
-        name = listed.rsplit("/", 1)[-1]
-        inner_argv = [w.replace("/" + replace, "/" + name).replace(replace, listed)
-                      for w in inner_argv]  # fmt: skip
-    elif listed is not None:
-        inner_argv.append(listed)  # names that find/ls/git ls-files print under their root
-    elif (
-        cmd.upstream
-        or cmd.piped
-        or any(op == "<" for op, _ in cmd.redirects)  # xargs rm < list.txt
-        or _value(cmd.args(), "-a")
-        or "--arg-file" in " ".join(cmd.args())
-    ):
-        inner_argv.append("$ARGUMENTS_FROM_THE_PIPE")  # or from the file -a names
-        dynamic = True
-    inner = dataclasses.replace(cmd.shifted(start).with_argv(inner_argv), redirects=())
-    if dynamic:
-        inner = dataclasses.replace(inner, dynamic=(*inner.dynamic[:-1], True))
-    if inner.name in DELETERS and any(
-        c.name == "find" and any(paths.is_protected(ctx.resolve(a)) for a in _find_roots(c))
-        for c in cmd.upstream
-    ):
-        yield Finding(
-            "find-delete-protected",
-            "deny",
-            "deleting what find lists over a system or home directory can wipe the machine; "
-            "run find inside the workspace (find . …) instead",
-        )
-    listed_secret = (
-        secrets.listing_secret(unwrap(cmd.upstream[-1], []), ctx) if cmd.upstream else None
-    )
-    if listed_secret is not None and inner.name not in secrets.LISTING:
-        roots = _find_roots(unwrap(cmd.upstream[-1], []))
-        yield secrets.secret_read([listed_secret], _reveals_listed(inner.name, roots, ctx))
-    yield from check(inner, ctx)
-
-
-def _reveals_listed(program: str, roots: list[str], ctx: Context) -> bool:
-    """Printing the secrets a listing finds outside the workspace (``find ~ -name 'id_*' |
-    xargs cat``) shows them; inside it they may be the project's fixtures."""
-    outside = any(not paths.in_workspace(ctx.resolve(r), ctx.workspace) for r in roots)
-    return program in secrets.REVEALERS and outside
-
-
-def _value(args: tuple[str, ...], option: str) -> str | None:
-    for index, word in enumerate(args):
-        if word == option and index + 1 < len(args):
-            return args[index + 1]
-        if word.startswith(option) and len(word) > len(option):
-            return word[len(option) :]
-    return None
-
-
-def _listed_root(upstream: tuple[Cmd, ...], ctx: Context) -> str | None:
-    """Where the names come from when the pipe is fed by find/ls/git ls-files/grep -l."""
-    if not upstream:
-        return None
-    last = unwrap(upstream[-1], [])
-    if last.name == "find":
-        roots = _find_roots(last)
-    elif last.name == "ls" or (last.name == "git" and "ls-files" in last.argv):
-        roots = [a for a in last.args() if not a.startswith("-") and a != "ls-files"] or ["."]
-    elif last.name in ("grep", "rg") and any(a in ("-l", "-rl", "-lr", "--files-with-matches")
-                                              for a in last.args()):  # fmt: skip
-        roots = ["."]
-    else:
-        return None
-    if any(last.dynamic) or len(roots) != 1:
-        return None
-    return roots[0].rstrip("/") + "/LISTED" if roots[0] != "." else "./LISTED"
-
-
-def _find_roots(cmd: Cmd) -> list[str]:
-    roots = []
-    for word in cmd.args():
-        if word.startswith(("-", "(", "!")):
-            break
-        roots.append(word)
-    return roots or ["."]
 
 
 def _handlers(*tables: dict[str, Handler]) -> dict[str, tuple[Handler, ...]]:
@@ -376,7 +250,9 @@ def _handlers(*tables: dict[str, Handler]) -> dict[str, tuple[Handler, ...]]:
 
 _HANDLERS = _handlers(
     delete.HANDLERS,
-    {"find": _find, "xargs": _xargs, "fd": _fd, "fdfind": _fd, "sqlite3": known.sqlite_destroy},
+    option_commands.HANDLERS,
+    finders.HANDLERS,
+    {"sqlite3": known.sqlite_destroy},
     writes.HANDLERS,
     writes.INSTALLS,
     system.HANDLERS,
@@ -393,3 +269,5 @@ _HANDLERS = _handlers(
     dumps.EXTRA,
     editors.HANDLERS,
 )
+# Every program some rule knows, to match a command name written as a glob against.
+_KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -3,11 +3,11 @@
 Some variables change what later commands do rather than hold data:
 
 - history switched off (``HISTFILE=/dev/null``, ``HISTSIZE=0``) is denied, as hiding what ran;
-- loader variables (``LD_PRELOAD``, ``DYLD_INSERT_LIBRARIES``) and ``PROMPT_COMMAND`` ask;
+- loader variables (``LD_PRELOAD``, ``DYLD_INSERT_LIBRARIES``) ask;
 - variables whose value is a command that git, ssh, less or bash run by themselves
-  (``GIT_SSH_COMMAND``, ``GIT_EXTERNAL_DIFF``, ``GIT_EDITOR``, ``PAGER``, ``BASH_ENV``…) are
-  code: their text is analysed like the line itself, so ``GIT_SSH_COMMAND='rm -rf ~' git
-  fetch`` is ``rm -rf ~``;
+  (``GIT_SSH_COMMAND``, ``GIT_EXTERNAL_DIFF``, ``GIT_EDITOR``, ``PAGER``, ``BASH_ENV``,
+  ``PROMPT_COMMAND``…) are code: their text is analysed like the line itself, so
+  ``GIT_SSH_COMMAND='rm -rf ~' git fetch`` is ``rm -rf ~``;
 - a registry or index over plain http on another host, or TLS and checksum checks switched
   off (``PIP_INDEX_URL=http://…``, ``GOSUMDB=off``), is denied
   (:mod:`~workset.safety.rules.registries`);
@@ -28,7 +28,7 @@ from workset.safety.rules.secrets import wipe
 _COMMAND_VARS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND",
                            "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS",
                            "BASH_ENV", "ENV", "LESSOPEN", "LESSCLOSE", "RSYNC_RSH",
-                           "CVS_RSH"})  # fmt: skip
+                           "CVS_RSH", "PROMPT_COMMAND"})  # fmt: skip
 # The value names an editor or pager: a bare name (vim, less) is left to the user's choice.
 _EDITOR_VARS = frozenset({"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "PAGER",
                           "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "BROWSER"})  # fmt: skip
@@ -39,7 +39,7 @@ _EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "ema
 # Commands inside the value (a; b, $(…), a | b) or ssh options that run a command.
 _SHELL_SYNTAX = re.compile(r"[;&|`$<>()]|ProxyCommand|LocalCommand|KnownHostsCommand", re.I)
 _LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
-                          "DYLD_LIBRARY_PATH", "PROMPT_COMMAND"})  # fmt: skip
+                          "DYLD_LIBRARY_PATH"})  # fmt: skip
 _SEARCH_VARS = frozenset({"PATH"})
 _WORLD_WRITABLE = re.compile(r"^(/tmp|/var/tmp|/dev/shm)(/|$)")
 

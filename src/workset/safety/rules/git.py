@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules import infra, known
+from workset.safety.rules import known, listings
 from workset.safety.rules.base import (
     Cmd,
     Context,
@@ -93,6 +93,8 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         flag = args.pop(0)
         if flag == "-c" and args:
             key, _, value = args.pop(0).partition("=")
+            if key.lower().startswith("gc.reflogexpire") and value in _NOW:
+                ctx.reflog_expired = True  # gc expires the reflog now, then prunes
             if _exec_key(key, value):
                 yield _ask("git-config-exec", f"git -c {key}=… makes git run a program",
                            "a human must confirm")  # fmt: skip
@@ -110,7 +112,7 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if (
         sub == "push"
         and ({"d", "--delete"} & flags)
-        and infra.fed_whole_listing(
+        and listings.fed_whole_listing(
             cmd, lambda c: c.name == "git" and c.args()[:1] in (("branch",), ("for-each-ref",))
         )
     ):
@@ -152,11 +154,32 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         sub == "update-ref" and "d" in flags
     ):
         yield _history(f"git {sub}")
+    elif _purges(sub, rest, ctx):
+        yield Finding(
+            "git-purge-history",
+            "deny",
+            f"git {sub} {' '.join(rest)} after the reflog was expired now deletes every commit "
+            "no branch points at, beyond recovery (nothing is left to find with git reflog or "
+            "git fsck); leave the reflog and the unreachable objects to expire on their own",
+        )
     elif (sub == "reflog" and words[:1] in (["expire"], ["delete"])) or (
         sub == "gc" and any(f.startswith("--prune") for f in flags)
     ):
         yield _ask("git-drop-history", f"git {sub} drops the reflog that recovers lost commits",
                    "leave the reflog alone")  # fmt: skip
+    elif (
+        sub == "rm"
+        and not flags & {"--cached", "n", "--dry-run"}
+        and any(w in (".", "*", "./", ":/") for w in words)
+    ):
+        yield _ask("git-discard", f"git rm {' '.join(rest)} deletes every tracked file of the "
+                   "working tree", "a human must confirm")  # fmt: skip
+    elif sub == "worktree" and words[:1] == ["remove"]:
+        yield _ask("git-discard", "git worktree remove deletes a working tree and the changes "
+                   "not committed in it", "a human must confirm")  # fmt: skip
+    elif sub == "worktree" and words[:1] == ["add"] and len(words) > 1:
+        if not known.inside(words[1], ctx):
+            yield known.outside(words[1], "git worktree add")
     elif sub == "stash" and words[:1] in (["drop"], ["clear"]):
         yield _ask("git-discard", f"git stash {words[0]} throws stashed work away",
                    "pop or apply it first, or confirm")  # fmt: skip
@@ -167,6 +190,25 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield from _config(flags, words, ctx)
     elif sub == "bundle" and _bundle_outside(words, ctx):
         yield known.outside(words[1], "git bundle create")
+
+
+_NOW = ("now", "all")
+
+
+def _purges(sub: str, rest: list[str], ctx: Context) -> bool:
+    """``git reflog expire --expire=now --all`` then ``git gc --prune=now`` (or ``git prune``):
+    the first drops what remembers lost commits, the second deletes them for good."""
+    if sub == "reflog" and rest[:1] == ["expire"]:
+        ctx.reflog_expired = ctx.reflog_expired or any(
+            w.split("=", 1)[0] in ("--expire", "--expire-unreachable")
+            and w.split("=", 1)[-1] in _NOW
+            for w in rest
+        )
+        return False
+    pruned = (sub == "gc" and any(w in ("--prune=now", "--prune=all") for w in rest)) or (
+        sub == "prune" and not {"-n", "--dry-run"} & set(rest)
+    )
+    return ctx.reflog_expired and pruned
 
 
 def _bundle_outside(words: list[str], ctx: Context) -> bool:
@@ -270,6 +312,10 @@ def _history(what: str) -> Finding:
 def _config(flags: set[str], words: list[str], ctx: Context) -> Iterator[Result]:
     reading = flags & {"--get", "--list", "l", "--get-all", "--unset"}
     value = words[1] if len(words) > 1 else ""
+    changes = flags & {"--unset", "--unset-all", "--add", "--replace-all", "--rename-section",
+                       "--remove-section", "-e", "--edit"}  # fmt: skip
+    if len(words) == 1 and not changes:
+        return  # git config --global user.name: one key and no value only prints it
     if flags & {"--global", "--system"} and not flags & {"--get", "--list", "l", "--get-all"}:
         yield _ask(
             "git-config-global",

@@ -169,6 +169,33 @@ def _literal(quote: str, body: str, program: str) -> str | None:
         return None
 
 
+_TCL_HOME = re.compile(r"\$(?:::)?env\(HOME\)|\[\s*file\s+normalize\s+~\s*\]")
+_TCL_VALUE = re.compile(r"\$\{[^}]*\}|\$(?:::)?\w+(?:\([^)]*\))?|\[[^\]]*\]")
+RUN_TIME = "$RUN_TIME_VALUE"  # an interpolation the shell analysis must treat as unknown
+
+
+def shell_body(text: str, program: str) -> str:
+    """The shell command a backtick, ``qx{}``/``%x()`` body or a tcl ``exec`` line becomes:
+    the home it interpolates written ``$HOME``, anything else it interpolates (``#{dir}``,
+    ``$d``, tcl ``[pwd]``) an unknown value, so that ruby's ``#{…}`` is not read as a shell
+    comment and the command is judged with what is known."""
+    if program in ("tclsh", "wish", "expect"):
+        return _TCL_VALUE.sub(RUN_TIME, _TCL_HOME.sub(HOME, text)).replace(HOME, "$HOME")
+    family = "node" if program in ("node", "nodejs", "bun", "deno") else program
+    pattern = _INTERPOLATION.get(family)
+    if pattern is None:
+        return text
+
+    def value(match: re.Match[str]) -> str:
+        inner = next(g for g in match.groups() if g is not None)
+        home = _HOME.fullmatch(inner.strip()) or re.fullmatch(
+            r"ENV\{\s*['\"]?HOME['\"]?\s*\}|HOME", inner.strip()
+        )  # a bare $HOME too: read as the home, as the shell would, never as nothing
+        return "$HOME" if home else RUN_TIME
+
+    return pattern.sub(value, text)
+
+
 def _array(code: str, index: int, program: str) -> tuple[list[str], int] | None:
     """``['-rf', '/']``: its literal elements and the index after ``]``."""
     items: list[str] = []

@@ -16,7 +16,13 @@ import re
 from collections.abc import Iterator
 
 from workset.safety.rules.base import Cmd, Finding, Nested, Result, fork_bomb
-from workset.safety.rules.inline_args import HOME, blank_strings, call_words, shell_text
+from workset.safety.rules.inline_args import (
+    HOME,
+    blank_strings,
+    call_words,
+    shell_body,
+    shell_text,
+)
 from workset.safety.rules.network import download_exec
 from workset.safety.rules.secrets import is_secret, plain_secret, secret_read
 
@@ -45,6 +51,17 @@ _CALLBACK = re.compile(
     r"""(["'])(system|exec|execSync|spawn|spawnSync|shell_exec|passthru|popen|proc_open|"""
     r"""unlink|unlinkSync|rmdir|rmSync|rmtree|remove_tree|eval)\1"""
 )
+# Ways code calls a function named by a string: callback takers, variable functions
+# (``$f(…)``), subscripts (``cp["execSync"]``), ``send``/``method``, perl's ``&{"…"}``.
+_CALLS_BY_NAME = re.compile(
+    r"\b(call_user_func(_array)?|array_(map|filter|walk(_recursive)?|reduce)|u[ak]?sort|"
+    r"register_(shutdown|tick)_function|iterator_apply|forward_static_call(_array)?|"
+    r"Reflection\w+|__send__|public_send|send|method|define_method|const_get|"
+    r"instance_variable_get|apply|call|bind|Reflect|globalThis|global|window|can)\b|"
+    r"\$\w+\s*\(|\$\{|\[\s*['\"\w]|&\s*[{$]|\*\{|\)\s*\("
+)
+_SHELL_TARGET = re.compile(r"\s*(/(usr/)?bin/)?(ba|z|da|k|c|tc)?sh(\s+-[si]+)?\s*$")
+_AWK_PRINT = re.compile(r"\bprintf?\b\s*\(?")
 _BUN_SHELL = re.compile(r"\$`([^`]*)`")
 _DELETE = re.compile(
     r"(?<![\w$])(unlink(?:Sync)?|rmtree|remove_tree|rm(?:_rf|_r|Sync)?|rmdir(?:Sync)?|"
@@ -186,7 +203,14 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
             commands.append(text)
     commands += [next(g for g in m.groups() if g is not None) for m in _QX.finditer(code)]
     if program in ("awk", "gawk", "mawk", "nawk"):
-        commands += [m.group(1 if m.group(1) else 2)[1:-1] for m in _AWK_PIPE.finditer(code)]
+        for match in _AWK_PIPE.finditer(code):
+            target = match.group(1 if match.group(1) else 2)[1:-1]
+            if match.group(2) and _SHELL_TARGET.match(target):  # print "rm -rf ~" | "sh"
+                printed = _awk_printed(code, match.start())
+                unresolved = unresolved or printed is None
+                commands += [printed] if printed else []
+            else:
+                commands.append(target)
     elif program in ("perl", "ruby", "php"):
         commands += [m.group(1) for m in _BACKTICK.finditer(code)]
     elif program == "bun":
@@ -195,9 +219,9 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     elif tcl:
         commands += [m.group(2) for m in _TCL_EXEC.finditer(code)]
     for command in commands:
-        yield Nested(command)
+        yield Nested(shell_body(command, program))
     dynamic_only = not commands and (_EXEC_DYNAMIC.search(bare) or _CHILD_PROCESS.search(code))
-    unresolved = unresolved or bool(_CALLBACK.search(code))
+    unresolved = unresolved or bool(_CALLBACK.search(code) and _CALLS_BY_NAME.search(bare))
     if unresolved or dynamic_only:
         yield Finding(
             "dynamic-code",
@@ -221,10 +245,46 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     written = [_text(m) for m in _WRITE.finditer(code)]
     for path in written:
         yield Cmd(argv=(program,), redirects=((">", path),), dynamic=(False,))
+    if program in ("awk", "gawk", "mawk", "nawk"):
+        yield from _awk_writes(code)
     calls = list(_written_by_calls(code, program))
     yield from (c for c in calls if c.redirects[0][1] not in written)
     if not written and not calls and _WRITE_ANY.search(code):
         yield _unresolved(program, "writes files")
+
+
+def _awk_printed(code: str, pipe: int) -> str | None:
+    """What the ``print`` before an awk pipe to a shell prints, when it is literal: the
+    command the shell runs (``print "rm -rf ~" | "sh"``)."""
+    starts = [m for m in _AWK_PRINT.finditer(blank_strings(code)) if m.end() <= pipe]
+    if not starts:
+        return None
+    words = call_words(code[:pipe] + ")", starts[-1].end(), "awk", first_only=True)
+    return shell_text(words) if words else None
+
+
+_AWK_REDIRECT = re.compile(r"""(>>?)\s*("[^"]*"|'[^']*')""")
+# print > $1 ".txt": a file named only when the data is read (strings blanked: no quote follows)
+_AWK_COMPUTED_REDIRECT = re.compile(r"\bprintf?\b[^;{}|]*?(>>?)\s*(?=[$\w(])")
+
+
+def _awk_writes(code: str) -> Iterator[Cmd | Finding]:
+    """``print "…" >> "/home/me/.bashrc"``: the file awk writes, with the text when the
+    print is literal, as the ``printf … >> FILE`` it amounts to."""
+    bare = blank_strings(code)
+    if _AWK_COMPUTED_REDIRECT.search(bare):
+        yield _unresolved("awk", "writes files")
+    for match in _AWK_REDIRECT.finditer(code):
+        if bare[match.start() : match.start(2)].strip() != match.group(1):
+            continue  # a > inside a string, or a comparison
+        if not _AWK_PRINT.search(bare[: match.start()]):
+            continue
+        printed = _awk_printed(code, match.start())
+        yield Cmd(
+            argv=("printf", "%s\n", printed or ""),
+            redirects=((match.group(1), match.group(2)[1:-1]),),
+            dynamic=(False, False, printed is None),
+        )
 
 
 _WRITE_CALL = re.compile(

@@ -84,8 +84,11 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if script_index is not None and cmd.argv[script_index] != "-":
         word = cmd.argv[script_index]
         if cmd.process[script_index] if script_index < len(cmd.process) else False:
+            printed = static_output(cmd.inner_of(script_index))
             if downloads(cmd.inner_of(script_index)):
                 yield download_exec(f"{name} runs a script straight from a download")
+            elif printed is not None and language is not None:
+                yield Nested(printed, language=language)
             elif language is not None:
                 yield Finding(
                     "process-substitution-exec",
@@ -94,6 +97,8 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 )
         elif word in ctx.downloaded or ctx.resolve(word) in ctx.downloaded:
             yield download_exec(f"{name} runs {word}, which this line downloaded")
+        elif ctx.resolve(word) in ctx.scripts and language is not None:
+            yield Nested(ctx.scripts[ctx.resolve(word)], language=language)  # it wrote it
         return
     yield from _stdin_program(cmd, ctx, language)
 

@@ -15,6 +15,7 @@ BUILTINS = frozenset(
         "exit", "break", "continue", "trap", "umask", "ulimit", "getopts", "let", "eval",
         "times", "history", "fg", "bg", "disown", "sleep", "mapfile", "readarray", "caller",
         "compgen", "complete", "help", "logout", "source", ".", "kill", "command", "exec",
+        "deactivate",  # the function a virtualenv's activate script defines
     }
 )  # fmt: skip
 READ_ONLY = frozenset(
@@ -96,6 +97,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                      "export", "--version", "version", "help", "init", "cache"}),
     "poetry": frozenset({"install", "run", "build", "lock", "show", "check", "env", "shell",
                          "version", "--version", "config", "init", "new", "export"}),
+    "pipenv": frozenset({"run", "sync", "lock", "graph", "check", "requirements",
+                         "--venv", "--where", "--py", "verify", "scripts"}),
     "pdm": frozenset({"install", "run", "build", "lock", "list", "show", "sync", "info"}),
     "hatch": frozenset({"run", "build", "env", "test", "fmt", "version", "status", "shell"}),
     "yarn": frozenset({"test", "run", "build", "install", "lint", "dev", "start", "why",
@@ -168,9 +171,10 @@ HELP = frozenset({"-h", "--help", "-help", "help", "--version", "-V", "-v", "ver
 # Programs whose rule family asks for everything that is not a read (rules.infra).
 JUDGED_BY_FAMILY = frozenset(
     {
-        "docker", "podman", "nerdctl", "kubectl", "oc", "helm", "terraform", "tofu",
-        "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az", "psql", "mysql", "mariadb",
-        "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd", "clickhouse-client",
+        "docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc",
+        "helm", "terraform", "tofu", "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az",
+        "psql", "mysql", "mariadb", "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd",
+        "clickhouse-client",
     }
 )  # fmt: skip
 
@@ -191,3 +195,5 @@ SHELL_SETUP = {
     "mise": (("activate", "bash"), ("activate", "zsh")),
     "conda": (("shell.bash", "hook"), ("shell.zsh", "hook")),
 }
+# Every program named in these lists.
+KNOWN_PROGRAMS = BUILTINS | READ_ONLY | WRITERS | PROJECT | frozenset(SUBCOMMANDS)

@@ -16,7 +16,8 @@ from workset.safety.rules.wrappers import unwrap
 
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "lwp-request", "xh"})
 # What feeds a shell from another host when piped into it.
-REMOTE_FEEDS = DOWNLOADERS | {"nc", "ncat", "netcat", "telnet", "socat", "openssl", "ssh"}
+REMOTE_FEEDS = DOWNLOADERS | {"nc", "ncat", "netcat", "telnet", "socat", "openssl", "ssh", "gh",
+                              "glab"}  # fmt: skip
 NETWORK = frozenset(
     {
         "curl",
@@ -101,6 +102,28 @@ def local_only(cmd: Cmd) -> bool:
             and ("://" in a or ":" in a or "." in a or _LOCAL_HOST.match(a))]  # fmt: skip
     local = [u for u in urls if _LOCAL_HOST.match(u) or _FILE_URL.match(u)]
     return bool(urls) and local == urls and not uploads(cmd)
+
+
+# gh/glab calls that only read the user's own forge account (as ``git fetch`` reads it):
+# listings, views, statuses and diffs of its pull requests, issues, runs, releases, gists.
+_FORGE_NOUNS = frozenset({"pr", "mr", "issue", "run", "workflow", "release", "repo", "gist",
+                          "label", "cache", "ruleset", "secret", "variable", "ci", "snippet",
+                          "milestone", "search", "project", "org"})  # fmt: skip
+_FORGE_READS = frozenset({"list", "ls", "view", "status", "diff", "checks", "get"})
+_FORGE_TOP = frozenset({"status", "--version", "version", "help"})
+
+
+def forge_read(cmd: Cmd) -> bool:
+    """``gh pr list``, ``gh run view 123 --log``, ``glab mr view 4``: a read of the forge the
+    user is logged in to, with every word literal and nothing sent (no fields, no body)."""
+    if cmd.name not in ("gh", "glab") or any(cmd.dynamic) or uploads(cmd):
+        return False
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    if words[:1] and words[0] in _FORGE_TOP and len(words) == 1:
+        return True
+    if len(words) < 2 or words[0] not in _FORGE_NOUNS:
+        return False
+    return words[0] == "search" or words[1] in _FORGE_READS
 
 
 # A URL of a file on this machine (``file:///…``, ``file://localhost/…``): curl only reads it.
@@ -194,8 +217,10 @@ def fetch_and_run(cmd: Cmd) -> Iterator[Finding]:
         yield download_exec(f"{name} runs a script straight from a URL")
     elif name == "go" and words[:1] == ["run"] and any("@" in w for w in words[1:]):
         yield _fetch_run(f"go run {next(w for w in words[1:] if '@' in w)}")
-    elif name == "npm" and words[:1] in (["exec"], ["x"]):
-        yield _fetch_run(f"npm {words[0]}")
+    elif runner_start(cmd) is not None:
+        _, fetched = package_runner(cmd)
+        if fetched is not None:
+            yield fetched
     elif (
         name == "uv"
         and words[:1] == ["run"]
@@ -205,6 +230,64 @@ def fetch_and_run(cmd: Cmd) -> Iterator[Finding]:
         )
     ):
         yield _fetch_run("uv run --with")
+
+
+# Options of a package runner that fetch a package by name, or only use what is installed.
+_RUNNER_FETCH = frozenset({"-y", "--yes", "-p", "--package", "-c", "--call",
+                           "--shell-auto-fallback"})  # fmt: skip
+_RUNNER_LOCAL = frozenset({"--no-install", "--no", "--offline", "--prefer-offline", "-q",
+                           "--quiet"})  # fmt: skip
+
+
+def runner_start(cmd: Cmd) -> int | None:
+    """Where the arguments of a package runner begin (``npx``, ``bunx``, ``npm exec``,
+    ``npm x``, ``pnpm exec``/``dlx``, ``yarn dlx``); None for any other command."""
+    args = cmd.args()
+    if cmd.name in ("npx", "bunx"):
+        return 1
+    verb = args[0] if args else ""
+    if cmd.name in ("npm", "pnpm") and verb in ("exec", "x", "dlx"):
+        return 2
+    return 2 if cmd.name == "yarn" and verb == "dlx" else None
+
+
+def package_runner(cmd: Cmd) -> tuple[Cmd | None, Finding | None]:
+    """A package runner's call: the project tool it runs from the project's own
+    ``node_modules`` (``npx tsc --noEmit``, ``npx --no-install eslint .``), or why it asks
+    (a package fetched by name from the registry and run: ``npx -y cowsay``, ``pnpm dlx x``,
+    a version ``x@latest``, a binary the project does not usually declare)."""
+    start = runner_start(cmd)
+    assert start is not None
+    words = list(cmd.argv[start:])
+    local = False
+    index = start
+    while words and words[0].startswith("-"):
+        flag = words.pop(0)
+        index += 1
+        if flag in _RUNNER_FETCH or flag.startswith(("--package=", "-p=")):
+            return None, _fetch_run(f"{cmd.name} {flag}")
+        local = local or flag in _RUNNER_LOCAL
+    dlx = cmd.name in ("pnpm", "yarn") and cmd.args()[:1] == ("dlx",)
+    tool = words[0] if words else ""
+    pinned = "@" in tool.lstrip("@") or "/" in tool or ":" in tool
+    runner = " ".join(cmd.argv[: min(start, 2)])
+    if not tool or dlx or pinned or any(cmd.dynamic[: index + 1]):
+        return None, _fetch_run(f"{runner} {tool}".strip())
+    if local or tool in RUNNER_TOOLS:
+        return cmd.shifted(index), None
+    return None, _fetch_run(f"{runner} {tool}")
+
+
+# Binaries of the development tools a project declares and a runner finds in node_modules.
+RUNNER_TOOLS = frozenset({"tsc", "eslint", "prettier", "jest", "vitest", "mocha", "webpack",
+                          "vite", "rollup", "esbuild", "tsx", "ts-node", "playwright",
+                          "cypress", "stylelint", "biome", "nodemon", "lerna", "nx", "turbo",
+                          "tailwindcss", "postcss", "babel", "next", "nuxt", "astro",
+                          "svelte-check", "vue-tsc", "ava", "c8", "nyc", "husky",
+                          "lint-staged", "markdownlint", "depcheck", "knip", "tsup",
+                          "concurrently", "rimraf", "cross-env", "prisma", "drizzle-kit",
+                          "storybook", "changeset", "semantic-release", "typedoc",
+                          "ng", "gatsby", "remix", "wrangler", "serve"})  # fmt: skip
 
 
 def _fetch_run(what: str) -> Finding:
@@ -257,6 +340,7 @@ def _ssh(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 # (``uname -m`` is not among them: download addresses name the platform.)
 _IDENTITY = frozenset({"whoami", "hostname", "id", "logname", "users", "groups", "ifconfig",
                        "ip", "env", "printenv", "hostid"})  # fmt: skip
+_IDENTITY_VARIABLES = re.compile(r"\$\{?(USER|LOGNAME|USERNAME|HOSTNAME|HOST)\b\}?")
 _REQUEST_SENDERS = frozenset({"curl", "wget", "http", "https", "xh", "nslookup", "dig", "host",
                               "drill", "ping", "nc", "ncat", "netcat", "telnet"})  # fmt: skip
 # Options whose value is a credential used to log in, not data sent away.
@@ -279,8 +363,10 @@ def leaks(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         alone = re.fullmatch(r"\$\([^()]*\)", word.strip()) is not None  # ping $(hostname)
         told = [c.name for c in cmd.inner_of(index) if c.name in _IDENTITY and not alone]
         secret = secret_variables(word)
-        if told or secret:
-            what = f"$({told[0]})" if told else secret[0]
+        found = _IDENTITY_VARIABLES.search(word) if cmd.is_dynamic(index) else None
+        named = [found.group(0)] if found else []
+        if told or secret or named:
+            what = f"$({told[0]})" if told else (secret + named)[0]
             yield Finding(
                 "exfiltration",
                 "deny",
@@ -291,7 +377,25 @@ def leaks(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
 
 
+def _tunnel(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``ngrok http 8000``, ``cloudflared tunnel --url …``, ``lt --port``, ``bore local``,
+    ``tailscale funnel``: a public address that leads into this machine."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    opens = cmd.name in ("ngrok", "lt", "localtunnel") or (
+        words[:1] in (["tunnel"], ["local"], ["funnel"], ["access"])
+    )
+    if opens and not {"--help", "-h", "version", "--version"} & set(cmd.args()):
+        yield Finding(
+            "reverse-tunnel",
+            "deny",
+            f"{cmd.name} {' '.join(words[:1])} publishes a port of this machine on the "
+            "internet: whoever finds the address reaches what listens here; serve on "
+            "127.0.0.1 only, or ask the user to set up the tunnel".replace("  ", " "),
+        )
+
+
 HANDLERS: dict[str, Handler] = {
+    **{n: _tunnel for n in ("ngrok", "cloudflared", "lt", "localtunnel", "bore", "tailscale")},
     "rsync": _remote_copy,
     "ssh": _ssh,
     "autossh": _ssh,

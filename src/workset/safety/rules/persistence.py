@@ -236,6 +236,9 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     places = [t for op, t in cmd.redirects if op in _WRITES]
     if cmd.name == "tee":
         places += [a for a in cmd.args() if not a.startswith("-")]
+    sources = [a for a in cmd.args() if not a.startswith("-")]
+    if cmd.name in ("cp", "mv", "install") and len(sources) > 1:
+        places.append(sources.pop())  # cp /tmp/x ~/.bashrc: the destination
     places = [p for p in places if _runs_later(ctx.resolve(p))]
     here = [t for op, t in cmd.redirects if op == "<<"] if not cmd.stdin_dynamic else []
     cron = cmd.name == "crontab" and (cmd.piped or bool(here)) and all(a == "-" for a in cmd.args())
@@ -247,6 +250,8 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     else:
         fed = cmd.name in ("tee", "crontab") or bool(scheduled and cmd.upstream)
         text = written_text(cmd, fed=fed)
+    if not text and cmd.name in ("cp", "mv", "install", "cat"):  # a file this line wrote
+        text = "".join(ctx.scripts.get(ctx.resolve(w), "") for w in sources)
     system_cron = any(_SYSTEM_CRON.match(ctx.resolve(p)) for p in places)
     if cron or any(_USER_CRON.match(ctx.resolve(p)) for p in places) or system_cron:
         schedule = _SYSTEM_CRON_LINE if system_cron else _CRON_SCHEDULE  # + the user field
@@ -266,6 +271,8 @@ def written_text(cmd: Cmd, *, fed: bool) -> str:
     or what it prints itself (echo/printf/cat of a here-document); "" when unknown."""
     if fed:
         texts = [static_output([c]) for c in cmd.upstream if c.name != "crontab"]
+        if not cmd.upstream and not cmd.stdin_dynamic:  # tee -a ~/.profile <<< '…'
+            texts = [t for op, t in cmd.redirects if op == "<<"]
         return "".join(t for t in texts if t is not None)
     kept = tuple((op, t) for op, t in cmd.redirects if op == "<<")
     return static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
@@ -295,11 +302,24 @@ _WORLD_WRITABLE_PATH = re.compile(
 )
 
 
+# A PATH, left in a startup file, that searches a world-writable directory: every later
+# command name may then run a program planted there (``export PATH=/tmp/.bin:$PATH``).
+_PLANTED_PATH = re.compile(
+    r"(?:\bPATH=[\"']?(?:[^\s\"';:]*:)*|\bfish_add_path\s+(?:-\w+\s+)*(?:\S+\s+)*|"
+    r"\bset\s+(?:-\w+\s+)*(?:PATH|fish_user_paths)\s+(?:\S+\s+)*)"
+    r"((?:/tmp|/var/tmp|/dev/shm)(?:/[^\s\"';:]*)?)"
+)
+
+
 def planted(text: str) -> Finding | None:
-    """Code left to run later that runs a program from /tmp or hidden inside a cache."""
+    """Code left to run later that runs a program from /tmp or hidden inside a cache, or that
+    makes every later shell search such a directory for its commands."""
     match = _WORLD_WRITABLE_PROGRAM.search(text)
     if match:
         return planted_payload(match.group(2))
+    searched = _PLANTED_PATH.search(text)
+    if searched:
+        return planted_payload(f"every command found in {searched.group(1)}")
     for wrapper in _WRAPPER.finditer(text):
         body = next((g for g in wrapper.groups() if g is not None), "")
         inside = _WORLD_WRITABLE_PATH.search(body)

@@ -25,8 +25,15 @@ _SECRET_FILE = re.compile(
     r"credentials(\.json|\.db|\.toml|\.tfrc\.json)?|application_default_credentials\.json|"
     r"access_tokens\.db|service[-_]account[^/]*\.json|secrets?\.(ya?ml|json|toml|env)|"
     r"\.htpasswd|[^/]*\.(pem|key|p12|pfx|jks|keystore|kdbx)|"
-    r"\.[a-z_]*_history|\.histfile|Login Data|Cookies|logins\.json|key[34]\.db|"
+    r"\.[a-z_]*_history|\.histfile|\.zhistory|fish/fish_history|nushell/history\.txt|"
+    r"atuin/history\.db|ConsoleHost_history\.txt|Login Data|Cookies|logins\.json|key[34]\.db|"
     r"cookies\.sqlite|Web Data|"
+    # the credential stores of other common tools: cloud, build, registry and wallet clients
+    r"\.s3cfg|\.boto|rclone\.conf|\.m2/settings(-security)?\.xml|\.gradle/gradle\.properties|"
+    r"\.config/hub|\.config/op/config|\.config/doctl/config\.yaml|\.oci/config|"
+    r"\.config/hcloud/cli\.toml|\.fly/config\.yml|\.dockercfg|\.composer/auth\.json|"
+    r"\.gem/credentials|\.config/configstore/[^/]*\.json|wallet\.dat|\.electrum/wallets/[^/]+|"
+    r"\.ethereum/keystore/[^/]+|\.config/Bitwarden[^/]*/data\.json|\.authinfo(\.gpg)?|"
     r"[^/]*\.tfstate(\.backup)?"
     r")$"
 )
@@ -62,9 +69,17 @@ _SECRET_TREES = ("~/.ssh/", "~/.aws/", "~/.gnupg/", "~/.azure/", "~/.config/gclo
                  "~/Library/Application Support/Firefox/", "~/Library/Safari/",
                  "~/snap/firefox/")  # fmt: skip
 _SYSTEM_SECRETS = re.compile(
-    r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/environ$"
+    r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/environ$|"
+    r"^/(var/)?run/secrets/."  # container and cluster secrets mounted into this machine
 )
-HISTORY_FILE = re.compile(r"(^|/)\.([a-z_]*_history|histfile|lesshst)$")
+_GLOBLESS = re.compile(r"[^*?\[{]*")
+# Shell and REPL history, whichever shell keeps it: bash/zsh/python dot files, fish, nushell,
+# atuin, PowerShell, the ``.zsh_sessions`` of macOS.
+HISTORY_FILE = re.compile(
+    r"(^|/)\.([a-z_]*_history|histfile|lesshst|zhistory|viminfo)$|(^|/)fish/fish_history$|"
+    r"(^|/)nushell/history\.(txt|sqlite3)$|(^|/)atuin/history\.db$|"
+    r"(^|/)ConsoleHost_history\.txt$|(^|/)\.(bash|zsh)_sessions(/|$)"
+)
 _SYSTEM_RECORD = re.compile(r"^/var/log/.|^/(var/)?run/utmp$")
 
 
@@ -127,6 +142,12 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     for word in args:
         if ctx.links and name not in LISTING and not word.startswith("-"):
             word = ctx.resolve(word)  # read through a link the line made: its target
+        elif word.startswith("/"):  # /home/me/.kube/config is ~/.kube/config
+            word = (
+                paths.in_home_form(paths.normalize(word), ctx.workspace)
+                if _GLOBLESS.fullmatch(word)
+                else word
+            )
         place = paths.normalize(word.split("=", 1)[-1].lstrip("@<"))
         if (place in _SECRET_DIRS and name not in LISTING) or (
             is_secret(word) and name not in LISTING
@@ -205,6 +226,9 @@ _GIT_READS = frozenset({"show", "cat-file", "diff", "log", "blame", "annotate", 
                         "archive", "difftool", "whatchanged", "format-patch"})  # fmt: skip
 
 
+_PATCHES = frozenset({"-p", "-u", "--patch", "-L", "--full-diff", "--cc", "-c"})
+
+
 def _git_files(cmd: Cmd) -> list[str]:
     """Files whose contents a git command prints: ``REV:path``, and paths of show/diff/log."""
     words = [a for a in cmd.args() if not a.startswith("-")]
@@ -215,6 +239,8 @@ def _git_files(cmd: Cmd) -> list[str]:
     revision_paths = [w.split(":", 1)[1] for w in rest if ":" in w and "://" not in w]
     if sub == "grep":
         rest = rest[1:]  # the pattern
+    if sub == "log" and not _PATCHES & set(cmd.args()):
+        rest = []  # git log -- .env lists the commits that touched it, not its content
     return revision_paths + rest
 
 

@@ -64,13 +64,65 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
             continue
         elif cmd.name in ("which", "command", "type") and text is None and _located(args):
             text = f"/usr/bin/{_located(args)}\n"  # where the program lives; its name is known
-        elif cmd.name == "mktemp" and text is None and not any(not a.startswith("-") for a in args):
-            text = paths.OWN_TEMP + "\n"  # a fresh name under /tmp (a template would say where)
+        elif cmd.name in ("dirname", "basename") and text is None and _path_words(args):
+            text = _path_name(cmd.name, args) + "\n"  # dirname /home/me/proj: /home/me
+        elif cmd.name == "mktemp" and text is None and _fresh_name(args) is not None:
+            text = f"{_fresh_name(args)}\n"  # the fresh name it makes (where its template says)
         else:
             return None
         if text is None:
             return None
     return text
+
+
+def _path_words(args: Sequence[str]) -> bool:
+    return 1 <= len(args) <= 2 and not any(a.startswith("-") for a in args)
+
+
+def _path_name(name: str, args: Sequence[str]) -> str:
+    """What ``dirname PATH`` or ``basename PATH [SUFFIX]`` prints."""
+    path = args[0].rstrip("/") or "/"
+    if name == "dirname":
+        return (path.rsplit("/", 1)[0] or "/") if "/" in path else "."
+    base = path.rsplit("/", 1)[-1] or "/"
+    suffix = args[1] if len(args) > 1 else ""
+    return base[: -len(suffix)] if suffix and base.endswith(suffix) and base != suffix else base
+
+
+def _fresh_name(args: Sequence[str]) -> str | None:
+    """Where ``mktemp`` makes its fresh name: ``/tmp/tmp.XXXXXXXXXX`` by default, a template
+    with a directory where it says (``./tmp.XXXX``), a bare template in the current directory
+    unless ``-t``/``--tmpdir``/``-p DIR`` put it under a temporary directory."""
+    rest = list(args)
+    under: str | None = None
+    templates: list[str] = []
+    while rest:
+        word = rest.pop(0)
+        if word in ("-p", "--tmpdir") and rest and word == "-p":
+            under = rest.pop(0)
+        elif word.startswith("--tmpdir="):
+            under = word.split("=", 1)[1]
+        elif word in ("-t", "--tmpdir"):
+            under = under or "/tmp"
+        elif word.startswith("--suffix="):
+            continue
+        elif word.startswith("-"):
+            if not re.fullmatch(r"-[dqu]+", word) and word not in (
+                "--directory",
+                "--quiet",
+                "--dry-run",
+            ):
+                return None
+        else:
+            templates.append(word)
+    if len(templates) > 1 or (templates and "XXX" not in templates[0]):
+        return None
+    if not templates:
+        return (under.rstrip("/") if under else "/tmp") + f"/tmp.{paths.FRESH}"
+    template = re.sub(r"XXX+", paths.FRESH, templates[0])
+    if under is not None and not template.startswith("/"):
+        return under.rstrip("/") + "/" + template
+    return template
 
 
 _FILTERS = frozenset({"base64", "rev", "xxd", "tr", "cat"})

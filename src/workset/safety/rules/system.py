@@ -57,6 +57,13 @@ def _kill(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "killing PID 1 (or -1, every process) takes the whole system down; kill only your "
             "own processes, by their id",
         )
+    elif cmd.name == "kill" and any(p == "0" or re.fullmatch(r"-\d+", p) for p in pids):
+        yield Finding(
+            "kill-group",
+            "ask",
+            "kill 0 or kill -PGID signals every process of a process group (for 0, the group "
+            "of the agent's own shell); kill only your own processes, by their id",
+        )
     elif (
         cmd.name == "kill"
         and any(
@@ -116,6 +123,17 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     else:
         hit = _INSTALLERS.get(name, "") in args or (name.startswith("pip") and "install" in args)
     yield from _squatted(cmd)
+    builds = name.startswith("pip") and bool({"wheel", "download"} & set(args))
+    fetched = _archive_urls(args) if hit or builds else []
+    if fetched:  # a dry run too: pip builds an archive to read what it needs
+        yield Finding(
+            "install-from-url",
+            "deny",
+            f"{name} {'install' if hit else 'builds'} {fetched[0]}: an archive fetched from that "
+            "address, whose build and install code runs now, with the user's rights, and no "
+            "index or review vouches for it; install the package by name from the index, or "
+            "a file in the workspace that was reviewed",
+        )
     if hit and simulated(cmd):
         return  # apt-get install -s: prints what it would do
     if hit and not _project_into_workspace_venv(cmd, ctx):
@@ -127,9 +145,34 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
 
 
+# Installer options that take a value (an index, a requirements file, a target…).
+_VALUED = frozenset({"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "-r",
+                     "--requirement", "-c", "--constraint", "-t", "--target", "--prefix",
+                     "--root", "--python", "--trusted-host", "--cert", "--client-cert",
+                     "--proxy", "--registry", "--source", "-s", "--cache-dir",
+                     "--platform", "--python-version"})  # fmt: skip
+_ARCHIVE_URL = re.compile(r"^(https?|ftp)://", re.I)
+
+
+def _archive_urls(args: tuple[str, ...]) -> list[str]:
+    """Packages named by the address of an archive (not a VCS checkout, not an index)."""
+    found: list[str] = []
+    skip = False
+    for word in args:
+        if skip:
+            skip = False
+        elif word in _VALUED:
+            skip = True
+        elif _ARCHIVE_URL.match(word.split("@", 1)[-1].strip()) and not word.startswith("git+"):
+            found.append(word)
+    return found
+
+
 _SIMULATE = {
     "apt-get": ("-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"),
     "apt": ("-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"),
+    "pip": ("--dry-run",),
+    "pip3": ("--dry-run",),
     "npm": ("--dry-run",),
     "pnpm": ("--dry-run",),
     "yarn": ("--dry-run",),

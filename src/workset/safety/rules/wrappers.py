@@ -24,6 +24,10 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
             if "-c" in args and args.index("-c") + 1 < len(args):
                 out.append(Nested(args[args.index("-c") + 1]))
             return cmd.shifted(len(cmd.argv))
+        elif name == "env" and _split_string(cmd) is not None:
+            # env -S 'rm -rf ~': the string is split into the command and its words
+            out.append(Nested(str(_split_string(cmd))))
+            return cmd.shifted(len(cmd.argv))
         elif name == "env":
             start = 1
             while start < len(cmd.argv) and (
@@ -53,8 +57,17 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
             "setsid",
             "unbuffer",
             "caffeinate",
+            "coproc",
         ):
-            cmd = cmd.shifted(1 + skip_options(args, "npcsoeiIt"))
+            letters = "ofv" if name == "time" else "npcsoeiIt"  # time -p: a flag, not a value
+            cmd = cmd.shifted(1 + skip_options(args, letters))
+        elif name in _PREFIXES:
+            start = _prefix_end(cmd.argv, *_PREFIXES[name])
+            if start >= len(cmd.argv):
+                return cmd
+            for target in _outputs(cmd.argv[1:start]):  # strace -o FILE: a file it writes
+                out.append(Cmd(argv=(":",), redirects=((">", target),), dynamic=(False,)))
+            cmd = cmd.shifted(start)  # strace -f CMD, taskset -c 0 CMD, faketime T CMD
         elif name == "timeout":
             start = 1 + skip_options(args, "sk")
             cmd = cmd.shifted(start + 1)  # the duration
@@ -63,6 +76,53 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
         else:
             return cmd
     return cmd
+
+
+# Programs that run the command after their own options (and a fixed number of operands):
+# tracers, sandboxes, schedulers, proxies. The command they run is judged as written alone.
+_PREFIXES: dict[str, tuple[frozenset[str], int]] = {
+    "taskset": (frozenset({"-p"}), 1),
+    "firejail": (frozenset(), 0),
+    "unshare": (frozenset({"-S", "-G", "-w", "-R", "--setuid", "--setgid", "--wd"}), 0),
+    "strace": (frozenset({"-o", "-e", "-p", "-s", "-u", "-a", "-E", "-P", "-O", "-S", "-X"}), 0),
+    "ltrace": (frozenset({"-o", "-e", "-p", "-s", "-u", "-a", "-n", "-l", "-L", "-x"}), 0),
+    "valgrind": (frozenset(), 0),
+    "perf": (frozenset({"-e", "-o", "-p", "-t", "-C", "-r", "-F", "-c", "-g"}), 1),
+    "faketime": (frozenset({"-f", "-m"}), 1),
+    "catchsegv": (frozenset(), 0),
+    "systemd-inhibit": (frozenset({"--what", "--who", "--why", "--mode"}), 0),
+    "flatpak-spawn": (frozenset({"--env", "--directory", "--forward-fd"}), 0),
+    "xvfb-run": (frozenset({"-s", "--server-args", "-n", "--server-num", "-e", "-f", "-p"}), 0),
+    "dbus-launch": (frozenset(), 0),
+    "torsocks": (frozenset({"-a", "-P", "-u", "-p"}), 0),
+    "proxychains": (frozenset({"-f"}), 0),
+    "proxychains4": (frozenset({"-f"}), 0),
+    "entr": (frozenset(), 0),
+}
+
+
+def _outputs(options: Sequence[str]) -> list[str]:
+    """The files a wrapper's own options write (``-o FILE``, ``--log-file=FILE``)."""
+    found = [options[i + 1] for i, w in enumerate(options[:-1]) if w in ("-o", "-e", "-f")]
+    return found + [w.split("=", 1)[1] for w in options if w.startswith(("--log-file=", "-o="))]
+
+
+def _prefix_end(argv: Sequence[str], valued: frozenset[str], operands: int) -> int:
+    """Where the wrapped command starts: after the options (``valued`` ones take the next
+    word) and ``operands`` words of the wrapper's own."""
+    index = 1
+    while index < len(argv):
+        word = argv[index]
+        if word == "--":
+            return index + 1
+        if word.startswith("-"):
+            index += 2 if word in valued else 1
+        elif operands:
+            operands -= 1
+            index += 1
+        else:
+            break
+    return index
 
 
 def skip_options(args: Sequence[str], with_value: str) -> int:
@@ -87,3 +147,17 @@ def _sudo(name: str) -> Finding:
         f"{name} runs the command with administrator rights; a human must confirm, or do the "
         "work without elevated privileges inside the workspace",
     )
+
+
+def _split_string(cmd: Cmd) -> str | None:
+    """The string of ``env -S STRING``/``--split-string=STRING`` with the words after it."""
+    args = list(cmd.args())
+    for index, word in enumerate(args):
+        if word in ("-S", "--split-string") and index + 1 < len(args):
+            return " ".join([args[index + 1], *args[index + 2 :]])
+        if word.startswith(("--split-string=", "-S")) and len(word) > 2 and word != "-S":
+            value = word.split("=", 1)[1] if word.startswith("--") else word[2:]
+            return " ".join([value, *args[index + 1 :]])
+        if not word.startswith("-"):
+            return None
+    return None

@@ -1,0 +1,190 @@
+"""Rules for infrastructure as code (``terraform``, ``tofu``, ``terragrunt``, ``pulumi``) and
+the cloud CLIs (``aws``, ``gcloud``, ``gsutil``, ``az``).
+
+Plans, previews and reads pass, and so do simulations (``aws s3 rm --dryrun``, ``aws ec2
+--dry-run``). What destroys at once is denied: ``destroy``, forgetting every resource of the
+state, recursive removal from cloud storage, deleting buckets, projects, resource groups,
+stacks, tables or database instances. Every other change asks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.base import ask_finding as _ask
+from workset.safety.rules.base import deny_finding as _deny
+from workset.safety.rules.known import subcommand
+from workset.safety.rules.listings import fed_whole_listing
+
+_IAC_READS = frozenset({"plan", "validate", "fmt", "show", "output", "graph", "providers",
+                        "version", "-version", "--version", "console", "workspace",
+                        "preview", "stack", "config", "whoami", "about", "logs", "init",
+                        "get"})  # fmt: skip
+
+
+def _iac(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    sub, rest = subcommand(cmd)
+    destroys = sub == "destroy" or (sub == "apply" and any(a in ("-destroy", "--destroy")
+                                                           for a in rest))  # fmt: skip
+    if destroys:
+        yield _deny(
+            "infra-destroy",
+            f"{cmd.name} {sub} destroys the infrastructure it manages",
+            "run plan and show the result to a human; an agent never destroys infrastructure",
+        )
+    elif (
+        sub == "state"
+        and rest[:1] == ("rm",)
+        and fed_whole_listing(cmd, lambda c: c.name == cmd.name and subcommand(c)[0] == "state")
+    ):
+        yield _deny(
+            "infra-destroy",
+            f"{cmd.name} state rm of everything state list prints forgets every resource it "
+            "manages, which then runs on unmanaged or is made twice",
+            "remove the one address you mean, or ask the owner",
+        )
+    elif sub == "state" and rest[:1] and rest[0] not in ("list", "show", "pull"):
+        yield _ask("infra-change", f"{cmd.name} state {rest[0]} edits the state by hand")
+    elif sub == "state" and rest[:1] == ("pull",):
+        yield Finding(
+            "secret-read",
+            "ask",
+            f"{cmd.name} state pull prints the whole state, sensitive values in plain text; a "
+            "human must confirm, and secrets never belong in the agent's context",
+        )
+    elif sub == "state" and rest[:1]:
+        return  # terraform state list/show: reads the resources it manages
+    elif sub == "workspace" and rest[:1] and rest[0] not in ("list", "show", "select"):
+        yield _ask("infra-change", f"{cmd.name} workspace {rest[0]} changes the state's workspaces")
+    elif sub in ("init",):
+        yield _ask("infra-init", f"{cmd.name} init downloads providers and modules")
+    elif sub not in _IAC_READS:
+        yield _ask("infra-change", f"{cmd.name} {sub} changes real infrastructure".strip())
+
+
+_CLOUD_READ = re.compile(r"^(describe|list|get|show|ls|head|cat|du|stat|version|help|whoami|"
+                         r"tail|filter-log-events|lookup-events)"
+                         r"([-_].*)?$|^(--version|sts|configure)$")  # fmt: skip
+_CLOUD_DESTROY = re.compile(
+    r"^(delete-(db-instance|db-cluster|bucket|stack|table|cluster|file-system|repository|"
+    r"vault|key|user-pool)|terminate-instances|rb|schedule-key-deletion|purge-queue)$"
+)
+
+
+def _aws(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    service = words[0] if words else ""
+    action = words[1] if len(words) > 1 else ""
+    flags = set(cmd.args())
+    if (service == "s3" and "--dryrun" in flags and action in ("cp", "mv", "rm", "sync")) or (
+        service == "ec2" and "--dry-run" in flags
+    ):
+        return  # aws s3 rm --recursive --dryrun lists what it would delete; ec2 checks rights
+    if service == "s3" and action == "rm" and ({"--recursive"} & flags):
+        yield _deny(
+            "cloud-storage-wipe",
+            "aws s3 rm --recursive deletes every object under the prefix",
+            "delete the objects you created, by name, or ask the owner",
+        )
+    elif service == "s3" and action == "rb" and "--force" in flags:
+        yield _deny(
+            "cloud-storage-wipe",
+            "aws s3 rb --force deletes a bucket and all it holds",
+            "an agent never deletes buckets; ask the owner",
+        )
+    elif _CLOUD_DESTROY.match(action):
+        yield _deny(
+            "cloud-destroy",
+            f"aws {service} {action} destroys a resource and its data",
+            "ask the account's owner to do it",
+        )
+    elif service == "s3" and action in ("sync", "cp", "mv") and "--delete" in flags:
+        yield _ask("cloud-storage-change", f"aws s3 {action} --delete removes objects")
+    elif service == "s3" and action in ("cp", "sync", "mv") and _uploads(words[2:]):
+        yield _ask("upload", f"aws s3 {action} uploads local files to cloud storage")
+    elif re.search(r"secret|ssm$", service) and re.match(r"get-(secret-value|parameters?)", action):
+        yield _ask("secret-read", f"aws {service} {action} reads stored secrets")
+    elif service in ("sts", "configure") and action in ("", "list", "get", "get-caller-identity"):
+        return
+    elif not _CLOUD_READ.match(action or "x"):
+        yield _ask("cloud-change", f"aws {service} {action} changes cloud resources".strip())
+
+
+def _uploads(operands: list[str]) -> bool:
+    return len(operands) >= 2 and "://" not in operands[0] and "://" in operands[-1]
+
+
+def _gsutil(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    action = words[0] if words else ""
+    flags = {a for a in cmd.args() if a.startswith("-")}
+    if action == "rm" and (
+        flags & {"-r", "-R", "-a", "-rf", "-fr"} or any("*" in w for w in words)
+    ):
+        yield _deny(
+            "cloud-storage-wipe",
+            "gsutil rm -r deletes everything under the path",
+            "delete the objects you created, by name, or ask the owner",
+        )
+    elif action == "rb" or (action == "rsync" and "-d" in flags):
+        yield _deny(
+            "cloud-storage-wipe",
+            f"gsutil {action} deletes buckets or objects",
+            "ask the bucket's owner to do it",
+        )
+    elif action in ("cp", "mv", "rsync") and _uploads(words[1:]):
+        yield _ask("upload", f"gsutil {action} uploads local files to cloud storage")
+    elif action not in ("ls", "cat", "du", "stat", "version", "help", "hash", "ls-l"):
+        yield _ask("cloud-change", f"gsutil {action} changes cloud storage".strip())
+
+
+def _gcloud(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    verb = next((w for w in words if _CLOUD_READ.match(w) or w in ("delete", "create",
+                 "update", "deploy", "set", "add-iam-policy-binding")), "")  # fmt: skip
+    if "delete" in words and (words[:1] in (["projects"], ["sql"]) or "--quiet" in cmd.args()):
+        yield _deny(
+            "cloud-destroy",
+            f"gcloud {' '.join(words)} deletes a project or database",
+            "ask the project's owner to do it",
+        )
+    elif words[:2] == ["storage", "rm"] and ({"--recursive", "-r", "-R"} & set(cmd.args())
+                                             or any("*" in w for w in words[2:])):  # fmt: skip
+        yield _deny(
+            "cloud-storage-wipe",
+            "gcloud storage rm --recursive deletes a whole tree",
+            "delete the objects you created, by name",
+        )
+    elif not verb or not _CLOUD_READ.match(verb):
+        yield _ask("cloud-change", f"gcloud {' '.join(words[:3])} changes cloud resources")
+
+
+def _az(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    batch = words[:1] == ["storage"] and any(w in ("delete-batch", "purge") for w in words)
+    if batch:
+        yield _deny(
+            "cloud-storage-wipe",
+            f"az {' '.join(words[:3])} deletes every blob or file that matches, a whole tree",
+            "delete the blobs you created, by name",
+        )
+    elif words[:2] == ["group", "delete"] or (words[-1:] == ["delete"] and words[:1] in
+                                               (["sql"], ["cosmosdb"], ["storage"])):  # fmt: skip
+        yield _deny(
+            "cloud-destroy",
+            f"az {' '.join(words)} deletes a resource group or its data",
+            "ask the subscription's owner to do it",
+        )
+    elif not any(_CLOUD_READ.match(w) for w in words[1:]) and words[:1] != ["account"]:
+        yield _ask("cloud-change", f"az {' '.join(words[:3])} changes cloud resources")
+
+
+HANDLERS: dict[str, Handler] = {
+    **{n: _iac for n in ("terraform", "tofu", "terragrunt", "pulumi")},
+    "aws": _aws,
+    "gsutil": _gsutil,
+    "gcloud": _gcloud,
+    "az": _az,
+}

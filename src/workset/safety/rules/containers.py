@@ -1,0 +1,218 @@
+"""Rules for container engines (``docker``, ``podman``, ``nerdctl``).
+
+Reads pass (``ps``, ``logs``, ``inspect``, ``build``…). A container that mounts the host's
+``/``, the home's key trees or the engine's own socket, or runs privileged with the host's
+namespaces, is denied, and so are deletes of every data volume or of every container a
+listing prints. A throw-away run of an official image that sees only workspace folders is
+judged by the command it runs, its mount points mapped back to the workspace; any other run,
+and every other change, asks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety import paths
+from workset.safety.rules.base import Cmd, Context, Nested, Result, requote
+from workset.safety.rules.base import ask_finding as _ask
+from workset.safety.rules.base import deny_finding as _deny
+from workset.safety.rules.known import subcommand
+from workset.safety.rules.listings import fed_whole_listing
+
+_CONTAINER_READS = frozenset(
+    {"ps", "images", "logs", "inspect", "version", "info", "history", "top", "stats", "port",
+     "diff", "events", "search", "build", "tag", "ls", "df", "config", "show", "use", "login",
+     "pull"}
+)  # fmt: skip
+_GROUPS = frozenset({"image", "container", "volume", "network", "system", "compose",
+                     "buildx", "context", "manifest", "builder", "plugin"})  # fmt: skip
+
+
+# The container engine's own socket: whoever holds it starts containers as root on the host.
+_SOCKET = re.compile(r"^/+(var/)?run/(docker|containerd/containerd|podman/podman|crio/crio)\.sock")
+
+
+def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    sub, rest = subcommand(cmd)
+    group = ""
+    if sub in _GROUPS and rest:
+        group, sub, rest = sub, rest[0], rest[1:]
+    if sub in ("run", "create") or (sub == "exec" and "--privileged" in rest):
+        mounts = _mounts(rest)
+        host = [m for m in mounts if paths.is_protected(paths.normalize(m)) or _SOCKET.match(m)]
+        privileged = "--privileged" in rest or any(
+            a in ("--pid=host", "--net=host", "--network=host", "--ipc=host", "--userns=host")
+            for a in rest
+        )
+        if host or (privileged and mounts):
+            where = host[0] if host else mounts[0]
+            yield _deny(
+                "container-host-mount",
+                f"{cmd.name} {sub} mounts the host's {where} into a container"
+                + (" with full privileges" if privileged else ""),
+                "that gives the container the whole machine; mount only a workspace folder",
+            )
+            return
+        full = "--privileged" in rest and (
+            any(a in ("--pid=host",) for a in rest)
+            or any(rest[i : i + 2] == ("--pid", "host") for i in range(len(rest)))
+            or {"nsenter", "chroot"} & {w.rsplit("/", 1)[-1] for w in rest}
+        )
+        if full:
+            yield _deny(
+                "container-host-escape",
+                f"{cmd.name} {sub} runs a privileged container that shares the host's processes "
+                "or enters the host (nsenter, chroot)",
+                "that is root on the whole machine; run the container unprivileged",
+            )
+            return
+        if privileged:
+            yield _ask("container-privileged", f"{cmd.name} {sub} runs a privileged container")
+            return
+        image = _confined_run(cmd, rest, ctx) if sub == "run" else None
+        if image is not None:  # what it runs is judged as if run here, its mounts mapped back
+            if rest[image + 1 :]:
+                yield Nested(requote(_mapped(rest[:image], rest[image + 1 :])))
+            return
+        yield _ask("container-run", f"{cmd.name} {sub} runs an image with its own code")
+    elif (
+        (sub == "prune" and "--volumes" in rest)
+        or (group == "volume" and sub == "prune")
+        or (group == "compose" and sub == "down" and {"-v", "--volumes"} & set(rest))
+    ):
+        yield _deny(
+            "container-volumes-delete",
+            f"{cmd.name} {group + ' ' if group else ''}{sub} deletes the data volumes of "
+            "containers not running now (databases, caches, uploads), beyond recovery",
+            "remove the one volume you created by name, or ask the user",
+        )
+    elif sub == "rm" and fed_whole_listing(
+        cmd, lambda c: c.name == cmd.name and subcommand(c)[0] in ("ps", "container")
+    ):
+        yield _deny(
+            "container-remove-all",
+            f"{cmd.name} rm of everything {cmd.name} ps lists removes every container on the "
+            "machine with the data in it, services others rely on included",
+            "remove the containers you started, by name",
+        )
+    elif sub in ("rm", "rmi", "prune", "kill", "down") or "prune" in rest[:1]:
+        yield _ask("container-remove", f"{cmd.name} {sub} removes containers, images or data")
+    elif sub not in _CONTAINER_READS:
+        yield _ask("container-change", f"{cmd.name} {sub or ''} changes containers".strip())
+
+
+# docker run options that keep a throw-away container to itself and the workspace it mounts,
+# with whether each takes a value; any other option (ports, host namespaces, devices,
+# capabilities, a restart policy, detaching) asks.
+_CONFINED_RUN = {"--rm": False, "-i": False, "-t": False, "-it": False, "-ti": False,
+                 "--interactive": False, "--tty": False, "--init": False, "--read-only": False,
+                 "-v": True, "--volume": True, "--mount": True, "-w": True, "--workdir": True,
+                 "-e": True, "--env": True, "--env-file": True, "-u": True, "--user": True,
+                 "--name": True, "--entrypoint": True, "--platform": True, "--pull": True,
+                 "-m": True, "--memory": True, "--cpus": True, "--network": True,
+                 "--net": True, "-l": True, "--label": True, "--tmpfs": True}  # fmt: skip
+# What a ``$PWD``-style mount source starts with: the current directory.
+_HERE = re.compile(r"^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`|\.)(?=/|:|$)")
+# An official image (``python:3.12``, ``docker.io/library/node:20``): no other publisher.
+_OFFICIAL = re.compile(r"^(docker\.io/)?(library/)?[a-z0-9][a-z0-9._-]*(:[\w.-]+)?(@sha256:\w+)?$")
+
+
+def _confined_run(cmd: Cmd, rest: tuple[str, ...], ctx: Context) -> int | None:
+    """``docker run --rm -v "$PWD":/src -w /src python:3.12 pytest -q``: an official image,
+    thrown away after, that sees nothing of the host but workspace folders (no ports, host
+    namespaces, devices, capabilities or detaching), runs the project's code confined to the
+    workspace as ``pytest`` does. The index of the image in ``rest``; None when it asks."""
+    here = ctx.cwd is None or paths.in_workspace(ctx.cwd, ctx.workspace)
+    index = 0
+    while index < len(rest) and rest[index].startswith("-"):
+        option, equals, value = rest[index].partition("=")
+        takes = _CONFINED_RUN.get(option)
+        if takes is None or (takes and not equals and index + 1 >= len(rest)):
+            return None
+        if takes and not equals:
+            index += 1
+            value = rest[index]
+        if option in ("--network", "--net") and value not in ("none", "bridge", "default"):
+            return None
+        if option in ("--env-file",) and not paths.in_workspace(ctx.resolve(value), ctx.workspace):
+            return None
+        if option in ("-v", "--volume", "--mount") and not _workspace_mount(value, here, ctx):
+            return None
+        index += 1
+    if "--rm" not in rest[:index] or index >= len(rest) or not _OFFICIAL.match(rest[index]):
+        return None
+    return index
+
+
+def _mapped(options: tuple[str, ...], words: tuple[str, ...]) -> list[str]:
+    """The container's command with each mounted folder written as the workspace folder it
+    is (``rm -rf /w`` under ``-v "$PWD":/w`` is ``rm -rf ./``)."""
+    mounts: list[tuple[str, str]] = []
+    for index, word in enumerate(options):
+        option, _, value = word.partition("=")
+        if option in ("-v", "--volume", "--mount") and not value and index + 1 < len(options):
+            value = options[index + 1]
+        if option not in ("-v", "--volume", "--mount") or not value:
+            continue
+        if "src=" in value or "source=" in value:
+            found = re.search(r"(?:src|source)=([^,]+)", value)
+            inside = re.search(r"(?:dst|target|destination)=([^,]+)", value)
+            pair = (found.group(1) if found else "", inside.group(1) if inside else "")
+        else:
+            parts = value.split(":")
+            pair = (parts[0], parts[1] if len(parts) > 1 else "")
+        host = pair[0] if pair[0].startswith(("/", "~")) else "./" + _HERE.sub("", pair[0])
+        if pair[1].startswith("/"):
+            mounts.append((pair[1].rstrip("/") or "/", host.replace(".//", "./")))
+    out = []
+    for word in words:
+        for target, host in sorted(mounts, key=lambda m: -len(m[0])):
+            if word == target or word.startswith(target + "/"):
+                word = (host.rstrip("/") + "/" + word[len(target) :].lstrip("/")).rstrip("/")
+                word = word if word not in ("", ".") else "./"
+                break
+        out.append(word)
+    return out
+
+
+def _workspace_mount(value: str, here: bool, ctx: Context) -> bool:
+    if "src=" in value or "source=" in value:
+        match = re.search(r"(?:src|source)=([^,]+)", value)
+        source = match.group(1) if match else ""
+    else:
+        source = value.split(":", 1)[0]
+    if _HERE.match(source):
+        return here and ".." not in source.split("/")
+    if not source.startswith(("/", "~", ".")):
+        return False  # a named volume: data kept outside the workspace
+    return paths.in_workspace(paths.normalize(ctx.resolve(source)), ctx.workspace)
+
+
+def _mounts(args: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    for index, word in enumerate(args):
+        value = ""
+        if word in ("-v", "--volume", "--mount") and index + 1 < len(args):
+            value = args[index + 1]
+        elif word.startswith(("--volume=", "--mount=", "-v")) and word not in ("-v",):
+            value = word.split("=", 1)[1] if "=" in word[:9] else word[2:]
+        if not value:
+            continue
+        if "src=" in value or "source=" in value:
+            match = re.search(r"(?:src|source)=([^,]+)", value)
+            out.append(match.group(1) if match else value)
+        else:
+            out.append(value.split(":", 1)[0])
+    return [m for m in out if m.startswith(("/", "~", "$"))]
+
+
+def _compose(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``docker-compose …`` is ``docker compose …``."""
+    yield from container(cmd.with_argv(["docker", "compose", *cmd.args()]), ctx)
+
+
+HANDLERS = {
+    **{n: container for n in ("docker", "podman", "nerdctl")},
+    **{n: _compose for n in ("docker-compose", "podman-compose")},
+}

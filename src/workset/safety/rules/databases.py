@@ -1,0 +1,88 @@
+"""Rules for database clients (``psql``, ``mysql``, ``mongosh``, ``redis-cli``…).
+
+The statement given on the command line or stdin is read: ``DROP``/``TRUNCATE``/``FLUSHALL``
+and kin are denied, other writes ask, reads pass; a session whose statements cannot be seen
+asks. ``dropdb``/``dropuser``/``mysqladmin drop`` are denied.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety.rules.base import Cmd, Context, Handler, Result
+from workset.safety.rules.base import ask_finding as _ask
+from workset.safety.rules.base import deny_finding as _deny
+from workset.safety.rules.sql import SQL_DESTROY as _SQL_DESTROY
+
+_SQL_WRITE = re.compile(
+    r"\b(INSERT|UPDATE|DELETE|ALTER|CREATE|GRANT|REVOKE|COPY|SET|DEL|HSET|EXPIRE|"
+    r"insert(One|Many)?|update(One|Many)?|remove)\b",
+    re.IGNORECASE,
+)
+_SQL_CODE_FLAGS = ("-c", "--command", "-e", "--execute", "--eval", "-q", "--query")
+
+
+def sql_code(cmd: Cmd) -> str | None:
+    """The SQL (or Mongo/Redis commands) given on the command line or stdin, if static."""
+    args = cmd.args()
+    for index, word in enumerate(args):
+        if word in _SQL_CODE_FLAGS and index + 1 < len(args):
+            return args[index + 1]
+        for flag in ("--command=", "--execute=", "--eval=", "--query="):
+            if word.startswith(flag):
+                return word[len(flag) :]
+    for op, target in cmd.redirects:
+        if op == "<<":
+            return target
+    if cmd.name == "redis-cli":
+        words = [a for a in args if not a.startswith("-")]
+        return " ".join(words) if words else None
+    return None
+
+
+def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    code = sql_code(cmd)
+    if code is not None and _SQL_DESTROY.search(code):
+        yield _deny(
+            "sql-destroy",
+            f"{cmd.name} runs {_SQL_DESTROY.search(code).group(0)!r}, which throws away a "  # type: ignore[union-attr]
+            "database's data",
+            "never drop or empty a database; show the statement to a human instead",
+        )
+    elif code is not None and _SQL_WRITE.search(code):
+        yield _ask("sql-write", f"{cmd.name} changes data in a database server")
+    elif code is None:
+        yield _ask(
+            "sql-session",
+            f"{cmd.name} opens a database session whose statements cannot be checked",
+            "pass one statement with -c/-e so it can be checked",
+        )
+
+
+def _drop_tools(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    if cmd.name in ("dropdb", "dropuser") or "drop" in cmd.args():
+        yield _deny(
+            "sql-destroy",
+            f"{cmd.name} drops a database",
+            "never drop databases; ask the database's owner",
+        )
+
+
+HANDLERS: dict[str, Handler] = {
+    **{
+        n: _database
+        for n in (
+            "psql",
+            "mysql",
+            "mariadb",
+            "mongo",
+            "mongosh",
+            "redis-cli",
+            "cqlsh",
+            "sqlcmd",
+            "clickhouse-client",
+        )
+    },
+    **{n: _drop_tools for n in ("dropdb", "dropuser", "mysqladmin")},
+}

@@ -1,0 +1,257 @@
+"""Rules for the programs that run a command on what they find: ``find -exec``/``-delete``,
+``fd -x``, ``xargs``.
+
+What they run is judged as the command it is, with the found names standing under the
+searched root (``ROOT/FOUND``, or every entry of it when nothing filters the listing), only
+known at run time when the root is. Deleting what a search finds reaches the whole tree, so it
+is judged as the recursive delete it amounts to; a search over a protected place that deletes
+is denied, and ``-delete`` outside the workspace asks whatever the filter.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+
+from workset.safety import paths
+from workset.safety.rules import delete, secrets
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.delete import DELETERS
+from workset.safety.rules.static import static_output
+from workset.safety.rules.wrappers import skip_options, unwrap
+
+_NAME_GLOB = re.compile(r"[*?\[]")
+
+
+def _confined_root(root: str, ctx: Context) -> bool:
+    """A folder of the workspace (or the workspace itself), written literally."""
+    path = ctx.resolve(root)
+    return "$" not in root and "`" not in root and paths.in_workspace(path, ctx.workspace)
+
+
+# find tests that narrow what -delete removes (a name, a path, an age, a size, emptiness).
+_FIND_FILTERS = ("-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-mtime", "-mmin",
+                 "-atime", "-amin", "-ctime", "-cmin", "-newer", "-size", "-empty")  # fmt: skip
+
+
+def _find(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = cmd.args()
+    roots: list[str] = []
+    index = 0
+    while index < len(args) and not args[index].startswith(("-", "(", "!")):
+        roots.append(args[index])
+        index += 1
+    roots = roots or ["."]
+    expression = args[index:]
+    deletes = "-delete" in expression
+    execs: list[list[str]] = []
+    current: list[str] | None = None
+    for word in expression:
+        if current is None and word in ("-exec", "-execdir", "-ok", "-okdir"):
+            current = []
+        elif current is not None and word in (";", "\\;", "+"):
+            execs.append(current)
+            current = None
+        elif current is not None:
+            current.append(word)
+    if current:
+        execs.append(current)
+    deletes = deletes or any(
+        DELETERS & {w.rsplit("/", 1)[-1] for w in " ".join(e).split()} for e in execs
+    )
+    protected = [r for r in roots if paths.is_protected(ctx.resolve(r))]
+    if deletes and protected:
+        yield Finding(
+            "find-delete-protected",
+            "deny",
+            f"find over {protected[0]!r} that deletes what it finds can wipe the system; run "
+            "find inside the workspace (find . …) instead",
+        )
+    elif deletes and any(
+        expression[i + 1].rstrip("/").rsplit("/", 1)[-1] == ".git"
+        for i, w in enumerate(expression[:-1])
+        if w in ("-name", "-iname", "-path", "-ipath")
+    ):
+        yield Finding(
+            "git-history-delete",
+            "ask",
+            "find that deletes every .git folder it finds throws away those repositories: "
+            "every commit, branch and stash not pushed elsewhere; a human must confirm",
+        )
+    elif "-delete" in expression and not all(_confined_root(r, ctx) for r in roots):
+        yield Finding(
+            "find-delete",
+            "ask",
+            f"find -delete removes what it finds under {roots[0]!r}, outside the workspace or "
+            "only known at run time; a human must confirm",
+        )
+    elif (
+        "-delete" in expression
+        and not any(w in expression for w in _FIND_FILTERS)
+        and not all(delete.confined(ctx.resolve(r), ctx) for r in roots)
+    ):  # find . -delete empties the whole workspace; find ./tmp -delete is rm -r ./tmp
+        yield Finding(
+            "find-delete",
+            "ask",
+            "find -delete without a -name/-path filter deletes everything under "
+            f"{roots[0]!r}; add a filter or confirm",
+        )
+    listed = secrets.listing_secret(cmd, ctx)
+    for words in execs:
+        if words:
+            program = words[0].rsplit("/", 1)[-1]
+            if listed is not None and program not in secrets.LISTING:
+                yield secrets.secret_read([listed], _reveals_listed(program, roots, ctx))
+            inner = _on_found(cmd, words, roots[0], words.count("{}") == 0)
+            yield inner  # judged in turn, as the command it is
+
+
+_FD_VALUES = frozenset({"-t", "--type", "-e", "--extension", "-E", "--exclude", "-d",
+                        "--max-depth", "--min-depth", "-S", "--size", "-j", "--threads",
+                        "--changed-within", "--changed-before", "-o", "--owner", "-c",
+                        "--color", "--base-directory", "--search-path"})  # fmt: skip
+
+
+def _fd(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``fd PATTERN ROOT -x CMD`` runs CMD on what it finds, like ``find ROOT -exec CMD``."""
+    args = cmd.args()
+    at = next((i for i, a in enumerate(args) if a in ("-x", "--exec", "-X", "--exec-batch")), None)
+    if at is None:
+        return
+    valued = {i + 1 for i, a in enumerate(args[:at]) if a in _FD_VALUES}
+    operands = [a for i, a in enumerate(args[:at]) if not a.startswith("-") and i not in valued]
+    root = operands[1] if len(operands) > 1 else "."
+    words = [w for w in args[at + 1 :] if w != ";"] or ["echo"]
+    inner = _on_found(cmd, words, root, "{}" not in words)
+    if inner.name in DELETERS and paths.is_protected(ctx.resolve(root)):
+        yield Finding(
+            "find-delete-protected",
+            "deny",
+            f"fd over {root!r} that deletes what it finds can wipe the system or the home; run "
+            "it inside the workspace (fd … . -x …) instead",
+        )
+    yield inner  # judged in turn, as the command it is
+
+
+def _on_found(cmd: Cmd, words: list[str], root: str, appended: bool) -> Cmd:
+    """The command find/fd runs on what it finds under ``root``: ``{}`` is a path under it
+    (``ROOT/FOUND``), only known at run time when the root is. A delete of what a search
+    finds reaches the whole tree, so it is judged as the recursive delete it amounts to."""
+    found = root.rstrip("/") + "/FOUND"
+    argv = [found if w == "{}" else w for w in words] + ([found] if appended else [])
+    if argv[0].rsplit("/", 1)[-1] in ("rm", "srm") and "-r" not in argv:
+        argv.insert(1, "-r")
+    unknown = "$" in root or "`" in root
+    inner = cmd.with_argv(argv)
+    dynamic = tuple(unknown and "FOUND" in w for w in argv)
+    return dataclasses.replace(inner, redirects=(), upstream=(), dynamic=dynamic)
+
+
+def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    start = 1 + skip_options(cmd.args(), "IinLPdEsa")
+    inner_argv = list(cmd.argv[start:]) or ["echo"]
+    fed = static_output(cmd.upstream)
+    here = [t for op, t in cmd.redirects if op == "<<"]
+    if fed is None and here and not cmd.stdin_dynamic:
+        fed = here[0]
+    listed = _listed_root(cmd.upstream, ctx)
+    replace = _value(cmd.args(), "-I")
+    dynamic = False
+    if fed is not None and replace is not None:
+        inner_argv = [w.replace(replace, fed.strip()) for w in inner_argv]
+    elif fed is not None:
+        inner_argv.extend(fed.split())
+    elif listed is not None and replace is not None:  # ls DIR | xargs -I{} rm DIR/{}: a name
+        name = listed.rsplit("/", 1)[-1]
+        inner_argv = [w.replace("/" + replace, "/" + name).replace(replace, listed)
+                      for w in inner_argv]  # fmt: skip
+    elif listed is not None:
+        inner_argv.append(listed)  # names that find/ls/git ls-files print under their root
+    elif (
+        cmd.upstream
+        or cmd.piped
+        or any(op == "<" for op, _ in cmd.redirects)  # xargs rm < list.txt
+        or _value(cmd.args(), "-a")
+        or "--arg-file" in " ".join(cmd.args())
+    ):
+        inner_argv.append("$ARGUMENTS_FROM_THE_PIPE")  # or from the file -a names
+        dynamic = True
+    searched = cmd.upstream and unwrap(cmd.upstream[-1], []).name in ("find", "fd", "fdfind")
+    if searched and inner_argv[0].rsplit("/", 1)[-1] in ("rm", "srm") and "-r" not in inner_argv:
+        inner_argv.insert(1, "-r")  # deleting what a search of a tree finds: a recursive delete
+    inner = dataclasses.replace(cmd.shifted(start).with_argv(inner_argv), redirects=())
+    if dynamic:
+        inner = dataclasses.replace(inner, dynamic=(*inner.dynamic[:-1], True))
+    if inner.name in DELETERS and any(
+        c.name == "find" and any(paths.is_protected(ctx.resolve(a)) for a in _find_roots(c))
+        for c in cmd.upstream
+    ):
+        yield Finding(
+            "find-delete-protected",
+            "deny",
+            "deleting what find lists over a system or home directory can wipe the machine; "
+            "run find inside the workspace (find . …) instead",
+        )
+    listed_secret = (
+        secrets.listing_secret(unwrap(cmd.upstream[-1], []), ctx) if cmd.upstream else None
+    )
+    if listed_secret is not None and inner.name not in secrets.LISTING:
+        roots = _find_roots(unwrap(cmd.upstream[-1], []))
+        yield secrets.secret_read([listed_secret], _reveals_listed(inner.name, roots, ctx))
+    yield inner  # judged in turn, as the command it is
+
+
+def _reveals_listed(program: str, roots: list[str], ctx: Context) -> bool:
+    """Printing the secrets a listing finds outside the workspace (``find ~ -name 'id_*' |
+    xargs cat``) shows them; inside it they may be the project's fixtures."""
+    outside = any(not paths.in_workspace(ctx.resolve(r), ctx.workspace) for r in roots)
+    return program in secrets.REVEALERS and outside
+
+
+def _value(args: tuple[str, ...], option: str) -> str | None:
+    for index, word in enumerate(args):
+        if word == option and index + 1 < len(args):
+            return args[index + 1]
+        if word.startswith(option) and len(word) > len(option):
+            return word[len(option) :]
+    return None
+
+
+def _listed_root(upstream: tuple[Cmd, ...], ctx: Context) -> str | None:
+    """Where the names come from when the pipe is fed by find/ls/git ls-files/grep -l."""
+    if not upstream:
+        return None
+    last = unwrap(upstream[-1], [])
+    if last.name == "find":
+        roots = _find_roots(last)
+    elif last.name == "ls" or (last.name == "git" and "ls-files" in last.argv):
+        roots = [a for a in last.args() if not a.startswith("-") and a != "ls-files"] or ["."]
+    elif last.name in ("grep", "rg") and any(a in ("-l", "-rl", "-lr", "--files-with-matches")
+                                              for a in last.args()):  # fmt: skip
+        roots = ["."]
+    else:
+        return None
+    if any(last.dynamic) or len(roots) != 1:
+        return None
+    root = roots[0].rstrip("/") or "/"
+    if last.name == "ls" and _NAME_GLOB.search(root):
+        return root  # ls *.log | xargs rm: the names the pattern matches
+    everything = (last.name == "ls" and not set("Rd") & set("".join(last.args()))) or (
+        last.name == "find" and not any(w in last.args() for w in _FIND_FILTERS)
+    )
+    if everything:  # every entry: judged as the directory itself
+        return "./*" if root == "." else root + "/*"
+    return "./LISTED" if root == "." else root + "/LISTED"
+
+
+def _find_roots(cmd: Cmd) -> list[str]:
+    roots = []
+    for word in cmd.args():
+        if word.startswith(("-", "(", "!")):
+            break
+        roots.append(word)
+    return roots or ["."]
+
+
+HANDLERS: dict[str, Handler] = {"find": _find, "xargs": _xargs, "fd": _fd, "fdfind": _fd}

@@ -1,0 +1,145 @@
+"""Vouching for single programs with their own rules: editors run as scripts (``vim -es``),
+key tools, ``ssh-add -l``, port checks, shell-setup printers, ``fc``, ``rclone``.
+
+Each returns None when the call is shown read-only or confined, else why it asks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from workset.safety import paths
+from workset.safety.rules import editors, keytools
+from workset.safety.rules.base import Cmd, Context, Finding, parse_flags, unknown_program
+from workset.safety.rules.confinement import inside, outside, subcommand
+from workset.safety.rules.known_lists import SHELL_SETUP, SUBCOMMANDS
+
+# ex commands a scripted edit may run (vim -es -c CMD): substitutions, deletions by pattern,
+# re-indenting, and writing the file being edited. Anything else (``!``, ``\=``, ``:r``,
+# ``:w OTHER``, ``:source``, ``:call``…) can run programs or touch other files.
+_EX_SAFE = re.compile(
+    r"(%|[0-9.$,]+)?\s*(s|substitute)/([^/\\]|\\.)*/([^/\\]|\\.)*/[gcieIn]*"
+    r"|(%|[0-9.$,]+)?\s*(g|v|global)/([^/\\]|\\.)*/\s*(d|delete)"
+    r"|w|wq|x|q|q!|wq!|x!|wa|wqa|xa|qa!|update|retab!?|%?\s*(le|left|ri|right|ce|center)"
+    r"|set\s+(no)?(ff|fileformat|et|expandtab|eol|fixeol|fixendofline|bomb)(=\w+)?"
+)
+_VIM = frozenset({"vim", "vi", "nvim", "ex"})
+
+
+def _ex_edit(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``vim -es -c '%s/\\s\\+$//e' -c wq FILE``: a scripted edit of workspace files is a
+    workspace write when every command is a plain edit; anything else asks."""
+    args = cmd.args()
+    silent = cmd.name == "ex" or any(re.fullmatch(r"-[eEs]*[eE][eEs]*", a) for a in args)
+    commands: list[str] = []
+    files: list[tuple[int, str]] = []
+    index = 0
+    while index < len(args):
+        word = args[index]
+        if word in ("-c", "--cmd") and index + 1 < len(args):
+            commands.append(args[index + 1])
+            index += 1
+        elif word.startswith("+") and len(word) > 1:
+            commands.append(word[1:])
+        elif word in ("-u", "-i") and index + 1 < len(args) and args[index + 1] == "NONE":
+            index += 1
+        elif word.startswith("-") and re.fullmatch(r"-[eEsnNX]+|--clean|--noplugin", word):
+            pass
+        elif word.startswith("-"):
+            return unknown_program(cmd.name, f" (with option {word})")
+        else:
+            files.append((index + 1, word))
+        index += 1
+    if not (silent and commands and files and not cmd.piped and not cmd.redirects):
+        return unknown_program(cmd.name, " (an editor run without a plain scripted edit)")
+    for command in commands:
+        typed = editors.typed_text(command)
+        if typed is not None and "\\=" not in typed:
+            continue  # only types text into the buffer (normal Go…, call append('$', …))
+        if "\\=" in command or not _EX_SAFE.fullmatch(command.strip().lstrip(":")):
+            return unknown_program(f"{cmd.name} -c {command[:30]!r}", " (an ex command)")
+    for position, word in files:
+        if cmd.is_dynamic(position) or not paths.in_workspace(ctx.resolve(word), ctx.workspace):
+            return outside(word, cmd.name)
+    return None
+
+
+def _keytool(cmd: Cmd, ctx: Context) -> Finding | None:
+    if cmd.name in ("gpg", "gpg2"):
+        return keytools.gpg(cmd)
+    outside_targets = [t for t in keytools.writes(cmd) if not inside(t, ctx)]
+    return keytools.write_outside(cmd, outside_targets[0]) if outside_targets else None
+
+
+def _ssh_add(cmd: Cmd, ctx: Context) -> Finding | None:
+    if cmd.args() and set(cmd.args()) <= {"-l", "-L", "-E", "sha256", "md5"}:
+        return None  # lists the keys the agent holds (public fingerprints)
+    return unknown_program("ssh-add", " (it adds or removes keys of the SSH agent)")
+
+
+def _port_check(cmd: Cmd, ctx: Context) -> Finding | None:
+    """nc -z localhost PORT only tries to connect; anything else of nc is not vouched for."""
+    scan = any(re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", a) for a in cmd.args())
+    hosts = [a for a in cmd.args() if not a.startswith("-")][:1]
+    if scan and hosts in (["localhost"], ["127.0.0.1"], ["::1"]) and not cmd.redirects:
+        return None
+    return unknown_program(cmd.argv[0])
+
+
+def shell_setup(cmd: Cmd) -> bool:
+    """``pyenv init -``, ``ssh-agent -s``, ``direnv hook bash``: prints code that sets up
+    this shell, and nothing else (see ``SHELL_SETUP``)."""
+    forms = SHELL_SETUP.get(cmd.name, ())
+    args = tuple(a for a in cmd.args() if a not in ("--no-rehash",))
+    return not any(cmd.dynamic) and any(args == form for form in forms)
+
+
+def _shell_setup(cmd: Cmd, ctx: Context) -> Finding | None:
+    if shell_setup(cmd):
+        return None
+    allowed = SUBCOMMANDS.get(cmd.name)
+    if allowed is not None and subcommand(cmd)[0] in allowed:
+        return None
+    return unknown_program(cmd.argv[0])
+
+
+def _fc(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``fc -l`` (``-ln``, ``-lr``) lists the shell's history; without ``-l`` it runs it again."""
+    flags, _ = parse_flags(cmd.args())
+    if "l" in flags and not flags & {"e", "s"}:
+        return None
+    return unknown_program("fc", " (without -l it runs earlier commands again)")
+
+
+# rclone subcommands that copy, compare or list files; judged by where they touch.
+_RCLONE_FILES = frozenset({"copy", "copyto", "sync", "move", "moveto", "check", "ls", "lsf",
+                           "lsd", "lsl", "size", "tree", "md5sum", "sha1sum", "dedupe",
+                           "delete", "purge", "mkdir", "rmdir", "cat"})  # fmt: skip
+
+
+def _rclone(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``rclone copy ./src ./backup/src``: with no remote named, a local copy, confined when
+    every path lies in the workspace (a remote is asked by the network rules)."""
+    sub, _ = subcommand(cmd)
+    if sub not in _RCLONE_FILES:
+        return unknown_program(f"rclone {sub}".strip())
+    for index, word in enumerate(cmd.args(), start=1):
+        if word.startswith("-") or word == sub:
+            continue
+        if cmd.is_dynamic(index) or not inside(word, ctx):
+            return outside(word, "rclone")
+    return None
+
+
+VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {
+    "fc": _fc,
+    **{n: _shell_setup for n in SHELL_SETUP if n not in ("conda",)},
+    "rclone": _rclone,
+    **{n: _keytool for n in ("ssh-keygen", "openssl", "gpg", "gpg2")},
+    "ssh-add": _ssh_add,
+    **{n: _ex_edit for n in _VIM},
+    "ed": editors.ed_vouch,
+    "red": editors.ed_vouch,
+    **{n: _port_check for n in ("nc", "ncat", "netcat")},
+}

@@ -1,0 +1,105 @@
+"""Options that make a program run a command of its own: ``tar --to-command=CMD``, ``tar
+--checkpoint-action=exec=CMD``, ``tar -I CMD``, ``rsync -e CMD``, ``zip -TT CMD``, ``scp -S
+PROG``, ``script -c CMD``, ``flock … -c CMD``, ``man -P CMD``, ``ssh -o ProxyCommand=CMD``,
+``less +'!CMD'``.
+
+The value is code the shell runs, so it is analysed as the line itself (``tar -xf x.tar
+--to-command='sh -c "rm -rf ~"'`` is ``rm -rf ~``), whatever the program does otherwise. The
+command a project runner runs (``poetry run CMD``, ``uv run CMD``, ``bundle exec CMD``) is
+analysed for what would be denied run directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result, requote
+
+# For each program, its options whose value is a command line.
+_COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
+    "tar": ("--to-command", "--checkpoint-action", "-I", "--use-compress-program",
+            "--rsh-command", "--info-script", "--new-volume-script", "-F"),
+    "gtar": ("--to-command", "--checkpoint-action", "-I", "--use-compress-program",
+             "--rsh-command", "--info-script", "--new-volume-script", "-F"),
+    "rsync": ("-e", "--rsh", "--rsync-path"),
+    "zip": ("-TT", "--unzip-command"),
+    "scp": ("-S",),
+    "script": ("-c", "--command"),
+    "flock": ("-c", "--command"),
+    "man": ("-P", "--pager"),
+}  # fmt: skip
+
+
+def commands_in_options(cmd: Cmd) -> list[str]:
+    """The command lines ``cmd`` is given in options that run them."""
+    options = _COMMAND_OPTIONS.get(cmd.name, ())
+    found: list[str] = []
+    args = cmd.args()
+    for index, word in enumerate(args):
+        name, equals, value = word.partition("=")
+        if equals and name in options and name.startswith("--"):
+            found.append(value)
+        elif word in options and index + 1 < len(args):
+            found.append(args[index + 1])
+    if cmd.name in ("less", "more", "most"):  # less +'!cmd' runs cmd in a shell
+        found += [w.split("!", 1)[1] for w in args if w.startswith("+") and "!" in w]
+    if cmd.name in ("ssh", "scp", "sftp", "autossh"):
+        settings = [args[i + 1] for i, w in enumerate(args[:-1]) if w == "-o"]
+        settings += [w[2:] for w in args if w.startswith("-o") and len(w) > 2]
+        for setting in settings:
+            key, _, value = setting.partition("=" if "=" in setting.split(" ", 1)[0] else " ")
+            if key.lower() in _SSH_COMMANDS:
+                found.append(value)
+    return [v.removeprefix("exec=") for v in found if v.strip()]
+
+
+# ssh settings whose value is a command ssh runs (through the user's shell).
+_SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand",
+                           "remotecommand"})  # fmt: skip
+
+
+def _run_by_option(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    for code in commands_in_options(cmd):
+        yield Nested(code)
+
+
+# Project runners: ``poetry run CMD`` runs CMD in the project's environment. They are
+# vouched for as project tools; what CMD would be denied for when run directly still counts.
+_RUNNERS = {"poetry": "run", "uv": "run", "pipenv": "run", "hatch": "run", "pdm": "run",
+            "rye": "run", "conda": "run", "mamba": "run", "micromamba": "run",
+            "bundle": "exec", "npm": "exec", "pnpm": "exec", "yarn": "exec"}  # fmt: skip
+_RUNNER_VALUES = frozenset({"-n", "--name", "-p", "--prefix", "--python", "--with", "-e",
+                            "--env", "--cwd", "--directory", "--project", "--package",
+                            "--extra", "--group"})  # fmt: skip
+
+
+def run_by_runner(cmd: Cmd) -> list[str] | None:
+    """The command a project runner runs (``uv run --python 3.12 pytest -q`` runs ``pytest
+    -q``), or None when ``cmd`` is not a runner call."""
+    args = list(cmd.args())
+    verb = _RUNNERS.get(cmd.name)
+    if verb is None or verb not in args[:3]:
+        return None
+    rest = args[args.index(verb) + 1 :]
+    while rest and rest[0].startswith("-"):
+        flag = rest.pop(0)
+        if flag == "--":
+            break
+        if flag in _RUNNER_VALUES and rest:
+            rest.pop(0)
+    return rest or None
+
+
+def _run_by_runner(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    inner = run_by_runner(cmd)
+    if inner is not None:
+        yield Nested(requote(inner), deny_only=True)
+
+
+HANDLERS: dict[str, Handler] = {
+    **{name: _run_by_runner for name in _RUNNERS},
+    **{
+        name: _run_by_option
+        for name in (*_COMMAND_OPTIONS, "ssh", "scp", "sftp", "autossh", "less", "more", "most")
+    },
+}
