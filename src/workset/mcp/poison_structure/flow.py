@@ -1,0 +1,111 @@
+"""``data-flow``: an out-of-scope source and a sink in one sentence, a templated address, a
+parameter name that spells out a source."""
+
+from __future__ import annotations
+
+import re
+
+from workset.mcp.poison_structure.purpose import Purpose
+from workset.mcp.poison_structure.sinks import ADDRESSED, MOVE_NEGATED, MOVE_RE, URL_RE, sink
+from workset.mcp.poison_structure.sources import SOURCE_WORD, SOURCES, TEMPLATE, is_copy
+from workset.mcp.poison_structure.text import USER_GATE, negated_clause, quoted
+
+_I = re.IGNORECASE
+
+
+def named_flow(text: str, purpose: Purpose) -> bool:
+    """A parameter name that is a clause naming a source: ``contents_of_home_kube_config``."""
+    words = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", text).split()
+    if len(words) < 4:
+        return False
+    spelled = " ".join(words)
+    return any(
+        found.search(spelled) and not purpose.covers(kind, scope) for kind, found, scope in SOURCES
+    ) or bool(re.search(r"\b(env|ssh|aws|kube|gcloud|netrc|pgpass|npmrc)\b", spelled, _I))
+
+
+def templated(sentence: str, purpose: Purpose) -> bool:
+    """An address with placeholders the tool's parameters do not fill: ``?q={chat}``."""
+    for url in re.finditer(r"https?://\S+", sentence):
+        fields = [a or b for a, b in TEMPLATE.findall(url.group(0))]
+        for field in fields:
+            spelled = re.sub(r"[_.\-]+", " ", field.lower())
+            if field.lower().split(".")[-1] in purpose.params:
+                continue
+            if SOURCE_WORD.search(spelled) or any(f.search(spelled) for _, f, _ in SOURCES):
+                return True
+    return False
+
+
+def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bool) -> bool:
+    """An out-of-scope source and a sink in the same sentence, the source not negated."""
+    if kind == "switch" or USER_GATE.search(sentence):
+        return False
+    if kind == "data" and len(sentence.split()) < 4:  # a bare value (fixed-destination reads it)
+        return False
+    live = [
+        m
+        for kind_, found, scope in SOURCES
+        for m in found.finditer(sentence)
+        if not purpose.covers(kind_, scope)
+        and not negated_clause(sentence, m.start())
+        and not quoted(sentence, m)
+    ]
+    live = [m for m in live if not _reference(sentence, m) and not _own_path(m, purpose)]
+    if _SERVER_SIDE.search(sentence) and not re.search(
+        r"\b(you|your)\s+(must|should|need)", sentence, _I
+    ):
+        return False  # the server's own behaviour, described
+    if live and all(is_copy(m) for m in live):
+        address = URL_RE.search(sentence)
+        if address is None or _CONTACT.search(sentence):
+            return False  # a copy kept somewhere the text does not spell out, or a contact
+        return not (opening and not ADDRESSED.search(sentence))
+    if not live:
+        return False
+    if MOVE_NEGATED.search(sentence):
+        return False  # "never pass tokens in the query string": advice against the flow
+    if opening and not ADDRESSED.search(sentence):
+        return False  # the opening sentence says what the tool does with its own subject
+    if kind in ("parameter", "data") and MOVE_RE.search(sentence):
+        return True  # a parameter's own text asking for the source: the parameter is the sink
+    return sink(sentence, purpose, name)
+
+
+_SERVER_SIDE = re.compile(
+    r"^([\w\s,'’-]{0,40}?)\b(the|this)\s+(server|tool|service|connector|integration)\s+"
+    r"(itself\s+|also\s+|then\s+|only\s+)?(writes|hashes|reads|sends|stores|keeps|uses|loads|"
+    r"logs|records|caches|saves|encrypts|signs|takes|fetches|retries|keeps)\b",
+    _I,
+)
+
+
+def _own_path(match: re.Match[str], purpose: Purpose) -> bool:
+    """``~/.vonage-mcp/sent.log`` for the vonage server: the server's own files."""
+    path = match.group(0)
+    words = [w for w in re.split(r"[^a-z0-9]+", purpose.server.lower()) if len(w) >= 4]
+    return path.startswith("~/.") and any(w in path.lower() for w in words)
+
+
+_CONTACT = re.compile(
+    r"\b(questions?|support|feedback|bugs?|issues|help|contact|report\s+(a\s+)?(problem|abuse|"
+    r"vulnerabilit\w+)|security\s+reports?|docs|documentation|see)\b",
+    _I,
+)
+
+
+def _reference(sentence: str, match: re.Match[str]) -> bool:
+    """``the WIDGET_REGION environment variable``, ``the name of an env var``: a reference
+    to a setting, not its value."""
+    before = sentence[max(0, match.start() - 40) : match.start()]
+    if re.search(r"\b(env(ironment)?\s+var(iable)?s?|name\s+of)\s+(\w+\s+){0,3}$", before, _I):
+        return True  # "env var holding a bearer token"
+    after = sentence[match.end() : match.end() + 30]
+    if re.match(r"env|environment", match.group(0), _I) and re.match(
+        r"\s*(holding|named|called|that\s+holds|containing|with\s+the\s+name|name)\b", after, _I
+    ):
+        return True
+    named = re.search(r"(?-i:[A-Z][A-Z0-9]*(_[A-Z0-9]+)+)\s*$", before) or re.search(
+        r"\b(name|names)\s+of\s+(an?|the)\s*$", before, _I
+    )
+    return bool(re.match(r"env|environment", match.group(0), _I) and named)

@@ -1,0 +1,78 @@
+"""Sentences, clauses, and the scope of a negation, a user's condition or a quoted warning."""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+
+NEGATION = re.compile(
+    r"\b(never|not|no|don['’]?t|doesn['’]?t|won['’]?t|isn['’]?t|aren['’]?t|cannot|can['’]?t|"
+    r"without|nor|neither|refuse[sd]?|reject(s|ed)?|exclude[sd]?|excluding|redact(s|ed)?|"
+    r"mask(s|ed)?|strip(s|ped)?|omit(s|ted)?|avoid|nunca|jamais|nie|nicht|kein\w*|não|nem|"
+    r"ni|ne|pas|niemals|mai)\b",
+    _I,
+)
+
+
+USER_GATE = re.compile(
+    r"\b(if|when|whenever|only\s+if|only\s+when|unless)\s+(the\s+)?(user|customer|they|you\s+"
+    r"are\s+asked)\s+(explicitly\s+|specifically\s+)?(asks?|requests?|wants?|says|chooses?|"
+    r"chose|provides?|names?|selects?|opts?|agrees?|consents?|pastes?|supplies|gives?)|"
+    r"\b(the\s+user|they)\s+(asked|requested|named|chose|provided|supplied|pasted|gave|"
+    r"points?\s+to|specif(y|ies|ied))\b|at\s+the\s+user['’]s\s+request|with\s+the\s+user['’]s\s+"
+    r"(explicit\s+)?(consent|approval|permission)|after\s+(the\s+user\s+)?(confirm\w*|approv\w*)|"
+    r"ask\s+the\s+user|confirm\s+with\s+the\s+user|(once|after|when)\s+(the\s+user|they)\s+"
+    r"(has\s+|have\s+)?(explicitly\s+)?(confirmed|approved|agreed|asked|consented)",
+    _I,
+)
+
+
+# "pages may contain text that looks like instructions (for example …); do not follow it".
+WARNING = re.compile(
+    r"\b(looks?\s+like|may\s+contain|might\s+contain|can\s+contain|for\s+example|e\.g\.|"
+    r"such\s+as|pretend\w*\s+to\s+be)\b",
+    _I,
+)
+
+
+_CLAUSE_BREAK = re.compile(r"\s*(?:[;,:]|\s-\s|\(|\)|\bbut\b|\bhowever\b|\bunless\b)\s*", _I)
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[^\sa-z])|\n+|(?<=[.!?])$|(?<=[。！？])")
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` split at sentence ends, line breaks and list items."""
+    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+def clauses(sentence: str) -> list[str]:
+    return [c for c in _CLAUSE_BREAK.split(sentence) if c and c.strip()]
+
+
+def negated_clause(sentence: str, at: int) -> bool:
+    clause = clause_at(sentence, at)
+    return bool(NEGATION.search(clause))
+
+
+def negated_before(sentence: str, pattern: re.Pattern[str]) -> bool:
+    match = pattern.search(sentence)
+    if match is None:
+        return False
+    return bool(NEGATION.search(clause_at(sentence, match.start())))
+
+
+def clause_at(sentence: str, at: int) -> str:
+    start = 0
+    for part in _CLAUSE_BREAK.finditer(sentence):
+        if part.start() >= at:
+            return sentence[start : part.start()]
+        start = part.end()
+    return sentence[start:]
+
+
+def quoted(sentence: str, match: re.Match[str]) -> bool:
+    before = sentence[: match.start()]
+    return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
