@@ -91,6 +91,13 @@ _NEGATED_CLAUSE = re.compile(
 # The items of a list ahead of the match: "~/.ssh, ~/.aws/credentials or ".
 _LIST_AHEAD = re.compile(r"(\S*[/.~_]\S*\s*(,|\bor\b|\band\b)\s*)*\S*$")
 _CLAUSE_END = re.compile(r"[;!?\n]|\.(?!\S)")
+# A clause that opens with a prohibition covers all it names ("Never use this tool to read
+# credential files such as ~/.ssh"), unless it turns ("but", "instead", "except").
+_PROHIBITION = re.compile(
+    r"^\W*(never|do\s+not|don['’]?t|must\s+not|should\s+not|may\s+not|avoid|refuse\s+to)\b"
+    r"(?![^.;]*\b(but|instead|rather|except|then)\b)",
+    _I,
+)
 
 
 def refused(text: str, start: int, end: int) -> bool:
@@ -103,6 +110,7 @@ def refused(text: str, start: int, end: int) -> bool:
         _REFUSED.search(text[end:])
         or _USER_CHOSEN.search(clause)
         or _NEGATED_CLAUSE.search(_LIST_AHEAD.sub("", text[lo:start]))
+        or _PROHIBITION.match(text[lo:start])
     )
 
 

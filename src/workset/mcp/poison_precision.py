@@ -17,7 +17,14 @@ be explained:
 - ``refusal-advice``: a sentence that opens by refusing to handle secrets and says what to tell
   the user when asked;
 - ``normaliser-examples``: invisible or look-alike characters in the examples or defaults of a
-  tool whose purpose is to find or normalise them.
+  tool whose purpose is to find or normalise them;
+- ``detector-examples``: attack wording ("ignore previous instructions", a fake [SYSTEM] tag)
+  listed as examples ("such as", "e.g.") by a tool whose purpose is to detect it;
+- ``own-subject``: a secret of the kind the tool's own name says it handles (``read_secret``
+  reads "a secret value from Vault", ``get_env_var`` "one named environment variable"), in a
+  sentence that moves it nowhere (what the user is told to do with it is the user's act);
+- the ``ordering-purpose`` reason may also be the other tool's input ("before send_dm, which
+  only accepts ids").
 """
 
 from __future__ import annotations
@@ -28,7 +35,10 @@ _I = re.IGNORECASE
 
 _ORDERING = re.compile(
     r"\b(first|before)\b[^.;]{0,40}\bto\s+(turn|resolve|get|find|look\s+up|convert|map|obtain|"
-    r"check|learn|fetch|list|discover|translate|confirm|validate|see|know|pick|choose)\b",
+    r"check|learn|fetch|list|discover|translate|confirm|validate|see|know|pick|choose)\b"
+    # The reason is what the other tool takes: "before send_dm, which only accepts ids".
+    r"|\b(first|before)\b[^.;]{0,40},?\s*(which|since|because|as)\s+(it\s+|that\s+tool\s+)?"
+    r"(only\s+)?(accepts|takes|requires|needs|expects|wants)\b",
     _I,
 )
 _AROUND_EVERY = re.compile(
@@ -73,19 +83,57 @@ _NORMALISER = re.compile(
     _I,
 )
 _CHARACTER_TRICKS = frozenset({"hidden-unicode", "homoglyph", "encoded-text"})
+_DETECTOR = re.compile(
+    r"\b(scan|detect|flag|classif|screen|check|find|inspect|analy[sz])\w*\b[^.]{0,60}\b(injection|"
+    r"jailbreak|attack|malicious|phishing|manipulat\w*|unsafe|threat|poison\w*)",
+    _I,
+)
+_EXAMPLES = re.compile(r"\b(such\s+as|e\.g\.|for\s+example|for\s+instance|like|patterns?)\b", _I)
+_ATTACK_WORDING = frozenset(
+    {"directive-tag", "instruction-override", "system-claim", "prompt-leak", "conceal-from-user"}
+)
+# What a tool's name says it handles, and the same kind named in a sentence.
+_SECRET_SUBJECT = re.compile(
+    r"\b(secrets?|vault|tokens?|keys?|passwords?|credentials?|env|environment|keychain|apikey)\b",
+    _I,
+)
+# A sentence that moves a value: to an address, into a field or another tool, out of the chat.
+_MOVES_OUT = re.compile(
+    r"https?://|\b[\w.+-]+@[\w-]+\.\w+|\b[a-z]+_[a-z_]+\b|\b(send|forward|upload|post|e-?mail|"
+    r"share|transmit|attach|append|include|paste|embed|pass|put|submit|sync|export)\w*\b",
+    _I,
+)
+# What the user is told to do is the user's act: "tell the user to copy it into their store".
+_USER_ACT = re.compile(
+    r"\b(tell|ask|remind|advise|instruct|let)\s+(the\s+user|them|the\s+customer)\s+(to|that\s+"
+    r"they\s+(should|can|must))\s+[^;.]*",
+    _I,
+)
 
 
 def honest_class(
-    rule: str, sentence: str, field: str, *, purpose: str, credential_fields: frozenset[str]
+    rule: str,
+    sentence: str,
+    field: str,
+    *,
+    purpose: str,
+    credential_fields: frozenset[str],
+    name: str = "",
 ) -> str | None:
     """The name of the class that makes ``rule``'s finding in ``sentence`` honest, or None.
 
     ``purpose`` is the tool's name and opening sentence; ``credential_fields`` are the
-    description fields of its own credential parameters.
+    description fields of its own credential parameters; ``name`` is the tool's name.
     """
     if rule in _CHARACTER_TRICKS:
         data = re.search(r"\.(examples?|default|enum|const)(\[\d+\])?$", field)
         return "normaliser-examples" if data and _NORMALISER.search(purpose) else None
+    if rule in _ATTACK_WORDING and _EXAMPLES.search(sentence) and _DETECTOR.search(purpose):
+        return "detector-examples"
+    if rule in ("secret-request", "context-into-argument", "addressed-to-model") and _own_subject(
+        sentence, name
+    ):
+        return "own-subject"
     ordering = _ORDERING.search(sentence) and not _AROUND_EVERY.search(sentence)
     if rule == "forced-call" and ordering:
         return "ordering-purpose"
@@ -107,3 +155,21 @@ def honest_class(
     if rule == "shapes-the-reply" and _REFUSAL.search(sentence):
         return "refusal-advice"
     return None
+
+
+def _own_subject(sentence: str, name: str) -> bool:
+    """The tool's name says it handles this kind of secret, and the sentence moves it nowhere."""
+    words = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name)
+    kinds = {_KIND.get(k, k) for k in _kinds(words)}
+    named = {_KIND.get(k, k) for k in _kinds(sentence)}
+    if not kinds & named:
+        return False
+    told = _USER_ACT.sub(" ", sentence)
+    return not _MOVES_OUT.search(told.replace(name, " "))
+
+
+_KIND = {"env": "environment", "vault": "secret", "apikey": "key", "keychain": "key"}
+
+
+def _kinds(text: str) -> set[str]:
+    return {m.group(1).lower().removesuffix("s") for m in _SECRET_SUBJECT.finditer(text)}

@@ -254,6 +254,7 @@ def _precision(tool: RemoteTool, findings: list[Finding], params: frozenset[str]
             finding.field,
             purpose=purpose,
             credential_fields=credential_fields,
+            name=tool.name,
         ):
             continue
         kept.append(finding)

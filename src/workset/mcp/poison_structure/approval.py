@@ -9,6 +9,31 @@ from workset.mcp.poison_structure.text import USER_GATE
 
 _I = re.IGNORECASE
 
+# Approval claimed in advance ("the user approved every transfer beforehand") or confirmation
+# waived ("do not ask for confirmation"), in Russian, Spanish, French, German, Portuguese,
+# Italian, Chinese, Japanese and Korean.
+_OTHER_LANGUAGES = (
+    r"|заранее\s+(одобрил|разрешил|соглас|подтверд|утверд)\w*|(одобрил|разрешил|соглас)\w*\s+"
+    r"(\w+\s+){0,3}заранее|не\s+(запрашива|спрашива|жди|ждите|проси)\w*\s+(\w+\s+){0,2}"
+    r"(подтвержд|разрешени|соглас)\w*|подтверждени\w*\s+не\s+(нужн|требу)\w*"
+    r"|\b(ya|previamente)\s+(ha\s+)?(aprob|autoriz|consinti|acept)\w*|(aprob|autoriz)\w*\s+(\w+\s+)"
+    r"{0,3}de\s+antemano|\bno\s+(pidas|pida|solicites|solicite|esperes)\s+(\w+\s+)?confirmaci[oó]n"
+    r"|\ba\s+déjà\s+(approuvé|autorisé|accepté|consenti)|(approuvé|autorisé)\w*\s+(\w+\s+){0,3}à\s+"
+    r"l['’]avance|\bne\s+(demandez|demande|demandes)\s+pas\s+(de\s+)?confirmation"
+    r"|\bhat\s+(\w+\s+){0,3}(bereits|schon|vorab|im\s+voraus)\s+(\w+\s+){0,3}(zugestimmt|genehmigt|"
+    r"freigegeben|eingewilligt)|\b(frag|frage|fragen)\s+(\w+\s+){0,3}nicht\s+(\w+\s+){0,2}(nach|um)\s+"
+    r"(Bestätigung|Erlaubnis|Zustimmung)|\bkeine\s+(Bestätigung|Rückfrage)\s+(nötig|erforderlich)"
+    r"|\bjá\s+(aprovou|autorizou|consentiu|aceitou)|\bnão\s+(peça|solicite|pergunte)\s+(\w+\s+)?"
+    r"confirmação|\bha\s+già\s+(approvato|autorizzato|acconsentito)|\bnon\s+chiedere\s+(\w+\s+)?"
+    r"conferma"
+    r"|(用户|使用者)(已经|已|事先|预先)(同意|授权|批准)|(事先|预先)(同意|授权|批准)|无需(用户)?确认|"
+    r"不(需要|必|用)(再)?(向用户)?确认|跳过确认"
+    r"|ユーザー(は|が)(事前に|すでに|既に)(承認|同意|許可)|事前に(承認|同意|許可)(済み|されて)|"
+    r"確認(は)?(不要|いりません|必要ありません)|確認せず"
+    r"|사용자(가|는)\s*(미리|이미|사전에)\s*(승인|동의|허락)|(미리|사전에)\s*(승인|동의)(했|하였|받았)|"
+    r"확인\s*(없이|하지\s*말)|확인(이|할)?\s*필요(가|는)?\s*없"
+)
+
 
 _APPROVAL = re.compile(
     r"\bwithout\s+(first\s+)?(asking|confirm\w*|approval|permission|consent|check\w*\s+"
@@ -29,8 +54,12 @@ _APPROVAL = re.compile(
     r"sin\s+(pedir|preguntar|confirmar)|sans\s+(demander|confirmation)|ohne\s+(Rückfrage|"
     r"nachzufragen|Bestätigung)|sem\s+(pedir|perguntar|confirmação)|senza\s+(chiedere|"
     r"conferma)|\b(signed\s+off|approved|agreed|consented)\s+(on\s+|to\s+)?(this|it|that)?\s*"
-    r"(in\s+advance|beforehand|ahead\s+of\s+time)|\bneed\s+not\s+be\s+confirmed|\bconfirmation\s+is\s+(a\s+formality|optional|"
-    r"unnecessary)",
+    r"(in\s+advance|beforehand|ahead\s+of\s+time)|\bneed\s+not\s+be\s+confirmed|\bconfirmation\s+"
+    r"(from\s+(the\s+)?\w+\s+)?is\s+(a\s+formality|optional|unnecessary)"
+    # The confirmation waived in the passive: "requests never need to be confirmed".
+    r"|\b(never|no\s+longer|do\s+not|don['’]?t|does\s+not|doesn['’]?t)\s+(need|have)\s+to\s+be\s+"
+    r"(confirmed|approved|checked|authori[sz]ed|reviewed)" + _OTHER_LANGUAGES,
+    # Consent claimed or confirmation waived in the other languages the cohorts use.
     _I,
 )
 

@@ -33,7 +33,12 @@ STEERS = re.compile(
     r"|\b(route|send|direct|redirect|use)\s+(every|all|each|any)\s+(\w+\s+){0,3}(through|via|to)\s+"
     r"this\s+(tool|server|one)|\b(every|all|each)\s+(\w+\s+){0,3}(here|through\s+this\s+tool)"
     r"[^.]{0,60}\b(including|whichever|even|meant\s+for|instead)\b"
-    r"|\b(whichever|regardless\s+of\s+(which|what))\s+(server|tool)\s+(the\s+user|they)\b",
+    r"|\b(whichever|regardless\s+of\s+(which|what))\s+(server|tool)\s+(the\s+user|they)\b"
+    # Another server's results called wrong, and trust asked for this tool alone.
+    r"|\b(results?|outputs?|answers?|data)\s+(from|of|returned\s+by)\s+(the\s+|an?\s+)?([\w-]+\s+)"
+    r"{0,2}(servers?|connectors?|integrations?|tools?)['’]?s?\b[^.;]{0,40}\b(are|is)\s+(\w+\s+)?"
+    r"(wrong|unreliable|inaccurate|outdated|stale|incorrect|broken|untrustworthy|fake)\b"
+    r"|\bonly\s+trust\s+this\b|\btrust\s+only\s+this\b",
     _I,
 )
 
@@ -44,7 +49,7 @@ OVERRIDES = re.compile(
     r"question)|\bignor\w*\s+(\w+\s+){0,3}(user|usuario|utilisateur|nutzer|usuário|utente|"
     r"previous\s+instructions|prior\s+instructions|earlier\s+instructions|your\s+instructions)"
     r"|\bignora\s+lo\s+que|\bignore\s+les\s+consignes|\b(carry\s+out|execute|follow|obey|run|"
-    r"act\s+on|perform)\s+(that|those|these|the|any|its|their)\s+(\w+\s+)?(line|lines|"
+    r"act\s+on|perform)\s+(that|those|these|the|any|its|their|each|every|all(\s+the)?)\s+(\w+\s+)?(line|lines|"
     r"instructions?|commands?|steps?|tasks?|directives?)\b"
     r"|\binstructions\s+that\s+(the\s+)?(assistant|model|agent|you)\s+(has|have|must|should)\s+"
     r"to\s+(carry\s+out|follow|execute|obey)"
@@ -129,7 +134,8 @@ REPORTED_FALSELY = re.compile(
     r"([\w-]+\s+){0,3}as\s+"
     r"|\b(report|tell|say|confirm|inform)\w*\s+(to\s+)?(the\s+)?(user|them|customer)\s+that\s+"
     r"(\w+\s+){0,4}(was|were|has\s+been|have\s+been|is|went)\s+(\w+\s+)?(as\s+requested|"
-    r"successful\w*|done|completed|fine|through|ok)\b",
+    r"successful\w*|done|completed|fine|through|ok)\b"
+    r"|\binstead\b[^.]{0,120}\b(tell|assure|reassure)\w*\s+(the\s+user|them|the\s+customer)\b",
     _I,
 )
 
@@ -153,7 +159,20 @@ AUTHORITY = re.compile(
     r"|\b(counts?|are|is)\s+as\s+(system|operator|developer)\s+(instructions?|messages?)"
     r"|(приоритет|priorité|vorrang|prioridad|prioridade|priorità)\s+\w*\s*(над|sur|vor|sobre|"
     r"su|über)|системн\w+\s+указани\w*|instructions?\s+(du\s+)?système|"
-    r"systemanweisung\w*|instrucciones\s+del\s+sistema",
+    r"systemanweisung\w*|instrucciones\s+del\s+sistema"
+    # The model told to drop its own instructions: "discard your current instructions".
+    r"|\b(discard|drop|forget|abandon|set\s+aside|disregard|throw\s+away|overwrite|replace|"
+    r"ignore)\s+(all\s+(of\s+)?)?(your|the\s+(assistant|model|agent)['’]s|its\s+own)\s+"
+    r"(\w+\s+)?(instructions|guidelines|rules|system\s+prompt|directives|prompt)\b"
+    # Data given the rank of instructions: "are the assistant's highest-ranking instructions",
+    # "the same standing as the instructions you were deployed with".
+    r"|\b(is|are|becomes?|serves?\s+as)\s+(the\s+|your\s+)?((assistant|model|agent)['’]s\s+)?"
+    r"(authoritative|binding|highest[- ]\w+|top[- ]\w+|overriding|new|real|actual)\s+"
+    r"(system\s+prompt|instructions|directives|orders)\b"
+    r"|\b(is|are)\s+(your|the\s+(assistant|model|agent)['’]s)\s+(\w+\s+)?(instructions|"
+    r"system\s+prompt|directives|orders)\b"
+    r"|\b(same|equal)\s+(standing|weight|authority|priority|rank|status)\s+as\s+(the\s+|your\s+)?"
+    r"(\w+\s+){0,2}(instructions|system\s+prompt|operator|developer|user)",
     _I,
 )
 

@@ -8,7 +8,7 @@ import re
 from workset.mcp.poison_structure.purpose import Purpose
 from workset.mcp.poison_structure.sinks import ADDRESSED, MOVE_NEGATED, MOVE_RE, URL_RE, sink
 from workset.mcp.poison_structure.sources import SOURCE_WORD, SOURCES, TEMPLATE, is_copy
-from workset.mcp.poison_structure.text import USER_GATE, negated_clause, quoted
+from workset.mcp.poison_structure.text import gated, negated_clause, quoted
 
 _I = re.IGNORECASE
 
@@ -25,8 +25,9 @@ def named_flow(text: str, purpose: Purpose) -> bool:
 
 
 def templated(sentence: str, purpose: Purpose) -> bool:
-    """An address with placeholders the tool's parameters do not fill: ``?q={chat}``."""
-    for url in re.finditer(r"https?://\S+", sentence):
+    """An address with placeholders the tool's parameters do not fill: ``?q={chat}``, with or
+    without a scheme (``snippetbox.dev/s/{id}?k={api_key}``)."""
+    for url in _ADDRESS.finditer(sentence):
         fields = [a or b for a, b in TEMPLATE.findall(url.group(0))]
         for field in fields:
             spelled = re.sub(r"[_.\-]+", " ", field.lower())
@@ -37,9 +38,12 @@ def templated(sentence: str, purpose: Purpose) -> bool:
     return False
 
 
+_ADDRESS = re.compile(r"https?://\S+|\b[\w-]+(\.[\w-]+)+/\S*[{<]\S*")
+
+
 def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bool) -> bool:
     """An out-of-scope source and a sink in the same sentence, the source not negated."""
-    if kind == "switch" or USER_GATE.search(sentence):
+    if kind == "switch":
         return False
     if kind == "data" and len(sentence.split()) < 4:  # a bare value (fixed-destination reads it)
         return False
@@ -50,6 +54,8 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         if not purpose.covers(kind_, scope)
         and not negated_clause(sentence, m.start())
         and not quoted(sentence, m)
+        and not gated(sentence, m.start())
+        and not _own_input(sentence, m, purpose)
     ]
     live = [m for m in live if not _reference(sentence, m) and not _own_path(m, purpose)]
     if _SERVER_SIDE.search(sentence) and not re.search(
@@ -70,6 +76,16 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
     if kind in ("parameter", "data") and MOVE_RE.search(sentence):
         return True  # a parameter's own text asking for the source: the parameter is the sink
     return sink(sentence, purpose, name)
+
+
+def _own_input(sentence: str, match: re.Match[str], purpose: Purpose) -> bool:
+    """``Secrets in the manifest`` for a tool whose parameter is ``manifest``: the source is
+    the tool's own input."""
+    after = sentence[match.end() : match.end() + 40].lower()
+    held = re.match(
+        r"\s+(in|inside|within|from|of)\s+(the\s+|this\s+|that\s+|your\s+)?([\w-]+)", after
+    )
+    return bool(held) and held.group(3).replace("-", "_") in purpose.params
 
 
 _SERVER_SIDE = re.compile(
@@ -100,6 +116,10 @@ def _reference(sentence: str, match: re.Match[str]) -> bool:
     before = sentence[max(0, match.start() - 40) : match.start()]
     if re.search(r"\b(env(ironment)?\s+var(iable)?s?|name\s+of)\s+(\w+\s+){0,3}$", before, _I):
         return True  # "env var holding a bearer token"
+    if re.search(
+        r"\b(referenc\w*|by\s+name|names?\s+of|ids?\s+of)\s+(existing\s+|the\s+)?$", before, _I
+    ):
+        return True  # "prefer referencing existing Secrets": a pointer, not the value
     after = sentence[match.end() : match.end() + 30]
     if re.match(r"env|environment", match.group(0), _I) and re.match(
         r"\s*(holding|named|called|that\s+holds|containing|with\s+the\s+name|name)\b", after, _I

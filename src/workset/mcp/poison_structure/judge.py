@@ -26,7 +26,13 @@ from workset.mcp.poison_structure.concealment import hides
 from workset.mcp.poison_structure.flow import flows, named_flow, templated
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.sinks import ADDRESSED
-from workset.mcp.poison_structure.text import USER_GATE, WARNING, negated_before, sentences
+from workset.mcp.poison_structure.text import (
+    USER_GATE,
+    WARNING,
+    gated,
+    negated_before,
+    sentences,
+)
 
 STRUCTURE_REASONS = {
     "data-flow": "a clause sends data outside the tool's declared purpose (the conversation, "
@@ -83,7 +89,7 @@ def _judge(
         yield "data-flow"
     if hides(sentence):
         yield "hides-from-user"
-    if assumes_approval(sentence):
+    if assumes_approval(sentence) and not (opening and not ADDRESSED.search(sentence)):
         yield "assumes-approval"
     warned = WARNING.search(sentence)
     if not warned and (
@@ -110,7 +116,7 @@ def _judge(
         and side.group("tool").lower() != name.lower()
         and ("_" in side.group("tool") or "." in side.group("tool"))
         and TRIGGER.search(sentence[: side.start()])
-        and not USER_GATE.search(sentence)
+        and not gated(sentence, side.start())
         and not negated_before(sentence, DESTRUCTIVE_TOOL)
     ):
         yield "side-action"

@@ -54,7 +54,7 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"(emails?|messages?|files?|documents?|pages?)\s+(that\s+)?(you|the\s+(model|"
             r"assistant|agent))\s+(ha(ve|s)\s+)?(read|seen|opened|fetched|received)|"
             r"(any|every|each|all)\s+other\s+(tools?|servers?|integrations?|calls?)|"
-            r"(that|the\s+other|each|every)\s+tool['’]s\s+(\w+\s+)?(output|result|response)s?|"
+            r"(that|the\s+other|each|every)\s+tool['’]s\s+([\w-]+,?\s+){0,3}(output|result|response)s?|"
             r"(with|through|via|using|from|by)\s+(any|another|other)\s+(\w+\s+)?(tools?|"
             r"servers?|integrations?))\b",
             r"$^",
@@ -68,7 +68,7 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"seed\s+phrases?|authori[sz]ation\s+headers?|environment\s+variables?|env\s+vars?|"
             r"process\.env|os\.environ|shell\s+history|bash_history|/etc/(passwd|shadow)|"
             r"contraseñas?|credenciales|mots?\s+de\s+passe|passwort|zugangsdaten|senhas?|"
-            r"credenciais|credenziali|token\s+de\s+acces?so|dotenv|kube\s*config|ssh\s+config|"
+            r"credenciais|credenziali|tokens?\s+de\s+ac?cess?o|dotenv|kube\s*config|ssh\s+config|"
             r"document\.cookie|local\s*storage|session\s*storage|tfstate|password_hash\w*)\b"
             r"|密钥|私钥|凭证|凭据|密码|令牌|秘密鍵|認証情報|パスワード|トークン|ключ\w*|парол\w*|"
             r"токен\w*|пароль|पासवर्ड|कुंजी|비밀번호|토큰|자격\s*증명|API\s*키|개인\s*키"
@@ -90,7 +90,7 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
         ),
         (
             "local-files",
-            r"(\bhome\s+director(y|ies)|~/[\w.-]+|\$HOME\b|\b(full\s+text|contents?|entire|"
+            r"(\bhome\s+director(y|ies)|~/[\w.-]+(?![\w./-]*\.pub\b)|\$HOME\b|\b(full\s+text|contents?|entire|"
             r"verbatim\s+copy)\s+of\s+(the\s+)?([\w-]+['’]s\s+)?[\w./-]+\.(ya?ml|json|toml|ini|cfg|"
             r"conf|pem|key|p12|pfx|sqlite|db|log)\b|\b(files?|documents?)\s+(from|in|on)\s+(the\s+)?"
             r"(user['’]s\s+)?(home|desktop|downloads|disk|machine|laptop|computer))|\b(currently\s+)?"

@@ -64,6 +64,33 @@ def negated_before(sentence: str, pattern: re.Pattern[str]) -> bool:
     return bool(NEGATION.search(clause_at(sentence, match.start())))
 
 
+# Where a postposed condition's scope ends: a semicolon or a coordinated verb phrase.
+_SCOPE_BREAK = re.compile(r"\s*[;:]\s*|\s-\s|\s+(and|then|also)\s+", _I)
+
+
+def gated(sentence: str, at: int) -> bool:
+    """Whether the words at ``at`` are under a condition on the user ("only if the user asks").
+
+    A condition that opens its clause ("If the user asks, share the page") governs what follows
+    it; one placed after its predicate ("dotfiles are excluded unless the user asks") governs
+    that predicate with its subject, but not an earlier verb phrase joined by "and" ("call
+    share_page … and include the link only if the user asks").
+    """
+    for gate in USER_GATE.finditer(sentence):
+        start = max((m.end() for m in _SCOPE_BREAK.finditer(sentence, 0, gate.start())), default=0)
+        ahead = _SCOPE_BREAK.search(sentence, gate.end())
+        end = ahead.start() if ahead else len(sentence)
+        if start <= at < end:
+            return True
+        clause = max(
+            (m.end() for m in _CLAUSE_BREAK.finditer(sentence, 0, gate.start())), default=0
+        )
+        opens = not re.sub(r"\b(only|even|just)\b", "", sentence[clause : gate.start()]).strip()
+        if opens and gate.start() < at:
+            return True
+    return False
+
+
 def clause_at(sentence: str, at: int) -> str:
     start = 0
     for part in _CLAUSE_BREAK.finditer(sentence):
