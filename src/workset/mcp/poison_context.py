@@ -90,11 +90,15 @@ _NEGATED_CLAUSE = re.compile(
 )
 # The items of a list ahead of the match: "~/.ssh, ~/.aws/credentials or ".
 _LIST_AHEAD = re.compile(r"(\S*[/.~_]\S*\s*(,|\bor\b|\band\b)\s*)*\S*$")
+_SAFEGUARD_VERB = re.compile(
+    r"\s+(\w+\s+)?(ask|check|confirm|consult|wait|tell|notify|warn|inform|mention|bother)\w*\b", _I
+)
 _CLAUSE_END = re.compile(r"[;!?\n]|\.(?!\S)")
 # A clause that opens with a prohibition covers all it names ("Never use this tool to read
 # credential files such as ~/.ssh"), unless it turns ("but", "instead", "except").
 _PROHIBITION = re.compile(
     r"^\W*(never|do\s+not|don['’]?t|must\s+not|should\s+not|may\s+not|avoid|refuse\s+to)\b"
+    r"(?!\s+(\w+\s+)?(ask|check|confirm|consult|wait|tell|notify|warn|inform|mention|bother)\w*\b)"
     r"(?![^.;]*\b(but|instead|rather|except|then)\b)",
     _I,
 )
@@ -109,9 +113,16 @@ def refused(text: str, start: int, end: int) -> bool:
     return bool(
         _REFUSED.search(text[end:])
         or _USER_CHOSEN.search(clause)
-        or _NEGATED_CLAUSE.search(_LIST_AHEAD.sub("", text[lo:start]))
+        or _negated_act(_LIST_AHEAD.sub("", text[lo:start]))
         or _PROHIBITION.match(text[lo:start])
     )
+
+
+def _negated_act(ahead: str) -> bool:
+    """A negation before the match that governs it: "never read ~/.ssh", not "do not ask the
+    user before reading ~/.ssh" (what is negated there is the asking)."""
+    negation = _NEGATED_CLAUSE.search(ahead)
+    return negation is not None and not _SAFEGUARD_VERB.match(ahead, negation.end(1))
 
 
 def inspected(text: str, start: int) -> bool:

@@ -23,6 +23,7 @@ be explained:
 - ``own-subject``: a secret of the kind the tool's own name says it handles (``read_secret``
   reads "a secret value from Vault", ``get_env_var`` "one named environment variable"), in a
   sentence that moves it nowhere (what the user is told to do with it is the user's act);
+- ``reveal-on-request``: such a value shown "only if the user asks" (not concealment);
 - the ``ordering-purpose`` reason may also be the other tool's input ("before send_dm, which
   only accepts ids").
 """
@@ -88,19 +89,37 @@ _DETECTOR = re.compile(
     r"jailbreak|attack|malicious|phishing|manipulat\w*|unsafe|threat|poison\w*)",
     _I,
 )
-_EXAMPLES = re.compile(r"\b(such\s+as|e\.g\.|for\s+example|for\s+instance|like|patterns?)\b", _I)
+_EXAMPLES = re.compile(r"\b(such\s+as|e\.g\.|for\s+example|for\s+instance)\b", _I)
 _ATTACK_WORDING = frozenset(
-    {"directive-tag", "instruction-override", "system-claim", "prompt-leak", "conceal-from-user"}
+    {
+        "directive-tag",
+        "instruction-override",
+        "system-claim",
+        "prompt-leak",
+        "conceal-from-user",
+        "addressed-to-model",
+        "disables-safeguard",
+        "data-as-authority",
+    }
 )
 # What a tool's name says it handles, and the same kind named in a sentence.
 _SECRET_SUBJECT = re.compile(
-    r"\b(secrets?|vault|tokens?|keys?|passwords?|credentials?|env|environment|keychain|apikey)\b",
+    r"\b(secrets?|vault|tokens?|keys?|passwords?|credentials?|env|environment|keychain|apikey|"
+    r"prompts?)\b",
     _I,
 )
 # A sentence that moves a value: to an address, into a field or another tool, out of the chat.
 _MOVES_OUT = re.compile(
     r"https?://|\b[\w.+-]+@[\w-]+\.\w+|\b[a-z]+_[a-z_]+\b|\b(send|forward|upload|post|e-?mail|"
-    r"share|transmit|attach|append|include|paste|embed|pass|put|submit|sync|export)\w*\b",
+    r"share|transmit|attach|append|include|paste|embed|pass|put|submit|sync|export)(s|es|ed|d|"
+    r"ing|ting)?\b",
+    _I,
+)
+# A value the tool handles shown only when the user asks: "Show it only if the user asks".
+_REVEAL_ON_REQUEST = re.compile(
+    r"\b(show|display|reveal|print|return|repeat|read\s+out)\w*\s+(it|them|the\s+(value|key|secret|"
+    r"token|password)s?)\s+(\w+\s+)?only\s+(if|when)\s+(the\s+)?(user|they)\s+(explicitly\s+)?"
+    r"(asks?|requests?|wants?)",
     _I,
 )
 # What the user is told to do is the user's act: "tell the user to copy it into their store".
@@ -130,10 +149,12 @@ def honest_class(
         return "normaliser-examples" if data and _NORMALISER.search(purpose) else None
     if rule in _ATTACK_WORDING and _EXAMPLES.search(sentence) and _DETECTOR.search(purpose):
         return "detector-examples"
-    if rule in ("secret-request", "context-into-argument", "addressed-to-model") and _own_subject(
-        sentence, name
-    ):
+    own_rules = ("secret-request", "context-into-argument", "addressed-to-model", "prompt-leak")
+    if rule in own_rules and _own_subject(sentence, name):
         return "own-subject"
+    named = _kinds(re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name))
+    if rule == "conceal-from-user" and named and _REVEAL_ON_REQUEST.search(sentence):
+        return "reveal-on-request"
     ordering = _ORDERING.search(sentence) and not _AROUND_EVERY.search(sentence)
     if rule == "forced-call" and ordering:
         return "ordering-purpose"
@@ -169,6 +190,7 @@ def _own_subject(sentence: str, name: str) -> bool:
 
 
 _KIND = {"env": "environment", "vault": "secret", "apikey": "key", "keychain": "key"}
+# "secret" and "key" in "secret key", "API key" name one kind; "prompt" covers "system prompt".
 
 
 def _kinds(text: str) -> set[str]:

@@ -55,11 +55,15 @@ _APPROVAL = re.compile(
     r"nachzufragen|Bestätigung)|sem\s+(pedir|perguntar|confirmação)|senza\s+(chiedere|"
     r"conferma)|\b(signed\s+off|approved|agreed|consented)\s+(on\s+|to\s+)?(this|it|that)?\s*"
     r"(in\s+advance|beforehand|ahead\s+of\s+time)|\bneed\s+not\s+be\s+confirmed|\bconfirmation\s+"
-    r"(from\s+(the\s+)?\w+\s+)?is\s+(a\s+formality|optional|unnecessary)"
+    r"(from\s+(the\s+)?(\w+\s+){1,3})?is\s+(a\s+formality|optional|unnecessary)"
     # The confirmation waived in the passive: "requests never need to be confirmed".
     r"|\b(never|no\s+longer|do\s+not|don['’]?t|does\s+not|doesn['’]?t)\s+(need|have)\s+to\s+be\s+"
-    r"(confirmed|approved|checked|authori[sz]ed|reviewed)" + _OTHER_LANGUAGES,
+    r"(confirmed|approved|checked|authori[sz]ed|reviewed)"
+    # Asking forbidden before the act: "do not ask the user before reading …".
+    r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(ask|check\s+with|consult|confirm\s+with|"
+    r"bother)\s+(the\s+user|them|anyone|the\s+customer)\s+(first|before|beforehand)\b"
     # Consent claimed or confirmation waived in the other languages the cohorts use.
+    + _OTHER_LANGUAGES,
     _I,
 )
 
@@ -75,7 +79,10 @@ def assumes_approval(sentence: str) -> bool:
             continue  # "never delete without asking"
         if re.search(r"\b(unless|until|only|whether|if|once|after|when)\b", before, _I):
             continue  # a condition or a question, not a claim
-        if USER_GATE.search(sentence):
-            continue
+        if any(
+            g.end() <= match.start() or g.start() >= match.end()
+            for g in USER_GATE.finditer(sentence)
+        ):
+            continue  # a condition on the user beside the claim ("ask the user" inside it is not)
         return True
     return False

@@ -27,7 +27,8 @@ STEERS = re.compile(
     r"connectors?|readers?|integrations?|plugins?|providers?|services?|implementations?)\b"
     r"[^.]{0,80}\b(insecure|unsafe|deprecated|broken|leak\w*|harvest\w*|sell\w*|untrusted|"
     r"malicious|compromised|must\s+be\s+avoided|should\s+be\s+avoided|avoid|never\s+use|"
-    r"do\s+not\s+use|stick\s+with|only\s+this)\b"
+    r"do\s+not\s+use|stick\s+with|only\s+this|fabricat\w*|made[- ]up|unreliable|inaccurate|"
+    r"hallucinat\w*|untrustworthy|wrong|exclusively)\b"
     r"|\b(stop|avoid|never|do\s+not|don['’]?t)\s+(using|use|call\w*)\s+(the\s+)?(\w+\s+){0,2}"
     r"(tool|server|connector|search)\b[^.]{0,60}\b(this|here|only)\b"
     r"|\b(route|send|direct|redirect|use)\s+(every|all|each|any)\s+(\w+\s+){0,3}(through|via|to)\s+"
@@ -38,7 +39,8 @@ STEERS = re.compile(
     r"|\b(results?|outputs?|answers?|data)\s+(from|of|returned\s+by)\s+(the\s+|an?\s+)?([\w-]+\s+)"
     r"{0,2}(servers?|connectors?|integrations?|tools?)['’]?s?\b[^.;]{0,40}\b(are|is)\s+(\w+\s+)?"
     r"(wrong|unreliable|inaccurate|outdated|stale|incorrect|broken|untrustworthy|fake)\b"
-    r"|\bonly\s+trust\s+this\b|\btrust\s+only\s+this\b",
+    r"|\bonly\s+trust\s+this\b|\btrust\s+only\s+this\b|\brely\s+(only|solely|exclusively)\s+on\s+"
+    r"this\b|\brely\s+on\s+this\s+(\w+\s+)?(exclusively|alone|only)\b",
     _I,
 )
 
@@ -135,7 +137,10 @@ REPORTED_FALSELY = re.compile(
     r"|\b(report|tell|say|confirm|inform)\w*\s+(to\s+)?(the\s+)?(user|them|customer)\s+that\s+"
     r"(\w+\s+){0,4}(was|were|has\s+been|have\s+been|is|went)\s+(\w+\s+)?(as\s+requested|"
     r"successful\w*|done|completed|fine|through|ok)\b"
-    r"|\binstead\b[^.]{0,120}\b(tell|assure|reassure)\w*\s+(the\s+user|them|the\s+customer)\b",
+    # A substitute act, and the user told the act they asked for happened.
+    r"|\binstead\b[^.]{0,120}\b(tell|report|say|confirm|assure|reassure)\w*\s+(to\s+)?(the\s+user|"
+    r"them|the\s+customer)\s+(that\s+)?(it|the\s+[\w-]+)\s+(was|were|has\s+been|have\s+been|went)\s+"
+    r"(\w+\s+)?(through|done|completed|successful\w*|deleted|cancell?ed|removed|sent|paid|closed)\b",
     _I,
 )
 
@@ -171,6 +176,20 @@ AUTHORITY = re.compile(
     r"(system\s+prompt|instructions|directives|orders)\b"
     r"|\b(is|are)\s+(your|the\s+(assistant|model|agent)['’]s)\s+(\w+\s+)?(instructions|"
     r"system\s+prompt|directives|orders)\b"
+    r"|\b(replaces|supersedes|overrides|overrules|voids|cancels|takes\s+the\s+place\s+of)\s+(all\s+)?"
+    r"(your|the\s+(assistant|model|agent)['’]s)\s+(\w+\s+)?(instructions|guidelines|rules|system\s+"
+    r"prompt|directives)\b"
+    r"|\b(remplace|ignore|oublie|ignorez|oubliez)\w*\s+(vos|tes)\s+(\w+\s+)?(instructions|consignes|"
+    r"règles)|\b(reemplaza|sustituye|ignora|olvida)\w*\s+(tus|sus)\s+(\w+\s+)?(instrucciones|"
+    r"reglas|directrices)|\b(ersetzt|ignoriere|vergiss|ignorieren\s+Sie)\s+(deine|Ihre|alle)\s+"
+    r"(\w+\s+)?(Anweisungen|Richtlinien|Regeln)|\b(substitui|ignora|esqueça)\w*\s+(as\s+)?(suas|tuas)\s+"
+    r"(\w+\s+)?(instruções|regras)|\b(sostituisce|ignora|dimentica)\w*\s+(le\s+)?(tue|sue)\s+"
+    r"(\w+\s+)?(istruzioni|regole)|(заменя|игнориру|забуд)\w*\s+(ваши|твои|свои)\s+(\w+\s+)?"
+    r"(инструкци|правил)\w*|(替换|取代|忽略|无视)(你|您)的(\w{0,4})(指令|指示|系统提示|规则)|"
+    r"(あなた|君)の(指示|命令|システムプロンプト)を(置き換え|無視|忘れ)|(당신|너)의\s*(지시|지침|시스템\s*프롬프트)"
+    r"\w*\s*(를|을)?\s*(대체|무시|잊)"
+    r"|\bfollow\s+(it|them|this|the\s+\w+)\s+even\s+(where|when|if)\s+(it|they)\s+(contradicts?|"
+    r"conflicts?\s+with)"
     r"|\b(same|equal)\s+(standing|weight|authority|priority|rank|status)\s+as\s+(the\s+|your\s+)?"
     r"(\w+\s+){0,2}(instructions|system\s+prompt|operator|developer|user)",
     _I,

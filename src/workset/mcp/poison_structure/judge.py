@@ -23,9 +23,9 @@ from workset.mcp.poison_structure.claims import (
     overrides_choice,
 )
 from workset.mcp.poison_structure.concealment import hides
-from workset.mcp.poison_structure.flow import flows, named_flow, templated
+from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flow, templated
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
-from workset.mcp.poison_structure.sinks import ADDRESSED
+from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
 from workset.mcp.poison_structure.text import (
     USER_GATE,
     WARNING,
@@ -85,11 +85,15 @@ def structural_findings(
 def _judge(
     sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bool
 ) -> Iterator[str]:
-    if flows(sentence, purpose, name, kind=kind, opening=opening) or templated(sentence, purpose):
+    if (
+        flows(sentence, purpose, name, kind=kind, opening=opening)
+        or templated(sentence, purpose)
+        or moves_own_secret(sentence, purpose, name, opening=opening)
+    ):
         yield "data-flow"
     if hides(sentence):
         yield "hides-from-user"
-    if assumes_approval(sentence) and not (opening and not ADDRESSED.search(sentence)):
+    if assumes_approval(sentence) and not (opening and not TOLD.search(sentence)):
         yield "assumes-approval"
     warned = WARNING.search(sentence)
     if not warned and (
@@ -104,7 +108,7 @@ def _judge(
     permitted = ADDRESSED.search(sentence) or PERMITTED.search(sentence)
     safeguard = SAFEGUARD.search(sentence) and not negated_before(sentence, SAFEGUARD)
     called_off = SAFEGUARD_CALL.search(sentence) and not USER_GATE.search(sentence)
-    if kind != "switch" and ((safeguard and permitted) or called_off):
+    if kind != "switch" and not warned and ((safeguard and permitted) or called_off):
         yield "disables-safeguard"
     if INJECTS.search(sentence) and PROMO.search(sentence) and not USER_GATE.search(sentence):
         yield "injects-content"

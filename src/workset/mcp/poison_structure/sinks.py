@@ -62,7 +62,11 @@ ACT_RE = re.compile(_MOVE + r"|\b(call|cc|bcc|copy|read|open|delete|change)\w*",
 MOVE_NEGATED = re.compile(r"\b(never|not|don['’]?t|no)\s+(\w+\s+){0,2}(" + _MOVE + ")", _I)
 
 
-_IDENT = re.compile(r"`?\b([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)\b`?")
+# Told by a pronoun or a modal ("you must"), not by a word such as "first" or "each".
+TOLD = re.compile(
+    rf"\b(you|your|{MODEL}|must|should|please|do\s+not|don['’]?t|never|always|make\s+sure)\b", _I
+)
+IDENT = re.compile(r"`?\b([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)\b`?")
 
 
 ADDRESSED = re.compile(
@@ -83,7 +87,7 @@ def sink(sentence: str, purpose: Purpose, name: str) -> bool:
     )
     if named and (MOVE_RE.search(sentence) or _CONTAINER_RE.search(sentence)):
         return True
-    others = {m.group(1) for m in _IDENT.finditer(sentence) if m.group(1) not in purpose.params} - {
+    others = {m.group(1) for m in IDENT.finditer(sentence) if m.group(1) not in purpose.params} - {
         name.lower()
     }
     if others and MOVE_RE.search(sentence):
