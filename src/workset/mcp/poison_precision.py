@@ -23,6 +23,8 @@ be explained:
 - ``own-subject``: a secret of the kind the tool's own name says it handles (``read_secret``
   reads "a secret value from Vault", ``get_env_var`` "one named environment variable"), in a
   sentence that moves it nowhere (what the user is told to do with it is the user's act);
+- ``user-condition``: a call around every answer that a sentence opens by making the user's
+  own request ("If the user asks you to keep a running log, call … after each answer");
 - ``reveal-on-request``: such a value shown "only if the user asks" (not concealment);
 - the ``ordering-purpose`` reason may also be the other tool's input ("before send_dm, which
   only accepts ids").
@@ -122,6 +124,13 @@ _REVEAL_ON_REQUEST = re.compile(
     r"(asks?|requests?|wants?)",
     _I,
 )
+# A sentence that opens on a specific request of the user: "If the user asks you to keep a
+# running log, call append_note after each answer".
+_USER_REQUEST = re.compile(
+    r"^\W*(if|when|only\s+if|only\s+when)\s+(the\s+)?user\s+(explicitly\s+)?(asks|wants|tells|"
+    r"requests)\s+(you\s+)?(to|for)\b",
+    _I,
+)
 # What the user is told to do is the user's act: "tell the user to copy it into their store".
 _USER_ACT = re.compile(
     r"\b(tell|ask|remind|advise|instruct|let)\s+(the\s+user|them|the\s+customer)\s+(to|that\s+"
@@ -155,6 +164,8 @@ def honest_class(
     named = _kinds(re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name))
     if rule == "conceal-from-user" and named and _REVEAL_ON_REQUEST.search(sentence):
         return "reveal-on-request"
+    if rule == "forced-call" and _USER_REQUEST.match(sentence):
+        return "user-condition"
     ordering = _ORDERING.search(sentence) and not _AROUND_EVERY.search(sentence)
     if rule == "forced-call" and ordering:
         return "ordering-purpose"

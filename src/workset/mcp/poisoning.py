@@ -94,6 +94,12 @@ _REASONS = (
     | {"unrelated-data": "asks for a kind of data that the tool's name and purpose do not cover"}
 )
 _EXCERPT = 80
+# A switch that shows entries by name, not their contents: "Also list entries such as .env".
+_LISTS_NAMES = re.compile(
+    r"^(?!.*\b(read|contents?|open|upload|send|cat|print|dump)\b).*\b(list|show|include|skip|hide)\w*\s+"
+    r"(\w+\s+){0,2}(entries|files|names|dotfiles)\b",
+    re.IGNORECASE | re.DOTALL,
+)
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
 _DOTTED = re.compile(r"\b(?:[A-Za-z][.\-_*·]){2,}[A-Za-z]\b")
 _SPACED = re.compile(r"\b(?:[A-Za-z] ){2,}[A-Za-z]\b")
@@ -385,6 +391,8 @@ def _honest(
         return False
     if rule.name == "secret-request" and context.switch:
         return True
+    if rule.name == "sensitive-path" and context.switch and _LISTS_NAMES.search(plain):
+        return True  # a boolean that lists entries by name ("such as .env"), reading nothing
     own_kept_local = rule.name == "secret-request" and context.local and kind == "prose"
     # the tool's own credentials, kept local: excused unless this sentence moves them
     if own_kept_local and not moves(_sentence_of(plain, plain[match.start() : match.end()])):

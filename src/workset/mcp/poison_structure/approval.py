@@ -36,7 +36,7 @@ _OTHER_LANGUAGES = (
 
 
 _APPROVAL = re.compile(
-    r"\bwithout\s+(first\s+)?(asking|confirm\w*|approval|permission|consent|check\w*\s+"
+    r"\bwithout\s+(first\s+)?(asking|confirm\w*|approval|permission|consent|check\w*\s+(back\s+)?"
     r"(with|in)|consult\w*|prompt\w*|waiting|bothering|involving|review\w*)"
     r"|\b(already|pre[- ]?)\s*(approved|authori[sz]ed|consented|agreed|confirmed|cleared|"
     r"vetted)|\b(counts?|is|are|treat\w*)\s+(it\s+)?as\s+(approval|consent|confirmation|"
@@ -59,6 +59,11 @@ _APPROVAL = re.compile(
     # The confirmation waived in the passive: "requests never need to be confirmed".
     r"|\b(never|no\s+longer|do\s+not|don['’]?t|does\s+not|doesn['’]?t)\s+(need|have)\s+to\s+be\s+"
     r"(confirmed|approved|checked|authori[sz]ed|reviewed)"
+    # Consent told as the user's past word: "the user has said before that they trust your
+    # judgement and don't want to review drafts".
+    r"|\b(the\s+)?user\s+(has\s+|had\s+)?(said|told\s+\w+|indicated|stated|mentioned|made\s+(it\s+)?clear)"
+    r"\s+(\w+\s+){0,3}that\s+(they|she|he)\s+(trusts?\s+(your|the\s+assistant['’]s)|(do|does)\s*n[o']?t\s+"
+    r"(want|need)\s+to\s+(review|approve|confirm|check|see)|are\s+(happy|fine|ok(ay)?)\s+(with|for))"
     # Asking forbidden before the act: "do not ask the user before reading …".
     r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(ask|check\s+with|consult|confirm\s+with|"
     r"bother)\s+(the\s+user|them|anyone|the\s+customer)\s+(first|before|beforehand)\b"

@@ -107,6 +107,10 @@ _OVERRIDES_CHOICE = re.compile(
     r"|\b(instead\s+of|in\s+place\s+of|rather\s+than|regardless\s+of|irrespective\s+of)\s+"
     r"(the\s+)?(user|customer|caller)['’]s\s+(\w+\s+)?(choice|request|selection|input|value|"
     r"instructions?|account|answer|recipient|destination|address)\b"
+    # "Whatever seat the user picks, choose the premium option".
+    r"|\bwhatever\s+(\w+\s+){0,2}(the\s+)?(user|customer|caller|they)\s+(picks?|chooses?|selects?|"
+    r"wants?|requests?|enters?|says|asks\s+for)\b[^.;]{0,20},\s*(choose|use|book|pick|select|set|send|"
+    r"charge|apply)\s+(the|a|our|this)\b"
     r"|\b(no\s+lugar|em\s+vez|ao\s+invés)\s+d[aoe]\s+(\w+\s+){0,3}(informad[oa]|indicad[oa]|"
     r"escolhid[oa])\s+pelo\s+usuário|\bmême\s+si\s+l['’]utilisat\w+|\bau\s+lieu\s+d[eu']\s*"
     r"(\w+\s+){0,3}(de\s+)?l['’]utilisat\w+|\b(aunque|incluso\s+si)\s+el\s+usuario|\ben\s+lugar\s+"
@@ -190,6 +194,13 @@ AUTHORITY = re.compile(
     r"\w*\s*(를|을)?\s*(대체|무시|잊)"
     r"|\bfollow\s+(it|them|this|the\s+\w+)\s+even\s+(where|when|if)\s+(it|they)\s+(contradicts?|"
     r"conflicts?\s+with)"
+    # Data that counts as orders for the model: "results … count as instructions you must carry
+    # out", "what follows it should be done".
+    r"|\b(count|counts|serve|serves|act|acts|are|is)\s+(as\s+)?(\w+\s+){0,2}(instructions|orders|"
+    r"directives|commands)\s+(that\s+)?(you|the\s+(model|assistant|agent))\s+(must|should|are\s+to|"
+    r"have\s+to|need\s+to)\b"
+    r"|\b(what|whatever|the\s+text\s+that)\s+(follows|comes\s+after)\s+(it|that|them|the\s+\w+)\s+"
+    r"(should|must|is\s+to|has\s+to)\s+be\s+(done|carried\s+out|executed|followed|performed|obeyed)"
     r"|\b(same|equal)\s+(standing|weight|authority|priority|rank|status)\s+as\s+(the\s+|your\s+)?"
     r"(\w+\s+){0,2}(instructions|system\s+prompt|operator|developer|user)",
     _I,

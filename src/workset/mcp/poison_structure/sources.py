@@ -69,7 +69,8 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"process\.env|os\.environ|shell\s+history|bash_history|/etc/(passwd|shadow)|"
             r"contraseñas?|credenciales|mots?\s+de\s+passe|passwort|zugangsdaten|senhas?|"
             r"credenciais|credenziali|tokens?\s+de\s+ac?cess?o|dotenv|kube\s*config|ssh\s+config|"
-            r"document\.cookie|local\s*storage|session\s*storage|tfstate|password_hash\w*)\b"
+            r"document\.cookie|local\s*storage|session\s*storage|tfstate|password_hash\w*|"
+            r"connection\s+strings?|database\s+urls?|dsn)\b"
             r"|密钥|私钥|凭证|凭据|密码|令牌|秘密鍵|認証情報|パスワード|トークン|ключ\w*|парол\w*|"
             r"токен\w*|пароль|पासवर्ड|कुंजी|비밀번호|토큰|자격\s*증명|API\s*키|개인\s*키"
             rf"|{ENV_SECRET}|{CREDENTIAL_FILE}|\.env\b)",
@@ -82,7 +83,8 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"address\s+book|location|home\s+address|phone(\s+number)?|date\s+of\s+birth|"
             r"browsing\s+history|inbox|e-?mails?|calendar|files|documents|photos|clipboard|"
             r"payment\s+(details|card)|card\s+number|ssn|passport)|location\s+history|"
-            r"contacts\s+list|address\s+book|clipboard|"
+            r"contacts\s+list|address\s+book|clipboard|date\s+of\s+birth|dates\s+of\s+birth|birth\s*dates?|"
+            r"saved\s+addresses|home\s+addresses|passport\s+numbers?|national\s+id\s+numbers?|"
             r"social\s+security|(credit|debit)\s+card\s+(numbers?|details)|cvv)\b",
             r"\b(contacts?|address(es)?|locations?|phones?|calendars?|inbox(es)?|e-?mails?|files?|"
             r"documents?|photos?|clipboard|payments?|cards?|director(y|ies)|paths?|folders?|geo\w*|"
