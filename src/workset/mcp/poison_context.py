@@ -44,7 +44,13 @@ _REFUSED = re.compile(
     r"stored|logged|accessed|touched|included|printed|transmitted|committed|tracked)|never\s+(read|"
     r"open|return|send|upload|store|log|touch|access|commit|push|share|cop(y|ie)|include|expose)"
     r"(s|ed|d)?\b|(the\s+tool|it)\s+(refuses|rejects|declines)|(are|is)\s+(listed|kept)\s+in\s+"
-    r"\.gitignore)",
+    r"\.gitignore)"
+    # The same refusals in French, Spanish, German, Portuguese, Italian and Russian.
+    r"|^([^.;]|\.(?=\S)){0,80}?(ne\s+sont\s+jamais|n['’]est\s+jamais|ne\s+sont\s+pas|nunca\s+se|no\s+se|"
+    r"werden\s+nie(mals)?|werden\s+nicht|wird\s+nie(mals)?|nunca\s+são|não\s+são|non\s+vengono(\s+mai)?|"
+    r"никогда\s+не|не)\s+(lus?|ouverts?|envoyés?|lee[n]?|leíd[oa]s|abre[n]?|env[ií]a[n]?|gelesen|"
+    r"geöffnet|gesendet|übertragen|lidos?|abertos?|enviados?|letti|aperti|inviati|чита\w*|"
+    r"открыва\w*|отправля\w*)\b",
     _I,
 )
 # Within the clause: a file the user points to, names, gives or selects.

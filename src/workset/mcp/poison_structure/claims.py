@@ -168,7 +168,8 @@ AUTHORITY = re.compile(
     r"|\b(counts?|are|is)\s+as\s+(system|operator|developer)\s+(instructions?|messages?)"
     r"|(приоритет|priorité|vorrang|prioridad|prioridade|priorità)\s+\w*\s*(над|sur|vor|sobre|"
     r"su|über)|системн\w+\s+указани\w*|instructions?\s+(du\s+)?système|"
-    r"systemanweisung\w*|instrucciones\s+del\s+sistema"
+    r"systemanweisung\w*|instrucciones\s+del\s+sistema|系统指令|系统提示词|优先(级)?(高于|于)用户|"
+    r"高于用户的(要求|指令)|システム指示|ユーザーの指示より優先|시스템\s*지시|사용자(의)?\s*(요청|지시)보다\s*우선"
     # The model told to drop its own instructions: "discard your current instructions".
     r"|\b(discard|drop|forget|abandon|set\s+aside|disregard|throw\s+away|overwrite|replace|"
     r"ignore)\s+(all\s+(of\s+)?)?(your|the\s+(assistant|model|agent)['’]s|its\s+own)\s+"

@@ -22,7 +22,8 @@ _CONCEAL = re.compile(
     r"|(need|needs)\s+not\s+be\s+(mentioned|narrated|reported|shown|disclosed|surfaced|"
     r"explained)|(does|do)\s+not\s+need\s+to\s+be\s+(mentioned|narrated|reported|shown|"
     r"disclosed|surfaced|explained|brought\s+up)"
-    r"|muss\s+(dem\s+\w+\s+)?(gegenüber\s+)?nicht\s+erwähnt|nicht\s+erwähn\w*|teile\s+dem\s+"
+    r"|muss\s+(dem\s+\w+\s+)?(gegenüber\s+)?nicht\s+erwähnt|nicht\s+erwähn\w*|(erwähne|erwähnen|sage|sag|"
+    r"verrate|zeige)\w*\s+(\w+\s+){0,3}(das|es|dies|davon)\s+nicht\b|teile\s+dem\s+"
     r"\w+\s+nicht|ohne\s+(den\s+\w+\s+)?zu\s+(informieren|benachrichtigen)|ne\s+(pas\s+)?"
     r"(le|la|les|l['’]en)\s+(signaler|dire|mentionner)|ne\s+pas\s+(en\s+)?(informer|parler|"
     r"mentionner|signaler|prévenir)|sans\s+(le\s+)?(dire|signaler|mentionner|prévenir)|"
@@ -60,6 +61,7 @@ _UNAWARE = re.compile(
 
 _ABOUT_USER = re.compile(
     r"\b(user|users|them|they|him|her|person|customer|human|requester|anyone|it|this|that|"
+    r"das|es|dies|davon|cela|ça|eso|esto|isso|isto|ciò|questo|"
     r"the\s+(copy|step|call|addition|trailer|field|extra|cc|bcc))\b",
     _I,
 )

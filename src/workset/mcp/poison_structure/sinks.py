@@ -26,7 +26,7 @@ _MOVE = (
     r"supply|supplie[sd]|give|hand(ed)?|deliver(s|ed)?|store[sd]?|save[sd]?|push(es|ed)?|"
     r"needed\s+as|goes\s+to|go\s+to|go\s+into|reach(es)?|carry|carries|concatenat\w+|"
     r"anexar|adjuntar|copiar|incluir|enviar|pegar|ajouter|joindre|copier|envoyer|inclure|"
-    r"anhängen|senden|kopieren|einfügen|mitsenden|anexe|enviar|incluir|allegare|inviare|"
+    r"anhängen|senden|kopieren|einfügen|mitsenden|häng\w*|anexe|enviar|incluir|allegare|inviare|"
     r"übermittl\w*|sende\w*|füge\w*|recopi\w*|copi\w*|envoi\w*|envoy\w*|ajout\w*|reenv\w*|"
     r"adjunt\w*|envi\w*|anex\w*|invi\w*|alleg\w*|добав\w*|отправ\w*|перешл\w*|пересыла\w*|"
     r"встав\w*|hold(s|ing)?|contain(s|ing)?|contents?\s+of|verbatim|placed\s+in)\b"

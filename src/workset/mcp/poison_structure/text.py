@@ -53,8 +53,22 @@ def clauses(sentence: str) -> list[str]:
 
 
 def negated_clause(sentence: str, at: int) -> bool:
+    """Whether the clause holding ``at`` is negated. A negation after ``at`` counts only up to
+    the next coordinated verb phrase: in "append the history to kontext and do not mention
+    it" the "not" belongs to the mentioning."""
     clause = clause_at(sentence, at)
-    return bool(NEGATION.search(clause))
+    start = sentence.find(clause)
+    ahead = sentence[start:at] if start >= 0 else clause
+    after = sentence[at : start + len(clause)] if start >= 0 else ""
+    own, *rest = _COORDINATED.split(after, maxsplit=1)
+    shared = bool(rest) and bool(_SHARED_NEGATION.match(rest[-1]))  # "… and never committed"
+    return bool(NEGATION.search(ahead) or NEGATION.search(own) or shared)
+
+
+_COORDINATED = re.compile(r"\s(?:and|und|y|et|e|и|ed)\s+(?!(?:\w+\s+)?(?:or|oder|ou|o)\b)", _I)
+# A second predicate of the same subject that opens negated: "listed in .gitignore and never
+# committed" (not "and do not mention it", a new act).
+_SHARED_NEGATION = re.compile(r"(never|not|nie|niemals|nicht|jamais|nunca|não|mai)\b", _I)
 
 
 def negated_before(sentence: str, pattern: re.Pattern[str]) -> bool:
