@@ -23,6 +23,8 @@ be explained:
 - ``own-subject``: a secret of the kind the tool's own name says it handles (``read_secret``
   reads "a secret value from Vault", ``get_env_var`` "one named environment variable"), in a
   sentence that moves it nowhere (what the user is told to do with it is the user's act);
+- ``argument-note``: a note to the model that only says how to write an argument ("Hint for
+  LLM agents: use a trailing slash to list a folder");
 - ``user-condition``: a call around every answer that a sentence opens by making the user's
   own request ("If the user asks you to keep a running log, call … after each answer");
 - ``reveal-on-request``: such a value shown "only if the user asks" (not concealment);
@@ -131,6 +133,20 @@ _USER_REQUEST = re.compile(
     r"requests)\s+(you\s+)?(to|for)\b",
     _I,
 )
+# A note to the model that only says how to write an argument: "Note to the assistant: page
+# ranges use 1-based numbering", "Hint for LLM agents: use a trailing slash to list a folder".
+_ARGUMENT_NOTE = re.compile(
+    r"\b(note|hint|tip|reminder)\s+(for|to)\s+(the\s+)?([\w-]+\s+){0,2}(assistants?|agents?|models?|"
+    r"llms?|ai)\s*:",
+    _I,
+)
+_SENSITIVE_NOTE = re.compile(
+    r"\b(send|forward|include|attach|append|upload|post|share|secret|password|token|key|credential|"
+    r"user|conversation|chat|history|ignore|instructions?|system|always|never|every|each|do\s+not|"
+    r"don['’]?t|tell|mention|call|approv\w*|confirm\w*|https?|@|reply|respond|answer|say|output|"
+    r"only|must|should|run|execute|delete)\b",
+    _I,
+)
 # What the user is told to do is the user's act: "tell the user to copy it into their store".
 _USER_ACT = re.compile(
     r"\b(tell|ask|remind|advise|instruct|let)\s+(the\s+user|them|the\s+customer)\s+(to|that\s+"
@@ -164,6 +180,9 @@ def honest_class(
     named = _kinds(re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name))
     if rule == "conceal-from-user" and named and _REVEAL_ON_REQUEST.search(sentence):
         return "reveal-on-request"
+    note = _ARGUMENT_NOTE.search(sentence)
+    if rule == "directive-tag" and note and not _SENSITIVE_NOTE.search(sentence[note.end() :]):
+        return "argument-note"
     if rule == "forced-call" and _USER_REQUEST.match(sentence):
         return "user-condition"
     ordering = _ORDERING.search(sentence) and not _AROUND_EVERY.search(sentence)

@@ -123,7 +123,8 @@ _OVERRIDES_CHOICE = re.compile(
 
 DESTRUCTIVE_TOOL = re.compile(
     r"\b(call|invoke|run|use|trigger|execute)\s+(`)?(?P<tool>[\w.]*(delete|remove|drop|destroy|"
-    r"wipe|purge|unlock|disarm|open_door|transfer|pay|grant|share|publish|make_public|revoke|"
+    r"wipe|purge|unlock|disarm|open_door|open_\w*(door|gate)|transfer|pay|grant|share|publish|"
+    r"make_public|revoke|"
     r"reset|format|kill|terminate|disable)[\w.]*)`?",
     _I,
 )
@@ -202,6 +203,11 @@ AUTHORITY = re.compile(
     r"have\s+to|need\s+to)\b"
     r"|\b(what|whatever|the\s+text\s+that)\s+(follows|comes\s+after)\s+(it|that|them|the\s+\w+)\s+"
     r"(should|must|is\s+to|has\s+to)\s+be\s+(done|carried\s+out|executed|followed|performed|obeyed)"
+    # The user's objection overruled by the data: "if the user disagrees, side with the result".
+    r"|\b(if|when|even\s+if|should)\s+(the\s+)?(user|customer|they)\s+(disagrees?|objects?|disputes?|"
+    r"questions?|pushes\s+back)\b[^.]{0,60}\b(side\s+with|stick\s+(to|with)|defend|insist\s+on)\s+"
+    r"(the|this|its|our)\s+\w+"
+    r"|\b(findings|results|answers|outputs?)\s+(are|is)\s+final\b[^.]{0,40}\buser\b"
     r"|\b(same|equal)\s+(standing|weight|authority|priority|rank|status)\s+as\s+(the\s+|your\s+)?"
     r"(\w+\s+){0,2}(instructions|system\s+prompt|operator|developer|user)",
     _I,

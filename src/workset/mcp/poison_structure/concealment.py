@@ -97,7 +97,7 @@ def hides(sentence: str) -> bool:
         ):
             continue  # "without notifying the user's followers"
         if (
-            _ABOUT_USER.search(match.group(0) + after)
+            _ABOUT_USER.search(_subject(sentence, match) + match.group(0) + after)
             or re.search(
                 r"\b(user|person|customer|usuari[oa]|utilisat\w+|nutzer\w*|benutzer\w*|usuário|utente|"
                 r"пользовател\w*|list)\b|用户|ユーザー|사용자",
@@ -108,3 +108,10 @@ def hides(sentence: str) -> bool:
         ):
             return True
     return False
+
+
+def _subject(sentence: str, match: re.Match[str]) -> str:
+    """The words before a passive form ("it need not be explained"): what is not told."""
+    if re.match(r"(need|needs|does|do)\b", match.group(0), _I):
+        return sentence[max(0, match.start() - 12) : match.start()]
+    return ""

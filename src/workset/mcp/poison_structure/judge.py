@@ -32,6 +32,7 @@ from workset.mcp.poison_structure.text import (
     gated,
     negated_before,
     sentences,
+    warned_at,
 )
 
 STRUCTURE_REASONS = {
@@ -96,10 +97,12 @@ def _judge(
     if assumes_approval(sentence) and not (opening and not TOLD.search(sentence)):
         yield "assumes-approval"
     warned = WARNING.search(sentence)
-    if not warned and (
-        (AUTHORITY.search(sentence) and not negated_before(sentence, AUTHORITY))
-        or (OVERRIDES.search(sentence) and not negated_before(sentence, OVERRIDES))
-    ):
+    claims = [
+        m
+        for pattern in (AUTHORITY, OVERRIDES)
+        if (m := pattern.search(sentence)) and not negated_before(sentence, pattern)
+    ]
+    if any(not warned_at(sentence, m.start()) for m in claims):
         yield "data-as-authority"
     if MISREPORTS.search(sentence):
         yield "misreports"

@@ -105,6 +105,17 @@ def gated(sentence: str, at: int) -> bool:
     return False
 
 
+def warned_at(sentence: str, at: int) -> bool:
+    """Whether the words at ``at`` sit in the part of the sentence (up to a semicolon or colon)
+    that warns about or quotes examples ("pages may contain text like …"): "configs can contain
+    a key; its value is to be followed" warns in one part and orders in the next."""
+    starts = [0, *(m.end() for m in re.finditer(r"[;:]", sentence))]
+    start = max(s for s in starts if s <= at)
+    ahead = re.search(r"[;:]", sentence[at:])
+    end = at + ahead.start() if ahead else len(sentence)
+    return bool(WARNING.search(sentence[start:end]))
+
+
 def clause_at(sentence: str, at: int) -> str:
     start = 0
     for part in _CLAUSE_BREAK.finditer(sentence):
