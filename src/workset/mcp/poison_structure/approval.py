@@ -73,6 +73,10 @@ _APPROVAL = re.compile(
 )
 
 
+# Japanese and Korean negate at the end of the verb, after the waiver they negate.
+_VERB_FINAL_NEGATION = re.compile(r"ません|しない|できない|されない|않|못")
+
+
 def assumes_approval(sentence: str) -> bool:
     for match in _APPROVAL.finditer(sentence):
         before = sentence[: match.start()]
@@ -84,6 +88,8 @@ def assumes_approval(sentence: str) -> bool:
             continue  # "never delete without asking"
         if re.search(r"\b(unless|until|only|whether|if|once|after|when)\b", before, _I):
             continue  # a condition or a question, not a claim
+        if _VERB_FINAL_NEGATION.search(sentence[match.end() : match.end() + 30]):
+            continue  # "確認せずに削除されることはありません": negated at the end of the verb
         if any(
             g.end() <= match.start() or g.start() >= match.end()
             for g in USER_GATE.finditer(sentence)
