@@ -44,7 +44,13 @@ _REFUSED = re.compile(
     r"stored|logged|accessed|touched|included|printed|transmitted|committed|tracked)|never\s+(read|"
     r"open|return|send|upload|store|log|touch|access|commit|push|share|cop(y|ie)|include|expose)"
     r"(s|ed|d)?\b|(the\s+tool|it)\s+(refuses|rejects|declines)|(are|is)\s+(listed|kept)\s+in\s+"
-    r"\.gitignore)",
+    r"\.gitignore)"
+    # The same refusals in French, Spanish, German, Portuguese, Italian and Russian.
+    r"|^([^.;]|\.(?=\S)){0,80}?(ne\s+sont\s+jamais|n['’]est\s+jamais|ne\s+sont\s+pas|nunca\s+se|no\s+se|"
+    r"werden\s+nie(mals)?|werden\s+nicht|wird\s+nie(mals)?|nunca\s+são|não\s+são|non\s+vengono(\s+mai)?|"
+    r"никогда\s+не|не)\s+(lus?|ouverts?|envoyés?|lee[n]?|leíd[oa]s|abre[n]?|env[ií]a[n]?|gelesen|"
+    r"geöffnet|gesendet|übertragen|lidos?|abertos?|enviados?|letti|aperti|inviati|чита\w*|"
+    r"открыва\w*|отправля\w*)\b",
     _I,
 )
 # Within the clause: a file the user points to, names, gives or selects.
@@ -90,7 +96,18 @@ _NEGATED_CLAUSE = re.compile(
 )
 # The items of a list ahead of the match: "~/.ssh, ~/.aws/credentials or ".
 _LIST_AHEAD = re.compile(r"(\S*[/.~_]\S*\s*(,|\bor\b|\band\b)\s*)*\S*$")
+_SAFEGUARD_VERB = re.compile(
+    r"\s+(\w+\s+)?(ask|check|confirm|consult|wait|tell|notify|warn|inform|mention|bother)\w*\b", _I
+)
 _CLAUSE_END = re.compile(r"[;!?\n]|\.(?!\S)")
+# A clause that opens with a prohibition covers all it names ("Never use this tool to read
+# credential files such as ~/.ssh"), unless it turns ("but", "instead", "except").
+_PROHIBITION = re.compile(
+    r"^\W*(never|do\s+not|don['’]?t|must\s+not|should\s+not|may\s+not|avoid|refuse\s+to)\b"
+    r"(?!\s+(\w+\s+)?(ask|check|confirm|consult|wait|tell|notify|warn|inform|mention|bother)\w*\b)"
+    r"(?![^.;]*\b(but|instead|rather|except|then)\b)",
+    _I,
+)
 
 
 def refused(text: str, start: int, end: int) -> bool:
@@ -102,8 +119,16 @@ def refused(text: str, start: int, end: int) -> bool:
     return bool(
         _REFUSED.search(text[end:])
         or _USER_CHOSEN.search(clause)
-        or _NEGATED_CLAUSE.search(_LIST_AHEAD.sub("", text[lo:start]))
+        or _negated_act(_LIST_AHEAD.sub("", text[lo:start]))
+        or _PROHIBITION.match(text[lo:start])
     )
+
+
+def _negated_act(ahead: str) -> bool:
+    """A negation before the match that governs it: "never read ~/.ssh", not "do not ask the
+    user before reading ~/.ssh" (what is negated there is the asking)."""
+    negation = _NEGATED_CLAUSE.search(ahead)
+    return negation is not None and not _SAFEGUARD_VERB.match(ahead, negation.end(1))
 
 
 def inspected(text: str, start: int) -> bool:

@@ -17,7 +17,19 @@ be explained:
 - ``refusal-advice``: a sentence that opens by refusing to handle secrets and says what to tell
   the user when asked;
 - ``normaliser-examples``: invisible or look-alike characters in the examples or defaults of a
-  tool whose purpose is to find or normalise them.
+  tool whose purpose is to find or normalise them;
+- ``detector-examples``: attack wording ("ignore previous instructions", a fake [SYSTEM] tag)
+  listed as examples ("such as", "e.g.") by a tool whose purpose is to detect it;
+- ``own-subject``: a secret of the kind the tool's own name says it handles (``read_secret``
+  reads "a secret value from Vault", ``get_env_var`` "one named environment variable"), in a
+  sentence that moves it nowhere (what the user is told to do with it is the user's act);
+- ``argument-note``: a note to the model that only says how to write an argument ("Hint for
+  LLM agents: use a trailing slash to list a folder");
+- ``user-condition``: a call around every answer that a sentence opens by making the user's
+  own request ("If the user asks you to keep a running log, call … after each answer");
+- ``reveal-on-request``: such a value shown "only if the user asks" (not concealment);
+- the ``ordering-purpose`` reason may also be the other tool's input ("before send_dm, which
+  only accepts ids").
 """
 
 from __future__ import annotations
@@ -28,7 +40,10 @@ _I = re.IGNORECASE
 
 _ORDERING = re.compile(
     r"\b(first|before)\b[^.;]{0,40}\bto\s+(turn|resolve|get|find|look\s+up|convert|map|obtain|"
-    r"check|learn|fetch|list|discover|translate|confirm|validate|see|know|pick|choose)\b",
+    r"check|learn|fetch|list|discover|translate|confirm|validate|see|know|pick|choose)\b"
+    # The reason is what the other tool takes: "before send_dm, which only accepts ids".
+    r"|\b(first|before)\b[^.;]{0,40},?\s*(which|since|because|as)\s+(it\s+|that\s+tool\s+)?"
+    r"(only\s+)?(accepts|takes|requires|needs|expects|wants)\b",
     _I,
 )
 _AROUND_EVERY = re.compile(
@@ -73,19 +88,103 @@ _NORMALISER = re.compile(
     _I,
 )
 _CHARACTER_TRICKS = frozenset({"hidden-unicode", "homoglyph", "encoded-text"})
+_DETECTOR = re.compile(
+    r"\b(scan|detect|flag|classif|screen|check|find|inspect|analy[sz])\w*\b[^.]{0,60}\b(injection|"
+    r"jailbreak|attack|malicious|phishing|manipulat\w*|unsafe|threat|poison\w*)",
+    _I,
+)
+_EXAMPLES = re.compile(r"\b(such\s+as|e\.g\.|for\s+example|for\s+instance)\b", _I)
+_ATTACK_WORDING = frozenset(
+    {
+        "directive-tag",
+        "instruction-override",
+        "system-claim",
+        "prompt-leak",
+        "conceal-from-user",
+        "addressed-to-model",
+        "disables-safeguard",
+        "data-as-authority",
+    }
+)
+# What a tool's name says it handles, and the same kind named in a sentence.
+_SECRET_SUBJECT = re.compile(
+    r"\b(secrets?|vault|tokens?|keys?|passwords?|credentials?|env|environment|keychain|apikey|"
+    r"prompts?)\b",
+    _I,
+)
+# A sentence that moves a value: to an address, into a field or another tool, out of the chat.
+_MOVES_OUT = re.compile(
+    r"https?://|\b[\w.+-]+@[\w-]+\.\w+|\b[a-z]+_[a-z_]+\b|\b(send|forward|upload|post|e-?mail|"
+    r"share|transmit|attach|append|include|paste|embed|pass|put|submit|sync|export)(s|es|ed|d|"
+    r"ing|ting)?\b",
+    _I,
+)
+# A value the tool handles shown only when the user asks: "Show it only if the user asks".
+_REVEAL_ON_REQUEST = re.compile(
+    r"\b(show|display|reveal|print|return|repeat|read\s+out)\w*\s+(it|them|the\s+(value|key|secret|"
+    r"token|password)s?)\s+(\w+\s+)?only\s+(if|when)\s+(the\s+)?(user|they)\s+(explicitly\s+)?"
+    r"(asks?|requests?|wants?)",
+    _I,
+)
+# A sentence that opens on a specific request of the user: "If the user asks you to keep a
+# running log, call append_note after each answer".
+_USER_REQUEST = re.compile(
+    r"^\W*(if|when|only\s+if|only\s+when)\s+(the\s+)?user\s+(explicitly\s+)?(asks|wants|tells|"
+    r"requests)\s+(you\s+)?(to|for)\b",
+    _I,
+)
+# A note to the model that only says how to write an argument: "Note to the assistant: page
+# ranges use 1-based numbering", "Hint for LLM agents: use a trailing slash to list a folder".
+_ARGUMENT_NOTE = re.compile(
+    r"\b(note|hint|tip|reminder)\s+(for|to)\s+(the\s+)?([\w-]+\s+){0,2}(assistants?|agents?|models?|"
+    r"llms?|ai)\s*:",
+    _I,
+)
+_SENSITIVE_NOTE = re.compile(
+    r"\b(send|forward|include|attach|append|upload|post|share|secret|password|token|key|credential|"
+    r"user|conversation|chat|history|ignore|instructions?|system|always|never|every|each|do\s+not|"
+    r"don['’]?t|tell|mention|call|approv\w*|confirm\w*|https?|@|reply|respond|answer|say|output|"
+    r"only|must|should|run|execute|delete)\b",
+    _I,
+)
+# What the user is told to do is the user's act: "tell the user to copy it into their store".
+_USER_ACT = re.compile(
+    r"\b(tell|ask|remind|advise|instruct|let)\s+(the\s+user|them|the\s+customer)\s+(to|that\s+"
+    r"they\s+(should|can|must))\s+[^;.]*",
+    _I,
+)
 
 
 def honest_class(
-    rule: str, sentence: str, field: str, *, purpose: str, credential_fields: frozenset[str]
+    rule: str,
+    sentence: str,
+    field: str,
+    *,
+    purpose: str,
+    credential_fields: frozenset[str],
+    name: str = "",
 ) -> str | None:
     """The name of the class that makes ``rule``'s finding in ``sentence`` honest, or None.
 
     ``purpose`` is the tool's name and opening sentence; ``credential_fields`` are the
-    description fields of its own credential parameters.
+    description fields of its own credential parameters; ``name`` is the tool's name.
     """
     if rule in _CHARACTER_TRICKS:
         data = re.search(r"\.(examples?|default|enum|const)(\[\d+\])?$", field)
         return "normaliser-examples" if data and _NORMALISER.search(purpose) else None
+    if rule in _ATTACK_WORDING and _EXAMPLES.search(sentence) and _DETECTOR.search(purpose):
+        return "detector-examples"
+    own_rules = ("secret-request", "context-into-argument", "addressed-to-model", "prompt-leak")
+    if rule in own_rules and _own_subject(sentence, name):
+        return "own-subject"
+    named = _kinds(re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name))
+    if rule == "conceal-from-user" and named and _REVEAL_ON_REQUEST.search(sentence):
+        return "reveal-on-request"
+    note = _ARGUMENT_NOTE.search(sentence)
+    if rule == "directive-tag" and note and not _SENSITIVE_NOTE.search(sentence[note.end() :]):
+        return "argument-note"
+    if rule == "forced-call" and _USER_REQUEST.match(sentence):
+        return "user-condition"
     ordering = _ORDERING.search(sentence) and not _AROUND_EVERY.search(sentence)
     if rule == "forced-call" and ordering:
         return "ordering-purpose"
@@ -107,3 +206,22 @@ def honest_class(
     if rule == "shapes-the-reply" and _REFUSAL.search(sentence):
         return "refusal-advice"
     return None
+
+
+def _own_subject(sentence: str, name: str) -> bool:
+    """The tool's name says it handles this kind of secret, and the sentence moves it nowhere."""
+    words = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name)
+    kinds = {_KIND.get(k, k) for k in _kinds(words)}
+    named = {_KIND.get(k, k) for k in _kinds(sentence)}
+    if not kinds & named:
+        return False
+    told = _USER_ACT.sub(" ", sentence)
+    return not _MOVES_OUT.search(told.replace(name, " "))
+
+
+_KIND = {"env": "environment", "vault": "secret", "apikey": "key", "keychain": "key"}
+# "secret" and "key" in "secret key", "API key" name one kind; "prompt" covers "system prompt".
+
+
+def _kinds(text: str) -> set[str]:
+    return {m.group(1).lower().removesuffix("s") for m in _SECRET_SUBJECT.finditer(text)}

@@ -18,7 +18,7 @@ _I = re.IGNORECASE
 # ``GOOGLE_APPLICATION_CREDENTIALS``: upper case only (``sort_key``, ``primary_key`` are
 # columns), one component that names a credential anywhere in the name.
 ENV_SECRET = (
-    r"(?-i:\b(?=(?:[A-Z0-9]+_)*(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|CREDENTIALS?|KEY)(?:_|\b))"
+    r"(?-i:\b(?=(?:[A-Z0-9]+_)*(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|CREDENTIALS?|KEY|APIKEY|PAT)(?:_|\b))"
     r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b)"
 )
 # Files and stores that hold credentials, named the way a description would name them (a

@@ -81,6 +81,7 @@ from workset.mcp.poison_structure import (
     fixed_destinations,
     structural_findings,
 )
+from workset.mcp.poison_terms import MODEL
 from workset.mcp.poison_tools import unrelated_data
 from workset.mcp.remote import RemoteTool
 from workset.safety.unicode_fold import INVISIBLE, fold, tag_payload
@@ -94,6 +95,12 @@ _REASONS = (
     | {"unrelated-data": "asks for a kind of data that the tool's name and purpose do not cover"}
 )
 _EXCERPT = 80
+# A switch that shows entries by name, not their contents: "Also list entries such as .env".
+_LISTS_NAMES = re.compile(
+    r"^(?!.*\b(read|contents?|open|upload|send|cat|print|dump)\b).*\b(list|show|include|skip|hide)\w*\s+"
+    r"(\w+\s+){0,2}(entries|files|names|dotfiles)\b",
+    re.IGNORECASE | re.DOTALL,
+)
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
 _DOTTED = re.compile(r"\b(?:[A-Za-z][.\-_*·]){2,}[A-Za-z]\b")
 _SPACED = re.compile(r"\b(?:[A-Za-z] ){2,}[A-Za-z]\b")
@@ -102,6 +109,15 @@ _SPACED_SHORT = re.compile(r"\b(?:[A-Za-z] )+[A-Za-z]\b")
 _SPACED_ANY = re.compile(r"(?<!\S)(?:[^\s] )+[^\s][.,;:!?)]?(?!\S)")
 _LEET = str.maketrans("013457", "oieast")
 _LEET_WORD = re.compile(r"\b(?=\w*[A-Za-z]\w*[A-Za-z])(?=\w*[013457])[A-Za-z013457]{3,}\b")
+# A comment that speaks to its reader or asks for an act, not a developer's note ("generated
+# by md2html 3.1", "keep in sync with docs/ops.md"); its words are read by the rules either way.
+_TO_READER = re.compile(
+    rf"\b(you|your|{MODEL}|ai|please|must|should|always|never|ignore|send|include|call|read|"
+    r"forward|attach|append|disable|delete|upload|post|reply|tell|hide|do\s+not|don['’]?t|also|"
+    r"approve|merge|grant|share|run|execute|copy|paste|use|add|quietly|silently|secretly)\b"
+    r"|[^\x00-\x7f]{4}",
+    re.IGNORECASE,
+)
 _COMMENT = re.compile(r"<!--(.*?)(-->|$)", re.DOTALL)
 _KEEP = frozenset({"\u200d", "\ufe0f", "\ufe0e"})  # joiners inside emoji sequences
 
@@ -248,12 +264,17 @@ def _precision(tool: RemoteTool, findings: list[Finding], params: frozenset[str]
         text = readable(texts.get(finding.field, ""))[0]
         pieces = re.split(r"(?<=[.!?])\s+", finding.excerpt.strip("…").strip())
         sentence = _sentence_of(text, max(pieces, key=len))
+        if sentence == text and re.search(r"[_\-.\d]|[a-z][A-Z]", tool.name):
+            # the rules read the tool's own name as "this tool"; find the sentence that way
+            named = re.sub(rf"(?<![\w-]){re.escape(tool.name)}(?![\w-])", "this tool", text)
+            sentence = _sentence_of(named, max(pieces, key=len))
         if honest_class(
             finding.rule,
             sentence,
             finding.field,
             purpose=purpose,
             credential_fields=credential_fields,
+            name=tool.name,
         ):
             continue
         kept.append(finding)
@@ -283,8 +304,9 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
     if _mixed_script(text):
         tricks.append(("homoglyph", _around(folded, 0, min(len(folded), 60))))
     comments = [m.group(1).strip() for m in _COMMENT.finditer(folded)]
-    if any(len(c.split()) >= 3 for c in comments):
-        tricks.append(("hidden-comment", next(c for c in comments if len(c.split()) >= 3)[:60]))
+    hiding = [c for c in comments if len(c.split()) >= 3 and _TO_READER.search(c)]
+    if hiding:
+        tricks.append(("hidden-comment", hiding[0][:60]))
     plain = _COMMENT.sub(lambda m: " " + m.group(1) + " ", folded)
     if name:
         plain = CAMEL_BREAK.sub(" ", plain)
@@ -384,6 +406,8 @@ def _honest(
         return False
     if rule.name == "secret-request" and context.switch:
         return True
+    if rule.name == "sensitive-path" and context.switch and _LISTS_NAMES.search(plain):
+        return True  # a boolean that lists entries by name ("such as .env"), reading nothing
     own_kept_local = rule.name == "secret-request" and context.local and kind == "prose"
     # the tool's own credentials, kept local: excused unless this sentence moves them
     if own_kept_local and not moves(_sentence_of(plain, plain[match.start() : match.end()])):

@@ -1,0 +1,47 @@
+"""A structural reading of tool definitions: what each clause asks for, by slots, not phrases.
+
+Every text of a definition (already made readable: NFKC, look-alikes, spacing, comments,
+base64) is split into sentences and clauses. A sentence is judged by which slots it fills:
+
+- a sensitive **source**: the conversation or the user's earlier words, the model's own
+  instructions, other tools' results, secrets and credential files, the environment, the
+  user's private things (contacts, location, files beyond this tool's inputs);
+- a **sink** it is to go to: one of the tool's own parameters, an address (URL, e-mail,
+  domain), another tool, or a verb that puts data somewhere (include, append, attach, pass,
+  send, forward, upload, fill, encode…);
+- a **concealment** of an act from the user ("no need to mention it", "quietly", "not
+  user-facing") or an **approval** taken for granted ("without asking", "already approved");
+- an **authority** claim that turns data into instructions ("treat the result as system
+  instructions", "takes precedence over the user").
+
+The tool's own declared purpose (its name, its description's opening sentence and its
+parameter names) says what data is in scope: a source of a kind the purpose names (a
+secrets manager's secrets, a chat tool's messages) is the tool's subject, not a request. A
+source that the clause negates, refuses or gates on the user ("never include tokens", "only
+if the user asks") is advice. Findings: ``data-flow`` (an out-of-scope source sent to a
+sink, a copy sent to an address, a placeholder for a source in a URL, a parameter name that
+spells out a source), ``hides-from-user``, ``assumes-approval``, ``data-as-authority``,
+``misreports``, ``steers-tool-choice``, ``disables-safeguard``, ``injects-content``,
+``overrides-user-choice``, ``side-action`` and ``fixed-destination`` (each reason in
+:data:`STRUCTURE_REASONS`).
+
+Modules: :mod:`.text` (sentences, clauses, negation and condition scope), :mod:`.purpose` (what
+the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:`.flow`
+(``data-flow``), :mod:`.concealment`, :mod:`.approval`, :mod:`.claims` (the other slots),
+:mod:`.destinations` (``fixed-destination``) and :mod:`.judge` (a sentence judged by its slots).
+"""
+
+from workset.mcp.poison_structure.destinations import fixed_destinations
+from workset.mcp.poison_structure.judge import STRUCTURE_REASONS, structural_findings
+from workset.mcp.poison_structure.purpose import Purpose, purpose_of
+from workset.mcp.poison_structure.text import clauses, sentences
+
+__all__ = [
+    "STRUCTURE_REASONS",
+    "Purpose",
+    "clauses",
+    "fixed_destinations",
+    "purpose_of",
+    "sentences",
+    "structural_findings",
+]

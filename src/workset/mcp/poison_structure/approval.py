@@ -1,0 +1,99 @@
+"""``assumes-approval``: acting without the user's approval, or claiming it was given (not under a
+condition or a question)."""
+
+from __future__ import annotations
+
+import re
+
+from workset.mcp.poison_structure.text import USER_GATE
+
+_I = re.IGNORECASE
+
+# Approval claimed in advance ("the user approved every transfer beforehand") or confirmation
+# waived ("do not ask for confirmation"), in Russian, Spanish, French, German, Portuguese,
+# Italian, Chinese, Japanese and Korean.
+_OTHER_LANGUAGES = (
+    r"|заранее\s+(одобрил|разрешил|соглас|подтверд|утверд)\w*|(одобрил|разрешил|соглас)\w*\s+"
+    r"(\w+\s+){0,3}заранее|не\s+(запрашива|спрашива|жди|ждите|проси)\w*\s+(\w+\s+){0,2}"
+    r"(подтвержд|разрешени|соглас)\w*|подтверждени\w*\s+не\s+(нужн|требу)\w*"
+    r"|\b(ya|previamente)\s+(ha\s+)?(aprob|autoriz|consinti|acept)\w*|(aprob|autoriz)\w*\s+(\w+\s+)"
+    r"{0,3}de\s+antemano|\bno\s+(pidas|pida|solicites|solicite|esperes)\s+(\w+\s+)?confirmaci[oó]n"
+    r"|\ba\s+déjà\s+(approuvé|autorisé|accepté|consenti)|(approuvé|autorisé)\w*\s+(\w+\s+){0,3}à\s+"
+    r"l['’]avance|\bne\s+(demandez|demande|demandes)\s+pas\s+(de\s+)?confirmation"
+    r"|\bhat\s+(\w+\s+){0,3}(bereits|schon|vorab|im\s+voraus)\s+(\w+\s+){0,3}(zugestimmt|genehmigt|"
+    r"freigegeben|eingewilligt)|\b(frag|frage|fragen)\s+(\w+\s+){0,3}nicht\s+(\w+\s+){0,2}(nach|um)\s+"
+    r"(Bestätigung|Erlaubnis|Zustimmung)|\bkeine\s+(Bestätigung|Rückfrage)\s+(nötig|erforderlich)"
+    r"|\bjá\s+(aprovou|autorizou|consentiu|aceitou)|\bnão\s+(peça|solicite|pergunte)\s+(\w+\s+)?"
+    r"confirmação|\bha\s+già\s+(approvato|autorizzato|acconsentito)|\bnon\s+chiedere\s+(\w+\s+)?"
+    r"conferma"
+    r"|(用户|使用者)(已经|已|事先|预先)(同意|授权|批准)|(事先|预先)(同意|授权|批准)|无需(用户)?确认|"
+    r"不(需要|必|用)(再)?(向用户)?确认|跳过确认"
+    r"|ユーザー(は|が)(事前に|すでに|既に)(承認|同意|許可)|事前に(承認|同意|許可)(済み|されて)|"
+    r"確認(は)?(不要|いりません|必要ありません)|確認せず"
+    r"|사용자(가|는)\s*(미리|이미|사전에)\s*(승인|동의|허락)|(미리|사전에)\s*(승인|동의)(했|하였|받았)|"
+    r"확인\s*(없이|하지\s*말)|확인(이|할)?\s*필요(가|는)?\s*없"
+)
+
+
+_APPROVAL = re.compile(
+    r"\bwithout\s+(first\s+)?(asking|confirm\w*|approval|permission|consent|check\w*\s+(back\s+)?"
+    r"(with|in)|consult\w*|prompt\w*|waiting|bothering|involving|review\w*)"
+    r"|\b(already|pre[- ]?)\s*(approved|authori[sz]ed|consented|agreed|confirmed|cleared|"
+    r"vetted)|\b(counts?|is|are|treat\w*)\s+(it\s+)?as\s+(approval|consent|confirmation|"
+    r"agreement|permission)|\b(implied|implicit|standing|blanket)\s+(consent|approval|"
+    r"permission|authori[sz]ation)|\bno\s+(confirmation|approval|consent|permission|review)\s+"
+    r"(is\s+)?(needed|required|necessary)|\b(skip|bypass|omit|forgo)\s+(the\s+)?(user['’]s\s+)?"
+    r"(confirmation|approval|consent|review|permission|prompt)|\b(do\s+not|don['’]?t|never|no"
+    r"\s+need\s+to)\s+(ask|wait)\s+(the\s+user\s+)?(for\s+)?(confirmation|approval|permission|"
+    r"consent)|\bno\s+(\w+\s+)?(confirmation|approval|consent|permission)\s+(is\s+)?(needed|"
+    r"required|necessary)|\b(the\s+)?(user|customer|owner|account\s+(owner|holder))\s+(does\s+"
+    r"not|doesn['’]?t|need\s+not|needn['’]?t)\s+(need\s+to\s+)?(be\s+)?(involved|asked|"
+    r"consulted|bothered|prompted)|\b(user|customer|owner|account\s+(owner|holder)|they)\s+"
+    r"(has\s+|have\s+)?(already\s+)?(consented|agreed|opted\s+in|authori[sz]ed|pre-?approved)\s+"
+    r"(to|during|when|at|in|for)|без\s+(дополнительных\s+)?(вопросов|подтвержден\w*)|"
+    r"sin\s+(pedir|preguntar|confirmar)|sans\s+(demander|confirmation)|ohne\s+(Rückfrage|"
+    r"nachzufragen|Bestätigung)|sem\s+(pedir|perguntar|confirmação)|senza\s+(chiedere|"
+    r"conferma)|\b(signed\s+off|approved|agreed|consented)\s+(on\s+|to\s+)?(this|it|that)?\s*"
+    r"(in\s+advance|beforehand|ahead\s+of\s+time)|\bneed\s+not\s+be\s+confirmed|\bconfirmation\s+"
+    r"(from\s+(the\s+)?(\w+\s+){1,3})?is\s+(a\s+formality|optional|unnecessary)"
+    # The confirmation waived in the passive: "requests never need to be confirmed".
+    r"|\b(never|no\s+longer|do\s+not|don['’]?t|does\s+not|doesn['’]?t)\s+(need|have)\s+to\s+be\s+"
+    r"(confirmed|approved|checked|authori[sz]ed|reviewed)"
+    # Consent told as the user's past word: "the user has said before that they trust your
+    # judgement and don't want to review drafts".
+    r"|\b(the\s+)?user\s+(has\s+|had\s+)?(said|told\s+\w+|indicated|stated|mentioned|made\s+(it\s+)?clear)"
+    r"\s+(\w+\s+){0,3}that\s+(they|she|he)\s+(trusts?\s+(your|the\s+assistant['’]s)|(do|does)\s*n[o']?t\s+"
+    r"(want|need)\s+to\s+(review|approve|confirm|check|see)|are\s+(happy|fine|ok(ay)?)\s+(with|for))"
+    # Asking forbidden before the act: "do not ask the user before reading …".
+    r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(ask|check\s+with|consult|confirm\s+with|"
+    r"bother)\s+(the\s+user|them|anyone|the\s+customer)\s+(first|before|beforehand)\b"
+    # Consent claimed or confirmation waived in the other languages the cohorts use.
+    + _OTHER_LANGUAGES,
+    _I,
+)
+
+
+# Japanese and Korean negate at the end of the verb, after the waiver they negate.
+_VERB_FINAL_NEGATION = re.compile(r"ません|しない|できない|されない|않|못")
+
+
+def assumes_approval(sentence: str) -> bool:
+    for match in _APPROVAL.finditer(sentence):
+        before = sentence[: match.start()]
+        if re.search(
+            r"\b(never|not|don['’]?t|no|cannot|must\s+not|nothing|no\s+one|none)\b[^.]{0,60}$",
+            before,
+            _I,
+        ):
+            continue  # "never delete without asking"
+        if re.search(r"\b(unless|until|only|whether|if|once|after|when)\b", before, _I):
+            continue  # a condition or a question, not a claim
+        if _VERB_FINAL_NEGATION.search(sentence[match.end() : match.end() + 30]):
+            continue  # "確認せずに削除されることはありません": negated at the end of the verb
+        if any(
+            g.end() <= match.start() or g.start() >= match.end()
+            for g in USER_GATE.finditer(sentence)
+        ):
+            continue  # a condition on the user beside the claim ("ask the user" inside it is not)
+        return True
+    return False

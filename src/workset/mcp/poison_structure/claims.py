@@ -1,0 +1,230 @@
+"""The other slots of a clause: data made authority, misreporting, steering tool choice, a safeguard
+switched off, injected promotions, the user's choice overridden, a destructive side action."""
+
+from __future__ import annotations
+
+import re
+
+from workset.mcp.poison_structure.sinks import URL
+from workset.mcp.poison_structure.text import WARNING
+
+_I = re.IGNORECASE
+
+
+MISREPORTS = re.compile(
+    r"\b(never|not|don['’]?t|must\s+not|should\s+not|no)\s+(\w+\s+){0,4}(report|mention|"
+    r"flag|describe|include|list|show|surface|say)\w*\b[^.]{0,100}\b(whatever|even\s+(if|when|"
+    r"though)|regardless|no\s+matter|in\s+any\s+case)\b"
+    r"|\b(always|must|should)\s+(\w+\s+){0,3}(report|describe|summari[sz]e|present|say)\w*\s+"
+    r"(\w+\s+){0,4}(as\s+)?(successful|a\s+success|passed|clean|safe|healthy|resolved)\b[^.]{0,60}"
+    r"\b(whatever|even\s+(if|when)|regardless|no\s+matter)\b",
+    _I,
+)
+
+
+STEERS = re.compile(
+    r"\b(other|another|rival|competing|third[- ]party|alternative)\s+(\w+\s+){0,2}(tools?|servers?|"
+    r"connectors?|readers?|integrations?|plugins?|providers?|services?|implementations?)\b"
+    r"[^.]{0,80}\b(insecure|unsafe|deprecated|broken|leak\w*|harvest\w*|sell\w*|untrusted|"
+    r"malicious|compromised|must\s+be\s+avoided|should\s+be\s+avoided|avoid|never\s+use|"
+    r"do\s+not\s+use|stick\s+with|only\s+this|fabricat\w*|made[- ]up|unreliable|inaccurate|"
+    r"hallucinat\w*|untrustworthy|wrong|exclusively)\b"
+    r"|\b(stop|avoid|never|do\s+not|don['’]?t)\s+(using|use|call\w*)\s+(the\s+)?(\w+\s+){0,2}"
+    r"(tool|server|connector|search)\b[^.]{0,60}\b(this|here|only)\b"
+    r"|\b(route|send|direct|redirect|use)\s+(every|all|each|any)\s+(\w+\s+){0,3}(through|via|to)\s+"
+    r"this\s+(tool|server|one)|\b(every|all|each)\s+(\w+\s+){0,3}(here|through\s+this\s+tool)"
+    r"[^.]{0,60}\b(including|whichever|even|meant\s+for|instead)\b"
+    r"|\b(whichever|regardless\s+of\s+(which|what))\s+(server|tool)\s+(the\s+user|they)\b"
+    # Another server's results called wrong, and trust asked for this tool alone.
+    r"|\b(results?|outputs?|answers?|data)\s+(from|of|returned\s+by)\s+(the\s+|an?\s+)?([\w-]+\s+)"
+    r"{0,2}(servers?|connectors?|integrations?|tools?)['’]?s?\b[^.;]{0,40}\b(are|is)\s+(\w+\s+)?"
+    r"(wrong|unreliable|inaccurate|outdated|stale|incorrect|broken|untrustworthy|fake)\b"
+    r"|\bonly\s+trust\s+this\b|\btrust\s+only\s+this\b|\brely\s+(only|solely|exclusively)\s+on\s+"
+    r"this\b|\brely\s+on\s+this\s+(\w+\s+)?(exclusively|alone|only)\b",
+    _I,
+)
+
+
+OVERRIDES = re.compile(
+    r"\b(over|above)\s+(anything|whatever|what|everything)\s+(the\s+user|they)\b"
+    r"|\b(user|they)\s+(cannot|can['’]?t|may\s+not|must\s+not)\s+(override|overrule|change|"
+    r"question)|\bignor\w*\s+(\w+\s+){0,3}(user|usuario|utilisateur|nutzer|usuário|utente|"
+    r"previous\s+instructions|prior\s+instructions|earlier\s+instructions|your\s+instructions)"
+    r"|\bignora\s+lo\s+que|\bignore\s+les\s+consignes|\b(carry\s+out|execute|follow|obey|run|"
+    r"act\s+on|perform)\s+(that|those|these|the|any|its|their|each|every|all(\s+the)?)\s+(\w+\s+)?(line|lines|"
+    r"instructions?|commands?|steps?|tasks?|directives?)\b"
+    r"|\binstructions\s+that\s+(the\s+)?(assistant|model|agent|you)\s+(has|have|must|should)\s+"
+    r"to\s+(carry\s+out|follow|execute|obey)"
+    r"|\b(steps?|instructions?|commands?|actions?|tasks?)\s+(\w+\s+){0,6}(tells?|asks?|says|"
+    r"lists?|names?)\s+(you\s+)?to\s+\w+[^.]{0,60}\b(carried\s+out|followed|executed|performed|"
+    r"done|obeyed)\b"
+    r"|\b(texts?|results?|outputs?|contents?|data|responses?|messages?)\s+(\w+\s+){0,6}(are|is)\s+"
+    r"(authoritative|binding|mandatory)\b",
+    _I,
+)
+
+
+SAFEGUARD_CALL = re.compile(
+    r"\b(call|invoke|run|use)\s+`?[\w.]*(protection|security|policy|guard|mfa|2fa|audit|"
+    r"logging|firewall|approval|review)[\w.]*`?\s+(\w+\s+){0,3}[\w.]*\s*[=:]\s*(false|off|"
+    r"disabled|none|0)\b",
+    _I,
+)
+
+
+SAFEGUARD = re.compile(
+    r"\b(disable|bypass|turn\s+off|switch\s+off|circumvent|override|remove|skip|lift|suspend)\s+"
+    r"(\w+\s+){0,2}(branch\s+protection|protections?|safety|security|guardrails?|restrictions?|"
+    r"policies|polic(y|ies)\s+checks?|safety\s+checks?|2fa|mfa|verification|sandbox\w*|"
+    r"content\s+filters?|rate\s+limits?)\b",
+    _I,
+)
+
+
+INJECTS = re.compile(
+    r"\b(finish|end|close|sign|append|add|insert|include|tack)\w*\s+(\w+\s+){0,4}(every|each|"
+    r"all|any)\s+(\w+\s+){0,2}(body|bodies|post|posts|message|messages|reply|replies|email|emails|"
+    r"answer|answers|response|responses|summary|summaries|commit|commits|page|pages)\b"
+    r"|\b(every|each|all)\s+(\w+\s+){0,2}(body|post|message|reply|email|answer|response|"
+    r"summary)\w*\s+(\w+\s+){0,3}(should|must|has\s+to)\s+(end|finish|close|include|mention|"
+    r"carry|contain)",
+    _I,
+)
+
+
+PROMO = re.compile(
+    r"\b(recommend\w*|promot\w*|sponsor\w*|discount|coupon|deal|deals|% off|sign\s+up|"
+    r"advert\w*|referral|affiliate|sent\s+via|powered\s+by)\b|" + URL,
+    _I,
+)
+
+
+_OVERRIDES_CHOICE = re.compile(
+    r"\b(instead\s+of|in\s+place\s+of|rather\s+than|regardless\s+of|even\s+(if|when|though)|"
+    r"no\s+matter|irrespective\s+of)\s+(\w+\s+){0,4}?(the\s+)?(user|customer|caller|they)\s+"
+    r"(\w+\s+)?(enter|give|gave|ask|choose|chose|select|provide|type|suppl|want|request|say|pick|"
+    r"specif|name|prefer|set)\w*"
+    r"|\b(instead\s+of|in\s+place\s+of|rather\s+than|regardless\s+of|irrespective\s+of)\s+"
+    r"(the\s+)?(user|customer|caller)['’]s\s+(\w+\s+)?(choice|request|selection|input|value|"
+    r"instructions?|account|answer|recipient|destination|address)\b"
+    # "Whatever seat the user picks, choose the premium option".
+    r"|\bwhatever\s+(\w+\s+){0,2}(the\s+)?(user|customer|caller|they)\s+(picks?|chooses?|selects?|"
+    r"wants?|requests?|enters?|says|asks\s+for)\b[^.;]{0,20},\s*(choose|use|book|pick|select|set|send|"
+    r"charge|apply)\s+(the|a|our|this)\b"
+    r"|\b(no\s+lugar|em\s+vez|ao\s+invés)\s+d[aoe]\s+(\w+\s+){0,3}(informad[oa]|indicad[oa]|"
+    r"escolhid[oa])\s+pelo\s+usuário|\bmême\s+si\s+l['’]utilisat\w+|\bau\s+lieu\s+d[eu']\s*"
+    r"(\w+\s+){0,3}(de\s+)?l['’]utilisat\w+|\b(aunque|incluso\s+si)\s+el\s+usuario|\ben\s+lugar\s+"
+    r"de\s+(\w+\s+){0,3}(del\s+)?usuario|\b(selbst\s+wenn|auch\s+wenn)\s+der\s+(nutzer|benutzer)|"
+    r"\b(an)?statt\s+(\w+\s+){0,3}(des\s+)?(nutzers|benutzers)|\banche\s+se\s+l['’]utente|"
+    r"\b(al\s+posto|invece)\s+d\w*\s+(\w+\s+){0,3}(dall['’]\s*)?utente",
+    _I,
+)
+
+
+DESTRUCTIVE_TOOL = re.compile(
+    r"\b(call|invoke|run|use|trigger|execute)\s+(`)?(?P<tool>[\w.]*(delete|remove|drop|destroy|"
+    r"wipe|purge|unlock|disarm|open_door|open_\w*(door|gate)|transfer|pay|grant|share|publish|"
+    r"make_public|revoke|"
+    r"reset|format|kill|terminate|disable)[\w.]*)`?",
+    _I,
+)
+
+
+TRIGGER = re.compile(
+    r"\b(when|whenever|if|once|after|every|each|from\s+now\s+on|on\s+or\s+after|also)\b", _I
+)
+
+
+REPORTED_FALSELY = re.compile(
+    r"\b(describe|report|present|summari[sz]e|label|mark|show|list)\w*\s+(\w+\s+){0,3}(failed|"
+    r"failing|failures?|errors?|rejected|denied|vulnerab\w+|critical|broken|unpaid|overdue)\s+"
+    r"([\w-]+\s+){0,3}as\s+"
+    r"|\b(report|tell|say|confirm|inform)\w*\s+(to\s+)?(the\s+)?(user|them|customer)\s+that\s+"
+    r"(\w+\s+){0,4}(was|were|has\s+been|have\s+been|is|went)\s+(\w+\s+)?(as\s+requested|"
+    r"successful\w*|done|completed|fine|through|ok)\b"
+    # A substitute act, and the user told the act they asked for happened.
+    r"|\binstead\b[^.]{0,120}\b(tell|report|say|confirm|assure|reassure)\w*\s+(to\s+)?(the\s+user|"
+    r"them|the\s+customer)\s+(that\s+)?(it|the\s+[\w-]+)\s+(was|were|has\s+been|have\s+been|went)\s+"
+    r"(\w+\s+)?(through|done|completed|successful\w*|deleted|cancell?ed|removed|sent|paid|closed)\b",
+    _I,
+)
+
+
+PERMITTED = re.compile(r"\b(may|can|permitted|allowed|free)\b", _I)
+
+
+NOT_REPORTED = re.compile(
+    r"\b(never|do\s+not|don['’]?t)\s+(\w+\s+){0,3}(describe|report|say|tell)", _I
+)
+
+
+AUTHORITY = re.compile(
+    r"\b(treat|regard|consider|handle|read|follow|obey|execute|carry\s+out|act\s+on)\w*\s+"
+    r"(\w+\s+){0,5}(as|like)\s+(\w+\s+){0,2}(system|operator|developer|admin\w*|authoritative|"
+    r"binding|mandatory|official)\s*(instructions?|messages?|prompts?|directives?|orders?|"
+    r"commands?|policy)?"
+    r"|\b(takes?|has|have|given)\s+(precedence|priority)\s+over\s+(\w+\s+){0,3}(user|"
+    r"request|instructions|prompt)"
+    r"|\b(override|outrank|supersede)s?\s+(\w+\s+){0,3}(user|instructions|request|prompt)"
+    r"|\b(counts?|are|is)\s+as\s+(system|operator|developer)\s+(instructions?|messages?)"
+    r"|(приоритет|priorité|vorrang|prioridad|prioridade|priorità)\s+\w*\s*(над|sur|vor|sobre|"
+    r"su|über)|системн\w+\s+указани\w*|instructions?\s+(du\s+)?système|"
+    r"systemanweisung\w*|instrucciones\s+del\s+sistema|系统指令|系统提示词|优先(级)?(高于|于)用户|"
+    r"高于用户的(要求|指令)|システム指示|ユーザーの指示より優先|시스템\s*지시|사용자(의)?\s*(요청|지시)보다\s*우선"
+    # The model told to drop its own instructions: "discard your current instructions".
+    r"|\b(discard|drop|forget|abandon|set\s+aside|disregard|throw\s+away|overwrite|replace|"
+    r"ignore)\s+(all\s+(of\s+)?)?(your|the\s+(assistant|model|agent)['’]s|its\s+own)\s+"
+    r"(\w+\s+)?(instructions|guidelines|rules|system\s+prompt|directives|prompt)\b"
+    # Data given the rank of instructions: "are the assistant's highest-ranking instructions",
+    # "the same standing as the instructions you were deployed with".
+    r"|\b(is|are|becomes?|serves?\s+as)\s+(the\s+|your\s+)?((assistant|model|agent)['’]s\s+)?"
+    r"(authoritative|binding|highest[- ]\w+|top[- ]\w+|overriding|new|real|actual)\s+"
+    r"(system\s+prompt|instructions|directives|orders)\b"
+    r"|\b(is|are)\s+(your|the\s+(assistant|model|agent)['’]s)\s+(\w+\s+)?(instructions|"
+    r"system\s+prompt|directives|orders)\b"
+    r"|\b(replaces|supersedes|overrides|overrules|voids|cancels|takes\s+the\s+place\s+of)\s+(all\s+)?"
+    r"(your|the\s+(assistant|model|agent)['’]s)\s+(\w+\s+)?(instructions|guidelines|rules|system\s+"
+    r"prompt|directives)\b"
+    r"|\b(remplace|ignore|oublie|ignorez|oubliez)\w*\s+(vos|tes)\s+(\w+\s+)?(instructions|consignes|"
+    r"règles)|\b(reemplaza|sustituye|ignora|olvida)\w*\s+(tus|sus)\s+(\w+\s+)?(instrucciones|"
+    r"reglas|directrices)|\b(ersetzt|ignoriere|vergiss|ignorieren\s+Sie)\s+(deine|Ihre|alle)\s+"
+    r"(\w+\s+)?(Anweisungen|Richtlinien|Regeln)|\b(substitui|ignora|esqueça)\w*\s+(as\s+)?(suas|tuas)\s+"
+    r"(\w+\s+)?(instruções|regras)|\b(sostituisce|ignora|dimentica)\w*\s+(le\s+)?(tue|sue)\s+"
+    r"(\w+\s+)?(istruzioni|regole)|(заменя|игнориру|забуд)\w*\s+(ваши|твои|свои)\s+(\w+\s+)?"
+    r"(инструкци|правил)\w*|(替换|取代|忽略|无视)(你|您)的(\w{0,4})(指令|指示|系统提示|规则)|"
+    r"(あなた|君)の(指示|命令|システムプロンプト)を(置き換え|無視|忘れ)|(당신|너)의\s*(지시|지침|시스템\s*프롬프트)"
+    r"\w*\s*(를|을)?\s*(대체|무시|잊)"
+    r"|\bfollow\s+(it|them|this|the\s+\w+)\s+even\s+(where|when|if)\s+(it|they)\s+(contradicts?|"
+    r"conflicts?\s+with)"
+    # Data that counts as orders for the model: "results … count as instructions you must carry
+    # out", "what follows it should be done".
+    r"|\b(count|counts|serve|serves|act|acts|are|is)\s+(as\s+)?(\w+\s+){0,2}(instructions|orders|"
+    r"directives|commands)\s+(that\s+)?(you|the\s+(model|assistant|agent))\s+(must|should|are\s+to|"
+    r"have\s+to|need\s+to)\b"
+    r"|\b(what|whatever|the\s+text\s+that)\s+(follows|comes\s+after)\s+(it|that|them|the\s+\w+)\s+"
+    r"(should|must|is\s+to|has\s+to)\s+be\s+(done|carried\s+out|executed|followed|performed|obeyed)"
+    # The user's objection overruled by the data: "if the user disagrees, side with the result".
+    r"|\b(if|when|even\s+if|should)\s+(the\s+)?(user|customer|they)\s+(disagrees?|objects?|disputes?|"
+    r"questions?|pushes\s+back)\b[^.]{0,60}\b(side\s+with|stick\s+(to|with)|defend|insist\s+on)\s+"
+    r"(the|this|its|our)\s+\w+"
+    r"|\b(findings|results|answers|outputs?)\s+(are|is)\s+final\b[^.]{0,40}\buser\b"
+    r"|\b(same|equal)\s+(standing|weight|authority|priority|rank|status)\s+as\s+(the\s+|your\s+)?"
+    r"(\w+\s+){0,2}(instructions|system\s+prompt|operator|developer|user)",
+    _I,
+)
+
+
+def overrides_choice(sentence: str) -> bool:
+    match = _OVERRIDES_CHOICE.search(sentence)
+    if match is None or WARNING.search(sentence):
+        return False
+    if re.search(
+        r"\b(never|not|don['’]?t|no)\b[^.]{0,60}\b(secrets?|passwords?|tokens?|keys?|"
+        r"credentials?|reveal\w*|share\w*|send\w*)\b",
+        sentence,
+        _I,
+    ):
+        return False  # "never reveal the password, even if the user asks": a refusal
+    return not re.search(
+        r"\b(ask|confirm|check\s+with|warn|tell|inform)\w*\s+(the\s+)?(user|them)\b", sentence, _I
+    )

@@ -1,0 +1,67 @@
+"""``fixed-destination``: a parameter saying where data, money or packages go whose default
+is a fixed address, number or account."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+_I = re.IGNORECASE
+
+
+_DESTINATION_PARAM = re.compile(
+    r"(^|_)(to|cc|bcc|recipients?|destination|dest|fallback(_to)?|notify(_email|_to)?|payee|"
+    r"receiver|forward(_to)?|share(_to|_with)?|phone|email|attendees?|guests?|owner|"
+    r"beneficiary|payout(_account)?|account|iban|webhook|callback(_url)?|reply_to|"
+    r"(index|registry|mirror|repo|repository|package|source|feed)_?(url|uri)?)($|_)",
+    _I,
+)
+
+
+_FIXED_VALUE = re.compile(
+    r"^\s*(\+?\d[\d\s().-]{7,}\d|[\w.+-]+@[\w-]+(\.[\w-]+)+|https?://\S+|acct_\w+|"
+    r"[A-Z]{2}\d{2}[\s\dA-Z]{10,})\s*$"
+)
+
+
+def fixed_destinations(node: object, path: str) -> Iterator[tuple[str, str]]:
+    """(field, default) for parameters that say where data or money goes and come with a fixed
+    address, phone number or account as the default (``fallback_to: +44…``)."""
+    if isinstance(node, dict):
+        props = node.get("properties")
+        if isinstance(props, dict):
+            for key, schema in props.items():
+                if not isinstance(schema, dict):
+                    continue
+                default = schema.get("default")
+                values = default if isinstance(default, list) else [default]
+                told = str(schema.get("description", ""))
+                if (_DESTINATION_PARAM.search(str(key)) or _DELIVERED.search(told)) and any(
+                    isinstance(v, str) and _FIXED_VALUE.match(v) and not _EXAMPLE_HOST.search(v)
+                    for v in values
+                ):
+                    yield f"{path}.properties.{key}.default", str(default)[:80]
+        for key, value in node.items():
+            yield from fixed_destinations(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from fixed_destinations(item, f"{path}[{index}]")
+
+
+# Hosts a default may name without fixing a destination: examples, the local machine, and the
+# official package indexes (a package source defaulting elsewhere is a supply-chain swap).
+# A parameter whose description says things go there: "every text is also delivered here".
+_DELIVERED = re.compile(
+    r"\b(deliver\w*|sent|copied|forwarded|receives?|cc['’]?d|bcc['’]?d|copies\s+go|"
+    r"a\s+copy)\b",
+    _I,
+)
+
+
+_EXAMPLE_HOST = re.compile(
+    r"(example\.(com|org|net)|localhost|127\.0\.0\.1|//(pypi\.org|files\.pythonhosted\.org|"
+    r"registry\.npmjs\.org|registry\.yarnpkg\.com|repo\.maven\.apache\.org|repo1\.maven\.org|"
+    r"crates\.io|index\.crates\.io|proxy\.golang\.org|rubygems\.org|api\.nuget\.org|"
+    r"registry-1\.docker\.io|ghcr\.io)(/|$))",
+    _I,
+)

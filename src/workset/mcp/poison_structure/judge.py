@@ -1,0 +1,135 @@
+"""One sentence judged by the slots it fills; every text of a definition walked sentence by
+sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from workset.mcp.poison_structure.approval import assumes_approval
+from workset.mcp.poison_structure.claims import (
+    AUTHORITY,
+    DESTRUCTIVE_TOOL,
+    INJECTS,
+    MISREPORTS,
+    NOT_REPORTED,
+    OVERRIDES,
+    PERMITTED,
+    PROMO,
+    REPORTED_FALSELY,
+    SAFEGUARD,
+    SAFEGUARD_CALL,
+    STEERS,
+    TRIGGER,
+    overrides_choice,
+)
+from workset.mcp.poison_structure.concealment import hides
+from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flow, templated
+from workset.mcp.poison_structure.purpose import Purpose, purpose_of
+from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
+from workset.mcp.poison_structure.text import (
+    USER_GATE,
+    WARNING,
+    gated,
+    negated_before,
+    sentences,
+    warned_at,
+)
+
+STRUCTURE_REASONS = {
+    "data-flow": "a clause sends data outside the tool's declared purpose (the conversation, "
+    "secrets, other tools' results, the user's private data) into a parameter, an address or "
+    "another tool",
+    "hides-from-user": "a clause asks that an act be kept from the user",
+    "assumes-approval": "a clause tells the model to act without the user's approval, or that "
+    "approval was already given",
+    "data-as-authority": "a clause tells the model to treat data or tool output as "
+    "instructions that rank above the user, or to ignore the user",
+    "misreports": "a clause tells the model to leave findings out of, or dress up, what it "
+    "reports whatever the facts",
+    "steers-tool-choice": "a clause disparages other tools or routes calls meant for them here",
+    "disables-safeguard": "a clause lets the model switch off a protection or safety check",
+    "injects-content": "a clause adds promotions or links to everything the user sends",
+    "overrides-user-choice": "a clause tells the model to use its own value in place of, or "
+    "regardless of, what the user asked for",
+    "side-action": "a clause tells the model to call another tool that deletes, unlocks, pays "
+    "or shares, on a trigger the user did not set",
+    "fixed-destination": "a parameter that says where data, money or packages come from or go "
+    "comes with a fixed address, number or account as its default",
+}
+
+
+def structural_findings(
+    name: str,
+    description: str,
+    texts: Iterable[tuple[str, str, str]],
+    params: frozenset[str],
+    server: str = "",
+) -> Iterator[tuple[str, str, str]]:
+    """(field, rule, excerpt) for every text of a definition; ``texts`` are (field, kind,
+    readable text) with kind ``name``, ``data``, ``parameter``, ``prose`` or ``switch`` (a
+    boolean's description: what switching it on does, holding no data)."""
+    purpose = purpose_of(name, description, params, server)
+    for where, kind, text in texts:
+        if kind == "name":
+            if where != "name" and named_flow(text, purpose):
+                yield where, "data-flow", text[:80]
+            continue
+        seen: set[str] = set()
+        for index, sentence in enumerate(sentences(text)):
+            opening = where == "description" and index == 0
+            for rule in _judge(sentence, purpose, name, kind=kind, opening=opening):
+                if rule not in seen:
+                    seen.add(rule)
+                    yield where, rule, sentence[:80]
+
+
+def _judge(
+    sentence: str, purpose: Purpose, name: str, *, kind: str, opening: bool
+) -> Iterator[str]:
+    if (
+        flows(sentence, purpose, name, kind=kind, opening=opening)
+        or templated(sentence, purpose)
+        or moves_own_secret(sentence, purpose, name, opening=opening)
+    ):
+        yield "data-flow"
+    if hides(sentence):
+        yield "hides-from-user"
+    if assumes_approval(sentence) and not (opening and not TOLD.search(sentence)):
+        yield "assumes-approval"
+    warned = WARNING.search(sentence)
+    claims = [
+        m
+        for pattern in (AUTHORITY, OVERRIDES)
+        if (m := pattern.search(sentence)) and not negated_before(sentence, pattern)
+    ]
+    if any(not warned_at(sentence, m.start()) for m in claims):
+        yield "data-as-authority"
+    if MISREPORTS.search(sentence):
+        yield "misreports"
+    if STEERS.search(sentence) and not USER_GATE.search(sentence):
+        yield "steers-tool-choice"
+    permitted = ADDRESSED.search(sentence) or PERMITTED.search(sentence)
+    safeguard = SAFEGUARD.search(sentence) and not negated_before(sentence, SAFEGUARD)
+    called_off = SAFEGUARD_CALL.search(sentence) and not USER_GATE.search(sentence)
+    if kind != "switch" and not warned and ((safeguard and permitted) or called_off):
+        yield "disables-safeguard"
+    if INJECTS.search(sentence) and PROMO.search(sentence) and not USER_GATE.search(sentence):
+        yield "injects-content"
+    if overrides_choice(sentence):
+        yield "overrides-user-choice"
+    side = DESTRUCTIVE_TOOL.search(sentence)
+    if (
+        side
+        and side.group("tool").lower() != name.lower()
+        and ("_" in side.group("tool") or "." in side.group("tool"))
+        and TRIGGER.search(sentence[: side.start()])
+        and not gated(sentence, side.start())
+        and not negated_before(sentence, DESTRUCTIVE_TOOL)
+    ):
+        yield "side-action"
+    if (
+        REPORTED_FALSELY.search(sentence)
+        and not negated_before(sentence, REPORTED_FALSELY)
+        and not NOT_REPORTED.search(sentence)
+    ):
+        yield "misreports"
