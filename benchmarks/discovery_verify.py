@@ -1,12 +1,14 @@
 """Does a model's yes/no on each top candidate ("can this tool do the request?") help discovery?
 
 The need set and the index are ``benchmarks/tool_catalog.py``'s. For every need of the chosen
-halves, the model (:mod:`workset.discovery.verify`) is asked about each of the index's top
-``--depth`` tools as stated, best first until the first "yes" (as
-:func:`~workset.discovery.verify.checked_search` asks); the verdicts are kept in a JSON-lines file (default
-``benchmarks/data/needs/verified-<model>.jsonl``, resumable), so ``--no-model`` replays them.
-Printed per half, side by side, for the index alone and for the ways of using the verdicts
-(see :data:`VARIANTS`): Hit@1/5/10 per band, unservable needs refused, false "not found".
+halves, the model (:mod:`workset.discovery.verify`) is asked about the index's top
+``--depth`` tools, best first until the first "yes" (as
+:func:`~workset.discovery.verify.checked_search` asks); the verdicts are kept in a JSON-lines
+file (default ``benchmarks/data/needs/verified-<model>.jsonl``, resumable), so
+``--no-model`` replays them. ``--restated FILE`` also searches each need as restated in FILE
+(``discovery_restate.py``'s answers). Printed per half, side by side, for the index alone and
+for the ways of using the verdicts (see :data:`VARIANTS`): Hit@1/5/10 per band, unservable
+needs refused, false "not found".
 
 Run (under ``/work/tools/model-slot`` on this machine):
 ``python benchmarks/discovery_verify.py [--model qwen2.5-coder-1.5b] [--split tune] [--depth 3]``.
@@ -31,6 +33,7 @@ from tool_needs import KS, MemoEmbedder
 from workset.discovery import Match, ToolIndex
 from workset.discovery.expansions import requests_by_key
 from workset.discovery.needs import Need, read_needs
+from workset.discovery.restate import read_restatements, restatement_key
 from workset.discovery.verify import Verdicts
 from workset.errors import ModelError
 from workset.models.embedded import EmbeddedModel
@@ -102,7 +105,9 @@ VARIANTS: dict[str, Variant] = {
     "promote": promote,
     "promote + veto": veto,
     "promote + rescue": rescue,
-    **{f"promote + veto below {p:.2f}": veto_below(p) for p in (0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 0.95)},
+    **{
+        f"promote + veto below {p:.2f}": veto_below(p) for p in (0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 0.95)
+    },
 }
 
 
@@ -155,6 +160,12 @@ def main() -> None:
     parser.add_argument("--no-model", action="store_true", help="only read the file")
     parser.add_argument("--context-window", type=int, default=2048)
     parser.add_argument("--store", type=Path, help="the index's vector file (kept between runs)")
+    parser.add_argument(
+        "--restated",
+        type=Path,
+        metavar="FILE",
+        help="also search each need as restated in FILE (discovery_restate.py's answers)",
+    )
     args = parser.parse_args()
     if args.depth < 1:
         parser.error("--depth must be at least 1")
@@ -170,7 +181,8 @@ def main() -> None:
         store=args.store,
     )
     cases, seconds = anyio.run(_cases, args, path, index, halves)
-    print(f"verdicts by {args.model} in {path}; top {args.depth} tools per need")
+    phrasing = f", + restatements of {args.restated}" if args.restated else ", as stated"
+    print(f"verdicts by {args.model} in {path}; top {args.depth} tools per need{phrasing}")
     if seconds:
         print(
             f"  model time per new verdict: median {statistics.median(seconds):.1f} s, "
@@ -192,14 +204,24 @@ async def _cases(
 ) -> tuple[dict[str, list[Case]], list[float]]:
     model = EmbeddedModel(args.model, context_window=args.context_window)  # started on first use
     store = Verdicts(path, model)
+    restated: dict[str, str] = {}
+    if args.restated:
+        known = read_restatements(args.restated)
+        restated = {
+            n.need: known[k]
+            for h in halves.values()
+            for n in h
+            if (k := restatement_key(args.model, n.need)) in known
+        }
     seconds: list[float] = []
     out: dict[str, list[Case]] = {}
     try:
         for name, half in halves.items():
             out[name] = []
             for number, need in enumerate(half, start=1):
-                ranked = tuple(index.rank(need.need, k=max(KS)))
-                result = index.search(need.need)
+                also = (restated[need.need],) if need.need in restated else ()
+                ranked = tuple(index.rank(need.need, k=max(KS), also=also))
+                result = index.search(need.need, also=also)
                 verdicts: list[bool | None] = []
                 for match in ranked[: args.depth]:
                     if any(verdicts):  # as checked_search asks: until the first "yes"
