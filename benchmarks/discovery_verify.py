@@ -191,6 +191,12 @@ def main() -> None:
     for name, half in cases.items():
         asked = sum(v is not None for c in half for v in c.verdicts)
         print(f"\n{name}: {len(half)} needs, {asked} verdicts known")
+        missing = sum(None in c.verdicts for c in half)
+        if missing:
+            print(
+                f"  INCOMPLETE: {missing} needs have a candidate the model was not asked about "
+                "(run without --no-model); the rows below count it as a no"
+            )
         print(
             f"  {'variant':28} {'name @1/5/10':15} {'paraphrase':15} {'hard':15} "
             "unservable refused | false not-found"
