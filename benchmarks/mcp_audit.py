@@ -190,6 +190,8 @@ def main() -> None:
         first = note["first_score"]
         cohort = file.stem.removeprefix("definitions_cohort")
         mine = [r for r in rows if r["corpus"] == f"new{cohort}"]
+        if first.get("half"):  # a first score of one half is compared on that half
+            mine = [r for r in mine if r["split"] == first["half"]]
         if not mine:
             continue
         now = rates(mine, lambda r: bool(rules[id(r)]))
