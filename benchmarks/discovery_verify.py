@@ -7,8 +7,9 @@ halves, the model (:mod:`workset.discovery.verify`) is asked about the index's t
 file (default ``benchmarks/data/needs/verified-<model>.jsonl``, resumable), so
 ``--no-model`` replays them. ``--restated FILE`` also searches each need as restated in FILE
 (``discovery_restate.py``'s answers). Printed per half, side by side, for the index alone and
-for the ways of using the verdicts (see :data:`VARIANTS`): Hit@1/5/10 per band, unservable
-needs refused, false "not found".
+for the ways of using the verdicts (:data:`VARIANTS`, each a
+:class:`~workset.discovery.verify.Checking` decided by ``checked_search``'s own functions):
+Hit@1/5/10 per band, unservable needs refused, false "not found".
 
 Run (under ``/work/tools/model-slot`` on this machine):
 ``python benchmarks/discovery_verify.py [--model qwen2.5-coder-1.5b] [--split tune] [--depth 3]``.
@@ -20,7 +21,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +35,7 @@ from workset.discovery import Match, ToolIndex
 from workset.discovery.expansions import requests_by_key
 from workset.discovery.needs import Need, read_needs
 from workset.discovery.restate import read_restatements, restatement_key
-from workset.discovery.verify import Verdicts
+from workset.discovery.verify import Checking, Verdicts, promoted, verdict_found
 from workset.errors import ModelError
 from workset.models.embedded import EmbeddedModel
 from workset.retrieval import Embedder
@@ -53,60 +54,27 @@ class Case:
     probability: float
     verdicts: tuple[bool | None, ...]  # per top tool, None when not asked
 
-
-# A variant turns a case into (the ranking it shows, whether it answers "found").
-Variant = Callable[[Case], tuple[Sequence[Match], bool]]
-
-
-def _first_yes(case: Case) -> int | None:
-    return next((i for i, v in enumerate(case.verdicts) if v), None)
+    def asked(self) -> list[tuple[Match, bool]]:
+        """The verdicts given, with their tools, in the order asked."""
+        return [(m, v) for m, v in zip(self.ranked, self.verdicts, strict=False) if v is not None]
 
 
-def _promoted(case: Case) -> list[Match]:
-    first = _first_yes(case)
-    ranked = list(case.ranked)
-    if first is None:
-        return ranked
-    return [ranked[first], *ranked[:first], *ranked[first + 1 :]]
+def judged(case: Case, checking: Checking) -> tuple[Sequence[Match], bool]:
+    """The ranking shown and whether "found", as ``checked_search`` decides them."""
+    asked = case.asked()
+    found = verdict_found(case.found, case.probability, asked, checking)
+    return promoted(case.ranked, asked, checking), found
 
 
-def index_alone(case: Case) -> tuple[Sequence[Match], bool]:
-    return case.ranked, case.found
-
-
-def promote(case: Case) -> tuple[Sequence[Match], bool]:
-    """The first tool the model says yes to goes first; "not found" stays the index's."""
-    return _promoted(case), case.found
-
-
-def veto(case: Case) -> tuple[Sequence[Match], bool]:
-    """Promote, and "not found" whenever the model says no to every top tool."""
-    return _promoted(case), case.found and _first_yes(case) is not None
-
-
-def rescue(case: Case) -> tuple[Sequence[Match], bool]:
-    """Promote, and "found" when the index refused but the model says yes to a top tool."""
-    return _promoted(case), case.found or _first_yes(case) is not None
-
-
-def veto_below(p: float) -> Variant:
-    """Promote; "not found" when the model says no to every top tool and the index's
-    probability is below ``p`` (a confident index overrules the model)."""
-
-    def variant(case: Case) -> tuple[Sequence[Match], bool]:
-        vetoed = _first_yes(case) is None and case.probability < p
-        return _promoted(case), case.found and not vetoed
-
-    return variant
-
-
-VARIANTS: dict[str, Variant] = {
-    "index alone": index_alone,
-    "promote": promote,
-    "promote + veto": veto,
-    "promote + rescue": rescue,
+NEVER, ALWAYS = 0.0, float("inf")  # veto_below: never veto / always; rescue_above the reverse
+VARIANTS: dict[str, Checking | None] = {
+    "index alone": None,
+    "promote": Checking(veto_below=NEVER),
+    "promote + veto": Checking(veto_below=ALWAYS),
+    "promote + rescue": Checking(veto_below=NEVER, rescue_above=NEVER),
     **{
-        f"promote + veto below {p:.2f}": veto_below(p) for p in (0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 0.95)
+        f"promote + veto below {p:.2f}": Checking(veto_below=p)
+        for p in (0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 0.95)
     },
 }
 
@@ -131,11 +99,11 @@ class Score:
         return f"  {label:28} {cells} {refused}  | {ra:>3}/{a} ({ra / max(a, 1):.1%})"
 
 
-def score(cases: Sequence[Case], variant: Variant) -> Score:
+def score(cases: Sequence[Case], checking: Checking | None) -> Score:
     hits: dict[str, dict[int, list[bool]]] = {b: {k: [] for k in KS} for b in BANDS}
     refused_u = unservable = refused_a = answerable = 0
     for case in cases:
-        ranked, found = variant(case)
+        ranked, found = (case.ranked, case.found) if checking is None else judged(case, checking)
         if case.need.answerable:
             answerable += 1
             refused_a += not found
@@ -195,14 +163,14 @@ def main() -> None:
         if missing:
             print(
                 f"  INCOMPLETE: {missing} needs have a candidate the model was not asked about "
-                "(run without --no-model); the rows below count it as a no"
+                "(run without --no-model); the rows below leave it out"
             )
         print(
             f"  {'variant':28} {'name @1/5/10':15} {'paraphrase':15} {'hard':15} "
             "unservable refused | false not-found"
         )
-        for label, variant in VARIANTS.items():
-            print(score(half, variant).row(label))
+        for label, checking in VARIANTS.items():
+            print(score(half, checking).row(label))
 
 
 async def _cases(

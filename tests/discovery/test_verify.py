@@ -150,6 +150,7 @@ def test_a_yes_can_rescue_a_need_the_index_refused(index: ToolIndex) -> None:
         lambda: checked_search(index, need, judge({best: True}, []), checking=rescuing)
     )
     assert result.found and result.matches[0].tool == best and len(result.matches) == 5
+    assert len({(m.server, m.tool) for m in result.matches}) == 5  # the promoted tool once
     unchanged = anyio.run(lambda: checked_search(index, need, judge({best: True}, [])))
     assert not unchanged.found  # rescue is off by default
 

@@ -15,6 +15,7 @@ import anyio
 import jsonschema
 import pytest
 
+from workset.discovery.verify import verify_request
 from workset.messages import (
     AssistantMessage,
     Message,
@@ -211,8 +212,6 @@ def test_smollm2_counts_with_plain_chatml_and_reports_no_tool_support() -> None:
 
 
 def test_a_verdict_on_a_candidate_tool_parses_on_the_real_model(qwen: EmbeddedModel) -> None:
-    from workset.discovery.verify import verify_request
-
     forecast = ToolSpec(
         "get_forecast",
         "Weather forecast for the next days in a city.",

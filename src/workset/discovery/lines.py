@@ -57,9 +57,6 @@ class KeptAnswers:
             read_rows(path, lambda row: (str(row["key"]), row[field]), what=what, hint=hint)
         )
 
-    def __len__(self) -> int:
-        return len(self._known)
-
     def get(self, key: str) -> Any | None:
         return self._known.get(key)
 

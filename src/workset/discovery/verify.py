@@ -174,19 +174,37 @@ async def checked_search(
         verdicts.append((match, verdict))
         if verdict:
             break
-    yes = next((m for m, v in verdicts if v), None)
-    probability = result.confidence
-    found = result.found
-    if found and yes is None and verdicts and probability < checking.veto_below:
-        found = False
-    elif not found and yes is not None and probability >= checking.rescue_above:
-        found = True
-    ranked = list(candidates)
+    found = verdict_found(result.found, result.confidence, verdicts, checking)
+    ranked: Sequence[Match] = candidates
     if found and len(ranked) < k:  # a rescued result: the full ranking, not 3 suggestions
         ranked = index.rank(query, k=k, also=also)
-    if checking.promote and yes is not None:
-        ranked = [yes, *(m for m in ranked if m is not yes)]
+    ranked = promoted(ranked, verdicts, checking)
     said = tuple((m.server, m.tool, v) for m, v in verdicts)
     if found:
         return replace(result, matches=tuple(ranked[:k]), suggestions=(), verdicts=said)
     return replace(result, matches=(), suggestions=tuple(ranked[:3]), verdicts=said)
+
+
+def verdict_found(
+    found: bool, probability: float, verdicts: Sequence[tuple[Match, bool]], checking: Checking
+) -> bool:
+    """The index's decision (``found`` at ``probability``) after the model's ``verdicts`` on
+    the candidates it was asked about: vetoed or rescued as ``checking`` says."""
+    yes = any(v for _, v in verdicts)
+    if found and not yes and verdicts and probability < checking.veto_below:
+        return False
+    if not found and yes and probability >= checking.rescue_above:
+        return True
+    return found
+
+
+def promoted(
+    ranked: Sequence[Match], verdicts: Sequence[tuple[Match, bool]], checking: Checking
+) -> list[Match]:
+    """``ranked`` with the first tool the model said yes to moved first (if ``checking``
+    promotes)."""
+    yes = next((m for m, v in verdicts if v), None)
+    if not checking.promote or yes is None:
+        return list(ranked)
+    key = (yes.server, yes.tool)
+    return [yes, *(m for m in ranked if (m.server, m.tool) != key)]
