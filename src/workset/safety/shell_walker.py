@@ -215,7 +215,10 @@ class Walker(ShellWords):
             if (upstream or piped) and kind != "list":
                 self.feed = list(upstream)
             found = len(self.findings)
+            cwd = self.context.cwd
             self._block(node, depth)
+            if kind == "subshell":
+                self.context.cwd = cwd  # (cd /tmp && …): the directory changes only inside
             self.feed = None
             if _endless(node) and any(f.rule == "network" for f in self.findings[found:]):
                 self.findings.append(rules.beacon())

@@ -36,7 +36,8 @@ def code_of(path: str, text: str) -> Nested | None:
     if _MAKEFILE.search(path):
         recipes = [line.strip().lstrip("@-+") for line in text.splitlines() if line[:1] == "\t"]
         inline = [m.group(1) for m in re.finditer(r"^[^\t#][^:=]*:[^=;]*;(.*)$", text, re.M)]
-        code = "\n".join(recipes + inline)
+        calls = [m.group(1) for m in _MAKE_SHELL_CALL.finditer(text)]  # $(shell …) anywhere
+        code = as_shell("\n".join(recipes + inline + calls))
         return Nested(code, deny_only=True) if code.strip() else None
     if _PYTHON.search(path):
         if path.endswith(".pth"):  # site runs the lines that start with "import"
@@ -49,6 +50,62 @@ def code_of(path: str, text: str) -> Nested | None:
         scripts = [m.group(1).replace('\\"', '"') for m in _VALUE.finditer(block.group(1))]
         return Nested("\n".join(scripts), deny_only=True) if scripts else None
     return None
+
+
+# make's own expansions before the shell sees a recipe: ``$$`` is a ``$``, ``$(NAME)`` and
+# ``${NAME}`` a variable (the environment's too: ``$(HOME)``), ``$(shell CMD)`` runs CMD.
+_MAKE_SHELL_CALL = re.compile(r"\$[({]shell\s+([^()]*(?:\([^()]*\)[^()]*)*)[)}]")
+_MAKE_VARIABLE = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]")
+
+
+def as_shell(recipe: str) -> str:
+    """A recipe as the shell receives it, once make has expanded it."""
+    recipe = _MAKE_SHELL_CALL.sub(lambda m: "$(" + m.group(1) + ")", recipe)
+    recipe = _MAKE_VARIABLE.sub(lambda m: "${" + m.group(1) + "}", recipe)
+    return recipe.replace("$$", "$")
+
+
+# Variables make runs recipes with: the value is a program and its options.
+_MAKE_SHELLS = frozenset({"SHELL", ".SHELLFLAGS", "MAKESHELL"})
+_MAKE_FILE_OPTIONS = ("-f", "--file", "--makefile")
+
+
+def make_arguments(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``make SHELL='sh -c "…" #'``, ``make CC='gcc; rm -rf ~'``: a variable set on make's
+    command line replaces the Makefile's own and lands in the recipes, so its value is shell
+    code (the shell itself, for ``SHELL``); ``make -f <(curl …)`` runs a fetched Makefile."""
+    if cmd.name not in ("make", "gmake"):
+        return
+    args = cmd.args()
+    for index, word in enumerate(args, start=1):
+        name, equals, value = word.partition("=")
+        name = name.rstrip(":+?!")
+        if equals and re.fullmatch(r"[A-Za-z_.][A-Za-z0-9_.]*", name) and value.strip():
+            yield Nested(value, deny_only=name not in _MAKE_SHELLS)
+        elif args[index - 2 : index - 1] and args[index - 2] in _MAKE_FILE_OPTIONS:
+            yield from _makefile_argument(cmd, index, ctx)
+
+
+def _makefile_argument(cmd: Cmd, index: int, ctx: Context) -> Iterator[Result]:
+    """The Makefile named by ``-f``: a process substitution's output, or a download."""
+    word = cmd.argv[index]
+    inner = cmd.inner_of(index)
+    if index < len(cmd.process) and cmd.process[index]:
+        printed = static_output(inner)
+        found = code_of("Makefile", printed) if printed is not None else None
+        if downloads(inner):
+            yield download_exec("make runs a Makefile streamed from a download")
+        elif found is not None:
+            yield Nested(found.code)
+        elif printed is None:
+            yield Finding(
+                "dynamic-code",
+                "ask",
+                "make runs a Makefile another command prints, which cannot be checked here; "
+                "save it to a file in the workspace, read it, then run make -f FILE",
+            )
+    elif word in ctx.downloaded or ctx.resolve(word) in ctx.downloaded:
+        yield download_exec(f"make runs {word}, which this line downloaded")
 
 
 def makefile_on_stdin(cmd: Cmd) -> Iterator[Result]:
@@ -78,6 +135,7 @@ def makefile_on_stdin(cmd: Cmd) -> Iterator[Result]:
 def build_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """What ``echo …``/``printf …``/``cat <<EOF``/``… | tee`` writes into a build file."""
     yield from makefile_on_stdin(cmd)
+    yield from make_arguments(cmd, ctx)
     places = [t for op, t in cmd.redirects if op in _WRITES]
     if cmd.name == "tee":
         places += [a for a in cmd.args() if not a.startswith("-")]

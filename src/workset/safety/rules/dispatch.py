@@ -14,6 +14,7 @@ import re
 
 from workset.safety import paths
 from workset.safety.rules import (
+    applescript,
     build_files,
     credentials,
     delete,
@@ -268,6 +269,7 @@ _HANDLERS = _handlers(
     dumps.HANDLERS,
     dumps.EXTRA,
     editors.HANDLERS,
+    applescript.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS
