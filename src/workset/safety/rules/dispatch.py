@@ -27,6 +27,7 @@ from workset.safety.rules import (
     interpreters,
     known,
     known_lists,
+    mounts,
     network,
     option_commands,
     persistence,
@@ -108,7 +109,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         )
     for op, target in cmd.redirects:
         if op in WRITING_REDIRECTS and not target.isdigit() and target != "-":
-            out.extend(write_target(target, f"redirection {op}", ctx))
+            out.extend(write_target(target, f"redirection {op}", ctx, text_judged=True))
             if not _socket(target) and not known.inside(target, ctx):
                 out.append(known.outside(target))
     name = cmd.name
@@ -270,6 +271,7 @@ _HANDLERS = _handlers(
     dumps.EXTRA,
     editors.HANDLERS,
     applescript.HANDLERS,
+    mounts.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS
