@@ -58,6 +58,7 @@ def resolved_cmd(
         process=tuple(w.process for w in words),
         redirects=tuple((op, _path_word(w)) for op, w in redirects)
         + ((("<<", stdin.text),) if stdin is not None else ()),
+        extra_fd=tuple(w.descriptor.isdigit() and int(w.descriptor) > 2 for _, w in redirects),
         upstream=upstream,
         piped=piped,
         background=background,

@@ -44,6 +44,7 @@ class Word:
     inner: list[Cmd] = field(default_factory=list)  # commands its substitutions run
     process: bool = False  # a process substitution <(…)
     literal_tilde: bool = False  # starts with a quoted "~": a file named ~, not the home
+    descriptor: str = ""  # a redirection's target: the descriptor written before it (3<>…)
 
 
 @dataclass(frozen=True, slots=True)

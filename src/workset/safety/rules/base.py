@@ -65,6 +65,7 @@ class Cmd:
     inner: tuple[tuple[Cmd, ...], ...] = ()  # commands run by substitutions in each word
     process: tuple[bool, ...] = ()  # the word is a process substitution <(…)
     redirects: tuple[tuple[str, str], ...] = ()
+    extra_fd: tuple[bool, ...] = ()  # the redirection opens a descriptor above 2 (exec 3<>…)
     upstream: tuple[Cmd, ...] = ()  # earlier stages of the same pipeline
     piped: bool = False
     background: bool = False
@@ -122,6 +123,7 @@ class Context:
     written: set[str] = field(default_factory=set)  # files the line wrote (their text unseen)
     scripts: dict[str, str] = field(default_factory=dict)  # files the line wrote: their text
     reflog_expired: bool = False  # a git reflog expire --expire=now ran earlier in the line
+    socket_read: bool = False  # a command of the line read from a /dev/tcp connection
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
 
     def resolve(self, word: str) -> str:

@@ -49,6 +49,7 @@ from workset.safety.rules.network import (
     fetch_and_run,
     forge_read,
     local_only,
+    remote_socket,
     reverse_shell,
     uploads,
 )
@@ -135,7 +136,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.extend(mkfs(cmd, ctx))
     elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and name not in _HANDLERS:
         out.extend(interpreter(cmd, ctx))
-    shell = reverse_shell(cmd)
+    shell = reverse_shell(cmd, ctx)
     if shell is not None:
         out.append(shell)
     out.extend(secrets.environment_searched(cmd, ctx))
@@ -144,7 +145,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
     if (name in NETWORK and not local_only(cmd) and not offline and not forge_read(cmd)) or any(
-        _socket(t) for _, t in cmd.redirects
+        remote_socket(t) for _, t in cmd.redirects
     ):
         out.append(
             Finding(

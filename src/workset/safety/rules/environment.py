@@ -7,7 +7,8 @@ Some variables change what later commands do rather than hold data:
 - variables whose value is a command that git, ssh, less or bash run by themselves
   (``GIT_SSH_COMMAND``, ``GIT_EXTERNAL_DIFF``, ``GIT_EDITOR``, ``PAGER``, ``BASH_ENV``,
   ``PROMPT_COMMAND``…) are code: their text is analysed like the line itself, so
-  ``GIT_SSH_COMMAND='rm -rf ~' git fetch`` is ``rm -rf ~``;
+  ``GIT_SSH_COMMAND='rm -rf ~' git fetch`` is ``rm -rf ~``; an ssh there that no longer checks
+  host keys (``StrictHostKeyChecking=no``) asks;
 - a registry or index over plain http on another host, or TLS and checksum checks switched
   off (``PIP_INDEX_URL=http://…``, ``GOSUMDB=off``), is denied
   (:mod:`~workset.safety.rules.registries`);
@@ -38,6 +39,10 @@ _EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "ema
                       "cat", "delta", "diff-so-fancy", "true", "idea", "nvr"})  # fmt: skip
 # Commands inside the value (a; b, $(…), a | b) or ssh options that run a command.
 _SHELL_SYNTAX = re.compile(r"[;&|`$<>()]|ProxyCommand|LocalCommand|KnownHostsCommand", re.I)
+# ssh options that stop it checking the host's key.
+_HOST_KEYS_OFF = re.compile(
+    r"StrictHostKeyChecking[= ]+(no|off)|UserKnownHostsFile[= ]+/dev/null", re.IGNORECASE
+)
 _LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
                           "DYLD_LIBRARY_PATH"})  # fmt: skip
 _SEARCH_VARS = frozenset({"PATH"})
@@ -64,6 +69,17 @@ def assignment(name: str, value: str) -> list[Result]:
     program = value.split()[0].rsplit("/", 1)[-1] if value.split() else ""
     plain = not _SHELL_SYNTAX.search(value)
     if name in _COMMAND_VARS and program in ("ssh", "autossh") and plain:
+        checks_off = _HOST_KEYS_OFF.search(value)
+        if checks_off:
+            return [
+                Finding(
+                    "ssh-host-keys-off",
+                    "ask",
+                    f"{name} runs ssh with {checks_off.group(0)}, which stops checking who the "
+                    "other host is, so a machine in the middle goes unnoticed; a human must "
+                    "confirm, or add the host's key to known_hosts",
+                )
+            ]
         return []  # git's own transport with options (ssh -i ./deploy_key)
     if name in _COMMAND_VARS and value.strip():
         return [Nested(value)]

@@ -346,6 +346,14 @@ def _configured_command(key: str, value: str, *, everywhere: bool = False) -> It
     machine runs it; hooks or a monitor set there are persistence, whatever the directory."""
     key = key.lower()
     builtin = value.lower() in ("true", "false", "yes", "no", "on", "off", "1", "0", "")
+    if everywhere and re.fullmatch(r"url\..+\.(push)?insteadof", key) and value:
+        yield Finding(
+            "git-global-url-rewrite",
+            "deny",
+            f"git config --global {key} {value} sends every clone, fetch or push of {value} "
+            "on this machine to another address, whose code or credentials prompts are then "
+            "trusted as the real ones; rewrite the URL of this repository's remote instead",
+        )
     if everywhere and key in ("core.hookspath", "core.fsmonitor") and not builtin:
         yield Finding(
             "git-global-hooks",

@@ -54,6 +54,14 @@ def write_target(
         )
     elif paths.is_sensitive(path):
         yield sensitive_write(word)
+    elif paths.is_agent_settings(path):
+        yield Finding(
+            "write-agent-settings",
+            "deny",
+            f"{via} changes {word}, the settings of a coding agent, which decide what it may "
+            "run without asking; an agent never loosens its own rules — ask the user to "
+            "change them",
+        )
     elif _KERNEL.match(path):
         yield Finding(
             "write-kernel",
