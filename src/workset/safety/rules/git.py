@@ -346,7 +346,8 @@ def _configured_command(key: str, value: str, *, everywhere: bool = False) -> It
     machine runs it; hooks or a monitor set there are persistence, whatever the directory."""
     key = key.lower()
     builtin = value.lower() in ("true", "false", "yes", "no", "on", "off", "1", "0", "")
-    if everywhere and re.fullmatch(r"url\..+\.(push)?insteadof", key) and value:
+    rewrite = re.fullmatch(r"url\.(.+)\.(push)?insteadof", key)
+    if everywhere and rewrite and value and _host(rewrite.group(1)) != _host(value):
         yield Finding(
             "git-global-url-rewrite",
             "deny",
@@ -362,6 +363,15 @@ def _configured_command(key: str, value: str, *, everywhere: bool = False) -> It
             "that code on commit, checkout or status, long after this task (persistence); set "
             "hooks per repository with git config --local core.hooksPath .githooks",
         )
+    included = key == "include.path" or re.fullmatch(r"includeif\..+\.path", key)
+    if included and _WORLD_WRITABLE.match(value):
+        yield Finding(
+            "git-config-world-writable",
+            "deny",
+            f"{key}={value} makes git read more settings (hooks, pagers, helpers that run "
+            "programs) from a place anyone on the machine can write; keep settings in the "
+            "repository's own config",
+        )
     if key == "core.hookspath" and _WORLD_WRITABLE.match(value):
         yield Finding(
             "git-hooks-world-writable",
@@ -374,6 +384,12 @@ def _configured_command(key: str, value: str, *, everywhere: bool = False) -> It
         yield Nested(value[1:])
     elif key in _COMMAND_KEYS and value:
         yield Nested(value.lstrip("!"))
+
+
+def _host(url: str) -> str:
+    """The host a git URL names (``https://h/…``, ``git@h:…``, ``ssh://u@h:22/…``)."""
+    rest = url.split("://", 1)[-1].rsplit("@", 1)[-1] if "://" in url else url.split("@")[-1]
+    return re.split(r"[:/]", rest, maxsplit=1)[0].lower()
 
 
 HANDLERS: dict[str, Handler] = {"git": _git}

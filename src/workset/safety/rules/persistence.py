@@ -291,13 +291,15 @@ def written_text(cmd: Cmd, *, fed: bool) -> str:
     return static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
 
 
-# A program run (or sourced, or preloaded into every program) from a directory anyone on the
-# machine can write, or hidden in a dot-directory inside a cache (``~/.cache/.x/init.sh``).
+# A program run (or sourced, preloaded into every program, or put on a module search path)
+# from a directory anyone on the machine can write, or hidden in a dot-directory inside a
+# cache (``~/.cache/.x/init.sh``).
 _WORLD_WRITABLE_PROGRAM = re.compile(
     r"(^\s*|[;&|(`]\s*|\b(?:sh|bash|zsh|dash|nohup|exec|setsid|python3?|perl|node|sudo|env|"
     r"source)\s+|(?:^|[;&|(]\s*)\.\s+|"
-    r"\b(?:LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH)=[\"']?"
-    r"(?:[^\s\"':]*:)*)"
+    r"\b(?:LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|"
+    r"PYTHONPATH|NODE_PATH|PERL5LIB|RUBYLIB)=[\"']?(?:[^\s\"':]*:)*|"
+    r"(?:--require|--import|--loader|--experimental-loader)[= ]+|-javaagent:)"
     r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+|"
     r"(?:~|\$HOME|\$\{HOME\})/(?:\.cache|Library/Caches)/(?:[^\s'\";|&)/]+/)*\.[^\s'\";|&)]+)",
     re.MULTILINE,
