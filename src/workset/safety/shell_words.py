@@ -38,6 +38,7 @@ _ELEMENT = re.compile(r"\$\{(\w+)\[(@|\*|\d+)\]\}")
 
 _SOCKET = re.compile(r"^/dev/(tcp|udp)/")
 
+
 @dataclass
 class Stdin:
     """What a here-document or here-string feeds to stdin, and the commands it ran to make it."""

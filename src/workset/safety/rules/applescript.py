@@ -4,10 +4,11 @@
 it as root; ``tell application "Terminal" to do script "CMD"`` (and iTerm's ``write text``)
 types CMD into a terminal. Each CMD is analysed as the line itself (``sudo CMD`` when it runs
 as root), in the directory it really runs in: ``/`` for ``do shell script``, the home for a
-new Terminal window, a directory unknown here for iTerm's session. Besides those, only statements that show something to the user (``display
-notification``, ``display dialog``, ``display alert``, ``say``, ``beep``, ``delay``) are
-understood; any other AppleScript, a script file or JavaScript for Automation asks, since
-AppleScript can drive every application (``tell application "Finder" to delete …``).
+new Terminal window, a directory unknown here for iTerm's session. Besides those, only
+statements that show something to the user (``display notification``, ``display dialog``,
+``display alert``, ``say``, ``beep``, ``delay``) are understood; any other AppleScript, a
+script file or JavaScript for Automation asks, since AppleScript can drive every application
+(``tell application "Finder" to delete …``).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ judged as network requests.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from workset.safety.rules.base import Cmd
@@ -29,13 +30,15 @@ _VALUED = frozenset({"-H", "--header", "-X", "--request", "-d", "--data", "--dat
                      "--cookie-jar", "-T", "--upload-file", "-m", "--max-time",
                      "--connect-timeout", "--retry", "--json", "-O", "--output-document",
                      "--post-data", "--post-file", "--body-data", "--body-file", "--method",
-                     "-U", "--tries", "-t", "--timeout", "--header", "-K", "--config",
+                     "-U", "--tries", "-t", "--timeout", "-K", "--config",
                      "--unix-socket", "--abstract-unix-socket", "-x", "--proxy"})  # fmt: skip
 _DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode",
                    "--data-ascii", "-F", "--form", "--json", "-T", "--upload-file",
                    "--post-data", "--post-file", "--body-data", "--body-file"})  # fmt: skip
 _FILE_OPTIONS = frozenset({"-T", "--upload-file", "--post-file", "--body-file"})
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_METHOD_OPTIONS = frozenset({"-X", "--request", "--method"})
+_METHOD_PREFIXES = ("--request=", "--method=")
 
 
 def urls(cmd: Cmd) -> list[str]:
@@ -66,11 +69,9 @@ def harmless_payload(cmd: Cmd, *, sends: bool) -> bool:
     """What the request sends to this machine is literal text or workspace files, it does
     not delete, and through a unix socket it only reads (``sends``: it has a body)."""
     args = cmd.args()
-    methods = {b.upper() for a, b in zip(args, args[1:], strict=False) if a in ("-X", "--request",
-                                                                          "--method")}  # fmt: skip
-    methods |= {a.split("=", 1)[1].upper() for a in args if a.startswith(("--request=",
-                                                                          "--method="))}  # fmt: skip
-    methods |= {a for a in args if a in _METHODS}
+    methods = {b.upper() for a, b in itertools.pairwise(args) if a in _METHOD_OPTIONS}
+    methods |= {a.split("=", 1)[1].upper() for a in args if a.startswith(_METHOD_PREFIXES)}
+    methods |= {a for a in args if a in _METHODS}  # httpie: http DELETE :8000/x
     if "DELETE" in methods:
         return False
     if any(a.startswith(("--unix-socket", "--abstract-unix-socket")) for a in args) and (

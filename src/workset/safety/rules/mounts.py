@@ -3,8 +3,9 @@
 ``mount`` with no device or directory only lists what is mounted (``mount -l -t ext4``,
 ``mount | grep nfs``) and is allowed. Mounting over a system directory, the home, a key or
 settings tree or an account file (``mount -t tmpfs tmpfs /etc``, ``mount --bind ./hosts
-/etc/hosts``; the directory is the last operand, a device alone is looked up in fstab) hides the real files behind others: programs then read settings, libraries or
-keys that someone else chose, so it is denied. Any other mount, a remount and every
+/etc/hosts``; the directory is the last operand, a device alone is looked up in fstab) hides
+the real files behind others: programs then read settings, libraries or keys that someone
+else chose, so it is denied. Any other mount, a remount and every
 ``umount`` ask.
 """
 

@@ -14,6 +14,7 @@ analysed for what would be denied run directly.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -70,7 +71,7 @@ def commands_in_options(cmd: Cmd) -> list[str]:
 def _tar_action(value: str, args: tuple[str, ...]) -> bool:
     """``value`` was given to ``--checkpoint-action``: an action other than ``exec=``."""
     return any(a == f"--checkpoint-action={value}" for a in args) or any(
-        a == "--checkpoint-action" and b == value for a, b in zip(args, args[1:], strict=False)
+        a == "--checkpoint-action" and b == value for a, b in itertools.pairwise(args)
     )
 
 
