@@ -3,8 +3,10 @@
 ``make``, ``pytest``, ``npm install`` and ``pip install .`` are allowed because they run the
 project's code; that trust is only as good as the code. When a line writes known text into a
 Makefile's recipes, a Python module (``conftest.py``, ``setup.py``, a package's
-``__init__.py``, a test), a ``.pth`` file, a shell script, an ``.envrc`` or ``package.json``'s
-``scripts``, that text is analysed as the code it will be,
+``__init__.py``, a test), a ``.pth`` file, an ``.envrc``, a hook kept in the repository
+(``.githooks/``, ``.husky/``), ``package.json``'s ``scripts``, the command fields of VS Code's
+``tasks.json`` or a dev container, tox's ``commands`` or pre-commit's ``entry``, that text is
+analysed as the code it will be,
 and what would be denied there (a download piped into a shell, a delete of the home) is denied
 here. Only denials are kept: the write itself stays a workspace write, so adding an ordinary
 target or test does not start asking. The text written to any file is kept in the context, so
@@ -25,7 +27,16 @@ _WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
 _MAKEFILE = re.compile(r"(^|/)([Mm]akefile|GNUmakefile|[^/]+\.mk|[Jj]ustfile)$")
 # Any Python module or shell script: the project's tests, packages and scripts run them.
 _PYTHON = re.compile(r"\.pyw?$|\.pth$")
-_SHELL = re.compile(r"(^|/)\.envrc$")
+# Shell scripts a tool runs by itself: direnv's .envrc, hooks kept in the repository.
+_SHELL = re.compile(r"(^|/)\.envrc$|(^|/)(\.githooks|\.husky|\.git-hooks)/[\w.-]+$")
+# Settings whose command fields editors and tools run: VS Code tasks (some on folder open),
+# dev containers (initializeCommand runs on this machine), tox, pre-commit's local hooks.
+_COMMAND_FIELDS = re.compile(r"(^|/)(tasks|devcontainer|\.devcontainer)\.json$")
+_JSON_COMMAND = re.compile(r'"(?:command|\w+Command)"\s*:\s*"((?:[^"\\]|\\.)*)"')
+_TOX = re.compile(r"(^|/)tox\.ini$")
+_TOX_COMMANDS = re.compile(r"^\s*commands(?:_pre|_post)?\s*=\s*(.*(?:\n[ \t]+\S.*)*)", re.M)
+_PRE_COMMIT = re.compile(r"(^|/)\.pre-commit-config\.ya?ml$")
+_ENTRY = re.compile(r"^\s*-?\s*entry\s*:\s*(.+)$", re.M)
 _PACKAGE = re.compile(r"(^|/)package\.json$")
 _SCRIPTS = re.compile(r'"scripts"\s*:\s*\{([^{}]*)\}')
 _VALUE = re.compile(r'"[^"]*"\s*:\s*"((?:[^"\\]|\\.)*)"')
@@ -45,11 +56,28 @@ def code_of(path: str, text: str) -> Nested | None:
         return Nested(text, "python", deny_only=True) if text.strip() else None
     if _SHELL.search(path):
         return Nested(text, deny_only=True) if text.strip() else None
+    commands: list[str] = []
+    if _COMMAND_FIELDS.search(path):
+        commands = [m.group(1).replace('\\"', '"') for m in _JSON_COMMAND.finditer(text)]
+    elif _TOX.search(path):
+        commands = [line.strip() for m in _TOX_COMMANDS.finditer(text)
+                    for line in m.group(1).splitlines()]  # fmt: skip
+    elif _PRE_COMMIT.search(path):
+        commands = [_unquoted(m.group(1).strip()) for m in _ENTRY.finditer(text)]
+    if commands:
+        return Nested("\n".join(commands), deny_only=True)
     block = _SCRIPTS.search(text) if _PACKAGE.search(path) else None
     if block is not None:
         scripts = [m.group(1).replace('\\"', '"') for m in _VALUE.finditer(block.group(1))]
         return Nested("\n".join(scripts), deny_only=True) if scripts else None
     return None
+
+
+def _unquoted(value: str) -> str:
+    """A YAML scalar without the quotes around it (``'pytest -q'`` is ``pytest -q``)."""
+    if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
 
 
 # make's own expansions before the shell sees a recipe: ``$$`` is a ``$``, ``$(NAME)`` and

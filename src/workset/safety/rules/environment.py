@@ -2,7 +2,8 @@
 
 Some variables change what later commands do rather than hold data:
 
-- history switched off (``HISTFILE=/dev/null``, ``HISTSIZE=0``) is denied, as hiding what ran;
+- history switched off (``HISTFILE=/dev/null``, ``HISTSIZE=0``, ``HISTIGNORE='*'``) is
+  denied, as hiding what ran;
 - loader variables (``LD_PRELOAD``, ``DYLD_INSERT_LIBRARIES``) ask;
 - variables whose value is a command that git, ssh, less or bash run by themselves
   (``GIT_SSH_COMMAND``, ``GIT_EXTERNAL_DIFF``, ``GIT_EDITOR``, ``PAGER``, ``BASH_ENV``,
@@ -75,6 +76,8 @@ def assignment(name: str, value: str) -> list[Result]:
         return [wipe(f"HISTFILE={value}")]
     if name in ("HISTSIZE", "HISTFILESIZE", "SAVEHIST") and value.strip() in ("0", ""):
         return [wipe(f"{name}={value}")]
+    if name == "HISTIGNORE" and "*" in value.strip("'\"").split(":"):
+        return [wipe(f"{name}={value}")]  # every command matches: nothing is kept
     if name in _LOADER_VARS:
         return [
             Finding(

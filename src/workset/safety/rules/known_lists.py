@@ -28,6 +28,7 @@ READ_ONLY = frozenset(
         "xxd", "hexdump", "strings", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum",
         "cksum", "b2sum", "base64", "base32", "basename", "dirname", "realpath", "readlink",
         "seq", "yes", "jq", "yq", "man", "info", "tput", "locale", "getconf", "expr", "bc",
+        "csvlook", "csvstat", "csvcut", "csvgrep", "csvjson",
         "dc", "tac", "rev", "zcat", "zgrep", "zless", "bzcat", "xzcat", "lzcat", "tee",
         "numfmt", "sum", "look", "iconv", "ldd", "nm", "objdump", "readelf", "size", "lsattr",
         "hostname", "tty", "stty", "top", "htop", "vmstat", "iostat", "ss", "netstat", "ip",

@@ -122,7 +122,7 @@ _HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh"})
 _FORGE_NOUNS = frozenset({"pr", "mr", "issue", "run", "workflow", "release", "repo", "gist",
                           "label", "cache", "ruleset", "secret", "variable", "ci", "snippet",
                           "milestone", "search", "project", "org"})  # fmt: skip
-_FORGE_READS = frozenset({"list", "ls", "view", "status", "diff", "checks", "get"})
+_FORGE_READS = frozenset({"list", "ls", "view", "status", "diff", "checks", "get", "watch"})
 _FORGE_TOP = frozenset({"status", "--version", "version", "help"})
 
 
