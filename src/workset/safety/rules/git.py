@@ -26,6 +26,7 @@ from workset.safety.rules.base import (
     parse_flags,
     requote,
 )
+from workset.safety.rules.secrets import is_secret
 
 _EXEC_KEYS = ("core.hookspath", "core.sshcommand", "core.pager", "core.editor",
               "core.fsmonitor", "core.askpass", "credential.helper", "sequence.editor",
@@ -109,6 +110,23 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     yield from _commands_run(sub, rest)
     if sub == "remote" and words[:1] in (["add"], ["set-url"]) and len(words) > 2:
         ctx.remotes.add(words[1])  # a push to it later in the line goes to that URL
+    staged = [w for w in words if is_secret(w)] if sub == "add" else []
+    if staged and not flags & {"n", "--dry-run"}:
+        ctx.staged_secret = staged[0]  # a push later in the line publishes it
+        yield _ask(
+            "git-add-secret",
+            f"git add stages {staged[0]}, which holds keys or "
+            "credentials, into a commit others may see",
+            "add it to .gitignore instead",
+        )
+    if sub == "push" and ctx.staged_secret and not flags & {"n", "--dry-run"}:
+        yield Finding(
+            "exfiltration",
+            "deny",
+            f"the line stages {ctx.staged_secret}, a file of keys or credentials, then pushes "
+            "it to a remote, where everyone who can read the repository gets it; never commit "
+            "secrets — add the file to .gitignore",
+        )
     if (
         sub == "push"
         and ({"d", "--delete"} & flags)
