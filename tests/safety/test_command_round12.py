@@ -190,6 +190,7 @@ def test_round12_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "node -e 'fetch(\"http://localhost:3000/health\").then(r => console.log(r.status))'",
         "git add .env.example && git commit -m 'document settings'",
         "aws secretsmanager list-secrets",
+        "uv pip install --python .venv/bin/python -e .",
         "(cd / && ls) ; rm -rf build",
     ],
 )
