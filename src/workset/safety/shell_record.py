@@ -62,7 +62,8 @@ def resolved_cmd(
         upstream=upstream,
         piped=piped,
         background=background,
-        stdin_inner=stdin.inner if stdin is not None else (),
+        stdin_inner=(stdin.inner if stdin is not None else ())
+        + tuple(c for op, w in redirects if op == "<" and w.process for c in w.inner),
         stdin_dynamic=stdin.dynamic if stdin is not None else False,
         lookalike=words[0].text != argv[0] if words else False,
     )

@@ -69,7 +69,7 @@ class Cmd:
     upstream: tuple[Cmd, ...] = ()  # earlier stages of the same pipeline
     piped: bool = False
     background: bool = False
-    stdin_inner: tuple[Cmd, ...] = ()  # commands run to build a here-document or here-string
+    stdin_inner: tuple[Cmd, ...] = ()  # commands that make stdin: here-document, < <(…)
     stdin_dynamic: bool = False  # the here-document's text is only known at run time
     lookalike: bool = False  # the name was written with look-alike letters (ｒｍ, rм)
 

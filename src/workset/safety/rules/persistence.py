@@ -245,6 +245,8 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     places = [t for op, t in cmd.redirects if op in _WRITES]
     if cmd.name == "tee":
         places += [a for a in cmd.args() if not a.startswith("-")]
+    if cmd.name == "dd":  # dd of=~/.bashrc <<< '…': what it reads goes there
+        places += [a[3:] for a in cmd.args() if a.startswith("of=")]
     hooks = [p for p in places if is_workspace_hook(ctx.resolve(p), ctx)]  # cp: rules.writes
     sources = [a for a in cmd.args() if not a.startswith("-")]
     if cmd.name in ("cp", "mv", "install") and len(sources) > 1:
@@ -258,7 +260,7 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if (cron or scheduled) and here and not cmd.piped:
         text = here[0]  # at now + 1 hour <<< 'CMD', crontab - <<< 'LINE'
     else:
-        fed = cmd.name in ("tee", "crontab") or bool(scheduled and cmd.upstream)
+        fed = cmd.name in ("tee", "crontab", "dd") or bool(scheduled and cmd.upstream)
         text = written_text(cmd, fed=fed)
     if not text and cmd.name in ("cp", "mv", "install", "cat"):  # a file this line wrote
         text = "".join(ctx.scripts.get(ctx.resolve(w), "") for w in sources)
