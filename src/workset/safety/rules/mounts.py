@@ -71,9 +71,16 @@ def _mount(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     )
 
 
+# Places that are meant to be mount points: a filesystem mounted there hides nothing.
+_MOUNT_POINTS = ("/mnt", "/media", "/srv", "/run", "/tmp", "/var/tmp", "/Volumes")
+
+
 def _hides(word: str, ctx: Context) -> bool:
     path = ctx.resolve(word)
-    return not paths.is_block_device(path) and (
+    if paths.is_block_device(path) or any(path == p or path.startswith(p + "/")
+                                          for p in _MOUNT_POINTS):  # fmt: skip
+        return False
+    return (
         paths.is_protected(path)
         or paths.is_system(path)
         or paths.is_sensitive(path)
