@@ -427,6 +427,7 @@ class Walker(ShellWords):
         cmd = resolved_cmd(
             words, redirects, upstream, piped=piped, background=background, stdin=stdin
         )
+        cmd = rules.program_behind(cmd, self.context)  # ./del after cp /bin/rm ./del is rm
         self.cmds.append(cmd)
         self.commands.append(
             SimpleCommand(

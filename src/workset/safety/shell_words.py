@@ -52,7 +52,8 @@ class ShellWords(ABC):
     """The variables, ``IFS`` and positional parameters a line sets, and its words resolved."""
 
     def __init__(self) -> None:
-        self.env: dict[str, str] = {"HOME": "~"}
+        # The home, and the user's shell: whichever it is, $SHELL -c CODE runs CODE as shell.
+        self.env: dict[str, str] = {"HOME": "~", "SHELL": "/bin/sh", "BASH": "/bin/bash"}
         self.unknown: set[str] = set()  # variables set to values only known at run time
         self.positional: list[str] | None = None  # None: unknown ($1… of the outer shell)
         self.arrays: dict[str, list[str]] = {}  # arrays the line sets: a=(rm -rf /)

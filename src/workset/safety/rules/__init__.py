@@ -31,7 +31,7 @@ from workset.safety.rules.base import (
     unknown_program,
     unparsed,
 )
-from workset.safety.rules.dispatch import check
+from workset.safety.rules.dispatch import check, program_behind
 from workset.safety.rules.environment import assignment
 from workset.safety.rules.network import beacon
 from workset.safety.rules.static import static_output
@@ -49,6 +49,7 @@ __all__ = [
     "deferred",
     "fork_bomb",
     "no_parser",
+    "program_behind",
     "static_output",
     "too_deep",
     "too_many",

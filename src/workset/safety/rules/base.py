@@ -123,6 +123,7 @@ class Context:
     written: set[str] = field(default_factory=set)  # files the line wrote (their text unseen)
     scripts: dict[str, str] = field(default_factory=dict)  # files the line wrote: their text
     reflog_expired: bool = False  # a git reflog expire --expire=now ran earlier in the line
+    programs: dict[str, str] = field(default_factory=dict)  # copies of system programs: names
     staged_secret: str = ""  # a key or credential file a git add of the line staged
     socket_read: bool = False  # a command of the line read from a /dev/tcp connection
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))

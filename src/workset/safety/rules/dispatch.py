@@ -80,6 +80,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         cmd = written.with_argv(["exec"])  # "exec 3<>/dev/tcp/…": redirections of the shell
     if not cmd.argv:
         return out
+    cmd = program_behind(cmd, ctx)
     if cmd.args() and all(a in HELP for a in cmd.args()) and not cmd.redirects:
         return out  # "nc -h", "docker --version": only prints help
     globbed = _globbed_names(cmd)
@@ -184,7 +185,34 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if name == "ln":
         out.extend(symlink(cmd, ctx))  # last: the link is judged as written, then followed
     ctx.written.update(ctx.resolve(w) for w in _writes(cmd))
+    _remember_copy(cmd, ctx)
     return out
+
+
+_SYSTEM_BIN = re.compile(r"^/(usr/(local/)?)?s?bin/[^/]+$")
+
+
+def program_behind(cmd: Cmd, ctx: Context) -> Cmd:
+    """``./del`` after ``cp /bin/rm ./del`` (or ``ln -s /bin/rm ./del``) is ``rm``: a system
+    program copied or linked under another name is judged by what it is."""
+    if "/" not in cmd.argv[0] or cmd.is_dynamic(0):
+        return cmd
+    place = ctx.resolve(cmd.argv[0])
+    name = ctx.programs.get(place) or (place.rsplit("/", 1)[-1] if _SYSTEM_BIN.match(place)
+                                       and place != cmd.argv[0] else None)  # fmt: skip
+    return cmd.with_argv([name, *cmd.args()]) if name else cmd
+
+
+def _remember_copy(cmd: Cmd, ctx: Context) -> None:
+    """Where ``cp``/``install``/``mv`` put a copy of a system program (``/bin/rm``)."""
+    _, operands = parse_flags(cmd.args())
+    if cmd.name not in ("cp", "install", "mv") or len(operands) != 2 or any(cmd.dynamic):
+        return
+    source, target = ctx.resolve(operands[0][1]), ctx.resolve(operands[1][1])
+    if _SYSTEM_BIN.match(source):
+        name = source.rsplit("/", 1)[-1]
+        ctx.programs[target] = name
+        ctx.programs[target.rstrip("/") + "/" + name] = name  # cp /bin/rm ./tools/
 
 
 def _writes(cmd: Cmd) -> list[str]:
