@@ -90,7 +90,7 @@ def test_each_dangerous_class_is_denied_with_its_own_rule(command: str, rule: st
         ("wc -l ~/.aws/credentials", "secret-read"),
         ("cat .env", "secret-read"),
         ("(crontab -l; echo '* * * * * x') | crontab -", "persistence"),
-        ("echo 'sh x' > .git/hooks/pre-commit", "persistence"),
+        ("cat ./hook.txt > .git/hooks/pre-commit", "persistence"),
         ("systemctl enable --now x.service", "persistence"),
         ("git push --force origin feature/x", "git-force-push"),
         ("git push origin feature/x", "git-push"),

@@ -716,7 +716,7 @@ def test_round10_confined_look_alikes_run_without_asking(command: str) -> None:
         "printf 'make lint' > s.sh && cp s.sh .git/hooks/post-checkout",  # round 11: curl|sh denied
         "(crontab -l; echo '0 3 * * * make backup') | crontab -",
         "kubectl get pods -l app=web -o name | xargs kubectl delete",
-        "curl -s -X POST -d '{\"q\":1}' http://127.0.0.1:5000/api",  # a local service's state
+        "curl -s -X DELETE http://127.0.0.1:5000/api/items",  # empties a local service
         "npm install cross-env",
         "rm -rf .git",  # the repository itself
         "find ./vendor -name .git -exec rm -rf {} +",

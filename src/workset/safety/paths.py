@@ -144,6 +144,19 @@ def is_startup_file(path: str) -> bool:
     return bool(_STARTUP.match(path))
 
 
+# The settings of coding agents, this one included: what they may run without asking.
+_AGENT_SETTINGS = re.compile(
+    r"^~/\.config/workset(/|$)|^~/\.(workset|claude|codex|gemini|cursor)(/|$)|"
+    r"(^|/)\.claude/settings(\.local)?\.json$|(^|/)\.gemini/settings\.json$|"
+    r"(^|/)\.codex/config\.toml$|(^|/)\.aider\.conf\.ya?ml$"
+)
+
+
+def is_agent_settings(path: str) -> bool:
+    """A settings file of a coding agent: an agent that writes it changes its own leash."""
+    return bool(_AGENT_SETTINGS.search(path))
+
+
 def join(cwd: str | None, word: str) -> str:
     """``word`` as seen from ``cwd`` (None: the workspace), normalised."""
     path = normalize(word)

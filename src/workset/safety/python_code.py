@@ -136,7 +136,8 @@ def _call(node: ast.Call) -> Iterator[Effect]:
         shell and last in _SUBPROCESS
     )
     if name in ("exec", "eval", "compile") and first is not None:
-        code = _literal_command(first) if isinstance(first, ast.Constant) else _decoded(first)
+        code = _constant_text(first)
+        code = code if code is not None else _decoded(first)
         if code is not None:
             yield Nested(code, "python")
         else:
@@ -431,6 +432,8 @@ def _constant_text(node: ast.expr) -> str | None:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _constant_text(node.left), _constant_text(node.right)
         return left + right if left is not None and right is not None else None
+    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+        return "".join(str(v.value) for v in node.values if isinstance(v, ast.Constant))
     return None
 
 
@@ -444,13 +447,11 @@ def _computed_attribute(node: ast.Call) -> bool:
 
 
 def _literal_command(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.List | ast.Tuple) and all(
-        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts
-    ):
-        return shlex.join(str(e.value) for e in node.elts if isinstance(e, ast.Constant))
-    return None
+    """A command written with literals only (``'r' + 'm -rf ~'``, ``['rm', '-rf', x]`` is not)."""
+    words = [_constant_text(e) for e in node.elts] if isinstance(node, ast.List | ast.Tuple) else []
+    if words and all(w is not None for w in words):
+        return shlex.join(w for w in words if w is not None)
+    return _constant_text(node)
 
 
 def _literal_path(node: ast.expr) -> str | None:

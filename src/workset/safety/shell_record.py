@@ -58,10 +58,12 @@ def resolved_cmd(
         process=tuple(w.process for w in words),
         redirects=tuple((op, _path_word(w)) for op, w in redirects)
         + ((("<<", stdin.text),) if stdin is not None else ()),
+        extra_fd=tuple(w.descriptor.isdigit() and int(w.descriptor) > 2 for _, w in redirects),
         upstream=upstream,
         piped=piped,
         background=background,
-        stdin_inner=stdin.inner if stdin is not None else (),
+        stdin_inner=(stdin.inner if stdin is not None else ())
+        + tuple(c for op, w in redirects if op == "<" and w.process for c in w.inner),
         stdin_dynamic=stdin.dynamic if stdin is not None else False,
         lookalike=words[0].text != argv[0] if words else False,
     )

@@ -44,6 +44,7 @@ class Word:
     inner: list[Cmd] = field(default_factory=list)  # commands its substitutions run
     process: bool = False  # a process substitution <(…)
     literal_tilde: bool = False  # starts with a quoted "~": a file named ~, not the home
+    descriptor: str = ""  # a redirection's target: the descriptor written before it (3<>…)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,7 @@ def parse(text: str) -> tuple[Any, list[ParseError]] | None:
     parser = _parser()
     if parser is None:
         return None
+    text = join_continuations(text)
     source = encode(text)
     tree = parser.parse(source)
     if "``" in text and _has_node(tree.root_node, "``"):
@@ -110,6 +112,47 @@ def parse(text: str) -> tuple[Any, list[ParseError]] | None:
 _OUTPUT_BEFORE_HERESTRING = re.compile(
     r"(\s)(\d?>>?|&>>?)\s*([^\s<>|&;'\"]+)\s+(<<<\s*(?:'[^']*'|\"(?:[^\"\\]|\\.)*\"|[^\s;|&]+))"
 )
+
+
+def join_continuations(text: str) -> str:
+    """``text`` with each backslash-newline removed where bash removes it: outside single
+    quotes and comments, also inside a word (``r\\<newline>m`` is ``rm``, which the grammar
+    reads as two words). Inside single quotes it stays; code given to ``bash -c`` is joined
+    when it is analysed in turn."""
+    if "\\\n" not in text:
+        return text
+    out: list[str] = []
+    index, double = 0, False
+    while index < len(text):
+        char = text[index]
+        if char == "\\" and index + 1 < len(text):
+            if text[index + 1] != "\n":
+                out.append(text[index : index + 2])
+            index += 2
+            continue
+        if not double and (char == "'" or text.startswith("$'", index)):
+            end = _quote_end(text, index + (2 if char == "$" else 1), ansi=char == "$")
+            out.append(text[index:end])
+            index = end
+            continue
+        if char == "#" and not double and (index == 0 or text[index - 1] in " \t\n;&|()"):
+            end = text.find("\n", index)
+            end = len(text) if end < 0 else end
+            out.append(text[index:end])
+            index = end
+            continue
+        double = not double if char == '"' else double
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def _quote_end(text: str, start: int, *, ansi: bool) -> int:
+    """Where the single-quoted text opened before ``start`` ends (after its quote)."""
+    index = start
+    while index < len(text) and text[index] != "'":
+        index += 2 if ansi and text[index] == "\\" else 1
+    return min(index + 1, len(text))
 
 
 def _has_node(root: Any, kind: str) -> bool:

@@ -119,6 +119,8 @@ class Walker(ShellWords):
             self.findings.append(rules.no_parser())
             return "none"
         root, errors = parsed
+        for opened in _OPENED_SOCKET.finditer(text):  # sh <&7 may be read before exec 7<>…
+            self.sockets.setdefault(opened.group(1), opened.group(2))
         if errors and expand_command_braces(text) != text:
             again = parse(expand_command_braces(text))  # {rm,-rf,~}: a command, to bash
             if again is not None and not again[1]:
@@ -215,7 +217,10 @@ class Walker(ShellWords):
             if (upstream or piped) and kind != "list":
                 self.feed = list(upstream)
             found = len(self.findings)
+            cwd = self.context.cwd
             self._block(node, depth)
+            if kind == "subshell":
+                self.context.cwd = cwd  # (cd /tmp && …): the directory changes only inside
             self.feed = None
             if _endless(node) and any(f.rule == "network" for f in self.findings[found:]):
                 self.findings.append(rules.beacon())
@@ -422,6 +427,7 @@ class Walker(ShellWords):
         cmd = resolved_cmd(
             words, redirects, upstream, piped=piped, background=background, stdin=stdin
         )
+        cmd = rules.program_behind(cmd, self.context)  # ./del after cp /bin/rm ./del is rm
         self.cmds.append(cmd)
         self.commands.append(
             SimpleCommand(
@@ -451,6 +457,12 @@ class Walker(ShellWords):
 
 
 _ALWAYS = {"while": (":", "true", "[ 1 ]", "[ true ]", "((1))"), "until": ("false",)}
+
+
+# A descriptor above 2 opened on a connection (exec 7<>/dev/tcp/host/port).
+_OPENED_SOCKET = re.compile(
+    r"(?<![\w&])([3-9]|[1-9]\d+)\s*(?:<>|>>|>|<)\s*(/dev/(?:tcp|udp)/[^\s;|&)<>]+)"
+)
 
 
 def _endless(node: Any) -> bool:

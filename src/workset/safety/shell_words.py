@@ -11,6 +11,7 @@ walked by the subclass, :class:`~workset.safety.shell_walker.Walker`.
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
 from abc import ABC, abstractmethod
@@ -35,6 +36,9 @@ _SPECIAL = frozenset({"$", "!", "?", "#", "-"})
 _ELEMENT = re.compile(r"\$\{(\w+)\[(@|\*|\d+)\]\}")
 
 
+_SOCKET = re.compile(r"^/dev/(tcp|udp)/")
+
+
 @dataclass
 class Stdin:
     """What a here-document or here-string feeds to stdin, and the commands it ran to make it."""
@@ -48,12 +52,14 @@ class ShellWords(ABC):
     """The variables, ``IFS`` and positional parameters a line sets, and its words resolved."""
 
     def __init__(self) -> None:
-        self.env: dict[str, str] = {"HOME": "~"}
+        # The home, and the user's shell: whichever it is, $SHELL -c CODE runs CODE as shell.
+        self.env: dict[str, str] = {"HOME": "~", "SHELL": "/bin/sh", "BASH": "/bin/bash"}
         self.unknown: set[str] = set()  # variables set to values only known at run time
         self.positional: list[str] | None = None  # None: unknown ($1… of the outer shell)
         self.arrays: dict[str, list[str]] = {}  # arrays the line sets: a=(rm -rf /)
         self.capturing = 0  # inside how many $(…)/<(…): their output is a word, not shown
         self.walked: set[tuple[int, int]] = set()  # substitutions already walked
+        self.sockets: dict[str, str] = {}  # descriptors above 2 opened on /dev/tcp|udp
 
     @abstractmethod
     def _block(self, node: Any, depth: int) -> list[Cmd]:
@@ -123,11 +129,19 @@ class ShellWords(ABC):
                 [c for c in node.named_children if c.type in ("pipeline", "list", "command")],
             )
         op = next((c.type for c in node.children if not c.is_named), ">")
+        written = node.child_by_field_name("descriptor")
+        descriptor = node_text(written) if written is not None else ""
         targets: list[tuple[str, Word]] = []
         for child in node.children_by_field_name("destination"):
             if child.type == "number" and op in (">&", "<&"):
+                socket = self.sockets.get(node_text(child))
+                if socket is not None:  # bash <&3 after exec 3<>/dev/tcp/…: the socket itself
+                    targets.append((op[0], Word(socket, descriptor=descriptor)))
                 continue  # 2>&1: a descriptor, not a file
-            targets.extend((op, w) for w in self._fields(child, depth, quoted=True))
+            for word in self._fields(child, depth, quoted=True):
+                if descriptor.isdigit() and int(descriptor) > 2 and _SOCKET.match(word.text):
+                    self.sockets[descriptor] = word.text
+                targets.append((op, dataclasses.replace(word, descriptor=descriptor)))
         return targets, None, []
 
     def _heredoc(self, node: Any, depth: int) -> Stdin:

@@ -4,7 +4,9 @@
 shapes live in :mod:`~workset.safety.rules.base`, :func:`check` in
 :mod:`~workset.safety.rules.dispatch`, and each family of commands in its own module
 (:mod:`~workset.safety.rules.delete`, :mod:`~workset.safety.rules.writes`,
-:mod:`~workset.safety.rules.network`, :mod:`~workset.safety.rules.interpreters`,
+:mod:`~workset.safety.rules.network` (with :mod:`~workset.safety.rules.loopback` for requests
+to this machine), :mod:`~workset.safety.rules.interpreters` (with
+:mod:`~workset.safety.rules.applescript` for ``osascript``), :mod:`~workset.safety.rules.mounts`,
 :mod:`~workset.safety.rules.system`, :mod:`~workset.safety.rules.infra` and its kinds, with
 :mod:`~workset.safety.rules.wrappers` for ``sudo``/``env``/``strace``…,
 :mod:`~workset.safety.rules.finders` for ``find``/``xargs``,
@@ -31,7 +33,7 @@ from workset.safety.rules.base import (
     unknown_program,
     unparsed,
 )
-from workset.safety.rules.dispatch import check
+from workset.safety.rules.dispatch import check, program_behind
 from workset.safety.rules.environment import assignment
 from workset.safety.rules.network import beacon
 from workset.safety.rules.static import static_output
@@ -49,6 +51,7 @@ __all__ = [
     "deferred",
     "fork_bomb",
     "no_parser",
+    "program_behind",
     "static_output",
     "too_deep",
     "too_many",

@@ -65,10 +65,11 @@ class Cmd:
     inner: tuple[tuple[Cmd, ...], ...] = ()  # commands run by substitutions in each word
     process: tuple[bool, ...] = ()  # the word is a process substitution <(…)
     redirects: tuple[tuple[str, str], ...] = ()
+    extra_fd: tuple[bool, ...] = ()  # the redirection opens a descriptor above 2 (exec 3<>…)
     upstream: tuple[Cmd, ...] = ()  # earlier stages of the same pipeline
     piped: bool = False
     background: bool = False
-    stdin_inner: tuple[Cmd, ...] = ()  # commands run to build a here-document or here-string
+    stdin_inner: tuple[Cmd, ...] = ()  # commands that make stdin: here-document, < <(…)
     stdin_dynamic: bool = False  # the here-document's text is only known at run time
     lookalike: bool = False  # the name was written with look-alike letters (ｒｍ, rм)
 
@@ -122,6 +123,9 @@ class Context:
     written: set[str] = field(default_factory=set)  # files the line wrote (their text unseen)
     scripts: dict[str, str] = field(default_factory=dict)  # files the line wrote: their text
     reflog_expired: bool = False  # a git reflog expire --expire=now ran earlier in the line
+    programs: dict[str, str] = field(default_factory=dict)  # copies of system programs: names
+    staged_secret: str = ""  # a key or credential file a git add of the line staged
+    socket_read: bool = False  # a command of the line read from a /dev/tcp connection
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
 
     def resolve(self, word: str) -> str:

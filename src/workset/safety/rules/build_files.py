@@ -3,8 +3,10 @@
 ``make``, ``pytest``, ``npm install`` and ``pip install .`` are allowed because they run the
 project's code; that trust is only as good as the code. When a line writes known text into a
 Makefile's recipes, a Python module (``conftest.py``, ``setup.py``, a package's
-``__init__.py``, a test), a ``.pth`` file, a shell script, an ``.envrc`` or ``package.json``'s
-``scripts``, that text is analysed as the code it will be,
+``__init__.py``, a test), a ``.pth`` file, an ``.envrc``, a hook kept in the repository
+(``.githooks/``, ``.husky/``), ``package.json``'s ``scripts``, the command fields of VS Code's
+``tasks.json`` or a dev container, tox's ``commands`` or pre-commit's ``entry``, that text is
+analysed as the code it will be,
 and what would be denied there (a download piped into a shell, a delete of the home) is denied
 here. Only denials are kept: the write itself stays a workspace write, so adding an ordinary
 target or test does not start asking. The text written to any file is kept in the context, so
@@ -25,7 +27,16 @@ _WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
 _MAKEFILE = re.compile(r"(^|/)([Mm]akefile|GNUmakefile|[^/]+\.mk|[Jj]ustfile)$")
 # Any Python module or shell script: the project's tests, packages and scripts run them.
 _PYTHON = re.compile(r"\.pyw?$|\.pth$")
-_SHELL = re.compile(r"(^|/)\.envrc$")
+# Shell scripts a tool runs by itself: direnv's .envrc, hooks kept in the repository.
+_SHELL = re.compile(r"(^|/)\.envrc$|(^|/)(\.githooks|\.husky|\.git-hooks)/[\w.-]+$")
+# Settings whose command fields editors and tools run: VS Code tasks (some on folder open),
+# dev containers (initializeCommand runs on this machine), tox, pre-commit's local hooks.
+_COMMAND_FIELDS = re.compile(r"(^|/)(tasks|devcontainer|\.devcontainer)\.json$")
+_JSON_COMMAND = re.compile(r'"(?:command|\w+Command)"\s*:\s*"((?:[^"\\]|\\.)*)"')
+_TOX = re.compile(r"(^|/)tox\.ini$")
+_TOX_COMMANDS = re.compile(r"^\s*commands(?:_pre|_post)?\s*=\s*(.*(?:\n[ \t]+\S.*)*)", re.M)
+_PRE_COMMIT = re.compile(r"(^|/)\.pre-commit-config\.ya?ml$")
+_ENTRY = re.compile(r"^\s*-?\s*entry\s*:\s*(.+)$", re.M)
 _PACKAGE = re.compile(r"(^|/)package\.json$")
 _SCRIPTS = re.compile(r'"scripts"\s*:\s*\{([^{}]*)\}')
 _VALUE = re.compile(r'"[^"]*"\s*:\s*"((?:[^"\\]|\\.)*)"')
@@ -36,7 +47,8 @@ def code_of(path: str, text: str) -> Nested | None:
     if _MAKEFILE.search(path):
         recipes = [line.strip().lstrip("@-+") for line in text.splitlines() if line[:1] == "\t"]
         inline = [m.group(1) for m in re.finditer(r"^[^\t#][^:=]*:[^=;]*;(.*)$", text, re.M)]
-        code = "\n".join(recipes + inline)
+        calls = [m.group(1) for m in _MAKE_SHELL_CALL.finditer(text)]  # $(shell …) anywhere
+        code = as_shell("\n".join(recipes + inline + calls))
         return Nested(code, deny_only=True) if code.strip() else None
     if _PYTHON.search(path):
         if path.endswith(".pth"):  # site runs the lines that start with "import"
@@ -44,11 +56,84 @@ def code_of(path: str, text: str) -> Nested | None:
         return Nested(text, "python", deny_only=True) if text.strip() else None
     if _SHELL.search(path):
         return Nested(text, deny_only=True) if text.strip() else None
+    commands: list[str] = []
+    if _COMMAND_FIELDS.search(path):
+        commands = [m.group(1).replace('\\"', '"') for m in _JSON_COMMAND.finditer(text)]
+    elif _TOX.search(path):
+        commands = [line.strip() for m in _TOX_COMMANDS.finditer(text)
+                    for line in m.group(1).splitlines()]  # fmt: skip
+    elif _PRE_COMMIT.search(path):
+        commands = [_unquoted(m.group(1).strip()) for m in _ENTRY.finditer(text)]
+    if commands:
+        return Nested("\n".join(commands), deny_only=True)
     block = _SCRIPTS.search(text) if _PACKAGE.search(path) else None
     if block is not None:
         scripts = [m.group(1).replace('\\"', '"') for m in _VALUE.finditer(block.group(1))]
         return Nested("\n".join(scripts), deny_only=True) if scripts else None
     return None
+
+
+def _unquoted(value: str) -> str:
+    """A YAML scalar without the quotes around it (``'pytest -q'`` is ``pytest -q``)."""
+    if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+# make's own expansions before the shell sees a recipe: ``$$`` is a ``$``, ``$(NAME)`` and
+# ``${NAME}`` a variable (the environment's too: ``$(HOME)``), ``$(shell CMD)`` runs CMD.
+_MAKE_SHELL_CALL = re.compile(r"\$[({]shell\s+([^()]*(?:\([^()]*\)[^()]*)*)[)}]")
+_MAKE_VARIABLE = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]")
+
+
+def as_shell(recipe: str) -> str:
+    """A recipe as the shell receives it, once make has expanded it."""
+    recipe = _MAKE_SHELL_CALL.sub(lambda m: "$(" + m.group(1) + ")", recipe)
+    recipe = _MAKE_VARIABLE.sub(lambda m: "${" + m.group(1) + "}", recipe)
+    return recipe.replace("$$", "$")
+
+
+# Variables make runs recipes with: the value is a program and its options.
+_MAKE_SHELLS = frozenset({"SHELL", ".SHELLFLAGS", "MAKESHELL"})
+_MAKE_FILE_OPTIONS = ("-f", "--file", "--makefile")
+
+
+def make_arguments(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``make SHELL='sh -c "…" #'``, ``make CC='gcc; rm -rf ~'``: a variable set on make's
+    command line replaces the Makefile's own and lands in the recipes, so its value is shell
+    code (the shell itself, for ``SHELL``); ``make -f <(curl …)`` runs a fetched Makefile."""
+    if cmd.name not in ("make", "gmake"):
+        return
+    args = cmd.args()
+    for index, word in enumerate(args, start=1):
+        name, equals, value = word.partition("=")
+        name = name.rstrip(":+?!")
+        if equals and re.fullmatch(r"[A-Za-z_.][A-Za-z0-9_.]*", name) and value.strip():
+            yield Nested(value, deny_only=name not in _MAKE_SHELLS)
+        elif args[index - 2 : index - 1] and args[index - 2] in _MAKE_FILE_OPTIONS:
+            yield from _makefile_argument(cmd, index, ctx)
+
+
+def _makefile_argument(cmd: Cmd, index: int, ctx: Context) -> Iterator[Result]:
+    """The Makefile named by ``-f``: a process substitution's output, or a download."""
+    word = cmd.argv[index]
+    inner = cmd.inner_of(index)
+    if index < len(cmd.process) and cmd.process[index]:
+        printed = static_output(inner)
+        found = code_of("Makefile", printed) if printed is not None else None
+        if downloads(inner):
+            yield download_exec("make runs a Makefile streamed from a download")
+        elif found is not None:
+            yield Nested(found.code)
+        elif printed is None:
+            yield Finding(
+                "dynamic-code",
+                "ask",
+                "make runs a Makefile another command prints, which cannot be checked here; "
+                "save it to a file in the workspace, read it, then run make -f FILE",
+            )
+    elif word in ctx.downloaded or ctx.resolve(word) in ctx.downloaded:
+        yield download_exec(f"make runs {word}, which this line downloaded")
 
 
 def makefile_on_stdin(cmd: Cmd) -> Iterator[Result]:
@@ -78,6 +163,7 @@ def makefile_on_stdin(cmd: Cmd) -> Iterator[Result]:
 def build_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """What ``echo …``/``printf …``/``cat <<EOF``/``… | tee`` writes into a build file."""
     yield from makefile_on_stdin(cmd)
+    yield from make_arguments(cmd, ctx)
     places = [t for op, t in cmd.redirects if op in _WRITES]
     if cmd.name == "tee":
         places += [a for a in cmd.args() if not a.startswith("-")]

@@ -1,7 +1,9 @@
 """Rules for tools that print credentials: cloud tokens, stored passwords, cluster secrets.
 
 ``gcloud auth print-access-token``, ``gh auth token``, ``az account get-access-token``,
-``aws configure get aws_secret_access_key``, ``security find-generic-password -w``, ``pass
+``aws configure get aws_secret_access_key``, secret managers (``aws secretsmanager
+get-secret-value``, ``aws ssm get-parameter --with-decryption``, ``gcloud secrets versions
+access``, ``az keyvault secret show``), ``security find-generic-password -w``, ``pass
 show``, ``kubectl get secret -o yaml`` and kin print a live credential. Printed where the
 agent reads it (the terminal, a file) the credential enters its context, which is denied. The
 same call inside ``$(…)`` or piped into the next command is how the credential is *used*
@@ -22,12 +24,15 @@ from workset.safety.rules.wrappers import unwrap
 
 _WORDS = {
     "gcloud": (("auth", "print-access-token"), ("auth", "print-identity-token"),
-               ("auth", "application-default", "print-access-token"), ("config", "config-helper")),
-    "az": (("account", "get-access-token"),),
+               ("auth", "application-default", "print-access-token"), ("config", "config-helper"),
+               ("secrets", "versions", "access")),
+    "az": (("account", "get-access-token"), ("keyvault", "secret", "show"),
+           ("keyvault", "secret", "download")),
     "gh": (("auth", "token"),),
     "glab": (("auth", "token"),),
     "aws": (("configure", "export-credentials"), ("ecr", "get-login-password"),
-            ("sts", "get-session-token"), ("codeartifact", "get-authorization-token")),
+            ("sts", "get-session-token"), ("codeartifact", "get-authorization-token"),
+            ("secretsmanager", "get-secret-value")),
     "security": (("find-generic-password",), ("find-internet-password",), ("dump-keychain",)),
     "git": (("credential", "fill"), ("credential-store", "get"), ("credential-cache", "get")),
     "secret-tool": (("lookup",),),
@@ -66,6 +71,8 @@ def printed(cmd: Cmd) -> str | None:
         return f"{cmd.name} auth status --show-token"
     if cmd.name.startswith(HELPER_PREFIXES) and words[:1] == ["get"]:
         return f"{cmd.name} get"  # a credential helper: it prints the stored secret
+    if cmd.name == "aws" and words[:1] == ["ssm"] and "--with-decryption" in cmd.args():
+        return "aws ssm get-parameter --with-decryption"  # a SecureString, decrypted
     if cmd.name == "aws" and words[:2] == ["configure", "get"] and words[2:3]:
         return f"aws configure get {words[2]}" if _AWS_SECRET_KEY.search(words[2]) else None
     if cmd.name in ("kubectl", "oc") and words[:1] == ["get"] and _names_secret(words[1:]):

@@ -14,6 +14,7 @@ import re
 
 from workset.safety import paths
 from workset.safety.rules import (
+    applescript,
     build_files,
     credentials,
     delete,
@@ -26,6 +27,7 @@ from workset.safety.rules import (
     interpreters,
     known,
     known_lists,
+    mounts,
     network,
     option_commands,
     persistence,
@@ -47,6 +49,7 @@ from workset.safety.rules.network import (
     fetch_and_run,
     forge_read,
     local_only,
+    remote_socket,
     reverse_shell,
     uploads,
 )
@@ -77,6 +80,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         cmd = written.with_argv(["exec"])  # "exec 3<>/dev/tcp/…": redirections of the shell
     if not cmd.argv:
         return out
+    cmd = program_behind(cmd, ctx)
     if cmd.args() and all(a in HELP for a in cmd.args()) and not cmd.redirects:
         return out  # "nc -h", "docker --version": only prints help
     globbed = _globbed_names(cmd)
@@ -107,7 +111,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         )
     for op, target in cmd.redirects:
         if op in WRITING_REDIRECTS and not target.isdigit() and target != "-":
-            out.extend(write_target(target, f"redirection {op}", ctx))
+            out.extend(write_target(target, f"redirection {op}", ctx, text_judged=True))
             if not _socket(target) and not known.inside(target, ctx):
                 out.append(known.outside(target))
     name = cmd.name
@@ -133,7 +137,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.extend(mkfs(cmd, ctx))
     elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and name not in _HANDLERS:
         out.extend(interpreter(cmd, ctx))
-    shell = reverse_shell(cmd)
+    shell = reverse_shell(cmd, ctx)
     if shell is not None:
         out.append(shell)
     out.extend(secrets.environment_searched(cmd, ctx))
@@ -142,7 +146,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
     if (name in NETWORK and not local_only(cmd) and not offline and not forge_read(cmd)) or any(
-        _socket(t) for _, t in cmd.redirects
+        remote_socket(t) for _, t in cmd.redirects
     ):
         out.append(
             Finding(
@@ -181,7 +185,34 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if name == "ln":
         out.extend(symlink(cmd, ctx))  # last: the link is judged as written, then followed
     ctx.written.update(ctx.resolve(w) for w in _writes(cmd))
+    _remember_copy(cmd, ctx)
     return out
+
+
+_SYSTEM_BIN = re.compile(r"^/(usr/(local/)?)?s?bin/[^/]+$")
+
+
+def program_behind(cmd: Cmd, ctx: Context) -> Cmd:
+    """``./del`` after ``cp /bin/rm ./del`` (or ``ln -s /bin/rm ./del``) is ``rm``: a system
+    program copied or linked under another name is judged by what it is."""
+    if "/" not in cmd.argv[0] or cmd.is_dynamic(0):
+        return cmd
+    place = ctx.resolve(cmd.argv[0])
+    name = ctx.programs.get(place) or (place.rsplit("/", 1)[-1] if _SYSTEM_BIN.match(place)
+                                       and place != cmd.argv[0] else None)  # fmt: skip
+    return cmd.with_argv([name, *cmd.args()]) if name else cmd
+
+
+def _remember_copy(cmd: Cmd, ctx: Context) -> None:
+    """Where ``cp``/``install``/``mv`` put a copy of a system program (``/bin/rm``)."""
+    _, operands = parse_flags(cmd.args())
+    if cmd.name not in ("cp", "install", "mv") or len(operands) != 2 or any(cmd.dynamic):
+        return
+    source, target = ctx.resolve(operands[0][1]), ctx.resolve(operands[1][1])
+    if _SYSTEM_BIN.match(source):
+        name = source.rsplit("/", 1)[-1]
+        ctx.programs[target] = name
+        ctx.programs[target.rstrip("/") + "/" + name] = name  # cp /bin/rm ./tools/
 
 
 def _writes(cmd: Cmd) -> list[str]:
@@ -268,6 +299,8 @@ _HANDLERS = _handlers(
     dumps.HANDLERS,
     dumps.EXTRA,
     editors.HANDLERS,
+    applescript.HANDLERS,
+    mounts.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON
+from workset.safety.rules.loopback import LOCAL_HOST as _LOCAL
 from workset.safety.rules.network import _HOST_ARG as _REMOTE
-from workset.safety.rules.network import _LOCAL_HOST as _LOCAL
 from workset.safety.rules.network import NETWORK, local_only
 from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import unwrap

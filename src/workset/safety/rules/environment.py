@@ -2,18 +2,23 @@
 
 Some variables change what later commands do rather than hold data:
 
-- history switched off (``HISTFILE=/dev/null``, ``HISTSIZE=0``) is denied, as hiding what ran;
+- history switched off (``HISTFILE=/dev/null``, ``HISTSIZE=0``, ``HISTIGNORE='*'``) is
+  denied, as hiding what ran;
 - loader variables (``LD_PRELOAD``, ``DYLD_INSERT_LIBRARIES``) ask;
 - variables whose value is a command that git, ssh, less or bash run by themselves
   (``GIT_SSH_COMMAND``, ``GIT_EXTERNAL_DIFF``, ``GIT_EDITOR``, ``PAGER``, ``BASH_ENV``,
   ``PROMPT_COMMAND``…) are code: their text is analysed like the line itself, so
-  ``GIT_SSH_COMMAND='rm -rf ~' git fetch`` is ``rm -rf ~``;
+  ``GIT_SSH_COMMAND='rm -rf ~' git fetch`` is ``rm -rf ~``; an ssh there that no longer checks
+  host keys (``StrictHostKeyChecking=no``) asks;
 - a registry or index over plain http on another host, or TLS and checksum checks switched
   off (``PIP_INDEX_URL=http://…``, ``GOSUMDB=off``), is denied
   (:mod:`~workset.safety.rules.registries`);
-- a ``PATH`` that searches a directory anyone on the machine can write (``/tmp``,
-  ``/var/tmp``, ``/dev/shm``) asks, since every later command name may then run a program
-  planted there.
+- a ``PATH`` (or ``PYTHONPATH``, ``NODE_PATH``…) that searches a directory anyone on the
+  machine can write (``/tmp``, ``/var/tmp``, ``/dev/shm``) asks, since every later command
+  name or import may then run code planted there; so do settings and trusted certificates
+  taken from there (``GIT_CONFIG_GLOBAL``, ``REQUESTS_CA_BUNDLE``), code loaded into every
+  process from outside the workspace (``NODE_OPTIONS='--require /x.js'``,
+  ``JAVA_TOOL_OPTIONS=-javaagent:…``) and a proxy on another host (``HTTPS_PROXY``).
 """
 
 from __future__ import annotations
@@ -38,9 +43,30 @@ _EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "ema
                       "cat", "delta", "diff-so-fancy", "true", "idea", "nvr"})  # fmt: skip
 # Commands inside the value (a; b, $(…), a | b) or ssh options that run a command.
 _SHELL_SYNTAX = re.compile(r"[;&|`$<>()]|ProxyCommand|LocalCommand|KnownHostsCommand", re.I)
+# ssh options that stop it checking the host's key.
+_HOST_KEYS_OFF = re.compile(
+    r"StrictHostKeyChecking[= ]+(no|off)|UserKnownHostsFile[= ]+/dev/null", re.IGNORECASE
+)
 _LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
                           "DYLD_LIBRARY_PATH"})  # fmt: skip
-_SEARCH_VARS = frozenset({"PATH"})
+# Search paths for programs and for modules that programs import.
+_SEARCH_VARS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
+                          "GEM_PATH", "CLASSPATH"})  # fmt: skip
+# Options that load code into every process: node --require/--import, java -javaagent.
+_CODE_OPTION_VARS = frozenset({"NODE_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+                               "JDK_JAVA_OPTIONS"})  # fmt: skip
+_LOADED_CODE = re.compile(
+    r"(?:--require|--import|--loader|--experimental-loader|-r)[= ]+['\"]?((?:/|~|\$HOME)\S*)|"
+    r"-javaagent:((?:/|~|\$HOME)[^=\s]*)"
+)
+# Files and folders that later programs read their settings or trusted certificates from.
+_TRUSTED_FILES = frozenset({"SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE",
+                            "CURL_CA_BUNDLE", "NODE_EXTRA_CA_CERTS", "GIT_SSL_CAINFO",
+                            "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG",
+                            "PIP_CONFIG_FILE", "NPM_CONFIG_USERCONFIG", "ZDOTDIR",
+                            "PYTHONSTARTUP", "KUBECONFIG", "DOCKER_CONFIG"})  # fmt: skip
+_PROXIES = frozenset({"http_proxy", "https_proxy", "all_proxy", "ftp_proxy"})
+_LOOPBACK = re.compile(r"^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?/?$", re.IGNORECASE)
 _WORLD_WRITABLE = re.compile(r"^(/tmp|/var/tmp|/dev/shm)(/|$)")
 
 
@@ -50,6 +76,8 @@ def assignment(name: str, value: str) -> list[Result]:
         return [wipe(f"HISTFILE={value}")]
     if name in ("HISTSIZE", "HISTFILESIZE", "SAVEHIST") and value.strip() in ("0", ""):
         return [wipe(f"{name}={value}")]
+    if name == "HISTIGNORE" and "*" in value.strip("'\"").split(":"):
+        return [wipe(f"{name}={value}")]  # every command matches: nothing is kept
     if name in _LOADER_VARS:
         return [
             Finding(
@@ -64,6 +92,17 @@ def assignment(name: str, value: str) -> list[Result]:
     program = value.split()[0].rsplit("/", 1)[-1] if value.split() else ""
     plain = not _SHELL_SYNTAX.search(value)
     if name in _COMMAND_VARS and program in ("ssh", "autossh") and plain:
+        checks_off = _HOST_KEYS_OFF.search(value)
+        if checks_off:
+            return [
+                Finding(
+                    "ssh-host-keys-off",
+                    "ask",
+                    f"{name} runs ssh with {checks_off.group(0)}, which stops checking who the "
+                    "other host is, so a machine in the middle goes unnoticed; a human must "
+                    "confirm, or add the host's key to known_hosts",
+                )
+            ]
         return []  # git's own transport with options (ssh -i ./deploy_key)
     if name in _COMMAND_VARS and value.strip():
         return [Nested(value)]
@@ -77,8 +116,45 @@ def assignment(name: str, value: str) -> list[Result]:
                     "path-hijack",
                     "ask",
                     f"{name} searches {planted[0]}, a directory anyone on the machine can "
-                    "write, so the commands that follow may run programs planted there; put "
-                    "the tools in the workspace (./bin) instead",
+                    "write, so the commands that follow may run programs or modules planted "
+                    "there; put the tools in the workspace (./bin) instead",
                 )
             ]
+    return _trust(name, value)
+
+
+def _trust(name: str, value: str) -> list[Result]:
+    """Variables that make later programs load code, trust certificates or settings, or send
+    their traffic through another host."""
+    loaded = _LOADED_CODE.search(value) if name in _CODE_OPTION_VARS else None
+    if loaded:
+        return [
+            Finding(
+                "hijack-env",
+                "ask",
+                f"{name} makes every later process it reaches load "
+                f"{loaded.group(1) or loaded.group(2)}, code outside the workspace; a human "
+                "must confirm",
+            )
+        ]
+    if name in _TRUSTED_FILES and _WORLD_WRITABLE.match(value.strip("'\"")):
+        return [
+            Finding(
+                "trust-hijack",
+                "ask",
+                f"{name}={value} makes later programs take their settings or trusted "
+                "certificates from a place anyone on the machine can write; a human must "
+                "confirm, or keep the file in the workspace",
+            )
+        ]
+    host = value.split("://", 1)[-1].rsplit("@", 1)[-1]
+    if name.lower() in _PROXIES and value.strip() and not _LOOPBACK.match(host):
+        return [
+            Finding(
+                "proxy",
+                "ask",
+                f"{name}={value} sends every later request through that host, which sees "
+                "what is sent (and, without TLS, can change it); a human must confirm",
+            )
+        ]
     return []

@@ -26,6 +26,7 @@ from workset.safety.rules.base import (
     parse_flags,
     requote,
 )
+from workset.safety.rules.secrets import is_secret
 
 _EXEC_KEYS = ("core.hookspath", "core.sshcommand", "core.pager", "core.editor",
               "core.fsmonitor", "core.askpass", "credential.helper", "sequence.editor",
@@ -109,6 +110,23 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     yield from _commands_run(sub, rest)
     if sub == "remote" and words[:1] in (["add"], ["set-url"]) and len(words) > 2:
         ctx.remotes.add(words[1])  # a push to it later in the line goes to that URL
+    staged = [w for w in words if is_secret(w)] if sub == "add" else []
+    if staged and not flags & {"n", "--dry-run"}:
+        ctx.staged_secret = staged[0]  # a push later in the line publishes it
+        yield _ask(
+            "git-add-secret",
+            f"git add stages {staged[0]}, which holds keys or "
+            "credentials, into a commit others may see",
+            "add it to .gitignore instead",
+        )
+    if sub == "push" and ctx.staged_secret and not flags & {"n", "--dry-run"}:
+        yield Finding(
+            "exfiltration",
+            "deny",
+            f"the line stages {ctx.staged_secret}, a file of keys or credentials, then pushes "
+            "it to a remote, where everyone who can read the repository gets it; never commit "
+            "secrets — add the file to .gitignore",
+        )
     if (
         sub == "push"
         and ({"d", "--delete"} & flags)
@@ -346,6 +364,15 @@ def _configured_command(key: str, value: str, *, everywhere: bool = False) -> It
     machine runs it; hooks or a monitor set there are persistence, whatever the directory."""
     key = key.lower()
     builtin = value.lower() in ("true", "false", "yes", "no", "on", "off", "1", "0", "")
+    rewrite = re.fullmatch(r"url\.(.+)\.(push)?insteadof", key)
+    if everywhere and rewrite and value and _host(rewrite.group(1)) != _host(value):
+        yield Finding(
+            "git-global-url-rewrite",
+            "deny",
+            f"git config --global {key} {value} sends every clone, fetch or push of {value} "
+            "on this machine to another address, whose code or credentials prompts are then "
+            "trusted as the real ones; rewrite the URL of this repository's remote instead",
+        )
     if everywhere and key in ("core.hookspath", "core.fsmonitor") and not builtin:
         yield Finding(
             "git-global-hooks",
@@ -353,6 +380,15 @@ def _configured_command(key: str, value: str, *, everywhere: bool = False) -> It
             f"git config --global {key} {value} makes every repository on this machine run "
             "that code on commit, checkout or status, long after this task (persistence); set "
             "hooks per repository with git config --local core.hooksPath .githooks",
+        )
+    included = key == "include.path" or re.fullmatch(r"includeif\..+\.path", key)
+    if included and _WORLD_WRITABLE.match(value):
+        yield Finding(
+            "git-config-world-writable",
+            "deny",
+            f"{key}={value} makes git read more settings (hooks, pagers, helpers that run "
+            "programs) from a place anyone on the machine can write; keep settings in the "
+            "repository's own config",
         )
     if key == "core.hookspath" and _WORLD_WRITABLE.match(value):
         yield Finding(
@@ -366,6 +402,12 @@ def _configured_command(key: str, value: str, *, everywhere: bool = False) -> It
         yield Nested(value[1:])
     elif key in _COMMAND_KEYS and value:
         yield Nested(value.lstrip("!"))
+
+
+def _host(url: str) -> str:
+    """The host a git URL names (``https://h/…``, ``git@h:…``, ``ssh://u@h:22/…``)."""
+    rest = url.split("://", 1)[-1].rsplit("@", 1)[-1] if "://" in url else url.split("@")[-1]
+    return re.split(r"[:/]", rest, maxsplit=1)[0].lower()
 
 
 HANDLERS: dict[str, Handler] = {"git": _git}

@@ -24,7 +24,7 @@ from workset.safety.rules.inline_args import (
     shell_text,
 )
 from workset.safety.rules.network import download_exec
-from workset.safety.rules.secrets import is_secret, plain_secret, secret_read
+from workset.safety.rules.secrets import is_secret, plain_secret, secret_read, secret_variables
 
 _QUOTED = r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`]*)`)"""
 # Calls that hand a command to a shell, found in the code with its strings blanked.
@@ -85,14 +85,33 @@ _WRITE_ANY = re.compile(
 _AWK_PIPE = re.compile(r"""("[^"]*"|'[^']*')\s*\|\s*getline|\|\s*("[^"]*"|'[^']*')""")
 _SOCKET = re.compile(
     r"\b(socket|Socket|fsockopen|TCPSocket|UDPSocket|net\.connect|net\.Socket|IO::Socket|"
-    r"LWP|HTTP::Tiny|Net::HTTP|curl_exec|https?\.request|fetch\s*\(|XMLHttpRequest|"
-    r"/inet/tcp|/dev/tcp)"
+    r"LWP|HTTP::Tiny|Net::HTTP|curl_exec|https?\.request|fetch\s*\(|XMLHttpRequest)|"
+    r"/inet[46]?/(tcp|udp)/|/dev/(tcp|udp)/"
 )
 _URL = re.compile(r"\b(https?|ftp)://[^\s'\"`)]+")
 _LOCAL_URL = re.compile(r"^(https?|ftp)://(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$)")
 _RAW_SOCKETS = re.compile(
-    r"\b(socket|Socket|fsockopen|TCPSocket|UDPSocket|net\.connect|IO::Socket|/inet/tcp|/dev/tcp)"
+    r"\b(socket|Socket|fsockopen|TCPSocket|UDPSocket|net\.connect|IO::Socket)|"
+    r"/inet[46]?/(tcp|udp)/|/dev/(tcp|udp)/"
 )
+# Modules that open connections (node's http, https, net…; ruby's open-uri and net/http).
+_NETWORK_MODULE = re.compile(
+    r"""require\s*\(?\s*['"](node:)?(net|dgram|tls|https?|http2|open-uri|net/https?|socket)['"]|"""
+    r"""\bfrom\s+['"](node:)?(net|dgram|tls|https?|http2)['"]|\bURI\.open\b|\bfile_get_contents\s*\(\s*['"]https?:"""
+)
+# The environment read by inline code: one variable by name, or the whole of it.
+_ENV_NAME = re.compile(
+    r"""process\.env\.(\w+)|process\.env\[\s*['"](\w+)|getenv\s*\(\s*['"](\w+)|"""
+    r"""\bENV(?:\.fetch\(|\[)\s*['"](\w+)|\$ENV\{\s*['"]?(\w+)|\$_ENV\[\s*['"](\w+)"""
+)
+_WHOLE_ENV = re.compile(
+    r"process\.env(?!\s*[.\[])|\bENV\.(to_h|to_a|each|map|inspect)\b|%ENV\b|\$_ENV(?!\s*\[)|"
+    r"\bgetenv\s*\(\s*\)|Deno\.env\.toObject"
+)
+# gawk's two-way pipe: ``NAME |& getline`` (or ``print … |& NAME``) starts NAME as a command
+# unless NAME holds a /inet socket path.
+_AWK_COPROCESS = re.compile(r"([A-Za-z_]\w*)\s*\|&|\|&\s*([A-Za-z_]\w*)")
+_AWK_SOCKET_NAME = re.compile(r"([A-Za-z_]\w*)\s*=\s*\"/inet")
 _EVALS = re.compile(r"(?<![.\w])(eval|Function|instance_eval|create_function)\s*[\s(]")
 _SHELL = re.compile(r"(/bin/(ba|z|da)?sh|\bsh\s+-i|\bbash\b|cmd\.exe|\bpty\b|dup2|<&3|>&3)")
 _TCL_EXEC = re.compile(r"(^|[;\[\n{]|\bthen\b)\s*(?:exec|spawn)\s+([^;\]\n}]+)")
@@ -169,7 +188,9 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     code = decode_literals(code)
     if _FORK.search(blank_strings(code)):
         yield fork_bomb("fork")
-    if _SOCKET.search(code) and (_SHELL.search(code) or _EXEC_DYNAMIC.search(code)):
+    if _SOCKET.search(code) and (
+        _SHELL.search(code) or _EXEC_DYNAMIC.search(code) or _awk_runs_variable(code, program)
+    ):
         yield Finding(
             "reverse-shell",
             "deny",
@@ -181,7 +202,17 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     if fetches and _EVALS.search(blank_strings(code)):
         yield download_exec(f"{program} code evaluates text it fetches from the network")
         return
-    if _SOCKET.search(code) and not _local_only(code):
+    remote = any(not _LOCAL_URL.match(u.group(0)) for u in _URL.finditer(code))
+    if (_SOCKET.search(code) or _NETWORK_MODULE.search(code) or remote) and not _local_only(code):
+        leaked = _environment_read(code)
+        if leaked:
+            yield Finding(
+                "exfiltration",
+                "deny",
+                f"{program} code reads {leaked} and talks to the network, which can hand a "
+                "credential to another host; never send those anywhere — ask the user if it "
+                "is truly needed",
+            )
         yield Finding(
             "network",
             "ask",
@@ -251,6 +282,29 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     yield from (c for c in calls if c.redirects[0][1] not in written)
     if not written and not calls and _WRITE_ANY.search(code):
         yield _unresolved(program, "writes files")
+
+
+def _environment_read(code: str) -> str | None:
+    """A credential variable (``process.env.AWS_SECRET_ACCESS_KEY``) or the whole environment
+    (``JSON.stringify(process.env)``) that ``code`` reads, named; None when it reads neither."""
+    if _WHOLE_ENV.search(code):
+        return "the whole environment"
+    for match in _ENV_NAME.finditer(code):
+        name = next(g for g in match.groups() if g)
+        if secret_variables(f"${name}"):
+            return f"${name}"
+    return None
+
+
+def _awk_runs_variable(code: str, program: str) -> bool:
+    """gawk code that starts a command named by a variable through ``|&`` (a coprocess), not
+    the variable holding its /inet socket: the command comes from data, e.g. the socket."""
+    if program not in ("awk", "gawk"):
+        return False
+    bare = blank_strings(code)
+    sockets = {m.group(1) for m in _AWK_SOCKET_NAME.finditer(code)}
+    names = {m.group(1) or m.group(2) for m in _AWK_COPROCESS.finditer(bare)}
+    return bool(names - sockets - {"getline", "print", "printf"})
 
 
 def _awk_printed(code: str, pipe: int) -> str | None:

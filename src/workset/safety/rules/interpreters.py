@@ -138,8 +138,7 @@ def _stdin_program(
             yield from _code(target, language, cmd.name)
             return
         if op == "<":
-            if target in ctx.downloaded or ctx.resolve(target) in ctx.downloaded:
-                yield download_exec(f"{cmd.name} runs {target}, which this line downloaded")
+            yield from _stdin_file(cmd, ctx, target, language)
             return
     if not cmd.piped:
         return
@@ -155,6 +154,34 @@ def _stdin_program(
             "ask",
             f"{cmd.name} runs whatever the pipe feeds it, which cannot be checked here; "
             "save the script to a file, read it, then run the file",
+        )
+
+
+def _stdin_file(
+    cmd: Cmd, ctx: Context, target: str, language: Literal["shell", "python"] | None
+) -> Iterator[Result]:
+    """``sh < FILE`` runs FILE like ``sh FILE``; ``sh < <(CMD)`` runs what CMD prints."""
+    fed = [c for c in cmd.stdin_inner if target.startswith("/dev/fd/")]
+    text = static_output(fed) if fed else None
+    if target in ctx.downloaded or ctx.resolve(target) in ctx.downloaded:
+        yield download_exec(f"{cmd.name} runs {target}, which this line downloaded")
+    elif fed and text is not None:
+        yield from _code(text, language, cmd.name)
+    elif fed:
+        yield Finding(
+            "pipe-to-interpreter",
+            "ask",
+            f"{cmd.name} runs whatever another command prints, which cannot be checked here; "
+            "save the script to a file, read it, then run the file",
+        )
+    elif ctx.resolve(target) in ctx.scripts and language is not None:
+        yield Nested(ctx.scripts[ctx.resolve(target)], language=language)  # the line wrote it
+    elif not paths.in_workspace(ctx.resolve(target), ctx.workspace):
+        yield Finding(
+            "script-outside",
+            "ask",
+            f"{cmd.name} runs {target}, a script outside the workspace; a human must confirm, "
+            "or copy it into the workspace and read it first",
         )
 
 

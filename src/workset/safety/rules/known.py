@@ -301,6 +301,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     },
     **{n: _package_runner for n in ("npx", "bunx")},
     **{n: _network_client for n in ("gh", "glab")},  # forge reads pass, the rest the network asks
+    "ssh": _network_client,  # ssh -G only prints its settings; any other call asks as network
     "cpio": known_archives.cpio,
     **known_tools.VOUCHERS,
     **known_data.VOUCHERS,

@@ -28,6 +28,7 @@ READ_ONLY = frozenset(
         "xxd", "hexdump", "strings", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum",
         "cksum", "b2sum", "base64", "base32", "basename", "dirname", "realpath", "readlink",
         "seq", "yes", "jq", "yq", "man", "info", "tput", "locale", "getconf", "expr", "bc",
+        "csvlook", "csvstat", "csvcut", "csvgrep", "csvjson",
         "dc", "tac", "rev", "zcat", "zgrep", "zless", "bzcat", "xzcat", "lzcat", "tee",
         "numfmt", "sum", "look", "iconv", "ldd", "nm", "objdump", "readelf", "size", "lsattr",
         "hostname", "tty", "stty", "top", "htop", "vmstat", "iostat", "ss", "netstat", "ip",
@@ -174,7 +175,7 @@ JUDGED_BY_FAMILY = frozenset(
         "docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc",
         "helm", "terraform", "tofu", "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az",
         "psql", "mysql", "mariadb", "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd",
-        "clickhouse-client",
+        "clickhouse-client", "osascript", "mount", "umount",
     }
 )  # fmt: skip
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from workset.safety.rules import loopback
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.loopback import LOCAL_HOST
 from workset.safety.rules.secrets import secret_variables
 from workset.safety.rules.wrappers import unwrap
 
@@ -61,10 +63,6 @@ NETWORK = frozenset(
 # gh/glab subcommands whose operands are local files sent to the forge.
 _FORGE_UPLOADS = (("gist", "create"), ("release", "upload"), ("release", "create"),
                   ("snippet", "create"), ("gist", "edit"))  # fmt: skip
-_LOCAL_HOST = re.compile(
-    r"^(https?://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1$|0\.0\.0\.0)(:\d+)?(/|$)",
-    re.IGNORECASE,
-)
 _UPLOAD_FLAGS = ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F",
                  "--form", "-T", "--upload-file", "--post-file", "--post-data", "--body-file",
                  "--body-data", "--json")  # fmt: skip
@@ -90,18 +88,33 @@ def downloads(cmds: Sequence[Cmd]) -> bool:
     )
 
 
+def remote_socket(target: str) -> bool:
+    """``/dev/tcp/HOST/PORT`` (or udp) of another host: a connection bash opens itself."""
+    host = target.split("/")[3] if _SOCKET.match(target) and target.count("/") >= 3 else ""
+    return bool(_SOCKET.match(target)) and not LOCAL_HOST.match(host)
+
+
 def local_only(cmd: Cmd) -> bool:
-    """curl/wget/http talking only to this machine, sending nothing: a health check."""
+    """curl/wget/http talking only to this machine (a health check), sending nothing or only
+    what :func:`~workset.safety.rules.loopback.harmless_payload` shows harmless."""
     if cmd.name in ("nc", "ncat", "netcat") and any(re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", a)
                                                     for a in cmd.args()):  # fmt: skip
         hosts = [a for a in cmd.args() if not a.startswith("-")][:1]
-        return bool(hosts) and _LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
+        return bool(hosts) and LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
     if cmd.name == "rclone":
         return not any(":" in a for a in cmd.args() if not a.startswith("-"))  # remote:path
-    urls = [a for a in cmd.args() if not a.startswith("-")
-            and ("://" in a or ":" in a or "." in a or _LOCAL_HOST.match(a))]  # fmt: skip
-    local = [u for u in urls if _LOCAL_HOST.match(u) or _FILE_URL.match(u)]
-    return bool(urls) and local == urls and not uploads(cmd)
+    if cmd.name == "ssh":  # ssh -G prints the settings it would use and connects nowhere
+        return any(re.fullmatch(r"-[a-zA-Z]*G[a-zA-Z]*", a) for a in _ssh_options(cmd.args()))
+    named = loopback.urls(cmd)
+    local = [u for u in named if loopback.is_local(u) or _FILE_URL.match(u)]
+    if not named or local != named:
+        return False
+    if cmd.name in _HTTP_CLIENTS:
+        return loopback.harmless_payload(cmd, sends=uploads(cmd))
+    return not uploads(cmd)
+
+
+_HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh"})
 
 
 # gh/glab calls that only read the user's own forge account (as ``git fetch`` reads it):
@@ -109,7 +122,7 @@ def local_only(cmd: Cmd) -> bool:
 _FORGE_NOUNS = frozenset({"pr", "mr", "issue", "run", "workflow", "release", "repo", "gist",
                           "label", "cache", "ruleset", "secret", "variable", "ci", "snippet",
                           "milestone", "search", "project", "org"})  # fmt: skip
-_FORGE_READS = frozenset({"list", "ls", "view", "status", "diff", "checks", "get"})
+_FORGE_READS = frozenset({"list", "ls", "view", "status", "diff", "checks", "get", "watch"})
 _FORGE_TOP = frozenset({"status", "--version", "version", "help"})
 
 
@@ -154,15 +167,24 @@ def uploads(cmd: Cmd) -> bool:
     return any(_SOCKET.match(t) for op, t in cmd.redirects if op in (">", ">>", ">&", "&>", "<>"))
 
 
-def reverse_shell(cmd: Cmd) -> Finding | None:
-    """A shell whose input and output are a network connection: someone else drives it."""
+def reverse_shell(cmd: Cmd, ctx: Context) -> Finding | None:
+    """A shell whose input and output are a network connection: someone else drives it.
+
+    A descriptor above 2 opened on ``/dev/tcp`` (``exec 3<>…``) is only a connection; it is
+    a shell's once a shell, ``eval`` or a command name read at run time uses it, or once the
+    line has read from it and then runs text it cannot know (``read c <&3; eval "$c"``)."""
     name = cmd.name
     args = cmd.args()
-    sockets = [t for _, t in cmd.redirects if _SOCKET.match(t)]
-    shells = {"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "exec"}
+    extra = cmd.extra_fd + (False,) * len(cmd.redirects)
+    sockets = [t for (_, t), side in zip(cmd.redirects, extra, strict=False)
+               if _SOCKET.match(t) and not side]  # fmt: skip
+    shells = {"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "exec", "eval"}
+    runs_text = cmd.is_dynamic(0) or (name == "eval" and any(cmd.dynamic[1:]))
     hit = ""
-    if sockets and (name in shells or "-i" in args):
-        hit = f"{name} with its input/output on {sockets[0]}"
+    if sockets and (name in shells or "-i" in args or name.isdigit()):
+        hit = f"{name} with its input/output on {sockets[0]}"  # exec 0</dev/tcp/… is "0"
+    elif (sockets or ctx.socket_read) and runs_text:
+        hit = f"{cmd.argv[0]} runs text read from a network connection"
     elif name in ("nc", "ncat", "netcat") and any(
         a in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") for a in args
     ):
@@ -173,6 +195,8 @@ def reverse_shell(cmd: Cmd) -> Finding | None:
         unwrap(c, []).name in shells for c in cmd.upstream
     ):
         hit = f"a shell's output piped into {name}"
+    if any(_SOCKET.match(t) for op, t in cmd.redirects if op in ("<", "<>", ">>")):
+        ctx.socket_read = True  # ">>" is how "<>" is parsed
     if not hit:
         return None
     return Finding(
@@ -311,17 +335,23 @@ def _remote_copy(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 _SSH_VALUES = frozenset("BbcDEeFIiJLlmOopQRSWw")
 
 
-def _ssh(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    """ssh -R opens a port on the other host that leads back into this machine."""
+def _ssh_options(words: Sequence[str], *, autossh: bool = False) -> list[str]:
+    """ssh's options with their values: they end at the host; the rest runs there."""
     options: list[str] = []
-    args = list(cmd.args())
-    while args and args[0].startswith("-"):  # options end at the host; the rest runs there
+    args = list(words)
+    while args and args[0].startswith("-"):
         word = args.pop(0)
         options.append(word)
         letters = re.match(r"-[a-zA-Z]*", word)
-        values = _SSH_VALUES | {"M"} if cmd.name == "autossh" else _SSH_VALUES
+        values = _SSH_VALUES | {"M"} if autossh else _SSH_VALUES
         if letters and word == letters.group() and word[-1:] in values and args:
             options.append(args.pop(0))
+    return options
+
+
+def _ssh(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """ssh -R opens a port on the other host that leads back into this machine."""
+    options = _ssh_options(cmd.args(), autossh=cmd.name == "autossh")
     remote = any(re.fullmatch(r"-[a-zA-Z]*R.*", a) for a in options) or any(
         a.lower().replace(" ", "").startswith("remoteforward") for a in options
     )

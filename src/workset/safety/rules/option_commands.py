@@ -4,16 +4,29 @@ PROG``, ``script -c CMD``, ``flock … -c CMD``, ``man -P CMD``, ``ssh -o ProxyC
 ``less +'!CMD'``.
 
 The value is code the shell runs, so it is analysed as the line itself (``tar -xf x.tar
---to-command='sh -c "rm -rf ~"'`` is ``rm -rf ~``), whatever the program does otherwise. The
+--to-command='sh -c "rm -rf ~"'`` is ``rm -rf ~``), whatever the program does otherwise. An
+archiver or pager told to start a shell or interpreter that way (``tar --to-command=sh`` runs
+every file of the archive as a script; ``--checkpoint-action=exec='sh ./x.sh'``) is denied:
+it hides code execution where no one looks for it. The
 command a project runner runs (``poetry run CMD``, ``uv run CMD``, ``bundle exec CMD``) is
 analysed for what would be denied run directly.
 """
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result, requote
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Handler,
+    Nested,
+    Result,
+    deny_finding,
+    requote,
+)
 
 # For each program, its options whose value is a command line.
 _COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -50,7 +63,35 @@ def commands_in_options(cmd: Cmd) -> list[str]:
             key, _, value = setting.partition("=" if "=" in setting.split(" ", 1)[0] else " ")
             if key.lower() in _SSH_COMMANDS:
                 found.append(value)
+    if cmd.name in ("tar", "gtar"):  # --checkpoint-action=dot|echo|bell…: no command
+        found = [v for v in found if v.startswith("exec=") or not _tar_action(v, args)]
     return [v.removeprefix("exec=") for v in found if v.strip()]
+
+
+def _tar_action(value: str, args: tuple[str, ...]) -> bool:
+    """``value`` was given to ``--checkpoint-action``: an action other than ``exec=``."""
+    return any(a == f"--checkpoint-action={value}" for a in args) or any(
+        a == "--checkpoint-action" and b == value for a, b in itertools.pairwise(args)
+    )
+
+
+# Programs that read code: a shell or interpreter run from an archiver's or pager's option
+# runs the data it is handed (each file of the archive) or a script hidden where no one looks.
+_RUNS_CODE = re.compile(
+    r"^((ba|z|da|k|mk|a|c|tc)?sh|fish|busybox|(python|pypy)[0-9.]*|perl|ruby|node(js)?|php|"
+    r"lua(jit)?|tclsh|Rscript|julia|deno|bun|osascript)$"
+)
+# Programs whose options run a command only as a side feature: their data is not code.
+_DATA_PROGRAMS = frozenset({"tar", "gtar", "zip", "less", "more", "most", "man"})
+
+
+def _hidden_interpreter(code: str) -> str | None:
+    """The shell or interpreter ``code`` starts (``sh ./x.sh``, ``env python3 -``), if any."""
+    words = code.split()
+    while words and words[0].rsplit("/", 1)[-1] in ("env", "exec", "command", "nohup"):
+        words = words[1:]
+    name = words[0].rsplit("/", 1)[-1].strip("'\"") if words else ""
+    return name if _RUNS_CODE.match(name) else None
 
 
 # ssh settings whose value is a command ssh runs (through the user's shell).
@@ -60,6 +101,14 @@ _SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand",
 
 def _run_by_option(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     for code in commands_in_options(cmd):
+        hidden = _hidden_interpreter(code) if cmd.name in _DATA_PROGRAMS else None
+        if hidden is not None:
+            yield deny_finding(
+                "hidden-interpreter",
+                f"{cmd.name} is told to start {hidden} from its own options, which runs the "
+                "files it handles, or a script, as code where no one looks for it",
+                f"run {hidden} directly on a file in the workspace that you have read",
+            )
         yield Nested(code)
 
 

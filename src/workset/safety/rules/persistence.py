@@ -40,6 +40,15 @@ def is_persistence_place(path: str) -> bool:
     return bool(_PLACES.search(path))
 
 
+_OWN_HOOK = re.compile(r"(^|/)\.git/hooks/[\w.-]+$")
+
+
+def is_workspace_hook(path: str, ctx: Context) -> bool:
+    """A hook of the workspace's own repository: it runs the text written into it, in the
+    workspace, when the project's git does; that text is judged as the code it is."""
+    return bool(_OWN_HOOK.search(path)) and paths.in_workspace(path, ctx.workspace)
+
+
 _SERVICE_PLACES = re.compile(
     r"(^~|^/Library|^)/?Library/Launch(Agents|Daemons)(/|$)|^~/\.config/systemd/|"
     r"^/etc/systemd/|^/(usr/)?lib/systemd/"
@@ -236,6 +245,9 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     places = [t for op, t in cmd.redirects if op in _WRITES]
     if cmd.name == "tee":
         places += [a for a in cmd.args() if not a.startswith("-")]
+    if cmd.name == "dd":  # dd of=~/.bashrc <<< '…': what it reads goes there
+        places += [a[3:] for a in cmd.args() if a.startswith("of=")]
+    hooks = [p for p in places if is_workspace_hook(ctx.resolve(p), ctx)]  # cp: rules.writes
     sources = [a for a in cmd.args() if not a.startswith("-")]
     if cmd.name in ("cp", "mv", "install") and len(sources) > 1:
         places.append(sources.pop())  # cp /tmp/x ~/.bashrc: the destination
@@ -248,7 +260,7 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if (cron or scheduled) and here and not cmd.piped:
         text = here[0]  # at now + 1 hour <<< 'CMD', crontab - <<< 'LINE'
     else:
-        fed = cmd.name in ("tee", "crontab") or bool(scheduled and cmd.upstream)
+        fed = cmd.name in ("tee", "crontab", "dd") or bool(scheduled and cmd.upstream)
         text = written_text(cmd, fed=fed)
     if not text and cmd.name in ("cp", "mv", "install", "cat"):  # a file this line wrote
         text = "".join(ctx.scripts.get(ctx.resolve(w), "") for w in sources)
@@ -259,6 +271,9 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif any(re.search(r"/(systemd|autostart)/|\.desktop$", ctx.resolve(p)) for p in places):
         found = re.findall(r"^\s*Exec\w*=[-@+!:]*(.*)$", text, flags=re.MULTILINE)
         text = "\n".join(found)
+    if hooks and not text.strip():
+        yield persistence(f"writes {hooks[0]}, a hook, with text not known here, which runs "
+                          "by itself later")  # fmt: skip
     payload = planted(text)
     if payload is not None:
         yield payload
@@ -278,13 +293,15 @@ def written_text(cmd: Cmd, *, fed: bool) -> str:
     return static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
 
 
-# A program run (or sourced, or preloaded into every program) from a directory anyone on the
-# machine can write, or hidden in a dot-directory inside a cache (``~/.cache/.x/init.sh``).
+# A program run (or sourced, preloaded into every program, or put on a module search path)
+# from a directory anyone on the machine can write, or hidden in a dot-directory inside a
+# cache (``~/.cache/.x/init.sh``).
 _WORLD_WRITABLE_PROGRAM = re.compile(
     r"(^\s*|[;&|(`]\s*|\b(?:sh|bash|zsh|dash|nohup|exec|setsid|python3?|perl|node|sudo|env|"
     r"source)\s+|(?:^|[;&|(]\s*)\.\s+|"
-    r"\b(?:LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH)=[\"']?"
-    r"(?:[^\s\"':]*:)*)"
+    r"\b(?:LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|"
+    r"PYTHONPATH|NODE_PATH|PERL5LIB|RUBYLIB)=[\"']?(?:[^\s\"':]*:)*|"
+    r"(?:--require|--import|--loader|--experimental-loader)[= ]+|-javaagent:)"
     r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+|"
     r"(?:~|\$HOME|\$\{HOME\})/(?:\.cache|Library/Caches)/(?:[^\s'\";|&)/]+/)*\.[^\s'\";|&)]+)",
     re.MULTILINE,
@@ -311,12 +328,27 @@ _PLANTED_PATH = re.compile(
 )
 
 
+# A library loaded into every program a later shell starts: wherever it lies, that is code
+# injected into all of them (debuggers and tracers set it for one run, not in a startup file).
+_PRELOAD = re.compile(r"\b(LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)=[\"']?[^\s\"';]")
+
+
 def planted(text: str) -> Finding | None:
-    """Code left to run later that runs a program from /tmp or hidden inside a cache, or that
-    makes every later shell search such a directory for its commands."""
+    """Code left to run later that runs a program from /tmp or hidden inside a cache, that
+    makes every later shell search such a directory for its commands, or that preloads a
+    library into every program."""
     match = _WORLD_WRITABLE_PROGRAM.search(text)
     if match:
         return planted_payload(match.group(2))
+    preload = _PRELOAD.search(text)
+    if preload:
+        return Finding(
+            "persistence-preload",
+            "deny",
+            f"the line leaves {preload.group(1)} set for later shells, which loads a library "
+            "into every program they start (how rootkits and credential sniffers hook "
+            f"programs); set {preload.group(1)} for one command only, if it is truly needed",
+        )
     searched = _PLANTED_PATH.search(text)
     if searched:
         return planted_payload(f"every command found in {searched.group(1)}")

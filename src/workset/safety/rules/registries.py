@@ -47,6 +47,8 @@ _UNCHECKED = {
     "node_tls_reject_unauthorized": "0",
     "pip_trusted_host": "",
     "npm_config_strict_ssl": "false",
+    "git_ssl_no_verify": "",
+    "pythonhttpsverify": "0",
 }
 # Variables that name the registry or index (npm_config_*, PIP_*, UV_*, GOPROXY).
 _REGISTRY_VARIABLES = re.compile(

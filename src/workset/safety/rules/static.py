@@ -31,7 +31,8 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
                 escapes = escapes or "e" in args.pop(0)
             text = " ".join(args) + "\n"
             text = _escapes(text) if escapes else text
-        elif cmd.name == "printf" and args:
+        elif cmd.name == "printf" and args[args[:1] == ["--"] :]:
+            args = args[args[:1] == ["--"] :]  # printf -- '- item': the format starts with -
             fmt = _escapes(args[0])
             if "%" not in fmt:
                 text = fmt

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules import typosquat
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
 
 
 def _power(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -137,10 +137,12 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if hit and simulated(cmd):
         return  # apt-get install -s: prints what it would do
     if hit and not _project_into_workspace_venv(cmd, ctx):
+        where = "the workspace's environment" if _workspace_venv(cmd, ctx) else (
+            "the system or user environment")  # fmt: skip
         yield Finding(
             "package-install",
             "ask",
-            f"{name} installs packages into the system or user environment; a human must "
+            f"{name} installs packages into {where}, running their build code; a human must "
             "confirm, or declare the dependency in the project's configuration",
         )
 
@@ -255,10 +257,7 @@ def _project_into_workspace_venv(cmd: Cmd, ctx: Context) -> bool:
     requirements.txt``, ``uv pip install -e .``): confined to the workspace like ``uv sync``.
     A package named by name (a typosquat is one letter away), another index or an install
     outside asks."""
-    uv = cmd.name == "uv" and cmd.args()[:1] == ("pip",)  # uv pip: the project's .venv
-    if not uv and (not cmd.name.startswith("pip") or "/" not in cmd.argv[0]):
-        return False
-    if cmd.is_dynamic(0) or not (uv or paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace)):
+    if not _workspace_venv(cmd, ctx):
         return False
     args = cmd.args()
     if "install" not in args:
@@ -267,14 +266,27 @@ def _project_into_workspace_venv(cmd: Cmd, ctx: Context) -> bool:
     operands = 0
     for index, word in enumerate(args[start:], start=start + 1):
         flag = word.split("=", 1)[0]
+        if args[index - 2] in ("--python", "-p") and cmd.name == "uv":
+            continue  # the interpreter _workspace_venv found inside the workspace
         if word.startswith("-"):
-            if flag not in _PIP_FLAGS:
+            if flag not in _PIP_FLAGS and not (cmd.name == "uv" and flag in ("--python", "-p")):
                 return False
             continue
         if cmd.is_dynamic(index) or not _local_path(word, ctx):
             return False
         operands += 1
     return operands > 0
+
+
+def _workspace_venv(cmd: Cmd, ctx: Context) -> bool:
+    """``uv pip`` (the project's .venv, or ``--python`` of one in the workspace) or a pip
+    inside the workspace (``./.venv/bin/pip``)."""
+    if cmd.name == "uv" and cmd.args()[:1] == ("pip",):
+        python = option_value(cmd.args(), ("--python", "-p"))
+        return python is None or paths.in_workspace(ctx.resolve(python), ctx.workspace)
+    if not cmd.name.startswith("pip") or "/" not in cmd.argv[0] or cmd.is_dynamic(0):
+        return False
+    return paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace)
 
 
 def _local_path(word: str, ctx: Context) -> bool:

@@ -19,6 +19,12 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
         if name in ("sudo", "doas"):
             out.append(_sudo(name))
             cmd = cmd.shifted(1 + skip_options(args, "ugCDhpRrtUT"))
+        elif name == "pkexec":  # pkexec --user root CMD
+            out.append(_sudo(name))
+            start = 1
+            while start < len(cmd.argv) and cmd.argv[start].startswith("--"):
+                start += 2 if cmd.argv[start] == "--user" else 1
+            cmd = cmd.shifted(start)
         elif name == "su":
             out.append(_sudo(name))
             if "-c" in args and args.index("-c") + 1 < len(args):
@@ -59,7 +65,8 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
             "caffeinate",
             "coproc",
         ):
-            letters = "ofv" if name == "time" else "npcsoeiIt"  # time -p: a flag, not a value
+            # Options that take a value: time -p is a flag, exec -a NAME names the program.
+            letters = {"time": "ofv", "exec": "a"}.get(name, "npcsoeiIt")
             cmd = cmd.shifted(1 + skip_options(args, letters))
         elif name in _PREFIXES:
             start = _prefix_end(cmd.argv, *_PREFIXES[name])

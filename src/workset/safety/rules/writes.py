@@ -21,7 +21,12 @@ from workset.safety.rules.base import (
     option_value,
     parse_flags,
 )
-from workset.safety.rules.persistence import is_persistence_place, is_service_place, persistence
+from workset.safety.rules.persistence import (
+    is_persistence_place,
+    is_service_place,
+    is_workspace_hook,
+    persistence,
+)
 from workset.safety.rules.secrets import erases_record, is_secret, wipe
 
 WRITING_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
@@ -29,7 +34,12 @@ _RANDOM_SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
 MKFS = re.compile(r"^(mkfs(\.\w+)?|mke2fs|mkdosfs|mkntfs)$")
 
 
-def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
+def write_target(
+    word: str, via: str, ctx: Context, *, text_judged: bool = False
+) -> Iterator[Finding]:
+    """Findings about writing ``word``. ``text_judged``: the text written is analysed as code
+    where it runs later (:func:`~workset.safety.rules.persistence.persisted_code`), so the
+    workspace's own git hooks need no finding of their own."""
     path = ctx.resolve(word)
     if paths.is_harmless_device(path):
         return
@@ -44,6 +54,14 @@ def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
         )
     elif paths.is_sensitive(path):
         yield sensitive_write(word)
+    elif paths.is_agent_settings(path):
+        yield Finding(
+            "write-agent-settings",
+            "deny",
+            f"{via} changes {word}, the settings of a coding agent, which decide what it may "
+            "run without asking; an agent never loosens its own rules — ask the user to "
+            "change them",
+        )
     elif _KERNEL.match(path):
         yield Finding(
             "write-kernel",
@@ -62,7 +80,7 @@ def write_target(word: str, via: str, ctx: Context) -> Iterator[Finding]:
             "ask",
             f"{via} changes {word}, which runs in every future shell; a human must confirm",
         )
-    elif is_persistence_place(path):
+    elif is_persistence_place(path) and not (text_judged and is_workspace_hook(path, ctx)):
         yield persistence(f"{via} writes {word}, which runs by itself later")
 
 
@@ -132,7 +150,7 @@ def _writers(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield from write_target(operands[-1][1], name, ctx)
     elif name in ("tee", "truncate"):
         for _, word in operands:
-            yield from write_target(word, name, ctx)
+            yield from write_target(word, name, ctx, text_judged=name == "tee")
     elif name in ("chmod", "chown", "chgrp"):
         recursive = bool(flags & {"R", "--recursive"})
         targets = operands[1:] if "--reference" not in flags else operands

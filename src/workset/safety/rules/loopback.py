@@ -1,0 +1,113 @@
+"""Requests to this machine: what may be sent to a server listening on loopback.
+
+A request to ``localhost``, ``127.x`` or ``[::1]`` never leaves the machine, so sending it
+data is not exfiltration: posting a test fixture to the dev server the agent just started
+(``curl -X POST --data @tests/fixtures/order.json http://localhost:8000/api/orders``) is
+allowed like a GET of it. What is sent must be shown harmless: literal text, or files named
+by a plain relative path inside the workspace; a file elsewhere (a key handed to whatever
+listens), data computed at run time, a ``DELETE`` (a local store emptied) or a request
+through a unix socket (``--unix-socket /var/run/docker.sock`` drives the docker daemon) stay
+judged as network requests.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from workset.safety.rules.base import Cmd
+
+LOCAL_HOST = re.compile(
+    r"^(https?://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1$|0\.0\.0\.0)(:\d+)?(/|$)",
+    re.IGNORECASE,
+)
+_HTTPIE_LOCAL = re.compile(r"^:(\d+)?(/|$)")  # http :8000/api is localhost:8000
+# Options of curl and wget that take a value (so the value is not a URL).
+_VALUED = frozenset({"-H", "--header", "-X", "--request", "-d", "--data", "--data-binary",
+                     "--data-raw", "--data-urlencode", "--data-ascii", "-F", "--form",
+                     "--form-string", "-o", "--output", "-w", "--write-out", "-u", "--user",
+                     "-A", "--user-agent", "-e", "--referer", "-b", "--cookie", "-c",
+                     "--cookie-jar", "-T", "--upload-file", "-m", "--max-time",
+                     "--connect-timeout", "--retry", "--json", "-O", "--output-document",
+                     "--post-data", "--post-file", "--body-data", "--body-file", "--method",
+                     "-U", "--tries", "-t", "--timeout", "-K", "--config",
+                     "--unix-socket", "--abstract-unix-socket", "-x", "--proxy"})  # fmt: skip
+_DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode",
+                   "--data-ascii", "-F", "--form", "--json", "-T", "--upload-file",
+                   "--post-data", "--post-file", "--body-data", "--body-file"})  # fmt: skip
+_FILE_OPTIONS = frozenset({"-T", "--upload-file", "--post-file", "--body-file"})
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_METHOD_OPTIONS = frozenset({"-X", "--request", "--method"})
+_METHOD_PREFIXES = ("--request=", "--method=")
+
+
+def urls(cmd: Cmd) -> list[str]:
+    """The addresses a curl/wget/httpie call names (option values left out)."""
+    args = cmd.args()
+    found: list[str] = []
+    skip = False
+    for word in args:
+        if skip:
+            skip = False
+        elif word in _VALUED:
+            skip = True
+        elif not word.startswith("-") and ("://" in word or "." in word or ":" in word
+                                           or LOCAL_HOST.match(word)):  # fmt: skip
+            if cmd.name in ("http", "https", "xh") and found:
+                break  # httpie: the rest are request items (name=value, Header:value)
+            found.append(word)
+        elif cmd.name in ("http", "https", "xh") and word in _METHODS:
+            continue
+    return found
+
+
+def is_local(url: str) -> bool:
+    return bool(LOCAL_HOST.match(url) or _HTTPIE_LOCAL.match(url))
+
+
+def harmless_payload(cmd: Cmd, *, sends: bool) -> bool:
+    """What the request sends to this machine is literal text or workspace files, it does
+    not delete, and through a unix socket it only reads (``sends``: it has a body)."""
+    args = cmd.args()
+    methods = {b.upper() for a, b in itertools.pairwise(args) if a in _METHOD_OPTIONS}
+    methods |= {a.split("=", 1)[1].upper() for a in args if a.startswith(_METHOD_PREFIXES)}
+    methods |= {a for a in args if a in _METHODS}  # httpie: http DELETE :8000/x
+    if "DELETE" in methods:
+        return False
+    if any(a.startswith(("--unix-socket", "--abstract-unix-socket")) for a in args) and (
+        sends or methods - {"GET", "HEAD"}
+    ):
+        return False
+    for index, word in enumerate(args, start=1):
+        option = args[index - 2] if index > 1 else ""
+        name, equals, inline = word.partition("=")
+        value = word if option in _DATA else inline if equals and name in _DATA else None
+        if cmd.name in ("http", "https", "xh") and index > 1 and not word.startswith("-"):
+            value = _httpie_file(word)
+        if value is None:
+            continue
+        if cmd.is_dynamic(index):
+            return False
+        file = _file_of(value, file_option=option in _FILE_OPTIONS or name in _FILE_OPTIONS)
+        if file is not None and not _plain_relative(file):
+            return False
+    return True
+
+
+def _httpie_file(item: str) -> str | None:
+    """The file an httpie item sends (``name@file``, ``name=@file``, ``name:=@file``)."""
+    match = re.match(r"^[\w.-]*(?:@|=@|:=@)(.+)$", item)
+    return "@" + match.group(1) if match else None
+
+
+def _file_of(value: str, *, file_option: bool) -> str | None:
+    """The file a data option reads: ``@FILE`` or ``<FILE`` (``-F name=@FILE``), or the
+    value itself for ``-T``/``--post-file``."""
+    if file_option:
+        return value
+    match = re.search(r"(?:^|=)[@<]([^;]+)", value)
+    return match.group(1) if match else None
+
+
+def _plain_relative(path: str) -> bool:
+    return not path.startswith(("/", "~", "$", "-")) and ".." not in path.split("/")
