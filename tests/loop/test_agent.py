@@ -499,6 +499,31 @@ def test_a_reply_that_stops_at_its_lead_in_is_sent_back_once_for_the_answer(
     assert "stopped before the answer" in asked and "Which port?" in asked
 
 
+def test_a_reply_that_restates_the_question_is_sent_back_once_then_stands(
+    tmp_path: Path,
+) -> None:
+    read = call("read_file", '{"path": "service.toml"}')
+    restated = "The service listens on the port."
+    agent, model, _ = make_agent(tmp_path, [AssistantMessage(None, (read,)), restated, restated])
+    result = anyio.run(agent.run, "Which port does the service listen on?")
+    assert result.answer == restated
+    asked = str(model.requests[2].messages[-1].content)
+    assert "asks for a number" in asked and "Which port does the service listen on?" in asked
+    assert len(model.requests) == 3
+
+
+def test_a_file_question_answered_with_a_class_name_gets_the_file_on_the_second_reply(
+    tmp_path: Path,
+) -> None:
+    read = call("read_file", '{"path": "service.toml"}')
+    agent, model, _ = make_agent(
+        tmp_path, [AssistantMessage(None, (read,)), "ServiceConfig", "service.toml sets it."]
+    )
+    result = anyio.run(agent.run, "Which file sets the port?")
+    assert result.answer == "service.toml sets it."
+    assert "asks for a file" in str(model.requests[2].messages[-1].content)
+
+
 def test_a_second_lead_in_stands_as_the_answer(tmp_path: Path) -> None:
     agent, model, _ = make_agent(tmp_path, ["The answer is:", "Here it is:"])
     result = anyio.run(agent.run, "Which port?")

@@ -10,7 +10,8 @@ how a small model ends up answering from an error's text) but for a *different* 
 the workspace evidence points to, a broader search, a look at the folder. After
 :data:`MAX_FRUITLESS` such turns in a row the run stops as given up. An answer that only
 repeats a note the harness wrote, stops at its lead-in ("The answer is:") or describes a call
-instead of making it, is sent back once (:meth:`Steering.not_an_answer`). After a
+instead of making it, or lacks what the question asks for (a file, a number, a name:
+:mod:`workset.loop.answer_shape`) is sent back once (:meth:`Steering.not_an_answer`). After a
 read that found something, the lines of it that share the most words with the task are quoted
 (:mod:`workset.loop.focus`).
 """
@@ -22,6 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from workset.loop import answer_shape
 from workset.loop.call_parsing import cut
 from workset.loop.code_names import code_name_notice, definition_lines
 from workset.loop.definitions import grep_hits, seen_texts
@@ -228,7 +230,8 @@ class Steering:
                 "Your last reply repeated the harness's note; it is not an answer. Reply to the "
                 f"task itself: {task}"
             )
-        return None
+        lack = answer_shape.missing(self.task, answer)
+        return None if lack is None else answer_shape.note(lack, task)
 
     def _describes_a_call(self, answer: str) -> bool:
         """Whether ``answer`` tells how to use one of the tools ("you can use the `grep`

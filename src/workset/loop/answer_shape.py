@@ -1,0 +1,235 @@
+"""What a question asks for, and whether a reply gives it at all: a file, a number, a name.
+
+A small model often replies to "Which Table method counts the documents that match a query?"
+with "The Table method counts the documents that match a query.", and to "Which file defines
+the LRUCache class?" with "LRUCache": a reply in the shape of an answer that holds nothing
+the question did not. :func:`missing` says what such a reply lacks, from the words of the
+question and the reply alone (no model, no knowledge of the workspace), so the loop can send
+it back once (:meth:`workset.loop.steering.Steering.not_an_answer`). It never judges whether
+an answer is right; only whether it says anything the question asks for. A reply that says
+it could not find the answer is an answer (its outcome is ``gave_up``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, TypeAlias
+
+Lack: TypeAlias = Literal["file", "number", "name", "restated"]
+
+_QUESTION = re.compile(
+    r"^\s*(?:in |on |from |at |to |for |by |under |with )?(?:which|what|where|how|who|when)\b"
+    r"|\?\s*$",
+    re.IGNORECASE,
+)
+# "Which file…", "In which module…", "What test file…": a path or file name is the answer.
+_ASKS_FILE = re.compile(
+    r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:files?|paths?|modules?|scripts?)\b", re.I
+)
+_ASKS_MODULE = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?modules?\b", re.I)
+# "How many…", "Which version…": a number is the answer.
+_ASKS_NUMBER = re.compile(
+    r"\bhow (?:many|much|long|often)\b|\b(?:which|what)\s+(?:[\w-]+\s+)?(?:version|number|"
+    r"port|line)\b",
+    re.I,
+)
+# "Which method…", "What exception…": a name the question does not already hold.
+_ASKS_NAME = re.compile(
+    r"\b(?:which|what)\s+(?:[\w.-]+\s+){0,2}?(?:methods?|functions?|class(?:es)?|attributes?|"
+    r"arguments?|parameters?|exceptions?|errors?|variables?|constants?|fields?|keys?|"
+    r"options?|flags?|decorators?|commands?|subclass(?:es)?|properties|property|settings?|"
+    r"types?|keyword)\b",
+    re.I,
+)
+_PATH = re.compile(r"[\w.-]*/[\w./-]*\w|\b[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7}\b")
+_NUMBER = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])|\b(?:zero|one|two|three|four|five|"
+    r"six|seven|eight|nine|ten|hundred|thousand|million)\b",
+    re.I,
+)
+_TOKEN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
+_SUFFIX = re.compile(r"(?:es|s|ed|ing)$")
+_GAVE_UP = re.compile(
+    r"\b(?:could not|couldn't|can't|cannot|unable to|not able to|don't know|do not know|"
+    r"did not find|didn't find|no information|not found)\b",
+    re.I,
+)
+# Words that carry no answer of their own: a reply made of these and the question's words
+# says nothing the question did not.
+_FILLER = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "it",
+        "its",
+        "it's",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "by",
+        "with",
+        "from",
+        "as",
+        "and",
+        "or",
+        "but",
+        "not",
+        "no",
+        "yes",
+        "so",
+        "than",
+        "then",
+        "also",
+        "only",
+        "which",
+        "what",
+        "who",
+        "whom",
+        "whose",
+        "where",
+        "when",
+        "how",
+        "why",
+        "does",
+        "do",
+        "did",
+        "done",
+        "has",
+        "have",
+        "had",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "answer",
+        "question",
+        "file",
+        "files",
+        "shown",
+        "shows",
+        "show",
+        "says",
+        "say",
+        "said",
+        "see",
+        "seen",
+        "above",
+        "below",
+        "result",
+        "results",
+        "tool",
+        "tools",
+        "called",
+        "call",
+        "named",
+        "name",
+        "uses",
+        "use",
+        "used",
+        "defined",
+        "defines",
+        "define",
+        "definition",
+        "returns",
+        "return",
+        "value",
+        "i",
+        "you",
+        "we",
+        "they",
+        "he",
+        "she",
+        "one",
+    }
+)
+
+
+def missing(task: str, answer: str) -> Lack | None:
+    """What ``answer`` lacks that the question ``task`` asks for, or None when it has it (or
+    the task is not a question, or the answer says it could not find out).
+
+    ``"file"``: the question asks which file (or script, path) and no path or file name is
+    in the reply; ``"number"``: it asks how many or which version and the reply has no
+    number; ``"name"``: it asks which method, class, argument… and the reply has no word the
+    question lacks; ``"restated"``: any other question whose reply only repeats its words.
+    """
+    if not task.strip() or not answer.strip() or not _QUESTION.search(task):
+        return None
+    if _GAVE_UP.search(answer):
+        return None
+    new = _new_words(task, answer)
+    if _ASKS_FILE.search(task):
+        named = _PATH.search(_without_task_paths(task, answer))
+        return None if named or (_ASKS_MODULE.search(task) and new) else "file"
+    if _ASKS_NUMBER.search(task):
+        return None if _NUMBER.search(answer) else "number"
+    if _ASKS_NAME.search(task):
+        return None if [w for w in new if not _PATH.fullmatch(w)] else "name"
+    return None if _new_words(task, answer, stem=True) else "restated"
+
+
+def note(lack: Lack, task: str) -> str:
+    """The line that sends a reply back, saying what the question asks for."""
+    asked = {
+        "file": "The question asks for a file, and your reply names none. Reply with the "
+        "file's path as the results above show it",
+        "number": "The question asks for a number, and your reply gives none. Reply with the "
+        "number the results above show",
+        "name": "The question asks for a name, and your reply only repeats the question's "
+        "words. Reply with the name itself, as the results above show it",
+        "restated": "Your reply only repeats the question's words; it does not answer it. "
+        "Reply with the answer itself (the value, name or behaviour asked for), as the "
+        "results above show it",
+    }[lack]
+    return (
+        f"{asked}, in one sentence, or call a tool if no result shows it yet. The question: "
+        f"{task.strip()}"
+    )
+
+
+def _word(token: str, *, stem: bool) -> str:
+    word = token.strip(".-+").lower()
+    return _SUFFIX.sub("", word) if stem and len(word) > 4 else word
+
+
+def _new_words(task: str, answer: str, *, stem: bool = False) -> list[str]:
+    """Words of ``answer`` that are neither in ``task`` nor filler, in order; with ``stem``,
+    "tests" is the question's "test" (not for names: "count" answers "which method
+    counts")."""
+    known = {_word(t, stem=stem) for t in _TOKEN.findall(task)} | _FILLER
+    seen: list[str] = []
+    for token in _TOKEN.findall(answer):
+        word = _word(token, stem=stem)
+        if word and word not in known and word not in seen:
+            seen.append(word)
+    return seen
+
+
+def _without_task_paths(task: str, answer: str) -> str:
+    """``answer`` without the paths and file names the task itself names (a reply that
+    repeats the question's own file does not say which file)."""
+    for path in {m.group(0) for m in _PATH.finditer(task)}:
+        answer = answer.replace(path, " ")
+    return answer

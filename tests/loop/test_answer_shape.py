@@ -1,0 +1,53 @@
+import pytest
+
+from workset.loop.answer_shape import missing, note
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "lack"),
+    [
+        ("Which file defines the LRUCache class?", "LRUCache", "file"),
+        ("Which test file tests the middlewares?", "The middlewares are tested.", "file"),
+        ("How many writes does it cache?", "It caches writes before writing.", "number"),
+        ("Which version of TinyDB is this?", "This is TinyDB.", "number"),
+        (
+            "Which Table method counts the documents that match a query?",
+            "The Table method counts the documents that match a query.",
+            "name",
+        ),
+        ("What does Query.exists test?", "Query.exists tests.", "restated"),
+    ],
+)
+def test_a_reply_without_what_the_question_asks_for_is_named(
+    question: str, reply: str, lack: str
+) -> None:
+    assert missing(question, reply) == lack
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Which file defines the LRUCache class?", "tinydb/utils.py defines LRUCache."),
+        ("In which module is the function where defined?", "In queries."),
+        ("How many writes does it cache?", "1000 writes."),
+        ("Which Table method counts the documents that match a query?", "count"),
+        ("What does JSONStorage.read return when the file is empty?", "None"),
+        ("Which file defines the LRUCache class?", "I could not find the file."),
+        ("fix the bug in calc.py so the test passes", "I fixed the bug in calc.py."),
+    ],
+)
+def test_a_reply_that_says_something_new_or_gives_up_is_an_answer(
+    question: str, reply: str
+) -> None:
+    assert missing(question, reply) is None
+
+
+def test_a_path_the_question_names_does_not_answer_which_file() -> None:
+    asked = "Which file imports tinydb/utils.py?"
+    assert missing(asked, "The file that imports tinydb/utils.py.") == "file"
+    assert missing(asked, "tinydb/table.py imports it.") is None
+
+
+def test_the_note_says_what_is_asked_and_repeats_the_question() -> None:
+    said = note("file", "Which file defines the LRUCache class?")
+    assert "asks for a file" in said and said.endswith("Which file defines the LRUCache class?")
