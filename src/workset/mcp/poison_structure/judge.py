@@ -23,6 +23,7 @@ from workset.mcp.poison_structure.claims import (
     overrides_choice,
 )
 from workset.mcp.poison_structure.concealment import hides
+from workset.mcp.poison_structure.directs import directs_other_tool
 from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flow, templated
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
@@ -53,6 +54,8 @@ STRUCTURE_REASONS = {
     "regardless of, what the user asked for",
     "side-action": "a clause tells the model to call another tool that deletes, unlocks, pays "
     "or shares, on a trigger the user did not set",
+    "acts-through-other-tool": "a clause has another tool change something with a value the user never "
+    "gave (an outside address, account, role or a copied secret)",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
 }
@@ -127,6 +130,8 @@ def _judge(
         and not negated_before(sentence, DESTRUCTIVE_TOOL)
     ):
         yield "side-action"
+    elif directs_other_tool(sentence, purpose, name):
+        yield "acts-through-other-tool"
     if (
         REPORTED_FALSELY.search(sentence)
         and not negated_before(sentence, REPORTED_FALSELY)
