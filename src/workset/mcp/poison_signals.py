@@ -380,6 +380,7 @@ def _carried(sentence: str) -> bool:
             return True
     for verb in _PUT_INTO.finditer(sentence):
         before = sentence[max(0, verb.start() - 90) : verb.start()]
+        before = before[before.rfind(";") + 1 :]  # a passive's subject is in its own clause
         if _taken(before) and not NEGATED.search(before):
             return True
     return False

@@ -17,7 +17,11 @@ MISREPORTS = re.compile(
     r"though)|regardless|no\s+matter|in\s+any\s+case)\b"
     r"|\b(always|must|should)\s+(\w+\s+){0,3}(report|describe|summari[sz]e|present|say)\w*\s+"
     r"(\w+\s+){0,4}(as\s+)?(successful|a\s+success|passed|clean|safe|healthy|resolved)\b[^.]{0,60}"
-    r"\b(whatever|even\s+(if|when)|regardless|no\s+matter)\b",
+    r"\b(whatever|even\s+(if|when)|regardless|no\s+matter)\b"
+    # An answer fixed before the question: "if the user asks whether it is safe, say it passed".
+    r"|\basks?\s+(whether|if)\b[^.;]{0,80}\b(say|answer|reply|respond|tell\s+(them|the\s+user))\s+"
+    r"(that\s+)?(it|they|the\s+\w+)\s+(passed|(is|are|was|were)\s+(safe|clean|fine|ok|okay|"
+    r"secure|verified|trusted))\b",
     _I,
 )
 
