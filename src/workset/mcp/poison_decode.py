@@ -26,9 +26,53 @@ _ESCAPE = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){6,}")
 _SENTENCE = re.compile(r"[^.!?\n:;]{12,}")
 # Words so common in English instructions that a sentence holding several is English.
 _COMMON = frozenset(
-    "the and to of a for is in you your this that all it be do not with on user send any every "
-    "before after from as are or if by at when never always must should tell its their them "
-    "assistant model call tool".split()
+    [
+        "the",
+        "and",
+        "to",
+        "of",
+        "a",
+        "for",
+        "is",
+        "in",
+        "you",
+        "your",
+        "this",
+        "that",
+        "all",
+        "it",
+        "be",
+        "do",
+        "not",
+        "with",
+        "on",
+        "user",
+        "send",
+        "any",
+        "every",
+        "before",
+        "after",
+        "from",
+        "as",
+        "are",
+        "or",
+        "if",
+        "by",
+        "at",
+        "when",
+        "never",
+        "always",
+        "must",
+        "should",
+        "tell",
+        "its",
+        "their",
+        "them",
+        "assistant",
+        "model",
+        "call",
+        "tool",
+    ]
 )
 
 

@@ -29,10 +29,58 @@ from workset.mcp.poison_structure.text import USER_GATE, WARNING, clause_at, gat
 _I = re.IGNORECASE
 
 _WRITES = frozenset(
-    "set update add grant create post put patch write upsert insert transfer send invite install "
-    "merge push deploy approve assign move change modify share publish schedule sweep forward "
-    "http webhook delete remove edit replace link enable disable configure register pay payout "
-    "rotate store save upload copy sync mirror attach open".split()
+    [
+        "set",
+        "update",
+        "add",
+        "grant",
+        "create",
+        "post",
+        "put",
+        "patch",
+        "write",
+        "upsert",
+        "insert",
+        "transfer",
+        "send",
+        "invite",
+        "install",
+        "merge",
+        "push",
+        "deploy",
+        "approve",
+        "assign",
+        "move",
+        "change",
+        "modify",
+        "share",
+        "publish",
+        "schedule",
+        "sweep",
+        "forward",
+        "http",
+        "webhook",
+        "delete",
+        "remove",
+        "edit",
+        "replace",
+        "link",
+        "enable",
+        "disable",
+        "configure",
+        "register",
+        "pay",
+        "payout",
+        "rotate",
+        "store",
+        "save",
+        "upload",
+        "copy",
+        "sync",
+        "mirror",
+        "attach",
+        "open",
+    ]
 )
 _IDENT = re.compile(
     r"`?\b([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\b`?(?![-@/])"

@@ -25,6 +25,7 @@ from workset.mcp.poison_structure.claims import (
 from workset.mcp.poison_structure.concealment import hides
 from workset.mcp.poison_structure.directs import directs_other_tool
 from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flow, templated
+from workset.mcp.poison_structure.languages import foreign_orders
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
 from workset.mcp.poison_structure.text import (
@@ -54,7 +55,8 @@ STRUCTURE_REASONS = {
     "regardless of, what the user asked for",
     "side-action": "a clause tells the model to call another tool that deletes, unlocks, pays "
     "or shares, on a trigger the user did not set",
-    "acts-through-other-tool": "a clause has another tool change something with a value the user never "
+    "acts-through-other-tool": "a clause has another tool change something with a value the user "
+    "never "
     "gave (an outside address, account, role or a copied secret)",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
@@ -97,6 +99,7 @@ def _judge(
         yield "data-flow"
     if hides(sentence):
         yield "hides-from-user"
+    yield from foreign_orders(sentence)
     if assumes_approval(sentence) and not (opening and not TOLD.search(sentence)):
         yield "assumes-approval"
     warned = WARNING.search(sentence)
