@@ -1,10 +1,10 @@
 """Words a definition hides in an encoding: base64, hex, percent-encoding, HTML character
-references, ``\\u`` escapes and ROT13.
+references, ``\\u`` escapes, base32, ROT13 and text written backwards.
 
 :func:`decoded_texts` returns the plain text of every encoded run that decodes to words (three
 or more), so the rules read it as a model that decodes it would. A run that decodes to bytes
 that are not text (a SHA-256 digest, a binary blob) gives nothing, and so does an example of
-one or two words ("'a b&c' becomes 'a%20b%26c'"). ROT13 is read per sentence, and only where
+one or two words ("'a b&c' becomes 'a%20b%26c'"). ROT13 and reversed text are read per sentence, and only where
 the rotated sentence holds several common English words and the sentence as written holds
 almost none: a cipher tool's own example ("'Hello world' becomes 'Uryyb jbeyq'") is two words.
 """
@@ -19,6 +19,7 @@ import re
 from urllib.parse import unquote
 
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
+_BASE32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){12,}\b")
 _PERCENT = re.compile(r"(?:%[0-9a-fA-F]{2}|[\w.~+-])*(?:%[0-9a-fA-F]{2}[\w.~+-]*){3,}")
 _ENTITY = re.compile(r"(?:&#?\w+;\s?){6,}")
@@ -79,11 +80,14 @@ _COMMON = frozenset(
 def decoded_texts(text: str) -> list[str]:
     """The text each encoded run of ``text`` hides, when it decodes to three or more words."""
     found = [_base64(b) for b in _BLOB.findall(text)]
+    found += [_base32(b) for b in _BASE32.findall(text)]
     found += [_hex(m.group(0)) for m in _HEX.finditer(text)]
     found += [_words(unquote(m.group(0))) for m in _PERCENT.finditer(text)]
     found += [_words(html.unescape(m.group(0))) for m in _ENTITY.finditer(text)]
     found += [_escapes(m.group(0)) for m in _ESCAPE.finditer(text)]
-    found += [_rot13(m.group(0)) for m in _SENTENCE.finditer(text)]
+    for sentence in _SENTENCE.finditer(text):
+        found += [_english(sentence.group(0), codecs.encode(sentence.group(0), "rot13"))]
+        found += [_english(sentence.group(0), sentence.group(0)[::-1])]
     return [d for d in found if d]
 
 
@@ -118,11 +122,19 @@ def _escapes(run: str) -> str:
         return ""
 
 
-def _rot13(sentence: str) -> str:
+def _base32(blob: str) -> str:
+    try:
+        return _words(base64.b32decode(blob + "=" * (-len(blob) % 8)).decode("utf-8"))
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return ""
+
+
+def _english(sentence: str, turned: str) -> str:
+    """``turned`` (the sentence rotated or reversed) when it reads as English and the sentence
+    as written does not."""
     words = re.findall(r"[A-Za-z]+", sentence)
     if len(words) < 5:
         return ""
-    rotated = codecs.encode(sentence, "rot13")
     before = sum(w.lower() in _COMMON for w in words)
-    after = sum(w.lower() in _COMMON for w in re.findall(r"[A-Za-z]+", rotated))
-    return rotated if after >= 3 and after >= len(words) / 4 and before <= len(words) / 10 else ""
+    after = sum(w.lower() in _COMMON for w in re.findall(r"[A-Za-z]+", turned))
+    return turned if after >= 3 and after >= len(words) / 4 and before <= len(words) / 10 else ""

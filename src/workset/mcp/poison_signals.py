@@ -101,6 +101,7 @@ _REPLY = re.compile(
     r"someone)s?\s+(asks?|inquires?|enquires?|wonders?|questions?|wants?\s+to\s+know)\b[^.]{0,80}?"
     r"[,;:]\s*"
     r"(say|claim|state|answer|reply|respond|tell\s+(them|the\s+user))\b"
+    r"(?!\s+(with\s+)?(what|which|whether|how|exactly\s+what|truthfully|honestly)\b)"  # the facts
     r"|\b(present|pass\s+off|attribute|credit|frame)\s+([\w-]+\s+){0,3}(as\s+(coming|sourced|"
     r"originating)\s+from|to)\s+(the|a|an)\s+\w+"
     r"|\b(reassure|convince|persuade|assure)\s+(the\s+)?users?\s+that\b"

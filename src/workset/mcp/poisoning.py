@@ -314,8 +314,10 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
     spacing = _SPACED_ANY if _SPACED.search(dotted) else _SPACED
     spaced = spacing.sub(lambda m: m.group(0).replace(" ", ""), dotted)
     decoded = decoded_texts(plain)
-    if any(len(d.split()) >= 4 for d in decoded):
-        tricks.append(("encoded-text", next(d for d in decoded if len(d.split()) >= 4)[:60]))
+    # An encoded sentence that speaks to its reader, not an example of the encoding.
+    spoken = [d for d in decoded if len(d.split()) >= 4 and _TO_READER.search(d)]
+    if spoken:
+        tricks.append(("encoded-text", spoken[0][:60]))
     unleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), spaced)
     parts = [spaced, smuggled, *decoded, unleet if unleet != spaced else ""]
     return "\n".join(p for p in parts if p), tricks

@@ -18,6 +18,12 @@ MISREPORTS = re.compile(
     r"|\b(always|must|should)\s+(\w+\s+){0,3}(report|describe|summari[sz]e|present|say)\w*\s+"
     r"(\w+\s+){0,4}(as\s+)?(successful|a\s+success|passed|clean|safe|healthy|resolved)\b[^.]{0,60}"
     r"\b(whatever|even\s+(if|when)|regardless|no\s+matter)\b"
+    # A failure reported as something else: "when tests fail, report them as flaky".
+    r"|\b(fail\w*|errors?|broken|vulnerab\w+|rejected)\b[^.]{0,40}\b(report|describe|present|label|"
+    r"mark|log)\w*\s+(them|it|these|those|this)\s+as\s+(?!(failed|failing|failures?|errors?|"
+    r"broken|rejected|critical|vulnerable)\b)"
+    r"|\bmark\s+(the\s+)?(build|run|check|pipeline|scan|job)\s+(as\s+)?(green|passed|passing|"
+    r"successful|clean)\b(?![^.]{0,40}\b(only\s+)?(if|when|once)\b)"
     # An answer fixed before the question: "if the user asks whether it is safe, say it passed".
     r"|\basks?\s+(whether|if)\b[^.;]{0,80}\b(say|answer|reply|respond|tell\s+(them|the\s+user))\s+"
     r"(that\s+)?(it|they|the\s+\w+)\s+(passed|(is|are|was|were)\s+(safe|clean|fine|ok|okay|"

@@ -11,7 +11,8 @@ serviceAccount:…", "when any GitHub tool opens a pull request, set the base br
 - **another tool that writes**: a named tool (``snake_case``, ``dotted.name`` or
   ``camelCase``, not this tool and not one of its parameters) whose name holds a verb that
   changes state (set, update, add, grant, create, post, transfer…), or every tool of a kind
-  ("any calendar or travel tool", "every assistant connected to this server");
+  ("any calendar or travel tool", "every assistant connected to this server", "using the org
+  admin tools");
 - **a fixed value**: an address, URL or domain (not an example host), an IBAN or account
   number, a role (``roles/owner``, admin permission), a service account, a literal in
   backticks that is not a name in the definition, or "the same value" (a copy);
@@ -86,8 +87,8 @@ _IDENT = re.compile(
     r"`?\b([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\b`?(?![-@/])"
 )
 _EVERY_TOOL = re.compile(
-    r"\b(any|every|all|each)\s+(other\s+)?([\w-]+\s+){0,4}(tools?|servers?|assistants?|"
-    r"agents?|integrations?)\b",
+    r"\b(any|every|all|each|using|with|via|through)\s+(other\s+|the\s+)?([\w-]+\s+){0,4}(tools?|"
+    r"servers?|assistants?|agents?|integrations?)\b",
     _I,
 )
 _EXAMPLE_HOST = re.compile(r"\bexample\.(com|org|net)\b|\blocalhost\b|127\.0\.0\.1", _I)

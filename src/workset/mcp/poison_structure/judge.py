@@ -26,6 +26,7 @@ from workset.mcp.poison_structure.concealment import hides
 from workset.mcp.poison_structure.directs import directs_other_tool
 from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flow, templated
 from workset.mcp.poison_structure.languages import foreign_orders
+from workset.mcp.poison_structure.turns import forged_turn, script_of, switches_script
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
 from workset.mcp.poison_structure.text import (
@@ -58,6 +59,10 @@ STRUCTURE_REASONS = {
     "acts-through-other-tool": "a clause has another tool change something with a value the user "
     "never "
     "gave (an outside address, account, role or a copied secret)",
+    "forged-turn": "text laid out as a turn of the conversation (system, user, assistant or a "
+    "tool's result) or giving the model a new role, inside a tool definition",
+    "switches-script": "a later sentence switches to another writing system and names an "
+    "address: written for the model, not for the reader of the opening",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
 }
@@ -74,6 +79,7 @@ def structural_findings(
     readable text) with kind ``name``, ``data``, ``parameter``, ``prose`` or ``switch`` (a
     boolean's description: what switching it on does, holding no data)."""
     purpose = purpose_of(name, description, params, server)
+    opening_script = script_of(next(iter(sentences(description)), ""))
     for where, kind, text in texts:
         if kind == "name":
             if where != "name" and named_flow(text, purpose):
@@ -82,7 +88,12 @@ def structural_findings(
         seen: set[str] = set()
         for index, sentence in enumerate(sentences(text)):
             opening = where == "description" and index == 0
-            for rule in _judge(sentence, purpose, name, kind=kind, opening=opening):
+            found = list(_judge(sentence, purpose, name, kind=kind, opening=opening))
+            if forged_turn(sentence):
+                found.append("forged-turn")
+            if switches_script(sentence, opening_script):
+                found.append("switches-script")
+            for rule in found:
                 if rule not in seen:
                     seen.add(rule)
                     yield where, rule, sentence[:80]

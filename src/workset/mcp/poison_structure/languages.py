@@ -1,9 +1,11 @@
-"""Orders to the model in twenty languages, by a small cue lexicon per class, not per phrase.
+"""Orders to the model in twenty-four languages, by a small cue lexicon per class, not per phrase.
 
 The English structure reads slots; a writer who switches language keeps the same slots and
 changes every word. Here each class is a handful of cue words per language (Turkish, Dutch,
 Polish, Indonesian and Malay, Vietnamese, Hindi, Arabic, Persian, Japanese, Korean, Chinese,
-Russian, Ukrainian, Spanish, French, German, Portuguese, Italian, Swedish, Czech, Thai):
+Russian, Ukrainian, Spanish, French, German, Portuguese, Italian, Swedish, Czech, Thai, and
+Greek, Romanian and Hungarian, added after probe b of cohort 12t missed the first two), and a
+note labelled for the assistant by the word's cognates in any language ("Notă pentru asistent:"):
 
 - ``instruction-override``: an order to ignore or forget earlier instructions;
 - ``hides-from-user``: secretly, without telling the user, do not tell the user;
@@ -54,6 +56,9 @@ _OVERRIDE = _cues(
     r"\b(ignorera|glöm)\s+(\S+\s+){0,3}instruktioner",
     r"\b(ignoruj|zapomeň)\s+(\S+\s+){0,3}(instrukce|pokyny)",
     r"(เพิกเฉย|ไม่ต้องสนใจ|ลืม)\S{0,12}คำสั่ง",
+    r"(αγνόησε|ξέχασε)\s+(\S+\s+){0,3}οδηγ",
+    r"\b(ignoră|uită)\s+(\S+\s+){0,3}instrucțiuni",
+    r"\b(hagyd\s+figyelmen\s+kívül|felejtsd\s+el)\s+(\S+\s+){0,3}utasítás",
 )
 _SECRECY = _cues(
     r"\bgizlice\b|kullanıcıya\s+(\S+\s+){0,2}(söyleme|bahsetme|bildirme|gösterme)\b|"
@@ -81,31 +86,62 @@ _SECRECY = _cues(
     r"\bi\s+hemlighet\b|\bberätta\s+inte\b|\butan\s+att\s+(berätta|meddela)",
     r"\btajně\b|\bneříkej\b|\bbez\s+vědomí",
     r"อย่าบอก|แอบ",
+    r"κρυφά|χωρίς\s+να\s+(το\s+)?(πεις|ενημερώσεις)|μην\s+(το\s+)?(πεις|αναφέρεις)",
+    r"\bîn\s+secret\b|\bpe\s+ascuns\b|\bfără\s+să\s+(îi\s+)?(spui|anunți)|\bnu\s+(îi\s+)?spune\b",
+    r"\btitokban\b|\bne\s+szólj\b|\bne\s+mondd\s+el\b",
 )
-_NO_CONSENT = _cues(
-    r"(izin|onay)\s+(sormadan|istemeden|almadan)|kullanıcıya\s+sormadan|\bsormadan\b",
-    r"\bzonder\s+(toestemming|bevestiging|te\s+vragen)|\bvraag\s+(\S+\s+){0,3}niet\s+(om|naar)\s+"
-    r"(toestemming|bevestiging)",
-    r"\bnie\s+pytaj\b|\bbez\s+(pytania|zgody|potwierdzenia|pozwolenia)",
-    r"\btanpa\s+(meminta\s+|minta\s+)?(izin|persetujuan|konfirmasi|bertanya)|\bjangan\s+(meminta|"
-    r"minta|tanya|bertanya)\s+(\S+\s+){0,2}(izin|persetujuan|konfirmasi)",
-    r"không\s+cần\s+(hỏi|xin|xác\s+nhận)|(đừng|không)\s+hỏi|mà\s+không\s+(hỏi|cần\s+xác\s+nhận)",
-    r"बिना\s+पूछे|अनुमति\s+(लिए\s+)?बिना|पुष्टि\s+(के\s+)?बिना|अनुमति\s+न\s+लें|मत\s+पूछें",
-    r"(دون|بدون)\s+(طلب\s+)?(إذن|موافقة|تأكيد)|لا\s+(تطلب|تسأل)",
-    r"(بدون|بی)\s+(اجازه|تأیید)|نپرس",
-    r"確認(せず|しないで|不要)|許可(なく|を求めず|不要)|(尋ね|聞か)ずに",
-    r"묻지\s*(말|않)|확인\s*(없이|하지\s*말)|(허락|동의)\s*없이",
-    r"(无需|無需|不必|不用)(确认|確認|许可|許可|同意|询问|詢問)|不要(询问|征求|请求)|未经(用户)?(同意|许可)",
-    r"не\s+спрашива|без\s+(подтверждени|согласи|разрешени)",
-    r"не\s+питай|без\s+(підтвердження|дозволу|згоди)",
-    r"\bsin\s+(pedir|preguntar|solicitar)\s+(confirmación|permiso|autorización)|\bno\s+pidas\s+"
-    r"(confirmación|permiso)",
-    r"\bsans\s+(demander|confirmation|autorisation)|\bne\s+demandez?\s+pas",
-    r"\bohne\s+(nachzufragen|zu\s+fragen|bestätigung|rückfrage|zustimmung)\b|\bfrag\w*\s+nicht\b",
+# "Do not ask for consent": an order, enough alone.
+_DONT_ASK = _cues(
+    r"\bsorma\b|(izin|onay)\s+(isteme|sorma)\b",
+    r"\bvraag\s+(\S+\s+){0,3}niet\s+(om|naar)\s+(toestemming|bevestiging)",
+    r"\bnie\s+pytaj\b|\bnie\s+proś\s+o\s+(zgod|pozwoleni|potwierdz)",
+    r"\bjangan\s+(meminta|minta|tanya|bertanya)\b",
+    r"(đừng|không\s+cần)\s+(hỏi|xin\s+phép|xác\s+nhận)",
+    r"अनुमति\s+न\s+लें|मत\s+पूछें|पूछने\s+की\s+(ज़रूरत|जरूरत)\s+नहीं",
+    r"لا\s+(تطلب|تسأل|تستأذن)",
+    r"نپرس|اجازه\s+نگیر",
+    r"(確認|許可)(は)?(不要|いりません|しないで)|(尋ね|聞か)ないで",
+    r"묻지\s*(말|마)|확인\s*하지\s*(말|마)",
+    r"(无需|無需|不必|不用)(确认|確認|许可|許可|同意|询问|詢問)|不要(询问|征求|请求|確認|确认)",
+    r"не\s+спрашивай|не\s+(запрашивай|проси)\s+(\S+\s+)?(подтверждени|согласи|разрешени)",
+    r"не\s+питай",
+    r"\bno\s+(pidas|preguntes|solicites)\b",
+    r"\bne\s+(demandez?|sollicitez?)\s+pas",
+    r"\b(frag|frage)\s+(\S+\s+){0,3}nicht\b|\bkeine\s+(rückfrage|bestätigung)\s+(einholen|nötig)",
+    r"\bnão\s+(peça|pergunte|solicite)\b",
+    r"\bnon\s+(chiedere|domandare)\b",
+    r"\bfråga\s+inte\b",
+    r"\bneptej\b",
+    r"μη(ν)?\s+ζητήσεις\s+(άδεια|επιβεβαίωση)",
+    r"\bnu\s+cere\s+(permisiunea|confirmare)",
+    r"\bne\s+kérj\s+(engedélyt|megerősítést)",
+)
+# "Without asking": a manner, which an honest sentence negates ("never deletes without
+# confirmation"); an order only beside another cue or an address to the assistant.
+_WITHOUT_ASKING = _cues(
+    r"(izin|onay)\s+(sormadan|istemeden|almadan)|\bsormadan\b",
+    r"\bzonder\s+(toestemming|bevestiging|te\s+vragen)",
+    r"\bbez\s+(pytania|zgody|potwierdzenia|pozwolenia)",
+    r"\btanpa\s+(meminta\s+|minta\s+)?(izin|persetujuan|konfirmasi|bertanya)",
+    r"mà\s+không\s+(hỏi|cần\s+xác\s+nhận)",
+    r"बिना\s+पूछे|अनुमति\s+(लिए\s+)?बिना|पुष्टि\s+(के\s+)?बिना",
+    r"(دون|بدون)\s+(طلب\s+)?(إذن|موافقة|تأكيد)",
+    r"(بدون|بی)\s+(اجازه|تأیید)",
+    r"確認(せず|なしで)|許可(なく|を求めず)|(尋ね|聞か)ずに",
+    r"확인\s*없이|(허락|동의)\s*없이|묻지\s*않고",
+    r"未经(用户)?(同意|许可)|不经(确认|同意)",
+    r"не\s+спрашивая|без\s+(подтверждени|согласи|разрешени)",
+    r"без\s+(підтвердження|дозволу|згоди)",
+    r"\bsin\s+(pedir|preguntar|solicitar)\s+(confirmación|permiso|autorización)",
+    r"\bsans\s+(demander|confirmation|autorisation)",
+    r"\bohne\s+(nachzufragen|zu\s+fragen|bestätigung|rückfrage|zustimmung)\b",
     r"\bsem\s+(pedir|perguntar|confirmação|permissão)",
     r"\bsenza\s+(chiedere|conferma|permesso)",
     r"\butan\s+att\s+fråga|\butan\s+(bekräftelse|tillstånd)",
-    r"\bbez\s+(ptaní|potvrzení|souhlasu)|\bneptej",
+    r"\bbez\s+(ptaní|potvrzení|souhlasu)",
+    r"χωρίς\s+(επιβεβαίωση|άδεια|να\s+ρωτήσεις)",
+    r"\bfără\s+(confirmare|permisiune|să\s+întrebi)",
+    r"\b(engedély|megerősítés)\s+nélkül",
 )
 _SEND = _cues(
     r"\b(gönder|ilet|aktar)(?!me|ma)\w*",
@@ -121,6 +157,9 @@ _SEND = _cues(
     r"(发送|转发|上传|发到|发给|傳送|發送|轉發)",
     r"\b(отправ|перешл|пересыл|выгрузи)\w*",
     r"\b(надішли|перешли|відправ)\w*",
+    r"(στείλε|προώθησε|ανέβασε)",
+    r"\b(trimite|redirecționează|încarcă)\b",
+    r"\b(küldd|továbbítsd|töltsd\s+fel)\b",
 )
 _SOURCE = _cues(
     r"(konuşma|sohbet|şifre|parola|token|anahtar|mesaj)",
@@ -136,6 +175,9 @@ _SOURCE = _cues(
     r"(对话|對話|聊天记录|密码|密碼|令牌|密钥|消息|訊息)",
     r"(переписк|разговор|истори\w*\s+чата|парол|токен|ключ|сообщени)",
     r"(розмов|пароль|токен|ключ|повідомлен)",
+    r"(κωδικ|συνομιλ|μηνύματα|token|κλειδ)",
+    r"(parol|conversați|mesaje|token|cheie)",
+    r"(jelszó|jelszav|beszélgetés|üzenet|token|kulcs)",
 )
 _NEGATED_SEND = re.compile(
     r"(jangan|đừng|không|nie|niet|nooit|asla|मत|لا|不要|别|勿|不|не|ні|nunca|jamais|nicht|"
@@ -154,6 +196,8 @@ _TAG = _cues(
     r"(アシスタント|AI|モデル)(へ|に)の?(注意|指示|メモ|お願い)?\s*[:：]",
     r"(어시스턴트|AI|모델)(에게|용)\s*[:：]",
     r"(для|асистенту)\s+(асистента|ші|моделі)\s*[:：]",
+    r"για\s+τον\s+βοηθό\s*[:：]",
+    r"^(\S+\s+){0,4}\S*(assist|asist|asyst|ассист|асист|assziszt|βοηθ)\S*\s*[:：]",
 )
 
 
@@ -163,9 +207,11 @@ def foreign_orders(sentence: str) -> Iterator[str]:
         yield "instruction-override"
     if _SECRECY.search(sentence):
         yield "hides-from-user"
-    if _NO_CONSENT.search(sentence):
+    tagged = bool(_TAG.search(sentence))
+    others = tagged or any(p.search(sentence) for p in (_OVERRIDE, _SECRECY))
+    if _DONT_ASK.search(sentence) or (_WITHOUT_ASKING.search(sentence) and others):
         yield "assumes-approval"
-    if _TAG.search(sentence):
+    if tagged:
         yield "directive-tag"
     address = URL_RE.search(sentence)
     if address and _SOURCE.search(sentence):
