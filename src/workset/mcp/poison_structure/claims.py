@@ -82,6 +82,15 @@ SAFEGUARD_CALL = re.compile(
 )
 
 
+# A policy declared void for this server: "safety policies do not apply to these calls".
+POLICY_OFF = re.compile(
+    r"\b(safety|security|content|usage)?\s*(polic(y|ies)|guidelines|guardrails|safeguards|"
+    r"confirmations?|approvals?)\s+(\w+\s+){0,3}(do\s+not|don['’]?t|does\s+not|no\s+longer|"
+    r"never)\s+apply\b",
+    _I,
+)
+
+
 SAFEGUARD = re.compile(
     r"\b(disable|bypass|turn\s+off|switch\s+off|circumvent|override|remove|skip|lift|suspend)\s+"
     r"(\w+\s+){0,2}(branch\s+protection|protections?|safety|security|guardrails?|restrictions?|"

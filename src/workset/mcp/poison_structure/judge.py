@@ -14,6 +14,7 @@ from workset.mcp.poison_structure.claims import (
     NOT_REPORTED,
     OVERRIDES,
     PERMITTED,
+    POLICY_OFF,
     PROMO,
     REPORTED_FALSELY,
     SAFEGUARD,
@@ -128,7 +129,8 @@ def _judge(
     permitted = ADDRESSED.search(sentence) or PERMITTED.search(sentence)
     safeguard = SAFEGUARD.search(sentence) and not negated_before(sentence, SAFEGUARD)
     called_off = SAFEGUARD_CALL.search(sentence) and not USER_GATE.search(sentence)
-    if kind != "switch" and not warned and ((safeguard and permitted) or called_off):
+    voided = POLICY_OFF.search(sentence) and not USER_GATE.search(sentence)
+    if kind != "switch" and not warned and ((safeguard and permitted) or called_off or voided):
         yield "disables-safeguard"
     if INJECTS.search(sentence) and PROMO.search(sentence) and not USER_GATE.search(sentence):
         yield "injects-content"
