@@ -4,9 +4,10 @@ references, ``\\u`` escapes, base32, ROT13 and text written backwards.
 :func:`decoded_texts` returns the plain text of every encoded run that decodes to words (three
 or more), so the rules read it as a model that decodes it would. A run that decodes to bytes
 that are not text (a SHA-256 digest, a binary blob) gives nothing, and so does an example of
-one or two words ("'a b&c' becomes 'a%20b%26c'"). ROT13 and reversed text are read per sentence, and only where
-the rotated sentence holds several common English words and the sentence as written holds
-almost none: a cipher tool's own example ("'Hello world' becomes 'Uryyb jbeyq'") is two words.
+one or two words ("'a b&c' becomes 'a%20b%26c'"). ROT13 and reversed text are read per
+sentence, and only where the turned sentence holds several common English words and the
+sentence as written holds almost none: a cipher tool's own example ("'Hello world' becomes
+'Uryyb jbeyq'") is two words.
 """
 
 from __future__ import annotations

@@ -150,7 +150,9 @@ DESTRUCTIVE_TOOL = re.compile(
 
 
 TRIGGER = re.compile(
-    r"\b(when|whenever|if|once|after|every|each|from\s+now\s+on|on\s+or\s+after|also)\b", _I
+    r"\b(when|whenever|if|once|after|afterwards?|then|finally|every|each|from\s+now\s+on|on\s+or\s+"
+    r"after|also)\b",
+    _I,
 )
 
 

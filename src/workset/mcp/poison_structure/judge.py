@@ -24,20 +24,23 @@ from workset.mcp.poison_structure.claims import (
     overrides_choice,
 )
 from workset.mcp.poison_structure.concealment import hides
+from workset.mcp.poison_structure.destinations import fixed_in_prose
 from workset.mcp.poison_structure.directs import directs_other_tool
 from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flow, templated
 from workset.mcp.poison_structure.languages import foreign_orders
-from workset.mcp.poison_structure.turns import forged_turn, script_of, switches_script
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
 from workset.mcp.poison_structure.text import (
+    NEGATION,
     USER_GATE,
     WARNING,
+    clause_at,
     gated,
     negated_before,
     sentences,
     warned_at,
 )
+from workset.mcp.poison_structure.turns import forged_turn, script_of, switches_script
 
 STRUCTURE_REASONS = {
     "data-flow": "a clause sends data outside the tool's declared purpose (the conversation, "
@@ -94,6 +97,8 @@ def structural_findings(
                 found.append("forged-turn")
             if switches_script(sentence, opening_script):
                 found.append("switches-script")
+            if fixed_in_prose(sentence):
+                found.append("fixed-destination")
             for rule in found:
                 if rule not in seen:
                     seen.add(rule)
@@ -143,7 +148,7 @@ def _judge(
         and ("_" in side.group("tool") or "." in side.group("tool"))
         and TRIGGER.search(sentence[: side.start()])
         and not gated(sentence, side.start())
-        and not negated_before(sentence, DESTRUCTIVE_TOOL)
+        and not _negated_ahead(sentence, side.start())
     ):
         yield "side-action"
     elif directs_other_tool(sentence, purpose, name):
@@ -154,3 +159,11 @@ def _judge(
         and not NOT_REPORTED.search(sentence)
     ):
         yield "misreports"
+
+
+def _negated_ahead(sentence: str, at: int) -> bool:
+    """A negation in the clause before ``at`` ("never run purge_log"), not one after it ("run
+    purge_log so it leaves no trace")."""
+    clause = clause_at(sentence, at)
+    start = sentence.find(clause)
+    return bool(NEGATION.search(sentence[max(start, 0) : at]))
