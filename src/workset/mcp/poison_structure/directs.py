@@ -146,3 +146,57 @@ def _in_address(sentence: str, match: re.Match[str]) -> bool:
     end = sentence.find(" ", match.end())
     word = sentence[start : end if end >= 0 else len(sentence)]
     return bool(re.search(r"://|@|\.(com|net|io|org|dev|app|biz|co|ai)\b", word, _I))
+
+
+# ``changes-setting``: the same act with no tool named, a setting outside the tool's purpose
+# changed to a fixed value: "set the Reply-To header of every message to replies@…", "change
+# the store's payout account to IBAN GB33…", "switch the npm registry to https://…".
+_CHANGE = re.compile(
+    r"\b(set|sets|change|switch|point|repoint|add|grant|give|make|update|replace|configure|"
+    r"route|redirect|move)\b",
+    _I,
+)
+_SETTING = re.compile(
+    r"\b(reply[- ]to|headers?|forwarding(\s+address)?|payout|bank\s+account|iban|payee|"
+    r"beneficiary|webhook|endpoint|callback|access|permissions?|roles?|owner|admin|editor|"
+    r"maintainer|proxy|registry|index(\s+url)?|mirror|remote|default\s+branch|base\s+branch|"
+    r"dns|mx|nameservers?|recipients?|cc|bcc|recovery\s+(email|phone)|ssh\s+keys?|"
+    r"deploy\s+keys?)\b",
+    _I,
+)
+_HOST_PORT = re.compile(r"\b[\w-]+(\.[\w-]+)+:\d{2,5}\b")
+_EXAMPLE = re.compile(r"\b(example|test\s+value|sample|placeholder|e\.g\.|for\s+instance)\b", _I)
+
+
+def changes_setting(sentence: str, purpose: Purpose, name: str) -> bool:
+    """Whether ``sentence`` has the model change a setting outside the tool's purpose (not
+    named by the tool's name, opening or parameters) to a fixed value."""
+    if USER_GATE.search(sentence) or _USERS_VALUE.search(sentence) or _EXAMPLE.search(sentence):
+        return False
+    own = f"{name} {purpose.text} {' '.join(purpose.params)}".replace("_", " ").lower()
+    for change in _CHANGE.finditer(sentence):
+        if gated(sentence, change.start()) or _NEGATED.search(sentence[: change.start()][-40:]):
+            continue
+        rest = sentence[change.end() :]
+        setting = _SETTING.search(rest[:80])
+        if setting is None or re.search(rf"\b{re.escape(setting.group(0).lower())}", own):
+            continue
+        value = _FIXED.search(rest) or _HOST_PORT.search(rest)
+        if value and not _EXAMPLE_HOST.search(value.group(0)):
+            return True
+    for setting in _SETTING.finditer(sentence):  # the passive: "… must be set to replies@…"
+        rest = sentence[setting.end() :]
+        passive = _PASSIVE_CHANGE.match(rest)
+        if passive is None or re.search(rf"\b{re.escape(setting.group(0).lower())}", own):
+            continue
+        value = _FIXED.search(rest[passive.end() :]) or _HOST_PORT.search(rest[passive.end() :])
+        if value and not _EXAMPLE_HOST.search(value.group(0)):
+            return True
+    return False
+
+
+_PASSIVE_CHANGE = re.compile(
+    r"[^.;]{0,60}?\b(be|is|are|gets?)\s+(\w+ly\s+)?(set|changed|switched|pointed|updated|routed|"
+    r"redirected)\s+to\b",
+    _I,
+)

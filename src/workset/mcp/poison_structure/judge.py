@@ -25,7 +25,7 @@ from workset.mcp.poison_structure.claims import (
 )
 from workset.mcp.poison_structure.concealment import hides
 from workset.mcp.poison_structure.destinations import fixed_in_prose
-from workset.mcp.poison_structure.directs import directs_other_tool
+from workset.mcp.poison_structure.directs import changes_setting, directs_other_tool
 from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flow, templated
 from workset.mcp.poison_structure.languages import foreign_orders
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
@@ -63,6 +63,8 @@ STRUCTURE_REASONS = {
     "acts-through-other-tool": "a clause has another tool change something with a value the user "
     "never "
     "gave (an outside address, account, role or a copied secret)",
+    "changes-setting": "a clause has the model change a setting outside the tool's purpose (a "
+    "recipient, account, access, endpoint, proxy or registry) to a fixed value",
     "forged-turn": "text laid out as a turn of the conversation (system, user, assistant or a "
     "tool's result) or giving the model a new role, inside a tool definition",
     "switches-script": "a later sentence switches to another writing system and names an "
@@ -153,6 +155,8 @@ def _judge(
         yield "side-action"
     elif directs_other_tool(sentence, purpose, name):
         yield "acts-through-other-tool"
+    elif changes_setting(sentence, purpose, name):
+        yield "changes-setting"
     if (
         REPORTED_FALSELY.search(sentence)
         and not negated_before(sentence, REPORTED_FALSELY)
