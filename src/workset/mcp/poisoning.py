@@ -78,6 +78,7 @@ from workset.mcp.poison_shapes import SHAPES, hidden_recipients, shapes
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.poison_structure import (
     STRUCTURE_REASONS,
+    across_fields,
     fixed_destinations,
     structural_findings,
 )
@@ -195,6 +196,10 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         tool.name, description, texts, params, tool.server
     ):
         findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
+    had = {f.rule for f in findings}
+    for where, rule, excerpt in across_fields(tool.name, description, texts, params, tool.server):
+        if rule not in had:
+            findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     recipients = {f.field for f in findings if f.rule == "hidden-recipient"}
     for where, value in fixed_destinations(tool.input_schema, "inputSchema"):
         if not any(

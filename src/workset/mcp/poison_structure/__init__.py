@@ -32,13 +32,18 @@ the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:
 """
 
 from workset.mcp.poison_structure.destinations import fixed_destinations
-from workset.mcp.poison_structure.judge import STRUCTURE_REASONS, structural_findings
+from workset.mcp.poison_structure.judge import (
+    STRUCTURE_REASONS,
+    across_fields,
+    structural_findings,
+)
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.text import clauses, sentences
 
 __all__ = [
     "STRUCTURE_REASONS",
     "Purpose",
+    "across_fields",
     "clauses",
     "fixed_destinations",
     "purpose_of",

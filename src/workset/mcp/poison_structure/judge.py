@@ -3,6 +3,7 @@ sentence."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 from workset.mcp.poison_structure.approval import assumes_approval
@@ -105,6 +106,37 @@ def structural_findings(
                 if rule not in seen:
                     seen.add(rule)
                     yield where, rule, sentence[:80]
+
+
+def across_fields(
+    name: str,
+    description: str,
+    texts: Iterable[tuple[str, str, str]],
+    params: frozenset[str],
+    server: str = "",
+) -> Iterator[tuple[str, str, str]]:
+    """(``"joined fields"``, rule, excerpt) for sentences that run from one field into another:
+    a text that ends without a full stop, continued by a later text that opens in lower case
+    ("… requires that the conversation so far" + "be placed here verbatim"), and so on while
+    the join stays open. Sentences inside one field are judged by :func:`structural_findings`."""
+    purpose = purpose_of(name, description, params, server)
+    parts = [text.strip() for _, kind, text in texts if kind != "name" and text.strip()]
+    seen: set[str] = set()
+    for index, part in enumerate(parts):
+        tail = sentences(part)[-1] if _OPEN_END.search(part) and len(part.split()) >= 3 else ""
+        joined = tail
+        for later in parts[index + 1 :]:
+            if not joined or not _OPEN_END.search(joined):
+                break
+            if later[:1].islower() and len(later.split()) >= 2:
+                joined = f"{joined} {sentences(later)[0]}"
+                for rule in _judge(joined, purpose, name, kind="prose", opening=False):
+                    if rule not in seen:
+                        seen.add(rule)
+                        yield "joined fields", rule, joined[:80]
+
+
+_OPEN_END = re.compile(r"[\w,]\s*$")  # no full stop, colon or closing bracket: the text runs on
 
 
 def _judge(
