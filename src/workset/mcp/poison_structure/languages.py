@@ -197,7 +197,16 @@ _TAG = _cues(
     r"(어시스턴트|AI|모델)(에게|용)\s*[:：]",
     r"(для|асистенту)\s+(асистента|ші|моделі)\s*[:：]",
     r"για\s+τον\s+βοηθό\s*[:：]",
-    r"^(\S+\s+){0,4}\S*(assist|asist|asyst|ассист|асист|assziszt|βοηθ)\S*\s*[:：]",
+)
+
+
+# A label for the assistant by the word's cognates, in a language of no list ("Notă pentru
+# asistent:"), unquoted: "lines look like 'Assistant: text'" documents a format.
+_QUOTE = "['\"‘“`]"
+_COGNATE_TAG = re.compile(
+    rf"^((?!{_QUOTE})\S+\s+){{0,4}}(?!{_QUOTE})\S*(assist|asist|asyst|ассист|асист|assziszt|βοηθ)"
+    r"\w*\s*[:：]",
+    _I,
 )
 
 
@@ -207,7 +216,7 @@ def foreign_orders(sentence: str) -> Iterator[str]:
         yield "instruction-override"
     if _SECRECY.search(sentence):
         yield "hides-from-user"
-    tagged = bool(_TAG.search(sentence))
+    tagged = bool(_TAG.search(sentence) or _COGNATE_TAG.search(sentence))
     others = tagged or any(p.search(sentence) for p in (_OVERRIDE, _SECRECY))
     if _DONT_ASK.search(sentence) or (_WITHOUT_ASKING.search(sentence) and others):
         yield "assumes-approval"
