@@ -42,6 +42,7 @@ quietly, a recipient hidden in a default.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping
@@ -296,6 +297,13 @@ def _sentence_of(text: str, excerpt: str) -> str:
 
 def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str]]]:
     """``text`` as a model reads it, and the hiding tricks found on the way (rule, excerpt)."""
+    plain, tricks = _readable(text, name)
+    return plain, list(tricks)
+
+
+@functools.lru_cache(maxsize=4096)
+def _readable(text: str, name: bool) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """:func:`readable`, once per text: the audit reads each text several times."""
     tricks: list[tuple[str, str]] = []
     hidden = [
         c for i, c in enumerate(text) if INVISIBLE.fullmatch(c) and not _emoji_joiner(text, i)
@@ -325,7 +333,7 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
         tricks.append(("encoded-text", spoken[0][:60]))
     unleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), spaced)
     parts = [spaced, smuggled, *decoded, unleet if unleet != spaced else ""]
-    return "\n".join(p for p in parts if p), tricks
+    return "\n".join(p for p in parts if p), tuple(tricks)
 
 
 def scan(
