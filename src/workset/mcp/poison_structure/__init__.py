@@ -28,7 +28,10 @@ spells out a source), ``hides-from-user``, ``assumes-approval``, ``data-as-autho
 Modules: :mod:`.text` (sentences, clauses, negation and condition scope), :mod:`.purpose` (what
 the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:`.flow`
 (``data-flow``), :mod:`.concealment`, :mod:`.approval`, :mod:`.claims` (the other slots),
-:mod:`.destinations` (``fixed-destination``) and :mod:`.judge` (a sentence judged by its slots).
+:mod:`.destinations` (``fixed-destination``), :mod:`.directs` (``acts-through-other-tool``,
+``changes-setting``: other tools or settings made to act with fixed values), :mod:`.languages`
+(a cue lexicon per class in 24 languages), :mod:`.turns` (``forged-turn``, ``switches-script``)
+and :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """
 
 from workset.mcp.poison_structure.destinations import fixed_destinations
