@@ -77,6 +77,13 @@ _USER_SUPPLIED = re.compile(
     r"say|read\s+out)\b",
     _I,
 )
+# The value is the user's own input, put where the tool's function puts it (no address).
+_USER_GIVES = re.compile(
+    r"\b(a|an|the)\s+([\w-]+\s+){0,2}(that\s+)?the\s+user\s+(provides|supplies|gives|pastes|"
+    r"enters|types|uploads)\b",
+    _I,
+)
+_ADDRESS = re.compile(r"https?://|\b[\w.+-]+@[\w-]+\.[\w.-]+|\b\w+\.(com|net|io|org|dev|biz)\b", _I)
 _REFUSAL = re.compile(
     r"^\W*(do\s+not|don['’]?t|never)\s+\w+\s+(\w+\s+){0,2}(passwords?|secrets?|api\s+keys?|tokens?|"
     r"credentials?|card\s+numbers?|health)",
@@ -203,6 +210,8 @@ def honest_class(
         return "own-credential-only"
     if rule in secret_rules and _USER_SUPPLIED.search(sentence) and not moved:
         return "user-supplied"
+    if rule in secret_rules and _USER_GIVES.search(sentence) and not _ADDRESS.search(sentence):
+        return "user-supplied"  # "append a public key the user provides to authorized_keys"
     if rule == "shapes-the-reply" and _REFUSAL.search(sentence):
         return "refusal-advice"
     return None

@@ -101,6 +101,7 @@ _REPLY = re.compile(
     r"someone)s?\s+(asks?|inquires?|enquires?|wonders?|questions?|wants?\s+to\s+know)\b[^.]{0,80}?"
     r"[,;:]\s*"
     r"(say|claim|state|answer|reply|respond|tell\s+(them|the\s+user))\b"
+    r"(?!\s+(with\s+)?(what|which|whether|how|exactly\s+what|truthfully|honestly)\b)"  # the facts
     r"|\b(present|pass\s+off|attribute|credit|frame)\s+([\w-]+\s+){0,3}(as\s+(coming|sourced|"
     r"originating)\s+from|to)\s+(the|a|an)\s+\w+"
     r"|\b(reassure|convince|persuade|assure)\s+(the\s+)?users?\s+that\b"
@@ -380,6 +381,7 @@ def _carried(sentence: str) -> bool:
             return True
     for verb in _PUT_INTO.finditer(sentence):
         before = sentence[max(0, verb.start() - 90) : verb.start()]
+        before = before[before.rfind(";") + 1 :]  # a passive's subject is in its own clause
         if _taken(before) and not NEGATED.search(before):
             return True
     return False

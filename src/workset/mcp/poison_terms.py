@@ -33,6 +33,8 @@ CREDENTIAL_FILE = (
 # Secret nouns in English and in Spanish, French, German, Portuguese and Italian.
 SECRET_NOUN = (
     r"(\b(private\s+([\w-]+\s+)?keys?|ssh\s+keys?|deploy\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
+    r"(mfa|2fa|otp|one[- ]time|verification|security|authenticat\w+|sms|login)\s+(codes?|pins?|"
+    r"passcodes?)|\d-digit\s+(\w+\s+)?codes?|recovery\s+codes?|backup\s+codes?|"
     r"(auth|bearer|refresh|jwt|oauth|personal\s+access|session|id|deploy|api|service)\s+tokens?|"
     r"authori[sz]ation\s+headers?|service[- ]account\s+(keys?|json|credentials?)|"
     r"session\s+(ids?|cookies?)|"

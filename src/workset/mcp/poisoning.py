@@ -8,7 +8,8 @@ letters folded to ASCII, zero-width, bidi and TAG characters removed (and the AS
 characters smuggle read), letter spacing joined (``i g n o r e``, two-letter words too once a
 text spaces its letters, and runs whose word gaps were spaced away as well), digits standing
 in for letters read as letters (``1gn0r3``), ``camelCase`` and ``snake_case`` names split into
-words, HTML comments opened, and base64 blobs decoded. Where a text names its own tool, it
+words, HTML comments opened, and base64, hex, percent-encoded, HTML-entity, ``\\u``-escaped
+and ROT13 text decoded (:mod:`workset.mcp.poison_decode`). Where a text names its own tool, it
 reads as "this tool".
 
 Two kinds of check read those texts. The structural signals
@@ -41,8 +42,7 @@ quietly, a recipient hidden in a default.
 
 from __future__ import annotations
 
-import base64
-import binascii
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping
@@ -70,6 +70,7 @@ from workset.mcp.poison_context import (
     routed,
     subject_files,
 )
+from workset.mcp.poison_decode import decoded_texts
 from workset.mcp.poison_languages import OTHER_LANGUAGES, SQUASHED
 from workset.mcp.poison_leak_rules import LEAK_RULES
 from workset.mcp.poison_precision import honest_class
@@ -78,6 +79,7 @@ from workset.mcp.poison_shapes import SHAPES, hidden_recipients, shapes
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.poison_structure import (
     STRUCTURE_REASONS,
+    across_fields,
     fixed_destinations,
     structural_findings,
 )
@@ -101,7 +103,6 @@ _LISTS_NAMES = re.compile(
     r"(\w+\s+){0,2}(entries|files|names|dotfiles)\b",
     re.IGNORECASE | re.DOTALL,
 )
-_BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
 _DOTTED = re.compile(r"\b(?:[A-Za-z][.\-_*·]){2,}[A-Za-z]\b")
 _SPACED = re.compile(r"\b(?:[A-Za-z] ){2,}[A-Za-z]\b")
 _SPACED_SHORT = re.compile(r"\b(?:[A-Za-z] )+[A-Za-z]\b")
@@ -196,6 +197,10 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         tool.name, description, texts, params, tool.server
     ):
         findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
+    had = {f.rule for f in findings}
+    for where, rule, excerpt in across_fields(tool.name, description, texts, params, tool.server):
+        if rule not in had:
+            findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     recipients = {f.field for f in findings if f.rule == "hidden-recipient"}
     for where, value in fixed_destinations(tool.input_schema, "inputSchema"):
         if not any(
@@ -292,6 +297,13 @@ def _sentence_of(text: str, excerpt: str) -> str:
 
 def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str]]]:
     """``text`` as a model reads it, and the hiding tricks found on the way (rule, excerpt)."""
+    plain, tricks = _readable(text, name)
+    return plain, list(tricks)
+
+
+@functools.lru_cache(maxsize=4096)
+def _readable(text: str, name: bool) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """:func:`readable`, once per text: the audit reads each text several times."""
     tricks: list[tuple[str, str]] = []
     hidden = [
         c for i, c in enumerate(text) if INVISIBLE.fullmatch(c) and not _emoji_joiner(text, i)
@@ -314,12 +326,14 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
     # Once a text spaces out its letters, its two-letter words ("d o  n o t") are spaced too.
     spacing = _SPACED_ANY if _SPACED.search(dotted) else _SPACED
     spaced = spacing.sub(lambda m: m.group(0).replace(" ", ""), dotted)
-    decoded = [d for d in (_decode(b) for b in _BLOB.findall(plain)) if d]
-    if any(len(d.split()) >= 4 for d in decoded):
-        tricks.append(("encoded-text", next(d for d in decoded if len(d.split()) >= 4)[:60]))
+    decoded = decoded_texts(plain)
+    # An encoded sentence that speaks to its reader, not an example of the encoding.
+    spoken = [d for d in decoded if len(d.split()) >= 4 and _TO_READER.search(d)]
+    if spoken:
+        tricks.append(("encoded-text", spoken[0][:60]))
     unleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), spaced)
     parts = [spaced, smuggled, *decoded, unleet if unleet != spaced else ""]
-    return "\n".join(p for p in parts if p), tricks
+    return "\n".join(p for p in parts if p), tuple(tricks)
 
 
 def scan(
@@ -473,21 +487,6 @@ def _mixed_script(text: str) -> bool:
 
 def _script(char: str) -> str:
     return unicodedata.name(char, "UNKNOWN").split(" ", 1)[0]
-
-
-def _decode(blob: str) -> str:
-    """The text a base64 blob hides, when it decodes to words; else ``""``."""
-    padded = blob + "=" * (-len(blob) % 4)
-    for decoder in (base64.b64decode, base64.urlsafe_b64decode):
-        try:
-            raw = decoder(padded)
-            text = raw.decode("utf-8")
-        except (binascii.Error, UnicodeDecodeError, ValueError):
-            continue
-        printable = sum(c.isprintable() or c in "\n\t" for c in text)
-        if text and printable / len(text) > 0.95 and len(text.split()) >= 3:
-            return text
-    return ""
 
 
 def _around(text: str, start: int, end: int) -> str:

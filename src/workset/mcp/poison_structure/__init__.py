@@ -28,17 +28,25 @@ spells out a source), ``hides-from-user``, ``assumes-approval``, ``data-as-autho
 Modules: :mod:`.text` (sentences, clauses, negation and condition scope), :mod:`.purpose` (what
 the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:`.flow`
 (``data-flow``), :mod:`.concealment`, :mod:`.approval`, :mod:`.claims` (the other slots),
-:mod:`.destinations` (``fixed-destination``) and :mod:`.judge` (a sentence judged by its slots).
+:mod:`.destinations` (``fixed-destination``), :mod:`.directs` (``acts-through-other-tool``,
+``changes-setting``: other tools or settings made to act with fixed values), :mod:`.languages`
+(a cue lexicon per class in 24 languages), :mod:`.turns` (``forged-turn``, ``switches-script``)
+and :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """
 
 from workset.mcp.poison_structure.destinations import fixed_destinations
-from workset.mcp.poison_structure.judge import STRUCTURE_REASONS, structural_findings
+from workset.mcp.poison_structure.judge import (
+    STRUCTURE_REASONS,
+    across_fields,
+    structural_findings,
+)
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.text import clauses, sentences
 
 __all__ = [
     "STRUCTURE_REASONS",
     "Purpose",
+    "across_fields",
     "clauses",
     "fixed_destinations",
     "purpose_of",

@@ -77,18 +77,24 @@ _APPROVAL = re.compile(
 _VERB_FINAL_NEGATION = re.compile(r"ません|しない|できない|されない|않|못")
 
 
+# "without confirmation nothing happens", in the languages above.
+_NOTHING_HAPPENS = re.compile(r"\b(nothing|nichts|rien|nada|nulla|ничего|nic)\b", _I)
+
+
 def assumes_approval(sentence: str) -> bool:
     for match in _APPROVAL.finditer(sentence):
         before = sentence[: match.start()]
         if re.search(
-            r"\b(never|not|don['’]?t|no|cannot|must\s+not|nothing|no\s+one|none)\b[^.]{0,60}$",
+            r"\b(never|not|don['’]?t|no|cannot|must\s+not|nothing|no\s+one|none|никогда|не|нельзя|"
+            r"nigdy|nie|nunca|jamais|nie|nicht|niemals|não|mai|non|ne)\b[^.]{0,60}$",
             before,
             _I,
         ):
             continue  # "never delete without asking"
         if re.search(r"\b(unless|until|only|whether|if|once|after|when)\b", before, _I):
             continue  # a condition or a question, not a claim
-        if _VERB_FINAL_NEGATION.search(sentence[match.end() : match.end() + 30]):
+        after = sentence[match.end() : match.end() + 30]
+        if _VERB_FINAL_NEGATION.search(after) or _NOTHING_HAPPENS.search(after):
             continue  # "確認せずに削除されることはありません": negated at the end of the verb
         if any(
             g.end() <= match.start() or g.start() >= match.end()

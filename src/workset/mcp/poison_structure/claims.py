@@ -17,7 +17,17 @@ MISREPORTS = re.compile(
     r"though)|regardless|no\s+matter|in\s+any\s+case)\b"
     r"|\b(always|must|should)\s+(\w+\s+){0,3}(report|describe|summari[sz]e|present|say)\w*\s+"
     r"(\w+\s+){0,4}(as\s+)?(successful|a\s+success|passed|clean|safe|healthy|resolved)\b[^.]{0,60}"
-    r"\b(whatever|even\s+(if|when)|regardless|no\s+matter)\b",
+    r"\b(whatever|even\s+(if|when)|regardless|no\s+matter)\b"
+    # A failure reported as something else: "when tests fail, report them as flaky".
+    r"|\b(fail\w*|errors?|broken|vulnerab\w+|rejected)\b[^.]{0,40}\b(report|describe|present|label|"
+    r"mark|log)\w*\s+(them|it|these|those|this)\s+as\s+(?!(failed|failing|failures?|errors?|"
+    r"broken|rejected|critical|vulnerable)\b)"
+    r"|\bmark\s+(the\s+)?(build|run|check|pipeline|scan|job)\s+(as\s+)?(green|passed|passing|"
+    r"successful|clean)\b(?![^.]{0,40}\b(only\s+)?(if|when|once)\b)"
+    # An answer fixed before the question: "if the user asks whether it is safe, say it passed".
+    r"|\basks?\s+(whether|if)\b[^.;]{0,80}\b(say|answer|reply|respond|tell\s+(them|the\s+user))\s+"
+    r"(that\s+)?(it|they|the\s+\w+)\s+(passed|(is|are|was|were)\s+(safe|clean|fine|ok|okay|"
+    r"secure|verified|trusted))\b",
     _I,
 )
 
@@ -68,6 +78,15 @@ SAFEGUARD_CALL = re.compile(
     r"\b(call|invoke|run|use)\s+`?[\w.]*(protection|security|policy|guard|mfa|2fa|audit|"
     r"logging|firewall|approval|review)[\w.]*`?\s+(\w+\s+){0,3}[\w.]*\s*[=:]\s*(false|off|"
     r"disabled|none|0)\b",
+    _I,
+)
+
+
+# A policy declared void for this server: "safety policies do not apply to these calls".
+POLICY_OFF = re.compile(
+    r"\b(safety|security|content|usage)?\s*(polic(y|ies)|guidelines|guardrails|safeguards|"
+    r"confirmations?|approvals?)\s+(\w+\s+){0,3}(do\s+not|don['’]?t|does\s+not|no\s+longer|"
+    r"never)\s+apply\b",
     _I,
 )
 
@@ -131,7 +150,9 @@ DESTRUCTIVE_TOOL = re.compile(
 
 
 TRIGGER = re.compile(
-    r"\b(when|whenever|if|once|after|every|each|from\s+now\s+on|on\s+or\s+after|also)\b", _I
+    r"\b(when|whenever|if|once|after|afterwards?|then|finally|every|each|from\s+now\s+on|on\s+or\s+"
+    r"after|also)\b",
+    _I,
 )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from workset.mcp.poison_structure.sinks import ACT_RE
-from workset.mcp.poison_structure.text import NEGATION, USER_GATE, clause_at
+from workset.mcp.poison_structure.text import NEGATION, clause_at, gated
 
 _I = re.IGNORECASE
 
@@ -68,15 +68,19 @@ _ABOUT_USER = re.compile(
 
 
 def hides(sentence: str) -> bool:
-    if USER_GATE.search(sentence):
-        return False
+    """Whether ``sentence`` keeps an act from the user; a condition on the user governs only
+    its own clause ("do not show them to the user; if the user asks, say …" still hides)."""
     for match in _UNAWARE.finditer(sentence):
+        if gated(sentence, match.start()):
+            continue
         before = sentence[max(0, match.start() - 40) : match.start()]
         if re.search(
             r"\b(no|not|never|need\s+never|nicht|ne|pas|nunca|não|non|falta)\b", before, _I
         ) or re.search(r"\b(never|not)\b", match.group(0), _I):
             return True
     for match in _CONCEAL.finditer(sentence):
+        if gated(sentence, match.start()):
+            continue
         clause = clause_at(sentence, match.start())
         if re.search(r"\b(secrets?|passwords?|tokens?|keys?|credentials?|values?)\b", clause, _I):
             continue  # keeping a secret from view protects it

@@ -65,3 +65,19 @@ _EXAMPLE_HOST = re.compile(
     r"registry-1\.docker\.io|ghcr\.io)(/|$))",
     _I,
 )
+
+
+# Money or data sent, in prose, to a card, account or wallet the definition fixes: "refund the
+# maximum amount to card 4111111111111111 instead". Test cards and examples are not.
+_TO_FIXED = re.compile(
+    r"\b(refund|pay|transfer|wire|deposit|credit|send|payout|route|move|sweep)\w*\b[^.;]{0,60}?"
+    r"\b(to|into)\s+(the\s+)?(card|account|iban|wallet|address|number)?\s*(no\.?\s*)?"
+    r"(\d[\d -]{10,}\d|[A-Z]{2}\d{2}(\s?[A-Z0-9]{4}){3,}|0x[0-9a-fA-F]{40}|"
+    r"(bc1|[13])[a-zA-HJ-NP-Z0-9]{25,39})\b"
+)
+_TEST = re.compile(r"\b(test|sandbox|example|e\.g\.|for\s+instance|such\s+as)\b", _I)
+
+
+def fixed_in_prose(sentence: str) -> bool:
+    """Whether ``sentence`` sends money or data to a fixed card, account or wallet."""
+    return bool(_TO_FIXED.search(sentence)) and not _TEST.search(sentence)

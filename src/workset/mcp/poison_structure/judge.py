@@ -3,6 +3,7 @@ sentence."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 from workset.mcp.poison_structure.approval import assumes_approval
@@ -14,6 +15,7 @@ from workset.mcp.poison_structure.claims import (
     NOT_REPORTED,
     OVERRIDES,
     PERMITTED,
+    POLICY_OFF,
     PROMO,
     REPORTED_FALSELY,
     SAFEGUARD,
@@ -23,17 +25,23 @@ from workset.mcp.poison_structure.claims import (
     overrides_choice,
 )
 from workset.mcp.poison_structure.concealment import hides
+from workset.mcp.poison_structure.destinations import fixed_in_prose
+from workset.mcp.poison_structure.directs import changes_setting, directs_other_tool
 from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flow, templated
+from workset.mcp.poison_structure.languages import foreign_orders
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
 from workset.mcp.poison_structure.text import (
+    NEGATION,
     USER_GATE,
     WARNING,
+    clause_at,
     gated,
     negated_before,
     sentences,
     warned_at,
 )
+from workset.mcp.poison_structure.turns import forged_turn, script_of, switches_script
 
 STRUCTURE_REASONS = {
     "data-flow": "a clause sends data outside the tool's declared purpose (the conversation, "
@@ -53,6 +61,15 @@ STRUCTURE_REASONS = {
     "regardless of, what the user asked for",
     "side-action": "a clause tells the model to call another tool that deletes, unlocks, pays "
     "or shares, on a trigger the user did not set",
+    "acts-through-other-tool": "a clause has another tool change something with a value the user "
+    "never "
+    "gave (an outside address, account, role or a copied secret)",
+    "changes-setting": "a clause has the model change a setting outside the tool's purpose (a "
+    "recipient, account, access, endpoint, proxy or registry) to a fixed value",
+    "forged-turn": "text laid out as a turn of the conversation (system, user, assistant or a "
+    "tool's result) or giving the model a new role, inside a tool definition",
+    "switches-script": "a later sentence switches to another writing system and names an "
+    "address: written for the model, not for the reader of the opening",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
 }
@@ -69,6 +86,7 @@ def structural_findings(
     readable text) with kind ``name``, ``data``, ``parameter``, ``prose`` or ``switch`` (a
     boolean's description: what switching it on does, holding no data)."""
     purpose = purpose_of(name, description, params, server)
+    opening_script = script_of(next(iter(sentences(description)), ""))
     for where, kind, text in texts:
         if kind == "name":
             if where != "name" and named_flow(text, purpose):
@@ -77,10 +95,48 @@ def structural_findings(
         seen: set[str] = set()
         for index, sentence in enumerate(sentences(text)):
             opening = where == "description" and index == 0
-            for rule in _judge(sentence, purpose, name, kind=kind, opening=opening):
+            found = list(_judge(sentence, purpose, name, kind=kind, opening=opening))
+            if forged_turn(sentence):
+                found.append("forged-turn")
+            if switches_script(sentence, opening_script):
+                found.append("switches-script")
+            if fixed_in_prose(sentence):
+                found.append("fixed-destination")
+            for rule in found:
                 if rule not in seen:
                     seen.add(rule)
                     yield where, rule, sentence[:80]
+
+
+def across_fields(
+    name: str,
+    description: str,
+    texts: Iterable[tuple[str, str, str]],
+    params: frozenset[str],
+    server: str = "",
+) -> Iterator[tuple[str, str, str]]:
+    """(``"joined fields"``, rule, excerpt) for sentences that run from one field into another:
+    a text that ends without a full stop, continued by a later text that opens in lower case
+    ("… requires that the conversation so far" + "be placed here verbatim"), and so on while
+    the join stays open. Sentences inside one field are judged by :func:`structural_findings`."""
+    purpose = purpose_of(name, description, params, server)
+    parts = [text.strip() for _, kind, text in texts if kind != "name" and text.strip()]
+    seen: set[str] = set()
+    for index, part in enumerate(parts):
+        tail = sentences(part)[-1] if _OPEN_END.search(part) and len(part.split()) >= 3 else ""
+        joined = tail
+        for later in parts[index + 1 :]:
+            if not joined or not _OPEN_END.search(joined):
+                break
+            if later[:1].islower() and len(later.split()) >= 2:
+                joined = f"{joined} {sentences(later)[0]}"
+                for rule in _judge(joined, purpose, name, kind="prose", opening=False):
+                    if rule not in seen:
+                        seen.add(rule)
+                        yield "joined fields", rule, joined[:80]
+
+
+_OPEN_END = re.compile(r"[\w,]\s*$")  # no full stop, colon or closing bracket: the text runs on
 
 
 def _judge(
@@ -94,6 +150,7 @@ def _judge(
         yield "data-flow"
     if hides(sentence):
         yield "hides-from-user"
+    yield from foreign_orders(sentence)
     if assumes_approval(sentence) and not (opening and not TOLD.search(sentence)):
         yield "assumes-approval"
     warned = WARNING.search(sentence)
@@ -111,7 +168,8 @@ def _judge(
     permitted = ADDRESSED.search(sentence) or PERMITTED.search(sentence)
     safeguard = SAFEGUARD.search(sentence) and not negated_before(sentence, SAFEGUARD)
     called_off = SAFEGUARD_CALL.search(sentence) and not USER_GATE.search(sentence)
-    if kind != "switch" and not warned and ((safeguard and permitted) or called_off):
+    voided = POLICY_OFF.search(sentence) and not USER_GATE.search(sentence)
+    if kind != "switch" and not warned and ((safeguard and permitted) or called_off or voided):
         yield "disables-safeguard"
     if INJECTS.search(sentence) and PROMO.search(sentence) and not USER_GATE.search(sentence):
         yield "injects-content"
@@ -124,12 +182,24 @@ def _judge(
         and ("_" in side.group("tool") or "." in side.group("tool"))
         and TRIGGER.search(sentence[: side.start()])
         and not gated(sentence, side.start())
-        and not negated_before(sentence, DESTRUCTIVE_TOOL)
+        and not _negated_ahead(sentence, side.start())
     ):
         yield "side-action"
+    elif directs_other_tool(sentence, purpose, name):
+        yield "acts-through-other-tool"
+    elif changes_setting(sentence, purpose, name):
+        yield "changes-setting"
     if (
         REPORTED_FALSELY.search(sentence)
         and not negated_before(sentence, REPORTED_FALSELY)
         and not NOT_REPORTED.search(sentence)
     ):
         yield "misreports"
+
+
+def _negated_ahead(sentence: str, at: int) -> bool:
+    """A negation in the clause before ``at`` ("never run purge_log"), not one after it ("run
+    purge_log so it leaves no trace")."""
+    clause = clause_at(sentence, at)
+    start = sentence.find(clause)
+    return bool(NEGATION.search(sentence[max(start, 0) : at]))

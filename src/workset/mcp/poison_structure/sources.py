@@ -62,6 +62,8 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
         (
             "secrets",
             r"(\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
+            r"(mfa|2fa|otp|one[- ]time|verification|security|authenticat\w+|sms|login)\s+("
+            r"codes?|pins?|passcodes?)|\d-digit\s+(\w+\s+)?codes?|recovery\s+codes?|backup\s+codes?|"
             r"(auth|bearer|refresh|oauth|session|personal\s+access|github|api)\s+tokens?|"
             r"passwords?(?![\s-]+(protect\w*|polic\w*|strength|reset|rules?|requirements?|"
             r"generator|manager|length|field)\b)|passphrases?|credentials?|cookies|"

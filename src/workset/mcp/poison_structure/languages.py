@@ -1,0 +1,230 @@
+"""Orders to the model in twenty-four languages, by a small cue lexicon per class, not per phrase.
+
+The English structure reads slots; a writer who switches language keeps the same slots and
+changes every word. Here each class is a handful of cue words per language (Turkish, Dutch,
+Polish, Indonesian and Malay, Vietnamese, Hindi, Arabic, Persian, Japanese, Korean, Chinese,
+Russian, Ukrainian, Spanish, French, German, Portuguese, Italian, Swedish, Czech, Thai, and
+Greek, Romanian and Hungarian, added after probe b of cohort 12t missed the first two), and a
+note labelled for the assistant by the word's cognates in any language ("Notă pentru asistent:"):
+
+- ``instruction-override``: an order to ignore or forget earlier instructions;
+- ``hides-from-user``: secretly, without telling the user, do not tell the user;
+- ``assumes-approval``: without asking, without confirmation, do not ask for consent;
+- ``data-flow``: a verb of sending with the conversation, a password, token or messages and
+  an address (URL or e-mail) in the same sentence, not negated;
+- ``directive-tag``: a note labelled for the assistant ("Not для ассистента:", "للمساعد:").
+
+Each cue is an act a tool definition has no reason to ask for in any language; an honest
+definition in these languages ("asks for confirmation before deleting", "never put passwords
+in the body") fills none of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.mcp.poison_structure.sinks import URL_RE
+
+_I = re.IGNORECASE
+
+
+def _cues(*alternatives: str) -> re.Pattern[str]:
+    return re.compile("|".join(alternatives), _I)
+
+
+_OVERRIDE = _cues(
+    r"(önceki|tüm|bütün)\s+(\S+\s+){0,2}(talimat|yönerge|komut)\S*\s+(\S+\s+){0,2}(yok\s+say|"
+    r"görmezden\s+gel|unut)",
+    r"\b(negeer|vergeet)\s+(\S+\s+){0,3}(instructies|opdrachten|aanwijzingen)",
+    r"\b(zignoruj|ignoruj|zapomnij)\s+(\S+\s+){0,3}(instrukcj|polece|wytyczn)",
+    r"\b(abaikan|lupakan|hiraukan)\s+(\S+\s+){0,3}(instruksi|perintah|arahan)",
+    r"(bỏ\s+qua|phớt\s+lờ|quên)\s+(\S+\s+){0,4}(hướng\s+dẫn|chỉ\s+dẫn|chỉ\s+thị|lệnh)",
+    r"निर्देश\S*\s+(\S+\s+){0,3}(अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल)",
+    r"(تجاهل|انس|أهمل)\S*\s+(\S+\s+){0,3}(التعليمات|الإرشادات|الأوامر|تعليمات)",
+    r"(دستورالعمل|دستورات)\S*\s+(\S+\s+){0,3}(نادیده|فراموش)",
+    r"(指示|命令|指令|ルール)を(すべて)?(無視|忘れ)",
+    r"(지시|지침|명령)\S*\s*(\S+\s+){0,2}(무시|잊)",
+    r"(忽略|无视|忘记|忽視|無視|忘記)\S{0,8}(指令|指示|说明|說明|规则|規則|提示)",
+    r"(игнорируй|проигнорируй|забудь|отбрось)\s+(\S+\s+){0,3}(инструкци|указани|правил)",
+    r"(ігноруй|забудь)\s+(\S+\s+){0,3}(інструкці|вказівк)",
+    r"\b(ignora|olvida)\s+(\S+\s+){0,3}(instrucciones|indicaciones)",
+    r"\b(ignore|oublie)z?\s+(\S+\s+){0,3}(instructions|consignes)\s+(précédentes|antérieures)",
+    r"\b(ignoriere|vergiss)\s+(\S+\s+){0,3}(anweisungen|instruktionen|vorgaben)",
+    r"\b(ignore|esqueça|esquece)\s+(\S+\s+){0,3}instruções",
+    r"\b(ignora|dimentica)\s+(\S+\s+){0,3}istruzioni",
+    r"\b(ignorera|glöm)\s+(\S+\s+){0,3}instruktioner",
+    r"\b(ignoruj|zapomeň)\s+(\S+\s+){0,3}(instrukce|pokyny)",
+    r"(เพิกเฉย|ไม่ต้องสนใจ|ลืม)\S{0,12}คำสั่ง",
+    r"(αγνόησε|ξέχασε)\s+(\S+\s+){0,3}οδηγ",
+    r"\b(ignoră|uită)\s+(\S+\s+){0,3}instrucțiuni",
+    r"\b(hagyd\s+figyelmen\s+kívül|felejtsd\s+el)\s+(\S+\s+){0,3}utasítás",
+)
+_SECRECY = _cues(
+    r"\bgizlice\b|kullanıcıya\s+(\S+\s+){0,2}(söyleme|bahsetme|bildirme|gösterme)\b|"
+    r"(söylemeden|haber\s+vermeden|fark\s+ettirmeden|bildirmeden)",
+    r"\b(vertel|zeg|meld)\s+(\S+\s+){0,4}niet\b|\b(stilletjes|heimelijk|ongemerkt)\b|"
+    r"\bzonder\s+(dat\s+de\s+gebruiker|het\s+te\s+(melden|vertellen)|te\s+melden)",
+    r"\b(potajemnie|po\s+cichu|ukradkiem)\b|\bnie\s+(mów|informuj|wspominaj)\w*|"
+    r"\bbez\s+(wiedzy|informowania|powiadamiania)",
+    r"\b(diam-diam|secara\s+rahasia|sembunyi-sembunyi)\b|\bjangan\s+(beri\s*tahu|memberi\s*tahu|"
+    r"kasih\s+tahu|bilang|sebutkan|memberitahu)|\btanpa\s+(memberi\s*tahu|"
+    r"sepengetahuan|diketahui)",
+    r"(bí\s+mật|lặng\s+lẽ|âm\s+thầm|lén\s+lút)|(đừng|không\s+được)\s+(nói|báo|cho)\s+"
+    r"(\S+\s+){0,3}(biết|người\s+dùng)|mà\s+không\s+(báo|cho\s+(người\s+dùng\s+)?biết)",
+    r"बताए\s+बिना|चुपके\s+से|गुप्त\s+रूप\s+से|(मत|न)\s+बताएं|बताना\s+नहीं|जानकारी\s+के\s+बिना",
+    r"(لا|دون\s+أن|بدون\s+أن)\s+(تخبر|تُخبر|تعلم|تُعلم|تبلغ|تذكر)|سرا|سراً|خفية|دون\s+علم",
+    r"مخفیانه|بدون\s+اطلاع|(به\s+کاربر\s+)?(نگو|اطلاع\s+نده)",
+    r"内緒|黙って|こっそり|(伝え|知らせ|言わ|教え)ないで|(伝え|知らせ|言わ)ずに|気づかれない",
+    r"몰래|(알리|말하|알려주)지\s*(말|마|않)|모르게",
+    r"悄悄|秘密地|偷偷|(不要|别|勿|不用)(告诉|告知|通知|提及|提醒)|不要让用户知道|無需告知|无需告知",
+    r"\b(тайно|втихую|незаметно|скрытно)\b|\bне\s+(говори|сообщай|упоминай|"
+    r"рассказывай)|без\s+ведома",
+    r"\b(таємно|непомітно)\b|\bне\s+(кажи|повідомляй|згадуй)",
+    r"\bsin\s+que\s+(el\s+usuario|nadie)\s+(lo\s+)?sepa|\bà\s+l['’]insu\b|\bohne\s+dass\s+(der|die)\s+"
+    r"(nutzer|benutzer|anwender)\w*|\bsem\s+que\s+o\s+usuário\s+saiba|\ball['’]insaputa\b",
+    r"\bi\s+hemlighet\b|\bberätta\s+inte\b|\butan\s+att\s+(berätta|meddela)",
+    r"\btajně\b|\bneříkej\b|\bbez\s+vědomí",
+    r"อย่าบอก|แอบ",
+    r"κρυφά|χωρίς\s+να\s+(το\s+)?(πεις|ενημερώσεις)|μην\s+(το\s+)?(πεις|αναφέρεις)",
+    r"\bîn\s+secret\b|\bpe\s+ascuns\b|\bfără\s+să\s+(îi\s+)?(spui|anunți)|\bnu\s+(îi\s+)?spune\b",
+    r"\btitokban\b|\bne\s+szólj\b|\bne\s+mondd\s+el\b",
+)
+# "Do not ask for consent": an order, enough alone.
+_DONT_ASK = _cues(
+    r"\bsorma\b|(izin|onay)\s+(isteme|sorma)\b",
+    r"\bvraag\s+(\S+\s+){0,3}niet\s+(om|naar)\s+(toestemming|bevestiging)",
+    r"\bnie\s+pytaj\b|\bnie\s+proś\s+o\s+(zgod|pozwoleni|potwierdz)",
+    r"\bjangan\s+(meminta|minta|tanya|bertanya)\b",
+    r"(đừng|không\s+cần)\s+(hỏi|xin\s+phép|xác\s+nhận)",
+    r"अनुमति\s+न\s+लें|मत\s+पूछें|पूछने\s+की\s+(ज़रूरत|जरूरत)\s+नहीं",
+    r"لا\s+(تطلب|تسأل|تستأذن)",
+    r"نپرس|اجازه\s+نگیر",
+    r"(確認|許可)(は)?(不要|いりません|しないで)|(尋ね|聞か)ないで",
+    r"묻지\s*(말|마)|확인\s*하지\s*(말|마)",
+    r"(无需|無需|不必|不用)(确认|確認|许可|許可|同意|询问|詢問)|不要(询问|征求|请求|確認|确认)",
+    r"не\s+спрашивай|не\s+(запрашивай|проси)\s+(\S+\s+)?(подтверждени|согласи|разрешени)",
+    r"не\s+питай",
+    r"\bno\s+(pidas|preguntes|solicites)\b",
+    r"\bne\s+(demandez?|sollicitez?)\s+pas",
+    r"\b(frag|frage)\s+(\S+\s+){0,3}nicht\b|\bkeine\s+(rückfrage|bestätigung)\s+(einholen|nötig)",
+    r"\bnão\s+(peça|pergunte|solicite)\b",
+    r"\bnon\s+(chiedere|domandare)\b",
+    r"\bfråga\s+inte\b",
+    r"\bneptej\b",
+    r"μη(ν)?\s+ζητήσεις\s+(άδεια|επιβεβαίωση)",
+    r"\bnu\s+cere\s+(permisiunea|confirmare)",
+    r"\bne\s+kérj\s+(engedélyt|megerősítést)",
+)
+# "Without asking": a manner, which an honest sentence negates ("never deletes without
+# confirmation"); an order only beside another cue or an address to the assistant.
+_WITHOUT_ASKING = _cues(
+    r"(izin|onay)\s+(sormadan|istemeden|almadan)|\bsormadan\b",
+    r"\bzonder\s+(toestemming|bevestiging|te\s+vragen)",
+    r"\bbez\s+(pytania|zgody|potwierdzenia|pozwolenia)",
+    r"\btanpa\s+(meminta\s+|minta\s+)?(izin|persetujuan|konfirmasi|bertanya)",
+    r"mà\s+không\s+(hỏi|cần\s+xác\s+nhận)",
+    r"बिना\s+पूछे|अनुमति\s+(लिए\s+)?बिना|पुष्टि\s+(के\s+)?बिना",
+    r"(دون|بدون)\s+(طلب\s+)?(إذن|موافقة|تأكيد)",
+    r"(بدون|بی)\s+(اجازه|تأیید)",
+    r"確認(せず|なしで)|許可(なく|を求めず)|(尋ね|聞か)ずに",
+    r"확인\s*없이|(허락|동의)\s*없이|묻지\s*않고",
+    r"未经(用户)?(同意|许可)|不经(确认|同意)",
+    r"не\s+спрашивая|без\s+(подтверждени|согласи|разрешени)",
+    r"без\s+(підтвердження|дозволу|згоди)",
+    r"\bsin\s+(pedir|preguntar|solicitar)\s+(confirmación|permiso|autorización)",
+    r"\bsans\s+(demander|confirmation|autorisation)",
+    r"\bohne\s+(nachzufragen|zu\s+fragen|bestätigung|rückfrage|zustimmung)\b",
+    r"\bsem\s+(pedir|perguntar|confirmação|permissão)",
+    r"\bsenza\s+(chiedere|conferma|permesso)",
+    r"\butan\s+att\s+fråga|\butan\s+(bekräftelse|tillstånd)",
+    r"\bbez\s+(ptaní|potvrzení|souhlasu)",
+    r"χωρίς\s+(επιβεβαίωση|άδεια|να\s+ρωτήσεις)",
+    r"\bfără\s+(confirmare|permisiune|să\s+întrebi)",
+    r"\b(engedély|megerősítés)\s+nélkül",
+)
+_SEND = _cues(
+    r"\b(gönder|ilet|aktar)(?!me|ma)\w*",
+    r"\b(stuur|verstuur|doorsturen)\b",
+    r"\b(wyślij|prześlij|przekaż)\b",
+    r"\b(kirim|kirimkan|teruskan|unggah)\b",
+    r"(gửi|chuyển\s+tiếp|tải\s+lên)",
+    r"(भेजें|भेज\s+दें|भेजो|अपलोड\s+करें)",
+    r"(أرسل|ارسل|حوّل|ارفع)",
+    r"(بفرست|ارسال\s+کن)",
+    r"(送信|送って|転送|送る|アップロード)",
+    r"(보내|전송|전달|업로드)",
+    r"(发送|转发|上传|发到|发给|傳送|發送|轉發)",
+    r"\b(отправ|перешл|пересыл|выгрузи)\w*",
+    r"\b(надішли|перешли|відправ)\w*",
+    r"(στείλε|προώθησε|ανέβασε)",
+    r"\b(trimite|redirecționează|încarcă)\b",
+    r"\b(küldd|továbbítsd|töltsd\s+fel)\b",
+)
+_SOURCE = _cues(
+    r"(konuşma|sohbet|şifre|parola|token|anahtar|mesaj)",
+    r"(gesprek|chatgeschiedenis|wachtwoord|sleutel|token|berichten)",
+    r"(rozmow|histori\w*\s+czatu|hasł|token|klucz|wiadomości)",
+    r"(percakapan|obrolan|kata\s+sandi|token|kunci\s+api|pesan)",
+    r"(trò\s+chuyện|mật\s+khẩu|token|khóa\s+api|tin\s+nhắn)",
+    r"(बातचीत|संदेश|पासवर्ड|टोकन|कुंजी)",
+    r"(المحادثة|كلمة\s+المرور|كلمات\s+المرور|الرسائل|مفتاح|الرمز)",
+    r"(گفتگو|رمز\s+عبور|پیام|کلید)",
+    r"(会話|チャット履歴|パスワード|トークン|キー|メッセージ)",
+    r"(대화|비밀번호|토큰|키|메시지)",
+    r"(对话|對話|聊天记录|密码|密碼|令牌|密钥|消息|訊息)",
+    r"(переписк|разговор|истори\w*\s+чата|парол|токен|ключ|сообщени)",
+    r"(розмов|пароль|токен|ключ|повідомлен)",
+    r"(κωδικ|συνομιλ|μηνύματα|token|κλειδ)",
+    r"(parol|conversați|mesaje|token|cheie)",
+    r"(jelszó|jelszav|beszélgetés|üzenet|token|kulcs)",
+)
+_NEGATED_SEND = re.compile(
+    r"(jangan|đừng|không|nie|niet|nooit|asla|मत|لا|不要|别|勿|不|не|ні|nunca|jamais|nicht|"
+    r"non|nem|aldrig|never|not)\s*(\S+\s*){0,2}$",
+    _I,
+)
+_TAG = _cues(
+    r"(asistan|yapay\s+zek[aâ])\s+için\s*[:：]|asistana\s*(not\s*)?[:：]",
+    r"\bvoor\s+de\s+(assistent|ai|agent)\s*[:：]",
+    r"\bdla\s+(asystenta|ai|agenta|modelu)\s*[:：]",
+    r"\buntuk\s+(asisten|ai|agen|model)\s*[:：]",
+    r"cho\s+(trợ\s+lý|ai|mô\s+hình)\s*[:：]",
+    r"(सहायक|एआई|मॉडल)\s+के\s+लिए\s*[:：]",
+    r"(للمساعد|إلى\s+المساعد|للذكاء\s+الاصطناعي)\s*[:：]",
+    r"(برای\s+دستیار)\s*[:：]",
+    r"(アシスタント|AI|モデル)(へ|に)の?(注意|指示|メモ|お願い)?\s*[:：]",
+    r"(어시스턴트|AI|모델)(에게|용)\s*[:：]",
+    r"(для|асистенту)\s+(асистента|ші|моделі)\s*[:：]",
+    r"για\s+τον\s+βοηθό\s*[:：]",
+)
+
+
+# A label for the assistant by the word's cognates, in a language of no list ("Notă pentru
+# asistent:"), unquoted: "lines look like 'Assistant: text'" documents a format.
+_QUOTE = "['\"‘“`]"
+_COGNATE_TAG = re.compile(
+    rf"^((?!{_QUOTE})\S+\s+){{0,4}}(?!{_QUOTE})\S*(assist|asist|asyst|ассист|асист|assziszt|βοηθ)"
+    r"\w*\s*[:：]",
+    _I,
+)
+
+
+def foreign_orders(sentence: str) -> Iterator[str]:
+    """The rules a sentence breaks by the cue lexicon (each rule once)."""
+    if _OVERRIDE.search(sentence):
+        yield "instruction-override"
+    if _SECRECY.search(sentence):
+        yield "hides-from-user"
+    tagged = bool(_TAG.search(sentence) or _COGNATE_TAG.search(sentence))
+    others = tagged or any(p.search(sentence) for p in (_OVERRIDE, _SECRECY))
+    if _DONT_ASK.search(sentence) or (_WITHOUT_ASKING.search(sentence) and others):
+        yield "assumes-approval"
+    if tagged:
+        yield "directive-tag"
+    address = URL_RE.search(sentence)
+    if address and _SOURCE.search(sentence):
+        for verb in _SEND.finditer(sentence):
+            if not _NEGATED_SEND.search(sentence[max(0, verb.start() - 30) : verb.start()]):
+                yield "data-flow"
+                break
