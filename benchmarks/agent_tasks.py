@@ -23,7 +23,8 @@ each task ends; running the same command again skips what is done (``--fresh`` s
 
 Run (always under the model slot, in the background):
 ``/work/tools/model-slot python benchmarks/agent_tasks.py --set questions --split report``
-Options: ``--model``, ``--no-evidence``, ``--constrained``, ``--prompt example``,
+Options: ``--model``, ``--context-window`` (else the model's default), ``--no-evidence``,
+``--constrained``, ``--prompt example``,
 ``--full-tools``, ``--read-lines N`` (read_file's window; 80, as the CLI sets it for this
 window), ``--focus`` (quoted lines after a read), ``--guided``/``--no-guided`` (edit calls
 chosen among the lines seen, ``AgentConfig.guided_edits``), ``--label`` (names the checkpoint),
@@ -371,7 +372,7 @@ async def main_async(args: argparse.Namespace) -> None:
         records = rejudge(records, tasks, label, options)
         todo = []
     if todo:
-        model = create_model(args.model)
+        model = create_model(args.model, context_window=args.context_window)
         start = getattr(model, "start", None)
         if start is not None:
             await start()
@@ -450,6 +451,7 @@ def main() -> None:
     parser.add_argument("--set", choices=[*SETS, "all"], default="all")
     parser.add_argument("--split", choices=["tune", "report", "all"], default="report")
     parser.add_argument("--model", default=DEFAULT_MODEL)
+    parser.add_argument("--context-window", type=int, default=None)
     parser.add_argument("--no-evidence", action="store_true")
     parser.add_argument("--constrained", action="store_true")
     parser.add_argument(
