@@ -51,3 +51,10 @@ def test_a_path_the_question_names_does_not_answer_which_file() -> None:
 def test_the_note_says_what_is_asked_and_repeats_the_question() -> None:
     said = note("file", "Which file defines the LRUCache class?")
     assert "asks for a file" in said and said.endswith("Which file defines the LRUCache class?")
+
+
+def test_a_tool_name_is_not_an_answer_when_tools_are_ignored() -> None:
+    asked = "Which method of CachingMiddleware writes the data to the storage?"
+    assert missing(asked, "read_file") is None
+    assert missing(asked, "read_file", ignore=("read_file", "grep")) == "name"
+    assert missing(asked, "flush", ignore=("read_file", "grep")) is None

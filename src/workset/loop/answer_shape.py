@@ -13,6 +13,7 @@ it could not find the answer is an answer (its outcome is ``gave_up``).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Literal, TypeAlias
 
 Lack: TypeAlias = Literal["file", "number", "name", "restated"]
@@ -166,9 +167,11 @@ _FILLER = frozenset(
 )
 
 
-def missing(task: str, answer: str) -> Lack | None:
+def missing(task: str, answer: str, *, ignore: Collection[str] = ()) -> Lack | None:
     """What ``answer`` lacks that the question ``task`` asks for, or None when it has it (or
-    the task is not a question, or the answer says it could not find out).
+    the task is not a question, or the answer says it could not find out). Words in
+    ``ignore`` (the run's tool names: "read_file" answered "which method writes…") say
+    nothing either.
 
     ``"file"``: the question asks which file (or script, path) and no path or file name is
     in the reply; ``"number"``: it asks how many or which version and the reply has no
@@ -179,7 +182,8 @@ def missing(task: str, answer: str) -> Lack | None:
         return None
     if _GAVE_UP.search(answer):
         return None
-    new = _new_words(task, answer)
+    filler = _FILLER | {w.lower() for w in ignore}
+    new = _new_words(task, answer, filler)
     if _ASKS_FILE.search(task):
         named = _PATH.search(_without_task_paths(task, answer))
         return None if named or (_ASKS_MODULE.search(task) and new) else "file"
@@ -187,7 +191,7 @@ def missing(task: str, answer: str) -> Lack | None:
         return None if _NUMBER.search(answer) else "number"
     if _ASKS_NAME.search(task):
         return None if [w for w in new if not _PATH.fullmatch(w)] else "name"
-    return None if _new_words(task, answer, stem=True) else "restated"
+    return None if _new_words(task, answer, filler, stem=True) else "restated"
 
 
 def note(lack: Lack, task: str) -> str:
@@ -214,11 +218,13 @@ def _word(token: str, *, stem: bool) -> str:
     return _SUFFIX.sub("", word) if stem and len(word) > 4 else word
 
 
-def _new_words(task: str, answer: str, *, stem: bool = False) -> list[str]:
-    """Words of ``answer`` that are neither in ``task`` nor filler, in order; with ``stem``,
+def _new_words(
+    task: str, answer: str, filler: frozenset[str] | set[str], *, stem: bool = False
+) -> list[str]:
+    """Words of ``answer`` that are neither in ``task`` nor ``filler``, in order; with ``stem``,
     "tests" is the question's "test" (not for names: "count" answers "which method
     counts")."""
-    known = {_word(t, stem=stem) for t in _TOKEN.findall(task)} | _FILLER
+    known = {_word(t, stem=stem) for t in _TOKEN.findall(task)} | filler
     seen: list[str] = []
     for token in _TOKEN.findall(answer):
         word = _word(token, stem=stem)

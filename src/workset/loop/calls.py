@@ -23,7 +23,7 @@ from typing import Any
 from workset.context.items import ContextItem
 from workset.loop.call_parsing import read_calls
 from workset.loop.call_repair import distinct, mapped_to_tools, unique_ids
-from workset.loop.definitions import seen_texts
+from workset.loop.definitions import path_argument, seen_texts
 from workset.loop.edit_schema import failed_edits, guided_schema, offered_lines, seen_lines
 from workset.loop.repeats import RepeatGuard
 from workset.loop.steering import NextTurn, Steering, useful_results
@@ -184,6 +184,11 @@ class CallInterpreter:
             evidence_files,
             stuck=self._stuck,
             read=self._repeats.read_paths(),
+            paths={
+                r.tool_call_id: path_argument(self._calls[r.tool_call_id].arguments)
+                for r in useful
+                if r.name == "read_file" and r.tool_call_id in self._calls
+            },
         )
 
     def request_schema(

@@ -57,11 +57,36 @@ def focus_notice(task: str, results: Sequence[ToolMessage]) -> str | None:
     """A notice quoting the lines of the last turn's ``read_file`` results that share the
     most words with ``task`` (at least :data:`MIN_SHARED`; rarer words weigh more), in file
     order, or None when no line does."""
+    quoted = _best_lines(task, [("", r) for r in results])
+    if quoted is None:
+        return None
+    return (
+        "These lines of what you just read share words with the question:\n"
+        f"{quoted}\n"
+        "If they answer it, reply now in one or two sentences that name the file, with no tool "
+        "call; if not, make another call."
+    )
+
+
+def answer_focus(task: str, reads: Sequence[tuple[str, ToolMessage]]) -> str | None:
+    """For the turn that asks for the answer: the lines of every read of the run, ``(path,
+    result)``, that share the most words with ``task``, each with its file. The 0.5B pages
+    past the line that answers ("163| def drop_tables" on its first page) and then answers
+    from the last page it read ("drop_tables does not do anything")."""
+    quoted = _best_lines(task, reads)
+    if quoted is None:
+        return None
+    return f"Lines of the files you read that share words with the question:\n{quoted}"
+
+
+def _best_lines(task: str, reads: Sequence[tuple[str, ToolMessage]]) -> str | None:
+    """The :data:`FOCUS_LINES` best lines of the ``read_file`` results in ``reads`` for
+    ``task``, in the order read, each after ``path:`` when its path is known."""
     asked = distinctive_words(task)
     if len(asked) < MIN_SHARED:
         return None
     scored: list[tuple[float, int, str]] = []  # (-weight, order, quoted line)
-    for result in results:
+    for path, result in reads:
         if result.name != "read_file" or result.is_error:
             continue
         lines = [(m.group(1), m.group(2).strip()) for m in _GUTTER_LINE.finditer(result.content)]
@@ -76,17 +101,13 @@ def focus_notice(task: str, results: Sequence[ToolMessage]) -> str | None:
                 defined = _DEFINES.match(text)
                 if defined and distinctive_words(defined.group(1)) & asked:
                     weight *= DEFINITION_BONUS
-                scored.append((-weight, len(scored), f"{number}| {text[:MAX_LINE_CHARS]}"))
+                quoted = f"{path + ':' if path else ''}{number}| {text[:MAX_LINE_CHARS]}"
+                if all(quoted != line for _, _, line in scored):
+                    scored.append((-weight, len(scored), quoted))
     if not scored:
         return None
     best = sorted(scored)[:FOCUS_LINES]
-    quoted = "\n".join(line for _, _, line in sorted(best, key=lambda s: s[1]))
-    return (
-        "These lines of what you just read share words with the question:\n"
-        f"{quoted}\n"
-        "If they answer it, reply now in one or two sentences that name the file, with no tool "
-        "call; if not, make another call."
-    )
+    return "\n".join(line for _, _, line in sorted(best, key=lambda s: s[1]))
 
 
 def distinctive_words(text: str) -> set[str]:

@@ -13,7 +13,8 @@ repeats a note the harness wrote, stops at its lead-in ("The answer is:") or des
 instead of making it, or lacks what the question asks for (a file, a number, a name:
 :mod:`workset.loop.answer_shape`) is sent back once (:meth:`Steering.not_an_answer`). After a
 read that found something, the lines of it that share the most words with the task are quoted
-(:mod:`workset.loop.focus`).
+(:mod:`workset.loop.focus`); the turn that asks for the answer quotes the lines of every read of
+the run that share the most words with the task.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from workset.loop import answer_shape
 from workset.loop.call_parsing import cut
 from workset.loop.code_names import code_name_notice, definition_lines
 from workset.loop.definitions import grep_hits, seen_texts
-from workset.loop.focus import focus_notice
+from workset.loop.focus import answer_focus, focus_notice
 from workset.loop.outcome import COMMON_WORDS
 from workset.loop.repeats import REPEAT_NOTE
 from workset.loop.settings import answer_now
@@ -110,6 +111,7 @@ class Steering:
         self.just_edited = False  # the last results hold the run's first successful edit
         self._hits: list[tuple[str, str]] = []  # (path, line text) of the latest grep hits
         self._excerpts: list[tuple[str, str]] = []  # (file, numbered text) the evidence showed
+        self._reads: list[tuple[str, ToolMessage]] = []  # (path, result) of successful reads
 
     def observe_evidence_files(self, files: Sequence[str]) -> None:
         """Files the evidence of a request quotes: suggestions when calls fail."""
@@ -128,16 +130,20 @@ class Steering:
         *,
         stuck: bool,
         read: set[str],
+        paths: dict[str, str] | None = None,
     ) -> NextTurn:
         """What to add to the next request after ``results`` (``useful``: those that found
         something). ``stuck``: the last message repeated a call; ``read``: the paths read so
-        far."""
+        far; ``paths``: the path each ``read_file`` result's call named, by call id."""
         evidence_files = [
             *self._evidence_files,
             *(f for f in evidence_files if f not in self._evidence_files),
         ]
         self._useful += len(useful)
         self._read_any |= any(r.name == "read_file" for r in useful)
+        self._reads += [
+            ((paths or {}).get(r.tool_call_id, ""), r) for r in useful if r.name == "read_file"
+        ]
         first_edit = (
             None if self._edited else next((r for r in useful if r.name in EDIT_TOOLS), None)
         )
@@ -230,7 +236,7 @@ class Steering:
                 "Your last reply repeated the harness's note; it is not an answer. Reply to the "
                 f"task itself: {task}"
             )
-        lack = answer_shape.missing(self.task, answer)
+        lack = answer_shape.missing(self.task, answer, ignore=self.tool_names)
         return None if lack is None else answer_shape.note(lack, task)
 
     def _describes_a_call(self, answer: str) -> bool:
@@ -345,10 +351,14 @@ class Steering:
             "the model repeated a call it had already made; this turn asks it to answer from "
             "the results it has"
         )
+        # The lines of every read that share words with the task, before the request for the
+        # answer: the 0.5B pages past the line that answers and answers from the last page.
+        focus = answer_focus(self.task, self._reads)
+        notices = (*((focus,) if focus else ()), answer_now(self.task))
         if self.answer_with_grammar:
-            turn = NextTurn((answer_now(self.task),), answer_only=True, reason=reason)
+            turn = NextTurn(notices, answer_only=True, reason=reason)
         else:
-            turn = NextTurn((answer_now(self.task),), offer_tools=False, reason=reason)
+            turn = NextTurn(notices, offer_tools=False, reason=reason)
         return self._turn(turn)
 
     def _turn(self, turn: NextTurn) -> NextTurn:
