@@ -344,7 +344,7 @@ def test_the_answer_turn_quotes_the_line_of_an_earlier_page_that_shares_the_ques
     (tmp_path / "ws" / "db.py").write_text("\n".join(lines + ["    pass"] * 8) + "\n")
     anyio.run(agent.run, "What does DB.drop_tables drop?")
     asked = [str(m.content) for m in model.requests[3].messages[-2:]]
-    assert "db.py:2|     def drop_tables(self):" in asked[0]
+    assert "db.py:2| def drop_tables(self):" in asked[0]
     assert "db.py:3|" in asked[0] and "Answer this question now" in asked[1]
 
 
