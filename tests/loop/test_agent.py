@@ -503,7 +503,7 @@ def test_a_call_under_a_code_name_that_fits_no_tool_searches_where_it_is_defined
     tmp_path: Path,
 ) -> None:
     wrong = '{"name": "start_server", "arguments": {"retries": 3}}'
-    agent, model, seen = make_agent(tmp_path, [wrong, "app.py defines it."])
+    agent, _, seen = make_agent(tmp_path, [wrong, "app.py defines it."])
     (tmp_path / "ws" / "app.py").write_text("import os\n\n\ndef start_server():\n    pass\n")
     result = anyio.run(agent.run, "Which file defines start_server?")
     assert result.answer == "app.py defines it."
