@@ -348,6 +348,21 @@ def test_the_answer_turn_quotes_the_line_of_an_earlier_page_that_shares_the_ques
     assert "db.py:3|" in asked[0] and "Answer this question now" in asked[1]
 
 
+def test_three_parts_of_one_file_read_in_a_row_lead_to_the_answer_turn(tmp_path: Path) -> None:
+    pages = [
+        json.dumps({"name": "read_file", "arguments": {"path": "db.py", "offset": n, "limit": 3}})
+        for n in (1, 4, 7)
+    ]
+    agent, model, _ = make_agent(tmp_path, [*pages, '{"answer": "It drops all tables."}'])
+    body = ["class DB:", "    def drop_tables(self):", '        """Drop all tables."""']
+    (tmp_path / "ws" / "db.py").write_text("\n".join(body + ["    pass"] * 9) + "\n")
+    result = anyio.run(agent.run, "What does DB.drop_tables drop?")
+    assert result.answer == "It drops all tables." and len(model.requests) == 4
+    last = model.requests[3]
+    assert last.json_schema is not None and last.json_schema["required"] == ["answer"]
+    assert "db.py:2| def drop_tables(self):" in str(last.messages[-2].content)
+
+
 def test_a_repeated_call_asks_for_the_answer_with_a_schema_and_keeps_the_prefix(
     tmp_path: Path,
 ) -> None:

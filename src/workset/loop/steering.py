@@ -36,6 +36,8 @@ from workset.messages import ToolMessage
 
 # Turns in a row whose calls all failed or found nothing before the run stops as given up.
 MAX_FRUITLESS = 3
+# Successful reads in a row of one file before the next turn asks for the answer.
+MAX_PAGES = 3
 ECHO_REST = 60  # characters of its own an answer that repeats a harness note may add
 EDIT_TOOLS = frozenset({"edit_file", "write_file"})
 _EMPTY = re.compile(r'"total_matches": 0\b|^No file or directory names|\(empty directory\)', re.M)
@@ -164,6 +166,11 @@ class Steering:
                 return self._after_edit_turn(first_edit)
             if stuck and self.answer_on_repeat:
                 return self._read_or_answer(evidence_files, read)
+            if self._paged_through() and self.answer_on_repeat and not self._may_edit():
+                return self._answer_turn(
+                    f"the model read {MAX_PAGES} parts of one file in a row without answering; "
+                    "this turn asks it to answer from what it read"
+                )
             focus = focus_notice(self.task, useful) if self.focus else None
             return self._turn(NextTurn((focus,) if focus else ()))
         code_name = self._code_name(results)
@@ -350,8 +357,18 @@ class Steering:
         )
         return [f for f in ranked if f not in read and f"read:{f}" not in self._tried]
 
-    def _answer_turn(self) -> NextTurn:
-        reason = (
+    def _paged_through(self) -> bool:
+        """The run's last :data:`MAX_PAGES` successful reads were parts of one file (the 0.5B
+        pages on past the line that answers, to the end of a long file and the call limit).
+        Once per run."""
+        last = [path for path, _ in self._reads[-MAX_PAGES:]]
+        if len(last) < MAX_PAGES or len(set(last)) != 1 or not last[0] or "paged" in self._tried:
+            return False
+        self._tried.add("paged")
+        return True
+
+    def _answer_turn(self, reason: str = "") -> NextTurn:
+        reason = reason or (
             "the model repeated a call it had already made; this turn asks it to answer from "
             "the results it has"
         )
