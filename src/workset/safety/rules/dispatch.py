@@ -53,6 +53,7 @@ from workset.safety.rules.network import (
     reverse_shell,
     uploads,
 )
+from workset.safety.rules.public_reads import public_read
 from workset.safety.rules.wrappers import unwrap
 from workset.safety.rules.writes import (
     MKFS,
@@ -145,8 +146,12 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if read:
         out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
-    if (name in NETWORK and not local_only(cmd) and not offline and not forge_read(cmd)) or any(
-        remote_socket(t) for _, t in cmd.redirects
+    page = name in NETWORK and public_read(cmd)
+    ctx.requests += page
+    if (
+        name in NETWORK
+        and not (local_only(cmd) or offline or forge_read(cmd) or page)
+        or any(remote_socket(t) for _, t in cmd.redirects)
     ):
         out.append(
             Finding(
