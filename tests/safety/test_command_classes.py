@@ -712,7 +712,7 @@ def test_round10_confined_look_alikes_run_without_asking(command: str) -> None:
         "kubectl delete deploy web --dry-run=none",
         "rclone sync ./src ~/backup",
         "./venv/bin/pip install requests",  # a name looked up on the index
-        "pip install -e . --no-deps",  # not the workspace's venv
+        "/usr/bin/pip install -e . --no-deps",  # the system Python, named on purpose
         "printf 'make lint' > s.sh && cp s.sh .git/hooks/post-checkout",  # round 11: curl|sh denied
         "(crontab -l; echo '0 3 * * * make backup') | crontab -",
         "kubectl get pods -l app=web -o name | xargs kubectl delete",

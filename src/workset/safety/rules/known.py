@@ -30,7 +30,16 @@ import re
 from collections.abc import Callable
 
 from workset.safety import paths
-from workset.safety.rules import known_archives, known_data, known_tools, network, system
+from workset.safety.rules import (
+    known_archives,
+    known_data,
+    known_tools,
+    network,
+    option_commands,
+    resources,
+    scanners,
+    system,
+)
 from workset.safety.rules.base import (
     Cmd,
     Context,
@@ -85,9 +94,11 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
     check = _SPECIAL.get(name)
     if check is not None:
         return check(cmd, ctx)
-    if system.simulated(cmd):
+    if system.simulated(cmd) or system.declared_install(cmd, ctx):
         return None
     allowed = SUBCOMMANDS.get(name)
+    if name == "git" and subcommand(cmd)[0] == "secrets":
+        return scanners.git_secrets(subcommand(cmd)[1])
     if allowed is not None:
         sub, _ = subcommand(cmd)
         if sub in allowed:
@@ -255,7 +266,26 @@ def _package_runner(cmd: Cmd, ctx: Context) -> Finding | None:
     tool, fetched = network.package_runner(cmd)
     if tool is None:
         return fetched
+    if tool.name in option_commands.WRAPPED_BY_RUNNERS:
+        return None  # judged in full as the command it stands for
+    if tool.name in _RUNNER_PROJECT and tool.name not in PROJECT:
+        words = [a for a in tool.args() if not a.startswith("-")]
+        if _RUNNER_EFFECTS & set(words[:2]):
+            return unknown_program(f"{tool.name} {words[0]}", " (it installs or publishes)")
+        return None  # npx playwright test: the project's own test runner, linter or bundler
     return vouch(tool, ctx)
+
+
+# Development tools a runner finds in node_modules that only build, check or test the project
+# (not the ones that run a command given to them, delete, serve or publish).
+_RUNNER_PROJECT = frozenset({"tsc", "eslint", "prettier", "jest", "vitest", "mocha", "webpack",
+                             "vite", "rollup", "esbuild", "playwright", "cypress", "stylelint",
+                             "biome", "tailwindcss", "postcss", "babel", "svelte-check",
+                             "vue-tsc", "ava", "c8", "nyc", "markdownlint", "depcheck", "knip",
+                             "tsup", "typedoc", "lint-staged", "husky", "nx", "turbo", "next",
+                             "nuxt", "astro", "ng", "storybook"})  # fmt: skip
+_RUNNER_EFFECTS = frozenset({"install", "publish", "deploy", "release", "login", "logout",
+                             "upload"})  # fmt: skip
 
 
 def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -305,6 +335,8 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     "cpio": known_archives.cpio,
     **known_tools.VOUCHERS,
     **known_data.VOUCHERS,
+    **scanners.VOUCHERS,
+    **resources.VOUCHERS,
 }
 
 

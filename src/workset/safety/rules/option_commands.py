@@ -18,6 +18,7 @@ import itertools
 import re
 from collections.abc import Iterator
 
+from workset.safety.rules import network
 from workset.safety.rules.base import (
     Cmd,
     Context,
@@ -145,8 +146,25 @@ def _run_by_runner(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield Nested(requote(inner), deny_only=True)
 
 
+def _run_by_package_runner(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``npx rimraf ~``, ``npx cross-env A=1 rm -rf ~``: the tool a runner finds, judged for
+    what it would be denied for run directly."""
+    tool, _ = network.package_runner(cmd)
+    if tool is not None:
+        judged = tool.name in WRAPPED_BY_RUNNERS  # rimraf, cross-env: judged as what they run
+        words = ['"${RUN_TIME_VALUE}"' if tool.is_dynamic(i) else requote([w])
+                 for i, w in enumerate(tool.argv)]  # fmt: skip
+        yield Nested(" ".join(words), deny_only=not judged)
+
+
+# Tools a runner finds that stand for a command judged in full (rm -rf, env).
+WRAPPED_BY_RUNNERS = frozenset({"rimraf", "del-cli", "cross-env"})
+
+
 HANDLERS: dict[str, Handler] = {
     **{name: _run_by_runner for name in _RUNNERS},
+    "npx": _run_by_package_runner,
+    "bunx": _run_by_package_runner,
     **{
         name: _run_by_option
         for name in (*_COMMAND_OPTIONS, "ssh", "scp", "sftp", "autossh", "less", "more", "most")

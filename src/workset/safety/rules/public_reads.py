@@ -132,16 +132,18 @@ def _name_lookup(cmd: Cmd) -> bool:
     counted = False
     while index < len(args):
         word = args[index]
-        if cmd.name.startswith("ping") and word in ("-c", "-W", "-w", "-i") and index + 1 < len(
-            args
+        if (
+            cmd.name.startswith("ping")
+            and word in ("-c", "-W", "-w", "-i")
+            and index + 1 < len(args)
         ):
             counted = counted or word in ("-c", "-w")
             index += 1
         elif cmd.name.startswith("ping") and re.fullmatch(r"-[cw]\d+", word):
             counted = True
-        elif cmd.name.startswith("ping") and word in ("-q", "-n", "-4", "-6"):
-            pass
-        elif cmd.name in ("dig", "host", "nslookup") and _DIG_WORD.match(word):
+        elif (cmd.name.startswith("ping") and word in ("-q", "-n", "-4", "-6")) or (
+            cmd.name in ("dig", "host", "nslookup") and _DIG_WORD.match(word)
+        ):
             pass
         elif word.startswith("-"):
             return False

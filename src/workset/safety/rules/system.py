@@ -136,7 +136,7 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     if hit and simulated(cmd):
         return  # apt-get install -s: prints what it would do
-    if hit and not _project_into_workspace_venv(cmd, ctx):
+    if hit and not (_project_into_workspace_venv(cmd, ctx) or _project_declared(cmd, ctx)):
         where = "the workspace's environment" if _workspace_venv(cmd, ctx) else (
             "the system or user environment")  # fmt: skip
         yield Finding(
@@ -259,6 +259,26 @@ def _project_into_workspace_venv(cmd: Cmd, ctx: Context) -> bool:
     outside asks."""
     if not _workspace_venv(cmd, ctx):
         return False
+    return _project_files_only(cmd, ctx)
+
+
+def declared_install(cmd: Cmd, ctx: Context) -> bool:
+    """``pip install`` of only the project's own files (see :func:`_project_declared`)."""
+    return "install" in cmd.args() and _project_declared(cmd, ctx)
+
+
+def _project_declared(cmd: Cmd, ctx: Context) -> bool:
+    """``pip install -r requirements.txt``, ``pip install -e '.[dev]'`` with the pip on PATH:
+    what it installs is what the project declares (as ``npm ci`` or ``poetry install`` do),
+    from the default index; where depends on the Python the shell has (a venv, or the user's
+    site, or refused by an externally managed system Python). ``--user``, a target, another
+    index or a file the line wrote itself still ask."""
+    if not cmd.name.startswith("pip") or cmd.is_dynamic(0) or "/" in cmd.argv[0]:
+        return False  # /usr/bin/pip: the system's own Python, named on purpose
+    return _project_files_only(cmd, ctx)
+
+
+def _project_files_only(cmd: Cmd, ctx: Context) -> bool:
     args = cmd.args()
     if "install" not in args:
         return False
@@ -272,7 +292,7 @@ def _project_into_workspace_venv(cmd: Cmd, ctx: Context) -> bool:
             if flag not in _PIP_FLAGS and not (cmd.name == "uv" and flag in ("--python", "-p")):
                 return False
             continue
-        if cmd.is_dynamic(index) or not _local_path(word, ctx):
+        if cmd.is_dynamic(index) or not _local_path(word, ctx) or ctx.wrote(word):
             return False
         operands += 1
     return operands > 0
@@ -292,6 +312,7 @@ def _workspace_venv(cmd: Cmd, ctx: Context) -> bool:
 def _local_path(word: str, ctx: Context) -> bool:
     """``.``, ``./pkg``, ``requirements.txt``, ``dist/x.whl`` inside the workspace: a file
     of the project, not a name looked up on an index."""
+    word = re.sub(r"\[[\w,. -]*\]$", "", word)  # .[dev]: the project with its extras
     if re.search(r"://|^\w+\+|@|^[\w.-]+:", word):
         return False  # git+https://…, name @ URL: fetched, not the project's file
     looks_local = word in (".", "..") or word.startswith(("./", "/", "~")) or "/" in word

@@ -34,6 +34,13 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
             # env -S 'rm -rf ~': the string is split into the command and its words
             out.append(Nested(str(_split_string(cmd))))
             return cmd.shifted(len(cmd.argv))
+        elif name == "cross-env":  # cross-env NODE_ENV=test jest: env, written for Windows too
+            start = 1
+            while start < len(cmd.argv) and "=" in cmd.argv[start]:
+                variable, _, value = cmd.argv[start].partition("=")
+                out.extend(assignment(variable, value))
+                start += 1
+            cmd = cmd.shifted(start)
         elif name == "env":
             start = 1
             while start < len(cmd.argv) and (
