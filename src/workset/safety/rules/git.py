@@ -42,6 +42,12 @@ _SHARED_BRANCH = re.compile(r"^(main|master|trunk|develop|development|production
 
 
 _WORLD_WRITABLE = re.compile(r"^(/tmp|/var/tmp|/dev/shm)(/|$)")
+# Commands git runs for a filter, a diff or a merge driver (filter.lfs.smudge, diff.x.textconv).
+_DRIVER_KEY = re.compile(r"filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)|"
+                         r"merge\..+\.driver|core\.gitproxy")  # fmt: skip
+# Shell code that keeps or sends what it is given (a file written, a request, a socket).
+_KEEPS = re.compile(r">|\btee\b|\bcurl\b|\bwget\b|\bnc\b|/dev/(tcp|udp)|\bscp\b|\bmail\b|"
+                    r"\bsendmail\b|\bssh\b")  # fmt: skip
 _COMMAND_KEYS = frozenset({"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor",
                            "core.askpass", "sequence.editor", "diff.external", "gpg.program",
                            "credential.helper"})  # fmt: skip
@@ -405,9 +411,17 @@ def _configured_command(key: str, value: str, *, everywhere: bool = False) -> It
             "whatever anyone on the machine puts in a directory they can all write; keep hooks "
             "in the repository (.githooks) instead",
         )
-    elif key.startswith("alias.") and value.startswith("!"):
+    if key == "credential.helper" and value.startswith("!") and _KEEPS.search(value):
+        yield Finding(
+            "credential-capture",
+            "deny",
+            "a credential helper written as shell code receives every user name and password "
+            "git asks for, and this one keeps or sends them elsewhere; use the platform's "
+            "helper (osxkeychain, libsecret, manager) or gh auth setup-git",
+        )
+    if key.startswith("alias.") and value.startswith("!"):
         yield Nested(value[1:])
-    elif key in _COMMAND_KEYS and value:
+    elif (key in _COMMAND_KEYS or _DRIVER_KEY.fullmatch(key)) and value:
         yield Nested(value.lstrip("!"))
 
 

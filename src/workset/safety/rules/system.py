@@ -230,6 +230,15 @@ def _squatted(cmd: Cmd) -> Iterator[Finding]:
     for index, word in enumerate(args[start + 1 :], start=start + 1):
         if word.startswith("-") or args[index - 1] in values or cmd.is_dynamic(index + 1):
             continue
+        bad = typosquat.compromised(word, "npm" if node else "pypi")
+        if bad is not None:
+            yield Finding(
+                "compromised-release",
+                "deny",
+                f"{cmd.name} would install {bad}, a release known to carry an attacker's code "
+                "(published from a stolen account and pulled since); install a version from "
+                "before or after it, pinned in the project's lockfile",
+            )
         if "/" in word or word.startswith(".") or word.endswith((".whl", ".tgz", ".tar.gz")):
             continue  # a path, a URL or a scoped name: not looked up by a bare name
         imitated = typosquat.near_miss(word, typosquat.NPM if node else typosquat.PYPI)
