@@ -222,12 +222,13 @@ class Walker(ShellWords):
             if kind == "subshell":
                 self.context.cwd = cwd  # (cd /tmp && …): the directory changes only inside
             self.feed = None
-            contacted = self.context.requests > requests
-            if _endless(node) and any(c.background for c in self.cmds[start:]):
-                self.findings.append(resources.process_flood())
-            if _endless(node) and (contacted or any(f.rule == "network"
-                                                    for f in self.findings[found:])):  # fmt: skip
-                self.findings.append(rules.beacon())
+            if _endless(node):  # a loop without end: a beacon, a flood of processes
+                contacted = self.context.requests > requests or any(
+                    f.rule == "network" for f in self.findings[found:]
+                )
+                self.findings.extend(resources.endless(self.cmds[start:], contacted=contacted))
+        if background:  # (sleep 900; rm -rf build) &: it fires after this task's review
+            self.findings.extend(resources.delayed(self.cmds[start:]))
         return self.cmds[start:]
 
     def _redirected(

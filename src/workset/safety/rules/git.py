@@ -120,6 +120,7 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     flags, operands = parse_flags(rest)
     words = [w for _, w in operands]
     yield from _commands_run(sub, rest)
+    yield from _output_files(sub, rest)
     if sub == "remote" and words[:1] in (["add"], ["set-url"]) and len(words) > 2:
         ctx.remotes.add(words[1])  # a push to it later in the line goes to that URL
     staged = [w for w in words if is_secret(w)] if sub == "add" else []
@@ -333,6 +334,27 @@ def _push(flags: set[str], words: list[str], *, fresh: bool = False) -> Iterator
             "its CI see them",
             "a human must confirm the push",
         )
+
+
+_OUTPUT_OPTIONS = {"log": ("--output",), "diff": ("--output",), "show": ("--output",),
+                   "format-patch": ("-o", "--output-directory", "--output"),
+                   "archive": ("-o", "--output"), "shortlog": ("--output",)}  # fmt: skip
+
+
+def _output_files(sub: str, rest: list[str]) -> Iterator[Result]:
+    """``git log --output=FILE --format=TEXT``: git writes that file, with text the line
+    chose, so the write is judged as a redirection of that text would be."""
+    options = _OUTPUT_OPTIONS.get(sub, ())
+    text = next((w.split("=", 1)[1].removeprefix("format:").removeprefix("tformat:")
+                 for w in rest if w.startswith(("--format=", "--pretty="))), "")  # fmt: skip
+    for index, word in enumerate(rest):
+        option, equals, value = word.partition("=")
+        if option not in options:
+            continue
+        target = value if equals else (rest[index + 1] if index + 1 < len(rest) else "")
+        if target and target != "-":
+            yield Cmd(argv=("printf", "%s\\n", text), redirects=((">", target),),
+                      dynamic=(False, False, False))  # fmt: skip
 
 
 def _history(what: str) -> Finding:

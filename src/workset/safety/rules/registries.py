@@ -89,10 +89,30 @@ def _insecure(key: str, value: str) -> Finding | None:
 
 
 def insecure_variable(name: str, value: str) -> Finding | None:
-    """``export PIP_INDEX_URL=http://…``, ``GOSUMDB=off``: the variable form of a setting."""
+    """``export PIP_INDEX_URL=http://…``, ``GOSUMDB=off``: the variable form of a setting;
+    an index on another host than the ecosystem's own (``PIP_EXTRA_INDEX_URL=https://…``)
+    asks, since every install that follows may take its packages from there."""
     if _REGISTRY_VARIABLES.match(name) or name.lower() in _UNCHECKED:
-        return _insecure(name, value)
+        found = _insecure(name, value)
+        hosts = [_OFFICIAL.match(v.strip().strip("'\"")) for v in value.split(",") if v.strip()]
+        if found is None and _REGISTRY_VARIABLES.match(name) and not all(hosts):
+            return Finding(
+                "package-index",
+                "ask",
+                f"{name}={value} makes the installs that follow take packages from that index, "
+                "where a package of the same name as an internal one can win (dependency "
+                "confusion); a human must confirm the index",
+            )
+        return found
     return None
+
+
+# The ecosystems' own indexes (and go's "direct", which fetches from the module's own host).
+_OFFICIAL = re.compile(
+    r"^(https://(pypi\.org|files\.pythonhosted\.org|registry\.npmjs\.org|"
+    r"registry\.yarnpkg\.com|proxy\.golang\.org|index\.crates\.io)(/|$)|direct$|off$)",
+    re.IGNORECASE,
+)
 
 
 _INDEX_OPTIONS = ("-i", "--index-url", "--extra-index-url", "--registry", "--index",

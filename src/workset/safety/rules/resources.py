@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from workset.safety.rules.base import Cmd, Context, Finding
+from workset.safety.rules.network import beacon
 
 _MINERS = frozenset({"xmrig", "xmr-stak", "cpuminer", "minerd", "cgminer", "bfgminer",
                      "ethminer", "t-rex", "nbminer", "lolminer", "phoenixminer", "ccminer",
@@ -72,8 +73,37 @@ def exhaustion(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
         yield _exhausts(f"{name} writes to {filled[0]} without end, until the disk is full")
 
 
-def process_flood() -> Finding:
-    return _exhausts("a loop without end starts a background process on every turn")
+def endless(cmds: list[Cmd], *, contacted: bool) -> list[Finding]:
+    """What a loop without end does again and again: contact a host (a beacon), or start a
+    background process on every turn (a flood of processes)."""
+    found = [beacon()] if contacted else []
+    if any(c.background for c in cmds):
+        found.append(_exhausts("a loop without end starts a background process on every turn"))
+    return found
+
+
+_IDLE = frozenset({"sleep", "echo", "printf", "true", ":", "wait", "date"})
+
+
+def delayed(cmds: list[Cmd]) -> list[Finding]:
+    """Commands put in the background behind a long ``sleep`` (a minute or more): they act
+    after the agent's turn and its review, when no one is watching."""
+    names = [c.name for c in cmds]
+    for index, cmd in enumerate(cmds):
+        if cmd.name != "sleep" or any(cmd.dynamic):
+            continue
+        seconds = sum(_seconds(a) or 0 for a in cmd.args())
+        acting = [n for n in names[index + 1 :] if n not in _IDLE]
+        if seconds >= 60 and acting:
+            return [
+                Finding(
+                    "delayed",
+                    "ask",
+                    f"{acting[0]} is left to run in the background {int(seconds)} seconds from "
+                    "now, after this task and its review; a human must confirm, or run it now",
+                )
+            ]
+    return []
 
 
 def _exhausts(what: str) -> Finding:
@@ -138,10 +168,10 @@ def _stress(cmd: Cmd, ctx: Context) -> Finding | None:
 
 
 def _seconds(value: str) -> float | None:
-    match = re.fullmatch(r"(\d+(?:\.\d+)?)([smh]?)", value)
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)([smhd]?)", value)
     if match is None:
         return None
-    return float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
+    return float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[match.group(2)]
 
 
 VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {

@@ -74,7 +74,11 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
         ):
             # Options that take a value: time -p is a flag, exec -a NAME names the program.
             letters = {"time": "ofv", "exec": "a"}.get(name, "npcsoeiIt")
-            cmd = cmd.shifted(1 + skip_options(args, letters))
+            start = 1 + skip_options(args, letters)
+            if name == "time":  # time -o FILE: a file it writes
+                for target in _outputs([w for w in cmd.argv[1:start] if w != "-f"]):
+                    out.append(Cmd(argv=(":",), redirects=((">", target),), dynamic=(False,)))
+            cmd = cmd.shifted(start)
         elif name in _PREFIXES:
             start = _prefix_end(cmd.argv, *_PREFIXES[name])
             if start >= len(cmd.argv):
