@@ -380,6 +380,9 @@ def _config(flags: set[str], words: list[str], ctx: Context) -> Iterator[Result]
         return
     if words[:1] and words[0].lower() == "core.hookspath" and _project_hooks(value, ctx):
         return  # hooks kept in the repository are the project's code, like its Makefile
+    rewrite = re.fullmatch(r"url\.(.+)\.(push)?insteadof", words[0].lower()) if words else None
+    if rewrite and value and _host(rewrite.group(1)) == _host(value):
+        return  # this repository reaches the same host by another protocol (https for ssh)
     if words and not reading and _exec_key(words[0], value):
         yield _ask("git-config-exec", f"git config {words[0]} makes git run a program",
                    "a human must confirm")  # fmt: skip

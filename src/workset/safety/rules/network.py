@@ -134,6 +134,8 @@ def forge_read(cmd: Cmd) -> bool:
     words = [a for a in cmd.args() if not a.startswith("-")]
     if words[:1] and words[0] in _FORGE_TOP and len(words) == 1:
         return True
+    if words == ["auth", "status"]:  # who is logged in; the token only with --show-token
+        return not {"-t", "--show-token"} & set(cmd.args())
     if len(words) < 2 or words[0] not in _FORGE_NOUNS:
         return False
     return words[0] == "search" or words[1] in _FORGE_READS
