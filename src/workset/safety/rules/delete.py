@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from workset.safety import paths
 from workset.safety.rules import confinement as known_places
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
-from workset.safety.rules.secrets import erases_record, in_key_tree, plain_secret, wipe
+from workset.safety.rules.records import erases_record, wipe
+from workset.safety.rules.secrets import in_key_tree, plain_secret
 from workset.safety.rules.writes import sensitive_write, system_write, write_target
 
 DELETERS = frozenset({"rm", "shred", "unlink", "rmdir", "srm"})

@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 
 from workset.safety.rules.base import Finding, Nested, Result
+from workset.safety.rules.records import wipe
 from workset.safety.rules.registries import insecure_variable
-from workset.safety.rules.secrets import wipe
 
 # The value is a command line that a program runs by itself.
 _COMMAND_VARS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND",

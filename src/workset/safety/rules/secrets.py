@@ -1,10 +1,9 @@
-"""Rules for secrets and for the record of what ran: reading keys and credentials, dumping the
-environment, and wiping shell history.
+"""Rules for secrets: reading keys and credentials, and dumping or searching the environment.
 
 Reading a secret asks (a person should see that the agent wants its SSH key); reading one and
 reaching the network in the same line is exfiltration and is denied (see
-:func:`workset.safety.commands.analyze_command`). Wiping history or pointing it at
-``/dev/null`` is only ever done to hide what ran, so it is denied.
+:func:`workset.safety.commands.analyze_command`). Wiping the record of what ran is
+:mod:`~workset.safety.rules.records`.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules import keytools
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.base import Cmd, Context, Finding
 
 _SECRET_FILE = re.compile(
     r"(^|/)("
@@ -73,27 +72,6 @@ _SYSTEM_SECRETS = re.compile(
     r"^/(var/)?run/secrets/."  # container and cluster secrets mounted into this machine
 )
 _GLOBLESS = re.compile(r"[^*?\[{]*")
-# Shell and REPL history, whichever shell keeps it: bash/zsh/python dot files, fish, nushell,
-# atuin, PowerShell, the ``.zsh_sessions`` of macOS.
-HISTORY_FILE = re.compile(
-    r"(^|/)\.([a-z_]*_history|histfile|lesshst|zhistory|viminfo)$|(^|/)fish/fish_history$|"
-    r"(^|/)nushell/history\.(txt|sqlite3)$|(^|/)atuin/history\.db$|"
-    r"(^|/)ConsoleHost_history\.txt$|(^|/)\.(bash|zsh)_sessions(/|$)"
-)
-_SYSTEM_RECORD = re.compile(r"^/var/log/.|^/(var/)?run/utmp$")
-
-
-def erases_record(path: str, ctx: Context) -> bool:
-    """Emptying or deleting ``path`` erases a record of what ran: shell history or logs.
-
-    A file named like history inside the workspace (``./tmp/.bash_history``, a fixture) is
-    the project's own file, not the user's history.
-    """
-    if _SYSTEM_RECORD.match(path):
-        return True
-    return bool(HISTORY_FILE.search(path)) and not paths.in_workspace(path, ctx.workspace)
-
-
 LISTING = frozenset({"ls", "stat", "du", "file", "test", "[", "[[", "tree", "mkdir", "cd", "df",
                       "rm", "rmdir", "unlink", "touch", "chmod", "chown", "chgrp", "shred",
                       "pushd", "mv", "find", "history", "unset", "export", "declare"})  # fmt: skip
@@ -435,61 +413,3 @@ def exfiltration(what: str) -> Finding:
         f"{what} and reaches the network in the same command, which can send it away; "
         "never send credentials anywhere — ask the user to do it if it is truly needed",
     )
-
-
-def wipe(what: str) -> Finding:
-    return Finding(
-        "history-wipe",
-        "deny",
-        f"{what} erases the record of what ran, which only ever hides it; leave shell history "
-        "and logs alone",
-    )
-
-
-def _history(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    args = cmd.args()
-    if any(a.startswith("-") and set(a[1:]) & set("cdw") for a in args):
-        yield wipe(f"history {' '.join(args)}")
-
-
-def _unset(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    if "HISTFILE" in cmd.args():
-        yield wipe("unset HISTFILE")
-
-
-def _set(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    args = cmd.args()
-    if "+o" in args and "history" in args:
-        yield wipe("set +o history")
-
-
-_JOURNAL_WIPES = ("--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush",
-                  "--relinquish-var", "--smart-relinquish-var", "--setup-keys")  # fmt: skip
-
-
-def _journal(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    """journalctl --vacuum-*/--rotate and dmesg --clear change the system's logs."""
-    args = cmd.args()
-    if cmd.name == "journalctl":
-        changes = [a for a in args if a.split("=", 1)[0] in _JOURNAL_WIPES]
-        if any(a.startswith("--vacuum") for a in changes):
-            yield wipe(f"journalctl {' '.join(changes)}")
-        elif changes:
-            yield Finding(
-                "log-change",
-                "ask",
-                f"journalctl {changes[0]} changes the system journal; a human must confirm, "
-                "or only read it (journalctl -n 100)",
-            )
-    elif any(a in ("-c", "-C", "--clear", "--read-clear") or re.fullmatch(r"-[a-zA-Z]*[cC]", a)
-             for a in args):  # fmt: skip
-        yield wipe(f"dmesg {' '.join(args)}")
-
-
-HANDLERS: dict[str, Handler] = {
-    "history": _history,
-    "unset": _unset,
-    "set": _set,
-    "journalctl": _journal,
-    "dmesg": _journal,
-}
