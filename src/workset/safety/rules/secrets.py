@@ -97,6 +97,8 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     found: list[str] = [t for op, t in cmd.redirects if op in ("<", "<>") and is_secret(t)]
     if dumps_environment(cmd) or _jq_environment(cmd) == "all":
         found.append("the environment")
+    elif _inspects(cmd) and any(".Config.Env" in a or ".Env" in a for a in cmd.args()):
+        found.append("a container's environment")
     args = _after_pattern(cmd) if name in _NOT_PATHS else list(cmd.args())
     if name in ("cp", "install", "ln", "rsync") and len(args) > 1:
         args = args[:-1]  # the destination is written, not read
@@ -345,6 +347,15 @@ def dumps_environment(cmd: Cmd) -> bool:
         (), ("-p",), ("-x",), ("-px",), ("-xp",))  # fmt: skip
 
 
+def _inspects(cmd: Cmd) -> bool:
+    """``docker inspect NAME``: a container's settings, its environment (and the keys passed
+    with ``-e``) among them; searched for credentials, it prints them."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    return cmd.name in ("docker", "podman", "nerdctl") and (
+        words[:1] == ["inspect"] or words[:2] == ["container", "inspect"]
+    )
+
+
 # jq's view of the environment: ``$ENV``/``env`` whole, or one variable (``env.HOME``).
 _JQ_ENV = re.compile(r"(\$ENV|(?<![\w$.])env)\b(\s*\.\s*(\w+)|\s*\[\s*\"(\w+)\"\s*\])?")
 
@@ -370,8 +381,10 @@ def _jq_environment(cmd: Cmd) -> str:
 def environment_searched(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
     """The environment searched for its credentials (``env | grep -i token``, jq's ``$ENV |
     with_entries(select(.key | test("KEY")))``): that prints the secrets themselves."""
-    dumped = any(dumps_environment(c) or _SYSTEM_SECRETS.match(c.argv[-1] if c.argv else "")
-                 for c in cmd.upstream)  # fmt: skip
+    dumped = any(
+        dumps_environment(c) or _inspects(c) or _SYSTEM_SECRETS.match(c.argv[-1] if c.argv else "")
+        for c in cmd.upstream
+    )
     searched = dumped and cmd.name in _GREPS and _greps_secrets(cmd, matching_all=False)
     if searched or _jq_environment(cmd) == "secret":
         yield Finding(
