@@ -1,8 +1,9 @@
 """Rules for what switches off the machine's defences.
 
 Turning off address-space randomisation or ptrace protection (``sysctl -w
-kernel.randomize_va_space=0``), SELinux (``setenforce 0``), the firewall (``ufw disable``) or
-the audit and confinement services, and making a root-owned or system program setuid
+kernel.randomize_va_space=0``), SELinux (``setenforce 0``), the firewall (``ufw disable``),
+macOS's integrity protection and Gatekeeper (``csrutil disable``, ``spctl --master-disable``) or
+the audit and confinement services (``aa-teardown``, ``auditctl -e 0``), and making a root-owned or system program setuid
 (``chown root X && chmod 4755 X``, ``chmod u+s /bin/bash``) only ever open the machine to
 others; they are denied. Other kernel settings ask; reading them runs.
 """
@@ -90,6 +91,27 @@ def defence_file(path: str, text: str) -> Finding | None:
 def _setenforce(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.args()[:1] in (("0",), ("Permissive",), ("permissive",)):
         yield _off("setenforce 0")
+
+
+# macOS and Linux switches whose "off" words disable a protection: System Integrity
+# Protection, Gatekeeper, the application firewall, AppArmor, the audit system.
+_SWITCHES_OFF = {
+    "csrutil": (("disable",), ("authenticated-root", "disable")),
+    "spctl": (("--master-disable",), ("--global-disable",), ("--disable",)),
+    "socketfilterfw": (("--setglobalstate", "off"),),
+    "aa-teardown": ((),),
+    "auditctl": (("-e", "0"), ("-D",)),
+    "aa-disable": None,
+    "aa-complain": None,
+}
+
+
+def _switched_off(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``csrutil disable``, ``spctl --master-disable``, ``aa-teardown``, ``auditctl -e 0``."""
+    forms = _SWITCHES_OFF[cmd.name]
+    args = cmd.args()
+    if forms is None or any(args[: len(form)] == form for form in forms):
+        yield _off(f"{cmd.name} {' '.join(args)}".strip())
 
 
 def _iptables(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -215,6 +237,7 @@ HANDLERS: dict[str, Handler] = {
     },
     "sysctl": _sysctl,
     "setenforce": _setenforce,
+    **{n: _switched_off for n in _SWITCHES_OFF},
     "ufw": _ufw,
     **{n: _iptables for n in ("iptables", "ip6tables", "iptables-nft", "nft")},
     "systemctl": _services,

@@ -114,6 +114,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "brew": frozenset({"list", "info", "search", "--version", "deps", "outdated", "config",
                        "doctor", "leaves", "uses", "desc", "home", "--prefix"}),
     "apt": frozenset({"list", "search", "show", "policy", "depends", "rdepends", "changelog"}),
+    "csrutil": frozenset({"status"}),
+    "spctl": frozenset({"--status", "--assess", "-a"}),
     "apt-cache": frozenset({"search", "show", "policy", "depends", "rdepends", "madison",
                             "showpkg", "pkgnames", "stats"}),
     "dpkg": frozenset({"-l", "-L", "-s", "-S", "--list", "--listfiles", "--status",

@@ -55,6 +55,15 @@ _SECRET_DIRS = frozenset(
         "~/.local/share/keyrings",
         "~/.mozilla",
         "~/.config/google-chrome",
+        "~/.config/chromium",
+        "~/.config/BraveSoftware",
+        "~/.thunderbird",
+        "~/Library/Cookies",
+        "~/Library/Safari",
+        "~/Library/Keychains",
+        "~/Library/Application Support/Google/Chrome",
+        "~/Library/Application Support/Firefox",
+        "~/snap/firefox",
         "/root",
         "/etc/ssh",
     }
@@ -278,7 +287,13 @@ REVEALERS = frozenset({"cat", "tac", "head", "tail", "less", "more", "most", "ba
 # Trees that hold nothing but keys and credentials: packing or copying one copies them.
 _KEY_TREES = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.password-store", "~/.azure",
                         "~/.config/gcloud", "~/.local/share/keyrings", "~/Library/Keychains",
-                        "/root/.ssh", "/etc/ssh"})  # fmt: skip
+                        "/root/.ssh", "/etc/ssh",
+                        # browser and mail profiles: saved logins, cookies, session tokens
+                        "~/.mozilla", "~/.config/google-chrome", "~/.config/chromium",
+                        "~/.config/BraveSoftware", "~/.thunderbird", "~/Library/Cookies",
+                        "~/Library/Application Support/Google/Chrome",
+                        "~/Library/Application Support/Firefox", "~/Library/Safari",
+                        "~/snap/firefox"})  # fmt: skip
 
 
 def in_key_tree(path: str) -> bool:
