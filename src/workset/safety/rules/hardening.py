@@ -2,10 +2,11 @@
 
 Turning off address-space randomisation or ptrace protection (``sysctl -w
 kernel.randomize_va_space=0``), SELinux (``setenforce 0``), the firewall (``ufw disable``),
-macOS's integrity protection and Gatekeeper (``csrutil disable``, ``spctl --master-disable``) or
-the audit and confinement services (``aa-teardown``, ``auditctl -e 0``), and making a root-owned or system program setuid
-(``chown root X && chmod 4755 X``, ``chmod u+s /bin/bash``) only ever open the machine to
-others; they are denied. Other kernel settings ask; reading them runs.
+macOS's integrity protection and Gatekeeper (``csrutil disable``, ``spctl --master-disable``)
+or the audit and confinement services (``aa-teardown``, ``auditctl -e 0``), and making a
+root-owned or system program setuid (``chown root X && chmod 4755 X``, ``chmod u+s /bin/bash``)
+only ever open the machine to others; they are denied. Other kernel settings ask; reading them
+runs.
 """
 
 from __future__ import annotations
