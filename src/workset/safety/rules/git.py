@@ -42,6 +42,9 @@ _SHARED_BRANCH = re.compile(r"^(main|master|trunk|develop|development|production
 
 
 _WORLD_WRITABLE = re.compile(r"^(/tmp|/var/tmp|/dev/shm)(/|$)")
+_HOST_KEYS_OFF = re.compile(
+    r"StrictHostKeyChecking[= ]+(no|off)|UserKnownHostsFile[= ]+/dev/null", re.IGNORECASE
+)
 # Commands git runs for a filter, a diff or a merge driver (filter.lfs.smudge, diff.x.textconv).
 _DRIVER_KEY = re.compile(r"filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)|"
                          r"merge\..+\.driver|core\.gitproxy")  # fmt: skip
@@ -410,6 +413,14 @@ def _configured_command(key: str, value: str, *, everywhere: bool = False) -> It
             f"git config --global {key} {value} sends every clone, fetch or push of {value} "
             "on this machine to another address, whose code or credentials prompts are then "
             "trusted as the real ones; rewrite the URL of this repository's remote instead",
+        )
+    if everywhere and key == "core.sshcommand" and _HOST_KEYS_OFF.search(value):
+        yield Finding(
+            "ssh-host-keys-off",
+            "deny",
+            f"git config --global core.sshCommand {value} makes every repository's ssh stop "
+            "checking who the other host is, from now on, so a machine in the middle goes "
+            "unnoticed; add the host's key to known_hosts instead",
         )
     if everywhere and key in ("core.hookspath", "core.fsmonitor") and not builtin:
         yield Finding(

@@ -107,6 +107,29 @@ _SWITCHES_OFF = {
 }
 
 
+_TRUST_VERBS = {"security": "add-trusted-cert", "trust": "anchor", "certutil": "-A"}
+
+
+def _trusted_root(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``security add-trusted-cert -r trustRoot``, ``trust anchor FILE``, ``certutil -A -t C``:
+    a certificate every TLS connection of the machine (or the browser) then trusts."""
+    args = cmd.args()
+    words = [a for a in args if not a.startswith("-")]
+    adds = (
+        (cmd.name == "security" and words[:1] == ["add-trusted-cert"])
+        or (cmd.name == "trust" and words[:1] == ["anchor"] and "--remove" not in args)
+        or (cmd.name == "certutil" and "-A" in args and any("C" in a for a in args))
+    )
+    if adds:
+        yield Finding(
+            "trusted-root",
+            "deny",
+            f"{cmd.name} {_TRUST_VERBS[cmd.name]} makes the machine trust a new root "
+            "certificate, so whoever holds its key can read and change every TLS connection; "
+            "pass the certificate to the one tool that needs it (--cacert) instead",
+        )
+
+
 def _switched_off(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """``csrutil disable``, ``spctl --master-disable``, ``aa-teardown``, ``auditctl -e 0``."""
     forms = _SWITCHES_OFF[cmd.name]
@@ -239,6 +262,7 @@ HANDLERS: dict[str, Handler] = {
     "sysctl": _sysctl,
     "setenforce": _setenforce,
     **{n: _switched_off for n in _SWITCHES_OFF},
+    **{n: _trusted_root for n in ("security", "trust", "certutil")},
     "ufw": _ufw,
     **{n: _iptables for n in ("iptables", "ip6tables", "iptables-nft", "nft")},
     "systemctl": _services,
