@@ -98,7 +98,8 @@ def insecure_variable(name: str, value: str) -> Finding | None:
 # The ecosystems' own indexes (and go's "direct", which fetches from the module's own host).
 _OFFICIAL = re.compile(
     r"^(https://(pypi\.org|files\.pythonhosted\.org|registry\.npmjs\.org|"
-    r"registry\.yarnpkg\.com|proxy\.golang\.org|index\.crates\.io)(/|$)|direct$|off$)",
+    r"registry\.yarnpkg\.com|proxy\.golang\.org|index\.crates\.io)(/|$)|direct$|off$|"
+    r"https?://(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$))",  # or one on this machine
     re.IGNORECASE,
 )
 
