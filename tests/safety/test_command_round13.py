@@ -136,6 +136,7 @@ def test_round13_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         ("npm install ua-parser-js@0.7.30", "package-install"),
         ("rm -rf /home/dev/notes/2019", "rm-recursive"),
         ("time -o ~/.bashrc -a make", "write-startup-file"),
+        ("docker compose -f ~/other/docker-compose.yml down", "container-remove"),
         ("echo 'registry=https://npm.mirror-cache.example/' > .npmrc", "package-index"),
         ("git archive -o ~/release.tgz HEAD", "outside-workspace"),
         (
@@ -189,6 +190,9 @@ def test_round13_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "docker inspect --format '{{.State.Status}}' api",
         "gh auth status",
         "csrutil status",
+        "docker compose up -d",
+        "docker compose -f docker-compose.test.yml up --build --abort-on-container-exit",
+        "helm diff upgrade api ./chart -n dev",
         "echo 'registry=https://registry.npmjs.org/' > .npmrc",
         "spctl --status",
         'git config --local url."https://github.com/".insteadOf git@github.com:',
