@@ -87,6 +87,7 @@ def _rules(command: str) -> set[str]:
         ("docker inspect api | grep -i password", "secret-read"),
         ("tar czf /tmp/b.tgz ~/.mozilla", "secret-read"),
         ("csrutil disable", "defence-off"),
+        ("hyperfine 'rm -rf ~'", "rm-recursive-protected"),
         ("sudo spctl --master-disable", "defence-off"),
         ("sudo aa-teardown", "defence-off"),
         (
@@ -137,6 +138,8 @@ def test_round13_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         ("rm -rf /home/dev/notes/2019", "rm-recursive"),
         ("time -o ~/.bashrc -a make", "write-startup-file"),
         ("docker compose -f ~/other/docker-compose.yml down", "container-remove"),
+        ("wrk -t4 -c400 -d60s https://example.com/", "load-test"),
+        ("fallocate -l 500G big.img", "resource-exhaustion"),
         ("echo 'registry=https://npm.mirror-cache.example/' > .npmrc", "package-index"),
         ("git archive -o ~/release.tgz HEAD", "outside-workspace"),
         (
@@ -190,6 +193,11 @@ def test_round13_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "docker inspect --format '{{.State.Status}}' api",
         "gh auth status",
         "csrutil status",
+        "trash-put old/",
+        "mv old-build/ ~/.Trash/",
+        "hyperfine --warmup 3 'python3 bench.py'",
+        "ab -n 1000 -c 10 http://localhost:8000/",
+        "fallocate -l 1G tests/fixtures/disk.img",
         "docker compose up -d",
         "docker compose -f docker-compose.test.yml up --build --abort-on-container-exit",
         "helm diff upgrade api ./chart -n dev",

@@ -151,6 +151,8 @@ def _writer(cmd: Cmd, ctx: Context) -> Finding | None:
     if name == "dd":
         target = next((a.split("=", 1)[1] for a in cmd.args() if a.startswith("of=")), None)
         operands = [(1, target)] if target is not None else []
+    if name == "mv" and len(operands) >= 2 and known_tools.is_trash(ctx.resolve(operands[-1][1])):
+        operands = operands[:-1]  # mv build/ ~/.Trash/: thrown away, and recoverable from there
     if name in ("cp", "install", "ln", "rsync") and len(operands) >= 2:
         if name == "rsync" and any(":" in w.split("/", 1)[0] for _, w in operands):
             return None  # a remote copy: the network rule asks

@@ -177,7 +177,7 @@ JUDGED_BY_FAMILY = frozenset(
         "docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc",
         "helm", "terraform", "tofu", "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az",
         "psql", "mysql", "mariadb", "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd",
-        "clickhouse-client", "osascript", "mount", "umount",
+        "clickhouse-client", "osascript", "mount", "umount", "hyperfine",
     }
 )  # fmt: skip
 

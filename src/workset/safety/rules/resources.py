@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from workset.safety.rules.base import Cmd, Context, Finding
+from workset.safety.rules import confinement
+from workset.safety.rules.base import Cmd, Context, Finding, unknown_program
 from workset.safety.rules.network import beacon
 
 _MINERS = frozenset({"xmrig", "xmr-stak", "cpuminer", "minerd", "cgminer", "bfgminer",
@@ -174,7 +175,48 @@ def _seconds(value: str) -> float | None:
     return float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[match.group(2)]
 
 
+_LOADERS = frozenset({"ab", "hey", "wrk", "oha", "siege", "vegeta", "bombardier"})
+_SIZE = re.compile(r"^(\d+(?:\.\d+)?)([kKmMgGtTpP]?)(i?B)?$")
+
+
+def _load_test(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``ab -n 1000 -c 10 http://localhost:8000/``: load on this machine's own server; any
+    other host gets a flood of requests from here (asked)."""
+    urls = [a for a in cmd.args() if "://" in a or a.startswith(("localhost", "127."))]
+    local = all(re.match(r"^(https?://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$)", u)
+                for u in urls)  # fmt: skip
+    if urls and local and not any(cmd.dynamic):
+        return None
+    return Finding(
+        "load-test",
+        "ask",
+        f"{cmd.name} floods a server with requests; against another host that is an attack on "
+        "it; a human must confirm, or aim it at localhost",
+    )
+
+
+def _allocate(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``fallocate -l 1G fixture.img``: a file of a given size in the workspace; 10 GB or
+    more asks (a disk filled for everyone)."""
+    args = cmd.args()
+    size = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-l", "--length")), "")
+    match = _SIZE.match(size)
+    target = args[-1] if args else ""
+    if match is None or any(cmd.dynamic) or not confinement.inside(target, ctx):
+        return confinement.outside(target, cmd.name) if target else unknown_program(cmd.name)
+    scale = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
+    if float(match.group(1)) * scale[match.group(2).upper()] >= 10 * 2**30:
+        return Finding(
+            "resource-exhaustion",
+            "ask",
+            f"fallocate reserves {size} of disk; a human must confirm, or make the file smaller",
+        )
+    return None
+
+
 VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {
+    **{n: _load_test for n in _LOADERS},
+    "fallocate": _allocate,
     "stress-ng": _stress,
     "stress": _stress,
 }
