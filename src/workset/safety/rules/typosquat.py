@@ -60,6 +60,16 @@ PYPI = frozenset(
         "pyzmq", "msgpack", "cython", "numba", "dask", "pyarrow", "polars", "duckdb",
     }
 )  # fmt: skip
+# Installed by name into the project without asking (rules.system): the popular names
+# above, which the near-miss rule guards, and common test and build tools (a near miss of
+# those asks, since it is not on this list).
+TRUSTED_NPM = NPM | {"vitest", "@types/node", "tsx", "@playwright/test", "supertest",
+                     "@testing-library/react", "@testing-library/jest-dom", "happy-dom", "msw",
+                     "c8", "nyc", "@vitejs/plugin-react", "@types/react", "ts-jest"}  # fmt: skip
+TRUSTED_PYPI = PYPI | {"pytest-asyncio", "pytest-mock", "pytest-xdist", "pre-commit", "alembic",
+                       "build", "twine", "hatch", "hatchling", "types-requests", "faker",
+                       "freezegun", "responses", "respx", "anyio", "trio", "structlog",
+                       "loguru", "setuptools", "wheel", "pip"}  # fmt: skip
 _AFFIX = re.compile(r"^(node-?|py-?|python\d?-?)|([-.]?js|[-.]?py|\d)$")
 
 
