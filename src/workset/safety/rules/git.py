@@ -67,8 +67,14 @@ def _exec_key(key: str, value: str = "") -> bool:
 
 def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """The findings of one git command; work thrown away in a repository outside the
-    workspace (``git -C ~/other reset --hard``) is another project's work, and is denied."""
+    workspace (``git -C ~/other reset --hard``) is another project's work, and is denied, and
+    any other change there (``git --work-tree=.. add -A`` stages the home) asks."""
     elsewhere = None if ctx.cwd is None or known.inside(ctx.cwd, ctx) else ctx.cwd
+    other = _repository(cmd, ctx)
+    sub = known.subcommand(cmd)[0]
+    if other is not None and sub not in _READS:
+        yield _ask("git-elsewhere", f"git {sub} works on {other}, outside the workspace",
+                   "a human must confirm, or work in the workspace's own repository")  # fmt: skip
     for finding in _git_findings(cmd, ctx):
         yield finding
         if isinstance(finding, Finding) and finding.rule in _DISCARDS:
@@ -83,6 +89,12 @@ def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 _DISCARDS = frozenset({"git-reset-hard", "git-clean", "git-discard", "git-delete-ref"})
+# Subcommands that only read the repository they are pointed at.
+_READS = frozenset({"status", "log", "diff", "show", "blame", "grep", "ls-files", "ls-tree",
+                    "rev-parse", "describe", "shortlog", "branch", "tag", "remote", "reflog",
+                    "cat-file", "show-ref", "for-each-ref", "count-objects", "rev-list",
+                    "merge-base", "name-rev", "whatchanged", "check-ignore", "version",
+                    "help", "fetch", ""})  # fmt: skip
 
 
 def _own_repository(cmd: Cmd, ctx: Context) -> bool:
