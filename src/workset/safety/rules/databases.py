@@ -42,6 +42,8 @@ def sql_code(cmd: Cmd) -> str | None:
 
 
 def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    if cmd.name in ("psql", "mysql", "mariadb"):
+        yield from shell_escapes(cmd, ctx)
     code = sql_code(cmd)
     if code is not None and _SQL_DESTROY.search(code):
         yield _deny(
@@ -106,5 +108,5 @@ HANDLERS: dict[str, Handler] = {
         )
     },
     **{n: _drop_tools for n in ("dropdb", "dropuser", "mysqladmin")},
-    **{n: shell_escapes for n in ("psql", "mysql", "mariadb", "sqlite3")},
+    "sqlite3": shell_escapes,
 }
