@@ -110,9 +110,11 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 _COMPOSE_VALUES = frozenset({"-f", "--file", "-p", "--project-name", "--project-directory",
                              "--env-file", "--profile", "--ansi", "--parallel"})  # fmt: skip
-# What ``docker compose`` does with the project's own services: start, stop, rebuild, show.
-_COMPOSE_LIFECYCLE = frozenset({"up", "down", "stop", "start", "restart", "build", "pull", "ps",
-                                "logs", "config", "ls", "top", "images", "create"})  # fmt: skip
+# What ``docker compose`` does with the project's own services that leaves nothing running:
+# stop them, rebuild or pull their images, show them. (``up``/``start`` leave containers the
+# daemon keeps, and brings back at boot under a restart policy: they ask.)
+_COMPOSE_LIFECYCLE = frozenset({"down", "stop", "build", "pull", "ps", "logs", "config", "ls",
+                                "top", "images"})  # fmt: skip
 
 
 def _own_compose(cmd: Cmd, ctx: Context) -> bool:
