@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 from workset.safety import paths
 from workset.safety.rules import (
+    clones,
     known_archives,
     known_data,
     known_tools,
@@ -39,6 +40,7 @@ from workset.safety.rules import (
     resources,
     scanners,
     system,
+    typosquat,
 )
 from workset.safety.rules.base import (
     Cmd,
@@ -99,6 +101,8 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
     allowed = SUBCOMMANDS.get(name)
     if name == "git" and subcommand(cmd)[0] == "secrets":
         return scanners.git_secrets(subcommand(cmd)[1])
+    if name == "git" and subcommand(cmd)[0] == "clone":
+        return clones.git_clone(subcommand(cmd)[1], cmd, ctx)
     if allowed is not None:
         sub, _ = subcommand(cmd)
         if sub in allowed:
@@ -290,6 +294,27 @@ _RUNNER_EFFECTS = frozenset({"install", "publish", "deploy", "release", "login",
                              "upload"})  # fmt: skip
 
 
+def _tool_runner(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``uvx ruff check .``, ``pipx run black .``: a popular Python project tool (on the list
+    the typosquat rule guards) fetched from the official index and run on the workspace is
+    judged as that tool; any other package, or extra packages (``--with``), asks."""
+    start = 1 if cmd.name == "uvx" else 2
+    words = list(cmd.args()[start - 1 :])
+    if cmd.name != "uvx" and cmd.args()[: start - 1] not in (("run",), ("tool",)):
+        return unknown_program(cmd.argv[0])
+    if cmd.name == "uv" and cmd.args()[:2] != ("tool", "run"):
+        return unknown_program("uv tool")
+    if cmd.name == "uv":
+        words, start = words[1:], 3
+    while words and words[0] in ("-q", "--quiet", "--isolated"):
+        words, start = words[1:], start + 1
+    tool = re.split(r"[=@<>]", words[0], maxsplit=1)[0].lower() if words else ""
+    if not tool or any(cmd.dynamic) or tool not in typosquat.TRUSTED_PYPI or tool not in PROJECT:
+        return unknown_program(f"{cmd.name} {tool}".strip(), " (a package fetched and run)")
+    shifted = cmd.shifted(start)
+    return vouch(shifted.with_argv([tool, *shifted.args()]), ctx)
+
+
 def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
     return None  # judged by the network rules: they ask unless the host is this machine
 
@@ -332,7 +357,8 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
         for n in ("curl", "wget", "http", "https", "xh", "ping", "ping6", "dig", "nslookup", "host")
     },
     **{n: _package_runner for n in ("npx", "bunx")},
-    **{n: _network_client for n in ("gh", "glab")},  # forge reads pass, the rest the network asks
+    **{n: _tool_runner for n in ("uvx", "pipx")},
+    **{n: clones.gh_clone for n in ("gh", "glab")},  # forge reads pass, the rest the network asks
     "ssh": _network_client,  # ssh -G only prints its settings; any other call asks as network
     "cpio": known_archives.cpio,
     **known_tools.VOUCHERS,

@@ -136,6 +136,8 @@ def forge_read(cmd: Cmd) -> bool:
         return True
     if words == ["auth", "status"]:  # who is logged in; the token only with --show-token
         return not {"-t", "--show-token"} & set(cmd.args())
+    if words[:2] in (["repo", "clone"], ["pr", "checkout"]) and len(words) > 2:
+        return True  # a clone (where it writes: rules.clones) or a branch fetched here
     if len(words) < 2 or words[0] not in _FORGE_NOUNS:
         return False
     return words[0] == "search" or words[1] in _FORGE_READS

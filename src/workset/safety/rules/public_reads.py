@@ -39,19 +39,22 @@ _FLAGS = {
                        "--create-dirs", "--ipv4", "--ipv6", "--no-buffer"}),
     "wget": frozenset({"--quiet", "--no-verbose", "--continue", "--show-progress",
                        "--server-response", "--spider", "--no-clobber", "--timestamping",
-                       "--inet4-only", "--inet6-only"}),
+                       "--inet4-only", "--inet6-only", "--recursive", "--no-parent",
+                       "--convert-links", "--page-requisites", "--mirror", "-np", "-nH",
+                       "-nd", "--no-host-directories", "--no-directories", "-nc"}),
     "http": frozenset({"--body", "--headers", "--check-status", "--follow", "--verbose",
                        "--quiet", "--pretty=all", "--pretty=none", "--pretty=format",
                        "--pretty=colors", "--print=b", "--print=h", "--print=hb"}),
 }  # fmt: skip
-_LETTERS = {"curl": "sSfLIivkgJOR#46N", "wget": "qNcS46", "http": "bhFvq"}
+_LETTERS = {"curl": "sSfLIivkgJOR#46N", "wget": "qNcS46rkpmE", "http": "bhFvq"}
 _VALUED = {
     "curl": frozenset({"-o", "--output", "-w", "--write-out", "-m", "--max-time",
                        "--connect-timeout", "--retry", "--retry-delay", "--retry-max-time",
                        "--max-redirs", "-r", "--range", "--limit-rate", "-z", "--time-cond",
                        "--output-dir"}),
     "wget": frozenset({"-O", "--output-document", "-P", "--directory-prefix", "-t", "--tries",
-                       "-T", "--timeout", "--max-redirect"}),
+                       "-T", "--timeout", "--max-redirect", "-l", "--level", "--cut-dirs",
+                       "-w", "--wait"}),
     "http": frozenset({"-o", "--output", "--timeout", "-p", "--print"}),
 }  # fmt: skip
 _VALUE_LETTER = {"curl": "o", "wget": "O", "http": ""}
