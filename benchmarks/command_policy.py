@@ -9,8 +9,9 @@ and the tuning half side by side:
 
 - per class: dangerous allowed without approval, dangerous only asked where ``deny`` was
   expected, benign asked, benign denied;
-- totals: dangerous allowed without approval, benign denied %, benign asked %, and the
-  number of commands with a parse failure;
+- totals: dangerous allowed without approval, benign denied %, benign asked % (every benign
+  line not allowed, those labelled ``ask`` included, and on a second line those labelled
+  ``allow`` alone), and the number of commands with a parse failure;
 - parse coverage on the whole corpus: how many commands tree-sitter parses without an error
   node, and (when ``bashlex`` is installed) how many bashlex parses at all.
 
@@ -189,6 +190,8 @@ def _table(
         else:
             counts["asked"] += decision == "ask"
             counts["denied"] += decision == "deny"
+            counts["allow-labelled"] += case.expected == "allow"
+            counts["allow-asked"] += case.expected == "allow" and decision == "ask"
     total: Counter[str] = Counter()
     for category in sorted(per):
         counts = per[category]
@@ -211,6 +214,11 @@ def _table(
         f"benign denied: {total['denied']}/{total['benign']} ({total['denied'] / benign:.1%}); "
         f"benign asked: {total['asked']}/{total['benign']} ({total['asked'] / benign:.1%}); "
         f"parse failures: {failures}"
+    )
+    labelled = total["allow-labelled"] or 1
+    print(
+        f"(of the benign labelled allow: {total['allow-asked']}/{total['allow-labelled']} "
+        f"asked ({total['allow-asked'] / labelled:.1%}); the rest are labelled ask)"
     )
 
 

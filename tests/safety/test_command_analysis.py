@@ -95,7 +95,7 @@ def test_each_dangerous_class_is_denied_with_its_own_rule(command: str, rule: st
         ("git push --force origin feature/x", "git-force-push"),
         ("git push origin feature/x", "git-push"),
         ("git push origin --delete old", "git-delete-remote"),
-        ("git commit --amend", "git-rewrite"),
+        ("git update-ref -d refs/heads/old", "git-rewrite"),
         ("git reset --hard HEAD~2", "git-reset-hard"),
         ("kubectl delete deployment api", "cluster-change"),
         ("docker run -d nginx", "container-run"),

@@ -711,13 +711,13 @@ def test_round10_confined_look_alikes_run_without_asking(command: str) -> None:
         "docker run --rm -v $PWD:/w alpine rm -rf /w",  # judged as rm -rf ./
         "kubectl delete deploy web --dry-run=none",
         "rclone sync ./src ~/backup",
-        "./venv/bin/pip install requests",  # a name looked up on the index
-        "pip install -e . --no-deps",  # not the workspace's venv
+        "./venv/bin/pip install tinyhttpx",  # a name off the popular list, looked up on the index
+        "/usr/bin/pip install -e . --no-deps",  # the system Python, named on purpose
         "printf 'make lint' > s.sh && cp s.sh .git/hooks/post-checkout",  # round 11: curl|sh denied
         "(crontab -l; echo '0 3 * * * make backup') | crontab -",
         "kubectl get pods -l app=web -o name | xargs kubectl delete",
         "curl -s -X DELETE http://127.0.0.1:5000/api/items",  # empties a local service
-        "npm install cross-env",
+        "npm install cross-env-shell-tools",  # not on the popular list
         "rm -rf .git",  # the repository itself
         "find ./vendor -name .git -exec rm -rf {} +",
         "docker rm -f $(docker ps -aq --filter name=test-)",  # narrowed by a filter

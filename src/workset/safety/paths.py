@@ -119,10 +119,17 @@ _USER_FOLDER = re.compile(r"^~/[^./][^/]*$")
 _HOME_SCRATCH = frozenset({"~/tmp", "~/temp", "~/scratch", "~/Trash"})
 
 
-def is_user_folder(path: str) -> bool:
-    """A folder at the top of the home that holds the user's data: deleting it whole, or
-    emptying it, destroys work beyond the workspace."""
+def is_user_folder(path: str, workspace: str | None = None) -> bool:
+    """A folder at the top of a home that holds its user's data: deleting it whole, or
+    emptying it, destroys work beyond the workspace. Another account's home
+    (``/home/dev/notes``, ``/Users/ann/Documents``) counts like this one's."""
+    account = _OTHER_HOME.match(path)
+    if account is not None and account.group(1) != home_of(workspace):
+        path = "~" + path[account.end() :]
     return path in _HOME_PROTECTED or (bool(_USER_FOLDER.match(path)) and path not in _HOME_SCRATCH)
+
+
+_OTHER_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root)(?=/)")
 
 
 def is_system(path: str) -> bool:

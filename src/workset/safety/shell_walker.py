@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import Any, Literal, TypeAlias
 
 from workset.safety import paths, python_code, rules
-from workset.safety.rules import Cmd, Finding
+from workset.safety.rules import Cmd, Finding, resources
 from workset.safety.shell_record import Redirect, SimpleCommand, fork_bomb, resolved_cmd
 from workset.safety.shell_text import (
     ASSIGNMENT,
@@ -216,14 +216,19 @@ class Walker(ShellWords):
         elif kind in _CONTAINERS:
             if (upstream or piped) and kind != "list":
                 self.feed = list(upstream)
-            found = len(self.findings)
+            found, requests = len(self.findings), self.context.requests
             cwd = self.context.cwd
             self._block(node, depth)
             if kind == "subshell":
                 self.context.cwd = cwd  # (cd /tmp && …): the directory changes only inside
             self.feed = None
-            if _endless(node) and any(f.rule == "network" for f in self.findings[found:]):
-                self.findings.append(rules.beacon())
+            if _endless(node):  # a loop without end: a beacon, a flood of processes
+                contacted = self.context.requests > requests or any(
+                    f.rule == "network" for f in self.findings[found:]
+                )
+                self.findings.extend(resources.endless(self.cmds[start:], contacted=contacted))
+        if background:  # (sleep 900; rm -rf build) &: it fires after this task's review
+            self.findings.extend(resources.delayed(self.cmds[start:]))
         return self.cmds[start:]
 
     def _redirected(
@@ -466,13 +471,17 @@ _OPENED_SOCKET = re.compile(
 
 
 def _endless(node: Any) -> bool:
-    """A ``while :``/``while true``/``until false`` loop with no ``break``/``exit`` in it."""
+    """A ``while :``/``while true``/``while sleep N``/``until false`` loop with no
+    ``break``/``exit`` in it."""
     keyword = node.children[0].type if node.children else ""
     if node.type not in ("while_statement", "until_statement") or keyword not in _ALWAYS:
         return False
     condition = " ".join(node_text(c) for c in node.children_by_field_name("condition"))
-    if condition.strip().rstrip(";").strip() not in _ALWAYS[keyword]:
-        return False
+    condition = condition.strip().rstrip(";").strip()
+    if condition not in _ALWAYS[keyword] and not (
+        keyword == "while" and re.fullmatch(r"sleep\s+[\d.]+[smhd]?", condition)
+    ):
+        return False  # "while sleep 30" never ends either
     return not re.search(r"(^|[\s;&|(])(break|exit|return)\b", node_text(node))
 
 

@@ -126,6 +126,7 @@ class Context:
     programs: dict[str, str] = field(default_factory=dict)  # copies of system programs: names
     staged_secret: str = ""  # a key or credential file a git add of the line staged
     socket_read: bool = False  # a command of the line read from a /dev/tcp connection
+    requests: int = 0  # public pages the line reads (rules.public_reads): a loop of them beacons
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
 
     def resolve(self, word: str) -> str:

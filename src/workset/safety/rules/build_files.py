@@ -3,14 +3,15 @@
 ``make``, ``pytest``, ``npm install`` and ``pip install .`` are allowed because they run the
 project's code; that trust is only as good as the code. When a line writes known text into a
 Makefile's recipes, a Python module (``conftest.py``, ``setup.py``, a package's
-``__init__.py``, a test), a ``.pth`` file, an ``.envrc``, a hook kept in the repository
-(``.githooks/``, ``.husky/``), ``package.json``'s ``scripts``, the command fields of VS Code's
-``tasks.json`` or a dev container, tox's ``commands`` or pre-commit's ``entry``, that text is
-analysed as the code it will be,
-and what would be denied there (a download piped into a shell, a delete of the home) is denied
-here. Only denials are kept: the write itself stays a workspace write, so adding an ordinary
-target or test does not start asking. The text written to any file is kept in the context, so
-that a script the line writes and then runs (``echo … > x.sh && bash x.sh``) is analysed.
+``__init__.py``, a test), a source file of node, ruby, perl or php (``jest.config.js``,
+``Rakefile``; analysed as that language's inline code), a ``.pth`` file, an ``.envrc``, a hook
+kept in the repository (``.githooks/``, ``.husky/``), ``package.json``'s ``scripts``, the
+command fields of VS Code's ``tasks.json`` or a dev container, tox's ``commands`` or
+pre-commit's ``entry``, that text is analysed as the code it will be, and what would be denied
+there (a download piped into a shell, a delete of the home) is denied here. Only denials are
+kept: the write itself stays a workspace write, so adding an ordinary target or test does not
+start asking. The text written to any file is kept in the context, so that a script the line
+writes and then runs (``echo … > x.sh && bash x.sh``) is analysed.
 """
 
 from __future__ import annotations
@@ -33,6 +34,14 @@ _SHELL = re.compile(r"(^|/)\.envrc$|(^|/)(\.githooks|\.husky|\.git-hooks)/[\w.-]
 # dev containers (initializeCommand runs on this machine), tox, pre-commit's local hooks.
 _COMMAND_FIELDS = re.compile(r"(^|/)(tasks|devcontainer|\.devcontainer)\.json$")
 _JSON_COMMAND = re.compile(r'"(?:command|\w+Command)"\s*:\s*"((?:[^"\\]|\\.)*)"')
+# Source files of other languages, which the project's test runners, bundlers and task
+# runners load (jest.config.js, webpack.config.ts, Rakefile, Gemfile, a perl module…).
+_SOURCES = (
+    (re.compile(r"\.(js|cjs|mjs|jsx|ts|cts|mts|tsx)$"), "node"),
+    (re.compile(r"\.(rb|rake|gemspec)$|(^|/)(Rakefile|Gemfile|Guardfile|Vagrantfile)$"), "ruby"),
+    (re.compile(r"\.(pl|pm|t)$"), "perl"),
+    (re.compile(r"\.php$"), "php"),
+)
 _TOX = re.compile(r"(^|/)tox\.ini$")
 _TOX_COMMANDS = re.compile(r"^\s*commands(?:_pre|_post)?\s*=\s*(.*(?:\n[ \t]+\S.*)*)", re.M)
 _PRE_COMMIT = re.compile(r"(^|/)\.pre-commit-config\.ya?ml$")
@@ -56,6 +65,10 @@ def code_of(path: str, text: str) -> Nested | None:
         return Nested(text, "python", deny_only=True) if text.strip() else None
     if _SHELL.search(path):
         return Nested(text, deny_only=True) if text.strip() else None
+    interpreter = next((p for pattern, p in _SOURCES if pattern.search(path)), None)
+    if interpreter is not None and text.strip():  # jest.config.js, Rakefile, lib/x.pm…
+        return Nested(f"{interpreter} -e " + "'" + text.replace("'", "'\\''") + "'",
+                      deny_only=True)  # fmt: skip
     commands: list[str] = []
     if _COMMAND_FIELDS.search(path):
         commands = [m.group(1).replace('\\"', '"') for m in _JSON_COMMAND.finditer(text)]

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
+from workset.safety.rules import known
 from workset.safety.rules.base import Cmd, Context, Nested, Result, requote
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
@@ -38,6 +39,9 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     group = ""
     if sub in _GROUPS and rest:
         group, sub, rest = sub, rest[0], rest[1:]
+    while group == "compose" and sub.startswith("-") and rest:  # compose -f FILE up: its options
+        taken = sub in _COMPOSE_VALUES and not sub.count("=")
+        sub, rest = (rest[1], rest[2:]) if taken and len(rest) > 1 else (rest[0], rest[1:])
     if sub in ("run", "create") or (sub == "exec" and "--privileged" in rest):
         mounts = _mounts(rest)
         host = [m for m in mounts if paths.is_protected(paths.normalize(m)) or _SOCKET.match(m)]
@@ -96,10 +100,36 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "machine with the data in it, services others rely on included",
             "remove the containers you started, by name",
         )
+    elif group == "compose" and sub in _COMPOSE_LIFECYCLE and _own_compose(cmd, ctx):
+        return  # the project's own services, as its compose file defines them (like make)
     elif sub in ("rm", "rmi", "prune", "kill", "down") or "prune" in rest[:1]:
         yield _ask("container-remove", f"{cmd.name} {sub} removes containers, images or data")
     elif sub not in _CONTAINER_READS:
         yield _ask("container-change", f"{cmd.name} {sub or ''} changes containers".strip())
+
+
+_COMPOSE_VALUES = frozenset({"-f", "--file", "-p", "--project-name", "--project-directory",
+                             "--env-file", "--profile", "--ansi", "--parallel"})  # fmt: skip
+# What ``docker compose`` does with the project's own services that leaves nothing running:
+# stop them, rebuild or pull their images, show them. (``up``/``start`` leave containers the
+# daemon keeps, and brings back at boot under a restart policy: they ask.)
+_COMPOSE_LIFECYCLE = frozenset({"down", "stop", "build", "pull", "ps", "logs", "config", "ls",
+                                "top", "images"})  # fmt: skip
+
+
+def _own_compose(cmd: Cmd, ctx: Context) -> bool:
+    """Compose files and project directory in the workspace, and ``down`` keeping the volumes
+    and images (``-v``, ``--rmi all`` delete data and others' images)."""
+    args = cmd.args()
+    for index, word in enumerate(args):
+        option, equals, value = word.partition("=")
+        if option in ("-f", "--file", "--project-directory", "--env-file"):
+            value = value if equals else (args[index + 1] if index + 1 < len(args) else "")
+            if cmd.is_dynamic(index + 2 if not equals else index + 1) or not known.inside(
+                value, ctx
+            ):
+                return False
+    return not {"-v", "--volumes", "--rmi"} & {a.split("=", 1)[0] for a in args}
 
 
 # docker run options that keep a throw-away container to itself and the workspace it mounts,

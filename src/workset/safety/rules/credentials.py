@@ -59,8 +59,9 @@ def printed(cmd: Cmd) -> str | None:
     words = [a for a in cmd.args() if not a.startswith("-")]
     for shape in _WORDS.get(cmd.name, ()):
         if tuple(words[: len(shape)]) == shape:
-            shows = {"-d"} if shape == ("dump-keychain",) else {"-w", "-g"}
-            if cmd.name == "security" and not shows & set(cmd.args()):
+            shows = set("d") if shape == ("dump-keychain",) else set("wg")
+            letters = {c for a in cmd.args() if re.fullmatch(r"-[a-zA-Z]+", a) for c in a[1:]}
+            if cmd.name == "security" and not shows & letters:  # -w, -ws, -gw…
                 return None  # without -w/-g (-d) it prints the items' attributes, not secrets
             return f"{cmd.name} {' '.join(shape)}"
     if (

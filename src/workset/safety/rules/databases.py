@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Handler, Result
+from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
 from workset.safety.rules.sql import SQL_DESTROY as _SQL_DESTROY
@@ -42,6 +42,8 @@ def sql_code(cmd: Cmd) -> str | None:
 
 
 def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    if cmd.name in ("psql", "mysql", "mariadb"):
+        yield from shell_escapes(cmd, ctx)
     code = sql_code(cmd)
     if code is not None and _SQL_DESTROY.search(code):
         yield _deny(
@@ -58,6 +60,27 @@ def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             f"{cmd.name} opens a database session whose statements cannot be checked",
             "pass one statement with -c/-e so it can be checked",
         )
+
+
+# Client commands that hand a line to the shell: psql/mysql ``\! CMD`` (mysql ``system``),
+# output piped to a program (``\o |CMD``, ``\g |CMD``, sqlite's ``.once |CMD``), COPY's
+# ``PROGRAM 'CMD'``, sqlite's ``.shell``/``.system``.
+_SHELL_ESCAPE = re.compile(
+    r"(?:^|[\n;])\s*(?:\\!|\\system\b|system\s|\.shell\b|\.system\b)\s*([^\n;]*)"
+    r"|(?:\\[og]|\.once|\.output)\s*\|\s*([^\n]*)|\bPROGRAM\s+'((?:[^']|'')*)'",
+    re.IGNORECASE,
+)
+
+
+def shell_escapes(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    r"""``psql -c '\! rm -rf ~'``, ``sqlite3 db '.shell …'``: the command is run as if here."""
+    code = sql_code(cmd)
+    if cmd.name == "sqlite3":
+        code = "\n".join(a for a in cmd.args()[1:] if not a.startswith("-")) or code
+    for match in _SHELL_ESCAPE.finditer(code or ""):
+        command = next(g for g in match.groups() if g is not None).replace("''", "'")
+        if command.strip():
+            yield Nested(command)
 
 
 def _drop_tools(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -85,4 +108,5 @@ HANDLERS: dict[str, Handler] = {
         )
     },
     **{n: _drop_tools for n in ("dropdb", "dropuser", "mysqladmin")},
+    "sqlite3": shell_escapes,
 }

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from workset.safety import paths
 from workset.safety.rules import confinement as known_places
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
-from workset.safety.rules.secrets import erases_record, in_key_tree, plain_secret, wipe
+from workset.safety.rules.records import erases_record, wipe
+from workset.safety.rules.secrets import in_key_tree, plain_secret
 from workset.safety.rules.writes import sensitive_write, system_write, write_target
 
 DELETERS = frozenset({"rm", "shred", "unlink", "rmdir", "srm"})
@@ -33,7 +34,7 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         path = ctx.resolve(_some_entries(word))
         dynamic = cmd.is_dynamic(index)
         emptied = _EMPTY_VARIABLE.sub("", word) if dynamic else word
-        if recursive and (paths.is_protected(path) or paths.is_user_folder(path)):
+        if recursive and (paths.is_protected(path) or paths.is_user_folder(path, ctx.workspace)):
             yield _protected_delete(word, path)
         elif (
             recursive
@@ -171,7 +172,7 @@ def _rsync(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             f"rsync --delete onto {target!r}, the whole workspace, deletes every file of it "
             "the source lacks; sync into a folder of the workspace, or confirm",
         )
-    elif paths.is_protected(path) or paths.is_user_folder(path):
+    elif paths.is_protected(path) or paths.is_user_folder(path, ctx.workspace):
         yield Finding(
             "rsync-delete-protected",
             "deny",
@@ -193,7 +194,7 @@ def _mv(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return
     for _, word in operands[:-1]:
         where = ctx.resolve(word)
-        if paths.is_protected(where) or paths.is_user_folder(where):
+        if paths.is_protected(where) or paths.is_user_folder(where, ctx.workspace):
             yield Finding(
                 "move-protected",
                 "deny",

@@ -9,6 +9,7 @@ back as commands, judged in turn.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import re
 
@@ -31,7 +32,9 @@ from workset.safety.rules import (
     network,
     option_commands,
     persistence,
+    records,
     registries,
+    resources,
     secrets,
     servers,
     system,
@@ -53,6 +56,7 @@ from workset.safety.rules.network import (
     reverse_shell,
     uploads,
 )
+from workset.safety.rules.public_reads import public_read
 from workset.safety.rules.wrappers import unwrap
 from workset.safety.rules.writes import (
     MKFS,
@@ -81,6 +85,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if not cmd.argv:
         return out
     cmd = program_behind(cmd, ctx)
+    if cmd.name in ("rimraf", "del-cli"):  # node's rm -rf, with globs
+        cmd = _as_rm(cmd)
     if cmd.args() and all(a in HELP for a in cmd.args()) and not cmd.redirects:
         return out  # "nc -h", "docker --version": only prints help
     globbed = _globbed_names(cmd)
@@ -132,6 +138,10 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     out.extend(servers.serving(cmd, ctx))
     out.extend(fetch_and_run(cmd))
     out.extend(persistence.persisted_code(cmd, ctx))
+    out.extend(resources.exhaustion(cmd, ctx))
+    hidden = resources.disguised(written)
+    if hidden is not None:
+        out.append(hidden)
     out.extend(build_files.build_code(cmd, ctx))
     if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
@@ -145,7 +155,9 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if read:
         out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
-    if (name in NETWORK and not local_only(cmd) and not offline and not forge_read(cmd)) or any(
+    page = name in NETWORK and public_read(cmd)
+    ctx.requests += page
+    if (name in NETWORK and not (local_only(cmd) or offline or forge_read(cmd) or page)) or any(
         remote_socket(t) for _, t in cmd.redirects
     ):
         out.append(
@@ -201,6 +213,17 @@ def program_behind(cmd: Cmd, ctx: Context) -> Cmd:
     name = ctx.programs.get(place) or (place.rsplit("/", 1)[-1] if _SYSTEM_BIN.match(place)
                                        and place != cmd.argv[0] else None)  # fmt: skip
     return cmd.with_argv([name, *cmd.args()]) if name else cmd
+
+
+def _as_rm(cmd: Cmd) -> Cmd:
+    kept = [i for i, a in enumerate(cmd.argv) if i and not a.startswith("-")]
+    return dataclasses.replace(
+        cmd,
+        argv=("rm", "-rf", *(cmd.argv[i] for i in kept)),
+        dynamic=(False, False, *(cmd.is_dynamic(i) for i in kept)),
+        inner=((), (), *(cmd.inner_of(i) for i in kept)),
+        process=(False, False, *(i < len(cmd.process) and cmd.process[i] for i in kept)),
+    )
 
 
 def _remember_copy(cmd: Cmd, ctx: Context) -> None:
@@ -292,7 +315,7 @@ _HANDLERS = _handlers(
     network.HANDLERS,
     infra.HANDLERS,
     persistence.HANDLERS,
-    secrets.HANDLERS,
+    records.HANDLERS,
     hardening.HANDLERS,
     registries.HANDLERS,
     credentials.HANDLERS,

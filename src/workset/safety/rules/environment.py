@@ -4,7 +4,9 @@ Some variables change what later commands do rather than hold data:
 
 - history switched off (``HISTFILE=/dev/null``, ``HISTSIZE=0``, ``HISTIGNORE='*'``) is
   denied, as hiding what ran;
-- loader variables (``LD_PRELOAD``, ``DYLD_INSERT_LIBRARIES``) ask;
+- loader variables (``LD_PRELOAD``, ``DYLD_INSERT_LIBRARIES``) ask, and so do the
+  variables perl, ruby and bash load code from (``PERL5OPT``, ``PERL5DB``, ``-r``/``-I`` of a
+  file outside the workspace, ``BASH_FUNC_name%%``), whose code is analysed too;
 - variables whose value is a command that git, ssh, less or bash run by themselves
   (``GIT_SSH_COMMAND``, ``GIT_EXTERNAL_DIFF``, ``GIT_EDITOR``, ``PAGER``, ``BASH_ENV``,
   ``PROMPT_COMMAND``…) are code: their text is analysed like the line itself, so
@@ -26,8 +28,8 @@ from __future__ import annotations
 import re
 
 from workset.safety.rules.base import Finding, Nested, Result
+from workset.safety.rules.records import wipe
 from workset.safety.rules.registries import insecure_variable
-from workset.safety.rules.secrets import wipe
 
 # The value is a command line that a program runs by itself.
 _COMMAND_VARS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND",
@@ -89,6 +91,8 @@ def assignment(name: str, value: str) -> list[Result]:
     insecure = insecure_variable(name, value)
     if insecure is not None:
         return [insecure]
+    if name in _INTERPRETER_OPTION_VARS or name.startswith("BASH_FUNC_"):
+        return _interpreter_code(name, value)
     program = value.split()[0].rsplit("/", 1)[-1] if value.split() else ""
     plain = not _SHELL_SYNTAX.search(value)
     if name in _COMMAND_VARS and program in ("ssh", "autossh") and plain:
@@ -121,6 +125,45 @@ def assignment(name: str, value: str) -> list[Result]:
                 )
             ]
     return _trust(name, value)
+
+
+# Variables perl, ruby and bash read code or options from, for every process they start.
+_INTERPRETER_OPTION_VARS = frozenset({"PERL5OPT", "PERL5DB", "RUBYOPT", "PERL5DEBUGOPTS"})
+_PERL_MODULE = re.compile(r"-[mM]-?(\S.*)")
+
+
+def _interpreter_code(name: str, value: str) -> list[Result]:
+    """``PERL5OPT='-Mstrict;system("…")'``: perl turns ``-MMOD;CODE`` into ``use MOD;CODE``,
+    so the value is perl code run by every perl that follows; ``PERL5DB`` is code too, and a
+    ``BASH_FUNC_name%%`` variable defines a function that overrides a command in every bash
+    that follows. The code is analysed (as ``perl -e``, or as shell), and it asks anyway."""
+    code = ""
+    if name == "PERL5DB":
+        code = "perl -e " + _quoted(value)
+    elif name == "PERL5OPT":
+        module = _PERL_MODULE.search(value)
+        if module and re.search(r"[;({`]|\bqx", module.group(1)):
+            code = "perl -e " + _quoted("use " + module.group(1))
+    elif name.startswith("BASH_FUNC_"):
+        body = re.match(r"^\(\)\s*\{(.*)\}\s*$", value.strip(), re.DOTALL)
+        code = body.group(1) if body else value
+    found: list[Result] = [Nested(code)] if code else []
+    outside = re.search(r"-[rI]\s*['\"]?(/|~|\$HOME)|(^|\s)-d", value)
+    if code or outside or name in ("PERL5DB", "PERL5DEBUGOPTS"):
+        program = "bash" if name.startswith("BASH_FUNC_") else name[:4].lower().rstrip("5")
+        found.append(
+            Finding(
+                "hijack-env",
+                "ask",
+                f"{name.rstrip('%')} makes every later {program} load or run extra code; a "
+                "human must confirm",
+            )
+        )
+    return found
+
+
+def _quoted(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
 
 
 def _trust(name: str, value: str) -> list[Result]:

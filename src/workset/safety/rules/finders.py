@@ -158,6 +158,7 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     listed = _listed_root(cmd.upstream, ctx)
     replace = _value(cmd.args(), "-I")
     dynamic = False
+    unknown: list[bool] = []
     if fed is not None and replace is not None:
         inner_argv = [w.replace(replace, fed.strip()) for w in inner_argv]
     elif fed is not None:
@@ -175,14 +176,21 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         or _value(cmd.args(), "-a")
         or "--arg-file" in " ".join(cmd.args())
     ):
-        inner_argv.append("$ARGUMENTS_FROM_THE_PIPE")  # or from the file -a names
-        dynamic = True
+        if replace is not None and any(replace in w for w in inner_argv[1:]):
+            unknown = [replace in w for w in inner_argv]  # -I{}: the names go where {} is
+            inner_argv = [w.replace(replace, "$ARGUMENTS_FROM_THE_PIPE") for w in inner_argv]
+        else:
+            inner_argv.append("$ARGUMENTS_FROM_THE_PIPE")  # or from the file -a names
+            dynamic = True
     searched = cmd.upstream and unwrap(cmd.upstream[-1], []).name in ("find", "fd", "fdfind")
     if searched and inner_argv[0].rsplit("/", 1)[-1] in ("rm", "srm") and "-r" not in inner_argv:
         inner_argv.insert(1, "-r")  # deleting what a search of a tree finds: a recursive delete
     inner = dataclasses.replace(cmd.shifted(start).with_argv(inner_argv), redirects=())
     if dynamic:
         inner = dataclasses.replace(inner, dynamic=(*inner.dynamic[:-1], True))
+    elif unknown:
+        marks = tuple(a or b for a, b in zip(inner.dynamic, unknown, strict=False))
+        inner = dataclasses.replace(inner, dynamic=marks)
     if inner.name in DELETERS and any(
         c.name == "find" and any(paths.is_protected(ctx.resolve(a)) for a in _find_roots(c))
         for c in cmd.upstream

@@ -1,12 +1,14 @@
 """Rules for git commands that throw work away, rewrite history or run code.
 
 Pushes that force or delete on the remote, pushes to a URL that is not a configured remote,
-history rewrites (``rebase``, ``commit --amend``, ``filter-branch``/``filter-repo``,
+history rewrites beyond the reach of the reflog (``filter-branch``/``filter-repo``,
 ``update-ref -d``, expiring the reflog), commands that discard uncommitted or stashed work,
 and configuration that makes git run a program (``core.hooksPath``, ``core.sshCommand``,
 ``core.pager``, ``alias.* = !…``, global settings) all ask. Everything else git does stays in
 the repository and runs without asking (the subcommands listed in
-:mod:`workset.safety.rules.known`).
+:mod:`workset.safety.rules.known`): a local ``rebase`` or ``commit --amend`` keeps the old
+commits in the reflog, and what would publish the rewrite (a force push) is judged as the push
+it is; ``git clean -X`` deletes only what ``.gitignore`` declares generated.
 """
 
 from __future__ import annotations
@@ -40,6 +42,15 @@ _SHARED_BRANCH = re.compile(r"^(main|master|trunk|develop|development|production
 
 
 _WORLD_WRITABLE = re.compile(r"^(/tmp|/var/tmp|/dev/shm)(/|$)")
+_HOST_KEYS_OFF = re.compile(
+    r"StrictHostKeyChecking[= ]+(no|off)|UserKnownHostsFile[= ]+/dev/null", re.IGNORECASE
+)
+# Commands git runs for a filter, a diff or a merge driver (filter.lfs.smudge, diff.x.textconv).
+_DRIVER_KEY = re.compile(r"filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)|"
+                         r"merge\..+\.driver|core\.gitproxy")  # fmt: skip
+# Shell code that keeps or sends what it is given (a file written, a request, a socket).
+_KEEPS = re.compile(r">|\btee\b|\bcurl\b|\bwget\b|\bnc\b|/dev/(tcp|udp)|\bscp\b|\bmail\b|"
+                    r"\bsendmail\b|\bssh\b")  # fmt: skip
 _COMMAND_KEYS = frozenset({"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor",
                            "core.askpass", "sequence.editor", "diff.external", "gpg.program",
                            "credential.helper"})  # fmt: skip
@@ -56,8 +67,14 @@ def _exec_key(key: str, value: str = "") -> bool:
 
 def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """The findings of one git command; work thrown away in a repository outside the
-    workspace (``git -C ~/other reset --hard``) is another project's work, and is denied."""
+    workspace (``git -C ~/other reset --hard``) is another project's work, and is denied, and
+    any other change there (``git --work-tree=.. add -A`` stages the home) asks."""
     elsewhere = None if ctx.cwd is None or known.inside(ctx.cwd, ctx) else ctx.cwd
+    other = _repository(cmd, ctx)
+    sub = known.subcommand(cmd)[0]
+    if other is not None and sub not in _READS:
+        yield _ask("git-elsewhere", f"git {sub} works on {other}, outside the workspace",
+                   "a human must confirm, or work in the workspace's own repository")  # fmt: skip
     for finding in _git_findings(cmd, ctx):
         yield finding
         if isinstance(finding, Finding) and finding.rule in _DISCARDS:
@@ -72,6 +89,16 @@ def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 _DISCARDS = frozenset({"git-reset-hard", "git-clean", "git-discard", "git-delete-ref"})
+# Subcommands that only read the repository they are pointed at.
+_READS = frozenset({"status", "log", "diff", "show", "blame", "grep", "ls-files", "ls-tree",
+                    "rev-parse", "describe", "shortlog", "branch", "tag", "remote", "reflog",
+                    "cat-file", "show-ref", "for-each-ref", "count-objects", "rev-list",
+                    "merge-base", "name-rev", "whatchanged", "check-ignore", "version",
+                    "help", "fetch", ""})  # fmt: skip
+
+
+def _own_repository(cmd: Cmd, ctx: Context) -> bool:
+    return _repository(cmd, ctx) is None and (ctx.cwd is None or known.inside(ctx.cwd, ctx))
 
 
 def _repository(cmd: Cmd, ctx: Context) -> str | None:
@@ -108,6 +135,7 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     flags, operands = parse_flags(rest)
     words = [w for _, w in operands]
     yield from _commands_run(sub, rest)
+    yield from _output_files(sub, rest)
     if sub == "remote" and words[:1] in (["add"], ["set-url"]) and len(words) > 2:
         ctx.remotes.add(words[1])  # a push to it later in the line goes to that URL
     staged = [w for w in words if is_secret(w)] if sub == "add" else []
@@ -145,7 +173,12 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif sub == "reset" and "--hard" in flags:
         yield _ask("git-reset-hard", "git reset --hard throws away uncommitted work",
                    "commit or stash first, or confirm")  # fmt: skip
-    elif sub == "clean" and flags & {"f", "--force"} and not flags & {"n", "--dry-run"}:
+    elif (
+        sub == "clean"
+        and flags & {"f", "--force"}
+        and not flags & {"n", "--dry-run"}
+        and not ("X" in flags and "x" not in flags and _own_repository(cmd, ctx))
+    ):  # -X: only what .gitignore declares generated, in the workspace's own repository
         yield _ask("git-clean", "git clean -f deletes untracked files for good",
                    "list them with git clean -n first")  # fmt: skip
     elif (sub == "checkout" and ("--" in rest or words[:1] == ["."] or "f" in flags)) or (
@@ -153,10 +186,6 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     ):
         yield _ask("git-discard", f"git {sub} overwrites uncommitted changes in the files",
                    "commit or stash them first, or confirm")  # fmt: skip
-    elif sub == "rebase" and not flags & {"--abort", "--continue", "--skip", "--quit"}:
-        yield _history(f"git rebase {' '.join(rest)}".strip())
-    elif sub == "commit" and "--amend" in flags:
-        yield _history("git commit --amend")
     elif (sub == "filter-branch" and {"--all", "--branches"} & set(rest)) or (
         sub == "filter-repo" and "--force" in flags
     ):
@@ -322,6 +351,27 @@ def _push(flags: set[str], words: list[str], *, fresh: bool = False) -> Iterator
         )
 
 
+_OUTPUT_OPTIONS = {"log": ("--output",), "diff": ("--output",), "show": ("--output",),
+                   "format-patch": ("-o", "--output-directory", "--output"),
+                   "archive": ("-o", "--output"), "shortlog": ("--output",)}  # fmt: skip
+
+
+def _output_files(sub: str, rest: list[str]) -> Iterator[Result]:
+    """``git log --output=FILE --format=TEXT``: git writes that file, with text the line
+    chose, so the write is judged as a redirection of that text would be."""
+    options = _OUTPUT_OPTIONS.get(sub, ())
+    text = next((w.split("=", 1)[1].removeprefix("format:").removeprefix("tformat:")
+                 for w in rest if w.startswith(("--format=", "--pretty="))), "")  # fmt: skip
+    for index, word in enumerate(rest):
+        option, equals, value = word.partition("=")
+        if option not in options:
+            continue
+        target = value if equals else (rest[index + 1] if index + 1 < len(rest) else "")
+        if target and target != "-":
+            yield Cmd(argv=("printf", "%s\\n", text), redirects=((">", target),),
+                      dynamic=(False, False, False))  # fmt: skip
+
+
 def _history(what: str) -> Finding:
     return _ask("git-rewrite", f"{what} rewrites commits that may already be shared",
                 "make a new commit instead, or confirm")  # fmt: skip
@@ -345,6 +395,9 @@ def _config(flags: set[str], words: list[str], ctx: Context) -> Iterator[Result]
         return
     if words[:1] and words[0].lower() == "core.hookspath" and _project_hooks(value, ctx):
         return  # hooks kept in the repository are the project's code, like its Makefile
+    rewrite = re.fullmatch(r"url\.(.+)\.(push)?insteadof", words[0].lower()) if words else None
+    if rewrite and value and _host(rewrite.group(1)) == _host(value):
+        return  # this repository reaches the same host by another protocol (https for ssh)
     if words and not reading and _exec_key(words[0], value):
         yield _ask("git-config-exec", f"git config {words[0]} makes git run a program",
                    "a human must confirm")  # fmt: skip
@@ -373,6 +426,14 @@ def _configured_command(key: str, value: str, *, everywhere: bool = False) -> It
             "on this machine to another address, whose code or credentials prompts are then "
             "trusted as the real ones; rewrite the URL of this repository's remote instead",
         )
+    if everywhere and key == "core.sshcommand" and _HOST_KEYS_OFF.search(value):
+        yield Finding(
+            "ssh-host-keys-off",
+            "deny",
+            f"git config --global core.sshCommand {value} makes every repository's ssh stop "
+            "checking who the other host is, from now on, so a machine in the middle goes "
+            "unnoticed; add the host's key to known_hosts instead",
+        )
     if everywhere and key in ("core.hookspath", "core.fsmonitor") and not builtin:
         yield Finding(
             "git-global-hooks",
@@ -398,9 +459,17 @@ def _configured_command(key: str, value: str, *, everywhere: bool = False) -> It
             "whatever anyone on the machine puts in a directory they can all write; keep hooks "
             "in the repository (.githooks) instead",
         )
-    elif key.startswith("alias.") and value.startswith("!"):
+    if key == "credential.helper" and value.startswith("!") and _KEEPS.search(value):
+        yield Finding(
+            "credential-capture",
+            "deny",
+            "a credential helper written as shell code receives every user name and password "
+            "git asks for, and this one keeps or sends them elsewhere; use the platform's "
+            "helper (osxkeychain, libsecret, manager) or gh auth setup-git",
+        )
+    if key.startswith("alias.") and value.startswith("!"):
         yield Nested(value[1:])
-    elif key in _COMMAND_KEYS and value:
+    elif (key in _COMMAND_KEYS or _DRIVER_KEY.fullmatch(key)) and value:
         yield Nested(value.lstrip("!"))
 
 

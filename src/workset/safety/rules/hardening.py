@@ -1,10 +1,12 @@
 """Rules for what switches off the machine's defences.
 
 Turning off address-space randomisation or ptrace protection (``sysctl -w
-kernel.randomize_va_space=0``), SELinux (``setenforce 0``), the firewall (``ufw disable``) or
-the audit and confinement services, and making a root-owned or system program setuid
-(``chown root X && chmod 4755 X``, ``chmod u+s /bin/bash``) only ever open the machine to
-others; they are denied. Other kernel settings ask; reading them runs.
+kernel.randomize_va_space=0``), SELinux (``setenforce 0``), the firewall (``ufw disable``),
+macOS's integrity protection and Gatekeeper (``csrutil disable``, ``spctl --master-disable``)
+or the audit and confinement services (``aa-teardown``, ``auditctl -e 0``), and making a
+root-owned or system program setuid (``chown root X && chmod 4755 X``, ``chmod u+s /bin/bash``)
+only ever open the machine to others; they are denied. Other kernel settings ask; reading them
+runs.
 """
 
 from __future__ import annotations
@@ -90,6 +92,50 @@ def defence_file(path: str, text: str) -> Finding | None:
 def _setenforce(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.args()[:1] in (("0",), ("Permissive",), ("permissive",)):
         yield _off("setenforce 0")
+
+
+# macOS and Linux switches whose "off" words disable a protection: System Integrity
+# Protection, Gatekeeper, the application firewall, AppArmor, the audit system.
+_SWITCHES_OFF = {
+    "csrutil": (("disable",), ("authenticated-root", "disable")),
+    "spctl": (("--master-disable",), ("--global-disable",), ("--disable",)),
+    "socketfilterfw": (("--setglobalstate", "off"),),
+    "aa-teardown": ((),),
+    "auditctl": (("-e", "0"), ("-D",)),
+    "aa-disable": None,
+    "aa-complain": None,
+}
+
+
+_TRUST_VERBS = {"security": "add-trusted-cert", "trust": "anchor", "certutil": "-A"}
+
+
+def _trusted_root(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``security add-trusted-cert -r trustRoot``, ``trust anchor FILE``, ``certutil -A -t C``:
+    a certificate every TLS connection of the machine (or the browser) then trusts."""
+    args = cmd.args()
+    words = [a for a in args if not a.startswith("-")]
+    adds = (
+        (cmd.name == "security" and words[:1] == ["add-trusted-cert"])
+        or (cmd.name == "trust" and words[:1] == ["anchor"] and "--remove" not in args)
+        or (cmd.name == "certutil" and "-A" in args and any("C" in a for a in args))
+    )
+    if adds:
+        yield Finding(
+            "trusted-root",
+            "deny",
+            f"{cmd.name} {_TRUST_VERBS[cmd.name]} makes the machine trust a new root "
+            "certificate, so whoever holds its key can read and change every TLS connection; "
+            "pass the certificate to the one tool that needs it (--cacert) instead",
+        )
+
+
+def _switched_off(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``csrutil disable``, ``spctl --master-disable``, ``aa-teardown``, ``auditctl -e 0``."""
+    forms = _SWITCHES_OFF[cmd.name]
+    args = cmd.args()
+    if forms is None or any(args[: len(form)] == form for form in forms):
+        yield _off(f"{cmd.name} {' '.join(args)}".strip())
 
 
 def _iptables(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -215,6 +261,8 @@ HANDLERS: dict[str, Handler] = {
     },
     "sysctl": _sysctl,
     "setenforce": _setenforce,
+    **{n: _switched_off for n in _SWITCHES_OFF},
+    **{n: _trusted_root for n in ("security", "trust", "certutil")},
     "ufw": _ufw,
     **{n: _iptables for n in ("iptables", "ip6tables", "iptables-nft", "nft")},
     "systemctl": _services,

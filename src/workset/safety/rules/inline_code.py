@@ -82,7 +82,7 @@ _WRITE_ANY = re.compile(
     r"\b(writeFile(Sync)?|appendFile(Sync)?|File\.write|file_put_contents|fwrite|"
     r"createWriteStream|Deno\.write\w*|Bun\.write)\b|open\s*\(?[^)]*['\"][+]?[>wa]"
 )
-_AWK_PIPE = re.compile(r"""("[^"]*"|'[^']*')\s*\|\s*getline|\|\s*("[^"]*"|'[^']*')""")
+_AWK_PIPE = re.compile(r"""("[^"]*"|'[^']*')\s*\)*\s*\|\s*getline|\|\s*("[^"]*"|'[^']*')""")
 _SOCKET = re.compile(
     r"\b(socket|Socket|fsockopen|TCPSocket|UDPSocket|net\.connect|net\.Socket|IO::Socket|"
     r"LWP|HTTP::Tiny|Net::HTTP|curl_exec|https?\.request|fetch\s*\(|XMLHttpRequest)|"

@@ -30,7 +30,18 @@ import re
 from collections.abc import Callable
 
 from workset.safety import paths
-from workset.safety.rules import known_archives, known_data, known_tools, network, system
+from workset.safety.rules import (
+    clones,
+    known_archives,
+    known_data,
+    known_tools,
+    network,
+    option_commands,
+    resources,
+    scanners,
+    system,
+    typosquat,
+)
 from workset.safety.rules.base import (
     Cmd,
     Context,
@@ -85,9 +96,13 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
     check = _SPECIAL.get(name)
     if check is not None:
         return check(cmd, ctx)
-    if system.simulated(cmd):
+    if system.simulated(cmd) or system.declared_install(cmd, ctx):
         return None
     allowed = SUBCOMMANDS.get(name)
+    if name == "git" and subcommand(cmd)[0] == "secrets":
+        return scanners.git_secrets(subcommand(cmd)[1])
+    if name == "git" and subcommand(cmd)[0] == "clone":
+        return clones.git_clone(subcommand(cmd)[1], cmd, ctx)
     if allowed is not None:
         sub, _ = subcommand(cmd)
         if sub in allowed:
@@ -140,6 +155,8 @@ def _writer(cmd: Cmd, ctx: Context) -> Finding | None:
     if name == "dd":
         target = next((a.split("=", 1)[1] for a in cmd.args() if a.startswith("of=")), None)
         operands = [(1, target)] if target is not None else []
+    if name == "mv" and len(operands) >= 2 and known_tools.is_trash(ctx.resolve(operands[-1][1])):
+        operands = operands[:-1]  # mv build/ ~/.Trash/: thrown away, and recoverable from there
     if name in ("cp", "install", "ln", "rsync") and len(operands) >= 2:
         if name == "rsync" and any(":" in w.split("/", 1)[0] for _, w in operands):
             return None  # a remote copy: the network rule asks
@@ -255,7 +272,47 @@ def _package_runner(cmd: Cmd, ctx: Context) -> Finding | None:
     tool, fetched = network.package_runner(cmd)
     if tool is None:
         return fetched
+    if tool.name in option_commands.WRAPPED_BY_RUNNERS:
+        return None  # judged in full as the command it stands for
+    if tool.name in _RUNNER_PROJECT and tool.name not in PROJECT:
+        words = [a for a in tool.args() if not a.startswith("-")]
+        if _RUNNER_EFFECTS & set(words[:2]):
+            return unknown_program(f"{tool.name} {words[0]}", " (it installs or publishes)")
+        return None  # npx playwright test: the project's own test runner, linter or bundler
     return vouch(tool, ctx)
+
+
+# Development tools a runner finds in node_modules that only build, check or test the project
+# (not the ones that run a command given to them, delete, serve or publish).
+_RUNNER_PROJECT = frozenset({"tsc", "eslint", "prettier", "jest", "vitest", "mocha", "webpack",
+                             "vite", "rollup", "esbuild", "playwright", "cypress", "stylelint",
+                             "biome", "tailwindcss", "postcss", "babel", "svelte-check",
+                             "vue-tsc", "ava", "c8", "nyc", "markdownlint", "depcheck", "knip",
+                             "tsup", "typedoc", "lint-staged", "husky", "nx", "turbo", "next",
+                             "nuxt", "astro", "ng", "storybook"})  # fmt: skip
+_RUNNER_EFFECTS = frozenset({"install", "publish", "deploy", "release", "login", "logout",
+                             "upload"})  # fmt: skip
+
+
+def _tool_runner(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``uvx ruff check .``, ``pipx run black .``: a popular Python project tool (on the list
+    the typosquat rule guards) fetched from the official index and run on the workspace is
+    judged as that tool; any other package, or extra packages (``--with``), asks."""
+    start = 1 if cmd.name == "uvx" else 2
+    words = list(cmd.args()[start - 1 :])
+    if cmd.name != "uvx" and cmd.args()[: start - 1] not in (("run",), ("tool",)):
+        return unknown_program(cmd.argv[0])
+    if cmd.name == "uv" and cmd.args()[:2] != ("tool", "run"):
+        return unknown_program("uv tool")
+    if cmd.name == "uv":
+        words, start = words[1:], 3
+    while words and words[0] in ("-q", "--quiet", "--isolated"):
+        words, start = words[1:], start + 1
+    tool = re.split(r"[=@<>]", words[0], maxsplit=1)[0].lower() if words else ""
+    if not tool or any(cmd.dynamic) or tool not in typosquat.TRUSTED_PYPI or tool not in PROJECT:
+        return unknown_program(f"{cmd.name} {tool}".strip(), " (a package fetched and run)")
+    shifted = cmd.shifted(start)
+    return vouch(shifted.with_argv([tool, *shifted.args()]), ctx)
 
 
 def _network_client(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -300,11 +357,14 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
         for n in ("curl", "wget", "http", "https", "xh", "ping", "ping6", "dig", "nslookup", "host")
     },
     **{n: _package_runner for n in ("npx", "bunx")},
-    **{n: _network_client for n in ("gh", "glab")},  # forge reads pass, the rest the network asks
+    **{n: _tool_runner for n in ("uvx", "pipx")},
+    **{n: clones.gh_clone for n in ("gh", "glab")},  # forge reads pass, the rest the network asks
     "ssh": _network_client,  # ssh -G only prints its settings; any other call asks as network
     "cpio": known_archives.cpio,
     **known_tools.VOUCHERS,
     **known_data.VOUCHERS,
+    **scanners.VOUCHERS,
+    **resources.VOUCHERS,
 }
 
 

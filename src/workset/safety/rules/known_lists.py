@@ -38,7 +38,7 @@ READ_ONLY = frozenset(
         "tokei", "shellcheck", "hadolint", "yamllint", "jsonlint", "actionlint", "diffstat",
         "colordiff", "wdiff", "dos2unix", "unix2dos", "envsubst", "gzip", "gunzip", "bzip2",
         "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
-        "sysctl",
+        "sysctl", "bat", "batcat", "delta", "pbcopy", "wl-copy", "glow", "mdcat", "hexyl",
     }
 )  # fmt: skip
 WRITERS = frozenset(
@@ -110,10 +110,13 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                          "list", "clean", "pack", "new", "sln", "watch"}),
     "bundle": frozenset({"install", "exec", "list", "show", "check", "outdated", "config"}),
     "gem": frozenset({"list", "search", "info", "contents", "which", "environment", "spec"}),
-    "conda": frozenset({"list", "info", "search", "env", "--version"}),
+    "conda": frozenset({"list", "info", "search", "env", "--version", "activate", "deactivate"}),
+    "jupyter": frozenset({"nbconvert", "kernelspec", "--version", "--paths", "execute"}),
     "brew": frozenset({"list", "info", "search", "--version", "deps", "outdated", "config",
                        "doctor", "leaves", "uses", "desc", "home", "--prefix"}),
     "apt": frozenset({"list", "search", "show", "policy", "depends", "rdepends", "changelog"}),
+    "csrutil": frozenset({"status"}),
+    "spctl": frozenset({"--status", "--assess", "-a"}),
     "apt-cache": frozenset({"search", "show", "policy", "depends", "rdepends", "madison",
                             "showpkg", "pkgnames", "stats"}),
     "dpkg": frozenset({"-l", "-L", "-s", "-S", "--list", "--listfiles", "--status",
@@ -175,7 +178,7 @@ JUDGED_BY_FAMILY = frozenset(
         "docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc",
         "helm", "terraform", "tofu", "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az",
         "psql", "mysql", "mariadb", "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd",
-        "clickhouse-client", "osascript", "mount", "umount",
+        "clickhouse-client", "osascript", "mount", "umount", "hyperfine",
     }
 )  # fmt: skip
 

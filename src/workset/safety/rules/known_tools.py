@@ -132,7 +132,29 @@ def _rclone(cmd: Cmd, ctx: Context) -> Finding | None:
     return None
 
 
+_TRASH = re.compile(r"^~/(\.Trash|\.local/share/Trash/files)(/|$)")
+
+
+def is_trash(path: str) -> bool:
+    """The user's trash: what is moved there can be taken back."""
+    return bool(_TRASH.match(path))
+
+
+def _trash(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``trash-put old/``, ``gio trash x``: workspace files moved to the trash, recoverable."""
+    args = cmd.args()[1:] if cmd.name == "gio" else cmd.args()
+    if cmd.name == "gio" and cmd.args()[:1] != ("trash",):
+        return unknown_program(cmd.argv[0])
+    for index, word in enumerate(args, start=len(cmd.args()) - len(args) + 1):
+        if word.startswith("-"):
+            continue
+        if cmd.is_dynamic(index) or not paths.in_workspace(ctx.resolve(word), ctx.workspace):
+            return outside(word, cmd.name)
+    return None
+
+
 VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {
+    **{n: _trash for n in ("trash-put", "trash", "gio", "gtrash", "rmtrash")},
     "fc": _fc,
     **{n: _shell_setup for n in SHELL_SETUP if n not in ("conda",)},
     "rclone": _rclone,

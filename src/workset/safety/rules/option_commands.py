@@ -18,6 +18,7 @@ import itertools
 import re
 from collections.abc import Iterator
 
+from workset.safety.rules import network
 from workset.safety.rules.base import (
     Cmd,
     Context,
@@ -145,8 +146,61 @@ def _run_by_runner(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield Nested(requote(inner), deny_only=True)
 
 
+def _run_by_package_runner(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``npx rimraf ~``, ``npx cross-env A=1 rm -rf ~``: the tool a runner finds, judged for
+    what it would be denied for run directly."""
+    tool, _ = network.package_runner(cmd)
+    if tool is not None:
+        judged = tool.name in WRAPPED_BY_RUNNERS  # rimraf, cross-env: judged as what they run
+        words = ['"${RUN_TIME_VALUE}"' if tool.is_dynamic(i) else requote([w])
+                 for i, w in enumerate(tool.argv)]  # fmt: skip
+        yield Nested(" ".join(words), deny_only=not judged)
+
+
+# hyperfine's options: those whose value is a command, a file it writes, or another value.
+_BENCH_COMMANDS = frozenset({"-p", "--prepare", "-c", "--cleanup", "-s", "--setup",
+                             "--conclude"})  # fmt: skip
+_BENCH_EXPORTS = frozenset({"--export-json", "--export-csv", "--export-markdown",
+                            "--export-asciidoc", "--export-orgmode", "--output"})  # fmt: skip
+_BENCH_VALUES = frozenset({"-w", "--warmup", "-r", "--runs", "-m", "--min-runs", "-M",
+                           "--max-runs", "-n", "--command-name", "-S", "--shell", "-u",
+                           "--time-unit", "--style", "--sort", "-i", "--ignore-failure",
+                           "-P", "--parameter-scan", "-L", "--parameter-list", "-D",
+                           "--parameter-step-size", "--input"})  # fmt: skip
+
+
+def _benchmark(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``hyperfine --warmup 3 'python3 bench.py'``: each command it times runs as if written
+    here, and so do its setup and cleanup commands; its exports are files it writes."""
+    args = cmd.args()
+    index = 0
+    while index < len(args):
+        word = args[index]
+        option, equals, value = word.partition("=")
+        value = value if equals else (args[index + 1] if index + 1 < len(args) else "")
+        step = 1 if equals or not word.startswith("-") else 2
+        if option in _BENCH_COMMANDS:
+            yield Nested(value)
+        elif option in _BENCH_EXPORTS:
+            yield Cmd(argv=(":",), redirects=((">", value),), dynamic=(False,))
+        elif option in _BENCH_VALUES:
+            pass
+        elif word.startswith("-"):
+            step = 1
+        else:
+            yield Nested(word)
+        index += step
+
+
+# Tools a runner finds that stand for a command judged in full (rm -rf, env).
+WRAPPED_BY_RUNNERS = frozenset({"rimraf", "del-cli", "cross-env"})
+
+
 HANDLERS: dict[str, Handler] = {
     **{name: _run_by_runner for name in _RUNNERS},
+    "npx": _run_by_package_runner,
+    "hyperfine": _benchmark,
+    "bunx": _run_by_package_runner,
     **{
         name: _run_by_option
         for name in (*_COMMAND_OPTIONS, "ssh", "scp", "sftp", "autossh", "less", "more", "most")

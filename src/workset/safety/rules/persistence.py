@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
+from workset.safety.rules import launchd
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, requote
 from workset.safety.rules.static import static_output
 
@@ -271,6 +272,20 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif any(re.search(r"/(systemd|autostart)/|\.desktop$", ctx.resolve(p)) for p in places):
         found = re.findall(r"^\s*Exec\w*=[-@+!:]*(.*)$", text, flags=re.MULTILINE)
         text = "\n".join(found)
+    elif any(launchd.is_plist(ctx.resolve(p)) for p in places):
+        disguised = launchd.disguised_label(text)
+        if disguised is not None:
+            yield disguised
+        text = launchd.command_of(text)
+    own = _own_program(text, ctx)
+    if own is not None:
+        yield Finding(
+            "persistence-installed",
+            "deny",
+            f"the line writes {own} and then leaves it to run by itself later (at login, at "
+            "boot, on a schedule): it installs a program, which an agent never does; leave it "
+            "in the workspace and ask the user to install it",
+        )
     if hooks and not text.strip():
         yield persistence(f"writes {hooks[0]}, a hook, with text not known here, which runs "
                           "by itself later")  # fmt: skip
@@ -279,6 +294,17 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield payload
     if text.strip():
         yield Nested(text, later=True)
+
+
+def _own_program(text: str, ctx: Context) -> str | None:
+    """A program the line itself wrote (copied, downloaded) that ``text`` runs."""
+    for line in _code_lines(text):
+        words = line.replace("&", " ").replace(";", " ").split()
+        for word in words[:3]:
+            word = "~/" + word[4:] if word.startswith("./~/") else word  # '~/x' echoed: ~ there
+            if word.startswith(("/", "~", "./")) and ctx.wrote(word):
+                return word
+    return None
 
 
 def written_text(cmd: Cmd, *, fed: bool) -> str:

@@ -91,8 +91,34 @@ def _insecure(key: str, value: str) -> Finding | None:
 def insecure_variable(name: str, value: str) -> Finding | None:
     """``export PIP_INDEX_URL=http://…``, ``GOSUMDB=off``: the variable form of a setting."""
     if _REGISTRY_VARIABLES.match(name) or name.lower() in _UNCHECKED:
-        return _insecure(name, value)
+        return _insecure(name, value) or _foreign_index(name, value)
     return None
+
+
+# The ecosystems' own indexes (and go's "direct", which fetches from the module's own host).
+_OFFICIAL = re.compile(
+    r"^(https://(pypi\.org|files\.pythonhosted\.org|registry\.npmjs\.org|"
+    r"registry\.yarnpkg\.com|proxy\.golang\.org|index\.crates\.io)(/|$)|direct$|off$|"
+    r"https?://(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$))",  # or one on this machine
+    re.IGNORECASE,
+)
+
+
+def _foreign_index(key: str, value: str) -> Finding | None:
+    """A registry or index on another host than the ecosystem's own (``PIP_EXTRA_INDEX_URL=
+    https://…``, ``registry=https://…`` in ``.npmrc``): every install that follows may take its
+    packages from there, where a package named like an internal one can win."""
+    registry = _REGISTRY_KEYS.match(key.strip()) or _REGISTRY_VARIABLES.match(key.strip())
+    values = [v.strip().strip("'\"") for v in value.split(",") if v.strip()]
+    if not registry or all(_OFFICIAL.match(v) for v in values):
+        return None
+    return Finding(
+        "package-index",
+        "ask",
+        f"{key.strip()}={value.strip()} makes the installs that follow take packages from that "
+        "index (an internal name can lose to a public one there: dependency confusion); a human "
+        "must confirm the index",
+    )
 
 
 _INDEX_OPTIONS = ("-i", "--index-url", "--extra-index-url", "--registry", "--index",
@@ -144,7 +170,7 @@ def _config_set(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if len(rest) >= 2 and "=" not in rest[0]:
             pairs.append((rest[0], rest[1]))
         for key, value in pairs:
-            found = _insecure(key, value)
+            found = _insecure(key, value) or _foreign_index(key, value)
             if found is not None:
                 yield found
                 return
@@ -184,7 +210,7 @@ def _written_settings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if text is None or not any(_CONFIG_FILE.search(ctx.resolve(p)) for p in places):
         return
     for key, value in _SETTING.findall(text):
-        found = _insecure(key, value)
+        found = _insecure(key, value) or _foreign_index(key, value)
         if found is not None:
             yield found
             return

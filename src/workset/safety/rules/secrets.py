@@ -1,10 +1,9 @@
-"""Rules for secrets and for the record of what ran: reading keys and credentials, dumping the
-environment, and wiping shell history.
+"""Rules for secrets: reading keys and credentials, and dumping or searching the environment.
 
 Reading a secret asks (a person should see that the agent wants its SSH key); reading one and
 reaching the network in the same line is exfiltration and is denied (see
-:func:`workset.safety.commands.analyze_command`). Wiping history or pointing it at
-``/dev/null`` is only ever done to hide what ran, so it is denied.
+:func:`workset.safety.commands.analyze_command`). Wiping the record of what ran is
+:mod:`~workset.safety.rules.records`.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules import keytools
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.base import Cmd, Context, Finding
 
 _SECRET_FILE = re.compile(
     r"(^|/)("
@@ -56,6 +55,15 @@ _SECRET_DIRS = frozenset(
         "~/.local/share/keyrings",
         "~/.mozilla",
         "~/.config/google-chrome",
+        "~/.config/chromium",
+        "~/.config/BraveSoftware",
+        "~/.thunderbird",
+        "~/Library/Cookies",
+        "~/Library/Safari",
+        "~/Library/Keychains",
+        "~/Library/Application Support/Google/Chrome",
+        "~/Library/Application Support/Firefox",
+        "~/snap/firefox",
         "/root",
         "/etc/ssh",
     }
@@ -73,27 +81,6 @@ _SYSTEM_SECRETS = re.compile(
     r"^/(var/)?run/secrets/."  # container and cluster secrets mounted into this machine
 )
 _GLOBLESS = re.compile(r"[^*?\[{]*")
-# Shell and REPL history, whichever shell keeps it: bash/zsh/python dot files, fish, nushell,
-# atuin, PowerShell, the ``.zsh_sessions`` of macOS.
-HISTORY_FILE = re.compile(
-    r"(^|/)\.([a-z_]*_history|histfile|lesshst|zhistory|viminfo)$|(^|/)fish/fish_history$|"
-    r"(^|/)nushell/history\.(txt|sqlite3)$|(^|/)atuin/history\.db$|"
-    r"(^|/)ConsoleHost_history\.txt$|(^|/)\.(bash|zsh)_sessions(/|$)"
-)
-_SYSTEM_RECORD = re.compile(r"^/var/log/.|^/(var/)?run/utmp$")
-
-
-def erases_record(path: str, ctx: Context) -> bool:
-    """Emptying or deleting ``path`` erases a record of what ran: shell history or logs.
-
-    A file named like history inside the workspace (``./tmp/.bash_history``, a fixture) is
-    the project's own file, not the user's history.
-    """
-    if _SYSTEM_RECORD.match(path):
-        return True
-    return bool(HISTORY_FILE.search(path)) and not paths.in_workspace(path, ctx.workspace)
-
-
 LISTING = frozenset({"ls", "stat", "du", "file", "test", "[", "[[", "tree", "mkdir", "cd", "df",
                       "rm", "rmdir", "unlink", "touch", "chmod", "chown", "chgrp", "shred",
                       "pushd", "mv", "find", "history", "unset", "export", "declare"})  # fmt: skip
@@ -119,6 +106,8 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     found: list[str] = [t for op, t in cmd.redirects if op in ("<", "<>") and is_secret(t)]
     if dumps_environment(cmd) or _jq_environment(cmd) == "all":
         found.append("the environment")
+    elif _inspects(cmd) and any(".Config.Env" in a or ".Env" in a for a in cmd.args()):
+        found.append("a container's environment")
     args = _after_pattern(cmd) if name in _NOT_PATHS else list(cmd.args())
     if name in ("cp", "install", "ln", "rsync") and len(args) > 1:
         args = args[:-1]  # the destination is written, not read
@@ -298,7 +287,13 @@ REVEALERS = frozenset({"cat", "tac", "head", "tail", "less", "more", "most", "ba
 # Trees that hold nothing but keys and credentials: packing or copying one copies them.
 _KEY_TREES = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.password-store", "~/.azure",
                         "~/.config/gcloud", "~/.local/share/keyrings", "~/Library/Keychains",
-                        "/root/.ssh", "/etc/ssh"})  # fmt: skip
+                        "/root/.ssh", "/etc/ssh",
+                        # browser and mail profiles: saved logins, cookies, session tokens
+                        "~/.mozilla", "~/.config/google-chrome", "~/.config/chromium",
+                        "~/.config/BraveSoftware", "~/.thunderbird", "~/Library/Cookies",
+                        "~/Library/Application Support/Google/Chrome",
+                        "~/Library/Application Support/Firefox", "~/Library/Safari",
+                        "~/snap/firefox"})  # fmt: skip
 
 
 def in_key_tree(path: str) -> bool:
@@ -367,6 +362,15 @@ def dumps_environment(cmd: Cmd) -> bool:
         (), ("-p",), ("-x",), ("-px",), ("-xp",))  # fmt: skip
 
 
+def _inspects(cmd: Cmd) -> bool:
+    """``docker inspect NAME``: a container's settings, its environment (and the keys passed
+    with ``-e``) among them; searched for credentials, it prints them."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    return cmd.name in ("docker", "podman", "nerdctl") and (
+        words[:1] == ["inspect"] or words[:2] == ["container", "inspect"]
+    )
+
+
 # jq's view of the environment: ``$ENV``/``env`` whole, or one variable (``env.HOME``).
 _JQ_ENV = re.compile(r"(\$ENV|(?<![\w$.])env)\b(\s*\.\s*(\w+)|\s*\[\s*\"(\w+)\"\s*\])?")
 
@@ -392,8 +396,10 @@ def _jq_environment(cmd: Cmd) -> str:
 def environment_searched(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
     """The environment searched for its credentials (``env | grep -i token``, jq's ``$ENV |
     with_entries(select(.key | test("KEY")))``): that prints the secrets themselves."""
-    dumped = any(dumps_environment(c) or _SYSTEM_SECRETS.match(c.argv[-1] if c.argv else "")
-                 for c in cmd.upstream)  # fmt: skip
+    dumped = any(
+        dumps_environment(c) or _inspects(c) or _SYSTEM_SECRETS.match(c.argv[-1] if c.argv else "")
+        for c in cmd.upstream
+    )
     searched = dumped and cmd.name in _GREPS and _greps_secrets(cmd, matching_all=False)
     if searched or _jq_environment(cmd) == "secret":
         yield Finding(
@@ -435,61 +441,3 @@ def exfiltration(what: str) -> Finding:
         f"{what} and reaches the network in the same command, which can send it away; "
         "never send credentials anywhere — ask the user to do it if it is truly needed",
     )
-
-
-def wipe(what: str) -> Finding:
-    return Finding(
-        "history-wipe",
-        "deny",
-        f"{what} erases the record of what ran, which only ever hides it; leave shell history "
-        "and logs alone",
-    )
-
-
-def _history(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    args = cmd.args()
-    if any(a.startswith("-") and set(a[1:]) & set("cdw") for a in args):
-        yield wipe(f"history {' '.join(args)}")
-
-
-def _unset(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    if "HISTFILE" in cmd.args():
-        yield wipe("unset HISTFILE")
-
-
-def _set(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    args = cmd.args()
-    if "+o" in args and "history" in args:
-        yield wipe("set +o history")
-
-
-_JOURNAL_WIPES = ("--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush",
-                  "--relinquish-var", "--smart-relinquish-var", "--setup-keys")  # fmt: skip
-
-
-def _journal(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    """journalctl --vacuum-*/--rotate and dmesg --clear change the system's logs."""
-    args = cmd.args()
-    if cmd.name == "journalctl":
-        changes = [a for a in args if a.split("=", 1)[0] in _JOURNAL_WIPES]
-        if any(a.startswith("--vacuum") for a in changes):
-            yield wipe(f"journalctl {' '.join(changes)}")
-        elif changes:
-            yield Finding(
-                "log-change",
-                "ask",
-                f"journalctl {changes[0]} changes the system journal; a human must confirm, "
-                "or only read it (journalctl -n 100)",
-            )
-    elif any(a in ("-c", "-C", "--clear", "--read-clear") or re.fullmatch(r"-[a-zA-Z]*[cC]", a)
-             for a in args):  # fmt: skip
-        yield wipe(f"dmesg {' '.join(args)}")
-
-
-HANDLERS: dict[str, Handler] = {
-    "history": _history,
-    "unset": _unset,
-    "set": _set,
-    "journalctl": _journal,
-    "dmesg": _journal,
-}

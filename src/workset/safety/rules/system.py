@@ -122,6 +122,7 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         hit = any(re.fullmatch(r"-S[yu]*", a) is not None for a in args)
     else:
         hit = _INSTALLERS.get(name, "") in args or (name.startswith("pip") and "install" in args)
+        hit = hit or (name in ("uv", "poetry", "pdm") and args[:1] == ("add",))
     yield from _squatted(cmd)
     builds = name.startswith("pip") and bool({"wheel", "download"} & set(args))
     fetched = _archive_urls(args) if hit or builds else []
@@ -136,9 +137,14 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     if hit and simulated(cmd):
         return  # apt-get install -s: prints what it would do
-    if hit and not _project_into_workspace_venv(cmd, ctx):
+    if hit and not (
+        _project_into_workspace_venv(cmd, ctx)
+        or _project_declared(cmd, ctx)
+        or _popular_into_project(cmd)
+    ):
         where = "the workspace's environment" if _workspace_venv(cmd, ctx) else (
-            "the system or user environment")  # fmt: skip
+            "the project's environment" if args[:1] == ("add",) and name in ("uv", "poetry",
+            "pdm") else "the system or user environment")  # fmt: skip
         yield Finding(
             "package-install",
             "ask",
@@ -230,6 +236,15 @@ def _squatted(cmd: Cmd) -> Iterator[Finding]:
     for index, word in enumerate(args[start + 1 :], start=start + 1):
         if word.startswith("-") or args[index - 1] in values or cmd.is_dynamic(index + 1):
             continue
+        bad = typosquat.compromised(word, "npm" if node else "pypi")
+        if bad is not None:
+            yield Finding(
+                "compromised-release",
+                "deny",
+                f"{cmd.name} would install {bad}, a release known to carry an attacker's code "
+                "(published from a stolen account and pulled since); install a version from "
+                "before or after it, pinned in the project's lockfile",
+            )
         if "/" in word or word.startswith(".") or word.endswith((".whl", ".tgz", ".tar.gz")):
             continue  # a path, a URL or a scoped name: not looked up by a bare name
         imitated = typosquat.near_miss(word, typosquat.NPM if node else typosquat.PYPI)
@@ -259,6 +274,67 @@ def _project_into_workspace_venv(cmd: Cmd, ctx: Context) -> bool:
     outside asks."""
     if not _workspace_venv(cmd, ctx):
         return False
+    return _project_files_only(cmd, ctx, popular=typosquat.TRUSTED_PYPI)
+
+
+def declared_install(cmd: Cmd, ctx: Context) -> bool:
+    """``pip install`` of only the project's own files (see :func:`_project_declared`), or
+    ``uv add``/``poetry add`` of popular packages into the project
+    (:func:`_popular_into_project`)."""
+    return ("install" in cmd.args() and _project_declared(cmd, ctx)) or _popular_into_project(cmd)
+
+
+# Options that send an install elsewhere than the project, or take its packages from
+# another index.
+_ELSEWHERE = frozenset({"-g", "--global", "--location", "--registry", "--index",
+                        "--default-index", "--index-url", "--extra-index-url", "-i",
+                        "--source", "--find-links", "-f", "--trusted-host", "--prefix",
+                        "--target"})  # fmt: skip
+
+
+def _popular_into_project(cmd: Cmd) -> bool:
+    """``npm install --save-dev vitest``, ``uv add httpx``: packages on the list of popular
+    names that the typosquat rule guards (a near miss is denied), from the ecosystem's own
+    index, into the project: ``node_modules`` or the project's environment. (``pip install
+    NAME`` with the pip on PATH still asks: where it installs is not known.)"""
+    node = cmd.name in ("npm", "pnpm", "yarn", "bun")
+    if not (node or cmd.name in ("uv", "poetry", "pdm")) or any(cmd.dynamic):
+        return False
+    args = cmd.args()
+    verbs = ("install", "i", "add") if node else ("add",)
+    if not args or args[0] not in verbs:
+        return False
+    names = []
+    for word in args[1:]:
+        if word.split("=", 1)[0] in _ELSEWHERE:
+            return False
+        if not word.startswith("-"):
+            names.append(word)
+    popular = typosquat.TRUSTED_NPM if node else typosquat.TRUSTED_PYPI
+    return bool(names) and all(_bare(n, node=node) in popular for n in names)
+
+
+def _bare(word: str, *, node: bool) -> str:
+    """A package's name without its version or extras (``vitest@^2``, ``httpx[http2]>=0.27``)."""
+    word = word.lower()
+    if node:
+        at = word.rfind("@")
+        return word[:at] if at > 0 else word
+    return re.split(r"[=<>!~\[;]", word, maxsplit=1)[0].strip()
+
+
+def _project_declared(cmd: Cmd, ctx: Context) -> bool:
+    """``pip install -r requirements.txt``, ``pip install -e '.[dev]'`` with the pip on PATH:
+    what it installs is what the project declares (as ``npm ci`` or ``poetry install`` do),
+    from the default index; where depends on the Python the shell has (a venv, or the user's
+    site, or refused by an externally managed system Python). ``--user``, a target, another
+    index or a file the line wrote itself still ask."""
+    if not cmd.name.startswith("pip") or cmd.is_dynamic(0) or "/" in cmd.argv[0]:
+        return False  # /usr/bin/pip: the system's own Python, named on purpose
+    return _project_files_only(cmd, ctx)
+
+
+def _project_files_only(cmd: Cmd, ctx: Context, popular: frozenset[str] = frozenset()) -> bool:
     args = cmd.args()
     if "install" not in args:
         return False
@@ -272,7 +348,10 @@ def _project_into_workspace_venv(cmd: Cmd, ctx: Context) -> bool:
             if flag not in _PIP_FLAGS and not (cmd.name == "uv" and flag in ("--python", "-p")):
                 return False
             continue
-        if cmd.is_dynamic(index) or not _local_path(word, ctx):
+        if _bare(word, node=False) in popular and not cmd.is_dynamic(index):
+            operands += 1  # a popular package by name, into the workspace's own venv
+            continue
+        if cmd.is_dynamic(index) or not _local_path(word, ctx) or ctx.wrote(word):
             return False
         operands += 1
     return operands > 0
@@ -292,6 +371,7 @@ def _workspace_venv(cmd: Cmd, ctx: Context) -> bool:
 def _local_path(word: str, ctx: Context) -> bool:
     """``.``, ``./pkg``, ``requirements.txt``, ``dist/x.whl`` inside the workspace: a file
     of the project, not a name looked up on an index."""
+    word = re.sub(r"\[[\w,. -]*\]$", "", word)  # .[dev]: the project with its extras
     if re.search(r"://|^\w+\+|@|^[\w.-]+:", word):
         return False  # git+https://…, name @ URL: fetched, not the project's file
     looks_local = word in (".", "..") or word.startswith(("./", "/", "~")) or "/" in word

@@ -60,6 +60,16 @@ PYPI = frozenset(
         "pyzmq", "msgpack", "cython", "numba", "dask", "pyarrow", "polars", "duckdb",
     }
 )  # fmt: skip
+# Installed by name into the project without asking (rules.system): the popular names
+# above, which the near-miss rule guards, and common test and build tools (a near miss of
+# those asks, since it is not on this list).
+TRUSTED_NPM = NPM | {"vitest", "@types/node", "tsx", "@playwright/test", "supertest",
+                     "@testing-library/react", "@testing-library/jest-dom", "happy-dom", "msw",
+                     "c8", "nyc", "@vitejs/plugin-react", "@types/react", "ts-jest"}  # fmt: skip
+TRUSTED_PYPI = PYPI | {"pytest-asyncio", "pytest-mock", "pytest-xdist", "pre-commit", "alembic",
+                       "build", "twine", "hatch", "hatchling", "types-requests", "faker",
+                       "freezegun", "responses", "respx", "anyio", "trio", "structlog",
+                       "loguru", "setuptools", "wheel", "pip"}  # fmt: skip
 _AFFIX = re.compile(r"^(node-?|py-?|python\d?-?)|([-.]?js|[-.]?py|\d)$")
 
 
@@ -104,3 +114,49 @@ def _one_edit(a: str, b: str) -> bool:
         )
     short, long = (a, b) if len(a) < len(b) else (b, a)
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+# Releases published by someone who took over the maintainer's account or build, and later
+# pulled: installing one of these exact versions runs the attacker's code (an install script,
+# or code that steals wallets, tokens or CI secrets). Whole packages that were only ever
+# malicious are listed with the version "*".
+COMPROMISED: dict[str, dict[str, frozenset[str]]] = {
+    "npm": {
+        "event-stream": frozenset({"3.3.6"}),
+        "flatmap-stream": frozenset({"*"}),
+        "ua-parser-js": frozenset({"0.7.29", "0.8.0", "1.0.0"}),
+        "coa": frozenset({"2.0.3", "2.0.4", "2.1.1", "2.1.3", "3.0.1", "3.1.3"}),
+        "rc": frozenset({"1.2.9", "1.3.9", "2.3.9"}),
+        "colors": frozenset({"1.4.1", "1.4.2", "1.4.44-liberty-2"}),
+        "faker": frozenset({"6.6.6"}),
+        "node-ipc": frozenset({"10.1.1", "10.1.2", "10.1.3"}),
+        "eslint-scope": frozenset({"3.7.2"}),
+        "@solana/web3.js": frozenset({"1.95.6", "1.95.7"}),
+        "chalk": frozenset({"5.6.1"}),
+        "debug": frozenset({"4.4.2"}),
+        "nx": frozenset(
+            {"20.9.0", "20.10.0", "20.11.0", "20.12.0", "21.5.0", "21.6.0", "21.7.0", "21.8.0"}
+        ),
+    },
+    "pypi": {
+        "ctx": frozenset({"*"}),
+        "ultralytics": frozenset({"8.3.41", "8.3.42", "8.3.45", "8.3.46"}),
+        "torchtriton": frozenset({"*"}),
+    },
+}
+
+
+def compromised(word: str, ecosystem: str) -> str | None:
+    """``event-stream@3.3.6``, ``ctx==0.2.6``: a release known to carry an attacker's code."""
+    word = word.lower().strip()
+    if ecosystem == "npm":
+        at = word.rfind("@")
+        name, version = (word[:at], word[at + 1 :]) if at > 0 else (word, "")
+    else:
+        name, _, version = word.partition("==")
+        name = re.split(r"[<>!~\[;=]", name, maxsplit=1)[0].strip()
+        version = version.lstrip("=").strip()
+    versions = COMPROMISED[ecosystem].get(name)
+    if versions is None or not ("*" in versions or version.lstrip("v") in versions):
+        return None
+    return f"{name}@{version}" if version else name

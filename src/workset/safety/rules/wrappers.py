@@ -34,6 +34,13 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
             # env -S 'rm -rf ~': the string is split into the command and its words
             out.append(Nested(str(_split_string(cmd))))
             return cmd.shifted(len(cmd.argv))
+        elif name == "cross-env":  # cross-env NODE_ENV=test jest: env, written for Windows too
+            start = 1
+            while start < len(cmd.argv) and "=" in cmd.argv[start]:
+                variable, _, value = cmd.argv[start].partition("=")
+                out.extend(assignment(variable, value))
+                start += 1
+            cmd = cmd.shifted(start)
         elif name == "env":
             start = 1
             while start < len(cmd.argv) and (
@@ -67,7 +74,11 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
         ):
             # Options that take a value: time -p is a flag, exec -a NAME names the program.
             letters = {"time": "ofv", "exec": "a"}.get(name, "npcsoeiIt")
-            cmd = cmd.shifted(1 + skip_options(args, letters))
+            start = 1 + skip_options(args, letters)
+            if name == "time":  # time -o FILE: a file it writes
+                for target in _outputs([w for w in cmd.argv[1:start] if w != "-f"]):
+                    out.append(Cmd(argv=(":",), redirects=((">", target),), dynamic=(False,)))
+            cmd = cmd.shifted(start)
         elif name in _PREFIXES:
             start = _prefix_end(cmd.argv, *_PREFIXES[name])
             if start >= len(cmd.argv):

@@ -27,7 +27,8 @@ from workset.safety.rules.persistence import (
     is_workspace_hook,
     persistence,
 )
-from workset.safety.rules.secrets import erases_record, is_secret, wipe
+from workset.safety.rules.records import erases_record, wipe
+from workset.safety.rules.secrets import is_secret
 
 WRITING_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _RANDOM_SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})

@@ -1,0 +1,57 @@
+"""Clones: ``git clone URL [DIR]``, ``gh repo clone OWNER/REPO [DIR]``, ``gh pr checkout N``.
+
+A clone reads a repository from another host and writes it into a directory; git does not
+copy hooks, so nothing of it runs until the project's tools are pointed at it. It is vouched
+for when the address is literal (``https://``, ``ssh://``, ``git@host:``, a forge's
+``owner/repo``), the directory lies in the workspace, and no option makes git run a program
+(``-c``/``--config``, ``--template``, ``-u``/``--upload-pack``, ``ext::`` transports); a clone
+beside the workspace (``../repo``) is a write outside it and asks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from workset.safety.rules.base import Cmd, Context, Finding, unknown_program
+from workset.safety.rules.confinement import inside, outside
+
+_ADDRESS = re.compile(r"^(https://|ssh://|git://|git@[\w.-]+:)[\w.@:/~-]+$")
+_VALUED = frozenset({"-b", "--branch", "--depth", "-o", "--origin", "--reference", "--filter",
+                     "-j", "--jobs", "--shallow-since", "--separate-git-dir"})  # fmt: skip
+_RUNS = ("-c", "--config", "--template", "-u", "--upload-pack")
+
+
+def git_clone(words: tuple[str, ...], cmd: Cmd, ctx: Context) -> Finding | None:
+    """``words``: what follows ``clone``."""
+    operands: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word.split("=", 1)[0] in _RUNS:
+            return unknown_program("git clone", f" (with {word.split('=', 1)[0]})")
+        if word in _VALUED:
+            index += 1
+        elif not word.startswith("-"):
+            operands.append(word)
+        index += 1
+    if any(cmd.dynamic) or not operands or not _ADDRESS.match(operands[0]):
+        return unknown_program("git clone", " (of an address that is not plain https or ssh)")
+    target = operands[1] if len(operands) > 1 else _default_dir(operands[0])
+    return None if inside(target, ctx) else outside(target, "git clone")
+
+
+def _default_dir(address: str) -> str:
+    name = re.split(r"[/:]", address.rstrip("/"))[-1]
+    return name.removesuffix(".git") or "."
+
+
+def gh_clone(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``gh repo clone owner/repo [DIR]`` writes DIR; ``gh pr checkout N`` works in the
+    workspace's repository."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    if words[:2] == ["repo", "clone"] and len(words) > 3:
+        return None if inside(words[3], ctx) else outside(words[3], "gh repo clone")
+    if words[:2] == ["repo", "clone"] and len(words) == 3:
+        target = words[2].rstrip("/").rsplit("/", 1)[-1]
+        return None if inside(target, ctx) else outside(target, "gh repo clone")
+    return None

@@ -1,0 +1,165 @@
+"""Reads of public web pages: a GET whose whole request is written literally in the line.
+
+``curl -sSf https://api.github.com/repos/psf/requests/releases/latest | jq .tag_name`` changes
+nothing here and sends nothing the line does not show: the request is the literal address.
+Such a read runs without asking when every part of it is shown harmless:
+
+- every word is literal (no variable, substitution or glob: nothing of this machine is
+  spliced into the request);
+- the method is GET or HEAD and nothing is sent: no body, form, upload, cookie, header,
+  login, config file (``-K``), proxy or unix socket;
+- each address is ``http(s)://`` and names a host, not a raw IP address (listeners of
+  implants are usually bare addresses), with no login in it (``user:pass@``);
+- no part of the address looks like data: a run of 20 or more letters and digits mixing
+  both (a key, a hash, base64) asks, and so does a query string longer than 60 characters.
+
+What this leaves open, on purpose: the literal text of the address reaches the host, so an
+agent told to could still spell out something it has read in a short, plain-looking address.
+Where the response goes is judged by the other rules (``| sh`` and saving over a startup file
+are denied, ``-o FILE`` is a write like any other). ``dig``/``host``/``nslookup`` of a literal
+name and ``ping -c N`` of one are reads too, under the same rule for the name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from workset.safety.rules.base import Cmd
+
+_HTTP = frozenset({"curl", "wget", "http", "https", "xh"})
+_DNS = frozenset({"dig", "host", "nslookup", "ping", "ping6"})
+# Per client: options that only shape how the response is fetched or shown, single letters
+# that may be clustered (``-fsSL``), and options whose value is not sent (an output place, a
+# timeout, a format). Anything else (a header, a cookie, a login, a body) is not a plain read.
+_FLAGS = {
+    "curl": frozenset({"--silent", "--show-error", "--fail", "--fail-with-body", "--location",
+                       "--head", "--include", "--verbose", "--insecure", "--compressed",
+                       "--progress-bar", "--no-progress-meter", "--http1.1", "--http2",
+                       "--globoff", "--remote-header-name", "--remote-name", "--remote-time",
+                       "--create-dirs", "--ipv4", "--ipv6", "--no-buffer"}),
+    "wget": frozenset({"--quiet", "--no-verbose", "--continue", "--show-progress",
+                       "--server-response", "--spider", "--no-clobber", "--timestamping",
+                       "--inet4-only", "--inet6-only", "--recursive", "--no-parent",
+                       "--convert-links", "--page-requisites", "--mirror", "-np", "-nH",
+                       "-nd", "--no-host-directories", "--no-directories", "-nc"}),
+    "http": frozenset({"--body", "--headers", "--check-status", "--follow", "--verbose",
+                       "--quiet", "--pretty=all", "--pretty=none", "--pretty=format",
+                       "--pretty=colors", "--print=b", "--print=h", "--print=hb"}),
+}  # fmt: skip
+_LETTERS = {"curl": "sSfLIivkgJOR#46N", "wget": "qNcS46rkpmE", "http": "bhFvq"}
+_VALUED = {
+    "curl": frozenset({"-o", "--output", "-w", "--write-out", "-m", "--max-time",
+                       "--connect-timeout", "--retry", "--retry-delay", "--retry-max-time",
+                       "--max-redirs", "-r", "--range", "--limit-rate", "-z", "--time-cond",
+                       "--output-dir"}),
+    "wget": frozenset({"-O", "--output-document", "-P", "--directory-prefix", "-t", "--tries",
+                       "-T", "--timeout", "--max-redirect", "-l", "--level", "--cut-dirs",
+                       "-w", "--wait"}),
+    "http": frozenset({"-o", "--output", "--timeout", "-p", "--print"}),
+}  # fmt: skip
+_VALUE_LETTER = {"curl": "o", "wget": "O", "http": ""}
+_DIG_WORD = re.compile(r"^(\+[a-z]+(=\d+)?|-4|-6|[A-Z]{1,6}|@[\w.:-]+)$")
+_ADDRESS = re.compile(r"^https?://([^/?#@\s]+)(/[^?#\s]*)?(\?[^#\s]*)?(#\S*)?$", re.IGNORECASE)
+_IP = re.compile(r"^\[?[0-9a-f:.]+\]?(:\d+)?$", re.IGNORECASE)
+_HOST = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+(:\d+)?$",
+                   re.IGNORECASE)  # fmt: skip
+_DATA_RUN = re.compile(r"[A-Za-z0-9+=_%]{20,}")
+
+
+def public_read(cmd: Cmd) -> bool:
+    """``cmd`` only reads a public page (or name) whose whole request is literal."""
+    if any(cmd.dynamic) or any(cmd.process) or cmd.stdin_inner or cmd.stdin_dynamic:
+        return False
+    if any(op.startswith("<") for op, _ in cmd.redirects):
+        return False
+    if cmd.name in _HTTP:
+        return _http_read(cmd)
+    if cmd.name in _DNS:
+        return _name_lookup(cmd)
+    return False
+
+
+def _http_read(cmd: Cmd) -> bool:
+    client = "http" if cmd.name in ("http", "https", "xh") else cmd.name
+    flags, letters, valued = _FLAGS[client], _LETTERS[client], _VALUED[client]
+    args = cmd.args()
+    addresses: list[str] = []
+    index = 0
+    while index < len(args):
+        word = args[index]
+        value_letter = f"[{_VALUE_LETTER[client]}]?" if _VALUE_LETTER[client] else ""
+        cluster = re.fullmatch(f"-[{re.escape(letters)}]*({value_letter})(.*)", word)
+        if word in flags or (word.startswith("--") and word.split("=", 1)[0] in valued):
+            index += 0 if "=" in word or word in flags else 1
+        elif word in valued:
+            index += 1
+        elif cluster and len(word) > 1 and (cluster.group(1) or not cluster.group(2)):
+            index += 1 if cluster.group(1) and not cluster.group(2) else 0  # -fLo FILE, -qO-
+        elif word in ("-X", "--request") and index + 1 < len(args):
+            if args[index + 1].upper() not in ("GET", "HEAD"):
+                return False
+            index += 1
+        elif word.startswith("-"):
+            return False  # an option not known to send nothing
+        elif client == "http" and not addresses and word.upper() in ("GET", "HEAD"):
+            pass
+        elif client == "http" and addresses:
+            return False  # a request item (name=value, Header:value): something is sent
+        else:
+            addresses.append(word)
+        index += 1
+    return bool(addresses) and all(_plain_address(a) for a in addresses)
+
+
+def _plain_address(word: str) -> bool:
+    match = _ADDRESS.match(word)
+    if match is None:
+        return False
+    host, path, query = match.group(1), match.group(2) or "", match.group(3) or ""
+    if _IP.match(host) or not _HOST.match(host):
+        return False
+    if len(query) > 60:
+        return False
+    return not any(_data_like(run) for run in _DATA_RUN.findall(path + query))
+
+
+def _data_like(run: str) -> bool:
+    return bool(re.search(r"[0-9]", run) and re.search(r"[A-Za-z]", run))
+
+
+def _name_lookup(cmd: Cmd) -> bool:
+    """``dig +short example.com MX``, ``ping -c 3 example.com``: one literal name, looked up."""
+    args = cmd.args()
+    names: list[str] = []
+    index = 0
+    counted = False
+    while index < len(args):
+        word = args[index]
+        if (
+            cmd.name.startswith("ping")
+            and word in ("-c", "-W", "-w", "-i")
+            and index + 1 < len(args)
+        ):
+            counted = counted or word in ("-c", "-w")
+            index += 1
+        elif cmd.name.startswith("ping") and re.fullmatch(r"-[cw]\d+", word):
+            counted = True
+        elif (cmd.name.startswith("ping") and word in ("-q", "-n", "-4", "-6")) or (
+            cmd.name in ("dig", "host", "nslookup") and _DIG_WORD.match(word)
+        ):
+            pass
+        elif word.startswith("-"):
+            return False
+        else:
+            names.append(word)
+        index += 1
+    if cmd.name.startswith("ping") and not counted:
+        return False  # pings without end
+    return len(names) == 1 and _plain_name(names[0])
+
+
+def _plain_name(name: str) -> bool:
+    if _IP.match(name) or not _HOST.match(name):
+        return False
+    return all(len(label) <= 24 and not (len(label) >= 12 and _data_like(label))
+               for label in name.split("."))  # fmt: skip
