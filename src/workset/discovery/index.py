@@ -25,12 +25,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
+from workset.discovery.adapter import (
+    AdapterSettings,
+    adapted_cosines,
+    adapter_key,
+    fit_adapter,
+    prototypes,
+)
 from workset.discovery.decision import OUTBOUND, Evidence, decide, names_act
 from workset.discovery.documents import server_document, short_document, tool_document
 from workset.discovery.expansions import definition_key
@@ -41,7 +48,14 @@ from workset.discovery.store import VectorStore, text_key
 from workset.errors import UsageError
 from workset.messages import ToolSpec
 from workset.retrieval.embedder import TextEmbedder, Vectors
-from workset.retrieval.ranking import BM25Ranker, Scores, fuse_weighted, normalise, tokenize
+from workset.retrieval.ranking import (
+    BM25Ranker,
+    Scores,
+    fuse_ranks,
+    fuse_weighted,
+    normalise,
+    tokenize,
+)
 
 Mode: TypeAlias = Literal["bm25", "dense", "hybrid", "hierarchical"]
 _CATALOG_FILE = "catalog.json"
@@ -66,6 +80,10 @@ class _Dense:
     example_starts: np.ndarray[Any, np.dtype[np.intp]]  # first row of each tool with examples
     example_tools: np.ndarray[Any, np.dtype[np.intp]]  # the tools those groups belong to
     servers: np.ndarray[Any, np.dtype[np.intp]]  # row of each server document
+    # The query adapter fitted on the examples, and each tool's prototype (None without
+    # examples or with ``SearchConfig.adapter`` off; see workset.discovery.adapter).
+    adapter: Vectors | None = None
+    prototypes: Vectors | None = None
 
 
 class ToolIndex:
@@ -172,7 +190,7 @@ class ToolIndex:
                 for name in self._servers
             },
             "descriptions": self._descriptions,
-            "config": {k: getattr(self.config, k) for k in self.config.__dataclass_fields__},
+            "config": asdict(self.config),
             "model": self._embedder.name if self._embedder else None,
         }
         partial = folder / (_CATALOG_FILE + ".tmp")
@@ -196,7 +214,10 @@ class ToolIndex:
                 for server, tools in catalog["servers"].items()
                 for t in tools
             ]
+            settings = catalog["config"].pop("adapter_settings", None)
             config = SearchConfig(**catalog["config"])
+            if settings is not None:
+                config = replace(config, adapter_settings=AdapterSettings(**settings))
         except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
             raise UsageError(
                 f"{folder} holds no saved tool index ({exc}); build one and call save()"
@@ -298,6 +319,16 @@ class ToolIndex:
             ranked = fuse_weighted([lexical, meaning], weights)
             if mode == "hierarchical":
                 ranked = self._boost(ranked, server_scores)
+                if self.config.adapter and dense_.adapter is not None:
+                    assert dense_.prototypes is not None
+                    adapted = adapted_cosines(vectors[0], dense_.adapter, dense_.prototypes)
+                    if others:
+                        again = [
+                            adapted_cosines(v, dense_.adapter, dense_.prototypes)
+                            for v in vectors[len(queries) :]
+                        ]
+                        adapted = (1 - share) * adapted + share * np.max(again, axis=0)
+                    ranked = fuse_ranks([ranked, adapted], self.config.fusion_k)
         return _Scored(
             ranked,
             lexical,
@@ -412,7 +443,18 @@ class ToolIndex:
 
     def _keys(self) -> list[str]:
         model = self._embedder.name if self._embedder else ""
-        return [text_key(model, t) for t in self._texts]
+        keys = [text_key(model, t) for t in self._texts]
+        if self._dense is not None and self._dense.adapter is not None:
+            keys.append(self._adapter_key(keys))
+        return keys
+
+    def _adapter_key(self, keys: Sequence[str]) -> str:
+        model = self._embedder.name if self._embedder else ""
+        n = len(self._entries)
+        owners = np.array([i for i, e in enumerate(self._entries) for _ in e.examples])
+        # The documents, examples and their owners are what the fit reads (not the servers').
+        fitted_on = [*keys[:n], *keys[2 * n : 2 * n + len(owners)]]
+        return adapter_key(model, fitted_on, owners, self.config.adapter_settings)
 
     def _embed(self, embedder: TextEmbedder, store: VectorStore) -> _Dense:
         vectors = store.embed(embedder, self._texts)
@@ -421,6 +463,16 @@ class ToolIndex:
         example_rows = np.arange(2 * n, 2 * n + int(counts.sum()), dtype=np.intp)
         with_examples = np.flatnonzero(counts)
         starts = (np.cumsum(counts) - counts)[with_examples]
+        adapter = targets = None
+        if self.config.adapter and example_rows.size:
+            owners = np.repeat(np.arange(n, dtype=np.intp), counts)
+            examples = vectors[example_rows]
+            targets = prototypes(vectors[:n], examples, owners)
+            key = self._adapter_key([text_key(embedder.name, t) for t in self._texts])
+            adapter = store.matrix(key)
+            if adapter is None:
+                adapter = fit_adapter(examples, owners, targets, self.config.adapter_settings)
+                store.keep_matrix(key, adapter)
         return _Dense(
             vectors,
             np.arange(n, dtype=np.intp),
@@ -429,6 +481,8 @@ class ToolIndex:
             starts.astype(np.intp),
             with_examples.astype(np.intp),
             np.arange(2 * n + int(counts.sum()), len(self._texts), dtype=np.intp),
+            adapter,
+            targets,
         )
 
 
