@@ -19,6 +19,8 @@ from workset.errors import UsageError
 from workset.retrieval import Embedder
 from workset.retrieval.embedder import Vectors
 
+ON = SearchConfig(adapter=True)
+
 
 def _unit(rows: Vectors) -> Vectors:
     return np.asarray(rows / np.linalg.norm(rows, axis=-1, keepdims=True), dtype=np.float32)
@@ -36,9 +38,7 @@ def test_the_adapter_maps_each_example_onto_its_own_tool_where_plain_cosine_does
     assert [int(np.argmax(adapted_cosines(e, matrix, targets))) for e in examples] == [0, 1]
 
 
-def test_a_prototype_is_the_document_plus_its_examples_mean_and_a_tool_without_any_keeps_its_document() -> (
-    None
-):  # noqa: E501
+def test_a_prototype_is_a_document_plus_its_examples_mean_or_the_document_alone() -> None:
     documents = _unit(np.array([[1.0, 0.0], [0.0, 1.0]]))
     examples = _unit(np.array([[0.0, 1.0], [1.0, 1.0]]))
     rows = prototypes(documents, examples, np.array([0, 0]))
@@ -71,19 +71,19 @@ def test_the_fitted_adapter_is_kept_in_the_vector_file_and_read_back(
     embedder: Embedder, tmp_path: Path
 ) -> None:
     store = tmp_path / "vectors.npz"
-    built = ToolIndex.build(SERVERS, embedder, expansions=_examples(), store=store)
+    built = ToolIndex.build(SERVERS, embedder, expansions=_examples(), store=store, config=ON)
     kept = VectorStore.open(store, embedder.name)
     keys = [k for k in built._keys() if k.startswith("adapter-")]
     assert len(keys) == 1 and kept.matrix(keys[0]) is not None
 
-    again = ToolIndex.build(SERVERS, embedder, expansions=_examples(), store=store)
+    again = ToolIndex.build(SERVERS, embedder, expansions=_examples(), store=store, config=ON)
     query = "do I need a coat in Bergen tonight?"
     assert again.rank(query, k=5) == built.rank(query, k=5)
 
 
 def test_a_changed_catalog_gets_its_own_adapter(embedder: Embedder, tmp_path: Path) -> None:
     store = tmp_path / "vectors.npz"
-    first = ToolIndex.build(SERVERS, embedder, expansions=_examples(), store=store)
+    first = ToolIndex.build(SERVERS, embedder, expansions=_examples(), store=store, config=ON)
     grown = first.with_server("time", [])  # removing nothing changes nothing...
     assert grown._keys()[-1] == first._keys()[-1]
     smaller = first.with_server("git", [])  # ...removing a server changes what was fitted on
@@ -95,11 +95,9 @@ def test_no_adapter_is_fitted_without_examples_or_with_it_off(
 ) -> None:
     plain = ToolIndex.build(SERVERS, embedder)
     assert not any(k.startswith("adapter-") for k in plain._keys())
-    off = ToolIndex.build(
-        SERVERS, embedder, expansions=_examples(), config=SearchConfig(adapter=False)
-    )
+    off = ToolIndex.build(SERVERS, embedder, expansions=_examples())  # off by default
     assert not any(k.startswith("adapter-") for k in off._keys())
-    on = ToolIndex.build(SERVERS, embedder, expansions=_examples())
+    on = ToolIndex.build(SERVERS, embedder, expansions=_examples(), config=ON)
     best = on.rank("weather forecast for a city", k=2)
     # Reciprocal rank fusion, scaled: first in both rankings scores 1, the next less.
     assert best[0].tool == "get_forecast" and best[0].score == pytest.approx(1.0)

@@ -46,8 +46,10 @@ class SearchConfig:
     restated_pooling: Pooling = "max"
     # A query adapter fitted on the catalog's example requests at build time
     # (workset.discovery.adapter); its ranking is fused with the hierarchical one by
-    # reciprocal rank (``fusion_k``). Chosen on the tune half: hard Hit@5 0.73 -> 0.82.
-    adapter: bool = True
+    # reciprocal rank (``fusion_k``). Off: on the tune half hard Hit@5 rose 0.73 -> 0.82, but
+    # on the held-out half it stayed 0.70 (Hit@1 0.38 -> 0.50, Hit@10 0.70 -> 0.78),
+    # paraphrase Hit@1 fell 0.71 -> 0.62 and LiveMCPBench task Hit@1 0.511 -> 0.447.
+    adapter: bool = False
     adapter_settings: AdapterSettings = field(default_factory=AdapterSettings)
     fusion_k: int = 60
 
