@@ -305,8 +305,8 @@ def main() -> None:
         store=store,
     )
     print(
-        f"  the opt-in query adapter: fitted in {time.perf_counter() - started:.1f} s (no text "
-        "embedded; kept in the vector file, refitted when the catalog changes)"
+        f"  with the opt-in query adapter: {time.perf_counter() - started:.1f} s (fitted, or read "
+        "from the vector file when an earlier run kept it there; no text embedded)"
     )
 
     # (2) needs by band: each idea
