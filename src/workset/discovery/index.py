@@ -8,7 +8,9 @@ score is BM25 over its full document plus its examples. The two are fused as a w
 per-query min–max normalised scores, and the tools of the ``top_servers`` best servers (scored
 the same way over server documents) gain ``server_weight × server score``: servers first,
 then tools within them, merged with the flat ranking, so a tool whose server is described
-poorly can still win on its own words.
+poorly can still win on its own words. With ``SearchConfig(adapter=True)`` a query adapter
+fitted on the examples at build time (:mod:`workset.discovery.adapter`) ranks the tools too,
+and the two rankings are fused by reciprocal rank.
 
 "Not found" is decided by :mod:`workset.discovery.decision` from several signals of the best
 candidates, not one cosine: whether the closest tool can do the act a need commands, then a
@@ -16,9 +18,9 @@ calibrated model. Without an embedder the index is BM25-only and "not found" mea
 no word of the need occurs in the catalog.
 
 With ``store`` the embeddings are kept in a :class:`~workset.discovery.store.VectorStore`
-file by text hash, so a rebuild after a server changed embeds only that server's texts;
-:meth:`ToolIndex.save` and :meth:`ToolIndex.load` persist the whole index (catalog, examples
-and vectors). Numbers: ``benchmarks/tool_catalog.py``.
+file by text hash (the adapter's matrix too), so a rebuild after a server changed embeds only
+that server's texts; :meth:`ToolIndex.save` and :meth:`ToolIndex.load` persist the whole
+index (catalog, examples and vectors). Numbers: ``benchmarks/tool_catalog.py``.
 """
 
 from __future__ import annotations
