@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from workset.discovery.store import VectorStore
 from workset.errors import UsageError
 from workset.retrieval.embedder import Vectors
 
@@ -48,6 +49,39 @@ class AdapterSettings:
             raise UsageError(
                 "adapter settings need steps >= 1, temperature > 0, l2 >= 0 and rate > 0"
             )
+
+
+@dataclass(frozen=True, slots=True)
+class FittedAdapter:
+    """A catalog's adapter: the matrix, the tools' prototypes, and the key it is kept under."""
+
+    matrix: Vectors
+    targets: Vectors
+    key: str
+
+    def cosines(self, query: Vectors) -> Vectors:
+        return adapted_cosines(query, self.matrix, self.targets)
+
+
+def for_catalog(
+    documents: Vectors,
+    examples: Vectors,
+    owners: Rows,
+    fitted_on: Sequence[str],
+    store: VectorStore,
+    settings: AdapterSettings,
+) -> FittedAdapter:
+    """The catalog's adapter, read from ``store`` or fitted and kept there.
+
+    ``fitted_on`` are the store keys of the documents and examples (see :func:`adapter_key`).
+    """
+    targets = prototypes(documents, examples, owners)
+    key = adapter_key(store.model, fitted_on, owners, settings)
+    matrix = store.matrix(key)
+    if matrix is None:
+        matrix = fit_adapter(examples, owners, targets, settings)
+        store.keep_matrix(key, matrix)
+    return FittedAdapter(matrix, targets, key)
 
 
 def prototypes(documents: Vectors, examples: Vectors, owners: Rows) -> Vectors:

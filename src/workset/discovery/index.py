@@ -33,13 +33,7 @@ from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
-from workset.discovery.adapter import (
-    AdapterSettings,
-    adapted_cosines,
-    adapter_key,
-    fit_adapter,
-    prototypes,
-)
+from workset.discovery.adapter import AdapterSettings, FittedAdapter, for_catalog
 from workset.discovery.decision import OUTBOUND, Evidence, decide, names_act
 from workset.discovery.documents import server_document, short_document, tool_document
 from workset.discovery.expansions import definition_key
@@ -82,10 +76,9 @@ class _Dense:
     example_starts: np.ndarray[Any, np.dtype[np.intp]]  # first row of each tool with examples
     example_tools: np.ndarray[Any, np.dtype[np.intp]]  # the tools those groups belong to
     servers: np.ndarray[Any, np.dtype[np.intp]]  # row of each server document
-    # The query adapter fitted on the examples, and each tool's prototype (None without
-    # examples or with ``SearchConfig.adapter`` off; see workset.discovery.adapter).
-    adapter: Vectors | None = None
-    prototypes: Vectors | None = None
+    # The query adapter fitted on the examples (None without examples or with
+    # ``SearchConfig.adapter`` off; see workset.discovery.adapter).
+    adapter: FittedAdapter | None = None
 
 
 class ToolIndex:
@@ -322,13 +315,9 @@ class ToolIndex:
             if mode == "hierarchical":
                 ranked = self._boost(ranked, server_scores)
                 if self.config.adapter and dense_.adapter is not None:
-                    assert dense_.prototypes is not None
-                    adapted = adapted_cosines(vectors[0], dense_.adapter, dense_.prototypes)
+                    adapted = dense_.adapter.cosines(vectors[0])
                     if others:
-                        again = [
-                            adapted_cosines(v, dense_.adapter, dense_.prototypes)
-                            for v in vectors[len(queries) :]
-                        ]
+                        again = [dense_.adapter.cosines(v) for v in vectors[len(queries) :]]
                         adapted = (1 - share) * adapted + share * np.max(again, axis=0)
                     ranked = fuse_ranks([ranked, adapted], self.config.fusion_k)
         return _Scored(
@@ -447,16 +436,8 @@ class ToolIndex:
         model = self._embedder.name if self._embedder else ""
         keys = [text_key(model, t) for t in self._texts]
         if self._dense is not None and self._dense.adapter is not None:
-            keys.append(self._adapter_key(keys))
+            keys.append(self._dense.adapter.key)
         return keys
-
-    def _adapter_key(self, keys: Sequence[str]) -> str:
-        model = self._embedder.name if self._embedder else ""
-        n = len(self._entries)
-        owners = np.array([i for i, e in enumerate(self._entries) for _ in e.examples])
-        # The documents, examples and their owners are what the fit reads (not the servers').
-        fitted_on = [*keys[:n], *keys[2 * n : 2 * n + len(owners)]]
-        return adapter_key(model, fitted_on, owners, self.config.adapter_settings)
 
     def _embed(self, embedder: TextEmbedder, store: VectorStore) -> _Dense:
         vectors = store.embed(embedder, self._texts)
@@ -465,16 +446,18 @@ class ToolIndex:
         example_rows = np.arange(2 * n, 2 * n + int(counts.sum()), dtype=np.intp)
         with_examples = np.flatnonzero(counts)
         starts = (np.cumsum(counts) - counts)[with_examples]
-        adapter = targets = None
+        adapter = None
         if self.config.adapter and example_rows.size:
-            owners = np.repeat(np.arange(n, dtype=np.intp), counts)
-            examples = vectors[example_rows]
-            targets = prototypes(vectors[:n], examples, owners)
-            key = self._adapter_key([text_key(embedder.name, t) for t in self._texts])
-            adapter = store.matrix(key)
-            if adapter is None:
-                adapter = fit_adapter(examples, owners, targets, self.config.adapter_settings)
-                store.keep_matrix(key, adapter)
+            # Fitted on the full documents and the examples (not the servers' documents).
+            rows = [*range(n), *example_rows]
+            adapter = for_catalog(
+                vectors[:n],
+                vectors[example_rows],
+                np.repeat(np.arange(n, dtype=np.intp), counts),
+                [text_key(embedder.name, self._texts[i]) for i in rows],
+                store,
+                self.config.adapter_settings,
+            )
         return _Dense(
             vectors,
             np.arange(n, dtype=np.intp),
@@ -484,7 +467,6 @@ class ToolIndex:
             with_examples.astype(np.intp),
             np.arange(2 * n + int(counts.sum()), len(self._texts), dtype=np.intp),
             adapter,
-            targets,
         )
 
 
