@@ -102,3 +102,16 @@ def test_no_adapter_is_fitted_without_examples_or_with_it_off(
     # Reciprocal rank fusion, scaled: first in both rankings scores 1, the next less.
     assert best[0].tool == "get_forecast" and best[0].score == pytest.approx(1.0)
     assert best[1].score < 1.0
+
+
+def test_a_saved_index_with_the_adapter_loads_with_it_and_ranks_the_same(
+    embedder: Embedder, tmp_path: Path
+) -> None:
+    settings = AdapterSettings(steps=20)
+    config = SearchConfig(adapter=True, adapter_settings=settings)
+    built = ToolIndex.build(SERVERS, embedder, expansions=_examples(), config=config)
+    built.save(tmp_path / "index")
+    loaded = ToolIndex.load(tmp_path / "index", embedder)
+    assert loaded.config.adapter and loaded.config.adapter_settings == settings
+    query = "do I need a coat in Bergen tonight?"
+    assert loaded.rank(query, k=5) == built.rank(query, k=5)
