@@ -73,3 +73,22 @@ def test_a_damaged_file_says_to_delete_it(tmp_path: Path) -> None:
     path.write_bytes(b"not a zip file")
     with pytest.raises(UsageError, match="delete it"):
         VectorStore.open(path, "letters")
+
+
+def test_a_kept_matrix_round_trips_and_is_dropped_when_not_kept(tmp_path: Path) -> None:
+    embedder = LetterEmbedder()
+    path = tmp_path / "vectors.npz"
+    store = VectorStore(embedder.name)
+    store.embed(embedder, ["alpha"])
+    matrix = np.eye(26, dtype=np.float32) * 2
+    store.keep_matrix("adapter-1", matrix)
+    store.save(path)
+    again = VectorStore.open(path, embedder.name)
+    kept = again.matrix("adapter-1")
+    assert kept is not None
+    np.testing.assert_allclose(kept, matrix)
+
+    from workset.discovery.store import text_key
+
+    again.save(path, keep=[text_key(embedder.name, "alpha")])
+    assert VectorStore.open(path, embedder.name).matrix("adapter-1") is None

@@ -13,6 +13,7 @@ from workset.retrieval import (
     fuse_weighted,
     tokenize,
 )
+from workset.retrieval.ranking import fuse_ranks
 
 DOCS = [
     "get_forecast: weather forecast for a city, with temperature and rain",
@@ -50,6 +51,16 @@ def test_dense_ranking_finds_a_paraphrase_with_no_shared_word() -> None:
     ranker = DenseRanker.build(DOCS, Embedder.load())
     assert ranker.rank("will it rain tomorrow?", k=1)[0].index == 0
     assert ranker.rank("how much is one Apple share worth", k=1)[0].index == 2
+
+
+def test_rank_fusion_of_score_arrays_gives_one_to_a_document_first_in_all() -> None:
+    lexical = np.array([5.0, 9.0, 1.0], dtype=np.float32)
+    dense = np.array([0.9, 0.8, 0.1], dtype=np.float32)
+    fused = fuse_ranks([lexical, dense])
+    assert list(np.argsort(-fused, kind="stable")) == [0, 1, 2]  # a tie, kept in corpus order
+    assert fuse_ranks([dense, dense])[0] == pytest.approx(1.0)
+    with pytest.raises(UsageError):
+        fuse_ranks([])
 
 
 def test_reciprocal_rank_fusion_rewards_documents_high_in_both_lists() -> None:

@@ -2,7 +2,8 @@
 
 :class:`ToolIndex` indexes tools grouped by server (BM25 plus local embeddings of each tool's
 text and of example requests written for it offline, ranked server → tool) and persists its
-vectors by text hash, so a changed server is the only one embedded again; a calibrated
+vectors by text hash, so a changed server is the only one embedded again (an opt-in query
+adapter learned from the example requests, :mod:`~workset.discovery.adapter`); a calibrated
 decision over several signals answers "not found" (:mod:`~workset.discovery.decision`);
 :func:`tool_search_tool` wraps the index as the ``tool_search`` meta-tool, so only core tools
 and that one tool sit in the stable prompt prefix and the schemas of discovered tools arrive

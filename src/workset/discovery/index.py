@@ -8,7 +8,9 @@ score is BM25 over its full document plus its examples. The two are fused as a w
 per-query min–max normalised scores, and the tools of the ``top_servers`` best servers (scored
 the same way over server documents) gain ``server_weight × server score``: servers first,
 then tools within them, merged with the flat ranking, so a tool whose server is described
-poorly can still win on its own words.
+poorly can still win on its own words. With ``SearchConfig(adapter=True)`` a query adapter
+fitted on the examples at build time (:mod:`workset.discovery.adapter`) ranks the tools too,
+and the two rankings are fused by reciprocal rank.
 
 "Not found" is decided by :mod:`workset.discovery.decision` from several signals of the best
 candidates, not one cosine: whether the closest tool can do the act a need commands, then a
@@ -16,21 +18,22 @@ calibrated model. Without an embedder the index is BM25-only and "not found" mea
 no word of the need occurs in the catalog.
 
 With ``store`` the embeddings are kept in a :class:`~workset.discovery.store.VectorStore`
-file by text hash, so a rebuild after a server changed embeds only that server's texts;
-:meth:`ToolIndex.save` and :meth:`ToolIndex.load` persist the whole index (catalog, examples
-and vectors). Numbers: ``benchmarks/tool_catalog.py``.
+file by text hash (the adapter's matrix too), so a rebuild after a server changed embeds only
+that server's texts; :meth:`ToolIndex.save` and :meth:`ToolIndex.load` persist the whole
+index (catalog, examples and vectors). Numbers: ``benchmarks/tool_catalog.py``.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
+from workset.discovery.adapter import AdapterSettings, FittedAdapter, for_catalog
 from workset.discovery.decision import OUTBOUND, Evidence, decide, names_act
 from workset.discovery.documents import server_document, short_document, tool_document
 from workset.discovery.expansions import definition_key
@@ -41,7 +44,14 @@ from workset.discovery.store import VectorStore, text_key
 from workset.errors import UsageError
 from workset.messages import ToolSpec
 from workset.retrieval.embedder import TextEmbedder, Vectors
-from workset.retrieval.ranking import BM25Ranker, Scores, fuse_weighted, normalise, tokenize
+from workset.retrieval.ranking import (
+    BM25Ranker,
+    Scores,
+    fuse_ranks,
+    fuse_weighted,
+    normalise,
+    tokenize,
+)
 
 Mode: TypeAlias = Literal["bm25", "dense", "hybrid", "hierarchical"]
 _CATALOG_FILE = "catalog.json"
@@ -66,6 +76,9 @@ class _Dense:
     example_starts: np.ndarray[Any, np.dtype[np.intp]]  # first row of each tool with examples
     example_tools: np.ndarray[Any, np.dtype[np.intp]]  # the tools those groups belong to
     servers: np.ndarray[Any, np.dtype[np.intp]]  # row of each server document
+    # The query adapter fitted on the examples (None without examples or with
+    # ``SearchConfig.adapter`` off; see workset.discovery.adapter).
+    adapter: FittedAdapter | None = None
 
 
 class ToolIndex:
@@ -172,7 +185,7 @@ class ToolIndex:
                 for name in self._servers
             },
             "descriptions": self._descriptions,
-            "config": {k: getattr(self.config, k) for k in self.config.__dataclass_fields__},
+            "config": asdict(self.config),
             "model": self._embedder.name if self._embedder else None,
         }
         partial = folder / (_CATALOG_FILE + ".tmp")
@@ -196,7 +209,10 @@ class ToolIndex:
                 for server, tools in catalog["servers"].items()
                 for t in tools
             ]
+            settings = catalog["config"].pop("adapter_settings", None)
             config = SearchConfig(**catalog["config"])
+            if settings is not None:
+                config = replace(config, adapter_settings=AdapterSettings(**settings))
         except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
             raise UsageError(
                 f"{folder} holds no saved tool index ({exc}); build one and call save()"
@@ -298,6 +314,12 @@ class ToolIndex:
             ranked = fuse_weighted([lexical, meaning], weights)
             if mode == "hierarchical":
                 ranked = self._boost(ranked, server_scores)
+                if self.config.adapter and dense_.adapter is not None:
+                    adapted = dense_.adapter.cosines(vectors[0])
+                    if others:
+                        again = [dense_.adapter.cosines(v) for v in vectors[len(queries) :]]
+                        adapted = (1 - share) * adapted + share * np.max(again, axis=0)
+                    ranked = fuse_ranks([ranked, adapted], self.config.fusion_k)
         return _Scored(
             ranked,
             lexical,
@@ -412,7 +434,10 @@ class ToolIndex:
 
     def _keys(self) -> list[str]:
         model = self._embedder.name if self._embedder else ""
-        return [text_key(model, t) for t in self._texts]
+        keys = [text_key(model, t) for t in self._texts]
+        if self._dense is not None and self._dense.adapter is not None:
+            keys.append(self._dense.adapter.key)
+        return keys
 
     def _embed(self, embedder: TextEmbedder, store: VectorStore) -> _Dense:
         vectors = store.embed(embedder, self._texts)
@@ -421,6 +446,18 @@ class ToolIndex:
         example_rows = np.arange(2 * n, 2 * n + int(counts.sum()), dtype=np.intp)
         with_examples = np.flatnonzero(counts)
         starts = (np.cumsum(counts) - counts)[with_examples]
+        adapter = None
+        if self.config.adapter and example_rows.size:
+            # Fitted on the full documents and the examples (not the servers' documents).
+            rows = [*range(n), *example_rows]
+            adapter = for_catalog(
+                vectors[:n],
+                vectors[example_rows],
+                np.repeat(np.arange(n, dtype=np.intp), counts),
+                [text_key(embedder.name, self._texts[i]) for i in rows],
+                store,
+                self.config.adapter_settings,
+            )
         return _Dense(
             vectors,
             np.arange(n, dtype=np.intp),
@@ -429,6 +466,7 @@ class ToolIndex:
             starts.astype(np.intp),
             with_examples.astype(np.intp),
             np.arange(2 * n + int(counts.sum()), len(self._texts), dtype=np.intp),
+            adapter,
         )
 
 

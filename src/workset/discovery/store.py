@@ -6,10 +6,14 @@ call. A server whose tools did not change produces the same texts, hence the sam
 vectors are read, not recomputed; a changed tool changes its own texts and its server's
 document, and only those are embedded again.
 
+It also keeps matrices by key (:meth:`VectorStore.matrix`): the query adapter an index fits
+from its catalog (:mod:`workset.discovery.adapter`), so an unchanged catalog does not refit it.
+
 On disk it is one ``.npz`` file (``keys``: the hex digests, ``vectors``: float32 rows,
-``model``: the embedder's name), written to a temporary file and renamed, so a reader never
-sees half a file; :meth:`VectorStore.save` keeps only the keys of the current build unless
-told otherwise, so the file does not grow with every edit.
+``model``: the embedder's name; ``matrix_keys`` and ``matrices`` for the matrices), written
+to a temporary file and renamed, so a reader never sees half a file;
+:meth:`VectorStore.save` keeps only the keys of the current build unless told otherwise, so
+the file does not grow with every edit.
 """
 
 from __future__ import annotations
@@ -34,9 +38,15 @@ def text_key(model: str, text: str) -> str:
 class VectorStore:
     """Vectors by text hash for one embedding model; persisted with :meth:`save`."""
 
-    def __init__(self, model: str, vectors: dict[str, Vectors] | None = None) -> None:
+    def __init__(
+        self,
+        model: str,
+        vectors: dict[str, Vectors] | None = None,
+        matrices: dict[str, Vectors] | None = None,
+    ) -> None:
         self.model = model
         self._vectors: dict[str, Vectors] = dict(vectors or {})
+        self._matrices: dict[str, Vectors] = dict(matrices or {})
 
     def __len__(self) -> int:
         return len(self._vectors)
@@ -54,6 +64,17 @@ class VectorStore:
                 stored_model = str(data["model"])
                 keys = [str(k) for k in data["keys"]]
                 vectors = np.asarray(data["vectors"], dtype=np.float32)
+                matrices = (
+                    dict(
+                        zip(
+                            (str(k) for k in data["matrix_keys"]),
+                            np.asarray(data["matrices"], dtype=np.float32),
+                            strict=True,
+                        )
+                    )
+                    if "matrix_keys" in data
+                    else {}
+                )
         except (OSError, KeyError, ValueError) as exc:
             raise UsageError(
                 f"{path} is not a vector store ({exc}); delete it and the next build "
@@ -61,7 +82,14 @@ class VectorStore:
             ) from exc
         if stored_model != model or vectors.shape[0] != len(keys):
             return cls(model)
-        return cls(model, dict(zip(keys, vectors, strict=True)))
+        return cls(model, dict(zip(keys, vectors, strict=True)), matrices)
+
+    def matrix(self, key: str) -> Vectors | None:
+        """The matrix kept under ``key`` (see :meth:`keep_matrix`), or None."""
+        return self._matrices.get(key)
+
+    def keep_matrix(self, key: str, matrix: Vectors) -> None:
+        self._matrices[key] = np.asarray(matrix, dtype=np.float32)
 
     def embed(self, embedder: TextEmbedder, texts: Sequence[str]) -> Vectors:
         """One row per text: stored rows as they are, the missing ones embedded in one call."""
@@ -84,8 +112,10 @@ class VectorStore:
         return np.stack([self._vectors[k] for k in keys]).astype(np.float32, copy=False)
 
     def save(self, path: Path, keep: Iterable[str] | None = None) -> None:
-        """Write the store (only the keys in ``keep`` when given) atomically to ``path``."""
-        wanted = set(keep) if keep is not None else set(self._vectors)
+        """Write the store (only the keys in ``keep`` when given) atomically to ``path``.
+
+        ``keep`` names vectors and matrices alike."""
+        wanted = set(keep) if keep is not None else {*self._vectors, *self._matrices}
         keys = sorted(k for k in self._vectors if k in wanted)
         width = next(iter(self._vectors.values())).shape[0] if self._vectors else 0
         vectors = (
@@ -95,5 +125,18 @@ class VectorStore:
         )
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".tmp.npz")
-        np.savez(partial, keys=np.array(keys), vectors=vectors, model=np.array(self.model))
+        matrix_keys = sorted(k for k in self._matrices if k in wanted)
+        matrices = (
+            np.stack([self._matrices[k] for k in matrix_keys])
+            if matrix_keys
+            else np.zeros((0, width, width), dtype=np.float32)
+        )
+        np.savez(
+            partial,
+            keys=np.array(keys),
+            vectors=vectors,
+            model=np.array(self.model),
+            matrix_keys=np.array(matrix_keys, dtype=str),
+            matrices=matrices,
+        )
         partial.replace(path)
