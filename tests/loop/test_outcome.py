@@ -82,6 +82,21 @@ def test_a_value_that_contradicts_what_was_read_is_unverified() -> None:
     assert "port = 8471" in verdict.reason
 
 
+def test_a_key_word_far_from_the_answers_number_is_no_contradiction() -> None:
+    history = run(
+        "What is the default capacity of the query cache?",
+        ("read_file", '{"path": "t.py"}', "table = 36\ncache_capacity = 10", False),
+        answer="The default capacity of a table's query cache is 10.",
+    )
+    assert classify(history).outcome == "answered"
+    said = run(
+        "Which port?",
+        ("read_file", '{"path": "service.toml"}', "port = 8471\n# was 8080 until May", False),
+        answer="The port is set to 8080.",
+    )
+    assert "port = 8471" in classify(said).reason
+
+
 def test_an_answer_given_without_reading_anything_is_unverified() -> None:
     verdict = classify([UserMessage("What is in service.toml?"), AssistantMessage("Settings.")])
     assert verdict.outcome == "answered_unverified"

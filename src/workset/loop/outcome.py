@@ -401,6 +401,13 @@ def _ungutter(text: str) -> str:
     return _GUTTER.sub(" ", text)
 
 
+# Words that may stand between a key and its value in an answer: "the port is 8080".
+_JOINERS = frozenset(
+    {"is", "was", "are", "were", "be", "of", "to", "at", "equals", "set", "default", "defaults"}
+    | {"its", "value", "the", "a", "an", "s", "now", "still", "by"}
+)
+
+
 def _contradiction(answer: str, pairs: Sequence[tuple[str, str]]) -> str:
     """A ``key = number`` read in a result whose key the answer pairs with another number."""
     values: dict[str, set[str]] = {}
@@ -411,10 +418,13 @@ def _contradiction(answer: str, pairs: Sequence[tuple[str, str]]) -> str:
     for key, seen in values.items():
         if re.search(rf"\b{re.escape(key)}\b", lowered) is None or seen & numbers:
             continue
-        near = re.search(rf"\b{re.escape(key)}\b\D{{0,40}}?(\d+(?:\.\d+)*)", lowered)
-        if near and near.group(1) not in seen:
-            told = " or ".join(sorted(seen)[:3])
-            return f"a tool result says {key} = {told}, the answer says {near.group(1)}"
+        for near in re.finditer(rf"\b{re.escape(key)}\b(\D{{0,40}}?)(\d+(?:\.\d+)*)", lowered):
+            # Only words that join a key to its value between them ("port is 8080", "port:
+            # 8080"): "a table's query cache in TinyDB is 10" gives no value of `table`.
+            between = set(re.findall(r"[a-z]+", near.group(1)))
+            if between <= _JOINERS and near.group(2) not in seen:
+                told = " or ".join(sorted(seen)[:3])
+                return f"a tool result says {key} = {told}, the answer says {near.group(2)}"
     return ""
 
 
