@@ -413,3 +413,19 @@ def test_an_unknown_tool_the_excerpts_do_not_define_gets_the_usual_different_cal
     error = ToolMessage("c1", "Error: unknown tool `decrement`", name="decrement", is_error=True)
     [notice] = interpreter.next_turn([error]).notices
     assert "is not a tool: it is" not in notice and "Make a different call" in notice
+
+
+def test_the_answer_turn_quotes_excerpt_lines_that_share_the_questions_words() -> None:
+    task = "What does increment add to a field of the document?"
+    interpreter = CallInterpreter(NAMES, history=[UserMessage(task)])
+    interpreter.observe_items([_excerpt_item(EXCERPT)])
+    call = ToolCall("a", "read_file", '{"path": "README.md"}')
+    interpreter.interpret(AssistantMessage(None, (call,)), 1, tools_offered=True)
+    readme = "1| TinyDB is a tiny database."
+    interpreter.next_turn([ToolMessage("a", readme, name="read_file")])
+    again = interpreter.interpret(AssistantMessage(None, (call,)), 2, tools_offered=True)
+    [repeat] = again.message.tool_calls
+    turn = interpreter.next_turn([ToolMessage(repeat.id, readme, name="read_file")])
+    focus, ask = turn.notices
+    assert 'tinydb/operations.py:57| """Increment a given field in the document by 1' in focus
+    assert "Answer this question now" in ask and task in ask

@@ -57,7 +57,8 @@ def focus_notice(task: str, results: Sequence[ToolMessage]) -> str | None:
     """A notice quoting the lines of the last turn's ``read_file`` results that share the
     most words with ``task`` (at least :data:`MIN_SHARED`; rarer words weigh more), in file
     order, or None when no line does."""
-    quoted = _best_lines(task, [("", r) for r in results])
+    read = [("", r.content) for r in results if r.name == "read_file" and not r.is_error]
+    quoted = _best_lines(task, read)
     if quoted is None:
         return None
     return (
@@ -68,40 +69,39 @@ def focus_notice(task: str, results: Sequence[ToolMessage]) -> str | None:
     )
 
 
-def answer_focus(task: str, reads: Sequence[tuple[str, ToolMessage]]) -> str | None:
-    """For the turn that asks for the answer: the lines of every read of the run, ``(path,
-    result)``, that share the most words with ``task``, each with its file. The 0.5B pages
-    past the line that answers ("163| def drop_tables" on its first page) and then answers
-    from the last page it read ("drop_tables does not do anything")."""
-    quoted = _best_lines(task, reads)
+def answer_focus(task: str, seen: Sequence[tuple[str, str]]) -> str | None:
+    """For the turn that asks for the answer: the lines of every read and excerpt of the run,
+    ``(path, numbered text)``, that share the most words with ``task``, each with its file.
+    The 0.5B pages past the line that answers ("163| def drop_tables" on its first page) and
+    then answers from the last page it read ("drop_tables does not do anything"); the
+    excerpts of the first request are no longer in the request by then."""
+    quoted = _best_lines(task, seen)
     if quoted is None:
         return None
     return f"Lines of the files you read that share words with the question:\n{quoted}"
 
 
-def _best_lines(task: str, reads: Sequence[tuple[str, ToolMessage]]) -> str | None:
-    """The :data:`FOCUS_LINES` best lines of the ``read_file`` results in ``reads`` for
-    ``task``, in the order read, each after ``path:`` when its path is known."""
+def _best_lines(task: str, seen: Sequence[tuple[str, str]]) -> str | None:
+    """The :data:`FOCUS_LINES` best numbered lines of the texts in ``seen`` for ``task``, in
+    the order seen, each after ``path:`` when its path is known."""
     asked = distinctive_words(task)
     if len(asked) < MIN_SHARED:
         return None
     scored: list[tuple[float, int, str]] = []  # (-weight, order, quoted line)
-    for path, result in reads:
-        if result.name != "read_file" or result.is_error:
-            continue
-        lines = [(m.group(1), m.group(2).strip()) for m in _GUTTER_LINE.finditer(result.content)]
+    for path, text in seen:
+        lines = [(m.group(1), m.group(2).strip()) for m in _GUTTER_LINE.finditer(text)]
         words = [distinctive_words(text) for _, text in lines]
         # A word on many lines of this file (the package's name, "table" in table.py) says
         # less about which line answers than one on few: each shared word weighs its rarity.
-        seen = Counter(w for line in words for w in line & asked)
-        for (number, text), mine in zip(lines, words, strict=True):
+        counts = Counter(w for line in words for w in line & asked)
+        for (number, line), mine in zip(lines, words, strict=True):
             shared = mine & asked
             if len(shared) >= MIN_SHARED:
-                weight = sum(math.log(1 + len(lines) / seen[w]) for w in shared)
-                defined = _DEFINES.match(text)
+                weight = sum(math.log(1 + len(lines) / counts[w]) for w in shared)
+                defined = _DEFINES.match(line)
                 if defined and distinctive_words(defined.group(1)) & asked:
                     weight *= DEFINITION_BONUS
-                quoted = f"{path + ':' if path else ''}{number}| {text[:MAX_LINE_CHARS]}"
+                quoted = f"{path + ':' if path else ''}{number}| {line[:MAX_LINE_CHARS]}"
                 if all(quoted != line for _, _, line in scored):
                     scored.append((-weight, len(scored), quoted))
     if not scored:

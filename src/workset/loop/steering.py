@@ -374,7 +374,9 @@ class Steering:
         )
         # The lines of every read that share words with the task, before the request for the
         # answer: the 0.5B pages past the line that answers and answers from the last page.
-        focus = answer_focus(self.task, self._reads)
+        focus = answer_focus(
+            self.task, [*((path, r.content) for path, r in self._reads), *self._excerpts]
+        )
         notices = (*((focus,) if focus else ()), answer_now(self.task))
         if self.answer_with_grammar:
             turn = NextTurn(notices, answer_only=True, reason=reason)
