@@ -207,7 +207,7 @@ def test_a_small_model_reads_80_lines_by_default_and_the_config_can_change_it(
         model = script(
             tmp_path,
             {"tool_calls": [{"name": "read_file", "arguments": {"path": "big.txt"}}]},
-            "It is a plain text file.",
+            "It has 300 lines.",
         )
         done = workset(
             "run", "--model", model, "--workspace", str(workspace), *extra, "How long?", env=env

@@ -10,8 +10,8 @@
 - a call named after a code name whose arguments fit no tool is a search for where that name
   is defined, when ``grep`` is offered: asked "Which Table method counts the documents?", the
   0.5B called ``count {"cond": ...}``, and "Which file defines LRUCache?" ``LRUCache
-  {"capacity": null}``; the name is what it wants to know about, so the search for ``def
-  count``/``class LRUCache`` runs (recorded as a grep call) instead of an error (a name the
+  {"capacity": null}``; the name is what it wants to know about, so a search for it runs
+  (recorded as a grep call, the definition among its hits) instead of an error (a name the
   excerpts already show defined gets :mod:`.code_names`' notice instead);
 - ids already used in the session get a fresh suffix (results are recorded once per id).
 """
@@ -89,13 +89,10 @@ def mapped_to_tools(
 
 
 def definition(name: str) -> str:
-    """The regular expression of the lines that define ``name``: a def, class, function or
-    type statement, or an assignment at the start of a line."""
-    word = re.escape(name)
-    return (
-        rf"\b(?:def|class|function|func|fn|interface|struct|type|enum)\s+{word}\b"
-        rf"|^\s*{word}\s*[:=]"
-    )
+    """The search for ``name``: the name alone as a word. Its definition is among the hits,
+    and a pattern this plain is one the model could have written (it copies the calls it
+    sees: a longer regular expression came back as its next call)."""
+    return rf"\b{re.escape(name)}\b"
 
 
 def _searchable(name: str, tool_names: Sequence[str], specs: Sequence[ToolSpec]) -> bool:
