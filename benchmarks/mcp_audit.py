@@ -41,7 +41,8 @@ name, a technique per pair, and unrelated pairs that must not be reported) throu
 ``--leave-out 9`` scores every cohort but cohort 9 (how a tuner keeps a blind cohort unseen
 until its one final run); ``--only 8`` scores cohort 8 alone; ``--totals-only`` prints the
 totals per half and cohort and nothing per technique, rule or miss (``--only 9 --totals-only``
-is that one final run).
+is that one final run); ``--half tune`` scores one half alone (``--only 13 --half tune --show
+tune`` lists a cohort's tune misses and prints nothing of its held-out half).
 ``--rules-only`` skips the learned layer (as does a checkout that has none). Run the same
 script with ``PYTHONPATH`` pointing at another checkout's ``src`` to score that audit on the
 same data (how docs/results/safety.md gets its "before" numbers).
@@ -160,6 +161,12 @@ def main() -> None:
         "--only", nargs="+", default=[], metavar="COHORT", help="score only these cohorts"
     )
     parser.add_argument(
+        "--half",
+        choices=("tune", "heldout"),
+        help="score only this half (``--only 13 --half tune --show tune`` reads a cohort's tune "
+        "misses without printing anything of its held-out half, not even per technique)",
+    )
+    parser.add_argument(
         "--totals-only",
         action="store_true",
         help="print the per-cohort totals and nothing per technique, rule or miss (how a blind "
@@ -172,6 +179,7 @@ def main() -> None:
         for r in load()
         if r["corpus"].removeprefix("new") not in args.leave_out
         and (not args.only or r["corpus"].removeprefix("new") in args.only)
+        and (not args.half or r["split"] == args.half)
     ]
     rules = {id(r): audit_tool(tool_of(r)) for r in rows}
     found = {id(r): rules[id(r)] + (learn(tool_of(r)) if learn else []) for r in rows}
