@@ -30,7 +30,8 @@ the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:
 (``data-flow``), :mod:`.concealment`, :mod:`.approval`, :mod:`.claims` (the other slots),
 :mod:`.destinations` (``fixed-destination``), :mod:`.directs` (``acts-through-other-tool``,
 ``changes-setting``: other tools or settings made to act with fixed values), :mod:`.languages`
-(a cue lexicon per class in 24 languages), :mod:`.turns` (``forged-turn``, ``switches-script``)
+(a cue lexicon per class in 24 languages), :mod:`.turns` (``forged-turn``, ``switches-script``),
+:mod:`.memory` (``plants-memory``: content the definition dictates stored in the model's memory)
 and :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """
 

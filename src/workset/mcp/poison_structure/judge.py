@@ -29,6 +29,7 @@ from workset.mcp.poison_structure.destinations import fixed_in_prose
 from workset.mcp.poison_structure.directs import changes_setting, directs_other_tool
 from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flow, templated
 from workset.mcp.poison_structure.languages import foreign_orders
+from workset.mcp.poison_structure.memory import plants_memory
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
 from workset.mcp.poison_structure.text import (
@@ -70,6 +71,8 @@ STRUCTURE_REASONS = {
     "tool's result) or giving the model a new role, inside a tool definition",
     "switches-script": "a later sentence switches to another writing system and names an "
     "address: written for the model, not for the reader of the opening",
+    "plants-memory": "a clause has the model store content the definition dictates in its "
+    "long-term memory or the user's standing instructions, not at the user's request",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
 }
@@ -150,6 +153,8 @@ def _judge(
         yield "data-flow"
     if hides(sentence):
         yield "hides-from-user"
+    if kind != "switch" and plants_memory(sentence) and not (opening and not TOLD.search(sentence)):
+        yield "plants-memory"
     yield from foreign_orders(sentence)
     if assumes_approval(sentence) and not (opening and not TOLD.search(sentence)):
         yield "assumes-approval"
