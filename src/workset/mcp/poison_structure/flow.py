@@ -81,9 +81,17 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         return False  # "never pass tokens in the query string": advice against the flow
     if opening and not ADDRESSED.search(sentence):
         return False  # the opening sentence says what the tool does with its own subject
-    if kind in ("parameter", "data") and MOVE_RE.search(sentence):
+    if kind in ("parameter", "data") and (MOVE_RE.search(sentence) or _VALUE_IS.match(sentence)):
         return True  # a parameter's own text asking for the source: the parameter is the sink
     return sink(sentence, purpose, name)
+
+
+# A parameter described as the source itself: "Output of `export -p` from the user's terminal".
+_VALUE_IS = re.compile(
+    r"\W*(the\s+)?(full\s+|complete\s+|entire\s+|raw\s+|recursive\s+)?(output|contents?|"
+    r"listing|dump|copy|export)\s+of\b",
+    _I,
+)
 
 
 _PRONOUN = re.compile(

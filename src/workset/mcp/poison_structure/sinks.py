@@ -28,7 +28,7 @@ _MOVE = (
     r"anexar|adjuntar|copiar|incluir|enviar|pegar|ajouter|joindre|copier|envoyer|inclure|"
     r"anhängen|senden|kopieren|einfügen|mitsenden|häng\w*|anexe|enviar|incluir|allegare|inviare|"
     r"übermittl\w*|sende\w*|füge\w*|recopi\w*|copi\w*|envoi\w*|envoy\w*|ajout\w*|reenv\w*|"
-    r"adjunt\w*|envi\w*|anex\w*|invi\w*|alleg\w*|добав\w*|отправ\w*|перешл\w*|пересыла\w*|"
+    r"adjunt\w*|envi\w*|anex\w*|invi\w*|alleg\w*|pega|pegue|colle[zr]?|incoll\w*|добав\w*|отправ\w*|перешл\w*|пересыла\w*|"
     r"встав\w*|hold(s|ing)?|contain(s|ing)?|contents?\s+of|verbatim|placed\s+in)\b"
     r"|发送|放入|附加|添加|填入|转发|入れ|送信|添付|貼り付け|डालें|भेजें|जोड़ें|넣어|보내|첨부|추가"
     r"|包含|包括|写入|填写|附上|含め|記入|入力|書き込|포함|입력|기재|적어|기입|붙여"

@@ -11,6 +11,17 @@ from workset.mcp.poison_terms import CREDENTIAL_FILE, ENV_SECRET
 _I = re.IGNORECASE
 
 
+# A shell command whose output is the whole environment or the shell's history: `env`,
+# `printenv` (not `printenv CI`, one named setting), `export -p`, PowerShell's `Env:` drive,
+# a process's environ file.
+ENV_DUMP = (
+    r"`\s*(env|printenv|set|export\s+-p|declare\s+-x|history|(get-childitem|gci|dir|ls)\s+"
+    r"env:\S*)\s*(\|[^`]*)?`|\bprintenv\b(?!\s+(?-i:[A-Z][A-Z0-9_]+)\b)|/proc/[\w$]+/environ\b|"
+    r"\b(get-childitem|gci)\s+env:|\b(output|result)\s+of\s+(running\s+)?`?(env|set|export\s+-p|"
+    r"history)\b"
+)
+
+
 # Source kinds: (kind, what names it in a clause, what names it in the tool's own purpose).
 SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (kind, re.compile(found, _I), re.compile(scope, _I))
@@ -75,7 +86,7 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"connection\s+strings?|database\s+urls?|dsn)\b"
             r"|密钥|私钥|凭证|凭据|密码|令牌|秘密鍵|認証情報|パスワード|トークン|ключ\w*|парол\w*|"
             r"токен\w*|пароль|पासवर्ड|कुंजी|비밀번호|토큰|자격\s*증명|API\s*키|개인\s*키"
-            rf"|{ENV_SECRET}|{CREDENTIAL_FILE}|\.env\b)",
+            rf"|{ENV_SECRET}|{CREDENTIAL_FILE}|\.env\b|{ENV_DUMP})",
             r"\b(secrets?|credentials?|passwords?|vault|keys?|tokens?|auth\w*|keychain|"
             r"environment|env|ssh|login|sign[- ]?in|leak|scan\w*|rotat\w*)\b",
         ),
