@@ -72,7 +72,7 @@ def _readable(text: str, name: bool) -> tuple[str, tuple[tuple[str, str], ...]]:
         tricks.append(("hidden-unicode", f"{len(hidden)} hidden: {', '.join(names)}"[:EXCERPT]))
     smuggled = tag_payload(text)
     folded = _fold_lookalikes(text)
-    if _mixed_script(text):
+    if _mixed_script(text) and not _shown_as_example(text):
         tricks.append(("homoglyph", around(folded, 0, min(len(folded), 60))))
     comments = [m.group(1).strip() for m in _COMMENT.finditer(folded)]
     hiding = [c for c in comments if len(c.split()) >= 3 and _TO_READER.search(c)]
@@ -130,6 +130,28 @@ def _fold_lookalikes(text: str) -> str:
         keep = unmixed and ((native and not token.isascii()) or not folded.isascii())
         out.append(token if keep else folded)
     return "".join(out)
+
+
+def _shown_as_example(text: str) -> bool:
+    """Look-alike letters a text shows, not uses: every mixed-script word quoted, in a text
+    about look-alikes ("such as Cyrillic 'а' in 'pаypal.com'", a spoof checker's example)."""
+    if not _ABOUT_LOOKALIKES.search(text):
+        return False
+    spans = [m.span(1) for m in _QUOTED.finditer(text)]
+    for word in re.finditer(r"\w+", text):
+        quoted = any(lo <= word.start() and word.end() <= hi for lo, hi in spans)
+        if _mixed_script(word.group(0)) and not quoted:
+            return False
+    return True
+
+
+_ABOUT_LOOKALIKES = re.compile(
+    r"look-?alike|homoglyph|confusable|punycode|\bidn\b|internationali[sz]ed\s+domain|spoof|"
+    r"cyrillic|greek|\bscripts?\b|кирилл|латин|похож|омоглиф|kyrill|cirílic|cyrillique|"
+    r"混淆|形似|同形",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r"['‘’\"“”«]([^'‘’\"“”«»\n]{1,60})['‘’\"“”»]")
 
 
 def _emoji_joiner(text: str, index: int) -> bool:
