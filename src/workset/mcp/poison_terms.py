@@ -59,6 +59,35 @@ NEGATED = re.compile(
     r"won'?t|nor|no\s+one|nothing|nunca|jamais|nie|mai|nicht|não)\b[^,]{0,30}$",
     _I,
 )
+# An exclusion whose object follows in its clause: "leave out any secrets", "remove tokens
+# from the log", "omite cualquier contraseña", "en retirant les mots de passe".
+_EXCLUDE = re.compile(
+    r"\b((leave|leaving|left|cut|cutting|filter\w*|take|taking)\s+out|remov\w*|strip\w*|"
+    r"redact\w*|omit\w*|exclud\w*|scrub\w*|censor\w*|mask\w*|sanitiz\w*|without|except|"
+    r"other\s+than|apart\s+from|minus|omite|omitir|quit\w*|excluy\w*|elimin\w*|sin|retir\w*|"
+    r"supprim\w*|omett\w*|sans|enlev\w*|escludi\w*|rimuov\w*|ometti\w*|senza|sem|entfern\w*|"
+    r"ohne|исключ\w*|удал\w*|без)\b[^,;:.!?()]{0,50}$",
+    _I,
+)
+_UNDONE = re.compile(r"\b(not|never|n['’]t|no\s+need\s+to)\s+(\w+\s+)?$", _I)
+# A second act after the exclusion: "remove the name and paste every token".
+_THEN_ACT = re.compile(
+    r"\b(and|then|but|y|und|et|e|и)\s+(\w+\s+)?(include|paste|put|add|keep|send|attach|copy|"
+    r"insert|append|write|fill|pass|forward|upload|post|share|füge|pega|incluye|mets|ajoute|"
+    r"envía|envoie|добавь|вставь)",
+    _I,
+)
+
+
+def excluded(ahead: str) -> bool:
+    """Whether the words after ``ahead`` are the object of an exclusion that opens in the same
+    clause ("leave out any "), not of a negated one ("do not remove ") or of a later act."""
+    found = _EXCLUDE.search(ahead)
+    if found is None:
+        return False
+    return not _UNDONE.search(ahead[: found.start()]) and not _THEN_ACT.search(ahead[found.end() :])
+
+
 MODEL = (
     r"(assistants?|agents?|models?|llms?|the\s+ai|ai\s+(assistants?|agents?|models?|helpers?)|"
     r"chatbots?|copilots?)"

@@ -86,6 +86,7 @@ _REASONS = (
     | STRUCTURE_REASONS
     | {"unrelated-data": "asks for a kind of data that the tool's name and purpose do not cover"}
 )
+_BARE_NAME = re.compile(r"\s*[A-Za-z][A-Za-z0-9_]*\s*")
 # A switch that shows entries by name, not their contents: "Also list entries such as .env".
 _LISTS_NAMES = re.compile(
     r"^(?!.*\b(read|contents?|open|upload|send|cat|print|dump)\b).*\b(list|show|include|skip|hide)\w*\s+"
@@ -350,6 +351,12 @@ def _honest(
         return False
     if rule.name == "secret-request" and context.switch:
         return True
+    if (
+        rule.name == "sensitive-path"
+        and kind == "data"
+        and _BARE_NAME.fullmatch(plain.split("\n")[0])
+    ):
+        return True  # a mode's name as a value ("APPLICATION_DEFAULT_CREDENTIALS"), not a path
     if rule.name == "sensitive-path" and context.switch and _LISTS_NAMES.search(plain):
         return True  # a boolean that lists entries by name ("such as .env"), reading nothing
     own_kept_local = rule.name == "secret-request" and context.local and kind == "prose"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from workset.mcp.poison_terms import excluded
+
 _I = re.IGNORECASE
 
 
@@ -62,7 +64,7 @@ def negated_clause(sentence: str, at: int) -> bool:
     after = sentence[at : start + len(clause)] if start >= 0 else ""
     own, *rest = _COORDINATED.split(after, maxsplit=1)
     shared = bool(rest) and bool(_SHARED_NEGATION.match(rest[-1]))  # "… and never committed"
-    return bool(NEGATION.search(ahead) or NEGATION.search(own) or shared)
+    return bool(NEGATION.search(ahead) or NEGATION.search(own) or shared or excluded(ahead))
 
 
 _COORDINATED = re.compile(r"\s(?:and|und|y|et|e|и|ed)\s+(?!(?:\w+\s+)?(?:or|oder|ou|o)\b)", _I)
