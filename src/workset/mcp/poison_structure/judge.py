@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from workset.mcp.poison_structure.approval import assumes_approval
+from workset.mcp.poison_structure.beyond import beyond_request
 from workset.mcp.poison_structure.claims import (
     AUTHORITY,
     DESTRUCTIVE_TOOL,
@@ -71,6 +72,8 @@ STRUCTURE_REASONS = {
     "tool's result) or giving the model a new role, inside a tool definition",
     "switches-script": "a later sentence switches to another writing system and names an "
     "address: written for the model, not for the reader of the opening",
+    "beyond-request": "a clause widens the tool's input past what the user asked for (all of a "
+    "store of the user's data, not only what the user named) and fills it",
     "plants-memory": "a clause has the model store content the definition dictates in its "
     "long-term memory or the user's standing instructions, not at the user's request",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
@@ -153,6 +156,8 @@ def _judge(
         yield "data-flow"
     if hides(sentence):
         yield "hides-from-user"
+    if kind != "switch" and beyond_request(sentence, purpose, name):
+        yield "beyond-request"
     if kind != "switch" and plants_memory(sentence) and not (opening and not TOLD.search(sentence)):
         yield "plants-memory"
     yield from foreign_orders(sentence)

@@ -1,0 +1,62 @@
+"""``beyond-request``: more of the user's data asked for than the user gave.
+
+"Include ALL entries, not only the ones the user gave you", "even the ones the user did not
+mention", "no solo las que el usuario indicó", "nicht nur den gewünschten Zeitraum": a sentence
+that widens the tool's input past the user's request, and fills it (an argument, another tool's
+listing). The widening names the request it goes past; the act is a verb that puts data
+somewhere or another tool. A clause that keeps to the request ("do not add contacts the user
+did not mention") negates the act and is advice; a widening the user asked for ("if the user
+asks to check the whole address book") is the user's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from workset.mcp.poison_structure.purpose import Purpose
+from workset.mcp.poison_structure.sinks import IDENT, MOVE_RE
+from workset.mcp.poison_structure.text import NEGATION, USER_GATE
+
+_I = re.IGNORECASE
+
+_WIDEN = re.compile(
+    r"\b(not\s+(only|just|merely|simply)|rather\s+than\s+(only|just)|"
+    r"even\s+(the\s+ones?|those|ones|people|contacts|files|items|entries|if|when)|"
+    r"no\s+s[oó]lo|no\s+solamente|"
+    r"incluso\s+(l[oa]s|aquell)|nicht\s+nur|auch\s+(die|jene|solche)|pas\s+(seulement|"
+    r"uniquement)|non\s+seulement|même\s+(ceux|celles|si)|non\s+solo|non\s+soltanto|anche\s+"
+    r"quell|não\s+(só|apenas)|mesmo\s+(os|as)\s+que|не\s+только|даже\s+те)\b"
+    r"|不仅|不只|甚至|だけでなく|以外も|뿐만\s*아니라|만이\s*아니라",
+    _I,
+)
+_REQUEST = re.compile(
+    r"\b(user|users|usuari[oa]|utilisat\w+|nutzer\w*|benutzer\w*|utente|usuário|пользовател\w*|"
+    r"request\w*|asked|named|mentioned|gave|given|indicated|selected|chose|chosen|picked|"
+    r"specified|gewünscht\w*|genannt\w*|angegeben\w*|cit[ée]s?|mentionn\w+|demand[ée]\w*|"
+    r"indic\w+|pidi\w+|mencion\w+|richiest\w*|pedid\w+|solicit\w+)\b"
+    r"|ユーザー|用户|사용자",
+    _I,
+)
+_FETCH = re.compile(
+    r"\b(fetch|get|retrieve|look\s+up|pull|obtain|list|export|collect|gather|obt[eé]n\w*|"
+    r"récup[ée]r\w*|rufe|hole|abrufen|recuper\w*|raccogli\w*)\b",
+    _I,
+)
+
+
+def beyond_request(sentence: str, purpose: Purpose, name: str) -> bool:
+    """Whether ``sentence`` widens the tool's input past what the user asked for and fills it."""
+    for widen in _WIDEN.finditer(sentence):
+        if not _REQUEST.search(sentence, widen.end(), widen.end() + 70):
+            continue
+        if USER_GATE.search(sentence[: widen.start()]):
+            continue  # "if the user asks to check the whole address book, fetch it first"
+        ahead = sentence[: widen.start()]
+        acts = [m for m in (*MOVE_RE.finditer(ahead), *_FETCH.finditer(ahead))]
+        others = {m.group(1) for m in IDENT.finditer(sentence)} - purpose.params - {name.lower()}
+        if not acts and not others:
+            continue
+        if acts and all(NEGATION.search(ahead[max(0, a.start() - 20) : a.start()]) for a in acts):
+            continue  # "do not add contacts …": the act is refused
+        return True
+    return False
