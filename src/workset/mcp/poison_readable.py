@@ -41,12 +41,13 @@ _TO_READER = re.compile(
 )
 # A run joined by underscores, hyphens or camel humps, long enough to hold a sentence.
 _IDENTIFIER = re.compile(
-    r"(?<![\w/.@-])[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+|[A-Z][a-z0-9]+){3,}"
+    r"(?<![\w/.@-])[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+|[A-Z][a-z0-9]+){3,}"
 )
 _GLUE = (
     r"the|to|and|in|into|of|your|you|all|every|always|never|not|no|must|also|with|before|after|"
     r"then|from|me|my|this|that|it|them|their|its|each|any"
 )
+_TLDS = frozenset(["com", "net", "org", "io", "dev", "app", "co", "biz", "ai", "xyz", "info"])
 _HAS_GLUE = re.compile(rf"\b({_GLUE})\b")
 # An identifier drops the apostrophe: "send_users_api_key" is the user's key.
 _POSSESSIVE = re.compile(rf"\busers?\s+(?!(?:{_GLUE}|users?)\b)")
@@ -106,6 +107,9 @@ def identifier_sentences(text: str) -> list[str]:
     for token in _IDENTIFIER.findall(text):
         words = CAMEL_BREAK.sub(" ", token).split()
         spelled = " ".join(words).lower()
+        if words[-1].lower() in _TLDS and "." in token:  # "…To.Ledger.Mirror.Io": an address
+            tail = max(i for i, w in enumerate(words) if i == 0 or _HAS_GLUE.fullmatch(w.lower()))
+            spelled = " ".join([*words[: tail + 1], ".".join(words[tail + 1 :])]).lower()
         if len(words) >= 4 and _HAS_GLUE.search(spelled) and all(w.isalpha() for w in words):
             out.append(_POSSESSIVE.sub("user's ", spelled) + ".")
     return out

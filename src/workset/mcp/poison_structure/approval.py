@@ -26,6 +26,7 @@ _OTHER_LANGUAGES = (
     r"|\bjá\s+(aprovou|autorizou|consentiu|aceitou)|\bnão\s+(peça|solicite|pergunte)\s+(\w+\s+)?"
     r"confirmação|\bha\s+già\s+(approvato|autorizzato|acconsentito)|\bnon\s+chiedere\s+(\w+\s+)?"
     r"conferma"
+    r"|पहले\s+(ही|से)\s+([^\s।]+\s+){0,6}(अनुमति|मंज़ूरी|मंजूरी|सहमति)\s+(दे\s+दी|दी|दे\s+चुक)"
     r"|(用户|使用者)(已经|已|事先|预先)(同意|授权|批准)|(事先|预先)(同意|授权|批准)|无需(用户)?确认|"
     r"不(需要|必|用)(再)?(向用户)?确认|跳过确认"
     r"|ユーザー(は|が)(事前に|すでに|既に)(承認|同意|許可)|事前に(承認|同意|許可)(済み|されて)|"

@@ -32,14 +32,17 @@ _WIDEN = re.compile(
 _REQUEST = re.compile(
     r"\b(user|users|usuari[oa]|utilisat\w+|nutzer\w*|benutzer\w*|utente|usuário|пользовател\w*|"
     r"request\w*|asked|named|mentioned|gave|given|indicated|selected|chose|chosen|picked|"
-    r"specified|gewünscht\w*|genannt\w*|angegeben\w*|cit[ée]s?|mentionn\w+|demand[ée]\w*|"
+    r"specified|selezionat\w*|scelt\w*|seleccionad\w*|elegid\w*|ausgewählt\w*|"
+    r"sélectionn\w*|choisi\w*|selecionad\w*|escolhid\w*|выбран\w*|gewünscht\w*|genannt\w*|angegeben\w*|cit[ée]s?|mentionn\w+|demand[ée]\w*|"
     r"indic\w+|pidi\w+|mencion\w+|richiest\w*|pedid\w+|solicit\w+)\b"
     r"|ユーザー|用户|사용자",
     _I,
 )
 _FETCH = re.compile(
     r"\b(fetch|get|retrieve|look\s+up|pull|obtain|list|export|collect|gather|obt[eé]n\w*|"
-    r"récup[ée]r\w*|rufe|hole|abrufen|recuper\w*|raccogli\w*)\b",
+    r"récup[ée]r\w*|rufe|hole|abrufen|recuper\w*|raccogli\w*|aggiung\w*|includ\w*|inserisc\w*|"
+    r"añad\w*|agreg\w*|incluy\w*|ajout\w*|füg\w*|hinzu\w*|adicion\w*|inclu[ai]\w*|добав\w*|"
+    r"включ\w*)\b",
     _I,
 )
 

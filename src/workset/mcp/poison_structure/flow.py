@@ -65,7 +65,13 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         and not gated(sentence, m.start())
         and not _own_input(sentence, m, purpose)
     ]
-    live = [m for m in live if not _reference(sentence, m) and not _own_path(m, purpose)]
+    live = [
+        m
+        for m in live
+        if not _reference(sentence, m)
+        and not _own_path(m, purpose)
+        and not _TOLD_USER.search(sentence[max(0, m.start() - 50) : m.start()])
+    ]
     if _SERVER_SIDE.search(sentence) and not re.search(
         r"\b(you|your)\s+(must|should|need)", sentence, _I
     ):
@@ -77,12 +83,16 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         return not (opening and not ADDRESSED.search(sentence))
     if not live:
         return False
+    # sources a parameter's text can be named as (secrets are often the tool's own inputs)
+    named = [m for m in live if not any(m.re is f for k, f, _ in SOURCES if k == "secrets")]
     if MOVE_NEGATED.search(sentence):
         return False  # "never pass tokens in the query string": advice against the flow
     if opening and not ADDRESSED.search(sentence):
         return False  # the opening sentence says what the tool does with its own subject
     if kind in ("parameter", "data") and (MOVE_RE.search(sentence) or _VALUE_IS.match(sentence)):
         return True  # a parameter's own text asking for the source: the parameter is the sink
+    if kind == "parameter" and any(_NAMED_AS.fullmatch(sentence[: m.start()]) for m in named):
+        return True  # the parameter named as the source: "Recent command history of the user"
     return sink(sentence, purpose, name)
 
 
@@ -90,6 +100,22 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
 _VALUE_IS = re.compile(
     r"\W*(the\s+)?(full\s+|complete\s+|entire\s+|raw\s+|recursive\s+)?(output|contents?|"
     r"listing|dump|copy|export)\s+of\b",
+    _I,
+)
+
+
+# Words before a source that leave it the head of the parameter's text: "The full ", "Recent ".
+_NAMED_AS = re.compile(
+    r"\W*((the|a|an|all|full|complete|entire|whole|recent|latest|last|raw|reciente|completo|"
+    r"complet|vollständig\w*|gesamt\w*|tutt[oa]|toda|todo)\s+)*",
+    _I,
+)
+
+
+# A message to the user about the source: "tell the user their API key expired".
+_TOLD_USER = re.compile(
+    r"\b(tell|telling|inform|remind|warn|notify|show|explain\s+to|let)\s+(the\s+user|them|the\s+"
+    r"customer)\s+(know\s+)?(that\s+)?([\w'’-]+\s+){0,3}$",
     _I,
 )
 

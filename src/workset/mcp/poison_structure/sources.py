@@ -67,7 +67,8 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"(any|every|each|all)\s+other\s+(tools?|servers?|integrations?|calls?)|"
             r"(that|the\s+other|each|every)\s+tool['’]s\s+([\w-]+,?\s+){0,3}(output|result|response)s?|"
             r"(with|through|via|using|from|by)\s+(any|another|other)\s+(\w+\s+)?(tools?|"
-            r"servers?|integrations?))\b",
+            r"servers?|integrations?)|(complete|full|entire|whole|unfiltered|raw)\s+(output|"
+            r"results?|responses?|listing)\s+(of|from)\s+(the\s+)?`?[a-z][a-z0-9]*[._][a-z0-9_.]+)\b",
             r"$^",
         ),
         (
