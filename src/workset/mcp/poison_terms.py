@@ -41,6 +41,9 @@ SECRET_NOUN = (
     # "tokens" as a count of text ("consume more tokens", "max tokens") is not a credential;
     # "password protection" or "password policy" names a feature, not the password.
     r"(?<!more\s)(?<!fewer\s)(?<!max\s)(?<!maximum\s)(?<!of\s)(?<!output\s)(?<!input\s)"
+    # "upload tokens", "page tokens": ids that a listing or an upload hands back
+    r"(?<!upload\s)(?<!page\s)(?<!pagination\s)(?<!continuation\s)(?<!next\s)(?<!sync\s)"
+    r"(?<!idempotency\s)(?<!cursor\s)(?<!resume\s)"
     r"tokens(?!\s+(limit|count|budget|used|per|left|remaining)\b)|"
     r"passwords?(?![\s-]+(protect\w*|polic\w*|strength|reset|rules?|requirements?|complexity|"
     r"managers?|fields?|prompts?|hash\w*|expir\w*|length|generator)\b)|passphrases?|"
@@ -128,7 +131,7 @@ USER_DATA = (
     r"passport(\s+number)?)\b|\bcarnet\s+d['’]adresses\b|\blibreta\s+de\s+direcciones\b|"
     r"\badressbuch\b|\b(contactos|contatos|contacts|kontakte|contatti)\s+(del|do|de\s+l['’]|des|"
     r"dell['’])\s*(usuari[oa]|utilisateur|nutzers|benutzers|utente)\b|"
-    r"\bhome\s+director(y|ies)\b|~/)"
+    r"\bhome\s+director(y|ies)\b|~/(?![\w./-]*\.pub\b))"
 )
 
 # The user's private things that a tool has no claim to in an argument.
