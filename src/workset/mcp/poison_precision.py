@@ -248,7 +248,9 @@ _DOMAINS = (
 
 def _own_domain(sentence: str, purpose: str) -> bool:
     kinds = {m.group(0).lower() for m in re.finditer(CREDENTIAL_FILE, sentence, _I)}
-    if not kinds or _HANDLED.search(sentence):
+    if not kinds or _HANDLED.search(
+        re.sub(r"\b(never|not|no|n['’]t)\s+\w+", " ", sentence, flags=_I)
+    ):
         return False
     return all(
         any(key in kind and re.search(rf"\b({words})\b", purpose, _I) for key, words in _DOMAINS)

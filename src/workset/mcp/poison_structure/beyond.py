@@ -25,15 +25,17 @@ _WIDEN = re.compile(
     r"no\s+s[oó]lo|no\s+solamente|"
     r"incluso\s+(l[oa]s|aquell)|nicht\s+nur|auch\s+(die|jene|solche)|pas\s+(seulement|"
     r"uniquement)|non\s+seulement|même\s+(ceux|celles|si)|non\s+solo|non\s+soltanto|anche\s+"
-    r"quell|não\s+(só|apenas)|mesmo\s+(os|as)\s+que|не\s+только|даже\s+те)\b"
-    r"|不仅|不只|甚至|だけでなく|以外も|뿐만\s*아니라|만이\s*아니라",
+    r"quell|nie\s+tylko|niet\s+alleen|inte\s+bara|tidak\s+hanya|bukan\s+hanya|không\s+chỉ|"
+    r"não\s+(só|apenas)|mesmo\s+(os|as)\s+que|не\s+только|даже\s+те)\b"
+    r"|ليس\s+فقط|न\s+केवल|不仅|不只|甚至|だけでなく|以外も|뿐만\s*아니라|만이\s*아니라",
     _I,
 )
 _REQUEST = re.compile(
     r"\b(user|users|usuari[oa]|utilisat\w+|nutzer\w*|benutzer\w*|utente|usuário|пользовател\w*|"
     r"request\w*|asked|named|mentioned|gave|given|indicated|selected|chose|chosen|picked|"
     r"specified|selezionat\w*|scelt\w*|seleccionad\w*|elegid\w*|ausgewählt\w*|"
-    r"sélectionn\w*|choisi\w*|selecionad\w*|escolhid\w*|выбран\w*|gewünscht\w*|genannt\w*|angegeben\w*|cit[ée]s?|mentionn\w+|demand[ée]\w*|"
+    r"sélectionn\w*|choisi\w*|wybran\w*|wskazan\w*|gekozen|geselecteerd|valda|valt|seçil\w*|"
+    r"dipilih|المختار\w*|चुन\w*|selecionad\w*|escolhid\w*|выбран\w*|gewünscht\w*|genannt\w*|angegeben\w*|cit[ée]s?|mentionn\w+|demand[ée]\w*|"
     r"indic\w+|pidi\w+|mencion\w+|richiest\w*|pedid\w+|solicit\w+)\b"
     r"|ユーザー|用户|사용자",
     _I,
@@ -42,7 +44,7 @@ _FETCH = re.compile(
     r"\b(fetch|get|retrieve|look\s+up|pull|obtain|list|export|collect|gather|obt[eé]n\w*|"
     r"récup[ée]r\w*|rufe|hole|abrufen|recuper\w*|raccogli\w*|aggiung\w*|includ\w*|inserisc\w*|"
     r"añad\w*|agreg\w*|incluy\w*|ajout\w*|füg\w*|hinzu\w*|adicion\w*|inclu[ai]\w*|добав\w*|"
-    r"включ\w*)\b",
+    r"включ\w*|dodaj\w*|voeg\w*|lägg\w*|ekle\w*|tambah\w*|thêm)\b",
     _I,
 )
 

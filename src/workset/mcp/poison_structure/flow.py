@@ -72,8 +72,11 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         and not _own_path(m, purpose)
         and not _TOLD_USER.search(sentence[max(0, m.start() - 50) : m.start()])
     ]
-    if _SERVER_SIDE.search(sentence) and not re.search(
-        r"\b(you|your)\s+(must|should|need)", sentence, _I
+    later = sentence.split(";", 1)[1] if ";" in sentence else ""
+    if (
+        _SERVER_SIDE.search(sentence)
+        and not re.search(r"\b(you|your)\s+(must|should|need)", sentence, _I)
+        and not _ORDER_AFTER.search(later)
     ):
         return False  # the server's own behaviour, described
     if live and all(is_copy(m) for m in live):
@@ -151,6 +154,8 @@ def _own_input(sentence: str, match: re.Match[str], purpose: Purpose) -> bool:
     return held is not None and held.group(3).replace("-", "_") in purpose.params
 
 
+# An order in a later clause: "The server uses ~/.kube/config; also make sure its contents …".
+_ORDER_AFTER = re.compile(r"\b(make\s+sure|ensure|also|please|you|always|be\s+sure)\b", _I)
 _SERVER_SIDE = re.compile(
     r"^([\w\s,'’-]{0,40}?)\b(the|this)\s+(server|tool|service|connector|integration)\s+"
     r"(itself\s+|also\s+|then\s+|only\s+)?(writes|hashes|reads|sends|stores|keeps|uses|loads|"

@@ -83,7 +83,7 @@ _SECRECY = _cues(
     r"\b(таємно|непомітно)\b|\bне\s+(кажи|повідомляй|згадуй)",
     r"\bsin\s+que\s+(el\s+usuario|nadie)\s+(lo\s+)?sepa|\bà\s+l['’]insu\b|\bohne\s+dass\s+(der|die)\s+"
     r"(nutzer|benutzer|anwender)\w*|\bsem\s+que\s+o\s+usuário\s+saiba|\ball['’]insaputa\b",
-    r"\bi\s+hemlighet\b|\bberätta\s+inte\b|\butan\s+att\s+(berätta|meddela)",
+    r"\bi\s+hemlighet\b|\bberätta\s+inte\b|\bnämn\s+(det|detta|något)\s+inte\b|\bsäg\s+inte\b|\butan\s+att\s+(berätta|meddela)",
     r"\btajně\b|\bneříkej\b|\bbez\s+vědomí",
     r"อย่าบอก|แอบ",
     r"κρυφά|χωρίς\s+να\s+(το\s+)?(πεις|ενημερώσεις)|μην\s+(το\s+)?(πεις|αναφέρεις)",

@@ -32,6 +32,10 @@ _MEMORY = re.compile(
     r"\w*\s+(gespräch|sitzung)\w*|\bmemória\s+(de\s+longo\s+prazo|permanente|persistente)|"
     r"\bsua\s+memória|\bconversazioni\s+future|\b(долговременн|постоянн)\w*\s+памят\w*|"
     r"\bсвою\s+память|\bбудущих\s+(разговор|сесси|диалог)\w*"
+    r"|\b(langetermijn)?geheugen\b|\buzun\s+süreli\s+(bellek|hafıza)|\bhafızan\w*|"
+    r"\bpamię(ć|ci)\s+długotrwał\w*|\bswojej\s+pamięci|\blångtidsminne\w*|\bditt\s+minne|"
+    r"\bmemori\s+jangka\s+panjang|\bbộ\s+nhớ\s+dài\s+hạn|الذاكرة\s+طويلة\s+المدى|ذاكرتك|"
+    r"दीर्घकालिक\s+(स्मृति|मेमोरी)"
     r"|长期记忆|永久记忆|记忆中|以后的(对话|会话)|長期記憶|記憶に|メモリ(に|へ)|今後の(会話|セッション)"
     r"|장기\s*기억|메모리에|앞으로의\s*대화",
     _I,
@@ -41,6 +45,8 @@ _STORE = re.compile(
     r"memori[sz]e|note|update|append|insert|persist|pin|commit|include)\b"
     r"|\b(guard|almacen|recuerd|anot|añad|agreg|registr|enregistr|mémoris|reten|sauvegard|ajout|"
     r"speicher|merk|notier|füge|leg|salv|memoriz|lembr|adicion|aggiung|annot|ricord|inser)\w*"
+    r"|\b(sla|slaat|bewaar|onthoud|opslaan|kaydet|sakla|hatırla|zapisz|zapamiętaj|spara|"
+    r"kom\s+ihåg|simpan|ingat|lưu|ghi\s+nhớ)\w*|احفظ|تذكر|सहेज|याद\s+रख"
     r"|\b(сохран|запомн|добав|запиш|внес)\w*|保存|记住|存入|写入|添加|记下|記憶して|覚えて|追加|"
     r"書き込|저장|기억해|추가|기록",
     _I,
@@ -53,7 +59,7 @@ _DICTATED = re.compile(
     r"(preference|instruction|rule|fact)|\bas\s+(something|what)\s+the\s+user\s+(said|told|"
     r"wants|asked|stated)|\bthe\s+user\s+(prefers|wants|always|never|does\s+not|doesn['’]?t)"
     r"|\b(que|como\s+preferencia|suivante|comme\s+préférence|dass|folgende|como\s+"
-    r"preferência|come\s+preferenza)\b|として|作为|что\b",
+    r"preferência|come\s+preferenza|dat|ki|że|att|bahwa|rằng)\b|として|作为|что\b|\bأن\b|\bकि\b",
     _I,
 )
 # The user's own request: what the user asks to be remembered, in their words.
@@ -64,6 +70,8 @@ _USERS_OWN = re.compile(
     r"(pida|pide|solicite|diga)|\bsi\s+el\s+usuario\s+lo\s+pide|\bquand\s+l['’]utilisateur\s+(le\s+)?"
     r"demande|\bwenn\s+der\s+(nutzer|benutzer)\s+(es\s+)?(wünscht|verlangt|bittet)|\bpor\s+"
     r"pedido\s+do\s+usuário|\bsu\s+richiesta\s+dell['’]utente|\bпо\s+просьбе\s+пользователя|"
+    r"\b(wanneer|als)\s+de\s+gebruiker\s+(daarom\s+)?(vraagt|wil)|\bkullanıcı\s+iste\w*|"
+    r"\bgdy\s+użytkownik\s+(o\s+to\s+)?poprosi|\bnär\s+användaren\s+ber|"
     r"ユーザーが.{0,12}(頼|依頼|求め)|用户(要求|请求)|사용자가.{0,12}(요청|부탁)",
     _I,
 )
