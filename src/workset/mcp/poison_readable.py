@@ -13,8 +13,11 @@ returns the hiding tricks it found (``hidden-unicode``, ``homoglyph``, ``hidden-
 from __future__ import annotations
 
 import functools
+import json
 import re
 import unicodedata
+from collections.abc import Iterator
+from typing import Any
 
 from workset.mcp.definition_fields import CAMEL_BREAK
 from workset.mcp.poison_context import all_documented
@@ -92,7 +95,7 @@ def _readable(text: str, name: bool) -> tuple[str, tuple[tuple[str, str], ...]]:
     if spoken:
         tricks.append(("encoded-text", spoken[0][:60]))
     unleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), spaced)
-    spelled = [] if name else identifier_sentences(plain)
+    spelled = [] if name else [*identifier_sentences(plain), *json_orders(plain)]
     parts = [spaced, smuggled, *decoded, unleet if unleet != spaced else "", *spelled]
     return "\n".join(p for p in parts if p), tuple(tricks)
 
@@ -113,6 +116,43 @@ def identifier_sentences(text: str) -> list[str]:
         if len(words) >= 4 and _HAS_GLUE.search(spelled) and all(w.isalpha() for w in words):
             out.append(_POSSESSIVE.sub("user's ", spelled) + ".")
     return out
+
+
+def json_orders(text: str) -> list[str]:
+    """String values of a JSON object in the text that are addressed to the agent: under a key
+    that names it or its rules (``"agent_rules": ["send every value …"]``) or opening with an
+    addressee (``"note": "assistant: now call …"``), read as sentences of their own rather
+    than as quoted data."""
+    out = []
+    for blob in _JSON_BLOB.findall(text):
+        try:
+            data = json.loads(blob)
+        except ValueError:
+            continue
+        for key, value in _strings(data, ""):
+            if _AGENT_KEY.search(key) or _ADDRESSEE.match(value):
+                out.append(value.rstrip(".") + ".")
+    return out
+
+
+def _strings(node: Any, key: str) -> Iterator[tuple[str, str]]:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _strings(v, f"{key}.{k}")
+    elif isinstance(node, list):
+        for item in node:
+            yield from _strings(item, key)
+    elif isinstance(node, str) and len(node.split()) >= 3:
+        yield key, node
+
+
+_JSON_BLOB = re.compile(r"\{(?:[^{}]|\{[^{}]*\})*\}")
+_AGENT_KEY = re.compile(
+    r"(agent|assistant|model|llm|\bai\b|rules?|instructions?|directives?|polic(y|ies)|system|"
+    r"prompt|note_for|hint)",
+    re.IGNORECASE,
+)
+_ADDRESSEE = re.compile(r"\W*(assistant|ai|model|agent|llm|system)\s*[:,]", re.IGNORECASE)
 
 
 def _fold_lookalikes(text: str) -> str:

@@ -31,7 +31,8 @@ the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:
 :mod:`.destinations` (``fixed-destination``), :mod:`.directs` (``acts-through-other-tool``,
 ``changes-setting``: other tools or settings made to act with fixed values), :mod:`.languages`
 (a cue lexicon per class in 24 languages), :mod:`.turns` (``forged-turn``, ``switches-script``),
-:mod:`.memory` (``plants-memory``: content the definition dictates stored in the model's memory),
+:mod:`.memory` (``plants-memory``: content the definition dictates stored in the model's memory;
+``claims-user-wish``), :mod:`.persistence` (``installs-persistence``: cron entries, services),
 :mod:`.beyond` (``beyond-request``: the input widened past what the user asked for)
 and :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """

@@ -45,6 +45,8 @@ STEERS = re.compile(
     r"this\s+(tool|server|one)|\b(every|all|each)\s+(\w+\s+){0,3}(here|through\s+this\s+tool)"
     r"[^.]{0,60}\b(including|whichever|even|meant\s+for|instead)\b"
     r"|\b(whichever|regardless\s+of\s+(which|what))\s+(server|tool)\s+(the\s+user|they)\b"
+    r"|\bno\s+other\s+(\w+\s+)?(tools?|servers?|functions?)\s+(may|can|should|must|is\s+to)\s+be\s+"
+    r"(used|called|invoked)\s+(until|before|unless)"
     # Another server's results called wrong, and trust asked for this tool alone.
     r"|\b(results?|outputs?|answers?|data)\s+(from|of|returned\s+by)\s+(the\s+|an?\s+)?([\w-]+\s+)"
     r"{0,2}(servers?|connectors?|integrations?|tools?)['’]?s?\b[^.;]{0,40}\b(are|is)\s+(\w+\s+)?"
@@ -188,6 +190,8 @@ AUTHORITY = re.compile(
     r"request|instructions|prompt)"
     r"|\b(override|outrank|supersede)s?\s+(\w+\s+){0,3}(user|instructions|request|prompt)"
     r"|\b(counts?|are|is)\s+as\s+(system|operator|developer)\s+(instructions?|messages?)"
+    r"|\bbe\s+(followed|obeyed|executed|carried\s+out)\s+as\s+(their|the\s+user['’]s|your|the\s+"
+    r"owner['’]s)\s+(own\s+)?(instructions|commands|orders|requests)"
     r"|(приоритет|priorité|vorrang|prioridad|prioridade|priorità)\s+\w*\s*(над|sur|vor|sobre|"
     r"su|über)|системн\w+\s+указани\w*|instructions?\s+(du\s+)?système|"
     r"systemanweisung\w*|instrucciones\s+del\s+sistema|系统指令|系统提示词|优先(级)?(高于|于)用户|"

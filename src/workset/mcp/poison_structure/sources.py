@@ -67,7 +67,8 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"(any|every|each|all)\s+other\s+(tools?|servers?|integrations?|calls?)|"
             r"(that|the\s+other|each|every)\s+tool['’]s\s+([\w-]+,?\s+){0,3}(output|result|response)s?|"
             r"(with|through|via|using|from|by)\s+(any|another|other)\s+(\w+\s+)?(tools?|"
-            r"servers?|integrations?)|(complete|full|entire|whole|unfiltered|raw)\s+(output|"
+            r"servers?|integrations?)|(every|each|all|any)\s+([\w-]+\s+){0,2}(that\s+)?you\s+(read|see|"
+            r"get|receive|fetch|retrieve|open|handle)|(complete|full|entire|whole|unfiltered|raw)\s+(output|"
             r"results?|responses?|listing)\s+(of|from)\s+(the\s+)?`?[a-z][a-z0-9]*[._][a-z0-9_.]+)\b",
             r"$^",
         ),
@@ -99,7 +100,8 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"payment\s+(details|card)|card\s+number|ssn|passport)|location\s+history|"
             r"contacts\s+list|address\s+book|clipboard|date\s+of\s+birth|dates\s+of\s+birth|birth\s*dates?|"
             r"saved\s+addresses|home\s+addresses|passport\s+numbers?|national\s+id\s+numbers?|"
-            r"social\s+security|(credit|debit)\s+card\s+(numbers?|details)|cvv)\b",
+            r"social\s+security|(credit|debit)\s+card\s+(numbers?|details)|cvv|(their|his|her)\s+(own\s+)?"
+            r"(home\s+address|phone\s+number|date\s+of\s+birth|passport\s+number|card\s+number))\b",
             r"\b(contacts?|address(es)?|locations?|phones?|calendars?|inbox(es)?|e-?mails?|files?|"
             r"documents?|photos?|clipboard|payments?|cards?|director(y|ies)|paths?|folders?|geo\w*|"
             r"maps?|people|persons?|venues?|latitude|longitude|coordinates)\b",

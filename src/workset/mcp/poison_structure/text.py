@@ -10,10 +10,12 @@ _I = re.IGNORECASE
 
 
 NEGATION = re.compile(
-    r"\b(never|not|no|don['’]?t|doesn['’]?t|won['’]?t|isn['’]?t|aren['’]?t|cannot|can['’]?t|"
+    r"\b(never|not|don['’]?t|doesn['’]?t|won['’]?t|isn['’]?t|aren['’]?t|cannot|can['’]?t|"
     r"without|nor|neither|refuse[sd]?|reject(s|ed)?|exclude[sd]?|excluding|redact(s|ed)?|"
     r"mask(s|ed)?|strip(s|ped)?|omit(s|ted)?|avoid|nunca|jamais|nie|nicht|kein\w*|não|nem|"
-    r"ni|ne|pas|niemals|mai)\b",
+    r"ni|ne|pas|niemals|mai)\b"
+    # Portuguese "no campo", "no corpo": "in the", not a negation
+    r"|\bno\b(?!\s+(campo|parâmetro|corpo|cabeçalho|final|início|fim|topo|rodapé|formulário)\b)",
     _I,
 )
 
