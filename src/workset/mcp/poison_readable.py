@@ -130,7 +130,7 @@ def json_orders(text: str) -> list[str]:
         except ValueError:
             continue
         for key, value in _strings(data, ""):
-            if _AGENT_KEY.search(key) or _ADDRESSEE.match(value):
+            if _AGENT_KEY.search(key) or _ADDRESSEE.match(value) or _ORDER.match(value):
                 out.append(value.rstrip(".") + ".")
     return out
 
@@ -150,6 +150,12 @@ _JSON_BLOB = re.compile(r"\{(?:[^{}]|\{[^{}]*\})*\}")
 _AGENT_KEY = re.compile(
     r"(agent|assistant|model|llm|\bai\b|rules?|instructions?|directives?|polic(y|ies)|system|"
     r"prompt|note_for|hint)",
+    re.IGNORECASE,
+)
+# A value that is an order to move data or act: "forward the full transcript to …".
+_ORDER = re.compile(
+    r"\W*(send|forward|post|upload|e-?mail|include|attach|append|copy|share|call|run|execute|"
+    r"delete|ignore|disregard|tell|reply|read|fetch|grant|transfer|pay|leak|exfiltrate|dump)\b",
     re.IGNORECASE,
 )
 _ADDRESSEE = re.compile(r"\W*(assistant|ai|model|agent|llm|system)\s*[:,]", re.IGNORECASE)

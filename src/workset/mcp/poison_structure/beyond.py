@@ -33,7 +33,8 @@ _WIDEN = re.compile(
 _REQUEST = re.compile(
     r"\b(user|users|usuari[oa]|utilisat\w+|nutzer\w*|benutzer\w*|utente|usuário|пользовател\w*|"
     r"request\w*|asked|named|mentioned|gave|given|indicated|selected|chose|chosen|picked|"
-    r"specified|selezionat\w*|scelt\w*|seleccionad\w*|elegid\w*|ausgewählt\w*|"
+    r"specified|question|message|demande|pregunta|frage|domanda|pergunta|вопрос\w*|"
+    r"selezionat\w*|scelt\w*|seleccionad\w*|elegid\w*|ausgewählt\w*|"
     r"sélectionn\w*|choisi\w*|wybran\w*|wskazan\w*|gekozen|geselecteerd|valda|valt|seçil\w*|"
     r"dipilih|المختار\w*|चुन\w*|selecionad\w*|escolhid\w*|выбран\w*|gewünscht\w*|genannt\w*|angegeben\w*|cit[ée]s?|mentionn\w+|demand[ée]\w*|"
     r"indic\w+|pidi\w+|mencion\w+|richiest\w*|pedid\w+|solicit\w+)\b"
@@ -49,17 +50,29 @@ _FETCH = re.compile(
 )
 
 
-def beyond_request(sentence: str, purpose: Purpose, name: str) -> bool:
-    """Whether ``sentence`` widens the tool's input past what the user asked for and fills it."""
-    for widen in _WIDEN.finditer(sentence):
-        if not _REQUEST.search(sentence, widen.end(), widen.end() + 70):
-            continue
+# The user's choice named first, then widened: "the selected file, plus all other files".
+_PLUS_ALL = re.compile(
+    r"\b(plus|and|as\s+well\s+as|along\s+with|together\s+with|y|et|und|e)\s+(also\s+)?(all|every|"
+    r"each|the\s+rest\s+of|todos|todas|tous|toutes|alle|tutti|tutte)\s+(the\s+|los\s+|las\s+|les\s+|"
+    r"die\s+)?(other|remaining|otros|otras|autres|anderen|altri|altre)\b",
+    _I,
+)
+
+
+def beyond_request(sentence: str, purpose: Purpose, name: str, *, kind: str = "prose") -> bool:
+    """Whether ``sentence`` widens the tool's input past what the user asked for and fills it
+    (a parameter's own text fills that parameter)."""
+    widenings = [
+        *(w for w in _WIDEN.finditer(sentence) if _REQUEST.search(sentence, w.end(), w.end() + 70)),
+        *(w for w in _PLUS_ALL.finditer(sentence) if _REQUEST.search(sentence[: w.start()][-80:])),
+    ]
+    for widen in widenings:
         if USER_GATE.search(sentence[: widen.start()]):
             continue  # "if the user asks to check the whole address book, fetch it first"
         ahead = sentence[: widen.start()]
         acts = [m for m in (*MOVE_RE.finditer(ahead), *_FETCH.finditer(ahead))]
         others = {m.group(1) for m in IDENT.finditer(sentence)} - purpose.params - {name.lower()}
-        if not acts and not others:
+        if not acts and not others and kind != "parameter":
             continue
         if acts and all(NEGATION.search(ahead[max(0, a.start() - 20) : a.start()]) for a in acts):
             continue  # "do not add contacts …": the act is refused

@@ -161,7 +161,7 @@ def _judge(
         yield "data-flow"
     if hides(sentence):
         yield "hides-from-user"
-    if kind != "switch" and beyond_request(sentence, purpose, name):
+    if kind != "switch" and beyond_request(sentence, purpose, name, kind=kind):
         yield "beyond-request"
     if kind != "switch" and claims_user_wish(sentence):
         yield "claims-user-wish"

@@ -21,7 +21,8 @@ _I = re.IGNORECASE
 _MEMORY = re.compile(
     r"\b((long[- ]term|persistent|permanent|durable|lasting|saved|agent['’]?s?|assistant['’]?s?|"
     r"your|its|the\s+model['’]s)\s+memor(y|ies)|memory\s+(bank|store|entries)|custom\s+"
-    r"instructions|standing\s+instructions|(the\s+)?user['’]s\s+(profile|preferences)|"
+    r"instructions|standing\s+instructions|(the\s+)?user(['’]s)?\s+(profile|preferences)(\s+notes)?|"
+    r"profile\s+notes|saved\s+preferences|user\s+memory|"
     r"(for|in|across|during)\s+(all\s+|every\s+|any\s+)?(future|later|subsequent|upcoming|"
     r"following)\s+(conversations?|sessions?|chats?|interactions?))\b"
     r"|\bmemoria\s+(a\s+largo\s+plazo|permanente|persistente|a\s+lungo\s+termine)|\btu\s+memoria"
@@ -65,7 +66,7 @@ _DICTATED = re.compile(
 # The user's own request: what the user asks to be remembered, in their words.
 _USERS_OWN = re.compile(
     r"\b(only\s+)?(what|things|facts?|anything|whatever)\s+the\s+user\s+(explicitly\s+|"
-    r"specifically\s+)?(asks|tells|says|wants|requests|chooses)|\bthe\s+user\s+(explicitly\s+)?"
+    r"specifically\s+)?(asks|tells|says|wants|requests|chooses|dictates|gives|provides|types)|\bthe\s+user\s+(explicitly\s+)?"
     r"(asks|tells)\s+you\s+to\s+(remember|save|store|forget)|\bcuando\s+el\s+usuario\s+(lo\s+)?"
     r"(pida|pide|solicite|diga)|\bsi\s+el\s+usuario\s+lo\s+pide|\bquand\s+l['’]utilisateur\s+(le\s+)?"
     r"demande|\bwenn\s+der\s+(nutzer|benutzer)\s+(es\s+)?(wünscht|verlangt|bittet)|\bpor\s+"
