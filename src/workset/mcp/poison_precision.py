@@ -75,8 +75,8 @@ _MOVED = re.compile(
     _I,
 )
 _USER_SUPPLIED = re.compile(
-    r"\b(the\s+)?user\s+(must|should|will|has\s+to|needs\s+to)\s+(type|enter|provide|supply|give|"
-    r"say|read\s+out)\b",
+    r"\b(the\s+)?user\s+((must|should|will|has\s+to|needs\s+to)\s+)?(type|enter|provide|supply|give|"
+    r"say|read\s+out)s?\b",
     _I,
 )
 # The value is the user's own input, put where the tool's function puts it (no address).

@@ -65,6 +65,7 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         and not gated(sentence, m.start())
         and not _own_input(sentence, m, purpose)
     ]
+    live += [m for m in _LIFTED.finditer(sentence) if not negated_clause(sentence, m.start())]
     live = [
         m
         for m in live
@@ -111,6 +112,17 @@ _VALUE_IS = re.compile(
 _NAMED_AS = re.compile(
     r"\W*((the|a|an|all|full|complete|entire|whole|recent|latest|last|raw|reciente|completo|"
     r"complet|vollständig\w*|gesamt\w*|tutt[oa]|toda|todo)\s+)*",
+    _I,
+)
+
+
+# A secret the model lifts from what it sees, whatever the tool's own credentials: "the access
+# token you see in the browser address bar", "the session cookie from the page's storage".
+_LIFTED = re.compile(
+    r"\b(tokens?|keys?|passwords?|codes?|cookies?|credentials?|secrets?)\s+(that\s+|which\s+)?"
+    r"(you|the\s+(assistant|model|agent))\s+(can\s+)?(see|find|read|notice|spot|get|copy)\b"
+    r"|\b(tokens?|keys?|passwords?|cookies?|credentials?|secrets?)\s+(\w+\s+){0,3}(from|in)\s+the\s+"
+    r"(browser(['’]s)?\s+)?(address\s+bar|page\s+source|local\s+storage|devtools|cookie\s+jar)",
     _I,
 )
 
