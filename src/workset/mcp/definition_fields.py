@@ -89,7 +89,7 @@ def _schema_texts(node: Any, path: str) -> Iterator[tuple[str, str]]:
                 for name, schema in value.items():
                     yield f"{here}.{name} (name)", str(name)
                     yield from _schema_texts(schema, f"{here}.{name}")
-            elif key in ("type", "format", "$schema", "$id", "$ref"):
+            elif key in ("type", "$schema", "$id"):
                 continue
             elif isinstance(value, str):
                 yield here, value
@@ -107,6 +107,8 @@ def field_kind(where: str) -> FieldKind:
     (enum, default, examples, const, title), ``prose`` for descriptions."""
     if where.endswith(("name", "(name)")):
         return "name"
-    if re.search(r"\.(enum|examples)\[\d+\]$|\.(default|const|title|examples?)$", where):
+    if re.search(
+        r"\.(enum|examples)\[\d+\]$|\.(default|const|title|examples?|format|\$ref)$", where
+    ):
         return "data"
     return "parameter" if ".properties." in where else "prose"

@@ -21,7 +21,7 @@ from urllib.parse import unquote
 
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
 _BASE32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
-_HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){12,}\b")
+_HEX = re.compile(r"(?:\b0x|\b)(?:[0-9a-fA-F]{2}[\s:]?){12,}\b")
 _PERCENT = re.compile(r"(?:%[0-9a-fA-F]{2}|[\w.~+-])*(?:%[0-9a-fA-F]{2}[\w.~+-]*){3,}")
 _ENTITY = re.compile(r"(?:&#?\w+;\s?){6,}")
 _ESCAPE = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){6,}")
@@ -129,7 +129,7 @@ def _base64(blob: str) -> str:
 
 def _hex(run: str) -> str:
     try:
-        return _words(bytes.fromhex(re.sub(r"[\s:]", "", run)).decode("utf-8"))
+        return _words(bytes.fromhex(re.sub(r"^0x|[\s:]", "", run)).decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
         return ""
 

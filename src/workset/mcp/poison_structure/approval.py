@@ -37,6 +37,8 @@ _OTHER_LANGUAGES = (
 
 
 _APPROVAL = re.compile(
+    r"\bassume\s+(that\s+)?(the\s+user|they|he|she|the\s+customer)\s+(has|have)\s+(already\s+)?"
+    r"(approved|agreed|consented|authori[sz]ed|confirmed|signed\s+off)|"
     r"\bwithout\s+(first\s+)?(asking|confirm\w*|approval|permission|consent|check\w*\s+(back\s+)?"
     r"(with|in)|consult\w*|prompt\w*|waiting|bothering|involving|review\w*)"
     r"|\b(already|pre[- ]?)\s*(approved|authori[sz]ed|consented|agreed|confirmed|cleared|"

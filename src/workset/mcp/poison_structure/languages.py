@@ -160,6 +160,9 @@ _SEND = _cues(
     r"(στείλε|προώθησε|ανέβασε)",
     r"\b(trimite|redirecționează|încarcă)\b",
     r"\b(küldd|továbbítsd|töltsd\s+fel)\b",
+    r"(ส่ง|อัปโหลด)",
+    r"\b(pošli|přepošli|nahraj)\w*",
+    r"(שלח|העבר|העלה)",
 )
 _SOURCE = _cues(
     r"(konuşma|sohbet|şifre|parola|token|anahtar|mesaj)",
@@ -178,10 +181,13 @@ _SOURCE = _cues(
     r"(κωδικ|συνομιλ|μηνύματα|token|κλειδ)",
     r"(parol|conversați|mesaje|token|cheie)",
     r"(jelszó|jelszav|beszélgetés|üzenet|token|kulcs)",
+    r"(การสนทนา|ประวัติการแชท|รหัสผ่าน|โทเค็น|คีย์|ข้อความ)",
+    r"(konverzac|hesl|token|klíč|zpráv)",
+    r"(שיחה|שיחות|סיסמ|טוקן|מפתח|הודעות)",
 )
 _NEGATED_SEND = re.compile(
     r"(jangan|đừng|không|nie|niet|nooit|asla|मत|لا|不要|别|勿|不|не|ні|nunca|jamais|nicht|"
-    r"non|nem|aldrig|never|not)\s*(\S+\s*){0,2}$",
+    r"non|nem|aldrig|never|not|ไม่|อย่า|לא|אל|nikdy)\s*(\S+\s*){0,2}$",
     _I,
 )
 _TAG = _cues(

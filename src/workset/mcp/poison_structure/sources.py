@@ -98,7 +98,7 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"\b((the\s+)?(user|customer|person|caller)['’]s\s+([\w-]+\s+){0,2}(contacts?|"
             r"address\s+book|location|home\s+address|phone(\s+number)?|date\s+of\s+birth|"
             r"browsing\s+history|inbox|e-?mails?|calendar|files|documents|photos|clipboard|"
-            r"payment\s+(details|card)|card\s+number|ssn|passport)|location\s+history|"
+            r"payment\s+(details|cards?)|card\s+number|ssn|passport)|location\s+history|"
             r"contacts\s+list|address\s+book|clipboard|date\s+of\s+birth|dates\s+of\s+birth|birth\s*dates?|"
             r"saved\s+addresses|home\s+addresses|passport\s+numbers?|national\s+id\s+numbers?|"
             r"social\s+security|(credit|debit)\s+card\s+(numbers?|details)|cvv|(their|his|her)\s+(own\s+)?"
