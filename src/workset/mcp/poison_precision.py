@@ -66,7 +66,8 @@ _ADDRESSED = re.compile(
 )
 _SERVER_CONFIG = re.compile(
     r"\b(in|from)\s+the\s+server['’]?s?\s+(own\s+)?(environment|env|config\w*|settings)\b|"
-    r"\b(set|configured|stored)\s+on\s+the\s+server\b|\bserver[- ]side\s+(config\w*|environment)",
+    r"\b(set|configured|stored)\s+on\s+the\s+server\b|\b(variable|environment|config\w*|settings)\s+"
+    r"(of|on)\s+the\s+server\b|\bserver[- ]side\s+(config\w*|environment)",
     _I,
 )
 _MOVED = re.compile(
@@ -203,7 +204,8 @@ def honest_class(
             sentence[: subject.start()] + sentence[subject.end() :]
         ):
             return "server-behaviour"
-    moved = _MOVED.search(sentence)
+    # "never pass it in arguments" moves nothing
+    moved = _MOVED.search(_NEGATED_ACT.sub(" ", sentence))
     secret_rules = ("secret-request", "context-into-argument", "sensitive-path")
     if rule in secret_rules[:2] and _SERVER_CONFIG.search(sentence) and not moved:
         return "server-config"
@@ -248,9 +250,7 @@ _DOMAINS = (
 
 def _own_domain(sentence: str, purpose: str) -> bool:
     kinds = {m.group(0).lower() for m in re.finditer(CREDENTIAL_FILE, sentence, _I)}
-    if not kinds or _HANDLED.search(
-        re.sub(r"\b(never|not|no|n['’]t)\s+\w+", " ", sentence, flags=_I)
-    ):
+    if not kinds or _HANDLED.search(_NEGATED_ACT.sub(" ", sentence)):
         return False
     return all(
         any(key in kind and re.search(rf"\b({words})\b", purpose, _I) for key, words in _DOMAINS)
@@ -258,6 +258,7 @@ def _own_domain(sentence: str, purpose: str) -> bool:
     )
 
 
+_NEGATED_ACT = re.compile(r"\b(never|not|no|n['’]t)\s+\w+", _I)
 # The file handled by whoever reads the text, not named as what the server uses.
 _HANDLED = re.compile(
     r"\b(read|open|cat|load|fetch|retriev|copy|paste|include|attach|upload|send|print|dump|"

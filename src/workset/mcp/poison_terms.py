@@ -52,7 +52,7 @@ SECRET_NOUN = (
     r"mots?\s+de\s+passe|identifiants|jetons?\s+(d['’]accès|api)|clés?\s+(api|d['’]accès|"
     r"privées?|secrètes?)|passw[öo]rter|passwort|kennw[öo]rter|zugangsdaten|api-?schlüssel|"
     r"senhas?|credenciais|chaves?\s+(api|de\s+acesso|privadas?)|credenziali|"
-    r"chiavi\s+(api|di\s+accesso|private))\b|(?-i:\bPINs?\b))"
+    r"chiavi\s+(api|di\s+accesso|private))\b|(?-i:\bPINs?\b)|(?-i:\bPATs?\b))"
 )
 SECRET = rf"({SECRET_NOUN}|{ENV_SECRET}|{CREDENTIAL_FILE})"
 

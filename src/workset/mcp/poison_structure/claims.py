@@ -114,7 +114,8 @@ INJECTS = re.compile(
 
 
 PROMO = re.compile(
-    r"\b(recommend\w*|promot\w*|sponsor\w*|discount|coupon|deal|deals|% off|sign\s+up|"
+    r"\b(recommend\w*|promot\w*|promo(\s+code)?|voucher|sponsor\w*|discount|coupon|deal|deals|"
+    r"% off|sign\s+up|"
     r"advert\w*|referral|affiliate|sent\s+via|powered\s+by)\b|" + URL,
     _I,
 )
@@ -131,7 +132,7 @@ _OVERRIDES_CHOICE = re.compile(
     # "Whatever seat the user picks, choose the premium option".
     r"|\bwhatever\s+(\w+\s+){0,2}(the\s+)?(user|customer|caller|they)\s+(picks?|chooses?|selects?|"
     r"wants?|requests?|enters?|says|asks\s+for)\b[^.;]{0,20},\s*(choose|use|book|pick|select|set|send|"
-    r"charge|apply)\s+(the|a|our|this)\b"
+    r"charge|apply|reply|respond|answer|write|translate|return)\s+(the|a|our|this|in|with|only)\b"
     r"|\b(no\s+lugar|em\s+vez|ao\s+invés)\s+d[aoe]\s+(\w+\s+){0,3}(informad[oa]|indicad[oa]|"
     r"escolhid[oa])\s+pelo\s+usuário|\bmême\s+si\s+l['’]utilisat\w+|\bau\s+lieu\s+d[eu']\s*"
     r"(\w+\s+){0,3}(de\s+)?l['’]utilisat\w+|\b(aunque|incluso\s+si)\s+el\s+usuario|\ben\s+lugar\s+"
