@@ -17,8 +17,9 @@ cohort had been written (9 in round 7, with cohort 10 the new held-out; 10 in ro
 cohort 11 the new held-out, kept unscored with ``--leave-out 11``; 11 in round 9, with
 cohort 12 the new held-out; 12's tune half in round 10, its held-out half scored once with
 ``--only 12 --totals-only``); ``9t`` and ``11t`` hold the round-7 and round-9 tuners' own cases
-and probes (tune only), ``12t`` round 10's (split by cohort 12's hash rule), each probe's one
-score in its ``about`` or ``first_score``.
+and probes (tune only), ``12t`` round 10's and ``13t`` round 11's (split by cohort 12's hash
+rule; 13's tune half read in round 11, its held-out half scored with ``--only 13
+--totals-only``), each probe's one score in its ``about`` or ``first_score``.
 Each is audited with :func:`workset.mcp.audit_tool` (the wording rules) and with the learned
 layer beside them (:mod:`workset.mcp.poison_learned`, a MiniLM sentence classifier trained on
 the tune cohorts by ``benchmarks/mcp_learned_train.py``); a definition is flagged when it has

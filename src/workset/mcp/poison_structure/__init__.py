@@ -22,8 +22,10 @@ if the user asks") is advice. Findings: ``data-flow`` (an out-of-scope source se
 sink, a copy sent to an address, a placeholder for a source in a URL, a parameter name that
 spells out a source), ``hides-from-user``, ``assumes-approval``, ``data-as-authority``,
 ``misreports``, ``steers-tool-choice``, ``disables-safeguard``, ``injects-content``,
-``overrides-user-choice``, ``side-action`` and ``fixed-destination`` (each reason in
-:data:`STRUCTURE_REASONS`).
+``overrides-user-choice``, ``side-action``, ``acts-through-other-tool``,
+``changes-setting``, ``forged-turn``, ``switches-script``, ``plants-memory``,
+``claims-user-wish``, ``beyond-request``, ``installs-persistence`` and ``fixed-destination``
+(each reason in :data:`STRUCTURE_REASONS`).
 
 Modules: :mod:`.text` (sentences, clauses, negation and condition scope), :mod:`.purpose` (what
 the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:`.flow`
