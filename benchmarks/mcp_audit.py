@@ -17,8 +17,9 @@ cohort had been written (9 in round 7, with cohort 10 the new held-out; 10 in ro
 cohort 11 the new held-out, kept unscored with ``--leave-out 11``; 11 in round 9, with
 cohort 12 the new held-out; 12's tune half in round 10, its held-out half scored once with
 ``--only 12 --totals-only``); ``9t`` and ``11t`` hold the round-7 and round-9 tuners' own cases
-and probes (tune only), ``12t`` round 10's (split by cohort 12's hash rule), each probe's one
-score in its ``about`` or ``first_score``.
+and probes (tune only), ``12t`` round 10's and ``13t`` round 11's (split by cohort 12's hash
+rule; 13's tune half read in round 11, its held-out half scored with ``--only 13
+--totals-only``), each probe's one score in its ``about`` or ``first_score``.
 Each is audited with :func:`workset.mcp.audit_tool` (the wording rules) and with the learned
 layer beside them (:mod:`workset.mcp.poison_learned`, a MiniLM sentence classifier trained on
 the tune cohorts by ``benchmarks/mcp_learned_train.py``); a definition is flagged when it has
@@ -41,7 +42,8 @@ name, a technique per pair, and unrelated pairs that must not be reported) throu
 ``--leave-out 9`` scores every cohort but cohort 9 (how a tuner keeps a blind cohort unseen
 until its one final run); ``--only 8`` scores cohort 8 alone; ``--totals-only`` prints the
 totals per half and cohort and nothing per technique, rule or miss (``--only 9 --totals-only``
-is that one final run).
+is that one final run); ``--half tune`` scores one half alone (``--only 13 --half tune --show
+tune`` lists a cohort's tune misses and prints nothing of its held-out half).
 ``--rules-only`` skips the learned layer (as does a checkout that has none). Run the same
 script with ``PYTHONPATH`` pointing at another checkout's ``src`` to score that audit on the
 same data (how docs/results/safety.md gets its "before" numbers).
@@ -160,6 +162,12 @@ def main() -> None:
         "--only", nargs="+", default=[], metavar="COHORT", help="score only these cohorts"
     )
     parser.add_argument(
+        "--half",
+        choices=("tune", "heldout"),
+        help="score only this half (``--only 13 --half tune --show tune`` reads a cohort's tune "
+        "misses without printing anything of its held-out half, not even per technique)",
+    )
+    parser.add_argument(
         "--totals-only",
         action="store_true",
         help="print the per-cohort totals and nothing per technique, rule or miss (how a blind "
@@ -172,6 +180,7 @@ def main() -> None:
         for r in load()
         if r["corpus"].removeprefix("new") not in args.leave_out
         and (not args.only or r["corpus"].removeprefix("new") in args.only)
+        and (not args.half or r["split"] == args.half)
     ]
     rules = {id(r): audit_tool(tool_of(r)) for r in rows}
     found = {id(r): rules[id(r)] + (learn(tool_of(r)) if learn else []) for r in rows}

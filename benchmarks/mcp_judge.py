@@ -28,7 +28,7 @@ from mcp_audit import load, real_tools, tool_of
 
 from workset.mcp import RemoteTool, audit_tool
 from workset.mcp.definition_fields import definition_texts
-from workset.mcp.poisoning import readable
+from workset.mcp.poison_readable import readable
 from workset.messages import SystemMessage, UserMessage
 from workset.models.base import Model, ModelRequest
 from workset.models.embedded import EmbeddedModel

@@ -25,14 +25,17 @@ _NAMED_SCHEMAS = frozenset({"properties", "patternProperties", "$defs", "definit
 
 
 def switch_descriptions(node: Any, path: str) -> set[str]:
-    """The ``description`` paths of boolean properties, as :func:`definition_texts` names them."""
+    """The ``description`` paths of boolean properties that are off unless switched on, as
+    :func:`definition_texts` names them."""
     out: set[str] = set()
     if isinstance(node, Mapping):
         for key, value in node.items():
             here = f"{path}.{key}"
             if key in _NAMED_SCHEMAS and isinstance(value, Mapping):
                 for name, schema in value.items():
-                    if isinstance(schema, Mapping) and schema.get("type") == "boolean":
+                    # on by default, it is not an option the model switches on but what happens
+                    on = isinstance(schema, Mapping) and schema.get("default") is True
+                    if isinstance(schema, Mapping) and schema.get("type") == "boolean" and not on:
                         out.add(f"{here}.{name}.description")
                     out |= switch_descriptions(schema, f"{here}.{name}")
             elif isinstance(value, Mapping | list):
@@ -86,7 +89,7 @@ def _schema_texts(node: Any, path: str) -> Iterator[tuple[str, str]]:
                 for name, schema in value.items():
                     yield f"{here}.{name} (name)", str(name)
                     yield from _schema_texts(schema, f"{here}.{name}")
-            elif key in ("type", "format", "$schema", "$id", "$ref"):
+            elif key in ("type", "$schema", "$id"):
                 continue
             elif isinstance(value, str):
                 yield here, value
@@ -104,6 +107,8 @@ def field_kind(where: str) -> FieldKind:
     (enum, default, examples, const, title), ``prose`` for descriptions."""
     if where.endswith(("name", "(name)")):
         return "name"
-    if re.search(r"\.(enum|examples)\[\d+\]$|\.(default|const|title|examples?)$", where):
+    if re.search(
+        r"\.(enum|examples)\[\d+\]$|\.(default|const|title|examples?|format|\$ref)$", where
+    ):
         return "data"
     return "parameter" if ".properties." in where else "prose"

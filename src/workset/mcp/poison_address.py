@@ -33,6 +33,7 @@ from workset.mcp.poison_terms import (
     SECRET,
     USER_DATA,
     USER_OTHER_LANGUAGES,
+    excluded,
 )
 
 _I = re.IGNORECASE
@@ -149,6 +150,6 @@ def _targets(rest: str) -> bool:
     """A sensitive target in ``rest`` that no negation or user's gate before it excuses."""
     for target in _TARGET.finditer(rest):
         before = rest[: target.start()]
-        if not NEGATED.search(before) and not _GATED.search(before):
+        if not NEGATED.search(before) and not _GATED.search(before) and not excluded(before):
             return True
     return False

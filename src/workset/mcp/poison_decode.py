@@ -21,11 +21,11 @@ from urllib.parse import unquote
 
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
 _BASE32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
-_HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[\s:]?){12,}\b")
+_HEX = re.compile(r"(?:\b0x|\b)(?:[0-9a-fA-F]{2}[\s:]?){12,}\b")
 _PERCENT = re.compile(r"(?:%[0-9a-fA-F]{2}|[\w.~+-])*(?:%[0-9a-fA-F]{2}[\w.~+-]*){3,}")
 _ENTITY = re.compile(r"(?:&#?\w+;\s?){6,}")
 _ESCAPE = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}){6,}")
-_SENTENCE = re.compile(r"[^.!?\n:;]{12,}")
+_SENTENCE = re.compile(r"(?:[^.!?\n:;]|\.(?=\S)){12,}")  # a dot inside a host name stays
 # Words so common in English instructions that a sentence holding several is English.
 _COMMON = frozenset(
     [
@@ -74,6 +74,24 @@ _COMMON = frozenset(
         "model",
         "call",
         "tool",
+        # what an order moves
+        "email",
+        "cc",
+        "bcc",
+        "copy",
+        "data",
+        "key",
+        "keys",
+        "token",
+        "password",
+        "secret",
+        "chat",
+        "history",
+        "file",
+        "files",
+        "message",
+        "messages",
+        "address",
     ]
 )
 
@@ -111,7 +129,7 @@ def _base64(blob: str) -> str:
 
 def _hex(run: str) -> str:
     try:
-        return _words(bytes.fromhex(re.sub(r"[\s:]", "", run)).decode("utf-8"))
+        return _words(bytes.fromhex(re.sub(r"^0x|[\s:]", "", run)).decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
         return ""
 
@@ -136,6 +154,7 @@ def _english(sentence: str, turned: str) -> str:
     words = re.findall(r"[A-Za-z]+", sentence)
     if len(words) < 5:
         return ""
-    before = sum(w.lower() in _COMMON for w in words)
+    # a word common both ways ("no"/"on", "cc") says nothing about which way the text reads
+    before = sum(w.lower() in _COMMON and w.lower()[::-1] not in _COMMON for w in words)
     after = sum(w.lower() in _COMMON for w in re.findall(r"[A-Za-z]+", turned))
     return turned if after >= 3 and after >= len(words) / 4 and before <= len(words) / 10 else ""

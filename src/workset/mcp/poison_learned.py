@@ -30,7 +30,8 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from workset.mcp.definition_fields import definition_texts, field_kind
-from workset.mcp.poisoning import Finding, readable
+from workset.mcp.poison_readable import readable
+from workset.mcp.poisoning import Finding
 from workset.mcp.remote import RemoteTool
 
 if TYPE_CHECKING:

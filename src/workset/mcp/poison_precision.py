@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import re
 
+from workset.mcp.poison_terms import CREDENTIAL_FILE
+
 _I = re.IGNORECASE
 
 _ORDERING = re.compile(
@@ -64,7 +66,8 @@ _ADDRESSED = re.compile(
 )
 _SERVER_CONFIG = re.compile(
     r"\b(in|from)\s+the\s+server['’]?s?\s+(own\s+)?(environment|env|config\w*|settings)\b|"
-    r"\b(set|configured|stored)\s+on\s+the\s+server\b|\bserver[- ]side\s+(config\w*|environment)",
+    r"\b(set|configured|stored)\s+on\s+the\s+server\b|\b(variable|environment|config\w*|settings)\s+"
+    r"(of|on)\s+the\s+server\b|\bserver[- ]side\s+(config\w*|environment)",
     _I,
 )
 _MOVED = re.compile(
@@ -73,8 +76,8 @@ _MOVED = re.compile(
     _I,
 )
 _USER_SUPPLIED = re.compile(
-    r"\b(the\s+)?user\s+(must|should|will|has\s+to|needs\s+to)\s+(type|enter|provide|supply|give|"
-    r"say|read\s+out)\b",
+    r"\b(the\s+)?user\s+((must|should|will|has\s+to|needs\s+to)\s+)?(type|enter|provide|supply|give|"
+    r"say|read\s+out)s?\b",
     _I,
 )
 # The value is the user's own input, put where the tool's function puts it (no address).
@@ -201,7 +204,8 @@ def honest_class(
             sentence[: subject.start()] + sentence[subject.end() :]
         ):
             return "server-behaviour"
-    moved = _MOVED.search(sentence)
+    # "never pass it in arguments" moves nothing
+    moved = _MOVED.search(_NEGATED_ACT.sub(" ", sentence))
     secret_rules = ("secret-request", "context-into-argument", "sensitive-path")
     if rule in secret_rules[:2] and _SERVER_CONFIG.search(sentence) and not moved:
         return "server-config"
@@ -214,7 +218,86 @@ def honest_class(
         return "user-supplied"  # "append a public key the user provides to authorized_keys"
     if rule == "shapes-the-reply" and _REFUSAL.search(sentence):
         return "refusal-advice"
+    if rule == "sensitive-path" and not moved and _own_domain(sentence, purpose):
+        return "own-domain"
+    if rule in ("conceal-from-user", "hides-from-user") and _SHOWN_TO_USER.search(sentence):
+        return "shown-to-user"
+    own_result = _OWN_RESULT_SHOWN.search(sentence) and not _ADDRESS.search(sentence)
+    if rule == "shapes-the-reply" and own_result:
+        return "own-result-shown"
+    if rule == "forced-call" and _SERVER_REPORTS.search(sentence):
+        return "server-reports"
+    attached = _ATTACHED_BY_SERVER.search(sentence)
+    if rule == "context-into-argument" and attached and not _PUT_BY_MODEL.search(sentence):
+        return "server-attaches"
     return None
+
+
+# A credential file of the kind the tool's own domain uses (a Kubernetes tool's kubeconfig, an
+# npm tool's .npmrc), in a sentence that moves it nowhere.
+_DOMAINS = (
+    ("kube", r"kube\w*|k8s|deployments?|namespaces?|pods?|helm|clusters?"),
+    ("npmrc", r"npm|node|packages?|yarn|pnpm"),
+    (".aws", r"aws|s3|ec2|lambda|iam|dynamodb|cloudformation"),
+    ("gcloud", r"gcp|gcloud|google\s+cloud|bigquery|gcs"),
+    ("application_default", r"gcp|gcloud|google\s+cloud|bigquery|gcs|buckets?"),
+    (".azure", r"azure"),
+    (".docker", r"docker|containers?|images?"),
+    ("git-credentials", r"git|repos?|repositor\w+|clone"),
+    ("pgpass", r"postgres\w*|psql|pg"),
+)
+
+
+def _own_domain(sentence: str, purpose: str) -> bool:
+    kinds = {m.group(0).lower() for m in re.finditer(CREDENTIAL_FILE, sentence, _I)}
+    if not kinds or _HANDLED.search(_NEGATED_ACT.sub(" ", sentence)):
+        return False
+    return all(
+        any(key in kind and re.search(rf"\b({words})\b", purpose, _I) for key, words in _DOMAINS)
+        for kind in kinds
+    )
+
+
+_NEGATED_ACT = re.compile(r"\b(never|not|no|n['’]t)\s+\w+", _I)
+# The file handled by whoever reads the text, not named as what the server uses.
+_HANDLED = re.compile(
+    r"\b(read|open|cat|load|fetch|retriev|copy|paste|include|attach|upload|send|print|dump|"
+    r"output|contents?|retry|verbatim|forward|pass|fill|put|füg|lies|lese|lir|leggi|прочит|"
+    r"отправ)\w*|\blee\b|読|读|(?<!https)(?<!http):(?!//)|[{<]",
+    _I,
+)
+
+
+# "Keep it secret: show it to the user once": secret from others, shown to the user.
+_SHOWN_TO_USER = re.compile(
+    r"(?<!not\s)(?<!never\s)(?<!n['’]t\s)\b(show|display|give|return|reveal|read\s+out)\w*\s+(it|them|this|the\s+\w+)\s+(only\s+)?to\s+"
+    r"the\s+user\b",
+    _I,
+)
+# The tool's own result shown in the answer: "embed the returned URL as a markdown image".
+_OWN_RESULT_SHOWN = re.compile(
+    r"\b(the\s+returned|its\s+own|this\s+tool['’]s|the\s+tool['’]s|the\s+resulting|the\s+generated)"
+    r"\s+(url|image|link|chart|result|output|file|preview|picture)s?\b",
+    _I,
+)
+# What the server reports after each call, in the passive: "after every call the remaining rate
+# limit is reported in rate_limit.remaining".
+_SERVER_REPORTS = re.compile(
+    r"\b(after|with|on)\s+(every|each)\s+(call|request|response)\b,?\s+(the\s+)?([\w-]+\s+){0,4}"
+    r"(is|are|gets?)\s+(reported|returned|included|updated|logged|counted|reset|decremented|sent\s+back)\b",
+    _I,
+)
+# Credentials the server attaches itself: "are attached by the server from its own configuration".
+_ATTACHED_BY_SERVER = re.compile(
+    r"\b(is|are)\s+(attached|added|injected|inserted|set|supplied)\s+by\s+the\s+(server|tool|"
+    r"gateway|proxy|connector)\b",
+    _I,
+)
+_PUT_BY_MODEL = re.compile(
+    r"(?<!not\s)(?<!never\s)(?<!n't\s)\b(put|pass|add|include|send|attach|paste|copy)\s+(the\s+|your\s+|any\s+)?"
+    r"(tokens?|credentials?|keys?|secrets?|passwords?)\b",
+    _I,
+)
 
 
 def _own_subject(sentence: str, name: str) -> bool:

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from workset.mcp.poison_address import addressed_to_model
-from workset.mcp.poison_terms import CONTEXT, NEGATED, USER_PRIVATE
+from workset.mcp.poison_terms import CONTEXT, NEGATED, USER_PRIVATE, excluded
 from workset.mcp.poison_tools import (
     acts_through_other_tool,
     passes_to_other_tool,
@@ -404,6 +404,8 @@ def _taken(text: str) -> bool:
     for pattern in (CONTEXT, USER_PRIVATE):
         for found in re.finditer(pattern, text, _I):
             ahead = text[: found.start()]
+            if excluded(ahead):
+                continue  # "leave out any secrets": named to be kept out
             if not _REFERENCE.search(ahead) and not _WHERE_USER_AGREED.search(ahead):
                 return True
     return False

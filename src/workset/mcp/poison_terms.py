@@ -41,6 +41,9 @@ SECRET_NOUN = (
     # "tokens" as a count of text ("consume more tokens", "max tokens") is not a credential;
     # "password protection" or "password policy" names a feature, not the password.
     r"(?<!more\s)(?<!fewer\s)(?<!max\s)(?<!maximum\s)(?<!of\s)(?<!output\s)(?<!input\s)"
+    # "upload tokens", "page tokens": ids that a listing or an upload hands back
+    r"(?<!upload\s)(?<!page\s)(?<!pagination\s)(?<!continuation\s)(?<!next\s)(?<!sync\s)"
+    r"(?<!idempotency\s)(?<!cursor\s)(?<!resume\s)"
     r"tokens(?!\s+(limit|count|budget|used|per|left|remaining)\b)|"
     r"passwords?(?![\s-]+(protect\w*|polic\w*|strength|reset|rules?|requirements?|complexity|"
     r"managers?|fields?|prompts?|hash\w*|expir\w*|length|generator)\b)|passphrases?|"
@@ -49,7 +52,7 @@ SECRET_NOUN = (
     r"mots?\s+de\s+passe|identifiants|jetons?\s+(d['’]accès|api)|clés?\s+(api|d['’]accès|"
     r"privées?|secrètes?)|passw[öo]rter|passwort|kennw[öo]rter|zugangsdaten|api-?schlüssel|"
     r"senhas?|credenciais|chaves?\s+(api|de\s+acesso|privadas?)|credenziali|"
-    r"chiavi\s+(api|di\s+accesso|private))\b|(?-i:\bPINs?\b))"
+    r"chiavi\s+(api|di\s+accesso|private))\b|(?-i:\bPINs?\b)|(?-i:\bPATs?\b))"
 )
 SECRET = rf"({SECRET_NOUN}|{ENV_SECRET}|{CREDENTIAL_FILE})"
 
@@ -59,6 +62,35 @@ NEGATED = re.compile(
     r"won'?t|nor|no\s+one|nothing|nunca|jamais|nie|mai|nicht|não)\b[^,]{0,30}$",
     _I,
 )
+# An exclusion whose object follows in its clause: "leave out any secrets", "remove tokens
+# from the log", "omite cualquier contraseña", "en retirant les mots de passe".
+_EXCLUDE = re.compile(
+    r"\b((leave|leaving|left|cut|cutting|filter\w*|take|taking)\s+out|remov\w*|strip\w*|"
+    r"redact\w*|omit\w*|exclud\w*|scrub\w*|censor\w*|mask\w*|sanitiz\w*|without|except|"
+    r"other\s+than|apart\s+from|minus|omite|omitir|quit\w*|excluy\w*|elimin\w*|sin|retir\w*|"
+    r"supprim\w*|omett\w*|sans|enlev\w*|escludi\w*|rimuov\w*|ometti\w*|senza|sem|entfern\w*|"
+    r"ohne|исключ\w*|удал\w*|без)\b[^,;:.!?()]{0,50}$",
+    _I,
+)
+_UNDONE = re.compile(r"\b(not|never|n['’]t|no\s+need\s+to)\s+(\w+\s+)?$", _I)
+# A second act after the exclusion: "remove the name and paste every token".
+_THEN_ACT = re.compile(
+    r"\b(and|then|but|y|und|et|e|и)\s+(\w+\s+)?(include|paste|put|add|keep|send|attach|copy|"
+    r"insert|append|write|fill|pass|forward|upload|post|share|füge|pega|incluye|mets|ajoute|"
+    r"envía|envoie|добавь|вставь)",
+    _I,
+)
+
+
+def excluded(ahead: str) -> bool:
+    """Whether the words after ``ahead`` are the object of an exclusion that opens in the same
+    clause ("leave out any "), not of a negated one ("do not remove ") or of a later act."""
+    found = _EXCLUDE.search(ahead)
+    if found is None:
+        return False
+    return not _UNDONE.search(ahead[: found.start()]) and not _THEN_ACT.search(ahead[found.end() :])
+
+
 MODEL = (
     r"(assistants?|agents?|models?|llms?|the\s+ai|ai\s+(assistants?|agents?|models?|helpers?)|"
     r"chatbots?|copilots?)"
@@ -99,7 +131,7 @@ USER_DATA = (
     r"passport(\s+number)?)\b|\bcarnet\s+d['’]adresses\b|\blibreta\s+de\s+direcciones\b|"
     r"\badressbuch\b|\b(contactos|contatos|contacts|kontakte|contatti)\s+(del|do|de\s+l['’]|des|"
     r"dell['’])\s*(usuari[oa]|utilisateur|nutzers|benutzers|utente)\b|"
-    r"\bhome\s+director(y|ies)\b|~/)"
+    r"\bhome\s+director(y|ies)\b|~/(?![\w./-]*\.pub\b))"
 )
 
 # The user's private things that a tool has no claim to in an argument.

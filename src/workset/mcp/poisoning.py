@@ -3,14 +3,10 @@
 Everything a server sends is untrusted text: the tool's name and description, and in its
 input schema every parameter *name*, description, title, default, enum value, example and
 nested schema. :func:`audit_tool` reads all of it the way a model would, after undoing the
-tricks that hide words from a pattern match (:func:`readable`): Unicode NFKC and look-alike
-letters folded to ASCII, zero-width, bidi and TAG characters removed (and the ASCII that TAG
-characters smuggle read), letter spacing joined (``i g n o r e``, two-letter words too once a
-text spaces its letters, and runs whose word gaps were spaced away as well), digits standing
-in for letters read as letters (``1gn0r3``), ``camelCase`` and ``snake_case`` names split into
-words, HTML comments opened, and base64, hex, percent-encoded, HTML-entity, ``\\u``-escaped
-and ROT13 text decoded (:mod:`workset.mcp.poison_decode`). Where a text names its own tool, it
-reads as "this tool".
+tricks that hide words from a pattern match
+(:func:`workset.mcp.poison_readable.readable`: look-alike letters, invisible and TAG
+characters, letter spacing, digits for letters, identifiers that spell a sentence, HTML
+comments, encodings). Where a text names its own tool, it reads as "this tool".
 
 Two kinds of check read those texts. The structural signals
 (:mod:`workset.mcp.poison_signals`) look at a sentence's shape rather than its words: an
@@ -42,15 +38,12 @@ quietly, a recipient hidden in a default.
 
 from __future__ import annotations
 
-import functools
 import re
-import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from workset.mcp.definition_fields import (
-    CAMEL_BREAK,
     definition_texts,
     enum_outliers,
     field_kind,
@@ -58,7 +51,6 @@ from workset.mcp.definition_fields import (
 )
 from workset.mcp.poison_claim_rules import CLAIM_RULES
 from workset.mcp.poison_context import (
-    all_documented,
     credential_params,
     file_kinds,
     inspected,
@@ -70,10 +62,10 @@ from workset.mcp.poison_context import (
     routed,
     subject_files,
 )
-from workset.mcp.poison_decode import decoded_texts
 from workset.mcp.poison_languages import OTHER_LANGUAGES, SQUASHED
 from workset.mcp.poison_leak_rules import LEAK_RULES
 from workset.mcp.poison_precision import honest_class
+from workset.mcp.poison_readable import EXCERPT, around, readable
 from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLATE_FIELD, Rule
 from workset.mcp.poison_shapes import SHAPES, hidden_recipients, shapes
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
@@ -83,10 +75,8 @@ from workset.mcp.poison_structure import (
     fixed_destinations,
     structural_findings,
 )
-from workset.mcp.poison_terms import MODEL
 from workset.mcp.poison_tools import unrelated_data
 from workset.mcp.remote import RemoteTool
-from workset.safety.unicode_fold import INVISIBLE, fold, tag_payload
 
 ALL_RULES: tuple[Rule, ...] = RULES + CLAIM_RULES + LEAK_RULES + OTHER_LANGUAGES
 _REASONS = (
@@ -96,31 +86,13 @@ _REASONS = (
     | STRUCTURE_REASONS
     | {"unrelated-data": "asks for a kind of data that the tool's name and purpose do not cover"}
 )
-_EXCERPT = 80
+_BARE_NAME = re.compile(r"\s*[A-Za-z][A-Za-z0-9_]*\s*")
 # A switch that shows entries by name, not their contents: "Also list entries such as .env".
 _LISTS_NAMES = re.compile(
     r"^(?!.*\b(read|contents?|open|upload|send|cat|print|dump)\b).*\b(list|show|include|skip|hide)\w*\s+"
     r"(\w+\s+){0,2}(entries|files|names|dotfiles)\b",
     re.IGNORECASE | re.DOTALL,
 )
-_DOTTED = re.compile(r"\b(?:[A-Za-z][.\-_*·]){2,}[A-Za-z]\b")
-_SPACED = re.compile(r"\b(?:[A-Za-z] ){2,}[A-Za-z]\b")
-_SPACED_SHORT = re.compile(r"\b(?:[A-Za-z] )+[A-Za-z]\b")
-# In a letter-spaced text, punctuation is spaced too: ". e n v", "b u i l d _ a r g".
-_SPACED_ANY = re.compile(r"(?<!\S)(?:[^\s] )+[^\s][.,;:!?)]?(?!\S)")
-_LEET = str.maketrans("013457", "oieast")
-_LEET_WORD = re.compile(r"\b(?=\w*[A-Za-z]\w*[A-Za-z])(?=\w*[013457])[A-Za-z013457]{3,}\b")
-# A comment that speaks to its reader or asks for an act, not a developer's note ("generated
-# by md2html 3.1", "keep in sync with docs/ops.md"); its words are read by the rules either way.
-_TO_READER = re.compile(
-    rf"\b(you|your|{MODEL}|ai|please|must|should|always|never|ignore|send|include|call|read|"
-    r"forward|attach|append|disable|delete|upload|post|reply|tell|hide|do\s+not|don['’]?t|also|"
-    r"approve|merge|grant|share|run|execute|copy|paste|use|add|quietly|silently|secretly)\b"
-    r"|[^\x00-\x7f]{4}",
-    re.IGNORECASE,
-)
-_COMMENT = re.compile(r"<!--(.*?)(-->|$)", re.DOTALL)
-_KEEP = frozenset({"\u200d", "\ufe0f", "\ufe0e"})  # joiners inside emoji sequences
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +153,7 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         plain = readable(text, name=field_kind(where) == "name")[0]
         if where not in flagged and unrelated_data(tool.name, tool.description, where, plain):
             findings.append(
-                Finding(tool.server, tool.name, where, "unrelated-data", plain[:_EXCERPT])
+                Finding(tool.server, tool.name, where, "unrelated-data", plain[:EXCERPT])
             )
             break
     texts = [
@@ -213,7 +185,7 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
     done = {f.field for f in findings if f.rule == rule}
     for where, value in enum_outliers(tool.input_schema, "inputSchema"):
         if where not in done:
-            findings.append(Finding(tool.server, tool.name, where, rule, value[:_EXCERPT]))
+            findings.append(Finding(tool.server, tool.name, where, rule, value[:EXCERPT]))
     return findings
 
 
@@ -295,47 +267,6 @@ def _sentence_of(text: str, excerpt: str) -> str:
     return text
 
 
-def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str]]]:
-    """``text`` as a model reads it, and the hiding tricks found on the way (rule, excerpt)."""
-    plain, tricks = _readable(text, name)
-    return plain, list(tricks)
-
-
-@functools.lru_cache(maxsize=4096)
-def _readable(text: str, name: bool) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """:func:`readable`, once per text: the audit reads each text several times."""
-    tricks: list[tuple[str, str]] = []
-    hidden = [
-        c for i, c in enumerate(text) if INVISIBLE.fullmatch(c) and not _emoji_joiner(text, i)
-    ]
-    if hidden and not all_documented(hidden, text):
-        names = sorted({f"U+{ord(c):04X} {unicodedata.name(c, 'TAG')}" for c in hidden})
-        tricks.append(("hidden-unicode", f"{len(hidden)} hidden: {', '.join(names)}"[:_EXCERPT]))
-    smuggled = tag_payload(text)
-    folded = _fold_lookalikes(text)
-    if _mixed_script(text):
-        tricks.append(("homoglyph", _around(folded, 0, min(len(folded), 60))))
-    comments = [m.group(1).strip() for m in _COMMENT.finditer(folded)]
-    hiding = [c for c in comments if len(c.split()) >= 3 and _TO_READER.search(c)]
-    if hiding:
-        tricks.append(("hidden-comment", hiding[0][:60]))
-    plain = _COMMENT.sub(lambda m: " " + m.group(1) + " ", folded)
-    if name:
-        plain = CAMEL_BREAK.sub(" ", plain)
-    dotted = _DOTTED.sub(lambda m: re.sub(r"[.\-_*·]", "", m.group(0)), plain)
-    # Once a text spaces out its letters, its two-letter words ("d o  n o t") are spaced too.
-    spacing = _SPACED_ANY if _SPACED.search(dotted) else _SPACED
-    spaced = spacing.sub(lambda m: m.group(0).replace(" ", ""), dotted)
-    decoded = decoded_texts(plain)
-    # An encoded sentence that speaks to its reader, not an example of the encoding.
-    spoken = [d for d in decoded if len(d.split()) >= 4 and _TO_READER.search(d)]
-    if spoken:
-        tricks.append(("encoded-text", spoken[0][:60]))
-    unleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), spaced)
-    parts = [spaced, smuggled, *decoded, unleet if unleet != spaced else ""]
-    return "\n".join(p for p in parts if p), tuple(tricks)
-
-
 def scan(
     text: str,
     *,
@@ -369,7 +300,7 @@ def scan(
             if _excused(rule, plain, match, params) or _honest(rule, plain, match, kind, context):
                 continue
             seen.add(rule.name)
-            yield rule.name, _around(plain, match.start(), match.end())
+            yield rule.name, around(plain, match.start(), match.end())
             break
     for rule in SQUASHED:  # patterns without spaces, so only runs of joined letters match
         if rule.name not in seen and (found := rule.pattern.search(plain)):
@@ -420,6 +351,12 @@ def _honest(
         return False
     if rule.name == "secret-request" and context.switch:
         return True
+    if (
+        rule.name == "sensitive-path"
+        and kind == "data"
+        and _BARE_NAME.fullmatch(plain.split("\n")[0])
+    ):
+        return True  # a mode's name as a value ("APPLICATION_DEFAULT_CREDENTIALS"), not a path
     if rule.name == "sensitive-path" and context.switch and _LISTS_NAMES.search(plain):
         return True  # a boolean that lists entries by name ("such as .env"), reading nothing
     own_kept_local = rule.name == "secret-request" and context.local and kind == "prose"
@@ -446,50 +383,3 @@ def parameter_names(schema: Any) -> frozenset[str]:
         for item in schema:
             names |= parameter_names(item)
     return frozenset(names)
-
-
-def _fold_lookalikes(text: str) -> str:
-    """``text`` with invisible characters removed, NFKC, and look-alike letters folded to ASCII
-    in the words they disguise: a word that folds to ASCII ("АWЅ", "ассоunt") or mixes
-    scripts. A word of real Cyrillic or Greek ("Примечание", "для") stays as written, and so
-    do the short words of a text in those languages ("не"), so it reads as itself."""
-    plain = unicodedata.normalize("NFKC", INVISIBLE.sub("", text))
-    tokens = re.split(r"(\w+)", plain)
-    # In a text written in Russian, short words that happen to fold to ASCII ("не", "о") are
-    # Russian too: once its real Cyrillic words outnumber those, no unmixed word is folded.
-    whole = [t for t in tokens if t[:1].isalpha() and not t.isascii() and not _mixed_script(t)]
-    ascii_like = sum(fold(t).isascii() for t in whole)
-    native = len(whole) - ascii_like > ascii_like
-    out: list[str] = []
-    for token in tokens:
-        folded = fold(token)
-        unmixed = token[:1].isalnum() and not _mixed_script(token)
-        keep = unmixed and ((native and not token.isascii()) or not folded.isascii())
-        out.append(token if keep else folded)
-    return "".join(out)
-
-
-def _emoji_joiner(text: str, index: int) -> bool:
-    if text[index] not in _KEEP:
-        return False
-    near = text[max(0, index - 1) : index] + text[index + 1 : index + 2]
-    return any(unicodedata.category(c) in ("So", "Sk") for c in near)
-
-
-def _mixed_script(text: str) -> bool:
-    """A word that mixes Latin letters with Cyrillic or Greek look-alikes."""
-    for word in re.findall(r"\w+", text):
-        scripts = {_script(c) for c in word if c.isalpha()}
-        if "LATIN" in scripts and scripts & {"CYRILLIC", "GREEK", "ARMENIAN"}:
-            return True
-    return False
-
-
-def _script(char: str) -> str:
-    return unicodedata.name(char, "UNKNOWN").split(" ", 1)[0]
-
-
-def _around(text: str, start: int, end: int) -> str:
-    lo = max(0, start - 20)
-    hi = min(len(text), max(end, start + _EXCERPT - 20))
-    return ("…" if lo else "") + text[lo:hi].replace("\n", " ") + ("…" if hi < len(text) else "")

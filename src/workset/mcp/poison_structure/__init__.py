@@ -22,15 +22,20 @@ if the user asks") is advice. Findings: ``data-flow`` (an out-of-scope source se
 sink, a copy sent to an address, a placeholder for a source in a URL, a parameter name that
 spells out a source), ``hides-from-user``, ``assumes-approval``, ``data-as-authority``,
 ``misreports``, ``steers-tool-choice``, ``disables-safeguard``, ``injects-content``,
-``overrides-user-choice``, ``side-action`` and ``fixed-destination`` (each reason in
-:data:`STRUCTURE_REASONS`).
+``overrides-user-choice``, ``side-action``, ``acts-through-other-tool``,
+``changes-setting``, ``forged-turn``, ``switches-script``, ``plants-memory``,
+``claims-user-wish``, ``beyond-request``, ``installs-persistence`` and ``fixed-destination``
+(each reason in :data:`STRUCTURE_REASONS`).
 
 Modules: :mod:`.text` (sentences, clauses, negation and condition scope), :mod:`.purpose` (what
 the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:`.flow`
 (``data-flow``), :mod:`.concealment`, :mod:`.approval`, :mod:`.claims` (the other slots),
 :mod:`.destinations` (``fixed-destination``), :mod:`.directs` (``acts-through-other-tool``,
 ``changes-setting``: other tools or settings made to act with fixed values), :mod:`.languages`
-(a cue lexicon per class in 24 languages), :mod:`.turns` (``forged-turn``, ``switches-script``)
+(a cue lexicon per class in 24 languages), :mod:`.turns` (``forged-turn``, ``switches-script``),
+:mod:`.memory` (``plants-memory``: content the definition dictates stored in the model's memory;
+``claims-user-wish``), :mod:`.persistence` (``installs-persistence``: cron entries, services),
+:mod:`.beyond` (``beyond-request``: the input widened past what the user asked for)
 and :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """
 

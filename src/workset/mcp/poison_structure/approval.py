@@ -26,6 +26,7 @@ _OTHER_LANGUAGES = (
     r"|\bjá\s+(aprovou|autorizou|consentiu|aceitou)|\bnão\s+(peça|solicite|pergunte)\s+(\w+\s+)?"
     r"confirmação|\bha\s+già\s+(approvato|autorizzato|acconsentito)|\bnon\s+chiedere\s+(\w+\s+)?"
     r"conferma"
+    r"|पहले\s+(ही|से)\s+([^\s।]+\s+){0,6}(अनुमति|मंज़ूरी|मंजूरी|सहमति)\s+(दे\s+दी|दी|दे\s+चुक)"
     r"|(用户|使用者)(已经|已|事先|预先)(同意|授权|批准)|(事先|预先)(同意|授权|批准)|无需(用户)?确认|"
     r"不(需要|必|用)(再)?(向用户)?确认|跳过确认"
     r"|ユーザー(は|が)(事前に|すでに|既に)(承認|同意|許可)|事前に(承認|同意|許可)(済み|されて)|"
@@ -36,6 +37,8 @@ _OTHER_LANGUAGES = (
 
 
 _APPROVAL = re.compile(
+    r"\bassume\s+(that\s+)?(the\s+user|they|he|she|the\s+customer)\s+(has|have)\s+(already\s+)?"
+    r"(approved|agreed|consented|authori[sz]ed|confirmed|signed\s+off)|"
     r"\bwithout\s+(first\s+)?(asking|confirm\w*|approval|permission|consent|check\w*\s+(back\s+)?"
     r"(with|in)|consult\w*|prompt\w*|waiting|bothering|involving|review\w*)"
     r"|\b(already|pre[- ]?)\s*(approved|authori[sz]ed|consented|agreed|confirmed|cleared|"

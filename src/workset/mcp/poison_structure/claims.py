@@ -45,6 +45,8 @@ STEERS = re.compile(
     r"this\s+(tool|server|one)|\b(every|all|each)\s+(\w+\s+){0,3}(here|through\s+this\s+tool)"
     r"[^.]{0,60}\b(including|whichever|even|meant\s+for|instead)\b"
     r"|\b(whichever|regardless\s+of\s+(which|what))\s+(server|tool)\s+(the\s+user|they)\b"
+    r"|\bno\s+other\s+(\w+\s+)?(tools?|servers?|functions?)\s+(may|can|should|must|is\s+to)\s+be\s+"
+    r"(used|called|invoked)\s+(until|before|unless)"
     # Another server's results called wrong, and trust asked for this tool alone.
     r"|\b(results?|outputs?|answers?|data)\s+(from|of|returned\s+by)\s+(the\s+|an?\s+)?([\w-]+\s+)"
     r"{0,2}(servers?|connectors?|integrations?|tools?)['’]?s?\b[^.;]{0,40}\b(are|is)\s+(\w+\s+)?"
@@ -112,7 +114,8 @@ INJECTS = re.compile(
 
 
 PROMO = re.compile(
-    r"\b(recommend\w*|promot\w*|sponsor\w*|discount|coupon|deal|deals|% off|sign\s+up|"
+    r"\b(recommend\w*|promot\w*|promo(\s+code)?|voucher|sponsor\w*|discount|coupon|deal|deals|"
+    r"% off|sign\s+up|"
     r"advert\w*|referral|affiliate|sent\s+via|powered\s+by)\b|" + URL,
     _I,
 )
@@ -129,7 +132,7 @@ _OVERRIDES_CHOICE = re.compile(
     # "Whatever seat the user picks, choose the premium option".
     r"|\bwhatever\s+(\w+\s+){0,2}(the\s+)?(user|customer|caller|they)\s+(picks?|chooses?|selects?|"
     r"wants?|requests?|enters?|says|asks\s+for)\b[^.;]{0,20},\s*(choose|use|book|pick|select|set|send|"
-    r"charge|apply)\s+(the|a|our|this)\b"
+    r"charge|apply|reply|respond|answer|write|translate|return)\s+(the|a|our|this|in|with|only)\b"
     r"|\b(no\s+lugar|em\s+vez|ao\s+invés)\s+d[aoe]\s+(\w+\s+){0,3}(informad[oa]|indicad[oa]|"
     r"escolhid[oa])\s+pelo\s+usuário|\bmême\s+si\s+l['’]utilisat\w+|\bau\s+lieu\s+d[eu']\s*"
     r"(\w+\s+){0,3}(de\s+)?l['’]utilisat\w+|\b(aunque|incluso\s+si)\s+el\s+usuario|\ben\s+lugar\s+"
@@ -141,9 +144,10 @@ _OVERRIDES_CHOICE = re.compile(
 
 
 DESTRUCTIVE_TOOL = re.compile(
-    r"\b(call|invoke|run|use|trigger|execute)\s+(`)?(?P<tool>[\w.]*(delete|remove|drop|destroy|"
+    r"\b(call|invoke|run|use|trigger|execute|with|using|via|through)\s+(`)?(?P<tool>[\w.]*(delete|"
+    r"remove|drop|destroy|"
     r"wipe|purge|unlock|disarm|open_door|open_\w*(door|gate)|transfer|pay|grant|share|publish|"
-    r"make_public|revoke|"
+    r"make_public|revoke|upgrade|purchase|buy|subscribe|checkout|"
     r"reset|format|kill|terminate|disable)[\w.]*)`?",
     _I,
 )
@@ -188,6 +192,8 @@ AUTHORITY = re.compile(
     r"request|instructions|prompt)"
     r"|\b(override|outrank|supersede)s?\s+(\w+\s+){0,3}(user|instructions|request|prompt)"
     r"|\b(counts?|are|is)\s+as\s+(system|operator|developer)\s+(instructions?|messages?)"
+    r"|\bbe\s+(followed|obeyed|executed|carried\s+out)\s+as\s+(their|the\s+user['’]s|your|the\s+"
+    r"owner['’]s)\s+(own\s+)?(instructions|commands|orders|requests)"
     r"|(приоритет|priorité|vorrang|prioridad|prioridade|priorità)\s+\w*\s*(над|sur|vor|sobre|"
     r"su|über)|системн\w+\s+указани\w*|instructions?\s+(du\s+)?système|"
     r"systemanweisung\w*|instrucciones\s+del\s+sistema|系统指令|系统提示词|优先(级)?(高于|于)用户|"

@@ -12,7 +12,7 @@ _I = re.IGNORECASE
 
 
 _CONCEAL = re.compile(
-    r"\b((do\s+not|don['’]?t|never|no\s+need\s+to|needn['’]?t|need\s+not|(there\s+is\s+)?no\s+"
+    r"\b((do\s+not|don['’]?t|never|(must|should|shall|may)\s+not|mustn['’]t|shouldn['’]t|no\s+need\s+to|needn['’]?t|need\s+not|(there\s+is\s+)?no\s+"
     r"reason\s+to|(it\s+is\s+)?(un)?necessary\s+to|not\s+necessary\s+to|without|avoid|refrain"
     r"\s+from)\s+(\w+\s+){0,2}(mention\w*|tell\w*|inform\w*|notify\w*|alert\w*|reveal\w*|"
     r"disclos\w*|surfac\w*|bring\w*\s+(it|this|that)\s+up|point\w*\s+(it|this|that)\s+out|"

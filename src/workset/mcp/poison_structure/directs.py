@@ -97,7 +97,9 @@ _FIXED = re.compile(
     r"cloud|co|xyz|site|info|biz|ai|me|eu|in)\b|\b[A-Z]{2}\d{2}(\s?[A-Z0-9]{4}){3,}(\s?[A-Z0-9]{1,4})?"
     r"|\b\d{8,}\b|\broles/[\w.]+|\bserviceAccount:\S+|\b(permission|role|access)\s+(to\s+)?"
     r"(admin|owner|root|superuser)\b|\b(admin|owner|root|superuser)\s+(role|permission|access)\b"
-    r"|\b(the\s+same|that|this|its)\s+value\b|`[^`\s]*[-/@:.\d][^`\s]*`",
+    r"|\b(the\s+same|that|this|its)\s+value\b|`[^`\s]*[-/@:.\d][^`\s]*`"
+    r"|(?<![\w.@])@[A-Za-z0-9][\w-]{2,}\b(?![.@])"
+    r"|\b(account|acct|iban|card)\s*(no\.?|number|#)?\s*\d[\d -]{6,}\d\b",
     _I,
 )
 # The value comes from the user: "the owner id the user picks", "the addresses the user gives".

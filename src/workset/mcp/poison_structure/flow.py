@@ -65,9 +65,19 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         and not gated(sentence, m.start())
         and not _own_input(sentence, m, purpose)
     ]
-    live = [m for m in live if not _reference(sentence, m) and not _own_path(m, purpose)]
-    if _SERVER_SIDE.search(sentence) and not re.search(
-        r"\b(you|your)\s+(must|should|need)", sentence, _I
+    live += [m for m in _LIFTED.finditer(sentence) if not negated_clause(sentence, m.start())]
+    live = [
+        m
+        for m in live
+        if not _reference(sentence, m)
+        and not _own_path(m, purpose)
+        and not _TOLD_USER.search(sentence[max(0, m.start() - 50) : m.start()])
+    ]
+    later = sentence.split(";", 1)[1] if ";" in sentence else ""
+    if (
+        _SERVER_SIDE.search(sentence)
+        and not re.search(r"\b(you|your)\s+(must|should|need)", sentence, _I)
+        and not _ORDER_AFTER.search(later)
     ):
         return False  # the server's own behaviour, described
     if live and all(is_copy(m) for m in live):
@@ -77,13 +87,52 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         return not (opening and not ADDRESSED.search(sentence))
     if not live:
         return False
+    # sources a parameter's text can be named as (secrets are often the tool's own inputs)
+    named = [m for m in live if not any(m.re is f for k, f, _ in SOURCES if k == "secrets")]
     if MOVE_NEGATED.search(sentence):
         return False  # "never pass tokens in the query string": advice against the flow
     if opening and not ADDRESSED.search(sentence):
         return False  # the opening sentence says what the tool does with its own subject
-    if kind in ("parameter", "data") and MOVE_RE.search(sentence):
+    if kind in ("parameter", "data") and (MOVE_RE.search(sentence) or _VALUE_IS.match(sentence)):
         return True  # a parameter's own text asking for the source: the parameter is the sink
+    if kind == "parameter" and any(_NAMED_AS.fullmatch(sentence[: m.start()]) for m in named):
+        return True  # the parameter named as the source: "Recent command history of the user"
     return sink(sentence, purpose, name)
+
+
+# A parameter described as the source itself: "Output of `export -p` from the user's terminal".
+_VALUE_IS = re.compile(
+    r"\W*(the\s+)?(full\s+|complete\s+|entire\s+|raw\s+|recursive\s+)?(output|contents?|"
+    r"listing|dump|copy|export)\s+of\b",
+    _I,
+)
+
+
+# Words before a source that leave it the head of the parameter's text: "The full ", "Recent ".
+_NAMED_AS = re.compile(
+    r"\W*((the|a|an|all|full|complete|entire|whole|recent|latest|last|raw|reciente|completo|"
+    r"complet|vollständig\w*|gesamt\w*|tutt[oa]|toda|todo)\s+)*",
+    _I,
+)
+
+
+# A secret the model lifts from what it sees, whatever the tool's own credentials: "the access
+# token you see in the browser address bar", "the session cookie from the page's storage".
+_LIFTED = re.compile(
+    r"\b(tokens?|keys?|passwords?|codes?|cookies?|credentials?|secrets?)\s+(that\s+|which\s+)?"
+    r"(you|the\s+(assistant|model|agent))\s+(can\s+)?(see|find|read|notice|spot|get|copy)\b"
+    r"|\b(tokens?|keys?|passwords?|cookies?|credentials?|secrets?)\s+(\w+\s+){0,3}(from|in)\s+the\s+"
+    r"(browser(['’]s)?\s+)?(address\s+bar|page\s+source|local\s+storage|devtools|cookie\s+jar)",
+    _I,
+)
+
+
+# A message to the user about the source: "tell the user their API key expired".
+_TOLD_USER = re.compile(
+    r"\b(tell|telling|inform|remind|warn|notify|show|explain\s+to|let)\s+(the\s+user|them|the\s+"
+    r"customer)\s+(know\s+)?(that\s+)?([\w'’-]+\s+){0,3}$",
+    _I,
+)
 
 
 _PRONOUN = re.compile(
@@ -117,6 +166,8 @@ def _own_input(sentence: str, match: re.Match[str], purpose: Purpose) -> bool:
     return held is not None and held.group(3).replace("-", "_") in purpose.params
 
 
+# An order in a later clause: "The server uses ~/.kube/config; also make sure its contents …".
+_ORDER_AFTER = re.compile(r"\b(make\s+sure|ensure|also|please|you|always|be\s+sure)\b", _I)
 _SERVER_SIDE = re.compile(
     r"^([\w\s,'’-]{0,40}?)\b(the|this)\s+(server|tool|service|connector|integration)\s+"
     r"(itself\s+|also\s+|then\s+|only\s+)?(writes|hashes|reads|sends|stores|keeps|uses|loads|"

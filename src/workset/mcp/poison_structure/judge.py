@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from workset.mcp.poison_structure.approval import assumes_approval
+from workset.mcp.poison_structure.beyond import beyond_request
 from workset.mcp.poison_structure.claims import (
     AUTHORITY,
     DESTRUCTIVE_TOOL,
@@ -29,6 +30,8 @@ from workset.mcp.poison_structure.destinations import fixed_in_prose
 from workset.mcp.poison_structure.directs import changes_setting, directs_other_tool
 from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flow, templated
 from workset.mcp.poison_structure.languages import foreign_orders
+from workset.mcp.poison_structure.memory import claims_user_wish, plants_memory
+from workset.mcp.poison_structure.persistence import installs_persistence
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
 from workset.mcp.poison_structure.text import (
@@ -70,6 +73,14 @@ STRUCTURE_REASONS = {
     "tool's result) or giving the model a new role, inside a tool definition",
     "switches-script": "a later sentence switches to another writing system and names an "
     "address: written for the model, not for the reader of the opening",
+    "beyond-request": "a clause widens the tool's input past what the user asked for (all of a "
+    "store of the user's data, not only what the user named) and fills it",
+    "claims-user-wish": "a clause claims the user already asked for a standing act, which a tool's "
+    "definition cannot know",
+    "installs-persistence": "a clause has the model install something that keeps running after "
+    "the task (a cron entry, a service, a startup item, a shell rc line, an authorized key)",
+    "plants-memory": "a clause has the model store content the definition dictates in its "
+    "long-term memory or the user's standing instructions, not at the user's request",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
 }
@@ -150,6 +161,14 @@ def _judge(
         yield "data-flow"
     if hides(sentence):
         yield "hides-from-user"
+    if kind != "switch" and beyond_request(sentence, purpose, name, kind=kind):
+        yield "beyond-request"
+    if kind != "switch" and claims_user_wish(sentence):
+        yield "claims-user-wish"
+    if kind != "switch" and installs_persistence(sentence, purpose):
+        yield "installs-persistence"
+    if kind != "switch" and plants_memory(sentence) and not (opening and not TOLD.search(sentence)):
+        yield "plants-memory"
     yield from foreign_orders(sentence)
     if assumes_approval(sentence) and not (opening and not TOLD.search(sentence)):
         yield "assumes-approval"

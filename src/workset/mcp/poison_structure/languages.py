@@ -83,7 +83,7 @@ _SECRECY = _cues(
     r"\b(таємно|непомітно)\b|\bне\s+(кажи|повідомляй|згадуй)",
     r"\bsin\s+que\s+(el\s+usuario|nadie)\s+(lo\s+)?sepa|\bà\s+l['’]insu\b|\bohne\s+dass\s+(der|die)\s+"
     r"(nutzer|benutzer|anwender)\w*|\bsem\s+que\s+o\s+usuário\s+saiba|\ball['’]insaputa\b",
-    r"\bi\s+hemlighet\b|\bberätta\s+inte\b|\butan\s+att\s+(berätta|meddela)",
+    r"\bi\s+hemlighet\b|\bberätta\s+inte\b|\bnämn\s+(det|detta|något)\s+inte\b|\bsäg\s+inte\b|\butan\s+att\s+(berätta|meddela)",
     r"\btajně\b|\bneříkej\b|\bbez\s+vědomí",
     r"อย่าบอก|แอบ",
     r"κρυφά|χωρίς\s+να\s+(το\s+)?(πεις|ενημερώσεις)|μην\s+(το\s+)?(πεις|αναφέρεις)",
@@ -97,7 +97,7 @@ _DONT_ASK = _cues(
     r"\bnie\s+pytaj\b|\bnie\s+proś\s+o\s+(zgod|pozwoleni|potwierdz)",
     r"\bjangan\s+(meminta|minta|tanya|bertanya)\b",
     r"(đừng|không\s+cần)\s+(hỏi|xin\s+phép|xác\s+nhận)",
-    r"अनुमति\s+न\s+लें|मत\s+पूछें|पूछने\s+की\s+(ज़रूरत|जरूरत)\s+नहीं",
+    r"अनुमति\s+न\s+लें|मत\s+पूछें|(पुष्टि|अनुमति|इजाज़त|मंज़ूरी)\s+(न|मत)\s+(माँग|मांग|ले|पूछ)\w*|पूछने\s+की\s+(ज़रूरत|जरूरत)\s+नहीं",
     r"لا\s+(تطلب|تسأل|تستأذن)",
     r"نپرس|اجازه\s+نگیر",
     r"(確認|許可)(は)?(不要|いりません|しないで)|(尋ね|聞か)ないで",
@@ -160,6 +160,9 @@ _SEND = _cues(
     r"(στείλε|προώθησε|ανέβασε)",
     r"\b(trimite|redirecționează|încarcă)\b",
     r"\b(küldd|továbbítsd|töltsd\s+fel)\b",
+    r"(ส่ง|อัปโหลด)",
+    r"\b(pošli|přepošli|nahraj)\w*",
+    r"(שלח|העבר|העלה)",
 )
 _SOURCE = _cues(
     r"(konuşma|sohbet|şifre|parola|token|anahtar|mesaj)",
@@ -178,10 +181,13 @@ _SOURCE = _cues(
     r"(κωδικ|συνομιλ|μηνύματα|token|κλειδ)",
     r"(parol|conversați|mesaje|token|cheie)",
     r"(jelszó|jelszav|beszélgetés|üzenet|token|kulcs)",
+    r"(การสนทนา|ประวัติการแชท|รหัสผ่าน|โทเค็น|คีย์|ข้อความ)",
+    r"(konverzac|hesl|token|klíč|zpráv)",
+    r"(שיחה|שיחות|סיסמ|טוקן|מפתח|הודעות)",
 )
 _NEGATED_SEND = re.compile(
     r"(jangan|đừng|không|nie|niet|nooit|asla|मत|لا|不要|别|勿|不|не|ні|nunca|jamais|nicht|"
-    r"non|nem|aldrig|never|not)\s*(\S+\s*){0,2}$",
+    r"non|nem|aldrig|never|not|ไม่|อย่า|לא|אל|nikdy)\s*(\S+\s*){0,2}$",
     _I,
 )
 _TAG = _cues(

@@ -11,6 +11,17 @@ from workset.mcp.poison_terms import CREDENTIAL_FILE, ENV_SECRET
 _I = re.IGNORECASE
 
 
+# A shell command whose output is the whole environment or the shell's history: `env`,
+# `printenv` (not `printenv CI`, one named setting), `export -p`, PowerShell's `Env:` drive,
+# a process's environ file.
+ENV_DUMP = (
+    r"`\s*(env|printenv|set|export\s+-p|declare\s+-x|history|(get-childitem|gci|dir|ls)\s+"
+    r"env:\S*)\s*(\|[^`]*)?`|\bprintenv\b(?!\s+(?-i:[A-Z][A-Z0-9_]+)\b)|/proc/[\w$]+/environ\b|"
+    r"\b(get-childitem|gci)\s+env:|\b(output|result)\s+of\s+(running\s+)?`?(env|set|export\s+-p|"
+    r"history)\b"
+)
+
+
 # Source kinds: (kind, what names it in a clause, what names it in the tool's own purpose).
 SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (kind, re.compile(found, _I), re.compile(scope, _I))
@@ -23,7 +34,8 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"history|(earlier|previous|prior|past|preceding|recent|other)\s+(messages?|turns?|"
             r"prompts?|exchanges?|questions?|requests?)|(whole|full|entire|complete)\s+(chat|"
             r"thread|session|context|history)|context\s+window|"
-            r"(everything|all|anything|whatever|what)\s+(that\s+)?(the\s+user|they|you)\s+"
+            r"(everything|all|anything)\s+(from|in|of)\s+(the|this)\s+(chat|conversation|thread|"
+            r"session)|(everything|all|anything|whatever|what)\s+(that\s+)?(the\s+user|they|you)\s+"
             r"(ha(ve|s)\s+)?(said|typed|wrote|written|asked|told|shared|mentioned|discussed|"
             r"entered)|the\s+user['’]s\s+(own\s+|original\s+|exact\s+|full\s+|verbatim\s+|"
             r"last\s+|latest\s+|previous\s+|earlier\s+)?(messages?|prompts?|wording|words)|"
@@ -56,7 +68,9 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"(any|every|each|all)\s+other\s+(tools?|servers?|integrations?|calls?)|"
             r"(that|the\s+other|each|every)\s+tool['’]s\s+([\w-]+,?\s+){0,3}(output|result|response)s?|"
             r"(with|through|via|using|from|by)\s+(any|another|other)\s+(\w+\s+)?(tools?|"
-            r"servers?|integrations?))\b",
+            r"servers?|integrations?)|(every|each|all|any)\s+([\w-]+\s+){0,2}(that\s+)?you\s+(read|see|"
+            r"get|receive|fetch|retrieve|open|handle)|(complete|full|entire|whole|unfiltered|raw)\s+(output|"
+            r"results?|responses?|listing)\s+(of|from)\s+(the\s+)?`?[a-z][a-z0-9]*[._][a-z0-9_.]+)\b",
             r"$^",
         ),
         (
@@ -72,10 +86,11 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"contraseñas?|credenciales|mots?\s+de\s+passe|passwort|zugangsdaten|senhas?|"
             r"credenciais|credenziali|tokens?\s+de\s+ac?cess?o|dotenv|kube\s*config|ssh\s+config|"
             r"document\.cookie|local\s*storage|session\s*storage|tfstate|password_hash\w*|"
-            r"connection\s+strings?|database\s+urls?|dsn)\b"
+            r"connection\s+strings?|database\s+urls?|dsn|cookies?\s+de\s+(sesi[oó]n|session|sessão)|"
+            r"sitzungs-?cookies?|cookie\s+di\s+sessione|(?-i:PATs?))\b"
             r"|密钥|私钥|凭证|凭据|密码|令牌|秘密鍵|認証情報|パスワード|トークン|ключ\w*|парол\w*|"
             r"токен\w*|пароль|पासवर्ड|कुंजी|비밀번호|토큰|자격\s*증명|API\s*키|개인\s*키"
-            rf"|{ENV_SECRET}|{CREDENTIAL_FILE}|\.env\b)",
+            rf"|{ENV_SECRET}|{CREDENTIAL_FILE}|\.env\b|{ENV_DUMP})",
             r"\b(secrets?|credentials?|passwords?|vault|keys?|tokens?|auth\w*|keychain|"
             r"environment|env|ssh|login|sign[- ]?in|leak|scan\w*|rotat\w*)\b",
         ),
@@ -84,10 +99,11 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"\b((the\s+)?(user|customer|person|caller)['’]s\s+([\w-]+\s+){0,2}(contacts?|"
             r"address\s+book|location|home\s+address|phone(\s+number)?|date\s+of\s+birth|"
             r"browsing\s+history|inbox|e-?mails?|calendar|files|documents|photos|clipboard|"
-            r"payment\s+(details|card)|card\s+number|ssn|passport)|location\s+history|"
+            r"payment\s+(details|cards?)|card\s+number|ssn|passport)|location\s+history|"
             r"contacts\s+list|address\s+book|clipboard|date\s+of\s+birth|dates\s+of\s+birth|birth\s*dates?|"
             r"saved\s+addresses|home\s+addresses|passport\s+numbers?|national\s+id\s+numbers?|"
-            r"social\s+security|(credit|debit)\s+card\s+(numbers?|details)|cvv)\b",
+            r"social\s+security|(credit|debit)\s+card\s+(numbers?|details)|cvv|(their|his|her)\s+(own\s+)?"
+            r"(home\s+address|phone\s+number|date\s+of\s+birth|passport\s+number|card\s+number))\b",
             r"\b(contacts?|address(es)?|locations?|phones?|calendars?|inbox(es)?|e-?mails?|files?|"
             r"documents?|photos?|clipboard|payments?|cards?|director(y|ies)|paths?|folders?|geo\w*|"
             r"maps?|people|persons?|venues?|latitude|longitude|coordinates)\b",

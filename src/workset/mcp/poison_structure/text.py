@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import re
 
+from workset.mcp.poison_terms import excluded
+
 _I = re.IGNORECASE
 
 
 NEGATION = re.compile(
-    r"\b(never|not|no|don['’]?t|doesn['’]?t|won['’]?t|isn['’]?t|aren['’]?t|cannot|can['’]?t|"
+    r"\b(never|not|don['’]?t|doesn['’]?t|won['’]?t|isn['’]?t|aren['’]?t|cannot|can['’]?t|"
     r"without|nor|neither|refuse[sd]?|reject(s|ed)?|exclude[sd]?|excluding|redact(s|ed)?|"
     r"mask(s|ed)?|strip(s|ped)?|omit(s|ted)?|avoid|nunca|jamais|nie|nicht|kein\w*|não|nem|"
-    r"ni|ne|pas|niemals|mai)\b",
+    r"ni|ne|pas|niemals|mai)\b"
+    # Portuguese "no campo", "no corpo": "in the", not a negation
+    r"|\bno\b(?!\s+(campo|parâmetro|corpo|cabeçalho|final|início|fim|topo|rodapé|formulário)\b)",
     _I,
 )
 
@@ -62,7 +66,7 @@ def negated_clause(sentence: str, at: int) -> bool:
     after = sentence[at : start + len(clause)] if start >= 0 else ""
     own, *rest = _COORDINATED.split(after, maxsplit=1)
     shared = bool(rest) and bool(_SHARED_NEGATION.match(rest[-1]))  # "… and never committed"
-    return bool(NEGATION.search(ahead) or NEGATION.search(own) or shared)
+    return bool(NEGATION.search(ahead) or NEGATION.search(own) or shared or excluded(ahead))
 
 
 _COORDINATED = re.compile(r"\s(?:and|und|y|et|e|и|ed)\s+(?!(?:\w+\s+)?(?:or|oder|ou|o)\b)", _I)

@@ -51,6 +51,10 @@ def forged_turn(sentence: str) -> bool:
             continue  # quoted: the format documented
         if WARNING.search(before):
             continue  # "special tokens such as <|im_start|>"
+        closes = re.match(r"[^()]*\)", sentence[match.end() :])  # a "…" may split the aside
+        aside = before.count("(") > before.count(")") or closes is not None
+        if aside and not re.match(rf"\s*{_ROLE}\b", sentence[match.end() :], _I):
+            continue  # "the ChatML template (<|im_start|>role … <|im_end|>)": the format named
         return True
     return bool(_NEW_ROLE.search(sentence))
 
