@@ -514,20 +514,6 @@ def test_a_call_under_a_class_name_with_read_file_arguments_reads_the_file(
     assert isinstance(sent, AssistantMessage) and sent.tool_calls[0].name == "read_file"
 
 
-def test_a_call_under_a_code_name_that_fits_no_tool_searches_where_it_is_defined(
-    tmp_path: Path,
-) -> None:
-    wrong = '{"name": "start_server", "arguments": {"retries": 3}}'
-    agent, _, seen = make_agent(tmp_path, [wrong, "app.py defines it."])
-    (tmp_path / "ws" / "app.py").write_text("import os\n\n\ndef start_server():\n    pass\n")
-    result = anyio.run(agent.run, "Which file defines start_server?")
-    assert result.answer == "app.py defines it."
-    [ran] = [e for e in seen if isinstance(e, ToolFinished)]
-    assert ran.call.name == "grep" and not ran.result.is_error
-    assert '"path": "app.py"' in ran.result.content and '"line": 4' in ran.result.content
-    assert "the model named it 'start_server'; run as grep" in ran.decision
-
-
 def test_a_reply_that_stops_at_its_lead_in_is_sent_back_once_for_the_answer(
     tmp_path: Path,
 ) -> None:

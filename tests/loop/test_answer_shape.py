@@ -34,6 +34,7 @@ def test_a_reply_without_what_the_question_asks_for_is_named(
         ("What does JSONStorage.read return when the file is empty?", "None"),
         ("Which file defines the LRUCache class?", "I could not find the file."),
         ("fix the bug in calc.py so the test passes", "I fixed the bug in calc.py."),
+        ("and then?", "answered and then?"),
     ],
 )
 def test_a_reply_that_says_something_new_or_gives_up_is_an_answer(

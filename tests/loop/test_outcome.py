@@ -400,3 +400,19 @@ def test_an_answer_that_copies_the_repeat_note_is_no_answer() -> None:
         answer=note + " below.\n1| def add(a, b):",
     )
     assert classify(history).outcome == "gave_up"
+
+
+def test_an_answer_without_the_file_the_question_asks_for_is_unverified() -> None:
+    history = run(
+        "Which file defines the LRUCache class?",
+        ("read_file", '{"path": "tinydb/utils.py"}', "39| class LRUCache(dict):", False),
+        answer="LRUCache",
+    )
+    verdict = classify(history)
+    assert verdict.outcome == "answered_unverified" and "names none" in verdict.reason
+    named = run(
+        "Which file defines the LRUCache class?",
+        ("read_file", '{"path": "tinydb/utils.py"}', "39| class LRUCache(dict):", False),
+        answer="tinydb/utils.py defines it.",
+    )
+    assert classify(named).outcome == "answered"

@@ -191,6 +191,8 @@ def missing(task: str, answer: str, *, ignore: Collection[str] = ()) -> Lack | N
         return None if _NUMBER.search(answer) else "number"
     if _ASKS_NAME.search(task):
         return None if [w for w in new if not _PATH.fullmatch(w)] else "name"
+    if len(_new_words("", task, filler)) < 2:  # "and then?" has nothing to restate
+        return None
     return None if _new_words(task, answer, filler, stem=True) else "restated"
 
 

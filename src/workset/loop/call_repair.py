@@ -7,28 +7,19 @@
   ``JSONStorage {"path": ...}``); it is recorded and run under the tool's name; arguments
   named like JSON-schema words that are no parameter (``"additionalProperties": false``,
   copied from the definitions) are dropped;
-- a call named after a code name whose arguments fit no tool is a search for where that name
-  is defined, when ``grep`` is offered: asked "Which Table method counts the documents?", the
-  0.5B called ``count {"cond": ...}``, and "Which file defines LRUCache?" ``LRUCache
-  {"capacity": null}``; the name is what it wants to know about, so a search for it runs
-  (recorded as a grep call, the definition among its hits) instead of an error (a name the
-  excerpts already show defined gets :mod:`.code_names`' notice instead);
 - ids already used in the session get a fresh suffix (results are recorded once per id).
 """
 
 from __future__ import annotations
 
-import difflib
 import json
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from workset.loop.call_parsing import INVALID_CALL, INVALID_ID
 from workset.messages import AssistantMessage, ToolCall, ToolSpec
 from workset.tools.registry import tool_for_arguments
 
-_CODE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _SCHEMA_WORDS = frozenset({"additionalProperties", "properties", "required", "type", "$schema"})
 
 
@@ -55,16 +46,10 @@ def distinct(message: AssistantMessage) -> AssistantMessage:
 
 
 def mapped_to_tools(
-    message: AssistantMessage,
-    tool_names: Sequence[str],
-    specs: Sequence[ToolSpec],
-    *,
-    shown: Callable[[str], bool] = lambda name: False,
+    message: AssistantMessage, tool_names: Sequence[str], specs: Sequence[ToolSpec]
 ) -> tuple[AssistantMessage, dict[str, str]]:
     """The message with each call under a name that is no tool, but whose arguments fit
-    exactly one tool, renamed to that tool, and each other call under a code name that
-    ``shown`` says the run has not already seen defined made a search for its definition;
-    and call id -> the name the model wrote.
+    exactly one tool, renamed to that tool; and call id -> the name the model wrote.
     Arguments named like JSON-schema words that are no parameter of the tool
     (``"additionalProperties": false``, copied from the tool definitions) are dropped."""
     mapped: dict[str, str] = {}
@@ -76,36 +61,11 @@ def mapped_to_tools(
         if fit is not None:
             mapped[call.id] = call.name
             call = replace(call, name=fit)
-        elif _searchable(call.name, tool_names, specs) and not shown(call.name):
-            mapped[call.id] = call.name
-            call = replace(
-                call, name="grep", arguments=json.dumps({"pattern": definition(call.name)})
-            )
         spec = next((s for s in specs if s.name == call.name), None)
         calls.append(call if spec is None else _without_schema_words(call, spec))
     if tuple(calls) == message.tool_calls:
         return message, mapped
     return replace(message, tool_calls=tuple(calls)), mapped
-
-
-def definition(name: str) -> str:
-    """The search for ``name``: the name alone as a word. Its definition is among the hits,
-    and a pattern this plain is one the model could have written (it copies the calls it
-    sees: a longer regular expression came back as its next call)."""
-    return rf"\b{re.escape(name)}\b"
-
-
-def _searchable(name: str, tool_names: Sequence[str], specs: Sequence[ToolSpec]) -> bool:
-    """Whether a call named ``name`` is a code name to search for: no tool, no pseudo-call,
-    not a misspelt tool name (``read_files`` gets the error naming ``read_file``), an
-    identifier of three characters or more, with ``grep`` offered."""
-    return (
-        name not in tool_names
-        and name != INVALID_CALL
-        and not difflib.get_close_matches(name, tool_names, n=1, cutoff=0.75)
-        and _CODE_NAME.fullmatch(name) is not None
-        and any(s.name == "grep" for s in specs)
-    )
 
 
 def unique_ids(message: AssistantMessage, used: set[str]) -> AssistantMessage:

@@ -117,9 +117,7 @@ class CallInterpreter:
         parsed, parse_errors = read_calls(
             message, iteration, self.tool_names, tools_offered=tools_offered, grammar=grammar
         )
-        parsed, mapped = mapped_to_tools(
-            distinct(parsed), self.tool_names, specs, shown=self._steering.shows_definition
-        )
+        parsed, mapped = mapped_to_tools(distinct(parsed), self.tool_names, specs)
         message = unique_ids(parsed, self._ids)
         renamed = {
             old.id: new.id for old, new in zip(parsed.tool_calls, message.tool_calls, strict=True)

@@ -5,8 +5,10 @@ Four outcomes, each with an exit code for the CLI (:data:`EXIT_CODES`):
 - ``answered`` (0): a final answer whose specific facts (file paths, numbers, identifiers,
   quoted strings) appear in what the run observed: successful tool results, or workspace
   evidence it was given. Facts the task itself names are neutral.
-- ``answered_unverified`` (3): a final answer nothing observed supports: a fact no successful
-  result shows (an example from a prompt, a number made up, text from an error), a value that
+- ``answered_unverified`` (3): a final answer that lacks what its question asks for (a file,
+  a number, a name: :mod:`workset.loop.answer_shape`), or that nothing observed supports: a
+  fact no successful result shows (an example from a prompt, a number made up, text from an
+  error), a value that
   a result contradicts (``port = 8471`` read, "port 8080" answered; a file named as where a
   class is defined when the run saw ``class X`` in another, :mod:`workset.loop.definitions`),
   a claim that tests pass
@@ -29,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from workset.loop import answer_shape
 from workset.loop.definitions import defined_elsewhere, path_argument, seen_texts
 from workset.loop.repeats import REPEAT_NOTE
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
@@ -45,6 +48,15 @@ EXIT_CODES: dict[Outcome, int] = {
 GAVE_UP_FAILURES = frozenset({"MaxIterations", "GaveUp"})
 EXEC_TOOLS = frozenset({"shell", "run_python"})
 WRITE_TOOLS = frozenset({"write_file", "edit_file"})
+
+
+# Why an answer that lacks what its question asks for (workset.loop.answer_shape) is not one.
+_LACKS: dict[answer_shape.Lack, str] = {
+    "file": "the question asks which file, and the answer names none",
+    "number": "the question asks for a number, and the answer gives none",
+    "name": "the question asks for a name, and the answer only repeats the question's words",
+    "restated": "the answer only repeats the question's words",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +220,9 @@ def classify(
         and f.lower() not in folders
         and not any(f.lower().endswith(t) for t in asked)  # ~tinydb.database.TinyDB.close
     ]
+    lack = answer_shape.missing(task, answer, ignore=tools)
+    if lack is not None:
+        return Verdict("answered_unverified", _LACKS[lack])
     if named and not facts and _ASKS_WHICH.match(task):
         return Verdict(
             "answered_unverified",

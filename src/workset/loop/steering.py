@@ -124,10 +124,6 @@ class Steering:
         defined."""
         self._excerpts += [b for b in seen_texts((), {}, texts) if b not in self._excerpts]
 
-    def shows_definition(self, name: str) -> bool:
-        """Whether the evidence the run was given shows where ``name`` is defined."""
-        return definition_lines(name, self._excerpts) is not None
-
     def next_turn(
         self,
         results: Sequence[ToolMessage],

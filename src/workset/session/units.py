@@ -137,7 +137,7 @@ class UnitRunner:
         with serving(context):  # an approver may ask this session's people
             refusal, arguments, decision = await self._permit(call)
         if job.named:
-            decision += f" (the model named it {job.named!r}; run as {call.name})"
+            decision += f" (the model named it {job.named!r}; its arguments fit {call.name})"
         if refusal is not None or arguments is None:
             assert refusal is not None
             self.finish(run_id, call, refusal, 0.0, decision)
