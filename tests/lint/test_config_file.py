@@ -59,7 +59,7 @@ def test_an_empty_file_is_the_default_configuration(tmp_path: Path) -> None:
     assert config.agent.tools == "all" and config.status.placement == "end"
     assert config.history.policy == "full" and config.memory.db is None
     assert config.agent_config() == AgentConfig()
-    assert WorksetConfig().model.context_window == 8192
+    assert WorksetConfig().model.context_window == 0  # the model's own default
 
 
 def test_every_section_is_read_and_relative_paths_start_at_the_file(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_an_unknown_section_is_refused_with_the_known_ones(tmp_path: Path) -> No
 @pytest.mark.parametrize(
     ("text", "key", "fix"),
     [
-        ("[model]\ncontext_window = '8k'\n", "[model] context_window", "context_window = 8192"),
+        ("[model]\ncontext_window = '8k'\n", "[model] context_window", "context_window = 16384"),
         ("[agent]\nmax_iterations = 0\n", "[agent] max_iterations", "max_iterations = 8"),
         ("[agent]\ntools = 3\n", "[agent] tools", 'tools = "all"'),
         ("[agent]\nsystem_prompt = 5\n", "[agent] system_prompt", 'system_prompt = "…"'),

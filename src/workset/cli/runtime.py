@@ -29,7 +29,7 @@ from workset.loop.outcome import EXIT_CODES, classify
 from workset.loop.settings import default_prompt
 from workset.models.announce import AnnouncedModel
 from workset.models.base import Model
-from workset.models.factory import DEFAULT_MODEL, create_model
+from workset.models.factory import DEFAULT_MODEL, EMBEDDED_WINDOW, create_model
 from workset.models.factory import Progress as ProgressCallback
 from workset.runtime import context_setup
 from workset.safety.approval import CircuitBreaker, TerminalApprover, with_timeout
@@ -103,7 +103,8 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
         click.option("--api-key", default=None, envvar="WORKSET_API_KEY",
                      help="API key for openai:MODEL (or $WORKSET_API_KEY)."),
         click.option("--context-window", type=int, default=None,
-                     help="Context window in tokens (default: the config's, else 8192)."),
+                     help="Context window in tokens (default: the config's, else "
+                     f"{EMBEDDED_WINDOW} for embedded models, 8192 for endpoints)."),
         click.option("--workspace", type=click.Path(file_okay=False, path_type=Path),
                      default=Path(), show_default=True,
                      help="Folder the tools may read; nothing outside it is reachable."),
@@ -302,7 +303,7 @@ def open_runtime(
             opts.model_spec or config.model.name,
             base_url=opts.base_url or config.model.base_url or None,
             api_key=opts.api_key,
-            context_window=opts.context_window or config.model.context_window,
+            context_window=opts.context_window or config.model.context_window or None,
             progress=progress,
             threads=opts.threads or config.model.threads or None,
             metrics_url=config.model.metrics_url or None,

@@ -9,7 +9,8 @@ key                   default                   meaning
 ====================  ========================  ===============================================
 [model]
 name                  ``qwen2.5-coder-0.5b``    backend spec, as ``workset run --model`` takes it
-context_window        8192                      window in tokens
+context_window        0 (the model's)           window in tokens; 0: 16384 for the embedded
+                                                models, 8192 for ``openai:`` endpoints
 base_url              ``""``                    endpoint for ``openai:MODEL`` specs
 metrics_url           ``""``                    a vLLM ``/metrics`` URL: its prefix-cache counters
                                                 recorded per call

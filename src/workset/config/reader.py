@@ -27,7 +27,7 @@ from workset.config.sections import (
     ToolsFrom,
 )
 from workset.errors import UsageError
-from workset.models.factory import DEFAULT_MODEL
+from workset.models.factory import DEFAULT_MODEL, EMBEDDED_WINDOW
 from workset.session.agent import DEFAULT_SYSTEM_PROMPT
 
 SECTIONS = (
@@ -159,7 +159,11 @@ class Reader:
     def model(self, raw: Mapping[str, Any]) -> ModelSection:
         return ModelSection(
             name=self.string(raw, "model", "name", DEFAULT_MODEL) or DEFAULT_MODEL,
-            context_window=self.integer(raw, "model", "context_window", 8192, 256),
+            context_window=(
+                self.integer(raw, "model", "context_window", EMBEDDED_WINDOW, 256)
+                if "context_window" in raw
+                else 0
+            ),
             base_url=self.string(raw, "model", "base_url", ""),
             threads=self.integer(raw, "model", "threads", 0, 0),
             metrics_url=self.string(raw, "model", "metrics_url", ""),

@@ -31,7 +31,7 @@ AGENT_DEFAULTS = AgentConfig()  # the loop's defaults, which the sections repeat
 @dataclass(frozen=True, slots=True)
 class ModelSection:
     name: str = DEFAULT_MODEL
-    context_window: int = 8192
+    context_window: int = 0  # 0: the model's own default (embedded 16,384; endpoints 8,192)
     base_url: str = ""
     threads: int = 0  # 0: $WORKSET_THREADS, else half the cores
     timeout: float = AGENT_DEFAULTS.model_stall_s

@@ -39,6 +39,7 @@ from workset.models.openai_compat import OpenAICompatibleModel
 from workset.models.weights import (
     DEFAULT_MODEL,
     EMBEDDED_MODELS,
+    EMBEDDED_WINDOW,
     Progress,
     is_gguf_path,
     prepare_weights,
@@ -78,7 +79,7 @@ class EmbeddedModel:
         self,
         weights: str = DEFAULT_MODEL,
         *,
-        context_window: int = 8192,
+        context_window: int = EMBEDDED_WINDOW,
         threads: int | None = None,
         progress: Progress | None = None,
     ) -> None:

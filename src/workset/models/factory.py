@@ -18,8 +18,9 @@ from typing import Any
 from workset.errors import UsageError
 from workset.messages import AssistantMessage, ToolCall
 from workset.models.base import Model
+from workset.models.weights import DEFAULT_MODEL as DEFAULT_MODEL
+from workset.models.weights import EMBEDDED_WINDOW as EMBEDDED_WINDOW
 
-DEFAULT_MODEL = "qwen2.5-coder-0.5b"
 Progress = Callable[[str, int, int], None]
 
 
@@ -54,7 +55,7 @@ def create_model(
     from workset.models.embedded import EmbeddedModel
 
     return EmbeddedModel(
-        spec, context_window=context_window or 8192, threads=threads, progress=progress
+        spec, context_window=context_window or EMBEDDED_WINDOW, threads=threads, progress=progress
     )
 
 
