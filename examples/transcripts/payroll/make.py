@@ -550,7 +550,7 @@ notes: off-cycle runs pay arrears and leavers only; BACS needs 2 working days af
         (
             "search_cases",
             {"text": "night premium rejected DN4"},
-            "4 cases match \"night premium rejected DN4\" (all open, created 2026-03-02..2026-03-06)\nPQ-61190  EMP-28114  Night premium missing Feb   open\nPQ-61211  EMP-31406  Feb pay missing premium      open\nPQ-61236  EMP-27750  night pay wrong?             open\nPQ-61244  EMP-33021  Premium line rejected        open",
+            '4 cases match "night premium rejected DN4" (all open, created 2026-03-02..2026-03-06)\nPQ-61190  EMP-28114  Night premium missing Feb   open\nPQ-61211  EMP-31406  Feb pay missing premium      open\nPQ-61236  EMP-27750  night pay wrong?             open\nPQ-61244  EMP-33021  Premium line rejected        open',
         )
     )
     b.say(
@@ -746,7 +746,9 @@ PQ-58830  P60 copy for mortgage application   status: closed   employee: {EMPLOY
 
     # 23 — time
     b.user("What time is it? The off-cycle cut-off for this week is 14:00 tomorrow, right?")
-    b.calls(("get_current_time", {"timezone": "Europe/London"}, "2026-03-10 10:12:44 GMT (Tuesday)"))
+    b.calls(
+        ("get_current_time", {"timezone": "Europe/London"}, "2026-03-10 10:12:44 GMT (Tuesday)")
+    )
     b.say(
         "It's 10:12 on Tuesday 10 March. Yes: OC-2603A closes tomorrow, Wednesday 11 March, at 14:00 and pays on Friday 13 March."
     )
@@ -770,7 +772,9 @@ PQ-58830  P60 copy for mortgage application   status: closed   employee: {EMPLOY
             "sign-off request SO-5570 created for Marcus Oyelaran (pending); SO-5562 withdrawn",
         )
     )
-    b.say("Re-raised as SO-5570 to Marcus Oyelaran (pending); the first request SO-5562 is withdrawn.")
+    b.say(
+        "Re-raised as SO-5570 to Marcus Oyelaran (pending); the first request SO-5562 is withdrawn."
+    )
 
     # 26 — bank check
     b.user("Check her bank details are still verified before we pay anything.")
@@ -786,7 +790,9 @@ pending changes: none
 """,
         )
     )
-    b.say("Yes: the Nationwide account ending 6612 is verified and February's BACS payment went through fine.")
+    b.say(
+        "Yes: the Nationwide account ending 6612 is verified and February's BACS payment went through fine."
+    )
 
     # 27 — sign-off state
     b.user("Has the sign-off come back?")
@@ -866,8 +872,12 @@ notes: timesheets W10-W11 imported; W12-W13 pending; premium code taken from the
 
     # 32 — SLA
     b.user("Are we inside the case SLA?")
-    b.calls(("get_current_time", {"timezone": "Europe/London"}, "2026-03-10 10:44:09 GMT (Tuesday)"))
-    b.say("Yes: it's 10:44 and the first level 2 response was due at 12:00; the update went out before that.")
+    b.calls(
+        ("get_current_time", {"timezone": "Europe/London"}, "2026-03-10 10:44:09 GMT (Tuesday)")
+    )
+    b.say(
+        "Yes: it's 10:44 and the first level 2 response was due at 12:00; the update went out before that."
+    )
 
     # 33 — what's left, in a note
     b.user(
@@ -899,9 +909,7 @@ def main() -> None:
     b = build()
     check_once(b, PREMIUM, [(5, "tool")])
     check_once(b, MANAGER, [(7, "user")])
-    check_once(
-        b, TIMESHEET, [(12, "tool"), (14, "call"), (14, "tool"), (14, "assistant")]
-    )
+    check_once(b, TIMESHEET, [(12, "tool"), (14, "call"), (14, "tool"), (14, "assistant")])
     check_once(b, COST_CENTRE, [(3, "user")])
     check_once(b, QUERY_REF, [(3, "user"), (15, "call"), (33, "call")])
     write_fixture(b, HERE, TOOLS, PROBES)
