@@ -35,8 +35,8 @@ Status = Literal["current", "revised", "rejected"]
 Extractor = Literal["rules", "model"]
 
 LEDGER_HEADER = (
-    "Fact ledger (decisions, standing rules and corrections from this whole session, kept "
-    "by code; a REVISED line was replaced by the line it points to, which is what holds now):"
+    "Fact ledger (standing rules, decisions and corrections of this whole session; a REVISED "
+    "line was replaced by the seq it points to, which holds now):"
 )
 MIN_SHARED_WORDS = 2
 MODEL_PROMPT = (
@@ -122,16 +122,27 @@ class Ledger:
         state change only updates what a tool or the assistant reported: it confirms a
         user's correction, it does not replace it."""
         words = set(subject_words(text))
-        best, best_shared = None, MIN_SHARED_WORDS - 1
+        best, best_key = None, (False, MIN_SHARED_WORDS - 1)
         for index, entry in enumerate(self.entries):
             if entry.status != "current" or entry.kind not in kinds or entry.turn >= turn:
                 continue
             if tool and entry.who == "user":
                 continue
             shared = len(words & set(subject_words(entry.text)))
-            if shared > best_shared:
-                best, best_shared = index, shared
+            # the proposal of the turn just before is what a "No, …" answers: one shared
+            # word is enough there
+            adjacent = entry.turn == turn - 1 and entry.who == "assistant" and shared >= 1
+            key = (adjacent, shared)
+            if (adjacent or shared >= MIN_SHARED_WORDS) and key > best_key:
+                best, best_key = index, key
         return best
+
+    def covered(self) -> dict[int, list[str]]:
+        """For each seq: the sentences of it the ledger quotes (recall need not repeat them)."""
+        said: dict[int, list[str]] = {}
+        for entry in self.entries:
+            said.setdefault(entry.seq, []).append(entry.text)
+        return said
 
     def superseded(self) -> dict[int, str]:
         """For each seq holding a revised or rejected entry: a note that says by what."""
@@ -144,7 +155,6 @@ class Ledger:
 
     def render(self) -> str:
         """The pinned block: one line per entry, a revised one pointing at its revision."""
-        by_seq = {e.seq: e for e in self.entries}
         lines = [LEDGER_HEADER]
         for entry in self.entries:
             label = (
@@ -155,13 +165,12 @@ class Ledger:
             line = f'- {label} ({entry.where}): "{entry.text}"'
             if entry.revises is not None:
                 line += f" [corrects seq {entry.revises}]"
-            if entry.reason:
+            if entry.reason and entry.reason not in entry.text:
                 line += f' (reason: "{entry.reason}")'
             if entry.by_seq is not None:
-                later = by_seq.get(entry.by_seq)
                 what = "replaced" if entry.status == "revised" else "turned down"
-                said = f': "{later.text}"' if later is not None else ""
-                line += f" -> {what} at seq {entry.by_seq}{said}"
+                # the later line is in the ledger too, under its seq: point at it, not twice
+                line += f" -> {what} at seq {entry.by_seq}"
             lines.append(line)
         return "\n".join(lines)
 

@@ -208,6 +208,7 @@ class Retrieval(LayeredPolicy):
                     at=recall_at,
                     dense=dense,
                     superseded=facts.ledger.superseded if facts is not None else None,
+                    covered=facts.ledger.covered if facts is not None else None,
                 )
             )
         super().__init__([*layers, *own])

@@ -41,8 +41,8 @@ if TYPE_CHECKING:
     from workset.retrieval import TextEmbedder
 
 RECALL_HEADER = (
-    "Recalled from earlier in this session (older messages and tool results that match the "
-    "current request, quoted exactly with where they come from; the rest is archived):"
+    "Recalled from earlier in this session (quoted exactly, each with where it comes from; "
+    "for the rest of an excerpt, call its tool again with the same arguments):"
 )
 _EMBEDDER: list[TextEmbedder] = []  # loaded once per process, shared by every session
 _VECTORS: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()  # (model, text) -> vector
@@ -84,6 +84,7 @@ class Piece:
     call_id: str | None = None
     tool: str | None = None
     arguments: str = ""
+    head: str = ""  # a tool result's first line (its title or column names), for ranking
 
     @property
     def key(self) -> tuple[int, int]:
@@ -93,8 +94,10 @@ class Piece:
 def pieces_of(
     message: Message, seq: int, turn: int, *, lines: int, calls: dict[str, tuple[str, str]]
 ) -> list[Piece]:
-    """The pieces of ``message``: one for a user or assistant text, runs of ``lines`` lines
-    (at most 1,200 characters) for a tool result."""
+    """The pieces of ``message``: one for a user or assistant text; for a tool result, one
+    per record (:func:`records`: a line at the margin with the indented lines under it, so a
+    note or a section is never cut in two), a record longer than ``lines`` lines or 1,200
+    characters cut into runs."""
     if isinstance(message, UserMessage):
         return [Piece(seq, turn, "user", message.content)]
     if isinstance(message, AssistantMessage):
@@ -107,33 +110,55 @@ def pieces_of(
     tool, arguments = calls.get(message.tool_call_id, (message.name or "tool", "{}"))
     rows = message.content.splitlines() or [message.content]
     runs: list[Piece] = []
-    start = 0
-    while start < len(rows):
-        end, size = start, 0
-        while (
-            end < len(rows)
-            and end - start < lines
-            and (size == 0 or size + len(rows[end]) <= 1_200)
-        ):
-            size += len(rows[end]) + 1
-            end += 1
-        text = "\n".join(rows[start:end])
-        runs.append(
-            Piece(
-                seq,
-                turn,
-                "tool",
-                text,
-                start + 1,
-                end,
-                len(rows),
-                message.tool_call_id,
-                message.name or tool,
-                arguments,
+    for first, last in records(rows):
+        start = first
+        while start <= last:
+            end, size = start, 0
+            while (
+                end <= last
+                and end - start < lines
+                and (size == 0 or size + len(rows[end]) <= 1_200)
+            ):
+                size += len(rows[end]) + 1
+                end += 1
+            runs.append(
+                Piece(
+                    seq,
+                    turn,
+                    "tool",
+                    "\n".join(rows[start:end]),
+                    start + 1,
+                    end,
+                    len(rows),
+                    message.tool_call_id,
+                    message.name or tool,
+                    arguments,
+                    rows[0][:200] if start > 0 else "",
+                )
             )
-        )
-        start = end
+            start = end
     return runs
+
+
+def records(rows: Sequence[str]) -> list[tuple[int, int]]:
+    """The records of a tool result as (first, last) line indexes: a line that starts at the
+    margin opens one, the indented lines after it continue it, a blank line closes it."""
+    spans: list[tuple[int, int]] = []
+    start: int | None = None
+    for index, row in enumerate(rows):
+        if not row.strip():
+            if start is not None:
+                spans.append((start, index - 1))
+                start = None
+            continue
+        if start is not None and not row[0].isspace():
+            spans.append((start, index - 1))
+            start = None
+        if start is None:
+            start = index
+    if start is not None:
+        spans.append((start, len(rows) - 1))
+    return spans or [(0, max(0, len(rows) - 1))]
 
 
 class Recall:
@@ -154,6 +179,7 @@ class Recall:
         dense: bool = True,
         embedder: TextEmbedder | None = None,
         superseded: Callable[[], Mapping[int, str]] | None = None,
+        covered: Callable[[], Mapping[int, Sequence[str]]] | None = None,
     ) -> None:
         if not 0.0 < share < 1.0:
             raise ValueError(f"share must be between 0 and 1, got {share}")
@@ -170,13 +196,21 @@ class Recall:
         self.at = at
         self.dense = dense
         self.superseded = superseded
+        self.covered = covered
         self._embedder = embedder
         self._pieces: dict[int, list[Piece]] = {}  # by seq, computed once
         self.last: tuple[Piece, ...] = ()  # what the last view recalled (for tests, manifests)
 
     async def apply(self, draft: Draft, context: PolicyContext) -> Draft:
         kept = {s for b in draft.blocks for s in b.seqs if s is not None}
-        archived = [p for seq, ps in self._archive(draft).items() if seq not in kept for p in ps]
+        pinned = self.covered() if self.covered is not None else {}
+        archived = [
+            p
+            for seq, ps in self._archive(draft).items()
+            if seq not in kept
+            for p in ps
+            if not _said_in(p, pinned.get(seq, ()))
+        ]
         need, task = _need(draft, context)
         room = int(self.share * context.window) - text_tokens(RECALL_HEADER, context)
         if not archived or not (need or task) or room <= REFERENCE_TOKENS:
@@ -288,12 +322,13 @@ class Quote:
 def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None) -> str:
     """The pinned block: each quote with its reference, tool text wrapped as untrusted data.
 
-    ``superseded`` maps the seq of a message the fact ledger marks revised or rejected to a
-    note ("superseded at seq 90"), shown with the quote so an old value never reads as current.
+    Excerpts of one tool result that touch are quoted as one. ``superseded`` maps the seq of
+    a message the fact ledger marks revised or rejected to a note ("superseded at seq 90"),
+    shown with the quote so an old value never reads as current.
     """
     notes = superseded or {}
     parts = [RECALL_HEADER]
-    for quote in chosen:
+    for quote in _merged(chosen):
         piece = quote.piece
         note = f" · {notes[piece.seq]}" if piece.seq in notes else ""
         if piece.who != "tool":
@@ -301,21 +336,47 @@ def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None)
             continue
         call = f"tool {piece.tool} (call {piece.call_id}) {piece.arguments}"
         if quote.whole:
-            reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · whole result{note}]"
+            where = "whole result"
+        elif piece.first_line == piece.last_line:
+            where = f"line {piece.first_line} of {piece.total_lines}"
         else:
-            reference = (
-                f"[seq {piece.seq} · turn {piece.turn} · {call} · lines {piece.first_line}-"
-                f"{piece.last_line} of {piece.total_lines}; call {piece.tool} again with the "
-                f"same arguments for the rest{note}]"
-            )
+            where = f"lines {piece.first_line}-{piece.last_line} of {piece.total_lines}"
+        reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · {where}{note}]"
         wrapped = wrap_untrusted(quote.text, source=f"tool:{piece.tool}")
         parts.append(f"{reference}\n{wrapped}")
     return "\n\n".join(parts)
 
 
+def _merged(chosen: Sequence[Quote]) -> list[Quote]:
+    """``chosen`` (in history order) with touching excerpts of one result joined."""
+    out: list[Quote] = []
+    for quote in chosen:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and not last.whole
+            and not quote.whole
+            and last.piece.seq == quote.piece.seq
+            and last.piece.last_line + 1 == quote.piece.first_line
+        ):
+            piece = replace(last.piece, last_line=quote.piece.last_line)
+            out[-1] = Quote(piece, f"{last.text}\n{quote.text}", whole=False)
+            continue
+        out.append(quote)
+    return out
+
+
+def _said_in(piece: Piece, sentences: Sequence[str]) -> bool:
+    """Whether the pinned ledger already quotes (nearly) all of a user or assistant piece."""
+    if piece.who == "tool" or not sentences:
+        return False
+    covered = sum(len(s) for s in sentences if s in piece.text)
+    return covered >= 0.8 * len(piece.text.strip())
+
+
 def _searchable(piece: Piece) -> str:
     if piece.who == "tool":
-        return f"{piece.tool} {piece.arguments}\n{piece.text}"
+        return f"{piece.tool} {piece.arguments}\n{piece.head}\n{piece.text}"
     return piece.text
 
 
