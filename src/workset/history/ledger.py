@@ -157,12 +157,16 @@ class Ledger:
         """The pinned block: one line per entry, a revised one pointing at its revision."""
         lines = [LEDGER_HEADER]
         for entry in self.entries:
+            if entry.who == "tool" and entry.status != "current":
+                continue  # an older tool state: the newer line says what it corrects
             label = (
                 entry.status.upper()
                 if entry.status != "current"
                 else ("CURRENT" if entry.kind == "revision" else entry.kind.upper())
             )
-            line = f'- {label} ({entry.where}): "{entry.text}"'
+            # what no longer holds is a pointer: its opening words, the rest in the archive
+            text = entry.text if entry.status == "current" else opening(entry.text)
+            line = f'- {label} ({entry.who}, turn {entry.turn}, seq {entry.seq}): "{text}"'
             if entry.revises is not None:
                 line += f" [corrects seq {entry.revises}]"
             if entry.reason and entry.reason not in entry.text:
@@ -173,6 +177,17 @@ class Ledger:
                 line += f" -> {what} at seq {entry.by_seq}"
             lines.append(line)
         return "\n".join(lines)
+
+
+SUPERSEDED_CHARS = 80  # how much of a revised or turned-down statement the ledger shows
+
+
+def opening(text: str, limit: int = SUPERSEDED_CHARS) -> str:
+    """``text`` whole when short, else its first words up to ``limit`` characters and "…"."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0].rstrip(",;:")
+    return f"{cut} …"
 
 
 _TARGETS = {

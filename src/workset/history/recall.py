@@ -25,6 +25,7 @@ the turn's calls after it.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -72,13 +73,14 @@ def embed_cached(embedder: TextEmbedder, texts: Sequence[str]) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    """A retrievable piece of one recorded message: all of it, or a run of a result's lines."""
+    """A retrievable piece of one recorded message: all of it, or a run of its units (a tool
+    result's lines; a user or assistant message's sentences and tool calls)."""
 
     seq: int
     turn: int
     who: str  # user, assistant, tool
     text: str
-    first_line: int = 1
+    first_line: int = 1  # the run's first and last unit, from 1
     last_line: int = 1
     total_lines: int = 1
     call_id: str | None = None
@@ -91,24 +93,49 @@ class Piece:
         return (self.seq, self.first_line)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+")
+
+
+def units_of(message: Message) -> list[str]:
+    """What a quote of ``message`` is cut from: a tool result's lines; the sentences of a
+    user or assistant text, then one ``-> tool(arguments)`` line per call."""
+    if isinstance(message, ToolMessage):
+        return message.content.splitlines() or [message.content]
+    if isinstance(message, UserMessage | AssistantMessage):
+        said = [s.strip() for s in _SENTENCE_END.split(message.content or "") if s.strip()]
+        if isinstance(message, AssistantMessage):
+            said += [f"-> {c.name}({c.arguments})" for c in message.tool_calls]
+        return said
+    return []
+
+
+def join_units(message: Message, units: Sequence[str]) -> str:
+    return "\n".join(units) if isinstance(message, ToolMessage) else " ".join(units)
+
+
 def pieces_of(
     message: Message, seq: int, turn: int, *, lines: int, calls: dict[str, tuple[str, str]]
 ) -> list[Piece]:
-    """The pieces of ``message``: one for a user or assistant text; for a tool result, one
-    per record (:func:`records`: a line at the margin with the indented lines under it, so a
-    note or a section is never cut in two), a record longer than ``lines`` lines or 1,200
-    characters cut into runs."""
-    if isinstance(message, UserMessage):
-        return [Piece(seq, turn, "user", message.content)]
-    if isinstance(message, AssistantMessage):
-        said = message.content or ""
-        if message.tool_calls:
-            said += "".join(f"\n-> {c.name}({c.arguments})" for c in message.tool_calls)
-        return [Piece(seq, turn, "assistant", said.strip())] if said.strip() else []
+    """The pieces of ``message``. A user or assistant text: every two sentences that follow
+    each other (a sentence that names a value and the next that says what it is stay
+    together), the whole of a short one. A tool result: one per record (:func:`records`: a
+    line at the margin with the indented lines under it, so a note or a section is never cut
+    in two), a record longer than ``lines`` lines or 1,200 characters cut into runs."""
+    units = units_of(message)
+    if not units:
+        return []
+    if isinstance(message, UserMessage | AssistantMessage):
+        who = "user" if isinstance(message, UserMessage) else "assistant"
+        if len(units) <= 2:
+            return [Piece(seq, turn, who, join_units(message, units), 1, len(units), len(units))]
+        return [
+            Piece(seq, turn, who, join_units(message, units[i : i + 2]), i + 1, i + 2, len(units))
+            for i in range(len(units) - 1)
+        ]
     if not isinstance(message, ToolMessage):
         return []
     tool, arguments = calls.get(message.tool_call_id, (message.name or "tool", "{}"))
-    rows = message.content.splitlines() or [message.content]
+    rows = units
     runs: list[Piece] = []
     for first, last in records(rows):
         start = first
@@ -275,36 +302,73 @@ class Recall:
         history: Sequence[Message],
         context: PolicyContext,
     ) -> list[Quote]:
-        """The best pieces that fit ``share`` of the window, as quotes in history order."""
+        """The best pieces that fit ``share`` of the window, as quotes in history order.
+
+        Pieces of one message are quoted together: what a chosen piece adds to the units
+        already chosen costs its own tokens only, and touching runs become one excerpt."""
         budget = int(self.share * context.window) - text_tokens(RECALL_HEADER, context)
         best = float(scores.max()) if len(scores) else 0.0
         floor = max(0.0, self.min_relative * best)
         order = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] > floor]
-        chosen: list[Quote] = []
+        taken: dict[int, set[int]] = {}  # seq -> unit indexes (from 0) quoted
         whole: set[int] = set()
+        first: dict[int, Piece] = {}  # seq -> the first piece chosen of it (for its reference)
+        count = 0
         for index in order:
-            if len(chosen) == self.k:
+            if count == self.k:
                 break
             piece = pieces[index]
             if piece.seq in whole:
-                continue  # its whole result is quoted already
-            quote = self._quote(piece, history[piece.seq], context)
-            cost = text_tokens(quote.text, context) + REFERENCE_TOKENS
+                continue
+            message = history[piece.seq]
+            units = units_of(message)
+            have = taken.get(piece.seq, set())
+            if self._whole(message, context):
+                new = set(range(len(units))) - have
+            else:
+                new = set(range(piece.first_line - 1, piece.last_line)) - have
+            if not new:
+                continue
+            cost = text_tokens(join_units(message, [units[i] for i in sorted(new)]), context)
+            cost += 0 if piece.seq in taken else REFERENCE_TOKENS
             if cost > budget:
                 continue
-            if quote.whole:
-                chosen = [q for q in chosen if q.piece.seq != piece.seq]  # runs it replaces
+            taken.setdefault(piece.seq, set()).update(new)
+            first.setdefault(piece.seq, piece)
+            if len(taken[piece.seq]) == len(units):
                 whole.add(piece.seq)
-            chosen.append(quote)
             budget -= cost
-        return sorted(chosen, key=lambda q: q.piece.key)
+            count += 1
+        quotes: list[Quote] = []
+        for seq in sorted(taken):
+            message = history[seq]
+            units = units_of(message)
+            for lo, hi in _runs(sorted(taken[seq])):
+                piece = replace(
+                    first[seq],
+                    text=join_units(message, units[lo : hi + 1]),
+                    first_line=lo + 1,
+                    last_line=hi + 1,
+                    total_lines=len(units),
+                )
+                quotes.append(Quote(piece, piece.text, whole=seq in whole))
+        return quotes
 
-    def _quote(self, piece: Piece, message: Message, context: PolicyContext) -> Quote:
-        if isinstance(message, ToolMessage) and piece.total_lines > 1:
-            if text_tokens(message.content, context) <= self.whole_tokens:
-                return Quote(piece, message.content, whole=True)
-            return Quote(piece, piece.text, whole=False)
-        return Quote(piece, piece.text, whole=True)
+    def _whole(self, message: Message, context: PolicyContext) -> bool:
+        """A message small enough to quote whole rather than cut."""
+        text = join_units(message, units_of(message))
+        return text_tokens(text, context) <= self.whole_tokens
+
+
+def _runs(indexes: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted unit indexes as (first, last) runs of neighbours."""
+    runs: list[tuple[int, int]] = []
+    for index in indexes:
+        if runs and runs[-1][1] + 1 == index:
+            runs[-1] = (runs[-1][0], index)
+        else:
+            runs.append((index, index))
+    return runs
 
 
 REFERENCE_TOKENS = 40  # a reference line and the untrusted-data wrapper, roughly
@@ -312,7 +376,7 @@ REFERENCE_TOKENS = 40  # a reference line and the untrusted-data wrapper, roughl
 
 @dataclass(frozen=True, slots=True)
 class Quote:
-    """What is quoted for a chosen piece: the piece's own text, or its whole message."""
+    """What is quoted for a chosen piece: a run of its message's units, or all of them."""
 
     piece: Piece
     text: str
@@ -322,19 +386,21 @@ class Quote:
 def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None) -> str:
     """The pinned block: each quote with its reference, tool text wrapped as untrusted data.
 
-    Excerpts of one tool result that touch are quoted as one. ``superseded`` maps the seq of
-    a message the fact ledger marks revised or rejected to a note ("superseded at seq 90"),
-    shown with the quote so an old value never reads as current.
+    ``superseded`` maps the seq of a message the fact ledger marks revised or rejected to a
+    note ("superseded at seq 90"), shown with the quote so an old value never reads as current.
     """
     notes = superseded or {}
     parts = [RECALL_HEADER]
-    for quote in _merged(chosen):
+    for quote in chosen:
         piece = quote.piece
         note = f" · {notes[piece.seq]}" if piece.seq in notes else ""
         if piece.who != "tool":
-            parts.append(f"[seq {piece.seq} · turn {piece.turn} · {piece.who}{note}]\n{quote.text}")
+            part = "" if quote.whole else " · excerpt"
+            parts.append(
+                f"[seq {piece.seq} · turn {piece.turn} · {piece.who}{part}{note}]\n{quote.text}"
+            )
             continue
-        call = f"tool {piece.tool} (call {piece.call_id}) {piece.arguments}"
+        call = f"tool {piece.tool} (call {piece.call_id}) {_short(piece.arguments)}"
         if quote.whole:
             where = "whole result"
         elif piece.first_line == piece.last_line:
@@ -347,31 +413,21 @@ def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None)
     return "\n\n".join(parts)
 
 
-def _merged(chosen: Sequence[Quote]) -> list[Quote]:
-    """``chosen`` (in history order) with touching excerpts of one result joined."""
-    out: list[Quote] = []
-    for quote in chosen:
-        last = out[-1] if out else None
-        if (
-            last is not None
-            and not last.whole
-            and not quote.whole
-            and last.piece.seq == quote.piece.seq
-            and last.piece.last_line + 1 == quote.piece.first_line
-        ):
-            piece = replace(last.piece, last_line=quote.piece.last_line)
-            out[-1] = Quote(piece, f"{last.text}\n{quote.text}", whole=False)
-            continue
-        out.append(quote)
-    return out
+def _short(arguments: str, limit: int = 80) -> str:
+    """A call's arguments for a reference line: whole when short (the call is quoted with the
+    assistant's message when it matters)."""
+    return arguments if len(arguments) <= limit else arguments[: limit - 1] + "…"
 
 
 def _said_in(piece: Piece, sentences: Sequence[str]) -> bool:
     """Whether the pinned ledger already quotes (nearly) all of a user or assistant piece."""
     if piece.who == "tool" or not sentences:
         return False
-    covered = sum(len(s) for s in sentences if s in piece.text)
-    return covered >= 0.8 * len(piece.text.strip())
+    text = piece.text.strip()
+    covered = sum(len(s) for s in sentences if s in text) + sum(
+        len(text) for s in sentences if text in s
+    )
+    return covered >= 0.8 * len(text)
 
 
 def _searchable(piece: Piece) -> str:
