@@ -207,6 +207,8 @@ class Recall:
         embedder: TextEmbedder | None = None,
         superseded: Callable[[], Mapping[int, str]] | None = None,
         covered: Callable[[], Mapping[int, Sequence[str]]] | None = None,
+        answer_weight: float = 0.0,
+        echo_weight: float = 1.0,
     ) -> None:
         if not 0.0 < share < 1.0:
             raise ValueError(f"share must be between 0 and 1, got {share}")
@@ -224,6 +226,8 @@ class Recall:
         self.dense = dense
         self.superseded = superseded
         self.covered = covered
+        self.answer_weight = answer_weight
+        self.echo_weight = echo_weight
         self._embedder = embedder
         self._pieces: dict[int, list[Piece]] = {}  # by seq, computed once
         self.last: tuple[Piece, ...] = ()  # what the last view recalled (for tests, manifests)
@@ -283,6 +287,17 @@ class Recall:
             fused = fuse_weighted([bm25, cosines], [self.bm25_weight, 1 - self.bm25_weight])
             fused[cosines < self.min_cosine] = 0.0
             total += weight * fused
+        if self.answer_weight or self.echo_weight != 1.0:
+            from workset.history.evidence import evidence_weights
+
+            priors = evidence_weights(
+                [p.text for p in pieces],
+                [p.who for p in pieces],
+                need,
+                answer=self.answer_weight,
+                echo=self.echo_weight,
+            )
+            total *= np.asarray(priors, dtype=np.float32)
         return total
 
     def _embed(self, pieces: list[Piece], texts: list[str], embedder: TextEmbedder) -> np.ndarray:
