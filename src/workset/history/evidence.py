@@ -25,9 +25,12 @@ from collections.abc import Sequence
 _I = re.IGNORECASE
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-# an identifier: a word with a digit (PAY-9d04b7, part-00017, v2.3.1, 4417) or a code in
-# capitals with a separator (RC-ESC-40 has digits; DN4-OPS too)
-IDENTIFIER = re.compile(r"(?<![\w@.])(?=[\w.-]*\d)[A-Za-z0-9][\w.-]*[A-Za-z0-9](?![\w@])")
+# an identifier: letters and digits in one token (PAY-9d04b7, part-00017, v2.3.1, CC-4471)
+# or a run of four digits or more (4417, the last four of a card); not 22:00 nor 1,199.52
+IDENTIFIER = re.compile(
+    r"(?<![\w@.-])(?:(?=[\w.-]*[A-Za-z])(?=[\w.-]*\d)[A-Za-z0-9][\w.-]*[A-Za-z0-9]|\d{4,})"
+    r"(?![\w@-])"
+)
 TIME = re.compile(
     r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep"
     r"|oct|nov|dec)[a-z]*\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b",

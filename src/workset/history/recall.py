@@ -447,7 +447,8 @@ def _said_in(piece: Piece, sentences: Sequence[str]) -> bool:
 
 def _searchable(piece: Piece) -> str:
     if piece.who == "tool":
-        return f"{piece.tool} {piece.arguments}\n{piece.head}\n{piece.text}"
+        # the call's long arguments are ranked with the assistant's message that made it
+        return f"{piece.tool} {_short(piece.arguments)}\n{piece.head}\n{piece.text}"
     return piece.text
 
 
