@@ -64,7 +64,7 @@ def test_the_buried_tool_result_is_recalled_for_a_question_about_it(embedder: Em
     assert not any("MND-5528-QX" in (m.content or "") for m in view.messages)  # out of window
     recalled = view.pinned[-1]
     assert "MND-5528-QX" in recalled
-    assert "[seq 4 · turn 2 · tool get_ticket (call c1)" in recalled
+    assert '[seq 4 · turn 2 · tool get_ticket {"ticket_id": "T-88214"} · line' in recalled
     assert '<external_content source="tool:get_ticket" trust="untrusted">' in recalled
 
 
@@ -88,8 +88,9 @@ def test_a_large_result_is_quoted_as_the_matching_lines_with_their_reference() -
     view = anyio.run(policy.view, history, PolicyContext(window=3000, query=question))
     recalled = view.pinned[-1]
     assert "part-00017.parquet; skipped" in recalled
-    assert "lines 41-48 of 60; call get_task_log again with the same arguments" in recalled
-    assert "heartbeat ok worker-0\n" not in recalled.split("lines 41-48")[0]
+    assert '[seq 2 · turn 1 · tool get_task_log {"task": "load"} · line 42 of 60]' in recalled
+    assert "call an excerpt's tool again with the same arguments" in recalled
+    assert "heartbeat ok" not in recalled.split("line 42 of 60")[1]
     assert recall.share == 0.2
 
 

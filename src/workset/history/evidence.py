@@ -45,9 +45,13 @@ _NOT_NAMES = frozenset(
 )
 _CAPITALISED = re.compile(r"\b[A-Z][a-z'’]+(?:[ -][A-Z][a-z'’]+)+\b")
 
+_PERSON_NOUN = (
+    r"(?:person|people|manager|approver|owner|lead|engineer|colleague|contact|employee"
+    r"|customer|reviewer|assignee|on-?call|author|signatory)\b"
+)
 _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"\b(?:e-?mail|address|mailbox|inbox)\b|\bwhere (?:\w+ ){0,6}(?:go|sent|send)\b", _I)),
-    ("person", re.compile(r"\b(?:who|whom|whose|approver|signature|signed)\b|\bname (?:of )?the (?:person|manager|owner|approver)\b", _I)),
+    ("person", re.compile(r"\b(?:who|whom|whose|signature|signed)\b|\b(?:which|what|name (?:of )?the) (?:\w+ )?" + _PERSON_NOUN, _I)),
     ("time", re.compile(r"\b(?:when|what time|deadline|by what time|which (?:date|day|time))\b", _I)),
     ("amount", re.compile(r"\b(?:how (?:much|many)|amount|total|count)\b", _I)),
     ("identifier", re.compile(r"\b(?:which|what)\b", _I)),
@@ -96,10 +100,9 @@ def is_echo(text: str, who: str) -> bool:
     """A user's question, or a short request with no value in it: it restates a need."""
     if who != "user":
         return False
-    words = text.split()
-    if text.rstrip().endswith("?") and not holds(text, "identifier"):
-        return True
-    return len(words) < 12 and not holds(text, "identifier") and not EMAIL.search(text)
+    if any(holds(text, kind) for kind in ("identifier", "email", "person", "time")):
+        return False
+    return text.rstrip().endswith("?") or len(text.split()) < 12
 
 
 def evidence_weights(

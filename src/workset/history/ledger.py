@@ -35,8 +35,8 @@ Status = Literal["current", "revised", "rejected"]
 Extractor = Literal["rules", "model"]
 
 LEDGER_HEADER = (
-    "Fact ledger (standing rules, decisions and corrections of this whole session; a REVISED "
-    "line was replaced by the seq it points to, which holds now):"
+    "Fact ledger (this session's standing rules, decisions and corrections; a REVISED line "
+    "was replaced by the seq it points to):"
 )
 MIN_SHARED_WORDS = 2
 MODEL_PROMPT = (
@@ -157,8 +157,11 @@ class Ledger:
         """The pinned block: one line per entry, a revised one pointing at its revision."""
         lines = [LEDGER_HEADER]
         for entry in self.entries:
-            if entry.who == "tool" and entry.status != "current":
-                continue  # an older tool state: the newer line says what it corrects
+            if entry.who == "tool":
+                # a tool's state change ("state: approved") stays in the ledger's state (it
+                # marks what it updates as revised) but is not pinned: it is a tool result,
+                # which recall quotes when the need asks for it
+                continue
             label = (
                 entry.status.upper()
                 if entry.status != "current"

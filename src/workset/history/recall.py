@@ -35,15 +35,15 @@ import numpy as np
 
 from workset.context.trust import wrap_untrusted
 from workset.history.base import PinnedAt, PolicyContext
-from workset.history.draft import Draft, text_tokens
+from workset.history.draft import CHARS_PER_TOKEN_ESTIMATE, Draft, text_tokens
 from workset.messages import AssistantMessage, Message, ToolMessage, UserMessage
 
 if TYPE_CHECKING:
     from workset.retrieval import TextEmbedder
 
 RECALL_HEADER = (
-    "Recalled from earlier in this session (quoted exactly, each with where it comes from; "
-    "for the rest of an excerpt, call its tool again with the same arguments):"
+    "Recalled from earlier in this session (exact quotes with their source; call an "
+    "excerpt's tool again with the same arguments for the rest):"
 )
 _EMBEDDER: list[TextEmbedder] = []  # loaded once per process, shared by every session
 _VECTORS: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()  # (model, text) -> vector
@@ -209,6 +209,7 @@ class Recall:
         covered: Callable[[], Mapping[int, Sequence[str]]] | None = None,
         answer_weight: float = 0.0,
         echo_weight: float = 1.0,
+        archive_share: float | None = None,
     ) -> None:
         if not 0.0 < share < 1.0:
             raise ValueError(f"share must be between 0 and 1, got {share}")
@@ -227,9 +228,11 @@ class Recall:
         self.superseded = superseded
         self.covered = covered
         self.answer_weight = answer_weight
+        self.archive_share = archive_share
         self.echo_weight = echo_weight
         self._embedder = embedder
         self._pieces: dict[int, list[Piece]] = {}  # by seq, computed once
+        self._texts: dict[int, str] = {}  # by seq: what a quote of the message is cut from
         self.last: tuple[Piece, ...] = ()  # what the last view recalled (for tests, manifests)
 
     async def apply(self, draft: Draft, context: PolicyContext) -> Draft:
@@ -243,12 +246,12 @@ class Recall:
             if not _said_in(p, pinned.get(seq, ()))
         ]
         need, task = _need(draft, context)
-        room = int(self.share * context.window) - text_tokens(RECALL_HEADER, context)
+        room = self._room(archived, context)
         if not archived or not (need or task) or room <= REFERENCE_TOKENS:
             self.last = ()  # nothing to recall, or no room to quote anything
             return draft
         scores = self._scores(archived, need, task)
-        chosen = self._choose(archived, scores, draft.history, context)
+        chosen = self._choose(archived, scores, draft.history, context, room)
         self.last = tuple(q.piece for q in chosen)
         if not chosen:
             return draft
@@ -265,6 +268,7 @@ class Recall:
                 calls.update((c.id, (c.name, c.arguments)) for c in message.tool_calls)
             if seq not in self._pieces:
                 self._pieces[seq] = pieces_of(message, seq, turn, lines=self.lines, calls=calls)
+                self._texts[seq] = "\n".join(units_of(message))
         return self._pieces
 
     def _scores(self, pieces: list[Piece], need: str, task: str) -> np.ndarray:
@@ -316,12 +320,13 @@ class Recall:
         scores: np.ndarray,
         history: Sequence[Message],
         context: PolicyContext,
+        room: int,
     ) -> list[Quote]:
         """The best pieces that fit ``share`` of the window, as quotes in history order.
 
         Pieces of one message are quoted together: what a chosen piece adds to the units
         already chosen costs its own tokens only, and touching runs become one excerpt."""
-        budget = int(self.share * context.window) - text_tokens(RECALL_HEADER, context)
+        budget = room
         best = float(scores.max()) if len(scores) else 0.0
         floor = max(0.0, self.min_relative * best)
         order = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] > floor]
@@ -369,6 +374,18 @@ class Recall:
                 quotes.append(Quote(piece, piece.text, whole=seq in whole))
         return quotes
 
+    def _room(self, archived: Sequence[Piece], context: PolicyContext) -> int:
+        """Tokens the quotes may take: ``share`` of the window, and with ``archive_share``
+        no more than that share of what the archived messages take (recall never costs much
+        more than a fraction of what it stands in for), but always :data:`MIN_ROOM`."""
+        room = int(self.share * context.window)
+        if self.archive_share is not None:
+            seqs = {p.seq: p for p in archived}  # a message's pieces overlap: count it once
+            chars = sum(len(self._texts.get(seq, "")) for seq in seqs)
+            archived_tokens = chars // CHARS_PER_TOKEN_ESTIMATE
+            room = min(room, max(MIN_ROOM, int(self.archive_share * archived_tokens)))
+        return room - text_tokens(RECALL_HEADER, context)
+
     def _whole(self, message: Message, context: PolicyContext) -> bool:
         """A message small enough to quote whole rather than cut."""
         text = join_units(message, units_of(message))
@@ -387,6 +404,7 @@ def _runs(indexes: Sequence[int]) -> list[tuple[int, int]]:
 
 
 REFERENCE_TOKENS = 40  # a reference line and the untrusted-data wrapper, roughly
+MIN_ROOM = 160  # the room ``archive_share`` always leaves: one short excerpt and its reference
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,7 +433,7 @@ def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None)
                 f"[seq {piece.seq} · turn {piece.turn} · {piece.who}{part}{note}]\n{quote.text}"
             )
             continue
-        call = f"tool {piece.tool} (call {piece.call_id}) {_short(piece.arguments)}"
+        call = f"tool {piece.tool} {_short(piece.arguments)}"
         if quote.whole:
             where = "whole result"
         elif piece.first_line == piece.last_line:
