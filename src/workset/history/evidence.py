@@ -38,10 +38,13 @@ TIME = re.compile(
 )
 AMOUNT = re.compile(r"\b\d[\d,]*(?:\.\d+)?\b")
 _NOT_NAMES = frozenset(
-    """the a an this that these those yes no ok okay and but or so if then i we you he she
-    they it my our your his her their its mr mrs ms dr january february march april may june
-    july august september october november december monday tuesday wednesday thursday friday
-    saturday sunday""".split()
+    re.split(
+        r"\s+",
+        "the a an this that these those yes no ok okay and but or so if then i we you he she "
+        "they it my our your his her their its mr mrs ms dr january february march april may "
+        "june july august september october november december monday tuesday wednesday "
+        "thursday friday saturday sunday",
+    )
 )
 _CAPITALISED = re.compile(r"\b[A-Z][a-z'’]+(?:[ -][A-Z][a-z'’]+)+\b")
 
@@ -49,14 +52,27 @@ _PERSON_NOUN = (
     r"(?:person|people|manager|approver|owner|lead|engineer|colleague|contact|employee"
     r"|customer|reviewer|assignee|on-?call|author|signatory)\b"
 )
-_ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("email", re.compile(r"\b(?:e-?mail|address|mailbox|inbox)\b|\bwhere (?:\w+ ){0,6}(?:go|sent|send)\b", _I)),
-    ("person", re.compile(r"\b(?:who|whom|whose|signature|signed)\b|\b(?:which|what|name (?:of )?the) (?:\w+ )?" + _PERSON_NOUN, _I)),
-    ("time", re.compile(r"\b(?:when|what time|deadline|by what time|which (?:date|day|time))\b", _I)),
-    ("amount", re.compile(r"\b(?:how (?:much|many)|amount|total|count)\b", _I)),
-    ("identifier", re.compile(r"\b(?:which|what)\b", _I)),
+_ASKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, _I))
+    for kind, pattern in (
+        (
+            "email",
+            r"\b(?:e-?mail|address|mailbox|inbox)\b|\bwhere (?:\w+ ){0,6}(?:go|sent|send)\b",
+        ),
+        (
+            "person",
+            r"\b(?:who|whom|whose|signature|signed)\b"
+            r"|\b(?:which|what|name (?:of )?the) (?:\w+ )?" + _PERSON_NOUN,
+        ),
+        ("time", r"\b(?:when|what time|deadline|by what time|which (?:date|day|time))\b"),
+        ("amount", r"\b(?:how (?:much|many)|amount|total|count)\b"),
+        ("identifier", r"\b(?:which|what)\b"),
+    )
 )
-_QUESTION = re.compile(r"\?|^(?:which|what|who|whose|where|when|how|why|state|name|give|fill in|remind|tell)\b", _I)
+_QUESTION = re.compile(
+    r"\?|^(?:which|what|who|whose|where|when|how|why|state|name|give|fill in|remind|tell)\b",
+    _I,
+)
 
 
 def asked_types(need: str) -> frozenset[str]:

@@ -17,7 +17,9 @@ Tool results only yield explicit state changes ("status: rejected", "changed fro
 "superseded by …"); facts that live in a tool result's data are left to retrieval. The
 patterns are phrase lists, so they are cheap, replayable and wrong in both directions; their
 precision and recall are measured per transcript by ``benchmarks/ledger_extraction.py``
-(tuned on ``examples/transcripts/support``, reported on the others).
+(tuned on ``examples/transcripts/support`` and ``payroll``, reported on the others). A
+"rejected" that only describes data ("the line shown as rejected") is not a rejection: it
+needs who turned it down, or a "Rejected:" heading.
 """
 
 from __future__ import annotations

@@ -2,10 +2,12 @@
 
 Every entry says what was said (verbatim), who said it (user, assistant or tool), where
 (seq, turn, call id), and what became of it: ``current``, ``revised`` (and by which later
-entry) or ``rejected`` (and why). The ledger is pinned at the end of every request and never
+entry) or ``rejected`` (and why). The ledger is pinned on every request and never
 summarised, so a rule stated at turn 3 or a decision turned down at turn 12 is in front of the
-model at turn 40 whatever the window keeps. A revised entry is shown as revised, next to the
-revision that replaced it: the answer is the revision.
+model at turn 40 whatever the window keeps. A revised or turned-down entry is shown as such,
+by its opening words and the seq of the line that replaced it (which is pinned too): the
+answer is the revision. A tool's state change ("state: approved") is kept as state, marking
+what it updates, but not pinned: it is a tool result, which recall quotes on need.
 
 :class:`FactLedger` is a layer; it reads each recorded message once per session (state kept
 by seq) with the rule-based extractor (:mod:`workset.history.extract`), or with the policy's

@@ -156,14 +156,17 @@ class PinnedEnd(PinnedSystem):
 class Retrieval(LayeredPolicy):
     """Keep buried facts: a short window, the pinned fact ledger, recall by the current need.
 
-    Defaults (the current turn only, up to 4 recalled pieces within 8 % of the window, BM25
-    weighted 0.2 against the embeddings) were tuned on ``examples/transcripts/support`` only,
-    by ``benchmarks/policy_context.py``: the smallest prompts that keep every probe's fact in
-    front of the model (docs/results/policies.md). ``ledger=False`` or ``recall=False`` drops
-    one half. The pinned block (ledger and recalled pieces) goes just before the current user
-    message (``recall_at="task"``), so the question is read last: on the 0.5B that answered
-    12/12 against 3/12 on ``incident`` and 14/42 against 1/42 on ``pipeline`` with the block
-    after the trajectory (``recall_at="end"``; docs/results/incident-policies.md).
+    Defaults (the current turn only; up to 3 recalled excerpts within 4 % of the window and
+    8 % of the archived messages; BM25 weighted 0.2 against the embeddings; the task state
+    at a quarter of the query's weight; the evidence priors of
+    :mod:`~workset.history.evidence`) were tuned on ``examples/transcripts/support`` and
+    ``examples/transcripts/payroll`` only, by ``benchmarks/policy_context.py``: the smallest
+    prompts that keep every probe's fact in front of the model (docs/results/policies.md).
+    ``ledger=False`` or ``recall=False`` drops one half. The pinned block (ledger and recalled
+    pieces) goes just before the current user message (``recall_at="task"``), so the
+    question is read last: on the 0.5B that answered 12/12 against 3/12 on ``incident`` and
+    14/42 against 1/42 on ``pipeline`` with the block after the trajectory
+    (``recall_at="end"``; docs/results/incident-policies.md).
     """
 
     name = "retrieval"

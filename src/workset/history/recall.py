@@ -1,19 +1,26 @@
 """Recall: older pieces of the archived trajectory brought back by the current need.
 
 The history is archived whole (the session log keeps every message); a window keeps only the
-last turns. Per call, :class:`Recall` ranks the *archived* pieces — the messages the view left
-out, each tool result cut into runs of lines — against the current need: the query (the last
-user message, or a probe's question) and the task state (the current task and this turn's
-calls so far). Ranking fuses BM25 and all-MiniLM-L6-v2 cosines (``workset.retrieval``) with
-a weighted sum of min–max normalised scores. The best pieces are quoted back, in history
-order, in one pinned block — after the trajectory, or with ``at="task"`` just before the
-current user message — within ``share`` of the history's window:
+last turns. Per call, :class:`Recall` ranks the *archived* pieces against the current need:
+the query (the last user message, or a probe's question) and the task state (the current
+task and this turn's calls so far). A piece is a run of one message's units
+(:func:`pieces_of`): a tool result's records (a line at the margin with the indented lines
+under it, so a note is never cut in two), or two neighbouring sentences of a user or
+assistant message. Ranking fuses BM25 and all-MiniLM-L6-v2 cosines (``workset.retrieval``)
+with a weighted sum of min–max normalised scores, then applies the evidence priors of
+:mod:`workset.history.evidence` (a piece holding the kind of value a question asks for, or
+an identifier it names, goes up; an earlier question that only restates the need goes
+down). The best ``k`` pieces are quoted back, in history order, in one pinned block — after
+the trajectory, or with ``at="task"`` just before the current user message — within
+``share`` of the history's window and, with ``archive_share``, that share of what the
+archived messages take (never less than one short excerpt):
 
-* a message or tool result small enough (``whole_tokens``) is quoted whole, a tool result
-  with the call that produced it;
-* a larger one is quoted as the matching run of lines with its reference —
-  ``[seq 41 · turn 14 · tool get_ticket (call call_ab12) {"ticket_id": "T-1093"} · lines
-  12-18 of 40]`` — and how to read the rest (call the tool again with the same arguments).
+* a message or tool result small enough (``whole_tokens``) is quoted whole;
+* a larger one is quoted as the chosen runs of its units, runs that touch joined, with a
+  reference — ``[seq 41 · turn 14 · tool get_ticket {"ticket_id": "T-1093"} · lines 12-18
+  of 40]`` — and the block's header says how to read the rest (call the tool again with the
+  same arguments);
+* sentences the fact ledger already pins are not quoted again.
 
 Tool output stays untrusted data: the quoted text goes inside ``<external_content>`` with
 imitated tags neutralised. Nothing in the trajectory is moved or split, so units stay whole
