@@ -234,7 +234,7 @@ def _assert_units_whole(messages: tuple[Message, ...]) -> None:
 
 
 def test_a_note_under_its_heading_is_one_piece_never_cut_between_its_lines() -> None:
-    from workset.history.recall import pieces_of
+    from workset.history.pieces import pieces_of
 
     thread = "\n".join(
         [
@@ -305,7 +305,7 @@ def test_recall_costs_at_most_its_share_of_the_archive_but_always_one_excerpt() 
     view = anyio.run(small.view, history, PolicyContext(window=100_000, query=question))
     (block,) = view.pinned
     assert "MND-5528-QX" in block and len(block) // 4 <= 160 + 40
-    roomy = make_policy("retrieval", turns=1, dense=False, ledger=False, archive_share=None, k=99)
+    roomy = make_policy("retrieval", turns=1, dense=False, ledger=False, archive_share=0, k=99)
     wide = anyio.run(roomy.view, history, PolicyContext(window=100_000, query=question))
     assert len(wide.pinned[0]) > len(block)
 
