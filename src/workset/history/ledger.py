@@ -73,8 +73,8 @@ class Entry:
 
     @property
     def where(self) -> str:
-        call = f", call {self.call_id}" if self.call_id else ""
-        return f"{self.who}, turn {self.turn}, seq {self.seq}{call}"
+        """Who said it, at which turn and seq (the call id stays in the entry, not the line)."""
+        return f"{self.who}, turn {self.turn}, seq {self.seq}"
 
 
 class Ledger:
@@ -171,7 +171,7 @@ class Ledger:
             )
             # what no longer holds is a pointer: its opening words, the rest in the archive
             text = entry.text if entry.status == "current" else opening(entry.text)
-            line = f'- {label} ({entry.who}, turn {entry.turn}, seq {entry.seq}): "{text}"'
+            line = f'- {label} ({entry.where}): "{text}"'
             if entry.revises is not None:
                 line += f" [corrects seq {entry.revises}]"
             if entry.reason and entry.reason not in entry.text:
