@@ -102,7 +102,7 @@ async def measure(name: str, label: str, policy: Any, counter: PartCounter) -> d
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--transcripts", default="support,payroll,pipeline,incident,coding")
+    parser.add_argument("--transcripts", default="support,payroll,pipeline,incident,coding,orders")
     parser.add_argument("--policies", default="full,user_verbatim,window,elide,retrieval")
     parser.add_argument("--detail", action="store_true", help="context recall per probe")
     args = parser.parse_args()

@@ -31,6 +31,7 @@ FIXTURES = {  # folder → user turns
     "support": 40,
     "pipeline": 32,
     "payroll": 34,
+    "orders": 32,
 }
 INCIDENT_TOOLS = {
     "search_logs",
