@@ -16,9 +16,9 @@ after it) and checked:
 * billed — the replay's input tokens over every call point (same estimate), and its share of
   full history's.
 
-This is how the ``retrieval`` policy's parameters were chosen: on ``support`` only, the
-smallest prompts that keep context recall at 1.0 with the fewest look-alikes. The other
-transcripts are reported, never tuned on.
+This is how the ``retrieval`` policy's parameters were chosen: on ``support`` and
+``payroll`` only (:data:`TUNED_ON`), the smallest prompts that keep context recall at 1.0
+with the fewest look-alikes. The other transcripts are reported, never tuned on.
 
     OMP_NUM_THREADS=1 python benchmarks/policy_context.py --transcripts support \\
         --policies full,user_verbatim,retrieval,retrieval:turns=2
@@ -49,6 +49,7 @@ from workset.tokens.estimate import EstimateTokenizer
 ROOT = Path(__file__).resolve().parents[1] / "examples" / "transcripts"
 WINDOWS = {"pipeline": 32_768}  # the window each fixture is evaluated at (default 16,384)
 ANSWER = 96  # the answer's tokens, kept free as the output reserve
+TUNED_ON = ("support", "payroll")  # the transcripts retrieval's parameters were chosen on
 
 
 def _text(request: Any) -> str:
@@ -101,13 +102,13 @@ async def measure(name: str, label: str, policy: Any, counter: PartCounter) -> d
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--transcripts", default="support,pipeline,incident,coding")
+    parser.add_argument("--transcripts", default="support,payroll,pipeline,incident,coding,orders")
     parser.add_argument("--policies", default="full,user_verbatim,window,elide,retrieval")
     parser.add_argument("--detail", action="store_true", help="context recall per probe")
     args = parser.parse_args()
     counter = PartCounter(ChatMLFormat(), EstimateTokenizer(3.6))
     for name in args.transcripts.split(","):
-        note = "tuned on" if name == "support" else "reported, not tuned on"
+        note = "tuned on" if name in TUNED_ON else "reported, not tuned on"
         print(f"\n{name} ({note}; estimated tokens)")
         print(
             f"{'policy':<44} {'ctx recall':>10} {'look-alikes':>11} {'prompt':>7} {'fit':>5} "

@@ -25,7 +25,14 @@ from workset.messages import (
 )
 
 ROOT = Path(__file__).resolve().parents[2] / "examples" / "transcripts"
-FIXTURES = {"incident": 40, "coding": 30, "support": 40, "pipeline": 32}  # folder → user turns
+FIXTURES = {  # folder → user turns
+    "incident": 40,
+    "coding": 30,
+    "support": 40,
+    "pipeline": 32,
+    "payroll": 34,
+    "orders": 32,
+}
 INCIDENT_TOOLS = {
     "search_logs",
     "get_metrics",

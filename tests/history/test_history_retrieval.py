@@ -64,7 +64,7 @@ def test_the_buried_tool_result_is_recalled_for_a_question_about_it(embedder: Em
     assert not any("MND-5528-QX" in (m.content or "") for m in view.messages)  # out of window
     recalled = view.pinned[-1]
     assert "MND-5528-QX" in recalled
-    assert "[seq 4 · turn 2 · tool get_ticket (call c1)" in recalled
+    assert '[seq 4 · turn 2 · tool get_ticket {"ticket_id": "T-88214"} · line' in recalled
     assert '<external_content source="tool:get_ticket" trust="untrusted">' in recalled
 
 
@@ -88,8 +88,9 @@ def test_a_large_result_is_quoted_as_the_matching_lines_with_their_reference() -
     view = anyio.run(policy.view, history, PolicyContext(window=3000, query=question))
     recalled = view.pinned[-1]
     assert "part-00017.parquet; skipped" in recalled
-    assert "lines 41-48 of 60; call get_task_log again with the same arguments" in recalled
-    assert "heartbeat ok worker-0\n" not in recalled.split("lines 41-48")[0]
+    assert '[seq 2 · turn 1 · tool get_task_log {"task": "load"} · line 42 of 60]' in recalled
+    assert "call an excerpt's tool again with the same arguments" in recalled
+    assert "heartbeat ok" not in recalled.split("line 42 of 60")[1]
     assert recall.share == 0.2
 
 
@@ -137,10 +138,11 @@ def test_a_revised_fact_is_presented_as_revised_with_the_revision_as_current() -
     )
     (ledger,) = view.pinned
     lines = ledger.splitlines()
-    old = next(line for line in lines if "4242" in line and "8810" not in line.split("->")[0])
+    old = next(line for line in lines if "4242" in line)
     assert old.startswith("- REVISED (user, turn 1, seq 0)")
-    assert "-> replaced at seq 4" in old and "8810" in old
+    assert old.endswith("-> replaced at seq 4") and "8810" not in old
     current = next(line for line in lines if line.startswith("- CURRENT"))
+    assert current.startswith("- CURRENT (user, turn 3, seq 4)")
     assert "Mastercard ending 8810" in current and "[corrects seq 0]" in current
 
 
@@ -203,7 +205,7 @@ def test_the_rule_patterns_find_the_kinds_the_ledger_keeps() -> None:
         assert [f.kind for f in found] == ([kind] if kind else []), sentence
 
 
-@pytest.mark.parametrize("name", ["incident", "support", "pipeline", "coding"])
+@pytest.mark.parametrize("name", ["incident", "support", "pipeline", "coding", "payroll", "orders"])
 def test_the_retrieval_policy_keeps_units_whole_and_the_prefix_untouched(name: str) -> None:
     transcript = load_transcript(ROOT / name / "transcript.jsonl")
     policy = make_policy("retrieval", dense=False)
@@ -229,3 +231,109 @@ def _assert_units_whole(messages: tuple[Message, ...]) -> None:
             assert not open_calls, "a call without all of its results"
         if isinstance(message, AssistantMessage):
             open_calls = {c.id for c in message.tool_calls}
+
+
+def test_a_note_under_its_heading_is_one_piece_never_cut_between_its_lines() -> None:
+    from workset.history.pieces import pieces_of
+
+    thread = "\n".join(
+        [
+            "PQ-61208  February pay short   status: open",
+            "[2026-03-03 08:50] internal note (payroll L1):",
+            "  Escalated to L2.",
+            "[2026-03-04 14:32] internal note (reward team):",
+            "  The old premium code NP-DN-213 was withdrawn on 31 January. All night hours",
+            "  from 1 February must be paid under premium code NP-DN-312.",
+            "",
+            "[2026-03-06 16:03] employee: any news?",
+        ]
+    )
+    pieces = pieces_of(ToolMessage("c1", thread, "get_case"), 4, 2, lines=8, calls={})
+    spans = [(p.first_line, p.last_line) for p in pieces]
+    assert spans == [(1, 1), (2, 3), (4, 6), (8, 8)]
+    note = next(p for p in pieces if "NP-DN-312" in p.text)
+    assert "NP-DN-213" in note.text and note.head.startswith("PQ-61208")
+
+
+def test_the_result_that_holds_the_answer_outranks_an_earlier_question_about_it(
+    embedder: Embedder,
+) -> None:
+    history: list[Message] = [
+        UserMessage("Find Priya's record."),
+        AssistantMessage(None, (ToolCall("c1", "get_employee", '{"employee_id": "EMP-30958"}'),)),
+        ToolMessage(
+            "c1",
+            "employee: EMP-30958  Priya Raman\n"
+            "payslip_email: priya.raman@halden-group.co.uk   (changed 2025-10-01)\n"
+            "bank: account ending 6612",
+            "get_employee",
+        ),
+        AssistantMessage("Found her record."),
+        UserMessage("Why did her February payslip bounce?"),
+        AssistantMessage("The old payslip template kept a stale address."),
+        UserMessage("Thanks."),
+        AssistantMessage("You're welcome."),
+    ]
+    # two pieces: without the evidence priors they are the earlier question and the narration
+    policy = make_policy("retrieval", turns=1, k=2, ledger=False)
+    question = "The February payslip bounced. Where should payslips go instead?"
+    view = anyio.run(policy.view, history, PolicyContext(window=4000, query=question))
+    assert "priya.raman@halden-group.co.uk" in view.pinned[-1]
+
+
+def test_what_a_question_asks_for_and_what_a_piece_holds() -> None:
+    from workset.history.evidence import asked_types, holds, identifiers, is_echo
+
+    assert asked_types("To which address should the email go?") == {"email"}
+    assert asked_types("Who signed the overtime sheets on paper?") == {"person"}
+    assert asked_types("Which manager approved it?") == {"person"}
+    assert asked_types("Which timesheet never reached payroll?") == {"identifier"}
+    assert asked_types("Why did we reject the bonus?") == frozenset()
+    assert asked_types("Pull her timesheets for February.") == frozenset()
+    assert holds("routed to Gareth Pryce", "person") and not holds("The February run", "person")
+    assert holds("premium code NP-DN-312", "identifier") and not holds("at 22:00", "identifier")
+    assert identifiers("Open TS-4be2a9 and part-00017.") == {"TS-4be2a9", "part-00017"}
+    assert is_echo("Why did her payslip bounce?", "user")
+    assert not is_echo("The sign-off goes to Marcus Oyelaran instead.", "user")
+    assert not is_echo("Why did her payslip bounce?", "assistant")
+
+
+def test_recall_costs_at_most_its_share_of_the_archive_but_always_one_excerpt() -> None:
+    history = _ticket_session()
+    question = "Which SEPA mandate reference must the refund memo carry?"
+    small = make_policy("retrieval", turns=1, dense=False, ledger=False, archive_share=0.01)
+    view = anyio.run(small.view, history, PolicyContext(window=100_000, query=question))
+    (block,) = view.pinned
+    assert "MND-5528-QX" in block and len(block) // 4 <= 160 + 40
+    roomy = make_policy("retrieval", turns=1, dense=False, ledger=False, archive_share=0, k=99)
+    wide = anyio.run(roomy.view, history, PolicyContext(window=100_000, query=question))
+    assert len(wide.pinned[0]) > len(block)
+
+
+def test_a_described_rejection_is_not_a_decision_and_announced_rules_are_rules() -> None:
+    said = "The night premium line was rejected because it was keyed with a withdrawn code."
+    assert findings(said, "assistant") == []
+    rules = findings(
+        "Two rules for this whole case, please. Every note starts with HRQ-2187. And every "
+        "adjustment line we key is charged to cost centre CC-4471.",
+        "user",
+    )
+    assert [f.kind for f in rules] == ["rule", "rule"]
+    assert "CC-4471" in rules[1].text
+
+
+def test_a_no_turns_down_the_proposal_of_the_turn_before_it() -> None:
+    from workset.history.draft import start_draft
+
+    history: list[Message] = [
+        UserMessage("How should we pay it out?"),
+        AssistantMessage("I'd suggest paying the 585.97 GBP as a one-off bonus in the next run."),
+        UserMessage(
+            "No, we won't pay it as a bonus: it goes through at the flat supplementary rate."
+        ),
+        AssistantMessage("Understood."),
+    ]
+    draft = anyio.run(FactLedger().apply, start_draft(history), PolicyContext(window=4000))
+    text = draft.pinned[-1]
+    assert "- REJECTED (assistant, turn 1, seq 1)" in text and "turned down at seq 2" in text
+    assert "- REJECTED (user, turn 2, seq 2)" in text and "flat supplementary rate" in text

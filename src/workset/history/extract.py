@@ -17,7 +17,9 @@ Tool results only yield explicit state changes ("status: rejected", "changed fro
 "superseded by …"); facts that live in a tool result's data are left to retrieval. The
 patterns are phrase lists, so they are cheap, replayable and wrong in both directions; their
 precision and recall are measured per transcript by ``benchmarks/ledger_extraction.py``
-(tuned on ``examples/transcripts/support``, reported on the others).
+(tuned on ``examples/transcripts/support`` and ``payroll``, reported on the others). A
+"rejected" that only describes data ("the line shown as rejected") is not a rejection: it
+needs who turned it down, or a "Rejected:" heading.
 """
 
 from __future__ import annotations
@@ -60,7 +62,14 @@ _STATE_CHANGE = [  # a new value for something: a revision from the user, a repo
 _REJECTION = [
     re.compile(p, _P)
     for p in (
-        r"\b(?:rejected|ruled out|decided against|turned down|declined|vetoed|discarded)\b",
+        r"\b(?:ruled out|decided against|vetoed)\b",
+        # "rejected" names a decision only with who made it ("we rejected", "declined by
+        # finance", "Rejected: …"); "the line shown as rejected" describes data
+        r"\b(?:we|i|you|they|he|she|the (?:user|customer|client|team|lead|manager|board))"
+        r"(?: \w+){0,2} (?:rejected|turned down|declined|discarded)\b",
+        r"^(?:rejected|declined|turned down|discarded)\s*[:,-]",
+        r"\b(?:was|were|has been|have been|got) (?:rejected|turned down|declined|discarded) by "
+        r"(?:the )?(?:user|customer|client|team|lead|manager|board|[A-Z][a-z]+)\b",
         r"\b(?:we|i|let's not|let us not)\b.{0,20}\b(?:won't|will not|shouldn't|should not"
         r"|don't|do not|can't|cannot|not going to) (?:use|adopt|go with|take|add|do|pick"
         r"|choose|rely on|switch to|migrate to|backfill|refund|issue)\b",
@@ -84,7 +93,8 @@ _DECISION = [
 _FINDING = [
     re.compile(p, _P)
     for p in (
-        r"^(?:root cause|cause|finding|found|confirmed|conclusion|result|diagnosis)\s*[:,-]",
+        r"^(?:root cause|cause|finding|found(?: it)?|confirmed|conclusion|result|diagnosis)"
+        r"\s*[:,-]",
         r"\b(?:the root cause|the culprit|the cause) (?:is|was)\b",
         r"\b(?:it turns out|turns out that|this confirms|confirmed that|we found that"
         r"|i found that|the query shows|the results show)\b",
@@ -97,6 +107,7 @@ _TOOL_STATE = [
         r"|cancel(?:l)?ed|revoked|superseded|reverted)\b",
         r"\b(?:changed|updated|revised|moved) from .{1,60} to\b",
         r"\bsupersed(?:es|ed) by\b",
+        r"\b[A-Z]{2,}-\d[\w-]* (?:withdrawn|revoked|cancel(?:l)?ed|voided)\b",
     )
 ]
 _REASON = re.compile(
@@ -116,11 +127,19 @@ class Finding:
 
 
 def findings(text: str, who: Who) -> list[Finding]:
-    """What the ledger keeps from one message of ``who``, in the order it was said."""
+    """What the ledger keeps from one message of ``who``, in the order it was said.
+
+    After the user announces rules ("Two rules for this case:"), each later sentence of the
+    message that states a standing instruction (every, always, never, must, only…) is a
+    rule even when no single pattern of :func:`sentence_kind` takes it."""
     sentences = split_sentences(text) if who != "tool" else _lines(text)
     found: list[Finding] = []
+    announced = False
     for index, sentence in enumerate(sentences):
         kind = sentence_kind(sentence, who)
+        if who == "user" and kind is None and announced and _STANDING.search(sentence):
+            kind = "rule"
+        announced = announced or (who == "user" and bool(_ANNOUNCES_RULES.search(sentence)))
         if kind is None:
             continue
         reason = ""
@@ -131,6 +150,21 @@ def findings(text: str, who: Who) -> list[Finding]:
     return found
 
 
+_ANNOUNCES_RULES = re.compile(
+    r"\b(?:rules?|ground rules|conventions?|standing instructions?)\b.{0,40}"
+    r"\b(?:for (?:this|the) (?:whole |entire )?(?:case|session|task|project|conversation|job)"
+    r"|from now on|throughout|going forward)|^(?:(?:two|three|some|a few|\d+) )?rules?\s*:",
+    _P,
+)
+_STANDING = re.compile(
+    r"\b(?:every|each|always|never|must|only|all (?:the )?\w+ (?:are|must|go))\b", _P
+)
+# "once the timesheet is approved by the manager": a condition of a policy, not a decision
+_CONDITION = re.compile(
+    r"\b(?:once|if|when|until|unless|after|before)\b[^,;:]{0,40}\b(?:is|are|was|has been) "
+    r"(?:approved|confirmed|agreed)\b",
+    _P,
+)
 _NO_X = re.compile(r"^no\b[^.:;]{1,60}:\s", _P)  # "No full backfill: it would…" (the user's)
 _REASON_START = re.compile(r"^(?:because|since|it|that|this|the reason)\b", _P)
 
@@ -150,7 +184,7 @@ def sentence_kind(sentence: str, who: Who) -> FindingKind | None:
         return "rejected"
     if who == "user" and rule_kind(text) is not None:
         return "rule"
-    if any(p.search(text) for p in _DECISION):
+    if any(p.search(text) for p in _DECISION) and not _CONDITION.search(text):
         return "decision"
     if any(p.search(text) for p in _FINDING):
         return "finding"

@@ -2,10 +2,12 @@
 
 Every entry says what was said (verbatim), who said it (user, assistant or tool), where
 (seq, turn, call id), and what became of it: ``current``, ``revised`` (and by which later
-entry) or ``rejected`` (and why). The ledger is pinned at the end of every request and never
+entry) or ``rejected`` (and why). The ledger is pinned on every request and never
 summarised, so a rule stated at turn 3 or a decision turned down at turn 12 is in front of the
-model at turn 40 whatever the window keeps. A revised entry is shown as revised, next to the
-revision that replaced it: the answer is the revision.
+model at turn 40 whatever the window keeps. A revised or turned-down entry is shown as such,
+by its opening words and the seq of the line that replaced it (which is pinned too): the
+answer is the revision. A tool's state change ("state: approved") is kept as state, marking
+what it updates, but not pinned: it is a tool result, which recall quotes on need.
 
 :class:`FactLedger` is a layer; it reads each recorded message once per session (state kept
 by seq) with the rule-based extractor (:mod:`workset.history.extract`), or with the policy's
@@ -35,8 +37,8 @@ Status = Literal["current", "revised", "rejected"]
 Extractor = Literal["rules", "model"]
 
 LEDGER_HEADER = (
-    "Fact ledger (decisions, standing rules and corrections from this whole session, kept "
-    "by code; a REVISED line was replaced by the line it points to, which is what holds now):"
+    "Fact ledger (this session's standing rules, decisions and corrections; a REVISED line "
+    "was replaced by the seq it points to):"
 )
 MIN_SHARED_WORDS = 2
 MODEL_PROMPT = (
@@ -71,8 +73,8 @@ class Entry:
 
     @property
     def where(self) -> str:
-        call = f", call {self.call_id}" if self.call_id else ""
-        return f"{self.who}, turn {self.turn}, seq {self.seq}{call}"
+        """Who said it, at which turn and seq (the call id stays in the entry, not the line)."""
+        return f"{self.who}, turn {self.turn}, seq {self.seq}"
 
 
 class Ledger:
@@ -122,16 +124,27 @@ class Ledger:
         state change only updates what a tool or the assistant reported: it confirms a
         user's correction, it does not replace it."""
         words = set(subject_words(text))
-        best, best_shared = None, MIN_SHARED_WORDS - 1
+        best, best_key = None, (False, MIN_SHARED_WORDS - 1)
         for index, entry in enumerate(self.entries):
             if entry.status != "current" or entry.kind not in kinds or entry.turn >= turn:
                 continue
             if tool and entry.who == "user":
                 continue
             shared = len(words & set(subject_words(entry.text)))
-            if shared > best_shared:
-                best, best_shared = index, shared
+            # the proposal of the turn just before is what a "No, …" answers: one shared
+            # word is enough there
+            adjacent = entry.turn == turn - 1 and entry.who == "assistant" and shared >= 1
+            key = (adjacent, shared)
+            if (adjacent or shared >= MIN_SHARED_WORDS) and key > best_key:
+                best, best_key = index, key
         return best
+
+    def covered(self) -> dict[int, list[str]]:
+        """For each seq: the sentences of it the ledger quotes (recall need not repeat them)."""
+        said: dict[int, list[str]] = {}
+        for entry in self.entries:
+            said.setdefault(entry.seq, []).append(entry.text)
+        return said
 
     def superseded(self) -> dict[int, str]:
         """For each seq holding a revised or rejected entry: a note that says by what."""
@@ -144,26 +157,42 @@ class Ledger:
 
     def render(self) -> str:
         """The pinned block: one line per entry, a revised one pointing at its revision."""
-        by_seq = {e.seq: e for e in self.entries}
         lines = [LEDGER_HEADER]
         for entry in self.entries:
+            if entry.who == "tool":
+                # a tool's state change ("state: approved") stays in the ledger's state (it
+                # marks what it updates as revised) but is not pinned: it is a tool result,
+                # which recall quotes when the need asks for it
+                continue
             label = (
                 entry.status.upper()
                 if entry.status != "current"
                 else ("CURRENT" if entry.kind == "revision" else entry.kind.upper())
             )
-            line = f'- {label} ({entry.where}): "{entry.text}"'
+            # what no longer holds is a pointer: its opening words, the rest in the archive
+            text = entry.text if entry.status == "current" else opening(entry.text)
+            line = f'- {label} ({entry.where}): "{text}"'
             if entry.revises is not None:
                 line += f" [corrects seq {entry.revises}]"
-            if entry.reason:
+            if entry.reason and entry.reason not in entry.text:
                 line += f' (reason: "{entry.reason}")'
             if entry.by_seq is not None:
-                later = by_seq.get(entry.by_seq)
                 what = "replaced" if entry.status == "revised" else "turned down"
-                said = f': "{later.text}"' if later is not None else ""
-                line += f" -> {what} at seq {entry.by_seq}{said}"
+                # the later line is in the ledger too, under its seq: point at it, not twice
+                line += f" -> {what} at seq {entry.by_seq}"
             lines.append(line)
         return "\n".join(lines)
+
+
+SUPERSEDED_CHARS = 80  # how much of a revised or turned-down statement the ledger shows
+
+
+def opening(text: str, limit: int = SUPERSEDED_CHARS) -> str:
+    """``text`` whole when short, else its first words up to ``limit`` characters and "…"."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0].rstrip(",;:")
+    return f"{cut} …"
 
 
 _TARGETS = {

@@ -156,14 +156,17 @@ class PinnedEnd(PinnedSystem):
 class Retrieval(LayeredPolicy):
     """Keep buried facts: a short window, the pinned fact ledger, recall by the current need.
 
-    Defaults (the current turn only, up to 4 recalled pieces within 8 % of the window, BM25
-    weighted 0.2 against the embeddings) were tuned on ``examples/transcripts/support`` only,
-    by ``benchmarks/policy_context.py``: the smallest prompts that keep every probe's fact in
-    front of the model (docs/results/policies.md). ``ledger=False`` or ``recall=False`` drops
-    one half. The pinned block (ledger and recalled pieces) goes just before the current user
-    message (``recall_at="task"``), so the question is read last: on the 0.5B that answered
-    12/12 against 3/12 on ``incident`` and 14/42 against 1/42 on ``pipeline`` with the block
-    after the trajectory (``recall_at="end"``; docs/results/incident-policies.md).
+    Defaults (the current turn only; up to 3 recalled excerpts within 4 % of the window and
+    8 % of the archived messages; BM25 weighted 0.2 against the embeddings; the task state
+    at a quarter of the query's weight; the evidence priors of
+    :mod:`~workset.history.evidence`) were tuned on ``examples/transcripts/support`` and
+    ``examples/transcripts/payroll`` only, by ``benchmarks/policy_context.py``: the smallest
+    prompts that keep every probe's fact in front of the model (docs/results/policies.md).
+    ``ledger=False`` or ``recall=False`` drops one half. The pinned block (ledger and recalled
+    pieces) goes just before the current user message (``recall_at="task"``), so the
+    question is read last: on the 0.5B that answered 12/12 against 3/12 on ``incident`` and
+    14/42 against 1/42 on ``pipeline`` with the block after the trajectory
+    (``recall_at="end"``; docs/results/incident-policies.md).
     """
 
     name = "retrieval"
@@ -173,14 +176,17 @@ class Retrieval(LayeredPolicy):
         *,
         turns: int = RETRIEVAL_TURNS,
         keep_user: bool = False,
-        share: float = 0.08,
-        k: int = 4,
+        share: float = 0.04,
+        k: int = 3,
         bm25_weight: float = 0.2,
-        task_weight: float = 0.5,
-        whole_tokens: int = 250,
+        task_weight: float = 0.25,
+        whole_tokens: int = 60,
         lines: int = 8,
         min_cosine: float = 0.15,
         min_relative: float = 0.0,
+        answer_weight: float = 0.5,
+        echo_weight: float = 0.5,
+        archive_share: float | None = 0.08,
         recall_at: PinnedAt = "task",
         dense: bool = True,
         ledger: bool = True,
@@ -205,9 +211,13 @@ class Retrieval(LayeredPolicy):
                     lines=lines,
                     min_cosine=min_cosine,
                     min_relative=min_relative,
+                    answer_weight=answer_weight,
+                    echo_weight=echo_weight,
+                    archive_share=archive_share,
                     at=recall_at,
                     dense=dense,
                     superseded=facts.ledger.superseded if facts is not None else None,
+                    covered=facts.ledger.covered if facts is not None else None,
                 )
             )
         super().__init__([*layers, *own])

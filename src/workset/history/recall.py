@@ -1,19 +1,26 @@
 """Recall: older pieces of the archived trajectory brought back by the current need.
 
 The history is archived whole (the session log keeps every message); a window keeps only the
-last turns. Per call, :class:`Recall` ranks the *archived* pieces — the messages the view left
-out, each tool result cut into runs of lines — against the current need: the query (the last
-user message, or a probe's question) and the task state (the current task and this turn's
-calls so far). Ranking fuses BM25 and all-MiniLM-L6-v2 cosines (``workset.retrieval``) with
-a weighted sum of min–max normalised scores. The best pieces are quoted back, in history
-order, in one pinned block — after the trajectory, or with ``at="task"`` just before the
-current user message — within ``share`` of the history's window:
+last turns. Per call, :class:`Recall` ranks the *archived* pieces against the current need:
+the query (the last user message, or a probe's question) and the task state (the current
+task and this turn's calls so far). A piece is a run of one message's units
+(:func:`pieces_of`): a tool result's records (a line at the margin with the indented lines
+under it, so a note is never cut in two), or two neighbouring sentences of a user or
+assistant message. Ranking fuses BM25 and all-MiniLM-L6-v2 cosines (``workset.retrieval``)
+with a weighted sum of min–max normalised scores, then applies the evidence priors of
+:mod:`workset.history.evidence` (a piece holding the kind of value a question asks for, or
+an identifier it names, goes up; an earlier question that only restates the need goes
+down). The best ``k`` pieces are quoted back, in history order, in one pinned block — after
+the trajectory, or with ``at="task"`` just before the current user message — within
+``share`` of the history's window and, with ``archive_share``, that share of what the
+archived messages take (never less than one short excerpt):
 
-* a message or tool result small enough (``whole_tokens``) is quoted whole, a tool result
-  with the call that produced it;
-* a larger one is quoted as the matching run of lines with its reference —
-  ``[seq 41 · turn 14 · tool get_ticket (call call_ab12) {"ticket_id": "T-1093"} · lines
-  12-18 of 40]`` — and how to read the rest (call the tool again with the same arguments).
+* a message or tool result small enough (``whole_tokens``) is quoted whole;
+* a larger one is quoted as the chosen runs of its units, runs that touch joined, with a
+  reference — ``[seq 41 · turn 14 · tool get_ticket {"ticket_id": "T-1093"} · lines 12-18
+  of 40]`` — and the block's header says how to read the rest (call the tool again with the
+  same arguments);
+* sentences the fact ledger already pins are not quoted again.
 
 Tool output stays untrusted data: the quoted text goes inside ``<external_content>`` with
 imitated tags neutralised. Nothing in the trajectory is moved or split, so units stay whole
@@ -34,15 +41,16 @@ import numpy as np
 
 from workset.context.trust import wrap_untrusted
 from workset.history.base import PinnedAt, PolicyContext
-from workset.history.draft import Draft, text_tokens
-from workset.messages import AssistantMessage, Message, ToolMessage, UserMessage
+from workset.history.draft import CHARS_PER_TOKEN_ESTIMATE, Draft, text_tokens
+from workset.history.pieces import Piece, join_units, pieces_of, units_of
+from workset.messages import AssistantMessage, Message, UserMessage
 
 if TYPE_CHECKING:
     from workset.retrieval import TextEmbedder
 
 RECALL_HEADER = (
-    "Recalled from earlier in this session (older messages and tool results that match the "
-    "current request, quoted exactly with where they come from; the rest is archived):"
+    "Recalled from earlier in this session (exact quotes with their source; call an "
+    "excerpt's tool again with the same arguments for the rest):"
 )
 _EMBEDDER: list[TextEmbedder] = []  # loaded once per process, shared by every session
 _VECTORS: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()  # (model, text) -> vector
@@ -70,72 +78,6 @@ def embed_cached(embedder: TextEmbedder, texts: Sequence[str]) -> np.ndarray:
     return np.stack([_VECTORS[(embedder.name, t)] for t in texts])
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """A retrievable piece of one recorded message: all of it, or a run of a result's lines."""
-
-    seq: int
-    turn: int
-    who: str  # user, assistant, tool
-    text: str
-    first_line: int = 1
-    last_line: int = 1
-    total_lines: int = 1
-    call_id: str | None = None
-    tool: str | None = None
-    arguments: str = ""
-
-    @property
-    def key(self) -> tuple[int, int]:
-        return (self.seq, self.first_line)
-
-
-def pieces_of(
-    message: Message, seq: int, turn: int, *, lines: int, calls: dict[str, tuple[str, str]]
-) -> list[Piece]:
-    """The pieces of ``message``: one for a user or assistant text, runs of ``lines`` lines
-    (at most 1,200 characters) for a tool result."""
-    if isinstance(message, UserMessage):
-        return [Piece(seq, turn, "user", message.content)]
-    if isinstance(message, AssistantMessage):
-        said = message.content or ""
-        if message.tool_calls:
-            said += "".join(f"\n-> {c.name}({c.arguments})" for c in message.tool_calls)
-        return [Piece(seq, turn, "assistant", said.strip())] if said.strip() else []
-    if not isinstance(message, ToolMessage):
-        return []
-    tool, arguments = calls.get(message.tool_call_id, (message.name or "tool", "{}"))
-    rows = message.content.splitlines() or [message.content]
-    runs: list[Piece] = []
-    start = 0
-    while start < len(rows):
-        end, size = start, 0
-        while (
-            end < len(rows)
-            and end - start < lines
-            and (size == 0 or size + len(rows[end]) <= 1_200)
-        ):
-            size += len(rows[end]) + 1
-            end += 1
-        text = "\n".join(rows[start:end])
-        runs.append(
-            Piece(
-                seq,
-                turn,
-                "tool",
-                text,
-                start + 1,
-                end,
-                len(rows),
-                message.tool_call_id,
-                message.name or tool,
-                arguments,
-            )
-        )
-        start = end
-    return runs
-
-
 class Recall:
     """A layer that quotes the archived pieces that best match the current need."""
 
@@ -154,9 +96,17 @@ class Recall:
         dense: bool = True,
         embedder: TextEmbedder | None = None,
         superseded: Callable[[], Mapping[int, str]] | None = None,
+        covered: Callable[[], Mapping[int, Sequence[str]]] | None = None,
+        answer_weight: float = 0.0,
+        echo_weight: float = 1.0,
+        archive_share: float | None = None,
     ) -> None:
         if not 0.0 < share < 1.0:
             raise ValueError(f"share must be between 0 and 1, got {share}")
+        if archive_share is not None and not isinstance(archive_share, int | float):
+            raise ValueError(
+                f"archive_share must be a number (0 for no limit), got {archive_share!r}"
+            )
         if at not in ("system", "end", "task"):
             raise ValueError(f"at must be 'system', 'end' or 'task', got {at!r}")
         self.share = share
@@ -170,20 +120,32 @@ class Recall:
         self.at = at
         self.dense = dense
         self.superseded = superseded
+        self.covered = covered
+        self.answer_weight = answer_weight
+        self.archive_share = archive_share
+        self.echo_weight = echo_weight
         self._embedder = embedder
         self._pieces: dict[int, list[Piece]] = {}  # by seq, computed once
+        self._texts: dict[int, str] = {}  # by seq: what a quote of the message is cut from
         self.last: tuple[Piece, ...] = ()  # what the last view recalled (for tests, manifests)
 
     async def apply(self, draft: Draft, context: PolicyContext) -> Draft:
         kept = {s for b in draft.blocks for s in b.seqs if s is not None}
-        archived = [p for seq, ps in self._archive(draft).items() if seq not in kept for p in ps]
+        pinned = self.covered() if self.covered is not None else {}
+        archived = [
+            p
+            for seq, ps in self._archive(draft).items()
+            if seq not in kept
+            for p in ps
+            if not _said_in(p, pinned.get(seq, ()))
+        ]
         need, task = _need(draft, context)
-        room = int(self.share * context.window) - text_tokens(RECALL_HEADER, context)
+        room = self._room(archived, context)
         if not archived or not (need or task) or room <= REFERENCE_TOKENS:
             self.last = ()  # nothing to recall, or no room to quote anything
             return draft
         scores = self._scores(archived, need, task)
-        chosen = self._choose(archived, scores, draft.history, context)
+        chosen = self._choose(archived, scores, draft.history, context, room)
         self.last = tuple(q.piece for q in chosen)
         if not chosen:
             return draft
@@ -200,6 +162,7 @@ class Recall:
                 calls.update((c.id, (c.name, c.arguments)) for c in message.tool_calls)
             if seq not in self._pieces:
                 self._pieces[seq] = pieces_of(message, seq, turn, lines=self.lines, calls=calls)
+                self._texts[seq] = "\n".join(units_of(message))
         return self._pieces
 
     def _scores(self, pieces: list[Piece], need: str, task: str) -> np.ndarray:
@@ -222,6 +185,17 @@ class Recall:
             fused = fuse_weighted([bm25, cosines], [self.bm25_weight, 1 - self.bm25_weight])
             fused[cosines < self.min_cosine] = 0.0
             total += weight * fused
+        if self.answer_weight or self.echo_weight != 1.0:
+            from workset.history.evidence import evidence_weights
+
+            priors = evidence_weights(
+                [p.text for p in pieces],
+                [p.who for p in pieces],
+                need,
+                answer=self.answer_weight,
+                echo=self.echo_weight,
+            )
+            total *= np.asarray(priors, dtype=np.float32)
         return total
 
     def _embed(self, pieces: list[Piece], texts: list[str], embedder: TextEmbedder) -> np.ndarray:
@@ -240,45 +214,96 @@ class Recall:
         scores: np.ndarray,
         history: Sequence[Message],
         context: PolicyContext,
+        room: int,
     ) -> list[Quote]:
-        """The best pieces that fit ``share`` of the window, as quotes in history order."""
-        budget = int(self.share * context.window) - text_tokens(RECALL_HEADER, context)
+        """The best pieces that fit ``share`` of the window, as quotes in history order.
+
+        Pieces of one message are quoted together: what a chosen piece adds to the units
+        already chosen costs its own tokens only, and touching runs become one excerpt."""
+        budget = room
         best = float(scores.max()) if len(scores) else 0.0
         floor = max(0.0, self.min_relative * best)
         order = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] > floor]
-        chosen: list[Quote] = []
+        taken: dict[int, set[int]] = {}  # seq -> unit indexes (from 0) quoted
         whole: set[int] = set()
+        first: dict[int, Piece] = {}  # seq -> the first piece chosen of it (for its reference)
+        count = 0
         for index in order:
-            if len(chosen) == self.k:
+            if count == self.k:
                 break
             piece = pieces[index]
             if piece.seq in whole:
-                continue  # its whole result is quoted already
-            quote = self._quote(piece, history[piece.seq], context)
-            cost = text_tokens(quote.text, context) + REFERENCE_TOKENS
+                continue
+            message = history[piece.seq]
+            units = units_of(message)
+            have = taken.get(piece.seq, set())
+            if self._whole(message, context):
+                new = set(range(len(units))) - have
+            else:
+                new = set(range(piece.first_line - 1, piece.last_line)) - have
+            if not new:
+                continue
+            cost = text_tokens(join_units(message, [units[i] for i in sorted(new)]), context)
+            cost += 0 if piece.seq in taken else REFERENCE_TOKENS
             if cost > budget:
                 continue
-            if quote.whole:
-                chosen = [q for q in chosen if q.piece.seq != piece.seq]  # runs it replaces
+            taken.setdefault(piece.seq, set()).update(new)
+            first.setdefault(piece.seq, piece)
+            if len(taken[piece.seq]) == len(units):
                 whole.add(piece.seq)
-            chosen.append(quote)
             budget -= cost
-        return sorted(chosen, key=lambda q: q.piece.key)
+            count += 1
+        quotes: list[Quote] = []
+        for seq in sorted(taken):
+            message = history[seq]
+            units = units_of(message)
+            for lo, hi in _runs(sorted(taken[seq])):
+                piece = replace(
+                    first[seq],
+                    text=join_units(message, units[lo : hi + 1]),
+                    first_line=lo + 1,
+                    last_line=hi + 1,
+                    total_lines=len(units),
+                )
+                quotes.append(Quote(piece, piece.text, whole=seq in whole))
+        return quotes
 
-    def _quote(self, piece: Piece, message: Message, context: PolicyContext) -> Quote:
-        if isinstance(message, ToolMessage) and piece.total_lines > 1:
-            if text_tokens(message.content, context) <= self.whole_tokens:
-                return Quote(piece, message.content, whole=True)
-            return Quote(piece, piece.text, whole=False)
-        return Quote(piece, piece.text, whole=True)
+    def _room(self, archived: Sequence[Piece], context: PolicyContext) -> int:
+        """Tokens the quotes may take: ``share`` of the window, and with ``archive_share``
+        no more than that share of what the archived messages take (recall never costs much
+        more than a fraction of what it stands in for), but always :data:`MIN_ROOM`."""
+        room = int(self.share * context.window)
+        if self.archive_share:  # None or 0: no limit by the archive's size
+            seqs = {p.seq: p for p in archived}  # a message's pieces overlap: count it once
+            chars = sum(len(self._texts.get(seq, "")) for seq in seqs)
+            archived_tokens = chars // CHARS_PER_TOKEN_ESTIMATE
+            room = min(room, max(MIN_ROOM, int(self.archive_share * archived_tokens)))
+        return room - text_tokens(RECALL_HEADER, context)
+
+    def _whole(self, message: Message, context: PolicyContext) -> bool:
+        """A message small enough to quote whole rather than cut."""
+        text = join_units(message, units_of(message))
+        return text_tokens(text, context) <= self.whole_tokens
+
+
+def _runs(indexes: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted unit indexes as (first, last) runs of neighbours."""
+    runs: list[tuple[int, int]] = []
+    for index in indexes:
+        if runs and runs[-1][1] + 1 == index:
+            runs[-1] = (runs[-1][0], index)
+        else:
+            runs.append((index, index))
+    return runs
 
 
 REFERENCE_TOKENS = 40  # a reference line and the untrusted-data wrapper, roughly
+MIN_ROOM = 160  # the room ``archive_share`` always leaves: one short excerpt and its reference
 
 
 @dataclass(frozen=True, slots=True)
 class Quote:
-    """What is quoted for a chosen piece: the piece's own text, or its whole message."""
+    """What is quoted for a chosen piece: a run of its message's units, or all of them."""
 
     piece: Piece
     text: str
@@ -297,25 +322,45 @@ def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None)
         piece = quote.piece
         note = f" · {notes[piece.seq]}" if piece.seq in notes else ""
         if piece.who != "tool":
-            parts.append(f"[seq {piece.seq} · turn {piece.turn} · {piece.who}{note}]\n{quote.text}")
-            continue
-        call = f"tool {piece.tool} (call {piece.call_id}) {piece.arguments}"
-        if quote.whole:
-            reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · whole result{note}]"
-        else:
-            reference = (
-                f"[seq {piece.seq} · turn {piece.turn} · {call} · lines {piece.first_line}-"
-                f"{piece.last_line} of {piece.total_lines}; call {piece.tool} again with the "
-                f"same arguments for the rest{note}]"
+            part = "" if quote.whole else " · excerpt"
+            parts.append(
+                f"[seq {piece.seq} · turn {piece.turn} · {piece.who}{part}{note}]\n{quote.text}"
             )
+            continue
+        call = f"tool {piece.tool} {_short(piece.arguments)}"
+        if quote.whole:
+            where = "whole result"
+        elif piece.first_line == piece.last_line:
+            where = f"line {piece.first_line} of {piece.total_lines}"
+        else:
+            where = f"lines {piece.first_line}-{piece.last_line} of {piece.total_lines}"
+        reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · {where}{note}]"
         wrapped = wrap_untrusted(quote.text, source=f"tool:{piece.tool}")
         parts.append(f"{reference}\n{wrapped}")
     return "\n\n".join(parts)
 
 
+def _short(arguments: str, limit: int = 80) -> str:
+    """A call's arguments for a reference line: whole when short (the call is quoted with the
+    assistant's message when it matters)."""
+    return arguments if len(arguments) <= limit else arguments[: limit - 1] + "…"
+
+
+def _said_in(piece: Piece, sentences: Sequence[str]) -> bool:
+    """Whether the pinned ledger already quotes (nearly) all of a user or assistant piece."""
+    if piece.who == "tool" or not sentences:
+        return False
+    text = piece.text.strip()
+    covered = sum(len(s) for s in sentences if s in text) + sum(
+        len(text) for s in sentences if text in s
+    )
+    return covered >= 0.8 * len(text)
+
+
 def _searchable(piece: Piece) -> str:
     if piece.who == "tool":
-        return f"{piece.tool} {piece.arguments}\n{piece.text}"
+        # the call's long arguments are ranked with the assistant's message that made it
+        return f"{piece.tool} {_short(piece.arguments)}\n{piece.head}\n{piece.text}"
     return piece.text
 
 
