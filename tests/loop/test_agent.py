@@ -334,20 +334,6 @@ def test_a_repeated_call_makes_the_next_turn_answer_without_tools(tmp_path: Path
     assert withheld.item_id == "tools" and withheld.tokens > 0
 
 
-def test_the_answer_turn_quotes_the_line_of_an_earlier_page_that_shares_the_question_words(
-    tmp_path: Path,
-) -> None:
-    first = '{"name": "read_file", "arguments": {"path": "db.py", "limit": 4}}'
-    second = '{"name": "read_file", "arguments": {"path": "db.py", "offset": 5, "limit": 4}}'
-    agent, model, _ = make_agent(tmp_path, [first, second, second, '{"answer": "All."}'])
-    lines = ["class DB:", "    def drop_tables(self):", '        """Drop all tables."""', ""]
-    (tmp_path / "ws" / "db.py").write_text("\n".join(lines + ["    pass"] * 8) + "\n")
-    anyio.run(agent.run, "What does DB.drop_tables drop?")
-    asked = [str(m.content) for m in model.requests[3].messages[-2:]]
-    assert "db.py:2| def drop_tables(self):" in asked[0]
-    assert "db.py:3|" in asked[0] and "Answer this question now" in asked[1]
-
-
 def test_three_parts_of_one_file_read_in_a_row_lead_to_the_answer_turn(tmp_path: Path) -> None:
     pages = [
         json.dumps({"name": "read_file", "arguments": {"path": "db.py", "offset": n, "limit": 3}})

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+
 from workset.context.items import ContextItem
 from workset.loop.calls import CallInterpreter
 from workset.loop.steering import NextTurn
@@ -394,17 +396,19 @@ def test_an_unknown_tool_the_excerpts_do_not_define_gets_the_usual_different_cal
     assert "is not a tool: it is" not in notice and "Make a different call" in notice
 
 
-def test_the_answer_turn_quotes_excerpt_lines_that_share_the_questions_words() -> None:
+def test_after_three_parts_of_one_file_the_answer_turn_quotes_matching_excerpt_lines() -> None:
     task = "What does increment add to a field of the document?"
     interpreter = CallInterpreter(NAMES, history=[UserMessage(task)])
     interpreter.observe_items([_excerpt_item(EXCERPT)])
-    call = ToolCall("a", "read_file", '{"path": "README.md"}')
-    interpreter.interpret(AssistantMessage(None, (call,)), 1, tools_offered=True)
-    readme = "1| TinyDB is a tiny database."
-    interpreter.next_turn([ToolMessage("a", readme, name="read_file")])
-    again = interpreter.interpret(AssistantMessage(None, (call,)), 2, tools_offered=True)
-    [repeat] = again.message.tool_calls
-    turn = interpreter.next_turn([ToolMessage(repeat.id, readme, name="read_file")])
-    focus, ask = turn.notices
+    turns = []
+    for n in range(3):
+        arguments = json.dumps({"path": "README.md", "offset": 1 + 10 * n})
+        call = ToolCall(f"r{n}", "read_file", arguments)
+        interpreter.interpret(AssistantMessage(None, (call,)), n + 1, tools_offered=True)
+        page = f"{1 + 10 * n}| TinyDB is a tiny database."
+        turns.append(interpreter.next_turn([ToolMessage(f"r{n}", page, name="read_file")]))
+    assert turns[0] == turns[1] == NextTurn()
+    focus, ask = turns[2].notices
+    assert turns[2].answer_only or not turns[2].offer_tools
     assert 'tinydb/operations.py:57| """Increment a given field in the document by 1' in focus
     assert "Answer this question now" in ask and task in ask

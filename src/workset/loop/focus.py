@@ -74,16 +74,20 @@ def answer_focus(task: str, seen: Sequence[tuple[str, str]]) -> str | None:
     ``(path, numbered text)``, that share the most words with ``task``, each with its file.
     The 0.5B pages past the line that answers ("163| def drop_tables" on its first page) and
     then answers from the last page it read ("drop_tables does not do anything"); the
-    excerpts of the first request are no longer in the request by then."""
-    quoted = _best_lines(task, seen)
+    excerpts of the first request are no longer in the request by then. A line must share
+    half the question's distinctive words (two at least): one that shares two of six
+    ("TinyDB(path, storage=ReadOnlyMiddleware(JSONStorage))" for "What does JSONStorage.read
+    return when the database file is empty?") misled the 0.5B."""
+    quoted = _best_lines(task, seen, least=max(MIN_SHARED, -(-len(distinctive_words(task)) // 2)))
     if quoted is None:
         return None
     return f"Lines of the files you read that share words with the question:\n{quoted}"
 
 
-def _best_lines(task: str, seen: Sequence[tuple[str, str]]) -> str | None:
-    """The :data:`FOCUS_LINES` best numbered lines of the texts in ``seen`` for ``task``, in
-    the order seen, each after ``path:`` when its path is known."""
+def _best_lines(task: str, seen: Sequence[tuple[str, str]], least: int = MIN_SHARED) -> str | None:
+    """The :data:`FOCUS_LINES` best numbered lines of the texts in ``seen`` for ``task`` that
+    share at least ``least`` of its words, in the order seen, each after ``path:`` when its
+    path is known."""
     asked = distinctive_words(task)
     if len(asked) < MIN_SHARED:
         return None
@@ -96,7 +100,7 @@ def _best_lines(task: str, seen: Sequence[tuple[str, str]]) -> str | None:
         counts = Counter(w for line in words for w in line & asked)
         for (number, line), mine in zip(lines, words, strict=True):
             shared = mine & asked
-            if len(shared) >= MIN_SHARED:
+            if len(shared) >= least:
                 weight = sum(math.log(1 + len(lines) / counts[w]) for w in shared)
                 defined = _DEFINES.match(line)
                 if defined and distinctive_words(defined.group(1)) & asked:

@@ -165,7 +165,8 @@ class Steering:
             if self._paged_through() and self.answer_on_repeat and not self._may_edit():
                 return self._answer_turn(
                     f"the model read {MAX_PAGES} parts of one file in a row without answering; "
-                    "this turn asks it to answer from what it read"
+                    "this turn asks it to answer from what it read",
+                    focus=True,
                 )
             focus = focus_notice(self.task, useful) if self.focus else None
             return self._turn(NextTurn((focus,) if focus else ()))
@@ -363,17 +364,26 @@ class Steering:
         self._tried.add("paged")
         return True
 
-    def _answer_turn(self, reason: str = "") -> NextTurn:
+    def _answer_turn(self, reason: str = "", *, focus: bool = False) -> NextTurn:
+        """The turn that asks for the answer. With ``focus`` (after paging through a file)
+        it first quotes the lines of every read and excerpt of the run that share the most
+        words with the task: the model has read past them. Not after a repeat: on the tune
+        questions the quote made one right answer wrong there ("None" became "The JSON
+        contents of the file are empty.", from a line that shared two words)."""
         reason = reason or (
             "the model repeated a call it had already made; this turn asks it to answer from "
             "the results it has"
         )
         # The lines of every read that share words with the task, before the request for the
         # answer: the 0.5B pages past the line that answers and answers from the last page.
-        focus = answer_focus(
-            self.task, [*((path, r.content) for path, r in self._reads), *self._excerpts]
+        quoted = (
+            answer_focus(
+                self.task, [*((path, r.content) for path, r in self._reads), *self._excerpts]
+            )
+            if focus
+            else None
         )
-        notices = (*((focus,) if focus else ()), answer_now(self.task))
+        notices = (*((quoted,) if quoted else ()), answer_now(self.task))
         if self.answer_with_grammar:
             turn = NextTurn(notices, answer_only=True, reason=reason)
         else:
