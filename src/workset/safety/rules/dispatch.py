@@ -38,6 +38,7 @@ from workset.safety.rules import (
     secrets,
     servers,
     system,
+    windows,
     writes,
 )
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, parse_flags
@@ -85,6 +86,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if not cmd.argv:
         return out
     cmd = program_behind(cmd, ctx)
+    if windows.windows_name(cmd.name) != cmd.name:  # git.exe, powershell.exe from WSL
+        cmd = cmd.with_argv([windows.windows_name(cmd.name), *cmd.args()])
     if cmd.name in ("rimraf", "del-cli"):  # node's rm -rf, with globs
         cmd = _as_rm(cmd)
     if cmd.args() and all(a in HELP for a in cmd.args()) and not cmd.redirects:
@@ -324,6 +327,7 @@ _HANDLERS = _handlers(
     editors.HANDLERS,
     applescript.HANDLERS,
     mounts.HANDLERS,
+    windows.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -41,6 +41,7 @@ from workset.safety.rules import (
     scanners,
     system,
     typosquat,
+    windows,
 )
 from workset.safety.rules.base import (
     Cmd,
@@ -83,7 +84,7 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
         )
     if cmd.args() and all(a in HELP for a in cmd.args()):
         return None  # only prints its help or version
-    if name in JUDGED_BY_FAMILY or MKFS.match(name):
+    if name in JUDGED_BY_FAMILY or name in windows.HANDLERS or MKFS.match(name):
         return None  # their rules ask for everything but reads (rules.infra, rules.writes)
     if is_python(name):
         return _interpreter(cmd, ctx)
