@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from workset.safety.rules import credentials
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
@@ -56,6 +57,7 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         sub in ("get", "describe", "edit")
         and _names_secrets(rest)
         and (sub == "edit" or any(a.startswith(("-o", "--output", "--template")) for a in rest))
+        and (sub != "get" or credentials.shows_values(rest))
     ):
         yield Finding(
             "secret-read",

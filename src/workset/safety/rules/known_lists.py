@@ -162,6 +162,9 @@ OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "kubectl": ("-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"),
     "helm": ("-n", "--namespace", "--kube-context"),
     "terraform": ("-chdir",),
+    "tofu": ("-chdir",),
+    "podman": ("--connection", "-c", "--url", "--log-level", "--root", "--runroot"),
+    "oc": ("-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"),
     **dict.fromkeys(_SYSTEMD_TOOLS, _SYSTEMD_OPTIONS),
 }
 WRITING_FLAGS: dict[str, tuple[str, ...]] = {

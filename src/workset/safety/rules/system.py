@@ -108,6 +108,16 @@ _INSTALLERS = {
 }
 
 
+def _verb_first(args: tuple[str, ...], verb: str) -> bool:
+    """``verb`` is the subcommand: only options (and their values) come before it, so ``pipx
+    run pre-commit install`` is pre-commit's install, not pipx's."""
+    if not verb or verb not in args:
+        return False
+    before = args[: args.index(verb)]
+    return all(w.startswith("-") or (i and before[i - 1].startswith("-"))
+               for i, w in enumerate(before))  # fmt: skip
+
+
 def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     name = cmd.name
@@ -121,7 +131,10 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif name == "pacman":
         hit = any(re.fullmatch(r"-S[yu]*", a) is not None for a in args)
     else:
-        hit = _INSTALLERS.get(name, "") in args or (name.startswith("pip") and "install" in args)
+        sub = args[1:] if name == "uv" and args[:1] in (("pip",), ("tool",)) else args
+        hit = _verb_first(sub, _INSTALLERS.get(name, "")) or (
+            name.startswith("pip") and _verb_first(args, "install")
+        )
         hit = hit or (name in ("uv", "poetry", "pdm") and args[:1] == ("add",))
     yield from _squatted(cmd)
     builds = name.startswith("pip") and bool({"wheel", "download"} & set(args))
