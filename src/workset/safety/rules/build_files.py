@@ -5,11 +5,12 @@ project's code; that trust is only as good as the code. When a line writes known
 Makefile's recipes, a Python module (``conftest.py``, ``setup.py``, a package's
 ``__init__.py``, a test), a source file of node, ruby, perl or php (``jest.config.js``,
 ``Rakefile``; analysed as that language's inline code), the string literals of a source
-that a build compiles or runs (``build.rs``, a Gradle script, ``CMakeLists.txt``), a ``.pth`` file, an ``.envrc``, a hook
-kept in the repository (``.githooks/``, ``.husky/``), ``package.json``'s ``scripts``, the
-command fields of VS Code's ``tasks.json`` or a dev container, tox's ``commands`` or
-pre-commit's ``entry``, that text is analysed as the code it will be, and what would be denied
-there (a download piped into a shell, a delete of the home) is denied here. Only denials are
+that a build compiles or runs (``build.rs``, a Gradle script, ``CMakeLists.txt``), a
+``.pth`` file, an ``.envrc``, a hook kept in the repository (``.githooks/``, ``.husky/``),
+``package.json``'s ``scripts``, the command fields of VS Code's ``tasks.json`` or a dev
+container, tox's ``commands`` or pre-commit's ``entry``, that text is analysed as the code it
+will be, and what would be denied there (a download piped into a shell, a delete of the home)
+is denied here. Only denials are
 kept: the write itself stays a workspace write, so adding an ordinary target or test does not
 start asking. The text written to any file is kept in the context, so that a script the line
 writes and then runs (``echo … > x.sh && bash x.sh``) is analysed.
