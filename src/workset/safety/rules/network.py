@@ -198,7 +198,7 @@ def reverse_shell(cmd: Cmd, ctx: Context) -> Finding | None:
         hit = f"{name} -e hands a shell to the other end"
     elif name == "socat" and any(re.search(r"(exec|system):", a, re.I) for a in args):
         hit = "socat connects a program to the network"
-    elif name in ("nc", "ncat", "netcat", "telnet", "socat") and any(
+    elif (name in ("nc", "ncat", "netcat", "telnet", "socat") or args[:1] == ("s_client",)) and any(
         unwrap(c, []).name in shells for c in cmd.upstream
     ):
         hit = f"a shell's output piped into {name}"
