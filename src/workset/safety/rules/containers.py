@@ -141,7 +141,9 @@ _CONFINED_RUN = {"--rm": False, "-i": False, "-t": False, "-it": False, "-ti": F
                  "-e": True, "--env": True, "--env-file": True, "-u": True, "--user": True,
                  "--name": True, "--entrypoint": True, "--platform": True, "--pull": True,
                  "-m": True, "--memory": True, "--cpus": True, "--network": True,
-                 "--net": True, "-l": True, "--label": True, "--tmpfs": True}  # fmt: skip
+                 "--net": True, "-l": True, "--label": True, "--tmpfs": True,
+                 "--userns": True, "--security-opt": True, "--hostname": True,
+                 "--cap-drop": True, "--pids-limit": True}  # fmt: skip
 # What a ``$PWD``-style mount source starts with: the current directory.
 _HERE = re.compile(r"^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`|\.)(?=/|:|$)")
 # An official image (``python:3.12``, ``docker.io/library/node:20``): no other publisher.
@@ -164,6 +166,13 @@ def _confined_run(cmd: Cmd, rest: tuple[str, ...], ctx: Context) -> int | None:
             index += 1
             value = rest[index]
         if option in ("--network", "--net") and value not in ("none", "bridge", "default"):
+            return None
+        if option == "--userns" and value not in ("keep-id", "auto", "nomap", "private"):
+            return None  # podman rootless: the user mapped to the caller, not to root
+        if option == "--security-opt" and value not in (
+            "no-new-privileges",
+            "no-new-privileges:true",
+        ):
             return None
         if option in ("--env-file",) and not paths.in_workspace(ctx.resolve(value), ctx.workspace):
             return None
