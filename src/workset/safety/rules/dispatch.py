@@ -17,6 +17,7 @@ from workset.safety import paths
 from workset.safety.rules import (
     applescript,
     build_files,
+    cloud_exposure,
     credentials,
     delete,
     dumps,
@@ -329,6 +330,7 @@ _HANDLERS = _handlers(
     applescript.HANDLERS,
     mounts.HANDLERS,
     windows.HANDLERS,
+    cloud_exposure.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS
