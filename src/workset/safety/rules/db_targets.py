@@ -7,15 +7,19 @@ it is confined work. Redis on loopback is a cache: ``FLUSHDB`` of one numbered d
 On loopback with any other name a destroying statement asks instead of being denied (a port
 forward can bring production to localhost). Statements that raise an account's rights
 (``GRANT ALL``, ``SUPERUSER``, ``SET role='admin'``, turning MFA off) are denied anywhere but
-such a scratch database.
+such a scratch database. Over HTTP (Elasticsearch, CouchDB, a REST store), a ``DELETE`` to
+another host of every index a wildcard or ``_all`` matches, or of anything on a host or path
+named for production, is denied like ``DROP``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-from workset.safety.rules.base import Cmd, option_value
+from workset.safety.rules.base import Cmd, Context, Handler, Result, option_value
+from workset.safety.rules.base import deny_finding as _deny
 
 _LOOPBACK = re.compile(r"^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\]|0\.0\.0\.0)$", re.I)
 _SCRATCH = re.compile(
@@ -69,3 +73,29 @@ def scratch(cmd: Cmd, code: str) -> bool:
         return local
     names = [name] if name else _NAMED.findall(code)
     return bool(names) and all(_SCRATCH.search(n) for n in names)
+
+
+_WIDE = re.compile(r"[*]|(^|/|,)_all\b|expand_wildcards=all")
+_LIVE = re.compile(r"prod|live", re.I)
+
+
+def _http_wipe(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = cmd.args()
+    method = option_value(args, ("-X", "--request")) or next(
+        (a[2:] for a in args if a.startswith("-X") and len(a) > 2), ""
+    )
+    if cmd.name in ("http", "https", "xh"):
+        method = next((a for a in args if not a.startswith("-")), "")
+    if method.upper() != "DELETE":
+        return
+    for url in (a for a in args if re.match(r"^https?://", a)):
+        parts = urlsplit(url)
+        if _LOOPBACK.match((parts.hostname or "").strip("[]")):
+            continue
+        if _WIDE.search(parts.path + "?" + parts.query) or _LIVE.search(url):
+            yield _deny("sql-destroy", f"{cmd.name} -X DELETE {url[:60]} deletes data on a "
+                        "shared server", "delete the one item you created")  # fmt: skip
+            return
+
+
+HANDLERS: dict[str, Handler] = {n: _http_wipe for n in ("curl", "http", "https", "xh")}

@@ -19,6 +19,7 @@ from workset.safety.rules import (
     build_files,
     cloud_exposure,
     credentials,
+    db_targets,
     delete,
     dumps,
     editors,
@@ -331,6 +332,7 @@ _HANDLERS = _handlers(
     mounts.HANDLERS,
     windows.HANDLERS,
     cloud_exposure.HANDLERS,
+    db_targets.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

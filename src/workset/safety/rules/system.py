@@ -179,9 +179,14 @@ def _archive_urls(args: tuple[str, ...]) -> list[str]:
     """Packages named by the address of an archive (not a VCS checkout, not an index)."""
     found: list[str] = []
     skip = False
-    for word in args:
+    for index, word in enumerate(args):
         if skip:
             skip = False
+        elif word in ("-r", "--requirement", "-c", "--constraint") and re.match(
+            r"^https?://", args[index + 1] if index + 1 < len(args) else ""
+        ):
+            found.append(args[index + 1])  # a dependency list fetched now: unreviewed
+            skip = True
         elif word in _VALUED:
             skip = True
         elif _ARCHIVE_URL.match(word.split("@", 1)[-1].strip()) and not word.startswith("git+"):
