@@ -25,6 +25,7 @@ from workset.safety.rules import (
     editors,
     finders,
     git,
+    guardrails,
     hardening,
     infra,
     interpreters,
@@ -333,6 +334,7 @@ _HANDLERS = _handlers(
     windows.HANDLERS,
     cloud_exposure.HANDLERS,
     db_targets.HANDLERS,
+    guardrails.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

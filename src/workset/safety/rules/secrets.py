@@ -37,7 +37,7 @@ _SECRET_FILE = re.compile(
     r")$"
 )
 _PUBLIC = re.compile(
-    r"\.(pub|pem\.pub)$|(^|/)([^/]*(cert|chain|crt|bundle)[^/]*|ca)\.pem$|(^|/)(known_hosts|authorized_keys)$|\.env\.[a-z]*example"
+    r"\.(pub|pem\.pub)$|(^|/)([^/]*(cert|chain|crt|bundle)[^/]*|([^/]*[-_.])?ca)\.pem$|(^|/)(known_hosts|authorized_keys)$|\.env\.[a-z]*example"
 )
 _SECRET_DIRS = frozenset(
     {
