@@ -50,6 +50,8 @@ _DENIED: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\\currentversion\\(run|runonce|policies\\explorer\\run)\b|\\winlogon\b|"
                 r"image file execution options"),
      "writes an autorun registry key, code that runs at every logon"),
+    (re.compile(r"start`?\s*menu[\\/]programs[\\/]startup"),
+     "puts a program in the Startup folder, which runs it at every logon"),
     (re.compile(r"\b(sekurlsa|mimikatz|lsass)\b"), "reads the passwords of logged-in users"),
     (re.compile(r"login data|web data|\\cookies\b|\.ssh[\\/]id_|\.aws[\\/]credentials"),
      "reads browser logins or keys"),
@@ -94,6 +96,20 @@ def _deny(what: str) -> Finding:
     return Finding("powershell", "deny", f"the PowerShell code {what}; never run it")
 
 
+_CONTENT_READERS = frozenset({"get-content", "gc", "cat", "type", "select-string", "sls"})
+_WEB = frozenset({"invoke-webrequest", "iwr", "invoke-restmethod", "irm"})
+_HOME = re.compile(r"(?i)^(\$env:userprofile|\$home|~|[a-z]:[\\/]users[\\/][^\\/]+)(?=[\\/]|$)")
+
+
+def _posix(path: str) -> str:
+    """A Windows path as the shell rules read paths: the profile is ``~``, ``\\`` is ``/``."""
+    return _HOME.sub("~", path).replace("\\", "/")
+
+
+def _quoted(word: str) -> str:
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
 def _statements(text: str) -> Iterator[str]:
     part: list[str] = []
     start = 0
@@ -132,6 +148,19 @@ def _statement(statement: str) -> Result | None:
             f"PowerShell {words[0]} touches {bad!r}, which is not shown to be inside the "
             "workspace; a human must confirm",
         )
+    operands = [w.strip("'\"") for w in words[1:] if not w.startswith("-")]
+    if first in _CONTENT_READERS or first in ("get-childitem", "gci", "ls", "dir"):
+        if any(o.lower().rstrip("\\/") == "env:" for o in operands):
+            return Nested("env")  # the whole environment: judged as ``env`` is
+        if first in _CONTENT_READERS and operands:
+            return Nested("cat " + " ".join(_quoted(_posix(o)) for o in operands))
+    if first in _WEB and not re.search(r"-(body|infile|method\s+(post|put|delete|patch)|"
+                                        r"credential|headers)\b", statement, re.I):  # fmt: skip
+        url = next((o for o in operands if re.match(r"^https?://", o)), "")
+        out = re.search(r"-outfile\s+(\S+)", statement, re.I)
+        if url:  # a GET: judged as curl's
+            saved = f" -o {_quoted(_posix(out.group(1).strip(chr(39) + chr(34))))}" if out else ""
+            return Nested(f"curl -s {_quoted(url)}{saved}")
     if first in _WRITING_OUT:
         return Finding("powershell", "ask", f"PowerShell {words[0]} writes or loads code; "
                        "a human must confirm")  # fmt: skip

@@ -155,6 +155,10 @@ def _subcommand_rule(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield _ask(f"netsh {line}", "changes network or firewall settings")
     elif name == "wsl":
         yield from _wsl(cmd, words)
+    elif name == "winget" and words[:1] not in (["list"], ["search"], ["show"], ["--version"]):
+        yield _ask("winget " + " ".join(words[:2]), "installs or changes Windows programs")
+    elif name == "icacls" and re.search(r"/(grant|deny|remove|reset|setowner|setintegrity)", line):
+        yield _ask("icacls " + line, "changes who may use the files")
     elif name == "wmic" and not re.search(r"\b(get|list)\b", line):
         if re.search(r"shadowcopy\s+delete", line):
             yield _deny("wmic " + line, "deletes the volume shadow copies, the restore points")
@@ -207,14 +211,17 @@ def _certutil(words: list[str], line: str) -> Iterator[Result]:
 
 
 def _wsl(cmd: Cmd, words: list[str]) -> Iterator[Result]:
+    args = list(cmd.args())
+    while words and words[0] in ("-d", "--distribution", "-u", "--user", "--cd"):
+        words, args = words[2:], args[2:]  # which distribution, as whom, where: then the command
     if not words or words[0] in ("-l", "--list", "--status", "--version", "-v", "--help"):
         return
     if words[0] in ("-e", "--exec", "--"):
-        yield Nested(" ".join(cmd.args()[1:]))
+        yield Nested(" ".join(args[1:]))
     elif words[0] in ("--unregister", "--shutdown", "--terminate", "-t", "--import", "--install"):
         yield _ask("wsl " + words[0], "changes the installed Linux distributions")
     elif not words[0].startswith("-"):
-        yield Nested(" ".join(cmd.args()))
+        yield Nested(" ".join(args))
     else:
         yield _ask("wsl " + words[0], "is not a listing")
 
@@ -247,6 +254,8 @@ HANDLERS: dict[str, Handler] = {
             "netsh",
             "wsl",
             "wmic",
+            "winget",
+            "icacls",
         )
     },
     **{n: _read_only for n in READ_ONLY},
