@@ -45,8 +45,7 @@ _CONFIG_READS = frozenset({"get", "list", "ls", "show", "--show", "--get", "--li
 _OFF = re.compile(r"^(false|0|no|off|disable[d]?|-insecure|\*)$", re.I)
 _TLS_TOOLS = frozenset({"npm", "pnpm", "yarn", "conda", "mamba", "micromamba", "pip", "pip3",
                         "poetry", "pdm", "uv", "composer", "bundle", "gem", "bower", "nuget",
-                        "dotnet", "go", "git", "hg", "svn", "cargo", "helm", "deno",
-                        "bun"})  # fmt: skip
+                        "dotnet", "go", "git", "hg", "svn", "cargo", "helm"})  # fmt: skip
 
 
 def _agent(cmd: Cmd, ctx: Context) -> Iterator[Result]:

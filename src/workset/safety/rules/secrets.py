@@ -95,7 +95,8 @@ def is_secret(word: str) -> bool:
     if _GLOB.search(text):  # ~/**/.env*, ~/.ssh/*: what the pattern can match
         base = text.rsplit("/", 1)[-1]
         tree = paths.normalize(text) + "/"
-        return names_secret(base) or tree.startswith(_SECRET_TREES) or tree == "/etc/ssl/private/"
+        if names_secret(base) or tree.startswith(_SECRET_TREES) or tree == "/etc/ssl/private/":
+            return True
     path = paths.normalize(text)
     if _PUBLIC.search(path):
         return False
