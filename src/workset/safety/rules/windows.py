@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 from workset.safety.rules import powershell
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
+from workset.safety.rules.network import download_exec, downloads
 
 _POWERSHELL = frozenset({"powershell", "pwsh"})
 _ENCODED = ("-encodedcommand", "-enc", "-e", "-ec", "-en", "-encoded")
@@ -64,10 +65,18 @@ def _powershell(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield from powershell.analyse(f"-w hidden; {text}" if hidden else text)
             return
         index += 2 if low in _WITH_VALUE else 1
-    if not cmd.piped and not cmd.stdin_inner:
+    if not _fed(cmd):
         return  # an interactive shell: nothing runs until a human types it
+    if downloads(cmd.upstream):
+        yield download_exec(f"a download is piped into {cmd.name}")
+        return
     yield Finding("powershell", "ask", "PowerShell runs what its input gives it, which cannot "
                   "be checked; save the script to a file, read it, then run the file")  # fmt: skip
+
+
+def _fed(cmd: Cmd) -> bool:
+    """The shell reads commands from a pipe, a here-document or a file."""
+    return cmd.piped or bool(cmd.stdin_inner) or any(op.startswith("<") for op, _ in cmd.redirects)
 
 
 def _decoded(text: str) -> str | None:
@@ -121,6 +130,9 @@ def _cmd(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = list(cmd.args())
     run = next((i for i, a in enumerate(args) if a.lower() in ("/c", "/k", "/r")), None)
     if run is None:
+        if _fed(cmd):
+            yield Finding("pipe-to-interpreter", "ask", "cmd runs the commands its input gives "
+                          "it, which cannot be checked; run a script file instead")  # fmt: skip
         return
     text = " ".join(args[run + 1 :])
     for part in re.split(r"&&|\|\||&|\n", text):
@@ -168,6 +180,8 @@ def _subcommand_rule(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield _ask(f"{name} {line}", "is not a listing")
 
 
+_RUNNABLE = re.compile(r"(?i)\.(exe|bat|cmd|com|ps1|lnk|vbs|vbe|js|jse|wsf|msi|hta|scr|cpl|"
+                       r"jar|sh|appref-ms|url)$")  # fmt: skip
 _LISTINGS = frozenset({"/enum", "/v", "el", "qe", "gl", "gli", "enum-logs"})
 
 
@@ -235,7 +249,10 @@ def _ask(what: str, why: str) -> Finding:
 
 
 def _read_only(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    return iter(())
+    if cmd.name.lower() in ("explorer", "wslview") and any(
+        _RUNNABLE.search(a) for a in cmd.args()
+    ):  # explorer.exe x.exe runs it: opening a program is running it
+        yield _ask(f"{cmd.name} {cmd.args()[-1]}", "opens a program, which runs it")
 
 
 HANDLERS: dict[str, Handler] = {
