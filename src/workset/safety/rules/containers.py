@@ -80,6 +80,11 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 yield Nested(requote(_mapped(rest[:image], rest[image + 1 :])))
             return
         yield _ask("container-run", f"{cmd.name} {sub} runs an image with its own code")
+    elif sub == "exec" and (inner := _exec_command(rest, group == "compose")) is not None:
+        if group != "compose" or _own_compose(cmd, ctx):
+            yield Nested(requote(inner))  # psql in the project's db container: judged as psql
+        else:
+            yield _ask("container-change", f"{cmd.name} compose exec runs in another project")
     elif (
         (sub == "prune" and "--volumes" in rest)
         or (group == "volume" and sub == "prune")
@@ -115,6 +120,27 @@ _COMPOSE_VALUES = frozenset({"-f", "--file", "-p", "--project-name", "--project-
 # daemon keeps, and brings back at boot under a restart policy: they ask.)
 _COMPOSE_LIFECYCLE = frozenset({"down", "stop", "build", "pull", "ps", "logs", "config", "ls",
                                 "top", "images"})  # fmt: skip
+
+
+_EXEC_VALUED = frozenset({"-u", "--user", "-w", "--workdir", "-e", "--env", "--env-file",
+                          "--index", "--detach-keys"})  # fmt: skip
+_EXEC_FLAGS = frozenset({"-i", "-t", "-it", "-ti", "--interactive", "--tty", "-T", "--no-TTY"})
+
+
+def _exec_command(rest: tuple[str, ...], compose: bool) -> list[str] | None:
+    """``docker exec -it db psql -c 'select 1'``: the command run inside the container, judged
+    as if run here (its files are the container's; what it reaches is the same network). None
+    for options that reach further (``--privileged``, ``-d`` leaving it running, root)."""
+    index = 0
+    while index < len(rest) and rest[index].startswith("-"):
+        option = rest[index].split("=", 1)[0]
+        if option in _EXEC_VALUED and "=" not in rest[index]:
+            index += 1
+        elif option not in _EXEC_VALUED and option not in _EXEC_FLAGS:
+            return None
+        index += 1
+    words = list(rest[index + 1 :])
+    return words or None
 
 
 def _own_compose(cmd: Cmd, ctx: Context) -> bool:

@@ -51,7 +51,7 @@ WRITERS = frozenset(
 PROJECT = frozenset(
     {
         "make", "gmake", "cmake", "ninja", "meson", "pytest", "py.test", "tox", "nox", "ruff",
-        "msbuild",
+        "msbuild", "just", "task", "mage",
         "black", "isort", "flake8", "pylint", "mypy", "pyright", "bandit", "coverage",
         "pre-commit", "tsc", "jest", "vitest", "mocha", "eslint", "prettier", "rustc",
         "rustfmt", "gofmt", "javac", "java", "mvn", "gradle", "gcc", "g++", "cc", "c++",
