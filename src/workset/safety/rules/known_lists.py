@@ -20,6 +20,7 @@ BUILTINS = frozenset(
 )  # fmt: skip
 READ_ONLY = frozenset(
     {
+        "getenforce", "sestatus", "pip-audit", "osv-scanner",
         "ls", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ag",
         "ack", "find", "fd", "tree", "stat", "file", "du", "df", "which", "whereis", "whatis",
         "date", "cal", "uname", "whoami", "id", "groups", "printenv", "env", "ps", "pgrep",
@@ -67,6 +68,11 @@ PROJECT = frozenset(
 )  # fmt: skip
 # Subcommands that only read, or only change the project in the workspace.
 SUBCOMMANDS: dict[str, frozenset[str]] = {
+    "direnv": frozenset({"status", "version"}),
+    "asdf": frozenset({"current", "list", "version", "where", "which", "info"}),
+    "mise": frozenset({"ls", "list", "current", "doctor", "which", "where", "version"}),
+    "security": frozenset({"find-certificate", "list-keychains", "show-keychain-info",
+                           "verify-cert", "dump-trust-settings", "default-keychain"}),
     "git": frozenset(
         {
             "status", "log", "diff", "show", "branch", "tag", "remote", "config", "rev-parse",

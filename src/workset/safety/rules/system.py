@@ -369,7 +369,9 @@ def _project_files_only(cmd: Cmd, ctx: Context, popular: frozenset[str] = frozen
         if _bare(word, node=False) in popular and not cmd.is_dynamic(index):
             operands += 1  # a popular package by name, into the workspace's own venv
             continue
-        if cmd.is_dynamic(index) or not _local_path(word, ctx) or ctx.wrote(word):
+        listed = args[index - 2] in ("-r", "--requirement", "-c", "--constraint")
+        local = _local_path(("./" + word) if listed and "://" not in word else word, ctx)
+        if cmd.is_dynamic(index) or not local or ctx.wrote(word):
             return False
         operands += 1
     return operands > 0
