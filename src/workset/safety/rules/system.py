@@ -370,7 +370,8 @@ def _project_files_only(cmd: Cmd, ctx: Context, popular: frozenset[str] = frozen
             operands += 1  # a popular package by name, into the workspace's own venv
             continue
         listed = args[index - 2] in ("-r", "--requirement", "-c", "--constraint")
-        local = _local_path(("./" + word) if listed and "://" not in word else word, ctx)
+        bare = listed and not re.match(r"^([/~$.]|\w+://)", word)  # -r requirements.lock
+        local = _local_path("./" + word if bare else word, ctx)
         if cmd.is_dynamic(index) or not local or ctx.wrote(word):
             return False
         operands += 1
