@@ -24,10 +24,10 @@ from workset.safety.rules.listings import fed_whole_listing
 _CONTAINER_READS = frozenset(
     {"ps", "images", "logs", "inspect", "version", "info", "history", "top", "stats", "port",
      "diff", "events", "search", "build", "tag", "ls", "df", "config", "show", "use", "login",
-     "pull"}
+     "pull", "save", "list"}
 )  # fmt: skip
 _GROUPS = frozenset({"image", "container", "volume", "network", "system", "compose",
-                     "buildx", "context", "manifest", "builder", "plugin"})  # fmt: skip
+                     "buildx", "context", "manifest", "builder", "plugin", "machine"})  # fmt: skip
 
 
 # The container engine's own socket: whoever holds it starts containers as root on the host.

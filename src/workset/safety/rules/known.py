@@ -38,6 +38,7 @@ from workset.safety.rules import (
     known_tools,
     network,
     option_commands,
+    platform_reads,
     resources,
     scanners,
     system,
@@ -401,6 +402,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     "ssh": _network_client,  # ssh -G only prints its settings; any other call asks as network
     "cpio": known_archives.cpio,
     **known_tools.VOUCHERS,
+    **platform_reads.VOUCHERS,
     **known_data.VOUCHERS,
     **scanners.VOUCHERS,
     **resources.VOUCHERS,
