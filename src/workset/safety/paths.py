@@ -155,7 +155,11 @@ def is_startup_file(path: str) -> bool:
 _AGENT_SETTINGS = re.compile(
     r"^~/\.config/workset(/|$)|^~/\.(workset|claude|codex|gemini|cursor)(/|$)|"
     r"(^|/)\.claude/settings(\.local)?\.json$|(^|/)\.gemini/settings\.json$|"
-    r"(^|/)\.codex/config\.toml$|(^|/)\.aider\.conf\.ya?ml$"
+    r"(^|/)\.codex/config\.toml$|(^|/)\.aider\.conf\.ya?ml$|"
+    # MCP clients' global server lists: a server added there runs with the user's rights
+    r"^~/\.config/Claude/|^~/Library/Application Support/Claude/|^~/\.continue/|"
+    r"^~/\.config/(goose|opencode|zed|crush)/|^~/\.codeium/windsurf/mcp_config\.json$|"
+    r"^~/\.(aws/amazonq|kiro)/|^~/\.vscode/mcp\.json$|^~/\.config/Code/User/mcp\.json$"
 )
 
 

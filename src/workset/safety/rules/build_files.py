@@ -4,11 +4,13 @@
 project's code; that trust is only as good as the code. When a line writes known text into a
 Makefile's recipes, a Python module (``conftest.py``, ``setup.py``, a package's
 ``__init__.py``, a test), a source file of node, ruby, perl or php (``jest.config.js``,
-``Rakefile``; analysed as that language's inline code), a ``.pth`` file, an ``.envrc``, a hook
-kept in the repository (``.githooks/``, ``.husky/``), ``package.json``'s ``scripts``, the
-command fields of VS Code's ``tasks.json`` or a dev container, tox's ``commands`` or
-pre-commit's ``entry``, that text is analysed as the code it will be, and what would be denied
-there (a download piped into a shell, a delete of the home) is denied here. Only denials are
+``Rakefile``; analysed as that language's inline code), the string literals of a source
+that a build compiles or runs (``build.rs``, a Gradle script, ``CMakeLists.txt``), a
+``.pth`` file, an ``.envrc``, a hook kept in the repository (``.githooks/``, ``.husky/``),
+``package.json``'s ``scripts``, the command fields of VS Code's ``tasks.json`` or a dev
+container, tox's ``commands`` or pre-commit's ``entry``, that text is analysed as the code it
+will be, and what would be denied there (a download piped into a shell, a delete of the home)
+is denied here. Only denials are
 kept: the write itself stays a workspace write, so adding an ordinary target or test does not
 start asking. The text written to any file is kept in the context, so that a script the line
 writes and then runs (``echo … > x.sh && bash x.sh``) is analysed.
@@ -42,6 +44,14 @@ _SOURCES = (
     (re.compile(r"\.(pl|pm|t)$"), "perl"),
     (re.compile(r"\.php$"), "php"),
 )
+# Sources of compiled and JVM languages that builds run (cargo's build.rs, Gradle scripts and
+# init scripts, CMake, a Go generator…): not parsed; their string literals are read as the
+# shell commands they usually are when such code spawns a process.
+_LITERAL_SOURCES = re.compile(
+    r"\.(rs|go|java|kt|kts|gradle|groovy|scala|sbt|cs|fs|swift|c|cc|cpp|cxx|h|hpp|cmake|zig|"
+    r"dart|ex|exs)$|(^|/)(CMakeLists\.txt|meson\.build|BUILD(\.bazel)?|WORKSPACE)$"
+)
+_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'')
 _TOX = re.compile(r"(^|/)tox\.ini$")
 _TOX_COMMANDS = re.compile(r"^\s*commands(?:_pre|_post)?\s*=\s*(.*(?:\n[ \t]+\S.*)*)", re.M)
 _PRE_COMMIT = re.compile(r"(^|/)\.pre-commit-config\.ya?ml$")
@@ -70,7 +80,11 @@ def code_of(path: str, text: str) -> Nested | None:
         return Nested(f"{interpreter} -e " + "'" + text.replace("'", "'\\''") + "'",
                       deny_only=True)  # fmt: skip
     commands: list[str] = []
-    if _COMMAND_FIELDS.search(path):
+    if _LITERAL_SOURCES.search(path):
+        literals = (m.group(1) if m.group(1) is not None else m.group(2) for m in
+                    _STRING.finditer(text))  # fmt: skip
+        commands = [t.replace('\\"', '"') for t in literals if " " in t.strip()]
+    elif _COMMAND_FIELDS.search(path):
         commands = [m.group(1).replace('\\"', '"') for m in _JSON_COMMAND.finditer(text)]
     elif _TOX.search(path):
         commands = [line.strip() for m in _TOX_COMMANDS.finditer(text)

@@ -28,7 +28,9 @@ def _iac(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     sub, rest = subcommand(cmd)
     destroys = sub == "destroy" or (sub == "apply" and any(a in ("-destroy", "--destroy")
                                                            for a in rest))  # fmt: skip
-    if destroys:
+    if destroys and _scratch_env(cmd.args()):
+        yield _ask("infra-change", f"{cmd.name} {sub} destroys a preview or test environment")
+    elif destroys:
         yield _deny(
             "infra-destroy",
             f"{cmd.name} {sub} destroys the infrastructure it manages",
@@ -58,14 +60,27 @@ def _iac(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return  # terraform state list/show: reads the resources it manages
     elif sub == "workspace" and rest[:1] and rest[0] not in ("list", "show", "select"):
         yield _ask("infra-change", f"{cmd.name} workspace {rest[0]} changes the state's workspaces")
-    elif sub in ("init",):
-        yield _ask("infra-init", f"{cmd.name} init downloads providers and modules")
+    elif sub == "init" and any(a.startswith(("-from-module", "--from-module")) for a in rest):
+        yield _ask("infra-init", f"{cmd.name} init -from-module copies in a module from elsewhere")
     elif sub not in _IAC_READS:
         yield _ask("infra-change", f"{cmd.name} {sub} changes real infrastructure".strip())
 
 
+_SCRATCH_ENV = re.compile(r"(^|[^a-z])(preview|pr-?\d+|review|ephemeral|sandbox|dev|test|ci|"
+                          r"e2e|tmp|scratch|feature)([^a-z]|$)", re.I)  # fmt: skip
+_LIVE_ENV = re.compile(r"prod|live|main|master|shared|global|core", re.I)
+
+
+def _scratch_env(args: tuple[str, ...]) -> bool:
+    """The words name only a preview or test environment (``-chdir=infra/preview``,
+    ``-target=module.preview_env``) and nothing that sounds live."""
+    named = [a for a in args if a.startswith(("-chdir", "-target", "-var-file", "--stack"))
+             or not a.startswith("-")]  # fmt: skip
+    return any(_SCRATCH_ENV.search(a) for a in named) and not any(_LIVE_ENV.search(a) for a in args)
+
+
 _CLOUD_READ = re.compile(r"^(describe|list|get|show|ls|head|cat|du|stat|version|help|whoami|"
-                         r"tail|filter-log-events|lookup-events)"
+                         r"tail|filter-log-events|lookup-events|what-if|validate)"
                          r"([-_].*)?$|^(--version|sts|configure)$")  # fmt: skip
 _CLOUD_DESTROY = re.compile(
     r"^(delete-(db-instance|db-cluster|bucket|stack|table|cluster|file-system|repository|"

@@ -11,15 +11,30 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules import credentials
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, requote
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
+from workset.safety.rules.confinement import inside
 from workset.safety.rules.known import subcommand
 from workset.safety.rules.listings import fed_whole_listing
 
 _KUBE_READS = frozenset({"get", "describe", "logs", "top", "explain", "version", "api-resources",
                          "api-versions", "cluster-info", "config", "diff", "auth", "events",
                          "wait", "completion", "kustomize"})  # fmt: skip
+_SCRATCH_NAMESPACE = re.compile(r"(^|[-_])(dev|test|ci|e2e|sandbox|preview|pr-?\d+|local)($|[-_])")
+
+
+def _namespace_scratch(args: tuple[str, ...]) -> bool:
+    """The namespace is named for development or tests (``-n myapp-dev``, ``--namespace=ci``)."""
+    for index, word in enumerate(args):
+        option, equals, value = word.partition("=")
+        if option in ("-n", "--namespace"):
+            value = value if equals else (args[index + 1] if index + 1 < len(args) else "")
+            return bool(_SCRATCH_NAMESPACE.search(value))
+    return False
+
+
 _KUBE_WIDE = frozenset({"namespace", "namespaces", "ns", "node", "nodes", "no", "pv",
                         "persistentvolume", "persistentvolumes", "crd", "crds", "clusterrole",
                         "customresourcedefinition", "clusterrolebinding"})  # fmt: skip
@@ -56,6 +71,7 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         sub in ("get", "describe", "edit")
         and _names_secrets(rest)
         and (sub == "edit" or any(a.startswith(("-o", "--output", "--template")) for a in rest))
+        and (sub != "get" or credentials.shows_values(rest))
     ):
         yield Finding(
             "secret-read",
@@ -67,6 +83,19 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return
     elif sub == "rollout" and rest[:1] and rest[0] in ("status", "history"):
         return  # kubectl rollout status deploy/web: waits and reads
+    elif sub == "exec" and "--" in rest and rest.index("--") + 1 < len(rest):
+        inner = rest[rest.index("--") + 1 :]  # kubectl exec -it deploy/api -- psql -c …
+        yield Nested(requote(inner))  # judged as if run here, like docker exec
+        if not _namespace_scratch(cmd.args()):
+            yield _ask("cluster-change", f"{cmd.name} exec runs a command in a live workload")
+    elif (
+        sub == "cp"
+        and len(rest) >= 2
+        and ":" in rest[-2]
+        and ":" not in rest[-1]
+        and inside(rest[-1], ctx)
+    ):
+        return  # kubectl cp POD:/path ./local: a copy out of the pod (the write is judged)
     elif sub == "port-forward" and not _listens_beyond_loopback(rest):
         return  # a local port that leads to a pod, on 127.0.0.1 only
     elif sub not in _KUBE_READS or (sub == "config" and rest[:1] != ("view",)):

@@ -24,10 +24,10 @@ from workset.safety.rules.listings import fed_whole_listing
 _CONTAINER_READS = frozenset(
     {"ps", "images", "logs", "inspect", "version", "info", "history", "top", "stats", "port",
      "diff", "events", "search", "build", "tag", "ls", "df", "config", "show", "use", "login",
-     "pull"}
+     "pull", "save", "list"}
 )  # fmt: skip
 _GROUPS = frozenset({"image", "container", "volume", "network", "system", "compose",
-                     "buildx", "context", "manifest", "builder", "plugin"})  # fmt: skip
+                     "buildx", "context", "manifest", "builder", "plugin", "machine"})  # fmt: skip
 
 
 # The container engine's own socket: whoever holds it starts containers as root on the host.
@@ -80,6 +80,11 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 yield Nested(requote(_mapped(rest[:image], rest[image + 1 :])))
             return
         yield _ask("container-run", f"{cmd.name} {sub} runs an image with its own code")
+    elif sub == "exec" and (inner := _exec_command(rest, group == "compose")) is not None:
+        if group != "compose" or _own_compose(cmd, ctx):
+            yield Nested(requote(inner))  # psql in the project's db container: judged as psql
+        else:
+            yield _ask("container-change", f"{cmd.name} compose exec runs in another project")
     elif (
         (sub == "prune" and "--volumes" in rest)
         or (group == "volume" and sub == "prune")
@@ -117,6 +122,27 @@ _COMPOSE_LIFECYCLE = frozenset({"down", "stop", "build", "pull", "ps", "logs", "
                                 "top", "images"})  # fmt: skip
 
 
+_EXEC_VALUED = frozenset({"-u", "--user", "-w", "--workdir", "-e", "--env", "--env-file",
+                          "--index", "--detach-keys"})  # fmt: skip
+_EXEC_FLAGS = frozenset({"-i", "-t", "-it", "-ti", "--interactive", "--tty", "-T", "--no-TTY"})
+
+
+def _exec_command(rest: tuple[str, ...], compose: bool) -> list[str] | None:
+    """``docker exec -it db psql -c 'select 1'``: the command run inside the container, judged
+    as if run here (its files are the container's; what it reaches is the same network). None
+    for options that reach further (``--privileged``, ``-d`` leaving it running, root)."""
+    index = 0
+    while index < len(rest) and rest[index].startswith("-"):
+        option = rest[index].split("=", 1)[0]
+        if option in _EXEC_VALUED and "=" not in rest[index]:
+            index += 1
+        elif option not in _EXEC_VALUED and option not in _EXEC_FLAGS:
+            return None
+        index += 1
+    words = list(rest[index + 1 :])
+    return words or None
+
+
 def _own_compose(cmd: Cmd, ctx: Context) -> bool:
     """Compose files and project directory in the workspace, and ``down`` keeping the volumes
     and images (``-v``, ``--rmi all`` delete data and others' images)."""
@@ -141,7 +167,9 @@ _CONFINED_RUN = {"--rm": False, "-i": False, "-t": False, "-it": False, "-ti": F
                  "-e": True, "--env": True, "--env-file": True, "-u": True, "--user": True,
                  "--name": True, "--entrypoint": True, "--platform": True, "--pull": True,
                  "-m": True, "--memory": True, "--cpus": True, "--network": True,
-                 "--net": True, "-l": True, "--label": True, "--tmpfs": True}  # fmt: skip
+                 "--net": True, "-l": True, "--label": True, "--tmpfs": True,
+                 "--userns": True, "--security-opt": True, "--hostname": True,
+                 "--cap-drop": True, "--pids-limit": True}  # fmt: skip
 # What a ``$PWD``-style mount source starts with: the current directory.
 _HERE = re.compile(r"^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`|\.)(?=/|:|$)")
 # An official image (``python:3.12``, ``docker.io/library/node:20``): no other publisher.
@@ -164,6 +192,13 @@ def _confined_run(cmd: Cmd, rest: tuple[str, ...], ctx: Context) -> int | None:
             index += 1
             value = rest[index]
         if option in ("--network", "--net") and value not in ("none", "bridge", "default"):
+            return None
+        if option == "--userns" and value not in ("keep-id", "auto", "nomap", "private"):
+            return None  # podman rootless: the user mapped to the caller, not to root
+        if option == "--security-opt" and value not in (
+            "no-new-privileges",
+            "no-new-privileges:true",
+        ):
             return None
         if option in ("--env-file",) and not paths.in_workspace(ctx.resolve(value), ctx.workspace):
             return None

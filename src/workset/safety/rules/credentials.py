@@ -78,10 +78,25 @@ def printed(cmd: Cmd) -> str | None:
         return f"aws configure get {words[2]}" if _AWS_SECRET_KEY.search(words[2]) else None
     if cmd.name in ("kubectl", "oc") and words[:1] == ["get"] and _names_secret(words[1:]):
         output = any(_KUBE_OUTPUT.match(a) for a in cmd.args())
-        return f"{cmd.name} get secret -o …" if output else None
+        return f"{cmd.name} get secret -o …" if output and shows_values(cmd.args()) else None
     if cmd.name in ("kubectl", "oc") and words[:2] == ["config", "view"] and "--raw" in cmd.args():
         return f"{cmd.name} config view --raw"
     return None
+
+
+def shows_values(args: tuple[str, ...]) -> bool:
+    """The output format of ``kubectl get secret`` prints the secrets' data: not ``-o name``,
+    ``wide`` or columns and templates that select only metadata (``.metadata.name``)."""
+    formats = [args[i + 1] if a in ("-o", "--output", "--template") and i + 1 < len(args)
+               else a.split("=", 1)[1] if a.startswith(("--output=", "--template=")) else
+               a[2:].lstrip("=") for i, a in enumerate(args)
+               if a.startswith(("-o", "--output", "--template"))]  # fmt: skip
+    return any(
+        not (f in ("name", "wide") or (re.match(r"(custom-columns|jsonpath|go-template|template)"
+                                                r"[^=]*=", f) and not re.search(r"\bdata\b|"
+                                                r"stringData|\.\.|\{\.\}|\{\{\s*\.\s*\}\}|\$", f)))
+        for f in formats or ["yaml"]
+    )  # fmt: skip
 
 
 def _names_secret(words: list[str]) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from workset.safety.rules import db_targets
 from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
@@ -45,7 +46,20 @@ def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.name in ("psql", "mysql", "mariadb"):
         yield from shell_escapes(cmd, ctx)
     code = sql_code(cmd)
-    if code is not None and _SQL_DESTROY.search(code):
+    scratch = code is not None and db_targets.scratch(cmd, code)
+    if code is not None and db_targets.ESCALATE.search(code) and not scratch:
+        yield _deny("sql-privilege", f"{cmd.name} raises an account's rights or turns off its "
+                    "second factor", "never grant rights from an agent; ask the owner")  # fmt: skip
+    elif scratch and code is not None and not re.search(r"FLUSHALL", code, re.I):
+        return  # the project's scratch database on this machine: its tests rebuild it
+    elif (
+        code is not None
+        and _SQL_DESTROY.search(code)
+        and db_targets.target(cmd)[0]
+        and not re.search(r"FLUSHALL", code, re.I)  # every database of the server
+    ):
+        yield _ask("sql-write", f"{cmd.name} empties data in a database on this machine")
+    elif code is not None and _SQL_DESTROY.search(code):
         yield _deny(
             "sql-destroy",
             f"{cmd.name} runs {_SQL_DESTROY.search(code).group(0)!r}, which throws away a "  # type: ignore[union-attr]

@@ -17,15 +17,19 @@ from workset.safety import paths
 from workset.safety.rules import (
     applescript,
     build_files,
+    cloud_exposure,
     credentials,
+    db_targets,
     delete,
     dumps,
     editors,
     finders,
     git,
+    guardrails,
     hardening,
     infra,
     interpreters,
+    key_names,
     known,
     known_lists,
     mounts,
@@ -38,6 +42,7 @@ from workset.safety.rules import (
     secrets,
     servers,
     system,
+    windows,
     writes,
 )
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, parse_flags
@@ -85,6 +90,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if not cmd.argv:
         return out
     cmd = program_behind(cmd, ctx)
+    if windows.windows_name(cmd.name) != cmd.name:  # git.exe, powershell.exe from WSL
+        cmd = cmd.with_argv([windows.windows_name(cmd.name), *cmd.args()])
     if cmd.name in ("rimraf", "del-cli"):  # node's rm -rf, with globs
         cmd = _as_rm(cmd)
     if cmd.args() and all(a in HELP for a in cmd.args()) and not cmd.redirects:
@@ -152,7 +159,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.append(shell)
     out.extend(secrets.environment_searched(cmd, ctx))
     read = secrets.secret_words(cmd, ctx)
-    if read:
+    if read and not (key_names.names_only(cmd) and all(known.inside(w, ctx) for w in read)):
         out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
     page = name in NETWORK and public_read(cmd)
@@ -324,6 +331,10 @@ _HANDLERS = _handlers(
     editors.HANDLERS,
     applescript.HANDLERS,
     mounts.HANDLERS,
+    windows.HANDLERS,
+    cloud_exposure.HANDLERS,
+    db_targets.HANDLERS,
+    guardrails.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -63,6 +63,8 @@ def whole_workspace(word: str, ctx: Context) -> bool:
         return True
     if "$" in word:
         return False
+    if re.search(r"[*?\[]", word) and word.rstrip("/") not in ("*", "./*", ".*", "./.*"):
+        return False  # *.tar.gz names some files, not the workspace
     place = ctx.resolve(word)
     root = paths.normalize(ctx.workspace) if ctx.workspace else None
     return place == "." or place == root
@@ -105,7 +107,14 @@ def _sends_workspace(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         for u in stages
         if u.name in _ARCHIVERS and any(whole_workspace(a, ctx) for a in u.args())
     ]
-    if sent or packed:
+    if (sent or packed) and cmd.name in _SOURCES | {"ssh"} and _named_login(cmd):
+        yield Finding(
+            "upload",
+            "ask",
+            f"{cmd.name} copies the whole workspace to an account on a named host; a human "
+            "must confirm the host is the user's",
+        )
+    elif sent or packed:
         what = f"{packed[0]} of the workspace" if packed else sent[0]
         yield Finding(
             "exfiltration",
@@ -114,6 +123,19 @@ def _sends_workspace(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "project off the machine; send only the artifact that is needed, to a host the "
             "user named",
         )
+
+
+_IP_HOST = re.compile(r"^\[?[0-9a-f:.]+\]?$", re.I)
+
+
+def _named_login(cmd: Cmd) -> bool:
+    """``rsync ./ dev@build-box.lan:proj/``: a copy over ssh to an account on a host named, not
+    a bare address (where implants' listeners usually are)."""
+    operands = [a for a in cmd.args() if not a.startswith("-")]
+    target = (operands[0] if cmd.name == "ssh" else operands[-1]) if operands else ""
+    login, at, rest = target.partition("@")
+    host = rest.split(":", 1)[0] if at else ""
+    return bool(login and host) and not _IP_HOST.match(host) and not any(cmd.dynamic)
 
 
 def _anonymous_upload(cmd: Cmd, ctx: Context) -> Iterator[Result]:

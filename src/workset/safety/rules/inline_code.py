@@ -262,7 +262,9 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
         )
     read = _secret_reads(code, program)
     if read:
-        yield secret_read(read, reveals=any(plain_secret(w) for w in _read_calls(code, program)))
+        globbed = [w for w in read if _GLOB.search(w) and plain_secret(w)]  # Dir.glob("~/**/.env*")
+        reveals = any(plain_secret(w) for w in _read_calls(code, program))
+        yield secret_read(read, reveals=reveals or bool(globbed and _READS_FILES.search(code)))
     deleted: list[str] = []
     unresolved = False
     for match in _DELETE.finditer(bare):
@@ -384,6 +386,11 @@ def _read_calls(code: str, program: str) -> list[str]:
         words = call_words(code, match.end(), program, first_only=True) or []
         found += [w.replace(HOME, "~") for w in words]
     return found
+
+
+_GLOB = re.compile(r"[*?\[]")
+_READS_FILES = re.compile(r"\b(read|readFileSync|readFile|read_text|read_bytes|readlines|"
+                          r"file_get_contents|slurp|IO\.read|open)\b")  # fmt: skip
 
 
 def _secret_reads(code: str, program: str) -> list[str]:

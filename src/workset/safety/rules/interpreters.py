@@ -148,6 +148,13 @@ def _stdin_program(
     text = static_output(cmd.upstream)
     if text is not None:
         yield from _code(text, language, cmd.name)
+    elif any(_decoder(c) for c in cmd.upstream):
+        yield Finding(
+            "decoded-code",
+            "deny",
+            f"{cmd.name} runs text decoded on the way (base64, gzip, hex, reversed), which "
+            "only hides what it does; decode it to a file, read it, then run the file",
+        )
     else:
         yield Finding(
             "pipe-to-interpreter",
@@ -155,6 +162,21 @@ def _stdin_program(
             f"{cmd.name} runs whatever the pipe feeds it, which cannot be checked here; "
             "save the script to a file, read it, then run the file",
         )
+
+
+_DECODERS = {"base64": ("-d", "--decode", "-D"), "base32": ("-d", "--decode"),
+             "xxd": ("-r",), "gunzip": (), "zcat": (), "gzip": ("-d", "-dc", "-cd"),
+             "bunzip2": (), "xz": ("-d",), "unxz": (), "rev": (), "uudecode": (),
+             "basenc": ("-d", "--decode")}  # fmt: skip
+
+
+def _decoder(cmd: Cmd) -> bool:
+    """A stage that turns hidden text back into code (``base64 -d``, ``gunzip -c``, ``rev``)."""
+    flags = _DECODERS.get(cmd.name)
+    if flags is None:
+        return cmd.name == "openssl" and "-d" in cmd.args() and cmd.args()[:1] in (
+            ("enc",), ("base64",))  # fmt: skip
+    return not flags or any(a in flags for a in cmd.args())
 
 
 def _stdin_file(

@@ -32,15 +32,18 @@ from collections.abc import Callable
 from workset.safety import paths
 from workset.safety.rules import (
     clones,
+    guardrails,
     known_archives,
     known_data,
     known_tools,
     network,
     option_commands,
+    platform_reads,
     resources,
     scanners,
     system,
     typosquat,
+    windows,
 )
 from workset.safety.rules.base import (
     Cmd,
@@ -83,7 +86,9 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
         )
     if cmd.args() and all(a in HELP for a in cmd.args()):
         return None  # only prints its help or version
-    if name in JUDGED_BY_FAMILY or MKFS.match(name):
+    if guardrails.config_read(cmd):
+        return None  # yarn config get …, keytool -list: settings printed
+    if name in JUDGED_BY_FAMILY or name in windows.HANDLERS or MKFS.match(name):
         return None  # their rules ask for everything but reads (rules.infra, rules.writes)
     if is_python(name):
         return _interpreter(cmd, ctx)
@@ -98,6 +103,9 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
         return check(cmd, ctx)
     if system.simulated(cmd) or system.declared_install(cmd, ctx):
         return None
+    scoped = _workspace_scoped(cmd)
+    if scoped is not None:
+        return vouch(scoped, ctx)  # pnpm -r run build, yarn workspace web test: in each package
     allowed = SUBCOMMANDS.get(name)
     if name == "git" and subcommand(cmd)[0] == "secrets":
         return scanners.git_secrets(subcommand(cmd)[1])
@@ -110,6 +118,37 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
         what = f"{name} {sub}" if sub else name
         return unknown_program(what, " (its subcommand is not one known to be safe)")
     return unknown_program(cmd.argv[0])
+
+
+_SCOPE_VALUED = frozenset({"--filter", "-F", "-C", "--dir", "--prefix", "-w", "--workspace"})
+_SCOPE_FLAGS = frozenset({"-r", "--recursive", "--parallel", "--stream", "-ws", "--workspaces",
+                          "--if-present", "--include-workspace-root", "-W", "-A",
+                          "--all"})  # fmt: skip
+
+
+def _workspace_scoped(cmd: Cmd) -> Cmd | None:
+    """``pnpm -r --filter web run build``, ``yarn workspace web test``, ``npm -w web test``:
+    the same subcommand in the project's own packages, without the words that pick them."""
+    if cmd.name not in ("npm", "pnpm", "yarn") or any(cmd.dynamic):
+        return None
+    args = list(cmd.args())
+    if cmd.name == "yarn" and args[:1] == ["workspace"] and len(args) > 2:
+        return cmd.with_argv([cmd.name, *args[2:]])
+    if cmd.name == "yarn" and args[:2] == ["workspaces", "foreach"]:
+        rest = [a for a in args[2:] if a not in _SCOPE_FLAGS]
+        return cmd.with_argv([cmd.name, *rest]) if rest else None
+    kept: list[str] = []
+    skip = changed = False
+    for word in args:
+        if skip:
+            skip = False
+        elif word in _SCOPE_VALUED:
+            skip = changed = True
+        elif word in _SCOPE_FLAGS or word.startswith(("--filter=", "--dir=", "--workspace=")):
+            changed = True
+        else:
+            kept.append(word)
+    return cmd.with_argv([cmd.name, *kept]) if changed and kept else None
 
 
 def _read_only(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -289,9 +328,10 @@ _RUNNER_PROJECT = frozenset({"tsc", "eslint", "prettier", "jest", "vitest", "moc
                              "biome", "tailwindcss", "postcss", "babel", "svelte-check",
                              "vue-tsc", "ava", "c8", "nyc", "markdownlint", "depcheck", "knip",
                              "tsup", "typedoc", "lint-staged", "husky", "nx", "turbo", "next",
-                             "nuxt", "astro", "ng", "storybook"})  # fmt: skip
+                             "nuxt", "astro", "ng", "storybook", "prisma",
+                             "drizzle-kit"})  # fmt: skip
 _RUNNER_EFFECTS = frozenset({"install", "publish", "deploy", "release", "login", "logout",
-                             "upload"})  # fmt: skip
+                             "upload", "reset", "push"})  # fmt: skip
 
 
 def _tool_runner(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -362,6 +402,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     "ssh": _network_client,  # ssh -G only prints its settings; any other call asks as network
     "cpio": known_archives.cpio,
     **known_tools.VOUCHERS,
+    **platform_reads.VOUCHERS,
     **known_data.VOUCHERS,
     **scanners.VOUCHERS,
     **resources.VOUCHERS,

@@ -40,6 +40,15 @@ def sqlite_destroy(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
 def sqlite(cmd: Cmd, ctx: Context) -> Finding | None:
     _, operands = parse_flags(cmd.args())
     sql = " ".join(w for _, w in operands[1:]).upper()
+    own = (
+        bool(operands)
+        and not cmd.is_dynamic(operands[0][0])
+        and operands[0][1] != ":memory:"
+        and inside(operands[0][1], ctx)
+        and not re.search(r"\bATTACH\b|\bVACUUM\s+INTO\b|^\s*\.", sql)
+    )
+    if own and sql:
+        return None  # a database file of the workspace: changing it is changing a project file
     if re.search(r"\b(DROP|DELETE|UPDATE|INSERT|ALTER|CREATE|REPLACE|ATTACH|VACUUM)\b", sql):
         return Finding(
             "sql-write",

@@ -20,6 +20,7 @@ BUILTINS = frozenset(
 )  # fmt: skip
 READ_ONLY = frozenset(
     {
+        "getenforce", "sestatus", "pip-audit", "osv-scanner",
         "ls", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ag",
         "ack", "find", "fd", "tree", "stat", "file", "du", "df", "which", "whereis", "whatis",
         "date", "cal", "uname", "whoami", "id", "groups", "printenv", "env", "ps", "pgrep",
@@ -51,6 +52,7 @@ WRITERS = frozenset(
 PROJECT = frozenset(
     {
         "make", "gmake", "cmake", "ninja", "meson", "pytest", "py.test", "tox", "nox", "ruff",
+        "msbuild", "just", "task", "mage",
         "black", "isort", "flake8", "pylint", "mypy", "pyright", "bandit", "coverage",
         "pre-commit", "tsc", "jest", "vitest", "mocha", "eslint", "prettier", "rustc",
         "rustfmt", "gofmt", "javac", "java", "mvn", "gradle", "gcc", "g++", "cc", "c++",
@@ -66,6 +68,11 @@ PROJECT = frozenset(
 )  # fmt: skip
 # Subcommands that only read, or only change the project in the workspace.
 SUBCOMMANDS: dict[str, frozenset[str]] = {
+    "direnv": frozenset({"status", "version"}),
+    "asdf": frozenset({"current", "list", "version", "where", "which", "info"}),
+    "mise": frozenset({"ls", "list", "current", "doctor", "which", "where", "version"}),
+    "security": frozenset({"find-certificate", "list-keychains", "show-keychain-info",
+                           "verify-cert", "dump-trust-settings", "default-keychain"}),
     "git": frozenset(
         {
             "status", "log", "diff", "show", "branch", "tag", "remote", "config", "rev-parse",
@@ -162,6 +169,9 @@ OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "kubectl": ("-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"),
     "helm": ("-n", "--namespace", "--kube-context"),
     "terraform": ("-chdir",),
+    "tofu": ("-chdir",),
+    "podman": ("--connection", "-c", "--url", "--log-level", "--root", "--runroot"),
+    "oc": ("-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"),
     **dict.fromkeys(_SYSTEMD_TOOLS, _SYSTEMD_OPTIONS),
 }
 WRITING_FLAGS: dict[str, tuple[str, ...]] = {

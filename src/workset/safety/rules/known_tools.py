@@ -81,8 +81,12 @@ def _ssh_add(cmd: Cmd, ctx: Context) -> Finding | None:
 def _port_check(cmd: Cmd, ctx: Context) -> Finding | None:
     """nc -z localhost PORT only tries to connect; anything else of nc is not vouched for."""
     scan = any(re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", a) for a in cmd.args())
-    hosts = [a for a in cmd.args() if not a.startswith("-")][:1]
-    if scan and hosts in (["localhost"], ["127.0.0.1"], ["::1"]) and not cmd.redirects:
+    args = cmd.args()
+    valued = ("-w", "-p", "-s", "-i", "-q", "-W", "-x", "-X", "-I", "-O", "-T")
+    hosts = [a for i, a in enumerate(args) if not a.startswith("-")
+             and (i == 0 or args[i - 1] not in valued)][:1]  # fmt: skip
+    quiet = all(t.isdigit() or t == "/dev/null" for _, t in cmd.redirects)
+    if scan and hosts in (["localhost"], ["127.0.0.1"], ["::1"]) and quiet:
         return None
     return unknown_program(cmd.argv[0])
 

@@ -99,7 +99,9 @@ def local_only(cmd: Cmd) -> bool:
     what :func:`~workset.safety.rules.loopback.harmless_payload` shows harmless."""
     if cmd.name in ("nc", "ncat", "netcat") and any(re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", a)
                                                     for a in cmd.args()):  # fmt: skip
-        hosts = [a for a in cmd.args() if not a.startswith("-")][:1]
+        args = cmd.args()
+        hosts = [a for i, a in enumerate(args) if not a.startswith("-")
+                 and (i == 0 or args[i - 1] not in _NC_VALUED)][:1]  # fmt: skip
         return bool(hosts) and LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
     if cmd.name == "rclone":
         return not any(":" in a for a in cmd.args() if not a.startswith("-"))  # remote:path
@@ -115,6 +117,7 @@ def local_only(cmd: Cmd) -> bool:
 
 
 _HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh"})
+_NC_VALUED = frozenset({"-w", "-p", "-s", "-i", "-q", "-W", "-x", "-X", "-I", "-O", "-T"})
 
 
 # gh/glab calls that only read the user's own forge account (as ``git fetch`` reads it):
@@ -195,7 +198,7 @@ def reverse_shell(cmd: Cmd, ctx: Context) -> Finding | None:
         hit = f"{name} -e hands a shell to the other end"
     elif name == "socat" and any(re.search(r"(exec|system):", a, re.I) for a in args):
         hit = "socat connects a program to the network"
-    elif name in ("nc", "ncat", "netcat", "telnet", "socat") and any(
+    elif (name in ("nc", "ncat", "netcat", "telnet", "socat") or args[:1] == ("s_client",)) and any(
         unwrap(c, []).name in shells for c in cmd.upstream
     ):
         hit = f"a shell's output piped into {name}"

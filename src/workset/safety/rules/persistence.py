@@ -28,7 +28,7 @@ _PLACES = re.compile(
     r"(^~|^/Library)/Library/Launch(Agents|Daemons)(/|$)|^/Library/Launch(Agents|Daemons)(/|$)|"
     r"^~/\.local/bin(/|$)|^~/\.ssh/rc$|^/etc/ssh/sshrc$|^~/\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|"
     r"zlogin|config/fish/config\.fish|xprofile|xinitrc)$|^/etc/(bash\.bashrc|profile|"
-    r"environment|ld\.so\.preload)$"
+    r"environment|ld\.so\.preload)$|/Start Menu/Programs/Startup(/|$)"
 )
 _SERVICE_CHANGES = frozenset({"enable", "start", "restart", "reload", "daemon-reload", "mask",
                               "unmask", "link", "edit", "set-property", "preset", "revert",

@@ -70,6 +70,8 @@ def public_read(cmd: Cmd) -> bool:
     """``cmd`` only reads a public page (or name) whose whole request is literal."""
     if any(cmd.dynamic) or any(cmd.process) or cmd.stdin_inner or cmd.stdin_dynamic:
         return False
+    if cmd.name == "openssl":
+        return _handshake(cmd)
     if any(op.startswith("<") for op, _ in cmd.redirects):
         return False
     if cmd.name in _HTTP:
@@ -156,6 +158,34 @@ def _name_lookup(cmd: Cmd) -> bool:
     if cmd.name.startswith("ping") and not counted:
         return False  # pings without end
     return len(names) == 1 and _plain_name(names[0])
+
+
+_SILENT = frozenset({"-servername", "-connect", "-showcerts", "-brief", "-verify_return_error",
+                     "-status", "-tls1_2", "-tls1_3", "-CAfile", "-verify", "-alpn"})  # fmt: skip
+
+
+def _handshake(cmd: Cmd) -> bool:
+    """``openssl s_client -connect host:443 </dev/null``: a TLS handshake that sends nothing
+    (its input is empty, or a bare ``echo``) reads the host's public certificate."""
+    args = cmd.args()
+    empty = ("<", "/dev/null") in cmd.redirects or (
+        bool(cmd.upstream)
+        and all(u.argv in (("echo",), ("true",), (":",), ("printf", "")) for u in cmd.upstream)
+    )  # echo | openssl s_client …: a newline is all it sends
+    if args[:1] != ("s_client",) or not empty:
+        return False
+    if any(op.startswith("<") and t != "/dev/null" for op, t in cmd.redirects):
+        return False
+    options = [a for a in args[1:] if a.startswith("-")]
+    values = [a for i, a in enumerate(args[1:], 1) if not a.startswith("-")
+              and args[i - 1] in ("-connect", "-servername")]  # fmt: skip
+    hosts = [v.rsplit(":", 1)[0] for v in values]
+    return (
+        bool(hosts)
+        and all(o in _SILENT or (o.startswith("-") and o[1:].isdigit()) for o in options)
+        and all(_plain_name(h) for h in hosts)
+        and len(values) == len(args) - 1 - len(options)
+    )
 
 
 def _plain_name(name: str) -> bool:

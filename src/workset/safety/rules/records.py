@@ -20,7 +20,11 @@ HISTORY_FILE = re.compile(
     r"(^|/)nushell/history\.(txt|sqlite3)$|(^|/)atuin/history\.db$|"
     r"(^|/)ConsoleHost_history\.txt$|(^|/)\.(bash|zsh)_sessions(/|$)"
 )
-_SYSTEM_RECORD = re.compile(r"^/var/log/.|^/(var/)?run/utmp$")
+_SYSTEM_RECORD = re.compile(
+    r"^/var/log/.|^/(var/)?run/utmp$|"
+    r"^~/\.(local/state|local/share|config|cache)/[^/]+/(audit|logs?)(/|$)"
+)
+# (the last: an agent's or tool's own audit log kept in the home, ~/.local/state/agent/audit)
 
 
 def erases_record(path: str, ctx: Context) -> bool:

@@ -37,7 +37,7 @@ _SECRET_FILE = re.compile(
     r")$"
 )
 _PUBLIC = re.compile(
-    r"\.(pub|pem\.pub)$|(^|/)([^/]*(cert|chain|crt|bundle)[^/]*|ca)\.pem$|(^|/)(known_hosts|authorized_keys)$|\.env\.[a-z]*example"
+    r"\.(pub|pem\.pub)$|(^|/)([^/]*(cert|chain|crt|bundle)[^/]*|([^/]*[-_.])?ca)\.pem$|(^|/)(known_hosts|authorized_keys)$|\.env\.[a-z]*example"
 )
 _SECRET_DIRS = frozenset(
     {
@@ -92,6 +92,11 @@ def is_secret(word: str) -> bool:
     text = word.split("=", 1)[-1].lstrip("@<")
     if not text or text.startswith("-"):
         return False
+    if _GLOB.search(text):  # ~/**/.env*, ~/.ssh/*: what the pattern can match
+        base = text.rsplit("/", 1)[-1]
+        tree = paths.normalize(text) + "/"
+        if names_secret(base) or tree.startswith(_SECRET_TREES) or tree == "/etc/ssl/private/":
+            return True
     path = paths.normalize(text)
     if _PUBLIC.search(path):
         return False
@@ -148,7 +153,18 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
 _SECRET_SAMPLES = ("id_rsa", "id_ed25519", ".env", ".env.production", "credentials", ".netrc",
                    "server.pem", "server.key", ".bash_history", ".git-credentials",
                    "secrets.yml", "terraform.tfstate", ".pgpass")  # fmt: skip
-_PLAIN_SAMPLES = ("main.py", "README.md", "index.js", "notes.txt", "Makefile")
+_PLAIN_SAMPLES = ("main.py", "README.md", "index.js", "notes.txt", "Makefile", "config.yml",
+                  "data.json", "pyproject.toml", "app.log")  # fmt: skip
+_GLOB = re.compile(r"[*?\[]")
+
+
+def names_secret(pattern: str) -> bool:
+    """The file-name pattern matches a key or credential file's name and no ordinary one's."""
+    return any(fnmatch.fnmatchcase(s, pattern) for s in _SECRET_SAMPLES) and not any(
+        fnmatch.fnmatchcase(s, pattern) for s in _PLAIN_SAMPLES
+    )
+
+
 _NAME_OPTIONS = frozenset({"-name", "-iname", "-path", "-ipath", "-regex", "-g", "--glob"})
 _LISTERS = frozenset({"find", "fd", "ls", "locate", "mlocate", "plocate"})
 
@@ -199,9 +215,7 @@ def listing_secret(cmd: Cmd, ctx: Context) -> str | None:
         operands = operands[1:] if cmd.name == "fd" else []
     for pattern in patterns:
         base = pattern.rsplit("/", 1)[-1]
-        if any(fnmatch.fnmatchcase(s, base) for s in _SECRET_SAMPLES) and not any(
-            fnmatch.fnmatchcase(s, base) for s in _PLAIN_SAMPLES
-        ):
+        if names_secret(base):
             return f"files named {pattern!r} that {cmd.name} finds"
     roots = [a for a in operands if not a.startswith(("(", "!"))] if cmd.name != "ls" else operands
     for root in roots:
@@ -314,6 +328,8 @@ def plain_secret(word: str, ctx: Context | None = None) -> bool:
         return False
     if _SYSTEM_SECRETS.match(place) or place.rstrip("/") in _KEY_TREES:
         return True
+    if _GLOB.search(text) and text.startswith(("/", "~")) and names_secret(text.split("/")[-1]):
+        return True  # ~/**/.env*: every such file of the home
     if place != text.rstrip("/") and text.startswith(("/", "~")) and _SECRET_FILE.search(text):
         return not _PUBLIC.search(text)  # ~/.mozilla/firefox/*.default/logins.json: a glob
     return bool(_SECRET_FILE.search(place) or _CREDENTIAL_STORE.match(place))

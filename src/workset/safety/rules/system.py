@@ -108,6 +108,16 @@ _INSTALLERS = {
 }
 
 
+def _verb_first(args: tuple[str, ...], verb: str) -> bool:
+    """``verb`` is the subcommand: only options (and their values) come before it, so ``pipx
+    run pre-commit install`` is pre-commit's install, not pipx's."""
+    if not verb or verb not in args:
+        return False
+    before = args[: args.index(verb)]
+    return all(w.startswith("-") or (i and before[i - 1].startswith("-"))
+               for i, w in enumerate(before))  # fmt: skip
+
+
 def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     name = cmd.name
@@ -121,7 +131,10 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif name == "pacman":
         hit = any(re.fullmatch(r"-S[yu]*", a) is not None for a in args)
     else:
-        hit = _INSTALLERS.get(name, "") in args or (name.startswith("pip") and "install" in args)
+        sub = args[1:] if name == "uv" and args[:1] in (("pip",), ("tool",)) else args
+        hit = _verb_first(sub, _INSTALLERS.get(name, "")) or (
+            name.startswith("pip") and _verb_first(args, "install")
+        )
         hit = hit or (name in ("uv", "poetry", "pdm") and args[:1] == ("add",))
     yield from _squatted(cmd)
     builds = name.startswith("pip") and bool({"wheel", "download"} & set(args))
@@ -166,9 +179,14 @@ def _archive_urls(args: tuple[str, ...]) -> list[str]:
     """Packages named by the address of an archive (not a VCS checkout, not an index)."""
     found: list[str] = []
     skip = False
-    for word in args:
+    for index, word in enumerate(args):
         if skip:
             skip = False
+        elif word in ("-r", "--requirement", "-c", "--constraint") and re.match(
+            r"^https?://", args[index + 1] if index + 1 < len(args) else ""
+        ):
+            found.append(args[index + 1])  # a dependency list fetched now: unreviewed
+            skip = True
         elif word in _VALUED:
             skip = True
         elif _ARCHIVE_URL.match(word.split("@", 1)[-1].strip()) and not word.startswith("git+"):
@@ -351,7 +369,10 @@ def _project_files_only(cmd: Cmd, ctx: Context, popular: frozenset[str] = frozen
         if _bare(word, node=False) in popular and not cmd.is_dynamic(index):
             operands += 1  # a popular package by name, into the workspace's own venv
             continue
-        if cmd.is_dynamic(index) or not _local_path(word, ctx) or ctx.wrote(word):
+        listed = args[index - 2] in ("-r", "--requirement", "-c", "--constraint")
+        bare = listed and not re.match(r"^([/~$.]|\w+://)", word)  # -r requirements.lock
+        local = _local_path("./" + word if bare else word, ctx)
+        if cmd.is_dynamic(index) or not local or ctx.wrote(word):
             return False
         operands += 1
     return operands > 0

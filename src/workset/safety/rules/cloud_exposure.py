@@ -1,0 +1,89 @@
+"""Cloud changes that open an account to everyone, across ``aws``, ``gcloud``, ``gsutil``, ``az``.
+
+Whatever the provider, four shapes are denied: an administrator's rights handed out
+(``AdministratorAccess``, ``roles/owner``, ``--role Owner``, a policy allowing ``"Action":
+"*"``); a login, database or every port opened to the whole internet (``0.0.0.0/0``, ``::/0``,
+``*`` with port 22, 3389, 5432…); storage made public (``allUsers``, ``public-read``, the
+public-access block switched off); the audit trail stopped or deleted (``cloudtrail
+stop-logging``, a log sink deleted, GuardDuty removed). Other changes are judged by
+:mod:`~workset.safety.rules.cloud` (they ask).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety.rules.base import Cmd, Context, Handler, Result
+from workset.safety.rules.base import deny_finding as _deny
+
+_ADMIN = re.compile(
+    r"AdministratorAccess|IAMFullAccess|PowerUserAccess|roles/(owner|editor|"
+    r"iam\.\w*admin\w*|resourcemanager\.\w*admin\w*)|^owner$|^user access administrator$|"
+    r"\"Action\"\s*:\s*\"\*\"",
+    re.IGNORECASE,
+)
+_ROLE_OPTIONS = ("--policy-arn", "--role", "--policy-document", "--member")
+_WORLD = re.compile(r"(^|[=,\s'\"])(0\.0\.0\.0/0|::/0|\*|internet|any)($|[,\s'\"}\]])", re.I)
+_ADMIN_PORTS = re.compile(r"(^|[^\d])(22|23|3389|5432|3306|1433|6379|27017|9200|5900|2375|"
+                          r"2376|445|11211)($|[^\d])|^-1$|IpProtocol=-1|^all$|^\*$|tcp:0-65535|^0-65535$",
+                          re.I)  # fmt: skip
+_OPENERS = re.compile(r"authorize-security-group-ingress|firewall-rules|nsg|security-group-rule|"
+                      r"modify-security-group-rules", re.I)  # fmt: skip
+_PUBLIC = re.compile(r"allUsers|allAuthenticatedUsers|public-read(-write)?$|"
+                     r"--public-access\s*(blob|container)|BlockPublic\w*=false", re.I)  # fmt: skip
+_AUDIT = re.compile(
+    r"^(stop-logging|delete-trail|delete-detector|disable-organization-admin-account|"
+    r"delete-flow-logs|delete-configuration-recorder|stop-configuration-recorder)$"
+)
+
+
+def exposure(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = cmd.args()
+    words = [a for a in args if not a.startswith("-")]
+    text = " ".join(args)
+    grants = [v for i, a in enumerate(args) for v in _values(args, i, a, _ROLE_OPTIONS)]
+    if any(_ADMIN.search(v) for v in grants) or (
+        ("attach" in text or "add-iam-policy-binding" in text or "role assignment" in text)
+        and _ADMIN.search(text)
+    ):
+        yield _deny("cloud-admin-grant", f"{cmd.name} {' '.join(words[:2])} hands out an "
+                    "administrator's rights", "grant the narrow role the task needs, or ask "
+                    "the account's owner")  # fmt: skip
+    elif _OPENERS.search(text) and _WORLD.search(text) and _ports_open(args):
+        yield _deny("cloud-world-open", f"{cmd.name} {' '.join(words[:2])} opens a login, "
+                    "database or every port to the whole internet", "allow only the "
+                    "addresses that need it")  # fmt: skip
+    elif _PUBLIC.search(text) and not re.search(r"\b(get|describe|list|show)\b", words[1:2][0]
+                                                if words[1:2] else ""):  # fmt: skip
+        yield _deny("cloud-public-storage", f"{cmd.name} {' '.join(words[:2])} makes storage "
+                    "readable by anyone", "share with named accounts")  # fmt: skip
+    elif (
+        any(_AUDIT.match(w) for w in words[:3])
+        or ("sinks" in words and "delete" in words)
+        or ("diagnostic-settings" in words and "delete" in words)
+    ):
+        yield _deny("cloud-audit-off", f"{cmd.name} {' '.join(words[:2])} stops or deletes the "
+                    "account's audit trail", "an agent never turns off auditing")  # fmt: skip
+
+
+def _values(args: tuple[str, ...], index: int, word: str, options: tuple[str, ...]) -> list[str]:
+    option, equals, value = word.partition("=")
+    if option not in options:
+        return []
+    if equals:
+        return [value]
+    return [args[index + 1]] if index + 1 < len(args) else []
+
+
+def _ports_open(args: tuple[str, ...]) -> bool:
+    ports = [v for i, a in enumerate(args) for v in _values(args, i, a, (
+        "--port", "--ports", "--allow", "--rules", "--destination-port-ranges",
+        "--destination-port-range", "--ip-permissions", "--protocol"))]  # fmt: skip
+    ports += [a for a in args if "FromPort" in a or "IpProtocol" in a]
+    return not ports or any(
+        _ADMIN_PORTS.search(p) or p in ("all", "-1", "*") for v in ports for p in v.split(",")
+    )
+
+
+HANDLERS: dict[str, Handler] = {n: exposure for n in ("aws", "gcloud", "gsutil", "az")}

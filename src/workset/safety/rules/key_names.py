@@ -1,0 +1,46 @@
+"""Reads of a secret file that print no secret: counts, a yes or no, or only the keys' names.
+
+``grep -c API_KEY .env``, ``grep -q '^DATABASE_URL=' .env``, ``cut -d= -f1 .env``, ``awk -F=
+'{print $1}' .env``, ``sed 's/=.*//' .env``, ``grep -o '^[A-Z_]*' .env.local`` and ``wc -l``
+tell which settings exist, never their values, so on the workspace's own files (``.env``,
+``.env.local``) they run where reading the file would ask; elsewhere (``~/.bash_history``)
+reading at all still asks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from workset.safety.rules.base import Cmd, option_value
+
+# A -o pattern that stops before the value: anchored, made of character classes and word
+# characters that cannot match "=" (``^[A-Z_]*``, ``^[^=]+``), ending at most with "=".
+_NAME_PATTERN = re.compile(r"^\^((\[\^?[^\]=]*\]|\[\^=\]|\\w|[A-Za-z0-9_])[*+?]?)+=?$")
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
+
+
+def names_only(cmd: Cmd) -> bool:
+    """``cmd`` prints at most counts, match/no-match or the names of keys of what it reads."""
+    args = cmd.args()
+    letters = {c for a in args if re.fullmatch(r"-[a-zA-Z]+", a) for c in a[1:]}
+    if cmd.name in _GREPS:
+        if letters & {"c", "q"} or {"--count", "--quiet"} & set(args):
+            return True  # not -l: the names it lists can feed xargs cat
+        patterns = [a for a in args if not a.startswith("-")][:1]
+        return "o" in letters and bool(patterns) and bool(_NAME_PATTERN.match(patterns[0]))
+    if cmd.name == "cut":
+        delimiter = option_value(args, ("-d", "--delimiter")) or next(
+            (a[2:] for a in args if a.startswith("-d") and len(a) > 2), None
+        )
+        field = option_value(args, ("-f", "--fields")) or next(
+            (a[2:] for a in args if a.startswith("-f") and len(a) > 2), None
+        )
+        return delimiter == "=" and field == "1"
+    if cmd.name in ("awk", "gawk", "mawk"):
+        programs = [a for a in args if not a.startswith("-")][:1]
+        separator = "-F=" in args or option_value(args, ("-F",)) == "="
+        return separator and programs == ["{print $1}"]
+    if cmd.name == "sed":
+        scripts = [a for a in args if not a.startswith("-")][:1]
+        return scripts in (["s/=.*//"], ["s/=.*$//"])
+    return cmd.name == "wc"
