@@ -30,13 +30,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tool_catalog import DATA, EXPANSIONS, NEEDS, load_catalog, split
+from tool_catalog import NEEDS, expanded_index, split
 from tool_needs import MemoEmbedder
 
 from workset.discovery import SearchConfig, ToolIndex
 from workset.discovery.adapter import AdapterSettings, adapted_cosines, fit_adapter, prototypes
 from workset.discovery.decision import FEATURES, STATED, features
-from workset.discovery.expansions import requests_by_key
 from workset.discovery.needs import Need, read_needs
 from workset.retrieval import Embedder
 from workset.retrieval.ranking import fuse_ranks, fuse_weighted
@@ -50,15 +49,8 @@ def main() -> None:
     parser.add_argument("--extra", type=Path, help="more tune needs, e.g. the t2- needs")
     parser.add_argument("--store", type=Path, help="the index's vector file")
     args = parser.parse_args()
-    servers, descriptions = load_catalog(DATA)
     embedder = MemoEmbedder(Embedder.load())
-    index = ToolIndex.build(
-        servers,
-        embedder,
-        descriptions=descriptions,
-        expansions=requests_by_key(EXPANSIONS),
-        store=args.store,
-    )
+    index = expanded_index(args.store, embedder)
     tune = split(read_needs(NEEDS))["tune"]
     extra = read_needs(args.extra) if args.extra else []
     lab = Lab(index, embedder)

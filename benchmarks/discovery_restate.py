@@ -27,17 +27,15 @@ from pathlib import Path
 import anyio
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tool_catalog import DATA, EXPANSIONS, NEEDS, STATED_REFUSE_AT_MOST, load_catalog, split
-from tool_needs import KS, MemoEmbedder, fit, hit_rates, hit_table, hits, not_found
+from tool_catalog import NEEDS, STATED_REFUSE_AT_MOST, expanded_index, split
+from tool_needs import KS, fit, hit_rates, hit_table, hits, not_found
 
-from workset.discovery import SearchConfig, ToolIndex
+from workset.discovery import SearchConfig
 from workset.discovery.decision import USED
-from workset.discovery.expansions import requests_by_key
 from workset.discovery.needs import Need, read_needs
 from workset.discovery.restate import Restatements
 from workset.errors import ModelError
 from workset.models.embedded import EmbeddedModel
-from workset.retrieval import Embedder
 
 HERE = Path(__file__).resolve().parent
 # The share of answerable tuning needs the RESTATED decision may refuse (chosen on tune: at 3 %
@@ -66,15 +64,7 @@ def main() -> None:
     chosen = {n: h for n, h in halves.items() if args.split in (n, "both")}
     restated, seconds = anyio.run(_restate, args, path, chosen)
 
-    servers, descriptions = load_catalog(DATA)
-    embedder = MemoEmbedder(Embedder.load())
-    index = ToolIndex.build(
-        servers,
-        embedder,
-        descriptions=descriptions,
-        expansions=requests_by_key(EXPANSIONS),
-        store=args.store,
-    )
+    index = expanded_index(args.store)
 
     def also(need: str) -> tuple[str, ...]:
         text = restated.get(need)

@@ -26,13 +26,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tool_catalog import DATA, EXPANSIONS, NEEDS, load_catalog, split
+from tool_catalog import NEEDS, expanded_index, split
 from tool_needs import MemoEmbedder, hit_rates
 
 from workset.discovery import SearchConfig, ToolIndex
 from workset.discovery.decision import FEATURES, features
 from workset.discovery.documents import tool_document
-from workset.discovery.expansions import requests_by_key
 from workset.discovery.needs import read_needs
 from workset.discovery.restate import read_restatements, restatement_key
 from workset.retrieval import Embedder
@@ -49,15 +48,8 @@ parser.add_argument(
 parser.add_argument("--store", type=Path, help="the index's vector file (kept between runs)")
 args = parser.parse_args()
 WHAT = args.what
-servers, descriptions = load_catalog(DATA)
 embedder = MemoEmbedder(Embedder.load())
-index = ToolIndex.build(
-    servers,
-    embedder,
-    descriptions=descriptions,
-    expansions=requests_by_key(EXPANSIONS),
-    store=args.store,
-)
+index = expanded_index(args.store, embedder)
 halves = split(read_needs(NEEDS))
 needs = halves[args.split] + (read_needs(args.extra) if args.extra else [])
 known = read_restatements(args.restated)

@@ -28,17 +28,15 @@ from pathlib import Path
 import anyio
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tool_catalog import DATA, EXPANSIONS, NEEDS, load_catalog, split
-from tool_needs import KS, MemoEmbedder
+from tool_catalog import NEEDS, expanded_index, split
+from tool_needs import KS
 
 from workset.discovery import Match, ToolIndex
-from workset.discovery.expansions import requests_by_key
 from workset.discovery.needs import Need, read_needs
 from workset.discovery.restate import read_restatements, restatement_key
 from workset.discovery.verify import Checking, Verdicts, promoted, verdict_found
 from workset.errors import ModelError
 from workset.models.embedded import EmbeddedModel
-from workset.retrieval import Embedder
 
 HERE = Path(__file__).resolve().parent
 BANDS = ("name", "paraphrase", "hard")
@@ -140,14 +138,7 @@ def main() -> None:
 
     path = args.file or HERE / "data" / "needs" / f"verified-{args.model}.jsonl"
     halves = {n: h for n, h in split(read_needs(NEEDS)).items() if args.split in (n, "both")}
-    servers, descriptions = load_catalog(DATA)
-    index = ToolIndex.build(
-        servers,
-        MemoEmbedder(Embedder.load()),
-        descriptions=descriptions,
-        expansions=requests_by_key(EXPANSIONS),
-        store=args.store,
-    )
+    index = expanded_index(args.store)
     cases, seconds = anyio.run(_cases, args, path, index, halves)
     phrasing = f", + restatements of {args.restated}" if args.restated else ", as stated"
     print(f"verdicts by {args.model} in {path}; top {args.depth} tools per need{phrasing}")

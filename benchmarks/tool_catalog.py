@@ -208,6 +208,19 @@ def tune(index: ToolIndex, needs: Sequence[Need]) -> tuple[SearchConfig, list[st
     return best, lines
 
 
+def expanded_index(store: Path | None = None, embedder: MemoEmbedder | None = None) -> ToolIndex:
+    """The LiveMCPBench catalog's index as the benchmarks search it: the default index with
+    the committed example requests, its vectors kept in ``store``."""
+    servers, descriptions = load_catalog(DATA)
+    return ToolIndex.build(
+        servers,
+        embedder or MemoEmbedder(Embedder.load()),
+        descriptions=descriptions,
+        expansions=requests_by_key(EXPANSIONS),
+        store=store,
+    )
+
+
 def split(needs: Sequence[Need]) -> dict[str, list[Need]]:
     return {
         "tune": [n for n in needs if n.split == "tune"],
