@@ -62,10 +62,11 @@ def _livemcpbench() -> Path:
     raise SystemExit("shared/data/livemcpbench/tools.json not found (LiveMCPBench's tools)")
 
 
-def livemcp_tools(*, skip_opening: bool = False) -> dict[bool, list[list[str]]]:
-    """LiveMCPBench's real tools, all benign, as sentence lists, by half: ``True`` (train: the
-    servers whose sha256 of the name is even) and ``False`` (calibration: the others)."""
-    out: dict[bool, list[list[str]]] = {True: [], False: []}
+def livemcp_tools(*, skip_opening: bool = False, raw: bool = False) -> dict[bool, list[Any]]:
+    """LiveMCPBench's real tools, all benign, as sentence lists (``raw``: as tools), by half:
+    ``True`` (train: the servers whose sha256 of the name is even) and ``False``
+    (calibration: the others)."""
+    out: dict[bool, list[Any]] = {True: [], False: []}
     for entry in json.loads(_livemcpbench().read_text("utf-8")):
         for server, listing in (entry.get("tools") or {}).items():
             half = hashlib.sha256(server.encode()).digest()[0] % 2 == 0
@@ -76,7 +77,10 @@ def livemcp_tools(*, skip_opening: bool = False) -> dict[bool, list[list[str]]]:
                     str(tool.get("description") or ""),
                     tool.get("inputSchema") or {},
                 )
-                out[half].append([s for _, s in sentences(remote, skip_opening=skip_opening)])
+                if raw:
+                    out[half].append(remote)
+                else:
+                    out[half].append([s for _, s in sentences(remote, skip_opening=skip_opening)])
     return out
 
 
