@@ -47,7 +47,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 from mcp_audit import load, real_tools, tool_of
-from mcp_learned_train import _first_rules, _key, fit, livemcp_tools
+from mcp_learned_train import OUT, _first_rules, _key, fit, livemcp_tools
 
 from workset.mcp import audit_tool
 from workset.mcp.poison_learned import EXTRAS, Unit, embed, extras, units
@@ -141,9 +141,7 @@ def unit_labels(row: Row, found: list[Unit]) -> list[int | None]:
     return [1 if i in hits else None for i in range(len(found))]
 
 
-def features(
-    vectors: Vectors, found: list[Unit], use_extras: bool
-) -> np.ndarray:
+def features(vectors: Vectors, found: list[Unit], use_extras: bool) -> np.ndarray:
     x = vectors([u[2] for u in found])
     if not use_extras:
         return x
@@ -159,6 +157,13 @@ def main() -> None:
     parser.add_argument("--extras", action="store_true")
     parser.add_argument("--skip-opening", action="store_true")
     parser.add_argument("--l2", type=float, nargs="+", default=[0.03])
+    parser.add_argument(
+        "--write",
+        type=float,
+        metavar="THRESHOLD",
+        help="train on every fold (the first --l2) and write the shipped model with this "
+        "threshold, as chosen by the leave-one-cohort-out table",
+    )
     args = parser.parse_args()
     rows = pool(load())
     vectors = Vectors()
@@ -169,7 +174,12 @@ def main() -> None:
     vectors.warm([u[2] for found in (*units_of, *live[True], *live[False]) for u in found])
     labels = [unit_labels(r, u) for r, u in zip(data, units_of, strict=True)]
     folds = list(dict.fromkeys(r["corpus"] for r in data))
-    for use_extras, l2 in [(e, l2) for e in ((False, True) if args.extras else (False,)) for l2 in args.l2]:
+    if args.write is not None:
+        write(args, data, units_of, labels, live, vectors)
+        return
+    for use_extras, l2 in [
+        (e, l2) for e in ((False, True) if args.extras else (False,)) for l2 in args.l2
+    ]:
         args.use_extras = use_extras
         x_rows = [features(vectors, u, use_extras) for u in units_of]
         x_live = {h: [features(vectors, u, use_extras) for u in tools] for h, tools in live.items()}
@@ -178,7 +188,9 @@ def main() -> None:
         live_scores: list[np.ndarray] = []
         for fold in folds:
             train = [i for i, r in enumerate(data) if r["corpus"] != fold]
-            xs = [neg] + [x_rows[i][[j for j, y in enumerate(labels[i]) if y is not None]] for i in train]
+            xs = [neg] + [
+                x_rows[i][[j for j, y in enumerate(labels[i]) if y is not None]] for i in train
+            ]
             ys = [np.zeros(len(neg))] + [
                 np.asarray([y for y in labels[i] if y is not None], dtype=np.float64) for i in train
             ]
@@ -188,6 +200,43 @@ def main() -> None:
                     scores[i] = _max(x_rows[i], w)
             live_scores.append(np.asarray([_max(x, w) for x in x_live[False]]))
         report(data, scores, first, np.asarray(live_scores), l2, args)
+
+
+def write(
+    args: Any,
+    data: list[Row],
+    units_of: list[list[Unit]],
+    labels: list[list[int | None]],
+    live: dict[bool, list[list[Unit]]],
+    vectors: Vectors,
+) -> None:
+    """Train on every fold and LiveMCPBench's train half; write ``poison_learned.json``."""
+    xs = [features(vectors, u, args.extras) for u in live[True]]
+    ys = [np.zeros(len(x)) for x in xs]
+    for found, label in zip(units_of, labels, strict=True):
+        keep = [j for j, y in enumerate(label) if y is not None]
+        xs.append(features(vectors, found, args.extras)[keep])
+        ys.append(np.asarray([label[j] for j in keep], dtype=np.float64))
+    x, y = np.vstack(xs), np.concatenate(ys)
+    w = fit(x, y, args.l2[0])
+    model = {
+        "about": "Sentence classifier of the MCP audit's learned layer (poison_learned.py)",
+        "embedder": "all-MiniLM-L6-v2",
+        "trained_on": f"round 12: every cohort's tune half, the held-out halves already read "
+        f"and the 240 real definitions ({len(data)} definitions, not the held-out halves of "
+        f"cohorts 12, 13, 14), LiveMCPBench's train half; {len(y)} units ({int(y.sum())} "
+        f"poisoned); threshold {args.write} chosen by leave-one-cohort-out; "
+        "benchmarks/mcp_learned_cv.py",
+        "l2": args.l2[0],
+        "threshold": args.write,
+        "skip_opening": args.skip_opening,
+        "unit": args.unit,
+        "extras": list(EXTRAS) if args.extras else [],
+        "bias": round(float(w[-1]), 6),
+        "weights": [round(float(v), 6) for v in w[:-1]],
+    }
+    OUT.write_text(json.dumps(model, indent=0) + "\n", "utf-8")
+    print(f"wrote {OUT}: {model['trained_on']}")
 
 
 def livemcp_tools_units(unit: str, skip_opening: bool) -> dict[bool, list[list[Any]]]:
@@ -205,7 +254,12 @@ def _max(x: np.ndarray, w: np.ndarray) -> float:
 
 
 def report(
-    data: list[Row], scores: np.ndarray, first: dict[str, bool], live: np.ndarray, l2: float, args: Any
+    data: list[Row],
+    scores: np.ndarray,
+    first: dict[str, bool],
+    live: np.ndarray,
+    l2: float,
+    args: Any,
 ) -> None:
     rules = np.asarray([first.get(_key(r), False) for r in data])
     has = np.asarray([_key(r) in first for r in data])
@@ -222,10 +276,18 @@ def report(
 
     def rate(flag: np.ndarray, mask: np.ndarray) -> str:
         p, b = mask & poisoned, mask & ~poisoned
-        return f"{int((flag & p).sum()):>3}/{int(p.sum())} {int((flag & b).sum()):>3}/{int(b.sum())}"
+        return (
+            f"{int((flag & p).sum()):>3}/{int(p.sum())} {int((flag & b).sum()):>3}/{int(b.sum())}"
+        )
 
-    print(f"  rules (first score):          {rate(rules, has)}   blind tune {rate(rules, has & blind)}")
-    print("  t      | learned alone (all cohorts) | (a) rules or learned, first-score | blind tune (a) | live cal | real")
+    print(
+        f"  rules (first score):          {rate(rules, has)}   "
+        f"blind tune {rate(rules, has & blind)}"
+    )
+    print(
+        "  t      | learned alone (all cohorts) | (a) rules or learned, first-score "
+        "| blind tune (a) | live cal | real"
+    )
     for t in GRID:
         learned = scores >= t
         print(

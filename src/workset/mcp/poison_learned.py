@@ -87,9 +87,7 @@ Unit = tuple[str, int, str, bool]  # (field, index in the field, text, a hiding 
 EXTRAS = ("name", "data", "parameter", "description", "opening", "hidden", "non-ascii")
 
 
-def units(
-    tool: RemoteTool, *, unit: str = "sentence", skip_opening: bool = False
-) -> list[Unit]:
+def units(tool: RemoteTool, *, unit: str = "sentence", skip_opening: bool = False) -> list[Unit]:
     """The scored units of a definition: each readable sentence (``unit="sentence"``) or each
     readable text whole (``"field"``), with its field, index and whether ``readable()`` found
     a hiding trick in its text (look-alikes, zero-width, comments, decoded text)."""
