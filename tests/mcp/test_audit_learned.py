@@ -72,7 +72,7 @@ def test_the_model_and_embedder_load_without_network(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(socket, "socket", no_network)
     monkeypatch.setattr(socket, "create_connection", no_network)
     model = load_model()
-    assert len(model.weights) == 384
+    assert len(model.weights) == 384 + len(model.extras)
     assert 0 < model.threshold < 1
     assert model.embedder == "all-MiniLM-L6-v2"
     from workset.retrieval import Embedder
