@@ -24,7 +24,9 @@ fixed before any fold was scored). Without ``--loco`` it trains on all tune coho
 writes ``src/workset/mcp/data/poison_learned.json`` with ``--threshold`` (the LOCO choice)
 or, without it, the threshold that flags ``--rate`` of LiveMCPBench's calibration half.
 
-Run: ``PYTHONPATH=src python benchmarks/mcp_learned_train.py [--loco]``.
+Run: ``PYTHONPATH=src python benchmarks/mcp_learned_train.py [--loco]``. Since round 12 the
+shipped model is written by ``benchmarks/mcp_learned_cv.py --write`` (more tune data, features
+beside the embedding, the combinations with the rules); this script is the rounds 5-8 recipe.
 """
 
 from __future__ import annotations

@@ -14,9 +14,10 @@ The layer needs the ``retrieval`` extra and the MiniLM weights package (:func:`a
 nothing is downloaded. It is opt-in (``[mcp] learned = "report"`` or ``"block"`` in the
 config, ``TrustGate(learned=…)`` in code): on blind cohorts it finds poisoned definitions the
 rules miss, and it also flags benign ones the rules pass (docs/results/safety.md, "MCP tool
-definitions"). The shipped model leaves out the description's first sentence, where a tool
-names its own action (``SentenceModel.skip_opening``), and its threshold was chosen by
-leave-one-cohort-out on the tune cohorts.
+definitions"). The shipped model (round 12, ``benchmarks/mcp_learned_cv.py``) scores every
+sentence and reads seven features beside the embedding (:data:`EXTRAS`: the field's kind, the
+description's opening sentence, a hiding trick, a text outside Latin script); its
+regularisation and threshold were chosen by leave-one-cohort-out on the tune data.
 """
 
 from __future__ import annotations
