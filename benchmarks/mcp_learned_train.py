@@ -24,7 +24,9 @@ fixed before any fold was scored). Without ``--loco`` it trains on all tune coho
 writes ``src/workset/mcp/data/poison_learned.json`` with ``--threshold`` (the LOCO choice)
 or, without it, the threshold that flags ``--rate`` of LiveMCPBench's calibration half.
 
-Run: ``PYTHONPATH=src python benchmarks/mcp_learned_train.py [--loco]``.
+Run: ``PYTHONPATH=src python benchmarks/mcp_learned_train.py [--loco]``. Since round 12 the
+shipped model is written by ``benchmarks/mcp_learned_cv.py --write`` (more tune data, features
+beside the embedding, the combinations with the rules); this script is the rounds 5-8 recipe.
 """
 
 from __future__ import annotations
@@ -62,10 +64,11 @@ def _livemcpbench() -> Path:
     raise SystemExit("shared/data/livemcpbench/tools.json not found (LiveMCPBench's tools)")
 
 
-def livemcp_tools(*, skip_opening: bool = False) -> dict[bool, list[list[str]]]:
-    """LiveMCPBench's real tools, all benign, as sentence lists, by half: ``True`` (train: the
-    servers whose sha256 of the name is even) and ``False`` (calibration: the others)."""
-    out: dict[bool, list[list[str]]] = {True: [], False: []}
+def livemcp_tools(*, skip_opening: bool = False, raw: bool = False) -> dict[bool, list[Any]]:
+    """LiveMCPBench's real tools, all benign, as sentence lists (``raw``: as tools), by half:
+    ``True`` (train: the servers whose sha256 of the name is even) and ``False``
+    (calibration: the others)."""
+    out: dict[bool, list[Any]] = {True: [], False: []}
     for entry in json.loads(_livemcpbench().read_text("utf-8")):
         for server, listing in (entry.get("tools") or {}).items():
             half = hashlib.sha256(server.encode()).digest()[0] % 2 == 0
@@ -76,7 +79,10 @@ def livemcp_tools(*, skip_opening: bool = False) -> dict[bool, list[list[str]]]:
                     str(tool.get("description") or ""),
                     tool.get("inputSchema") or {},
                 )
-                out[half].append([s for _, s in sentences(remote, skip_opening=skip_opening)])
+                if raw:
+                    out[half].append(remote)
+                else:
+                    out[half].append([s for _, s in sentences(remote, skip_opening=skip_opening)])
     return out
 
 

@@ -1,6 +1,11 @@
 """LiveMCPBench's 527 real tools (all benign) through the audit: how many each rule flags.
 
-Run: ``PYTHONPATH=src python benchmarks/mcp_livemcp.py [--show]``.
+``--learned`` also runs the learned layer (:mod:`workset.mcp.poison_learned`) and prints the
+tools flagged by the rules or by it, and its cost per definition. Half of these tools (the
+even-hash servers) are the learned layer's benign training data, so its number here is partly
+in-sample; the other half is its calibration set.
+
+Run: ``PYTHONPATH=src python benchmarks/mcp_livemcp.py [--show] [--learned]``.
 """
 
 from __future__ import annotations
@@ -8,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -17,6 +23,7 @@ from workset.mcp import RemoteTool, audit_tool
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show", action="store_true", help="print each flagged tool's findings")
+    parser.add_argument("--learned", action="store_true", help="also run the learned layer")
     args = parser.parse_args()
     here = Path(__file__).resolve()
     path = next(
@@ -50,6 +57,22 @@ def main() -> None:
             for f in found:
                 print(f"  {f.line()[:220]}")
     print(f"LiveMCPBench real tools flagged: {flagged}/{len(tools)}; per rule: {dict(per)}")
+    if args.learned:
+        from workset.mcp.poison_learned import learned_findings
+
+        learned_findings(tools[0])  # load the embedder and model before timing
+        start = time.perf_counter()
+        learned = [learned_findings(t) for t in tools]
+        ms = (time.perf_counter() - start) * 1000 / len(tools)
+        either = sum(bool(found or audit_tool(t)) for t, found in zip(tools, learned, strict=True))
+        print(
+            f"learned alone: {sum(map(bool, learned))}/{len(tools)}; rules or learned: "
+            f"{either}/{len(tools)}; learned layer {ms:.0f} ms per definition (wall)"
+        )
+        if args.show:
+            for found in learned:
+                for f in found:
+                    print(f"  {f.line()[:220]}")
 
 
 if __name__ == "__main__":

@@ -14,9 +14,10 @@ The layer needs the ``retrieval`` extra and the MiniLM weights package (:func:`a
 nothing is downloaded. It is opt-in (``[mcp] learned = "report"`` or ``"block"`` in the
 config, ``TrustGate(learned=…)`` in code): on blind cohorts it finds poisoned definitions the
 rules miss, and it also flags benign ones the rules pass (docs/results/safety.md, "MCP tool
-definitions"). The shipped model leaves out the description's first sentence, where a tool
-names its own action (``SentenceModel.skip_opening``), and its threshold was chosen by
-leave-one-cohort-out on the tune cohorts.
+definitions"). The shipped model (round 12, ``benchmarks/mcp_learned_cv.py``) scores every
+sentence and reads seven features beside the embedding (:data:`EXTRAS`: the field's kind, the
+description's opening sentence, a hiding trick, a text outside Latin script); its
+regularisation and threshold were chosen by leave-one-cohort-out on the tune data.
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ class SentenceModel:
     embedder: str
     trained_on: str
     skip_opening: bool = False  # the description's first sentence is not scored
+    unit: str = "sentence"  # or "field": each text of the definition whole
+    extras: tuple[str, ...] = ()  # features after the embedding (:data:`EXTRAS`)
 
     def scores(self, vectors: np.ndarray) -> np.ndarray:
         import numpy as np
@@ -81,6 +84,52 @@ def sentences(tool: RemoteTool, *, skip_opening: bool = False) -> list[tuple[str
     return out
 
 
+Unit = tuple[str, int, str, bool]  # (field, index in the field, text, a hiding trick found)
+EXTRAS = ("name", "data", "parameter", "description", "opening", "hidden", "non-ascii")
+
+
+def units(tool: RemoteTool, *, unit: str = "sentence", skip_opening: bool = False) -> list[Unit]:
+    """The scored units of a definition: each readable sentence (``unit="sentence"``) or each
+    readable text whole (``"field"``), with its field, index and whether ``readable()`` found
+    a hiding trick in its text (look-alikes, zero-width, comments, decoded text)."""
+    out: list[Unit] = []
+    seen: set[str] = set()
+    for where, text in definition_texts(tool):
+        name = field_kind(where) == "name"
+        tricked = bool(readable(text, name=name)[1])
+        found = split(text, name=name) if unit == "sentence" else _whole(text, name=name)
+        for index, sentence in enumerate(found):
+            if skip_opening and where == "description" and index == 0:
+                continue
+            if sentence not in seen:
+                seen.add(sentence)
+                out.append((where, index, sentence, tricked))
+    return out
+
+
+def _whole(text: str, *, name: bool) -> Iterator[str]:
+    plain, _ = readable(text, name=name)
+    whole = " ".join(plain.split())[: _MAX_CHARS * 2]
+    if len(_WORD.findall(whole)) >= 2:
+        yield whole
+
+
+def extras(where: str, index: int, text: str, tricked: bool) -> list[float]:
+    """Features beside the embedding, in the order of :data:`EXTRAS`."""
+    kind = field_kind(where)
+    letters = [c for c in text if c.isalpha()]
+    foreign = sum(ord(c) > 0x24F for c in letters) / max(1, len(letters))
+    return [
+        float(kind == "name"),
+        float(kind == "data"),
+        float(kind == "parameter"),
+        float(where == "description"),
+        float(where == "description" and index == 0),
+        float(tricked),
+        float(foreign > 0.3),
+    ]
+
+
 def split(text: str, *, name: bool = False) -> Iterator[str]:
     """The sentences of ``text`` once readable (each kept to its first 400 characters)."""
     plain, _ = readable(text, name=name)
@@ -102,6 +151,8 @@ def load_model(raw: str | None = None) -> SentenceModel:
         embedder=str(data["embedder"]),
         trained_on=str(data.get("trained_on", "")),
         skip_opening=bool(data.get("skip_opening", False)),
+        unit=str(data.get("unit", "sentence")),
+        extras=tuple(str(e) for e in data.get("extras", ())),
     )
 
 
@@ -150,13 +201,18 @@ def score_sentences(
 ) -> list[tuple[str, str, float]]:
     """(field, sentence, score) for every sentence of the definition."""
     model = model or shipped_model()
-    found = sentences(tool, skip_opening=model.skip_opening)
+    found = units(tool, unit=model.unit, skip_opening=model.skip_opening)
     if not found:
         return []
-    vectors = embed([s for _, s in found], embedder)
+    vectors = embed([text for _, _, text, _ in found], embedder)
+    if model.extras:
+        import numpy as np
+
+        more = np.asarray([extras(*u) for u in found], dtype=np.float32)
+        vectors = np.hstack([vectors, more[:, [EXTRAS.index(e) for e in model.extras]]])
     return [
-        (where, sentence, float(score))
-        for (where, sentence), score in zip(found, model.scores(vectors), strict=True)
+        (where, text, float(score))
+        for (where, _, text, _), score in zip(found, model.scores(vectors), strict=True)
     ]
 
 
