@@ -16,6 +16,12 @@ from workset.loop.answer_shape import missing, note
             "name",
         ),
         ("What does Query.exists test?", "Query.exists tests.", "restated"),
+        # A folder of the system is not a file of the workspace (the bubblewrap run).
+        (
+            "Which files under src/workset/safety mention bubblewrap?",
+            "bubblewrap: writable sandbox, read-only system directories, private /tmp",
+            "file",
+        ),
     ],
 )
 def test_a_reply_without_what_the_question_asks_for_is_named(
@@ -35,6 +41,8 @@ def test_a_reply_without_what_the_question_asks_for_is_named(
         ("Which file defines the LRUCache class?", "I could not find the file."),
         ("fix the bug in calc.py so the test passes", "I fixed the bug in calc.py."),
         ("and then?", "answered and then?"),
+        ("Which file lists the hosts?", "/etc/hosts"),
+        ("Which folder holds the sandbox?", "src/workset/safety"),
     ],
 )
 def test_a_reply_that_says_something_new_or_gives_up_is_an_answer(

@@ -416,3 +416,41 @@ def test_an_answer_without_the_file_the_question_asks_for_is_unverified() -> Non
         answer="tinydb/utils.py defines it.",
     )
     assert classify(named).outcome == "answered"
+
+
+def test_a_name_read_only_away_from_what_is_asked_is_unverified() -> None:
+    """A look-alike: the run read the answer's name, but in another class's lines."""
+    queries = "1| class Query(QueryInstance):\n2|     pass\n"
+    utils = "".join(f"{n}| # helpers\n" for n in range(1, 9)) + "9| class FrozenDict(dict):\n"
+    history = run(
+        "Which class does the Query class inherit from?",
+        ("read_file", '{"path": "tinydb/queries.py"}', queries, False),
+        ("read_file", '{"path": "tinydb/utils.py"}', utils, False),
+        answer="It inherits from `dict`.",
+    )
+    verdict = classify(history)
+    assert verdict.outcome == "answered_unverified" and "nowhere near" in verdict.reason
+    right = [*history[:-1], AssistantMessage("It inherits from `QueryInstance`.")]
+    assert classify(right).outcome == "answered"
+
+
+def test_words_read_somewhere_answer_a_description_but_not_a_value() -> None:
+    read = (
+        "read_file",
+        '{"path": "tinydb/storages.py"}',
+        "1| def read(self):\n2|     # The JSON contents of the file; empty file: return None\n",
+        False,
+    )
+    value = run(
+        "What does JSONStorage.read return when the database file is empty?",
+        read,
+        answer="The JSON contents of the file are empty.",
+    )
+    verdict = classify(value)
+    assert verdict.outcome == "answered_unverified" and "names none" in verdict.reason
+    described = run("What does JSONStorage.read do?", read, answer="It loads the JSON contents.")
+    assert classify(described).outcome == "answered"
+    literal = run(
+        "What does JSONStorage.read return when the database file is empty?", read, answer="None"
+    )
+    assert classify(literal).outcome == "answered"  # None is a value the run read

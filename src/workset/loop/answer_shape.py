@@ -42,7 +42,11 @@ _ASKS_NAME = re.compile(
     r"types?|keyword)\b",
     re.I,
 )
-_PATH = re.compile(r"[\w.-]*/[\w./-]*\w|\b[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7}\b")
+# A path or a file name: "tinydb/utils.py", "utils.py", "src/workset", "/etc/hosts"; not a
+# lone "/tmp" (a folder of the system, not a file of the workspace).
+_PATH = re.compile(
+    r"(?<![\w/])(?:[\w.-]+|/[\w.-]+)/[\w./-]*\w|\b[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7}\b"
+)
 _NUMBER = re.compile(
     r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])|\b(?:zero|one|two|three|four|five|"
     r"six|seven|eight|nine|ten|hundred|thousand|million)\b",
@@ -178,7 +182,7 @@ def missing(task: str, answer: str, *, ignore: Collection[str] = ()) -> Lack | N
     number; ``"name"``: it asks which method, class, argument… and the reply has no word the
     question lacks; ``"restated"``: any other question whose reply only repeats its words.
     """
-    if not task.strip() or not answer.strip() or not _QUESTION.search(task):
+    if not task.strip() or not answer.strip() or not is_question(task):
         return None
     if _GAVE_UP.search(answer):
         return None
@@ -194,6 +198,11 @@ def missing(task: str, answer: str, *, ignore: Collection[str] = ()) -> Lack | N
     if len(_new_words("", task, filler)) < 2:  # "and then?" has nothing to restate
         return None
     return None if _new_words(task, answer, filler, stem=True) else "restated"
+
+
+def is_question(task: str) -> bool:
+    """Whether ``task`` is phrased as a question ("Which…", "What…", or ending in "?")."""
+    return bool(_QUESTION.search(task))
 
 
 def note(lack: Lack, task: str) -> str:

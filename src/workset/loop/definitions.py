@@ -76,7 +76,7 @@ def defined_elsewhere(
     if symbol is None or not answer_paths:
         return ""
     sites = definition_sites(symbol, seen)
-    if not sites or any(_same_file(a, s) for a in answer_paths for s in sites):
+    if not sites or any(same_file(a, s) for a in answer_paths for s in sites):
         return ""
     where = sorted(sites)[0]
     return (
@@ -85,7 +85,7 @@ def defined_elsewhere(
     )
 
 
-def _same_file(named: str, site: str) -> bool:
+def same_file(named: str, site: str) -> bool:
     a, b = named.strip("./").lower(), site.strip("./").lower()
     return a == b or a.endswith("/" + b) or b.endswith("/" + a)
 

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from workset.loop.focus import distinctive_words
+from workset.loop.words import distinctive_words
 from workset.messages import ToolCall, ToolMessage, ToolSpec
 from workset.models.constrained import decision_schema
 

@@ -19,38 +19,19 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from workset.loop.outcome import COMMON_WORDS, split_key, stem
+from workset.loop.words import distinctive_words
 from workset.messages import ToolMessage
 
 FOCUS_LINES = 3  # the most lines quoted
 MIN_SHARED = 2  # distinct task words a line must share to be quoted
 MAX_LINE_CHARS = 160  # a quoted line is cut after this many characters
 _GUTTER_LINE = re.compile(r"^\s*(\d+)\| (.*)$", re.M)  # "   75| text", as read_file numbers
-_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
 # A line that defines a name: an assignment or annotated field, a key of a config or dict,
 # a def or class. The name it defines is group 1.
 _DEFINES = re.compile(
     r"""^\s*(?:(?:async\s+)?def\s+|class\s+)?["']?([A-Za-z_][\w.-]*)["']?\s*(?:[:=(]|:\s*\w)"""
 )
 DEFINITION_BONUS = 1.5  # a line defining a name that shares a task word weighs this much more
-# Words of questions that say nothing about which line answers them.
-_PLAIN = COMMON_WORDS | {
-    "how",
-    "many",
-    "much",
-    "kind",
-    "used",
-    "uses",
-    "use",
-    "given",
-    "gives",
-    "make",
-    "makes",
-    "does",
-    "done",
-    "work",
-    "works",
-}
 
 
 def focus_notice(task: str, results: Sequence[ToolMessage]) -> str | None:
@@ -112,9 +93,3 @@ def _best_lines(task: str, seen: Sequence[tuple[str, str]], least: int = MIN_SHA
         return None
     best = sorted(scored)[:FOCUS_LINES]
     return "\n".join(line for _, _, line in sorted(best, key=lambda s: s[1]))
-
-
-def distinctive_words(text: str) -> set[str]:
-    """Distinctive words of ``text``: identifiers split at ``_`` and case changes, lower
-    case, a plural ``s`` folded, common question words left out."""
-    return {stem(w) for w in _WORD.findall(split_key(text)) if w not in _PLAIN}

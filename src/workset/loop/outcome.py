@@ -31,9 +31,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from workset.loop import answer_shape
+from workset.loop import answer_shape, grounding
 from workset.loop.definitions import defined_elsewhere, path_argument, seen_texts
 from workset.loop.repeats import REPEAT_NOTE
+from workset.loop.words import COMMON_WORDS, split_key, stem
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 
 Outcome: TypeAlias = Literal["answered", "answered_unverified", "gave_up", "failed"]
@@ -79,6 +80,8 @@ _DOTTED = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?")
 _TICKED = re.compile(r"`([^`\n]{2,60})`")
 _QUOTED = re.compile(r"\"([^\"\n]{2,60})\"|'([^'\n]{3,60})'")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,}")
+# Python's literals are values an answer can give: "It returns None."
+_LITERAL = re.compile(r"\b(?:None|True|False)\b")
 # Line numbers ("  12| code"), line ranges ("lines 72-85", "Showing lines 1-40 of 274").
 _GUTTER = re.compile(r"(?m)^\s*\d+\|| lines? \d+(?:-\d+)?(?: of \d+)?")
 _PATH_ARGUMENT = re.compile(r'"path"\s*:\s*"([^"]+)"')
@@ -86,6 +89,13 @@ _PATH_ARGUMENT = re.compile(r'"path"\s*:\s*"([^"]+)"')
 _MISSING = re.compile(r"\bno such (?:file|directory): '([^'\n]+)'")
 # A task that asks for a name or a value ("Which function…", "What type…").
 _ASKS_WHICH = re.compile(r"\s*(?:which|what)\b", re.IGNORECASE)
+# A question that asks for a description: "What does X do/check?", "How does Y work?", "Why…".
+# Not "What does X return/raise/use?": those ask for a value or a name.
+_DESCRIBES = re.compile(
+    r"\s*(?:(?:what\s+(?:does|do|did)|how\s+(?:does|do|did|is|are))\b"
+    r"(?![^?]*\b(?:returns?|raises?|yields?|uses?|stores?|contains?)\b)|why\b|describe\b|explain\b)",
+    re.IGNORECASE,
+)
 _KEY_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
 # Words too common in keys to say which value the task asks about.
 _GENERIC_KEY_WORDS = frozenset(
@@ -122,52 +132,6 @@ _CODE_FILE = re.compile(
 )
 _TEST_COMMAND = re.compile(r"pytest|unittest|\btests?\b|test_", re.IGNORECASE)
 _EXIT = re.compile(r"exit code (-?\d+)")
-# Words too common in questions and answers about code to say anything specific.
-COMMON_WORDS = frozenset(
-    {
-        "about",
-        "and",
-        "answer",
-        "class",
-        "could",
-        "default",
-        "define",
-        "defined",
-        "does",
-        "file",
-        "files",
-        "find",
-        "from",
-        "function",
-        "have",
-        "into",
-        "line",
-        "lines",
-        "list",
-        "mention",
-        "mentions",
-        "method",
-        "return",
-        "returns",
-        "should",
-        "show",
-        "tell",
-        "that",
-        "the",
-        "their",
-        "them",
-        "there",
-        "this",
-        "under",
-        "value",
-        "what",
-        "when",
-        "where",
-        "which",
-        "with",
-        "would",
-    }
-)
 
 
 def classify(
@@ -259,13 +223,44 @@ def classify(
     if contradiction:
         return Verdict("answered_unverified", contradiction, supported)
     if supported:
-        return Verdict("answered", f"supported by what the run read ({supported[0]!r})", supported)
+        files = seen_texts(results, calls, evidence)
+        acted = [
+            calls[r.tool_call_id].arguments
+            for r in results
+            if not r.is_error and r.name in WRITE_TOOLS | EXEC_TOOLS and r.tool_call_id in calls
+        ]
+        # The answer's first value (a name, a number) is what it says; its files say where.
+        values = [f for f in supported if not _PATH.fullmatch(f)]
+        main = values[:1] or supported
+        near = grounding.grounded(task, main, observed, files, acted)
+        if near is None or near:
+            return Verdict("answered", f"supported by what the run read ({main[0]!r})", supported)
+        return Verdict(
+            "answered_unverified",
+            f"the run read {main[0]!r}, but nowhere near what the question asks about",
+            supported,
+        )
     if not observed:
         return Verdict("answered_unverified", "the answer was given without reading anything")
     overlap = _overlap(answer, task, haystack)
-    if len(overlap) >= 2:
+    if len(overlap) >= 2 and not _asks_thing(task):
         return Verdict("answered", f"its words appear in what the run read ({overlap[0]!r})")
+    if overlap:
+        return Verdict(
+            "answered_unverified",
+            "the question asks for a specific file, name or value, and the answer names none "
+            "that the run read",
+        )
     return Verdict("answered_unverified", "nothing the run read supports the answer")
+
+
+def _asks_thing(task: str) -> bool:
+    """Whether ``task`` is a question asking for a specific thing (which file, what value,
+    what a call returns), not for a description ("What does X do?", "How does Y work?"):
+    an answer to it made only of words read somewhere is not checked."""
+    if not answer_shape.is_question(task):
+        return False
+    return not _DESCRIBES.match(task)
 
 
 def _task(history: Sequence[Message]) -> str:
@@ -365,7 +360,7 @@ def _facts(answer: str) -> list[str]:
         for match in pattern.finditer(answer):
             found.append(next(g for g in match.groups() if g))
     plain = _TICKED.sub(" ", answer)
-    for pattern in (_PATH, _DOTTED, _CAMEL, _SNAKE, _NUMBER):
+    for pattern in (_PATH, _DOTTED, _CAMEL, _SNAKE, _LITERAL, _NUMBER):
         found += [m.group().rstrip(".").removesuffix("()") for m in pattern.finditer(plain)]
     return list(dict.fromkeys(f for f in (x.strip() for x in found) if len(f) > 1 or f.isdigit()))
 
@@ -496,17 +491,6 @@ def _asked_keys(task: str, keys: Sequence[str]) -> set[str]:
         if shared == best:
             chosen.add(key)
     return chosen
-
-
-def split_key(key: str) -> str:
-    """``WRITE_CACHE_SIZE``, ``writeCacheSize`` and ``write-cache-size`` as ``write cache size``."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
-    return re.sub(r"[_\-]+", " ", spaced).lower()
-
-
-def stem(word: str) -> str:
-    """A crude plural fold, enough to pair "operations" with ``OPERATION``."""
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _overlap(answer: str, task: str, haystack: str) -> list[str]:

@@ -29,9 +29,9 @@ from workset.loop.call_parsing import cut
 from workset.loop.code_names import code_name_notice, definition_lines
 from workset.loop.definitions import grep_hits, seen_texts
 from workset.loop.focus import answer_focus, focus_notice
-from workset.loop.outcome import COMMON_WORDS
 from workset.loop.repeats import REPEAT_NOTE
 from workset.loop.settings import answer_now
+from workset.loop.words import COMMON_WORDS
 from workset.messages import ToolMessage
 
 # Turns in a row whose calls all failed or found nothing before the run stops as given up.
