@@ -35,6 +35,8 @@ _EXEC = re.compile(
 # Of those, the ones whose further arguments are the command's own words (a list form).
 _LIST_FORM = frozenset({"system", "exec", "execFile", "execFileSync", "spawn", "spawnSync",
                         "Kernel.system", "Kernel.exec"})  # fmt: skip
+# Rake's ``sh "…"`` (and FileUtils' in a Rakefile): a command handed to the shell.
+_RAKE_SH = re.compile(r"(?<![\w$.:@])(sh)(?=\s*\(?\s*[\"'%])")
 _QX = re.compile(r"\bqx\s*\{([^}]*)\}|\bqx\s*\(([^)]*)\)|%x\{([^}]*)\}|%x\(([^)]*)\)")
 _CHILD_PROCESS = re.compile(r"require\s*\(\s*['\"](node:)?child_process|from\s+['\"]child_process")
 _BACKTICK = re.compile(r"`([^`]+)`")
@@ -223,7 +225,8 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     commands: list[str] = []
     unresolved = False
     tcl = program in ("tclsh", "wish", "expect")
-    for match in () if tcl else _EXEC.finditer(bare):
+    rake = _RAKE_SH.finditer(bare) if program == "ruby" else ()
+    for match in () if tcl else [*_EXEC.finditer(bare), *rake]:
         name = match.group(1)
         first_only = name not in _LIST_FORM or program in ("php", "awk", "gawk", "mawk", "nawk")
         words = call_words(code, match.end(), program, first_only=first_only)
