@@ -66,6 +66,7 @@ class Cmd:
     process: tuple[bool, ...] = ()  # the word is a process substitution <(…)
     redirects: tuple[tuple[str, str], ...] = ()
     extra_fd: tuple[bool, ...] = ()  # the redirection opens a descriptor above 2 (exec 3<>…)
+    redirect_dynamic: tuple[bool, ...] = ()  # the redirection's target is only known at run time
     upstream: tuple[Cmd, ...] = ()  # earlier stages of the same pipeline
     piped: bool = False
     background: bool = False

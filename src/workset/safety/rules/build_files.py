@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result
-from workset.safety.rules.edited_code import edited_code, git_config_text
+from workset.safety.rules.edited_code import approvals_off, edited_code, git_config_text
 from workset.safety.rules.network import download_exec, downloads
 from workset.safety.rules.persistence import written_text
 from workset.safety.rules.static import static_output
@@ -211,3 +211,6 @@ def build_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         found = code_of(path, text) if text else None
         if found is not None:
             yield found
+        unguarded = approvals_off(place, text) if text else None
+        if unguarded is not None:
+            yield unguarded

@@ -122,11 +122,17 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                 "it names is not the one it shows; write the path in plain ASCII",
             )
         )
-    for op, target in cmd.redirects:
+    for index, (op, target) in enumerate(cmd.redirects):
         if op in WRITING_REDIRECTS and not target.isdigit() and target != "-":
             out.extend(write_target(target, f"redirection {op}", ctx, text_judged=True))
             if not _socket(target) and not known.inside(target, ctx):
                 out.append(known.outside(target))
+            elif (
+                index < len(cmd.redirect_dynamic)
+                and cmd.redirect_dynamic[index]
+                and not _named_in_workspace(target)
+            ):
+                out.append(_dynamic_target(op, target))
     name = cmd.name
     if cmd.argv[0] in ctx.downloaded or ctx.resolve(cmd.argv[0]) in ctx.downloaded:
         out.append(download_exec(f"runs {cmd.argv[0]}, which this line downloaded"))
@@ -230,6 +236,40 @@ def _as_rm(cmd: Cmd) -> Cmd:
         dynamic=(False, False, *(cmd.is_dynamic(i) for i in kept)),
         inner=((), (), *(cmd.inner_of(i) for i in kept)),
         process=(False, False, *(i < len(cmd.process) and cmd.process[i] for i in kept)),
+    )
+
+
+# What a target's run-time parts may be and still only name a file, not a place: numbers the
+# shell keeps, and substitutions by programs that print a date, a hash or a plain name.
+_NUMBERS = frozenset({"$", "RANDOM", "SECONDS", "EPOCHSECONDS", "BASHPID", "PPID", "UID"})
+_NAME_PRINTERS = re.compile(
+    r"^(date|basename|whoami|id|uname|hostname|nproc|git (rev-parse|describe|branch "
+    r"--show-current)|git log -1 --format=%h)\b[^;&|<>`$()]*$"
+)
+_RUN_TIME_PART = re.compile(r"\$\(([^()]*)\)|`([^`]*)`|\$\{([^}]*)\}|\$(\w+|\$)")
+
+
+def _named_in_workspace(target: str) -> bool:
+    """``logs/test-$(date +%F).log``: a literal place in the workspace, whose run-time parts
+    only fill in a name (a date, a commit hash, a number), so the file stays there."""
+    if target.startswith(("$", "`", "/", "~", "-")) or ".." in target:
+        return False
+    for match in _RUN_TIME_PART.finditer(target):
+        command = match.group(1) if match.group(1) is not None else match.group(2)
+        if command is not None and not _NAME_PRINTERS.match(command.strip()):
+            return False
+        name = match.group(3) or match.group(4)
+        if name is not None and name not in _NUMBERS:
+            return False
+    return True
+
+
+def _dynamic_target(op: str, target: str) -> Finding:
+    return Finding(
+        "dynamic-path",
+        "ask",
+        f"the redirection {op} writes {target!r}, a path only known when the line runs (it "
+        "may name any file); a human must confirm, or name the file literally",
     )
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Nested, Result, requote
+from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result, requote
 
 # Files whose values are commands a project tool or an editor runs.
 _COMMAND_FILES = re.compile(
@@ -41,11 +41,41 @@ _SED_TEXT = re.compile(
 )
 
 
+# A setting that lets a coding agent (an editor's chat, an extension) run tools or commands
+# without asking: ``"chat.tools.autoApprove": true``, ``alwaysAllow``, ``approval_policy =
+# "never"``, ``defaultMode: bypassPermissions``.
+_APPROVALS_OFF = re.compile(
+    r"(auto[-_.]?approve\w*|always[-_]?allow\w*|allow[-_]?all\w*|skip[-_]?permissions\w*|"
+    r"yolo\w*)[\"']?\s*[:=](?!\s*(false\b|0\b|\[\s*\]|\{\s*\}|\"\"|''|null\b))|"
+    r"(default[-_]?mode|permission[-_]?mode)[\"']?\s*[:=]\s*[\"']?bypass|"
+    r"approval[-_]?policy[\"']?\s*[:=]\s*[\"']?never|sandbox[-_]?mode[\"']?\s*[:=]\s*[\"']?danger",
+    re.IGNORECASE,
+)
+
+
+def approvals_off(place: str, text: str) -> Finding | None:
+    """Text written to ``place`` that switches an agent's approvals off, in any settings file."""
+    found = _APPROVALS_OFF.search(text)
+    if found is None:
+        return None
+    key = re.split(r"[:=]", found.group(0))[0].strip("\"' ")
+    return Finding(
+        "agent-unguarded",
+        "deny",
+        f"writes {key!r} into {place}, which lets a coding agent run tools "
+        "or commands without asking; an agent never loosens approvals — ask the user",
+    )
+
+
 def edited_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """The code that ``cmd``'s edit inserts into a file a project tool runs, to be analysed."""
     if any(cmd.dynamic):
         return
     texts, files = _inserted(cmd)
+    program = _program(cmd)
+    unguarded = approvals_off(files[0], program) if files and program else None
+    if unguarded is not None:
+        yield unguarded
     if not texts:
         return
     for word in files:
@@ -53,6 +83,13 @@ def edited_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         code = _as_code(path, texts)
         if code:
             yield Nested(code, deny_only=True)
+
+
+def _program(cmd: Cmd) -> str:
+    """The whole edit program (jq's filter, sed's script), keys and values together."""
+    if cmd.name in _JQ:
+        return " ".join(a for a in cmd.args() if not a.startswith("-"))
+    return _script_and_files(cmd)[0] or ""
 
 
 def _inserted(cmd: Cmd) -> tuple[list[str], list[str]]:

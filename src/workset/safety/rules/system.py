@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from workset.safety import paths
 from workset.safety.rules import typosquat
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
+from workset.safety.rules.confinement import inside, outside
 
 
 def _power(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -138,6 +139,9 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         hit = hit or (name in ("uv", "poetry", "pdm") and args[:1] == ("add",))
     yield from _squatted(cmd)
     builds = name.startswith("pip") and bool({"wheel", "download"} & set(args))
+    saved = option_value(args, ("-d", "--dest", "-w", "--wheel-dir")) if builds else None
+    if saved is not None and not inside(saved, ctx):
+        yield outside(saved, f"{name} {'wheel' if 'wheel' in args else 'download'}")
     fetched = _archive_urls(args) if hit or builds else []
     if fetched:  # a dry run too: pip builds an archive to read what it needs
         yield Finding(
