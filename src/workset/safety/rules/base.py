@@ -123,6 +123,7 @@ class Context:
     bundles: set[str] = field(default_factory=set)  # archives the line made of the workspace
     written: set[str] = field(default_factory=set)  # files the line wrote (their text unseen)
     scripts: dict[str, str] = field(default_factory=dict)  # files the line wrote: their text
+    cloned: set[str] = field(default_factory=set)  # folders a clone of the line filled
     reflog_expired: bool = False  # a git reflog expire --expire=now ran earlier in the line
     programs: dict[str, str] = field(default_factory=dict)  # copies of system programs: names
     staged_secret: str = ""  # a key or credential file a git add of the line staged

@@ -17,6 +17,7 @@ from workset.safety import paths
 from workset.safety.rules import (
     applescript,
     build_files,
+    clones,
     cloud_exposure,
     credentials,
     db_targets,
@@ -138,6 +139,9 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.append(download_exec(f"runs {cmd.argv[0]}, which this line downloaded"))
     elif "/" in cmd.argv[0] and ctx.resolve(cmd.argv[0]) in ctx.scripts:
         out.append(Nested(ctx.scripts[ctx.resolve(cmd.argv[0])]))  # ./x.sh the line wrote
+    fetched = clones.runs_clone(cmd, ctx)
+    if fetched is not None:
+        out.append(fetched)
     if name == "rm":
         ctx.removed.update(ctx.resolve(w) for i, w in enumerate(cmd.args(), 1)
                            if not w.startswith("-") and not cmd.is_dynamic(i))  # fmt: skip
