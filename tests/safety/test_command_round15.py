@@ -93,6 +93,16 @@ def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         ),
         ("git clone https://github.com/u/tool && cd tool && make", "runs-fetched-code"),
         ("gh repo clone u/tool && pip install ./tool", "runs-fetched-code"),
+        # git: the whole tree discarded or cleaned, global keys that run code or lower checks
+        ("git restore .", "git-discard"),
+        ("git restore src/", "git-discard"),
+        ("git checkout -f main", "git-discard"),
+        ("git clean -fd -e keep.txt", "git-clean"),
+        ("git config --global commit.gpgsign false", "git-config-global"),
+        ("git config --global core.editor /tmp/ed", "git-config-global"),
+        ("git config --global alias.up '!git push -f'", "git-config-global"),
+        ("gh api -X DELETE repos/o/r/git/refs/heads/old", "network"),
+        ("gh api repos/o/r/issues -f title=x", "network"),
     ],
 )
 def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str) -> None:
@@ -123,6 +133,16 @@ def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "pip download -d vendor/wheels -r requirements.txt",
         "git clone https://github.com/org/docs.git docs-src && grep -rn install docs-src | head",
         "git clone https://github.com/u/tool vendor/tool && git -C vendor/tool log -3",
+        # git: named files restored, a subfolder cleaned, preferences, reads of the forge's API
+        "git restore src/app.py",
+        "git checkout --force -- README.md",
+        "git restore --source=HEAD~1 -- src/app.py tests/test_app.py",
+        "git clean -fdx node_modules/ dist/",
+        "git update-index --assume-unchanged config/local.yml",
+        "git config --global init.defaultBranch main",
+        'git config --global core.editor "code --wait"',
+        "git config --global alias.co checkout",
+        "gh api repos/org/proj/pulls --jq '.[].title'",
     ],
 )
 def test_round15_confined_look_alikes_run_without_asking(command: str) -> None:

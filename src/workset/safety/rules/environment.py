@@ -39,7 +39,7 @@ _COMMAND_VARS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND",
 # The value names an editor or pager: a bare name (vim, less) is left to the user's choice.
 _EDITOR_VARS = frozenset({"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "PAGER",
                           "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "BROWSER"})  # fmt: skip
-_EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient",
+EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient",
                       "code", "code-insiders", "codium", "cursor", "subl", "mate", "micro", "hx",
                       "kak", "ed", "joe", "gedit", "kate", "zed", "less", "more", "most", "bat",
                       "cat", "delta", "diff-so-fancy", "true", "idea", "nvr"})  # fmt: skip
@@ -122,7 +122,7 @@ def assignment(name: str, value: str) -> list[Result]:
         return []  # git's own transport with options (ssh -i ./deploy_key)
     if name in _COMMAND_VARS and value.strip():
         return [Nested(value)]
-    if name in _EDITOR_VARS and program not in _EDITORS and (" " in value.strip() or "/" in value):
+    if name in _EDITOR_VARS and program not in EDITORS and (" " in value.strip() or "/" in value):
         return [Nested(value)]
     if name in _SEARCH_VARS:
         planted = [d for d in value.split(":") if _WORLD_WRITABLE.match(d)]

@@ -28,6 +28,7 @@ from workset.safety.rules.base import (
     parse_flags,
     requote,
 )
+from workset.safety.rules.git_local import global_preference, named_files, pathspecs
 from workset.safety.rules.secrets import is_secret
 
 _EXEC_KEYS = ("core.hookspath", "core.sshcommand", "core.pager", "core.editor",
@@ -178,12 +179,16 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         and flags & {"f", "--force"}
         and not flags & {"n", "--dry-run"}
         and not ("X" in flags and "x" not in flags and _own_repository(cmd, ctx))
+        and not (_own_repository(cmd, ctx) and named_files(pathspecs(rest), cmd, ctx, folders=True))
     ):  # -X: only what .gitignore declares generated, in the workspace's own repository
         yield _ask("git-clean", "git clean -f deletes untracked files for good",
                    "list them with git clean -n first")  # fmt: skip
-    elif (sub == "checkout" and ("--" in rest or words[:1] == ["."] or "f" in flags)) or (
-        sub == "restore" and not ({"S", "--staged"} & flags and not {"W", "--worktree"} & flags)
-    ):
+    elif (
+        (sub == "checkout" and ("--" in rest or words[:1] == ["."] or "f" in flags))
+        or (
+            sub == "restore" and not ({"S", "--staged"} & flags and not {"W", "--worktree"} & flags)
+        )
+    ) and not (_own_repository(cmd, ctx) and named_files(pathspecs(rest, sub), cmd, ctx)):
         yield _ask("git-discard", f"git {sub} overwrites uncommitted changes in the files",
                    "commit or stash them first, or confirm")  # fmt: skip
     elif (sub == "filter-branch" and {"--all", "--branches"} & set(rest)) or (
@@ -384,6 +389,8 @@ def _config(flags: set[str], words: list[str], ctx: Context) -> Iterator[Result]
                        "--remove-section", "-e", "--edit"}  # fmt: skip
     if len(words) == 1 and not changes:
         return  # git config --global user.name: one key and no value only prints it
+    if "--global" in flags and len(words) == 2 and not changes and global_preference(*words):
+        return  # git config --global init.defaultBranch main: a preference, nothing runs
     if flags & {"--global", "--system"} and not flags & {"--get", "--list", "l", "--get-all"}:
         yield _ask(
             "git-config-global",

@@ -85,6 +85,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
             "worktree", "notes", "restore", "whatchanged", "range-diff", "name-rev", "var",
             "check-ignore", "check-attr", "diff-tree", "diff-index", "rev-list", "merge-base",
             "sparse-checkout", "lfs", "maintenance", "request-pull", "verify-commit", "bundle",
+            "update-index", "verify-tag", "interpret-trailers", "column", "stripspace",
         }
     ),
     "pip": frozenset({"list", "show", "freeze", "check", "debug", "help", "index", "inspect",
