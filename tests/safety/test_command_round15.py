@@ -65,6 +65,10 @@ def _rules(command: str) -> set[str]:
         ("echo '{\"chat.tools.autoApprove\": true}' > .vscode/settings.json", "agent-unguarded"),
         ("jq '.\"cline.autoApproveAll\" = true' .vscode/settings.json > s", "agent-unguarded"),
         ("gh repo edit acme/internal --visibility public", "repo-made-public"),
+        # the machine's guards stopped, by name or by a search
+        ("pkill -9 -f osqueryd", "kill-guard"),
+        ("kill -9 $(pgrep -f falcon-sensor)", "kill-guard"),
+        ("ps aux | grep -i crowdstrike | awk '{print $2}' | xargs kill -9", "kill-guard"),
     ],
 )
 def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: str) -> None:
@@ -103,6 +107,11 @@ def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         ("git config --global alias.up '!git push -f'", "git-config-global"),
         ("gh api -X DELETE repos/o/r/git/refs/heads/old", "network"),
         ("gh api repos/o/r/issues -f title=x", "network"),
+        # processes found by name, a system port, names from a file
+        ("kill $(pgrep -f 'node server.js')", "kill-by-name"),
+        ("kill $(lsof -t -i:443)", "kill-by-name"),
+        ("fuser -k /home/me/proj", "kill-by-name"),
+        ("cat files.txt | xargs black", "outside-workspace"),
     ],
 )
 def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str) -> None:
@@ -143,6 +152,12 @@ def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         'git config --global core.editor "code --wait"',
         "git config --global alias.co checkout",
         "gh api repos/org/proj/pulls --jq '.[].title'",
+        # the holder of a dev server's port; names a git listing prints
+        "kill $(lsof -t -i:3000)",
+        "lsof -ti:5173 | xargs kill",
+        "fuser -k 8080/tcp",
+        "git diff --cached --name-only | xargs ruff check",
+        "git diff --name-only origin/main... | grep '\\.py$' | xargs black",
     ],
 )
 def test_round15_confined_look_alikes_run_without_asking(command: str) -> None:

@@ -71,8 +71,10 @@ def runs_clone(cmd: Cmd, ctx: Context) -> Finding | None:
     runs before anyone has read it (the clone alone only writes files)."""
     if not ctx.cloned:
         return None
+
     def under(place: str) -> bool:
         return any(place == d or place.startswith(d.rstrip("/") + "/") for d in ctx.cloned)
+
     words = [w for w in cmd.args() if not w.startswith("-")]
     runs_here = cmd.name in _RUNNERS and ctx.cwd is not None and under(ctx.cwd)
     script = "/" in cmd.argv[0] and under(ctx.resolve(cmd.argv[0]))

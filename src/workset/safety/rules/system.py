@@ -1,5 +1,5 @@
-"""Rules for the machine and the project around it: power, killing processes and package
-installs.
+"""Rules for the machine and the project around it: power and package installs (killing
+processes: :mod:`~workset.safety.rules.processes`).
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules import typosquat
+from workset.safety.rules import processes, typosquat
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
 from workset.safety.rules.confinement import inside, outside
 
@@ -27,62 +27,6 @@ def _power(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "deny",
             f"{' '.join(cmd.argv)} stops or restarts the machine for everyone on it; an agent "
             "never does that — stop only the processes you started, by their id",
-        )
-
-
-_SEARCHERS = frozenset({"pgrep", "pidof", "ps", "lsof", "fuser"})
-
-
-def _kill(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    args = [a for a in cmd.args() if a != "--"]
-    start = 0
-    if args and args[0] in ("-s", "-n"):
-        start = 2
-    elif len(args) > 1 and args[0].startswith("-"):
-        start = 1  # the signal: kill -9 …, kill -KILL …
-    pids = args[start:]
-    signal = args[0] if start else ""
-    if signal in ("-0", "-s0") or args[:2] in (["-s", "0"], ["-n", "0"]):
-        return  # signal 0 only asks whether the process is alive
-    if cmd.name in ("killall", "killall5"):
-        yield Finding(
-            "killall",
-            "deny",
-            f"{cmd.name} kills processes by name, including ones the agent did not start; "
-            "kill only your own processes, by their id",
-        )
-    elif any(p in ("1", "-1") for p in pids):
-        yield Finding(
-            "kill-init",
-            "deny",
-            "killing PID 1 (or -1, every process) takes the whole system down; kill only your "
-            "own processes, by their id",
-        )
-    elif cmd.name == "kill" and any(p == "0" or re.fullmatch(r"-\d+", p) for p in pids):
-        yield Finding(
-            "kill-group",
-            "ask",
-            "kill 0 or kill -PGID signals every process of a process group (for 0, the group "
-            "of the agent's own shell); kill only your own processes, by their id",
-        )
-    elif (
-        cmd.name == "kill"
-        and any(
-            c.name in _SEARCHERS for i in range(start + 1, len(cmd.argv)) for c in cmd.inner_of(i)
-        )
-    ) or (cmd.name == "kill" and any(u.name in _SEARCHERS for u in cmd.upstream)):
-        yield Finding(
-            "kill-by-name",
-            "ask",
-            "kill of the processes a search by name finds (pgrep, pidof, ps) may hit ones the "
-            "agent did not start, as pkill does; kill the id of a process you started",
-        )
-    elif cmd.name == "pkill":
-        yield Finding(
-            "pkill",
-            "ask",
-            "pkill matches processes by name and may hit ones the agent did not start; "
-            "prefer kill with the id of a process you started",
         )
 
 
@@ -412,10 +356,7 @@ HANDLERS: dict[str, Handler] = {
     "init": _power,
     "telinit": _power,
     "systemctl": _power,
-    "kill": _kill,
-    "killall": _kill,
-    "killall5": _kill,
-    "pkill": _kill,
+    **processes.HANDLERS,
     "npm": _install,
     "pnpm": _install,
     "yarn": _install,
