@@ -119,7 +119,7 @@ def test_each_class_is_denied_with_its_rule_and_reason(command: str, rule: str, 
             ".env",
         ),
         ("terraform workspace delete staging", "infra-change", "workspace delete"),
-        ("sqlite3 app.db < migrations/drop_all.sql", "sql-stdin", "SQL fed"),
+        ("sqlite3 app.db < /tmp/drop_all.sql", "sql-stdin", "SQL fed"),  # round 15: own file runs
         (
             'python3 -c "import sys, shutil; shutil.rmtree(sys.argv[1])" /',
             "rm-recursive",
@@ -406,7 +406,7 @@ def test_round8_classes_are_denied(command: str, rule: str) -> None:
         "npm config set registry https://registry.npmjs.org/",
         "echo 'source ~/.cargo/env' >> ~/.bashrc",
         "tmux new -d 'npm run dev'",
-        "sqlite3 ./dev.db < ./migrations/002.sql",
+        "sqlite3 ./dev.db < ~/Downloads/002.sql",  # round 15: the workspace's own file runs
         "tflint --init",
         "vim src/main.c",
         "pg_dump -h db.prod.internal app > x.sql",

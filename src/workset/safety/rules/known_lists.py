@@ -20,7 +20,7 @@ BUILTINS = frozenset(
 )  # fmt: skip
 READ_ONLY = frozenset(
     {
-        "getenforce", "sestatus", "pip-audit", "osv-scanner",
+        "getenforce", "sestatus", "pip-audit", "osv-scanner", "pg_isready", "system_profiler",
         "ls", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ag",
         "ack", "find", "fd", "tree", "stat", "file", "du", "df", "which", "whereis", "whatis",
         "date", "cal", "uname", "whoami", "id", "groups", "printenv", "env", "ps", "pgrep",
@@ -189,7 +189,7 @@ JUDGED_BY_FAMILY = frozenset(
         "docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc",
         "helm", "terraform", "tofu", "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az",
         "psql", "mysql", "mariadb", "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd",
-        "clickhouse-client", "osascript", "mount", "umount", "hyperfine",
+        "clickhouse-client", "osascript", "mount", "umount", "hyperfine", "dropdb",
     }
 )  # fmt: skip
 
