@@ -125,6 +125,15 @@ def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
             "sql-session",
         ),
         ("dropdb -h localhost app", "sql-write"),
+        # tools whose other verbs deploy, decrypt, attach or install code
+        ("cdk deploy --require-approval never", "unknown-program"),
+        ("sam deploy --no-confirm-changeset", "unknown-program"),
+        ("rails credentials:show", "unknown-program"),
+        ("gdb -p 1234", "unknown-program"),
+        ("code --install-extension ./helper.vsix", "unknown-program"),
+        ("ifconfig eth0 down", "unknown-program"),
+        ("nmcli connection delete home-wifi", "unknown-program"),
+        ("npx nx release publish", "unknown-program"),
     ],
 )
 def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str) -> None:
@@ -180,6 +189,20 @@ def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "sqlite3 data/dev.sqlite3 < db/migrations/001_init.sql",
         "dropdb -h localhost --if-exists app_test && createdb -h localhost app_test",
         "pg_isready -h localhost -p 5432",
+        # everyday tools of other ecosystems, and read-only views of the machine
+        "rails test && bin/rails db:migrate",
+        "flutter pub get && flutter test",
+        "dart format lib/ && dart analyze",
+        "webpack --mode production",
+        "cdk synth && cdk diff",
+        "sam build && sam local invoke",
+        "npx knex migrate:latest",
+        "xcodebuild -scheme App -destination 'platform=iOS Simulator,name=iPhone 15' test",
+        "gdb -batch -ex run -ex bt ./build/app",
+        "cosign verify-blob --key cosign.pub --signature app.sig app.tar.gz",
+        "code . && code --list-extensions",
+        "ifconfig en0 && route -n && nmcli device status",
+        "vault status && xcode-select -p",
         "git diff --name-only origin/main... | grep '\\.py$' | xargs black",
     ],
 )

@@ -64,6 +64,10 @@ PROJECT = frozenset(
         "tflint", "cfn-lint", "tfsec", "kubeconform", "kube-linter", "golangci-lint",
         "staticcheck", "rubocop", "clang-format", "clang-tidy", "cppcheck", "ansible-lint",
         "checkov", "kubeval",
+        "elm", "webpack", "webpack-cli", "vite", "nodemon", "tsup",
+        "esbuild", "rollup", "parcel", "tailwindcss", "postcss", "babel", "sass", "rails",
+        "xcodebuild", "gdb", "lldb", "bazelisk", "sbt", "lein", "clojure", "rebar3", "erlc",
+        "kotlinc", "scalac", "gfortran", "nasm", "make-docs", "ocaml", "dune", "opam-exec",
     }
 )  # fmt: skip
 # Subcommands that only read, or only change the project in the workspace.
@@ -158,6 +162,26 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "busctl": frozenset({"", "list", "status", "tree", "introspect"}),
     "coredumpctl": frozenset({"", "list", "info"}),
     "udevadm": frozenset({"info"}),
+    "flutter": frozenset({"test", "build", "analyze", "pub", "run", "doctor", "format",
+                          "clean", "create", "gen-l10n", "devices", "emulators", "drive",
+                          "--version", "logs"}),
+    "dart": frozenset({"test", "analyze", "format", "fix", "pub", "run", "compile", "create",
+                       "doc", "info", "--version"}),
+    "cdk": frozenset({"synth", "synthesize", "diff", "ls", "list", "doctor", "context",
+                      "docs", "notices", "metadata", "--version"}),
+    "sam": frozenset({"build", "validate", "local", "--version", "list", "init"}),
+    "vault": frozenset({"status", "version", "-version", "--version", "path-help"}),
+    "cosign": frozenset({"verify", "verify-blob", "verify-attestation", "tree", "triangulate",
+                         "version", "public-key"}),
+    "xcode-select": frozenset({"-p", "--print-path", "-v", "--version"}),
+    "trust": frozenset({"list", "dump"}),
+    "choco": frozenset({"list", "search", "find", "info", "outdated", "--version", "-v"}),
+    "logrotate": frozenset({"-d", "--debug"}),
+    "defaults": frozenset({"read", "read-type", "domains", "find"}),
+    "scutil": frozenset({"--get", "--dns", "--proxy", "--nwi"}),
+    "networksetup": frozenset({"-listallnetworkservices", "-getinfo", "-getdnsservers",
+                               "-listallhardwareports", "-getwebproxy"}),
+
 }  # fmt: skip
 # systemd tools: --user, --no-pager, --all… take no value; these options do
 _SYSTEMD_TOOLS = ("systemctl", "systemd-analyze", "loginctl", "timedatectl", "hostnamectl",

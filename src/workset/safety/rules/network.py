@@ -332,7 +332,10 @@ RUNNER_TOOLS = frozenset({"tsc", "eslint", "prettier", "jest", "vitest", "mocha"
                           "lint-staged", "markdownlint", "depcheck", "knip", "tsup",
                           "concurrently", "rimraf", "cross-env", "prisma", "drizzle-kit",
                           "storybook", "changeset", "semantic-release", "typedoc",
-                          "ng", "gatsby", "remix", "wrangler", "serve"})  # fmt: skip
+                          "ng", "gatsby", "remix", "wrangler", "serve", "knex", "sequelize",
+                          "sequelize-cli", "typeorm", "npm-run-all", "run-p", "run-s",
+                          "react-scripts", "vue-cli-service", "ember", "tsc-watch", "sass",
+                          "madge", "license-checker", "size-limit", "commitlint"})  # fmt: skip
 
 
 def _fetch_run(what: str) -> Finding:
