@@ -134,6 +134,9 @@ def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         ("ifconfig eth0 down", "unknown-program"),
         ("nmcli connection delete home-wifi", "unknown-program"),
         ("npx nx release publish", "unknown-program"),
+        # a credential handed to jq that prints only its keys: asked, no longer denied
+        ("kubectl get secret app-env -n dev -o json | jq '.data | keys[]'", "credential-use"),
+        ("curl --cacert certs/dev-ca.pem https://api.staging.example.com/health", "network"),
     ],
 )
 def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str) -> None:
@@ -203,6 +206,7 @@ def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "code . && code --list-extensions",
         "ifconfig en0 && route -n && nmcli device status",
         "vault status && xcode-select -p",
+        "curl -s --cacert certs/ca.pem https://localhost:8443/health",
         "git diff --name-only origin/main... | grep '\\.py$' | xargs black",
     ],
 )
