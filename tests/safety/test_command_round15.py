@@ -137,6 +137,10 @@ def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         # a credential handed to jq that prints only its keys: asked, no longer denied
         ("kubectl get secret app-env -n dev -o json | jq '.data | keys[]'", "credential-use"),
         ("curl --cacert certs/dev-ca.pem https://api.staging.example.com/health", "network"),
+        # package changes outside the project, and packages no list vouches for
+        ("npm uninstall -g typescript", "package-install"),
+        ("poetry add --group dev some-unknown-pkg", "package-install"),
+        ("vagrant box remove ubuntu/jammy64", "unknown-program"),
     ],
 )
 def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str) -> None:
@@ -207,6 +211,14 @@ def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "ifconfig en0 && route -n && nmcli device status",
         "vault status && xcode-select -p",
         "curl -s --cacert certs/ca.pem https://localhost:8443/health",
+        # the project's packages changed by its own manager; more read-only tools
+        "poetry add --group dev pytest",
+        "npm uninstall left-pad && npm update",
+        "pnpm remove lodash",
+        "pip-compile requirements.in -o requirements.txt",
+        "xmllint --format pom.xml | head && zipinfo build.zip",
+        "git cherry -v origin/main",
+        "docker run --rm --entrypoint sh node:20-alpine -c 'node --version'",
         "git diff --name-only origin/main... | grep '\\.py$' | xargs black",
     ],
 )

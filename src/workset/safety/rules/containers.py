@@ -79,8 +79,12 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
         image = _confined_run(cmd, rest, ctx) if sub == "run" else None
         if image is not None:  # what it runs is judged as if run here, its mounts mapped back
-            if rest[image + 1 :]:
-                yield Nested(requote(_mapped(rest[:image], rest[image + 1 :])))
+            entry = next((v for i, a in enumerate(rest[:image]) for v in
+                          ([a.split("=", 1)[1]] if a.startswith("--entrypoint=") else
+                           [rest[i + 1]] if a == "--entrypoint" else [])), None)  # fmt: skip
+            words = ((entry,) if entry else ()) + rest[image + 1 :]
+            if words:
+                yield Nested(requote(_mapped(rest[:image], words)))
             return
         yield _ask("container-run", f"{cmd.name} {sub} runs an image with its own code")
     elif sub == "exec" and (inner := _exec_command(rest, group == "compose")) is not None:

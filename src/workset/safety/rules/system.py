@@ -63,6 +63,10 @@ def _verb_first(args: tuple[str, ...], verb: str) -> bool:
                for i, w in enumerate(before))  # fmt: skip
 
 
+# npm/pnpm/yarn verbs that change the installed packages without naming new ones.
+_NODE_CHANGES = frozenset({"uninstall", "un", "remove", "rm", "r", "update", "up", "upgrade"})
+
+
 def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     name = cmd.name
@@ -73,6 +77,8 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         hit = bool(verbs) and ("-g" in args or "--global" in args or bool(packages))
         if verbs and args[:1] not in (("install",), ("i",), ("add",), ("global",)):
             hit = hit and args[0] in ("install", "i", "add", "global")
+        if args[:1] and args[0] in _NODE_CHANGES and {"-g", "--global"} & set(args):
+            hit = True  # npm uninstall -g, npm update -g: the user's global packages
     elif name == "pacman":
         hit = any(re.fullmatch(r"-S[yu]*", a) is not None for a in args)
     else:
@@ -258,6 +264,10 @@ _ELSEWHERE = frozenset({"-g", "--global", "--location", "--registry", "--index",
                         "--target"})  # fmt: skip
 
 
+# Options of ``add`` that take a value which is not a package: a dependency group, extras.
+_ADD_VALUED = frozenset({"--group", "-G", "--extras", "-E", "--extra", "--python"})
+
+
 def _popular_into_project(cmd: Cmd) -> bool:
     """``npm install --save-dev vitest``, ``uv add httpx``: packages on the list of popular
     names that the typosquat rule guards (a near miss is denied), from the ecosystem's own
@@ -271,10 +281,11 @@ def _popular_into_project(cmd: Cmd) -> bool:
     if not args or args[0] not in verbs:
         return False
     names = []
-    for word in args[1:]:
+    valued = _ADD_VALUED | ({"--optional"} if cmd.name == "uv" else set())
+    for index, word in enumerate(args[1:], start=1):
         if word.split("=", 1)[0] in _ELSEWHERE:
             return False
-        if not word.startswith("-"):
+        if not word.startswith("-") and args[index - 1] not in valued:
             names.append(word)
     popular = typosquat.TRUSTED_NPM if node else typosquat.TRUSTED_PYPI
     return bool(names) and all(_bare(n, node=node) in popular for n in names)
