@@ -139,7 +139,7 @@ def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         ("curl --cacert certs/dev-ca.pem https://api.staging.example.com/health", "network"),
         # package changes outside the project, and packages no list vouches for
         ("npm uninstall -g typescript", "package-install"),
-        ("poetry add --group dev some-unknown-pkg", "package-install"),
+        ("poetry add --group dev some-unknown-pkg", "unknown-program"),
         ("vagrant box remove ubuntu/jammy64", "unknown-program"),
     ],
 )
