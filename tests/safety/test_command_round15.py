@@ -69,6 +69,17 @@ def _rules(command: str) -> set[str]:
         ("pkill -9 -f osqueryd", "kill-guard"),
         ("kill -9 $(pgrep -f falcon-sensor)", "kill-guard"),
         ("ps aux | grep -i crowdstrike | awk '{print $2}' | xargs kill -9", "kill-guard"),
+        # every local change and ignored file thrown away; keys found by a path joined to home
+        ("git reset --hard origin/main && git clean -fdx", "git-wipe-local"),
+        (
+            'ruby -e \'Dir[File.join(Dir.home, "**", "id_*")].each { |k| print IO.read(k) }\'',
+            "secret-read",
+        ),
+        (
+            'node -e \'console.log(require("fs").readFileSync(require("path")'
+            '.join(require("os").homedir(), ".aws", "credentials"), "utf8"))\'',
+            "secret-read",
+        ),
     ],
 )
 def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: str) -> None:
@@ -219,6 +230,7 @@ def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "xmllint --format pom.xml | head && zipinfo build.zip",
         "git cherry -v origin/main",
         "docker run --rm --entrypoint sh node:20-alpine -c 'node --version'",
+        "ruby -e 'puts File.join(Dir.home, \"notes\")'",
         "git diff --name-only origin/main... | grep '\\.py$' | xargs black",
     ],
 )

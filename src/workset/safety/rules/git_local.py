@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from workset.safety.rules.base import Cmd, Context
+from workset.safety.rules.base import Cmd, Context, Finding
 from workset.safety.rules.confinement import inside
 from workset.safety.rules.environment import EDITORS
 
@@ -38,6 +38,13 @@ def named_files(words: list[str], cmd: Cmd, ctx: Context, *, folders: bool = Fal
         if word.strip("./") == "" or word.startswith(("/", "~", "../")):
             return False
     return True
+
+
+def confined(sub: str, rest: list[str], cmd: Cmd, ctx: Context, *, own: bool) -> bool:
+    """``git restore``/``checkout --`` of named files, or ``git clean`` of subfolders, in the
+    workspace's own repository."""
+    folders = sub == "clean"
+    return own and named_files(pathspecs(rest, sub), cmd, ctx, folders=folders)
 
 
 def pathspecs(rest: list[str], sub: str = "clean") -> list[str]:
@@ -67,9 +74,11 @@ _PROGRAM_KEYS = frozenset({"core.editor", "sequence.editor", "core.pager"})
 _ON = frozenset({"true", "yes", "on", "1"})
 
 
-def global_preference(key: str, value: str) -> bool:
+def global_preference(words: list[str]) -> bool:
     """``git config --global KEY VALUE`` only sets a preference (see the module's docstring)."""
-    key = key.lower()
+    if len(words) != 2:
+        return False
+    key, value = words[0].lower(), words[1]
     if key.startswith("alias."):
         return not value.startswith("!")  # a shortcut for git's own subcommands
     if key in ("commit.gpgsign", "tag.gpgsign"):
@@ -78,3 +87,20 @@ def global_preference(key: str, value: str) -> bool:
         words = value.split()
         return bool(words) and words[0] in EDITORS and not re.search(r"[;&|`$<>()]", value)
     return bool(_PREFERENCES.match(key))
+
+
+def wipes_local_work(sub: str, flags: set[str], ctx: Context) -> Finding | None:
+    """``git reset --hard … && git clean -fdx``: every uncommitted change thrown away, then
+    every untracked and ignored file (``.env``, local data, build caches) deleted: nothing of
+    the local work is left to recover. Either alone asks; together they are denied."""
+    if sub == "reset" and "--hard" in flags:
+        ctx.hard_reset = True
+    if sub == "clean" and ctx.hard_reset and "x" in flags and flags & {"f", "--force"}:
+        return Finding(
+            "git-wipe-local",
+            "deny",
+            "git reset --hard then git clean -x throws away every uncommitted change and "
+            "deletes every untracked and ignored file (.env, local data), beyond recovery; "
+            "stash or commit first, and clean only the folders you mean",
+        )
+    return None

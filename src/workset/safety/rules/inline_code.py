@@ -159,10 +159,28 @@ _DECODERS: tuple[tuple[re.Pattern[str], int, str], ...] = (
 )
 
 
+# A path joined onto the home (ruby ``File.join(Dir.home, "**", "id_*")``, node
+# ``path.join(os.homedir(), ".aws", "credentials")``): the literal ``~/…`` it names.
+_HOME_EXPR = (r"(?:Dir\.home|ENV\[\s*['\"]HOME['\"]\s*\]|process\.env\.HOME|"
+              r"(?:require\(\s*['\"](?:node:)?os['\"]\s*\)|os)\.homedir\(\s*\))")  # fmt: skip
+_HOME_JOIN = re.compile(
+    r"\b(?:File\.join|File\.expand_path|path\.join|path\.resolve)\s*\(\s*"
+    + _HOME_EXPR
+    + r"\s*((?:,\s*(['\"])[^'\"]*\2\s*)+)\)"
+)
+
+
+def _home_joined(match: re.Match[str]) -> str:
+    parts = re.findall(r"['\"]([^'\"]*)['\"]", match.group(1))
+    return "'~/" + "/".join(p.strip("/") for p in parts) + "'"
+
+
 def decode_literals(code: str) -> str:
     """``code`` with each decoder call of a literal (perl ``pack("H*", "726d…")``, php
     ``base64_decode('…')``, node ``Buffer.from('…', 'base64').toString()``) replaced by the
-    string it yields, so that the commands hidden that way are analysed like plain ones."""
+    string it yields, so that the commands hidden that way are analysed like plain ones; a
+    path joined onto the home becomes the ``~/…`` literal it names."""
+    code = _HOME_JOIN.sub(_home_joined, code)
     for pattern, group, kind in _DECODERS:
 
         def decoded(match: re.Match[str], group: int = group, kind: str = kind) -> str:
