@@ -164,9 +164,8 @@ _DECODERS: tuple[tuple[re.Pattern[str], int, str], ...] = (
 _HOME_EXPR = (r"(?:Dir\.home|ENV\[\s*['\"]HOME['\"]\s*\]|process\.env\.HOME|"
               r"(?:require\(\s*['\"](?:node:)?os['\"]\s*\)|os)\.homedir\(\s*\))")  # fmt: skip
 _HOME_JOIN = re.compile(
-    r"\b(?:File\.join|File\.expand_path|path\.join|path\.resolve)\s*\(\s*"
-    + _HOME_EXPR
-    + r"\s*((?:,\s*(['\"])[^'\"]*\2\s*)+)\)"
+    r"(?:\bFile\.join|\bFile\.expand_path|(?:\bpath|require\(\s*['\"](?:node:)?path['\"]\s*\))"
+    r"\.(?:join|resolve))\s*\(\s*" + _HOME_EXPR + r"\s*((?:,\s*(['\"])[^'\"]*\2\s*)+)\)"
 )
 
 
