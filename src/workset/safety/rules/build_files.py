@@ -22,7 +22,13 @@ import re
 from collections.abc import Iterator
 
 from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result
-from workset.safety.rules.edited_code import approvals_off, edited_code, git_config_text
+from workset.safety.rules.containers import compose_text
+from workset.safety.rules.edited_code import (
+    COMPOSE_FILE,
+    approvals_off,
+    edited_code,
+    git_config_text,
+)
 from workset.safety.rules.network import download_exec, downloads
 from workset.safety.rules.persistence import written_text
 from workset.safety.rules.static import static_output
@@ -74,6 +80,9 @@ def code_of(path: str, text: str) -> Nested | None:
     if _GIT_CONFIG.search(path):  # the repository's own settings: hooks, aliases, pagers
         settings = git_config_text(text)
         return Nested(settings) if settings else None
+    if COMPOSE_FILE.search(path):  # docker compose up runs it: its mounts and privileges
+        demands = compose_text(text)
+        return Nested(demands) if demands else None
     if _PYTHON.search(path):
         if path.endswith(".pth"):  # site runs the lines that start with "import"
             text = "\n".join(line for line in text.splitlines() if line.startswith("import"))

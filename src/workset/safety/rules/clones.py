@@ -63,7 +63,8 @@ _RUNNERS = frozenset({"make", "gmake", "cmake", "ninja", "meson", "npm", "pnpm",
                       "pip", "pip3", "uv", "poetry", "pipx", "cargo", "go", "bundle", "rake",
                       "composer", "dotnet", "mvn", "gradle", "just", "task", "tox", "nox",
                       "pytest", "bash", "sh", "zsh", "dash", "python", "python3", "node",
-                      "ruby", "perl", "php", "deno", "source", "."})  # fmt: skip
+                      "ruby", "perl", "php", "deno", "source", ".", "docker", "podman",
+                      "docker-compose"})  # fmt: skip
 
 
 def runs_clone(cmd: Cmd, ctx: Context) -> Finding | None:

@@ -286,6 +286,30 @@ def _mounts(args: tuple[str, ...]) -> list[str]:
     return [m for m in out if m.startswith(("/", "~", "$"))]
 
 
+# What a compose file asks of the host: a bind mount from outside the workspace, privileges,
+# the host's namespaces, added capabilities.
+_COMPOSE_MOUNT = re.compile(
+    r"""^\s*(?:-\s*|source:\s*)["']?((?:/|~|\$\{?HOME\b|\.\./)[^:"'\s]*)(?::([^"'\s]*))?""",
+    re.MULTILINE,
+)
+_COMPOSE_FLAGS = (
+    (re.compile(r"^\s*privileged:\s*['\"]?true", re.M | re.I), "--privileged"),
+    (re.compile(r"^\s*pid:\s*['\"]?host", re.M), "--pid=host"),
+    (re.compile(r"^\s*network_mode:\s*['\"]?host", re.M), "--net=host"),
+    (re.compile(r"^\s*userns_mode:\s*['\"]?host", re.M), "--userns=host"),
+    (re.compile(r"^\s*cap_add:", re.M), "--cap-add=ALL"),
+)
+
+
+def compose_text(text: str) -> str:
+    """A compose file's demands on the host as one ``docker run`` the container rules judge
+    (``- /:/host`` is ``-v /:/host``, ``privileged: true`` is ``--privileged``); "" if none."""
+    options = [flag for pattern, flag in _COMPOSE_FLAGS if pattern.search(text)]
+    for match in _COMPOSE_MOUNT.finditer(text):
+        options.append(f"-v {requote([match.group(1) + ':' + (match.group(2) or '/mnt')])}")
+    return f"docker run {' '.join(options)} compose-service" if options else ""
+
+
 def _compose(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """``docker-compose …`` is ``docker compose …``."""
     yield from container(cmd.with_argv(["docker", "compose", *cmd.args()]), ctx)

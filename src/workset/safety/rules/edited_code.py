@@ -20,12 +20,14 @@ import re
 from collections.abc import Iterator
 
 from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result, requote
+from workset.safety.rules.containers import compose_text
 
 # Files whose values are commands a project tool or an editor runs.
 _COMMAND_FILES = re.compile(
     r"(^|/)(package|composer|deno|tasks|devcontainer|turbo|nx|project)\.jsonc?$|"
     r"(^|/)(\.pre-commit-config|[Tt]askfile(\.dist)?|\.lefthook|lefthook)\.ya?ml$"
 )
+COMPOSE_FILE = re.compile(r"(^|/)(docker-)?compose(\.[\w-]+)?\.ya?ml$")
 # Files the edit turns into shell code directly.
 _SHELL_FILES = re.compile(
     r"\.(sh|bash|zsh)$|(^|/)([Mm]akefile|GNUmakefile|[^/]+\.mk|[Jj]ustfile|\.envrc)$|"
@@ -76,13 +78,15 @@ def edited_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     unguarded = approvals_off(files[0], program) if files and program else None
     if unguarded is not None:
         yield unguarded
-    if not texts:
-        return
     for word in files:
         path = ctx.resolve(word)
-        code = _as_code(path, texts)
+        code = _as_code(path, texts) if texts else ""
         if code:
             yield Nested(code, deny_only=True)
+        if COMPOSE_FILE.search(path):  # .services.x.privileged = true, volumes += ["/:/h"]
+            settings = re.sub(r"\.?(\w+)\s*\|?=\s*", r"\n\1: ", program)
+            demands = compose_text(settings + "\n" + "\n".join("- " + t for t in texts))
+            yield from [Nested(demands)] if demands else []
 
 
 def _program(cmd: Cmd) -> str:

@@ -84,8 +84,9 @@ def global_preference(words: list[str]) -> bool:
     if key in ("commit.gpgsign", "tag.gpgsign"):
         return value.lower() in _ON  # signing on; signing off stays asked
     if key in _PROGRAM_KEYS:
-        words = value.split()
-        return bool(words) and words[0] in EDITORS and not re.search(r"[;&|`$<>()]", value)
+        words = value.split()  # a plain program and its flags (code --wait, less -FRX)
+        flags = all(re.fullmatch(r"--?[A-Za-z][\w-]*", w) for w in words[1:])
+        return bool(words) and words[0] in EDITORS and flags
     return bool(_PREFERENCES.match(key))
 
 
