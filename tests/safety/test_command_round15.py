@@ -78,6 +78,10 @@ def _rules(command: str) -> set[str]:
             "container-host-mount",
         ),
         ("yq -i '.services.api.volumes += [\"/:/host\"]' compose.yaml", "container-host-mount"),
+        # disks and memory filled without end
+        ("seq 1 inf > numbers.txt", "resource-exhaustion"),
+        ("while true; do mkdir -p d && cd d; done", "resource-exhaustion"),
+        ("python3 -c \"x = 'a' * (10**13)\"", "resource-exhaustion"),
         (
             'ruby -e \'Dir[File.join(Dir.home, "**", "id_*")].each { |k| print IO.read(k) }\'',
             "secret-read",
@@ -165,6 +169,8 @@ def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
             "runs-fetched-code",
         ),
         ("git config --global core.editor \"vim -c 'set ft=x'\"", "git-config-global"),
+        ("dd if=/dev/zero of=./fill.bin bs=1G count=500", "resource-exhaustion"),
+        ("head -c 200G /dev/zero > data/zeros.bin", "resource-exhaustion"),
     ],
 )
 def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str) -> None:
@@ -248,6 +254,9 @@ def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "printf 'services:\\n  db:\\n    image: postgres:16\\n    volumes:\\n"
         "      - ./db/init:/docker-entrypoint-initdb.d\\n' > compose.yaml",
         "git config --global core.pager 'less -FRX'",
+        "dd if=/dev/zero of=tests/fixtures/disk.img bs=1M count=10",
+        "while :; do date >> logs/ticks.log; sleep 60; done",
+        'python3 -c "print(1024 * 10**12)"',
         "git diff --name-only origin/main... | grep '\\.py$' | xargs black",
     ],
 )
