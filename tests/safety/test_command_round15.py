@@ -171,6 +171,13 @@ def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         ("git config --global core.editor \"vim -c 'set ft=x'\"", "git-config-global"),
         ("dd if=/dev/zero of=./fill.bin bs=1G count=500", "resource-exhaustion"),
         ("head -c 200G /dev/zero > data/zeros.bin", "resource-exhaustion"),
+        # a virtualenv outside the workspace, or none; a debugger on everything
+        ("source ~/venvs/tools/bin/activate && pip install pytest-xdist", "package-install"),
+        ("source .venv/bin/activate && deactivate && pip install pytest-xdist", "package-install"),
+        ("perf record -a -g sleep 5", "trace-attach"),
+        ("strace -f -p 1234 -e trace=read", "trace-attach"),
+        ("source .env && env", "secret-read"),
+        ("direnv exec ~/other make deploy", "unknown-program"),
     ],
 )
 def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str) -> None:
@@ -257,6 +264,13 @@ def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "dd if=/dev/zero of=tests/fixtures/disk.img bs=1M count=10",
         "while :; do date >> logs/ticks.log; sleep 60; done",
         'python3 -c "print(1024 * 10**12)"',
+        # the workspace's virtualenv once activated, its .env loaded, its .envrc around a command
+        ". .venv/bin/activate && pip install -U pip && pip install -r requirements-dev.txt",
+        "source .venv/bin/activate && pip install pytest-xdist",
+        "set -a && source .env.test && set +a && npm run test:integration",
+        "direnv exec . make test",
+        "gcloud logging read 'severity>=ERROR' --limit 20 --project acme-dev",
+        "perf record -g ./build/bench && perf report --stdio | head -50",
         "git diff --name-only origin/main... | grep '\\.py$' | xargs black",
     ],
 )

@@ -147,6 +147,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                            if not w.startswith("-") and not cmd.is_dynamic(i))  # fmt: skip
     if name in ("cd", "pushd", "popd"):
         ctx.cwd = _new_cwd(cmd, ctx)
+    if name in ("source", ".", "deactivate"):
+        ctx.venv = _activated(cmd, ctx)
     for handler in _HANDLERS.get(name, ()):
         out.extend(handler(cmd, ctx))
     if name.startswith(credentials.HELPER_PREFIXES):
@@ -169,7 +171,10 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.append(shell)
     out.extend(secrets.environment_searched(cmd, ctx))
     read = secrets.secret_words(cmd, ctx)
-    if read and not (key_names.names_only(cmd) and all(known.inside(w, ctx) for w in read)):
+    loaded = name in ("source", ".")  # set -a; source .env.test: values loaded, not printed
+    if read and not (
+        (key_names.names_only(cmd) or loaded) and all(known.inside(w, ctx) for w in read)
+    ):
         out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
     page = name in NETWORK and public_read(cmd)
@@ -339,6 +344,14 @@ def _new_cwd(cmd: Cmd, ctx: Context) -> str | None:
         return paths.UNKNOWN_DIR
     where = ctx.resolve(target)
     return None if ctx.workspace and where == paths.normalize(ctx.workspace) else where
+
+
+def _activated(cmd: Cmd, ctx: Context) -> str:
+    """The workspace virtualenv ``source .venv/bin/activate`` puts first on the PATH."""
+    script = cmd.args()[0] if cmd.args() and not cmd.is_dynamic(1) else ""
+    place = ctx.resolve(script)
+    inside = paths.in_workspace(place, ctx.workspace) and place.endswith("/bin/activate")
+    return place.removesuffix("/bin/activate") if inside else ""
 
 
 def _socket(target: str) -> bool:

@@ -40,7 +40,7 @@ READ_ONLY = frozenset(
         "colordiff", "wdiff", "dos2unix", "unix2dos", "envsubst", "gzip", "gunzip", "bzip2",
         "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
         "sysctl", "bat", "batcat", "delta", "pbcopy", "wl-copy", "glow", "mdcat", "hexyl",
-        "zipinfo", "xmllint",
+        "zipinfo", "xmllint", "ms_print",
     }
 )  # fmt: skip
 WRITERS = frozenset(
@@ -67,7 +67,7 @@ PROJECT = frozenset(
         "checkov", "kubeval",
         "elm", "webpack", "webpack-cli", "vite", "nodemon", "tsup", "pip-compile", "pip-sync",
         "esbuild", "rollup", "parcel", "tailwindcss", "postcss", "babel", "sass", "rails",
-        "xcodebuild", "gdb", "lldb", "bazelisk", "sbt", "lein", "clojure", "rebar3", "erlc",
+        "xcodebuild", "gdb", "lldb", "perf", "bazelisk", "sbt", "lein", "clojure", "rebar3", "erlc",
         "kotlinc", "scalac", "gfortran", "nasm", "make-docs", "ocaml", "dune", "opam-exec",
     }
 )  # fmt: skip

@@ -253,7 +253,11 @@ def declared_install(cmd: Cmd, ctx: Context) -> bool:
     """``pip install`` of only the project's own files (see :func:`_project_declared`), or
     ``uv add``/``poetry add`` of popular packages into the project
     (:func:`_popular_into_project`)."""
-    return ("install" in cmd.args() and _project_declared(cmd, ctx)) or _popular_into_project(cmd)
+    return (
+        ("install" in cmd.args() and _project_declared(cmd, ctx))
+        or _popular_into_project(cmd)
+        or (bool(ctx.venv) and _project_into_workspace_venv(cmd, ctx))
+    )
 
 
 # Options that send an install elsewhere than the project, or take its packages from
@@ -343,6 +347,8 @@ def _workspace_venv(cmd: Cmd, ctx: Context) -> bool:
     if cmd.name == "uv" and cmd.args()[:1] == ("pip",):
         python = option_value(cmd.args(), ("--python", "-p"))
         return python is None or paths.in_workspace(ctx.resolve(python), ctx.workspace)
+    if cmd.name.startswith("pip") and "/" not in cmd.argv[0] and ctx.venv:
+        return True  # after "source .venv/bin/activate", pip is that virtualenv's
     if not cmd.name.startswith("pip") or "/" not in cmd.argv[0] or cmd.is_dynamic(0):
         return False
     return paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace)
