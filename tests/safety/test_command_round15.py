@@ -271,6 +271,7 @@ def test_round15_look_alikes_that_still_need_a_human_ask(command: str, rule: str
         "direnv exec . make test",
         "gcloud logging read 'severity>=ERROR' --limit 20 --project acme-dev",
         "perf record -g ./build/bench && perf report --stdio | head -50",
+        'pwsh -NoProfile -Command "Invoke-Pester -Path ./tests -Output Detailed"',
         "git diff --name-only origin/main... | grep '\\.py$' | xargs black",
     ],
 )
