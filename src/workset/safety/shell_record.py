@@ -59,6 +59,7 @@ def resolved_cmd(
         redirects=tuple((op, _path_word(w)) for op, w in redirects)
         + ((("<<", stdin.text),) if stdin is not None else ()),
         extra_fd=tuple(w.descriptor.isdigit() and int(w.descriptor) > 2 for _, w in redirects),
+        redirect_dynamic=tuple(w.dynamic for _, w in redirects),
         upstream=upstream,
         piped=piped,
         background=background,

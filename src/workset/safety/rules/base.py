@@ -66,6 +66,7 @@ class Cmd:
     process: tuple[bool, ...] = ()  # the word is a process substitution <(…)
     redirects: tuple[tuple[str, str], ...] = ()
     extra_fd: tuple[bool, ...] = ()  # the redirection opens a descriptor above 2 (exec 3<>…)
+    redirect_dynamic: tuple[bool, ...] = ()  # the redirection's target is only known at run time
     upstream: tuple[Cmd, ...] = ()  # earlier stages of the same pipeline
     piped: bool = False
     background: bool = False
@@ -122,6 +123,9 @@ class Context:
     bundles: set[str] = field(default_factory=set)  # archives the line made of the workspace
     written: set[str] = field(default_factory=set)  # files the line wrote (their text unseen)
     scripts: dict[str, str] = field(default_factory=dict)  # files the line wrote: their text
+    cloned: set[str] = field(default_factory=set)  # folders a clone of the line filled
+    hard_reset: bool = False  # a git reset --hard ran earlier in the line
+    venv: str = ""  # the workspace virtualenv a ``source …/bin/activate`` of the line put first
     reflog_expired: bool = False  # a git reflog expire --expire=now ran earlier in the line
     programs: dict[str, str] = field(default_factory=dict)  # copies of system programs: names
     staged_secret: str = ""  # a key or credential file a git add of the line staged

@@ -22,6 +22,13 @@ import re
 from collections.abc import Iterator
 
 from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result
+from workset.safety.rules.containers import compose_text
+from workset.safety.rules.edited_code import (
+    COMPOSE_FILE,
+    approvals_off,
+    edited_code,
+    git_config_text,
+)
 from workset.safety.rules.network import download_exec, downloads
 from workset.safety.rules.persistence import written_text
 from workset.safety.rules.static import static_output
@@ -56,6 +63,7 @@ _TOX = re.compile(r"(^|/)tox\.ini$")
 _TOX_COMMANDS = re.compile(r"^\s*commands(?:_pre|_post)?\s*=\s*(.*(?:\n[ \t]+\S.*)*)", re.M)
 _PRE_COMMIT = re.compile(r"(^|/)\.pre-commit-config\.ya?ml$")
 _ENTRY = re.compile(r"^\s*-?\s*entry\s*:\s*(.+)$", re.M)
+_GIT_CONFIG = re.compile(r"(^|/)\.git/config$")
 _PACKAGE = re.compile(r"(^|/)package\.json$")
 _SCRIPTS = re.compile(r'"scripts"\s*:\s*\{([^{}]*)\}')
 _VALUE = re.compile(r'"[^"]*"\s*:\s*"((?:[^"\\]|\\.)*)"')
@@ -69,6 +77,12 @@ def code_of(path: str, text: str) -> Nested | None:
         calls = [m.group(1) for m in _MAKE_SHELL_CALL.finditer(text)]  # $(shell …) anywhere
         code = as_shell("\n".join(recipes + inline + calls))
         return Nested(code, deny_only=True) if code.strip() else None
+    if _GIT_CONFIG.search(path):  # the repository's own settings: hooks, aliases, pagers
+        settings = git_config_text(text)
+        return Nested(settings) if settings else None
+    if COMPOSE_FILE.search(path):  # docker compose up runs it: its mounts and privileges
+        demands = compose_text(text)
+        return Nested(demands) if demands else None
     if _PYTHON.search(path):
         if path.endswith(".pth"):  # site runs the lines that start with "import"
             text = "\n".join(line for line in text.splitlines() if line.startswith("import"))
@@ -191,6 +205,7 @@ def build_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """What ``echo …``/``printf …``/``cat <<EOF``/``… | tee`` writes into a build file."""
     yield from makefile_on_stdin(cmd)
     yield from make_arguments(cmd, ctx)
+    yield from edited_code(cmd, ctx)
     places = [t for op, t in cmd.redirects if op in _WRITES]
     if cmd.name == "tee":
         places += [a for a in cmd.args() if not a.startswith("-")]
@@ -205,3 +220,6 @@ def build_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         found = code_of(path, text) if text else None
         if found is not None:
             yield found
+        unguarded = approvals_off(place, text) if text else None
+        if unguarded is not None:
+            yield unguarded

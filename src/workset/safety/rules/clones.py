@@ -37,6 +37,7 @@ def git_clone(words: tuple[str, ...], cmd: Cmd, ctx: Context) -> Finding | None:
     if any(cmd.dynamic) or not operands or not _ADDRESS.match(operands[0]):
         return unknown_program("git clone", " (of an address that is not plain https or ssh)")
     target = operands[1] if len(operands) > 1 else _default_dir(operands[0])
+    ctx.cloned.add(ctx.resolve(target))
     return None if inside(target, ctx) else outside(target, "git clone")
 
 
@@ -49,9 +50,41 @@ def gh_clone(cmd: Cmd, ctx: Context) -> Finding | None:
     """``gh repo clone owner/repo [DIR]`` writes DIR; ``gh pr checkout N`` works in the
     workspace's repository."""
     words = [a for a in cmd.args() if not a.startswith("-")]
-    if words[:2] == ["repo", "clone"] and len(words) > 3:
-        return None if inside(words[3], ctx) else outside(words[3], "gh repo clone")
-    if words[:2] == ["repo", "clone"] and len(words) == 3:
-        target = words[2].rstrip("/").rsplit("/", 1)[-1]
+    if words[:2] == ["repo", "clone"] and len(words) >= 3:
+        target = words[3] if len(words) > 3 else words[2].rstrip("/").rsplit("/", 1)[-1]
+        ctx.cloned.add(ctx.resolve(target))
         return None if inside(target, ctx) else outside(target, "gh repo clone")
     return None
+
+
+# Programs that run the code of the folder they are pointed at or started in: builds, package
+# installs of a path, interpreters given a script, a script run by its path.
+_RUNNERS = frozenset({"make", "gmake", "cmake", "ninja", "meson", "npm", "pnpm", "yarn", "bun",
+                      "pip", "pip3", "uv", "poetry", "pipx", "cargo", "go", "bundle", "rake",
+                      "composer", "dotnet", "mvn", "gradle", "just", "task", "tox", "nox",
+                      "pytest", "bash", "sh", "zsh", "dash", "python", "python3", "node",
+                      "ruby", "perl", "php", "deno", "source", ".", "docker", "podman",
+                      "docker-compose"})  # fmt: skip
+
+
+def runs_clone(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``git clone URL x && bash x/install.sh``, ``cd x && make``: code the line just fetched
+    runs before anyone has read it (the clone alone only writes files)."""
+    if not ctx.cloned:
+        return None
+
+    def under(place: str) -> bool:
+        return any(place == d or place.startswith(d.rstrip("/") + "/") for d in ctx.cloned)
+
+    words = [w for w in cmd.args() if not w.startswith("-")]
+    runs_here = cmd.name in _RUNNERS and ctx.cwd is not None and under(ctx.cwd)
+    script = "/" in cmd.argv[0] and under(ctx.resolve(cmd.argv[0]))
+    pointed = cmd.name in _RUNNERS and any(under(ctx.resolve(w.split("=", 1)[-1])) for w in words)
+    if not (runs_here or script or pointed):
+        return None
+    return Finding(
+        "runs-fetched-code",
+        "ask",
+        f"{cmd.name} runs code the line just cloned, which no one has read; a human must "
+        "confirm, or clone it first and review it before running it",
+    )

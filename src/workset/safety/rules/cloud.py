@@ -80,7 +80,7 @@ def _scratch_env(args: tuple[str, ...]) -> bool:
 
 
 _CLOUD_READ = re.compile(r"^(describe|list|get|show|ls|head|cat|du|stat|version|help|whoami|"
-                         r"tail|filter-log-events|lookup-events|what-if|validate)"
+                         r"read|query|tail|filter-log-events|lookup-events|what-if|validate)"
                          r"([-_].*)?$|^(--version|sts|configure)$")  # fmt: skip
 _CLOUD_DESTROY = re.compile(
     r"^(delete-(db-instance|db-cluster|bucket|stack|table|cluster|file-system|repository|"

@@ -86,4 +86,21 @@ def _ports_open(args: tuple[str, ...]) -> bool:
     )
 
 
-HANDLERS: dict[str, Handler] = {n: exposure for n in ("aws", "gcloud", "gsutil", "az")}
+def _forge_public(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``gh repo edit --visibility public``: a private repository (its history, issues and
+    whatever secrets were ever committed) opened to the whole internet at once."""
+    args = cmd.args()
+    words = [a for a in args if not a.startswith("-")]
+    public = any(a in ("--visibility=public", "--public") for a in args) or any(
+        args[i : i + 2] == ("--visibility", "public") for i in range(len(args))
+    )
+    if public and words[:2] in (["repo", "edit"], ["project", "update"]):
+        yield _deny("repo-made-public", f"{cmd.name} {words[0]} {words[1]} makes the repository "
+                    "public, its whole history and every secret ever committed in it",
+                    "ask the repository's owner")  # fmt: skip
+
+
+HANDLERS: dict[str, Handler] = {
+    **{n: exposure for n in ("aws", "gcloud", "gsutil", "az")},
+    **{n: _forge_public for n in ("gh", "glab")},
+}

@@ -3,9 +3,12 @@
 Reads pass (``ps``, ``logs``, ``inspect``, ``build``…). A container that mounts the host's
 ``/``, the home's key trees or the engine's own socket, or runs privileged with the host's
 namespaces, is denied, and so are deletes of every data volume or of every container a
-listing prints. A throw-away run of an official image that sees only workspace folders is
-judged by the command it runs, its mount points mapped back to the workspace; any other run,
-and every other change, asks.
+listing prints. A throw-away run of an official image that sees only workspace folders (and
+publishes ports, if any, on this machine only) is judged by the command it runs, its mount
+points mapped back to the workspace; any other run, and every other change, asks. The
+project's own services (``docker compose up/down/build…`` with compose files in the
+workspace) are the project's code, like its Makefile, and run; ``down -v`` deletes their data
+volumes and asks.
 """
 
 from __future__ import annotations
@@ -76,8 +79,12 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
         image = _confined_run(cmd, rest, ctx) if sub == "run" else None
         if image is not None:  # what it runs is judged as if run here, its mounts mapped back
-            if rest[image + 1 :]:
-                yield Nested(requote(_mapped(rest[:image], rest[image + 1 :])))
+            entry = next((v for i, a in enumerate(rest[:image]) for v in
+                          ([a.split("=", 1)[1]] if a.startswith("--entrypoint=") else
+                           [rest[i + 1]] if a == "--entrypoint" else [])), None)  # fmt: skip
+            words = ((entry,) if entry else ()) + rest[image + 1 :]
+            if words:
+                yield Nested(requote(_mapped(rest[:image], words)))
             return
         yield _ask("container-run", f"{cmd.name} {sub} runs an image with its own code")
     elif sub == "exec" and (inner := _exec_command(rest, group == "compose")) is not None:
@@ -85,11 +92,13 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield Nested(requote(inner))  # psql in the project's db container: judged as psql
         else:
             yield _ask("container-change", f"{cmd.name} compose exec runs in another project")
-    elif (
-        (sub == "prune" and "--volumes" in rest)
-        or (group == "volume" and sub == "prune")
-        or (group == "compose" and sub == "down" and {"-v", "--volumes"} & set(rest))
-    ):
+    elif group == "compose" and sub == "down" and {"-v", "--volumes"} & set(rest):
+        yield _ask(
+            "container-remove",
+            f"{cmd.name} compose down -v deletes the data volumes the project's compose file "
+            "declares (its databases and caches), beyond recovery",
+        )
+    elif (sub == "prune" and "--volumes" in rest) or (group == "volume" and sub == "prune"):
         yield _deny(
             "container-volumes-delete",
             f"{cmd.name} {group + ' ' if group else ''}{sub} deletes the data volumes of "
@@ -115,11 +124,11 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 _COMPOSE_VALUES = frozenset({"-f", "--file", "-p", "--project-name", "--project-directory",
                              "--env-file", "--profile", "--ansi", "--parallel"})  # fmt: skip
-# What ``docker compose`` does with the project's own services that leaves nothing running:
-# stop them, rebuild or pull their images, show them. (``up``/``start`` leave containers the
-# daemon keeps, and brings back at boot under a restart policy: they ask.)
+# What ``docker compose`` does with the project's own services, as its compose file (in the
+# workspace, like a Makefile) defines them: start, stop, rebuild, pull and show them.
 _COMPOSE_LIFECYCLE = frozenset({"down", "stop", "build", "pull", "ps", "logs", "config", "ls",
-                                "top", "images"})  # fmt: skip
+                                "top", "images", "up", "start", "restart", "create", "watch",
+                                "wait", "port", "version", "events"})  # fmt: skip
 
 
 _EXEC_VALUED = frozenset({"-u", "--user", "-w", "--workdir", "-e", "--env", "--env-file",
@@ -151,9 +160,9 @@ def _own_compose(cmd: Cmd, ctx: Context) -> bool:
         option, equals, value = word.partition("=")
         if option in ("-f", "--file", "--project-directory", "--env-file"):
             value = value if equals else (args[index + 1] if index + 1 < len(args) else "")
-            if cmd.is_dynamic(index + 2 if not equals else index + 1) or not known.inside(
-                value, ctx
-            ):
+            at = index + 2 if not equals else index + 1
+            streamed = (at < len(cmd.process) and cmd.process[at]) or value.startswith("/dev/")
+            if cmd.is_dynamic(at) or streamed or not known.inside(value, ctx):
                 return False
     return not {"-v", "--volumes", "--rmi"} & {a.split("=", 1)[0] for a in args}
 
@@ -169,7 +178,10 @@ _CONFINED_RUN = {"--rm": False, "-i": False, "-t": False, "-it": False, "-ti": F
                  "-m": True, "--memory": True, "--cpus": True, "--network": True,
                  "--net": True, "-l": True, "--label": True, "--tmpfs": True,
                  "--userns": True, "--security-opt": True, "--hostname": True,
-                 "--cap-drop": True, "--pids-limit": True}  # fmt: skip
+                 "--cap-drop": True, "--pids-limit": True, "-p": True,
+                 "--publish": True}  # fmt: skip
+# A port published on this machine only: 127.0.0.1:5432:5432, [::1]:8080:80, localhost:…
+_LOOPBACK_PORT = re.compile(r"^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+(-\d+)?:\d+")
 # What a ``$PWD``-style mount source starts with: the current directory.
 _HERE = re.compile(r"^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`|\.)(?=/|:|$)")
 # An official image (``python:3.12``, ``docker.io/library/node:20``): no other publisher.
@@ -202,6 +214,8 @@ def _confined_run(cmd: Cmd, rest: tuple[str, ...], ctx: Context) -> int | None:
             return None
         if option in ("--env-file",) and not paths.in_workspace(ctx.resolve(value), ctx.workspace):
             return None
+        if option in ("-p", "--publish") and not _LOOPBACK_PORT.match(value):
+            return None  # a port published on every interface: reachable from the network
         if option in ("-v", "--volume", "--mount") and not _workspace_mount(value, here, ctx):
             return None
         index += 1
@@ -270,6 +284,30 @@ def _mounts(args: tuple[str, ...]) -> list[str]:
         else:
             out.append(value.split(":", 1)[0])
     return [m for m in out if m.startswith(("/", "~", "$"))]
+
+
+# What a compose file asks of the host: a bind mount from outside the workspace, privileges,
+# the host's namespaces, added capabilities.
+_COMPOSE_MOUNT = re.compile(
+    r"""^\s*(?:-\s*|source:\s*)["']?((?:/|~|\$\{?HOME\b|\.\./)[^:"'\s]*)(?::([^"'\s]*))?""",
+    re.MULTILINE,
+)
+_COMPOSE_FLAGS = (
+    (re.compile(r"^\s*privileged:\s*['\"]?true", re.M | re.I), "--privileged"),
+    (re.compile(r"^\s*pid:\s*['\"]?host", re.M), "--pid=host"),
+    (re.compile(r"^\s*network_mode:\s*['\"]?host", re.M), "--net=host"),
+    (re.compile(r"^\s*userns_mode:\s*['\"]?host", re.M), "--userns=host"),
+    (re.compile(r"^\s*cap_add:", re.M), "--cap-add=ALL"),
+)
+
+
+def compose_text(text: str) -> str:
+    """A compose file's demands on the host as one ``docker run`` the container rules judge
+    (``- /:/host`` is ``-v /:/host``, ``privileged: true`` is ``--privileged``); "" if none."""
+    options = [flag for pattern, flag in _COMPOSE_FLAGS if pattern.search(text)]
+    for match in _COMPOSE_MOUNT.finditer(text):
+        options.append(f"-v {requote([match.group(1) + ':' + (match.group(2) or '/mnt')])}")
+    return f"docker run {' '.join(options)} compose-service" if options else ""
 
 
 def _compose(cmd: Cmd, ctx: Context) -> Iterator[Result]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from workset.safety.rules import key_names
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS
 from workset.safety.rules.secrets import REVEALERS
@@ -128,8 +129,8 @@ def printer(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 def _decoder(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """``… get secret -o jsonpath=… | base64 -d``: the credential decoded and printed."""
-    if not ctx.shown:
-        return
+    if not ctx.shown or key_names.names_only(cmd):
+        return  # … | jq 'keys': only the names of the keys are printed
     for earlier in cmd.upstream:
         what = printed(unwrap(earlier, []))
         if what is not None:

@@ -68,6 +68,8 @@ def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     elif code is not None and _SQL_WRITE.search(code):
         yield _ask("sql-write", f"{cmd.name} changes data in a database server")
+    elif code is None and db_targets.project_script(cmd, ctx):
+        return  # the project's SQL file into its scratch database
     elif code is None:
         yield _ask(
             "sql-session",
@@ -98,7 +100,12 @@ def shell_escapes(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 def _drop_tools(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    if cmd.name in ("dropdb", "dropuser") or "drop" in cmd.args():
+    local, name = db_targets.target(cmd)
+    if cmd.name == "dropdb" and local and name and db_targets.scratch(cmd, ""):
+        return  # a local database named for tests or development: the tests make it again
+    if cmd.name == "dropdb" and local:
+        yield _ask("sql-write", "dropdb drops a database on this machine")
+    elif cmd.name in ("dropdb", "dropuser") or "drop" in cmd.args():
         yield _deny(
             "sql-destroy",
             f"{cmd.name} drops a database",

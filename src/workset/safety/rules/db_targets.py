@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
+from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Handler, Result, option_value
 from workset.safety.rules.base import deny_finding as _deny
 
@@ -49,8 +50,9 @@ def target(cmd: Cmd) -> tuple[bool, str]:
             parts = urlsplit(word)
             host = parts.hostname or host
             name = parts.path.strip("/") or name
-    if cmd.name in ("psql", "mysql", "mariadb") and not name:
-        valued = (*_HOST_FLAGS, *_NAME_FLAGS, "-U", "-u", "-p", "-P", "-c", "-e")
+    if cmd.name in ("psql", "mysql", "mariadb", "dropdb", "createdb") and not name:
+        port = ("-P",) if cmd.name in ("mysql", "mariadb") else ("-p", "--port")
+        valued = (*_HOST_FLAGS, *_NAME_FLAGS, *port, "-U", "-u", "-c", "-e", "-f", "--file")
         positional = [a for i, a in enumerate(args) if not a.startswith("-")
                       and (i == 0 or args[i - 1] not in valued)]  # fmt: skip
         name = positional[0] if positional and not _URL.match(positional[0]) else ""
@@ -73,6 +75,21 @@ def scratch(cmd: Cmd, code: str) -> bool:
         return local
     names = [name] if name else _NAMED.findall(code)
     return bool(names) and all(_SCRATCH.search(n) for n in names)
+
+
+def project_script(cmd: Cmd, ctx: Context) -> bool:
+    """``psql -h localhost -d app_test -f db/seed.sql``, ``mysql -h 127.0.0.1 app_dev <
+    schema.sql``: a SQL file of the workspace (not one this line fetched) run against a local
+    database named for tests or development, as ``make`` runs the project's recipes."""
+    files = [t for op, t in cmd.redirects if op == "<"]
+    given = option_value(cmd.args(), ("-f", "--file"))
+    files += [given] if given is not None and cmd.name == "psql" else []
+    if not files or any(cmd.dynamic) or not scratch(cmd, ""):
+        return False
+    return all(
+        paths.in_workspace(ctx.resolve(f), ctx.workspace) and ctx.resolve(f) not in ctx.downloaded
+        for f in files
+    )
 
 
 _WIDE = re.compile(r"[*]|(^|/|,)_all\b|expand_wildcards=all")

@@ -17,6 +17,7 @@ from workset.safety import paths
 from workset.safety.rules import (
     applescript,
     build_files,
+    clones,
     cloud_exposure,
     credentials,
     db_targets,
@@ -122,21 +123,32 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                 "it names is not the one it shows; write the path in plain ASCII",
             )
         )
-    for op, target in cmd.redirects:
+    for index, (op, target) in enumerate(cmd.redirects):
         if op in WRITING_REDIRECTS and not target.isdigit() and target != "-":
             out.extend(write_target(target, f"redirection {op}", ctx, text_judged=True))
             if not _socket(target) and not known.inside(target, ctx):
                 out.append(known.outside(target))
+            elif (
+                index < len(cmd.redirect_dynamic)
+                and cmd.redirect_dynamic[index]
+                and not _named_in_workspace(target)
+            ):
+                out.append(_dynamic_target(op, target))
     name = cmd.name
     if cmd.argv[0] in ctx.downloaded or ctx.resolve(cmd.argv[0]) in ctx.downloaded:
         out.append(download_exec(f"runs {cmd.argv[0]}, which this line downloaded"))
     elif "/" in cmd.argv[0] and ctx.resolve(cmd.argv[0]) in ctx.scripts:
         out.append(Nested(ctx.scripts[ctx.resolve(cmd.argv[0])]))  # ./x.sh the line wrote
+    fetched = clones.runs_clone(cmd, ctx)
+    if fetched is not None:
+        out.append(fetched)
     if name == "rm":
         ctx.removed.update(ctx.resolve(w) for i, w in enumerate(cmd.args(), 1)
                            if not w.startswith("-") and not cmd.is_dynamic(i))  # fmt: skip
     if name in ("cd", "pushd", "popd"):
         ctx.cwd = _new_cwd(cmd, ctx)
+    if name in ("source", ".", "deactivate"):
+        ctx.venv = _activated(cmd, ctx)
     for handler in _HANDLERS.get(name, ()):
         out.extend(handler(cmd, ctx))
     if name.startswith(credentials.HELPER_PREFIXES):
@@ -159,7 +171,10 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.append(shell)
     out.extend(secrets.environment_searched(cmd, ctx))
     read = secrets.secret_words(cmd, ctx)
-    if read and not (key_names.names_only(cmd) and all(known.inside(w, ctx) for w in read)):
+    loaded = name in ("source", ".")  # set -a; source .env.test: values loaded, not printed
+    if read and not (
+        (key_names.names_only(cmd) or loaded) and all(known.inside(w, ctx) for w in read)
+    ):
         out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
     page = name in NETWORK and public_read(cmd)
@@ -233,6 +248,40 @@ def _as_rm(cmd: Cmd) -> Cmd:
     )
 
 
+# What a target's run-time parts may be and still only name a file, not a place: numbers the
+# shell keeps, and substitutions by programs that print a date, a hash or a plain name.
+_NUMBERS = frozenset({"$", "RANDOM", "SECONDS", "EPOCHSECONDS", "BASHPID", "PPID", "UID"})
+_NAME_PRINTERS = re.compile(
+    r"^(date|basename|whoami|id|uname|hostname|nproc|git (rev-parse|describe|branch "
+    r"--show-current)|git log -1 --format=%h)\b[^;&|<>`$()]*$"
+)
+_RUN_TIME_PART = re.compile(r"\$\(([^()]*)\)|`([^`]*)`|\$\{([^}]*)\}|\$(\w+|\$)")
+
+
+def _named_in_workspace(target: str) -> bool:
+    """``logs/test-$(date +%F).log``: a literal place in the workspace, whose run-time parts
+    only fill in a name (a date, a commit hash, a number), so the file stays there."""
+    if target.startswith(("$", "`", "/", "~", "-")) or ".." in target:
+        return False
+    for match in _RUN_TIME_PART.finditer(target):
+        command = match.group(1) if match.group(1) is not None else match.group(2)
+        if command is not None and not _NAME_PRINTERS.match(command.strip()):
+            return False
+        name = match.group(3) or match.group(4)
+        if name is not None and name not in _NUMBERS:
+            return False
+    return True
+
+
+def _dynamic_target(op: str, target: str) -> Finding:
+    return Finding(
+        "dynamic-path",
+        "ask",
+        f"the redirection {op} writes {target!r}, a path only known when the line runs (it "
+        "may name any file); a human must confirm, or name the file literally",
+    )
+
+
 def _remember_copy(cmd: Cmd, ctx: Context) -> None:
     """Where ``cp``/``install``/``mv`` put a copy of a system program (``/bin/rm``)."""
     _, operands = parse_flags(cmd.args())
@@ -295,6 +344,14 @@ def _new_cwd(cmd: Cmd, ctx: Context) -> str | None:
         return paths.UNKNOWN_DIR
     where = ctx.resolve(target)
     return None if ctx.workspace and where == paths.normalize(ctx.workspace) else where
+
+
+def _activated(cmd: Cmd, ctx: Context) -> str:
+    """The workspace virtualenv ``source .venv/bin/activate`` puts first on the PATH."""
+    script = cmd.args()[0] if cmd.args() and not cmd.is_dynamic(1) else ""
+    place = ctx.resolve(script)
+    inside = paths.in_workspace(place, ctx.workspace) and place.endswith("/bin/activate")
+    return place.removesuffix("/bin/activate") if inside else ""
 
 
 def _socket(target: str) -> bool:

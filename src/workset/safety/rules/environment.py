@@ -39,7 +39,7 @@ _COMMAND_VARS = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND",
 # The value names an editor or pager: a bare name (vim, less) is left to the user's choice.
 _EDITOR_VARS = frozenset({"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "PAGER",
                           "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "BROWSER"})  # fmt: skip
-_EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient",
+EDITORS = frozenset({"vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient",
                       "code", "code-insiders", "codium", "cursor", "subl", "mate", "micro", "hx",
                       "kak", "ed", "joe", "gedit", "kate", "zed", "less", "more", "most", "bat",
                       "cat", "delta", "diff-so-fancy", "true", "idea", "nvr"})  # fmt: skip
@@ -93,6 +93,18 @@ def assignment(name: str, value: str) -> list[Result]:
         return [insecure]
     if name in _INTERPRETER_OPTION_VARS or name.startswith("BASH_FUNC_"):
         return _interpreter_code(name, value)
+    if name == "GIT_CONFIG_PARAMETERS" or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
+        return _git_settings(name, value)
+    if name in ("CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE") and not value.strip("'\" "):
+        return [
+            Finding(
+                "tls-off",
+                "deny",
+                f"{name} set empty turns certificate checks off in Python's requests (the versions "
+                "that read it as no bundle), so anyone "
+                "on the network can serve code or packages; point it at the right CA bundle",
+            )
+        ]
     program = value.split()[0].rsplit("/", 1)[-1] if value.split() else ""
     plain = not _SHELL_SYNTAX.search(value)
     if name in _COMMAND_VARS and program in ("ssh", "autossh") and plain:
@@ -110,7 +122,7 @@ def assignment(name: str, value: str) -> list[Result]:
         return []  # git's own transport with options (ssh -i ./deploy_key)
     if name in _COMMAND_VARS and value.strip():
         return [Nested(value)]
-    if name in _EDITOR_VARS and program not in _EDITORS and (" " in value.strip() or "/" in value):
+    if name in _EDITOR_VARS and program not in EDITORS and (" " in value.strip() or "/" in value):
         return [Nested(value)]
     if name in _SEARCH_VARS:
         planted = [d for d in value.split(":") if _WORLD_WRITABLE.match(d)]
@@ -160,6 +172,21 @@ def _interpreter_code(name: str, value: str) -> list[Result]:
             )
         )
     return found
+
+
+_GIT_SETTING = re.compile(r"'((?:[^'\\]|\\.)*)'")
+
+
+def _git_settings(name: str, value: str) -> list[Result]:
+    """Settings git takes from its environment, as if given with ``git -c``: the list in
+    ``GIT_CONFIG_PARAMETERS`` (``'core.fsmonitor=…'``), or the numbered ``GIT_CONFIG_KEY_n``
+    and ``GIT_CONFIG_VALUE_n`` (a value is analysed as the command it may be)."""
+    if name.startswith("GIT_CONFIG_VALUE_"):
+        return [Nested(value, deny_only=True)] if value.strip() else []
+    if name.startswith("GIT_CONFIG_KEY_"):
+        return [Nested("git -c " + _quoted(value + "=x") + " version")]
+    pairs = [m.group(1) for m in _GIT_SETTING.finditer(value)] or [value]
+    return [Nested("git " + " ".join("-c " + _quoted(p) for p in pairs) + " version")]
 
 
 def _quoted(text: str) -> str:

@@ -230,8 +230,13 @@ def _listed_root(upstream: tuple[Cmd, ...], ctx: Context) -> str | None:
     """Where the names come from when the pipe is fed by find/ls/git ls-files/grep -l."""
     if not upstream:
         return None
-    last = unwrap(upstream[-1], [])
-    if last.name == "find":
+    stages = [unwrap(c, []) for c in upstream]
+    while len(stages) > 1 and _keeps_names(stages[-1]):
+        stages.pop()  # git diff --name-only | grep '\.py$' | sort: still names of the listing
+    last = stages[-1]
+    if last.name == "git" and "--name-only" in last.argv and not _elsewhere(last):
+        roots = ["."]  # git diff/show/log --name-only: paths of the repository
+    elif last.name == "find":
         roots = _find_roots(last)
     elif last.name == "ls" or (last.name == "git" and "ls-files" in last.argv):
         roots = [a for a in last.args() if not a.startswith("-") and a != "ls-files"] or ["."]
@@ -251,6 +256,18 @@ def _listed_root(upstream: tuple[Cmd, ...], ctx: Context) -> str | None:
     if everything:  # every entry: judged as the directory itself
         return "./*" if root == "." else root + "/*"
     return "./LISTED" if root == "." else root + "/LISTED"
+
+
+def _keeps_names(cmd: Cmd) -> bool:
+    """A filter that passes some of the lines it is fed unchanged (a name stays a name)."""
+    if cmd.name in ("sort", "uniq", "head", "tail", "tac"):
+        return True
+    changes = {"-o", "-c", "-l", "-L", "--count", "--only-matching", "-r", "-R"}
+    return cmd.name in ("grep", "egrep", "fgrep") and not changes & set(cmd.args())
+
+
+def _elsewhere(cmd: Cmd) -> bool:
+    return any(a.split("=", 1)[0] in ("-C", "--git-dir", "--work-tree") for a in cmd.args())
 
 
 def _find_roots(cmd: Cmd) -> list[str]:

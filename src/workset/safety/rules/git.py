@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules import known, listings
+from workset.safety.rules import git_local, known, listings
 from workset.safety.rules.base import (
     Cmd,
     Context,
@@ -135,6 +135,9 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     flags, operands = parse_flags(rest)
     words = [w for _, w in operands]
     yield from _commands_run(sub, rest)
+    wiped = git_local.wipes_local_work(sub, flags, ctx)
+    if wiped is not None:
+        yield wiped
     yield from _output_files(sub, rest)
     if sub == "remote" and words[:1] in (["add"], ["set-url"]) and len(words) > 2:
         ctx.remotes.add(words[1])  # a push to it later in the line goes to that URL
@@ -178,12 +181,16 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         and flags & {"f", "--force"}
         and not flags & {"n", "--dry-run"}
         and not ("X" in flags and "x" not in flags and _own_repository(cmd, ctx))
+        and not git_local.confined(sub, rest, cmd, ctx, own=_own_repository(cmd, ctx))
     ):  # -X: only what .gitignore declares generated, in the workspace's own repository
         yield _ask("git-clean", "git clean -f deletes untracked files for good",
                    "list them with git clean -n first")  # fmt: skip
-    elif (sub == "checkout" and ("--" in rest or words[:1] == ["."] or "f" in flags)) or (
-        sub == "restore" and not ({"S", "--staged"} & flags and not {"W", "--worktree"} & flags)
-    ):
+    elif (
+        (sub == "checkout" and ("--" in rest or words[:1] == ["."] or "f" in flags))
+        or (
+            sub == "restore" and not ({"S", "--staged"} & flags and not {"W", "--worktree"} & flags)
+        )
+    ) and not git_local.confined(sub, rest, cmd, ctx, own=_own_repository(cmd, ctx)):
         yield _ask("git-discard", f"git {sub} overwrites uncommitted changes in the files",
                    "commit or stash them first, or confirm")  # fmt: skip
     elif (sub == "filter-branch" and {"--all", "--branches"} & set(rest)) or (
@@ -384,6 +391,8 @@ def _config(flags: set[str], words: list[str], ctx: Context) -> Iterator[Result]
                        "--remove-section", "-e", "--edit"}  # fmt: skip
     if len(words) == 1 and not changes:
         return  # git config --global user.name: one key and no value only prints it
+    if "--global" in flags and not changes and git_local.global_preference(words):
+        return  # git config --global init.defaultBranch main: a preference, nothing runs
     if flags & {"--global", "--system"} and not flags & {"--get", "--list", "l", "--get-all"}:
         yield _ask(
             "git-config-global",

@@ -35,6 +35,8 @@ _EXEC = re.compile(
 # Of those, the ones whose further arguments are the command's own words (a list form).
 _LIST_FORM = frozenset({"system", "exec", "execFile", "execFileSync", "spawn", "spawnSync",
                         "Kernel.system", "Kernel.exec"})  # fmt: skip
+# Rake's ``sh "…"`` (and FileUtils' in a Rakefile): a command handed to the shell.
+_RAKE_SH = re.compile(r"(?<![\w$.:@])(sh)(?=\s*\(?\s*[\"'%])")
 _QX = re.compile(r"\bqx\s*\{([^}]*)\}|\bqx\s*\(([^)]*)\)|%x\{([^}]*)\}|%x\(([^)]*)\)")
 _CHILD_PROCESS = re.compile(r"require\s*\(\s*['\"](node:)?child_process|from\s+['\"]child_process")
 _BACKTICK = re.compile(r"`([^`]+)`")
@@ -157,10 +159,27 @@ _DECODERS: tuple[tuple[re.Pattern[str], int, str], ...] = (
 )
 
 
+# A path joined onto the home (ruby ``File.join(Dir.home, "**", "id_*")``, node
+# ``path.join(os.homedir(), ".aws", "credentials")``): the literal ``~/…`` it names.
+_HOME_EXPR = (r"(?:Dir\.home|ENV\[\s*['\"]HOME['\"]\s*\]|process\.env\.HOME|"
+              r"(?:require\(\s*['\"](?:node:)?os['\"]\s*\)|os)\.homedir\(\s*\))")  # fmt: skip
+_HOME_JOIN = re.compile(
+    r"(?:\bFile\.join|\bFile\.expand_path|(?:\bpath|require\(\s*['\"](?:node:)?path['\"]\s*\))"
+    r"\.(?:join|resolve))\s*\(\s*" + _HOME_EXPR + r"\s*((?:,\s*(['\"])[^'\"]*\2\s*)+)\)"
+)
+
+
+def _home_joined(match: re.Match[str]) -> str:
+    parts = re.findall(r"['\"]([^'\"]*)['\"]", match.group(1))
+    return "'~/" + "/".join(p.strip("/") for p in parts) + "'"
+
+
 def decode_literals(code: str) -> str:
     """``code`` with each decoder call of a literal (perl ``pack("H*", "726d…")``, php
     ``base64_decode('…')``, node ``Buffer.from('…', 'base64').toString()``) replaced by the
-    string it yields, so that the commands hidden that way are analysed like plain ones."""
+    string it yields, so that the commands hidden that way are analysed like plain ones; a
+    path joined onto the home becomes the ``~/…`` literal it names."""
+    code = _HOME_JOIN.sub(_home_joined, code)
     for pattern, group, kind in _DECODERS:
 
         def decoded(match: re.Match[str], group: int = group, kind: str = kind) -> str:
@@ -223,7 +242,8 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     commands: list[str] = []
     unresolved = False
     tcl = program in ("tclsh", "wish", "expect")
-    for match in () if tcl else _EXEC.finditer(bare):
+    rake = _RAKE_SH.finditer(bare) if program == "ruby" else ()
+    for match in () if tcl else [*_EXEC.finditer(bare), *rake]:
         name = match.group(1)
         first_only = name not in _LIST_FORM or program in ("php", "awk", "gawk", "mawk", "nawk")
         words = call_words(code, match.end(), program, first_only=first_only)

@@ -4,7 +4,9 @@
 '{print $1}' .env``, ``sed 's/=.*//' .env``, ``grep -o '^[A-Z_]*' .env.local`` and ``wc -l``
 tell which settings exist, never their values, so on the workspace's own files (``.env``,
 ``.env.local``) they run where reading the file would ask; elsewhere (``~/.bash_history``)
-reading at all still asks.
+reading at all still asks. A jq filter ending in ``keys`` or ``length`` prints names or a
+count: decoding a credential into it (``kubectl get secret -o json | jq '.data | keys'``) is
+not printing the credential.
 """
 
 from __future__ import annotations
@@ -17,6 +19,12 @@ from workset.safety.rules.base import Cmd, option_value
 # characters that cannot match "=" (``^[A-Z_]*``, ``^[^=]+``), ending at most with "=".
 _NAME_PATTERN = re.compile(r"^\^((\[\^?[^\]=]*\]|\[\^=\]|\\w|[A-Za-z0-9_])[*+?]?)+=?$")
 _GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
+# A jq filter that ends in the names or the number of the keys: ``keys``, ``.data | keys[]``,
+# ``.data | keys | length``, ``has("password")``.
+_JQ_NAMES = re.compile(
+    r"^\s*(\.[\w.\[\]\"]*\s*\|\s*)?(keys(_unsorted)?(\[\])?|length|has\(\"[\w.-]*\"\))"
+    r"(\s*\|\s*(length|sort|join\(\"[^\"]*\"\)))?\s*$"
+)
 
 
 def names_only(cmd: Cmd) -> bool:
@@ -40,6 +48,9 @@ def names_only(cmd: Cmd) -> bool:
         programs = [a for a in args if not a.startswith("-")][:1]
         separator = "-F=" in args or option_value(args, ("-F",)) == "="
         return separator and programs == ["{print $1}"]
+    if cmd.name in ("jq", "gojq", "jaq", "yq"):
+        programs = [a for a in args if not a.startswith("-")][:1]
+        return bool(programs) and bool(_JQ_NAMES.match(programs[0]))
     if cmd.name == "sed":
         scripts = [a for a in args if not a.startswith("-")][:1]
         return scripts in (["s/=.*//"], ["s/=.*$//"])

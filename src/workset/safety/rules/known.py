@@ -232,6 +232,14 @@ def _project(cmd: Cmd, ctx: Context) -> Finding | None:
             f"runs {cmd.argv[0]}, a program outside the workspace; a human must confirm, or "
             "copy it into the workspace and read it first",
         )
+    if cmd.name in ("gdb", "lldb") and (
+        {"-p", "--pid", "attach"} & set(cmd.args())
+        or any(a.startswith("--pid=") for a in cmd.args())
+    ):
+        return unknown_program(f"{cmd.name} -p", " (it attaches to a running process and "
+                               "reads its memory)")  # fmt: skip
+    if cmd.name == "rails" and any(a.startswith(("credentials:", "secrets:")) for a in cmd.args()):
+        return unknown_program("rails credentials", " (it decrypts the app's secrets)")
     if cmd.name == "tflint" and any(a.startswith("--init") for a in cmd.args()):
         return unknown_program("tflint --init", " (it downloads plugins, which are programs)")
     if (
@@ -313,11 +321,12 @@ def _package_runner(cmd: Cmd, ctx: Context) -> Finding | None:
         return fetched
     if tool.name in option_commands.WRAPPED_BY_RUNNERS:
         return None  # judged in full as the command it stands for
-    if tool.name in _RUNNER_PROJECT and tool.name not in PROJECT:
+    if tool.name in _RUNNER_PROJECT:
         words = [a for a in tool.args() if not a.startswith("-")]
         if _RUNNER_EFFECTS & set(words[:2]):
             return unknown_program(f"{tool.name} {words[0]}", " (it installs or publishes)")
-        return None  # npx playwright test: the project's own test runner, linter or bundler
+        if tool.name not in PROJECT:
+            return None  # npx playwright test: the project's own test runner, linter or bundler
     return vouch(tool, ctx)
 
 
@@ -329,7 +338,12 @@ _RUNNER_PROJECT = frozenset({"tsc", "eslint", "prettier", "jest", "vitest", "moc
                              "vue-tsc", "ava", "c8", "nyc", "markdownlint", "depcheck", "knip",
                              "tsup", "typedoc", "lint-staged", "husky", "nx", "turbo", "next",
                              "nuxt", "astro", "ng", "storybook", "prisma",
-                             "drizzle-kit"})  # fmt: skip
+                             "drizzle-kit", "knex", "sequelize", "sequelize-cli", "typeorm",
+                             "nodemon", "ts-node", "tsx", "npm-run-all", "run-p", "run-s",
+                             "vue-cli-service", "react-scripts", "ember", "svelte-kit",
+                             "wrangler-dev", "sass", "tsc-watch", "madge", "license-checker",
+                             "size-limit", "stryker", "commitlint", "changeset",
+                             "lerna"})  # fmt: skip
 _RUNNER_EFFECTS = frozenset({"install", "publish", "deploy", "release", "login", "logout",
                              "upload", "reset", "push"})  # fmt: skip
 

@@ -65,9 +65,9 @@ def sqlite(cmd: Cmd, ctx: Context) -> Finding | None:
         and database
         and not cmd.is_dynamic(operands[0][0])
         and paths.in_workspace(ctx.resolve(database), ctx.workspace)
-        and ctx.resolve(database) in ctx.removed
+        and not any(ctx.resolve(t) in ctx.downloaded for t in fed)
     ):
-        return None  # the project's SQL script builds a database the line just deleted
+        return None  # the project's SQL script run on a database file of the workspace
     if not sql and (cmd.piped or any(op in ("<<", "<") for op, _ in cmd.redirects)):
         return Finding(
             "sql-stdin",
@@ -155,8 +155,18 @@ def _duckdb(cmd: Cmd, ctx: Context) -> Finding | None:
     return None
 
 
+def _createdb(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``createdb -h localhost app_test``: a new, empty database on this machine; elsewhere
+    (or wherever ``PGHOST`` points, when no host is given) it asks."""
+    host = option_value(cmd.args(), ("-h", "--host"))
+    if host is not None and _LOCAL_DB.match(host):
+        return None
+    return unknown_program(f"{cmd.name}", " (on a server not named as this machine)")
+
+
 VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     "plutil": _plutil,
+    "createdb": _createdb,
     "duckdb": _duckdb,
     **{n: _dump for n in _DUMPERS},
 }

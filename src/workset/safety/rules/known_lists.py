@@ -20,11 +20,11 @@ BUILTINS = frozenset(
 )  # fmt: skip
 READ_ONLY = frozenset(
     {
-        "getenforce", "sestatus", "pip-audit", "osv-scanner",
+        "getenforce", "sestatus", "pip-audit", "osv-scanner", "pg_isready", "system_profiler",
         "ls", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ag",
         "ack", "find", "fd", "tree", "stat", "file", "du", "df", "which", "whereis", "whatis",
         "date", "cal", "uname", "whoami", "id", "groups", "printenv", "env", "ps", "pgrep",
-        "uptime", "free", "lscpu", "lsblk", "lsof", "nproc", "sort", "uniq", "cut", "tr",
+        "uptime", "free", "lscpu", "lsblk", "lsof", "fuser", "nproc", "sort", "uniq", "cut", "tr",
         "paste", "join", "comm", "diff", "diff3", "cmp", "column", "fold", "fmt", "nl", "od",
         "xxd", "hexdump", "strings", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum",
         "cksum", "b2sum", "base64", "base32", "basename", "dirname", "realpath", "readlink",
@@ -40,6 +40,7 @@ READ_ONLY = frozenset(
         "colordiff", "wdiff", "dos2unix", "unix2dos", "envsubst", "gzip", "gunzip", "bzip2",
         "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
         "sysctl", "bat", "batcat", "delta", "pbcopy", "wl-copy", "glow", "mdcat", "hexyl",
+        "zipinfo", "xmllint", "ms_print",
     }
 )  # fmt: skip
 WRITERS = frozenset(
@@ -64,6 +65,10 @@ PROJECT = frozenset(
         "tflint", "cfn-lint", "tfsec", "kubeconform", "kube-linter", "golangci-lint",
         "staticcheck", "rubocop", "clang-format", "clang-tidy", "cppcheck", "ansible-lint",
         "checkov", "kubeval",
+        "elm", "webpack", "webpack-cli", "vite", "nodemon", "tsup", "pip-compile", "pip-sync",
+        "esbuild", "rollup", "parcel", "tailwindcss", "postcss", "babel", "sass", "rails",
+        "xcodebuild", "gdb", "lldb", "perf", "bazelisk", "sbt", "lein", "clojure", "rebar3", "erlc",
+        "kotlinc", "scalac", "gfortran", "nasm", "make-docs", "ocaml", "dune", "opam-exec",
     }
 )  # fmt: skip
 # Subcommands that only read, or only change the project in the workspace.
@@ -85,6 +90,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
             "worktree", "notes", "restore", "whatchanged", "range-diff", "name-rev", "var",
             "check-ignore", "check-attr", "diff-tree", "diff-index", "rev-list", "merge-base",
             "sparse-checkout", "lfs", "maintenance", "request-pull", "verify-commit", "bundle",
+            "update-index", "verify-tag", "interpret-trailers", "column", "stripspace",
+            "cherry", "merge-tree", "patch-id",
         }
     ),
     "pip": frozenset({"list", "show", "freeze", "check", "debug", "help", "index", "inspect",
@@ -93,7 +100,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                       "ls", "list", "outdated", "view", "info", "pack", "help", "init",
                       "--version", "-v", "audit", "explain", "why", "prune", "rebuild",
                       "dedupe", "fund", "doctor", "config", "root", "bin", "prefix", "stop",
-                      "restart", "exec", "x", "lint", "version", "pkg"}),
+                      "restart", "exec", "x", "lint", "version", "pkg", "uninstall", "un",
+                      "remove", "rm", "r", "update", "up", "upgrade"}),
     "packer": frozenset({"validate", "fmt", "inspect", "version"}),
     "cargo": frozenset({"build", "b", "check", "c", "test", "t", "run", "r", "clippy", "fmt",
                         "doc", "bench", "clean", "tree", "metadata", "update", "fetch",
@@ -104,15 +112,18 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "uv": frozenset({"run", "sync", "lock", "build", "tree", "venv", "pip", "python",
                      "export", "--version", "version", "help", "init", "cache"}),
     "poetry": frozenset({"install", "run", "build", "lock", "show", "check", "env", "shell",
-                         "version", "--version", "config", "init", "new", "export"}),
+                         "version", "--version", "config", "init", "new", "export", "remove",
+                         "update"}),
     "pipenv": frozenset({"run", "sync", "lock", "graph", "check", "requirements",
                          "--venv", "--where", "--py", "verify", "scripts"}),
     "pdm": frozenset({"install", "run", "build", "lock", "list", "show", "sync", "info"}),
     "hatch": frozenset({"run", "build", "env", "test", "fmt", "version", "status", "shell"}),
     "yarn": frozenset({"test", "run", "build", "install", "lint", "dev", "start", "why",
-                       "list", "info", "--version", "-v", "check", "workspaces", "format"}),
+                       "list", "info", "--version", "-v", "check", "workspaces", "format",
+                       "remove", "upgrade", "up", "outdated", "audit"}),
     "pnpm": frozenset({"test", "run", "build", "install", "i", "lint", "dev", "start", "why",
-                       "list", "ls", "outdated", "--version", "-v", "exec", "format"}),
+                       "list", "ls", "outdated", "--version", "-v", "exec", "format",
+                       "remove", "rm", "un", "uninstall", "update", "up", "audit"}),
     "dotnet": frozenset({"build", "test", "run", "restore", "format", "--version", "--info",
                          "list", "clean", "pack", "new", "sln", "watch"}),
     "bundle": frozenset({"install", "exec", "list", "show", "check", "outdated", "config"}),
@@ -157,6 +168,27 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "busctl": frozenset({"", "list", "status", "tree", "introspect"}),
     "coredumpctl": frozenset({"", "list", "info"}),
     "udevadm": frozenset({"info"}),
+    "vagrant": frozenset({"status", "global-status", "ssh-config", "validate", "version"}),
+    "flutter": frozenset({"test", "build", "analyze", "pub", "run", "doctor", "format",
+                          "clean", "create", "gen-l10n", "devices", "emulators", "drive",
+                          "--version", "logs"}),
+    "dart": frozenset({"test", "analyze", "format", "fix", "pub", "run", "compile", "create",
+                       "doc", "info", "--version"}),
+    "cdk": frozenset({"synth", "synthesize", "diff", "ls", "list", "doctor", "context",
+                      "docs", "notices", "metadata", "--version"}),
+    "sam": frozenset({"build", "validate", "local", "--version", "list", "init"}),
+    "vault": frozenset({"status", "version", "-version", "--version", "path-help"}),
+    "cosign": frozenset({"verify", "verify-blob", "verify-attestation", "tree", "triangulate",
+                         "version", "public-key"}),
+    "xcode-select": frozenset({"-p", "--print-path", "-v", "--version"}),
+    "trust": frozenset({"list", "dump"}),
+    "choco": frozenset({"list", "search", "find", "info", "outdated", "--version", "-v"}),
+    "logrotate": frozenset({"-d", "--debug"}),
+    "defaults": frozenset({"read", "read-type", "domains", "find"}),
+    "scutil": frozenset({"--get", "--dns", "--proxy", "--nwi"}),
+    "networksetup": frozenset({"-listallnetworkservices", "-getinfo", "-getdnsservers",
+                               "-listallhardwareports", "-getwebproxy"}),
+
 }  # fmt: skip
 # systemd tools: --user, --no-pager, --all… take no value; these options do
 _SYSTEMD_TOOLS = ("systemctl", "systemd-analyze", "loginctl", "timedatectl", "hostnamectl",
@@ -188,7 +220,7 @@ JUDGED_BY_FAMILY = frozenset(
         "docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc",
         "helm", "terraform", "tofu", "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az",
         "psql", "mysql", "mariadb", "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd",
-        "clickhouse-client", "osascript", "mount", "umount", "hyperfine",
+        "clickhouse-client", "osascript", "mount", "umount", "hyperfine", "dropdb",
     }
 )  # fmt: skip
 

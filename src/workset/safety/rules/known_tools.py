@@ -157,7 +157,44 @@ def _trash(cmd: Cmd, ctx: Context) -> Finding | None:
     return None
 
 
+# Words that make a network tool change the configuration instead of showing it.
+_NET_CHANGES = frozenset({"up", "down", "add", "del", "delete", "change", "replace", "flush",
+                          "set", "mtu", "netmask", "inet", "inet6", "alias", "-alias", "promisc",
+                          "modify", "mod", "connect", "disconnect", "reapply", "import",
+                          "export", "load", "reload", "edit", "on", "off", "hostname"})  # fmt: skip
+
+
+def _net_show(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``ifconfig``, ``ifconfig en0``, ``route -n``, ``nmcli device status``: the network's
+    configuration shown; a verb that changes it (``up``, ``add``, ``modify``…) asks."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    too_many = cmd.name == "ifconfig" and len(words) > 1
+    if too_many or _NET_CHANGES & {w.lower() for w in words}:
+        return unknown_program(cmd.name, " (it changes the network configuration)")
+    return None
+
+
+# Editors opened on files: the user sees the files, nothing runs; extensions do run code.
+_EDITOR_APPS = frozenset({"code", "code-insiders", "codium", "cursor", "subl", "zed", "mate",
+                          "idea", "pycharm", "charm", "webstorm", "goland"})  # fmt: skip
+
+
+_EXTENSION_OPTIONS = ("--install-extension", "--uninstall-extension", "--enable-proposed",
+                      "--extensions-dir", "tunnel", "serve-web")  # fmt: skip
+
+
+def _editor_app(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``code .``, ``code -g src/app.ts:12``, ``code --list-extensions``: an editor window
+    opened or its extensions listed; installing an extension (code that runs in every
+    window) asks."""
+    if any(a.startswith(_EXTENSION_OPTIONS) for a in cmd.args()):
+        return unknown_program(f"{cmd.name} --install-extension", " (extensions run code)")
+    return None
+
+
 VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {
+    **{n: _net_show for n in ("ifconfig", "route", "nmcli")},
+    **{n: _editor_app for n in _EDITOR_APPS},
     **{n: _trash for n in ("trash-put", "trash", "gio", "gtrash", "rmtrash")},
     "fc": _fc,
     **{n: _shell_setup for n in SHELL_SETUP if n not in ("conda",)},

@@ -31,7 +31,11 @@ _VALUED = frozenset({"-H", "--header", "-X", "--request", "-d", "--data", "--dat
                      "--connect-timeout", "--retry", "--json", "-O", "--output-document",
                      "--post-data", "--post-file", "--body-data", "--body-file", "--method",
                      "-U", "--tries", "-t", "--timeout", "-K", "--config",
-                     "--unix-socket", "--abstract-unix-socket", "-x", "--proxy"})  # fmt: skip
+                     "--unix-socket", "--abstract-unix-socket", "-x", "--proxy",
+                     # certificates and keys read for the TLS handshake, never sent
+                     "--cacert", "--capath", "--cert", "-E", "--key", "--cert-type",
+                     "--key-type", "--crlfile", "--pinnedpubkey", "--ca-certificate",
+                     "--ca-directory", "--certificate", "--private-key"})  # fmt: skip
 _DATA = frozenset({"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode",
                    "--data-ascii", "-F", "--form", "--json", "-T", "--upload-file",
                    "--post-data", "--post-file", "--body-data", "--body-file"})  # fmt: skip

@@ -137,6 +137,8 @@ def forge_read(cmd: Cmd) -> bool:
     words = [a for a in cmd.args() if not a.startswith("-")]
     if words[:1] and words[0] in _FORGE_TOP and len(words) == 1:
         return True
+    if words[:1] == ["api"] and len(words) > 1:  # a GET of the forge's API, nothing sent
+        return _api_get(cmd.args())
     if words == ["auth", "status"]:  # who is logged in; the token only with --show-token
         return not {"-t", "--show-token"} & set(cmd.args())
     if words[:2] in (["repo", "clone"], ["pr", "checkout"]) and len(words) > 2:
@@ -144,6 +146,18 @@ def forge_read(cmd: Cmd) -> bool:
     if len(words) < 2 or words[0] not in _FORGE_NOUNS:
         return False
     return words[0] == "search" or words[1] in _FORGE_READS
+
+
+def _api_get(args: tuple[str, ...]) -> bool:
+    """``gh api repos/o/r/pulls --jq …``: GET (the default without fields), no body."""
+    method = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-X", "--method")), "")
+    method = method or next((a.split("=", 1)[1] for a in args if a.startswith("--method=")), "")
+    sends = any(
+        a.split("=", 1)[0] in ("-f", "-F", "--field", "--raw-field", "--input")
+        or re.fullmatch(r"-[fF].+", a)
+        for a in args
+    )
+    return method.upper() in ("", "GET") and not sends
 
 
 # A URL of a file on this machine (``file:///…``, ``file://localhost/…``): curl only reads it.
@@ -318,7 +332,10 @@ RUNNER_TOOLS = frozenset({"tsc", "eslint", "prettier", "jest", "vitest", "mocha"
                           "lint-staged", "markdownlint", "depcheck", "knip", "tsup",
                           "concurrently", "rimraf", "cross-env", "prisma", "drizzle-kit",
                           "storybook", "changeset", "semantic-release", "typedoc",
-                          "ng", "gatsby", "remix", "wrangler", "serve"})  # fmt: skip
+                          "ng", "gatsby", "remix", "wrangler", "serve", "knex", "sequelize",
+                          "sequelize-cli", "typeorm", "npm-run-all", "run-p", "run-s",
+                          "react-scripts", "vue-cli-service", "ember", "tsc-watch", "sass",
+                          "madge", "license-checker", "size-limit", "commitlint"})  # fmt: skip
 
 
 def _fetch_run(what: str) -> Finding:

@@ -22,6 +22,9 @@ _READ_VERBS = frozenset({"get", "test", "select", "measure", "format", "where", 
                          "compare", "convertto", "convertfrom", "resolve", "join", "split",
                          "write", "out", "find", "foreach", "tee", "show", "read", "import",
                          "confirm", "trace"})  # fmt: skip
+# The project's own test and analysis runners, like pytest or eslint in bash.
+_PROJECT_CMDLETS = frozenset({"invoke-pester", "invoke-scriptanalyzer", "invoke-build",
+                              "invoke-psake"})  # fmt: skip
 _WRITING_OUT = frozenset({"out-file", "tee-object", "import-module", "write-eventlog",
                           "out-printer"})  # fmt: skip
 _ALIASES = frozenset({"ls", "dir", "gci", "cat", "gc", "type", "echo", "pwd", "gl", "select",
@@ -164,7 +167,7 @@ def _statement(statement: str) -> Result | None:
     if first in _WRITING_OUT:
         return Finding("powershell", "ask", f"PowerShell {words[0]} writes or loads code; "
                        "a human must confirm")  # fmt: skip
-    if first in _ALIASES or verb in _READ_VERBS:
+    if first in _ALIASES or verb in _READ_VERBS or first in _PROJECT_CMDLETS:
         return None
     if verb:
         return Finding(

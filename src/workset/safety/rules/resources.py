@@ -4,9 +4,11 @@ spends the machine on someone else's behalf (a crypto miner), and what hides it.
 - **Unbounded growth in inline code**: a loop without end (``while True``, ``iter(int, 1)``,
   ``itertools.count()``, ``for(;;)``, ``loop do``) that allocates, appends or forks is denied;
   a loop with a bound is ordinary code.
-- **Disks filled**: ``dd`` from ``/dev/zero``/``/dev/urandom`` without ``count=``, and ``yes`` or
-  ``cat /dev/zero`` written to a file, never stop until the disk is full (denied); ``yes |
-  head -n 1000 > f`` is bounded.
+- **Disks filled**: ``dd`` from ``/dev/zero``/``/dev/urandom`` without ``count=``, and ``yes``,
+  ``seq inf`` or ``cat /dev/zero`` written to a file, never stop until the disk is full
+  (denied), nor does a shell loop without end or pause that creates files; ``yes | head -n
+  1000 > f`` is bounded. A bounded write of 10 GB or more (``dd bs=1G count=500``, ``head -c
+  200G``, ``fallocate -l 800G``) asks.
 - **Stress tools** (``stress-ng``, ``stress``): vouched for with a ``--timeout`` of at most
   five minutes and at most 8 workers of each kind; otherwise they ask.
 - **Miners**: known miner programs and ``stratum+tcp://`` pools are denied.
@@ -38,6 +40,11 @@ _GROWS = re.compile(
     r"Popen\(|Thread\(|Process\(|\+=|\bx\s*\*\s*\d|\*\s*10\s*\*\*|10\*\*\d|<<\s*[23]\d\b|"
     r"\bsystem\(|\bexec\w*\(|os\.fork|pcntl_fork|\.repeat\("
 )
+# A repetition by a literal count of ten billion or more: ``'a' * (10**13)``, ``[0] * 2**40``.
+_HUGE = re.compile(
+    r"(['\"][^'\"]*['\"]|\[[^\]]*\])\s*\*\s*\(?\s*(10\s*\*\*\s*(1\d|[2-9]\d)|"
+    r"2\s*\*\*\s*([4-9]\d)|\d{11,})\b"
+)
 _CODE_FLAGS = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print", "-r"})
 _SYSTEM_NAMES = re.compile(
     r"^\[?(kworker|kthreadd|ksoftirqd|kswapd|migration|rcu_\w+|watchdog|systemd[\w-]*|sshd|"
@@ -62,16 +69,51 @@ def exhaustion(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
         stops = re.search(r"\b(break|return|exit|last|raise|die)\b", code)
         if code and _ENDLESS.search(code) and _GROWS.search(code) and not stops:
             yield _exhausts(f"{name} code loops without end while it allocates or forks")
+        elif _HUGE.search(code):
+            yield _exhausts(f"{name} code builds a value of 10 GB or more in memory")
     endless_device = any(a in ("if=/dev/zero", "if=/dev/urandom", "if=/dev/random")
                          for a in cmd.args())  # fmt: skip
     if name == "dd" and endless_device and not any(a.startswith("count=") for a in cmd.args()):
         yield _exhausts("dd from an endless device without count= writes until the disk is full")
-    endless_source = name == "yes" or (
-        name == "cat" and set(cmd.args()) & {"/dev/zero", "/dev/urandom", "/dev/random"}
+    endless_source = (
+        name == "yes"
+        or (name == "cat" and set(cmd.args()) & {"/dev/zero", "/dev/urandom", "/dev/random"})
+        or (name == "seq" and "inf" in {a.lower() for a in cmd.args()})
     )
     filled = [t for op, t in cmd.redirects if op in (">", ">>", "&>") and not t.startswith("/dev/")]
     if endless_source and filled:
         yield _exhausts(f"{name} writes to {filled[0]} without end, until the disk is full")
+    written = _bytes_written(cmd)
+    if written is not None and written >= _LARGE:
+        yield Finding(
+            "resource-exhaustion",
+            "ask",
+            f"{name} writes {written / 2**30:.0f} GB; a human must confirm, or write less",
+        )
+
+
+# A file this large (10 GB) fills many disks: writing one asks.
+_LARGE = 10 * 2**30
+_SCALE = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
+
+
+def _bytes_written(cmd: Cmd) -> float | None:
+    """How much ``dd bs=1G count=500`` or ``head -c 200G /dev/zero > f`` writes, if known."""
+    args = cmd.args()
+    if cmd.name == "dd":
+        values = dict(a.split("=", 1) for a in args if "=" in a)
+        block, count = _size(values.get("bs", "512")), values.get("count", "")
+        return block * float(count) if block is not None and count.isdigit() else None
+    if cmd.name == "head" and any(op in (">", ">>") for op, _ in cmd.redirects):
+        amount = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-c", "--bytes")),
+                      "")  # fmt: skip
+        return _size(amount)
+    return None
+
+
+def _size(text: str) -> float | None:
+    match = _SIZE.match(text)
+    return float(match.group(1)) * _SCALE[match.group(2).upper()] if match else None
 
 
 def endless(cmds: list[Cmd], *, contacted: bool) -> list[Finding]:
@@ -80,7 +122,16 @@ def endless(cmds: list[Cmd], *, contacted: bool) -> list[Finding]:
     found = [beacon()] if contacted else []
     if any(c.background for c in cmds):
         found.append(_exhausts("a loop without end starts a background process on every turn"))
+    elif not any(c.name == "sleep" for c in cmds) and any(_creates(c) for c in cmds):
+        found.append(_exhausts("a loop without end or pause creates files on every turn"))
     return found
+
+
+def _creates(cmd: Cmd) -> bool:
+    """``mkdir``, ``touch``, ``cp``, ``dd``, ``tee`` or a redirection: a file or folder made."""
+    writes = any(op in (">", ">>", "&>", "&>>") and not t.startswith("/dev/")
+                 for op, t in cmd.redirects)  # fmt: skip
+    return writes or cmd.name in ("mkdir", "touch", "cp", "dd", "tee", "fallocate", "ln")
 
 
 _IDLE = frozenset({"sleep", "echo", "printf", "true", ":", "wait", "date"})

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from workset.safety import paths
 from workset.safety.rules import keytools
 from workset.safety.rules.base import Cmd, Context, Finding
+from workset.safety.rules.credential_names import credential_named, login_settings
 
 _SECRET_FILE = re.compile(
     r"(^|/)("
@@ -98,11 +99,11 @@ def is_secret(word: str) -> bool:
         if names_secret(base) or tree.startswith(_SECRET_TREES) or tree == "/etc/ssl/private/":
             return True
     path = paths.normalize(text)
-    if _PUBLIC.search(path):
+    if _PUBLIC.search(path) and not login_settings(path):  # cloudflared's cert.pem: a login
         return False
     if _SYSTEM_SECRETS.match(path) or _SYSTEM_SECRETS.match(text) or path.startswith(_SECRET_TREES):
         return True
-    return bool(_SECRET_FILE.search(path))
+    return bool(_SECRET_FILE.search(path)) or credential_named(path)
 
 
 def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
@@ -332,7 +333,9 @@ def plain_secret(word: str, ctx: Context | None = None) -> bool:
         return True  # ~/**/.env*: every such file of the home
     if place != text.rstrip("/") and text.startswith(("/", "~")) and _SECRET_FILE.search(text):
         return not _PUBLIC.search(text)  # ~/.mozilla/firefox/*.default/logins.json: a glob
-    return bool(_SECRET_FILE.search(place) or _CREDENTIAL_STORE.match(place))
+    return bool(_SECRET_FILE.search(place) or _CREDENTIAL_STORE.match(place)) or credential_named(
+        place
+    )
 
 
 # Files that are nothing but stored credentials whatever their name: keyrings, keychains, the

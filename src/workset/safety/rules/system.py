@@ -1,5 +1,5 @@
-"""Rules for the machine and the project around it: power, killing processes and package
-installs.
+"""Rules for the machine and the project around it: power and package installs (killing
+processes: :mod:`~workset.safety.rules.processes`).
 """
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules import typosquat
+from workset.safety.rules import processes, typosquat
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
+from workset.safety.rules.confinement import inside, outside
 
 
 def _power(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -26,62 +27,6 @@ def _power(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "deny",
             f"{' '.join(cmd.argv)} stops or restarts the machine for everyone on it; an agent "
             "never does that — stop only the processes you started, by their id",
-        )
-
-
-_SEARCHERS = frozenset({"pgrep", "pidof", "ps", "lsof", "fuser"})
-
-
-def _kill(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    args = [a for a in cmd.args() if a != "--"]
-    start = 0
-    if args and args[0] in ("-s", "-n"):
-        start = 2
-    elif len(args) > 1 and args[0].startswith("-"):
-        start = 1  # the signal: kill -9 …, kill -KILL …
-    pids = args[start:]
-    signal = args[0] if start else ""
-    if signal in ("-0", "-s0") or args[:2] in (["-s", "0"], ["-n", "0"]):
-        return  # signal 0 only asks whether the process is alive
-    if cmd.name in ("killall", "killall5"):
-        yield Finding(
-            "killall",
-            "deny",
-            f"{cmd.name} kills processes by name, including ones the agent did not start; "
-            "kill only your own processes, by their id",
-        )
-    elif any(p in ("1", "-1") for p in pids):
-        yield Finding(
-            "kill-init",
-            "deny",
-            "killing PID 1 (or -1, every process) takes the whole system down; kill only your "
-            "own processes, by their id",
-        )
-    elif cmd.name == "kill" and any(p == "0" or re.fullmatch(r"-\d+", p) for p in pids):
-        yield Finding(
-            "kill-group",
-            "ask",
-            "kill 0 or kill -PGID signals every process of a process group (for 0, the group "
-            "of the agent's own shell); kill only your own processes, by their id",
-        )
-    elif (
-        cmd.name == "kill"
-        and any(
-            c.name in _SEARCHERS for i in range(start + 1, len(cmd.argv)) for c in cmd.inner_of(i)
-        )
-    ) or (cmd.name == "kill" and any(u.name in _SEARCHERS for u in cmd.upstream)):
-        yield Finding(
-            "kill-by-name",
-            "ask",
-            "kill of the processes a search by name finds (pgrep, pidof, ps) may hit ones the "
-            "agent did not start, as pkill does; kill the id of a process you started",
-        )
-    elif cmd.name == "pkill":
-        yield Finding(
-            "pkill",
-            "ask",
-            "pkill matches processes by name and may hit ones the agent did not start; "
-            "prefer kill with the id of a process you started",
         )
 
 
@@ -118,6 +63,10 @@ def _verb_first(args: tuple[str, ...], verb: str) -> bool:
                for i, w in enumerate(before))  # fmt: skip
 
 
+# npm/pnpm/yarn verbs that change the installed packages without naming new ones.
+_NODE_CHANGES = frozenset({"uninstall", "un", "remove", "rm", "r", "update", "up", "upgrade"})
+
+
 def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     name = cmd.name
@@ -128,6 +77,8 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         hit = bool(verbs) and ("-g" in args or "--global" in args or bool(packages))
         if verbs and args[:1] not in (("install",), ("i",), ("add",), ("global",)):
             hit = hit and args[0] in ("install", "i", "add", "global")
+        if args[:1] and args[0] in _NODE_CHANGES and {"-g", "--global"} & set(args):
+            hit = True  # npm uninstall -g, npm update -g: the user's global packages
     elif name == "pacman":
         hit = any(re.fullmatch(r"-S[yu]*", a) is not None for a in args)
     else:
@@ -138,6 +89,9 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         hit = hit or (name in ("uv", "poetry", "pdm") and args[:1] == ("add",))
     yield from _squatted(cmd)
     builds = name.startswith("pip") and bool({"wheel", "download"} & set(args))
+    saved = option_value(args, ("-d", "--dest", "-w", "--wheel-dir")) if builds else None
+    if saved is not None and not inside(saved, ctx):
+        yield outside(saved, f"{name} {'wheel' if 'wheel' in args else 'download'}")
     fetched = _archive_urls(args) if hit or builds else []
     if fetched:  # a dry run too: pip builds an archive to read what it needs
         yield Finding(
@@ -299,7 +253,11 @@ def declared_install(cmd: Cmd, ctx: Context) -> bool:
     """``pip install`` of only the project's own files (see :func:`_project_declared`), or
     ``uv add``/``poetry add`` of popular packages into the project
     (:func:`_popular_into_project`)."""
-    return ("install" in cmd.args() and _project_declared(cmd, ctx)) or _popular_into_project(cmd)
+    return (
+        ("install" in cmd.args() and _project_declared(cmd, ctx))
+        or _popular_into_project(cmd)
+        or (bool(ctx.venv) and _project_into_workspace_venv(cmd, ctx))
+    )
 
 
 # Options that send an install elsewhere than the project, or take its packages from
@@ -308,6 +266,10 @@ _ELSEWHERE = frozenset({"-g", "--global", "--location", "--registry", "--index",
                         "--default-index", "--index-url", "--extra-index-url", "-i",
                         "--source", "--find-links", "-f", "--trusted-host", "--prefix",
                         "--target"})  # fmt: skip
+
+
+# Options of ``add`` that take a value which is not a package: a dependency group, extras.
+_ADD_VALUED = frozenset({"--group", "-G", "--extras", "-E", "--extra", "--python"})
 
 
 def _popular_into_project(cmd: Cmd) -> bool:
@@ -323,10 +285,11 @@ def _popular_into_project(cmd: Cmd) -> bool:
     if not args or args[0] not in verbs:
         return False
     names = []
-    for word in args[1:]:
+    valued = _ADD_VALUED | ({"--optional"} if cmd.name == "uv" else set())
+    for index, word in enumerate(args[1:], start=1):
         if word.split("=", 1)[0] in _ELSEWHERE:
             return False
-        if not word.startswith("-"):
+        if not word.startswith("-") and args[index - 1] not in valued:
             names.append(word)
     popular = typosquat.TRUSTED_NPM if node else typosquat.TRUSTED_PYPI
     return bool(names) and all(_bare(n, node=node) in popular for n in names)
@@ -384,6 +347,8 @@ def _workspace_venv(cmd: Cmd, ctx: Context) -> bool:
     if cmd.name == "uv" and cmd.args()[:1] == ("pip",):
         python = option_value(cmd.args(), ("--python", "-p"))
         return python is None or paths.in_workspace(ctx.resolve(python), ctx.workspace)
+    if cmd.name.startswith("pip") and "/" not in cmd.argv[0] and ctx.venv:
+        return True  # after "source .venv/bin/activate", pip is that virtualenv's
     if not cmd.name.startswith("pip") or "/" not in cmd.argv[0] or cmd.is_dynamic(0):
         return False
     return paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace)
@@ -408,10 +373,7 @@ HANDLERS: dict[str, Handler] = {
     "init": _power,
     "telinit": _power,
     "systemctl": _power,
-    "kill": _kill,
-    "killall": _kill,
-    "killall5": _kill,
-    "pkill": _kill,
+    **processes.HANDLERS,
     "npm": _install,
     "pnpm": _install,
     "yarn": _install,

@@ -53,6 +53,12 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
             if start >= len(cmd.argv):
                 return cmd  # env alone prints the environment
             cmd = cmd.shifted(start)
+        elif name == "direnv" and args[:1] == ("exec",) and len(args) > 2:
+            # direnv exec DIR CMD: CMD with DIR's .envrc loaded (the project's own code)
+            if not cmd.is_dynamic(2) and not args[1].startswith(("/", "~", "..")):
+                cmd = cmd.shifted(3)
+            else:
+                return cmd
         elif name == "command":
             start = 1 + skip_options(args, "")
             if any(set(a[1:]) & {"v", "V"} for a in args[: start - 1]):
@@ -81,6 +87,8 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
             cmd = cmd.shifted(start)
         elif name in _PREFIXES:
             start = _prefix_end(cmd.argv, *_PREFIXES[name])
+            if name in _TRACERS and set(cmd.argv[1:start]) & _ATTACH:
+                out.append(_attaches(name))
             if start >= len(cmd.argv):
                 return cmd
             for target in _outputs(cmd.argv[1:start]):  # strace -o FILE: a file it writes
@@ -105,7 +113,7 @@ _PREFIXES: dict[str, tuple[frozenset[str], int]] = {
     "strace": (frozenset({"-o", "-e", "-p", "-s", "-u", "-a", "-E", "-P", "-O", "-S", "-X"}), 0),
     "ltrace": (frozenset({"-o", "-e", "-p", "-s", "-u", "-a", "-n", "-l", "-L", "-x"}), 0),
     "valgrind": (frozenset(), 0),
-    "perf": (frozenset({"-e", "-o", "-p", "-t", "-C", "-r", "-F", "-c", "-g"}), 1),
+    "perf": (frozenset({"-e", "-o", "-p", "-t", "-C", "-r", "-F", "-c", "--pid"}), 1),
     "faketime": (frozenset({"-f", "-m"}), 1),
     "catchsegv": (frozenset(), 0),
     "systemd-inhibit": (frozenset({"--what", "--who", "--why", "--mode"}), 0),
@@ -117,6 +125,21 @@ _PREFIXES: dict[str, tuple[frozenset[str], int]] = {
     "proxychains4": (frozenset({"-f"}), 0),
     "entr": (frozenset(), 0),
 }
+
+
+# Tracers told to watch processes they did not start (a pid, every CPU): they read what
+# those processes hold (keys in memory, what they read and write).
+_TRACERS = frozenset({"strace", "ltrace", "perf"})
+_ATTACH = frozenset({"-p", "--pid", "-a", "--all-cpus", "--attach"})
+
+
+def _attaches(name: str) -> Finding:
+    return Finding(
+        "trace-attach",
+        "ask",
+        f"{name} watches processes it did not start, and sees what they read, write and hold; "
+        "a human must confirm, or trace a program you start",
+    )
 
 
 def _outputs(options: Sequence[str]) -> list[str]:

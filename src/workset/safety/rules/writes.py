@@ -71,6 +71,14 @@ def write_target(
             "the machine at once, unsaved work of everyone on it lost; an agent never does "
             "this — ask the user",
         )
+    elif _DEFAULT_TRUST.search(path):
+        yield Finding(
+            "trust-root",
+            "deny",
+            f"{via} changes {word}, the certificate bundle programs trust by default, so a "
+            "certificate added there can vouch for any site; pass the CA to the one tool that "
+            "needs it (--cacert, REQUESTS_CA_BUNDLE=certs/ca.pem)",
+        )
     elif paths.is_system(path):
         yield system_write(word)
     elif erases_record(path, ctx) and not via.endswith(">>"):
@@ -85,6 +93,12 @@ def write_target(
         yield persistence(f"{via} writes {word}, which runs by itself later")
 
 
+# The bundles libraries trust when given none: certifi's (in any environment, the workspace's
+# venv too), pip's and botocore's copies, a JDK's cacerts, node's extra roots.
+_DEFAULT_TRUST = re.compile(
+    r"(^|/)(site|dist)-packages/(pip/_vendor/)?(certifi|botocore|httplib2)/[^/]*\.(pem|crt)$|"
+    r"(^|/)lib/security/cacerts$|(^|/)ca-certificates\.crt$|(^|/)ca-bundle\.(crt|trust\.crt)$"
+)
 _HOOK = re.compile(r"(^|/)\.git/hooks/[\w.-]+$|(^|/)\.git/hooks/?$")
 
 
