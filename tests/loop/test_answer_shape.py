@@ -16,6 +16,11 @@ from workset.loop.answer_shape import missing, note
             "name",
         ),
         ("What does Query.exists test?", "Query.exists tests.", "restated"),
+        (
+            "Which exception do the storage tests expect when the file does not exist?",
+            "Using an `access_mode` other than 'r', 'rb', 'r+', 'rb+' can cause data loss",
+            "exception",
+        ),
         # A folder of the system is not a file of the workspace (the bubblewrap run).
         (
             "Which files under src/workset/safety mention bubblewrap?",
@@ -42,6 +47,8 @@ def test_a_reply_without_what_the_question_asks_for_is_named(
         ("fix the bug in calc.py so the test passes", "I fixed the bug in calc.py."),
         ("and then?", "answered and then?"),
         ("Which file lists the hosts?", "/etc/hosts"),
+        ("Which exception does it raise?", "It raises FileNotFoundError."),
+        ("What error message does it print?", "It prints 'bad input'."),
         ("Which folder holds the sandbox?", "src/workset/safety"),
     ],
 )

@@ -419,18 +419,18 @@ def test_an_answer_without_the_file_the_question_asks_for_is_unverified() -> Non
 
 
 def test_a_name_read_only_away_from_what_is_asked_is_unverified() -> None:
-    """A look-alike: the run read the answer's name, but in another class's lines."""
-    queries = "1| class Query(QueryInstance):\n2|     pass\n"
-    utils = "".join(f"{n}| # helpers\n" for n in range(1, 9)) + "9| class FrozenDict(dict):\n"
+    """A look-alike: the run read the answer's name, but in another file's unrelated lines."""
+    table = '1| class Table:\n2|     def truncate(self):\n3|         """Remove all documents."""\n'
+    utils = "".join(f"{n}| # helpers\n" for n in range(1, 9)) + "9| def freeze(obj):\n"
     history = run(
-        "Which class does the Query class inherit from?",
-        ("read_file", '{"path": "tinydb/queries.py"}', queries, False),
+        "Which Table method removes all documents?",
+        ("read_file", '{"path": "tinydb/table.py"}', table, False),
         ("read_file", '{"path": "tinydb/utils.py"}', utils, False),
-        answer="It inherits from `dict`.",
+        answer="The method is `freeze`.",
     )
     verdict = classify(history)
     assert verdict.outcome == "answered_unverified" and "nowhere near" in verdict.reason
-    right = [*history[:-1], AssistantMessage("It inherits from `QueryInstance`.")]
+    right = [*history[:-1], AssistantMessage("The method is `truncate`.")]
     assert classify(right).outcome == "answered"
 
 
@@ -454,3 +454,52 @@ def test_words_read_somewhere_answer_a_description_but_not_a_value() -> None:
         "What does JSONStorage.read return when the database file is empty?", read, answer="None"
     )
     assert classify(literal).outcome == "answered"  # None is a value the run read
+
+
+def test_a_base_class_the_run_did_not_read_as_a_base_is_unverified() -> None:
+    middlewares = "30| class CachingMiddleware(Middleware):\n31|     WRITE_CACHE_SIZE = 1000\n"
+    usage = "5| db = TinyDB('db.json', storage=CachingMiddleware(MemoryStorage))\n"
+    asked = "Which class does CachingMiddleware directly inherit from?"
+    history = run(
+        asked,
+        ("read_file", '{"path": "tinydb/middlewares.py"}', middlewares, False),
+        ("read_file", '{"path": "README.md"}', usage, False),
+        answer="CachingMiddleware inherits from `MemoryStorage`.",
+    )
+    verdict = classify(history)
+    assert verdict.outcome == "answered_unverified" and "none of its bases" in verdict.reason
+    right = [*history[:-1], AssistantMessage("It inherits from `Middleware`.")]
+    assert classify(right).outcome == "answered"
+    unread = run(asked, ("read_file", '{"path": "README.md"}', usage, False), answer="`Middleware`")
+    assert "never read the line" in classify(unread).reason
+
+
+def test_an_answer_that_is_a_tools_own_header_is_unverified() -> None:
+    header = "1 names under '.' match 'tinydb/database.py':\ntinydb/database.py"
+    history = run(
+        "How many names does the top-level tinydb package export in its __all__?",
+        ("find_files", '{"pattern": "tinydb/database.py"}', header, False),
+        answer="1 names under '.' match 'tinydb/database.py': tinydb/database.py",
+    )
+    verdict = classify(history)
+    assert verdict.outcome == "answered_unverified" and "a tool wrote" in verdict.reason
+
+
+def test_how_many_is_judged_by_its_number_and_not_by_the_package_name() -> None:
+    """The number must sit near the question's words; the package's own name, on every line
+    that imports it, is not one of them."""
+    init = "1| from .database import TinyDB\n2| from .queries import Query\n" + "".join(
+        f"{n}| # tinydb\n" for n in range(3, 12)
+    )
+    init += "12| __all__ = ('TinyDB', 'Storage', 'JSONStorage', 'Query', 'where')\n"
+    asked = "How many names does the tinydb package export in its __all__?"
+    history = run(
+        asked, ("read_file", '{"path": "tinydb/__init__.py"}', init, False), answer="It exports 2."
+    )
+    assert classify(history).outcome == "answered_unverified"
+    right = run(
+        asked,
+        ("read_file", '{"path": "tinydb/__init__.py"}', init + "13| # 5 names\n", False),
+        answer="It exports 5 names.",
+    )
+    assert classify(right).outcome == "answered"

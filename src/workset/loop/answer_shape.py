@@ -16,7 +16,7 @@ import re
 from collections.abc import Collection
 from typing import Literal, TypeAlias
 
-Lack: TypeAlias = Literal["file", "number", "name", "restated"]
+Lack: TypeAlias = Literal["file", "number", "exception", "name", "restated"]
 
 _QUESTION = re.compile(
     r"^\s*(?:in |on |from |at |to |for |by |under |with )?(?:which|what|where|how|who|when)\b"
@@ -34,7 +34,17 @@ _ASKS_NUMBER = re.compile(
     r"port|line)\b",
     re.I,
 )
-# "Which method…", "What exception…": a name the question does not already hold.
+# "Which exception…", "What error…": the name of an exception class is the answer.
+_ASKS_EXCEPTION = re.compile(
+    r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:exceptions?|errors?)\b"
+    r"(?!\s+(?:messages?|texts?|codes?|strings?)\b)",
+    re.I,
+)
+_EXCEPTION = re.compile(
+    r"\b[A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)\b"
+    r"|\bStopIteration\b"
+)
+# "Which method…", "What attribute…": a name the question does not already hold.
 _ASKS_NAME = re.compile(
     r"\b(?:which|what)\s+(?:[\w.-]+\s+){0,2}?(?:methods?|functions?|class(?:es)?|attributes?|"
     r"arguments?|parameters?|exceptions?|errors?|variables?|constants?|fields?|keys?|"
@@ -179,8 +189,10 @@ def missing(task: str, answer: str, *, ignore: Collection[str] = ()) -> Lack | N
 
     ``"file"``: the question asks which file (or script, path) and no path or file name is
     in the reply; ``"number"``: it asks how many or which version and the reply has no
-    number; ``"name"``: it asks which method, class, argument… and the reply has no word the
-    question lacks; ``"restated"``: any other question whose reply only repeats its words.
+    number; ``"exception"``: it asks which exception or error and the reply names no
+    exception class (``ValueError``, ``IOError``); ``"name"``: it asks which method, class,
+    argument… and the reply has no word the question lacks; ``"restated"``: any other
+    question whose reply only repeats its words.
     """
     if not task.strip() or not answer.strip() or not is_question(task):
         return None
@@ -188,16 +200,35 @@ def missing(task: str, answer: str, *, ignore: Collection[str] = ()) -> Lack | N
         return None
     filler = _FILLER | {w.lower() for w in ignore}
     new = _new_words(task, answer, filler)
-    if _ASKS_FILE.search(task):
+    kind = asked(task)
+    if kind == "file":
         named = _PATH.search(_without_task_paths(task, answer))
         return None if named or (_ASKS_MODULE.search(task) and new) else "file"
-    if _ASKS_NUMBER.search(task):
+    if kind == "number":
         return None if _NUMBER.search(answer) else "number"
-    if _ASKS_NAME.search(task):
+    if kind == "exception":
+        return None if _EXCEPTION.search(answer) else "exception"
+    if kind == "name":
         return None if [w for w in new if not _PATH.fullmatch(w)] else "name"
     if len(_new_words("", task, filler)) < 2:  # "and then?" has nothing to restate
         return None
     return None if _new_words(task, answer, filler, stem=True) else "restated"
+
+
+def asked(task: str) -> Lack | None:
+    """What kind of thing the question ``task`` asks for: a ``"file"``, a ``"number"``, an
+    ``"exception"``, a ``"name"``, or None (a description, or not a question)."""
+    if not is_question(task):
+        return None
+    for kind, pattern in (
+        ("file", _ASKS_FILE),
+        ("number", _ASKS_NUMBER),
+        ("exception", _ASKS_EXCEPTION),
+        ("name", _ASKS_NAME),
+    ):
+        if pattern.search(task):
+            return kind  # type: ignore[return-value]
+    return None
 
 
 def is_question(task: str) -> bool:
@@ -212,6 +243,8 @@ def note(lack: Lack, task: str) -> str:
         "file's path as the results above show it",
         "number": "The question asks for a number, and your reply gives none. Reply with the "
         "number the results above show",
+        "exception": "The question asks which exception, and your reply names no exception "
+        "class. Reply with the exception's class name as the results above show it",
         "name": "The question asks for a name, and your reply only repeats the question's "
         "words. Reply with the name itself, as the results above show it",
         "restated": "Your reply only repeats the question's words; it does not answer it. "

@@ -85,6 +85,60 @@ def defined_elsewhere(
     )
 
 
+# "Which class does X inherit from?", "What is the base class of X?", "X's parent class".
+_ASKS_BASE = (
+    re.compile(
+        r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?class(?:es)?\s+does\s+(?:the\s+)?`?"
+        r"([A-Za-z_]\w*)`?(?:\s+class)?\s+(?:\w+\s+){0,2}?(?:inherit|derive|extend|subclass)",
+        re.I,
+    ),
+    re.compile(r"\b(?:base|parent|super)\s*class(?:es)?\s+of\s+(?:the\s+)?`?([A-Za-z_]\w*)", re.I),
+    re.compile(
+        r"\b(?:does|is)\s+(?:the\s+)?`?([A-Za-z_]\w*)`?(?:\s+class)?\s+(?:\w+\s+)?"
+        r"(?:inherit|derive|extend|subclass)\w*\s+(?:from\s+)?(?:which|what)",
+        re.I,
+    ),
+)
+_NOT_CLASSES = _NOT_NAMES | {"class", "it", "one"}
+
+
+def asked_base(task: str) -> str | None:
+    """The class whose base a task asks for ("Which class does FrozenDict inherit from?")."""
+    for pattern in _ASKS_BASE:
+        match = pattern.search(task)
+        if match and match.group(1).lower() not in _NOT_CLASSES:
+            return match.group(1)
+    return None
+
+
+def base_elsewhere(task: str, answer: str, seen: Iterable[tuple[str, str]]) -> str:
+    """Why an answer to "which class does X inherit from?" is not checked: the run read
+    ``class X(A, B)`` and the answer names neither base, or it never read X's class line
+    (an answer from memory or from an example that uses X); "" when the answer names a base
+    it read, or the task asks no such thing."""
+    symbol = asked_base(task)
+    if symbol is None:
+        return ""
+    line = re.compile(rf"(?m)^(?:\s*\d+\|)?\s*class\s+{re.escape(symbol)}\b\s*(?:\(([^)]*)\))?")
+    bases: set[str] = set()
+    found = False
+    for _, text in seen:
+        for match in line.finditer(text):
+            found = True
+            for base in (match.group(1) or "object").split(","):
+                base = base.strip()
+                if base and "=" not in base:  # metaclass=ABCMeta is no base
+                    bases.add(base.rsplit(".", 1)[-1].strip("[]"))
+    if not found:
+        return f"the run never read the line that defines class {symbol!r}"
+    if any(re.search(rf"\b{re.escape(base)}\b", answer) for base in bases):
+        return ""
+    return (
+        f"the run read class {symbol}({', '.join(sorted(bases))}), and the answer names none of "
+        "its bases"
+    )
+
+
 def same_file(named: str, site: str) -> bool:
     a, b = named.strip("./").lower(), site.strip("./").lower()
     return a == b or a.endswith("/" + b) or b.endswith("/" + a)

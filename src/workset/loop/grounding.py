@@ -32,13 +32,16 @@ def grounded(
     texts: Iterable[str],
     files: Sequence[tuple[str, str]],
     acted: Iterable[str] = (),
+    neutral: Iterable[str] = (),
 ) -> tuple[str, ...] | None:
     """The facts of ``facts`` seen near the question's words in ``texts`` (what the run
     observed), or whose file in ``files`` (``(path, text)`` the run read) holds one of them,
     or that the arguments of the run's own successful actions hold (``acted``: "I wrote
     setup.cfg" is about what it did, not what it read); None when ``task`` has too few
-    distinctive words to say what "near" means."""
-    asked = distinctive_words(task)
+    distinctive words to say what "near" means. Words in ``neutral`` (the folders of the paths
+    the run read: the package's own name is on every line that imports it) are not the
+    question's."""
+    asked = distinctive_words(task) - {w for n in neutral for w in distinctive_words(n)}
     if len(asked) < MIN_ASKED:
         return None
     windows = [_near_lines(text.splitlines(), asked) for text in texts]

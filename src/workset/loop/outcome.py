@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from workset.loop import answer_shape, grounding
-from workset.loop.definitions import defined_elsewhere, path_argument, seen_texts
+from workset.loop.definitions import base_elsewhere, defined_elsewhere, path_argument, seen_texts
 from workset.loop.repeats import REPEAT_NOTE
 from workset.loop.words import COMMON_WORDS, split_key, stem
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
@@ -49,12 +49,15 @@ EXIT_CODES: dict[Outcome, int] = {
 GAVE_UP_FAILURES = frozenset({"MaxIterations", "GaveUp"})
 EXEC_TOOLS = frozenset({"shell", "run_python"})
 WRITE_TOOLS = frozenset({"write_file", "edit_file"})
+# Tools whose results are files and names, with a line of their own about what they show.
+PERCEPTION_TOOLS = frozenset({"read_file", "find_files", "grep", "list_dir"})
 
 
 # Why an answer that lacks what its question asks for (workset.loop.answer_shape) is not one.
 _LACKS: dict[answer_shape.Lack, str] = {
     "file": "the question asks which file, and the answer names none",
     "number": "the question asks for a number, and the answer gives none",
+    "exception": "the question asks which exception, and the answer names no exception class",
     "name": "the question asks for a name, and the answer only repeats the question's words",
     "restated": "the answer only repeats the question's words",
 }
@@ -157,6 +160,13 @@ def classify(
         return Verdict("gave_up", "the answer is the harness's note about a repeated call")
     results = _results(history)
     calls = _calls(history)
+    framing = _framing_line(answer, results)
+    if framing:
+        return Verdict(
+            "answered_unverified",
+            f"the answer repeats a line a tool wrote about its result "
+            f"({framing[:60]!r}), not something the result shows",
+        )
     claim = _claims(answer, results, calls) or _unchecked_code_change(results, calls)
     if claim is not None:
         return claim
@@ -179,7 +189,7 @@ def classify(
     facts = [
         f
         for f in named
-        if f.lower() not in task.lower()
+        if not _names(task, f)
         and f.lower() not in tools
         and f.lower() not in folders
         and not any(f.lower().endswith(t) for t in asked)  # ~tinydb.database.TinyDB.close
@@ -219,6 +229,7 @@ def classify(
         or _asked_value(answer, task, pairs)
         or _asked_text(answer, task, texts)
         or defined_elsewhere(task, _PATH.findall(answer), seen_texts(results, calls, evidence))
+        or base_elsewhere(task, answer, seen_texts(results, calls, evidence))
     )
     if contradiction:
         return Verdict("answered_unverified", contradiction, supported)
@@ -229,15 +240,13 @@ def classify(
             for r in results
             if not r.is_error and r.name in WRITE_TOOLS | EXEC_TOOLS and r.tool_call_id in calls
         ]
-        # The answer's first value (a name, a number) is what it says; its files say where.
-        values = [f for f in supported if not _PATH.fullmatch(f)]
-        main = values[:1] or supported
-        near = grounding.grounded(task, main, observed, files, acted)
+        main = _main_fact(task, supported)
+        near = grounding.grounded(task, [main], observed, files, acted, neutral=folders)
         if near is None or near:
-            return Verdict("answered", f"supported by what the run read ({main[0]!r})", supported)
+            return Verdict("answered", f"supported by what the run read ({main!r})", supported)
         return Verdict(
             "answered_unverified",
-            f"the run read {main[0]!r}, but nowhere near what the question asks about",
+            f"the run read {main!r}, but nowhere near what the question asks about",
             supported,
         )
     if not observed:
@@ -261,6 +270,42 @@ def _asks_thing(task: str) -> bool:
     if not answer_shape.is_question(task):
         return False
     return not _DESCRIBES.match(task)
+
+
+def _names(task: str, fact: str) -> bool:
+    """Whether ``task`` names ``fact`` as a whole word ("Middleware" is not named by
+    "CachingMiddleware")."""
+    return re.search(rf"(?<!\w){re.escape(fact)}(?!\w)", task, re.IGNORECASE) is not None
+
+
+def _main_fact(task: str, facts: Sequence[str]) -> str:
+    """The fact that answers: the first number when the question asks how many, the first
+    path when it asks which file, else the first that is not a path (a name, a value; the
+    files an answer cites say where it looked)."""
+    kind = answer_shape.asked(task)
+    if kind == "number":
+        wanted = [f for f in facts if _NUMBER.fullmatch(f)]
+    elif kind == "file":
+        wanted = [f for f in facts if _PATH.fullmatch(f)]
+    else:
+        wanted = [f for f in facts if not _PATH.fullmatch(f)]
+    return (wanted or list(facts))[0]
+
+
+def _framing_line(answer: str, results: Sequence[ToolMessage]) -> str:
+    """A line a perception tool wrote about its result ("1 names under '.' match 'x':",
+    "Showing lines 1-40 of 274 total.") that makes up most of the answer: the 0.5B answered
+    "How many names does the package export?" with find_files's own header."""
+    said = " ".join(answer.split())
+    for result in results:
+        if result.is_error or result.name not in PERCEPTION_TOOLS:
+            continue
+        for line in result.content.splitlines():
+            line = " ".join(line.split())
+            framing = len(line.split()) >= 4 and not _GUTTER.match(line)
+            if framing and line in said and 2 * len(line) >= len(said):
+                return line
+    return ""
 
 
 def _task(history: Sequence[Message]) -> str:
