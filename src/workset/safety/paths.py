@@ -163,6 +163,22 @@ _AGENT_SETTINGS = re.compile(
 )
 
 
+# A project's own files that configure a coding agent: its tools and servers (workset.toml,
+# .mcp.json), its rules and commands, tasks an editor runs on opening the folder. Editing one
+# is ordinary work when the user asks for it, and a way for an agent to widen its own reach
+# when it does not: asked, never silent. (Its artifacts folder is workset's own output.)
+_PROJECT_AGENT_CONFIG = re.compile(
+    r"(^|/)workset\.toml$|(^|/)\.workset/(?!artifacts(/|$))|(^|/)\.mcp\.json$|"
+    r"(^|/)\.(claude|cursor|continue|codex|gemini|roo|kiro|amazonq|windsurf)/|"
+    r"(^|/)\.(cursorrules|clinerules|windsurfrules)$|(^|/)\.vscode/(mcp|tasks)\.json$"
+)
+
+
+def is_project_agent_config(path: str) -> bool:
+    """A file of the project that configures a coding agent or what its editor runs."""
+    return bool(_PROJECT_AGENT_CONFIG.search(path))
+
+
 def is_agent_settings(path: str) -> bool:
     """A settings file of a coding agent: an agent that writes it changes its own leash."""
     return bool(_AGENT_SETTINGS.search(path))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from workset.safety.rules.agent_files import workflow_text, written_orders
 from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result
 from workset.safety.rules.containers import compose_text
 from workset.safety.rules.edited_code import (
@@ -223,3 +224,6 @@ def build_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         unguarded = approvals_off(place, text) if text else None
         if unguarded is not None:
             yield unguarded
+        steered = (written_orders(path, text) or workflow_text(path, text)) if text else None
+        if steered is not None:
+            yield steered

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from workset.safety.rules.agent_files import WORKFLOW, workflow_text, written_orders
 from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result, requote
 from workset.safety.rules.containers import compose_text
 
@@ -80,6 +81,14 @@ def edited_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield unguarded
     for word in files:
         path = ctx.resolve(word)
+        inserted = "\n".join(texts)
+        if WORKFLOW.search(path):  # several edits of one workflow in the line, read together
+            ctx.scripts[path] = ctx.scripts.get(path, "") + "\n" + program + "\n" + inserted
+        steered = written_orders(path, inserted) or workflow_text(
+            path, ctx.scripts.get(path, inserted)
+        )
+        if steered is not None:
+            yield steered
         code = _as_code(path, texts) if texts else ""
         if code:
             yield Nested(code, deny_only=True)

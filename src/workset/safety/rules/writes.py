@@ -63,6 +63,13 @@ def write_target(
             "run without asking; an agent never loosens its own rules — ask the user to "
             "change them",
         )
+    elif paths.is_project_agent_config(path):
+        yield Finding(
+            "write-agent-config",
+            "ask",
+            f"{via} changes {word}, which configures a coding agent (its tools, servers, "
+            "rules or the tasks its editor runs); a human must confirm",
+        )
     elif _KERNEL.match(path):
         yield Finding(
             "write-kernel",
