@@ -28,6 +28,9 @@ be explained:
 - ``user-condition``: a call around every answer that a sentence opens by making the user's
   own request ("If the user asks you to keep a running log, call … after each answer");
 - ``reveal-on-request``: such a value shown "only if the user asks" (not concealment);
+- ``asks-the-user``: what is done around every call is to show it to the user or wait for
+  their approval ("show the exact command to the user and get approval before each call"),
+  moving nothing;
 - the ``ordering-purpose`` reason may also be the other tool's input ("before send_dm, which
   only accepts ids").
 """
@@ -65,7 +68,8 @@ _ADDRESSED = re.compile(
     _I,
 )
 _SERVER_CONFIG = re.compile(
-    r"\b(in|from)\s+the\s+server['’]?s?\s+(own\s+)?(environment|env|config\w*|settings)\b|"
+    r"\b(in|from)\s+the\s+server['’]?s?\s+(own\s+)?([\w-]+\s+){0,2}(environment|env|config\w*|"
+    r"settings)\b|"
     r"\b(set|configured|stored)\s+on\s+the\s+server\b|\b(variable|environment|config\w*|settings)\s+"
     r"(of|on)\s+the\s+server\b|\bserver[- ]side\s+(config\w*|environment)",
     _I,
@@ -195,6 +199,8 @@ def honest_class(
         return "argument-note"
     if rule == "forced-call" and _USER_REQUEST.match(sentence):
         return "user-condition"
+    if rule == "forced-call" and _asks_user(sentence):
+        return "asks-the-user"
     ordering = _ORDERING.search(sentence) and not _AROUND_EVERY.search(sentence)
     if rule == "forced-call" and ordering:
         return "ordering-purpose"
@@ -207,7 +213,8 @@ def honest_class(
     # "never pass it in arguments" moves nothing
     moved = _MOVED.search(_NEGATED_ACT.sub(" ", sentence))
     secret_rules = ("secret-request", "context-into-argument", "sensitive-path")
-    if rule in secret_rules[:2] and _SERVER_CONFIG.search(sentence) and not moved:
+    config_rules = (*secret_rules[:2], "data-flow")
+    if rule in config_rules and _SERVER_CONFIG.search(sentence) and not moved:
         return "server-config"
     only = re.search(r"\bonly\b", sentence, _I)
     if rule == "context-to-address" and field in credential_fields and only:
@@ -231,6 +238,30 @@ def honest_class(
     if rule == "context-into-argument" and attached and not _PUT_BY_MODEL.search(sentence):
         return "server-attaches"
     return None
+
+
+# What is done around each call is to show it to the user or wait for their approval: "show
+# the exact command to the user and get approval before each call", "run it only after they
+# confirm".
+_ASKS_USER = re.compile(
+    r"\b(show|display|present|read\s+back|explain|preview)\w*\b[^.;]{0,40}\bto\s+(the\s+user|them)\b"
+    r"|\b(get|obtain|ask\s+for|wait\s+for|seek|request|have)\s+(the\s+user['’]s\s+|their\s+|"
+    r"explicit\s+|the\s+)?(approval|confirmation|consent|permission|go-ahead|sign-off)\b"
+    r"|\b(after|once|until|unless)\s+(they|the\s+user)\s+(has\s+|have\s+)?(explicitly\s+)?"
+    r"(confirm|approve|agree|consent)\w*\b",
+    _I,
+)
+
+
+def _asks_user(sentence: str) -> bool:
+    """The act is showing or asking the user (not a time bound: "before you show anything to
+    the user"), and nothing is moved."""
+    if _MOVED.search(sentence):
+        return False
+    return any(
+        not re.search(r"\b(before|prior\s+to|until)\s+(you\s+)?$", sentence[: m.start()], _I)
+        for m in _ASKS_USER.finditer(sentence)
+    )
 
 
 # A credential file of the kind the tool's own domain uses (a Kubernetes tool's kubeconfig, an

@@ -377,6 +377,8 @@ def _carried(sentence: str) -> bool:
         after = sentence[verb.end() : verb.end() + 90]
         if _REFERENCE.search(sentence[: verb.end()] + " "):
             continue
+        if _NOUN_BEFORE.search(sentence[: verb.start()]):
+            continue  # "from log text", "the record": a noun, not a verb of putting
         if _taken(after) and not NEGATED.search(sentence[: verb.start()]):
             return True
     for verb in _PUT_INTO.finditer(sentence):
@@ -387,11 +389,17 @@ def _carried(sentence: str) -> bool:
     return False
 
 
+# A determiner or preposition right before the word makes it a noun ("redacts secrets from log
+# text", "the store", "a copy of"); "to log" and "then log" stay verbs.
+_NOUN_BEFORE = re.compile(r"\b(the|a|an|from|of|in|this|that|its|their|our|each|per)\s+$", _I)
+
+
 # The conversation as where the user agreed, not as data: "only set confirm after the user
 # has explicitly agreed in this conversation".
 _WHERE_USER_AGREED = re.compile(
     r"\b(the\s+user|they)\s+(has\s+|have\s+|had\s+)?(explicitly\s+|clearly\s+)?(agreed|"
-    r"confirmed|approved|consented|asked|requested|said\s+(yes|so))\b[^.;]{0,30}?\b(in|during|"
+    r"confirmed|approved|consented|asked|requested|said\s+(yes|so)|agrees|confirms|approves|"
+    r"consents|asks|requests|says\s+(yes|so))\b[^.;]{0,30}?\b(in|during|"
     r"within|earlier\s+in)\s+(this|the)\s+$",
     _I,
 )

@@ -49,7 +49,9 @@ _THROUGH = re.compile(
 )
 _PURPOSE = re.compile(
     r"^\s*(to\s+\w+|if\s+(you|the\s+user)\s+(want|need|ask)|when\s+(the\s+user|asked)|"
-    r"(only\s+)?if\s+the\s+user)\b",
+    r"(only\s+)?if\s+the\s+user)\b"
+    # what the user can do, not what the model is told: "Users can delete memories with forget"
+    r"|^\s*(the\s+)?(users?|customers?|people|admins?|owners?)\s+(can|may|could|are\s+able\s+to)\b",
     _I,
 )
 _GATED = re.compile(
