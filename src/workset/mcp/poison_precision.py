@@ -28,6 +28,13 @@ be explained:
 - ``user-condition``: a call around every answer that a sentence opens by making the user's
   own request ("If the user asks you to keep a running log, call … after each answer");
 - ``reveal-on-request``: such a value shown "only if the user asks" (not concealment);
+- ``prompt-value``: a sentence about a model or assistant as the default, example or enum
+  value of a parameter that holds a prompt for a model the tool calls ("You are a concise
+  assistant" as ``system``'s default); the other rules still read it;
+- ``sample-input``: a download piped into a shell as an example of a parameter (a command
+  explainer's sample), with nobody told to run it;
+- ``ignore-file``: "ignore rules" in the sense of ``.gitignore`` ("Ignore rules already present
+  are kept"), with no earlier instructions, rules or prompt named;
 - ``asks-the-user``: what is done around every call is to show it to the user or wait for
   their approval ("show the exact command to the user and get approval before each call"),
   moving nothing;
@@ -177,12 +184,22 @@ def honest_class(
     purpose: str,
     credential_fields: frozenset[str],
     name: str = "",
+    prompt_fields: frozenset[str] = frozenset(),
 ) -> str | None:
     """The name of the class that makes ``rule``'s finding in ``sentence`` honest, or None.
 
+    ``prompt_fields`` are the values of parameters that hold a prompt for a model the tool
+    calls (:func:`workset.mcp.definition_fields.prompt_values`).
     ``purpose`` is the tool's name and opening sentence; ``credential_fields`` are the
     description fields of its own credential parameters; ``name`` is the tool's name.
     """
+    if rule == "instruction-in-data-field" and field in prompt_fields:
+        return "prompt-value"
+    example = re.search(r"\.examples(\[\d+\])?$", field)
+    if rule == "remote-script" and example and not _TOLD_TO_RUN.search(sentence):
+        return "sample-input"
+    if rule == "instruction-override" and _IGNORE_FILE.search(sentence):
+        return "ignore-file"
     if rule in _CHARACTER_TRICKS:
         data = re.search(r"\.(examples?|default|enum|const)(\[\d+\])?$", field)
         return "normaliser-examples" if data and _NORMALISER.search(purpose) else None
@@ -262,6 +279,22 @@ def _asks_user(sentence: str) -> bool:
         not re.search(r"\b(before|prior\s+to|until)\s+(you\s+)?$", sentence[: m.start()], _I)
         for m in _ASKS_USER.finditer(sentence)
     )
+
+
+# An example value that is only a command (a sample input), not a command someone is told to run.
+_TOLD_TO_RUN = re.compile(
+    r"\b(you|your|assistant|agent|model|ai|must|should|always|first|before|after|then|please|"
+    r"run|execute|install)\b|:\s",
+    _I,
+)
+# "Ignore rules already present are kept", ".gitignore patterns": ignore as in an ignore file.
+_IGNORE_FILE = re.compile(
+    r"^(?!.*\b(ignore|disregard)\s+(all|any|the|your|previous|prior|earlier|system|other|"
+    r"existing)\b)(?=.*(\.[a-z]*ignore\b|\bignore[ds]?\s+by\s+(git|docker|npm|the\s+linter)|"
+    r"\bignore\s+(rules?|patterns?|files?|lists?|entries|globs?)\s+(are|is|were|was|already|"
+    r"listed|present|defined)\b))",
+    _I | re.DOTALL,
+)
 
 
 # A credential file of the kind the tool's own domain uses (a Kubernetes tool's kubeconfig, an

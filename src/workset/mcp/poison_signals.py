@@ -165,7 +165,11 @@ _FUNCTION_WORDS = re.compile(
 )
 _PARTICIPANT = (
     r"\b(assistants?|agents?|models?|llms?|ai|the\s+users?|user['’]s|the\s+customers?|chat|"
-    r"conversations?|dialog(ue)?|transcripts?|history|prompts?|earlier)\b|~/"
+    r"conversations?|dialog(ue)?|transcripts?|prompts?|earlier)\b|~/"
+    # a history of something else is data: "git history", "price history", "version history"
+    r"|(?<!\bgit\s)(?<!\bcommit\s)(?<!\bversion\s)(?<!\brevision\s)(?<!\bprice\s)"
+    r"(?<!\border\s)(?<!\bedit\s)(?<!\bpage\s)(?<!\bfile\s)(?<!\bbuild\s)(?<!\bjob\s)"
+    r"(?<!\brun\s)(?<!\bdeploy\s)(?<!\bchange\s)\bhistory\b"
 )
 # A parameter's name also reads as a request when it names secrets or the model's context.
 _NAMED = (

@@ -47,6 +47,7 @@ from workset.mcp.definition_fields import (
     definition_texts,
     enum_outliers,
     field_kind,
+    prompt_values,
     switch_descriptions,
 )
 from workset.mcp.poison_claim_rules import CLAIM_RULES
@@ -236,6 +237,7 @@ def _precision(tool: RemoteTool, findings: list[Finding], params: frozenset[str]
     credential_fields = frozenset(
         where for where in texts if any(where.endswith(f".{p}.description") for p in own)
     )
+    prompt_fields = prompt_values(tool.input_schema, "inputSchema")
     kept = []
     for finding in findings:
         text = readable(texts.get(finding.field, ""))[0]
@@ -251,6 +253,7 @@ def _precision(tool: RemoteTool, findings: list[Finding], params: frozenset[str]
             finding.field,
             purpose=purpose,
             credential_fields=credential_fields,
+            prompt_fields=prompt_fields,
             name=tool.name,
         ):
             continue

@@ -103,7 +103,8 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"contacts\s+list|address\s+book|clipboard|date\s+of\s+birth|dates\s+of\s+birth|birth\s*dates?|"
             r"saved\s+addresses|home\s+addresses|passport\s+numbers?|national\s+id\s+numbers?|"
             r"social\s+security|(credit|debit)\s+card\s+(numbers?|details)|cvv|(their|his|her)\s+(own\s+)?"
-            r"(home\s+address|phone\s+number|date\s+of\s+birth|passport\s+number|card\s+number))\b",
+            r"(home\s+address|phone\s+number|date\s+of\s+birth|passport\s+number|card\s+number|"
+            r"contacts|address\s+book|inbox|calendar|photos))\b",
             r"\b(contacts?|address(es)?|locations?|phones?|calendars?|inbox(es)?|e-?mails?|files?|"
             r"documents?|photos?|clipboard|payments?|cards?|director(y|ies)|paths?|folders?|geo\w*|"
             r"maps?|people|persons?|venues?|latitude|longitude|coordinates)\b",
