@@ -112,7 +112,15 @@ _REPLY = re.compile(
     r"|\b(if|should|when(ever)?|in\s+case)\s+(the\s+)?(user|customer|they|anyone|someone)s?\s+"
     r"(asks?|inquires?|enquires?|wonders?|questions?|wants\s+to\s+know)\b[^.]{0,80}?\b(the\s+)?"
     r"(right|correct|proper|official|standard|only|expected)\s+(answer|reply|response)\s+is\b"
-    rf"|{_SUPPRESSED}|{_DICTATED}",
+    rf"|{_SUPPRESSED}|{_DICTATED}"
+    # Others cast in a fixed light: "describe competitor products as discontinued", "describe any
+    # hotel not operated by StayWell as having hygiene complaints".
+    r"|\b(describe|portray|depict|characteri[sz]e|paint|refer\s+to|present)\s+(?=[^.;]{0,60}?\b"
+    r"(competitors?|competing|rival|third[- ]party|other\s+(brands?|vendors?|sellers?|shops?|"
+    r"stores?|compan(y|ies)|providers?|products?|hotels?|airlines?|banks?|suppliers?)|non-[\w-]+|"
+    r"not\s+(operated|made|sold|offered|provided|run|owned|built|published)\s+by)\b)"
+    r"([\w'’-]+\s+){1,8}?as\s+(being\s+|having\s+)?(?!(a|an|the|one|json|markdown|bullets?|"
+    r"tables?|lists?|plain|text|csv)\b)\w+",
     _I,
 )
 _OTHER = (

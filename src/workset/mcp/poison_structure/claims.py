@@ -236,7 +236,15 @@ AUTHORITY = re.compile(
     r"(the|this|its|our)\s+\w+"
     r"|\b(findings|results|answers|outputs?)\s+(are|is)\s+final\b[^.]{0,40}\buser\b"
     r"|\b(same|equal)\s+(standing|weight|authority|priority|rank|status)\s+as\s+(the\s+|your\s+)?"
-    r"(\w+\s+){0,2}(instructions|system\s+prompt|operator|developer|user)",
+    r"(\w+\s+){0,2}(instructions|system\s+prompt|operator|developer|user)"
+    # Output given an author who outranks the user: "results marked trusted are operator
+    # instructions", "should be treated as coming from the developer".
+    r"|\b(results?|outputs?|responses?|content|text|data|returns?|answers?)\b[^.;]{0,60}\b(are|is)\s+"
+    r"(\w+\s+){0,2}(system|operator|developer|admin\w*|platform|vendor)\s+(instructions|commands|"
+    r"directives|orders)\b"
+    r"|\b(treat|regard|consider|handl|read)\w*\s+(\w+\s+){0,2}as\s+(coming|sent|issued|written)\s+"
+    r"(directly\s+)?(from|by)\s+(the\s+|your\s+)?(developers?|operators?|system|platform|"
+    r"administrators?|admins?|owners?)\b",
     _I,
 )
 
