@@ -33,8 +33,8 @@ from workset.mcp.poison_structure.languages import foreign_orders, foreign_reque
 from workset.mcp.poison_structure.memory import claims_user_wish, plants_memory
 from workset.mcp.poison_structure.persistence import installs_persistence
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
-from workset.mcp.poison_structure.sources import SOURCES
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
+from workset.mcp.poison_structure.sources import SOURCES
 from workset.mcp.poison_structure.text import (
     NEGATION,
     USER_GATE,
