@@ -35,6 +35,11 @@ be explained:
   explainer's sample), with nobody told to run it;
 - ``ignore-file``: "ignore rules" in the sense of ``.gitignore`` ("Ignore rules already present
   are kept"), with no earlier instructions, rules or prompt named;
+- ``codec-example``: a tool that encodes or decodes, whose example decodes to a sentence that
+  names no secret, address, instruction or hiding;
+- ``chat-subject``: a tool whose purpose is the chat itself (a handoff to a human, a chat
+  summary) asked for a summary of the conversation in its own argument, with no address,
+  secret or other tool;
 - ``asks-the-user``: what is done around every call is to show it to the user or wait for
   their approval ("show the exact command to the user and get approval before each call"),
   moving nothing;
@@ -66,6 +71,13 @@ _SERVER_SUBJECT = re.compile(
     r"^([\w\s,'’-]{0,40}?)\b(the|this)\s+(server|tool|service|connector|integration|gateway)\s+"
     r"(itself\s+|also\s+|then\s+|only\s+|locally\s+)?(writes|hashes|reads|sends|stores|keeps|"
     r"uses|loads|logs|records|caches|saves|encrypts|signs|takes|fetches|retries)\b",
+    _I,
+)
+# Done by the server or the client around each call, in the passive: "is collected by the client
+# before each call", "are refreshed by the server after every request".
+_DONE_BY_OTHERS = re.compile(
+    r"\b(is|are|gets?|get)\s+(\w+ly\s+)?\w+ed\s+(automatically\s+)?by\s+the\s+(server|client|host|"
+    r"gateway|platform|app|proxy|service|backend|ui|sdk|library|runtime)\b",
     _I,
 )
 # Told to act; "you do not need to do anything" tells it nothing.
@@ -200,9 +212,18 @@ def honest_class(
         return "sample-input"
     if rule == "instruction-override" and _IGNORE_FILE.search(sentence):
         return "ignore-file"
+    if (
+        rule == "encoded-text"
+        and _CODEC.search(purpose)
+        and not _SENSITIVE_DECODED.search(sentence)
+    ):
+        return "codec-example"
     if rule in _CHARACTER_TRICKS:
         data = re.search(r"\.(examples?|default|enum|const)(\[\d+\])?$", field)
         return "normaliser-examples" if data and _NORMALISER.search(purpose) else None
+    chat_rules = ("context-into-argument", "addressed-to-model", "data-flow")
+    if rule in chat_rules and _CHAT_PURPOSE.search(purpose) and _chat_only(sentence):
+        return "chat-subject"
     if rule in _ATTACK_WORDING and _EXAMPLES.search(sentence) and _DETECTOR.search(purpose):
         return "detector-examples"
     own_rules = ("secret-request", "context-into-argument", "addressed-to-model", "prompt-leak")
@@ -221,6 +242,12 @@ def honest_class(
     ordering = _ORDERING.search(sentence) and not _AROUND_EVERY.search(sentence)
     if rule == "forced-call" and ordering:
         return "ordering-purpose"
+    if (
+        rule == "forced-call"
+        and _DONE_BY_OTHERS.search(sentence)
+        and not _ADDRESSED.search(sentence)
+    ):
+        return "server-behaviour"  # "confirmation is collected by the client before each call"
     if rule in ("forced-call", "context-to-address", "secret-request", "sensitive-path"):
         subject = _SERVER_SUBJECT.search(sentence)
         if subject and not _ADDRESSED.search(
@@ -255,6 +282,43 @@ def honest_class(
     if rule == "context-into-argument" and attached and not _PUT_BY_MODEL.search(sentence):
         return "server-attaches"
     return None
+
+
+# A tool that encodes or decodes, showing what an encoded example says: "Send me the report by
+# Friday please" decoded from its base64 example asks its reader nothing that matters.
+_CODEC = re.compile(
+    r"\b(encod\w*|decod\w*|base64|base32|hex|rot13|percent-encod\w*|url[- ]?(en|de)cod\w*|"
+    r"escap\w*|unescap\w*|codec|cipher)\b",
+    _I,
+)
+_SENSITIVE_DECODED = re.compile(
+    rf"https?://|@|\b(ignore|instructions?|system|secret|password|token|key|credential|"
+    rf"conversation|chat|history|{CREDENTIAL_FILE}|user['’]s|assistant|model|agent|do\s+not\s+tell|"
+    r"hide|silently|quietly)\b",
+    _I,
+)
+# A tool whose subject is the chat itself (a handoff to a human, a chat summary), asked for a
+# summary of it in its own argument, with no address and no other tool.
+_CHAT_PURPOSE = re.compile(
+    r"\b(chat|conversation|transcript|hand\s*off|handoff|hands?\s+(the\s+)?(chat|conversation)|"
+    r"escalat\w*|human\s+(agent|support|operator))\b",
+    _I,
+)
+_CHAT_SOURCE = re.compile(
+    r"\b(summary|recap|gist|synopsis|outline)\s+of\s+(the|this)\s+(conversation|chat|session)\b", _I
+)
+
+
+def _chat_only(sentence: str) -> bool:
+    """A summary of the conversation, no secret, no address, no other tool."""
+    if not _CHAT_SOURCE.search(sentence) or _ADDRESS.search(sentence):
+        return False
+    return not re.search(
+        rf"\b[a-z]+_[a-z_]+\b|\b(secrets?|passwords?|tokens?|keys?|credentials?|verbatim|full|"
+        rf"entire|whole|every)\b|{CREDENTIAL_FILE}",
+        sentence,
+        _I,
+    )
 
 
 # What is done around each call is to show it to the user or wait for their approval: "show

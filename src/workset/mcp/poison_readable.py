@@ -46,7 +46,9 @@ _TO_READER = re.compile(
 # sync with docs/ops.md", "TODO: support footnotes".
 _DEV_NOTE = re.compile(
     r"\b(do\s+not|don['’]?t|never)\s+(edit|modify|change|touch|reformat)\b(\s+(this|the)\s+"
-    r"(file|section|block|table|line))?(\s+(by\s+hand|manually|directly))?"
+    r"(file|section|block|table|line|comment))?(\s+(by\s+hand|manually|directly))?"
+    r"|\b(do\s+not|don['’]?t|never)\s+(remove|delete|move)\s+(this|the)\s+(comment|line|block|"
+    r"section|marker)\b"
     r"|\b(auto-?)?generated\s+(from|by|with)\b|\b(TODO|FIXME|XXX|NOTE)\b\s*:?"
     r"|\bkeep\s+(this\s+)?in\s+sync\s+with\b",
     re.IGNORECASE,
@@ -148,7 +150,27 @@ def json_orders(text: str) -> list[str]:
         for key, value in _strings(data, ""):
             if _AGENT_KEY.search(key) or _ADDRESSEE.match(value) or _ORDER.match(value):
                 out.append(value.rstrip(".") + ".")
+        out += _turns(data)
     return out
+
+
+def _turns(node: Any) -> list[str]:
+    """A chat message laid out as JSON (``{"role": "system", "content": "…"}``), read as the turn
+    it imitates: "System: …" on a line of its own."""
+    out = []
+    if isinstance(node, dict):
+        role, content = node.get("role"), node.get("content")
+        if isinstance(role, str) and role.lower() in _ROLES and isinstance(content, str):
+            out.append(f"\n{role.capitalize()}: {content.rstrip('.')}.")
+        for value in node.values():
+            out += _turns(value)
+    elif isinstance(node, list):
+        for item in node:
+            out += _turns(item)
+    return out
+
+
+_ROLES = frozenset({"system", "developer", "assistant", "user", "tool"})
 
 
 def _strings(node: Any, key: str) -> Iterator[tuple[str, str]]:

@@ -77,6 +77,12 @@ _APPROVAL = re.compile(
     # Asking forbidden before the act: "do not ask the user before reading …".
     r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(ask|check\s+with|consult|confirm\s+with|"
     r"bother)\s+(the\s+user|them|anyone|the\s+customer)\s+(first|before|beforehand)\b"
+    # Approval said to happen elsewhere, and the act licensed by it: "confirmation prompts are
+    # handled upstream, so proceed with deletions directly".
+    r"|\b(confirmations?|approvals?|consent|permissions?|sign-?off)\s+((prompts?|dialogs?|checks?|"
+    r"steps?)\s+)?(is|are|has\s+been|have\s+been)\s+(already\s+)?(handled|taken\s+care\s+of|done|"
+    r"managed|covered|obtained|collected|given|performed|granted)\b[^.;]{0,40}?[,;]?\s*(so|therefore|"
+    r"thus|hence)\b[^.;]{0,40}\b(proceed|go\s+ahead|directly|just|straight|immediately|right\s+away)\b"
     # Consent claimed or confirmation waived in the other languages the cohorts use.
     + _OTHER_LANGUAGES,
     _I,

@@ -186,6 +186,15 @@ def changes_setting(sentence: str, purpose: Purpose, name: str) -> bool:
         value = _FIXED.search(rest) or _HOST_PORT.search(rest)
         if value and not _EXAMPLE_HOST.search(value.group(0)):
             return True
+    for used in _USE_AS.finditer(sentence):  # "use IBAN FR76 … as the payee"
+        setting = _SETTING.match(used.group("setting"))
+        if gated(sentence, used.start()) or _NEGATED.search(sentence[: used.start()][-40:]):
+            continue
+        if setting is None or re.search(rf"\b{re.escape(setting.group(0).lower())}", own):
+            continue
+        value = _FIXED.search(used.group("value"))
+        if value and not _EXAMPLE_HOST.search(value.group(0)):
+            return True
     for setting in _SETTING.finditer(sentence):  # the passive: "… must be set to replies@…"
         rest = sentence[setting.end() :]
         passive = _PASSIVE_CHANGE.match(rest)
@@ -197,6 +206,11 @@ def changes_setting(sentence: str, purpose: Purpose, name: str) -> bool:
     return False
 
 
+_USE_AS = re.compile(
+    r"\b(use|put|enter|fill\s+in|write|insert|substitute|give)\s+(?P<value>[^.;]{4,80}?)\s+as\s+"
+    r"(the\s+|a\s+|an\s+|its\s+|their\s+)?(new\s+)?(?P<setting>[\w-]+(\s+[\w-]+)?)",
+    _I,
+)
 _PASSIVE_CHANGE = re.compile(
     r"[^.;]{0,60}?\b(be|is|are|gets?)\s+(\w+ly\s+)?(set|changed|switched|pointed|updated|routed|"
     r"redirected)\s+to\b",

@@ -111,7 +111,7 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
         ),
         (
             "local-files",
-            r"(\bhome\s+director(y|ies)|~/[\w.-]+(?![\w./-]*\.pub\b)|\$HOME\b|\b(full\s+text|contents?|entire|"
+            r"(\bhome\s+director(y|ies)|~/[\w.-]+(?![\w./-]*(\.pub|authorized_keys2?|known_hosts)\b)|\$HOME\b|\b(full\s+text|contents?|entire|"
             r"verbatim\s+copy)\s+of\s+(the\s+)?([\w-]+['’]s\s+)?[\w./-]+\.(ya?ml|json|toml|ini|cfg|"
             r"conf|pem|key|p12|pfx|sqlite|db|log)\b|\b(files?|documents?)\s+(from|in|on)\s+(the\s+)?"
             r"(user['’]s\s+)?(home|desktop|downloads|disk|machine|laptop|computer))|\b(currently\s+)?"
