@@ -80,6 +80,13 @@ _DONE_BY_OTHERS = re.compile(
     r"gateway|platform|app|proxy|service|backend|ui|sdk|library|runtime)\b",
     _I,
 )
+# A thing that undergoes something around each call, in the passive: "The sandbox is destroyed
+# after each call", "Temporary files are deleted before every request".
+_THING_PASSIVE = re.compile(
+    r"^\W*(the|its|this|each|any|all|temporary|cached)\s+([\w-]+\s+){0,3}(is|are|gets?|will\s+be|"
+    r"was|were)\s+(\w+ly\s+)?\w+(ed|en|t)\b",
+    _I,
+)
 # Told to act; "you do not need to do anything" tells it nothing.
 _ADDRESSED = re.compile(
     r"\b(you|your|assistant|agent|model)\b(?!\s+(do\s+not|don['’]?t|need\s+not|needn['’]?t|"
@@ -175,7 +182,8 @@ _ARGUMENT_NOTE = re.compile(
 )
 _SENSITIVE_NOTE = re.compile(
     r"\b(send|forward|include|attach|append|upload|post|share|secret|password|token|key|credential|"
-    r"user|conversation|chat|history|ignore|instructions?|system|always|never|every|each|do\s+not|"
+    r"user(?!['’]s\s+(time\s*zone|timezone|locale|language|region|country|units|currency|date\s+"
+    r"format)\b)|conversation|chat|history|ignore|instructions?|system|always|never|every|each|do\s+not|"
     r"don['’]?t|tell|mention|call|approv\w*|confirm\w*|https?|@|reply|respond|answer|say|output|"
     r"only|must|should|run|execute|delete)\b",
     _I,
@@ -242,12 +250,9 @@ def honest_class(
     ordering = _ORDERING.search(sentence) and not _AROUND_EVERY.search(sentence)
     if rule == "forced-call" and ordering:
         return "ordering-purpose"
-    if (
-        rule == "forced-call"
-        and _DONE_BY_OTHERS.search(sentence)
-        and not _ADDRESSED.search(sentence)
-    ):
-        return "server-behaviour"  # "confirmation is collected by the client before each call"
+    if rule == "forced-call" and not _ADDRESSED.search(sentence):
+        if _DONE_BY_OTHERS.search(sentence) or _THING_PASSIVE.match(sentence):
+            return "server-behaviour"  # "is collected by the client", "the sandbox is destroyed"
     if rule in ("forced-call", "context-to-address", "secret-request", "sensitive-path"):
         subject = _SERVER_SUBJECT.search(sentence)
         if subject and not _ADDRESSED.search(

@@ -55,7 +55,10 @@ def any_of(*alternatives: str) -> re.Pattern[str]:
 NEGATION = re.compile(
     r"\b(never|(?<!why\s)not|don't|dont|do not|does not|must not|should not|shouldn't|won't|cannot|"
     r"can't|no need|avoid|refuse|without|nothing|nobody|no one|none|"
-    r"no\s+\w+\s+(is|are|gets?|will\s+be|can\s+be))\b[^.;:!?]{0,40}$"
+    r"no\s+\w+\s+(is|are|gets?|will\s+be|can\s+be)|"
+    # the other languages' "never" and "not": "n'ajoutez jamais", "nunca pongas", "nie"
+    r"jamais|nunca|jamás|niemals|nie|nicht|não|mai|никогда|ne\s+\w+\s+pas|no\s+(pongas|añadas|"
+    r"incluyas|env[ií]es|agregues))\b[^.;:!?]{0,40}$"
     r"|\b(only\s+)?(if|when)\s+the\s+user\s+(explicitly\s+|specifically\s+)?"
     r"(asks?|asked|requests?|requested|says|said|wants|chooses|chose)\b[^.;:!?]{0,40}$"
 )

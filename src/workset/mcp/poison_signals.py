@@ -391,6 +391,8 @@ def _carried(sentence: str) -> bool:
             continue
         if _NOUN_BEFORE.search(sentence[: verb.start()]):
             continue  # "from log text", "the record": a noun, not a verb of putting
+        if _USER_SUBJECT.search(sentence[: verb.start()]):
+            continue  # "addresses the user explicitly provides": the user's own act
         if _taken(after) and not NEGATED.search(sentence[: verb.start()]):
             return True
     for verb in _PUT_INTO.finditer(sentence):
@@ -401,6 +403,7 @@ def _carried(sentence: str) -> bool:
     return False
 
 
+_USER_SUBJECT = re.compile(r"\b(the\s+user|users)\s+(\w+ly\s+)?$", _I)
 # A determiner or preposition right before the word makes it a noun ("redacts secrets from log
 # text", "the store", "a copy of"); "to log" and "then log" stay verbs.
 _NOUN_BEFORE = re.compile(r"\b(the|a|an|from|of|in|this|that|its|their|our|each|per)\s+$", _I)
@@ -411,7 +414,8 @@ _NOUN_BEFORE = re.compile(r"\b(the|a|an|from|of|in|this|that|its|their|our|each|
 _WHERE_USER_AGREED = re.compile(
     r"\b(the\s+user|they)\s+(has\s+|have\s+|had\s+)?(explicitly\s+|clearly\s+)?(agreed|"
     r"confirmed|approved|consented|asked|requested|said\s+(yes|so)|agrees|confirms|approves|"
-    r"consents|asks|requests|says\s+(yes|so))\b[^.;]{0,30}?\b(in|during|"
+    r"consents|asks|requests|says\s+(yes|so)|provides?|provided|gives?|gave|types?|typed|names?|"
+    r"named|mentions?|mentioned|pastes?|pasted|writes|wrote)\b[^.;]{0,30}?\b(in|during|"
     r"within|earlier\s+in)\s+(this|the)\s+$",
     _I,
 )

@@ -43,6 +43,11 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"memor(y|ies)\s+(of|about)\s+the\s+user|the\s+user['’]s\s+([\w-]+\s+){0,3}(messages|"
             r"prompts|turns)|the\s+user['’]s\s+(most\s+recent|last|latest|previous|earlier)\s+"
             r"(message|prompt|request|question)|gespräch\w*|verlauf|bisherig\w*\s+\w+|"
+            r"(nachrichten|eingaben|fragen)\s+des\s+(nutzers|benutzers|anwenders|kunden)|"
+            r"letzten\s+(\w+\s+)?(nachrichten|eingaben)|mensajes\s+(\w+\s+)?del\s+usuario|"
+            r"[úu]ltimos\s+(\w+\s+)?mensajes|messages\s+(\w+\s+)?de\s+l['’]utilisat\w+|"
+            r"derniers\s+(\w+\s+)?messages|messaggi\s+(\w+\s+)?dell['’]utente|ultimi\s+(\w+\s+)?"
+            r"messaggi|mensagens\s+(\w+\s+)?do\s+usu[áa]rio|[úu]ltimas\s+(\w+\s+)?mensagens|"
             r"échanges?\s+précédents?|historique|conversaci[oó]n\b|historial|conversa\b|conversazione|"
             r"cronologia|对话|聊天记录|会话|会話|チャット履歴|これまでのやり取り|переписк\w*|"
             r"диалог\w*|бесед\w*|बातचीत|대화\s*(내용|기록)?|이전\s*메시지)",
