@@ -250,9 +250,10 @@ def honest_class(
     ordering = _ORDERING.search(sentence) and not _AROUND_EVERY.search(sentence)
     if rule == "forced-call" and ordering:
         return "ordering-purpose"
-    if rule == "forced-call" and not _ADDRESSED.search(sentence):
-        if _DONE_BY_OTHERS.search(sentence) or _THING_PASSIVE.match(sentence):
-            return "server-behaviour"  # "is collected by the client", "the sandbox is destroyed"
+    # "confirmation is collected by the client before each call", "the sandbox is destroyed"
+    done = _DONE_BY_OTHERS.search(sentence) or _THING_PASSIVE.match(sentence)
+    if rule == "forced-call" and done and not _ADDRESSED.search(sentence):
+        return "server-behaviour"
     if rule in ("forced-call", "context-to-address", "secret-request", "sensitive-path"):
         subject = _SERVER_SUBJECT.search(sentence)
         if subject and not _ADDRESSED.search(
