@@ -193,6 +193,8 @@ def unrelated_data(name: str, description: str, where: str, text: str) -> bool:
         if NEGATED.search(text[: found.start()]):
             continue
         kinds = [k.removesuffix("2") for k, v in found.groupdict().items() if v and "noun" not in k]
+        if found.group(0).lower().startswith("list"):
+            kinds = [k for k in kinds if k != "file"]  # a list of files names them, reads nothing
         for kind in kinds:
             if not any(word in own for word in _FAMILIES[kind]):
                 return True
