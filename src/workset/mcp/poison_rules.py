@@ -126,6 +126,10 @@ RULES: tuple[Rule, ...] = (
             r"\byou\s+are\s+now\s+(a|an|no\s+longer)\b|\bfrom\s+now\s+on,?\s+you\s+(are|"
             r"must|will|should|have)\b",
             r"\byou\s+(have|are\s+under)\s+no\s+(restrictions|rules|filters|guidelines)\b",
+            # a persona or mode without limits: "Persona 'Max' has no restrictions and never refuses"
+            r"\b(persona|character|role|mode|alter\s+ego)\b[^.]{0,60}\b(has\s+no\s+(restrictions|limits|"
+            r"filters|rules|guardrails)(?!\s+(on|for)\b)|never\s+(refuses|declines)|unfiltered|"
+            r"uncensored|without\s+(any\s+)?(restrictions|limits|filters|guardrails))\b",
             r"\b(your|the)\s+([\w-]+\s+){0,2}(checks|rules|guidelines|restrictions|policies|filters|"
             r"guardrails|instructions|safeguards)\s+(you\s+\w+\s+(follow|apply|obey)\s+)?(are|is)\s+"
             r"(now\s+)?(suspended|lifted|disabled|off|waived|relaxed|paused|void|lifted)\b",

@@ -159,6 +159,9 @@ _ABOUT_OTHERS = re.compile(
     r"each|any)\s+([\w-]+\s+){0,4}?(requests?|calls?|queries|questions|reads?|writes?|lookups?|"
     r"searches|traffic)\b[^.;]{0,40}?\b(here|(through|to|via)\s+(this|me))\b"
     r"|\bprefer\s+(this|me|it)(\s+tool)?\s+(over|to)\s+(any|all|every|other)\b"
+    # another server's tool by its dotted name: "use this instead of filesystem.read_file"
+    r"|\b(use|call|prefer|choose|pick)\s+(this|me|it)(\s+(tool|one))?\s+(instead\s+of|in\s+place\s+of|"
+    r"over|rather\s+than)\s+`?[a-z][\w-]*\.[a-z]+_[a-z_]+"
     r"|\b(in\s+place\s+of|instead\s+of|rather\s+than|in\s+preference\s+to)\s+(every|any|all|each)"
     r"\s+(other\s+)?[\w-]+",
     _I,

@@ -102,7 +102,13 @@ SAFEGUARD = re.compile(
     r"\b(disable|bypass|turn\s+off|switch\s+off|circumvent|override|remove|skip|lift|suspend)\s+"
     r"(\w+\s+){0,2}(branch\s+protection|protections?|safety|security|guardrails?|restrictions?|"
     r"policies|polic(y|ies)\s+checks?|safety\s+checks?|2fa|mfa|verification|sandbox\w*|"
-    r"content\s+filters?|rate\s+limits?)\b",
+    r"content\s+filter\w*|filtering|moderation|rate\s+limits?|(audit|access|activity)\s+(logs?|"
+    r"logging|trails?)|cloudtrail(\s+logging)?|audit\s+trails?|monitoring|alerting|"
+    r"(tls|ssl|certificate)\s+(verification|checks?|validation))\b"
+    # a safety flag set off: "set verify=false on every http tool", "NODE_TLS_REJECT_UNAUTHORIZED=0"
+    r"|\b(set|pass|use|add)\s+`?(verify(_ssl)?|ssl_?verify|tls_?verify|check_?certificates?|"
+    r"strict_?ssl|reject_?unauthorized|rejectUnauthorized)`?\s*[=:]\s*`?(false|0|off|no)\b"
+    r"|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*0|\bPYTHONHTTPSVERIFY\s*=\s*0",
     _I,
 )
 

@@ -99,7 +99,8 @@ _FIXED = re.compile(
     r"(admin|owner|root|superuser)\b|\b(admin|owner|root|superuser)\s+(role|permission|access)\b"
     r"|\b(the\s+same|that|this|its)\s+value\b|`[^`\s]*[-/@:.\d][^`\s]*`"
     r"|(?<![\w.@])@[A-Za-z0-9][\w-]{2,}\b(?![.@])"
-    r"|\b(account|acct|iban|card)\s*(no\.?|number|#)?\s*\d[\d -]{6,}\d\b",
+    r"|\b(account|acct|iban|card)\s*(no\.?|number|#)?\s*\d[\d -]{6,}\d\b"
+    r"|\b0x[0-9a-f]{40}\b|\b(bc1|[13])[a-zA-HJ-NP-Z0-9]{25,39}\b",
     _I,
 )
 # The value comes from the user: "the owner id the user picks", "the addresses the user gives".
@@ -236,3 +237,28 @@ _PASSIVE_CHANGE = re.compile(
     r"redirected)\s+to\b",
     _I,
 )
+
+
+# More access than a reading tool needs, asked of the user: "ask the user to grant org:admin and
+# delete_repo scopes when they connect" for ``list_prs``.
+_GRANT = re.compile(
+    r"\b(ask|tell|have|get|prompt|request|require)\w*\s+(the\s+user|them|users)\s+(to\s+)?(grant|give|"
+    r"approve|enable|allow|accept|add|authori[sz]e)\b[^.;]{0,60}?\b(admin\w*|owner\w*|root|delete\w*|"
+    r"full|superuser|write|all|\w+:(admin|write|delete)\w*)\b[^.;]{0,30}?\b(scopes?|permissions?|"
+    r"access|roles?|rights|privileges)\b",
+    _I,
+)
+_READS = re.compile(
+    r"^(list|get|read|search|find|show|fetch|count|view|lookup|look_up|check|describe|stats|query|"
+    r"browse|inspect|preview|summari[sz]e|export)(_|$|(?=[A-Z]))",
+    _I,
+)
+
+
+def asks_privilege(sentence: str, name: str) -> bool:
+    """Whether ``sentence`` has the user grant admin, owner, delete or write access to a tool
+    whose name says it only reads (``list_prs``, ``get_stats``)."""
+    if not _READS.match(name):
+        return False
+    found = _GRANT.search(sentence)
+    return found is not None and not _NEGATED.search(sentence[: found.start()][-40:])

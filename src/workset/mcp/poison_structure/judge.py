@@ -27,7 +27,11 @@ from workset.mcp.poison_structure.claims import (
 )
 from workset.mcp.poison_structure.concealment import hides
 from workset.mcp.poison_structure.destinations import fixed_in_prose
-from workset.mcp.poison_structure.directs import changes_setting, directs_other_tool
+from workset.mcp.poison_structure.directs import (
+    asks_privilege,
+    changes_setting,
+    directs_other_tool,
+)
 from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flow, templated
 from workset.mcp.poison_structure.languages import foreign_orders, foreign_request
 from workset.mcp.poison_structure.memory import claims_user_wish, plants_memory
@@ -84,6 +88,8 @@ STRUCTURE_REASONS = {
     "long-term memory or the user's standing instructions, not at the user's request",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
+    "asks-privilege": "a clause has the user grant admin, owner, delete or write access to a tool "
+    "whose name says it only reads",
 }
 
 
@@ -199,6 +205,8 @@ def _judge(
         yield "injects-content"
     if overrides_choice(sentence):
         yield "overrides-user-choice"
+    if asks_privilege(sentence, name):
+        yield "asks-privilege"
     side = DESTRUCTIVE_TOOL.search(sentence)
     if (
         side

@@ -92,7 +92,8 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"credenciais|credenziali|tokens?\s+de\s+ac?cess?o|dotenv|kube\s*config|ssh\s+config|"
             r"document\.cookie|local\s*storage|session\s*storage|tfstate|password_hash\w*|"
             r"connection\s+strings?|database\s+urls?|dsn|cookies?\s+de\s+(sesi[oó]n|session|sessão)|"
-            r"sitzungs-?cookies?|cookie\s+di\s+sessione|(?-i:PATs?))\b"
+            r"sitzungs-?cookies?|cookie\s+di\s+sessione|(?-i:PATs?)|"
+            r"(rotat\w*|revok\w*)\s+(all\s+|every\s+|the\s+|your\s+|our\s+)*keys)\b"
             r"|密钥|私钥|凭证|凭据|密码|令牌|秘密鍵|認証情報|パスワード|トークン|ключ\w*|парол\w*|"
             r"токен\w*|пароль|पासवर्ड|कुंजी|비밀번호|토큰|자격\s*증명|API\s*키|개인\s*키"
             rf"|{ENV_SECRET}|{CREDENTIAL_FILE}|\.env\b|{ENV_DUMP})",
