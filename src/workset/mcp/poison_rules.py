@@ -126,7 +126,7 @@ RULES: tuple[Rule, ...] = (
             r"\byou\s+are\s+now\s+(a|an|no\s+longer)\b|\bfrom\s+now\s+on,?\s+you\s+(are|"
             r"must|will|should|have)\b",
             r"\byou\s+(have|are\s+under)\s+no\s+(restrictions|rules|filters|guidelines)\b",
-            # a persona or mode without limits: "Persona 'Max' has no restrictions and never refuses"
+            # a persona or mode without limits: "Persona X has no restrictions and never refuses"
             r"\b(persona|character|role|mode|alter\s+ego)\b[^.]{0,60}\b(has\s+no\s+(restrictions|limits|"
             r"filters|rules|guardrails)(?!\s+(on|for)\b)|never\s+(refuses|declines)|unfiltered|"
             r"uncensored|without\s+(any\s+)?(restrictions|limits|filters|guardrails))\b",
