@@ -277,10 +277,8 @@ def honest_class(
         return "refusal-advice"
     if rule == "sensitive-path" and not moved and _own_domain(sentence, purpose):
         return "own-domain"
-    if rule == "sensitive-path" and _HISTORY.search(sentence) and not _CREDENTIAL.search(sentence):
-        named = re.search(r"\bhistory\b", re.sub(r"[_\-.]+", " ", name), _I)
-        if named and not moved and not _HANDLED_HISTORY.search(sentence):
-            return "own-domain"  # a shell-history tool's own subject, moved nowhere
+    if rule == "sensitive-path" and _own_history(sentence, name) and not moved:
+        return "own-domain"  # a shell-history tool's own subject, moved nowhere
     if rule in ("conceal-from-user", "hides-from-user") and _SHOWN_TO_USER.search(sentence):
         return "shown-to-user"
     own_result = _OWN_RESULT_SHOWN.search(sentence) and not _ADDRESS.search(sentence)
@@ -401,6 +399,17 @@ _CREDENTIAL = re.compile(CREDENTIAL_FILE, _I)
 _HANDLED_HISTORY = re.compile(
     r"\b(send|upload|post|forward|paste|attach|include|append|copy|share|submit)\w*\b", _I
 )
+
+
+def _own_history(sentence: str, name: str) -> bool:
+    """The shell history named by a tool whose name is about history, not sent anywhere and
+    with no credential file beside it."""
+    if not _HISTORY.search(sentence) or _CREDENTIAL.search(sentence):
+        return False
+    named = re.search(r"\bhistory\b", re.sub(r"[_\-.]+", " ", name), _I)
+    return bool(named) and not _HANDLED_HISTORY.search(sentence)
+
+
 _NEGATED_ACT = re.compile(r"\b(never|not|no|n['’]t)\s+\w+", _I)
 # The file handled by whoever reads the text, not named as what the server uses.
 _HANDLED = re.compile(
