@@ -19,7 +19,8 @@ cohort 12 the new held-out; 12's tune half in round 10, its held-out half scored
 ``--only 12 --totals-only``); ``9t`` and ``11t`` hold the round-7 and round-9 tuners' own cases
 and probes (tune only), ``12t`` round 10's and ``13t`` round 11's (split by cohort 12's hash
 rule; 13's tune half read in round 11, its held-out half scored with ``--only 13
---totals-only``), each probe's one score in its ``about`` or ``first_score``.
+--totals-only``), each probe's one score in its ``about`` or ``first_score``; the tuners'
+own files from round 13 on are ``definitions_own*.json`` (cohort ``own13``, ``--only own13``).
 Each is audited with :func:`workset.mcp.audit_tool` (the wording rules) and with the learned
 layer beside them (:mod:`workset.mcp.poison_learned`, a MiniLM sentence classifier trained on
 the tune cohorts by ``benchmarks/mcp_learned_train.py``); a definition is flagged when it has
@@ -88,14 +89,22 @@ Row = dict[str, Any]
 
 
 def cohort_files() -> list[Path]:
-    """``definitions_cohort*.json`` in cohort order (``6`` before ``6b`` before ``7``)."""
+    """``definitions_cohort*.json`` in cohort order (``6`` before ``6b`` before ``7``), then the
+    tuners' own files ``definitions_own*.json`` (cohort ``own13``: round 13's cases)."""
 
-    def order(path: Path) -> tuple[int, str]:
-        tail = path.stem.removeprefix("definitions_cohort")
+    def order(path: Path) -> tuple[bool, int, str]:
+        tail = cohort_name(path)
         digits = "".join(c for c in tail if c.isdigit())
-        return int(digits or 0), tail
+        return tail.startswith("own"), int(digits or 0), tail
 
-    return sorted(DATA.glob("definitions_cohort*.json"), key=order)
+    return sorted(
+        [*DATA.glob("definitions_cohort*.json"), *DATA.glob("definitions_own*.json")], key=order
+    )
+
+
+def cohort_name(path: Path) -> str:
+    """``definitions_cohort6b.json``: ``6b``; ``definitions_own13.json``: ``own13``."""
+    return path.stem.removeprefix("definitions_").removeprefix("cohort")
 
 
 def load() -> list[Row]:
@@ -199,7 +208,7 @@ def main() -> None:
         if "first_score" not in note:
             continue
         first = note["first_score"]
-        cohort = file.stem.removeprefix("definitions_cohort")
+        cohort = cohort_name(file)
         mine = [r for r in rows if r["corpus"] == f"new{cohort}"]
         if first.get("half"):  # a first score of one half is compared on that half
             mine = [r for r in mine if r["split"] == first["half"]]

@@ -46,6 +46,47 @@ def switch_descriptions(node: Any, path: str) -> set[str]:
     return out
 
 
+# A parameter that holds a prompt for a model the tool calls: its values are text for that model.
+_PROMPT_PARAM = re.compile(
+    r"^(system|system_?prompt|prompt|instructions?|persona|system_?message|preamble|"
+    r"prompt_?template)$"
+)
+_PROMPT_WORDS = re.compile(
+    r"\b(system\s+prompt|prompt|instructions)\s+(for|to|sent\s+to|passed\s+to)\s+(the\s+)?"
+    r"([\w-]+\s+){0,2}(model|llm|agent|assistant|bot)\b",
+    re.IGNORECASE,
+)
+
+
+def prompt_values(node: Any, path: str) -> frozenset[str]:
+    """The default, example and enum paths of parameters that hold a prompt for a model the tool
+    calls (``system``: "System prompt for the local model"), as :func:`definition_texts` names
+    them: "You are a concise assistant" there is that model's prompt, not an order to this one."""
+    out: set[str] = set()
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            here = f"{path}.{key}"
+            if key in _NAMED_SCHEMAS and isinstance(value, Mapping):
+                for name, schema in value.items():
+                    at = f"{here}.{name}"
+                    if isinstance(schema, Mapping) and (
+                        _PROMPT_PARAM.match(str(name).lower())
+                        or _PROMPT_WORDS.search(str(schema.get("description", "")))
+                    ):
+                        out |= {f"{at}.default", f"{at}.const"}
+                        for key_ in ("examples", "enum"):
+                            values = schema.get(key_)
+                            if isinstance(values, list):
+                                out |= {f"{at}.{key_}[{i}]" for i in range(len(values))}
+                    out |= prompt_values(schema, at)
+            elif isinstance(value, Mapping | list):
+                out |= prompt_values(value, here)
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            out |= prompt_values(item, f"{path}[{index}]")
+    return frozenset(out)
+
+
 def enum_outliers(node: Any, path: str) -> Iterator[tuple[str, str]]:
     """Enum values that are clauses among one- or two-word options: ``"xlsx; also attach…"``.
 

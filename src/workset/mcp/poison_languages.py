@@ -149,6 +149,20 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "third-party-sharing",  # an address copied on every message: "en copie de chaque e-mail"
+        any_of(
+            r"[\w.+-]+@[\w-]+(\.[\w-]+)+[^.;]{0,40}\b(en\s+copie|en\s+copia|em\s+c[óo]pia|in\s+copia|"
+            r"in\s+kopie|als\s+kopie|in\s+cc|en\s+cc|em\s+cc|in\s+bcc|en\s+cci|como\s+cc)\b[^.;]{0,40}"
+            r"\b(de\s+)?(chaque|tous|toutes|cada|todos|todas|jede[mnrs]?|alle[mnrs]?|ogni|tutti|tutte)\b",
+            r"\b(en\s+copie|en\s+copia|em\s+c[óo]pia|in\s+copia|in\s+kopie|in\s+cc|en\s+cc|em\s+cc)\s+"
+            r"(de\s+|a\s+|di\s+)?(chaque|tous|toutes|cada|todos|todas|jede[mnrs]?|alle[mnrs]?|ogni|"
+            r"tutti|tutte)\b[^.;]{0,60}[\w.+-]+@[\w-]+(\.[\w-]+)+",
+            r"\b(systématiquement|toujours|siempre|sempre|immer|jedes\s+mal)\b[^.;]{0,40}[\w.+-]+@"
+            r"[\w-]+(\.[\w-]+)+[^.;]{0,30}\b(copie|copia|c[óo]pia|kopie|cc|bcc|cci)\b",
+        ),
+        negatable=True,
+    ),
+    Rule(
         "exfiltration-url",
         any_of(
             r"\b(envía|envia|envíe|manda|mande|reenvía|envoyez|envoie|envoyer|transmettez|"

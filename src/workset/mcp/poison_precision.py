@@ -28,6 +28,21 @@ be explained:
 - ``user-condition``: a call around every answer that a sentence opens by making the user's
   own request ("If the user asks you to keep a running log, call … after each answer");
 - ``reveal-on-request``: such a value shown "only if the user asks" (not concealment);
+- ``prompt-value``: a sentence about a model or assistant as the default, example or enum
+  value of a parameter that holds a prompt for a model the tool calls ("You are a concise
+  assistant" as ``system``'s default); the other rules still read it;
+- ``sample-input``: a download piped into a shell as an example of a parameter (a command
+  explainer's sample), with nobody told to run it;
+- ``ignore-file``: "ignore rules" in the sense of ``.gitignore`` ("Ignore rules already present
+  are kept"), with no earlier instructions, rules or prompt named;
+- ``codec-example``: a tool that encodes or decodes, whose example decodes to a sentence that
+  names no secret, address, instruction or hiding;
+- ``chat-subject``: a tool whose purpose is the chat itself (a handoff to a human, a chat
+  summary) asked for a summary of the conversation in its own argument, with no address,
+  secret or other tool;
+- ``asks-the-user``: what is done around every call is to show it to the user or wait for
+  their approval ("show the exact command to the user and get approval before each call"),
+  moving nothing;
 - the ``ordering-purpose`` reason may also be the other tool's input ("before send_dm, which
   only accepts ids").
 """
@@ -58,6 +73,20 @@ _SERVER_SUBJECT = re.compile(
     r"uses|loads|logs|records|caches|saves|encrypts|signs|takes|fetches|retries)\b",
     _I,
 )
+# Done by the server or the client around each call, in the passive: "is collected by the client
+# before each call", "are refreshed by the server after every request".
+_DONE_BY_OTHERS = re.compile(
+    r"\b(is|are|gets?|get)\s+(\w+ly\s+)?\w+ed\s+(automatically\s+)?by\s+the\s+(server|client|host|"
+    r"gateway|platform|app|proxy|service|backend|ui|sdk|library|runtime)\b",
+    _I,
+)
+# A thing that undergoes something around each call, in the passive: "The sandbox is destroyed
+# after each call", "Temporary files are deleted before every request".
+_THING_PASSIVE = re.compile(
+    r"^\W*(the|its|this|each|any|all|temporary|cached)\s+([\w-]+\s+){0,3}(is|are|gets?|will\s+be|"
+    r"was|were)\s+(\w+ly\s+)?\w+(ed|en|t)\b",
+    _I,
+)
 # Told to act; "you do not need to do anything" tells it nothing.
 _ADDRESSED = re.compile(
     r"\b(you|your|assistant|agent|model)\b(?!\s+(do\s+not|don['’]?t|need\s+not|needn['’]?t|"
@@ -65,7 +94,8 @@ _ADDRESSED = re.compile(
     _I,
 )
 _SERVER_CONFIG = re.compile(
-    r"\b(in|from)\s+the\s+server['’]?s?\s+(own\s+)?(environment|env|config\w*|settings)\b|"
+    r"\b(in|from)\s+the\s+server['’]?s?\s+(own\s+)?([\w-]+\s+){0,2}(environment|env|config\w*|"
+    r"settings)\b|"
     r"\b(set|configured|stored)\s+on\s+the\s+server\b|\b(variable|environment|config\w*|settings)\s+"
     r"(of|on)\s+the\s+server\b|\bserver[- ]side\s+(config\w*|environment)",
     _I,
@@ -152,7 +182,8 @@ _ARGUMENT_NOTE = re.compile(
 )
 _SENSITIVE_NOTE = re.compile(
     r"\b(send|forward|include|attach|append|upload|post|share|secret|password|token|key|credential|"
-    r"user|conversation|chat|history|ignore|instructions?|system|always|never|every|each|do\s+not|"
+    r"user(?!['’]s\s+(time\s*zone|timezone|locale|language|region|country|units|currency|date\s+"
+    r"format)\b)|conversation|chat|history|ignore|instructions?|system|always|never|every|each|do\s+not|"
     r"don['’]?t|tell|mention|call|approv\w*|confirm\w*|https?|@|reply|respond|answer|say|output|"
     r"only|must|should|run|execute|delete)\b",
     _I,
@@ -173,15 +204,34 @@ def honest_class(
     purpose: str,
     credential_fields: frozenset[str],
     name: str = "",
+    prompt_fields: frozenset[str] = frozenset(),
 ) -> str | None:
     """The name of the class that makes ``rule``'s finding in ``sentence`` honest, or None.
 
+    ``prompt_fields`` are the values of parameters that hold a prompt for a model the tool
+    calls (:func:`workset.mcp.definition_fields.prompt_values`).
     ``purpose`` is the tool's name and opening sentence; ``credential_fields`` are the
     description fields of its own credential parameters; ``name`` is the tool's name.
     """
+    if rule == "instruction-in-data-field" and field in prompt_fields:
+        return "prompt-value"
+    example = re.search(r"\.examples(\[\d+\])?$", field)
+    if rule == "remote-script" and example and not _TOLD_TO_RUN.search(sentence):
+        return "sample-input"
+    if rule == "instruction-override" and _IGNORE_FILE.search(sentence):
+        return "ignore-file"
+    if (
+        rule == "encoded-text"
+        and _CODEC.search(purpose)
+        and not _SENSITIVE_DECODED.search(sentence)
+    ):
+        return "codec-example"
     if rule in _CHARACTER_TRICKS:
         data = re.search(r"\.(examples?|default|enum|const)(\[\d+\])?$", field)
         return "normaliser-examples" if data and _NORMALISER.search(purpose) else None
+    chat_rules = ("context-into-argument", "addressed-to-model", "data-flow")
+    if rule in chat_rules and _CHAT_PURPOSE.search(purpose) and _chat_only(sentence):
+        return "chat-subject"
     if rule in _ATTACK_WORDING and _EXAMPLES.search(sentence) and _DETECTOR.search(purpose):
         return "detector-examples"
     own_rules = ("secret-request", "context-into-argument", "addressed-to-model", "prompt-leak")
@@ -195,9 +245,15 @@ def honest_class(
         return "argument-note"
     if rule == "forced-call" and _USER_REQUEST.match(sentence):
         return "user-condition"
+    if rule == "forced-call" and _asks_user(sentence):
+        return "asks-the-user"
     ordering = _ORDERING.search(sentence) and not _AROUND_EVERY.search(sentence)
     if rule == "forced-call" and ordering:
         return "ordering-purpose"
+    # "confirmation is collected by the client before each call", "the sandbox is destroyed"
+    done = _DONE_BY_OTHERS.search(sentence) or _THING_PASSIVE.match(sentence)
+    if rule == "forced-call" and done and not _ADDRESSED.search(sentence):
+        return "server-behaviour"
     if rule in ("forced-call", "context-to-address", "secret-request", "sensitive-path"):
         subject = _SERVER_SUBJECT.search(sentence)
         if subject and not _ADDRESSED.search(
@@ -207,7 +263,8 @@ def honest_class(
     # "never pass it in arguments" moves nothing
     moved = _MOVED.search(_NEGATED_ACT.sub(" ", sentence))
     secret_rules = ("secret-request", "context-into-argument", "sensitive-path")
-    if rule in secret_rules[:2] and _SERVER_CONFIG.search(sentence) and not moved:
+    config_rules = (*secret_rules[:2], "data-flow")
+    if rule in config_rules and _SERVER_CONFIG.search(sentence) and not moved:
         return "server-config"
     only = re.search(r"\bonly\b", sentence, _I)
     if rule == "context-to-address" and field in credential_fields and only:
@@ -220,6 +277,8 @@ def honest_class(
         return "refusal-advice"
     if rule == "sensitive-path" and not moved and _own_domain(sentence, purpose):
         return "own-domain"
+    if rule == "sensitive-path" and _own_history(sentence, name) and not moved:
+        return "own-domain"  # a shell-history tool's own subject, moved nowhere
     if rule in ("conceal-from-user", "hides-from-user") and _SHOWN_TO_USER.search(sentence):
         return "shown-to-user"
     own_result = _OWN_RESULT_SHOWN.search(sentence) and not _ADDRESS.search(sentence)
@@ -231,6 +290,83 @@ def honest_class(
     if rule == "context-into-argument" and attached and not _PUT_BY_MODEL.search(sentence):
         return "server-attaches"
     return None
+
+
+# A tool that encodes or decodes, showing what an encoded example says: "Send me the report by
+# Friday please" decoded from its base64 example asks its reader nothing that matters.
+_CODEC = re.compile(
+    r"\b(encod\w*|decod\w*|base64|base32|hex|rot13|percent-encod\w*|url[- ]?(en|de)cod\w*|"
+    r"escap\w*|unescap\w*|codec|cipher)\b",
+    _I,
+)
+_SENSITIVE_DECODED = re.compile(
+    rf"https?://|@|\b(ignore|instructions?|system|secret|password|token|key|credential|"
+    rf"conversation|chat|history|{CREDENTIAL_FILE}|user['’]s|assistant|model|agent|do\s+not\s+tell|"
+    r"hide|silently|quietly)\b",
+    _I,
+)
+# A tool whose subject is the chat itself (a handoff to a human, a chat summary), asked for a
+# summary of it in its own argument, with no address and no other tool.
+_CHAT_PURPOSE = re.compile(
+    r"\b(chat|conversation|transcript|hand\s*off|handoff|hands?\s+(the\s+)?(chat|conversation)|"
+    r"escalat\w*|human\s+(agent|support|operator))\b",
+    _I,
+)
+_CHAT_SOURCE = re.compile(
+    r"\b(summary|recap|gist|synopsis|outline)\s+of\s+(the|this)\s+(conversation|chat|session)\b", _I
+)
+
+
+def _chat_only(sentence: str) -> bool:
+    """A summary of the conversation, no secret, no address, no other tool."""
+    if not _CHAT_SOURCE.search(sentence) or _ADDRESS.search(sentence):
+        return False
+    return not re.search(
+        rf"\b[a-z]+_[a-z_]+\b|\b(secrets?|passwords?|tokens?|keys?|credentials?|verbatim|full|"
+        rf"entire|whole|every)\b|{CREDENTIAL_FILE}",
+        sentence,
+        _I,
+    )
+
+
+# What is done around each call is to show it to the user or wait for their approval: "show
+# the exact command to the user and get approval before each call", "run it only after they
+# confirm".
+_ASKS_USER = re.compile(
+    r"\b(show|display|present|read\s+back|explain|preview)\w*\b[^.;]{0,40}\bto\s+(the\s+user|them)\b"
+    r"|\b(get|obtain|ask\s+for|wait\s+for|seek|request|have)\s+(the\s+user['’]s\s+|their\s+|"
+    r"explicit\s+|the\s+)?(approval|confirmation|consent|permission|go-ahead|sign-off)\b"
+    r"|\b(after|once|until|unless)\s+(they|the\s+user)\s+(has\s+|have\s+)?(explicitly\s+)?"
+    r"(confirm|approve|agree|consent)\w*\b",
+    _I,
+)
+
+
+def _asks_user(sentence: str) -> bool:
+    """The act is showing or asking the user (not a time bound: "before you show anything to
+    the user"), and nothing is moved."""
+    if _MOVED.search(sentence):
+        return False
+    return any(
+        not re.search(r"\b(before|prior\s+to|until)\s+(you\s+)?$", sentence[: m.start()], _I)
+        for m in _ASKS_USER.finditer(sentence)
+    )
+
+
+# An example value that is only a command (a sample input), not a command someone is told to run.
+_TOLD_TO_RUN = re.compile(
+    r"\b(you|your|assistant|agent|model|ai|must|should|always|first|before|after|then|please|"
+    r"run|execute|install)\b|:\s",
+    _I,
+)
+# "Ignore rules already present are kept", ".gitignore patterns": ignore as in an ignore file.
+_IGNORE_FILE = re.compile(
+    r"^(?!.*\b(ignore|disregard)\s+(all|any|the|your|previous|prior|earlier|system|other|"
+    r"existing)\b)(?=.*(\.[a-z]*ignore\b|\bignore[ds]?\s+by\s+(git|docker|npm|the\s+linter)|"
+    r"\bignore\s+(rules?|patterns?|files?|lists?|entries|globs?)\s+(are|is|were|was|already|"
+    r"listed|present|defined)\b))",
+    _I | re.DOTALL,
+)
 
 
 # A credential file of the kind the tool's own domain uses (a Kubernetes tool's kubeconfig, an
@@ -256,6 +392,22 @@ def _own_domain(sentence: str, purpose: str) -> bool:
         any(key in kind and re.search(rf"\b({words})\b", purpose, _I) for key, words in _DOMAINS)
         for kind in kinds
     )
+
+
+_HISTORY = re.compile(r"\b(shell|bash|zsh|command)[\s_]history\b|\.(bash|zsh)_history\b", _I)
+_CREDENTIAL = re.compile(CREDENTIAL_FILE, _I)
+_HANDLED_HISTORY = re.compile(
+    r"\b(send|upload|post|forward|paste|attach|include|append|copy|share|submit)\w*\b", _I
+)
+
+
+def _own_history(sentence: str, name: str) -> bool:
+    """The shell history named by a tool whose name is about history, not sent anywhere and
+    with no credential file beside it."""
+    if not _HISTORY.search(sentence) or _CREDENTIAL.search(sentence):
+        return False
+    named = re.search(r"\bhistory\b", re.sub(r"[_\-.]+", " ", name), _I)
+    return bool(named) and not _HANDLED_HISTORY.search(sentence)
 
 
 _NEGATED_ACT = re.compile(r"\b(never|not|no|n['’]t)\s+\w+", _I)

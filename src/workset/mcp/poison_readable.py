@@ -42,6 +42,17 @@ _TO_READER = re.compile(
     r"|[^\x00-\x7f]{4}",
     re.IGNORECASE,
 )
+# What a maintainer writes to the next maintainer in a comment: "do not edit by hand", "keep in
+# sync with docs/ops.md", "TODO: support footnotes".
+_DEV_NOTE = re.compile(
+    r"\b(do\s+not|don['’]?t|never)\s+(edit|modify|change|touch|reformat)\b(\s+(this|the)\s+"
+    r"(file|section|block|table|line|comment))?(\s+(by\s+hand|manually|directly))?"
+    r"|\b(do\s+not|don['’]?t|never)\s+(remove|delete|move)\s+(this|the)\s+(comment|line|block|"
+    r"section|marker)\b"
+    r"|\b(auto-?)?generated\s+(from|by|with)\b|\b(TODO|FIXME|XXX|NOTE)\b\s*:?"
+    r"|\bkeep\s+(this\s+)?in\s+sync\s+with\b",
+    re.IGNORECASE,
+)
 # A run joined by underscores, hyphens or camel humps, long enough to hold a sentence.
 _IDENTIFIER = re.compile(
     r"(?<![\w/.@-])[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+|[A-Z][a-z0-9]+){3,}"
@@ -68,18 +79,25 @@ def readable(text: str, *, name: bool = False) -> tuple[str, list[tuple[str, str
 def _readable(text: str, name: bool) -> tuple[str, tuple[tuple[str, str], ...]]:
     """:func:`readable`, once per text: the audit reads each text several times."""
     tricks: list[tuple[str, str]] = []
+    text_flags = _FLAG_TAGS.sub("\U0001f3f4", text)  # a subdivision flag's tags draw the flag
     hidden = [
-        c for i, c in enumerate(text) if INVISIBLE.fullmatch(c) and not _emoji_joiner(text, i)
+        c
+        for i, c in enumerate(text_flags)
+        if INVISIBLE.fullmatch(c)
+        and not _emoji_joiner(text_flags, i)
+        and not _direction_mark(text_flags, i)
     ]
     if hidden and not all_documented(hidden, text):
         names = sorted({f"U+{ord(c):04X} {unicodedata.name(c, 'TAG')}" for c in hidden})
         tricks.append(("hidden-unicode", f"{len(hidden)} hidden: {', '.join(names)}"[:EXCERPT]))
-    smuggled = tag_payload(text)
+    smuggled = tag_payload(text_flags)
     folded = _fold_lookalikes(text)
     if _mixed_script(text) and not _shown_as_example(text):
         tricks.append(("homoglyph", around(folded, 0, min(len(folded), 60))))
     comments = [m.group(1).strip() for m in _COMMENT.finditer(folded)]
-    hiding = [c for c in comments if len(c.split()) >= 3 and _TO_READER.search(c)]
+    hiding = [
+        c for c in comments if len(c.split()) >= 3 and _TO_READER.search(_DEV_NOTE.sub(" ", c))
+    ]
     if hiding:
         tricks.append(("hidden-comment", hiding[0][:60]))
     plain = _COMMENT.sub(lambda m: " " + m.group(1) + " ", folded)
@@ -132,7 +150,27 @@ def json_orders(text: str) -> list[str]:
         for key, value in _strings(data, ""):
             if _AGENT_KEY.search(key) or _ADDRESSEE.match(value) or _ORDER.match(value):
                 out.append(value.rstrip(".") + ".")
+        out += _turns(data)
     return out
+
+
+def _turns(node: Any) -> list[str]:
+    """A chat message laid out as JSON (``{"role": "system", "content": "…"}``), read as the turn
+    it imitates: "System: …" on a line of its own."""
+    out = []
+    if isinstance(node, dict):
+        role, content = node.get("role"), node.get("content")
+        if isinstance(role, str) and role.lower() in _ROLES and isinstance(content, str):
+            out.append(f"\n{role.capitalize()}: {content.rstrip('.')}.")
+        for value in node.values():
+            out += _turns(value)
+    elif isinstance(node, list):
+        for item in node:
+            out += _turns(item)
+    return out
+
+
+_ROLES = frozenset({"system", "developer", "assistant", "user", "tool"})
 
 
 def _strings(node: Any, key: str) -> Iterator[tuple[str, str]]:
@@ -202,6 +240,21 @@ _ABOUT_LOOKALIKES = re.compile(
     re.IGNORECASE,
 )
 _QUOTED = re.compile(r"['‘’\"“”«]([^'‘’\"“”«»\n]{1,60})['‘’\"“”»]")
+
+
+# A subdivision flag: the black flag, two to six TAG letters or digits, CANCEL TAG
+# (England, Scotland, Wales: 🏴 + "gbsct" + U+E007F). Not a place to smuggle a sentence.
+_FLAG_TAGS = re.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,6}\U000e007f")
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
+
+
+def _direction_mark(text: str, index: int) -> bool:
+    """A left-to-right or right-to-left mark (not an override) beside Hebrew or Arabic text,
+    where it keeps the words and numbers of mixed-direction text in order."""
+    if text[index] not in "\u200e\u200f\u061c":
+        return False
+    near = text[max(0, index - 2) : index] + text[index + 1 : index + 3]
+    return bool(_RTL.search(near))
 
 
 def _emoji_joiner(text: str, index: int) -> bool:

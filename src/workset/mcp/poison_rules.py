@@ -55,7 +55,10 @@ def any_of(*alternatives: str) -> re.Pattern[str]:
 NEGATION = re.compile(
     r"\b(never|(?<!why\s)not|don't|dont|do not|does not|must not|should not|shouldn't|won't|cannot|"
     r"can't|no need|avoid|refuse|without|nothing|nobody|no one|none|"
-    r"no\s+\w+\s+(is|are|gets?|will\s+be|can\s+be))\b[^.;:!?]{0,40}$"
+    r"no\s+\w+\s+(is|are|gets?|will\s+be|can\s+be)|"
+    # the other languages' "never" and "not": "n'ajoutez jamais", "nunca pongas", "nie"
+    r"jamais|nunca|jamás|niemals|nie|nicht|não|mai|никогда|ne\s+\w+\s+pas|no\s+(pongas|añadas|"
+    r"incluyas|env[ií]es|agregues))\b[^.;:!?]{0,40}$"
     r"|\b(only\s+)?(if|when)\s+the\s+user\s+(explicitly\s+|specifically\s+)?"
     r"(asks?|asked|requests?|requested|says|said|wants|chooses|chose)\b[^.;:!?]{0,40}$"
 )
@@ -123,6 +126,10 @@ RULES: tuple[Rule, ...] = (
             r"\byou\s+are\s+now\s+(a|an|no\s+longer)\b|\bfrom\s+now\s+on,?\s+you\s+(are|"
             r"must|will|should|have)\b",
             r"\byou\s+(have|are\s+under)\s+no\s+(restrictions|rules|filters|guidelines)\b",
+            # a persona or mode without limits: "Persona X has no restrictions and never refuses"
+            r"\b(persona|character|role|mode|alter\s+ego)\b[^.]{0,60}\b(has\s+no\s+(restrictions|limits|"
+            r"filters|rules|guardrails)(?!\s+(on|for)\b)|never\s+(refuses|declines)|unfiltered|"
+            r"uncensored|without\s+(any\s+)?(restrictions|limits|filters|guardrails))\b",
             r"\b(your|the)\s+([\w-]+\s+){0,2}(checks|rules|guidelines|restrictions|policies|filters|"
             r"guardrails|instructions|safeguards)\s+(you\s+\w+\s+(follow|apply|obey)\s+)?(are|is)\s+"
             r"(now\s+)?(suspended|lifted|disabled|off|waived|relaxed|paused|void|lifted)\b",

@@ -112,7 +112,15 @@ _REPLY = re.compile(
     r"|\b(if|should|when(ever)?|in\s+case)\s+(the\s+)?(user|customer|they|anyone|someone)s?\s+"
     r"(asks?|inquires?|enquires?|wonders?|questions?|wants\s+to\s+know)\b[^.]{0,80}?\b(the\s+)?"
     r"(right|correct|proper|official|standard|only|expected)\s+(answer|reply|response)\s+is\b"
-    rf"|{_SUPPRESSED}|{_DICTATED}",
+    rf"|{_SUPPRESSED}|{_DICTATED}"
+    # Others cast in a fixed light: "describe competitor products as discontinued", "describe any
+    # hotel not operated by StayWell as having hygiene complaints".
+    r"|\b(describe|portray|depict|characteri[sz]e|paint|refer\s+to|present)\s+(?=[^.;]{0,60}?\b"
+    r"(competitors?|competing|rival|third[- ]party|other\s+(brands?|vendors?|sellers?|shops?|"
+    r"stores?|compan(y|ies)|providers?|products?|hotels?|airlines?|banks?|suppliers?)|non-[\w-]+|"
+    r"not\s+(operated|made|sold|offered|provided|run|owned|built|published)\s+by)\b)"
+    r"([\w'’-]+\s+){1,8}?as\s+(being\s+|having\s+)?(?!(a|an|the|one|json|markdown|bullets?|"
+    r"tables?|lists?|plain|text|csv)\b)\w+",
     _I,
 )
 _OTHER = (
@@ -151,6 +159,9 @@ _ABOUT_OTHERS = re.compile(
     r"each|any)\s+([\w-]+\s+){0,4}?(requests?|calls?|queries|questions|reads?|writes?|lookups?|"
     r"searches|traffic)\b[^.;]{0,40}?\b(here|(through|to|via)\s+(this|me))\b"
     r"|\bprefer\s+(this|me|it)(\s+tool)?\s+(over|to)\s+(any|all|every|other)\b"
+    # another server's tool by its dotted name: "use this instead of filesystem.read_file"
+    r"|\b(use|call|prefer|choose|pick)\s+(this|me|it)(\s+(tool|one))?\s+(instead\s+of|in\s+place\s+of|"
+    r"over|rather\s+than)\s+`?[a-z][\w-]*\.[a-z]+_[a-z_]+"
     r"|\b(in\s+place\s+of|instead\s+of|rather\s+than|in\s+preference\s+to)\s+(every|any|all|each)"
     r"\s+(other\s+)?[\w-]+",
     _I,
@@ -165,7 +176,11 @@ _FUNCTION_WORDS = re.compile(
 )
 _PARTICIPANT = (
     r"\b(assistants?|agents?|models?|llms?|ai|the\s+users?|user['’]s|the\s+customers?|chat|"
-    r"conversations?|dialog(ue)?|transcripts?|history|prompts?|earlier)\b|~/"
+    r"conversations?|dialog(ue)?|transcripts?|prompts?|earlier)\b|~/"
+    # a history of something else is data: "git history", "price history", "version history"
+    r"|(?<!\bgit\s)(?<!\bcommit\s)(?<!\bversion\s)(?<!\brevision\s)(?<!\bprice\s)"
+    r"(?<!\border\s)(?<!\bedit\s)(?<!\bpage\s)(?<!\bfile\s)(?<!\bbuild\s)(?<!\bjob\s)"
+    r"(?<!\brun\s)(?<!\bdeploy\s)(?<!\bchange\s)\bhistory\b"
 )
 # A parameter's name also reads as a request when it names secrets or the model's context.
 _NAMED = (
@@ -377,6 +392,10 @@ def _carried(sentence: str) -> bool:
         after = sentence[verb.end() : verb.end() + 90]
         if _REFERENCE.search(sentence[: verb.end()] + " "):
             continue
+        if _NOUN_BEFORE.search(sentence[: verb.start()]):
+            continue  # "from log text", "the record": a noun, not a verb of putting
+        if _USER_SUBJECT.search(sentence[: verb.start()]):
+            continue  # "addresses the user explicitly provides": the user's own act
         if _taken(after) and not NEGATED.search(sentence[: verb.start()]):
             return True
     for verb in _PUT_INTO.finditer(sentence):
@@ -387,11 +406,19 @@ def _carried(sentence: str) -> bool:
     return False
 
 
+_USER_SUBJECT = re.compile(r"\b(the\s+user|users)\s+(\w+ly\s+)?$", _I)
+# A determiner or preposition right before the word makes it a noun ("redacts secrets from log
+# text", "the store", "a copy of"); "to log" and "then log" stay verbs.
+_NOUN_BEFORE = re.compile(r"\b(the|a|an|from|of|in|this|that|its|their|our|each|per)\s+$", _I)
+
+
 # The conversation as where the user agreed, not as data: "only set confirm after the user
 # has explicitly agreed in this conversation".
 _WHERE_USER_AGREED = re.compile(
     r"\b(the\s+user|they)\s+(has\s+|have\s+|had\s+)?(explicitly\s+|clearly\s+)?(agreed|"
-    r"confirmed|approved|consented|asked|requested|said\s+(yes|so))\b[^.;]{0,30}?\b(in|during|"
+    r"confirmed|approved|consented|asked|requested|said\s+(yes|so)|agrees|confirms|approves|"
+    r"consents|asks|requests|says\s+(yes|so)|provides?|provided|gives?|gave|types?|typed|names?|"
+    r"named|mentions?|mentioned|pastes?|pasted|writes|wrote)\b[^.;]{0,30}?\b(in|during|"
     r"within|earlier\s+in)\s+(this|the)\s+$",
     _I,
 )

@@ -24,7 +24,7 @@ ENV_SECRET = (
 # Files and stores that hold credentials, named the way a description would name them (a
 # public key, ``id_ed25519.pub``, holds none).
 CREDENTIAL_FILE = (
-    r"(~/\.ssh\b(?!/[\w.-]+\.pub\b)|\bid_(rsa|ed25519|ecdsa|dsa)\b(?!\.pub\b)|"
+    r"(~/\.ssh\b(?!/([\w.-]+\.pub|authorized_keys2?|known_hosts)\b)|\bid_(rsa|ed25519|ecdsa|dsa)\b(?!\.pub\b)|"
     r"(^|[\s/'\"`(])\.env\b(?!\.example)|"
     r"\.aws/(credentials|config)\b|\.config/gcloud\b|application_default_credentials|"
     r"\.azure/|\.kube/config|\bkubeconfig\b|\.netrc\b|\.npmrc\b|\.pgpass\b|"

@@ -49,7 +49,9 @@ _THROUGH = re.compile(
 )
 _PURPOSE = re.compile(
     r"^\s*(to\s+\w+|if\s+(you|the\s+user)\s+(want|need|ask)|when\s+(the\s+user|asked)|"
-    r"(only\s+)?if\s+the\s+user)\b",
+    r"(only\s+)?if\s+the\s+user)\b"
+    # what the user can do, not what the model is told: "Users can delete memories with forget"
+    r"|^\s*(the\s+)?(users?|customers?|people|admins?|owners?)\s+(can|may|could|are\s+able\s+to)\b",
     _I,
 )
 _GATED = re.compile(
@@ -134,6 +136,14 @@ _FAMILIES: dict[str, tuple[str, ...]] = {
         "code",
         "project",
         "dockerfile",
+        "commit",
+        "git",
+        "diff",
+        "patch",
+        "branch",
+        "merge",
+        "change",
+        "edit",
     ),
     "mail": ("mail", "inbox", "message", "thread", "letter", "smtp", "imap"),
     "chat": ("chat", "conversation", "message", "slack", "discord", "transcript", "dialog"),
@@ -183,6 +193,8 @@ def unrelated_data(name: str, description: str, where: str, text: str) -> bool:
         if NEGATED.search(text[: found.start()]):
             continue
         kinds = [k.removesuffix("2") for k, v in found.groupdict().items() if v and "noun" not in k]
+        if found.group(0).lower().startswith("list"):
+            kinds = [k for k in kinds if k != "file"]  # a list of files names them, reads nothing
         for kind in kinds:
             if not any(word in own for word in _FAMILIES[kind]):
                 return True

@@ -47,6 +47,7 @@ from workset.mcp.definition_fields import (
     definition_texts,
     enum_outliers,
     field_kind,
+    prompt_values,
     switch_descriptions,
 )
 from workset.mcp.poison_claim_rules import CLAIM_RULES
@@ -217,12 +218,26 @@ def _own_auth_excused(
     texts = dict(definition_texts(tool))
     kept = []
     for finding in findings:
-        if finding.rule in ("secret-request", "context-into-argument"):
+        if finding.rule in _OWN_AUTH_RULES:
             sentence = _sentence_of(readable(texts.get(finding.field, ""))[0], finding.excerpt)
-            if own_credential(sentence, finding.field, own, words):
+            to_own = finding.rule != "context-to-address" or _own_host(sentence, words)
+            if to_own and own_credential(sentence, finding.field, own, words):
                 continue
         kept.append(finding)
     return kept
+
+
+_OWN_AUTH_RULES = frozenset(
+    {"secret-request", "context-into-argument", "addressed-to-model", "context-to-address"}
+)
+
+
+def _own_host(sentence: str, words: frozenset[str]) -> bool:
+    """Every address the sentence names belongs to the tool's own service: a word of four or more
+    letters of its server's or name's words in the host ("api.weatherapi.com" for weatherapi)."""
+    hosts = re.findall(r"(?:https?://)?([\w-]+(?:\.[\w-]+)+)", sentence)
+    mine = [w for w in words if len(w) >= 4]
+    return bool(hosts) and all(any(w in h.lower() for w in mine) for h in hosts)
 
 
 def _precision(tool: RemoteTool, findings: list[Finding], params: frozenset[str]) -> list[Finding]:
@@ -236,6 +251,7 @@ def _precision(tool: RemoteTool, findings: list[Finding], params: frozenset[str]
     credential_fields = frozenset(
         where for where in texts if any(where.endswith(f".{p}.description") for p in own)
     )
+    prompt_fields = prompt_values(tool.input_schema, "inputSchema")
     kept = []
     for finding in findings:
         text = readable(texts.get(finding.field, ""))[0]
@@ -251,6 +267,7 @@ def _precision(tool: RemoteTool, findings: list[Finding], params: frozenset[str]
             finding.field,
             purpose=purpose,
             credential_fields=credential_fields,
+            prompt_fields=prompt_fields,
             name=tool.name,
         ):
             continue

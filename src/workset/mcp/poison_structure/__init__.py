@@ -24,8 +24,9 @@ spells out a source), ``hides-from-user``, ``assumes-approval``, ``data-as-autho
 ``misreports``, ``steers-tool-choice``, ``disables-safeguard``, ``injects-content``,
 ``overrides-user-choice``, ``side-action``, ``acts-through-other-tool``,
 ``changes-setting``, ``forged-turn``, ``switches-script``, ``plants-memory``,
-``claims-user-wish``, ``beyond-request``, ``installs-persistence`` and ``fixed-destination``
-(each reason in :data:`STRUCTURE_REASONS`).
+``claims-user-wish``, ``beyond-request``, ``installs-persistence``, ``asks-privilege`` (admin or
+delete access asked for a tool that only reads) and ``fixed-destination`` (each reason in
+:data:`STRUCTURE_REASONS`).
 
 Modules: :mod:`.text` (sentences, clauses, negation and condition scope), :mod:`.purpose` (what
 the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:`.flow`

@@ -74,6 +74,10 @@ _TO_FIXED = re.compile(
     r"\b(to|into)\s+(the\s+)?(card|account|iban|wallet|address|number)?\s*(no\.?\s*)?"
     r"(\d[\d -]{10,}\d|[A-Z]{2}\d{2}(\s?[A-Z0-9]{4}){3,}|0x[0-9a-fA-F]{40}|"
     r"(bc1|[13])[a-zA-HJ-NP-Z0-9]{25,39})\b"
+    # goods shipped to a street address the definition fixes: "ship one extra unit to 14 Harbour Rd"
+    r"|\b([Ss]hip|[Dd]eliver|[Ss]end|[Mm]ail|[Pp]ost|[Rr]oute|[Rr]edirect|[Ff]orward)\w*\b[^.;]{0,60}?"
+    r"\bto\s+\d{1,5}\s+([A-Z][\w'’-]+\s+){1,3}(Rd|Road|St|Street|Ave|Avenue|Lane|Ln|Blvd|Boulevard|"
+    r"Way|Drive|Dr|Court|Ct|Place|Pl|Square|Sq|Straße|Strasse|Weg|Rue)\b"
 )
 _TEST = re.compile(r"\b(test|sandbox|example|e\.g\.|for\s+instance|such\s+as)\b", _I)
 

@@ -99,7 +99,8 @@ _FIXED = re.compile(
     r"(admin|owner|root|superuser)\b|\b(admin|owner|root|superuser)\s+(role|permission|access)\b"
     r"|\b(the\s+same|that|this|its)\s+value\b|`[^`\s]*[-/@:.\d][^`\s]*`"
     r"|(?<![\w.@])@[A-Za-z0-9][\w-]{2,}\b(?![.@])"
-    r"|\b(account|acct|iban|card)\s*(no\.?|number|#)?\s*\d[\d -]{6,}\d\b",
+    r"|\b(account|acct|iban|card)\s*(no\.?|number|#)?\s*\d[\d -]{6,}\d\b"
+    r"|\b0x[0-9a-f]{40}\b|\b(bc1|[13])[a-zA-HJ-NP-Z0-9]{25,39}\b",
     _I,
 )
 # The value comes from the user: "the owner id the user picks", "the addresses the user gives".
@@ -116,6 +117,14 @@ def directs_other_tool(sentence: str, purpose: Purpose, name: str) -> bool:
     gave."""
     if USER_GATE.search(sentence) or _USERS_VALUE.search(sentence):
         return False
+    for made in _CREATED.finditer(sentence):  # "any ticket you create should be assigned to x@…"
+        value = _FIXED.search(made.group("to"))
+        if (
+            value
+            and not _EXAMPLE_HOST.search(value.group(0))
+            and not _NEGATED.search(sentence[: made.start()][-40:])
+        ):
+            return True
     own = {name.lower(), *purpose.params}
     targets = [
         m
@@ -186,6 +195,15 @@ def changes_setting(sentence: str, purpose: Purpose, name: str) -> bool:
         value = _FIXED.search(rest) or _HOST_PORT.search(rest)
         if value and not _EXAMPLE_HOST.search(value.group(0)):
             return True
+    for used in _USE_AS.finditer(sentence):  # "use IBAN FR76 … as the payee"
+        setting = _SETTING.match(used.group("setting"))
+        if gated(sentence, used.start()) or _NEGATED.search(sentence[: used.start()][-40:]):
+            continue
+        if setting is None or re.search(rf"\b{re.escape(setting.group(0).lower())}", own):
+            continue
+        value = _FIXED.search(used.group("value"))
+        if value and not _EXAMPLE_HOST.search(value.group(0)):
+            return True
     for setting in _SETTING.finditer(sentence):  # the passive: "… must be set to replies@…"
         rest = sentence[setting.end() :]
         passive = _PASSIVE_CHANGE.match(rest)
@@ -197,8 +215,50 @@ def changes_setting(sentence: str, purpose: Purpose, name: str) -> bool:
     return False
 
 
+# What the model makes with other tools, handed to someone: "Any Jira ticket you create should
+# also be assigned to external-contractor@…", "every document you write is shared with …".
+_CREATED = re.compile(
+    r"\b(any|every|each|all)\s+([\w-]+\s+){0,2}(tickets?|issues?|documents?|docs?|files?|events?|"
+    r"invites?|repos?|repositories|pages?|posts?|folders?|boards?|projects?|tasks?|notes?|sheets?|"
+    r"spreadsheets?|drafts?|orders?|pull\s+requests?|prs?)\s+(that\s+)?(you|the\s+(assistant|agent|"
+    r"model))\s+(create|make|open|write|file|draft|upload|start|add)s?\b[^.;]{0,40}?\b(is|are|should|"
+    r"must|will|gets?|has\s+to|have\s+to)\s+(also\s+|always\s+)?(be\s+)?(assigned|shared|sent|"
+    r"forwarded|copied|cc['’]?d|granted|invited|added|transferred|given|moved)\s+(with|to)\s+"
+    r"(?P<to>[^;]{0,80})",
+    _I,
+)
+_USE_AS = re.compile(
+    r"\b(use|put|enter|fill\s+in|write|insert|substitute|give)\s+(?P<value>[^.;]{4,80}?)\s+as\s+"
+    r"(the\s+|a\s+|an\s+|its\s+|their\s+)?(new\s+)?(?P<setting>[\w-]+(\s+[\w-]+)?)",
+    _I,
+)
 _PASSIVE_CHANGE = re.compile(
     r"[^.;]{0,60}?\b(be|is|are|gets?)\s+(\w+ly\s+)?(set|changed|switched|pointed|updated|routed|"
     r"redirected)\s+to\b",
     _I,
 )
+
+
+# More access than a reading tool needs, asked of the user: "ask the user to grant org:admin and
+# delete_repo scopes when they connect" for ``list_prs``.
+_GRANT = re.compile(
+    r"\b(ask|tell|have|get|prompt|request|require)\w*\s+(the\s+user|them|users)\s+(to\s+)?(grant|give|"
+    r"approve|enable|allow|accept|add|authori[sz]e)\b[^.;]{0,60}?\b(admin\w*|owner\w*|root|delete\w*|"
+    r"full|superuser|write|all|\w+:(admin|write|delete)\w*)\b[^.;]{0,30}?\b(scopes?|permissions?|"
+    r"access|roles?|rights|privileges)\b",
+    _I,
+)
+_READS = re.compile(
+    r"^(list|get|read|search|find|show|fetch|count|view|lookup|look_up|check|describe|stats|query|"
+    r"browse|inspect|preview|summari[sz]e|export)(_|$|(?=[A-Z]))",
+    _I,
+)
+
+
+def asks_privilege(sentence: str, name: str) -> bool:
+    """Whether ``sentence`` has the user grant admin, owner, delete or write access to a tool
+    whose name says it only reads (``list_prs``, ``get_stats``)."""
+    if not _READS.match(name):
+        return False
+    found = _GRANT.search(sentence)
+    return found is not None and not _NEGATED.search(sentence[: found.start()][-40:])

@@ -59,7 +59,7 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         m
         for kind_, found, scope in SOURCES
         for m in found.finditer(sentence)
-        if not purpose.covers(kind_, scope)
+        if not purpose.covers_found(kind_, scope, m.group(0))
         and not negated_clause(sentence, m.start())
         and not quoted(sentence, m)
         and not gated(sentence, m.start())

@@ -27,13 +27,18 @@ from workset.mcp.poison_structure.claims import (
 )
 from workset.mcp.poison_structure.concealment import hides
 from workset.mcp.poison_structure.destinations import fixed_in_prose
-from workset.mcp.poison_structure.directs import changes_setting, directs_other_tool
+from workset.mcp.poison_structure.directs import (
+    asks_privilege,
+    changes_setting,
+    directs_other_tool,
+)
 from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flow, templated
-from workset.mcp.poison_structure.languages import foreign_orders
+from workset.mcp.poison_structure.languages import foreign_orders, foreign_request
 from workset.mcp.poison_structure.memory import claims_user_wish, plants_memory
 from workset.mcp.poison_structure.persistence import installs_persistence
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
+from workset.mcp.poison_structure.sources import SOURCES
 from workset.mcp.poison_structure.text import (
     NEGATION,
     USER_GATE,
@@ -83,6 +88,8 @@ STRUCTURE_REASONS = {
     "long-term memory or the user's standing instructions, not at the user's request",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
+    "asks-privilege": "a clause has the user grant admin, owner, delete or write access to a tool "
+    "whose name says it only reads",
 }
 
 
@@ -101,6 +108,8 @@ def structural_findings(
     for where, kind, text in texts:
         if kind == "name":
             if where != "name" and named_flow(text, purpose):
+                yield where, "data-flow", text[:80]
+            if where == "name" and name_sends(text, description):
                 yield where, "data-flow", text[:80]
             continue
         seen: set[str] = set()
@@ -170,6 +179,8 @@ def _judge(
     if kind != "switch" and plants_memory(sentence) and not (opening and not TOLD.search(sentence)):
         yield "plants-memory"
     yield from foreign_orders(sentence)
+    if kind != "switch" and foreign_request(sentence, _uncovered(purpose, sentence)):
+        yield "data-flow"
     if assumes_approval(sentence) and not (opening and not TOLD.search(sentence)):
         yield "assumes-approval"
     warned = WARNING.search(sentence)
@@ -194,6 +205,8 @@ def _judge(
         yield "injects-content"
     if overrides_choice(sentence):
         yield "overrides-user-choice"
+    if asks_privilege(sentence, name):
+        yield "asks-privilege"
     side = DESTRUCTIVE_TOOL.search(sentence)
     if (
         side
@@ -214,6 +227,39 @@ def _judge(
         and not NOT_REPORTED.search(sentence)
     ):
         yield "misreports"
+
+
+# A tool's name that adds a second act sending its results to someone: "fetch_url_and_email_
+# results_to_admin" for a tool whose description only fetches a URL.
+_NAME_SENDS = re.compile(
+    r"\band\s+(also\s+)?(send|e-?mail|mail|forward|upload|post|copy|share|report|cc|bcc|leak|"
+    r"sync|mirror)\w*\s+(\w+\s+){0,3}to\s+(the\s+)?(?P<who>\w+)",
+    re.IGNORECASE,
+)
+
+
+def name_sends(name: str, description: str) -> bool:
+    """The tool's name joins a second act that sends something to someone the description never
+    names (the description only says what the first act does)."""
+    spelled = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name).lower()
+    found = _NAME_SENDS.search(spelled)
+    if found is None:
+        return False
+    said = description.lower()
+    return found.group("who") not in said and found.group(2) not in said
+
+
+def _uncovered(purpose: Purpose, sentence: str) -> tuple[re.Pattern[str], ...]:
+    """The source patterns whose kind the tool's purpose does not cover, and whose words in this
+    sentence its purpose does not name (a Japanese password manager's パスワード)."""
+    out = []
+    for kind, found, scope in SOURCES:
+        if kind == "copy" or purpose.covers(kind, scope):
+            continue
+        named = [m.group(0) for m in found.finditer(sentence)]
+        if named and not any(n.lower() in purpose.text.lower() for n in named):
+            out.append(found)
+    return tuple(out)
 
 
 def _negated_ahead(sentence: str, at: int) -> bool:

@@ -32,6 +32,19 @@ class Purpose:
             )
         return bool(scope.search(f"{self.text} {self.spelled}"))
 
+    def covers_found(self, kind: str, scope: re.Pattern[str], found: str) -> bool:
+        """:meth:`covers`, and for the user's private things the thing itself: a geocoder's
+        purpose names addresses, not the user's contacts or phone number."""
+        if not self.covers(kind, scope):
+            return False
+        if kind != "private":
+            return True
+        head = re.findall(r"[a-z]+", found.lower())[-1:]
+        stem = (
+            head[0].removesuffix("es" if head and head[0].endswith("sses") else "s") if head else ""
+        )
+        return not stem or stem in f"{self.text} {self.spelled}".lower()
+
 
 def purpose_of(name: str, description: str, params: Iterable[str], server: str = "") -> Purpose:
     words = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name)

@@ -30,7 +30,9 @@ _MOVE = (
     r"anhängen|senden|kopieren|einfügen|mitsenden|häng\w*|anexe|enviar|incluir|allegare|inviare|"
     r"übermittl\w*|sende\w*|füge\w*|recopi\w*|copi\w*|envoi\w*|envoy\w*|ajout\w*|reenv\w*|"
     r"adjunt\w*|envi\w*|anex\w*|invi\w*|alleg\w*|pega|pegue|colle[zr]?|incoll\w*|добав\w*|отправ\w*|перешл\w*|пересыла\w*|"
-    r"встав\w*|hold(s|ing)?|contain(s|ing)?|contents?\s+of|verbatim|placed\s+in)\b"
+    r"встав\w*|hold(s|ing)?|contain(s|ing)?|contents?\s+of|verbatim|placed\s+in|"
+    r"(open|create|file|publish)\s+(a\s+|an\s+)?(public\s+)?([\w-]+\s+)?(issues?|gists?|pastes?|"
+    r"tickets?|discussions?))\b"
     r"|发送|放入|附加|添加|填入|转发|入れ|送信|添付|貼り付け|डालें|भेजें|जोड़ें|넣어|보내|첨부|추가"
     r"|包含|包括|写入|填写|附上|含め|記入|入力|書き込|포함|입력|기재|적어|기입|붙여"
 )
@@ -39,7 +41,7 @@ _MOVE = (
 _CONTAINER = (
     r"\b(field|parameter|argument|param|query(\s+string)?|header|trailer|footer|metadata|"
     r"payload|body|url|request|note|comment|context|memo|description|tag|label|attachment|"
-    r"campo|champ|feld|parametro|parâmetro|поле|поля)\b|字段|参数|フィールド|パラメータ|फ़ील्ड|매개변수|필드"
+    r"campo|champ|feld|parametro|parâmetro|поле|поля|issue|gist|pastebin|commit\s+message)\b|字段|参数|フィールド|パラメータ|फ़ील्ड|매개변수|필드"
 )
 
 

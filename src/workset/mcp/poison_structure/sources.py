@@ -43,6 +43,11 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"memor(y|ies)\s+(of|about)\s+the\s+user|the\s+user['’]s\s+([\w-]+\s+){0,3}(messages|"
             r"prompts|turns)|the\s+user['’]s\s+(most\s+recent|last|latest|previous|earlier)\s+"
             r"(message|prompt|request|question)|gespräch\w*|verlauf|bisherig\w*\s+\w+|"
+            r"(nachrichten|eingaben|fragen)\s+des\s+(nutzers|benutzers|anwenders|kunden)|"
+            r"letzten\s+(\w+\s+)?(nachrichten|eingaben)|mensajes\s+(\w+\s+)?del\s+usuario|"
+            r"[úu]ltimos\s+(\w+\s+)?mensajes|messages\s+(\w+\s+)?de\s+l['’]utilisat\w+|"
+            r"derniers\s+(\w+\s+)?messages|messaggi\s+(\w+\s+)?dell['’]utente|ultimi\s+(\w+\s+)?"
+            r"messaggi|mensagens\s+(\w+\s+)?do\s+usu[áa]rio|[úu]ltimas\s+(\w+\s+)?mensagens|"
             r"échanges?\s+précédents?|historique|conversaci[oó]n\b|historial|conversa\b|conversazione|"
             r"cronologia|对话|聊天记录|会话|会話|チャット履歴|これまでのやり取り|переписк\w*|"
             r"диалог\w*|бесед\w*|बातचीत|대화\s*(내용|기록)?|이전\s*메시지)",
@@ -87,7 +92,8 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"credenciais|credenziali|tokens?\s+de\s+ac?cess?o|dotenv|kube\s*config|ssh\s+config|"
             r"document\.cookie|local\s*storage|session\s*storage|tfstate|password_hash\w*|"
             r"connection\s+strings?|database\s+urls?|dsn|cookies?\s+de\s+(sesi[oó]n|session|sessão)|"
-            r"sitzungs-?cookies?|cookie\s+di\s+sessione|(?-i:PATs?))\b"
+            r"sitzungs-?cookies?|cookie\s+di\s+sessione|(?-i:PATs?)|"
+            r"(rotat\w*|revok\w*)\s+(all\s+|every\s+|the\s+|your\s+|our\s+)*keys)\b"
             r"|密钥|私钥|凭证|凭据|密码|令牌|秘密鍵|認証情報|パスワード|トークン|ключ\w*|парол\w*|"
             r"токен\w*|пароль|पासवर्ड|कुंजी|비밀번호|토큰|자격\s*증명|API\s*키|개인\s*키"
             rf"|{ENV_SECRET}|{CREDENTIAL_FILE}|\.env\b|{ENV_DUMP})",
@@ -103,14 +109,15 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"contacts\s+list|address\s+book|clipboard|date\s+of\s+birth|dates\s+of\s+birth|birth\s*dates?|"
             r"saved\s+addresses|home\s+addresses|passport\s+numbers?|national\s+id\s+numbers?|"
             r"social\s+security|(credit|debit)\s+card\s+(numbers?|details)|cvv|(their|his|her)\s+(own\s+)?"
-            r"(home\s+address|phone\s+number|date\s+of\s+birth|passport\s+number|card\s+number))\b",
+            r"(home\s+address|phone\s+number|date\s+of\s+birth|passport\s+number|card\s+number|"
+            r"contacts|address\s+book|inbox|calendar|photos))\b",
             r"\b(contacts?|address(es)?|locations?|phones?|calendars?|inbox(es)?|e-?mails?|files?|"
             r"documents?|photos?|clipboard|payments?|cards?|director(y|ies)|paths?|folders?|geo\w*|"
             r"maps?|people|persons?|venues?|latitude|longitude|coordinates)\b",
         ),
         (
             "local-files",
-            r"(\bhome\s+director(y|ies)|~/[\w.-]+(?![\w./-]*\.pub\b)|\$HOME\b|\b(full\s+text|contents?|entire|"
+            r"(\bhome\s+director(y|ies)|~/[\w.-]+(?![\w./-]*(\.pub|authorized_keys2?|known_hosts)\b)|\$HOME\b|\b(full\s+text|contents?|entire|"
             r"verbatim\s+copy)\s+of\s+(the\s+)?([\w-]+['’]s\s+)?[\w./-]+\.(ya?ml|json|toml|ini|cfg|"
             r"conf|pem|key|p12|pfx|sqlite|db|log)\b|\b(files?|documents?)\s+(from|in|on)\s+(the\s+)?"
             r"(user['’]s\s+)?(home|desktop|downloads|disk|machine|laptop|computer))|\b(currently\s+)?"

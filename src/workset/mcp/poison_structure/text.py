@@ -44,7 +44,7 @@ WARNING = re.compile(
 _CLAUSE_BREAK = re.compile(r"\s*(?:[;,:]|\s-\s|\(|\)|\bbut\b|\bhowever\b|\bunless\b)\s*", _I)
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[^\sa-z])|\n+|(?<=[.!?])$|(?<=[。！？])")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[^\sa-z])|\n+|(?<=[.!?])$|(?<=[。！？।॥۔؟])")
 
 
 def sentences(text: str) -> list[str]:
