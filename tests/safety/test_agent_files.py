@@ -62,7 +62,7 @@ def test_a_write_that_steers_an_agent_or_ci_is_stopped(
     [
         "printf '\\n## Build\\nRun make test before committing.\\n' >> AGENTS.md",
         "echo 'Prefer pytest -x; keep functions small.' >> CLAUDE.md",
-        "sed -i 's/python-version: \"3.11\"/python-version: \"3.12\"/' .github/workflows/ci.yml",
+        'sed -i \'s/python-version: "3.11"/python-version: "3.12"/\' .github/workflows/ci.yml',
         "cat workset.toml .mcp.json",
         "ls -la .workset/artifacts && rm -f .workset/artifacts/3f9a.txt",
         "echo '{\"editor.formatOnSave\": true}' > .vscode/settings.json",
