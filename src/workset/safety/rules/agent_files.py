@@ -37,7 +37,8 @@ def written_orders(place: str, text: str) -> Finding | None:
     orders the MCP audit would flag in a tool's description; else None."""
     if not _INSTRUCTIONS.search(place) or not text.strip():
         return None
-    from workset.mcp.poisoning import RemoteTool, audit_tool  # the MCP package loads late
+    from workset.mcp.poisoning import audit_tool  # the MCP package loads late
+    from workset.mcp.remote import RemoteTool
 
     found = audit_tool(
         RemoteTool(server="workspace", name=place, description=text, input_schema={})
