@@ -5,21 +5,7 @@ a mode's bare name). One decision per assertion, in wordings of this file's own.
 
 from __future__ import annotations
 
-from typing import Any
-
-from workset.mcp import RemoteTool, audit_tool
-
-
-def rules(description: str, name: str = "lookup", **params: Any) -> set[str]:
-    """The rules that flag a definition; a parameter is a description string or a schema."""
-    schema: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            k: v if isinstance(v, dict) else {"type": "string", "description": v}
-            for k, v in params.items()
-        },
-    }
-    return {f.rule for f in audit_tool(RemoteTool("srv", name, description, schema))}
+from audit_support import rules
 
 
 def test_an_order_spelled_as_a_regex_alternative_is_read_as_words() -> None:
