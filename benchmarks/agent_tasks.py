@@ -143,6 +143,9 @@ SETS = {
     "fresh-questions": ("questions_fresh.json", "question"),
 }
 ALL_SETS = ("questions", "edits", "issue")  # what --set all runs; the others stay apart
+# Sets written for the held-out role: their runs print totals only (no task, no answer), unless
+# --show-tasks asks for them, so a run does not leak its cases to whoever watches it.
+HELD_OUT = frozenset({"blind-questions", "blind-edits"})
 
 
 def kind_of(set_name: str, task: dict[str, Any]) -> str:
@@ -393,6 +396,9 @@ async def main_async(args: argparse.Namespace) -> None:
                         out.write(json.dumps(record.__dict__) + "\n")
                     records.append(record)
                     mark = "ok" if record.success else "WRONG" if record.wrong_confident else "no"
+                    if set_name in HELD_OUT and not args.show_tasks:
+                        bar.advance(job)
+                        continue
                     bar.console.print(
                         f"{task['id']}: {mark} {record.outcome} {record.seconds:.0f}s "
                         f"{record.answer[:100]!r}",
@@ -404,7 +410,9 @@ async def main_async(args: argparse.Namespace) -> None:
             runner.evidence.close()
             await model.aclose()
     console = Console(width=160)
-    console.print(summary(records))
+    shown = [r for r in records if args.show_tasks or r.set not in HELD_OUT]
+    if shown:
+        console.print(summary(shown))
     console.print(totals(records))
 
 
@@ -470,6 +478,10 @@ def main() -> None:
         help="guided edits on or off (AgentConfig.guided_edits); default: the config's",
     )  # fmt: skip
     parser.add_argument("--label", default="")
+    parser.add_argument(
+        "--show-tasks", action="store_true",
+        help="print each task of the blind sets too (they print totals only by default)",
+    )  # fmt: skip
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--ids", default="")
     parser.add_argument(

@@ -44,3 +44,15 @@ def test_issue_tasks_keep_their_own_kind() -> None:
 def test_every_blind_question_is_answered_by_its_file_and_not_by_its_own_text() -> None:
     tasks = [task for _, task in agent_tasks.load("blind-questions", "all")]
     assert check_task_sets.question_problems(tasks) == []
+
+
+def test_the_fresh_set_loads_apart_and_each_question_is_answered_by_its_file() -> None:
+    tasks = agent_tasks.load("fresh-questions", "all")
+    assert len(tasks) == 30 and {s for s, _ in tasks} == {"fresh-questions"}
+    assert {t["split"] for _, t in tasks} == {"tune", "report"}
+    assert check_task_sets.question_problems([t for _, t in tasks]) == []
+
+
+def test_every_blind_set_prints_totals_only() -> None:
+    blind = {name for name in agent_tasks.SETS if name.startswith("blind-")}
+    assert blind and blind <= agent_tasks.HELD_OUT
