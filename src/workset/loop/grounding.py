@@ -48,7 +48,7 @@ def grounded(
     windows += [text.lower() for text in acted]
     found: list[str] = []
     for fact in facts:
-        pattern = _fact_pattern(fact)
+        pattern = fact_pattern(fact)
         if any(pattern.search(near) for near in windows if near) or _file_holds(fact, files, asked):
             found.append(fact)
     return tuple(found)
@@ -64,7 +64,9 @@ def _near_lines(lines: Sequence[str], asked: set[str]) -> str:
     return "\n".join(line for line, kept in zip(lines, keep, strict=True) if kept).lower()
 
 
-def _fact_pattern(fact: str) -> re.Pattern[str]:
+def fact_pattern(fact: str) -> re.Pattern[str]:
+    """How ``fact`` is found in lower-cased text: a number as a whole token, a path by its
+    file name, anything else as it is."""
     text = fact.lower().removesuffix("()")
     if _NUMBER.fullmatch(text):  # a whole number token, not part of another one
         return re.compile(rf"(?<![\w.]){re.escape(text)}(?![\w]|\.\d)")
