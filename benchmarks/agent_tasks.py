@@ -48,6 +48,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -85,6 +86,10 @@ from workset.tools.sandbox import detect_sandbox
 TASKS = Path(__file__).parent / "tasks"
 ROOT = Path(__file__).parents[1]
 CACHE = ROOT / ".cache" / "agent_tasks"
+# Edit tasks run in copies outside this repository: under it, pytest in the copy takes this
+# project's configuration (``filterwarnings = error``, rootdir, ``-k`` matched against the
+# folder names), and the task's own passing tests failed on ResourceWarnings.
+WORK = Path(tempfile.gettempdir()) / "workset-agent-tasks"
 err = Console(stderr=True)
 
 
@@ -291,8 +296,9 @@ class Runner:
         return record, finished, result
 
     def _fresh_copy(self, task_id: str, source: Path, mutate: dict[str, str] | None) -> Path:
-        """The task's workspace: always the same folder (so its evidence index is reused)."""
-        work = CACHE / "work" / task_id
+        """The task's workspace: always the same folder (so its evidence index is reused),
+        outside this repository (see :data:`WORK`)."""
+        work = WORK / task_id
         if work.exists():
             shutil.rmtree(work)
         shutil.copytree(source, work, ignore=shutil.ignore_patterns("__pycache__"))

@@ -53,7 +53,9 @@ def edit_problems(tasks: list[dict[str, Any]]) -> list[str]:
     for task in tasks:
         where, mutate = task["id"], task.get("mutate")
         with tempfile.TemporaryDirectory() as tmp:
-            work = Path(tmp) / "repo"
+            # named like the benchmark's workspace (``work/<task id>``): a ``-k`` selection
+            # that matches the folder name selects every test there
+            work = Path(tmp) / "work" / task["id"]
             shutil.copytree(REPO, work, ignore=shutil.ignore_patterns("__pycache__"))
             original = _passes(task["checks"], work)
             if mutate:

@@ -9,7 +9,13 @@ import pytest
 
 from workset.context.items import ContextItem
 from workset.loop.calls import CallInterpreter
-from workset.loop.edit_schema import MAX_OFFERED, guided_schema, offered_lines, seen_lines
+from workset.loop.edit_schema import (
+    MAX_OFFERED,
+    guided_schema,
+    offered_lines,
+    seen_lines,
+    unnumbered,
+)
 from workset.messages import AssistantMessage, ToolCall, ToolMessage, ToolSpec, UserMessage
 
 EXCERPT = (
@@ -138,7 +144,7 @@ def test_an_edit_run_is_guided_until_its_first_edit_succeeds() -> None:
     assert schema is not None
     first = schema["anyOf"][0]["properties"]["arguments"]["properties"]
     assert first["path"] == {"const": "tinydb/operations.py"}
-    assert "59|         doc[field] += 2" in first["old"]["enum"]
+    assert "        doc[field] += 2" in first["old"]["enum"]  # once in what was seen: no number
     # The output was held to the schema, so {"answer": ...} is read as the answer.
     call = {"name": "read_file", "arguments": {"path": "tinydb/table.py"}}
     decided = interpreter.interpret(AssistantMessage(json.dumps(call)), 1, tools_offered=True)
@@ -194,7 +200,8 @@ def test_a_line_whose_edit_failed_is_no_longer_offered() -> None:
     schema = interpreter.request_schema([], [READ, EDIT])
     assert schema is not None
     offered = schema["anyOf"][0]["properties"]["arguments"]["properties"]["old"]["enum"]
-    assert signature not in offered and "59|         doc[field] += 2" in offered
+    assert signature not in offered and signature[4:] not in offered
+    assert "        doc[field] += 2" in offered
 
 
 @pytest.mark.parametrize(
@@ -223,3 +230,13 @@ def test_after_the_edit_the_call_that_runs_the_tasks_test_file_is_given() -> Non
     [notice] = interpreter.next_turn([done]).notices
     command = "python -m pytest -q tests/test_operations.py"
     assert json.dumps({"name": "shell", "arguments": {"command": command}}) in notice
+
+
+def test_offered_lines_keep_their_number_only_where_it_is_needed() -> None:
+    seen = {
+        "ops.py": ["2|     d['n'] += 2", "3|     return d", "7|     return d", "9| x = 1"],
+    }
+    offered = {"ops.py": ["2|     d['n'] += 2", "7|     return d", "9| x = 1"]}
+    assert unnumbered(offered, seen) == {"ops.py": ["    d['n'] += 2", "7|     return d", "x = 1"]}
+    # the bare text was sent and refused (edit_file found it twice): the numbered line
+    assert unnumbered(offered, seen, {("ops.py", "x = 1")})["ops.py"][-1] == "9| x = 1"

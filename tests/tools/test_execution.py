@@ -207,6 +207,83 @@ def test_edit_file_refuses_an_edit_that_breaks_valid_syntax_and_keeps_the_file(
     _ok(tmp_path, "edit_file", path="b.py", old="    pass", new="    return 1")
 
 
+_OPS = (
+    "def increment(field):\n"
+    '    """\n'
+    "    Increment a field by 1.\n"
+    '    """\n'
+    "    def transform(doc):\n"
+    "        doc[field] += 2\n"
+    "\n"
+    "    return transform\n"
+    "\n"
+    "\n"
+    "def decrement(field):\n"
+    "    def transform(doc):\n"
+    "        doc[field] -= 1\n"
+    "\n"
+    "    return transform\n"
+)
+
+
+def test_edit_file_replaces_the_lines_after_old_that_new_rewrites(tmp_path: Path) -> None:
+    """old is the def line, new the whole function rewritten (the docstring joined onto one
+    line, as the 1.5B wrote it): the old body is replaced, not left under the new one."""
+    (tmp_path / "ops.py").write_text(_OPS)
+    new = (
+        "1| def increment(field):\n"
+        '2|     """Increment a field by 1.\n'
+        '3|     """\n'
+        "4|     def transform(doc):\n"
+        "5|         doc[field] += 1\n"
+        "6| \n"
+        "7|     return transform"
+    )
+    result = _ok(tmp_path, "edit_file", path="ops.py", old="1| def increment(field):", new=new)
+    assert "new also rewrote the 7 lines after old" in result
+    text = (tmp_path / "ops.py").read_text()
+    assert text.count("def transform") == 2 and "+= 2" not in text
+    assert text.startswith('def increment(field):\n    """Increment a field by 1.\n    """\n')
+    assert text.endswith("    return transform\n\n\n" + _OPS[_OPS.index("def decrement") :])
+    namespace: dict[str, Any] = {}
+    exec(compile(text, "ops.py", "exec"), namespace)
+    doc = {"n": 1}
+    namespace["increment"]("n")(doc)
+    assert doc == {"n": 2}
+
+
+def test_edit_file_keeps_the_lines_after_old_when_new_inserts_after_it(tmp_path: Path) -> None:
+    (tmp_path / "ops.py").write_text(_OPS)
+    new = "def increment(field):\n    # counts visits\n    # (one per call)"
+    result = _ok(tmp_path, "edit_file", path="ops.py", old="def increment(field):", new=new)
+    assert "rewrote" not in result
+    assert (tmp_path / "ops.py").read_text() == _OPS.replace("def increment(field):", new)
+    # one line of new that repeats a line after old is not a rewrite of those lines
+    (tmp_path / "v.py").write_text("x = 1\ny = 2\nz = 3\n")
+    result = _ok(tmp_path, "edit_file", path="v.py", old="x = 1", new="x = 1\ny = 2")
+    assert "rewrote" not in result
+    assert (tmp_path / "v.py").read_text() == "x = 1\ny = 2\ny = 2\nz = 3\n"
+
+
+def test_write_file_refuses_to_break_a_valid_file_and_takes_off_copied_prefixes(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "ops.py").write_text(_OPS)
+    text = _error(tmp_path, "write_file", path="ops.py", content="71|         doc[field] -= 1")
+    assert "the write was not applied: it would break the syntax of ops.py" in text
+    assert (tmp_path / "ops.py").read_text() == _OPS
+    numbered = "".join(f"{n:>5}| {line}\n" for n, line in enumerate(_OPS.splitlines(), 1))
+    result = _ok(tmp_path, "write_file", path="ops.py", content=numbered.replace("+= 2", "+= 1"))
+    assert "line-number prefixes copied from read_file were left out" in result
+    assert (tmp_path / "ops.py").read_text() == _OPS.replace("+= 2", "+= 1")
+    # a new file is written as given, and so is a file that was broken already
+    assert "created" in _ok(tmp_path, "write_file", path="draft.py", content="def f(:\n")
+    _ok(tmp_path, "write_file", path="draft.py", content="def g(:\n")
+    registry = ToolRegistry(execution_tools(Workspace(tmp_path), keep_syntax=False))
+    call = ToolCall("c1", "write_file", json.dumps({"path": "ops.py", "content": "x = (\n"}))
+    assert not anyio.run(registry.execute, call).is_error
+
+
 def test_edit_file_reports_only_the_lint_issues_its_edit_caused(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("import os\nx = 2\n")  # F401: os unused, before the edit
     result = _ok(tmp_path, "edit_file", path="a.py", old="x = 2", new="x = 1")
@@ -308,3 +385,19 @@ def test_edit_file_offers_no_call_when_no_passage_is_close(tmp_path: Path) -> No
     (tmp_path / "ops.py").write_text("def sub(doc, n):\n    doc['n'] -= n\n")
     text = _error(tmp_path, "edit_file", path="ops.py", old="class Storage:", new="x")
     assert '{"name": "edit_file"' not in text
+
+
+def test_write_file_refuses_to_drop_most_definitions_of_a_module(tmp_path: Path) -> None:
+    """Asked to add double(), the 1.5B wrote double() alone as the whole operations.py."""
+    source = "def delete(f):\n    pass\n\n\ndef add(f, n):\n    pass\n\n\nclass Op:\n    pass\n"
+    (tmp_path / "ops.py").write_text(source)
+    alone = "def double(f):\n    pass\n"
+    text = _error(tmp_path, "write_file", path="ops.py", content=alone)
+    assert "drop 3 of its 3 top-level definitions (delete, add, Op)" in text
+    assert "use edit_file" in text and (tmp_path / "ops.py").read_text() == source
+    # a rewrite that keeps most of them, a new file, and non-Python files are written
+    kept = source.replace("class Op:\n    pass\n", alone)
+    assert "replaced" in _ok(tmp_path, "write_file", path="ops.py", content=kept)
+    _ok(tmp_path, "write_file", path="other.py", content=alone)
+    (tmp_path / "notes.txt").write_text("def a\ndef b\n")
+    _ok(tmp_path, "write_file", path="notes.txt", content="x\n")

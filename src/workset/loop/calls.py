@@ -24,7 +24,13 @@ from workset.context.items import ContextItem
 from workset.loop.call_parsing import read_calls
 from workset.loop.call_repair import distinct, mapped_to_tools, unique_ids
 from workset.loop.definitions import path_argument, seen_texts
-from workset.loop.edit_schema import failed_edits, guided_schema, offered_lines, seen_lines
+from workset.loop.edit_schema import (
+    failed_edits,
+    guided_schema,
+    offered_lines,
+    seen_lines,
+    unnumbered,
+)
 from workset.loop.repeats import RepeatGuard
 from workset.loop.steering import NextTurn, Steering, useful_results
 from workset.messages import (
@@ -219,7 +225,8 @@ class CallInterpreter:
             for path, found in seen_lines(seen).items()
             if (kept := [x for x in found if (path, x) not in self._refused])
         }
-        return guided_schema(tools, offered_lines(self._steering.task, lines))
+        offered = offered_lines(self._steering.task, lines)
+        return guided_schema(tools, unnumbered(offered, lines, self._refused))
 
     def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
         """The note that asks for the real answer when ``answer`` is not one (see

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from workset.loop.words import distinctive_words
@@ -145,6 +145,28 @@ def suspicion(
         if prose:
             score -= PROSE_PENALTY
         out.append((entry, score))
+    return out
+
+
+def unnumbered(
+    offered: dict[str, list[str]],
+    seen: dict[str, list[str]],
+    refused: Collection[tuple[str, str]] = (),
+) -> dict[str, list[str]]:
+    """``offered`` with each line's read_file number taken off where the number is not
+    needed: the line's text occurs once among the lines ``seen`` of its file, and an edit
+    with the bare text was not ``refused`` (edit_file says where a text it finds more than
+    once occurs; the numbered line is offered then). Offered ``"71| doc[field] += 1"``, the
+    1.5B wrote ``new`` as ``"71|      1  doc[field] -= 1"``, a number column of its own, in
+    two of twelve edit tasks; offered the bare line, it has no column to copy."""
+    out: dict[str, list[str]] = {}
+    for path, entries in offered.items():
+        texts = [_ENTRY_GUTTER.sub("", x, count=1) for x in seen.get(path, entries)]
+        out[path] = []
+        for entry in entries:
+            text = _ENTRY_GUTTER.sub("", entry, count=1)
+            unique = texts.count(text) == 1 and (path, text) not in refused
+            out[path].append(text if unique else entry)
     return out
 
 

@@ -22,6 +22,7 @@ _SIMILAR = 0.4
 _MEANT = 0.6
 _MAX_COMPARED_CHARS = 20_000_000
 _GUTTER = re.compile(r"^ *\d+\| ?")
+_OVERLAP_SLACK = 2  # lines between old and the first file line new repeats
 # A template's slot copied as if it were text: "<that line as it must read>".
 # Lower-case words only (no "=" or quotes), so an HTML tag is not one.
 PLACEHOLDER = re.compile(r"<(?:[a-z]+[ ,/-]+){2,}[a-z]+>")
@@ -61,6 +62,40 @@ def replaced_at(data: bytes, starts: list[int], size: int, new: bytes) -> bytes:
         parts += [data[at:start], new]
         at = start + size
     return b"".join([*parts, data[at:]])
+
+
+def overlap_end(data: bytes, start: int, old: str, new: str) -> int | None:
+    """The byte offset where ``old`` (found at ``start`` in ``data``) must end because ``new``
+    rewrites the lines after it too, or None when it does not.
+
+    Asked to change one line of a function, a model picks the ``def`` line as ``old`` and
+    writes the whole rewritten function as ``new``: replaced as given, the file keeps the
+    old body under the new one (``doc[field] += 2`` still there). When ``new`` begins with
+    ``old``'s lines and goes on with lines that are, for the most part, the lines that
+    follow ``old`` in the file (compared stripped, in order, starting within
+    :data:`_OVERLAP_SLACK` lines), ``old`` is widened to the last of those file lines. An
+    insertion after ``old`` (new lines unlike the ones that follow) is left alone."""
+    old_lines, new_lines = old.rstrip("\n").split("\n"), new.rstrip("\n").split("\n")
+    if len(new_lines) <= len(old_lines) or not old.strip():
+        return None
+    if [x.strip() for x in new_lines[: len(old_lines)]] != [x.strip() for x in old_lines]:
+        return None
+    extra = [x.strip() for x in new_lines[len(old_lines) :]]
+    end = start + len(old.encode("utf-8"))
+    line_end = data.find(b"\n", end - 1) if not old.endswith("\n") else end - 1
+    if line_end < 0:
+        return None
+    after = data[line_end + 1 :].decode("utf-8", "replace").split("\n")
+    window = [x.rstrip("\r").strip() for x in after[: len(extra) + _OVERLAP_SLACK]]
+    matcher = difflib.SequenceMatcher(None, window, extra, autojunk=False)
+    blocks = [b for b in matcher.get_matching_blocks() if b.size]
+    same = sum(1 for b in blocks for x in window[b.a : b.a + b.size] if x)
+    written = sum(1 for x in extra if x)
+    if not blocks or blocks[0].a > _OVERLAP_SLACK or same < 2 or 2 * same < written:
+        return None
+    covered = max(b.a + b.size for b in blocks)  # file lines after old that new rewrites
+    offset = line_end + sum(len(x.encode("utf-8")) + 1 for x in after[:covered])
+    return min(offset + (1 if old.endswith("\n") else 0), len(data))
 
 
 def no_match(rel: str, data: bytes, old: str, new: str) -> ToolError:

@@ -13,6 +13,7 @@ text saved under ``.workset/artifacts/`` (see :mod:`workset.tools.output`). With
 
 from __future__ import annotations
 
+import ast
 import signal
 import sys
 import tempfile
@@ -29,6 +30,7 @@ from workset.tools.edit_match import (
     gutter_number,
     indented_like,
     no_match,
+    overlap_end,
     replaced_at,
     without_gutter,
 )
@@ -46,6 +48,61 @@ PYTHON_PROCESSES = 256
 _MAX_LISTED = 20
 
 
+def _keep_valid(
+    target: Path,
+    rel: str,
+    result: bytes,
+    *,
+    what: str = "write",
+    hint: str = "write the complete file, valid as a whole; to change part of it, use edit_file",
+) -> None:
+    """Refuse to turn ``target``, a Python, JSON or TOML file whose syntax is valid now, into
+    ``result`` with a syntax error (a write of one line over a whole module, an edit that
+    leaves half a statement); the file is left unchanged."""
+    broken = syntax_error(target, result)
+    if broken is None or syntax_error(target, target.read_bytes()) is not None:
+        return
+    where = f"line {broken.line}" + (f", column {broken.column}" if broken.column else "")
+    raise ToolError(
+        f"the {what} was not applied: it would break the syntax of {rel} ({where}: "
+        f"{broken.message}); the file is unchanged",
+        hint=hint,
+    )
+
+
+def _keep_definitions(target: Path, rel: str, result: bytes) -> None:
+    """Refuse a ``write_file`` that would replace a Python module with content that drops
+    most of its top-level definitions (asked to add ``double`` to ``operations.py``, a small
+    model wrote the new function alone as the whole file); the file is left unchanged."""
+    if target.suffix.lower() not in (".py", ".pyi"):
+        return
+    had, has = _top_level_names(target.read_bytes()), _top_level_names(result)
+    if had is None or has is None:
+        return
+    dropped = [name for name in had if name not in has]
+    if len(dropped) < 2 or 2 * len(dropped) <= len(had):
+        return
+    shown = ", ".join(dropped[:6]) + (", …" if len(dropped) > 6 else "")
+    raise ToolError(
+        f"the write was not applied: it would replace all of {rel} and drop {len(dropped)} of "
+        f"its {len(had)} top-level definitions ({shown}); the file is unchanged",
+        hint="write_file replaces the whole file. To add or change part of it, use edit_file "
+        "(to add at the end: old = the file's last line, new = that line followed by the new "
+        "code); to rewrite the file, write every definition that stays",
+    )
+
+
+def _top_level_names(source: bytes) -> list[str] | None:
+    """The names of a module's top-level functions and classes, or None if it does not
+    parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return [node.name for node in tree.body if isinstance(node, kinds)]
+
+
 def execution_tools(
     workspace: Workspace,
     *,
@@ -55,10 +112,14 @@ def execution_tools(
 ) -> list[Tool]:
     """``write_file``, ``edit_file``, ``shell`` and ``run_python`` confined to ``workspace``.
 
-    ``keep_syntax``: an ``edit_file`` call that would turn a Python, JSON or TOML file whose
-    syntax is valid into one whose syntax is not is refused and nothing is written (a small
-    model "fixed" ``doc[field] += 2`` by appending code to the ``def`` line); False writes it
-    and reports the issue, for edits made in steps that pass through invalid syntax."""
+    ``keep_syntax``: an ``edit_file`` or ``write_file`` call that would turn an existing
+    Python, JSON or TOML file whose syntax is valid into one whose syntax is not is refused
+    and nothing is written (a small model "fixed" ``doc[field] += 2`` by appending code to
+    the ``def`` line, and replaced a whole module with the one line it meant to change);
+    A ``write_file`` that would drop most top-level functions and classes of a Python module
+    is refused too (asked to add one function, a small model wrote that function alone as the
+    whole file). False writes both and reports the issue, for edits made in steps that pass
+    through invalid syntax."""
     ws = workspace
     store = artifacts or ArtifactStore(workspace)
     shell_state = _ShellState(ws.root)
@@ -70,7 +131,10 @@ def execution_tools(
         Do not use when: you change part of an existing file — use edit_file, which replaces
         an exact snippet and leaves the rest untouched.
         Missing parent folders are created. The content is written exactly as given, as UTF-8
-        (no newline translation: "\\r\\n" stays "\\r\\n").
+        (no newline translation: "\\r\\n" stays "\\r\\n"), except that a line-number
+        prefix copied from read_file on every line ("   12| ") is taken off. Replacing a
+        valid .py/.json/.toml file with content whose syntax is broken, or a Python module
+        with content that drops most of its functions and classes, is refused.
         Output: "created" or "replaced", the path and the bytes written, then the lint result
         for .py/.json/.toml files: "lint: clean" or "lint: 2 issues" with one line per issue,
         e.g. "line 3, column 7: F821 Undefined name `x`". Fix reported issues right away.
@@ -88,8 +152,13 @@ def execution_tools(
                 f"{rel} is a directory; write_file writes files",
                 hint=f"give a file path inside it, e.g. '{rel}/new_file.py'",
             )
-        data = _encode(content, "content")
+        bare = without_gutter(content)
+        note = " (the line-number prefixes copied from read_file were left out)" * (bare != content)
+        data = _encode(bare, "content")
         before = target.stat().st_size if target.exists() else None
+        if keep_syntax and before is not None:
+            _keep_valid(target, rel, data)
+            _keep_definitions(target, rel, data)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
@@ -102,7 +171,7 @@ def execution_tools(
         what = "created" if before is None else "replaced"
         was = "" if before is None else f" (was {before:,} bytes)"
         lint = format_issues(lint_file(target))
-        return f"{what} {rel}: wrote {len(data):,} bytes{was}\n{lint}"
+        return f"{what} {rel}: wrote {len(data):,} bytes{was}{note}\n{lint}"
 
     def edit_file(path: str, old: str, new: str, replace_all: bool = False) -> str:
         """Replace an exact snippet of an existing file, byte for byte; then lint it.
@@ -161,6 +230,14 @@ def execution_tools(
                 note += f" (of the {len(find_all(data, old_b))} places it occurs, line {numbered})"
         if not starts:
             raise no_match(rel, data, old, new)
+        if len(starts) == 1 and (stop := overlap_end(data, starts[0], old, new)) is not None:
+            widened = data[starts[0] : stop].decode("utf-8", "replace")
+            more = widened.count("\n") - old.count("\n")
+            note += (
+                f" (new also rewrote the {more} line{'s' if more > 1 else ''} after old: "
+                "they were replaced, not kept below it)"
+            )
+            old, old_b = widened, data[starts[0] : stop]
         if (indented := indented_like(new, old)) != new:
             new, note = indented, note + " (new was indented as old is)"
             new_b = _encode(new, "new")
@@ -174,12 +251,12 @@ def execution_tools(
                 "replace_all=true to replace every occurrence",
             )
         result = replaced_at(data, starts, len(old_b), new_b)
-        broken = syntax_error(target, result) if keep_syntax else None
-        if broken is not None and syntax_error(target, data) is None:
-            where = f"line {broken.line}" + (f", column {broken.column}" if broken.column else "")
-            raise ToolError(
-                f"the edit was not applied: it would break the syntax of {rel} ({where}: "
-                f"{broken.message}); the file is unchanged",
+        if keep_syntax:
+            _keep_valid(
+                target,
+                rel,
+                result,
+                what="edit",
                 hint="write new as the complete text that replaces old, valid where it "
                 "stands (for one line: that whole line as it must read, indented as old)",
             )
