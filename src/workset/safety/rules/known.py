@@ -414,6 +414,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **{n: _tool_runner for n in ("uvx", "pipx")},
     **{n: clones.gh_clone for n in ("gh", "glab")},  # forge reads pass, the rest the network asks
     "ssh": _network_client,  # ssh -G only prints its settings; any other call asks as network
+    "socat": _network_client,  # a relay between two loopback ends; the rest asks as network
     "cpio": known_archives.cpio,
     **known_tools.VOUCHERS,
     **platform_reads.VOUCHERS,
