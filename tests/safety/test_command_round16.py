@@ -59,3 +59,57 @@ def test_round16_a_clustered_header_option_is_a_header_not_the_request() -> None
     analysis = _judged('curl -sH "Authorization: Bearer $GH_TOKEN" https://api.github.com/user')
     assert analysis.decision == "ask", analysis.findings
     assert "exfiltration" not in {f.rule for f in analysis.findings}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find ./build ./dist -type f -name '*.o' -print0 | xargs -0 rm -f",
+        "find src tests -name __pycache__ -type d -print0 | xargs -0 rm -rf",
+        'python3 -c \'import shutil; [shutil.rmtree(d) for d in ("build", "dist")]\'',
+        'python3 -c \'import os\nfor f in ["coverage.xml", ".coverage"]:\n    os.remove(f)\'',
+        "python3 -c 'import shutil; target = \"site\"; shutil.rmtree(target)'",
+        "python3 -c 'import shutil, glob; [shutil.rmtree(p) for p in glob.glob(\"build/*\")]'",
+    ],
+)
+def test_round16_deletes_of_named_workspace_folders_run(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "allow", analysis.findings
+
+
+@pytest.mark.parametrize(
+    ("command", "decision", "reason"),
+    [
+        ("find ./build ~ -name '*.bak' | xargs rm -f", "deny", "over a system or home"),
+        ("find ../shared ./tmp -type f | xargs -I % rm %", "deny", "recursive delete of"),
+        ("find /srv/data ./tmp -type f | xargs -I{} rm -f {}", "ask", "recursive delete of"),
+        (
+            'python3 -c \'import shutil; [shutil.rmtree(d) for d in ("build", "/var/lib")]\'',
+            "deny",
+            "recursive delete of '/var/lib'",
+        ),
+        (
+            "python3 - <<'EOF'\nimport shutil, pathlib\nhome = pathlib.Path.home()\n"
+            "for p in home.iterdir():\n    shutil.rmtree(p, ignore_errors=True)\nEOF",
+            "deny",
+            "recursive delete of '~/*'",
+        ),
+        (
+            'python3 -c \'import shutil\nfor d in ("build",):\n    shutil.rmtree(d)\n'
+            'd = "/"\nshutil.rmtree(d)\'',
+            "deny",
+            "recursive delete of '/'",
+        ),
+        (
+            "python3 -c 'import shutil, sys; [shutil.rmtree(d) for d in sys.argv[1:]]' build",
+            "ask",
+            "only known at run time",
+        ),
+    ],
+)
+def test_round16_deletes_by_list_are_judged_per_listed_path(
+    command: str, decision: str, reason: str
+) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == decision, analysis.findings
+    assert reason in _reasons(analysis)

@@ -18,6 +18,7 @@ import shlex
 from collections.abc import Iterator
 from typing import TypeAlias
 
+from workset.safety.python_loops import expanded, literal_names
 from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
 from workset.safety.rules.secrets import is_secret, plain_secret, secret_read, secret_variables
 
@@ -102,11 +103,13 @@ def effects(code: str) -> Iterator[Effect]:
         for n in ast.walk(tree)
     ):  # fmt: skip
         yield secret_read(["the environment"], reveals=False)
+    names = literal_names(tree, _literal_path)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _computed_attribute(node):
             yield _built_at_run_time("the attribute getattr() reads is")
         if isinstance(node, ast.Call):
-            yield from _call(node)
+            for call in expanded(node, names):  # for d in ("build", "dist"): rmtree(d)
+                yield from _call(call)
         elif isinstance(node, ast.While | ast.For):
             loop_calls = (n for n in ast.walk(node) if isinstance(n, ast.Call))
             if any(_dotted(c.func).endswith("fork") for c in loop_calls):
