@@ -88,7 +88,11 @@ def _path(
     """The literal path of ``node``, or of the name it is when assigned once from one."""
     if isinstance(node, ast.Name) and assigned.get(node.id) == 1:
         known = values[node.id][0]
-        return known.value if isinstance(known, ast.Constant) else None
+        return (
+            known.value
+            if isinstance(known, ast.Constant) and isinstance(known.value, str)
+            else None
+        )
     return resolve(node)
 
 

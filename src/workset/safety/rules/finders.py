@@ -150,7 +150,8 @@ def _on_found(cmd: Cmd, words: list[str], root: str, appended: bool) -> Cmd:
 
 def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     start = 1 + skip_options(cmd.args(), "IinLPdEsa")
-    inners = [_fed(cmd, start, root) for root in _listed_roots(cmd.upstream) or [None]]
+    listed: list[str] | None = _listed_roots(cmd.upstream)
+    inners = [_fed(cmd, start, root) for root in listed] if listed else [_fed(cmd, start, None)]
     inner = inners[0]
     if inner.name in DELETERS and any(
         c.name == "find" and any(paths.is_protected(ctx.resolve(a)) for a in _find_roots(c))
