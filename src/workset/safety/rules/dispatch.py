@@ -95,7 +95,12 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         cmd = cmd.with_argv([windows.windows_name(cmd.name), *cmd.args()])
     if cmd.name in ("rimraf", "del-cli"):  # node's rm -rf, with globs
         cmd = _as_rm(cmd)
-    if cmd.args() and all(a in HELP for a in cmd.args()) and not cmd.redirects:
+    if (
+        cmd.args()
+        and all(a in HELP for a in cmd.args())
+        and not cmd.redirects
+        and not known.foreign_program(cmd, ctx)  # /tmp/x --help runs /tmp/x
+    ):
         return out  # "nc -h", "docker --version": only prints help
     globbed = _globbed_names(cmd)
     if globbed is not None:  # /bin/r? -rf ~: bash runs whatever the pattern matches

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+from workset.safety.rules import option_commands
 from workset.safety.rules.base import Finding, Nested, Result
 from workset.safety.rules.records import wipe
 from workset.safety.rules.registries import insecure_variable
@@ -95,6 +96,8 @@ def assignment(name: str, value: str) -> list[Result]:
         return _interpreter_code(name, value)
     if name == "GIT_CONFIG_PARAMETERS" or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
         return _git_settings(name, value)
+    if name == "GOFLAGS":  # GOFLAGS=-toolexec=PROG: every go build runs PROG
+        return [Nested(c) for c in option_commands.go_flag_commands(value)]
     if name in ("CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE") and not value.strip("'\" "):
         return [
             Finding(

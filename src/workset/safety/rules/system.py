@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules import processes, typosquat
+from workset.safety.rules import go_tools, processes, typosquat
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
 from workset.safety.rules.confinement import inside, outside
 
@@ -104,10 +104,14 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     if hit and simulated(cmd):
         return  # apt-get install -s: prints what it would do
+    impostor = go_tools.impostor(cmd)
+    if impostor is not None:
+        yield impostor
     if hit and not (
         _project_into_workspace_venv(cmd, ctx)
         or _project_declared(cmd, ctx)
         or _popular_into_project(cmd)
+        or go_tools.official_tool(cmd)
     ):
         where = "the workspace's environment" if _workspace_venv(cmd, ctx) else (
             "the project's environment" if args[:1] == ("add",) and name in ("uv", "poetry",
