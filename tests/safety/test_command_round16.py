@@ -165,3 +165,41 @@ def test_round16_a_program_run_from_a_scratch_folder_is_not_the_tool_it_is_named
 )
 def test_round16_system_programs_by_full_path_are_still_known(command: str) -> None:
     assert _judged(command).decision == "allow"
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ("echo '127.0.0.1 api.proj.test' | sudo tee -a /etc/hosts", "hosts-local-name"),
+        ("sudo sh -c \"echo '127.0.0.1 app.localhost' >> /etc/hosts\"", "hosts-local-name"),
+        (
+            "jq '.permissions.deny += [\"Bash(rm -rf:*)\"]' .claude/settings.json > /tmp/s.json"
+            " && mv /tmp/s.json .claude/settings.json",
+            "agent-rules-added",
+        ),
+    ],
+)
+def test_round16_changes_that_only_add_local_names_or_agent_refusals_ask(
+    command: str, rule: str
+) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "ask", analysis.findings
+    assert rule in {f.rule for f in analysis.findings}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo '10.0.0.5 pypi.org' | sudo tee -a /etc/hosts",
+        "echo '127.0.0.1 github.com' | sudo tee -a /etc/hosts",
+        "echo '127.0.0.1 api.proj.test' | sudo tee /etc/hosts",
+        "jq '.permissions.allow += [\"Bash(*)\"]' .claude/settings.json > /tmp/s.json"
+        " && mv /tmp/s.json .claude/settings.json",
+        "jq '.permissions.deny += [\"x\"]' .claude/settings.json > /tmp/s.json"
+        " && echo '{}' > /tmp/s.json && mv /tmp/s.json .claude/settings.json",
+    ],
+)
+def test_round16_real_hosts_redirected_and_loosened_agent_settings_stay_denied(
+    command: str,
+) -> None:
+    assert _judged(command).decision == "deny"

@@ -201,7 +201,8 @@ def _mv(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 f"moving {word!r} away removes a system or home directory; move only files "
                 "inside the workspace",
             )
-    yield from write_target(operands[-1][1], cmd.name, ctx)
+    sources = tuple(w for _, w in operands[:-1])
+    yield from write_target(operands[-1][1], cmd.name, ctx, sources=sources)
 
 
 def _shred(cmd: Cmd, ctx: Context) -> Iterator[Result]:

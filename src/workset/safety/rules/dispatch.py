@@ -15,6 +15,7 @@ import re
 
 from workset.safety import paths
 from workset.safety.rules import (
+    agent_files,
     applescript,
     build_files,
     clones,
@@ -63,6 +64,7 @@ from workset.safety.rules.network import (
     uploads,
 )
 from workset.safety.rules.public_reads import public_read
+from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import unwrap
 from workset.safety.rules.writes import (
     MKFS,
@@ -130,7 +132,10 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         )
     for index, (op, target) in enumerate(cmd.redirects):
         if op in WRITING_REDIRECTS and not target.isdigit() and target != "-":
-            out.extend(write_target(target, f"redirection {op}", ctx, text_judged=True))
+            text = static_output((dataclasses.replace(cmd, redirects=()),)) if op == ">>" else None
+            out.extend(
+                write_target(target, f"redirection {op}", ctx, text_judged=True, appended=text)
+            )
             if not _socket(target) and not known.inside(target, ctx):
                 out.append(known.outside(target))
             elif (
@@ -223,8 +228,11 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
             out.append(vouched)
     if name == "ln":
         out.extend(symlink(cmd, ctx))  # last: the link is judged as written, then followed
-    ctx.written.update(ctx.resolve(w) for w in _writes(cmd))
+    changed = {ctx.resolve(w) for w in _writes(cmd)}
+    ctx.written.update(changed)
+    ctx.tightened -= changed  # written again: no longer only the rules an edit added
     _remember_copy(cmd, ctx)
+    agent_files.remember_tightening(cmd, ctx)
     return out
 
 
