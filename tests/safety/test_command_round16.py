@@ -203,3 +203,46 @@ def test_round16_real_hosts_redirected_and_loosened_agent_settings_stay_denied(
     command: str,
 ) -> None:
     assert _judged(command).decision == "deny"
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ("sudo setcap cap_setuid+ep /usr/bin/python3.12", "capability-root"),
+        ("touch -r /usr/bin/gpg-agent ~/.local/bin/gpg-agent-helper", "timestomp"),
+        ("grep -rhoE 'ghp_[A-Za-z0-9]{36}' ~ 2>/dev/null | sort -u", "secret-harvest"),
+        ("rg -o 'sk-[A-Za-z0-9]{32,}' ~/projects", "secret-harvest"),
+        ("shred -uzn 3 ~/.local/share/keyrings/*.keyring", "rm-keys"),
+        ("ln -sf /dev/null ~/.local/state/workset/audit.jsonl", "history-wipe"),
+        ("psql -h db.prod.internal -c \"ALTER USER postgres WITH PASSWORD 'x';\"", "sql-password"),
+    ],
+)
+def test_round16_hidden_backdoors_and_harvests_are_denied(command: str, rule: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+    assert rule in {f.rule for f in analysis.findings}
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        ("sudo setcap cap_net_bind_service=+ep ./bin/server", "ask"),
+        ("sudo setcap cap_setuid-ep /usr/bin/python3", "ask"),
+        ("touch -d '2 days ago' tests/fixtures/old.txt", "allow"),
+        ("rg -l 'sk-[A-Za-z0-9]{32,}' ~/projects", "ask"),
+        ("grep -rnE 'AKIA[0-9A-Z]{16}' src/", "allow"),
+        ("shred -u build/tmp.key", "allow"),
+        ("psql -h localhost -U postgres -c \"ALTER USER app WITH PASSWORD 'dev';\"", "ask"),
+    ],
+)
+def test_round16_their_look_alikes_are_not_denied(command: str, decision: str) -> None:
+    assert _judged(command).decision == decision
+
+
+def test_round16_names_a_grep_lists_are_judged_under_the_folders_it_searched() -> None:
+    analysis = _judged("grep -rl 'listen 80' /etc/nginx | xargs rm -f")
+    assert analysis.decision == "ask", analysis.findings
+    assert "/etc/nginx" in _reasons(analysis)
+    harvest = _judged("grep -rl 'BEGIN OPENSSH PRIVATE KEY' /home 2>/dev/null | xargs cat")
+    assert harvest.decision == "deny"
+    assert "secret-harvest" in {f.rule for f in harvest.findings}

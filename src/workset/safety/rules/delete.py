@@ -61,13 +61,7 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         elif erases_record(path, ctx):
             yield wipe(f"{cmd.name} {word}")
         elif not dynamic and (plain_secret(word, ctx) or in_key_tree(path)):
-            yield Finding(
-                "rm-keys",
-                "deny",
-                f"{cmd.name} {word} deletes the user's keys or credentials, which cannot be "
-                "made again and lock the user out of what they open; leave them alone, or ask "
-                "the user to rotate them",
-            )
+            yield _keys_deleted(cmd.name, word)
         elif recursive and not dynamic and _GIT_STORE.search(path):
             yield Finding(
                 "git-history-delete",
@@ -205,6 +199,16 @@ def _mv(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     yield from write_target(operands[-1][1], cmd.name, ctx, sources=sources)
 
 
+def _keys_deleted(program: str, word: str) -> Finding:
+    return Finding(
+        "rm-keys",
+        "deny",
+        f"{program} {word} deletes the user's keys or credentials, which cannot be made again "
+        "and lock the user out of what they open; leave them alone, or ask the user to rotate "
+        "them",
+    )
+
+
 def _shred(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     _, operands = parse_flags(cmd.args())
     for _, word in operands:
@@ -222,6 +226,9 @@ def _shred(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
         if erases_record(ctx.resolve(word), ctx):
             yield wipe(f"shred {word}")
+            return
+        if plain_secret(word, ctx) or in_key_tree(ctx.resolve(word)):
+            yield _keys_deleted("shred", word)  # shred -u ~/.local/share/keyrings/*.keyring
             return
     outside = [w for _, w in operands if not paths.in_workspace(ctx.resolve(w), ctx.workspace)]
     if outside:

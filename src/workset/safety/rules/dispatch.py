@@ -41,6 +41,7 @@ from workset.safety.rules import (
     records,
     registries,
     resources,
+    secret_search,
     secrets,
     servers,
     system,
@@ -405,6 +406,7 @@ _HANDLERS = _handlers(
     cloud_exposure.HANDLERS,
     db_targets.HANDLERS,
     guardrails.HANDLERS,
+    secret_search.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules import delete, secrets
+from workset.safety.rules import delete, secret_search, secrets
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.static import static_output
@@ -163,6 +163,13 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "deleting what find lists over a system or home directory can wipe the machine; "
             "run find inside the workspace (find . …) instead",
         )
+    searched_outside = (
+        secret_search.credential_search_outside(unwrap(cmd.upstream[-1], []), ctx)
+        if cmd.upstream
+        else []
+    )
+    if searched_outside and inner.name in secrets.REVEALERS:  # grep -rl 'PRIVATE KEY' ~ | xargs cat
+        yield secret_search.harvest(f"{inner.name} of what the search lists", searched_outside[0])
     listed_secret = (
         secrets.listing_secret(unwrap(cmd.upstream[-1], []), ctx) if cmd.upstream else None
     )
@@ -248,7 +255,7 @@ def _listed_roots(upstream: tuple[Cmd, ...]) -> list[str] | None:
         roots = [a for a in last.args() if not a.startswith("-") and a != "ls-files"] or ["."]
     elif last.name in ("grep", "rg") and any(a in ("-l", "-rl", "-lr", "--files-with-matches")
                                               for a in last.args()):  # fmt: skip
-        roots = ["."]
+        roots = secret_search.search_operands(last)[1] or ["."]
     else:
         return None
     if any(last.dynamic) or not roots:
