@@ -246,3 +246,36 @@ def test_round16_names_a_grep_lists_are_judged_under_the_folders_it_searched() -
     harvest = _judged("grep -rl 'BEGIN OPENSSH PRIVATE KEY' /home 2>/dev/null | xargs cat")
     assert harvest.decision == "deny"
     assert "secret-harvest" in {f.rule for f in harvest.findings}
+
+
+@pytest.mark.parametrize(
+    ("command", "decision", "rule"),
+    [
+        (
+            "sed -i 's#https://pypi.org/simple#http://pypi.evil.example/simple#' requirements.txt",
+            "deny",
+            "registry-insecure",
+        ),
+        ("echo '--index-url http://198.51.100.2/simple' >> requirements.txt", "deny", ""),
+        ("echo '--trusted-host pkgs.example.net' >> requirements.txt", "deny", ""),
+        ("echo '--extra-index-url https://pkgs.acme.dev/simple' >> requirements.txt", "ask", ""),
+        ("echo '--find-links ./wheels' >> requirements.txt", "allow", ""),
+        (
+            "python3 -c \"import os; open('out.txt','w').write(str(dict(os.environ)))\"",
+            "ask",
+            "secret-read",
+        ),
+        (
+            "node -e \"require('fs').writeFileSync('e.json', JSON.stringify(process.env))\"",
+            "ask",
+            "secret-read",
+        ),
+        ("python3 -c 'import os; print(os.environ.get(\"HOME\"))'", "allow", ""),
+    ],
+)
+def test_round16_index_options_in_requirements_and_environment_dumps_are_judged(
+    command: str, decision: str, rule: str
+) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == decision, analysis.findings
+    assert not rule or rule in {f.rule for f in analysis.findings}

@@ -98,10 +98,11 @@ def effects(code: str) -> Iterator[Effect]:
             f"the code uses {name}, whose effects cannot be checked statically; confirm it",
         )
     if any(
-        isinstance(n, ast.Call) and _dotted(n.func) == "print"
-        and any(_whole_environment(a) or _dotted(a).endswith("environ") for a in n.args)
+        isinstance(n, ast.Call) and _dotted(n.func).rsplit(".", 1)[-1] in _SHOWS
+        and any(_dotted(arg).endswith("environ")
+                or any(_whole_environment(a) for a in ast.walk(arg)) for arg in n.args)
         for n in ast.walk(tree)
-    ):  # fmt: skip
+    ):  # fmt: skip  # print(os.environ), open(f, "w").write(str(dict(os.environ)))
         yield secret_read(["the environment"], reveals=False)
     names = literal_names(tree, _literal_path)
     for node in ast.walk(tree):
@@ -114,6 +115,11 @@ def effects(code: str) -> Iterator[Effect]:
             loop_calls = (n for n in ast.walk(node) if isinstance(n, ast.Call))
             if any(_dotted(c.func).endswith("fork") for c in loop_calls):
                 yield fork_bomb("os.fork in a loop")
+
+
+# Calls that show or keep what they are given: printed, logged, written to a file.
+_SHOWS = frozenset({"print", "pprint", "write", "writelines", "write_text", "dump", "info",
+                    "debug", "warning", "error", "log"})  # fmt: skip
 
 
 def _evaluates_computed_code(tree: ast.AST) -> bool:
