@@ -279,3 +279,12 @@ def test_round16_index_options_in_requirements_and_environment_dumps_are_judged(
     analysis = _judged(command)
     assert analysis.decision == decision, analysis.findings
     assert not rule or rule in {f.rule for f in analysis.findings}
+
+
+def test_round16_a_forge_repository_deleted_is_denied_and_scripts_shell_asks() -> None:
+    deleted = _judged("gh repo delete acme/app --yes")
+    assert deleted.decision == "deny"
+    assert "destroys the repository" in _reasons(deleted)
+    shell = _judged("npm_config_script_shell=/tmp/sh npm run build")
+    assert shell.decision == "ask"
+    assert "hijack-env" in {f.rule for f in shell.findings}

@@ -51,7 +51,9 @@ _HOST_KEYS_OFF = re.compile(
     r"StrictHostKeyChecking[= ]+(no|off)|UserKnownHostsFile[= ]+/dev/null", re.IGNORECASE
 )
 _LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
-                          "DYLD_LIBRARY_PATH"})  # fmt: skip
+                          "DYLD_LIBRARY_PATH", "npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL",
+                          "npm_config_shell", "YARN_SHELL"})  # fmt: skip
+# (npm_config_script_shell: the program every npm script runs in)
 # Search paths for programs and for modules that programs import.
 _SEARCH_VARS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
                           "GEM_PATH", "CLASSPATH"})  # fmt: skip
