@@ -288,3 +288,24 @@ def test_round16_a_forge_repository_deleted_is_denied_and_scripts_shell_asks() -
     shell = _judged("npm_config_script_shell=/tmp/sh npm run build")
     assert shell.decision == "ask"
     assert "hijack-env" in {f.rule for f in shell.findings}
+
+
+@pytest.mark.parametrize(
+    ("command", "package"),
+    [
+        ("npm init evil-thing", "create-evil-thing"),
+        ("npm init vite@latest web", "create-vite@latest"),
+        ("npm create @acme/app", "@acme/create-app"),
+        ("bun create someone/starter web", "someone/starter"),
+    ],
+)
+def test_round16_an_initializer_fetches_and_runs_a_package_so_it_asks(
+    command: str, package: str
+) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "ask", analysis.findings
+    assert f"fetches {package} from the registry" in _reasons(analysis)
+
+
+def test_round16_npm_init_without_an_initializer_still_runs() -> None:
+    assert _judged("npm init -y").decision == "allow"

@@ -41,6 +41,7 @@ from workset.safety.rules import (
     records,
     registries,
     resources,
+    scaffolds,
     secret_search,
     secrets,
     servers,
@@ -407,6 +408,7 @@ _HANDLERS = _handlers(
     db_targets.HANDLERS,
     guardrails.HANDLERS,
     secret_search.HANDLERS,
+    scaffolds.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS
