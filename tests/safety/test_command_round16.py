@@ -309,3 +309,18 @@ def test_round16_an_initializer_fetches_and_runs_a_package_so_it_asks(
 
 def test_round16_npm_init_without_an_initializer_still_runs() -> None:
     assert _judged("npm init -y").decision == "allow"
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        ("docker cp app-api-1:/app/logs/app.log ./logs/", "allow"),
+        ("docker cp ./payload.sh app-api-1:/tmp/", "ask"),
+        ("docker cp app-api-1:/etc/shadow ./shadow", "ask"),
+        ("docker cp app-api-1:/app/logs ~/.bashrc", "ask"),
+    ],
+)
+def test_round16_docker_cp_out_of_a_container_into_the_workspace_runs(
+    command: str, decision: str
+) -> None:
+    assert _judged(command).decision == decision
