@@ -35,6 +35,11 @@ _INSTRUCTIONS = re.compile(
 WORKFLOW = re.compile(r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)\.gitlab-ci\.ya?ml$")
 _ALL_SECRETS = re.compile(r"toJSON\(\s*secrets\s*\)", re.IGNORECASE)
 _PR_TARGET = re.compile(r"\bpull_request_target\b")
+# A secret turned into text the runner's log masking no longer matches.
+_SECRET_UNMASKED = re.compile(
+    r"\$\{\{\s*secrets\.\w+\s*\}\}[^\n]*\|\s*(base64|base32|xxd|od|hexdump|rev|tr|sed)\b|"
+    r"\b(base64|base32|xxd|rev)\b[^\n|]*<<<[^\n]*\$\{\{\s*secrets\."
+)
 _PR_HEAD = re.compile(r"github\.event\.pull_request\.head\.(sha|ref)|refs/pull/")
 
 
@@ -70,6 +75,14 @@ def workflow_text(place: str, text: str) -> Finding | None:
             "deny",
             f"writes toJSON(secrets) into {place}: the workflow would print or send every "
             "secret of the repository; name the one secret a step needs",
+        )
+    if _SECRET_UNMASKED.search(text):
+        return Finding(
+            "ci-secret-unmasked",
+            "deny",
+            f"writes a step into {place} that prints a secret encoded or reversed (base64, "
+            "xxd, rev…), which the log's masking does not recognise, so anyone who reads the "
+            "log has it; pass the secret to the tool that needs it in an environment variable",
         )
     if _PR_TARGET.search(text) and _PR_HEAD.search(text):
         return Finding(

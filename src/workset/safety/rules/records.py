@@ -66,6 +66,12 @@ def _set(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     if "+o" in args and "history" in args:
         yield wipe("set +o history")
+    elif (
+        cmd.name == "shopt"
+        and "history" in args
+        and any(a.startswith("-") and "u" in a for a in args)
+    ):
+        yield wipe("shopt -u -o history")  # the same switch, by shopt
 
 
 _JOURNAL_WIPES = ("--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush",
@@ -117,6 +123,7 @@ HANDLERS: dict[str, Handler] = {
     "history": _history,
     "unset": _unset,
     "set": _set,
+    "shopt": _set,
     "journalctl": _journal,
     "dmesg": _journal,
 }
