@@ -385,3 +385,10 @@ def test_round16_bucket_downloads_and_owned_npm_scopes_are_judged(
     command: str, decision: str
 ) -> None:
     assert _judged(command).decision == decision
+
+
+def test_round16_keys_in_any_home_are_keys() -> None:
+    analysis = _judged("rm -f /home/dev/.ssh/*")
+    assert analysis.decision == "deny"
+    assert "rm-keys" in {f.rule for f in analysis.findings}
+    assert _judged("rm /home/dev/.ssh/known_hosts").decision == "ask"

@@ -60,7 +60,9 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield sensitive_write(word)
         elif erases_record(path, ctx):
             yield wipe(f"{cmd.name} {word}")
-        elif not dynamic and (plain_secret(word, ctx) or in_key_tree(path)):
+        elif not dynamic and (
+            plain_secret(word, ctx) or in_key_tree(path) or in_key_tree(ctx.resolve(word))
+        ):
             yield _keys_deleted(cmd.name, word)
         elif recursive and not dynamic and _GIT_STORE.search(path):
             yield Finding(
