@@ -97,12 +97,9 @@ def effects(code: str) -> Iterator[Effect]:
             "ask",
             f"the code uses {name}, whose effects cannot be checked statically; confirm it",
         )
-    if any(
-        isinstance(n, ast.Call) and _dotted(n.func).rsplit(".", 1)[-1] in _SHOWS
-        and any(_dotted(arg).endswith("environ")
-                or any(_whole_environment(a) for a in ast.walk(arg)) for arg in n.args)
-        for n in ast.walk(tree)
-    ):  # fmt: skip  # print(os.environ), open(f, "w").write(str(dict(os.environ)))
+    if any(isinstance(n, ast.Call) and _dotted(n.func).rsplit(".", 1)[-1] in _SHOWS and any(
+        _dotted(a).endswith("environ") or any(map(_whole_environment, ast.walk(a))) for a in n.args
+    ) for n in ast.walk(tree)):  # fmt: skip  # print(os.environ), f.write(str(dict(os.environ)))
         yield secret_read(["the environment"], reveals=False)
     names = literal_names(tree, _literal_path)
     for node in ast.walk(tree):
@@ -117,9 +114,8 @@ def effects(code: str) -> Iterator[Effect]:
                 yield fork_bomb("os.fork in a loop")
 
 
-# Calls that show or keep what they are given: printed, logged, written to a file.
 _SHOWS = frozenset({"print", "pprint", "write", "writelines", "write_text", "dump", "info",
-                    "debug", "warning", "error", "log"})  # fmt: skip
+                    "debug", "warning", "error", "log"})  # fmt: skip  # shown, logged or kept
 
 
 def _evaluates_computed_code(tree: ast.AST) -> bool:
