@@ -18,6 +18,7 @@ import shlex
 from collections.abc import Iterator
 from typing import TypeAlias
 
+from workset.safety.python_loops import expanded, literal_names
 from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
 from workset.safety.rules.secrets import is_secret, plain_secret, secret_read, secret_variables
 
@@ -96,21 +97,25 @@ def effects(code: str) -> Iterator[Effect]:
             "ask",
             f"the code uses {name}, whose effects cannot be checked statically; confirm it",
         )
-    if any(
-        isinstance(n, ast.Call) and _dotted(n.func) == "print"
-        and any(_whole_environment(a) or _dotted(a).endswith("environ") for a in n.args)
-        for n in ast.walk(tree)
-    ):  # fmt: skip
+    if any(isinstance(n, ast.Call) and _dotted(n.func).rsplit(".", 1)[-1] in _SHOWS and any(
+        _dotted(a).endswith("environ") or any(map(_whole_environment, ast.walk(a))) for a in n.args
+    ) for n in ast.walk(tree)):  # fmt: skip  # print(os.environ), f.write(str(dict(os.environ)))
         yield secret_read(["the environment"], reveals=False)
+    names = literal_names(tree, _literal_path)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _computed_attribute(node):
             yield _built_at_run_time("the attribute getattr() reads is")
         if isinstance(node, ast.Call):
-            yield from _call(node)
+            for call in expanded(node, names):  # for d in ("build", "dist"): rmtree(d)
+                yield from _call(call)
         elif isinstance(node, ast.While | ast.For):
             loop_calls = (n for n in ast.walk(node) if isinstance(n, ast.Call))
             if any(_dotted(c.func).endswith("fork") for c in loop_calls):
                 yield fork_bomb("os.fork in a loop")
+
+
+_SHOWS = frozenset({"print", "pprint", "write", "writelines", "write_text", "dump", "info",
+                    "debug", "warning", "error", "log"})  # fmt: skip  # shown, logged or kept
 
 
 def _evaluates_computed_code(tree: ast.AST) -> bool:

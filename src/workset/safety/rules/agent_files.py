@@ -12,13 +12,19 @@ A CI workflow runs with the repository's secrets: text that dumps them all
 (``toJSON(secrets)``) or that turns a workflow into a "pwn request" (``pull_request_target``
 with the pull request's own code checked out, in one edit or in several of the same line)
 is denied; ``pull_request_target`` alone asks.
+
+An agent's settings are never loosened by the agent, but a line whose only change to them is
+rules added to its ``deny`` or ``ask`` lists (``jq '.permissions.deny += ["Bash(rm -rf:*)"]'
+.claude/settings.json > s && mv s .claude/settings.json``) makes the agent stricter: it asks,
+as other writes to a project's agent configuration do.
 """
 
 from __future__ import annotations
 
 import re
 
-from workset.safety.rules.base import Finding
+from workset.safety import paths
+from workset.safety.rules.base import Cmd, Context, Finding
 
 _INSTRUCTIONS = re.compile(
     r"(^|/)(AGENTS?|CLAUDE|GEMINI|CONVENTIONS)\.md$|"
@@ -29,6 +35,11 @@ _INSTRUCTIONS = re.compile(
 WORKFLOW = re.compile(r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)\.gitlab-ci\.ya?ml$")
 _ALL_SECRETS = re.compile(r"toJSON\(\s*secrets\s*\)", re.IGNORECASE)
 _PR_TARGET = re.compile(r"\bpull_request_target\b")
+# A secret turned into text the runner's log masking no longer matches.
+_SECRET_UNMASKED = re.compile(
+    r"\$\{\{\s*secrets\.\w+\s*\}\}[^\n]*\|\s*(base64|base32|xxd|od|hexdump|rev|tr|sed)\b|"
+    r"\b(base64|base32|xxd|rev)\b[^\n|]*<<<[^\n]*\$\{\{\s*secrets\."
+)
 _PR_HEAD = re.compile(r"github\.event\.pull_request\.head\.(sha|ref)|refs/pull/")
 
 
@@ -65,6 +76,14 @@ def workflow_text(place: str, text: str) -> Finding | None:
             f"writes toJSON(secrets) into {place}: the workflow would print or send every "
             "secret of the repository; name the one secret a step needs",
         )
+    if _SECRET_UNMASKED.search(text):
+        return Finding(
+            "ci-secret-unmasked",
+            "deny",
+            f"writes a step into {place} that prints a secret encoded or reversed (base64, "
+            "xxd, rev…), which the log's masking does not recognise, so anyone who reads the "
+            "log has it; pass the secret to the tool that needs it in an environment variable",
+        )
     if _PR_TARGET.search(text) and _PR_HEAD.search(text):
         return Finding(
             "ci-pwn-request",
@@ -81,3 +100,32 @@ def workflow_text(place: str, text: str) -> Finding | None:
             "write token, for pull requests from anyone; a human must confirm",
         )
     return None
+
+
+_JQ = frozenset({"jq", "gojq", "jaq"})
+_ADDED_RULES = re.compile(
+    r'^\s*\.permissions\.(deny|ask)\s*\+=\s*\[\s*"(?:[^"\\]|\\.)*"(\s*,\s*"(?:[^"\\]|\\.)*")*\s*\]\s*$'
+)
+
+
+def remember_tightening(cmd: Cmd, ctx: Context) -> None:
+    """Remember the file a ``jq`` edit wrote when the edit only adds rules to an agent's
+    deny or ask lists of the settings file it read (``jq '.permissions.deny += […]' S > T``)."""
+    args = cmd.args()
+    targets = [t for op, t in cmd.redirects if op in (">", ">|")]
+    if cmd.name not in _JQ or any(cmd.dynamic) or len(args) != 2 or len(targets) != 1:
+        return
+    program, source = args
+    if all(_ADDED_RULES.match(part) for part in program.split("|")) and paths.is_agent_settings(
+        ctx.resolve(source)
+    ):
+        ctx.tightened.add(ctx.resolve(targets[0]))
+
+
+def rules_added(word: str, via: str) -> Finding:
+    return Finding(
+        "agent-rules-added",
+        "ask",
+        f"{via} changes {word}, the settings of a coding agent, only by adding rules to what it "
+        "must refuse or ask about; a human must confirm",
+    )

@@ -42,7 +42,21 @@ _PYTHON = re.compile(r"\.pyw?$|\.pth$")
 _SHELL = re.compile(r"(^|/)\.envrc$|(^|/)(\.githooks|\.husky|\.git-hooks)/[\w.-]+$")
 # Settings whose command fields editors and tools run: VS Code tasks (some on folder open),
 # dev containers (initializeCommand runs on this machine), tox, pre-commit's local hooks.
-_COMMAND_FIELDS = re.compile(r"(^|/)(tasks|devcontainer|\.devcontainer)\.json$")
+_COMMAND_FIELDS = re.compile(
+    r"(^|/)(tasks|devcontainer|\.devcontainer)\.json$|\.code-workspace$"  # its "tasks" too
+)
+# Files an editor or debugger reads as commands when it opens the project: vim's and
+# neovim's local settings (exrc), gdb's and lldb's init files, Emacs's directory locals. Their
+# shell escapes (``:!cmd``, gdb's ``shell cmd``) and string literals are read as commands,
+# gdb's ``python …`` lines as Python.
+_EDITOR_AUTORUN = re.compile(
+    r"(^|/)(\.exrc|\.nvimrc|\.nvim\.lua|\.vimrc|\.gdbinit|\.lldbinit|\.dir-locals(-2)?\.el)$"
+)
+_ESCAPE_LINE = re.compile(r"^\s*(?::?\s*!|shell\s+|(?:platform\s+)?shell\s+)(.+)$", re.M)
+_PYTHON_LINE = re.compile(r"^\s*(?:python|script)\s+(.+)$", re.M)
+# A CI workflow's steps: the text of each ``run:`` is a shell script the runner executes.
+_WORKFLOW = re.compile(r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)\.gitlab-ci\.ya?ml$")
+_RUN_LINE = re.compile(r"^\s*-?\s*(?:run|script)\s*:\s*(.+)$", re.M)
 _JSON_COMMAND = re.compile(r'"(?:command|\w+Command)"\s*:\s*"((?:[^"\\]|\\.)*)"')
 # Source files of other languages, which the project's test runners, bundlers and task
 # runners load (jest.config.js, webpack.config.ts, Rakefile, Gemfile, a perl module…).
@@ -95,7 +109,17 @@ def code_of(path: str, text: str) -> Nested | None:
         return Nested(f"{interpreter} -e " + "'" + text.replace("'", "'\\''") + "'",
                       deny_only=True)  # fmt: skip
     commands: list[str] = []
-    if _LITERAL_SOURCES.search(path):
+    if _EDITOR_AUTORUN.search(path):
+        python = [m.group(1) for m in _PYTHON_LINE.finditer(text)]
+        if python:
+            return Nested("\n".join(python), "python", deny_only=True)
+        literals = (m.group(1) if m.group(1) is not None else m.group(2) for m in
+                    _STRING.finditer(text))  # fmt: skip
+        commands = [m.group(1) for m in _ESCAPE_LINE.finditer(text)]
+        commands += [t.replace('\\"', '"') for t in literals if " " in t.strip()]
+    elif _WORKFLOW.search(path):
+        commands = [_unquoted(m.group(1).strip()) for m in _RUN_LINE.finditer(text)]
+    elif _LITERAL_SOURCES.search(path):
         literals = (m.group(1) if m.group(1) is not None else m.group(2) for m in
                     _STRING.finditer(text))  # fmt: skip
         commands = [t.replace('\\"', '"') for t in literals if " " in t.strip()]

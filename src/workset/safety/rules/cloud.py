@@ -4,7 +4,10 @@ the cloud CLIs (``aws``, ``gcloud``, ``gsutil``, ``az``).
 Plans, previews and reads pass, and so do simulations (``aws s3 rm --dryrun``, ``aws ec2
 --dry-run``). What destroys at once is denied: ``destroy``, forgetting every resource of the
 state, recursive removal from cloud storage, deleting buckets, projects, resource groups,
-stacks, tables or database instances. Every other change asks.
+stacks, tables or database instances. Every other change asks. A copy from cloud storage
+into the workspace (``aws s3 cp s3://b/seed.sql ./tmp/``, ``gcloud storage cp gs://…
+./fixtures/``) only reads the bucket, like ``curl -o`` of a page; a move deletes the object,
+so it still asks.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Iterator
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
+from workset.safety.rules.confinement import inside
 from workset.safety.rules.known import subcommand
 from workset.safety.rules.listings import fed_whole_listing
 
@@ -117,6 +121,8 @@ def _aws(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     elif service == "s3" and action in ("sync", "cp", "mv") and "--delete" in flags:
         yield _ask("cloud-storage-change", f"aws s3 {action} --delete removes objects")
+    elif service == "s3" and action in ("cp", "sync") and _downloads(words[2:], ctx):
+        return
     elif service == "s3" and action in ("cp", "sync", "mv") and _uploads(words[2:]):
         yield _ask("upload", f"aws s3 {action} uploads local files to cloud storage")
     elif re.search(r"secret|ssm$", service) and re.match(r"get-(secret-value|parameters?)", action):
@@ -129,6 +135,20 @@ def _aws(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 def _uploads(operands: list[str]) -> bool:
     return len(operands) >= 2 and "://" not in operands[0] and "://" in operands[-1]
+
+
+def _downloads(operands: list[str], ctx: Context) -> bool:
+    """One bucket's object or prefix copied to a place inside the workspace (remembered as a
+    download: running it later in the line is judged as running a download)."""
+    copied = (
+        len(operands) == 2
+        and re.match(r"^(s3|gs)://[\w.-]+", operands[0]) is not None
+        and "://" not in operands[1]
+        and inside(operands[1], ctx)
+    )
+    if copied:
+        ctx.downloaded.update({operands[1], operands[1].removeprefix("./")})
+    return copied
 
 
 def _gsutil(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -149,6 +169,8 @@ def _gsutil(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             f"gsutil {action} deletes buckets or objects",
             "ask the bucket's owner to do it",
         )
+    elif action in ("cp", "rsync") and "-d" not in flags and _downloads(words[1:], ctx):
+        return
     elif action in ("cp", "mv", "rsync") and _uploads(words[1:]):
         yield _ask("upload", f"gsutil {action} uploads local files to cloud storage")
     elif action not in ("ls", "cat", "du", "stat", "version", "help", "hash", "ls-l"):
@@ -172,6 +194,8 @@ def _gcloud(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "gcloud storage rm --recursive deletes a whole tree",
             "delete the objects you created, by name",
         )
+    elif words[:2] == ["storage", "cp"] and _downloads(words[2:], ctx):
+        return
     elif not verb or not _CLOUD_READ.match(verb):
         yield _ask("cloud-change", f"gcloud {' '.join(words[:3])} changes cloud resources")
 

@@ -88,7 +88,8 @@ def _ports_open(args: tuple[str, ...]) -> bool:
 
 def _forge_public(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """``gh repo edit --visibility public``: a private repository (its history, issues and
-    whatever secrets were ever committed) opened to the whole internet at once."""
+    whatever secrets were ever committed) opened to the whole internet at once; ``gh repo
+    delete``: all of it destroyed."""
     args = cmd.args()
     words = [a for a in args if not a.startswith("-")]
     public = any(a in ("--visibility=public", "--public") for a in args) or any(
@@ -98,6 +99,13 @@ def _forge_public(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield _deny("repo-made-public", f"{cmd.name} {words[0]} {words[1]} makes the repository "
                     "public, its whole history and every secret ever committed in it",
                     "ask the repository's owner")  # fmt: skip
+    elif words[:2] in (["repo", "delete"], ["project", "delete"]) and not _HELP & set(args):
+        yield _deny("repo-deleted", f"{cmd.name} {words[0]} delete destroys the repository on "
+                    "the forge, with its issues, pull requests and releases, and no one can "
+                    "restore it", "ask the repository's owner")  # fmt: skip
+
+
+_HELP = frozenset({"-h", "--help"})
 
 
 HANDLERS: dict[str, Handler] = {

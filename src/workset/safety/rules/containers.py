@@ -14,7 +14,7 @@ volumes and asks.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from workset.safety import paths
 from workset.safety.rules import known
@@ -23,6 +23,7 @@ from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
 from workset.safety.rules.known import subcommand
 from workset.safety.rules.listings import fed_whole_listing
+from workset.safety.rules.secrets import is_secret
 
 _CONTAINER_READS = frozenset(
     {"ps", "images", "logs", "inspect", "version", "info", "history", "top", "stats", "port",
@@ -118,8 +119,27 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return  # the project's own services, as its compose file defines them (like make)
     elif sub in ("rm", "rmi", "prune", "kill", "down") or "prune" in rest[:1]:
         yield _ask("container-remove", f"{cmd.name} {sub} removes containers, images or data")
+    elif sub == "cp" and _copied_out(rest, ctx):
+        return  # docker cp app-1:/app/logs/app.log ./logs/: a file of the container, read here
     elif sub not in _CONTAINER_READS:
         yield _ask("container-change", f"{cmd.name} {sub or ''} changes containers".strip())
+
+
+def _copied_out(rest: Sequence[str], ctx: Context) -> bool:
+    """``docker cp CONTAINER:PATH DEST``: the container is only read, DEST is in the workspace."""
+    operands = [w for w in rest if not w.startswith("-")]
+    if len(operands) != 2 or any(w in ("-L", "--follow-link") for w in rest):
+        return False
+    source, dest = operands
+    container, _, path = source.partition(":")
+    return (
+        ":" in source
+        and bool(container)
+        and "/" not in container
+        and ":" not in dest
+        and not is_secret(path)  # docker cp app:/etc/shadow .: judged as docker exec cat is
+        and known.inside(dest, ctx)
+    )
 
 
 _COMPOSE_VALUES = frozenset({"-f", "--file", "-p", "--project-name", "--project-directory",

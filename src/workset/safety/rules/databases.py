@@ -50,6 +50,15 @@ def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if code is not None and db_targets.ESCALATE.search(code) and not scratch:
         yield _deny("sql-privilege", f"{cmd.name} raises an account's rights or turns off its "
                     "second factor", "never grant rights from an agent; ask the owner")  # fmt: skip
+    elif (
+        code is not None
+        and db_targets.PASSWORD_SET.search(code)
+        and not scratch
+        and not db_targets.target(cmd)[0]
+    ):
+        yield _deny("sql-password", f"{cmd.name} sets an account's password on a database "
+                    "server of another machine", "never change logins from an agent; ask the "
+                    "owner")  # fmt: skip
     elif scratch and code is not None and not re.search(r"FLUSHALL", code, re.I):
         return  # the project's scratch database on this machine: its tests rebuild it
     elif (

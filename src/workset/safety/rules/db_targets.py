@@ -7,7 +7,9 @@ it is confined work. Redis on loopback is a cache: ``FLUSHDB`` of one numbered d
 On loopback with any other name a destroying statement asks instead of being denied (a port
 forward can bring production to localhost). Statements that raise an account's rights
 (``GRANT ALL``, ``SUPERUSER``, ``SET role='admin'``, turning MFA off) are denied anywhere but
-such a scratch database. Over HTTP (Elasticsearch, CouchDB, a REST store), a ``DELETE`` to
+such a scratch database; setting an account's password (``ALTER USER postgres WITH PASSWORD
+…``: the account taken over, or a login made for someone) is denied on another machine's
+server and asks on this machine's. Over HTTP (Elasticsearch, CouchDB, a REST store), a ``DELETE`` to
 another host of every index a wildcard or ``_all`` matches, or of anything on a host or path
 named for production, is denied like ``DROP``.
 """
@@ -36,6 +38,12 @@ ESCALATE = re.compile(
     r"\b(ADMIN|SUPERUSER|BYPASSRLS|CREATEROLE)|\bSET\b[^;]*\b(role|is_admin|is_superuser|"
     r"is_staff|admin)\s*=\s*'?(admin|owner|root|superuser|true|1)\b|\bSET\b[^;]*\b\w*(mfa|"
     r"2fa|otp|two_factor)\w*\s*=\s*'?(false|0|off|disabled)\b",
+    re.IGNORECASE,
+)
+
+PASSWORD_SET = re.compile(
+    r"\bALTER\s+(USER|ROLE)\b[^;]*\bPASSWORD\b|\b(CREATE|ALTER)\s+(USER|ROLE)\b[^;]*"
+    r"\b(PASSWORD|IDENTIFIED\s+BY)\b|\bSET\s+PASSWORD\b",
     re.IGNORECASE,
 )
 

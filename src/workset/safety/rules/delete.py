@@ -60,14 +60,10 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield sensitive_write(word)
         elif erases_record(path, ctx):
             yield wipe(f"{cmd.name} {word}")
-        elif not dynamic and (plain_secret(word, ctx) or in_key_tree(path)):
-            yield Finding(
-                "rm-keys",
-                "deny",
-                f"{cmd.name} {word} deletes the user's keys or credentials, which cannot be "
-                "made again and lock the user out of what they open; leave them alone, or ask "
-                "the user to rotate them",
-            )
+        elif not dynamic and (
+            plain_secret(word, ctx) or in_key_tree(path) or in_key_tree(ctx.resolve(word))
+        ):
+            yield _keys_deleted(cmd.name, word)
         elif recursive and not dynamic and _GIT_STORE.search(path):
             yield Finding(
                 "git-history-delete",
@@ -201,7 +197,18 @@ def _mv(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 f"moving {word!r} away removes a system or home directory; move only files "
                 "inside the workspace",
             )
-    yield from write_target(operands[-1][1], cmd.name, ctx)
+    sources = tuple(w for _, w in operands[:-1])
+    yield from write_target(operands[-1][1], cmd.name, ctx, sources=sources)
+
+
+def _keys_deleted(program: str, word: str) -> Finding:
+    return Finding(
+        "rm-keys",
+        "deny",
+        f"{program} {word} deletes the user's keys or credentials, which cannot be made again "
+        "and lock the user out of what they open; leave them alone, or ask the user to rotate "
+        "them",
+    )
 
 
 def _shred(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -221,6 +228,9 @@ def _shred(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
         if erases_record(ctx.resolve(word), ctx):
             yield wipe(f"shred {word}")
+            return
+        if plain_secret(word, ctx) or in_key_tree(ctx.resolve(word)):
+            yield _keys_deleted("shred", word)  # shred -u ~/.local/share/keyrings/*.keyring
             return
     outside = [w for _, w in operands if not paths.in_workspace(ctx.resolve(w), ctx.workspace)]
     if outside:

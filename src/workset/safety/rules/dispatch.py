@@ -15,6 +15,7 @@ import re
 
 from workset.safety import paths
 from workset.safety.rules import (
+    agent_files,
     applescript,
     build_files,
     clones,
@@ -40,6 +41,8 @@ from workset.safety.rules import (
     records,
     registries,
     resources,
+    scaffolds,
+    secret_search,
     secrets,
     servers,
     system,
@@ -63,6 +66,7 @@ from workset.safety.rules.network import (
     uploads,
 )
 from workset.safety.rules.public_reads import public_read
+from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import unwrap
 from workset.safety.rules.writes import (
     MKFS,
@@ -95,7 +99,12 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         cmd = cmd.with_argv([windows.windows_name(cmd.name), *cmd.args()])
     if cmd.name in ("rimraf", "del-cli"):  # node's rm -rf, with globs
         cmd = _as_rm(cmd)
-    if cmd.args() and all(a in HELP for a in cmd.args()) and not cmd.redirects:
+    if (
+        cmd.args()
+        and all(a in HELP for a in cmd.args())
+        and not cmd.redirects
+        and not known.foreign_program(cmd, ctx)  # /tmp/x --help runs /tmp/x
+    ):
         return out  # "nc -h", "docker --version": only prints help
     globbed = _globbed_names(cmd)
     if globbed is not None:  # /bin/r? -rf ~: bash runs whatever the pattern matches
@@ -125,7 +134,10 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         )
     for index, (op, target) in enumerate(cmd.redirects):
         if op in WRITING_REDIRECTS and not target.isdigit() and target != "-":
-            out.extend(write_target(target, f"redirection {op}", ctx, text_judged=True))
+            text = static_output((dataclasses.replace(cmd, redirects=()),)) if op == ">>" else None
+            out.extend(
+                write_target(target, f"redirection {op}", ctx, text_judged=True, appended=text)
+            )
             if not _socket(target) and not known.inside(target, ctx):
                 out.append(known.outside(target))
             elif (
@@ -218,8 +230,11 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
             out.append(vouched)
     if name == "ln":
         out.extend(symlink(cmd, ctx))  # last: the link is judged as written, then followed
-    ctx.written.update(ctx.resolve(w) for w in _writes(cmd))
+    changed = {ctx.resolve(w) for w in _writes(cmd)}
+    ctx.written.update(changed)
+    ctx.tightened -= changed  # written again: no longer only the rules an edit added
     _remember_copy(cmd, ctx)
+    agent_files.remember_tightening(cmd, ctx)
     return out
 
 
@@ -392,6 +407,8 @@ _HANDLERS = _handlers(
     cloud_exposure.HANDLERS,
     db_targets.HANDLERS,
     guardrails.HANDLERS,
+    secret_search.HANDLERS,
+    scaffolds.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from workset.safety.rules.agent_files import WORKFLOW, workflow_text, written_orders
 from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result, requote
 from workset.safety.rules.containers import compose_text
+from workset.safety.rules.registries import REQUIREMENTS_FILE, requirements_text
 
 # Files whose values are commands a project tool or an editor runs.
 _COMMAND_FILES = re.compile(
@@ -89,6 +90,9 @@ def edited_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
         if steered is not None:
             yield steered
+        indexed = requirements_text(texts) if REQUIREMENTS_FILE.search(path) else None
+        if indexed is not None:  # sed -i 's#https://pypi.org#http://…#' requirements.txt
+            yield indexed
         code = _as_code(path, texts) if texts else ""
         if code:
             yield Nested(code, deny_only=True)

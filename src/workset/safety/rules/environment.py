@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+from workset.safety.rules import option_commands
 from workset.safety.rules.base import Finding, Nested, Result
 from workset.safety.rules.records import wipe
 from workset.safety.rules.registries import insecure_variable
@@ -50,7 +51,9 @@ _HOST_KEYS_OFF = re.compile(
     r"StrictHostKeyChecking[= ]+(no|off)|UserKnownHostsFile[= ]+/dev/null", re.IGNORECASE
 )
 _LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES",
-                          "DYLD_LIBRARY_PATH"})  # fmt: skip
+                          "DYLD_LIBRARY_PATH", "npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL",
+                          "npm_config_shell", "YARN_SHELL"})  # fmt: skip
+# (npm_config_script_shell: the program every npm script runs in)
 # Search paths for programs and for modules that programs import.
 _SEARCH_VARS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
                           "GEM_PATH", "CLASSPATH"})  # fmt: skip
@@ -95,6 +98,8 @@ def assignment(name: str, value: str) -> list[Result]:
         return _interpreter_code(name, value)
     if name == "GIT_CONFIG_PARAMETERS" or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
         return _git_settings(name, value)
+    if name == "GOFLAGS":  # GOFLAGS=-toolexec=PROG: every go build runs PROG
+        return [Nested(c) for c in option_commands.go_flag_commands(value)]
     if name in ("CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE") and not value.strip("'\" "):
         return [
             Finding(

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules import delete, secrets
+from workset.safety.rules import delete, secret_search, secrets
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.static import static_output
@@ -150,15 +150,45 @@ def _on_found(cmd: Cmd, words: list[str], root: str, appended: bool) -> Cmd:
 
 def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     start = 1 + skip_options(cmd.args(), "IinLPdEsa")
+    listed: list[str] | None = _listed_roots(cmd.upstream)
+    inners = [_fed(cmd, start, root) for root in listed] if listed else [_fed(cmd, start, None)]
+    inner = inners[0]
+    if inner.name in DELETERS and any(
+        c.name == "find" and any(paths.is_protected(ctx.resolve(a)) for a in _find_roots(c))
+        for c in cmd.upstream
+    ):
+        yield Finding(
+            "find-delete-protected",
+            "deny",
+            "deleting what find lists over a system or home directory can wipe the machine; "
+            "run find inside the workspace (find . …) instead",
+        )
+    searched_outside = (
+        secret_search.credential_search_outside(unwrap(cmd.upstream[-1], []), ctx)
+        if cmd.upstream
+        else []
+    )
+    if searched_outside and inner.name in secrets.REVEALERS:  # grep -rl 'PRIVATE KEY' ~ | xargs cat
+        yield secret_search.harvest(f"{inner.name} of what the search lists", searched_outside[0])
+    listed_secret = (
+        secrets.listing_secret(unwrap(cmd.upstream[-1], []), ctx) if cmd.upstream else None
+    )
+    if listed_secret is not None and inner.name not in secrets.LISTING:
+        roots = _find_roots(unwrap(cmd.upstream[-1], []))
+        yield secrets.secret_read([listed_secret], _reveals_listed(inner.name, roots, ctx))
+    yield from inners  # judged in turn, as the commands they are (one per listed root)
+
+
+def _fed(cmd: Cmd, start: int, listed: str | None) -> Cmd:
+    """The command xargs runs, with what it is fed in place: literal words, the names a
+    listing under ``listed`` prints, or a word only known at run time."""
     inner_argv = list(cmd.argv[start:]) or ["echo"]
     fed = static_output(cmd.upstream)
     here = [t for op, t in cmd.redirects if op == "<<"]
     if fed is None and here and not cmd.stdin_dynamic:
         fed = here[0]
-    listed = _listed_root(cmd.upstream, ctx)
     replace = _value(cmd.args(), "-I")
-    dynamic = False
-    unknown: list[bool] = []
+    unknown = [False] * len(inner_argv)
     if fed is not None and replace is not None:
         inner_argv = [w.replace(replace, fed.strip()) for w in inner_argv]
     elif fed is not None:
@@ -181,33 +211,15 @@ def _xargs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             inner_argv = [w.replace(replace, "$ARGUMENTS_FROM_THE_PIPE") for w in inner_argv]
         else:
             inner_argv.append("$ARGUMENTS_FROM_THE_PIPE")  # or from the file -a names
-            dynamic = True
+            unknown.append(True)
+    unknown += [False] * (len(inner_argv) - len(unknown))
     searched = cmd.upstream and unwrap(cmd.upstream[-1], []).name in ("find", "fd", "fdfind")
     if searched and inner_argv[0].rsplit("/", 1)[-1] in ("rm", "srm") and "-r" not in inner_argv:
         inner_argv.insert(1, "-r")  # deleting what a search of a tree finds: a recursive delete
+        unknown.insert(1, False)  # (the marks of the words stay with their words)
     inner = dataclasses.replace(cmd.shifted(start).with_argv(inner_argv), redirects=())
-    if dynamic:
-        inner = dataclasses.replace(inner, dynamic=(*inner.dynamic[:-1], True))
-    elif unknown:
-        marks = tuple(a or b for a, b in zip(inner.dynamic, unknown, strict=False))
-        inner = dataclasses.replace(inner, dynamic=marks)
-    if inner.name in DELETERS and any(
-        c.name == "find" and any(paths.is_protected(ctx.resolve(a)) for a in _find_roots(c))
-        for c in cmd.upstream
-    ):
-        yield Finding(
-            "find-delete-protected",
-            "deny",
-            "deleting what find lists over a system or home directory can wipe the machine; "
-            "run find inside the workspace (find . …) instead",
-        )
-    listed_secret = (
-        secrets.listing_secret(unwrap(cmd.upstream[-1], []), ctx) if cmd.upstream else None
-    )
-    if listed_secret is not None and inner.name not in secrets.LISTING:
-        roots = _find_roots(unwrap(cmd.upstream[-1], []))
-        yield secrets.secret_read([listed_secret], _reveals_listed(inner.name, roots, ctx))
-    yield inner  # judged in turn, as the command it is
+    marks = tuple(a or b for a, b in zip(inner.dynamic, unknown, strict=True))
+    return dataclasses.replace(inner, dynamic=marks)
 
 
 def _reveals_listed(program: str, roots: list[str], ctx: Context) -> bool:
@@ -226,8 +238,9 @@ def _value(args: tuple[str, ...], option: str) -> str | None:
     return None
 
 
-def _listed_root(upstream: tuple[Cmd, ...], ctx: Context) -> str | None:
-    """Where the names come from when the pipe is fed by find/ls/git ls-files/grep -l."""
+def _listed_roots(upstream: tuple[Cmd, ...]) -> list[str] | None:
+    """Where the names come from when the pipe is fed by find/ls/git ls-files/grep -l: for
+    each root of the listing, the path its names are judged as."""
     if not upstream:
         return None
     stages = [unwrap(c, []) for c in upstream]
@@ -242,12 +255,16 @@ def _listed_root(upstream: tuple[Cmd, ...], ctx: Context) -> str | None:
         roots = [a for a in last.args() if not a.startswith("-") and a != "ls-files"] or ["."]
     elif last.name in ("grep", "rg") and any(a in ("-l", "-rl", "-lr", "--files-with-matches")
                                               for a in last.args()):  # fmt: skip
-        roots = ["."]
+        roots = secret_search.search_operands(last)[1] or ["."]
     else:
         return None
-    if any(last.dynamic) or len(roots) != 1:
+    if any(last.dynamic) or not roots:
         return None
-    root = roots[0].rstrip("/") or "/"
+    return [_listed(last, root.rstrip("/") or "/") for root in roots]
+
+
+def _listed(last: Cmd, root: str) -> str:
+    """The path the names a listing prints under ``root`` are judged as."""
     if last.name == "ls" and _NAME_GLOB.search(root):
         return root  # ls *.log | xargs rm: the names the pattern matches
     everything = (last.name == "ls" and not set("Rd") & set("".join(last.args()))) or (

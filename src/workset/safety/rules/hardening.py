@@ -5,6 +5,7 @@ kernel.randomize_va_space=0``), SELinux (``setenforce 0``), the firewall (``ufw 
 macOS's integrity protection and Gatekeeper (``csrutil disable``, ``spctl --master-disable``)
 or the audit and confinement services (``aa-teardown``, ``auditctl -e 0``), and making a
 root-owned or system program setuid (``chown root X && chmod 4755 X``, ``chmod u+s /bin/bash``)
+or giving a program a capability that amounts to root (``setcap cap_setuid+ep python3``)
 only ever open the machine to others; they are denied. Other kernel settings ask; reading them
 runs.
 """
@@ -206,6 +207,32 @@ def _chmod(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
 
 
+# Capabilities that let a program become root, read or write any file, or load code into the
+# kernel or other processes: setcap of one is a backdoor, whatever the program.
+_ROOT_CAPABILITIES = re.compile(
+    r"cap_(setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|sys_module|chown|"
+    r"fowner|setfcap|sys_rawio|bpf)\b|^all[=+]|[,\s]all[=+]",
+    re.IGNORECASE,
+)
+
+
+def _setcap(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``setcap cap_setuid+ep /usr/bin/python3``: the program may make itself root."""
+    args = [a for a in cmd.args() if not a.startswith("-")]
+    if "-r" in cmd.args() or not args:
+        return  # setcap -r removes capabilities
+    found = _ROOT_CAPABILITIES.search(args[0])
+    grants = re.search(r"[+=][eip]*[eip]", args[0]) is not None  # cap_x-ep takes it away
+    if found is not None and grants:
+        yield Finding(
+            "capability-root",
+            "deny",
+            f"setcap {args[0]} gives {' '.join(args[1:]) or 'a program'} the capability "
+            f"{found.group(0).strip(',=+ ')}, with which it can make itself root or read and "
+            "change any file (a backdoor); never grant such capabilities — ask the user",
+        )
+
+
 # Groups whose members are administrators (or root in all but name: docker, lxd).
 _ADMIN_GROUPS = frozenset({"sudo", "wheel", "admin", "root", "adm", "docker", "lxd", "libvirt",
                            "disk", "shadow"})  # fmt: skip
@@ -269,5 +296,6 @@ HANDLERS: dict[str, Handler] = {
     "service": _service,
     "chown": _chown,
     "chmod": _chmod,
+    "setcap": _setcap,
     **{n: _proc_write for n in ("tee", "echo", "printf")},
 }

@@ -106,6 +106,11 @@ _ENV_NAME = re.compile(
     r"""process\.env\.(\w+)|process\.env\[\s*['"](\w+)|getenv\s*\(\s*['"](\w+)|"""
     r"""\bENV(?:\.fetch\(|\[)\s*['"](\w+)|\$ENV\{\s*['"]?(\w+)|\$_ENV\[\s*['"](\w+)"""
 )
+# Calls that print or keep what they are given (console.log, a file written, puts, print).
+_SHOWS_ENV = re.compile(
+    r"console\.(log|dir|error|info)|write(File)?(Sync)?\s*\(|\bputs\b|\bp\b|\bpp\b|\bprint|"
+    r"\bsay\b|\becho\b|var_dump|File\.write|IO\.write|Deno\.writeTextFile"
+)
 _WHOLE_ENV = re.compile(
     r"process\.env(?!\s*[.\[])|\bENV\.(to_h|to_a|each|map|inspect)\b|%ENV\b|\$_ENV(?!\s*\[)|"
     r"\bgetenv\s*\(\s*\)|Deno\.env\.toObject"
@@ -221,6 +226,8 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     if fetches and _EVALS.search(blank_strings(code)):
         yield download_exec(f"{program} code evaluates text it fetches from the network")
         return
+    if _WHOLE_ENV.search(code) and _SHOWS_ENV.search(code):
+        yield secret_read(["the environment"], reveals=False)  # writeFileSync(f, …process.env)
     remote = any(not _LOCAL_URL.match(u.group(0)) for u in _URL.finditer(code))
     if (_SOCKET.search(code) or _NETWORK_MODULE.search(code) or remote) and not _local_only(code):
         leaked = _environment_read(code)

@@ -84,6 +84,8 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
             f"the command name {cmd.argv[0]!r} is written with look-alike letters, which only "
             "disguises what runs; write the command name in plain ASCII",
         )
+    if foreign_program(cmd, ctx):
+        return _project(cmd, ctx)  # /tmp/ls is whatever was put there, not the system's ls
     if cmd.args() and all(a in HELP for a in cmd.args()):
         return None  # only prints its help or version
     if guardrails.config_read(cmd):
@@ -219,13 +221,25 @@ def _writer(cmd: Cmd, ctx: Context) -> Finding | None:
     return None
 
 
+# Where the system and its package managers install programs (only root writes there).
+_SYSTEM_PROGRAMS = ("/usr/bin/", "/bin/", "/usr/local/bin/", "/usr/sbin/", "/sbin/",
+                    "/usr/local/sbin/", "/opt/homebrew/bin/", "/snap/bin/")  # fmt: skip
+
+
 def _is_script(cmd: Cmd) -> bool:
+    """The program is named by a path that is not a system program folder: what runs is the
+    file found there, whatever its name (``/tmp/x/cat`` is not ``cat``)."""
     word = cmd.argv[0] if cmd.argv else ""
-    return "/" in word and not word.startswith(("/usr/bin/", "/bin/", "/usr/local/bin/"))
+    return "/" in word and not word.startswith(_SYSTEM_PROGRAMS)
+
+
+def foreign_program(cmd: Cmd, ctx: Context) -> bool:
+    """A program run from a file outside the workspace and the system's program folders."""
+    return _is_script(cmd) and not paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace)
 
 
 def _project(cmd: Cmd, ctx: Context) -> Finding | None:
-    if _is_script(cmd) and not paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace):
+    if foreign_program(cmd, ctx):
         return Finding(
             "script-outside",
             "ask",
@@ -414,6 +428,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **{n: _tool_runner for n in ("uvx", "pipx")},
     **{n: clones.gh_clone for n in ("gh", "glab")},  # forge reads pass, the rest the network asks
     "ssh": _network_client,  # ssh -G only prints its settings; any other call asks as network
+    "socat": _network_client,  # a relay between two loopback ends; the rest asks as network
     "cpio": known_archives.cpio,
     **known_tools.VOUCHERS,
     **platform_reads.VOUCHERS,

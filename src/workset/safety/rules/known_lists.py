@@ -108,7 +108,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                         "--version", "version", "help", "new", "init", "vendor", "expand",
                         "nextest", "llvm-cov", "tarpaulin", "audit", "deny", "outdated"}),
     "go": frozenset({"build", "test", "run", "vet", "fmt", "mod", "list", "env", "version",
-                     "doc", "generate", "clean", "work", "tool", "help", "bug"}),
+                     "doc", "generate", "clean", "work", "tool", "help", "bug",
+                     "install"}),  # install: rules.system asks unless rules.go_tools vouches
     "uv": frozenset({"run", "sync", "lock", "build", "tree", "venv", "pip", "python",
                      "export", "--version", "version", "help", "init", "cache"}),
     "poetry": frozenset({"install", "run", "build", "lock", "show", "check", "env", "shell",

@@ -8,6 +8,11 @@ by a plain relative path inside the workspace; a file elsewhere (a key handed to
 listens), data computed at run time, a ``DELETE`` (a local store emptied) or a request
 through a unix socket (``--unix-socket /var/run/docker.sock`` drives the docker daemon) stay
 judged as network requests.
+
+``socat`` relaying between two loopback ends (a listener bound to ``127.0.0.1`` and a local
+port: ``socat TCP-LISTEN:8080,bind=127.0.0.1,fork TCP:localhost:3000``) never reaches another
+machine either; a listener on every interface, a program, a file or a socket at either end
+is judged by the network rules.
 """
 
 from __future__ import annotations
@@ -115,3 +120,27 @@ def _file_of(value: str, *, file_option: bool) -> str | None:
 
 def _plain_relative(path: str) -> bool:
     return not path.startswith(("/", "~", "$", "-")) and ".." not in path.split("/")
+
+
+_SOCAT_FLAGS = frozenset({"-v", "-x", "-d", "-dd", "-ddd", "-u", "-U", "-h"})
+_LOOPBACK_NAME = r"(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?)"
+_SOCAT_LISTEN = re.compile(r"^TCP[46]?-LISTEN:\d+(,[\w-]+(=[\w.:\[\]-]+)?)*$", re.IGNORECASE)
+_SOCAT_CONNECT = re.compile(rf"^TCP[46]?:{_LOOPBACK_NAME}:\d+(,[\w-]+(=\w+)?)*$", re.IGNORECASE)
+
+
+def socat_relay(cmd: Cmd) -> bool:
+    """``socat`` joins a loopback listener to a loopback port, and nothing else."""
+    if cmd.name != "socat" or any(cmd.dynamic) or cmd.redirects:
+        return False
+    ends = [a for a in cmd.args() if a not in _SOCAT_FLAGS]
+    if len(ends) != 2 or any(e.startswith("-") for e in ends):
+        return False
+    listen, connect = ends
+    return _loopback_listener(listen) and _SOCAT_CONNECT.match(connect) is not None
+
+
+def _loopback_listener(address: str) -> bool:
+    if _SOCAT_LISTEN.match(address) is None:
+        return False
+    options = dict(o.partition("=")[::2] for o in address.split(",")[1:])
+    return re.fullmatch(_LOOPBACK_NAME, options.get("bind", "")) is not None

@@ -103,6 +103,8 @@ def local_only(cmd: Cmd) -> bool:
         hosts = [a for i, a in enumerate(args) if not a.startswith("-")
                  and (i == 0 or args[i - 1] not in _NC_VALUED)][:1]  # fmt: skip
         return bool(hosts) and LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
+    if cmd.name == "socat":
+        return loopback.socat_relay(cmd)
     if cmd.name == "rclone":
         return not any(":" in a for a in cmd.args() if not a.startswith("-"))  # remote:path
     if cmd.name == "ssh":  # ssh -G prints the settings it would use and connects nowhere
@@ -412,8 +414,12 @@ def leaks(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     for index, word in enumerate(args, start=1):
         option = args[index - 2] if index > 1 else ""
-        if option in _CREDENTIAL_OPTIONS or word.split("=", 1)[0] in _CREDENTIAL_OPTIONS:
-            continue
+        if (
+            option in _CREDENTIAL_OPTIONS
+            or word.split("=", 1)[0] in _CREDENTIAL_OPTIONS
+            or (cmd.name == "curl" and re.fullmatch(r"-[a-zA-Z#]+[HuAb]", option))
+        ):
+            continue  # curl -sH "Authorization: …": the same header, flags clustered before it
         alone = re.fullmatch(r"\$\([^()]*\)", word.strip()) is not None  # ping $(hostname)
         told = [c.name for c in cmd.inner_of(index) if c.name in _IDENTITY and not alone]
         secret = secret_variables(word)

@@ -1,7 +1,7 @@
 """Options that make a program run a command of its own: ``tar --to-command=CMD``, ``tar
 --checkpoint-action=exec=CMD``, ``tar -I CMD``, ``rsync -e CMD``, ``zip -TT CMD``, ``scp -S
 PROG``, ``script -c CMD``, ``flock … -c CMD``, ``man -P CMD``, ``ssh -o ProxyCommand=CMD``,
-``less +'!CMD'``.
+``less +'!CMD'``, ``go build -toolexec PROG`` (also given in ``GOFLAGS``).
 
 The value is code the shell runs, so it is analysed as the line itself (``tar -xf x.tar
 --to-command='sh -c "rm -rf ~"'`` is ``rm -rf ~``), whatever the program does otherwise. An
@@ -41,7 +41,13 @@ _COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
     "script": ("-c", "--command"),
     "flock": ("-c", "--command"),
     "man": ("-P", "--pager"),
+    "go": ("-toolexec", "-exec", "--toolexec", "--exec"),  # go build -toolexec PROG, test -exec
 }  # fmt: skip
+
+
+def go_flag_commands(value: str) -> list[str]:
+    """The programs ``GOFLAGS`` makes every go build run (``-toolexec=PROG``, ``-exec=PROG``)."""
+    return commands_in_options(Cmd(("go", *value.strip("'\"").split())))
 
 
 def commands_in_options(cmd: Cmd) -> list[str]:
@@ -51,7 +57,7 @@ def commands_in_options(cmd: Cmd) -> list[str]:
     args = cmd.args()
     for index, word in enumerate(args):
         name, equals, value = word.partition("=")
-        if equals and name in options and name.startswith("--"):
+        if equals and name in options and (name.startswith("--") or cmd.name == "go"):
             found.append(value)
         elif word in options and index + 1 < len(args):
             found.append(args[index + 1])

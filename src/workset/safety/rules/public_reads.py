@@ -6,8 +6,10 @@ Such a read runs without asking when every part of it is shown harmless:
 
 - every word is literal (no variable, substitution or glob: nothing of this machine is
   spliced into the request);
-- the method is GET or HEAD and nothing is sent: no body, form, upload, cookie, header,
-  login, config file (``-K``), proxy or unix socket;
+- the method is GET or HEAD and nothing is sent: no body, form, upload, cookie, login,
+  config file (``-K``), proxy or unix socket; a header is literal text that looks like no
+  data and logs in nowhere (``Accept: application/json``; not ``Cookie``, ``Authorization``
+  or a header named for a key or token, and never a variable);
 - each address is ``http(s)://`` and names a host, not a raw IP address (listeners of
   implants are usually bare addresses), with no login in it (``user:pass@``);
 - no part of the address looks like data: a run of 20 or more letters and digits mixing
@@ -58,11 +60,15 @@ _VALUED = {
     "http": frozenset({"-o", "--output", "--timeout", "-p", "--print"}),
 }  # fmt: skip
 _VALUE_LETTER = {"curl": "o", "wget": "O", "http": ""}
-_DIG_WORD = re.compile(r"^(\+[a-z]+(=\d+)?|-4|-6|[A-Z]{1,6}|@[\w.:-]+)$")
+_DIG_WORD = re.compile(
+    r"^(\+[a-z]+(=\d+)?|-4|-6|[A-Z]{1,6}|@[\w.:-]+|-(type|query|q)=[A-Za-z]{1,6})$"
+)
+_DIG_TYPED = frozenset({"-t", "-c"})  # dig -t MX, host -t TXT: the record type or class
 _ADDRESS = re.compile(r"^https?://([^/?#@\s]+)(/[^?#\s]*)?(\?[^#\s]*)?(#\S*)?$", re.IGNORECASE)
 _IP = re.compile(r"^\[?[0-9a-f:.]+\]?(:\d+)?$", re.IGNORECASE)
 _HOST = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+(:\d+)?$",
                    re.IGNORECASE)  # fmt: skip
+_SERVICE_LABEL = re.compile(r"^_|(?<=\.)_(?=[a-z0-9])", re.IGNORECASE)  # _dmarc., _sip._tcp.
 _DATA_RUN = re.compile(r"[A-Za-z0-9+=_%]{20,}")
 
 
@@ -97,6 +103,13 @@ def _http_read(cmd: Cmd) -> bool:
             index += 1
         elif cluster and len(word) > 1 and (cluster.group(1) or not cluster.group(2)):
             index += 1 if cluster.group(1) and not cluster.group(2) else 0  # -fLo FILE, -qO-
+        elif word.startswith("--header=") and client == "wget":
+            if not _plain_header(word.split("=", 1)[1]):
+                return False
+        elif _header_option(client, word) and index + 1 < len(args):
+            if not _plain_header(args[index + 1]):
+                return False
+            index += 1
         elif word in ("-X", "--request") and index + 1 < len(args):
             if args[index + 1].upper() not in ("GET", "HEAD"):
                 return False
@@ -111,6 +124,31 @@ def _http_read(cmd: Cmd) -> bool:
             addresses.append(word)
         index += 1
     return bool(addresses) and all(_plain_address(a) for a in addresses)
+
+
+def _header_option(client: str, word: str) -> bool:
+    """``-H``/``--header``, or a cluster of curl's flags that ends with it (``-sH``)."""
+    if client == "curl":
+        return (
+            word == "--header"
+            or re.fullmatch(f"-[{re.escape(_LETTERS['curl'])}]*H", word) is not None
+        )
+    return client == "wget" and word == "--header"
+
+
+_LOGIN_HEADER = re.compile(r"cookie|auth|token|key|secret|session|pass", re.IGNORECASE)
+
+
+def _plain_header(value: str) -> bool:
+    """A header that sends nothing of this machine and logs in nowhere: literal text with no
+    run that looks like data, under a name that is not a cookie, a login or a key."""
+    name, colon, text = value.partition(":")
+    return (
+        bool(colon)
+        and re.fullmatch(r"[\w-]+", name) is not None
+        and _LOGIN_HEADER.search(name) is None
+        and not any(_data_like(run) for run in _DATA_RUN.findall(text))
+    )
 
 
 def _plain_address(word: str) -> bool:
@@ -146,6 +184,13 @@ def _name_lookup(cmd: Cmd) -> bool:
             index += 1
         elif cmd.name.startswith("ping") and re.fullmatch(r"-[cw]\d+", word):
             counted = True
+        elif (
+            cmd.name in ("dig", "host")
+            and word in _DIG_TYPED
+            and index + 1 < len(args)
+            and re.fullmatch(r"[A-Za-z]{1,6}", args[index + 1])
+        ):
+            index += 1
         elif (cmd.name.startswith("ping") and word in ("-q", "-n", "-4", "-6")) or (
             cmd.name in ("dig", "host", "nslookup") and _DIG_WORD.match(word)
         ):
@@ -189,6 +234,9 @@ def _handshake(cmd: Cmd) -> bool:
 
 
 def _plain_name(name: str) -> bool:
+    """A literal host name with no label that looks like data; service labels (``_dmarc.``,
+    ``_acme-challenge.``, ``_sip._tcp.``) are judged as the labels they name."""
+    name = _SERVICE_LABEL.sub("", name)
     if _IP.match(name) or not _HOST.match(name):
         return False
     return all(len(label) <= 24 and not (len(label) >= 12 and _data_like(label))

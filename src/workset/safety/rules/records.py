@@ -2,7 +2,10 @@
 
 Wiping history or pointing it at ``/dev/null``, vacuuming the journal or clearing the kernel
 ring buffer is only ever done to hide what ran, so it is denied; other changes to the journal
-ask.
+ask. So is backdating a file outside the workspace (``touch -r /usr/bin/gpg-agent
+~/.local/bin/helper``, ``touch -d 2020-01-01 ~/.ssh/authorized_keys``): a file's times are the
+record of when it changed, and setting them by hand makes a planted file look old; inside the
+workspace the same options keep a build's stamps in order.
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ HISTORY_FILE = re.compile(
 )
 _SYSTEM_RECORD = re.compile(
     r"^/var/log/.|^/(var/)?run/utmp$|"
-    r"^~/\.(local/state|local/share|config|cache)/[^/]+/(audit|logs?)(/|$)"
+    r"^~/\.(local/state|local/share|config|cache)/[^/]+/(audit|logs?)(/|$|\.(jsonl?|log|db)$)"
 )
-# (the last: an agent's or tool's own audit log kept in the home, ~/.local/state/agent/audit)
+# (the last: an agent's or tool's own audit log kept in the home, ~/.local/state/agent/audit,
+# ~/.local/state/workset/audit.jsonl)
 
 
 def erases_record(path: str, ctx: Context) -> bool:
@@ -62,6 +66,12 @@ def _set(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     if "+o" in args and "history" in args:
         yield wipe("set +o history")
+    elif (
+        cmd.name == "shopt"
+        and "history" in args
+        and any(a.startswith("-") and "u" in a for a in args)
+    ):
+        yield wipe("shopt -u -o history")  # the same switch, by shopt
 
 
 _JOURNAL_WIPES = ("--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush",
@@ -87,10 +97,33 @@ def _journal(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield wipe(f"dmesg {' '.join(args)}")
 
 
+_TOUCH_TIMES = ("-r", "--reference", "-d", "--date", "-t")
+
+
+def _touch(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = cmd.args()
+    valued = {i + 1 for i, a in enumerate(args) if a in _TOUCH_TIMES}
+    if not valued and not any(a.startswith(("--reference=", "--date=")) for a in args):
+        return
+    targets = [a for i, a in enumerate(args) if i not in valued and not a.startswith("-")]
+    outside = [t for t in targets if not paths.in_workspace(ctx.resolve(t), ctx.workspace)
+               and not ctx.resolve(t).startswith("/tmp/")]  # fmt: skip
+    if outside:
+        yield Finding(
+            "timestomp",
+            "deny",
+            f"touch sets the times of {outside[0]}, outside the workspace, by hand: that makes a "
+            "changed or planted file look as old as the system's own, which only ever hides "
+            "it; leave the times of files outside the workspace alone",
+        )
+
+
 HANDLERS: dict[str, Handler] = {
+    "touch": _touch,
     "history": _history,
     "unset": _unset,
     "set": _set,
+    "shopt": _set,
     "journalctl": _journal,
     "dmesg": _journal,
 }

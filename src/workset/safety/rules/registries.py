@@ -10,9 +10,12 @@ Pointing npm, yarn, pnpm or pip at a registry over plain ``http://`` on another 
 (``registry=http://203.0.113.30:4873/`` in ``~/.npmrc``, ``npm config set registry http://…``,
 ``pip config set global.index-url http://…``) lets anyone on the way swap the packages every
 later install fetches; it is denied. A registry on this machine (a local mirror) or over
-https only asks as the config write it is. ``npm pkg set scripts.NAME=CODE`` and ``npm
-set-script NAME CODE`` leave CODE for ``npm install``/``npm run`` to run, so CODE is analysed
-like the line itself; other ``npm pkg`` calls edit ``package.json`` in the workspace.
+https only asks as the config write it is. The same options written into a
+requirements file (``--index-url http://…``, ``--trusted-host``, ``--find-links``), whole or by
+a ``sed -i`` edit, are judged as the install that reads them. ``npm pkg set
+scripts.NAME=CODE`` and ``npm set-script NAME CODE`` leave CODE for ``npm install``/``npm
+run`` to run, so CODE is analysed like the line itself; other ``npm pkg`` calls edit
+``package.json`` in the workspace.
 """
 
 from __future__ import annotations
@@ -199,6 +202,30 @@ def _npm_scripts(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield Nested(words[2])
 
 
+REQUIREMENTS_FILE = re.compile(r"(^|/)(requirements|constraints)[\w.-]*\.(txt|in)$")
+_OPTION_LINE = re.compile(r"^\s*(-i|--index-url|--extra-index-url|--trusted-host|-f|--find-links)"
+                          r"(?:\s+|=)(\S+)", re.MULTILINE)  # fmt: skip
+_REMOTE_URL = re.compile(r"^https?://\S+$")
+
+
+def requirements_text(texts: list[str]) -> Finding | None:
+    """Index options written into a requirements file, judged as the install that reads them;
+    a bare address inserted there (a ``sed`` swap of the index's URL) is read as an index."""
+    for text in texts:
+        options = _OPTION_LINE.findall(text)
+        if not options and _REMOTE_URL.match(text.strip()):
+            options = [("--index-url", text.strip())]
+        for option, value in options:
+            if option == "--trusted-host":
+                return _unchecked(option, value)
+            if _PLAIN_REMOTE.match(value):
+                return _plain_http(option, value)
+            foreign = _foreign_index("index-url", value) if "://" in value else None
+            if foreign is not None:
+                return foreign
+    return None
+
+
 def _written_settings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """``echo registry=http://… >> ~/.npmrc``, or the same through ``tee``."""
     if cmd.name == "tee":
@@ -207,6 +234,11 @@ def _written_settings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     else:
         places = [t for op, t in cmd.redirects if op in (">", ">>", ">|")]
         text = static_output([dataclasses.replace(cmd, redirects=())])
+    if text is not None and any(REQUIREMENTS_FILE.search(p) for p in places):
+        found = requirements_text([text])
+        if found is not None:
+            yield found
+            return
     if text is None or not any(_CONFIG_FILE.search(ctx.resolve(p)) for p in places):
         return
     for key, value in _SETTING.findall(text):

@@ -312,9 +312,12 @@ _KEY_TREES = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.password-store", "~/
 
 
 def in_key_tree(path: str) -> bool:
-    """``path`` lies inside a tree of keys (``~/.gnupg/…``, ``~/.ssh/…``) and is not a public
-    file (``known_hosts``, ``*.pub``)."""
-    return not _PUBLIC.search(path) and any(path.startswith(t + "/") for t in _KEY_TREES)
+    """``path`` lies inside a tree of keys (``~/.gnupg/…``, ``~/.ssh/…``, of this user or of
+    any home: ``/home/*/.ssh/…``) and is not a public file (``known_hosts``, ``*.pub``)."""
+    path = re.sub(r"^/(home|Users)/[^/]+(?=/)", "~", path)
+    return not _PUBLIC.search(path) and any(
+        path == t or path.startswith(t + "/") for t in _KEY_TREES
+    )
 
 
 def plain_secret(word: str, ctx: Context | None = None) -> bool:

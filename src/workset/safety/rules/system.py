@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules import processes, typosquat
+from workset.safety.rules import go_tools, processes, typosquat
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
 from workset.safety.rules.confinement import inside, outside
 
@@ -104,10 +104,14 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     if hit and simulated(cmd):
         return  # apt-get install -s: prints what it would do
+    impostor = go_tools.impostor(cmd)
+    if impostor is not None:
+        yield impostor
     if hit and not (
         _project_into_workspace_venv(cmd, ctx)
         or _project_declared(cmd, ctx)
         or _popular_into_project(cmd)
+        or go_tools.official_tool(cmd)
     ):
         where = "the workspace's environment" if _workspace_venv(cmd, ctx) else (
             "the project's environment" if args[:1] == ("add",) and name in ("uv", "poetry",
@@ -274,8 +278,9 @@ _ADD_VALUED = frozenset({"--group", "-G", "--extras", "-E", "--extra", "--python
 
 def _popular_into_project(cmd: Cmd) -> bool:
     """``npm install --save-dev vitest``, ``uv add httpx``: packages on the list of popular
-    names that the typosquat rule guards (a near miss is denied), from the ecosystem's own
-    index, into the project: ``node_modules`` or the project's environment. (``pip install
+    names that the typosquat rule guards (a near miss is denied), or of an npm scope its
+    project owns (``@types/jest``), from the ecosystem's own index, into the project:
+    ``node_modules`` or the project's environment. (``pip install
     NAME`` with the pip on PATH still asks: where it installs is not known.)"""
     node = cmd.name in ("npm", "pnpm", "yarn", "bun")
     if not (node or cmd.name in ("uv", "poetry", "pdm")) or any(cmd.dynamic):
@@ -292,7 +297,11 @@ def _popular_into_project(cmd: Cmd) -> bool:
         if not word.startswith("-") and args[index - 1] not in valued:
             names.append(word)
     popular = typosquat.TRUSTED_NPM if node else typosquat.TRUSTED_PYPI
-    return bool(names) and all(_bare(n, node=node) in popular for n in names)
+    return bool(names) and all(
+        _bare(n, node=node) in popular
+        or (node and _bare(n, node=node).startswith(typosquat.TRUSTED_NPM_SCOPES))
+        for n in names
+    )
 
 
 def _bare(word: str, *, node: bool) -> str:

@@ -70,6 +70,16 @@ TRUSTED_PYPI = PYPI | {"pytest-asyncio", "pytest-mock", "pytest-xdist", "pre-com
                        "build", "twine", "hatch", "hatchling", "types-requests", "faker",
                        "freezegun", "responses", "respx", "anyio", "trio", "structlog",
                        "loguru", "setuptools", "wheel", "pip"}  # fmt: skip
+# npm scopes owned by the projects they are named for: no one else can publish under them, so
+# a package of the scope is that project's (``@types/node``, ``@babel/preset-env``).
+TRUSTED_NPM_SCOPES = ("@types/", "@babel/", "@typescript-eslint/", "@testing-library/",
+                      "@vitejs/", "@angular/", "@vue/", "@nestjs/", "@aws-sdk/", "@octokit/",
+                      "@storybook/", "@tanstack/", "@mui/", "@reduxjs/", "@prisma/",
+                      "@playwright/", "@swc/", "@eslint/", "@jest/", "@sveltejs/", "@nuxt/",
+                      "@emotion/", "@remix-run/", "@vitest/", "@rollup/", "@google-cloud/",
+                      "@azure/", "@opentelemetry/", "@sentry/", "@trpc/", "@radix-ui/",
+                      "@apollo/", "@graphql-tools/", "@fastify/", "@nx/", "@biomejs/",
+                      "@tailwindcss/", "@astrojs/", "@commitlint/", "@changesets/")  # fmt: skip
 _AFFIX = re.compile(r"^(node-?|py-?|python\d?-?)|([-.]?js|[-.]?py|\d)$")
 
 

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
+from workset.safety.rules.agent_files import rules_added
 from workset.safety.rules.base import (
     Cmd,
     Context,
@@ -29,6 +30,7 @@ from workset.safety.rules.persistence import (
 )
 from workset.safety.rules.records import erases_record, wipe
 from workset.safety.rules.secrets import is_secret
+from workset.safety.rules.static import static_output
 
 WRITING_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _RANDOM_SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
@@ -36,11 +38,18 @@ MKFS = re.compile(r"^(mkfs(\.\w+)?|mke2fs|mkdosfs|mkntfs)$")
 
 
 def write_target(
-    word: str, via: str, ctx: Context, *, text_judged: bool = False
+    word: str,
+    via: str,
+    ctx: Context,
+    *,
+    text_judged: bool = False,
+    appended: str | None = None,
+    sources: tuple[str, ...] = (),
 ) -> Iterator[Finding]:
     """Findings about writing ``word``. ``text_judged``: the text written is analysed as code
     where it runs later (:func:`~workset.safety.rules.persistence.persisted_code`), so the
-    workspace's own git hooks need no finding of their own."""
+    workspace's own git hooks need no finding of their own. ``appended``: the literal text
+    appended, when known; ``sources``: the files copied or moved there."""
     path = ctx.resolve(word)
     if paths.is_harmless_device(path):
         return
@@ -53,8 +62,22 @@ def write_target(
             f"{via} writes straight to the device {word}, destroying its filesystem; write "
             "to a file in the workspace instead",
         )
+    elif path == "/etc/hosts" and appended is not None and local_names(appended):
+        yield Finding(
+            "hosts-local-name",
+            "ask",
+            f"{via} adds names for this machine to {word} (a private name such as "
+            "api.proj.test to 127.0.0.1), which every program on the machine then uses; a "
+            "human must confirm",
+        )
     elif paths.is_sensitive(path):
         yield sensitive_write(word)
+    elif (
+        paths.is_agent_settings(path)
+        and sources
+        and all(ctx.resolve(source) in ctx.tightened for source in sources)
+    ):
+        yield rules_added(word, via)
     elif paths.is_agent_settings(path):
         yield Finding(
             "write-agent-settings",
@@ -98,6 +121,24 @@ def write_target(
         )
     elif is_persistence_place(path) and not (text_judged and is_workspace_hook(path, ctx)):
         yield persistence(f"{via} writes {word}, which runs by itself later")
+
+
+# A hosts line that names this machine (127.x, ::1) with names no public DNS answers for:
+# reserved for testing and private use (RFC 2606, 6761, 6762), or a single label.
+_LOOPBACK_ENTRY = re.compile(r"^(127(\.\d{1,3}){3}|::1)(\s+[\w-]+(\.[\w-]+)*)+$")
+_PRIVATE_NAME = re.compile(r"^[\w-]+$|\.(test|localhost|local|example|invalid|internal|lan|"
+                           r"home\.arpa)$", re.IGNORECASE)  # fmt: skip
+
+
+def local_names(text: str) -> bool:
+    """Each line of ``text`` maps loopback to private names only (``127.0.0.1 api.proj.test``):
+    it sends no real host's traffic elsewhere and blocks none."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return bool(lines) and all(
+        _LOOPBACK_ENTRY.match(line) is not None
+        and all(_PRIVATE_NAME.search(name) for name in line.split()[1:])
+        for line in lines
+    )
 
 
 # The bundles libraries trust when given none: certifi's (in any environment, the workspace's
@@ -169,10 +210,13 @@ def _writers(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     name = cmd.name
     if name in ("cp", "install", "ln") and len(operands) >= 2:
         if not _own_hook(cmd, ctx, operands):
-            yield from write_target(operands[-1][1], name, ctx)
+            sources = tuple(w for _, w in operands[:-1]) if name == "cp" else ()
+            yield from write_target(operands[-1][1], name, ctx, sources=sources)
     elif name in ("tee", "truncate"):
+        added = name == "tee" and ("a" in flags or "--append" in cmd.args())
+        text = static_output(cmd.upstream) if added else None
         for _, word in operands:
-            yield from write_target(word, name, ctx, text_judged=name == "tee")
+            yield from write_target(word, name, ctx, text_judged=name == "tee", appended=text)
     elif name in ("chmod", "chown", "chgrp"):
         recursive = bool(flags & {"R", "--recursive"})
         targets = operands[1:] if "--reference" not in flags else operands
