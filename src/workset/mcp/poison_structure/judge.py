@@ -88,6 +88,11 @@ STRUCTURE_REASONS = {
     "long-term memory or the user's standing instructions, not at the user's request",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
+    "secret-in-value": "a default, example or enum value expands an environment variable that "
+    "holds a secret, so the secret goes wherever the tool sends that value",
+    "consent-preset": "a parameter that records the user's approval comes already set (a default "
+    "of true, a lone 'granted', 'always true') or the model is told to set it, so the call goes "
+    "through as if the user had agreed",
     "asks-privilege": "a clause has the user grant admin, owner, delete or write access to a tool "
     "whose name says it only reads",
 }
