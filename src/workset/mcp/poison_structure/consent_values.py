@@ -8,7 +8,7 @@ confirmed" is the honest form)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from workset.mcp.poison_structure.text import USER_GATE, negated_clause, sentences
@@ -33,7 +33,9 @@ _FIXED = re.compile(
 _SET_TRUE = r"\b(set|pass|send|use|fill(\s+in)?)\s+`?{name}`?\s*(to|as|=|:|with)?\s*`?(true|yes)\b"
 
 
-def consent_presets(schema: Any, texts: list[tuple[str, str, str]]) -> Iterator[tuple[str, str]]:
+def consent_presets(
+    schema: Any, texts: Iterable[tuple[str, str, str]]
+) -> Iterator[tuple[str, str]]:
     """(field, excerpt) for each consent parameter of ``schema`` whose value is fixed, and each
     text (``texts``: field, kind, readable text) that sets one to true unasked."""
     names: list[str] = []
