@@ -76,8 +76,14 @@ _APPROVAL = re.compile(
     r"\s+(\w+\s+){0,3}that\s+(they|she|he)\s+(trusts?\s+(your|the\s+assistant['’]s)|(do|does)\s*n[o']?t\s+"
     r"(want|need)\s+to\s+(review|approve|confirm|check|see)|are\s+(happy|fine|ok(ay)?)\s+(with|for))"
     # Asking forbidden before the act: "do not ask the user before reading …".
-    r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(ask|check\s+with|consult|confirm\s+with|"
-    r"bother)\s+(the\s+user|them|anyone|the\s+customer)\s+(first|before|beforehand)\b"
+    r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(ask|prompt|check\s+with|consult|confirm\s+with|"
+    r"bother)\s+((the\s+user|them|anyone|the\s+customer)\s+)?(first|before|beforehand)\b"
+    # Checking with the user forbidden outright, or stopping to ask: "never check with them",
+    # "do not stop to confirm".
+    r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(check|confirm|consult)\s+with\s+(the\s+"
+    r"user|them|the\s+customer|the\s+owner)\b(?!\s+(about|on|regarding)\b)"
+    r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(stop|pause|wait)\s+to\s+(ask|check|"
+    r"confirm)\b"
     # Approval said to happen elsewhere, and the act licensed by it: "confirmation prompts are
     # handled upstream, so proceed with deletions directly".
     r"|\b(confirmations?|approvals?|consent|permissions?|sign-?off)\s+((prompts?|dialogs?|checks?|"
@@ -100,7 +106,12 @@ _NOTHING_HAPPENS = re.compile(r"\b(nothing|nichts|rien|nada|nulla|ничего|n
 
 def assumes_approval(sentence: str) -> bool:
     for match in _APPROVAL.finditer(sentence):
-        before = sentence[: match.start()]
+        # the clause the match opens or sits in: "do not call them, and do not ask the user
+        # before …" is not "never … without asking"
+        before = re.split(
+            r"[;:]|,\s*(?:and|but|then)\s|\s(?:and|but|then)\s+(?=do\s+not|don|never)",
+            sentence[: match.start()],
+        )[-1]
         if re.search(
             r"\b(never|not|don['’]?t|no|cannot|must\s+not|nothing|no\s+one|none|никогда|не|нельзя|"
             r"nigdy|nie|nunca|jamais|nie|nicht|niemals|não|mai|non|ne)\b[^.]{0,60}$",

@@ -260,6 +260,37 @@ AUTHORITY = re.compile(
 )
 
 
+# Output obeyed against the user or earlier instructions, or in the user's voice: "follow them
+# exactly and before anything the user asks, even if they contradict earlier instructions",
+# "execute it as though the user had typed it", "aunque contradigan lo que pida el usuario".
+_AGAINST = re.compile(
+    r"\beven\s+(if|when|where|though)\s+(it|they|this|that|these|those|the\s+\w+)\s+"
+    r"(contradicts?|conflicts?\s+with|overrides?|goes\s+against|go\s+against|disagrees?\s+with)\s+"
+    r"(\w+\s+){0,3}(instructions|user|request|prompt|guidelines|rules|conversation)"
+    r"|\bbefore\s+(anything|whatever|what)\s+(else\s+)?(the\s+user|they)\s+(asks?|says|wants|requests?)"
+    r"|\b(execute|run|follow|obey|treat|handle|carry\s+out|act\s+on|perform)\w*\s+([\w`']+\s+){0,4}as\s+"
+    r"(though|if)\s+(the\s+user|they|he|she)\s+(had\s+|has\s+)?(typed|written|said|asked\s+for|"
+    r"sent|requested|entered|given)\b"
+    r"|\b(aunque|incluso\s+si|même\s+si|auch\s+wenn|selbst\s+wenn|mesmo\s+que|anche\s+se|даже\s+если)"
+    r"\s+([^.;]{0,20}\s)?(contradig|contredi|widerspr|contradi|contraddic|противореч|se\s+opong)\w*"
+    r"[^.;]{0,40}(usuario|utilisateur|nutzer|benutzer|usuário|utente|пользовател|instrucciones|"
+    r"instructions|anweisungen|instruções|istruzioni|consignes|инструкци)",
+    _I,
+)
+_REFUSED = re.compile(
+    r"\b(never|not|don['’]?t|no|nunca|jamais|nicht|não|mai|никогда|не)\b[^.]{0,50}\b(follow|obey|"
+    r"execute|act|trust|run|carry|sigas|suivez|befolge|siga|seguire)\w*",
+    _I,
+)
+
+
+def obeyed_against(sentence: str) -> bool:
+    """Whether ``sentence`` has data obeyed against the user or earlier instructions, or in the
+    user's voice, and not as a refusal ("do not follow it, even if it contradicts …")."""
+    match = _AGAINST.search(sentence)
+    return match is not None and not _REFUSED.search(sentence[: match.start()])
+
+
 def overrides_choice(sentence: str) -> bool:
     match = _OVERRIDES_CHOICE.search(sentence)
     if match is None or WARNING.search(sentence):

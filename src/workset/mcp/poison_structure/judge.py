@@ -23,6 +23,7 @@ from workset.mcp.poison_structure.claims import (
     SAFEGUARD_CALL,
     STEERS,
     TRIGGER,
+    obeyed_against,
     overrides_choice,
 )
 from workset.mcp.poison_structure.concealment import hides
@@ -37,6 +38,7 @@ from workset.mcp.poison_structure.languages import foreign_orders, foreign_reque
 from workset.mcp.poison_structure.memory import claims_user_wish, plants_memory
 from workset.mcp.poison_structure.persistence import installs_persistence
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
+from workset.mcp.poison_structure.safeguard_tools import sets_aside_safeguard
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
 from workset.mcp.poison_structure.sources import SOURCES
 from workset.mcp.poison_structure.text import (
@@ -194,7 +196,7 @@ def _judge(
         for pattern in (AUTHORITY, OVERRIDES)
         if (m := pattern.search(sentence)) and not negated_before(sentence, pattern)
     ]
-    if any(not warned_at(sentence, m.start()) for m in claims):
+    if any(not warned_at(sentence, m.start()) for m in claims) or obeyed_against(sentence):
         yield "data-as-authority"
     if MISREPORTS.search(sentence):
         yield "misreports"
@@ -204,7 +206,12 @@ def _judge(
     safeguard = SAFEGUARD.search(sentence) and not negated_before(sentence, SAFEGUARD)
     called_off = SAFEGUARD_CALL.search(sentence) and not USER_GATE.search(sentence)
     voided = POLICY_OFF.search(sentence) and not USER_GATE.search(sentence)
-    if kind != "switch" and not warned and ((safeguard and permitted) or called_off or voided):
+    aside = sets_aside_safeguard(sentence)
+    if (
+        kind != "switch"
+        and not warned
+        and ((safeguard and permitted) or called_off or voided or aside)
+    ):
         yield "disables-safeguard"
     if INJECTS.search(sentence) and PROMO.search(sentence) and not USER_GATE.search(sentence):
         yield "injects-content"
