@@ -15,10 +15,15 @@ from workset.mcp.poison_terms import SECRET_NOUN
 
 _I = re.IGNORECASE
 
-_LABEL = re.compile(
+_ENGLISH_LABEL = re.compile(
     r"\b(note|hint|tip|reminder)\s+(for|to)\s+(the\s+)?([\w-]+\s+){0,2}(assistants?|agents?|"
-    r"models?|llms?|ai)\s*:"
-    r"|\b(hinweis|anmerkung|notiz|tipp)\s+(für|an)\s+(den|die|das)\s+(assistenten|ki|agenten|"
+    r"models?|llms?|ai)\s*:",
+    _I,
+)
+# In the other languages only the form that asks the user for a missing input is read (the
+# sensitive words below are English).
+_OTHER_LABEL = re.compile(
+    r"\b(hinweis|anmerkung|notiz|tipp)\s+(für|an)\s+(den|die|das)\s+(assistenten|ki|agenten|"
     r"modell|ki-assistenten)\s*:"
     r"|\b(nota|aviso)\s+(para|per)\s+(el|la|o|a|l['’])\s*(asistente|assistente|modelo|modello|"
     r"agente|ia)\s*:"
@@ -54,11 +59,12 @@ _MISSING = re.compile(
 
 def argument_note(sentence: str) -> bool:
     """Whether ``sentence`` is a note for the assistant about filling an argument."""
-    label = _LABEL.search(sentence)
+    english = _ENGLISH_LABEL.search(sentence)
+    label = english or _OTHER_LABEL.search(sentence)
     if label is None:
         return False
     body = sentence[label.end() :]
-    if not _SENSITIVE.search(body):
+    if english and not _SENSITIVE.search(body):
         return True
     ask = _ASK_MISSING.match(body)
     if ask is None:
