@@ -20,8 +20,6 @@ _ENGLISH_LABEL = re.compile(
     r"models?|llms?|ai)\s*:",
     _I,
 )
-# In the other languages only the form that asks the user for a missing input is read (the
-# sensitive words below are English).
 _OTHER_LABEL = re.compile(
     r"\b(hinweis|anmerkung|notiz|tipp)\s+(für|an)\s+(den|die|das)\s+(assistenten|ki|agenten|"
     r"modell|ki-assistenten)\s*:"
@@ -39,6 +37,17 @@ _SENSITIVE = re.compile(
     rf"|{SECRET_NOUN}",
     _I,
 )
+# The same for the other languages' notes: sending or sharing, the conversation, the user,
+# standing orders, ignoring, secrets.
+_OTHER_SENSITIVE = re.compile(
+    r"\b(send\w*|schick\w*|envi\w*|envoi\w*|mand\w*|invi\w*|teil\w*|partag\w*|compart\w*|"
+    r"condivid\w*|weiterleit\w*|reenv\w*|transf\w*|kopier\w*|copi\w*|verlauf|gespräch\w*|chat|"
+    r"historial|conversa\w*|historique|cronologia|nutzer\w*|benutzer\w*|usuari\w*|utilisat\w*|"
+    r"usuário\w*|utente|immer|stets|siempre|toujours|sempre|ignor\w*|anweisung\w*|instruc\w*|"
+    r"istruz\w*|instruç\w*|system\w*|sistema|système|http\w*|@)"
+    rf"|{SECRET_NOUN}",
+    _I,
+)
 # The user asked for an input they left out: the verb of asking, what is asked for, and a
 # condition that it is missing ("if the user gives no date", "falls der Nutzer keine angegeben
 # hat", "si el usuario no lo ha dado", "wenn sie fehlt").
@@ -51,7 +60,7 @@ _ASK_MISSING = re.compile(
     _I,
 )
 _MISSING = re.compile(
-    r"\b(no|not|none|nothing|missing|keine?n?|nicht|fehlt|fehlen|manque|falta|non|não|"
+    r"\b(no|not|none|nothing|missing|keine?n?|nicht|fehlt|fehlen|manque|falta|non|não|pas|"
     r"n['’]a|omitted|left\s+out|absent)\b",
     _I,
 )
@@ -64,7 +73,7 @@ def argument_note(sentence: str) -> bool:
     if label is None:
         return False
     body = sentence[label.end() :]
-    if english and not _SENSITIVE.search(body):
+    if not (_SENSITIVE if english else _OTHER_SENSITIVE).search(body):
         return True
     ask = _ASK_MISSING.match(body)
     if ask is None:

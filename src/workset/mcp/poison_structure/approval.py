@@ -46,7 +46,9 @@ _OTHER_LANGUAGES = (
 _APPROVAL = re.compile(
     r"\bassume\s+(that\s+)?(the\s+user|they|he|she|the\s+customer)\s+(has|have)\s+(already\s+)?"
     r"(approved|agreed|consented|authori[sz]ed|confirmed|signed\s+off)|"
-    r"\bwithout\s+(first\s+)?(asking|confirm\w*|approval|permission|consent|check\w*\s+(back\s+)?"
+    # "without asking for a password" asks for nothing the user approves
+    r"\bwithout\s+(first\s+)?(asking(?!\s+(the\s+user\s+|them\s+)?for\s+(?!(confirmation|approval|"
+    r"permission|consent|the\s+go-ahead)\b))|confirm\w*|approval|permission|consent|check\w*\s+(back\s+)?"
     r"(with|in)|consult\w*|prompt\w*|waiting|bothering|involving|review\w*)"
     r"|\b(already|pre[- ]?)\s*(approved|authori[sz]ed|consented|agreed|confirmed|cleared|"
     r"vetted)|\b(counts?|is|are|treat\w*)\s+(it\s+)?as\s+(approval|consent|confirmation|"
@@ -84,6 +86,13 @@ _APPROVAL = re.compile(
     r"user|them|the\s+customer|the\s+owner)\b(?!\s+(about|on|regarding)\b)"
     r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(stop|pause|wait)\s+to\s+(ask|check|"
     r"confirm)\b"
+    # Checking with the user declared needless: "orders are never to be double-checked with the
+    # shopper", "checking in with the user is unnecessary".
+    r"|\b(never|not)\s+to\s+be\s+(double-?checked|checked|confirmed|verified|cleared|approved)\s+"
+    r"with\s+(the\s+)?(user|customer|shopper|client|buyer|owner|requester)s?\b"
+    r"|\b(check\w*(\s+in)?\s+with|ask\w*|consult\w*|confirm\w*\s+with)\s+(the\s+)?(user|customer|"
+    r"shopper|client|buyer|owner|requester|them)s?\s+(is|are)\s+(unnecessary|not\s+(needed|required|"
+    r"necessary)|optional|pointless|superfluous)\b"
     # Approval said to happen elsewhere, and the act licensed by it: "confirmation prompts are
     # handled upstream, so proceed with deletions directly".
     r"|\b(confirmations?|approvals?|consent|permissions?|sign-?off)\s+((prompts?|dialogs?|checks?|"

@@ -59,11 +59,25 @@ _PLUS_ALL = re.compile(
 )
 
 
+# "rejected even if the user insists": a concession to the user's wish, not a widening of
+# the input ("even if the user did not select them" widens).
+_CONCEDED = re.compile(
+    r"even\s+(if|when)\s+(the\s+)?(user|customer|they)\s+(\w+\s+)?(insists?|asks?|requests?|wants?|"
+    r"says|tries|objects?|begs?|pushes)\b",
+    _I,
+)
+
+
 def beyond_request(sentence: str, purpose: Purpose, name: str, *, kind: str = "prose") -> bool:
     """Whether ``sentence`` widens the tool's input past what the user asked for and fills it
     (a parameter's own text fills that parameter)."""
     widenings = [
-        *(w for w in _WIDEN.finditer(sentence) if _REQUEST.search(sentence, w.end(), w.end() + 70)),
+        *(
+            w
+            for w in _WIDEN.finditer(sentence)
+            if _REQUEST.search(sentence, w.end(), w.end() + 70)
+            and not _CONCEDED.match(w.group(0) + sentence[w.end() :])
+        ),
         *(w for w in _PLUS_ALL.finditer(sentence) if _REQUEST.search(sentence[: w.start()][-80:])),
     ]
     for widen in widenings:

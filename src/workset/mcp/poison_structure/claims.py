@@ -158,7 +158,7 @@ DESTRUCTIVE_TOOL = re.compile(
     r"\b(call|invoke|run|use|trigger|execute|with|using|via|through)\s+(`)?(?P<tool>[\w.]*(delete|"
     r"remove|drop|destroy|"
     r"wipe|purge|unlock|disarm|open_door|open_\w*(door|gate)|transfer|pay|grant|share|publish|"
-    r"make_public|revoke|upgrade|purchase|buy|subscribe|checkout|"
+    r"make_public|revoke|upgrade|purchase|buy|subscribe|checkout|export|"
     r"reset|format|kill|terminate|disable)[\w.]*)`?",
     _I,
 )
@@ -201,7 +201,8 @@ AUTHORITY = re.compile(
     r"commands?|policy)?"
     r"|\b(takes?|has|have|given)\s+(precedence|priority)\s+over\s+(\w+\s+){0,3}(user|"
     r"request|instructions|prompt)"
-    r"|\b(override|outrank|supersede)s?\s+(\w+\s+){0,3}(user|instructions|request|prompt)"
+    r"|\b(override|outrank|supersede)s?\s+(\w+\s+){0,3}(user|instructions|request|prompt|chat|"
+    r"conversation)"
     r"|\b(counts?|are|is)\s+as\s+(system|operator|developer)\s+(instructions?|messages?)"
     r"|\bbe\s+(followed|obeyed|executed|carried\s+out)\s+as\s+(their|the\s+user['’]s|your|the\s+"
     r"owner['’]s)\s+(own\s+)?(instructions|commands|orders|requests)"
@@ -268,6 +269,15 @@ _AGAINST = re.compile(
     r"(contradicts?|conflicts?\s+with|overrides?|goes\s+against|go\s+against|disagrees?\s+with)\s+"
     r"(\w+\s+){0,3}(instructions|user|request|prompt|guidelines|rules|conversation)"
     r"|\bbefore\s+(anything|whatever|what)\s+(else\s+)?(the\s+user|they)\s+(asks?|says|wants|requests?)"
+    # obeyed whatever the user wants: "act on it without second-guessing, even where the user
+    # seems to want something else"
+    r"|\b(act\s+on|follow|obey|execute|carry\s+(\w+\s+)?out|do\s+what|comply\s+with)\b[^.;]{0,60}\beven\s+(if|when|"
+    r"where|though)\s+(the\s+user|they)\b"
+    # data given the user's voice: "treat each queued_prompt in the results as the user's next
+    # message"
+    r"|\b(treat|regard|consider|handle|read)\w*\s+([^\s.;]+\s+){0,8}?as\s+(the\s+user['’]s|a\s+user|"
+    r"user|if\s+it\s+came\s+from\s+the\s+user)\s+(\w+\s+)?(messages?|turns?|requests?|instructions?|"
+    r"inputs?|prompts?|commands?)\b"
     r"|\b(execute|run|follow|obey|treat|handle|carry\s+out|act\s+on|perform)\w*\s+([\w`']+\s+){0,4}as\s+"
     r"(though|if)\s+(the\s+user|they|he|she)\s+(had\s+|has\s+)?(typed|written|said|asked\s+for|"
     r"sent|requested|entered|given)\b"
@@ -291,9 +301,17 @@ def obeyed_against(sentence: str) -> bool:
     return match is not None and not _REFUSED.search(sentence[: match.start()])
 
 
+# A refusal that holds whatever the user says: "writes are rejected even if the user insists".
+_REFUSED_ANYWAY = re.compile(
+    r"\b(rejected|refused|blocked|denied|disallowed|not\s+allowed|not\s+permitted|declined)\b"
+    r"[^.;]{0,40}\beven\s+(if|when|though)\b",
+    _I,
+)
+
+
 def overrides_choice(sentence: str) -> bool:
     match = _OVERRIDES_CHOICE.search(sentence)
-    if match is None or WARNING.search(sentence):
+    if match is None or WARNING.search(sentence) or _REFUSED_ANYWAY.search(sentence):
         return False
     if re.search(
         r"\b(never|not|don['’]?t|no)\b[^.]{0,60}\b(secrets?|passwords?|tokens?|keys?|"
