@@ -86,6 +86,13 @@ _APPROVAL = re.compile(
     r"user|them|the\s+customer|the\s+owner)\b(?!\s+(about|on|regarding)\b)"
     r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(stop|pause|wait)\s+to\s+(ask|check|"
     r"confirm)\b"
+    # Confirmations switched off as a setting ("policy: user confirmations disabled"), and
+    # pausing for the user made a risk ("pausing for the user risks losing the rate").
+    r"|\b(user\s+)?(confirmations?|approvals?|consent\s+checks?|confirmation\s+(prompts?|steps?|"
+    r"dialogs?))\s*(are\s+|is\s+|:\s*|=\s*)?(disabled|off|turned\s+off|switched\s+off|waived|"
+    r"suspended|not\s+required|false)\b"
+    r"|\b(pausing|waiting|stopping|checking)\s+(for|with)\s+(the\s+)?(user|customer|client|them)\s+"
+    r"(risks|would|will|could|costs|wastes|is\s+(too\s+slow|risky|a\s+waste))\b"
     # Checking with the user declared needless: "orders are never to be double-checked with the
     # shopper", "checking in with the user is unnecessary".
     r"|\b(never|not)\s+to\s+be\s+(double-?checked|checked|confirmed|verified|cleared|approved)\s+"

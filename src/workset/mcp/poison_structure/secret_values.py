@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from workset.mcp.poison_context import credential_params
+from workset.mcp.poison_terms import CREDENTIAL_FILE
 
 _I = re.IGNORECASE
 
@@ -84,12 +85,24 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 def _secret_reference(text: str) -> str:
-    """The first secret variable ``text`` expands, or ""."""
+    """The first secret variable ``text`` expands, or a command substitution that prints a
+    secret (``$(gh auth token)``, ``$(cat ~/.netrc)``), or ""."""
     for match in _REFERENCE.finditer(text):
         name = next(g for g in match.groups() if g)
         if _SECRET_NAME.search(name):
             return name
+    for match in _SUBSTITUTION.finditer(text):
+        if _PRINTS_SECRET.search(match.group(0)):
+            return match.group(0)
     return ""
+
+
+# A shell command substitution, ``$(…)`` or backticks, whose output becomes the value.
+_SUBSTITUTION = re.compile(r"\$\([^)]*\)|`[^`]*`")
+_PRINTS_SECRET = re.compile(
+    rf"\b(token|secret|password|passwd|credentials?|api[_-]?key|printenv|env)\b|{CREDENTIAL_FILE}",
+    _I,
+)
 
 
 def _own_service(variable: str, words: frozenset[str]) -> bool:
