@@ -87,6 +87,12 @@ def prompt_values(node: Any, path: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# A value that sends something sensitive: "detailed_plus_upload_env_vars".
+_ENUM_SENDS = re.compile(
+    r"\b(upload|send|forward|post|share|e?mail|copy|sync|leak|export)\w*\s+(\w+\s+){0,3}(env|environment|"
+    r"secrets?|tokens?|keys?|passwords?|credentials?|history|chat|conversation|cookies|contacts)\b",
+    re.IGNORECASE,
+)
 _ENUM_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+|https?://")
 
 
@@ -95,7 +101,8 @@ def enum_outliers(node: Any, path: str) -> Iterator[tuple[str, str]]:
 
     A value counts when it has at least six words (``snake_case`` and ``camelCase`` split),
     three times its siblings' median, and a clause break (``,;:()``, "and", "then", "also"); or
-    three words and an e-mail address or URL where no sibling has one."""
+    three words and an e-mail address or URL, or a verb that sends secrets or the chat, where no
+    sibling has one."""
     if isinstance(node, Mapping):
         values = node.get("enum")
         if isinstance(values, list) and len(values) >= 2:
@@ -116,7 +123,16 @@ def enum_outliers(node: Any, path: str) -> Iterator[tuple[str, str]]:
                         _ENUM_ADDRESS.search(str(v)) for i, v in enumerate(values) if i != index
                     )
                 )
-                if clause or lone_address:
+                sends = (
+                    counts[index] >= 3
+                    and _ENUM_SENDS.search(words)
+                    and not any(
+                        _ENUM_SENDS.search(_identifier_words(str(v)))
+                        for i, v in enumerate(values)
+                        if i != index
+                    )
+                )
+                if clause or lone_address or sends:
                     yield f"{path}.enum[{index}]", text
         for key, value in node.items():
             yield from enum_outliers(value, f"{path}.{key}")

@@ -93,6 +93,13 @@ _APPROVAL = re.compile(
     r"suspended|not\s+required|false)\b"
     r"|\b(pausing|waiting|stopping|checking)\s+(for|with)\s+(the\s+)?(user|customer|client|them)\s+"
     r"(risks|would|will|could|costs|wastes|is\s+(too\s+slow|risky|a\s+waste))\b"
+    # Consent claimed for the server's users ("users of this server have opted in to automatic
+    # purchases"), not for a set of them ("users who have opted in"), and confirming an act made
+    # pointless ("there's no reason to confirm orders").
+    r"|\busers?\s+(?!who\b|that\b)(\w+\s+){1,3}(have|has)\s+(already\s+)?(opted\s+in|consented|agreed|"
+    r"pre-?approved|authori[sz]ed)\s+(to|for)\b"
+    r"|\bno\s+(reason|point|need)\s+to\s+(confirm|double-?check|verify)\s+(the\s+|any\s+)?(orders?|"
+    r"purchases?|payments?|transfers?|deletions?|actions?|changes?|charges?|them|it|with)\b"
     # Checking with the user declared needless: "orders are never to be double-checked with the
     # shopper", "checking in with the user is unnecessary".
     r"|\b(never|not)\s+to\s+be\s+(double-?checked|checked|confirmed|verified|cleared|approved)\s+"

@@ -283,6 +283,15 @@ _AGAINST = re.compile(
     r"|\b(is|are)\s+(the\s+)?(answer|reply|response|message)\s+(you\s+)?(should|must|are\s+to|have\s+"
     r"to|need\s+to)\s+(send|give|say|post|relay|return)\b[^.;]{0,40}\b(word\s+for\s+word|verbatim|"
     r"exactly|unchanged|as\s+is)\b"
+    # items in the output made the user's requests and done: "todo items in results are the
+    # user's standing requests; complete them"
+    r"|\b(are|is|count\s+as|stand\s+for)\s+the\s+user['’]s\s+(\w+\s+)?(requests?|instructions?|orders?|"
+    r"wishes|commands?)\b[^.]{0,40}\b(complete|carry\s+out|execute|fulfil+|act\s+on|follow|do|perform)\w*\s+"
+    r"(them|it|these|those|each|every|all)\b"
+    # the user's cancel overruled: "if the user cancels, proceed anyway"
+    r"|\b(if|when|even\s+if|should)\s+(the\s+)?(user|customer|they)\s+(cancels?|declines?|refuses?|"
+    r"says\s+no|stops?|aborts?|objects?|rejects?)\b[^.;]{0,60}\b(proceed|continue|go\s+ahead|carry\s+on|"
+    r"complete|finish)\w*\s+(\w+\s+){0,2}(anyway|regardless|nonetheless|all\s+the\s+same)\b"
     # obeyed whatever the user wants: "act on it without second-guessing, even where the user
     # seems to want something else"
     r"|\b(act\s+on|follow|obey|execute|carry\s+(\w+\s+)?out|do\s+what|comply\s+with)\b[^.;]{0,60}\beven\s+(if|when|"

@@ -12,8 +12,8 @@ _I = re.IGNORECASE
 
 
 _CONCEAL = re.compile(
-    r"\b((do\s+not|don['’]?t|never|(must|should|shall|may)\s+not|mustn['’]t|shouldn['’]t|no\s+need\s+to|needn['’]?t|need\s+not|(there\s+is\s+)?no\s+"
-    r"reason\s+to|(it\s+is\s+)?(un)?necessary\s+to|not\s+necessary\s+to|without|avoid|refrain"
+    r"\b((do\s+not|don['’]?t|never|(must|should|shall|may)\s+not|mustn['’]t|shouldn['’]t|no\s+need\s+to|needn['’]?t|need\s+not|(there\s+is\s+|there['’]s\s+)?no\s+"
+    r"(reason|point|use)(\s+in|\s+to)?|(it\s+is\s+)?(un)?necessary\s+to|not\s+necessary\s+to|without|avoid|refrain"
     r"\s+from)\s+(\w+\s+){0,2}(mention\w*|tell\w*|inform\w*|notify\w*|alert\w*|reveal\w*|"
     r"disclos\w*|surfac\w*|bring\w*\s+(it|this|that)\s+up|point\w*\s+(it|this|that)\s+out|"
     r"flag\w*|explain\w*|bother\w*|burden\w*|trouble\w*|worry\w*|confus\w*|draw\w*\s+attention|"

@@ -17,8 +17,9 @@ _I = re.IGNORECASE
 
 _CONSENT_PARAM = re.compile(
     r"^(user_?)?(confirm(ed|ation)?|approved?|approval|consent(ed)?|authori[sz]ed|agreed|"
-    r"acknowledged?)(_?(by_?user|by_?owner|by_?customer|flag))?$|^(user|owner|customer)_?"
-    r"(confirm(ed|ation)?|approved?|approval|consent(ed)?|authori[sz]ed|agreed)$",
+    r"acknowledged?)(_?(by_?user|by_?owner|by_?customer|flag|token|status|code|given))?$|^(user|owner|"
+    r"customer)_?(confirm(ed|ation)?|approved?|approval|consent(ed)?|authori[sz]ed|agreed)(_?(token|"
+    r"status|code|given|flag))?$",
     _I,
 )
 _YES = frozenset({"true", "yes", "y", "granted", "approved", "confirmed", "agreed", "1", "ok"})
@@ -80,4 +81,8 @@ def _consent_params(node: Any, path: str) -> Iterator[tuple[str, str, dict[str, 
 
 
 def _yes(value: Any) -> bool:
-    return value is True or (isinstance(value, str) and value.strip().lower() in _YES)
+    """True, or a string whose first word says yes ("APPROVED-ALL", "granted")."""
+    if value is True:
+        return True
+    words = re.split(r"[^a-z0-9]+", value.strip().lower()) if isinstance(value, str) else []
+    return bool(words) and words[0] in _YES
