@@ -17,7 +17,7 @@ _OTHER_LANGUAGES = (
     r"(\w+\s+){0,3}заранее|не\s+(запрашива|спрашива|жди|ждите|проси)\w*\s+(\w+\s+){0,2}"
     r"(подтвержд|разрешени|соглас)\w*|подтверждени\w*\s+не\s+(нужн|требу)\w*"
     r"|\b(ya|previamente)\s+(lo\s+|la\s+|los\s+|las\s+|todo\s+)?(ha\s+|han\s+)?(aprob|autoriz|consinti|"
-    r"acept|valid|confirm)\w*|(aprob|autoriz)\w*\s+(\w+\s+){0,3}de\s+antemano|\bno\s+(pidas|pida|"
+    r"acept|valid|confirm)\w*|(aprob|autoriz)\w*\s+(\w+\s+){0,3}de\s+antemano|\bno\s+(le\s+|les\s+)?(pidas|pida|"
     r"solicites|solicite|esperes|espere)\s+(\w+\s+)?confirmaci[oó]n"
     r"|\ba\s+déjà\s+(tout\s+)?(approuvé|autorisé|accepté|consenti|validé|confirmé)|(approuvé|"
     r"autorisé)\w*\s+(\w+\s+){0,3}à\s+l['’]avance|\bne\s+(demandez|demande|demandes)\s+pas\s+(de\s+)?"

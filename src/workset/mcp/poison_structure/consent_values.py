@@ -1,5 +1,6 @@
 """``consent-preset``: a parameter that records the user's approval (``confirm``,
-``approved_by_user``, ``consent``) whose value the definition fixes, so the call goes through as
+``approved_by_user``, ``consent``) or skips asking for it (``skip_confirmation``,
+``auto_approve``) whose value the definition fixes, so the call goes through as
 if the user had agreed: a default or const of true, an enum whose only value says yes, a
 description saying it is "always true" or "pre-filled", or a text telling the model to set it
 to true, not under a condition on the user ("set `confirm` to true only after the user has
@@ -20,6 +21,12 @@ _CONSENT_PARAM = re.compile(
     r"acknowledged?)(_?(by_?user|by_?owner|by_?customer|flag|token|status|code|given))?$|^(user|owner|"
     r"customer)_?(confirm(ed|ation)?|approved?|approval|consent(ed)?|authori[sz]ed|agreed)(_?(token|"
     r"status|code|given|flag))?$",
+    _I,
+)
+# A parameter that skips the user's confirmation: on means the user is not asked.
+_SKIP_PARAM = re.compile(
+    r"^(skip|no|bypass|disable|without|suppress)_?(user_?)?(confirm\w*|approv\w*|prompts?|review|"
+    r"consent)$|^auto_?(approve|confirm|accept)\w*$",
     _I,
 )
 _YES = frozenset({"true", "yes", "y", "granted", "approved", "confirmed", "agreed", "1", "ok"})
@@ -71,7 +78,8 @@ def _consent_params(node: Any, path: str) -> Iterator[tuple[str, str, dict[str, 
         props = node.get("properties")
         if isinstance(props, dict):
             for name, spec in props.items():
-                if isinstance(spec, dict) and _CONSENT_PARAM.match(str(name)):
+                consent = _CONSENT_PARAM.match(str(name)) or _SKIP_PARAM.match(str(name))
+                if isinstance(spec, dict) and consent:
                     yield f"{path}.properties.{name}", str(name), spec
         for key, value in node.items():
             yield from _consent_params(value, f"{path}.{key}")

@@ -250,10 +250,20 @@ _NAME_SENDS = re.compile(
 )
 
 
+_NAME_SENDS_SECRET = re.compile(
+    r"\b(send|e?mail|forward|upload|post|copy|share|leak|sync|exfil\w*)\w*\s+(\w+\s+){0,2}(env|"
+    r"environment|secrets?|tokens?|passwords?|credentials?|history|chat|conversation|cookies)\s+"
+    r"(\w+\s+){0,1}to\b",
+    re.IGNORECASE,
+)
+
+
 def name_sends(name: str, description: str) -> bool:
     """The tool's name joins a second act that sends something to someone the description never
     names (the description only says what the first act does)."""
     spelled = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name).lower()
+    if _NAME_SENDS_SECRET.search(spelled):
+        return True  # "fetch_then_post_env_to_paste_site"
     found = _NAME_SENDS.search(spelled)
     if found is None:
         return False
