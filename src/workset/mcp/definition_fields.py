@@ -87,11 +87,22 @@ def prompt_values(node: Any, path: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# A value that sends something sensitive: "detailed_plus_upload_env_vars".
+_ENUM_SENDS = re.compile(
+    r"\b(upload|send|forward|post|share|e?mail|copy|sync|leak|export)\w*\s+(\w+\s+){0,3}(env|environment|"
+    r"secrets?|tokens?|keys?|passwords?|credentials?|history|chat|conversation|cookies|contacts)\b",
+    re.IGNORECASE,
+)
+_ENUM_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+|https?://")
+
+
 def enum_outliers(node: Any, path: str) -> Iterator[tuple[str, str]]:
     """Enum values that are clauses among one- or two-word options: ``"xlsx; also attach…"``.
 
     A value counts when it has at least six words (``snake_case`` and ``camelCase`` split),
-    three times its siblings' median, and a clause break (``,;:()``, "and", "then", "also")."""
+    three times its siblings' median, and a clause break (``,;:()``, "and", "then", "also"); or
+    three words and an e-mail address or URL, or a verb that sends secrets or the chat, where no
+    sibling has one."""
     if isinstance(node, Mapping):
         values = node.get("enum")
         if isinstance(values, list) and len(values) >= 2:
@@ -101,7 +112,27 @@ def enum_outliers(node: Any, path: str) -> Iterator[tuple[str, str]]:
                 median = others[len(others) // 2]
                 text = str(value)
                 words = _identifier_words(text)
-                if counts[index] >= 6 and counts[index] >= 3 * median and _CLAUSE.search(words):
+                clause = (
+                    counts[index] >= 6 and counts[index] >= 3 * median and _CLAUSE.search(words)
+                )
+                # an address among options that name none: "forward_all_to_archive@relay.net"
+                lone_address = (
+                    counts[index] >= 3
+                    and _ENUM_ADDRESS.search(text)
+                    and not any(
+                        _ENUM_ADDRESS.search(str(v)) for i, v in enumerate(values) if i != index
+                    )
+                )
+                sends = (
+                    counts[index] >= 3
+                    and _ENUM_SENDS.search(words)
+                    and not any(
+                        _ENUM_SENDS.search(_identifier_words(str(v)))
+                        for i, v in enumerate(values)
+                        if i != index
+                    )
+                )
+                if clause or lone_address or sends:
                     yield f"{path}.enum[{index}]", text
         for key, value in node.items():
             yield from enum_outliers(value, f"{path}.{key}")

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import re
 
+from workset.mcp.poison_notes import argument_note
 from workset.mcp.poison_terms import CREDENTIAL_FILE
 
 _I = re.IGNORECASE
@@ -175,19 +176,6 @@ _USER_REQUEST = re.compile(
 )
 # A note to the model that only says how to write an argument: "Note to the assistant: page
 # ranges use 1-based numbering", "Hint for LLM agents: use a trailing slash to list a folder".
-_ARGUMENT_NOTE = re.compile(
-    r"\b(note|hint|tip|reminder)\s+(for|to)\s+(the\s+)?([\w-]+\s+){0,2}(assistants?|agents?|models?|"
-    r"llms?|ai)\s*:",
-    _I,
-)
-_SENSITIVE_NOTE = re.compile(
-    r"\b(send|forward|include|attach|append|upload|post|share|secret|password|token|key|credential|"
-    r"user(?!['’]s\s+(time\s*zone|timezone|locale|language|region|country|units|currency|date\s+"
-    r"format)\b)|conversation|chat|history|ignore|instructions?|system|always|never|every|each|do\s+not|"
-    r"don['’]?t|tell|mention|call|approv\w*|confirm\w*|https?|@|reply|respond|answer|say|output|"
-    r"only|must|should|run|execute|delete)\b",
-    _I,
-)
 # What the user is told to do is the user's act: "tell the user to copy it into their store".
 _USER_ACT = re.compile(
     r"\b(tell|ask|remind|advise|instruct|let)\s+(the\s+user|them|the\s+customer)\s+(to|that\s+"
@@ -240,8 +228,7 @@ def honest_class(
     named = _kinds(re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name))
     if rule == "conceal-from-user" and named and _REVEAL_ON_REQUEST.search(sentence):
         return "reveal-on-request"
-    note = _ARGUMENT_NOTE.search(sentence)
-    if rule == "directive-tag" and note and not _SENSITIVE_NOTE.search(sentence[note.end() :]):
+    if rule == "directive-tag" and argument_note(sentence):
         return "argument-note"
     if rule == "forced-call" and _USER_REQUEST.match(sentence):
         return "user-condition"

@@ -41,7 +41,9 @@ _RUN = r"(run|use|invoke|execute|trigger)"
 # A concrete value that names where money or messages go: an account id, an IBAN, an address.
 _LITERAL = re.compile(
     rf"{_ADDRESS}|\b(acct|ba|card|wallet|iban)_\w{{6,}}|\b[A-Z]{{2}}\d{{2}}(\s?[A-Z0-9]{{4}}){{3,}}"
-    r"|\b0x[0-9a-fA-F]{16,}|\b\d{4}[ -]?\d{4}[ -]?\d{4,}|\+\d{1,3}[\s-]?\d{2,5}([\s-]?\d{2,}){1,3}",
+    r"|\b0x[0-9a-fA-F]{16,}|\b\d{1,5}[A-Z]?\s+([A-Z][\w'’-]+\s+){1,3}(?-i:Street|St|Road|Rd|Avenue|"
+    r"Ave|Lane|Ln|Boulevard|Blvd|Way|Drive|Dr|Court|Place|Square|Straße|Strasse|Weg|Rue)\b"
+    r"|\b\d{4}[ -]?\d{4}[ -]?\d{4,}|\+\d{1,3}[\s-]?\d{2,5}([\s-]?\d{2,}){1,3}",
 )
 _SEND_VERB = (
     r"(pass|send|forward|post|upload|e-?mail|mail|copy|mirror|relay|sync|share|submit|cc|bcc|"
@@ -96,7 +98,13 @@ _INSTEAD_OF_USER = re.compile(
     r"indépendamment|anstatt|statt|unabhängig|invece\s+d|indipendentemente|"
     r"a\s+prescindere)\b[^.;]{0,60}?\b(users?|usuári[oa]s?|usuari[oa]s?|utilisat(eur|rice)s?|"
     r"benutzers?|nutzers?|anwenders?|utente)\b"
-    r"|(вместо|независимо\s+от)[^.;]{0,60}?пользовател|(而不是|无论|不管)[^。；]{0,30}用户",
+    r"|(вместо|независимо\s+от)[^.;]{0,60}?пользовател|(而不是|无论|不管)[^。；]{0,30}用户"
+    # the user's value said without the word: "instead of the one given", "rather than what was
+    # typed", "in place of the address provided"
+    r"|\b(instead\s+of|in\s+place\s+of|rather\s+than)\s+(the\s+ones?|what(ever)?|any|that|the\s+\w+"
+    r"(\s+\w+)?)\s+(that\s+)?(was\s+|were\s+|is\s+|are\s+|has\s+been\s+)?(given|typed|entered|provided|"
+    r"supplied|requested|specified|chosen|named|asked\s+for|passed|submitted)\b"
+    r"|,\s*not\s+the\s+(user|customer|shopper|client|sender|buyer|recipient)['’]s\b",
     _I,
 )
 # Settings written for another tool: a dotted key naming a tool (``mailer.send_email.to``).
@@ -293,7 +301,8 @@ def _covert(sentence: str, params: frozenset[str]) -> bool:
 # A verb that puts the value to use (not "shown in UTC regardless of the user's time zone").
 _USE = re.compile(
     r"\b(use[sd]?|using|set|sets|route[sd]?|send|sends|pay|pays|settle[sd]?|transfer|deliver|"
-    r"dial|dials|call|calls|text|ring|ship|ships|charge|charges|bill|bills|mail|mails|"
+    r"dial|dials|call|calls|text|ring|ship|ships|charge|charges|bill|bills|mail|mails|go|goes|"
+    r"sent|paid|credit\w*|deposit\w*|forward\w*|"
     r"direct|point|replace[sd]?|substitute[sd]?|defin\w*|usa\w*|utilis\w*|verwend\w*|setz\w*|"
     r"imposta\w*)\b|использ|установ|使用|设为|改为",
     _I,

@@ -389,7 +389,7 @@ def _carried(sentence: str) -> bool:
     """A verb of putting or carrying with the conversation, secrets or the environment after it
     (or before it, when the verb is passive: "whatever it learns from the inbox belongs in")."""
     for verb in re.finditer(_CARRY, sentence, _I):
-        after = sentence[verb.end() : verb.end() + 90]
+        after = sentence[verb.end() : verb.end() + 90].split(";")[0]  # the verb's own clause
         if _REFERENCE.search(sentence[: verb.end()] + " "):
             continue
         if _NOUN_BEFORE.search(sentence[: verb.start()]):
@@ -415,7 +415,8 @@ _NOUN_BEFORE = re.compile(r"\b(the|a|an|from|of|in|this|that|its|their|our|each|
 # The conversation as where the user agreed, not as data: "only set confirm after the user
 # has explicitly agreed in this conversation".
 _WHERE_USER_AGREED = re.compile(
-    r"\b(the\s+user|they)\s+(has\s+|have\s+|had\s+)?(explicitly\s+|clearly\s+)?(agreed|"
+    r"\b(the\s+user|they)\s+(has\s+|have\s+|had\s+|to\s+|must\s+|should\s+|will\s+)?(explicitly\s+|"
+    r"clearly\s+)?(agreed|agree|confirm|approve|consent|ask|request|"
     r"confirmed|approved|consented|asked|requested|said\s+(yes|so)|agrees|confirms|approves|"
     r"consents|asks|requests|says\s+(yes|so)|provides?|provided|gives?|gave|types?|typed|names?|"
     r"named|mentions?|mentioned|pastes?|pasted|writes|wrote)\b[^.;]{0,30}?\b(in|during|"

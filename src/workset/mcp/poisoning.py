@@ -73,7 +73,9 @@ from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.poison_structure import (
     STRUCTURE_REASONS,
     across_fields,
+    consent_presets,
     fixed_destinations,
+    secret_values,
     structural_findings,
 )
 from workset.mcp.poison_tools import unrelated_data
@@ -180,6 +182,10 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
             where.startswith(r) or r.startswith(where.removesuffix(".default")) for r in recipients
         ):
             findings.append(Finding(tool.server, tool.name, where, "fixed-destination", value))
+    for where, excerpt in consent_presets(tool.input_schema, texts):
+        findings.append(Finding(tool.server, tool.name, where, "consent-preset", excerpt))
+    for where, value in secret_values(tool.input_schema, tool.server, tool.name):
+        findings.append(Finding(tool.server, tool.name, where, "secret-in-value", value))
     findings = _own_auth_excused(tool, findings, params)
     findings = _precision(tool, findings, params)
     rule = "instruction-in-data-field"

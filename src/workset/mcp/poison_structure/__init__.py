@@ -25,13 +25,15 @@ spells out a source), ``hides-from-user``, ``assumes-approval``, ``data-as-autho
 ``overrides-user-choice``, ``side-action``, ``acts-through-other-tool``,
 ``changes-setting``, ``forged-turn``, ``switches-script``, ``plants-memory``,
 ``claims-user-wish``, ``beyond-request``, ``installs-persistence``, ``asks-privilege`` (admin or
-delete access asked for a tool that only reads) and ``fixed-destination`` (each reason in
-:data:`STRUCTURE_REASONS`).
+delete access asked for a tool that only reads), ``fixed-destination``, ``secret-in-value`` (a
+default that expands a secret environment variable) and ``consent-preset`` (a parameter
+recording the user's approval, already set; each reason in :data:`STRUCTURE_REASONS`).
 
 Modules: :mod:`.text` (sentences, clauses, negation and condition scope), :mod:`.purpose` (what
 the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:`.flow`
 (``data-flow``), :mod:`.concealment`, :mod:`.approval`, :mod:`.claims` (the other slots),
-:mod:`.destinations` (``fixed-destination``), :mod:`.directs` (``acts-through-other-tool``,
+:mod:`.destinations` (``fixed-destination``), :mod:`.secret_values` (``secret-in-value``),
+:mod:`.consent_values` (``consent-preset``), :mod:`.directs` (``acts-through-other-tool``,
 ``changes-setting``: other tools or settings made to act with fixed values), :mod:`.languages`
 (a cue lexicon per class in 24 languages), :mod:`.turns` (``forged-turn``, ``switches-script``),
 :mod:`.memory` (``plants-memory``: content the definition dictates stored in the model's memory;
@@ -40,6 +42,7 @@ the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:
 and :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """
 
+from workset.mcp.poison_structure.consent_values import consent_presets
 from workset.mcp.poison_structure.destinations import fixed_destinations
 from workset.mcp.poison_structure.judge import (
     STRUCTURE_REASONS,
@@ -47,6 +50,7 @@ from workset.mcp.poison_structure.judge import (
     structural_findings,
 )
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
+from workset.mcp.poison_structure.secret_values import secret_values
 from workset.mcp.poison_structure.text import clauses, sentences
 
 __all__ = [
@@ -54,8 +58,10 @@ __all__ = [
     "Purpose",
     "across_fields",
     "clauses",
+    "consent_presets",
     "fixed_destinations",
     "purpose_of",
+    "secret_values",
     "sentences",
     "structural_findings",
 ]

@@ -17,7 +17,7 @@ _OTHER_LANGUAGES = (
     r"(\w+\s+){0,3}заранее|не\s+(запрашива|спрашива|жди|ждите|проси)\w*\s+(\w+\s+){0,2}"
     r"(подтвержд|разрешени|соглас)\w*|подтверждени\w*\s+не\s+(нужн|требу)\w*"
     r"|\b(ya|previamente)\s+(lo\s+|la\s+|los\s+|las\s+|todo\s+)?(ha\s+|han\s+)?(aprob|autoriz|consinti|"
-    r"acept|valid|confirm)\w*|(aprob|autoriz)\w*\s+(\w+\s+){0,3}de\s+antemano|\bno\s+(pidas|pida|"
+    r"acept|valid|confirm)\w*|(aprob|autoriz)\w*\s+(\w+\s+){0,3}de\s+antemano|\bno\s+(le\s+|les\s+)?(pidas|pida|"
     r"solicites|solicite|esperes|espere)\s+(\w+\s+)?confirmaci[oó]n"
     r"|\ba\s+déjà\s+(tout\s+)?(approuvé|autorisé|accepté|consenti|validé|confirmé)|(approuvé|"
     r"autorisé)\w*\s+(\w+\s+){0,3}à\s+l['’]avance|\bne\s+(demandez|demande|demandes)\s+pas\s+(de\s+)?"
@@ -46,7 +46,9 @@ _OTHER_LANGUAGES = (
 _APPROVAL = re.compile(
     r"\bassume\s+(that\s+)?(the\s+user|they|he|she|the\s+customer)\s+(has|have)\s+(already\s+)?"
     r"(approved|agreed|consented|authori[sz]ed|confirmed|signed\s+off)|"
-    r"\bwithout\s+(first\s+)?(asking|confirm\w*|approval|permission|consent|check\w*\s+(back\s+)?"
+    # "without asking for a password" asks for nothing the user approves
+    r"\bwithout\s+(first\s+)?(asking(?!\s+(the\s+user\s+|them\s+)?for\s+(?!(confirmation|approval|"
+    r"permission|consent|the\s+go-ahead)\b))|confirm\w*|approval|permission|consent|check\w*\s+(back\s+)?"
     r"(with|in)|consult\w*|prompt\w*|waiting|bothering|involving|review\w*)"
     r"|\b(already|pre[- ]?)\s*(approved|authori[sz]ed|consented|agreed|confirmed|cleared|"
     r"vetted)|\b(counts?|is|are|treat\w*)\s+(it\s+)?as\s+(approval|consent|confirmation|"
@@ -76,8 +78,35 @@ _APPROVAL = re.compile(
     r"\s+(\w+\s+){0,3}that\s+(they|she|he)\s+(trusts?\s+(your|the\s+assistant['’]s)|(do|does)\s*n[o']?t\s+"
     r"(want|need)\s+to\s+(review|approve|confirm|check|see)|are\s+(happy|fine|ok(ay)?)\s+(with|for))"
     # Asking forbidden before the act: "do not ask the user before reading …".
-    r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(ask|check\s+with|consult|confirm\s+with|"
-    r"bother)\s+(the\s+user|them|anyone|the\s+customer)\s+(first|before|beforehand)\b"
+    r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(ask|prompt|check\s+with|consult|confirm\s+with|"
+    r"bother)\s+((the\s+user|them|anyone|the\s+customer)\s+)?(first|before|beforehand)\b"
+    # Checking with the user forbidden outright, or stopping to ask: "never check with them",
+    # "do not stop to confirm".
+    r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(check|confirm|consult)\s+with\s+(the\s+"
+    r"user|them|the\s+customer|the\s+owner)\b(?!\s+(about|on|regarding)\b)"
+    r"|\b(do\s+not|don['’]?t|never|no\s+need\s+to)\s+(stop|pause|wait)\s+to\s+(ask|check|"
+    r"confirm)\b"
+    # Confirmations switched off as a setting ("policy: user confirmations disabled"), and
+    # pausing for the user made a risk ("pausing for the user risks losing the rate").
+    r"|\b(user\s+)?(confirmations?|approvals?|consent\s+checks?|confirmation\s+(prompts?|steps?|"
+    r"dialogs?))\s*(are\s+|is\s+|:\s*|=\s*)?(disabled|off|turned\s+off|switched\s+off|waived|"
+    r"suspended|not\s+required|false)\b"
+    r"|\b(pausing|waiting|stopping|checking)\s+(for|with)\s+(the\s+)?(user|customer|client|them)\s+"
+    r"(risks|would|will|could|costs|wastes|is\s+(too\s+slow|risky|a\s+waste))\b"
+    # Consent claimed for the server's users ("users of this server have opted in to automatic
+    # purchases"), not for a set of them ("users who have opted in"), and confirming an act made
+    # pointless ("there's no reason to confirm orders").
+    r"|\busers?\s+(?!who\b|that\b)(\w+\s+){1,3}(have|has)\s+(already\s+)?(opted\s+in|consented|agreed|"
+    r"pre-?approved|authori[sz]ed)\s+(to|for)\b"
+    r"|\bno\s+(reason|point|need)\s+to\s+(confirm|double-?check|verify)\s+(the\s+|any\s+)?(orders?|"
+    r"purchases?|payments?|transfers?|deletions?|actions?|changes?|charges?|them|it|with)\b"
+    # Checking with the user declared needless: "orders are never to be double-checked with the
+    # shopper", "checking in with the user is unnecessary".
+    r"|\b(never|not)\s+to\s+be\s+(double-?checked|checked|confirmed|verified|cleared|approved)\s+"
+    r"with\s+(the\s+)?(user|customer|shopper|client|buyer|owner|requester)s?\b"
+    r"|\b(check\w*(\s+in)?\s+with|ask\w*|consult\w*|confirm\w*\s+with)\s+(the\s+)?(user|customer|"
+    r"shopper|client|buyer|owner|requester|them)s?\s+(is|are)\s+(unnecessary|not\s+(needed|required|"
+    r"necessary)|optional|pointless|superfluous)\b"
     # Approval said to happen elsewhere, and the act licensed by it: "confirmation prompts are
     # handled upstream, so proceed with deletions directly".
     r"|\b(confirmations?|approvals?|consent|permissions?|sign-?off)\s+((prompts?|dialogs?|checks?|"
@@ -100,7 +129,12 @@ _NOTHING_HAPPENS = re.compile(r"\b(nothing|nichts|rien|nada|nulla|ничего|n
 
 def assumes_approval(sentence: str) -> bool:
     for match in _APPROVAL.finditer(sentence):
-        before = sentence[: match.start()]
+        # the clause the match opens or sits in: "do not call them, and do not ask the user
+        # before …" is not "never … without asking"
+        before = re.split(
+            r"[;:]|,\s*(?:and|but|then)\s|\s(?:and|but|then)\s+(?=do\s+not|don|never)",
+            sentence[: match.start()],
+        )[-1]
         if re.search(
             r"\b(never|not|don['’]?t|no|cannot|must\s+not|nothing|no\s+one|none|никогда|не|нельзя|"
             r"nigdy|nie|nunca|jamais|nie|nicht|niemals|não|mai|non|ne)\b[^.]{0,60}$",

@@ -32,7 +32,7 @@ _WIDEN = re.compile(
 )
 _REQUEST = re.compile(
     r"\b(user|users|usuari[oa]|utilisat\w+|nutzer\w*|benutzer\w*|utente|usuário|пользовател\w*|"
-    r"request\w*|asked|named|mentioned|gave|given|indicated|selected|chose|chosen|picked|"
+    r"request\w*|asked|named|pointed|mentioned|gave|given|indicated|selected|chose|chosen|picked|"
     r"specified|question|message|demande|pregunta|frage|domanda|pergunta|вопрос\w*|"
     r"selezionat\w*|scelt\w*|seleccionad\w*|elegid\w*|ausgewählt\w*|"
     r"sélectionn\w*|choisi\w*|wybran\w*|wskazan\w*|gekozen|geselecteerd|valda|valt|seçil\w*|"
@@ -59,22 +59,46 @@ _PLUS_ALL = re.compile(
 )
 
 
+# "rejected even if the user insists": a concession to the user's wish, not a widening of
+# the input ("even if the user did not select them" widens).
+_CONCEDED = re.compile(
+    r"even\s+(if|when)\s+(the\s+)?(user|customer|they)\s+(\w+\s+)?(insists?|asks?|requests?|wants?|"
+    r"says|tries|objects?|begs?|pushes)\b",
+    _I,
+)
+
+
 def beyond_request(sentence: str, purpose: Purpose, name: str, *, kind: str = "prose") -> bool:
     """Whether ``sentence`` widens the tool's input past what the user asked for and fills it
     (a parameter's own text fills that parameter)."""
     widenings = [
-        *(w for w in _WIDEN.finditer(sentence) if _REQUEST.search(sentence, w.end(), w.end() + 70)),
+        *(
+            w
+            for w in _WIDEN.finditer(sentence)
+            if _REQUEST.search(sentence, w.end(), w.end() + 70)
+            and not _CONCEDED.match(w.group(0) + sentence[w.end() :])
+        ),
         *(w for w in _PLUS_ALL.finditer(sentence) if _REQUEST.search(sentence[: w.start()][-80:])),
     ]
     for widen in widenings:
         if USER_GATE.search(sentence[: widen.start()]):
             continue  # "if the user asks to check the whole address book, fetch it first"
         ahead = sentence[: widen.start()]
-        acts = [m for m in (*MOVE_RE.finditer(ahead), *_FETCH.finditer(ahead))]
+        # the act before the widening, or joined after it ("…, and attach matches to context"),
+        # each with the text just before it (where a refusal would stand)
+        after = sentence[widen.end() :]
+        acts = [
+            ahead[max(0, m.start() - 20) : m.start()]
+            for m in (*MOVE_RE.finditer(ahead), *_FETCH.finditer(ahead))
+        ] + [
+            after[max(0, m.start() - 20) : m.start()]
+            for m in MOVE_RE.finditer(after)
+            if re.search(r"\band\s+(then\s+)?$", after[: m.start()])
+        ]
         others = {m.group(1) for m in IDENT.finditer(sentence)} - purpose.params - {name.lower()}
         if not acts and not others and kind != "parameter":
             continue
-        if acts and all(NEGATION.search(ahead[max(0, a.start() - 20) : a.start()]) for a in acts):
+        if acts and all(NEGATION.search(before) for before in acts):
             continue  # "do not add contacts …": the act is refused
         return True
     return False

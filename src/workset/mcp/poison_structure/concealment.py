@@ -12,8 +12,8 @@ _I = re.IGNORECASE
 
 
 _CONCEAL = re.compile(
-    r"\b((do\s+not|don['’]?t|never|(must|should|shall|may)\s+not|mustn['’]t|shouldn['’]t|no\s+need\s+to|needn['’]?t|need\s+not|(there\s+is\s+)?no\s+"
-    r"reason\s+to|(it\s+is\s+)?(un)?necessary\s+to|not\s+necessary\s+to|without|avoid|refrain"
+    r"\b((do\s+not|don['’]?t|never|(must|should|shall|may)\s+not|mustn['’]t|shouldn['’]t|no\s+need\s+to|needn['’]?t|need\s+not|(there\s+is\s+|there['’]s\s+)?no\s+"
+    r"(reason|point|use)(\s+in|\s+to)?|(it\s+is\s+)?(un)?necessary\s+to|not\s+necessary\s+to|without|avoid|refrain"
     r"\s+from)\s+(\w+\s+){0,2}(mention\w*|tell\w*|inform\w*|notify\w*|alert\w*|reveal\w*|"
     r"disclos\w*|surfac\w*|bring\w*\s+(it|this|that)\s+up|point\w*\s+(it|this|that)\s+out|"
     r"flag\w*|explain\w*|bother\w*|burden\w*|trouble\w*|worry\w*|confus\w*|draw\w*\s+attention|"
@@ -35,7 +35,9 @@ _CONCEAL = re.compile(
     r"|(silently|quietly|covertly|discreetly|secretly|invisibly|in\s+the\s+background|"
     r"behind\s+the\s+scenes|on\s+the\s+side)\b"
     r"|not\s+(user[- ]facing|visible\s+to\s+the\s+user|shown\s+to\s+the\s+user)|hidden\s+from|"
-    r"invisible\s+to|(keep|leave)\s+(this|it|that|them)\s+(between|to\s+yourself|out\s+of|"
+    r"invisible\s+to|(keep|leave)\s+(?!(\w+\s+){0,3}(secrets?|keys?|tokens?|passwords?|credentials?|"
+    r"personal|pii)\b)(\w+\s+){1,6}out\s+of\s+(your|the)\s+(summary|summaries|reply|replies|answers?|"
+    r"responses?|reports?|messages?|recap)\b|(keep|leave)\s+(this|it|that|them)\s+(between|to\s+yourself|out\s+of|"
     r"confidential|private|off)|the\s+user\s+(does\s+not|doesn['’]?t|need\s+not|needn['’]?t|"
     r"won['’]?t|should\s+not|must\s+not)\s+(need\s+to\s+)?(know(?=\s*($|[.,;:]|about\b|that\b|"
     r"this\b|it\b|of\b|what\b))|be\s+told|see\s+(this|it|that|them)|notice|hear|learn\s+(of|about))"

@@ -23,6 +23,7 @@ from workset.mcp.poison_structure.claims import (
     SAFEGUARD_CALL,
     STEERS,
     TRIGGER,
+    obeyed_against,
     overrides_choice,
 )
 from workset.mcp.poison_structure.concealment import hides
@@ -37,6 +38,7 @@ from workset.mcp.poison_structure.languages import foreign_orders, foreign_reque
 from workset.mcp.poison_structure.memory import claims_user_wish, plants_memory
 from workset.mcp.poison_structure.persistence import installs_persistence
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
+from workset.mcp.poison_structure.safeguard_tools import sets_aside_safeguard
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
 from workset.mcp.poison_structure.sources import SOURCES
 from workset.mcp.poison_structure.text import (
@@ -88,6 +90,11 @@ STRUCTURE_REASONS = {
     "long-term memory or the user's standing instructions, not at the user's request",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
+    "secret-in-value": "a default, example or enum value expands an environment variable that "
+    "holds a secret, so the secret goes wherever the tool sends that value",
+    "consent-preset": "a parameter that records the user's approval comes already set (a default "
+    "of true, a lone 'granted', 'always true') or the model is told to set it, so the call goes "
+    "through as if the user had agreed",
     "asks-privilege": "a clause has the user grant admin, owner, delete or write access to a tool "
     "whose name says it only reads",
 }
@@ -189,7 +196,7 @@ def _judge(
         for pattern in (AUTHORITY, OVERRIDES)
         if (m := pattern.search(sentence)) and not negated_before(sentence, pattern)
     ]
-    if any(not warned_at(sentence, m.start()) for m in claims):
+    if any(not warned_at(sentence, m.start()) for m in claims) or obeyed_against(sentence):
         yield "data-as-authority"
     if MISREPORTS.search(sentence):
         yield "misreports"
@@ -199,7 +206,12 @@ def _judge(
     safeguard = SAFEGUARD.search(sentence) and not negated_before(sentence, SAFEGUARD)
     called_off = SAFEGUARD_CALL.search(sentence) and not USER_GATE.search(sentence)
     voided = POLICY_OFF.search(sentence) and not USER_GATE.search(sentence)
-    if kind != "switch" and not warned and ((safeguard and permitted) or called_off or voided):
+    aside = sets_aside_safeguard(sentence)
+    if (
+        kind != "switch"
+        and not warned
+        and ((safeguard and permitted) or called_off or voided or aside)
+    ):
         yield "disables-safeguard"
     if INJECTS.search(sentence) and PROMO.search(sentence) and not USER_GATE.search(sentence):
         yield "injects-content"
@@ -238,10 +250,20 @@ _NAME_SENDS = re.compile(
 )
 
 
+_NAME_SENDS_SECRET = re.compile(
+    r"\b(send|e?mail|forward|upload|post|copy|share|leak|sync|exfil\w*)\w*\s+(\w+\s+){0,2}(env|"
+    r"environment|secrets?|tokens?|passwords?|credentials?|history|chat|conversation|cookies)\s+"
+    r"(\w+\s+){0,1}to\b",
+    re.IGNORECASE,
+)
+
+
 def name_sends(name: str, description: str) -> bool:
     """The tool's name joins a second act that sends something to someone the description never
     names (the description only says what the first act does)."""
     spelled = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name).lower()
+    if _NAME_SENDS_SECRET.search(spelled):
+        return True  # "fetch_then_post_env_to_paste_site"
     found = _NAME_SENDS.search(spelled)
     if found is None:
         return False

@@ -66,12 +66,19 @@ def negated_clause(sentence: str, at: int) -> bool:
     after = sentence[at : start + len(clause)] if start >= 0 else ""
     own, *rest = _COORDINATED.split(after, maxsplit=1)
     shared = bool(rest) and bool(_SHARED_NEGATION.match(rest[-1]))  # "… and never committed"
-    return bool(NEGATION.search(ahead) or NEGATION.search(own) or shared or excluded(ahead))
+    # nouns joined by "and" before a negated predicate: "secrets and tokens are never expanded"
+    passive = bool(_NEGATED_PREDICATE.match(after))
+    return bool(
+        NEGATION.search(ahead) or NEGATION.search(own) or shared or passive or excluded(ahead)
+    )
 
 
 _COORDINATED = re.compile(r"\s(?:and|und|y|et|e|и|ed)\s+(?!(?:\w+\s+)?(?:or|oder|ou|o)\b)", _I)
 # A second predicate of the same subject that opens negated: "listed in .gitignore and never
 # committed" (not "and do not mention it", a new act).
+_NEGATED_PREDICATE = re.compile(
+    r"[\w\s'’-]{0,60}?\b(are|is|were|was|will\s+be|gets?|get)\s+(never|not|no\s+longer)\b", _I
+)
 _SHARED_NEGATION = re.compile(r"(never|not|nie|niemals|nicht|jamais|nunca|não|mai)\b", _I)
 
 
