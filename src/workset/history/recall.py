@@ -32,6 +32,7 @@ the turn's calls after it.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -227,6 +228,7 @@ class Recall:
         taken: dict[int, set[int]] = {}  # seq -> unit indexes (from 0) quoted
         whole: set[int] = set()
         first: dict[int, Piece] = {}  # seq -> the first piece chosen of it (for its reference)
+        chosen: dict[int, list[Piece]] = {}  # seq -> its pieces chosen (for their key paths)
         count = 0
         for index in order:
             if count == self.k:
@@ -249,6 +251,7 @@ class Recall:
                 continue
             taken.setdefault(piece.seq, set()).update(new)
             first.setdefault(piece.seq, piece)
+            chosen.setdefault(piece.seq, []).append(piece)
             if len(taken[piece.seq]) == len(units):
                 whole.add(piece.seq)
             budget -= cost
@@ -258,12 +261,14 @@ class Recall:
             message = history[seq]
             units = units_of(message)
             for lo, hi in _runs(sorted(taken[seq])):
+                inside = [p for p in chosen[seq] if lo < p.last_line and p.first_line <= hi + 1]
                 piece = replace(
                     first[seq],
                     text=join_units(message, units[lo : hi + 1]),
                     first_line=lo + 1,
                     last_line=hi + 1,
                     total_lines=len(units),
+                    path=_common_path([p.path for p in inside]),
                 )
                 quotes.append(Quote(piece, piece.text, whole=seq in whole))
         return quotes
@@ -334,7 +339,9 @@ def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None)
             where = f"line {piece.first_line} of {piece.total_lines}"
         else:
             where = f"lines {piece.first_line}-{piece.last_line} of {piece.total_lines}"
-        reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · {where}{note}]"
+        at = f" · at {piece.path}" if piece.path and not quote.whole else ""
+        columns = f" · columns: {piece.columns}" if piece.columns and piece.first_line > 1 else ""
+        reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · {where}{at}{columns}{note}]"
         wrapped = wrap_untrusted(quote.text, source=f"tool:{piece.tool}")
         parts.append(f"{reference}\n{wrapped}")
     return "\n\n".join(parts)
@@ -359,9 +366,24 @@ def _said_in(piece: Piece, sentences: Sequence[str]) -> bool:
 
 def _searchable(piece: Piece) -> str:
     if piece.who == "tool":
-        # the call's long arguments are ranked with the assistant's message that made it
-        return f"{piece.tool} {_short(piece.arguments)}\n{piece.head}\n{piece.text}"
+        # the call's long arguments are ranked with the assistant's message that made it;
+        # a record's key path is ranked as words ("site receiving import permit")
+        path = re.sub(r"[\W_\d]+", " ", piece.path).strip()
+        return f"{piece.tool} {_short(piece.arguments)}\n{piece.head}\n{path}\n{piece.text}"
     return piece.text
+
+
+def _common_path(paths: Sequence[str]) -> str:
+    """The key path shared by the records of one quoted run ("" when they share none)."""
+    parts = [p.split(".") for p in paths if p]
+    if not parts or len(parts) < len(paths):
+        return ""
+    shared: list[str] = []
+    for names in zip(*parts, strict=False):
+        if len(set(names)) > 1:
+            break
+        shared.append(names[0])
+    return ".".join(shared)
 
 
 def _need(draft: Draft, context: PolicyContext) -> tuple[str, str]:
