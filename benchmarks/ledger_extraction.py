@@ -8,8 +8,9 @@ The ledger is built over the whole transcript and compared with the labels:
   label's substring, of an accepted kind, with the labelled status (current by default);
 * precision — entries that match a label, of all entries.
 
-The patterns were tuned on ``support`` and ``payroll`` only (marked in the output); the other
-transcripts' labels were written before the extractor was first run on them.
+The patterns were tuned on ``support``, ``payroll`` and ``biobank`` only (marked in the
+output); the other transcripts' labels were written before the extractor was first run on
+them.
 
     python benchmarks/ledger_extraction.py                    # rule-based extraction
     python benchmarks/ledger_extraction.py --model qwen2.5-coder-1.5b   # with a model
@@ -33,7 +34,7 @@ from workset.history.draft import start_draft
 from workset.history.ledger import Entry, FactLedger
 
 ROOT = Path(__file__).resolve().parents[1] / "examples" / "transcripts"
-TUNED_ON = ("support", "payroll")
+TUNED_ON = ("support", "payroll", "biobank")
 
 
 def matches(entry: Entry, label: dict[str, Any]) -> bool:

@@ -32,6 +32,7 @@ FIXTURES = {  # folder → user turns
     "pipeline": 32,
     "payroll": 34,
     "orders": 32,
+    "biobank": 32,
 }
 INCIDENT_TOOLS = {
     "search_logs",

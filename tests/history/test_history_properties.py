@@ -42,6 +42,10 @@ _texts = st.sampled_from(
         "50%|#####     | 5/10\r100%|####|",
         "y" * 300,
         "[COMPRESSED] shell result from turn 1, 900 chars: ok",
+        '{\n  "order": {\n    "id": "ORD-1",\n    "ship": {\n      "street": "M 1"\n    }\n  }\n}',
+        '{"ts": "09:00", "event": "moved", "to": "FRZ-1"}\n{"ts": "09:05", "event": "read"}',
+        "id,box,flag\nAQ-1,BX-1,\nAQ-2,BX-1,LOW",
+        "section: storage\nescalation:\n  out_of_hours:\n    name: Ana Lima\n  note: call",
     ]
 )
 

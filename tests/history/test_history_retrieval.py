@@ -205,7 +205,9 @@ def test_the_rule_patterns_find_the_kinds_the_ledger_keeps() -> None:
         assert [f.kind for f in found] == ([kind] if kind else []), sentence
 
 
-@pytest.mark.parametrize("name", ["incident", "support", "pipeline", "coding", "payroll", "orders"])
+@pytest.mark.parametrize(
+    "name", ["incident", "support", "pipeline", "coding", "payroll", "orders", "biobank"]
+)
 def test_the_retrieval_policy_keeps_units_whole_and_the_prefix_untouched(name: str) -> None:
     transcript = load_transcript(ROOT / name / "transcript.jsonl")
     policy = make_policy("retrieval", dense=False)

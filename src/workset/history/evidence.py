@@ -8,6 +8,10 @@ no model, reorder the ranking (:func:`evidence_weights`):
 * **answer type**: a question asking who, where something goes, which code or id, when or
   how much wants a person's name, an address, an identifier, a time or an amount; a piece
   holding one is raised;
+* **the asked thing's identifier**: a question that names what it asks for ("which
+  freezer", "what permit number") wants an identifier said *of that thing*: a piece is
+  raised for an identifier only when it follows a mention of the thing (its key in a JSON
+  record, its column, its word in a sentence), not for any identifier it happens to hold;
 * **exact identifiers**: an identifier the need names (``TS-4be2a9``, ``part-00017``) raises
   every piece that names it, character for character;
 * **echoes**: an earlier user question, or a short request with no value in it, restates a
@@ -66,7 +70,7 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("time", r"\b(?:when|what time|deadline|by what time|which (?:date|day|time))\b"),
         ("amount", r"\b(?:how (?:much|many)|amount|total|count)\b"),
-        ("identifier", r"\b(?:which|what)\b"),
+        ("identifier", r"\b(?:which|what)\b|^(?:give|state|name|fill in)\b"),
     )
 )
 _QUESTION = re.compile(
@@ -83,6 +87,58 @@ def asked_types(need: str) -> frozenset[str]:
     if found - {"identifier"}:
         found.discard("identifier")  # "which address" wants the address, not any id
     return frozenset(found)
+
+
+_ASKED_THING = re.compile(r"\b(?:which|what)\s+((?:[\w-]+\s+){0,2}[\w-]+)", _I)
+# after "which"/"what": words that end the name of the thing asked for ("which freezer
+# is", "what did"), and generic words that are no thing of their own ("which id")
+_ENDS_THING = frozenset(
+    re.split(
+        r"\s+",
+        "is are was were does do did has have had must should will would can could goes go "
+        "of for to in on at by from with we i you it they never always not now still already "
+        "every each all",
+    )
+)
+_DETERMINERS = frozenset(re.split(r"\s+", "the a an this that these those"))
+_GENERIC = _DETERMINERS | frozenset(
+    re.split(r"\s+", "one ones id ids value values name names number numbers code codes field")
+)
+
+
+def asked_things(need: str) -> tuple[str, ...]:
+    """The (at most two) words that name what a which/what question asks for ("which
+    import permit number" → ``("import", "permit")``); none when its head noun is generic
+    ("which code replaced it", "which id")."""
+    match = _ASKED_THING.search(need)
+    found: list[str] = []
+    for word in match.group(1).lower().split() if match else ():
+        if word in _ENDS_THING:
+            break
+        if word in _GENERIC:
+            if found or word not in _DETERMINERS:
+                break  # the phrase's head noun ("which code replaced it": no thing)
+            continue
+        found.append(word.rstrip("s") if len(word) > 4 else word)
+    return tuple(found[:2])
+
+
+def holds_identifier_of(text: str, things: Sequence[str]) -> bool:
+    """Whether ``text`` names an identifier within a short reach after a mention of one of
+    ``things`` (a key and its value, a column and its cell, a noun and what follows)."""
+    lowered = text.lower()
+    for thing in things:
+        for mention in re.finditer(rf"\b{re.escape(thing)}", lowered):
+            reach = text[mention.end() : mention.end() + 80]
+            if IDENTIFIER.search(reach) or EMAIL.search(reach):
+                return True
+    return False
+
+
+def asks_for_value(need: str) -> bool:
+    """Whether a need asks for a value (which, who, when, how much, "give the id"…, or one
+    naming an identifier) rather than making a request ("Pull the manifest") or asking why."""
+    return bool(asked_types(need) or identifiers(need))
 
 
 def holds(text: str, kind: str) -> bool:
@@ -128,10 +184,15 @@ def evidence_weights(
     or an identifier the need names, ``echo`` (below 1) for an echo, else 1."""
     asked = asked_types(need)
     named = identifiers(need)
+    things = asked_things(need) if asked == {"identifier"} else ()
     weights = []
     for text, who in zip(texts, whos, strict=True):
         weight = 1.0
-        if (asked and any(holds(text, kind) for kind in asked)) or any(i in text for i in named):
+        if things:
+            evidence = holds_identifier_of(text, things)
+        else:
+            evidence = bool(asked) and any(holds(text, kind) for kind in asked)
+        if evidence or any(i in text for i in named):
             weight += answer
         if is_echo(text, who):
             weight *= echo

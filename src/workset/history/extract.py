@@ -152,7 +152,8 @@ def findings(text: str, who: Who) -> list[Finding]:
 
 _ANNOUNCES_RULES = re.compile(
     r"\b(?:rules?|ground rules|conventions?|standing instructions?)\b.{0,40}"
-    r"\b(?:for (?:this|the) (?:whole |entire )?(?:case|session|task|project|conversation|job)"
+    r"\b(?:for (?:this|the) (?:whole|entire) \w+|for (?:this|the) (?:case|session|task"
+    r"|project|conversation|job)"
     r"|from now on|throughout|going forward)|^(?:(?:two|three|some|a few|\d+) )?rules?\s*:",
     _P,
 )

@@ -2,8 +2,10 @@
 
 A piece is a run of one message's units (:func:`units_of`): a tool result's lines, or a
 user or assistant message's sentences and tool calls. :func:`pieces_of` cuts a tool result
-into records (:func:`records`: a line at the margin with the indented lines under it, so a
-note or a section is never cut in two) and a message into pairs of neighbouring sentences.
+into records by its shape (:func:`~workset.history.structure.records_of`: a JSON or YAML
+document's leaf objects with their key paths, a JSON-lines log's lines, a table's rows, a
+text's notes under their headings, so none is cut in two) and a message into pairs of
+neighbouring sentences.
 Quoting a piece never changes the recorded message: the trajectory keeps its units whole.
 """
 
@@ -13,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from workset.history.structure import records_of
 from workset.messages import AssistantMessage, Message, ToolMessage, UserMessage
 
 
@@ -31,7 +34,9 @@ class Piece:
     call_id: str | None = None
     tool: str | None = None
     arguments: str = ""
-    head: str = ""  # a tool result's first line (its title or column names), for ranking
+    head: str = ""  # what a tool result's record is read by (its title or column names)
+    path: str = ""  # where a record of a JSON or YAML result sits ("site.receiving.permit")
+    columns: str = ""  # a table row's header line, shown with a quoted row
 
     @property
     def key(self) -> tuple[int, int]:
@@ -63,9 +68,9 @@ def pieces_of(
 ) -> list[Piece]:
     """The pieces of ``message``. A user or assistant text: every two sentences that follow
     each other (a sentence that names a value and the next that says what it is stay
-    together), the whole of a short one. A tool result: one per record (:func:`records`: a
-    line at the margin with the indented lines under it, so a note or a section is never cut
-    in two), a record longer than ``lines`` lines or 1,200 characters cut into runs."""
+    together), the whole of a short one. A tool result: one per record
+    (:func:`~workset.history.structure.records_of`), a record longer than ``lines`` lines or
+    1,200 characters cut into runs."""
     units = units_of(message)
     if not units:
         return []
@@ -82,8 +87,8 @@ def pieces_of(
     tool, arguments = calls.get(message.tool_call_id, (message.name or "tool", "{}"))
     rows = units
     runs: list[Piece] = []
-    for first, last in records(rows):
-        start = first
+    for record in records_of(rows):
+        start, last = record.first, record.last
         while start <= last:
             end, size = start, 0
             while (
@@ -105,29 +110,10 @@ def pieces_of(
                     message.tool_call_id,
                     message.name or tool,
                     arguments,
-                    rows[0][:200] if start > 0 else "",
+                    record.head if start > 0 else "",
+                    record.path,
+                    record.columns,
                 )
             )
             start = end
     return runs
-
-
-def records(rows: Sequence[str]) -> list[tuple[int, int]]:
-    """The records of a tool result as (first, last) line indexes: a line that starts at the
-    margin opens one, the indented lines after it continue it, a blank line closes it."""
-    spans: list[tuple[int, int]] = []
-    start: int | None = None
-    for index, row in enumerate(rows):
-        if not row.strip():
-            if start is not None:
-                spans.append((start, index - 1))
-                start = None
-            continue
-        if start is not None and not row[0].isspace():
-            spans.append((start, index - 1))
-            start = None
-        if start is None:
-            start = index
-    if start is not None:
-        spans.append((start, len(rows) - 1))
-    return spans or [(0, max(0, len(rows) - 1))]

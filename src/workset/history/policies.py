@@ -156,12 +156,12 @@ class PinnedEnd(PinnedSystem):
 class Retrieval(LayeredPolicy):
     """Keep buried facts: a short window, the pinned fact ledger, recall by the current need.
 
-    Defaults (the current turn only; up to 3 recalled excerpts within 4 % of the window and
-    8 % of the archived messages; BM25 weighted 0.2 against the embeddings; the task state
-    at a quarter of the query's weight; the evidence priors of
-    :mod:`~workset.history.evidence`) were tuned on ``examples/transcripts/support`` and
-    ``examples/transcripts/payroll`` only, by ``benchmarks/policy_context.py``: the smallest
-    prompts that keep every probe's fact in front of the model (docs/results/policies.md).
+    Defaults (the current turn only; up to 8 recalled excerpts when the need asks for a
+    value and 2 when it is a request, within 6 % of the window and 15 % of the archived
+    messages; BM25 weighted 0.2 against the embeddings; the task state at a quarter of the
+    query's weight; the evidence priors of :mod:`~workset.history.evidence`) were tuned on
+    ``examples/transcripts/support``, ``payroll`` and ``biobank`` only, by
+    ``benchmarks/policy_context.py`` (docs/results/policies.md).
     ``ledger=False`` or ``recall=False`` drops one half. The pinned block (ledger and recalled
     pieces) goes just before the current user message (``recall_at="task"``), so the
     question is read last: on the 0.5B that answered 12/12 against 3/12 on ``incident`` and
@@ -176,8 +176,8 @@ class Retrieval(LayeredPolicy):
         *,
         turns: int = RETRIEVAL_TURNS,
         keep_user: bool = False,
-        share: float = 0.04,
-        k: int = 3,
+        share: float = 0.06,
+        k: int = 8,
         bm25_weight: float = 0.2,
         task_weight: float = 0.25,
         whole_tokens: int = 60,
@@ -186,7 +186,8 @@ class Retrieval(LayeredPolicy):
         min_relative: float = 0.0,
         answer_weight: float = 0.5,
         echo_weight: float = 0.5,
-        archive_share: float | None = 0.08,
+        archive_share: float | None = 0.15,
+        request_k: int | None = 2,
         recall_at: PinnedAt = "task",
         dense: bool = True,
         ledger: bool = True,
@@ -214,6 +215,7 @@ class Retrieval(LayeredPolicy):
                     answer_weight=answer_weight,
                     echo_weight=echo_weight,
                     archive_share=archive_share,
+                    request_k=request_k,
                     at=recall_at,
                     dense=dense,
                     superseded=facts.ledger.superseded if facts is not None else None,

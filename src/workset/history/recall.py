@@ -4,16 +4,18 @@ The history is archived whole (the session log keeps every message); a window ke
 last turns. Per call, :class:`Recall` ranks the *archived* pieces against the current need:
 the query (the last user message, or a probe's question) and the task state (the current
 task and this turn's calls so far). A piece is a run of one message's units
-(:func:`pieces_of`): a tool result's records (a line at the margin with the indented lines
-under it, so a note is never cut in two), or two neighbouring sentences of a user or
-assistant message. Ranking fuses BM25 and all-MiniLM-L6-v2 cosines (``workset.retrieval``)
-with a weighted sum of min–max normalised scores, then applies the evidence priors of
-:mod:`workset.history.evidence` (a piece holding the kind of value a question asks for, or
-an identifier it names, goes up; an earlier question that only restates the need goes
-down). The best ``k`` pieces are quoted back, in history order, in one pinned block — after
-the trajectory, or with ``at="task"`` just before the current user message — within
-``share`` of the history's window and, with ``archive_share``, that share of what the
-archived messages take (never less than one short excerpt):
+(:func:`pieces_of`): a tool result's records (a JSON or YAML document's leaf objects with
+their key paths, a log's lines, a table's rows, a note under its heading), or two
+neighbouring sentences of a user or assistant message. Ranking fuses BM25 and
+all-MiniLM-L6-v2 cosines (``workset.retrieval``) with a weighted sum of min–max normalised
+scores, then applies the evidence priors of :mod:`workset.history.evidence` (a piece holding
+the kind of value a question asks for, or an identifier it names, goes up; an earlier
+question that only restates the need goes down). The best ``k`` pieces (``request_k`` when
+the need asks for no value: a request such as "Pull the manifest" is served by this turn's
+own results) are quoted back, in history order, in one pinned block — after the
+trajectory, or with ``at="task"`` just before the current user message — within ``share``
+of the history's window and, with ``archive_share``, that share of what the archived
+messages take (never less than one short excerpt):
 
 * a message or tool result small enough (``whole_tokens``) is quoted whole;
 * a larger one is quoted as the chosen runs of its units, runs that touch joined, with a
@@ -32,6 +34,7 @@ the turn's calls after it.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -100,6 +103,7 @@ class Recall:
         answer_weight: float = 0.0,
         echo_weight: float = 1.0,
         archive_share: float | None = None,
+        request_k: int | None = None,
     ) -> None:
         if not 0.0 < share < 1.0:
             raise ValueError(f"share must be between 0 and 1, got {share}")
@@ -124,6 +128,7 @@ class Recall:
         self.answer_weight = answer_weight
         self.archive_share = archive_share
         self.echo_weight = echo_weight
+        self.request_k = k if request_k is None else request_k
         self._embedder = embedder
         self._pieces: dict[int, list[Piece]] = {}  # by seq, computed once
         self._texts: dict[int, str] = {}  # by seq: what a quote of the message is cut from
@@ -145,7 +150,10 @@ class Recall:
             self.last = ()  # nothing to recall, or no room to quote anything
             return draft
         scores = self._scores(archived, need, task)
-        chosen = self._choose(archived, scores, draft.history, context, room)
+        from workset.history.evidence import asks_for_value
+
+        k = self.k if asks_for_value(need) else self.request_k
+        chosen = self._choose(archived, scores, draft.history, context, room, k)
         self.last = tuple(q.piece for q in chosen)
         if not chosen:
             return draft
@@ -189,7 +197,7 @@ class Recall:
             from workset.history.evidence import evidence_weights
 
             priors = evidence_weights(
-                [p.text for p in pieces],
+                [_evidence_text(p) for p in pieces],
                 [p.who for p in pieces],
                 need,
                 answer=self.answer_weight,
@@ -215,6 +223,7 @@ class Recall:
         history: Sequence[Message],
         context: PolicyContext,
         room: int,
+        k: int,
     ) -> list[Quote]:
         """The best pieces that fit ``share`` of the window, as quotes in history order.
 
@@ -227,9 +236,10 @@ class Recall:
         taken: dict[int, set[int]] = {}  # seq -> unit indexes (from 0) quoted
         whole: set[int] = set()
         first: dict[int, Piece] = {}  # seq -> the first piece chosen of it (for its reference)
+        chosen: dict[int, list[Piece]] = {}  # seq -> its pieces chosen (for their key paths)
         count = 0
         for index in order:
-            if count == self.k:
+            if count == k:
                 break
             piece = pieces[index]
             if piece.seq in whole:
@@ -249,6 +259,7 @@ class Recall:
                 continue
             taken.setdefault(piece.seq, set()).update(new)
             first.setdefault(piece.seq, piece)
+            chosen.setdefault(piece.seq, []).append(piece)
             if len(taken[piece.seq]) == len(units):
                 whole.add(piece.seq)
             budget -= cost
@@ -258,12 +269,14 @@ class Recall:
             message = history[seq]
             units = units_of(message)
             for lo, hi in _runs(sorted(taken[seq])):
+                inside = [p for p in chosen[seq] if lo < p.last_line and p.first_line <= hi + 1]
                 piece = replace(
                     first[seq],
                     text=join_units(message, units[lo : hi + 1]),
                     first_line=lo + 1,
                     last_line=hi + 1,
                     total_lines=len(units),
+                    path=_common_path([p.path for p in inside]),
                 )
                 quotes.append(Quote(piece, piece.text, whole=seq in whole))
         return quotes
@@ -334,7 +347,9 @@ def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None)
             where = f"line {piece.first_line} of {piece.total_lines}"
         else:
             where = f"lines {piece.first_line}-{piece.last_line} of {piece.total_lines}"
-        reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · {where}{note}]"
+        at = f" · at {piece.path}" if piece.path and not quote.whole else ""
+        columns = f" · columns: {piece.columns}" if piece.columns and piece.first_line > 1 else ""
+        reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · {where}{at}{columns}{note}]"
         wrapped = wrap_untrusted(quote.text, source=f"tool:{piece.tool}")
         parts.append(f"{reference}\n{wrapped}")
     return "\n\n".join(parts)
@@ -359,9 +374,29 @@ def _said_in(piece: Piece, sentences: Sequence[str]) -> bool:
 
 def _searchable(piece: Piece) -> str:
     if piece.who == "tool":
-        # the call's long arguments are ranked with the assistant's message that made it
-        return f"{piece.tool} {_short(piece.arguments)}\n{piece.head}\n{piece.text}"
+        # the call's long arguments are ranked with the assistant's message that made it;
+        # a record's key path is ranked as words ("site receiving import permit")
+        path = re.sub(r"[\W_\d]+", " ", piece.path).strip()
+        return f"{piece.tool} {_short(piece.arguments)}\n{piece.head}\n{path}\n{piece.text}"
     return piece.text
+
+
+def _evidence_text(piece: Piece) -> str:
+    """What a piece says with what it is read by: a record's key path, a row's columns."""
+    return "\n".join(t for t in (piece.path.replace("_", " "), piece.columns, piece.text) if t)
+
+
+def _common_path(paths: Sequence[str]) -> str:
+    """The key path shared by the records of one quoted run ("" when they share none)."""
+    parts = [p.split(".") for p in paths if p]
+    if not parts or len(parts) < len(paths):
+        return ""
+    shared: list[str] = []
+    for names in zip(*parts, strict=False):
+        if len(set(names)) > 1:
+            break
+        shared.append(names[0])
+    return ".".join(shared)
 
 
 def _need(draft: Draft, context: PolicyContext) -> tuple[str, str]:
