@@ -238,5 +238,29 @@ def test_offered_lines_keep_their_number_only_where_it_is_needed() -> None:
     }
     offered = {"ops.py": ["2|     d['n'] += 2", "7|     return d", "9| x = 1"]}
     assert unnumbered(offered, seen) == {"ops.py": ["    d['n'] += 2", "7|     return d", "x = 1"]}
-    # the bare text was sent and refused (edit_file found it twice): the numbered line
-    assert unnumbered(offered, seen, {("ops.py", "x = 1")})["ops.py"][-1] == "9| x = 1"
+    # the bare text was refused: not offered again, unless edit_file found it twice (then
+    # the numbered line, which says which one)
+    refused = {("ops.py", "x = 1")}
+    assert unnumbered(offered, seen, refused)["ops.py"] == ["    d['n'] += 2", "7|     return d"]
+    assert unnumbered(offered, seen, refused, refused)["ops.py"][-1] == "9| x = 1"
+
+
+def test_a_bare_line_whose_edit_failed_is_not_offered_again_with_its_number() -> None:
+    interpreter = CallInterpreter(
+        ("read_file", "edit_file"), history=[UserMessage("fix increment")], guided_edits=True
+    )
+    interpreter.request_schema([_evidence(EXCERPT)], [READ, EDIT])
+    line = "        doc[field] += 2"
+    for n, (error, offered_after) in enumerate(
+        [("old and new are identical", False), ("old occurs 2 times in ops.py", True)]
+    ):
+        call = {"path": "tinydb/operations.py", "old": line, "new": line}
+        edit = ToolCall(f"e{n}", "edit_file", json.dumps(call))
+        interpreter.interpret(AssistantMessage(None, (edit,)), 1, tools_offered=True)
+        refused = ToolMessage(f"e{n}", f"Error: {error}", name="edit_file", is_error=True)
+        interpreter.next_turn([refused])
+        schema = interpreter.request_schema([], [READ, EDIT])
+        assert schema is not None
+        offered = schema["anyOf"][0]["properties"]["arguments"]["properties"]["old"]["enum"]
+        assert line not in offered
+        assert ("59|" + line[:1] + line in offered) is offered_after

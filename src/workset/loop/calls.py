@@ -86,6 +86,7 @@ class CallInterpreter:
         self._calls: dict[str, ToolCall] = {}  # the run's calls by id
         self._results: list[ToolMessage] = []  # the run's results that found something
         self._refused: set[tuple[str, str]] = set()  # (path, old) of the run's failed edits
+        self._ambiguous: set[tuple[str, str]] = set()  # those that failed as found twice
         self.max_calls = max_calls
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._repeats = RepeatGuard(replayable=replayable, read_only=read_only)
@@ -183,6 +184,7 @@ class CallInterpreter:
         useful = useful_results(results)
         self._results += useful
         self._refused |= failed_edits(results, self._calls)
+        self._ambiguous |= failed_edits(results, self._calls, ambiguous=True)
         self._repeats.note_results(results, useful)
         return self._steering.next_turn(
             results,
@@ -226,7 +228,7 @@ class CallInterpreter:
             if (kept := [x for x in found if (path, x) not in self._refused])
         }
         offered = offered_lines(self._steering.task, lines)
-        return guided_schema(tools, unnumbered(offered, lines, self._refused))
+        return guided_schema(tools, unnumbered(offered, lines, self._refused, self._ambiguous))
 
     def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
         """The note that asks for the real answer when ``answer`` is not one (see

@@ -35,6 +35,7 @@ MAX_FILES = 6  # files offered as ``path``, the most recently seen first
 MAX_LINE_CHARS = 300  # a longer line was likely cut where it was shown: not offered
 _GUTTER_LINE = re.compile(r"^\s*(\d+)\| ?(.*)$", re.M)  # "   56| text", as read_file numbers
 _ENTRY_GUTTER = re.compile(r"^\d+\| ")
+_AMBIGUOUS = re.compile(r"\bold occurs \d+ times in ")  # edit_file's error for such an old
 _QUOTED = re.compile(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|`([^`\n]{1,60})`")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -152,21 +153,27 @@ def unnumbered(
     offered: dict[str, list[str]],
     seen: dict[str, list[str]],
     refused: Collection[tuple[str, str]] = (),
+    ambiguous: Collection[tuple[str, str]] = (),
 ) -> dict[str, list[str]]:
     """``offered`` with each line's read_file number taken off where the number is not
-    needed: the line's text occurs once among the lines ``seen`` of its file, and an edit
-    with the bare text was not ``refused`` (edit_file says where a text it finds more than
-    once occurs; the numbered line is offered then). Offered ``"71| doc[field] += 1"``, the
-    1.5B wrote ``new`` as ``"71|      1  doc[field] -= 1"``, a number column of its own, in
-    two of twelve edit tasks; offered the bare line, it has no column to copy."""
+    needed: the line's text occurs once among the lines ``seen`` of its file. Offered
+    ``"71| doc[field] += 1"``, the 1.5B wrote ``new`` as ``"71|      1  doc[field] -= 1"``, a
+    number column of its own, in two of twelve edit tasks; offered the bare line, it has no
+    column to copy. A bare line whose edit was ``refused`` is not offered again, with or
+    without its number, unless it failed for being ``ambiguous`` (edit_file found the text
+    more than once): then the numbered line, which says which one, is offered."""
     out: dict[str, list[str]] = {}
     for path, entries in offered.items():
         texts = [_ENTRY_GUTTER.sub("", x, count=1) for x in seen.get(path, entries)]
-        out[path] = []
+        kept = []
         for entry in entries:
             text = _ENTRY_GUTTER.sub("", entry, count=1)
+            if (path, text) in refused and (path, text) not in ambiguous:
+                continue
             unique = texts.count(text) == 1 and (path, text) not in refused
-            out[path].append(text if unique else entry)
+            kept.append(text if unique else entry)
+        if kept:
+            out[path] = kept
     return out
 
 
@@ -208,13 +215,21 @@ def guided_schema(
 
 
 def failed_edits(
-    results: Sequence[ToolMessage], calls: Mapping[str, ToolCall], *, edit_tool: str = "edit_file"
+    results: Sequence[ToolMessage],
+    calls: Mapping[str, ToolCall],
+    *,
+    edit_tool: str = "edit_file",
+    ambiguous: bool = False,
 ) -> set[tuple[str, str]]:
-    """(path, old) of the ``edit_tool`` calls among ``results`` that failed."""
+    """(path, old) of the ``edit_tool`` calls among ``results`` that failed; with
+    ``ambiguous``, only those that failed because ``old`` occurs more than once in the file
+    (the line is still the one to offer, with its number)."""
     out: set[tuple[str, str]] = set()
     for result in results:
         call = calls.get(result.tool_call_id)
         if not result.is_error or call is None or call.name != edit_tool:
+            continue
+        if ambiguous and not _AMBIGUOUS.search(result.content):
             continue
         try:
             arguments = json.loads(call.arguments)
