@@ -153,10 +153,34 @@ def test_a_tool_that_hangs_is_cut_off_by_the_tool_timeout(tmp_path: Path) -> Non
 
 def test_the_loop_stops_with_an_explicit_error_after_max_iterations(tmp_path: Path) -> None:
     again = AssistantMessage(None, (call("list_dir"),))
-    agent, _, seen = make_agent(tmp_path, [again] * 3, max_iterations=3)
+    agent, model, seen = make_agent(tmp_path, [again] * 4, max_iterations=3)
     result = anyio.run(agent.run, "loop forever")
     assert result.status == "failed" and "no final answer after 3 model calls" in result.error
     assert isinstance(seen[-1], RunFailed) and seen[-1].error_type == "MaxIterations"
+    # the third call repeated the first two, so one more call was made that could only
+    # answer (its output held to the answer's schema); it did not answer either
+    assert len(model.requests) == 4 and model.requests[3].json_schema == answer_schema()
+
+
+def test_the_answer_after_an_edit_made_by_the_last_allowed_call_is_still_asked(
+    tmp_path: Path,
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "ops.py").write_text("def inc(d):\n    d['n'] += 2\n    return d\n")
+    read = '{"name": "read_file", "arguments": {"path": "ops.py"}}'
+    edit = json.dumps(
+        {"name": "edit_file", "arguments": {"path": "ops.py", "old": "    d['n'] += 2",
+                                            "new": "    d['n'] += 1"}}
+    )  # fmt: skip
+    done = '{"answer": "In ops.py, inc now adds 1."}'
+    agent, model, _ = make_agent(
+        tmp_path, [read, edit, done], extra=execution_tools(Workspace(ws)), guided_edits=True,
+        max_iterations=2,
+    )  # fmt: skip
+    result = anyio.run(agent.run, "inc in ops.py adds 2 instead of 1; fix it")
+    assert result.status == "finished" and result.answer == "In ops.py, inc now adds 1."
+    assert len(model.requests) == 3 and (ws / "ops.py").read_text().count("+= 1") == 1
 
 
 def test_a_model_failure_ends_the_run_with_the_backend_message(tmp_path: Path) -> None:

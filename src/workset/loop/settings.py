@@ -114,6 +114,8 @@ def answer_now(task: str) -> str:
 @dataclass(frozen=True, slots=True)
 class AgentConfig:
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    # Model calls per run; one more is made when the next may only answer (the turn after an
+    # edit, or after a repeated call), so a change made by the last allowed call is answered.
     max_iterations: int = 8
     # A cap on one whole model call (prefill and answer).
     model_timeout_s: float = 1800.0

@@ -239,7 +239,11 @@ class Session:
                         )
                     )  # fmt: skip
                     started = True
-                if iterations >= config.max_iterations:
+                # The call that only answers (after an edit, or after a repeat) is made even
+                # past the limit: the last allowed call made the change, and without it the
+                # run would end with the change made and no answer.
+                answering = turn.answer_only or not turn.offer_tools
+                if iterations >= config.max_iterations + (1 if answering else 0):
                     return self._fail(
                         run_id, iterations, usage, "MaxIterations",
                         f"no final answer after {config.max_iterations} model calls; raise "
