@@ -1,12 +1,14 @@
 """Cloud changes that open an account to everyone, across ``aws``, ``gcloud``, ``gsutil``, ``az``.
 
-Whatever the provider, four shapes are denied: an administrator's rights handed out
+Whatever the provider, these shapes are denied: an administrator's rights handed out
 (``AdministratorAccess``, ``roles/owner``, ``--role Owner``, a policy allowing ``"Action":
 "*"``); a login, database or every port opened to the whole internet (``0.0.0.0/0``, ``::/0``,
 ``*`` with port 22, 3389, 5432…); storage made public (``allUsers``, ``public-read``, the
 public-access block switched off); the audit trail stopped or deleted (``cloudtrail
-stop-logging``, a log sink deleted, GuardDuty removed). Other changes are judged by
-:mod:`~workset.safety.rules.cloud` (they ask).
+stop-logging``, a log sink deleted, GuardDuty removed). A fifth: a new long-lived key or
+password made for an account (``aws iam create-access-key``, ``gcloud iam service-accounts
+keys create``, ``az ad sp credential reset``), a way in that outlives the task. Other
+changes are judged by :mod:`~workset.safety.rules.cloud` (they ask).
 """
 
 from __future__ import annotations
@@ -32,6 +34,12 @@ _OPENERS = re.compile(r"authorize-security-group-ingress|firewall-rules|nsg|secu
                       r"modify-security-group-rules", re.I)  # fmt: skip
 _PUBLIC = re.compile(r"allUsers|allAuthenticatedUsers|public-read(-write)?$|"
                      r"--public-access\s*(blob|container)|BlockPublic\w*=false", re.I)  # fmt: skip
+# A new long-lived login for an account, its secret printed: a way in that outlives the task.
+_MINTED = re.compile(
+    r"^iam (create-access-key|create-login-profile|update-login-profile|"
+    r"create-service-specific-credential)|^iam service-accounts keys create|"
+    r"^ad (sp|app) (credential reset|create-for-rbac)|^iam (hmac-keys|keys) create"
+)
 _AUDIT = re.compile(
     r"^(stop-logging|delete-trail|delete-detector|disable-organization-admin-account|"
     r"delete-flow-logs|delete-configuration-recorder|stop-configuration-recorder)$"
@@ -58,6 +66,12 @@ def exposure(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                                                 if words[1:2] else ""):  # fmt: skip
         yield _deny("cloud-public-storage", f"{cmd.name} {' '.join(words[:2])} makes storage "
                     "readable by anyone", "share with named accounts")  # fmt: skip
+    elif _MINTED.search(" ".join(words[:4])) or (
+        cmd.name == "gsutil" and words[:2] == ["hmac", "create"]
+    ):
+        yield _deny("cloud-key-minted", f"{cmd.name} {' '.join(words[:3])} makes a new "
+                    "long-lived login for an account and prints its secret", "use the "
+                    "credentials the session already has, or ask the account's owner")  # fmt: skip
     elif (
         any(_AUDIT.match(w) for w in words[:3])
         or ("sinks" in words and "delete" in words)

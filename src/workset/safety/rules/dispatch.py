@@ -26,9 +26,11 @@ from workset.safety.rules import (
     dumps,
     editors,
     finders,
+    forge_api,
     git,
     guardrails,
     hardening,
+    image_context,
     infra,
     interpreters,
     key_names,
@@ -45,6 +47,7 @@ from workset.safety.rules import (
     secret_search,
     secrets,
     servers,
+    sql_files,
     system,
     windows,
     writes,
@@ -405,10 +408,13 @@ _HANDLERS = _handlers(
     mounts.HANDLERS,
     windows.HANDLERS,
     cloud_exposure.HANDLERS,
+    forge_api.HANDLERS,
     db_targets.HANDLERS,
     guardrails.HANDLERS,
     secret_search.HANDLERS,
     scaffolds.HANDLERS,
+    sql_files.HANDLERS,
+    image_context.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -93,9 +93,10 @@ def call_words(code: str, start: int, program: str, *, first_only: bool) -> list
                 return None
             words.extend(items[0])
             index = items[1]
-        elif code[index] in "{" or (not first and re.match(r"(function\b|\(|\w+\s*=>|\w+:\s)",
+        elif code[index] in "{" or (not first and re.match(r"(function\b|\(|\w+\s*=>|\w+:\s|"
+                                                           r"(FILE_APPEND|LOCK_EX)\b)",
                                                            code[index:])):  # fmt: skip
-            return words  # options or a callback: no more words of the command
+            return words  # options, php's write flags or a callback: no more words
         else:
             value = _expression(code, index, program)
             if value is None:

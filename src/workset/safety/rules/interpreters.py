@@ -310,7 +310,11 @@ def _watch(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield Nested(" ".join(cmd.argv[start:]))
 
 
-_EX_SHELL = re.compile(r"^:?\s*(?:(?:r|read|w|write|[%0-9.,$]*)\s*)?!(.+)$")
+# ``:!CMD``, ``:silent !CMD``, ``:r !CMD``, ``:w !CMD``, ``:call system('CMD')``.
+_EX_SHELL = re.compile(
+    r"^:?\s*(?:(?:sil|silent)!?\s*)?(?:(?:r|read|w|write|[%0-9.,$]*)\s*)?!(.+)$"
+    r"|^:?\s*(?:(?:sil|silent)!?\s*)?(?:call\s+)?system(?:list)?\(\s*(['\"])(.+)\2\s*\)\s*$"
+)
 
 
 def _ex_commands(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -320,8 +324,9 @@ def _ex_commands(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     given += [a[1:] for a in args if a.startswith("+") and len(a) > 1]
     for command in given:
         match = _EX_SHELL.match(command.strip())
-        if match and match.group(1).strip():
-            yield Nested(match.group(1).strip())
+        code = (match.group(1) or match.group(3) or "").strip() if match else ""
+        if code:
+            yield Nested(code)
 
 
 _ELISP_SHELL = re.compile(

@@ -33,6 +33,7 @@ from workset.safety import paths
 from workset.safety.rules import (
     clones,
     guardrails,
+    headless,
     known_archives,
     known_data,
     known_tools,
@@ -433,6 +434,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **known_tools.VOUCHERS,
     **platform_reads.VOUCHERS,
     **known_data.VOUCHERS,
+    **headless.VOUCHERS,
     **scanners.VOUCHERS,
     **resources.VOUCHERS,
 }

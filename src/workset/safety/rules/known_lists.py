@@ -69,6 +69,8 @@ PROJECT = frozenset(
         "esbuild", "rollup", "parcel", "tailwindcss", "postcss", "babel", "sass", "rails",
         "xcodebuild", "gdb", "lldb", "perf", "bazelisk", "sbt", "lein", "clojure", "rebar3", "erlc",
         "kotlinc", "scalac", "gfortran", "nasm", "make-docs", "ocaml", "dune", "opam-exec",
+        # test runners and linters of lua, perl and shell projects: they run the project's code
+        "busted", "luacheck", "stylua", "prove", "bats",
     }
 )  # fmt: skip
 # Subcommands that only read, or only change the project in the workspace.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from workset.safety import paths
 from workset.safety.rules import keytools
@@ -454,6 +454,18 @@ def judge_read(cmd: Cmd, ctx: Context, words: list[str]) -> Finding:
     shown = [w for w in words if plain_secret(w, ctx)] if cmd.name in REVEALERS or fetched else []
     shown = [] if cmd.name in _GREPS and not _greps_secrets(cmd) else shown
     return secret_read(shown or words, reveals=bool(shown))
+
+
+_EXFIL_SINKS = frozenset({"network", "upload"})
+
+
+def sent_away(findings: Sequence[Finding]) -> Finding | None:
+    """A secret read and the network reached by the same code: exfiltration, denied."""
+    found = {f.rule for f in findings}
+    if "secret-read" not in found or not found & _EXFIL_SINKS:
+        return None
+    secret = next(f for f in findings if f.rule == "secret-read")
+    return exfiltration(secret.explanation.split(", which", 1)[0])
 
 
 def exfiltration(what: str) -> Finding:

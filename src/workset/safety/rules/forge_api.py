@@ -1,0 +1,69 @@
+"""Writes to a forge's API that hand out access or switch off its protections.
+
+``gh api -X PUT repos/O/R/collaborators/NAME``, ``glab api -X PUT projects/1/members/7``, a
+deploy key or webhook added, branch protection or rulesets deleted, a repository's Actions
+permissions, secrets or environments changed, ``-f visibility=public``: each opens the
+project to someone the user did not choose, or removes the checks that would catch it, in one
+call that no later review undoes. They are denied; other writes to the API (an issue, a label,
+a description) ask as network requests do, and reads (a GET, nothing sent) run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety.rules.base import Cmd, Context, Handler, Result
+from workset.safety.rules.base import deny_finding as _deny
+
+# Endpoints whose writes grant access, add a way in, or lift a protection.
+_GUARDED = re.compile(
+    r"/(collaborators|members|memberships|invitations|keys|deploy_keys|hooks|protection|"
+    r"protected_branches|rulesets|permissions|secrets|variables|environments|"
+    r"access_tokens|deploy_tokens|runners)(/|$)"
+)
+_OPENED = re.compile(r"^(visibility=(public|internal)|private=false)$", re.IGNORECASE)
+_FIELDS = ("-f", "-F", "--field", "--raw-field")
+_VALUED = frozenset({*_FIELDS, "-X", "--method", "-H", "--header", "--jq", "-q", "--input",
+                     "--hostname", "-t", "--template"})  # fmt: skip
+
+
+def method(args: tuple[str, ...]) -> str:
+    """The HTTP method of ``gh api``: ``-X``/``--method``, else POST when fields are sent."""
+    for i, a in enumerate(args):
+        if a in ("-X", "--method") and i + 1 < len(args):
+            return args[i + 1].upper()
+        if a.startswith(("--method=", "-X")) and len(a) > 2:
+            return a.split("=", 1)[-1].removeprefix("-X").upper()
+    return "POST" if any(a in _FIELDS or re.fullmatch(r"-[fF].+", a) for a in args) else "GET"
+
+
+def _fields(args: tuple[str, ...]) -> list[str]:
+    out = [args[i + 1] for i, a in enumerate(args[:-1]) if a in _FIELDS]
+    return out + [a[2:] for a in args if re.fullmatch(r"-[fF].+", a)]
+
+
+def _endpoint(args: tuple[str, ...]) -> str:
+    skip = {i + 1 for i, a in enumerate(args) if a in _VALUED}
+    words = [a for i, a in enumerate(args) if i not in skip and not a.startswith("-")]
+    return "/" + words[1].strip("/") if words[:1] == ["api"] and len(words) > 1 else ""
+
+
+def api_write(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = cmd.args()
+    endpoint = _endpoint(args)
+    verb = method(args)
+    if not endpoint or verb == "GET":
+        return
+    opened = any(_OPENED.match(f) for f in _fields(args))
+    whole_repo = re.fullmatch(r"/(repos/[^/]+/[^/]+|projects/[^/]+)", endpoint) is not None
+    if _GUARDED.search(endpoint) or opened or (verb == "DELETE" and whole_repo):
+        yield _deny(
+            "forge-access-change",
+            f"{cmd.name} api {verb} {endpoint} hands out access to the project, adds a way in, "
+            "or lifts a protection on the forge",
+            "ask the repository's owner to change its settings",
+        )
+
+
+HANDLERS: dict[str, Handler] = {n: api_write for n in ("gh", "glab")}
