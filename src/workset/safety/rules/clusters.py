@@ -68,6 +68,22 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         else:
             yield _ask("cluster-change", f"{cmd.name} delete removes cluster resources")
     elif (
+        sub == "create"
+        and rest[:1] in (("clusterrolebinding",), ("rolebinding",))
+        and any(
+            re.fullmatch(r"--(cluster)?role=(cluster-admin|admin)", a)
+            or a in ("cluster-admin", "admin")
+            and i
+            and rest[i - 1] in ("--clusterrole", "--role")
+            for i, a in enumerate(rest)
+        )
+    ):
+        yield _deny(
+            "cluster-admin-grant",
+            f"{cmd.name} create {rest[0]} hands out the cluster's administrator rights",
+            "bind the narrow role the task needs, or ask the cluster's owner",
+        )
+    elif (
         sub in ("get", "describe", "edit")
         and _names_secrets(rest)
         and (sub == "edit" or any(a.startswith(("-o", "--output", "--template")) for a in rest))

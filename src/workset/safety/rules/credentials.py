@@ -47,6 +47,8 @@ _WORDS = {
     "keepassxc-cli": (("show",), ("export",)),
     "gopass": (("show",), ("cat",)),
     "npm": (("token", "create"),),
+    "kubectl": (("create", "token"),),
+    "oc": (("create", "token"),),
 }  # fmt: skip
 # Credential helpers of docker and git (``docker-credential-desktop get``,
 # ``git-credential-osxkeychain get``): ``get`` prints the stored secret for a host.
@@ -168,6 +170,6 @@ def _decoder(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 HANDLERS: dict[str, Handler] = {
     # git, npm…: their other rules run too
-    **{n: printer for n in (*_WORDS, *_CONFIG_GETTERS, "kubectl", "oc")},
+    **{n: printer for n in (*_WORDS, *_CONFIG_GETTERS)},
     **{n: _decoder for n in REVEALERS - OTHER_INTERPRETERS.keys()},  # those: judged as code
 }

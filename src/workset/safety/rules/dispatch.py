@@ -18,6 +18,7 @@ from workset.safety.rules import (
     agent_files,
     applescript,
     build_files,
+    clipboard,
     clones,
     cloud_exposure,
     credentials,
@@ -415,6 +416,7 @@ _HANDLERS = _handlers(
     scaffolds.HANDLERS,
     sql_files.HANDLERS,
     image_context.HANDLERS,
+    clipboard.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -18,7 +18,8 @@ from workset.safety.rules.base import deny_finding as _deny
 
 # Endpoints whose writes grant access, add a way in, or lift a protection.
 _GUARDED = re.compile(
-    r"/(collaborators|members|memberships|invitations|keys|deploy_keys|hooks|protection|"
+    r"^/(repos/[^/]+/[^/]+|projects/[^/]+)/keys(/|$)|"  # a deploy key (a user's own keys ask)
+    r"/(collaborators|members|memberships|invitations|deploy_keys|hooks|protection|"
     r"protected_branches|rulesets|permissions|secrets|variables|environments|"
     r"access_tokens|deploy_tokens|runners)(/|$)"
 )

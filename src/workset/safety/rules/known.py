@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 from workset.safety import paths
 from workset.safety.rules import (
+    clipboard,
     clones,
     guardrails,
     headless,
@@ -435,6 +436,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **platform_reads.VOUCHERS,
     **known_data.VOUCHERS,
     **headless.VOUCHERS,
+    **clipboard.VOUCHERS,
     **scanners.VOUCHERS,
     **resources.VOUCHERS,
 }

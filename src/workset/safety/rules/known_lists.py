@@ -39,7 +39,7 @@ READ_ONLY = frozenset(
         "tokei", "shellcheck", "hadolint", "yamllint", "jsonlint", "actionlint", "diffstat",
         "colordiff", "wdiff", "dos2unix", "unix2dos", "envsubst", "gzip", "gunzip", "bzip2",
         "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
-        "sysctl", "bat", "batcat", "delta", "pbcopy", "wl-copy", "glow", "mdcat", "hexyl",
+        "sysctl", "bat", "batcat", "delta", "glow", "mdcat", "hexyl",
         "zipinfo", "xmllint", "ms_print",
     }
 )  # fmt: skip
