@@ -72,9 +72,9 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         and rest[:1] in (("clusterrolebinding",), ("rolebinding",))
         and any(
             re.fullmatch(r"--(cluster)?role=(cluster-admin|admin)", a)
-            or a in ("cluster-admin", "admin")
-            and i
-            and rest[i - 1] in ("--clusterrole", "--role")
+            or (
+                a in ("cluster-admin", "admin") and i and rest[i - 1] in ("--clusterrole", "--role")
+            )
             for i, a in enumerate(rest)
         )
     ):

@@ -24,7 +24,8 @@ _WORD = r"('[^']+'|\"[^\"]+\"|[^\s'\";|][^\s;]*)"
 _DOT_READ = re.compile(rf"(?:^|[\n;])\s*(\.(?:import|read|restore|open)(?:\s+--?\w+)*|\\i|"
                        rf"\\include)\s+{_WORD}", re.IGNORECASE)  # fmt: skip
 _DOT_WRITE = re.compile(rf"(?:^|[\n;])\s*(?:\.(?:output|once|save|backup|dump)"
-                        rf"(?:\s+--?\w+)*(?:\s+main)?|\\o|\\out)\s+{_WORD}", re.IGNORECASE)  # fmt: skip
+                        rf"(?:\s+--?\w+)*(?:\s+main)?|\\o|\\out)\s+{_WORD}",
+                        re.IGNORECASE)  # fmt: skip
 _SQL_WRITE = re.compile(r"\b(?:TO|INTO\s+(?:OUT|DUMP)FILE)\s+'([^']+)'", re.IGNORECASE)
 _LOAD = re.compile(rf"(?:^|[\n;])\s*\.load\s+{_WORD}|\bload_extension\s*\(\s*'([^']+)'",
                    re.IGNORECASE)  # fmt: skip
