@@ -225,3 +225,32 @@ def test_round17_cluster_rights_tokens_and_images_with_secrets(
     analysis = _judged(command)
     assert analysis.decision == decision, analysis.findings
     assert reason in _reasons(analysis)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "xdg-open http://localhost:5173/",
+        "open coverage/index.html",
+        "resolvectl status",
+        "docker-credential-desktop list",
+    ],
+)
+def test_round17_local_pages_resolver_status_and_helper_listings_run(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "allow", analysis.findings
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "xdg-open https://203.0.113.50/login",
+        "open ./tools/setup.command",
+        "open -a Safari http://localhost:3000",
+        "resolvectl dns eth0 203.0.113.53",
+    ],
+)
+def test_round17_remote_pages_programs_and_resolver_changes_ask(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "ask", analysis.findings
+    assert "not a program whose effects are known" in _reasons(analysis)

@@ -1,4 +1,4 @@
-"""Headless browsers rendering this machine's pages: screenshots, PDFs, the DOM.
+"""Browsers showing this machine's pages: headless screenshots, PDFs, the DOM; ``open``.
 
 ``google-chrome --headless=new --user-data-dir=/tmp/p --screenshot=out/home.png
 http://localhost:3000`` loads a page of the dev server into a throw-away profile and writes
@@ -7,6 +7,11 @@ folder of the workspace or a scratch folder (not the user's, with its logins and
 what it writes lands in the workspace, and every option is one of the rendering options
 below. Anything else (a remote page, the default profile, a debugging port, an unknown
 option) asks as an unknown program.
+
+``xdg-open http://localhost:3000``, ``open out/report.html``: the user's browser or viewer shows
+a page of the dev server or a document of the workspace. A remote address (the browser holds
+the user's logins), an option, or a file that is not a document (``open run.command`` runs
+it) asks.
 """
 
 from __future__ import annotations
@@ -50,4 +55,21 @@ def rendered(cmd: Cmd, ctx: Context) -> Finding | None:
     return None if profile is not None else why
 
 
-VOUCHERS = {n: rendered for n in BROWSERS}
+_OPENERS = ("xdg-open", "open", "sensible-browser", "www-browser", "x-www-browser")
+_DOCUMENT = re.compile(r"\.(html?|pdf|png|jpe?g|gif|svg|webp|md|txt|csv|json)$", re.IGNORECASE)
+
+
+def opened(cmd: Cmd, ctx: Context) -> Finding | None:
+    """Vouches for opening loopback pages and workspace documents in the user's viewer."""
+    args = cmd.args()
+    shown = [a for i, a in enumerate(args, start=1) if not cmd.is_dynamic(i)
+             and not a.startswith("-") and (is_local(a) or (_DOCUMENT.search(a)
+                                                            and not a.startswith(("/", "~"))
+                                                            and inside(a, ctx)))]  # fmt: skip
+    if args and len(shown) == len(args):
+        return None
+    return unknown_program(cmd.name, " (only pages of this machine and documents of the "
+                           "workspace are known to be harmless to open)")  # fmt: skip
+
+
+VOUCHERS = {**{n: rendered for n in BROWSERS}, **{n: opened for n in _OPENERS}}

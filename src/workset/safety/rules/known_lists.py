@@ -78,6 +78,10 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "direnv": frozenset({"status", "version"}),
     "asdf": frozenset({"current", "list", "version", "where", "which", "info"}),
     "mise": frozenset({"ls", "list", "current", "doctor", "which", "where", "version"}),
+    "resolvectl": frozenset({"status", "query", "statistics"}),  # the resolver, read
+    # credential helpers: ``list`` names the hosts and users they hold, never a secret
+    **{f"docker-credential-{n}": frozenset({"list", "version"})
+       for n in ("desktop", "osxkeychain", "secretservice", "pass", "wincred")},  # fmt: skip
     "security": frozenset({"find-certificate", "list-keychains", "show-keychain-info",
                            "verify-cert", "dump-trust-settings", "default-keychain"}),
     "git": frozenset(
