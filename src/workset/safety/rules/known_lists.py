@@ -81,7 +81,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "resolvectl": frozenset({"status", "query", "statistics"}),  # the resolver, read
     # credential helpers: ``list`` names the hosts and users they hold, never a secret
     **{f"docker-credential-{n}": frozenset({"list", "version"})
-       for n in ("desktop", "osxkeychain", "secretservice", "pass", "wincred")},  # fmt: skip
+       for n in ("desktop", "osxkeychain", "secretservice", "pass", "wincred")},
     "security": frozenset({"find-certificate", "list-keychains", "show-keychain-info",
                            "verify-cert", "dump-trust-settings", "default-keychain"}),
     "git": frozenset(
