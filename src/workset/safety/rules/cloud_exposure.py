@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Handler, Result
+from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result
 from workset.safety.rules.base import deny_finding as _deny
 
 _ADMIN = re.compile(
@@ -31,9 +31,17 @@ _ADMIN_PORTS = re.compile(r"(^|[^\d])(22|23|3389|5432|3306|1433|6379|27017|9200|
                           r"2376|445|11211)($|[^\d])|^-1$|IpProtocol=-1|^all$|^\*$|tcp:0-65535|^0-65535$",
                           re.I)  # fmt: skip
 _OPENERS = re.compile(r"authorize-security-group-ingress|firewall-rules|nsg|security-group-rule|"
-                      r"modify-security-group-rules", re.I)  # fmt: skip
+                      r"modify-security-group-rules|authorized-networks", re.I)  # fmt: skip
 _PUBLIC = re.compile(r"allUsers|allAuthenticatedUsers|public-read(-write)?$|"
-                     r"--public-access\s*(blob|container)|BlockPublic\w*=false", re.I)  # fmt: skip
+                     r"--public-access\s*(blob|container)|BlockPublic\w*=false|"
+                     r"--allow-blob-public-access(=|\s+)true", re.I)  # fmt: skip
+# A policy that names everyone as the one allowed: ``"Principal": "*"``, ``{"AWS": "*"}``,
+# ``aws lambda add-permission --principal '*'``.
+_ANYONE = re.compile(r"\"Principal\"\s*:\s*(\{\s*\"AWS\"\s*:\s*)?\[?\s*\"\*\"|"
+                     r"--principal(=|\s+)\*(\s|$)")  # fmt: skip
+# Remote commands: ``aws ssm send-command --parameters commands="…"``, ``gcloud compute ssh
+# --command "…"``, ``az vm run-command invoke --scripts "…"``: run on the account's machines.
+_REMOTE_OPTIONS = ("--command", "--scripts")
 # A new long-lived login for an account, its secret printed: a way in that outlives the task.
 _MINTED = re.compile(
     r"^iam (create-access-key|create-login-profile|update-login-profile|"
@@ -62,6 +70,10 @@ def exposure(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield _deny("cloud-world-open", f"{cmd.name} {' '.join(words[:2])} opens a login, "
                     "database or every port to the whole internet", "allow only the "
                     "addresses that need it")  # fmt: skip
+    elif _ANYONE.search(text):
+        yield _deny("cloud-public-principal", f"{cmd.name} {' '.join(words[:2])} lets anyone "
+                    "(the principal \"*\") use the resource or take on the role", "name the "
+                    "accounts that need it")  # fmt: skip
     elif _PUBLIC.search(text) and not re.search(r"\b(get|describe|list|show)\b", words[1:2][0]
                                                 if words[1:2] else ""):  # fmt: skip
         yield _deny("cloud-public-storage", f"{cmd.name} {' '.join(words[:2])} makes storage "
@@ -79,6 +91,16 @@ def exposure(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     ):
         yield _deny("cloud-audit-off", f"{cmd.name} {' '.join(words[:2])} stops or deletes the "
                     "account's audit trail", "an agent never turns off auditing")  # fmt: skip
+
+
+def remote_commands(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """The shell commands a cloud CLI sends to the account's machines, judged as if here."""
+    args = cmd.args()
+    codes = [v for i, a in enumerate(args) for v in _values(args, i, a, _REMOTE_OPTIONS)]
+    codes += [a.split("=", 1)[1] for a in args if a.startswith("commands=")]
+    for code in codes:
+        if code.strip("\"'[] "):
+            yield Nested(code.strip("\"'[] "), deny_only=True)
 
 
 def _values(args: tuple[str, ...], index: int, word: str, options: tuple[str, ...]) -> list[str]:
@@ -126,3 +148,4 @@ HANDLERS: dict[str, Handler] = {
     **{n: exposure for n in ("aws", "gcloud", "gsutil", "az")},
     **{n: _forge_public for n in ("gh", "glab")},
 }
+REMOTE: dict[str, Handler] = {n: remote_commands for n in ("aws", "gcloud", "az")}

@@ -37,6 +37,7 @@ from workset.safety.rules import (
     key_names,
     known,
     known_lists,
+    miller,
     mounts,
     network,
     option_commands,
@@ -409,6 +410,7 @@ _HANDLERS = _handlers(
     mounts.HANDLERS,
     windows.HANDLERS,
     cloud_exposure.HANDLERS,
+    cloud_exposure.REMOTE,
     forge_api.HANDLERS,
     db_targets.HANDLERS,
     guardrails.HANDLERS,
@@ -417,6 +419,7 @@ _HANDLERS = _handlers(
     sql_files.HANDLERS,
     image_context.HANDLERS,
     clipboard.HANDLERS,
+    miller.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

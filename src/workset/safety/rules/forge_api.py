@@ -23,6 +23,9 @@ _GUARDED = re.compile(
     r"protected_branches|rulesets|permissions|secrets|variables|environments|"
     r"access_tokens|deploy_tokens|runners)(/|$)"
 )
+# The branches everyone builds on, deleted or moved by force through the API.
+_SHARED_REF = re.compile(r"/git/refs/heads/(main|master|trunk|develop|release[\w./-]*|"
+                         r"prod[\w./-]*|production)$")  # fmt: skip
 _OPENED = re.compile(r"^(visibility=(public|internal)|private=false)$", re.IGNORECASE)
 _FIELDS = ("-f", "-F", "--field", "--raw-field")
 _VALUED = frozenset({*_FIELDS, "-X", "--method", "-H", "--header", "--jq", "-q", "--input",
@@ -58,7 +61,14 @@ def api_write(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return
     opened = any(_OPENED.match(f) for f in _fields(args))
     whole_repo = re.fullmatch(r"/(repos/[^/]+/[^/]+|projects/[^/]+)", endpoint) is not None
-    if _GUARDED.search(endpoint) or opened or (verb == "DELETE" and whole_repo):
+    forced = verb == "DELETE" or "force=true" in _fields(args)
+    if _SHARED_REF.search(endpoint) and forced:
+        yield _deny(
+            "git-destroy-shared-branch",
+            f"{cmd.name} api {verb} {endpoint} deletes or rewrites a branch everyone builds on",
+            "push a new branch and open a pull request instead",
+        )
+    elif _GUARDED.search(endpoint) or opened or (verb == "DELETE" and whole_repo):
         yield _deny(
             "forge-access-change",
             f"{cmd.name} api {verb} {endpoint} hands out access to the project, adds a way in, "

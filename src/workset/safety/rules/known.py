@@ -38,6 +38,7 @@ from workset.safety.rules import (
     known_archives,
     known_data,
     known_tools,
+    miller,
     network,
     option_commands,
     platform_reads,
@@ -437,6 +438,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **known_data.VOUCHERS,
     **headless.VOUCHERS,
     **clipboard.VOUCHERS,
+    **miller.VOUCHERS,
     **scanners.VOUCHERS,
     **resources.VOUCHERS,
 }

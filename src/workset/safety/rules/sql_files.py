@@ -7,7 +7,9 @@ commands (sqlite's ``.import``, ``.read``, ``.open``; psql's ``\\i``): each is j
 directly is. They write files too (sqlite's ``.output``/``.once``/``.save``/``.backup``,
 psql's ``\\o``, ``COPY … TO 'file'``, ``INTO OUTFILE``): each is the ``> file`` it amounts to,
 judged where it lands (a startup file, the home, the workspace). Native code loaded into the
-tool (``.load``, ``load_extension(…)``) from outside the workspace asks.
+tool (``.load``, ``load_extension(…)``) or a script run in it (``redis-cli --eval``) from
+outside the workspace asks; a variable read by the SQL (``getenv('…')``) is judged as the
+``printenv`` it amounts to.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ _DOT_WRITE = re.compile(rf"(?:^|[\n;])\s*(?:\.(?:output|once|save|backup|dump)"
 _SQL_WRITE = re.compile(r"\b(?:TO|INTO\s+(?:OUT|DUMP)FILE)\s+'([^']+)'", re.IGNORECASE)
 _LOAD = re.compile(rf"(?:^|[\n;])\s*\.load\s+{_WORD}|\bload_extension\s*\(\s*'([^']+)'",
                    re.IGNORECASE)  # fmt: skip
-DATA_TOOLS = ("duckdb", "sqlite3", "psql", "mysql", "mariadb", "clickhouse-local", "clickhouse")
+_GETENV = re.compile(r"\bgetenv\s*\(\s*'(\w+)'\s*\)", re.IGNORECASE)
+DATA_TOOLS = ("duckdb", "sqlite3", "psql", "mysql", "mariadb", "clickhouse-local", "clickhouse",
+              "redis-cli")  # fmt: skip
 
 
 def read_paths(sql: str) -> list[str]:
@@ -61,6 +65,11 @@ def _files(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         for path in writes:
             if not path.startswith(("|", "-", "STDOUT", "stdout")):
                 yield Cmd(argv=(":",), redirects=((">", path),), dynamic=(False,))
+        for name in _GETENV.findall(text):  # duckdb's getenv('AWS_SECRET_ACCESS_KEY')
+            yield Cmd(argv=("printenv", name), dynamic=(False, False), piped=cmd.piped)
+        script = cmd.name == "redis-cli" and index > 1 and cmd.args()[index - 2] == "--eval"
+        if script and not paths.in_workspace(ctx.resolve(text), ctx.workspace):
+            yield _foreign(cmd, text, "runs the Lua script")
         for match in _LOAD.finditer(text):
             library = _unquoted(match.group(1) or match.group(2))
             if not paths.in_workspace(ctx.resolve(library), ctx.workspace):
