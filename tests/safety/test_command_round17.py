@@ -312,3 +312,16 @@ def test_round17_foreign_scripts_miller_writes_and_sql_variables_ask(
     analysis = _judged(command)
     assert analysis.decision == "ask", analysis.findings
     assert reason in _reasons(analysis)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "docker cp ~/.aws/credentials proj-api:/tmp/c",
+        "kubectl cp ~/.ssh/id_ed25519 dev-alice/api-1:/tmp/k",
+    ],
+)
+def test_round17_a_secret_copied_into_a_container_is_denied(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+    assert "prints or copies its content" in _reasons(analysis)

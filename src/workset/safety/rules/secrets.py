@@ -447,10 +447,24 @@ def _greps_secrets(cmd: Cmd, *, matching_all: bool = True) -> bool:
     return every or any(_SECRET_PATTERN.search(p) for p in patterns)
 
 
+def _copied_in(cmd: Cmd) -> bool:
+    """``docker cp ~/.aws/credentials api:/tmp/c``, ``kubectl cp KEY pod:/x``: a file copied
+    into a container or a pod, where whoever runs it can read it."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    return (
+        cmd.name in ("docker", "podman", "nerdctl", "kubectl", "oc")
+        and words[:1] == ["cp"]
+        and len(words) >= 3
+        and ":" in words[-1]
+        and ":" not in words[1]
+    )
+
+
 def judge_read(cmd: Cmd, ctx: Context, words: list[str]) -> Finding:
     """The secret-read finding for ``cmd`` reading ``words``: denied when ``cmd`` prints or
     copies one that is plainly a secret, else asked."""
     fetched = cmd.name in ("curl", "wget") and any(_FILE_URL.match(a) for a in cmd.args())
+    fetched = fetched or _copied_in(cmd)
     shown = [w for w in words if plain_secret(w, ctx)] if cmd.name in REVEALERS or fetched else []
     shown = [] if cmd.name in _GREPS and not _greps_secrets(cmd) else shown
     return secret_read(shown or words, reveals=bool(shown))
