@@ -325,3 +325,23 @@ def test_round17_a_secret_copied_into_a_container_is_denied(command: str) -> Non
     analysis = _judged(command)
     assert analysis.decision == "deny", analysis.findings
     assert "prints or copies its content" in _reasons(analysis)
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        ("python3 -m keyring get pypi __token__", "deny"),
+        ("gh auth git-credential get <<< 'url=https://github.com'", "deny"),
+        ("python3 -m base64 /home/me/.ssh/id_ed25519", "deny"),
+        ("python3 -m json.tool ~/.docker/config.json", "deny"),
+        ("python3 -m tarfile -c out/k.tgz ~/.ssh", "deny"),
+        ("python3 -m json.tool data/x.json ~/.bashrc", "ask"),
+        ("python3 -m webbrowser https://198.51.100.44/session", "ask"),
+        ("python3 -m json.tool data/openapi.json", "allow"),
+        ("python3 -m zipfile -l dist/app-1.0-py3-none-any.whl", "allow"),
+        ("python3 -m webbrowser http://localhost:8000/docs", "allow"),
+    ],
+)
+def test_round17_a_standard_module_is_judged_as_its_shell_twin(command: str, decision: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == decision, analysis.findings

@@ -29,7 +29,7 @@ _WORDS = {
                ("secrets", "versions", "access")),
     "az": (("account", "get-access-token"), ("keyvault", "secret", "show"),
            ("keyvault", "secret", "download")),
-    "gh": (("auth", "token"),),
+    "gh": (("auth", "token"), ("auth", "git-credential", "get")),
     "glab": (("auth", "token"),),
     "aws": (("configure", "export-credentials"), ("ecr", "get-login-password"),
             ("sts", "get-session-token"), ("codeartifact", "get-authorization-token"),
@@ -47,6 +47,7 @@ _WORDS = {
     "keepassxc-cli": (("show",), ("export",)),
     "gopass": (("show",), ("cat",)),
     "npm": (("token", "create"),),
+    "keyring": (("get",),),  # python's keyring CLI: the stored password
     "kubectl": (("create", "token"),),
     "oc": (("create", "token"),),
 }  # fmt: skip
