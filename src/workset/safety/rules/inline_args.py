@@ -31,6 +31,7 @@ _INTERPOLATION = {
 }
 _OPERATOR = re.compile(r"\s*(\+|\.\.|\.(?!\w)|\s)\s*")
 _ESCAPES = {"n": "\n", "t": "\t"}
+_CALL_END = re.compile(r"(end|do|if|unless|rescue|and|or)\b|&&|\|\|")
 _EXPAND_HOME = re.compile(r"\b(?:File\.expand_path|(?:os\.path\.)?expanduser)\s*\(\s*")
 HOME = "\ue000"  # where the code puts the user's home; see :func:`shell_text`
 _MAX_WORDS = 64
@@ -109,6 +110,8 @@ def call_words(code: str, start: int, program: str, *, first_only: bool) -> list
         index = _skip_space(code, index)
         if index < len(code) and code[index] == ",":
             index += 1
+        elif not parens and _CALL_END.match(code, index):
+            return words  # ruby's ``sh "…" end``, ``system "…" if ok``: the call ends there
         elif index < len(code) and code[index] not in ");}\n":
             return None
     return None
@@ -143,7 +146,7 @@ def _expression(code: str, index: int, program: str) -> tuple[str, int] | None:
             return None
         operator = _OPERATOR.match(code, index)
         after = _skip_space(code, index)
-        if after >= len(code) or code[after] in ",);}]\n":
+        if after >= len(code) or code[after] in ",);}]\n" or _CALL_END.match(code, after):
             return "".join(parts), after
         if operator is None:
             return None
