@@ -39,7 +39,13 @@ _MAKEFILE = re.compile(r"(^|/)([Mm]akefile|GNUmakefile|[^/]+\.mk|[Jj]ustfile)$")
 # Any Python module or shell script: the project's tests, packages and scripts run them.
 _PYTHON = re.compile(r"\.pyw?$|\.pth$")
 # Shell scripts a tool runs by itself: direnv's .envrc, hooks kept in the repository.
-_SHELL = re.compile(r"(^|/)\.envrc$|(^|/)(\.githooks|\.husky|\.git-hooks)/[\w.-]+$")
+_SHELL = re.compile(
+    r"(^|/)\.envrc$|(^|/)(\.githooks|\.husky|\.git-hooks)/[\w.-]+$|"
+    # a git hook by its name, in whatever hooks folder (core.hooksPath, ~/.git-templates)
+    r"(^|/)[\w.-]*hooks/(pre-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|"
+    r"post-merge|pre-push|post-rewrite|pre-merge-commit|pre-auto-gc|reference-transaction|"
+    r"applypatch-msg|pre-applypatch|post-applypatch|fsmonitor-watchman)$"
+)
 # Settings whose command fields editors and tools run: VS Code tasks (some on folder open),
 # dev containers (initializeCommand runs on this machine), tox, pre-commit's local hooks.
 _COMMAND_FIELDS = re.compile(
