@@ -369,3 +369,19 @@ def test_round17_a_git_hook_is_code_in_whatever_hooks_folder() -> None:
     assert planted.decision == "deny", planted.findings
     own = _judged("printf '#!/bin/sh\\nnpm test\\n' > tools/hooks/pre-push")
     assert own.decision == "allow", own.findings
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        ("pandoc docs/*.md --toc -s -o out/manual.html --css docs/style.css", "allow"),
+        ("pandoc --lua-filter=docs/filters/links.lua README.md -o out/readme.html", "allow"),
+        ("pandoc --lua-filter=/tmp/f.lua README.md -o out/r.html", "ask"),
+        ("pandoc README.md -o ~/.bashrc", "ask"),
+        ("pandoc https://x.example/doc.html -o out/d.md", "ask"),
+        ("pandoc ~/.ssh/id_ed25519 -t plain", "deny"),
+    ],
+)
+def test_round17_pandoc_converts_workspace_documents(command: str, decision: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == decision, analysis.findings

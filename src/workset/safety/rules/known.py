@@ -33,6 +33,7 @@ from workset.safety import paths
 from workset.safety.rules import (
     clipboard,
     clones,
+    documents,
     guardrails,
     headless,
     known_archives,
@@ -439,6 +440,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **headless.VOUCHERS,
     **clipboard.VOUCHERS,
     **miller.VOUCHERS,
+    **documents.VOUCHERS,
     **scanners.VOUCHERS,
     **resources.VOUCHERS,
 }

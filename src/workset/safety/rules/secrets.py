@@ -298,7 +298,7 @@ REVEALERS = frozenset({"cat", "tac", "head", "tail", "less", "more", "most", "ba
                        "mawk", "sed", "cp", "rsync", "tar", "zip", "7z", "7za", "gzip", "bzip2",
                        "xz", "zstd", "dd", "install", "pbcopy", "xclip", "xsel", "wl-copy",
                        "tee", "sqlite3", "source", ".", "iconv", "expand", "rev", "split",
-                       "php", "perl", "ruby", "node", "lua", "mlr"})  # fmt: skip
+                       "php", "perl", "ruby", "node", "lua", "mlr", "pandoc"})  # fmt: skip
 # Trees that hold nothing but keys and credentials: packing or copying one copies them.
 _KEY_TREES = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.password-store", "~/.azure",
                         "~/.config/gcloud", "~/.local/share/keyrings", "~/Library/Keychains",
