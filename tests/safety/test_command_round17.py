@@ -385,3 +385,9 @@ def test_round17_a_git_hook_is_code_in_whatever_hooks_folder() -> None:
 def test_round17_pandoc_converts_workspace_documents(command: str, decision: str) -> None:
     analysis = _judged(command)
     assert analysis.decision == decision, analysis.findings
+
+
+def test_round17_ifs_is_a_space_only_where_the_line_never_names_it() -> None:
+    analysis = _judged('read IFS <<< "m"; r${IFS} -rf ~')
+    assert analysis.decision == "ask", analysis.findings
+    assert "computed when the line runs" in _reasons(analysis)

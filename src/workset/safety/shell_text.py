@@ -148,16 +148,16 @@ def join_continuations(text: str) -> str:
 
 
 _IFS = re.compile(r"\$\{IFS\}|\$IFS(?![A-Za-z0-9_])")
-_IFS_SET = re.compile(
-    r"(^|[^A-Za-z0-9_$])IFS\+?=|\b(local|declare|typeset|export|readonly|unset)\b[^;&|\n]*\bIFS\b"
-)
+# IFS named other than as ``$IFS``/``${IFS}``: set (``IFS=``, ``read IFS``, ``export IFS``…).
+_IFS_SET = re.compile(r"(?<![\w${])IFS\b")
 
 
 def default_ifs(text: str) -> str:
     """``cat${IFS}~/.aws/credentials`` is ``cat ~/.aws/credentials`` to bash, which starts with
-    the default ``IFS`` (space, tab, newline) whatever the environment says: where the line
-    never sets ``IFS``, each ``$IFS`` outside single quotes is written as the space it splits
-    on. A line that sets it is left as it is (its words stay computed at run time)."""
+        the default ``IFS`` (space, tab, newline) whatever the environment says: where the line
+        never sets ``IFS``, each ``$IFS`` outside single quotes is written as the space it splits
+        on. A line that names it otherwise (``IFS=…``, ``read IFS``) is left as it is (its words stay
+    computed at run time)."""
     if "IFS" not in text or _IFS_SET.search(text):
         return text
     out: list[str] = []
