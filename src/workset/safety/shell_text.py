@@ -156,8 +156,8 @@ def default_ifs(text: str) -> str:
     """``cat${IFS}~/.aws/credentials`` is ``cat ~/.aws/credentials`` to bash, which starts with
         the default ``IFS`` (space, tab, newline) whatever the environment says: where the line
         never sets ``IFS``, each ``$IFS`` outside single quotes is written as the space it splits
-        on. A line that names it otherwise (``IFS=…``, ``read IFS``) is left as it is (its words stay
-    computed at run time)."""
+        on. A line that names it otherwise (``IFS=…``, ``read IFS``) is left as it is (its words
+    stay computed at run time)."""
     if "IFS" not in text or _IFS_SET.search(text):
         return text
     out: list[str] = []
