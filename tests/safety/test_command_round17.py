@@ -391,3 +391,18 @@ def test_round17_ifs_is_a_space_only_where_the_line_never_names_it() -> None:
     analysis = _judged('read IFS <<< "m"; r${IFS} -rf ~')
     assert analysis.decision == "ask", analysis.findings
     assert "computed when the line runs" in _reasons(analysis)
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        ("printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' | nc localhost 8080", "allow"),
+        ("grpcurl -plaintext localhost:50051 list", "allow"),
+        ("printf 'FLUSHALL\\r\\n' | nc 127.0.0.1 6379", "ask"),
+        ("grpcurl -plaintext -d '{}' localhost:50051 admin.Admin/DropAll", "ask"),
+        ("grpcurl -plaintext 203.0.113.5:50051 list", "ask"),
+    ],
+)
+def test_round17_a_read_of_a_local_service_runs(command: str, decision: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == decision, analysis.findings

@@ -185,6 +185,32 @@ def _reads_only(cmd: Cmd) -> bool:
     return sent is not None and _HTTP_READ.match(sent) is not None
 
 
+_NC_OPTIONS = re.compile(r"^-(q\d*|w\d*|v+|N|C|4|6|-no-shutdown|-crlf)$")
+_GRPC_READS = frozenset({"list", "describe"})
+
+
+def local_read(cmd: Cmd) -> bool:
+    """``printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc localhost 8080``, ``grpcurl -plaintext
+    localhost:50051 list``: a read of a service on this machine, nothing else sent."""
+    args = [a for a in cmd.args() if a not in ("-q", "-w")]  # their values are numbers
+    if any(cmd.dynamic):
+        return False
+    if cmd.name == "grpcurl":
+        words = [a for a in args if not a.startswith("-")]
+        return (all(a in ("-plaintext", "-insecure") for a in args if a.startswith("-"))
+                and len(words) >= 2 and is_local(words[0]) and words[1] in _GRPC_READS
+                and not cmd.piped)  # fmt: skip
+    options = [a for a in args if a.startswith("-")]
+    operands = [a for a in args if (not a.startswith("-") and not a.isdigit()) or a == args[-1]]
+    return (
+        all(_NC_OPTIONS.match(o) for o in options)
+        and len(operands) == 2
+        and LOCAL_HOST.match(operands[0]) is not None
+        and operands[1].isdigit()
+        and _reads_only(cmd)
+    )
+
+
 def _loopback_listener(address: str) -> bool:
     if _SOCAT_LISTEN.match(address) is None:
         return False

@@ -105,6 +105,8 @@ def local_only(cmd: Cmd) -> bool:
         return bool(hosts) and LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
     if cmd.name == "socat":
         return loopback.socat_relay(cmd)
+    if cmd.name in ("nc", "ncat", "netcat", "grpcurl"):
+        return loopback.local_read(cmd)
     if cmd.name == "rclone":
         return not any(":" in a for a in cmd.args() if not a.startswith("-"))  # remote:path
     if cmd.name == "ssh":  # ssh -G prints the settings it would use and connects nowhere
