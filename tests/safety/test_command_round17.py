@@ -406,3 +406,10 @@ def test_round17_ifs_is_a_space_only_where_the_line_never_names_it() -> None:
 def test_round17_a_read_of_a_local_service_runs(command: str, decision: str) -> None:
     analysis = _judged(command)
     assert analysis.decision == decision, analysis.findings
+
+
+def test_round17_scaling_production_to_zero_is_denied() -> None:
+    analysis = _judged("kubectl scale deploy --all --replicas=0 -n prod")
+    assert analysis.decision == "deny", analysis.findings
+    assert "production namespace" in _reasons(analysis)
+    assert _judged("kubectl scale deploy/api --replicas=0 -n dev-alice").decision == "ask"

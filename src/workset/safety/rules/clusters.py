@@ -68,6 +68,13 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         else:
             yield _ask("cluster-change", f"{cmd.name} delete removes cluster resources")
     elif (
+        sub == "scale"
+        and any(a in ("--replicas=0", "0") and (a != "0" or rest[i - 1] == "--replicas")
+                for i, a in enumerate(rest))
+        and _production(cmd.args()) is not None
+    ):  # fmt: skip
+        yield _production_delete(f"{cmd.name} scale --replicas=0", str(_production(cmd.args())))
+    elif (
         sub == "create"
         and rest[:1] in (("clusterrolebinding",), ("rolebinding",))
         and any(
