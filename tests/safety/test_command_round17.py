@@ -413,3 +413,17 @@ def test_round17_scaling_production_to_zero_is_denied() -> None:
     assert analysis.decision == "deny", analysis.findings
     assert "production namespace" in _reasons(analysis)
     assert _judged("kubectl scale deploy/api --replicas=0 -n dev-alice").decision == "ask"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "gh api -X PUT repos/acme/proj/actions/permissions/workflow "
+        "-f default_workflow_permissions=read",
+        "gh api -X POST repos/acme/proj/rulesets --input ruleset.json",
+        "gh api -X DELETE repos/acme/proj/collaborators/old-bot",
+    ],
+)
+def test_round17_forge_api_writes_that_narrow_access_ask(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "ask", analysis.findings

@@ -1,10 +1,11 @@
 """Writes to a forge's API that hand out access or switch off its protections.
 
 ``gh api -X PUT repos/O/R/collaborators/NAME``, ``glab api -X PUT projects/1/members/7``, a
-deploy key or webhook added, branch protection or rulesets deleted, a repository's Actions
-permissions, secrets or environments changed, ``-f visibility=public``: each opens the
-project to someone the user did not choose, or removes the checks that would catch it, in one
-call that no later review undoes. They are denied; other writes to the API (an issue, a label,
+deploy key, webhook or token added, branch protection or rulesets deleted, a repository's
+Actions permissions widened (``default_workflow_permissions=write``), ``-f
+visibility=public``, the repository or a shared branch deleted: each opens the project to
+someone the user did not choose, or removes the checks that would catch it, in one call that
+no later review undoes. They are denied; other writes to the API (an issue, a label,
 a description) ask as network requests do, and reads (a GET, nothing sent) run.
 """
 
@@ -16,13 +17,18 @@ from collections.abc import Iterator
 from workset.safety.rules.base import Cmd, Context, Handler, Result
 from workset.safety.rules.base import deny_finding as _deny
 
-# Endpoints whose writes grant access, add a way in, or lift a protection.
-_GUARDED = re.compile(
+# Endpoints whose writes hand out access or add a way in (a deploy key, a webhook that
+# receives every push, a token); removing one (DELETE) asks.
+_GRANTS = re.compile(
     r"^/(repos/[^/]+/[^/]+|projects/[^/]+)/keys(/|$)|"  # a deploy key (a user's own keys ask)
-    r"/(collaborators|members|memberships|invitations|deploy_keys|hooks|protection|"
-    r"protected_branches|rulesets|permissions|secrets|variables|environments|"
-    r"access_tokens|deploy_tokens|runners)(/|$)"
+    r"/(collaborators|members|memberships|invitations|deploy_keys|hooks|access_tokens|"
+    r"deploy_tokens)(/|$)"
 )
+# Protections, lifted by a DELETE (a new or changed rule asks).
+_PROTECTIONS = re.compile(r"/(protection|protected_branches|rulesets)(/|$)")
+# Settings of what workflows may do: denied when a field widens them.
+_PERMISSIONS = re.compile(r"/permissions(/|$)")
+_WIDE = re.compile(r"=(write|admin|maintain|owner|all|true|\d{2,})$", re.IGNORECASE)
 # The branches everyone builds on, deleted or moved by force through the API.
 _SHARED_REF = re.compile(r"/git/refs/heads/(main|master|trunk|develop|release[\w./-]*|"
                          r"prod[\w./-]*|production)$")  # fmt: skip
@@ -68,7 +74,13 @@ def api_write(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             f"{cmd.name} api {verb} {endpoint} deletes or rewrites a branch everyone builds on",
             "push a new branch and open a pull request instead",
         )
-    elif _GUARDED.search(endpoint) or opened or (verb == "DELETE" and whole_repo):
+    elif (
+        (_GRANTS.search(endpoint) and verb != "DELETE")
+        or (_PROTECTIONS.search(endpoint) and verb == "DELETE")
+        or (_PERMISSIONS.search(endpoint) and any(_WIDE.search(f) for f in _fields(args)))
+        or opened
+        or (verb == "DELETE" and whole_repo)
+    ):
         yield _deny(
             "forge-access-change",
             f"{cmd.name} api {verb} {endpoint} hands out access to the project, adds a way in, "
