@@ -55,6 +55,10 @@ NETWORK = frozenset(
         "sendmail",
         "mutt",
         "swaks",
+        # peer-to-peer file senders: what they are given leaves the machine
+        "croc",
+        "wormhole",
+        "ffsend",
         "gh",
         "glab",
         "hub",
