@@ -23,6 +23,7 @@ from workset.safety.rules import (
     cloud_exposure,
     credentials,
     db_targets,
+    debuggers,
     delete,
     dumps,
     editors,
@@ -420,6 +421,7 @@ _HANDLERS = _handlers(
     image_context.HANDLERS,
     clipboard.HANDLERS,
     miller.HANDLERS,
+    debuggers.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS
