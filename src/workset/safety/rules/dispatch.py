@@ -43,6 +43,7 @@ from workset.safety.rules import (
     network,
     option_commands,
     persistence,
+    project_inputs,
     records,
     registries,
     resources,
@@ -422,6 +423,7 @@ _HANDLERS = _handlers(
     clipboard.HANDLERS,
     miller.HANDLERS,
     debuggers.HANDLERS,
+    project_inputs.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -43,6 +43,7 @@ from workset.safety.rules import (
     network,
     option_commands,
     platform_reads,
+    project_inputs,
     resources,
     scanners,
     system,
@@ -271,10 +272,9 @@ def _project(cmd: Cmd, ctx: Context) -> Finding | None:
             "make install copies files into system or user directories outside the "
             "workspace; a human must confirm",
         )
-    for option in ("-C", "--directory", "-f", "--file", "--makefile"):
-        target = option_value(cmd.args(), (option,))
-        if cmd.name in ("make", "gmake") and target is not None and not inside(target, ctx):
-            return outside(target, cmd.name)
+    loaded = project_inputs.foreign_input(cmd, ctx)
+    if loaded is not None:
+        return loaded  # gradle -I /tmp/init.gradle, make -C /tmp/x, java -jar /tmp/x.jar
     if cmd.name in _REWRITERS:
         _, operands = parse_flags(cmd.args())
         args = cmd.args()
