@@ -91,7 +91,7 @@ def carried(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             if program:
                 yield Nested(" ".join(_quoted(a) for a in program))
     if cmd.name == "mvn":
-        found = {a.split("=", 1)[0]: a.split("=", 1)[1] for a in args if a.startswith("-Dexec.")}
+        found = {a.partition("=")[0]: a.partition("=")[2] for a in args if a.startswith("-Dexec.")}
         if "-Dexec.executable" in found:
             yield Nested(f"{found['-Dexec.executable']} {found.get('-Dexec.args', '')}")
 
