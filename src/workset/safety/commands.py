@@ -40,12 +40,11 @@ from typing import Literal
 
 from workset.safety import rules
 from workset.safety.rules import Finding, Severity
-from workset.safety.rules.secrets import exfiltration
+from workset.safety.rules.secrets import sent_away
 from workset.safety.shell_walker import Parser, Redirect, SimpleCommand, Walker
 
 MAX_CHARS = 100_000
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_EXFIL_SINKS = frozenset({"network", "upload"})
 
 __all__ = [
     "CommandAnalysis",
@@ -121,12 +120,8 @@ def _analysis_failed(error: Exception) -> Finding:
 def _settle(found: list[Finding]) -> tuple[Finding, ...]:
     """Findings in order without repeats, with exfiltration added when it is there."""
     findings = list(dict.fromkeys(found))
-    rules_found = {f.rule for f in findings}
-    if "secret-read" in rules_found and rules_found & _EXFIL_SINKS:
-        secret = next(f for f in findings if f.rule == "secret-read")
-        what = secret.explanation.split(", which", 1)[0]
-        findings.insert(0, exfiltration(what))
-    return tuple(findings)
+    sent = sent_away(findings)
+    return tuple(findings if sent is None else [sent, *findings])
 
 
 def _bad_input(text: str, what: str) -> Finding | None:

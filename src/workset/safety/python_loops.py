@@ -12,6 +12,7 @@ known at run time.
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable
 
 Resolver = Callable[[ast.expr], str | None]  # the literal path an expression names, or None
@@ -45,14 +46,34 @@ def literal_names(tree: ast.AST, resolve: Resolver) -> dict[str, tuple[ast.expr,
 
 
 def expanded(call: ast.Call, names: dict[str, tuple[ast.expr, ...]]) -> list[ast.Call]:
-    """``call`` once per value of its first argument when that is such a name."""
+    """``call`` once per value of the name its first argument is or is built from
+    (``rmtree(d)``, ``rmtree(os.path.expanduser(p))``, ``rmtree(Path(p))``), when that name is
+    one such name and the only one in the argument."""
     first = call.args[0] if call.args else None
-    if not isinstance(first, ast.Name) or first.id not in names:
+    used = {n.id for n in ast.walk(first) if isinstance(n, ast.Name)} if first else set()
+    known = used & names.keys()
+    if first is None or len(known) != 1:
         return [call]
+    name = known.pop()
     return [
-        ast.Call(func=call.func, args=[value, *call.args[1:]], keywords=call.keywords)
-        for value in names[first.id]
-    ]
+        ast.Call(func=call.func, args=[_replaced(first, name, value), *call.args[1:]],
+                 keywords=call.keywords)
+        for value in names[name]
+    ]  # fmt: skip
+
+
+def _replaced(node: ast.expr, name: str, value: ast.expr) -> ast.expr:
+    """``node`` with each use of ``name`` written as ``value``."""
+    if isinstance(node, ast.Name) and node.id == name:
+        return value
+
+    class _Swap(ast.NodeTransformer):
+        def visit_Name(self, found: ast.Name) -> ast.expr:
+            return value if found.id == name else found
+
+    swapped = _Swap().visit(copy.deepcopy(node))
+    assert isinstance(swapped, ast.expr)
+    return swapped
 
 
 def _items(

@@ -83,7 +83,7 @@ def parse(text: str) -> tuple[Any, list[ParseError]] | None:
     parser = _parser()
     if parser is None:
         return None
-    text = join_continuations(text)
+    text = default_ifs(join_continuations(text))
     source = encode(text)
     tree = parser.parse(source)
     if "``" in text and _has_node(tree.root_node, "``"):
@@ -140,6 +140,43 @@ def join_continuations(text: str) -> str:
             end = len(text) if end < 0 else end
             out.append(text[index:end])
             index = end
+            continue
+        double = not double if char == '"' else double
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+_IFS = re.compile(r"\$\{IFS\}|\$IFS(?![A-Za-z0-9_])")
+# IFS named other than as ``$IFS``/``${IFS}``: set (``IFS=``, ``read IFS``, ``export IFS``…).
+_IFS_SET = re.compile(r"(?<![\w${])IFS\b")
+
+
+def default_ifs(text: str) -> str:
+    """``cat${IFS}~/.aws/credentials`` is ``cat ~/.aws/credentials`` to bash, which starts with
+        the default ``IFS`` (space, tab, newline) whatever the environment says: where the line
+        never sets ``IFS``, each ``$IFS`` outside single quotes is written as the space it splits
+        on. A line that names it otherwise (``IFS=…``, ``read IFS``) is left as it is (its words
+    stay computed at run time)."""
+    if "IFS" not in text or _IFS_SET.search(text):
+        return text
+    out: list[str] = []
+    index, double = 0, False
+    while index < len(text):
+        char = text[index]
+        if char == "\\" and index + 1 < len(text):
+            out.append(text[index : index + 2])
+            index += 2
+            continue
+        if not double and (char == "'" or text.startswith("$'", index)):
+            end = _quote_end(text, index + (2 if char == "$" else 1), ansi=char == "$")
+            out.append(text[index:end])
+            index = end
+            continue
+        found = _IFS.match(text, index)
+        if found:
+            out.append(" ")
+            index = found.end()
             continue
         double = not double if char == '"' else double
         out.append(char)

@@ -157,9 +157,10 @@ class Walker(ShellWords):
                 later = rules.deferred(self.findings[start:]) if result.later else None
                 if later is not None:
                     self.findings.append(later)
-                if result.deny_only:
+                if result.deny_only:  # what it denies, and a secret it sends away
+                    sent = rules.sent_away(self.findings[start:])
                     kept = [f for f in self.findings[start:] if f.severity == "deny"]
-                    self.findings[start:] = kept
+                    self.findings[start:] = kept + ([sent] if sent else [])
             else:
                 self.findings.append(result)
 

@@ -36,6 +36,7 @@ from workset.safety.rules.base import (
 from workset.safety.rules.dispatch import check, program_behind
 from workset.safety.rules.environment import assignment
 from workset.safety.rules.network import beacon
+from workset.safety.rules.secrets import sent_away
 from workset.safety.rules.static import static_output
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "fork_bomb",
     "no_parser",
     "program_behind",
+    "sent_away",
     "static_output",
     "too_deep",
     "too_many",

@@ -129,6 +129,7 @@ class Context:
     venv: str = ""  # the workspace virtualenv a ``source …/bin/activate`` of the line put first
     reflog_expired: bool = False  # a git reflog expire --expire=now ran earlier in the line
     programs: dict[str, str] = field(default_factory=dict)  # copies of system programs: names
+    secret_images: set[str] = field(default_factory=set)  # images built from the home
     staged_secret: str = ""  # a key or credential file a git add of the line staged
     socket_read: bool = False  # a command of the line read from a /dev/tcp connection
     requests: int = 0  # public pages the line reads (rules.public_reads): a loop of them beacons

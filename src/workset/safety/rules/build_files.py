@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from workset.safety.rules.agent_files import workflow_text, written_orders
 from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result
 from workset.safety.rules.containers import compose_text
+from workset.safety.rules.debuggers import ESCAPE_LINE, PYTHON_LINE
 from workset.safety.rules.edited_code import (
     COMPOSE_FILE,
     approvals_off,
@@ -39,7 +40,13 @@ _MAKEFILE = re.compile(r"(^|/)([Mm]akefile|GNUmakefile|[^/]+\.mk|[Jj]ustfile)$")
 # Any Python module or shell script: the project's tests, packages and scripts run them.
 _PYTHON = re.compile(r"\.pyw?$|\.pth$")
 # Shell scripts a tool runs by itself: direnv's .envrc, hooks kept in the repository.
-_SHELL = re.compile(r"(^|/)\.envrc$|(^|/)(\.githooks|\.husky|\.git-hooks)/[\w.-]+$")
+_SHELL = re.compile(
+    r"(^|/)\.envrc$|(^|/)(\.githooks|\.husky|\.git-hooks)/[\w.-]+$|"
+    # a git hook by its name, in whatever hooks folder (core.hooksPath, ~/.git-templates)
+    r"(^|/)[\w.-]*hooks/(pre-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|"
+    r"post-merge|pre-push|post-rewrite|pre-merge-commit|pre-auto-gc|reference-transaction|"
+    r"applypatch-msg|pre-applypatch|post-applypatch|fsmonitor-watchman)$"
+)
 # Settings whose command fields editors and tools run: VS Code tasks (some on folder open),
 # dev containers (initializeCommand runs on this machine), tox, pre-commit's local hooks.
 _COMMAND_FIELDS = re.compile(
@@ -52,8 +59,6 @@ _COMMAND_FIELDS = re.compile(
 _EDITOR_AUTORUN = re.compile(
     r"(^|/)(\.exrc|\.nvimrc|\.nvim\.lua|\.vimrc|\.gdbinit|\.lldbinit|\.dir-locals(-2)?\.el)$"
 )
-_ESCAPE_LINE = re.compile(r"^\s*(?::?\s*!|shell\s+|(?:platform\s+)?shell\s+)(.+)$", re.M)
-_PYTHON_LINE = re.compile(r"^\s*(?:python|script)\s+(.+)$", re.M)
 # A CI workflow's steps: the text of each ``run:`` is a shell script the runner executes.
 _WORKFLOW = re.compile(r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)\.gitlab-ci\.ya?ml$")
 _RUN_LINE = re.compile(r"^\s*-?\s*(?:run|script)\s*:\s*(.+)$", re.M)
@@ -110,12 +115,12 @@ def code_of(path: str, text: str) -> Nested | None:
                       deny_only=True)  # fmt: skip
     commands: list[str] = []
     if _EDITOR_AUTORUN.search(path):
-        python = [m.group(1) for m in _PYTHON_LINE.finditer(text)]
+        python = [m.group(1) for m in PYTHON_LINE.finditer(text)]
         if python:
             return Nested("\n".join(python), "python", deny_only=True)
         literals = (m.group(1) if m.group(1) is not None else m.group(2) for m in
                     _STRING.finditer(text))  # fmt: skip
-        commands = [m.group(1) for m in _ESCAPE_LINE.finditer(text)]
+        commands = [m.group(1) for m in ESCAPE_LINE.finditer(text)]
         commands += [t.replace('\\"', '"') for t in literals if " " in t.strip()]
     elif _WORKFLOW.search(path):
         commands = [_unquoted(m.group(1).strip()) for m in _RUN_LINE.finditer(text)]

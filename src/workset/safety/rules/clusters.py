@@ -68,6 +68,29 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         else:
             yield _ask("cluster-change", f"{cmd.name} delete removes cluster resources")
     elif (
+        sub == "scale"
+        and any(a in ("--replicas=0", "0") and (a != "0" or rest[i - 1] == "--replicas")
+                for i, a in enumerate(rest))
+        and _production(cmd.args()) is not None
+    ):  # fmt: skip
+        yield _production_delete(f"{cmd.name} scale --replicas=0", str(_production(cmd.args())))
+    elif (
+        sub == "create"
+        and rest[:1] in (("clusterrolebinding",), ("rolebinding",))
+        and any(
+            re.fullmatch(r"--(cluster)?role=(cluster-admin|admin)", a)
+            or (
+                a in ("cluster-admin", "admin") and i and rest[i - 1] in ("--clusterrole", "--role")
+            )
+            for i, a in enumerate(rest)
+        )
+    ):
+        yield _deny(
+            "cluster-admin-grant",
+            f"{cmd.name} create {rest[0]} hands out the cluster's administrator rights",
+            "bind the narrow role the task needs, or ask the cluster's owner",
+        )
+    elif (
         sub in ("get", "describe", "edit")
         and _names_secrets(rest)
         and (sub == "edit" or any(a.startswith(("-o", "--output", "--template")) for a in rest))

@@ -29,7 +29,7 @@ _WORDS = {
                ("secrets", "versions", "access")),
     "az": (("account", "get-access-token"), ("keyvault", "secret", "show"),
            ("keyvault", "secret", "download")),
-    "gh": (("auth", "token"),),
+    "gh": (("auth", "token"), ("auth", "git-credential", "get")),
     "glab": (("auth", "token"),),
     "aws": (("configure", "export-credentials"), ("ecr", "get-login-password"),
             ("sts", "get-session-token"), ("codeartifact", "get-authorization-token"),
@@ -47,11 +47,21 @@ _WORDS = {
     "keepassxc-cli": (("show",), ("export",)),
     "gopass": (("show",), ("cat",)),
     "npm": (("token", "create"),),
+    "keyring": (("get",),),  # python's keyring CLI: the stored password
+    "kubectl": (("create", "token"),),
+    "oc": (("create", "token"),),
 }  # fmt: skip
 # Credential helpers of docker and git (``docker-credential-desktop get``,
 # ``git-credential-osxkeychain get``): ``get`` prints the stored secret for a host.
 HELPER_PREFIXES = ("docker-credential-", "git-credential-")
 _AWS_SECRET_KEY = re.compile(r"(secret|session_token|access_key)", re.IGNORECASE)
+# Settings whose value is a login: ``//registry.npmjs.org/:_authToken``, ``npmAuthToken``,
+# ``http.extraheader`` (an ``Authorization:`` header), poetry's ``http-basic.NAME``.
+_SECRET_SETTING = re.compile(
+    r"auth.?token|_auth$|_auth\b|password|passwd|secret|token|extraheader|http-basic|authident",
+    re.IGNORECASE,
+)
+_CONFIG_GETTERS = {"npm": "get", "pnpm": "get", "yarn": "get", "git": "--get", "poetry": ""}
 _KUBE_OUTPUT = re.compile(r"^(-o|--output)(=?(yaml|json|jsonpath.*|go-template.*|template.*))?$")
 
 
@@ -77,11 +87,32 @@ def printed(cmd: Cmd) -> str | None:
         return "aws ssm get-parameter --with-decryption"  # a SecureString, decrypted
     if cmd.name == "aws" and words[:2] == ["configure", "get"] and words[2:3]:
         return f"aws configure get {words[2]}" if _AWS_SECRET_KEY.search(words[2]) else None
+    setting = _secret_setting(cmd, words)
+    if setting is not None:
+        return setting
     if cmd.name in ("kubectl", "oc") and words[:1] == ["get"] and _names_secret(words[1:]):
         output = any(_KUBE_OUTPUT.match(a) for a in cmd.args())
         return f"{cmd.name} get secret -o …" if output and shows_values(cmd.args()) else None
     if cmd.name in ("kubectl", "oc") and words[:2] == ["config", "view"] and "--raw" in cmd.args():
         return f"{cmd.name} config view --raw"
+    return None
+
+
+def _secret_setting(cmd: Cmd, words: list[str]) -> str | None:
+    """``npm config get //registry.npmjs.org/:_authToken``, ``git config --get
+    http.extraheader``, ``poetry config http-basic.pypi``: a tool's setting that holds a login,
+    read back. Other settings (``npm config get registry``) print nothing secret."""
+    verb = _CONFIG_GETTERS.get(cmd.name)
+    if verb is None or words[:1] != ["config"]:
+        return None
+    if verb.startswith("--"):  # git config [--global] --get[-all] KEY, or git config KEY
+        keys = [w for w in words[1:2] if "=" not in w] if len(words) == 2 else []
+        if any(a.startswith(("--get", "--get-all", "--get-regexp")) for a in cmd.args()):
+            keys = words[1:2]
+    else:
+        keys = words[2:3] if verb and words[1:2] == [verb] else words[1:2] if not verb else []
+    if keys and _SECRET_SETTING.search(keys[0]):
+        return f"{cmd.name} config {' '.join(words[1:3]) if verb == 'get' else keys[0]}"
     return None
 
 
@@ -139,6 +170,7 @@ def _decoder(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 HANDLERS: dict[str, Handler] = {
-    **{n: printer for n in (*_WORDS, "kubectl", "oc")},  # git: its other rules run too
+    # git, npm…: their other rules run too
+    **{n: printer for n in (*_WORDS, *_CONFIG_GETTERS)},
     **{n: _decoder for n in REVEALERS - OTHER_INTERPRETERS.keys()},  # those: judged as code
 }

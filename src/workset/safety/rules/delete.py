@@ -56,12 +56,15 @@ def _rm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 f"climbs out of it with '..' to {path}; delete only paths inside the workspace, "
                 "and write them without '..'",
             )
-        elif paths.is_sensitive(path):
-            yield sensitive_write(word)
+        elif paths.is_sensitive(path) or (word.startswith("/") and paths.is_sensitive(word)):
+            yield sensitive_write(word)  # /home/*/.ssh/authorized_keys: every home's, as a glob
         elif erases_record(path, ctx):
             yield wipe(f"{cmd.name} {word}")
         elif not dynamic and (
-            plain_secret(word, ctx) or in_key_tree(path) or in_key_tree(ctx.resolve(word))
+            plain_secret(word, ctx)
+            or in_key_tree(path)
+            or in_key_tree(ctx.resolve(word))
+            or (word.startswith("/") and in_key_tree(word))  # /home/*/.ssh/*
         ):
             yield _keys_deleted(cmd.name, word)
         elif recursive and not dynamic and _GIT_STORE.search(path):

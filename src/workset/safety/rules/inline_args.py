@@ -31,6 +31,7 @@ _INTERPOLATION = {
 }
 _OPERATOR = re.compile(r"\s*(\+|\.\.|\.(?!\w)|\s)\s*")
 _ESCAPES = {"n": "\n", "t": "\t"}
+_CALL_END = re.compile(r"(end|do|if|unless|rescue|and|or)\b|&&|\|\|")
 _EXPAND_HOME = re.compile(r"\b(?:File\.expand_path|(?:os\.path\.)?expanduser)\s*\(\s*")
 HOME = "\ue000"  # where the code puts the user's home; see :func:`shell_text`
 _MAX_WORDS = 64
@@ -93,9 +94,10 @@ def call_words(code: str, start: int, program: str, *, first_only: bool) -> list
                 return None
             words.extend(items[0])
             index = items[1]
-        elif code[index] in "{" or (not first and re.match(r"(function\b|\(|\w+\s*=>|\w+:\s)",
+        elif code[index] in "{" or (not first and re.match(r"(function\b|\(|\w+\s*=>|\w+:\s|"
+                                                           r"(FILE_APPEND|LOCK_EX)\b)",
                                                            code[index:])):  # fmt: skip
-            return words  # options or a callback: no more words of the command
+            return words  # options, php's write flags or a callback: no more words
         else:
             value = _expression(code, index, program)
             if value is None:
@@ -108,6 +110,8 @@ def call_words(code: str, start: int, program: str, *, first_only: bool) -> list
         index = _skip_space(code, index)
         if index < len(code) and code[index] == ",":
             index += 1
+        elif not parens and _CALL_END.match(code, index):
+            return words  # ruby's ``sh "…" end``, ``system "…" if ok``: the call ends there
         elif index < len(code) and code[index] not in ");}\n":
             return None
     return None
@@ -142,7 +146,7 @@ def _expression(code: str, index: int, program: str) -> tuple[str, int] | None:
             return None
         operator = _OPERATOR.match(code, index)
         after = _skip_space(code, index)
-        if after >= len(code) or code[after] in ",);}]\n":
+        if after >= len(code) or code[after] in ",);}]\n" or _CALL_END.match(code, after):
             return "".join(parts), after
         if operator is None:
             return None

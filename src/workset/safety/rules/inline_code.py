@@ -403,6 +403,7 @@ _READ = re.compile(
     r"(?=\s*[('\"])"
 )
 _LITERAL = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'")
+_AWK_GETLINE = re.compile(r"\bgetline\b[^<\n;]*<\s*\"([^\"]+)\"")
 
 
 def _read_calls(code: str, program: str) -> list[str]:
@@ -412,6 +413,8 @@ def _read_calls(code: str, program: str) -> list[str]:
     for match in _READ.finditer(bare):
         words = call_words(code, match.end(), program, first_only=True) or []
         found += [w.replace(HOME, "~") for w in words]
+    if program in ("awk", "gawk", "mawk", "nawk"):  # getline line < "FILE"
+        found += _AWK_GETLINE.findall(code)
     return found
 
 

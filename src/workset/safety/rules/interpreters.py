@@ -39,8 +39,31 @@ OTHER_INTERPRETERS = {
 _MODULE_PROGRAMS = frozenset({"pip", "pip3", "twine", "pytest", "mypy", "ruff", "black",
                               "isort", "flake8", "pylint", "coverage", "tox", "nox", "mkdocs",
                               "uvicorn", "gunicorn", "flask"})  # fmt: skip
+# Standard modules whose command line is a shell tool's: ``python -m base64 FILE`` prints as
+# ``base64 FILE`` does, ``-m json.tool FILE`` as ``cat``, ``-m webbrowser URL`` opens as
+# ``xdg-open``; ``-m zipfile``/``-m tarfile`` pack (``-c OUT SRC…``) and unpack (``-e ARCHIVE
+# DIR``) as zip and tar do.
+_MODULE_TWINS = {"base64": ("base64",), "json.tool": ("cat",), "webbrowser": ("xdg-open",),
+                 "keyring": ("keyring",), "gzip": ("gzip",)}  # fmt: skip
+_ARCHIVE_MODULES = {("zipfile", "-c"): ("zip", "-r"), ("tarfile", "-c"): ("tar", "-czf"),
+                    ("zipfile", "-e"): ("unzip",), ("tarfile", "-e"): ("tar", "-xf")}  # fmt: skip
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _CODE_FLAGS = frozenset({"-e", "-E", "-r", "--eval", "-p", "--print", "-c", "eval"})
+
+
+def _module_twin(module: str, rest: list[str]) -> list[str] | None:
+    """The shell command ``python -m MODULE REST`` amounts to, for the modules above."""
+    if module == "json.tool" and len([a for a in rest if not a.startswith("-")]) > 1:
+        return ["cp", *rest]  # json.tool IN OUT: OUT is written
+    if module in _MODULE_TWINS:
+        return [*_MODULE_TWINS[module], *rest]
+    tool = _ARCHIVE_MODULES.get((module, rest[0] if rest else ""))
+    if tool is None:
+        return None
+    if rest[0] == "-e" and len(rest) > 2:  # -e ARCHIVE DIR
+        into = ["-d", rest[2]] if tool == ("unzip",) else ["-C", rest[2]]
+        return [*tool, rest[1], *into]
+    return [*tool, *rest[1:]]
 
 
 def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -72,6 +95,9 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 home = cmd.argv[0].rsplit("/", 1)[0] + "/" if "/" in cmd.argv[0] else ""
                 program = home + module  # .venv/bin/python -m pip is that venv's pip
                 yield cmd.shifted(index + 1).with_argv([program, *args[index + 1 :]])
+            twin = _module_twin(module, list(args[index + 1 :]))
+            if twin is not None:
+                yield cmd.shifted(index + 1).with_argv(twin)
             return
         if not word.startswith("-") or word == "-":
             script_index = index
@@ -310,7 +336,11 @@ def _watch(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield Nested(" ".join(cmd.argv[start:]))
 
 
-_EX_SHELL = re.compile(r"^:?\s*(?:(?:r|read|w|write|[%0-9.,$]*)\s*)?!(.+)$")
+# ``:!CMD``, ``:silent !CMD``, ``:r !CMD``, ``:w !CMD``, ``:call system('CMD')``.
+_EX_SHELL = re.compile(
+    r"^:?\s*(?:(?:sil|silent)!?\s*)?(?:(?:r|read|w|write|[%0-9.,$]*)\s*)?!(.+)$"
+    r"|^:?\s*(?:(?:sil|silent)!?\s*)?(?:call\s+)?system(?:list)?\(\s*(['\"])(.+)\2\s*\)\s*$"
+)
 
 
 def _ex_commands(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -320,8 +350,9 @@ def _ex_commands(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     given += [a[1:] for a in args if a.startswith("+") and len(a) > 1]
     for command in given:
         match = _EX_SHELL.match(command.strip())
-        if match and match.group(1).strip():
-            yield Nested(match.group(1).strip())
+        code = (match.group(1) or match.group(3) or "").strip() if match else ""
+        if code:
+            yield Nested(code)
 
 
 _ELISP_SHELL = re.compile(

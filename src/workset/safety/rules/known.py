@@ -31,14 +31,19 @@ from collections.abc import Callable
 
 from workset.safety import paths
 from workset.safety.rules import (
+    clipboard,
     clones,
+    documents,
     guardrails,
+    headless,
     known_archives,
     known_data,
     known_tools,
+    miller,
     network,
     option_commands,
     platform_reads,
+    project_inputs,
     resources,
     scanners,
     system,
@@ -267,10 +272,9 @@ def _project(cmd: Cmd, ctx: Context) -> Finding | None:
             "make install copies files into system or user directories outside the "
             "workspace; a human must confirm",
         )
-    for option in ("-C", "--directory", "-f", "--file", "--makefile"):
-        target = option_value(cmd.args(), (option,))
-        if cmd.name in ("make", "gmake") and target is not None and not inside(target, ctx):
-            return outside(target, cmd.name)
+    loaded = project_inputs.foreign_input(cmd, ctx)
+    if loaded is not None:
+        return loaded  # gradle -I /tmp/init.gradle, make -C /tmp/x, java -jar /tmp/x.jar
     if cmd.name in _REWRITERS:
         _, operands = parse_flags(cmd.args())
         args = cmd.args()
@@ -433,6 +437,10 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **known_tools.VOUCHERS,
     **platform_reads.VOUCHERS,
     **known_data.VOUCHERS,
+    **headless.VOUCHERS,
+    **clipboard.VOUCHERS,
+    **miller.VOUCHERS,
+    **documents.VOUCHERS,
     **scanners.VOUCHERS,
     **resources.VOUCHERS,
 }

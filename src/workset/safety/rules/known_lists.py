@@ -39,7 +39,7 @@ READ_ONLY = frozenset(
         "tokei", "shellcheck", "hadolint", "yamllint", "jsonlint", "actionlint", "diffstat",
         "colordiff", "wdiff", "dos2unix", "unix2dos", "envsubst", "gzip", "gunzip", "bzip2",
         "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
-        "sysctl", "bat", "batcat", "delta", "pbcopy", "wl-copy", "glow", "mdcat", "hexyl",
+        "sysctl", "bat", "batcat", "delta", "glow", "mdcat", "hexyl",
         "zipinfo", "xmllint", "ms_print",
     }
 )  # fmt: skip
@@ -69,6 +69,8 @@ PROJECT = frozenset(
         "esbuild", "rollup", "parcel", "tailwindcss", "postcss", "babel", "sass", "rails",
         "xcodebuild", "gdb", "lldb", "perf", "bazelisk", "sbt", "lein", "clojure", "rebar3", "erlc",
         "kotlinc", "scalac", "gfortran", "nasm", "make-docs", "ocaml", "dune", "opam-exec",
+        # test runners and linters of lua, perl and shell projects: they run the project's code
+        "busted", "luacheck", "stylua", "prove", "bats",
     }
 )  # fmt: skip
 # Subcommands that only read, or only change the project in the workspace.
@@ -76,6 +78,10 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "direnv": frozenset({"status", "version"}),
     "asdf": frozenset({"current", "list", "version", "where", "which", "info"}),
     "mise": frozenset({"ls", "list", "current", "doctor", "which", "where", "version"}),
+    "resolvectl": frozenset({"status", "query", "statistics"}),  # the resolver, read
+    # credential helpers: ``list`` names the hosts and users they hold, never a secret
+    **{f"docker-credential-{n}": frozenset({"list", "version"})
+       for n in ("desktop", "osxkeychain", "secretservice", "pass", "wincred")},
     "security": frozenset({"find-certificate", "list-keychains", "show-keychain-info",
                            "verify-cert", "dump-trust-settings", "default-keychain"}),
     "git": frozenset(

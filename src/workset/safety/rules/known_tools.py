@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 
 from workset.safety import paths
-from workset.safety.rules import editors, keytools
+from workset.safety.rules import editors, keytools, loopback
 from workset.safety.rules.base import Cmd, Context, Finding, parse_flags, unknown_program
 from workset.safety.rules.confinement import inside, outside, subcommand
 from workset.safety.rules.known_lists import SHELL_SETUP, SUBCOMMANDS
@@ -78,6 +78,11 @@ def _ssh_add(cmd: Cmd, ctx: Context) -> Finding | None:
     return unknown_program("ssh-add", " (it adds or removes keys of the SSH agent)")
 
 
+def _grpc_listing(cmd: Cmd, ctx: Context) -> Finding | None:
+    """grpcurl listing or describing the services of a server on this machine."""
+    return None if loopback.local_read(cmd) else unknown_program("grpcurl")
+
+
 def _port_check(cmd: Cmd, ctx: Context) -> Finding | None:
     """nc -z localhost PORT only tries to connect; anything else of nc is not vouched for."""
     scan = any(re.fullmatch(r"-[a-zA-Z]*z[a-zA-Z]*", a) for a in cmd.args())
@@ -88,6 +93,8 @@ def _port_check(cmd: Cmd, ctx: Context) -> Finding | None:
     quiet = all(t.isdigit() or t == "/dev/null" for _, t in cmd.redirects)
     if scan and hosts in (["localhost"], ["127.0.0.1"], ["::1"]) and quiet:
         return None
+    if loopback.local_read(cmd):
+        return None  # printf 'GET / HTTP/1.0\r\n\r\n' | nc localhost 8080
     return unknown_program(cmd.argv[0])
 
 
@@ -205,4 +212,5 @@ VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     "ed": editors.ed_vouch,
     "red": editors.ed_vouch,
     **{n: _port_check for n in ("nc", "ncat", "netcat")},
+    "grpcurl": _grpc_listing,
 }

@@ -21,11 +21,13 @@ import itertools
 import re
 
 from workset.safety.rules.base import Cmd
+from workset.safety.rules.static import static_output
 
 LOCAL_HOST = re.compile(
     r"^(https?://)?(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1$|0\.0\.0\.0)(:\d+)?(/|$)",
     re.IGNORECASE,
 )
+_LOOPBACK_NAME = r"(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?)"
 _HTTPIE_LOCAL = re.compile(r"^:(\d+)?(/|$)")  # http :8000/api is localhost:8000
 # Options of curl and wget that take a value (so the value is not a URL).
 _VALUED = frozenset({"-H", "--header", "-X", "--request", "-d", "--data", "--data-binary",
@@ -37,6 +39,7 @@ _VALUED = frozenset({"-H", "--header", "-X", "--request", "-d", "--data", "--dat
                      "--post-data", "--post-file", "--body-data", "--body-file", "--method",
                      "-U", "--tries", "-t", "--timeout", "-K", "--config",
                      "--unix-socket", "--abstract-unix-socket", "-x", "--proxy",
+                     "--resolve", "--connect-to",
                      # certificates and keys read for the TLS handshake, never sent
                      "--cacert", "--capath", "--cert", "-E", "--key", "--cert-type",
                      "--key-type", "--crlfile", "--pinnedpubkey", "--ca-certificate",
@@ -72,6 +75,33 @@ def urls(cmd: Cmd) -> list[str]:
 
 def is_local(url: str) -> bool:
     return bool(LOCAL_HOST.match(url) or _HTTPIE_LOCAL.match(url))
+
+
+_MAPPED = re.compile(rf"^([\w.-]+):\d*:{_LOOPBACK_NAME}(:\d*)?$", re.IGNORECASE)
+_HOST = re.compile(r"^(?:https?://)?([\w.-]+)(?::\d+)?(?:/|$)", re.IGNORECASE)
+
+
+def _mappings(cmd: Cmd) -> list[str]:
+    args = cmd.args()
+    values = [b for a, b in itertools.pairwise(args) if a in ("--resolve", "--connect-to")]
+    return values + [a.split("=", 1)[1] for a in args
+                     if a.startswith(("--resolve=", "--connect-to="))]  # fmt: skip
+
+
+def mapped_to_loopback(cmd: Cmd, url: str) -> bool:
+    """curl's ``--resolve api.local.test:8443:127.0.0.1`` (or ``--connect-to``) sends the
+    request for that name to this machine: ``https://api.local.test:8443/health`` is local."""
+    host = _HOST.match(url)
+    if cmd.name != "curl" or host is None:
+        return False
+    return any((m := _MAPPED.match(v)) and m.group(1).lower() == host.group(1).lower()
+               for v in _mappings(cmd))  # fmt: skip
+
+
+def mapped_away(cmd: Cmd) -> bool:
+    """``--resolve localhost:443:203.0.113.9``: a name sent to another machine, whatever it
+    says (``https://localhost/…`` is then not this machine)."""
+    return cmd.name == "curl" and any(_MAPPED.match(v) is None for v in _mappings(cmd))
 
 
 def harmless_payload(cmd: Cmd, *, sends: bool) -> bool:
@@ -123,20 +153,62 @@ def _plain_relative(path: str) -> bool:
 
 
 _SOCAT_FLAGS = frozenset({"-v", "-x", "-d", "-dd", "-ddd", "-u", "-U", "-h"})
-_LOOPBACK_NAME = r"(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?)"
+_STDIO = frozenset({"-", "STDIO", "STDIN", "STDOUT", "stdio", "stdin", "stdout"})
 _SOCAT_LISTEN = re.compile(r"^TCP[46]?-LISTEN:\d+(,[\w-]+(=[\w.:\[\]-]+)?)*$", re.IGNORECASE)
 _SOCAT_CONNECT = re.compile(rf"^TCP[46]?:{_LOOPBACK_NAME}:\d+(,[\w-]+(=\w+)?)*$", re.IGNORECASE)
 
 
 def socat_relay(cmd: Cmd) -> bool:
     """``socat`` joins a loopback listener to a loopback port, and nothing else."""
-    if cmd.name != "socat" or any(cmd.dynamic) or cmd.redirects:
+    if cmd.name != "socat" or any(cmd.dynamic):
         return False
     ends = [a for a in cmd.args() if a not in _SOCAT_FLAGS]
-    if len(ends) != 2 or any(e.startswith("-") for e in ends):
+    if len(ends) != 2 or any(e.startswith("-") and e != "-" for e in ends):
         return False
     listen, connect = ends
+    if listen in _STDIO:  # printf 'GET /metrics …' | socat - TCP:localhost:9090
+        return _SOCAT_CONNECT.match(connect) is not None and _reads_only(cmd)
+    if cmd.redirects:
+        return False
     return _loopback_listener(listen) and _SOCAT_CONNECT.match(connect) is not None
+
+
+_HTTP_READ = re.compile(r"^(GET|HEAD) \S+ HTTP/\d(\.\d)?\r?\n")
+
+
+def _reads_only(cmd: Cmd) -> bool:
+    """What reaches the local port is nothing (no input), or one literal HTTP GET or HEAD: a
+    raw stream to a local service could speak any protocol (redis' ``CONFIG SET``, say)."""
+    if not cmd.piped and not any(op.startswith("<") for op, _ in cmd.redirects):
+        return True
+    sent = static_output(cmd.upstream) if cmd.piped and cmd.upstream else None
+    return sent is not None and _HTTP_READ.match(sent) is not None
+
+
+_NC_OPTIONS = re.compile(r"^-(q\d*|w\d*|v+|N|C|4|6|-no-shutdown|-crlf)$")
+_GRPC_READS = frozenset({"list", "describe"})
+
+
+def local_read(cmd: Cmd) -> bool:
+    """``printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc localhost 8080``, ``grpcurl -plaintext
+    localhost:50051 list``: a read of a service on this machine, nothing else sent."""
+    args = [a for a in cmd.args() if a not in ("-q", "-w")]  # their values are numbers
+    if any(cmd.dynamic):
+        return False
+    if cmd.name == "grpcurl":
+        words = [a for a in args if not a.startswith("-")]
+        return (all(a in ("-plaintext", "-insecure") for a in args if a.startswith("-"))
+                and len(words) >= 2 and is_local(words[0]) and words[1] in _GRPC_READS
+                and not cmd.piped)  # fmt: skip
+    options = [a for a in args if a.startswith("-")]
+    operands = [a for a in args if (not a.startswith("-") and not a.isdigit()) or a == args[-1]]
+    return (
+        all(_NC_OPTIONS.match(o) for o in options)
+        and len(operands) == 2
+        and LOCAL_HOST.match(operands[0]) is not None
+        and operands[1].isdigit()
+        and _reads_only(cmd)
+    )
 
 
 def _loopback_listener(address: str) -> bool:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from workset.safety.rules import loopback
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules import forge_api, loopback
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
 from workset.safety.rules.loopback import LOCAL_HOST
 from workset.safety.rules.secrets import secret_variables
 from workset.safety.rules.wrappers import unwrap
@@ -55,6 +55,10 @@ NETWORK = frozenset(
         "sendmail",
         "mutt",
         "swaks",
+        # peer-to-peer file senders: what they are given leaves the machine
+        "croc",
+        "wormhole",
+        "ffsend",
         "gh",
         "glab",
         "hub",
@@ -105,13 +109,16 @@ def local_only(cmd: Cmd) -> bool:
         return bool(hosts) and LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
     if cmd.name == "socat":
         return loopback.socat_relay(cmd)
+    if cmd.name in ("nc", "ncat", "netcat", "grpcurl"):
+        return loopback.local_read(cmd)
     if cmd.name == "rclone":
         return not any(":" in a for a in cmd.args() if not a.startswith("-"))  # remote:path
     if cmd.name == "ssh":  # ssh -G prints the settings it would use and connects nowhere
         return any(re.fullmatch(r"-[a-zA-Z]*G[a-zA-Z]*", a) for a in _ssh_options(cmd.args()))
     named = loopback.urls(cmd)
-    local = [u for u in named if loopback.is_local(u) or _FILE_URL.match(u)]
-    if not named or local != named:
+    local = [u for u in named if loopback.is_local(u) or _FILE_URL.match(u)
+             or loopback.mapped_to_loopback(cmd, u)]  # fmt: skip
+    if not named or local != named or loopback.mapped_away(cmd):
         return False
     if cmd.name in _HTTP_CLIENTS:
         return loopback.harmless_payload(cmd, sends=uploads(cmd))
@@ -141,7 +148,9 @@ def forge_read(cmd: Cmd) -> bool:
         return True
     if words[:1] == ["api"] and len(words) > 1:  # a GET of the forge's API, nothing sent
         return _api_get(cmd.args())
-    if words == ["auth", "status"]:  # who is logged in; the token only with --show-token
+    host = option_value(cmd.args(), ("-h", "--hostname"))
+    if words[:2] == ["auth", "status"] and words[2:] in ([], [host]):
+        # who is logged in (on one host); the token only with --show-token
         return not {"-t", "--show-token"} & set(cmd.args())
     if words[:2] in (["repo", "clone"], ["pr", "checkout"]) and len(words) > 2:
         return True  # a clone (where it writes: rules.clones) or a branch fetched here
@@ -152,14 +161,8 @@ def forge_read(cmd: Cmd) -> bool:
 
 def _api_get(args: tuple[str, ...]) -> bool:
     """``gh api repos/o/r/pulls --jq …``: GET (the default without fields), no body."""
-    method = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-X", "--method")), "")
-    method = method or next((a.split("=", 1)[1] for a in args if a.startswith("--method=")), "")
-    sends = any(
-        a.split("=", 1)[0] in ("-f", "-F", "--field", "--raw-field", "--input")
-        or re.fullmatch(r"-[fF].+", a)
-        for a in args
-    )
-    return method.upper() in ("", "GET") and not sends
+    sends = any(a == "--input" or a.startswith("--input=") for a in args)
+    return forge_api.method(args) == "GET" and not sends
 
 
 # A URL of a file on this machine (``file:///…``, ``file://localhost/…``): curl only reads it.

@@ -61,6 +61,8 @@ def commands_in_options(cmd: Cmd) -> list[str]:
             found.append(value)
         elif word in options and index + 1 < len(args):
             found.append(args[index + 1])
+        elif cmd.name in ("script", "flock") and re.fullmatch(r"-[a-zA-Z]*c", word):
+            found += args[index + 1 : index + 2]  # script -qc CMD: flags bundled before -c
     if cmd.name in ("less", "more", "most"):  # less +'!cmd' runs cmd in a shell
         found += [w.split("!", 1)[1] for w in args if w.startswith("+") and "!" in w]
     if cmd.name in ("ssh", "scp", "sftp", "autossh"):

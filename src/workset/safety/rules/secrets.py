@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from workset.safety import paths
 from workset.safety.rules import keytools
@@ -298,7 +298,7 @@ REVEALERS = frozenset({"cat", "tac", "head", "tail", "less", "more", "most", "ba
                        "mawk", "sed", "cp", "rsync", "tar", "zip", "7z", "7za", "gzip", "bzip2",
                        "xz", "zstd", "dd", "install", "pbcopy", "xclip", "xsel", "wl-copy",
                        "tee", "sqlite3", "source", ".", "iconv", "expand", "rev", "split",
-                       "php", "perl", "ruby", "node", "lua"})  # fmt: skip
+                       "php", "perl", "ruby", "node", "lua", "mlr", "pandoc"})  # fmt: skip
 # Trees that hold nothing but keys and credentials: packing or copying one copies them.
 _KEY_TREES = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.password-store", "~/.azure",
                         "~/.config/gcloud", "~/.local/share/keyrings", "~/Library/Keychains",
@@ -447,13 +447,39 @@ def _greps_secrets(cmd: Cmd, *, matching_all: bool = True) -> bool:
     return every or any(_SECRET_PATTERN.search(p) for p in patterns)
 
 
+def _copied_in(cmd: Cmd) -> bool:
+    """``docker cp ~/.aws/credentials api:/tmp/c``, ``kubectl cp KEY pod:/x``: a file copied
+    into a container or a pod, where whoever runs it can read it."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    return (
+        cmd.name in ("docker", "podman", "nerdctl", "kubectl", "oc")
+        and words[:1] == ["cp"]
+        and len(words) >= 3
+        and ":" in words[-1]
+        and ":" not in words[1]
+    )
+
+
 def judge_read(cmd: Cmd, ctx: Context, words: list[str]) -> Finding:
     """The secret-read finding for ``cmd`` reading ``words``: denied when ``cmd`` prints or
     copies one that is plainly a secret, else asked."""
     fetched = cmd.name in ("curl", "wget") and any(_FILE_URL.match(a) for a in cmd.args())
+    fetched = fetched or _copied_in(cmd)
     shown = [w for w in words if plain_secret(w, ctx)] if cmd.name in REVEALERS or fetched else []
     shown = [] if cmd.name in _GREPS and not _greps_secrets(cmd) else shown
     return secret_read(shown or words, reveals=bool(shown))
+
+
+_EXFIL_SINKS = frozenset({"network", "upload"})
+
+
+def sent_away(findings: Sequence[Finding]) -> Finding | None:
+    """A secret read and the network reached by the same code: exfiltration, denied."""
+    found = {f.rule for f in findings}
+    if "secret-read" not in found or not found & _EXFIL_SINKS:
+        return None
+    secret = next(f for f in findings if f.rule == "secret-read")
+    return exfiltration(secret.explanation.split(", which", 1)[0])
 
 
 def exfiltration(what: str) -> Finding:

@@ -1,0 +1,104 @@
+"""What project tools load besides the project: settings, scripts and programs named on the line.
+
+A build or test tool runs the project's code, which is why it runs without asking. Pointed at
+code from elsewhere (``gradle -I /tmp/init.gradle``, ``pytest -c /tmp/pytest.ini``, ``just
+--justfile /tmp/j``, ``make -C /tmp/x``, ``java -jar /tmp/x.jar``, ``bun run /tmp/x.ts``,
+``deno run https://…``) it runs that code instead: :func:`foreign_input` asks (a settings
+file of the user's home, ``--config ~/.eslintrc.json``, is the user's own). Two tools
+carry whole commands in their options: ``cmake -E`` (``rm``, ``copy``, ``env CMD…``) is judged
+as the command it stands for, and ``mvn exec:exec -Dexec.executable=… -Dexec.args=…`` as the
+program it runs (:func:`carried`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from workset.safety import paths
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
+
+_CONFIG = ("-c", "--config", "--config-file", "--configFile")
+_LOADS: dict[str, tuple[str, ...]] = {
+    **{n: ("-C", "--directory", "-f", "--file", "--makefile") for n in ("make", "gmake")},
+    "cmake": ("-P", "-C"),
+    "gradle": ("-I", "--init-script", "-b", "--build-file", "-p", "--project-dir", "-c",
+               "--settings-file"),
+    "mvn": ("-f", "--file", "-s", "--settings", "-gs", "--global-settings"),
+    "just": ("-f", "--justfile", "-d", "--working-directory"),
+    "task": ("-t", "--taskfile", "-d", "--dir"),
+    **{n: (*_CONFIG, "--rootdir", "--confcutdir", "-p") for n in ("pytest", "py.test")},
+    "tox": ("-c", "--conf"),
+    "nox": ("-f", "--noxfile"),
+    "pre-commit": _CONFIG,
+    **{n: (*_CONFIG, "-p", "--project", "--require", "-r") for n in (
+        "jest", "vitest", "vite", "webpack", "webpack-cli", "rollup", "mocha", "babel",
+        "eslint", "tsc", "parcel", "esbuild", "nodemon", "tsup")},
+}  # fmt: skip
+# Runners whose first operand (after these subcommands) is the program they run.
+_RUNS: dict[str, tuple[str, ...]] = {"java": ("-jar", ""), "bun": ("run", ""), "deno": ("run",),
+                                     "mix": ("run",), "zig": ("run",), "swift": ("",),
+                                     "elixir": ("",), "kotlin": ("",), "groovy": ("",)}  # fmt: skip
+
+
+def _elsewhere(word: str, ctx: Context) -> bool:
+    if "://" in word:
+        return True
+    if "/" not in word and not word.startswith((".", "~")):
+        return False  # a module or task name, or a file of the current folder
+    return not paths.in_workspace(ctx.resolve(word), ctx.workspace)
+
+
+def foreign_input(cmd: Cmd, ctx: Context) -> Finding | None:
+    """The first setting, script or program from outside the workspace ``cmd`` would load."""
+    args = cmd.args()
+    options = _LOADS.get(cmd.name, ())
+    pairs = [(a, args[i + 1]) for i, a in enumerate(args[:-1]) if a in options]
+    pairs += [(a.split("=", 1)[0], a.split("=", 1)[1]) for a in args
+              if "=" in a and a.split("=", 1)[0] in options]  # fmt: skip
+    # the user's own settings (eslint --config ~/.eslintrc.json) are theirs; scripts are not
+    values = [v for o, v in pairs if not (o in _CONFIG and ctx.resolve(v).startswith("~/"))]
+    runs = _RUNS.get(cmd.name)
+    if runs is not None:
+        words = [a for a in args if not a.startswith("-") or a == "-jar"]
+        start = 1 if words[:1] and words[0] in runs else 0
+        values += [w for w in words[start : start + 1] if w != "-jar"]
+    far = next((v for v in values if _elsewhere(v, ctx)), None)
+    if far is None:
+        return None
+    return Finding(
+        "foreign-code",
+        "ask",
+        f"{cmd.name} loads {far!r}, code or settings from outside the workspace, and runs "
+        "what it says; a human must confirm it, or copy it into the workspace and read it first",
+    )
+
+
+_CMAKE_TWINS = {"rm": ("rm",), "remove": ("rm",), "remove_directory": ("rm", "-r"),
+                "copy": ("cp",), "copy_directory": ("cp", "-r"), "copy_if_different": ("cp",),
+                "rename": ("mv",), "make_directory": ("mkdir", "-p"), "touch": ("touch",),
+                "create_symlink": ("ln", "-s")}  # fmt: skip
+
+
+def carried(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = cmd.args()
+    if cmd.name == "cmake" and args[:1] == ("-E",) and len(args) > 1:
+        tool, rest = args[1], args[2:]
+        if tool in _CMAKE_TWINS:
+            yield cmd.shifted(2).with_argv([*_CMAKE_TWINS[tool], *rest])
+        elif tool in ("env", "time", "chdir") and rest:
+            start = 1 if tool == "chdir" else 0
+            program = [a for a in rest[start:] if "=" not in a or a.startswith("-")]
+            if program:
+                yield Nested(" ".join(_quoted(a) for a in program))
+    if cmd.name == "mvn":
+        found = {a.partition("=")[0]: a.partition("=")[2] for a in args if a.startswith("-Dexec.")}
+        if "-Dexec.executable" in found:
+            yield Nested(f"{found['-Dexec.executable']} {found.get('-Dexec.args', '')}")
+
+
+def _quoted(word: str) -> str:
+    return word if word and all(c.isalnum() or c in "-_./=:@%+," for c in word) else (
+        "'" + word.replace("'", "'\\''") + "'")  # fmt: skip
+
+
+HANDLERS: dict[str, Handler] = {"cmake": carried, "mvn": carried}
