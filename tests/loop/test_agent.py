@@ -337,7 +337,7 @@ def test_guided_edits_offer_the_lines_read_and_apply_the_chosen_edit(tmp_path: P
     assert edit_options(model.requests[0]) == []
     [offered] = edit_options(model.requests[1])
     assert offered["path"] == {"const": "ops.py"}
-    assert "    d['n'] += 2" in offered["old"]["enum"]  # seen once: offered without its number
+    assert "2|     d['n'] += 2" in offered["old"]["enum"]
     assert edit_options(model.requests[2]) == []  # the answer, under its grammar
     assert model.requests[2].json_schema == answer_schema()
     assert "Your edit was made" in model.requests[2].messages[-1].content

@@ -24,13 +24,7 @@ from workset.context.items import ContextItem
 from workset.loop.call_parsing import read_calls
 from workset.loop.call_repair import distinct, mapped_to_tools, unique_ids
 from workset.loop.definitions import path_argument, seen_texts
-from workset.loop.edit_schema import (
-    failed_edits,
-    guided_schema,
-    offered_lines,
-    seen_lines,
-    unnumbered,
-)
+from workset.loop.edit_schema import failed_edits, guided_schema, offered_lines, seen_lines
 from workset.loop.repeats import RepeatGuard
 from workset.loop.steering import NextTurn, Steering, useful_results
 from workset.messages import (
@@ -86,7 +80,6 @@ class CallInterpreter:
         self._calls: dict[str, ToolCall] = {}  # the run's calls by id
         self._results: list[ToolMessage] = []  # the run's results that found something
         self._refused: set[tuple[str, str]] = set()  # (path, old) of the run's failed edits
-        self._ambiguous: set[tuple[str, str]] = set()  # those that failed as found twice
         self.max_calls = max_calls
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._repeats = RepeatGuard(replayable=replayable, read_only=read_only)
@@ -184,7 +177,6 @@ class CallInterpreter:
         useful = useful_results(results)
         self._results += useful
         self._refused |= failed_edits(results, self._calls)
-        self._ambiguous |= failed_edits(results, self._calls, ambiguous=True)
         self._repeats.note_results(results, useful)
         return self._steering.next_turn(
             results,
@@ -227,8 +219,7 @@ class CallInterpreter:
             for path, found in seen_lines(seen).items()
             if (kept := [x for x in found if (path, x) not in self._refused])
         }
-        offered = offered_lines(self._steering.task, lines)
-        return guided_schema(tools, unnumbered(offered, lines, self._refused, self._ambiguous))
+        return guided_schema(tools, offered_lines(self._steering.task, lines))
 
     def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
         """The note that asks for the real answer when ``answer`` is not one (see

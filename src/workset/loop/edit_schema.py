@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from workset.loop.words import distinctive_words
@@ -35,7 +35,6 @@ MAX_FILES = 6  # files offered as ``path``, the most recently seen first
 MAX_LINE_CHARS = 300  # a longer line was likely cut where it was shown: not offered
 _GUTTER_LINE = re.compile(r"^\s*(\d+)\| ?(.*)$", re.M)  # "   56| text", as read_file numbers
 _ENTRY_GUTTER = re.compile(r"^\d+\| ")
-_AMBIGUOUS = re.compile(r"\bold occurs \d+ times in ")  # edit_file's error for such an old
 _QUOTED = re.compile(r"'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|`([^`\n]{1,60})`")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -149,34 +148,6 @@ def suspicion(
     return out
 
 
-def unnumbered(
-    offered: dict[str, list[str]],
-    seen: dict[str, list[str]],
-    refused: Collection[tuple[str, str]] = (),
-    ambiguous: Collection[tuple[str, str]] = (),
-) -> dict[str, list[str]]:
-    """``offered`` with each line's read_file number taken off where the number is not
-    needed: the line's text occurs once among the lines ``seen`` of its file. Offered
-    ``"71| doc[field] += 1"``, the 1.5B wrote ``new`` as ``"71|      1  doc[field] -= 1"``, a
-    number column of its own, in two of twelve edit tasks; offered the bare line, it has no
-    column to copy. A bare line whose edit was ``refused`` is not offered again, with or
-    without its number, unless it failed for being ``ambiguous`` (edit_file found the text
-    more than once): then the numbered line, which says which one, is offered."""
-    out: dict[str, list[str]] = {}
-    for path, entries in offered.items():
-        texts = [_ENTRY_GUTTER.sub("", x, count=1) for x in seen.get(path, entries)]
-        kept = []
-        for entry in entries:
-            text = _ENTRY_GUTTER.sub("", entry, count=1)
-            if (path, text) in refused and (path, text) not in ambiguous:
-                continue
-            unique = texts.count(text) == 1 and (path, text) not in refused
-            kept.append(text if unique else entry)
-        if kept:
-            out[path] = kept
-    return out
-
-
 def guided_schema(
     tools: Sequence[ToolSpec], lines: dict[str, list[str]], *, edit_tool: str = "edit_file"
 ) -> dict[str, Any]:
@@ -215,21 +186,13 @@ def guided_schema(
 
 
 def failed_edits(
-    results: Sequence[ToolMessage],
-    calls: Mapping[str, ToolCall],
-    *,
-    edit_tool: str = "edit_file",
-    ambiguous: bool = False,
+    results: Sequence[ToolMessage], calls: Mapping[str, ToolCall], *, edit_tool: str = "edit_file"
 ) -> set[tuple[str, str]]:
-    """(path, old) of the ``edit_tool`` calls among ``results`` that failed; with
-    ``ambiguous``, only those that failed because ``old`` occurs more than once in the file
-    (the line is still the one to offer, with its number)."""
+    """(path, old) of the ``edit_tool`` calls among ``results`` that failed."""
     out: set[tuple[str, str]] = set()
     for result in results:
         call = calls.get(result.tool_call_id)
         if not result.is_error or call is None or call.name != edit_tool:
-            continue
-        if ambiguous and not _AMBIGUOUS.search(result.content):
             continue
         try:
             arguments = json.loads(call.arguments)
