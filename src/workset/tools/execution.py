@@ -13,7 +13,6 @@ text saved under ``.workset/artifacts/`` (see :mod:`workset.tools.output`). With
 
 from __future__ import annotations
 
-import ast
 import signal
 import sys
 import tempfile
@@ -35,10 +34,11 @@ from workset.tools.edit_match import (
     without_gutter,
 )
 from workset.tools.files import existing_file
-from workset.tools.lint import format_issues, format_new_issues, lint_file, syntax_error
+from workset.tools.lint import format_issues, format_new_issues, lint_file
 from workset.tools.output import ArtifactStore, clip_output, split_lines
 from workset.tools.sandbox import Finished, Limits, Sandbox, run_confined
 from workset.tools.workspace import Workspace
+from workset.tools.write_guards import keep_definitions, keep_valid
 
 MAX_SHELL_TIMEOUT_S = 600
 MAX_PYTHON_TIMEOUT_S = 300
@@ -46,61 +46,6 @@ PYTHON_MEMORY_BYTES = 1024**3
 PYTHON_FILE_BYTES = 256 * 1024**2
 PYTHON_PROCESSES = 256
 _MAX_LISTED = 20
-
-
-def _keep_valid(
-    target: Path,
-    rel: str,
-    result: bytes,
-    *,
-    what: str = "write",
-    hint: str = "write the complete file, valid as a whole; to change part of it, use edit_file",
-) -> None:
-    """Refuse to turn ``target``, a Python, JSON or TOML file whose syntax is valid now, into
-    ``result`` with a syntax error (a write of one line over a whole module, an edit that
-    leaves half a statement); the file is left unchanged."""
-    broken = syntax_error(target, result)
-    if broken is None or syntax_error(target, target.read_bytes()) is not None:
-        return
-    where = f"line {broken.line}" + (f", column {broken.column}" if broken.column else "")
-    raise ToolError(
-        f"the {what} was not applied: it would break the syntax of {rel} ({where}: "
-        f"{broken.message}); the file is unchanged",
-        hint=hint,
-    )
-
-
-def _keep_definitions(target: Path, rel: str, result: bytes) -> None:
-    """Refuse a ``write_file`` that would replace a Python module with content that drops
-    most of its top-level definitions (asked to add ``double`` to ``operations.py``, a small
-    model wrote the new function alone as the whole file); the file is left unchanged."""
-    if target.suffix.lower() not in (".py", ".pyi"):
-        return
-    had, has = _top_level_names(target.read_bytes()), _top_level_names(result)
-    if had is None or has is None:
-        return
-    dropped = [name for name in had if name not in has]
-    if len(dropped) < 2 or 2 * len(dropped) <= len(had):
-        return
-    shown = ", ".join(dropped[:6]) + (", …" if len(dropped) > 6 else "")
-    raise ToolError(
-        f"the write was not applied: it would replace all of {rel} and drop {len(dropped)} of "
-        f"its {len(had)} top-level definitions ({shown}); the file is unchanged",
-        hint="write_file replaces the whole file. To add or change part of it, use edit_file "
-        "(to add at the end: old = the file's last line, new = that line followed by the new "
-        "code); to rewrite the file, write every definition that stays",
-    )
-
-
-def _top_level_names(source: bytes) -> list[str] | None:
-    """The names of a module's top-level functions and classes, or None if it does not
-    parse."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
-    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    return [node.name for node in tree.body if isinstance(node, kinds)]
 
 
 def execution_tools(
@@ -157,8 +102,8 @@ def execution_tools(
         data = _encode(bare, "content")
         before = target.stat().st_size if target.exists() else None
         if keep_syntax and before is not None:
-            _keep_valid(target, rel, data)
-            _keep_definitions(target, rel, data)
+            keep_valid(target, rel, data)
+            keep_definitions(target, rel, data)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
@@ -252,7 +197,7 @@ def execution_tools(
             )
         result = replaced_at(data, starts, len(old_b), new_b)
         if keep_syntax:
-            _keep_valid(
+            keep_valid(
                 target,
                 rel,
                 result,
