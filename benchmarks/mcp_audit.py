@@ -206,9 +206,9 @@ def main() -> None:
         print(f"{label:16} {alone:28} {audit:31} {keys}")
     for file in cohort_files():
         note = json.loads(file.read_text("utf-8"))
-        if "first_score" not in note:
+        first = note.get("first_score")
+        if not first:  # not scored yet (a blind cohort's file as its writer left it)
             continue
-        first = note["first_score"]
         cohort = cohort_name(file)
         mine = [r for r in rows if r["corpus"] == f"new{cohort}"]
         if first.get("half"):  # a first score of one half is compared on that half
