@@ -152,10 +152,19 @@ def test_an_edit_run_is_guided_until_its_first_edit_succeeds() -> None:
     assert {"const": "tinydb/table.py"} in paths  # the file just read is offered too
     edit = ToolCall("e1", "edit_file", json.dumps({"path": "tinydb/operations.py"}))
     interpreter.interpret(AssistantMessage(None, (edit,)), 2, tools_offered=True)
-    done = ToolMessage("e1", "edited tinydb/operations.py: 1 replacement", name="edit_file")
+    done = ToolMessage(
+        "e1",
+        "edited tinydb/operations.py: 1 replacement; changed line 59 (the file now has 73 "
+        "lines) (new was indented as old is)",
+        name="edit_file",
+    )
     turn = interpreter.next_turn([done])
     assert turn.answer_only  # a task that asks for no test run: the answer, next
-    assert "Your edit was made (edited tinydb/operations.py: 1 replacement)" in turn.notices[0]
+    # edit_file's notes are left out: the 0.5B copied them into its answer
+    assert (
+        "Your edit was made (edited tinydb/operations.py: 1 replacement; changed line 59). "
+        in turn.notices[0]
+    )
 
 
 def test_after_the_edit_of_a_task_that_asks_for_tests_any_call_but_an_edit() -> None:
@@ -223,3 +232,47 @@ def test_after_the_edit_the_call_that_runs_the_tasks_test_file_is_given() -> Non
     [notice] = interpreter.next_turn([done]).notices
     command = "python -m pytest -q tests/test_operations.py"
     assert json.dumps({"name": "shell", "arguments": {"command": command}}) in notice
+
+
+def test_lines_seen_out_of_order_are_judged_in_the_files_order() -> None:
+    """Count is off by one. The evidence showed the class line after the method, and a
+    docstring line of another method without its quotes. Judged in the order seen, the class
+    docstring's unseen end swallowed the method's code as prose, and the other method's
+    docstring line ("Count the total number of documents") was the only one offered."""
+    lines = {
+        "tinydb/table.py": [
+            "686|     def count(self, cond: QueryLike) -> int:",
+            '687|         """',
+            "688|         Count the documents matching a query.",
+            '691|         """',
+            "693|         return len(self.search(cond)) + 1",
+            "35| class Table:",
+            '36|     """',
+            "37|     Represents a single TinyDB table.",
+            "704|         Count the total number of documents in this table.",
+        ]
+    }
+    task = "Table.count returns one more than the number of matching documents. Fix it."
+    offered = offered_lines(task, lines)["tinydb/table.py"]
+    assert "693|         return len(self.search(cond)) + 1" in offered
+    assert "37|     Represents a single TinyDB table." not in offered
+
+
+def test_only_lines_near_the_likeliest_are_offered_per_file() -> None:
+    """The 0.5B picked the ``def`` line of the function beside the one to fix when both were
+    offered; a line far less likely than its file's best is no longer offered (a file read
+    later keeps its own best lines: test_an_edit_run_is_guided_until_its_first_edit_succeeds)."""
+    lines = {
+        "ops.py": [
+            "26| def add(field, n):",
+            "31|         doc[field] += n",
+            "36| def subtract(field, n):",
+            "41|         doc[field] += n",
+            "43|     return transform",
+        ],
+    }
+    task = "The subtract operation adds n to the field instead of subtracting it. Fix it."
+    offered = offered_lines(task, lines)
+    assert "41|         doc[field] += n" in offered["ops.py"]
+    assert "26| def add(field, n):" not in offered["ops.py"]
+    assert "31|         doc[field] += n" not in offered["ops.py"]

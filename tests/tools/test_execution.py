@@ -401,3 +401,44 @@ def test_write_file_refuses_to_drop_most_definitions_of_a_module(tmp_path: Path)
     _ok(tmp_path, "write_file", path="other.py", content=alone)
     (tmp_path / "notes.txt").write_text("def a\ndef b\n")
     _ok(tmp_path, "write_file", path="notes.txt", content="x\n")
+
+
+def test_edit_file_refuses_an_edit_that_changes_nothing_once_normalised(tmp_path: Path) -> None:
+    """The 0.5B wrote back the line it picked with other indentation: nothing would change,
+    and the result used to say "changed line 2"."""
+    source = "class T:\n    name = '_defualt'\n"
+    (tmp_path / "a.py").write_text(source)
+    text = _error(tmp_path, "edit_file", path="a.py", old="    name = '_defualt'",
+                  new="  name = '_defualt'")  # fmt: skip
+    assert "reads exactly as old" in text and "a.py would not change" in text
+    assert (tmp_path / "a.py").read_text() == source
+    assert "changed line 2" in _ok(
+        tmp_path, "edit_file", path="a.py", old="    name = '_defualt'", new="name = '_default'"
+    )
+
+
+def test_edit_file_refuses_a_second_definition_of_a_name(tmp_path: Path) -> None:
+    """Asked to fix subtract, the 0.5B rewrote ``def add(`` as ``def subtract(``."""
+    source = (
+        "def add(d, n):\n    d['x'] += n\n\n\n"
+        "def subtract(d, n):\n    d['x'] += n\n\n\n"
+        "class C:\n    def m(self):\n        return 1\n"
+    )
+    (tmp_path / "ops.py").write_text(source)
+    text = _error(tmp_path, "edit_file", path="ops.py", old="def add(d, n):",
+                  new="def subtract(d, n):")  # fmt: skip
+    assert "would define `subtract` twice (lines 1 and 5)" in text
+    assert "        return 1" in source and (tmp_path / "ops.py").read_text() == source
+    method = _error(tmp_path, "edit_file", path="ops.py", old="        return 1",
+                    new="        return 1\n\n    def m(self):\n        return 2")  # fmt: skip
+    assert "define `m` twice" in method
+    # A name defined twice before the edit does not block edits elsewhere; overloads pass.
+    (tmp_path / "b.py").write_text(
+        "from typing import overload\n\n\n@overload\ndef f(x: int) -> int: ...\n\n\n"
+        "def f(x):\n    return x\n\n\ndef g():\n    return 1\n"
+    )
+    _ok(tmp_path, "edit_file", path="b.py", old="    return 1", new="    return 2")
+    _ok(tmp_path, "edit_file", path="b.py", old="def g():\n    return 2",
+        new="@overload\ndef g(x: str) -> str: ...\n\n\ndef g():\n    return 2")  # fmt: skip
+    _ok(tmp_path, "edit_file", path="ops.py", old="    d['x'] += n\n\n\nclass",
+        new="    d['x'] -= n\n\n\nclass")  # fmt: skip

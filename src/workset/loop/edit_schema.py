@@ -10,8 +10,11 @@ files one of: a call to one of the offered tools under its own schema, except th
 them; or ``{"answer": ...}``. The model still chooses the tool, the line and the new text;
 what it can no longer do is write an edit that cannot apply. Before any line was seen,
 ``edit_file`` is not among the options: the model reads or searches first. A line whose edit
-failed (edit_file refuses an edit that breaks the file's syntax) is no longer offered, so a
-model that keeps picking the ``def`` line above the bug moves on to the others.
+failed (edit_file refuses an edit that breaks the file's syntax, changes nothing or defines
+a name twice) is no longer offered, so a model that keeps picking the ``def`` line above the
+bug moves on to the others. Only the lines nearly as likely to change as their file's likeliest
+are offered (:data:`NEAR_BEST`): offered the ``def`` lines of two functions and their bodies,
+the 0.5B picked the ``def`` of the function beside the one the task names.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from workset.models.constrained import decision_schema
 
 MAX_OFFERED = 8  # lines offered as ``old`` across all files: the likeliest to change
 MIN_LIKELY = 2
+NEAR_BEST = 1.0  # a line offered scores at least its file's best line's score less this
 LITERAL_WEIGHT = 3.0  # per quoted string or number of the task a line holds
 BODY_WEIGHT = 2.0  # a statement inside a function or class the task names
 PROSE_PENALTY = 2.0  # a docstring or comment line
@@ -40,6 +44,9 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADING = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)")
 _CUT = re.compile(r"…$|\.\.\.$|\[\d+ more characters\]$")
+# A line of English, not code: a capital, four or more words, no code punctuation, a full
+# stop (a docstring line seen without the quotes that open its docstring).
+_SENTENCE = re.compile(r"[A-Z][^()\[\]{}=<>;#@`'\"]*\s[^()\[\]{}=<>;#@`'\"]*[.!?]")
 
 
 def seen_lines(seen: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
@@ -83,6 +90,10 @@ def offered_lines(task: str, lines: dict[str, list[str]]) -> dict[str, list[str]
     ranked = sorted(scored)
     likely = [r for r in ranked if r[0] < 0]  # a positive score: shares something
     ranked = likely if len(likely) >= MIN_LIKELY else ranked
+    best: dict[str, float] = {}  # per file: a file read later keeps its own likeliest lines
+    for r in ranked:
+        best.setdefault(r[2], r[0])
+    ranked = [r for r in ranked if r[0] <= best[r[2]] + NEAR_BEST]
     keep = {(f, line) for _s, _n, f, line in ranked[:MAX_OFFERED]}
     picked = {f: [x for x in lines[f] if (f, x) in keep] for f in files}
     return {f: xs for f, xs in picked.items() if xs}
@@ -112,36 +123,50 @@ def task_names(task: str) -> set[str]:
     return set(_NAME.findall(task))
 
 
+def _line_number(entry: str) -> int:
+    """The number of a numbered seen line (``"59| text"``); unnumbered lines sort last."""
+    gutter = _ENTRY_GUTTER.match(entry)
+    return int(entry.split("|", 1)[0]) if gutter else 1 << 30
+
+
 def suspicion(
     lines: Sequence[str], asked: set[str], literals: set[str], names: set[str]
 ) -> list[tuple[str, float]]:
     """Each line of one file (in the order seen) with how likely it is the line to change:
     words shared with the task, a literal of the task in it, being a statement in the body
-    of a function or class the task names; a ``def``/``class`` line and prose (docstrings,
-    comments) count less than statements."""
+    of a function or class the task names (more inside a named method of a named class); a
+    ``def``/``class`` line and prose (docstrings, comments) count less than statements."""
     out: list[tuple[str, float]] = []
-    body_indent: int | None = None  # indentation of the named definition being inside
+    named: list[int] = []  # indentation of each named definition the line is inside
     in_doc = False
-    for entry in lines:
+    for entry in sorted(lines, key=_line_number):  # the order of the file, not of the reads
         line = _ENTRY_GUTTER.sub("", entry, count=1)
         text = line.strip()
         indent = len(line) - len(line.lstrip())
-        if body_indent is not None and indent <= body_indent:
-            body_indent = None
+        while named and indent <= named[-1]:
+            named.pop()
         heading = _HEADING.match(line)
-        prose = in_doc or text.startswith(("#", '"""', "'''"))
+        if heading:  # a docstring whose closing quotes were not seen ends before a def
+            in_doc = False
+        prose = (
+            in_doc
+            or text.startswith(("#", '"""', "'''"))
+            or (len(text.split()) >= 4 and _SENTENCE.fullmatch(text) is not None)
+        )
         if text.count('"""') % 2 == 1 or text.count("'''") % 2 == 1:
             in_doc = not in_doc
         score = float(len(distinctive_words(line) & asked))
-        score += LITERAL_WEIGHT * sum(
+        score += (1.0 if prose else LITERAL_WEIGHT) * sum(  # prose explains a value it quotes
             1 for lit in literals if re.search(rf"(?<![\w.]){re.escape(lit)}(?![\w.])", line)
         )
-        if body_indent is not None and not heading and not prose:
-            score += BODY_WEIGHT
+        if named and not heading and not prose:
+            # fully for a statement that also shares something with the task: in subtract's
+            # body, ``doc[field] += n`` rather than ``return transform``
+            score += len(named) * (BODY_WEIGHT if score > 0 else BODY_WEIGHT / 2)
         if heading:
             score -= 1
-            if heading.group(1) in names and body_indent is None:
-                body_indent = indent
+            if heading.group(1) in names:
+                named.append(indent)
         if prose:
             score -= PROSE_PENALTY
         out.append((entry, score))

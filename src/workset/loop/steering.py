@@ -285,7 +285,7 @@ class Steering:
             return self._turn(
                 NextTurn(
                     (
-                        f"Your edit was made ({_first_line(result)}). Reply now in one or two "
+                        f"Your edit was made ({_edit_summary(result)}). Reply now in one or two "
                         "sentences saying what you changed in which file.",
                     ),
                     answer_only=True,
@@ -307,7 +307,7 @@ class Steering:
         else:
             check = " Then, if the task asks you to run the tests, run them first and"
         return (
-            f"Your edit was made ({_first_line(result)}). If it is the change the task "
+            f"Your edit was made ({_edit_summary(result)}). If it is the change the task "
             f"asks for, do not edit again.{check} reply in one or two sentences saying what "
             "you changed in which file. Only if the task needs another change, make it."
         )
@@ -455,6 +455,12 @@ def _first_line(result: ToolMessage) -> str:
     """The first line of a result without its untrusted-content wrapper, cut to 160."""
     text = re.sub(r"</?external_content\b[^>]*>", "", result.content)
     return cut(next((line for line in text.splitlines() if line.strip()), "").strip(), 160)
+
+
+def _edit_summary(result: ToolMessage) -> str:
+    """An edit result's first line without edit_file's notes in parentheses ("(the file now
+    has 73 lines)", "(new was indented as old is)"), which the 0.5B copied into its answer."""
+    return re.sub(r"\s*\([^()]*\)", "", _first_line(result)).strip()
 
 
 def _call_text(name: str, arguments: dict[str, object]) -> str:

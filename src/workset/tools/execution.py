@@ -38,7 +38,12 @@ from workset.tools.lint import format_issues, format_new_issues, lint_file
 from workset.tools.output import ArtifactStore, clip_output, split_lines
 from workset.tools.sandbox import Finished, Limits, Sandbox, run_confined
 from workset.tools.workspace import Workspace
-from workset.tools.write_guards import keep_definitions, keep_valid
+from workset.tools.write_guards import (
+    keep_change,
+    keep_definitions,
+    keep_single_definitions,
+    keep_valid,
+)
 
 MAX_SHELL_TIMEOUT_S = 600
 MAX_PYTHON_TIMEOUT_S = 300
@@ -196,7 +201,9 @@ def execution_tools(
                 "replace_all=true to replace every occurrence",
             )
         result = replaced_at(data, starts, len(old_b), new_b)
+        keep_change(rel, data, result)
         if keep_syntax:
+            keep_single_definitions(target, rel, data, result)
             keep_valid(
                 target,
                 rel,

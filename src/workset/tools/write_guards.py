@@ -1,8 +1,9 @@
 """Guards a write or an edit passes before it touches a file (``keep_syntax`` in
 :func:`~workset.tools.execution.execution_tools`): a valid Python, JSON or TOML file is not
 turned into one whose syntax is broken, and a Python module is not replaced by content that
-drops most of its functions and classes. A refused change raises :class:`ToolError` and
-leaves the file as it was."""
+drops most of its functions and classes, or given a second definition of a name it defines
+once; an edit must change something. A refused change raises :class:`ToolError` and leaves
+the file as it was."""
 
 from __future__ import annotations
 
@@ -55,6 +56,71 @@ def keep_definitions(target: Path, rel: str, result: bytes) -> None:
         "(to add at the end: old = the file's last line, new = that line followed by the new "
         "code); to rewrite the file, write every definition that stays",
     )
+
+
+def keep_change(rel: str, data: bytes, result: bytes) -> None:
+    """Refuse an edit whose result is the file as it was: ``new`` differed from ``old`` only
+    in what edit_file normalises (a copied line-number prefix, indentation), so the model
+    wrote the line back as it is instead of as it must read."""
+    if result == data:
+        raise ToolError(
+            f"the edit was not applied: new, once indented as old, reads exactly as old, so "
+            f"{rel} would not change",
+            hint="write new as the text must read AFTER the change the task asks for; if this "
+            "line needs no change, choose the line that does",
+        )
+
+
+def keep_single_definitions(target: Path, rel: str, data: bytes, result: bytes) -> None:
+    """Refuse an edit that gives a Python module a second ``def``/``class`` of a name in the
+    same scope (a small model rewrote ``def add(`` as ``def subtract(`` to fix subtract, so
+    the module defined subtract twice and add no more)."""
+    if target.suffix.lower() not in (".py", ".pyi"):
+        return
+    had, has = _defined_twice(data), _defined_twice(result)
+    if had is None or has is None:
+        return
+    new = {name: lines for name, lines in has.items() if name not in had}
+    if not new:
+        return
+    name, lines = next(iter(new.items()))
+    where = " and ".join(str(n) for n in lines[:2])
+    raise ToolError(
+        f"the edit was not applied: {rel} would define `{name}` twice (lines {where}); the "
+        "file is unchanged",
+        hint="old must be the line that is wrong, inside the definition the task names; keep "
+        "other definitions' def lines as they are",
+    )
+
+
+def _defined_twice(source: bytes) -> dict[str, list[int]] | None:
+    """Names defined more than once by ``def``/``class`` in the same scope (module or class
+    body; ``@overload``-decorated and property setter definitions excepted), with their lines;
+    None if the source does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    out: dict[str, list[int]] = {}
+    scopes: list[ast.AST] = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef))]
+    for scope in scopes:
+        seen: dict[str, list[int]] = {}
+        for node in getattr(scope, "body", []):
+            if isinstance(node, kinds) and not _redefinable(node):
+                seen.setdefault(node.name, []).append(node.lineno)
+        out.update({name: lines for name, lines in seen.items() if len(lines) > 1})
+    return out
+
+
+def _redefinable(node: ast.AST) -> bool:
+    """A definition meant to share its name: ``@overload``, ``@x.setter``/``.deleter``,
+    ``@singledispatch`` registrations (``@f.register``)."""
+    for dec in getattr(node, "decorator_list", []):
+        name = dec.attr if isinstance(dec, ast.Attribute) else getattr(dec, "id", "")
+        if name in ("overload", "setter", "deleter", "getter", "register"):
+            return True
+    return False
 
 
 def _top_level_names(source: bytes) -> list[str] | None:
