@@ -35,6 +35,7 @@ from workset.safety.rules.base import (
 )
 from workset.safety.rules.dispatch import check, program_behind
 from workset.safety.rules.environment import assignment
+from workset.safety.rules.finders import loop_values
 from workset.safety.rules.network import beacon
 from workset.safety.rules.secrets import sent_away
 from workset.safety.rules.static import static_output
@@ -51,6 +52,7 @@ __all__ = [
     "check",
     "deferred",
     "fork_bomb",
+    "loop_values",
     "no_parser",
     "program_behind",
     "sent_away",

@@ -117,6 +117,14 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     elif group == "compose" and sub in _COMPOSE_LIFECYCLE and _own_compose(cmd, ctx):
         return  # the project's own services, as its compose file defines them (like make)
+    elif sub == "prune" and (
+        group in ("builder", "buildx")
+        or (
+            group == "image"
+            and not any(w == "--all" or re.fullmatch(r"-[a-zA-Z]*a[a-zA-Z]*", w) for w in rest)
+        )
+    ):
+        return  # the build cache, or images no tag names: rebuilt or pulled again on demand
     elif sub in ("rm", "rmi", "prune", "kill", "down") or "prune" in rest[:1]:
         yield _ask("container-remove", f"{cmd.name} {sub} removes containers, images or data")
     elif sub == "cp" and _copied_out(rest, ctx):

@@ -43,6 +43,8 @@ from workset.safety.rules import (
     network,
     option_commands,
     persistence,
+    powershell,
+    project_deps,
     project_inputs,
     records,
     registries,
@@ -231,7 +233,9 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                 or writes.on_path(place)
             ):
                 out.append(download_exec(f"{name} saves a download as {target}, which runs later"))
-    if not any(isinstance(r, Finding) for r in out):
+    if powershell.typed_cmdlet(cmd.argv[0]) and name not in _KNOWN_NAMES:
+        out.extend(powershell.analyse(" ".join(cmd.argv)))  # Get-Service | Where-Object …
+    elif not any(isinstance(r, Finding) for r in out):
         vouched = known.vouch(cmd, ctx)
         if vouched is not None:
             out.append(vouched)
@@ -424,6 +428,7 @@ _HANDLERS = _handlers(
     miller.HANDLERS,
     debuggers.HANDLERS,
     project_inputs.HANDLERS,
+    project_deps.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -75,6 +75,12 @@ _LOOPBACK = re.compile(r"^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?/?$", re.
 _WORLD_WRITABLE = re.compile(r"^(/tmp|/var/tmp|/dev/shm)(/|$)")
 
 
+def _relative_dirs(value: str) -> bool:
+    """Every entry is a plain relative folder that does not climb out (``./lib:build/lib``)."""
+    parts = value.split(":")
+    return all(re.fullmatch(r"(\./)?[\w.+-]+(/[\w.+-]+)*/?", p) and ".." not in p for p in parts)
+
+
 def assignment(name: str, value: str) -> list[Result]:
     """Findings about ``NAME=value``, or the code the value is, to be analysed in turn."""
     if name == "HISTFILE" and value in ("", "/dev/null"):
@@ -83,6 +89,8 @@ def assignment(name: str, value: str) -> list[Result]:
         return [wipe(f"{name}={value}")]
     if name == "HISTIGNORE" and "*" in value.strip("'\"").split(":"):
         return [wipe(f"{name}={value}")]  # every command matches: nothing is kept
+    if name in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH") and _relative_dirs(value):
+        return []  # LD_LIBRARY_PATH=./build/lib ./bin/app: the project's own libraries
     if name in _LOADER_VARS:
         return [
             Finding(

@@ -263,6 +263,27 @@ def _listed_roots(upstream: tuple[Cmd, ...]) -> list[str] | None:
     return [_listed(last, root.rstrip("/") or "/") for root in roots]
 
 
+def loop_values(stages: tuple[Cmd, ...], ctx: Context) -> list[str] | None:
+    """The paths a loop variable stands for when a listing feeds it (``for f in $(git ls-files
+    '*.sh')``, ``find ./build -name '*.o' | while read -r f``), as ``xargs`` judges what it
+    is fed: one per root; under a root or pattern that picks out secrets, a path there that
+    names one (``find ~ -name '*.pem'`` is ``~/LISTED.pem``). None when it is not a listing."""
+    roots = _listed_roots(stages)
+    if roots is None:
+        return None
+    lister = [unwrap(c, []) for c in stages]
+    while len(lister) > 1 and _keeps_names(lister[-1]):
+        lister.pop()
+    if lister[-1].name == "ls" and not all(r.startswith("./") or r in ("*", ".") for r in roots):
+        return None  # ls DIR prints bare names, not paths under DIR
+    if secrets.listing_secret(lister[-1], ctx) is None:
+        return roots
+    args = lister[-1].args()
+    named = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-name", "-iname")]
+    base = named[0].rsplit("/", 1)[-1].replace("*", "LISTED") if named else "LISTED"
+    return [r.rsplit("/", 1)[0] + "/" + base for r in roots]
+
+
 def _listed(last: Cmd, root: str) -> str:
     """The path the names a listing prints under ``root`` are judged as."""
     if last.name == "ls" and _NAME_GLOB.search(root):

@@ -341,7 +341,7 @@ def _package_runner(cmd: Cmd, ctx: Context) -> Finding | None:
         return None  # judged in full as the command it stands for
     if tool.name in _RUNNER_PROJECT:
         words = [a for a in tool.args() if not a.startswith("-")]
-        if _RUNNER_EFFECTS & set(words[:2]):
+        if _RUNNER_EFFECTS & set(words[:2]) and tool.name != "husky":  # husky: .husky hooks
             return unknown_program(f"{tool.name} {words[0]}", " (it installs or publishes)")
         if tool.name not in PROJECT:
             return None  # npx playwright test: the project's own test runner, linter or bundler

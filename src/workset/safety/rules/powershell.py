@@ -71,6 +71,15 @@ _SAFE_PATH = re.compile(r"^(\.[\\/])?[\w.-]+([\\/][\w.*-]+)*[\\/]?$")
 _SPLIT = re.compile(r"""("[^"]*"|'[^']*')|(;|\|\||&&|\||\n|\{|\}|\(|\))""")
 
 
+_TYPED_CMDLET = re.compile(r"[A-Z][a-z]+-[A-Z][A-Za-z0-9]*")
+
+
+def typed_cmdlet(word: str) -> bool:
+    """A cmdlet typed as a command in PowerShell's own casing (``Get-Process``), judged as the
+    PowerShell it is; bash programs are not named so."""
+    return _TYPED_CMDLET.fullmatch(word) is not None
+
+
 def analyse(text: str) -> Iterator[Result]:
     """Findings, and native commands to analyse as shell code, for PowerShell ``text``."""
     low = text.lower()
