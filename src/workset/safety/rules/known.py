@@ -47,6 +47,7 @@ from workset.safety.rules import (
     resources,
     scanners,
     system,
+    toolchains,
     typosquat,
     windows,
 )
@@ -264,7 +265,7 @@ def _project(cmd: Cmd, ctx: Context) -> Finding | None:
     if (
         cmd.name in ("make", "gmake")
         and {"install", "uninstall"} & set(cmd.args())
-        and not (system.simulated(cmd))
+        and not (system.simulated(cmd) or _staged_inside(cmd, ctx))
     ):
         return Finding(
             "install-outside",
@@ -329,6 +330,20 @@ def _interpreter(cmd: Cmd, ctx: Context) -> Finding | None:
             )
         return None
     return None
+
+
+def _staged_inside(cmd: Cmd, ctx: Context) -> bool:
+    """``make install DESTDIR=./staging``, ``PREFIX=$PWD/dist``: installed into the workspace
+    (DESTDIR is put before every path; PREFIX alone is where everything goes)."""
+    staged = re.compile(r"(DESTDIR|PREFIX|prefix)=.+")
+    values = dict(a.split("=", 1) for i, a in enumerate(cmd.args(), 1)
+                  if staged.fullmatch(a) and not cmd.is_dynamic(i))  # fmt: skip
+    place = values.get("DESTDIR") or values.get("PREFIX") or values.get("prefix")
+    return (
+        place is not None
+        and inside(place, ctx)
+        and paths.in_workspace(ctx.resolve(place), ctx.workspace)
+    )
 
 
 def _package_runner(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -443,6 +458,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **documents.VOUCHERS,
     **scanners.VOUCHERS,
     **resources.VOUCHERS,
+    **toolchains.VOUCHERS,
 }
 
 

@@ -140,7 +140,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "bundle": frozenset({"install", "exec", "list", "show", "check", "outdated", "config",
                          "add", "remove", "lock"}),
     "gem": frozenset({"list", "search", "info", "contents", "which", "environment", "spec"}),
-    "conda": frozenset({"list", "info", "search", "env", "--version", "activate", "deactivate"}),
+    **{n: frozenset({"list", "info", "search", "env", "--version", "activate", "deactivate"})
+       for n in ("conda", "mamba", "micromamba")},
     "jupyter": frozenset({"nbconvert", "kernelspec", "--version", "--paths", "execute"}),
     "brew": frozenset({"list", "info", "search", "--version", "deps", "outdated", "config",
                        "doctor", "leaves", "uses", "desc", "home", "--prefix"}),
