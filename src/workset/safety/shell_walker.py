@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import pairwise
 from typing import Any, Literal, TypeAlias
 
 from workset.safety import paths, python_code, rules
@@ -250,14 +251,19 @@ class Walker(ShellWords):
         fed = list(upstream)
         stages = [c for c in children if c.type in _STATEMENTS]
         feeding = self.feeding
+        spans: list[tuple[int, int, list[Cmd]]] = []
         for index, stage in enumerate(stages):
             piped = index > 0 or bool(upstream)
             self.feeding = feeding or index < len(stages) - 1
+            start = len(self.findings)
             cmds = self._statement(
                 stage, depth, upstream=tuple(fed), piped=piped, background=background
             )
+            spans.append((start, len(self.findings), cmds))
             fed.extend(cmds)
         self.feeding = feeding
+        for (start, end, cmds), (_, _, after) in pairwise(spans):  # cat F | grep one-setting
+            self.findings[start:end] = rules.through_filter(self.findings[start:end], cmds, after)
 
     def _command(
         self,

@@ -36,6 +36,7 @@ from workset.safety.rules.base import (
 from workset.safety.rules.dispatch import check, program_behind
 from workset.safety.rules.environment import assignment
 from workset.safety.rules.finders import loop_values
+from workset.safety.rules.key_names import through_filter
 from workset.safety.rules.network import beacon
 from workset.safety.rules.secrets import sent_away
 from workset.safety.rules.static import static_output
@@ -57,6 +58,7 @@ __all__ = [
     "program_behind",
     "sent_away",
     "static_output",
+    "through_filter",
     "too_deep",
     "too_many",
     "too_many_words",

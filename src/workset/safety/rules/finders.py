@@ -267,7 +267,8 @@ def loop_values(stages: tuple[Cmd, ...], ctx: Context) -> list[str] | None:
     """The paths a loop variable stands for when a listing feeds it (``for f in $(git ls-files
     '*.sh')``, ``find ./build -name '*.o' | while read -r f``), as ``xargs`` judges what it
     is fed: one per root; under a root or pattern that picks out secrets, a path there that
-    names one (``find ~ -name '*.pem'`` is ``~/LISTED.pem``). None when it is not a listing."""
+    names one (``find ~ -name '*.pem'`` is ``~/LISTED.pem``, ``find ~/.aws -type f`` is
+    ``~/.aws/*``). None when it is not a listing."""
     roots = _listed_roots(stages)
     if roots is None:
         return None
@@ -280,7 +281,7 @@ def loop_values(stages: tuple[Cmd, ...], ctx: Context) -> list[str] | None:
         return roots
     args = lister[-1].args()
     named = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-name", "-iname")]
-    base = named[0].rsplit("/", 1)[-1].replace("*", "LISTED") if named else "LISTED"
+    base = named[0].rsplit("/", 1)[-1].replace("*", "LISTED") if named else "*"
     return [r.rsplit("/", 1)[0] + "/" + base for r in roots]
 
 
