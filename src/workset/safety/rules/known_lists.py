@@ -40,7 +40,7 @@ READ_ONLY = frozenset(
         "colordiff", "wdiff", "dos2unix", "unix2dos", "envsubst", "gzip", "gunzip", "bzip2",
         "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
         "sysctl", "bat", "batcat", "delta", "glow", "mdcat", "hexyl",
-        "zipinfo", "xmllint", "ms_print",
+        "zipinfo", "xmllint", "ms_print", "col", "colrm", "expand", "unexpand", "pr",
     }
 )  # fmt: skip
 WRITERS = frozenset(
@@ -109,7 +109,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                       "--version", "-v", "audit", "explain", "why", "prune", "rebuild",
                       "dedupe", "fund", "doctor", "config", "root", "bin", "prefix", "stop",
                       "restart", "exec", "x", "lint", "version", "pkg", "uninstall", "un",
-                      "remove", "rm", "r", "update", "up", "upgrade", "cache"}),
+                      "remove", "rm", "r", "update", "up", "upgrade", "cache", "whoami",
+                      "search", "docs", "repo", "bugs", "query", "sbom"}),
     "packer": frozenset({"validate", "fmt", "inspect", "version"}),
     "cargo": frozenset({"build", "b", "check", "c", "test", "t", "run", "r", "clippy", "fmt",
                         "doc", "bench", "clean", "tree", "metadata", "update", "fetch",

@@ -141,7 +141,11 @@ _FORGE_TOP = frozenset({"status", "--version", "version", "help"})
 def forge_read(cmd: Cmd) -> bool:
     """``gh pr list``, ``gh run view 123 --log``, ``glab mr view 4``: a read of the forge the
     user is logged in to, with every word literal and nothing sent (no fields, no body)."""
-    if cmd.name not in ("gh", "glab") or any(cmd.dynamic) or uploads(cmd):
+    if cmd.name not in ("gh", "glab") or any(cmd.dynamic):
+        return False
+    if _graphql_query(cmd.args()):
+        return True
+    if uploads(cmd):
         return False
     words = [a for a in cmd.args() if not a.startswith("-")]
     if words[:1] and words[0] in _FORGE_TOP and len(words) == 1:
@@ -157,6 +161,26 @@ def forge_read(cmd: Cmd) -> bool:
     if len(words) < 2 or words[0] not in _FORGE_NOUNS:
         return False
     return words[0] == "search" or words[1] in _FORGE_READS
+
+
+def _graphql_query(args: tuple[str, ...]) -> bool:
+    """``gh api graphql -f query='{ viewer { login } }'``: a GraphQL query (not a mutation)
+    with literal fields, none read from a file; it reads the forge as a GET does."""
+    if args[:2] != ("api", "graphql"):
+        return False
+    fields = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-f", "-F", "--raw-field",
+                                                                     "--field")]  # fmt: skip
+    rest = [a for i, a in enumerate(args[2:], 2) if args[i - 1] not in ("-f", "-F", "--raw-field",
+            "--field", "--jq", "-q", "--paginate") and a not in ("-f", "-F", "--raw-field",
+            "--field", "--jq", "-q", "--paginate", "--slurp")]  # fmt: skip
+    query = [f.split("=", 1)[1].lstrip() for f in fields if f.startswith("query=")]
+    return (
+        len(query) == 1
+        and not query[0].startswith("mutation")
+        and "mutation" not in query[0].split("{", 1)[0]
+        and not any("=@" in f for f in fields)
+        and not rest
+    )
 
 
 def _api_get(args: tuple[str, ...]) -> bool:
