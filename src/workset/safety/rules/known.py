@@ -36,6 +36,7 @@ from workset.safety.rules import (
     documents,
     guardrails,
     headless,
+    host_state,
     known_archives,
     known_data,
     known_tools,
@@ -459,6 +460,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **scanners.VOUCHERS,
     **resources.VOUCHERS,
     **toolchains.VOUCHERS,
+    **host_state.VOUCHERS,
 }
 
 

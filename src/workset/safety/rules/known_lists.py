@@ -40,7 +40,7 @@ READ_ONLY = frozenset(
         "colordiff", "wdiff", "dos2unix", "unix2dos", "envsubst", "gzip", "gunzip", "bzip2",
         "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
         "sysctl", "bat", "batcat", "delta", "glow", "mdcat", "hexyl",
-        "zipinfo", "xmllint", "ms_print", "col", "colrm", "expand", "unexpand", "pr",
+        "zipinfo", "xmllint", "ms_print", "parallel", "col", "colrm", "expand", "unexpand", "pr",
     }
 )  # fmt: skip
 WRITERS = frozenset(
