@@ -9,8 +9,17 @@ protected; the same programs with a change (``iptables -F``, ``ufw disable``, ``
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Finding, unknown_program
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Handler,
+    Nested,
+    Result,
+    unknown_program,
+)
 
 # iptables options that only list, and those that only shape the listing.
 _LISTS = frozenset({"-L", "--list", "-S", "--list-rules"})
@@ -49,3 +58,13 @@ def state_read(cmd: Cmd, ctx: Context) -> Finding | None:
 _NAMES = ("iptables", "ip6tables", "iptables-save", "ip6tables-save", "getcap", "aa-status",
           "apparmor_status", "lsmod", *_READS)  # fmt: skip
 VOUCHERS = {n: state_read for n in _NAMES}
+
+
+def _getent(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``getent shadow root`` prints what ``/etc/shadow`` holds: judged as reading it."""
+    database = next((a for a in cmd.args() if not a.startswith("-")), "")
+    if database in ("shadow", "gshadow"):
+        yield Nested(f"cat /etc/{database}")
+
+
+HANDLERS: dict[str, Handler] = {"getent": _getent}

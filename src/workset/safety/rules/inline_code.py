@@ -298,7 +298,9 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     read = _secret_reads(code, program)
     if read:
         globbed = [w for w in read if _GLOB.search(w) and plain_secret(w)]  # Dir.glob("~/**/.env*")
-        reveals = any(plain_secret(w) for w in _read_calls(code, program))
+        reveals = any(plain_secret(w) for w in _read_calls(code, program)) or (
+            any(plain_secret(w) for w in read) and len(_PERL_SLURP.findall(code)) >= 2
+        )  # open F, "$ENV{HOME}/.ssh/id_rsa"; print <F>
         yield secret_read(read, reveals=reveals or bool(globbed and _READS_FILES.search(code)))
     deleted: list[str] = []
     unresolved = False
@@ -442,8 +444,20 @@ _READS_FILES = re.compile(r"\b(read|readFileSync|readFile|read_text|read_bytes|r
 def _secret_reads(code: str, program: str) -> list[str]:
     """Key and credential files the code names: a literal path, or the home joined to one."""
     found = [w for w in _read_calls(code, program) if is_secret(w)]
-    literals = [t for m in _LITERAL.finditer(code) if is_secret(t := _text(m) or "")]
+    literals = [t for m in _LITERAL.finditer(code) if is_secret(t := _homed(_text(m) or ""))]
     return found + [t for t in literals if not any(f.endswith(t) for f in found)]
+
+
+def _homed(text: str) -> str:
+    """A string literal with the home written in it (``"$ENV{HOME}/.ssh/id_rsa"``, perl and
+    shell interpolation) as the path it names (``~/.ssh/id_rsa``)."""
+    return _HOME_IN_TEXT.sub("~", text)
+
+
+_HOME_IN_TEXT = re.compile(r"^(\$ENV\{\s*['\"]?HOME['\"]?\s*\}|\$\{?HOME\}?(?!\w)|#\{Dir\.home\}|"
+                           r"#\{ENV\[['\"]HOME['\"]\]\})")  # fmt: skip
+# Perl's readline of a handle (<F>, <$fh>) and a print of what it read.
+_PERL_SLURP = re.compile(r"<\$?\w*>|\bprint\b|\bputs\b|console\.log|\becho\b")
 
 
 def _local_only(code: str) -> bool:
