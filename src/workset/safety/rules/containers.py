@@ -18,9 +18,10 @@ from collections.abc import Iterator, Sequence
 
 from workset.safety import paths
 from workset.safety.rules import known
-from workset.safety.rules.base import Cmd, Context, Nested, Result, requote
+from workset.safety.rules.base import Cmd, Context, Nested, Result, option_value, requote
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
+from workset.safety.rules.environment import remote_engine, remote_engine_finding
 from workset.safety.rules.known import subcommand
 from workset.safety.rules.listings import fed_whole_listing
 from workset.safety.rules.secrets import is_secret
@@ -39,6 +40,9 @@ _SOCKET = re.compile(r"^/+(var/)?run/(docker|containerd/containerd|podman/podman
 
 
 def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    engine = option_value(cmd.args(), ("-H", "--host", "--url"))
+    if engine and remote_engine(engine):  # docker -H tcp://203.0.113.9:2375 ps
+        yield remote_engine_finding(engine)
     sub, rest = subcommand(cmd)
     group = ""
     if sub in _GROUPS and rest:
