@@ -165,6 +165,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "rustup": frozenset({"show", "--version", "which", "toolchain", "component", "target"}),
     "at": frozenset({"-l", "-c"}),
     "twine": frozenset({"check", "--version"}),
+    "nuget": frozenset({"restore", "list", "locals", "help", "search", "verify"}),
     # sessions: what a new one runs is judged (rules.persistence), a waiting one asks
     "tmux": frozenset({"new", "new-session", "ls", "list-sessions", "has-session", "has",
                        "list-windows", "list-panes", "display-message", "send-keys", "send",
@@ -249,6 +250,7 @@ JUDGED_BY_FAMILY = frozenset(
         "helm", "terraform", "tofu", "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az",
         "psql", "mysql", "mariadb", "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd",
         "clickhouse-client", "osascript", "mount", "umount", "hyperfine", "dropdb", "createdb",
+        "pg_restore",
     }
 )  # fmt: skip
 
