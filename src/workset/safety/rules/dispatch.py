@@ -59,7 +59,15 @@ from workset.safety.rules import (
     windows,
     writes,
 )
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, parse_flags
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Handler,
+    Nested,
+    Result,
+    parse_flags,
+)
 from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON, interpreter
 from workset.safety.rules.known_lists import HELP
@@ -157,7 +165,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
             ):
                 out.append(_dynamic_target(op, target))
     name = cmd.name
-    if cmd.argv[0] in ctx.downloaded or ctx.resolve(cmd.argv[0]) in ctx.downloaded:
+    if cmd.argv[0] in ctx.downloaded or _under_download(ctx.resolve(cmd.argv[0]), ctx):
         out.append(download_exec(f"runs {cmd.argv[0]}, which this line downloaded"))
     elif "/" in cmd.argv[0] and ctx.resolve(cmd.argv[0]) in ctx.scripts:
         out.append(Nested(ctx.scripts[ctx.resolve(cmd.argv[0])]))  # ./x.sh the line wrote
@@ -434,3 +442,12 @@ _HANDLERS = _handlers(
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS
+
+
+def _under_download(place: str, ctx: Context) -> bool:
+    """``place`` was downloaded by the line, or lies in a folder a download filled."""
+    return place in ctx.downloaded or any(
+        place.startswith(d.removeprefix("./").rstrip("/") + "/")
+        for d in ctx.downloaded
+        if d.strip("./")
+    )

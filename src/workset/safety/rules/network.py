@@ -20,50 +20,12 @@ DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "lw
 # What feeds a shell from another host when piped into it.
 REMOTE_FEEDS = DOWNLOADERS | {"nc", "ncat", "netcat", "telnet", "socat", "openssl", "ssh", "gh",
                               "glab"}  # fmt: skip
-NETWORK = frozenset(
-    {
-        "curl",
-        "wget",
-        "ssh",
-        "scp",
-        "sftp",
-        "nc",
-        "ncat",
-        "netcat",
-        "telnet",
-        "ftp",
-        "socat",
-        "aria2c",
-        "fetch",
-        "http",
-        "https",
-        "xh",
-        "rclone",
-        "ssh-copy-id",
-        "mosh",
-        "rsh",
-        "tftp",
-        "smbclient",
-        "dig",
-        "nslookup",
-        "host",
-        "ping",
-        "traceroute",
-        "nmap",
-        "openssl",
-        "mail",
-        "sendmail",
-        "mutt",
-        "swaks",
-        # peer-to-peer file senders: what they are given leaves the machine
-        "croc",
-        "wormhole",
-        "ffsend",
-        "gh",
-        "glab",
-        "hub",
-    }
-)
+NETWORK = frozenset({"curl", "wget", "ssh", "scp", "sftp", "nc", "ncat", "netcat", "telnet", "ftp",
+                     "socat", "aria2c", "fetch", "http", "https", "xh", "rclone", "ssh-copy-id",
+                     "mosh", "rsh", "tftp", "smbclient", "dig", "nslookup", "host", "ping",
+                     "traceroute", "nmap", "openssl", "mail", "sendmail", "mutt", "swaks",
+                     # peer-to-peer file senders: what they are given leaves the machine
+                     "croc", "wormhole", "ffsend", "gh", "glab", "hub"})  # fmt: skip
 # gh/glab subcommands whose operands are local files sent to the forge.
 _FORGE_UPLOADS = (("gist", "create"), ("release", "upload"), ("release", "create"),
                   ("snippet", "create"), ("gist", "edit"))  # fmt: skip
