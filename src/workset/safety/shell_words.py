@@ -278,6 +278,8 @@ class ShellWords(ABC):
             if edited is not None:  # ${dir%/project/}, ${p//x/y}, ${s:0:3}, ${v^^}
                 return [edited], False
         operator = re.match(r"\$\{\w+(:?[-=?+])", text)
+        if operator and operator.group(1).lstrip(":") == "?" and known and value:
+            return [value], False  # ${OUT:?} after OUT=dist: the line set it, so it is dist
         if operator and operator.group(1).lstrip(":") in ("-", "="):
             words = [w for c in node.named_children[1:] for w in self._fields(c, depth, True)]
             default = joined(words).text if words else ""

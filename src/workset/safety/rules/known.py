@@ -442,7 +442,22 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     },
     **{
         n: _network_client
-        for n in ("curl", "wget", "http", "https", "xh", "ping", "ping6", "dig", "nslookup", "host")
+        for n in (
+            "curl",
+            "wget",
+            "http",
+            "https",
+            "xh",
+            "ping",
+            "ping6",
+            "dig",
+            "nslookup",
+            "host",
+            "traceroute",
+            "tracepath",
+            "mtr",
+            "whois",
+        )
     },
     **{n: _package_runner for n in ("npx", "bunx")},
     **{n: _tool_runner for n in ("uvx", "pipx")},

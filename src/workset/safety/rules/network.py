@@ -23,7 +23,8 @@ REMOTE_FEEDS = DOWNLOADERS | {"nc", "ncat", "netcat", "telnet", "socat", "openss
 NETWORK = frozenset({"curl", "wget", "ssh", "scp", "sftp", "nc", "ncat", "netcat", "telnet", "ftp",
                      "socat", "aria2c", "fetch", "http", "https", "xh", "rclone", "ssh-copy-id",
                      "mosh", "rsh", "tftp", "smbclient", "dig", "nslookup", "host", "ping",
-                     "traceroute", "nmap", "openssl", "mail", "sendmail", "mutt", "swaks",
+                     "traceroute", "tracepath", "mtr", "whois", "nmap", "openssl", "mail",
+                     "sendmail", "mutt", "swaks",
                      # peer-to-peer file senders: what they are given leaves the machine
                      "croc", "wormhole", "ffsend", "gh", "glab", "hub"})  # fmt: skip
 # gh/glab subcommands whose operands are local files sent to the forge.
