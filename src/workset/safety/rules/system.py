@@ -310,8 +310,8 @@ def _bare(word: str, *, node: bool) -> str:
     if node:
         at = word.rfind("@")
         return word[:at] if at > 0 else word
-    name, at, spec = word.partition("@")  # poetry add requests@^2.32; not name@URL
-    word = name if at and not re.search(r"[:/]", spec) else word
+    name, sign, spec = word.partition("@")  # poetry add requests@^2.32; not name@URL
+    word = name if sign and not re.search(r"[:/]", spec) else word
     return re.split(r"[=<>!~\[;]", word, maxsplit=1)[0].strip()
 
 
