@@ -196,6 +196,7 @@ class ShellWords(ABC):
                 output = self._pwd()
             if output is None and self._pwd() is not None:
                 output = _resolved_path(_top_level(inner), str(self._pwd()))  # $(realpath ..)
+            output = rules.inert_output(_top_level(inner)) if output is None else output
             if output is None:
                 return [Word(text, dynamic=True, inner=list(inner))]
             pieces = [output.strip()] if quoted else self._split(output)

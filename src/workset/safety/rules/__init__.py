@@ -39,7 +39,7 @@ from workset.safety.rules.finders import loop_values
 from workset.safety.rules.key_names import through_filter
 from workset.safety.rules.network import beacon
 from workset.safety.rules.secrets import sent_away
-from workset.safety.rules.static import static_output
+from workset.safety.rules.static import inert_output, static_output
 
 __all__ = [
     "Cmd",
@@ -53,6 +53,7 @@ __all__ = [
     "check",
     "deferred",
     "fork_bomb",
+    "inert_output",
     "loop_values",
     "no_parser",
     "program_behind",

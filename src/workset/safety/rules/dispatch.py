@@ -201,7 +201,9 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.append(shell)
     out.extend(secrets.environment_searched(cmd, ctx))
     read = secrets.secret_words(cmd, ctx)
-    loaded = name in ("source", ".")  # set -a; source .env.test: values loaded, not printed
+    loaded = name in ("source", ".") or (  # set -a; source .env.test: loaded, not printed
+        bool(read) and set(read) <= set(_env_files(cmd))  # compose --env-file .env.test up
+    )
     if read and not (
         (key_names.names_only(cmd) or loaded) and all(known.inside(w, ctx) for w in read)
     ):
@@ -451,3 +453,17 @@ def _under_download(place: str, ctx: Context) -> bool:
         for d in ctx.downloaded
         if d.strip("./")
     )
+
+
+def _env_files(cmd: Cmd) -> list[str]:
+    """Files a tool loads as the environment of what it runs, without printing them:
+    ``docker compose --env-file F``, ``docker run --env-file F``, ``dotenv -e F -- CMD``,
+    ``env-cmd -f F CMD``."""
+    args = cmd.args()
+    if "config" in args:
+        return []  # docker compose config prints the values it substituted
+    options = {"docker": ("--env-file",), "podman": ("--env-file",), "dotenv": ("-e",),
+               "env-cmd": ("-f", "--file")}.get(cmd.name, ())  # fmt: skip
+    return [args[i + 1] for i, a in enumerate(args[:-1]) if a in options] + [
+        a.split("=", 1)[1] for a in args if a.split("=", 1)[0] in options and "=" in a
+    ]

@@ -81,6 +81,8 @@ def public_read(cmd: Cmd) -> bool:
     """``cmd`` only reads a public page (or name) whose whole request is literal."""
     if any(cmd.dynamic) or any(cmd.process) or cmd.stdin_inner or cmd.stdin_dynamic:
         return False
+    if any(cmd.inner):  # a word made by a command ($(uname -m), $(date)): it says something
+        return False  # of this machine, even when its shape is known
     if cmd.name == "openssl":
         return _handshake(cmd)
     if any(op.startswith("<") for op, _ in cmd.redirects):
