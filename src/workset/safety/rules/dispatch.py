@@ -298,6 +298,8 @@ _RUN_TIME_PART = re.compile(r"\$\(([^()]*)\)|`([^`]*)`|\$\{([^}]*)\}|\$(\w+|\$)"
 def _named_in_workspace(target: str) -> bool:
     """``logs/test-$(date +%F).log``: a literal place in the workspace, whose run-time parts
     only fill in a name (a date, a commit hash, a number), so the file stays there."""
+    if re.fullmatch(r"\$\{?GITHUB_(OUTPUT|STEP_SUMMARY)\}?", target):
+        return True  # the CI step's own outputs and summary (not GITHUB_ENV/GITHUB_PATH)
     if target.startswith(("$", "`", "/", "~", "-")) or ".." in target:
         return False
     for match in _RUN_TIME_PART.finditer(target):

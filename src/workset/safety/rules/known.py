@@ -357,7 +357,12 @@ def _package_runner(cmd: Cmd, ctx: Context) -> Finding | None:
         return None  # judged in full as the command it stands for
     if tool.name in _RUNNER_PROJECT:
         words = [a for a in tool.args() if not a.startswith("-")]
-        if _RUNNER_EFFECTS & set(words[:2]) and tool.name != "husky":  # husky: .husky hooks
+        browsers = (
+            tool.name in ("playwright", "cypress")
+            and words[:1] == ["install"]
+            and not ({"--with-deps", "install-deps"} & set(tool.args()))
+        )  # the official browsers, into the user's cache (--with-deps: system packages, sudo)
+        if _RUNNER_EFFECTS & set(words[:2]) and tool.name != "husky" and not browsers:
             return unknown_program(f"{tool.name} {words[0]}", " (it installs or publishes)")
         if tool.name not in PROJECT:
             return None  # npx playwright test: the project's own test runner, linter or bundler
