@@ -152,10 +152,11 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         )
     for index, (op, target) in enumerate(cmd.redirects):
         if op in WRITING_REDIRECTS and not target.isdigit() and target != "-":
-            text = static_output((dataclasses.replace(cmd, redirects=()),)) if op == ">>" else None
-            out.extend(
-                write_target(target, f"redirection {op}", ctx, text_judged=True, appended=text)
-            )
+            text = static_output((dataclasses.replace(cmd, redirects=()),))
+            found = write_target(target, f"redirection {op}", ctx, text_judged=True,
+                                 appended=text if op == ">>" else None)  # fmt: skip
+            plain = op in (">", ">|") and agent_files.plain_tasks(ctx.resolve(target), text)
+            out.extend(f for f in found if not (plain and f.rule == "write-agent-config"))
             if not _socket(target) and not known.inside(target, ctx):
                 out.append(known.outside(target))
             elif (
