@@ -78,7 +78,7 @@ PROJECT = frozenset(
 # Subcommands that only read, or only change the project in the workspace.
 SUBCOMMANDS: dict[str, frozenset[str]] = {
     "direnv": frozenset({"status", "version"}),
-    "asdf": frozenset({"current", "list", "version", "where", "which", "info"}),
+    "asdf": frozenset({"current", "list", "version", "where", "which", "info", "local"}),
     "mise": frozenset({"ls", "list", "current", "doctor", "which", "where", "version"}),
     "resolvectl": frozenset({"status", "query", "statistics"}),  # the resolver, read
     # credential helpers: ``list`` names the hosts and users they hold, never a secret

@@ -96,7 +96,7 @@ _NC_VALUED = frozenset({"-w", "-p", "-s", "-i", "-q", "-W", "-x", "-X", "-I", "-
 # listings, views, statuses and diffs of its pull requests, issues, runs, releases, gists.
 _FORGE_NOUNS = frozenset({"pr", "mr", "issue", "run", "workflow", "release", "repo", "gist",
                           "label", "cache", "ruleset", "secret", "variable", "ci", "snippet",
-                          "milestone", "search", "project", "org"})  # fmt: skip
+                          "milestone", "search", "project", "org", "extension"})  # fmt: skip
 _FORGE_READS = frozenset({"list", "ls", "view", "status", "diff", "checks", "get", "watch"})
 _FORGE_TOP = frozenset({"status", "--version", "version", "help"})
 
