@@ -371,3 +371,20 @@ def test_round18_running_what_the_line_downloaded_into_a_folder_is_denied(comman
 def test_round18_ci_and_editor_files_by_what_they_run(command: str, decision: str) -> None:
     analysis = _judged(command)
     assert analysis.decision == decision, analysis.findings
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        ("gpg --armor --export dev@example.com > keys/dev.asc", "allow"),
+        ("gpg --dearmor -o /etc/apt/keyrings/vendor.gpg vendor.asc", "ask"),
+        ("gpg --export --output ~/.ssh/authorized_keys x", "ask"),
+        ("gpg --armor --export-secret-keys dev@example.com", "deny"),
+        ("gh extension list", "allow"),
+        ("gh extension install someone/gh-helper", "ask"),
+        ("asdf local nodejs 20.11.0", "allow"),
+    ],
+)
+def test_round18_keys_extensions_and_pins(command: str, decision: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == decision, analysis.findings
