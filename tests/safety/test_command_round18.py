@@ -137,7 +137,7 @@ def test_round18_everyday_work_runs(command: str) -> None:
         "pyenv install miniconda3-latest",
         "nvm install https://nodejs.example.net/node.tar.gz",
         "mkcert -install",
-        "make install PREFIX=/usr/local",
+        "make install PREFIX=/opt/tools",
         "make install DESTDIR=../x",
         "LD_LIBRARY_PATH=/tmp/libs ls",
         "LD_PRELOAD=./hook.so ls",
