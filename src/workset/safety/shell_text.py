@@ -114,20 +114,22 @@ _OUTPUT_BEFORE_HERESTRING = re.compile(
 )
 
 
-def join_continuations(text: str) -> str:
-    """``text`` with each backslash-newline removed where bash removes it: outside single
-    quotes and comments, also inside a word (``r\\<newline>m`` is ``rm``, which the grammar
-    reads as two words). Inside single quotes it stays; code given to ``bash -c`` is joined
-    when it is analysed in turn."""
-    if "\\\n" not in text:
-        return text
+def _outside_single_quotes(text: str, at: Any, *, comments: bool = False) -> str:
+    """``text`` rewritten where ``at(text, index)`` returns ``(replacement, end)``, outside
+    single quotes (``'…'``, ``$'…'``) and, with ``comments``, outside comments; an escaped
+    character is kept as it is. The one quote-aware scan behind :func:`join_continuations`
+    and :func:`default_ifs`."""
     out: list[str] = []
     index, double = 0, False
     while index < len(text):
+        hit = at(text, index)
+        if hit is not None:
+            out.append(hit[0])
+            index = hit[1]
+            continue
         char = text[index]
         if char == "\\" and index + 1 < len(text):
-            if text[index + 1] != "\n":
-                out.append(text[index : index + 2])
+            out.append(text[index : index + 2])
             index += 2
             continue
         if not double and (char == "'" or text.startswith("$'", index)):
@@ -135,7 +137,12 @@ def join_continuations(text: str) -> str:
             out.append(text[index:end])
             index = end
             continue
-        if char == "#" and not double and (index == 0 or text[index - 1] in " \t\n;&|()"):
+        if (
+            comments
+            and char == "#"
+            and not double
+            and (index == 0 or text[index - 1] in " \t\n;&|()")
+        ):
             end = text.find("\n", index)
             end = len(text) if end < 0 else end
             out.append(text[index:end])
@@ -147,9 +154,25 @@ def join_continuations(text: str) -> str:
     return "".join(out)
 
 
-_IFS = re.compile(r"\$\{IFS\}|\$IFS(?![A-Za-z0-9_])")
+def join_continuations(text: str) -> str:
+    """``text`` with each backslash-newline removed where bash removes it: outside single
+    quotes and comments, also inside a word (``r\\<newline>m`` is ``rm``, which the grammar
+    reads as two words). Inside single quotes it stays; code given to ``bash -c`` is joined
+    when it is analysed in turn."""
+    if "\\\n" not in text:
+        return text
+    return _outside_single_quotes(
+        text, lambda t, i: ("", i + 2) if t.startswith("\\\n", i) else None, comments=True
+    )
+
+
+# $IFS, ${IFS}, and the forms that cut one character of it (${IFS%??}, ${IFS:0:1}); a
+# positional parameter right after ($IFS$9) is empty outside a function, where the line
+# sets none.
+_IFS = re.compile(r"(\$\{IFS(%%?\?\?|:0:1|::1)?\}|\$IFS(?![A-Za-z0-9_]))(\$[1-9](?![0-9]))?")
 # IFS named other than as ``$IFS``/``${IFS}``: set (``IFS=``, ``read IFS``, ``export IFS``…).
 _IFS_SET = re.compile(r"(?<![\w${])IFS\b")
+_POSITIONALS_SET = re.compile(r"\bset\s+--|\bshift\b|\(\)\s*\{|\bfunction\s")
 
 
 def default_ifs(text: str) -> str:
@@ -160,28 +183,15 @@ def default_ifs(text: str) -> str:
     stay computed at run time)."""
     if "IFS" not in text or _IFS_SET.search(text):
         return text
-    out: list[str] = []
-    index, double = 0, False
-    while index < len(text):
-        char = text[index]
-        if char == "\\" and index + 1 < len(text):
-            out.append(text[index : index + 2])
-            index += 2
-            continue
-        if not double and (char == "'" or text.startswith("$'", index)):
-            end = _quote_end(text, index + (2 if char == "$" else 1), ansi=char == "$")
-            out.append(text[index:end])
-            index = end
-            continue
-        found = _IFS.match(text, index)
-        if found:
-            out.append(" ")
-            index = found.end()
-            continue
-        double = not double if char == '"' else double
-        out.append(char)
-        index += 1
-    return "".join(out)
+    positionals = _POSITIONALS_SET.search(text) is not None
+
+    def at(line: str, index: int) -> tuple[str, int] | None:
+        found = _IFS.match(line, index)
+        if found is None:
+            return None
+        return " ", found.end(1) if positionals else found.end()
+
+    return _outside_single_quotes(text, at)
 
 
 def _quote_end(text: str, start: int, *, ansi: bool) -> int:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import pairwise
 from typing import Any, Literal, TypeAlias
 
 from workset.safety import paths, python_code, rules
@@ -44,37 +45,14 @@ Parser: TypeAlias = Literal["tree-sitter", "python", "none"]
 MAX_DEPTH = 6
 MAX_COMMANDS = 2000
 _LOOP_VALUES = 8
-_CONTAINERS = frozenset(
-    {
-        "program",
-        "list",
-        "subshell",
-        "compound_statement",
-        "do_group",
-        "if_statement",
-        "elif_clause",
-        "else_clause",
-        "while_statement",
-        "until_statement",
-        "case_statement",
-        "case_item",
-        "negated_command",
-        "c_style_for_statement",
-        "ERROR",
-    }
-)
-_STATEMENTS = _CONTAINERS | {
-    "command",
-    "redirected_statement",
-    "pipeline",
-    "for_statement",
-    "function_definition",
-    "variable_assignment",
-    "variable_assignments",
-    "declaration_command",
-    "unset_command",
-    "test_command",
-}
+_CONTAINERS = frozenset({"program", "list", "subshell", "compound_statement", "do_group",
+                         "if_statement", "elif_clause", "else_clause", "while_statement",
+                         "until_statement", "case_statement", "case_item", "negated_command",
+                         "c_style_for_statement", "ERROR"})  # fmt: skip
+_STATEMENTS = _CONTAINERS | {"command", "redirected_statement", "pipeline", "for_statement",
+                             "function_definition", "variable_assignment",
+                             "variable_assignments", "declaration_command", "unset_command",
+                             "test_command"}  # fmt: skip
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 
 
@@ -273,14 +251,19 @@ class Walker(ShellWords):
         fed = list(upstream)
         stages = [c for c in children if c.type in _STATEMENTS]
         feeding = self.feeding
+        spans: list[tuple[int, int, list[Cmd]]] = []
         for index, stage in enumerate(stages):
             piped = index > 0 or bool(upstream)
             self.feeding = feeding or index < len(stages) - 1
+            start = len(self.findings)
             cmds = self._statement(
                 stage, depth, upstream=tuple(fed), piped=piped, background=background
             )
+            spans.append((start, len(self.findings), cmds))
             fed.extend(cmds)
         self.feeding = feeding
+        for (start, end, cmds), (_, _, after) in pairwise(spans):  # cat F | grep one-setting
+            self.findings[start:end] = rules.through_filter(self.findings[start:end], cmds, after)
 
     def _command(
         self,
@@ -352,10 +335,20 @@ class Walker(ShellWords):
         if not node.children_by_field_name("value") and self.positional is not None:
             words = [Word(p) for p in self.positional]
         dynamic = any(w.dynamic for w in words) or not words
+        listed = self._listed(words[0].inner) if len(words) == 1 and words[0].inner else None
+        if listed is not None:  # for f in $(git ls-files '*.sh'): the paths it lists
+            words, dynamic = [Word(v) for v in listed], False
         for word in words[:_LOOP_VALUES] or [Word("")]:
             self._set(name, word.text, dynamic=dynamic)
             self._statement(body, depth)
         self._set(name, "", dynamic=True)
+
+    def _listed(self, cmds: Iterable[Cmd]) -> list[str] | None:
+        """What a listing (the last pipeline of ``cmds``) prints, as loop values, or None."""
+        cmds = list(cmds)
+        if not cmds or len(cmds[-1].upstream) + 1 != len(cmds):
+            return None  # $(cd ~ && find .): not one pipeline alone
+        return rules.loop_values((*cmds[-1].upstream, cmds[-1]), self.context)
 
     def _function(self, node: Any) -> None:
         name_node = node.child_by_field_name("name")
@@ -444,9 +437,14 @@ class Walker(ShellWords):
             )
         )
         if cmd.name == "read":
-            for word in cmd.args():
-                if not word.startswith("-"):
-                    self._set(word, "", dynamic=True)
+            names = [w for w in cmd.args() if not w.startswith("-")]
+            listed = self._listed(cmd.upstream) if names == list(cmd.args()[-1:]) else None
+            for word in names:  # find ./b | while read -r f: f is a path the listing prints
+                self._set(
+                    word,
+                    listed[0] if listed and len(listed) == 1 else "",
+                    dynamic=not (listed and len(listed) == 1),
+                )
         elif cmd.name == "set" and "--" in cmd.argv:
             self.positional = list(cmd.argv[cmd.argv.index("--") + 1 :])
         elif cmd.name == "alias":

@@ -196,6 +196,7 @@ class ShellWords(ABC):
                 output = self._pwd()
             if output is None and self._pwd() is not None:
                 output = _resolved_path(_top_level(inner), str(self._pwd()))  # $(realpath ..)
+            output = rules.inert_output(_top_level(inner)) if output is None else output
             if output is None:
                 return [Word(text, dynamic=True, inner=list(inner))]
             pieces = [output.strip()] if quoted else self._split(output)
@@ -278,6 +279,8 @@ class ShellWords(ABC):
             if edited is not None:  # ${dir%/project/}, ${p//x/y}, ${s:0:3}, ${v^^}
                 return [edited], False
         operator = re.match(r"\$\{\w+(:?[-=?+])", text)
+        if operator and operator.group(1).lstrip(":") == "?" and known and value:
+            return [value], False  # ${OUT:?} after OUT=dist: the line set it, so it is dist
         if operator and operator.group(1).lstrip(":") in ("-", "="):
             words = [w for c in node.named_children[1:] for w in self._fields(c, depth, True)]
             default = joined(words).text if words else ""

@@ -35,9 +35,11 @@ from workset.safety.rules.base import (
 )
 from workset.safety.rules.dispatch import check, program_behind
 from workset.safety.rules.environment import assignment
+from workset.safety.rules.finders import loop_values
+from workset.safety.rules.key_names import through_filter
 from workset.safety.rules.network import beacon
 from workset.safety.rules.secrets import sent_away
-from workset.safety.rules.static import static_output
+from workset.safety.rules.static import inert_output, static_output
 
 __all__ = [
     "Cmd",
@@ -51,10 +53,13 @@ __all__ = [
     "check",
     "deferred",
     "fork_bomb",
+    "inert_output",
+    "loop_values",
     "no_parser",
     "program_behind",
     "sent_away",
     "static_output",
+    "through_filter",
     "too_deep",
     "too_many",
     "too_many_words",

@@ -21,6 +21,7 @@ as other writes to a project's agent configuration do.
 
 from __future__ import annotations
 
+import json
 import re
 
 from workset.safety import paths
@@ -129,3 +130,16 @@ def rules_added(word: str, via: str) -> Finding:
         f"{via} changes {word}, the settings of a coding agent, only by adding rules to what it "
         "must refuse or ask about; a human must confirm",
     )
+
+
+def plain_tasks(path: str, text: str | None) -> bool:
+    """``.vscode/tasks.json`` written with known text whose tasks only run when the user runs
+    them (no ``runOn: folderOpen``): its commands are judged as code where they are written
+    (:mod:`~workset.safety.rules.build_files`), so the file needs no question of its own."""
+    if not path.endswith(".vscode/tasks.json") or not text:
+        return False
+    try:
+        tasks = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(tasks, dict) and "runOn" not in text and "folderOpen" not in text

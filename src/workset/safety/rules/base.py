@@ -125,6 +125,7 @@ class Context:
     scripts: dict[str, str] = field(default_factory=dict)  # files the line wrote: their text
     cloned: set[str] = field(default_factory=set)  # folders a clone of the line filled
     tightened: set[str] = field(default_factory=set)  # agent settings with rules only added
+    images: set[str] = field(default_factory=set)  # image tags the line built (docker build -t)
     hard_reset: bool = False  # a git reset --hard ran earlier in the line
     venv: str = ""  # the workspace virtualenv a ``source …/bin/activate`` of the line put first
     reflog_expired: bool = False  # a git reflog expire --expire=now ran earlier in the line

@@ -18,9 +18,10 @@ from collections.abc import Iterator, Sequence
 
 from workset.safety import paths
 from workset.safety.rules import known
-from workset.safety.rules.base import Cmd, Context, Nested, Result, requote
+from workset.safety.rules.base import Cmd, Context, Nested, Result, option_value, requote
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
+from workset.safety.rules.environment import remote_engine, remote_engine_finding
 from workset.safety.rules.known import subcommand
 from workset.safety.rules.listings import fed_whole_listing
 from workset.safety.rules.secrets import is_secret
@@ -39,6 +40,12 @@ _SOCKET = re.compile(r"^/+(var/)?run/(docker|containerd/containerd|podman/podman
 
 
 def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = cmd.args()
+    if "build" in args[:2] and not any(cmd.dynamic):  # remember the tags the line builds
+        ctx.images.update(args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-t", "--tag"))
+    engine = option_value(cmd.args(), ("-H", "--host", "--url"))
+    if engine and remote_engine(engine):  # docker -H tcp://203.0.113.9:2375 ps
+        yield remote_engine_finding(engine)
     sub, rest = subcommand(cmd)
     group = ""
     if sub in _GROUPS and rest:
@@ -117,12 +124,28 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     elif group == "compose" and sub in _COMPOSE_LIFECYCLE and _own_compose(cmd, ctx):
         return  # the project's own services, as its compose file defines them (like make)
+    elif sub == "prune" and (
+        group in ("builder", "buildx")
+        or (
+            group == "image"
+            and not any(w == "--all" or re.fullmatch(r"-[a-zA-Z]*a[a-zA-Z]*", w) for w in rest)
+        )
+    ):
+        return  # the build cache, or images no tag names: rebuilt or pulled again on demand
+    elif (sub == "rmi" or (group == "image" and sub == "rm")) and _built_here(rest, ctx):
+        return  # docker build -t proj:ci . && … && docker image rm proj:ci: the line's own image
     elif sub in ("rm", "rmi", "prune", "kill", "down") or "prune" in rest[:1]:
         yield _ask("container-remove", f"{cmd.name} {sub} removes containers, images or data")
     elif sub == "cp" and _copied_out(rest, ctx):
         return  # docker cp app-1:/app/logs/app.log ./logs/: a file of the container, read here
     elif sub not in _CONTAINER_READS:
         yield _ask("container-change", f"{cmd.name} {sub or ''} changes containers".strip())
+
+
+def _built_here(rest: Sequence[str], ctx: Context) -> bool:
+    """Every image named was built by this line (``docker build -t NAME``)."""
+    names = [w for w in rest if not w.startswith("-")]
+    return bool(names) and all(n in ctx.images for n in names)
 
 
 def _copied_out(rest: Sequence[str], ctx: Context) -> bool:

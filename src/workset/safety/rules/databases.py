@@ -110,6 +110,11 @@ def shell_escapes(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 def _drop_tools(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     local, name = db_targets.target(cmd)
+    if cmd.name in ("createdb", "pg_restore"):  # a new database, or a dump loaded into one
+        into = cmd.name == "createdb" or any(a.startswith(("-d", "--dbname")) for a in cmd.args())
+        if into and not local:  # (pg_restore without -d prints the dump's SQL)
+            yield _ask("sql-write", f"{cmd.name} writes a database on another machine's server")
+        return
     if cmd.name == "dropdb" and local and name and db_targets.scratch(cmd, ""):
         return  # a local database named for tests or development: the tests make it again
     if cmd.name == "dropdb" and local:
@@ -137,6 +142,6 @@ HANDLERS: dict[str, Handler] = {
             "clickhouse-client",
         )
     },
-    **{n: _drop_tools for n in ("dropdb", "dropuser", "mysqladmin")},
+    **{n: _drop_tools for n in ("dropdb", "dropuser", "mysqladmin", "createdb", "pg_restore")},
     "sqlite3": shell_escapes,
 }

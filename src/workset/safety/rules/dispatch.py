@@ -32,6 +32,7 @@ from workset.safety.rules import (
     git,
     guardrails,
     hardening,
+    host_state,
     image_context,
     infra,
     interpreters,
@@ -43,6 +44,8 @@ from workset.safety.rules import (
     network,
     option_commands,
     persistence,
+    powershell,
+    project_deps,
     project_inputs,
     records,
     registries,
@@ -56,7 +59,15 @@ from workset.safety.rules import (
     windows,
     writes,
 )
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, parse_flags
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Handler,
+    Nested,
+    Result,
+    parse_flags,
+)
 from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON, interpreter
 from workset.safety.rules.known_lists import HELP
@@ -141,10 +152,11 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         )
     for index, (op, target) in enumerate(cmd.redirects):
         if op in WRITING_REDIRECTS and not target.isdigit() and target != "-":
-            text = static_output((dataclasses.replace(cmd, redirects=()),)) if op == ">>" else None
-            out.extend(
-                write_target(target, f"redirection {op}", ctx, text_judged=True, appended=text)
-            )
+            text = static_output((dataclasses.replace(cmd, redirects=()),))
+            found = write_target(target, f"redirection {op}", ctx, text_judged=True,
+                                 appended=text if op == ">>" else None)  # fmt: skip
+            plain = op in (">", ">|") and agent_files.plain_tasks(ctx.resolve(target), text)
+            out.extend(f for f in found if not (plain and f.rule == "write-agent-config"))
             if not _socket(target) and not known.inside(target, ctx):
                 out.append(known.outside(target))
             elif (
@@ -154,7 +166,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
             ):
                 out.append(_dynamic_target(op, target))
     name = cmd.name
-    if cmd.argv[0] in ctx.downloaded or ctx.resolve(cmd.argv[0]) in ctx.downloaded:
+    if cmd.argv[0] in ctx.downloaded or _under_download(ctx.resolve(cmd.argv[0]), ctx):
         out.append(download_exec(f"runs {cmd.argv[0]}, which this line downloaded"))
     elif "/" in cmd.argv[0] and ctx.resolve(cmd.argv[0]) in ctx.scripts:
         out.append(Nested(ctx.scripts[ctx.resolve(cmd.argv[0])]))  # ./x.sh the line wrote
@@ -190,7 +202,9 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.append(shell)
     out.extend(secrets.environment_searched(cmd, ctx))
     read = secrets.secret_words(cmd, ctx)
-    loaded = name in ("source", ".")  # set -a; source .env.test: values loaded, not printed
+    loaded = name in ("source", ".") or (  # set -a; source .env.test: loaded, not printed
+        bool(read) and set(read) <= set(_env_files(cmd))  # compose --env-file .env.test up
+    )
     if read and not (
         (key_names.names_only(cmd) or loaded) and all(known.inside(w, ctx) for w in read)
     ):
@@ -231,7 +245,9 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                 or writes.on_path(place)
             ):
                 out.append(download_exec(f"{name} saves a download as {target}, which runs later"))
-    if not any(isinstance(r, Finding) for r in out):
+    if powershell.typed_cmdlet(cmd.argv[0]) and name not in _KNOWN_NAMES:
+        out.extend(powershell.analyse(" ".join(cmd.argv)))  # Get-Service | Where-Object …
+    elif not any(isinstance(r, Finding) for r in out):
         vouched = known.vouch(cmd, ctx)
         if vouched is not None:
             out.append(vouched)
@@ -283,6 +299,8 @@ _RUN_TIME_PART = re.compile(r"\$\(([^()]*)\)|`([^`]*)`|\$\{([^}]*)\}|\$(\w+|\$)"
 def _named_in_workspace(target: str) -> bool:
     """``logs/test-$(date +%F).log``: a literal place in the workspace, whose run-time parts
     only fill in a name (a date, a commit hash, a number), so the file stays there."""
+    if re.fullmatch(r"\$\{?GITHUB_(OUTPUT|STEP_SUMMARY)\}?", target):
+        return True  # the CI step's own outputs and summary (not GITHUB_ENV/GITHUB_PATH)
     if target.startswith(("$", "`", "/", "~", "-")) or ".." in target:
         return False
     for match in _RUN_TIME_PART.finditer(target):
@@ -424,6 +442,31 @@ _HANDLERS = _handlers(
     miller.HANDLERS,
     debuggers.HANDLERS,
     project_inputs.HANDLERS,
+    project_deps.HANDLERS,
+    host_state.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS
+
+
+def _under_download(place: str, ctx: Context) -> bool:
+    """``place`` was downloaded by the line, or lies in a folder a download filled."""
+    return place in ctx.downloaded or any(
+        place.startswith(d.removeprefix("./").rstrip("/") + "/")
+        for d in ctx.downloaded
+        if d.strip("./")
+    )
+
+
+def _env_files(cmd: Cmd) -> list[str]:
+    """Files a tool loads as the environment of what it runs, without printing them:
+    ``docker compose --env-file F``, ``docker run --env-file F``, ``dotenv -e F -- CMD``,
+    ``env-cmd -f F CMD``."""
+    args = cmd.args()
+    if "config" in args:
+        return []  # docker compose config prints the values it substituted
+    options = {"docker": ("--env-file",), "podman": ("--env-file",), "dotenv": ("-e",),
+               "env-cmd": ("-f", "--file")}.get(cmd.name, ())  # fmt: skip
+    return [args[i + 1] for i, a in enumerate(args[:-1]) if a in options] + [
+        a.split("=", 1)[1] for a in args if a.split("=", 1)[0] in options and "=" in a
+    ]

@@ -63,7 +63,7 @@ def whole_workspace(word: str, ctx: Context) -> bool:
         return True
     if "$" in word:
         return False
-    if re.search(r"[*?\[]", word) and word.rstrip("/") not in ("*", "./*", ".*", "./.*"):
+    if re.search(r"[*?\[{\s]", word) and word.rstrip("/") not in ("*", "./*", ".*", "./.*"):
         return False  # *.tar.gz names some files, not the workspace
     place = ctx.resolve(word)
     root = paths.normalize(ctx.workspace) if ctx.workspace else None

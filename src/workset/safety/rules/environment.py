@@ -75,6 +75,27 @@ _LOOPBACK = re.compile(r"^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?/?$", re.
 _WORLD_WRITABLE = re.compile(r"^(/tmp|/var/tmp|/dev/shm)(/|$)")
 
 
+def remote_engine(value: str) -> bool:
+    """A container engine reached over the network (``tcp://203.0.113.9:2375``, ``ssh://…``)."""
+    host = re.sub(r"^(tcp|ssh|http|https)://([^@/]*@)?", "", value, flags=re.I).split(":")[0]
+    return bool(re.match(r"^(tcp|ssh|https?)://", value, re.I)) and not _LOOPBACK.match(host)
+
+
+def remote_engine_finding(value: str) -> Finding:
+    return Finding(
+        "network",
+        "ask",
+        f"the container commands go to the engine at {value}, another machine, which runs them "
+        "there with its owner's rights; a human must confirm",
+    )
+
+
+def _relative_dirs(value: str) -> bool:
+    """Every entry is a plain relative folder that does not climb out (``./lib:build/lib``)."""
+    parts = value.split(":")
+    return all(re.fullmatch(r"(\./)?[\w.+-]+(/[\w.+-]+)*/?", p) and ".." not in p for p in parts)
+
+
 def assignment(name: str, value: str) -> list[Result]:
     """Findings about ``NAME=value``, or the code the value is, to be analysed in turn."""
     if name == "HISTFILE" and value in ("", "/dev/null"):
@@ -83,6 +104,10 @@ def assignment(name: str, value: str) -> list[Result]:
         return [wipe(f"{name}={value}")]
     if name == "HISTIGNORE" and "*" in value.strip("'\"").split(":"):
         return [wipe(f"{name}={value}")]  # every command matches: nothing is kept
+    if name in ("DOCKER_HOST", "CONTAINER_HOST") and remote_engine(value):
+        return [remote_engine_finding(value)]
+    if name in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH") and _relative_dirs(value):
+        return []  # LD_LIBRARY_PATH=./build/lib ./bin/app: the project's own libraries
     if name in _LOADER_VARS:
         return [
             Finding(

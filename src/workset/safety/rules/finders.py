@@ -16,7 +16,15 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules import delete, secret_search, secrets
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Handler,
+    Nested,
+    Result,
+    unknown_program,
+)
 from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import skip_options, unwrap
@@ -263,6 +271,28 @@ def _listed_roots(upstream: tuple[Cmd, ...]) -> list[str] | None:
     return [_listed(last, root.rstrip("/") or "/") for root in roots]
 
 
+def loop_values(stages: tuple[Cmd, ...], ctx: Context) -> list[str] | None:
+    """The paths a loop variable stands for when a listing feeds it (``for f in $(git ls-files
+    '*.sh')``, ``find ./build -name '*.o' | while read -r f``), as ``xargs`` judges what it
+    is fed: one per root; under a root or pattern that picks out secrets, a path there that
+    names one (``find ~ -name '*.pem'`` is ``~/LISTED.pem``, ``find ~/.aws -type f`` is
+    ``~/.aws/*``). None when it is not a listing."""
+    roots = _listed_roots(stages)
+    if roots is None:
+        return None
+    lister = [unwrap(c, []) for c in stages]
+    while len(lister) > 1 and _keeps_names(lister[-1]):
+        lister.pop()
+    if lister[-1].name == "ls" and not all(r.startswith("./") or r in ("*", ".") for r in roots):
+        return None  # ls DIR prints bare names, not paths under DIR
+    if secrets.listing_secret(lister[-1], ctx) is None:
+        return roots
+    args = lister[-1].args()
+    named = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-name", "-iname")]
+    base = named[0].rsplit("/", 1)[-1].replace("*", "LISTED") if named else "*"
+    return [r.rsplit("/", 1)[0] + "/" + base for r in roots]
+
+
 def _listed(last: Cmd, root: str) -> str:
     """The path the names a listing prints under ``root`` are judged as."""
     if last.name == "ls" and _NAME_GLOB.search(root):
@@ -296,4 +326,50 @@ def _find_roots(cmd: Cmd) -> list[str]:
     return roots or ["."]
 
 
-HANDLERS: dict[str, Handler] = {"find": _find, "xargs": _xargs, "fd": _fd, "fdfind": _fd}
+_PARALLEL_VALUED = frozenset({"-j", "--jobs", "-N", "-n", "--max-args", "--colsep", "-d",
+                              "--delimiter", "--halt", "--timeout", "--retries", "-I"})  # fmt: skip
+
+
+def _parallel(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """GNU ``parallel CMD ::: A B`` runs ``CMD A`` and ``CMD B`` (``{}`` stands for each);
+    fed by a pipe, as ``xargs`` is. Another machine (``-S``), a log or an argument file asks."""
+    args = list(cmd.args())
+    index = 0
+    while index < len(args) and args[index].startswith("-") and args[index] not in (":::", "::::"):
+        if re.fullmatch(r"-[jN]\d+", args[index]):
+            index += 1
+            continue
+        if args[index].split("=", 1)[0] not in _PARALLEL_VALUED | {
+            "-k",
+            "--keep-order",
+            "--bar",
+            "--progress",
+            "--eta",
+            "-q",
+            "--tag",
+            "--will-cite",
+        }:
+            yield unknown_program("parallel " + args[index])  # fmt: skip
+            return
+        index += 2 if args[index] in _PARALLEL_VALUED else 1  # (-j4: the value attached)
+    rest = args[index:]
+    split = rest.index(":::") if ":::" in rest else len(rest)
+    words, values = rest[:split], rest[split + 1 :]
+    if "::::" in rest or any(cmd.is_dynamic(index + 1 + i) for i in range(len(rest))):
+        yield unknown_program("parallel", " (its commands are only known at run time)")
+        return
+    if not words:  # parallel ::: 'make a' 'make b': each value is a command
+        yield from (Nested(v) for v in values[:8])
+        return
+    if split == len(rest):  # fed by a pipe: judged as xargs is, listings and all
+        yield from _xargs(cmd.with_argv(["xargs", *words]), ctx)
+        return
+    fed = values[:8]
+    for value in fed:
+        argv = [w.replace("{}", value) for w in words]
+        argv += [] if any("{}" in w for w in words) else [value]
+        yield dataclasses.replace(cmd.with_argv(argv), dynamic=(False,) * len(argv), redirects=())
+
+
+HANDLERS: dict[str, Handler] = {"find": _find, "xargs": _xargs, "fd": _fd, "fdfind": _fd,
+                                "parallel": _parallel}  # fmt: skip

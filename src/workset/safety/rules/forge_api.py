@@ -89,4 +89,24 @@ def api_write(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
 
 
-HANDLERS: dict[str, Handler] = {n: api_write for n in ("gh", "glab")}
+def ci_values(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``glab variable export``, ``glab variable get X``, ``glab variable list -o json``: the
+    values of the project's CI variables, masked credentials among them, printed."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    as_json = any(re.fullmatch(r"(-o|--output)(=json)?|json|-F|--format(=json)?", a)
+                  for a in cmd.args())  # fmt: skip
+    if (
+        cmd.name == "glab"
+        and words[:1] == ["variable"]
+        and (words[1:2] in (["export"], ["get"]) or (words[1:2] == ["list"] and as_json))
+    ):
+        yield _deny(
+            "secret-read",
+            f"glab variable {words[1]} prints the values of the project's CI variables, its "
+            "deploy credentials among them",
+            "list the names only (glab variable list), and ask the user for a value",
+        )
+    yield from api_write(cmd, ctx)
+
+
+HANDLERS: dict[str, Handler] = {n: ci_values for n in ("gh", "glab")}

@@ -28,6 +28,7 @@ from workset.safety.rules.base import (
     parse_flags,
     requote,
 )
+from workset.safety.rules.environment import EDITORS
 from workset.safety.rules.secrets import is_secret
 
 _EXEC_KEYS = ("core.hookspath", "core.sshcommand", "core.pager", "core.editor",
@@ -123,6 +124,11 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             key, _, value = args.pop(0).partition("=")
             if key.lower().startswith("gc.reflogexpire") and value in _NOW:
                 ctx.reflog_expired = True  # gc expires the reflog now, then prunes
+            plain = key.lower() in ("core.pager", "core.editor", "sequence.editor") or (
+                key.lower().startswith("pager.")
+            )
+            if plain and value.strip() in EDITORS:  # git -c core.pager=cat log: a plain viewer
+                continue
             if _exec_key(key, value):
                 yield _ask("git-config-exec", f"git -c {key}=… makes git run a program",
                            "a human must confirm")  # fmt: skip

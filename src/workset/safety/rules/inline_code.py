@@ -23,6 +23,7 @@ from workset.safety.rules.inline_args import (
     shell_body,
     shell_text,
 )
+from workset.safety.rules.known_lists import READ_ONLY
 from workset.safety.rules.network import download_exec
 from workset.safety.rules.secrets import is_secret, plain_secret, secret_read, secret_variables
 
@@ -223,7 +224,10 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
         )
         return
     fetches = _SOCKET.search(code) or _URL.search(code)
-    if fetches and _EVALS.search(blank_strings(code)):
+    runs_text = _EVALS.search(blank_strings(code)) or (
+        program in _AWKS and _AWK_SYSTEM_VARIABLE.search(blank_strings(code))
+    )  # awk '"curl …" | getline x; system(x)': the fetched text run as a command
+    if fetches and runs_text:
         yield download_exec(f"{program} code evaluates text it fetches from the network")
         return
     if _WHOLE_ENV.search(code) and _SHOWS_ENV.search(code):
@@ -254,6 +258,10 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
         name = match.group(1)
         first_only = name not in _LIST_FORM or program in ("php", "awk", "gawk", "mawk", "nawk")
         words = call_words(code, match.end(), program, first_only=first_only)
+        if words is None and program in _AWKS and name == "system":
+            prefixed = _AWK_PREFIXED.match(code, match.end())  # system("wc -l " $1): a read
+            reads = prefixed is not None and prefixed.group(1).split()[0] in READ_ONLY
+            words = [prefixed.group(1) + '"${RUN_TIME_VALUE}"'] if prefixed and reads else None
         text = shell_text(words) if words else None
         if words is None or (words and text is None):
             unresolved = True
@@ -290,7 +298,9 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     read = _secret_reads(code, program)
     if read:
         globbed = [w for w in read if _GLOB.search(w) and plain_secret(w)]  # Dir.glob("~/**/.env*")
-        reveals = any(plain_secret(w) for w in _read_calls(code, program))
+        reveals = any(plain_secret(w) for w in _read_calls(code, program)) or (
+            any(plain_secret(w) for w in read) and len(_PERL_SLURP.findall(code)) >= 2
+        )  # open F, "$ENV{HOME}/.ssh/id_rsa"; print <F>
         yield secret_read(read, reveals=reveals or bool(globbed and _READS_FILES.search(code)))
     deleted: list[str] = []
     unresolved = False
@@ -311,6 +321,14 @@ def effects(code: str, program: str) -> Iterator[Result | Cmd]:
     yield from (c for c in calls if c.redirects[0][1] not in written)
     if not written and not calls and _WRITE_ANY.search(code):
         yield _unresolved(program, "writes files")
+
+
+_AWKS = ("awk", "gawk", "mawk", "nawk")
+# system(NAME): awk runs what a variable holds (text read from a command, a file, a field).
+_AWK_SYSTEM_VARIABLE = re.compile(r"(?<![\w$])system\s*\(\s*[A-Za-z_]\w*\s*\)")
+# system("wc -l " $1): a literal command with one run-time value as its last word; judged
+# as that command with an unknown last word when the command only reads.
+_AWK_PREFIXED = re.compile(r'\s*\(\s*"([A-Za-z][\w .=/-]* )"\s*(\$\d+|\$NF|[A-Za-z_]\w*)\s*\)')
 
 
 def _environment_read(code: str) -> str | None:
@@ -426,8 +444,20 @@ _READS_FILES = re.compile(r"\b(read|readFileSync|readFile|read_text|read_bytes|r
 def _secret_reads(code: str, program: str) -> list[str]:
     """Key and credential files the code names: a literal path, or the home joined to one."""
     found = [w for w in _read_calls(code, program) if is_secret(w)]
-    literals = [t for m in _LITERAL.finditer(code) if is_secret(t := _text(m) or "")]
+    literals = [t for m in _LITERAL.finditer(code) if is_secret(t := _homed(_text(m) or ""))]
     return found + [t for t in literals if not any(f.endswith(t) for f in found)]
+
+
+def _homed(text: str) -> str:
+    """A string literal with the home written in it (``"$ENV{HOME}/.ssh/id_rsa"``, perl and
+    shell interpolation) as the path it names (``~/.ssh/id_rsa``)."""
+    return _HOME_IN_TEXT.sub("~", text)
+
+
+_HOME_IN_TEXT = re.compile(r"^(\$ENV\{\s*['\"]?HOME['\"]?\s*\}|\$\{?HOME\}?(?!\w)|#\{Dir\.home\}|"
+                           r"#\{ENV\[['\"]HOME['\"]\]\})")  # fmt: skip
+# Perl's readline of a handle (<F>, <$fh>) and a print of what it read.
+_PERL_SLURP = re.compile(r"<\$?\w*>|\bprint\b|\bputs\b|console\.log|\becho\b")
 
 
 def _local_only(code: str) -> bool:

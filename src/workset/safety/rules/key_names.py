@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from workset.safety.rules.base import Cmd, option_value
+from workset.safety.rules.base import Cmd, Finding, option_value
 
 # A -o pattern that stops before the value: anchored, made of character classes and word
 # characters that cannot match "=" (``^[A-Z_]*``, ``^[^=]+``), ending at most with "=".
@@ -55,3 +55,48 @@ def names_only(cmd: Cmd) -> bool:
         scripts = [a for a in args if not a.startswith("-")][:1]
         return scripts in (["s/=.*//"], ["s/=.*$//"])
     return cmd.name == "wc"
+
+
+# grep options that change nothing about which lines print, and a pattern that is one word.
+_PLAIN_GREP = frozenset({"-i", "-n", "-w", "-o", "-F", "-E", "-h", "-H", "--color=never",
+                         "--color=auto", "--color", "-in", "-ni", "-wn", "-nw"})  # fmt: skip
+_WORD = re.compile(r"[A-Za-z_][\w.-]*:?=?")
+_CREDENTIAL_WORD = re.compile(r"(?i)secret|token|pass|key|auth|cred|cookie|session|bearer|cert")
+
+
+def _selects_a_setting(cmd: Cmd) -> bool:
+    """``grep current-context``: the lines that name one setting, which is not a credential."""
+    args = cmd.args()
+    operands = [a for a in args if not a.startswith("-")]
+    return (
+        cmd.name in _GREPS
+        and all(a in _PLAIN_GREP for a in args if a.startswith("-"))
+        and len(operands) == 1
+        and _WORD.fullmatch(operands[0]) is not None
+        and not _CREDENTIAL_WORD.search(operands[0])
+    )
+
+
+def through_filter(findings: list[Finding], cmds: list[Cmd], after: list[Cmd]) -> list[Finding]:
+    """``cat ~/.kube/config | grep current-context``, ``cat ~/.docker/config.json | jq '.auths
+    | keys'``: a plain ``cat`` only feeds the next stage, so what prints is what that filter
+    lets through. When it is names, counts, or the lines of one setting that names no
+    credential, printing the file is not what happens: the read asks (as the filter reading
+    the file itself would) instead of being denied."""
+    if len(cmds) != 1 or len(after) != 1 or cmds[0].name != "cat" or cmds[0].redirects:
+        return findings
+    if any(a.startswith("-") for a in cmds[0].args()) or not (
+        names_only(after[0]) or _selects_a_setting(after[0])
+    ):
+        return findings
+    return [
+        Finding(
+            "secret-read",
+            "ask",
+            f"{f.explanation.split(', which', 1)[0]}, which holds keys, credentials or history, "
+            f"into {after[0].name}, which prints only part of it; a human must confirm",
+        )
+        if f.rule == "secret-read" and f.severity == "deny"
+        else f
+        for f in findings
+    ]

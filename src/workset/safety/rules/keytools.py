@@ -18,10 +18,29 @@ from workset.safety.rules.base import Cmd, Finding
 _SSH_READS = frozenset({"-l", "-F", "-y", "-e", "-Q", "-D", "-B", "-L"})
 _SSH_VERIFY = frozenset({"verify", "check-novalidate", "find-principals", "match-principals"})
 _OPENSSL_OUTPUTS = ("-out", "-keyout", "-signkey-out")
-_GPG_READS = frozenset({"--list-keys", "-k", "--list-public-keys", "--list-secret-keys", "-K",
-                        "--fingerprint", "--verify", "--list-packets", "--list-sigs",
-                        "--check-sigs", "--show-keys", "--list-config", "--version",
-                        "--print-md", "--dearmor", "--enarmor"})  # fmt: skip
+_GPG_READS = frozenset(
+    {
+        "--list-keys",
+        "-k",
+        "--list-public-keys",
+        "--list-secret-keys",
+        "-K",
+        "--fingerprint",
+        "--verify",
+        "--list-packets",
+        "--list-sigs",
+        "--check-sigs",
+        "--show-keys",
+        "--list-config",
+        "--version",
+        "--print-md",
+        "--dearmor",
+        "--enarmor",
+        "--export",
+        "--armor",
+        "-a",
+    }
+)  # fmt: skip  (--export: public keys only)
 
 
 # What changes the keyring, uses a secret key or talks to a key server.
@@ -88,7 +107,10 @@ def gpg(cmd: Cmd) -> Finding | None:
             "agent's context or the workspace — ask the user to export keys if it is needed",
         )
     acts = [a for a in args if a.split("=", 1)[0] in _GPG_ACTS or _GPG_SHORT_ACT.fullmatch(a)]
-    if set(args) & _GPG_READS and not acts:
+    written = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-o", "--output")]
+    written += [a.split("=", 1)[1] for a in args if a.startswith("--output=")]
+    away = [w for w in written if w.startswith(("/", "~")) or ".." in w]  # (not -o ./pub.asc)
+    if set(args) & _GPG_READS and not acts and not away:
         return None
     return Finding(
         "gpg-keyring",

@@ -36,6 +36,7 @@ from workset.safety.rules import (
     documents,
     guardrails,
     headless,
+    host_state,
     known_archives,
     known_data,
     known_tools,
@@ -47,6 +48,7 @@ from workset.safety.rules import (
     resources,
     scanners,
     system,
+    toolchains,
     typosquat,
     windows,
 )
@@ -264,7 +266,7 @@ def _project(cmd: Cmd, ctx: Context) -> Finding | None:
     if (
         cmd.name in ("make", "gmake")
         and {"install", "uninstall"} & set(cmd.args())
-        and not (system.simulated(cmd))
+        and not (system.simulated(cmd) or _staged_inside(cmd, ctx))
     ):
         return Finding(
             "install-outside",
@@ -331,6 +333,20 @@ def _interpreter(cmd: Cmd, ctx: Context) -> Finding | None:
     return None
 
 
+def _staged_inside(cmd: Cmd, ctx: Context) -> bool:
+    """``make install DESTDIR=./staging``, ``PREFIX=$PWD/dist``: installed into the workspace
+    (DESTDIR is put before every path; PREFIX alone is where everything goes)."""
+    staged = re.compile(r"(DESTDIR|PREFIX|prefix)=.+")
+    values = dict(a.split("=", 1) for i, a in enumerate(cmd.args(), 1)
+                  if staged.fullmatch(a) and not cmd.is_dynamic(i))  # fmt: skip
+    place = values.get("DESTDIR") or values.get("PREFIX") or values.get("prefix")
+    return (
+        place is not None
+        and inside(place, ctx)
+        and paths.in_workspace(ctx.resolve(place), ctx.workspace)
+    )
+
+
 def _package_runner(cmd: Cmd, ctx: Context) -> Finding | None:
     """``npx tsc --noEmit``: the project's own tool, judged as the tool; the runner's rule
     (:func:`~workset.safety.rules.network.package_runner`) asks for a package it fetches."""
@@ -341,7 +357,12 @@ def _package_runner(cmd: Cmd, ctx: Context) -> Finding | None:
         return None  # judged in full as the command it stands for
     if tool.name in _RUNNER_PROJECT:
         words = [a for a in tool.args() if not a.startswith("-")]
-        if _RUNNER_EFFECTS & set(words[:2]):
+        browsers = (
+            tool.name in ("playwright", "cypress")
+            and words[:1] == ["install"]
+            and not ({"--with-deps", "install-deps"} & set(tool.args()))
+        )  # the official browsers, into the user's cache (--with-deps: system packages, sudo)
+        if _RUNNER_EFFECTS & set(words[:2]) and tool.name != "husky" and not browsers:
             return unknown_program(f"{tool.name} {words[0]}", " (it installs or publishes)")
         if tool.name not in PROJECT:
             return None  # npx playwright test: the project's own test runner, linter or bundler
@@ -426,7 +447,22 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     },
     **{
         n: _network_client
-        for n in ("curl", "wget", "http", "https", "xh", "ping", "ping6", "dig", "nslookup", "host")
+        for n in (
+            "curl",
+            "wget",
+            "http",
+            "https",
+            "xh",
+            "ping",
+            "ping6",
+            "dig",
+            "nslookup",
+            "host",
+            "traceroute",
+            "tracepath",
+            "mtr",
+            "whois",
+        )
     },
     **{n: _package_runner for n in ("npx", "bunx")},
     **{n: _tool_runner for n in ("uvx", "pipx")},
@@ -443,6 +479,8 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **documents.VOUCHERS,
     **scanners.VOUCHERS,
     **resources.VOUCHERS,
+    **toolchains.VOUCHERS,
+    **host_state.VOUCHERS,
 }
 
 

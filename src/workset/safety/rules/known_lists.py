@@ -40,7 +40,7 @@ READ_ONLY = frozenset(
         "colordiff", "wdiff", "dos2unix", "unix2dos", "envsubst", "gzip", "gunzip", "bzip2",
         "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
         "sysctl", "bat", "batcat", "delta", "glow", "mdcat", "hexyl",
-        "zipinfo", "xmllint", "ms_print",
+        "zipinfo", "xmllint", "ms_print", "parallel", "col", "colrm", "expand", "unexpand", "pr",
     }
 )  # fmt: skip
 WRITERS = frozenset(
@@ -71,12 +71,14 @@ PROJECT = frozenset(
         "kotlinc", "scalac", "gfortran", "nasm", "make-docs", "ocaml", "dune", "opam-exec",
         # test runners and linters of lua, perl and shell projects: they run the project's code
         "busted", "luacheck", "stylua", "prove", "bats",
+        # spell checkers, code generators and dependency checkers of the project's own files
+        "cspell", "graphql-codegen", "ncu", "npm-check-updates", "knip", "depcheck", "madge",
     }
 )  # fmt: skip
 # Subcommands that only read, or only change the project in the workspace.
 SUBCOMMANDS: dict[str, frozenset[str]] = {
     "direnv": frozenset({"status", "version"}),
-    "asdf": frozenset({"current", "list", "version", "where", "which", "info"}),
+    "asdf": frozenset({"current", "list", "version", "where", "which", "info", "local"}),
     "mise": frozenset({"ls", "list", "current", "doctor", "which", "where", "version"}),
     "resolvectl": frozenset({"status", "query", "statistics"}),  # the resolver, read
     # credential helpers: ``list`` names the hosts and users they hold, never a secret
@@ -107,35 +109,40 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                       "--version", "-v", "audit", "explain", "why", "prune", "rebuild",
                       "dedupe", "fund", "doctor", "config", "root", "bin", "prefix", "stop",
                       "restart", "exec", "x", "lint", "version", "pkg", "uninstall", "un",
-                      "remove", "rm", "r", "update", "up", "upgrade"}),
+                      "remove", "rm", "r", "update", "up", "upgrade", "cache", "whoami",
+                      "search", "docs", "repo", "bugs", "query", "sbom"}),
     "packer": frozenset({"validate", "fmt", "inspect", "version"}),
     "cargo": frozenset({"build", "b", "check", "c", "test", "t", "run", "r", "clippy", "fmt",
                         "doc", "bench", "clean", "tree", "metadata", "update", "fetch",
                         "--version", "version", "help", "new", "init", "vendor", "expand",
-                        "nextest", "llvm-cov", "tarpaulin", "audit", "deny", "outdated"}),
+                        "nextest", "llvm-cov", "tarpaulin", "audit", "deny", "outdated",
+                        "add", "remove", "rm"}),  # add: rules.project_deps
     "go": frozenset({"build", "test", "run", "vet", "fmt", "mod", "list", "env", "version",
                      "doc", "generate", "clean", "work", "tool", "help", "bug",
-                     "install"}),  # install: rules.system asks unless rules.go_tools vouches
+                     "install", "get"}),  # install: rules.system asks unless rules.go_tools vouches
     "uv": frozenset({"run", "sync", "lock", "build", "tree", "venv", "pip", "python",
                      "export", "--version", "version", "help", "init", "cache"}),
     "poetry": frozenset({"install", "run", "build", "lock", "show", "check", "env", "shell",
                          "version", "--version", "config", "init", "new", "export", "remove",
                          "update"}),
     "pipenv": frozenset({"run", "sync", "lock", "graph", "check", "requirements",
-                         "--venv", "--where", "--py", "verify", "scripts"}),
+                         "--venv", "--where", "--py", "verify", "scripts", "install",
+                         "uninstall"}),
     "pdm": frozenset({"install", "run", "build", "lock", "list", "show", "sync", "info"}),
     "hatch": frozenset({"run", "build", "env", "test", "fmt", "version", "status", "shell"}),
     "yarn": frozenset({"test", "run", "build", "install", "lint", "dev", "start", "why",
                        "list", "info", "--version", "-v", "check", "workspaces", "format",
-                       "remove", "upgrade", "up", "outdated", "audit"}),
+                       "remove", "upgrade", "up", "outdated", "audit", "cache"}),
     "pnpm": frozenset({"test", "run", "build", "install", "i", "lint", "dev", "start", "why",
                        "list", "ls", "outdated", "--version", "-v", "exec", "format",
-                       "remove", "rm", "un", "uninstall", "update", "up", "audit"}),
+                       "remove", "rm", "un", "uninstall", "update", "up", "audit", "store"}),
     "dotnet": frozenset({"build", "test", "run", "restore", "format", "--version", "--info",
-                         "list", "clean", "pack", "new", "sln", "watch"}),
-    "bundle": frozenset({"install", "exec", "list", "show", "check", "outdated", "config"}),
+                         "list", "clean", "pack", "new", "sln", "watch", "add", "remove"}),
+    "bundle": frozenset({"install", "exec", "list", "show", "check", "outdated", "config",
+                         "add", "remove", "lock"}),
     "gem": frozenset({"list", "search", "info", "contents", "which", "environment", "spec"}),
-    "conda": frozenset({"list", "info", "search", "env", "--version", "activate", "deactivate"}),
+    **{n: frozenset({"list", "info", "search", "env", "--version", "activate", "deactivate"})
+       for n in ("conda", "mamba", "micromamba")},
     "jupyter": frozenset({"nbconvert", "kernelspec", "--version", "--paths", "execute"}),
     "brew": frozenset({"list", "info", "search", "--version", "deps", "outdated", "config",
                        "doctor", "leaves", "uses", "desc", "home", "--prefix"}),
@@ -158,6 +165,21 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "rustup": frozenset({"show", "--version", "which", "toolchain", "component", "target"}),
     "at": frozenset({"-l", "-c"}),
     "twine": frozenset({"check", "--version"}),
+    "nuget": frozenset({"restore", "list", "locals", "help", "search", "verify"}),
+    # sessions: what a new one runs is judged (rules.persistence), a waiting one asks
+    "tmux": frozenset({"new", "new-session", "ls", "list-sessions", "has-session", "has",
+                       "list-windows", "list-panes", "display-message", "send-keys", "send",
+                       "-V"}),
+    "screen": frozenset({"-dm", "-dmS", "-Dm", "-DmS", "-S", "-ls", "-list", "-d"}),
+    # package caches and system package lists: the tool's own cache, or a listing
+    "snap": frozenset({"list", "info", "find", "version", "services", "connections"}),
+    "flatpak": frozenset({"list", "info", "search", "remotes", "history", "--version"}),
+    "act": frozenset({"-l", "--list", "--version", "--help", "-h"}),
+    "opa": frozenset({"test", "fmt", "check", "eval", "parse", "inspect", "deps", "version"}),
+    "sqlc": frozenset({"generate", "vet", "compile", "version", "diff"}),
+    "swagger-cli": frozenset({"validate", "bundle"}),
+    "husky": frozenset({"", "install", "init"}),  # core.hooksPath of this repository: .husky
+    "openapi-generator-cli": frozenset({"generate", "validate", "list", "version"}),
     # systemd's inspectors: "" is the program alone, which shows the status
     "systemd-analyze": frozenset({"", "time", "blame", "critical-chain", "verify", "calendar",
                                   "timespan", "timestamp", "security", "cat-config", "dot",
@@ -227,7 +249,8 @@ JUDGED_BY_FAMILY = frozenset(
         "docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc",
         "helm", "terraform", "tofu", "terragrunt", "pulumi", "aws", "gcloud", "gsutil", "az",
         "psql", "mysql", "mariadb", "mongo", "mongosh", "redis-cli", "cqlsh", "sqlcmd",
-        "clickhouse-client", "osascript", "mount", "umount", "hyperfine", "dropdb",
+        "clickhouse-client", "osascript", "mount", "umount", "hyperfine", "dropdb", "createdb",
+        "pg_restore",
     }
 )  # fmt: skip
 

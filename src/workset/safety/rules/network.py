@@ -20,50 +20,13 @@ DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "lw
 # What feeds a shell from another host when piped into it.
 REMOTE_FEEDS = DOWNLOADERS | {"nc", "ncat", "netcat", "telnet", "socat", "openssl", "ssh", "gh",
                               "glab"}  # fmt: skip
-NETWORK = frozenset(
-    {
-        "curl",
-        "wget",
-        "ssh",
-        "scp",
-        "sftp",
-        "nc",
-        "ncat",
-        "netcat",
-        "telnet",
-        "ftp",
-        "socat",
-        "aria2c",
-        "fetch",
-        "http",
-        "https",
-        "xh",
-        "rclone",
-        "ssh-copy-id",
-        "mosh",
-        "rsh",
-        "tftp",
-        "smbclient",
-        "dig",
-        "nslookup",
-        "host",
-        "ping",
-        "traceroute",
-        "nmap",
-        "openssl",
-        "mail",
-        "sendmail",
-        "mutt",
-        "swaks",
-        # peer-to-peer file senders: what they are given leaves the machine
-        "croc",
-        "wormhole",
-        "ffsend",
-        "gh",
-        "glab",
-        "hub",
-    }
-)
+NETWORK = frozenset({"curl", "wget", "ssh", "scp", "sftp", "nc", "ncat", "netcat", "telnet", "ftp",
+                     "socat", "aria2c", "fetch", "http", "https", "xh", "rclone", "ssh-copy-id",
+                     "mosh", "rsh", "tftp", "smbclient", "dig", "nslookup", "host", "ping",
+                     "traceroute", "tracepath", "mtr", "whois", "nmap", "openssl", "mail",
+                     "sendmail", "mutt", "swaks",
+                     # peer-to-peer file senders: what they are given leaves the machine
+                     "croc", "wormhole", "ffsend", "gh", "glab", "hub"})  # fmt: skip
 # gh/glab subcommands whose operands are local files sent to the forge.
 _FORGE_UPLOADS = (("gist", "create"), ("release", "upload"), ("release", "create"),
                   ("snippet", "create"), ("gist", "edit"))  # fmt: skip
@@ -133,7 +96,7 @@ _NC_VALUED = frozenset({"-w", "-p", "-s", "-i", "-q", "-W", "-x", "-X", "-I", "-
 # listings, views, statuses and diffs of its pull requests, issues, runs, releases, gists.
 _FORGE_NOUNS = frozenset({"pr", "mr", "issue", "run", "workflow", "release", "repo", "gist",
                           "label", "cache", "ruleset", "secret", "variable", "ci", "snippet",
-                          "milestone", "search", "project", "org"})  # fmt: skip
+                          "milestone", "search", "project", "org", "extension"})  # fmt: skip
 _FORGE_READS = frozenset({"list", "ls", "view", "status", "diff", "checks", "get", "watch"})
 _FORGE_TOP = frozenset({"status", "--version", "version", "help"})
 
@@ -141,7 +104,11 @@ _FORGE_TOP = frozenset({"status", "--version", "version", "help"})
 def forge_read(cmd: Cmd) -> bool:
     """``gh pr list``, ``gh run view 123 --log``, ``glab mr view 4``: a read of the forge the
     user is logged in to, with every word literal and nothing sent (no fields, no body)."""
-    if cmd.name not in ("gh", "glab") or any(cmd.dynamic) or uploads(cmd):
+    if cmd.name not in ("gh", "glab") or any(cmd.dynamic):
+        return False
+    if _graphql_query(cmd.args()):
+        return True
+    if uploads(cmd):
         return False
     words = [a for a in cmd.args() if not a.startswith("-")]
     if words[:1] and words[0] in _FORGE_TOP and len(words) == 1:
@@ -157,6 +124,26 @@ def forge_read(cmd: Cmd) -> bool:
     if len(words) < 2 or words[0] not in _FORGE_NOUNS:
         return False
     return words[0] == "search" or words[1] in _FORGE_READS
+
+
+def _graphql_query(args: tuple[str, ...]) -> bool:
+    """``gh api graphql -f query='{ viewer { login } }'``: a GraphQL query (not a mutation)
+    with literal fields, none read from a file; it reads the forge as a GET does."""
+    if args[:2] != ("api", "graphql"):
+        return False
+    fields = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-f", "-F", "--raw-field",
+                                                                     "--field")]  # fmt: skip
+    rest = [a for i, a in enumerate(args[2:], 2) if args[i - 1] not in ("-f", "-F", "--raw-field",
+            "--field", "--jq", "-q", "--paginate") and a not in ("-f", "-F", "--raw-field",
+            "--field", "--jq", "-q", "--paginate", "--slurp")]  # fmt: skip
+    query = [f.split("=", 1)[1].lstrip() for f in fields if f.startswith("query=")]
+    return (
+        len(query) == 1
+        and not query[0].startswith("mutation")
+        and "mutation" not in query[0].split("{", 1)[0]
+        and not any("=@" in f for f in fields)
+        and not rest
+    )
 
 
 def _api_get(args: tuple[str, ...]) -> bool:

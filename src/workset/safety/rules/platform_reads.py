@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from workset.safety.rules.base import Cmd, Context, Finding, unknown_program
+from workset.safety.rules.confinement import inside
 
 _PLATFORMS = frozenset({"eksctl", "doctl", "flyctl", "fly", "vercel", "netlify", "heroku",
                         "firebase", "minikube", "kind", "k3d", "skaffold", "kustomize",
@@ -30,7 +31,7 @@ _CHANGE_VERBS = frozenset({"delete", "destroy", "rm", "remove", "deploy", "apply
 _SCANNERS = frozenset({"trivy", "grype", "syft", "hadolint", "dive", "kubeconform", "kubeval",
                        "checkov", "tfsec", "terrascan", "conftest", "kube-linter", "popeye",
                        "kube-score", "dockle", "actionlint", "yamllint", "shellcheck",
-                       "tflint"})  # fmt: skip
+                       "tflint", "semgrep"})  # fmt: skip
 
 
 def platform_read(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -48,9 +49,26 @@ def scanner(cmd: Cmd, ctx: Context) -> Finding | None:
     words = cmd.args()
     if cmd.name == "trivy" and any(w in ("server", "--server", "plugin") for w in words):
         return unknown_program("trivy " + next(w for w in words if not w.startswith("-")))
-    if any(w in ("-o", "--output", "--report") for w in words):
+    if cmd.name == "semgrep" and set(words[:1]) & {"ci", "login", "logout", "publish", "lsp",
+                                                    "install-semgrep-pro", "mcp"}:  # fmt: skip
+        return unknown_program(f"semgrep {words[0]}")
+    if any(not inside(path, ctx) for path in _reports(cmd.name, words)):
         return unknown_program(cmd.name, " (it writes a report where -o says)")
     return None
+
+
+def _reports(name: str, words: tuple[str, ...]) -> list[str]:
+    """The files a scanner writes its report to. syft and grype take a format after ``-o``
+    (``-o spdx-json``, or ``-o spdx-json=sbom.json`` with a file); the others a file."""
+    found = []
+    for index, word in enumerate(words):
+        option, eq, value = word.partition("=")
+        if option in ("-o", "--output", "--report", "--file", "--json-output", "--sarif-output"):
+            value = value if eq else (words[index + 1] if index + 1 < len(words) else "")
+            if name in ("syft", "grype") and option in ("-o", "--output"):
+                value = value.partition("=")[2]
+            found += [value] if value else []
+    return found
 
 
 VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {

@@ -50,8 +50,10 @@ _DENIED: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(vssadmin(\.exe)?\s+delete|wmic(\.exe)?\s+shadowcopy\s+delete|"
                 r"win32_shadowcopy\b.*\bremove-)"),
      "deletes the volume shadow copies, the machine's restore points"),
-    (re.compile(r"\\currentversion\\(run|runonce|policies\\explorer\\run)\b|\\winlogon\b|"
-                r"image file execution options"),
+    (re.compile(r"^(?=[\s\S]*\b(set-itemproperty|new-itemproperty|new-item|sp|ni|copy-item|"
+                r"reg(\.exe)?\s+(add|import)|set-item)\b)"  # a write: reading the key only shows it
+                r"[\s\S]*(\\currentversion\\(run|runonce|policies\\explorer\\run)\b|\\winlogon\b|"
+                r"image file execution options)"),
      "writes an autorun registry key, code that runs at every logon"),
     (re.compile(r"start`?\s*menu[\\/]programs[\\/]startup"),
      "puts a program in the Startup folder, which runs it at every logon"),
@@ -69,6 +71,15 @@ _WHOLE = re.compile(
 )
 _SAFE_PATH = re.compile(r"^(\.[\\/])?[\w.-]+([\\/][\w.*-]+)*[\\/]?$")
 _SPLIT = re.compile(r"""("[^"]*"|'[^']*')|(;|\|\||&&|\||\n|\{|\}|\(|\))""")
+
+
+_TYPED_CMDLET = re.compile(r"[A-Z][a-z]+-[A-Z][A-Za-z0-9]*")
+
+
+def typed_cmdlet(word: str) -> bool:
+    """A cmdlet typed as a command in PowerShell's own casing (``Get-Process``), judged as the
+    PowerShell it is; bash programs are not named so."""
+    return _TYPED_CMDLET.fullmatch(word) is not None
 
 
 def analyse(text: str) -> Iterator[Result]:

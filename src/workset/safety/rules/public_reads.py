@@ -29,7 +29,12 @@ import re
 from workset.safety.rules.base import Cmd
 
 _HTTP = frozenset({"curl", "wget", "http", "https", "xh"})
-_DNS = frozenset({"dig", "host", "nslookup", "ping", "ping6"})
+_DNS = frozenset({"dig", "host", "nslookup", "ping", "ping6", "traceroute", "tracepath", "mtr",
+                  "whois"})  # fmt: skip
+# Options of the route tracers and whois that take a number, and those that take none.
+_TRACE_VALUED = frozenset({"-m", "-q", "-w", "-c", "-N", "-p"})
+_TRACE_FLAGS = frozenset({"-n", "-4", "-6", "-r", "--report", "-b", "-w", "--report-wide",
+                          "-I", "-T", "-H"})  # fmt: skip
 # Per client: options that only shape how the response is fetched or shown, single letters
 # that may be clustered (``-fsSL``), and options whose value is not sent (an output place, a
 # timeout, a format). Anything else (a header, a cookie, a login, a body) is not a plain read.
@@ -76,6 +81,8 @@ def public_read(cmd: Cmd) -> bool:
     """``cmd`` only reads a public page (or name) whose whole request is literal."""
     if any(cmd.dynamic) or any(cmd.process) or cmd.stdin_inner or cmd.stdin_dynamic:
         return False
+    if any(cmd.inner):  # a word made by a command ($(uname -m), $(date)): it says something
+        return False  # of this machine, even when its shape is known
     if cmd.name == "openssl":
         return _handshake(cmd)
     if any(op.startswith("<") for op, _ in cmd.redirects):
@@ -167,6 +174,9 @@ def _data_like(run: str) -> bool:
     return bool(re.search(r"[0-9]", run) and re.search(r"[A-Za-z]", run))
 
 
+_TRACERS = frozenset({"traceroute", "tracepath", "mtr", "whois"})
+
+
 def _name_lookup(cmd: Cmd) -> bool:
     """``dig +short example.com MX``, ``ping -c 3 example.com``: one literal name, looked up."""
     args = cmd.args()
@@ -195,12 +205,17 @@ def _name_lookup(cmd: Cmd) -> bool:
             cmd.name in ("dig", "host", "nslookup") and _DIG_WORD.match(word)
         ):
             pass
+        elif cmd.name in _TRACERS and word in _TRACE_VALUED and index + 1 < len(args):
+            counted = counted or word == "-c"
+            index += 1
+        elif cmd.name in _TRACERS and word in _TRACE_FLAGS:
+            counted = counted or word in ("-r", "--report", "-w", "--report-wide")
         elif word.startswith("-"):
             return False
         else:
             names.append(word)
         index += 1
-    if cmd.name.startswith("ping") and not counted:
+    if (cmd.name.startswith("ping") or cmd.name == "mtr") and not counted:
         return False  # pings without end
     return len(names) == 1 and _plain_name(names[0])
 

@@ -31,13 +31,19 @@ _SYSTEM_RECORD = re.compile(
 # ~/.local/state/workset/audit.jsonl)
 
 
+# A coding agent's own audit log, in the project too (.workset/audit.log, .claude/audit.jsonl).
+_AGENT_AUDIT = re.compile(
+    r"(^|/)\.(workset|claude|codex|cursor|aider|continue|gemini|windsurf|agent)/(.*/)?audit[\w.-]*$"
+)
+
+
 def erases_record(path: str, ctx: Context) -> bool:
     """Emptying or deleting ``path`` erases a record of what ran: shell history or logs.
 
     A file named like history inside the workspace (``./tmp/.bash_history``, a fixture) is
     the project's own file, not the user's history.
     """
-    if _SYSTEM_RECORD.match(path):
+    if _SYSTEM_RECORD.match(path) or _AGENT_AUDIT.search(path):
         return True
     return bool(HISTORY_FILE.search(path)) and not paths.in_workspace(path, ctx.workspace)
 

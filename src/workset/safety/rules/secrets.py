@@ -420,9 +420,14 @@ def environment_searched(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
     with_entries(select(.key | test("KEY")))``): that prints the secrets themselves."""
     dumped = any(
         dumps_environment(c) or _inspects(c) or _SYSTEM_SECRETS.match(c.argv[-1] if c.argv else "")
+        or c.name == "history"  # history | grep -i password: the shell's history searched
         for c in cmd.upstream
-    )
+    )  # fmt: skip
     searched = dumped and cmd.name in _GREPS and _greps_secrets(cmd, matching_all=False)
+    shown = [c for c in (*cmd.upstream, cmd) if _inspects(c) or c.name in ("jq", "gojq")]
+    if any(_inspects(c) for c in shown) and any("Env" in " ".join(c.args()) for c in shown):
+        yield secret_read(["a container's environment"])  # docker inspect -f '{{.Config.Env}}'
+
     if searched or _jq_environment(cmd) == "secret":
         yield Finding(
             "secret-read",

@@ -178,3 +178,34 @@ def _b64(text: str) -> str | None:
         return base64.b64decode(text.strip(), validate=True).decode()
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return None
+
+
+# Commands whose output is one short word that names no place: a date in a format without
+# "/", a commit, tag or branch name (git refuses ".." and a leading "/" in those), the user's
+# or machine's name, a count. Inside a path (``dist/app-$(date +%F)``) it stays where the
+# literal part says; the word stands for that output.
+_INERT_GIT = (("rev-parse", "HEAD"), ("rev-parse", "--short", "HEAD"),
+              ("rev-parse", "--abbrev-ref", "HEAD"), ("branch", "--show-current"),
+              ("describe", "--tags"), ("describe", "--tags", "--always"), ("describe",),
+              ("describe", "--always"), ("describe", "--tags", "--abbrev=0"))  # fmt: skip
+
+
+def inert_output(cmds: Sequence[Cmd]) -> str | None:
+    """A stand-in for what ``$(date +%F)``, ``$(git rev-parse --short HEAD)`` or ``$(whoami)``
+    print, or None when the output could name a place."""
+    if len(cmds) != 1 or cmds[0].redirects or any(cmds[0].dynamic) or cmds[0].upstream:
+        return None
+    cmd = cmds[0]
+    args = cmd.args()
+    if cmd.name == "date" and all(
+        (a.startswith("+") and "/" not in a and not re.search(r"%[Dxc]", a)) or a in ("-u", "--utc")
+        for a in args
+    ):
+        return "DATE"
+    if cmd.name == "git" and args in _INERT_GIT:
+        return "GITREF"
+    if (cmd.name in ("whoami", "hostname", "nproc", "arch") and not args) or (
+        cmd.name == "uname" and all(re.fullmatch(r"-[smrnpio]+", a) for a in args)
+    ):
+        return "NAME"
+    return None

@@ -310,6 +310,8 @@ def _bare(word: str, *, node: bool) -> str:
     if node:
         at = word.rfind("@")
         return word[:at] if at > 0 else word
+    name, sign, spec = word.partition("@")  # poetry add requests@^2.32; not name@URL
+    word = name if sign and not re.search(r"[:/]", spec) else word
     return re.split(r"[=<>!~\[;]", word, maxsplit=1)[0].strip()
 
 
@@ -387,5 +389,7 @@ HANDLERS: dict[str, Handler] = {
     "pnpm": _install,
     "yarn": _install,
     "pacman": _install,
+    "poetry": lambda cmd, ctx: _squatted(cmd),  # poetry add reqeusts: a near miss is denied
+    "pdm": lambda cmd, ctx: _squatted(cmd),
     **{n: _install for n in _INSTALLERS},
 }

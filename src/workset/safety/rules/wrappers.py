@@ -11,11 +11,16 @@ from collections.abc import Sequence
 from workset.safety.rules.base import Cmd, Finding, Nested, Result
 from workset.safety.rules.environment import assignment
 
+_SUDO_ASKS = frozenset({("-l",), ("-ll",), ("--list",), ("-k",), ("-K",), ("-V",),
+                        ("-n", "true"), ("-n", "-l"), ("-nl",), ("-ln",)})  # fmt: skip
+
 
 def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
     """Strip command wrappers, keeping what they say about privilege."""
     while cmd.argv:
         name, args = cmd.name, cmd.args()
+        if name == "sudo" and args in _SUDO_ASKS:
+            return cmd.shifted(len(cmd.argv))  # sudo -l, sudo -n true: what sudo allows, read
         if name in ("sudo", "doas"):
             out.append(_sudo(name))
             cmd = cmd.shifted(1 + skip_options(args, "ugCDhpRrtUT"))

@@ -1,0 +1,70 @@
+"""Firewall and security state printed: the reads behind ``system_tampering`` look-alikes.
+
+``iptables -L -n``, ``nft list ruleset``, ``ufw status verbose``, ``firewall-cmd --list-all``,
+``getcap /usr/bin/ping``, ``aa-status`` and ``fdesetup status`` only show how the machine is
+protected; the same programs with a change (``iptables -F``, ``ufw disable``, ``nft flush``,
+``firewall-cmd --add-port``) ask as before (or are denied by the hardening rules).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Handler,
+    Nested,
+    Result,
+    unknown_program,
+)
+
+# iptables options that only list, and those that only shape the listing.
+_LISTS = frozenset({"-L", "--list", "-S", "--list-rules"})
+_SHAPES = re.compile(r"-[nvx]+|--numeric|--verbose|--exact|--line-numbers|-t|--table|\w+")
+_READS = {
+    "nft": (("list",),),
+    "ufw": (("status",), ("status", "verbose"), ("status", "numbered"), ("show", "raw"),
+            ("app", "list"), ("version",), ("--version",)),
+    "firewall-cmd": (("--state",), ("--list-all",), ("--get-active-zones",),
+                     ("--get-default-zone",), ("--list-ports",), ("--list-services",)),
+    "fdesetup": (("status",), ("isactive",)),
+    "mokutil": (("--sb-state",),),
+    "getsebool": (("-a",),),
+}  # fmt: skip
+
+
+def state_read(cmd: Cmd, ctx: Context) -> Finding | None:
+    args = cmd.args()
+    if cmd.name in ("iptables", "ip6tables", "iptables-save", "ip6tables-save"):
+        if cmd.name.endswith("-save") and not any(a.startswith(">") for a in args):
+            return None  # prints the rules
+        if set(args) & _LISTS and all(_SHAPES.fullmatch(a) for a in args if a not in _LISTS):
+            return None
+    elif cmd.name in ("getcap", "aa-status", "apparmor_status", "lsmod"):
+        return None  # setcap, aa-disable, modprobe are the changes
+    else:
+        reads = _READS.get(cmd.name, ())
+        words = tuple(a for a in args if a not in ("-a", "--all")) if cmd.name == "nft" else args
+        if any(words[: len(r)] == r for r in reads) and (
+            cmd.name not in ("ufw", "firewall-cmd") or len(args) <= 2
+        ):
+            return None
+    return unknown_program(" ".join(cmd.argv[:2]))
+
+
+_NAMES = ("iptables", "ip6tables", "iptables-save", "ip6tables-save", "getcap", "aa-status",
+          "apparmor_status", "lsmod", *_READS)  # fmt: skip
+VOUCHERS = {n: state_read for n in _NAMES}
+
+
+def _getent(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``getent shadow root`` prints what ``/etc/shadow`` holds: judged as reading it."""
+    database = next((a for a in cmd.args() if not a.startswith("-")), "")
+    if database in ("shadow", "gshadow"):
+        yield Nested(f"cat /etc/{database}")
+
+
+HANDLERS: dict[str, Handler] = {"getent": _getent}
