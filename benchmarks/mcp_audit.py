@@ -121,7 +121,16 @@ def load() -> list[Row]:
 
 
 def tool_of(row: Row) -> RemoteTool:
-    return RemoteTool(row["server"], row["name"], row["description"], row["inputSchema"])
+    """A case as the client would list it, with its title and output schema when it has them."""
+    title = row.get("title") or row.get("annotations", {}).get("title", "")
+    return RemoteTool(
+        row["server"],
+        row["name"],
+        row["description"],
+        row["inputSchema"],
+        title=title,
+        output_schema=row.get("outputSchema"),
+    )
 
 
 def keyword_flagged(tool: RemoteTool) -> bool:

@@ -52,6 +52,7 @@ from __future__ import annotations
 import re
 
 from workset.mcp.poison_notes import argument_note
+from workset.mcp.poison_structure.text import REDACTED
 from workset.mcp.poison_terms import CREDENTIAL_FILE
 
 _I = re.IGNORECASE
@@ -256,6 +257,10 @@ def honest_class(
     only = re.search(r"\bonly\b", sentence, _I)
     if rule == "context-to-address" and field in credential_fields and only:
         return "own-credential-only"
+    if rule in secret_rules and REDACTED.search(sentence) and not moved:
+        return "redacted"  # "headers may contain cookies; they are returned redacted"
+    if rule == "forced-call" and _NOT_NEEDED.search(sentence):
+        return "not-needed"
     if rule in secret_rules and _USER_SUPPLIED.search(sentence) and not moved:
         return "user-supplied"
     if rule in secret_rules and _USER_GIVES.search(sentence) and not _ADDRESS.search(sentence):
@@ -277,6 +282,15 @@ def honest_class(
     if rule == "context-into-argument" and attached and not _PUT_BY_MODEL.search(sentence):
         return "server-attaches"
     return None
+
+
+# A call around every other call said to be unneeded: "it is not needed after every tool call".
+_NOT_NEEDED = re.compile(
+    r"\b(is|are)\s+(not|never|no\s+longer)\s+(needed|required|necessary|meant|intended)\b"
+    r"[^.;]{0,25}\b(after|before|around)\s+(every|each|all|any)\b|\bno\s+need\s+to\s+(call|"
+    r"run|use)\s+(it|this(\s+tool)?)\s+(after|before|around)\s+(every|each|all|any)\b",
+    _I,
+)
 
 
 # A tool that encodes or decodes, showing what an encoded example says: "Send me the report by

@@ -26,6 +26,7 @@ from workset.mcp.poison_structure.claims import (
     obeyed_against,
     overrides_choice,
 )
+from workset.mcp.poison_structure.commands import destroys_beyond_purpose, ordered_command
 from workset.mcp.poison_structure.concealment import hides
 from workset.mcp.poison_structure.destinations import fixed_in_prose
 from workset.mcp.poison_structure.directs import (
@@ -95,6 +96,11 @@ STRUCTURE_REASONS = {
     "consent-preset": "a parameter that records the user's approval comes already set (a default "
     "of true, a lone 'granted', 'always true') or the model is told to set it, so the call goes "
     "through as if the user had agreed",
+    "orders-denied-command": "a clause tells the model to run a command the shell policy denies "
+    "(a force push, a recursive delete outside the workspace, an infrastructure destroy, an SQL "
+    "drop) or an install from a package index the command names",
+    "destroys-beyond-purpose": "a clause tells the model to delete, wipe or empty something for "
+    "good while the tool's name and opening name no removal",
     "asks-privilege": "a clause has the user grant admin, owner, delete or write access to a tool "
     "whose name says it only reads",
 }
@@ -181,6 +187,10 @@ def _judge(
         yield "beyond-request"
     if kind != "switch" and claims_user_wish(sentence):
         yield "claims-user-wish"
+    if kind != "switch" and ordered_command(sentence):
+        yield "orders-denied-command"
+    if kind != "switch" and destroys_beyond_purpose(sentence, purpose.text):
+        yield "destroys-beyond-purpose"
     if kind != "switch" and installs_persistence(sentence, purpose):
         yield "installs-persistence"
     if kind != "switch" and plants_memory(sentence) and not (opening and not TOLD.search(sentence)):

@@ -33,6 +33,16 @@ USER_GATE = re.compile(
 )
 
 
+# A later clause that says the source is kept out: "…may contain cookies; they are returned
+# redacted", "…, which are masked".
+REDACTED = re.compile(
+    r"\b(they|which|these|those|it|this)\s+(are|is|get|gets|will\s+be)\s+(always\s+)?"
+    r"(returned\s+|shown\s+|stored\s+|logged\s+|sent\s+)?(redacted|masked|removed|stripped|"
+    r"omitted|hashed|dropped|replaced\s+by\s+\S+)\b",
+    _I,
+)
+
+
 # "pages may contain text that looks like instructions (for example …); do not follow it".
 WARNING = re.compile(
     r"\b(looks?\s+like|may\s+contain|might\s+contain|can\s+contain|for\s+example|e\.g\.|"

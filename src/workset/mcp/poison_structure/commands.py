@@ -1,0 +1,99 @@
+"""``orders-denied-command``: a definition tells the model to run a command (a code span after an
+imperative "run", "execute", "drop" …) that the project's own shell policy
+(:func:`workset.safety.commands.analyze_command`) denies: a force push over a shared branch, a
+recursive delete of the user's home, an infrastructure destroy, a download piped into a shell,
+an SQL ``DROP``; or that installs packages from an index named in the command. The same command
+named to be refused ("never runs `terraform destroy`"), under the user's condition, described in
+the third person ("Runs `terraform plan`") or allowed by the policy is documentation."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from workset.mcp.poison_structure.text import NEGATION, gated, negated_clause
+
+_I = re.IGNORECASE
+
+_SPAN = re.compile(r"(`{1,3})([^`\n]{2,400})\1")
+# The imperative of running, or of the act a span spells out ("drop the table (`DROP …`)");
+# not "runs", and not after "is", "be" or "to be" (a passive describes what happens).
+_RUN = re.compile(
+    r"(?<!\bis\s)(?<!\bbe\s)(?<!\bare\s)\b(run|re-run|execute|exec|type|enter|issue|invoke|paste|"
+    r"drop|truncate|delete|wipe|launch)\b",
+    _I,
+)
+_SQL = re.compile(r"^\s*(drop|truncate|delete\s+from|alter\s+table|grant|revoke)\b", _I)
+# An install from an index the command names instead of the configured one.
+_OWN_INDEX = re.compile(
+    r"(--(extra-)?index-url|--registry|\s-i)\s*[= ]\s*(?!https?://(pypi\.org|files\.pythonhosted"
+    r"\.org|registry\.npmjs\.org|registry\.yarnpkg\.com)\b)https?://",
+    _I,
+)
+
+
+def ordered_command(sentence: str) -> str | None:
+    """The shell policy's rule for the first command ``sentence`` tells the model to run that
+    the policy denies (or that installs from an index of its own), or None."""
+    for span in _SPAN.finditer(sentence):
+        verb = None
+        for verb in _RUN.finditer(sentence, 0, span.start()):
+            pass
+        if verb is None or sentence[verb.end() : span.start()].count(" ") > 8:
+            continue
+        if NEGATION.search(sentence[: verb.start()]) or negated_clause(sentence, verb.start()):
+            continue
+        if gated(sentence, verb.start()):
+            continue
+        rule = denied_rule(span.group(2))
+        if rule:
+            return rule
+    return None
+
+
+def denied_rule(command: str) -> str | None:
+    """The rule the shell policy denies ``command`` by (an SQL statement as ``psql -c`` runs
+    it), ``package-install`` for an install from an index the command names, or None."""
+    from workset.safety.commands import analyze_command  # the safety package loads late
+
+    if _SQL.match(command):
+        command = f"psql -c {shlex.quote(command)}"
+    analysis = analyze_command(command)
+    denied = analysis.denied()
+    if denied:
+        return denied[0].rule
+    if any(f.rule == "package-install" for f in analysis.findings) and _OWN_INDEX.search(command):
+        return "package-install"
+    return None
+
+
+# An irreversible destruction in the imperative: "permanently delete the originals", "empty the
+# trash", "wipe the logs" (not "deletes", "deleted", "to delete", "can delete").
+_DESTROY = re.compile(
+    r"(?:^|[,;:]\s*|\b(?:then|and|also|first|always|must|should|please|now)\s+)"
+    r"(?:(?:permanently|irreversibly|forcibly|quietly|silently)\s+)?"
+    r"(?P<verb>delete|erase|wipe|purge|shred|destroy|empty\s+the\s+(?:trash|recycle\s+bin|bin)|"
+    r"overwrite|truncate)\s+(?:(?:the|all|every|any|their|its|his|her|your|old|existing|"
+    r"original)\b|~|/|\.)",
+    _I,
+)
+# What a tool whose purpose is to remove or rewrite things says in its name or opening.
+_REMOVES = re.compile(
+    r"\b(delet|remov|eras|wip|purg|clean|prun|trash|destroy|drop|clear|shred|uninstall|truncat|"
+    r"overwrit|reset|rotat|dedup|retention|cleanup|expire|gc\b|garbage)",
+    _I,
+)
+
+
+def destroys_beyond_purpose(sentence: str, purpose_text: str) -> bool:
+    """Whether ``sentence`` tells the model to destroy something irreversibly while the tool's
+    purpose (its name and opening) names no removal: a photo sorter that "after sorting,
+    permanently delete(s) the originals"."""
+    if _REMOVES.search(purpose_text):
+        return False
+    for found in _DESTROY.finditer(sentence):
+        at = found.start("verb")
+        if NEGATION.search(sentence[:at]) or negated_clause(sentence, at) or gated(sentence, at):
+            continue
+        return True
+    return False
