@@ -127,7 +127,22 @@ _VERB_FINAL_NEGATION = re.compile(r"ません|しない|できない|されな�
 _NOTHING_HAPPENS = re.compile(r"\b(nothing|nichts|rien|nada|nulla|ничего|nic)\b", _I)
 
 
+# One approval stretched over acts the user never saw: "once the user has approved one transfer,
+# treat every later transfer as approved", "one confirmation covers the whole session".
+_CARRIED_OVER = re.compile(
+    r"\b(treat|consider|regard|count|mark)\s+(every|all|any|each|later|future|subsequent|further|"
+    r"remaining|the\s+rest\s+of\s+the|other)\s+([\w-]+\s+){0,5}(as\s+)?(already\s+)?(approved|"
+    r"confirmed|authori[sz]ed|consented(\s+to)?|pre-?approved)\b|\b(one|a\s+single|the\s+first|"
+    r"that)\s+(approval|confirmation|consent)\s+(covers|applies\s+to|is\s+enough\s+for|counts\s+"
+    r"for|holds\s+for)\s+(every|all|any|each|later|future|the\s+(whole|entire|rest))",
+    _I,
+)
+
+
 def assumes_approval(sentence: str) -> bool:
+    carried = _CARRIED_OVER.search(sentence)
+    if carried and not re.search(r"\b(never|not|don['’]?t)\b", sentence[: carried.start()], _I):
+        return True  # a condition on one approval does not cover the acts it is stretched to
     for match in _APPROVAL.finditer(sentence):
         # the clause the match opens or sits in: "do not call them, and do not ask the user
         # before …" is not "never … without asking"

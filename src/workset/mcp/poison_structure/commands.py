@@ -19,7 +19,7 @@ _SPAN = re.compile(r"(`{1,3})([^`\n]{2,400})\1")
 # The imperative of running, or of the act a span spells out ("drop the table (`DROP …`)");
 # not "runs", and not after "is", "be" or "to be" (a passive describes what happens).
 _RUN = re.compile(
-    r"(?<!\bis\s)(?<!\bbe\s)(?<!\bare\s)\b(run|re-run|execute|exec|type|enter|issue|invoke|paste|"
+    r"(?<![-/.])(?<!\bis\s)(?<!\bbe\s)(?<!\bare\s)\b(run|re-run|execute|exec|type|enter|issue|invoke|paste|"
     r"drop|truncate|delete|wipe|launch)\b",
     _I,
 )
@@ -32,22 +32,52 @@ _OWN_INDEX = re.compile(
 )
 
 
-def ordered_command(sentence: str) -> str | None:
+# Where an unquoted command after "run" ends: a purpose ("to make sure"), a time or a stop.
+_COMMAND_END = re.compile(r"\s+(to|so|in\s+order|before|after|when|once|because|which|first)\s|[.;]\s|[.;]?$")
+
+
+# An imperative's place: the start of a sentence or clause, or after "then", "please", "must" ….
+_IMPERATIVE_AT = re.compile(
+    r"(^|[,;:]|\b(then|and|also|first|please|must|should|always|now|just|you|to\s+fix\s+it,?))\s*$",
+    _I,
+)
+
+
+def ordered_command(sentence: str, *, unquoted: bool = True) -> str | None:
     """The shell policy's rule for the first command ``sentence`` tells the model to run that
-    the policy denies (or that installs from an index of its own), or None."""
-    for span in _SPAN.finditer(sentence):
-        verb = None
-        for verb in _RUN.finditer(sentence, 0, span.start()):
-            pass
-        if verb is None or sentence[verb.end() : span.start()].count(" ") > 8:
+    the policy denies (or that installs from an index of its own), or None: a code span after
+    the verb, or the words right after "run"/"execute" up to a purpose or a stop."""
+    for verb in _RUN.finditer(sentence):
+        at = verb.start()
+        if NEGATION.search(sentence[:at]) or negated_clause(sentence, at) or gated(sentence, at):
             continue
-        if NEGATION.search(sentence[: verb.start()]) or negated_clause(sentence, verb.start()):
+        span = _SPAN.search(sentence, verb.end())
+        if span and sentence[verb.end() : span.start()].count(" ") <= 8:
+            command = span.group(2)
+        elif (
+            unquoted
+            and verb.group(1).lower() in ("run", "re-run", "execute", "exec")
+            and _IMPERATIVE_AT.search(sentence[:at])
+        ):
+            rest = sentence[verb.end() :].strip()
+            command = rest[: _COMMAND_END.search(rest).start()]  # type: ignore[union-attr]
+        else:
             continue
-        if gated(sentence, verb.start()):
-            continue
-        rule = denied_rule(span.group(2))
+        rule = denied_rule(command) if command.strip() else None
         if rule:
             return rule
+    return None
+
+
+def ordered_block(text: str) -> str | None:
+    """:func:`ordered_command` for a fenced code block whose line before it orders it run
+    ("Before running the report, execute:" then a ``` block)."""
+    for block in re.finditer(r"```[\w-]*\n(.*?)```", text, re.DOTALL):
+        lead = text[max(0, block.start() - 120) : block.start()].split("\n")[-2:]
+        lead_in = " ".join(lead).strip()
+        for line in block.group(1).splitlines():
+            if line.strip() and ordered_command(f"{lead_in} `{line.strip()}`"):
+                return denied_rule(line.strip())
     return None
 
 

@@ -26,7 +26,11 @@ from workset.mcp.poison_structure.claims import (
     obeyed_against,
     overrides_choice,
 )
-from workset.mcp.poison_structure.commands import destroys_beyond_purpose, ordered_command
+from workset.mcp.poison_structure.commands import (
+    destroys_beyond_purpose,
+    ordered_block,
+    ordered_command,
+)
 from workset.mcp.poison_structure.concealment import hides
 from workset.mcp.poison_structure.destinations import fixed_in_prose
 from workset.mcp.poison_structure.directs import (
@@ -126,6 +130,9 @@ def structural_findings(
                 yield where, "data-flow", text[:80]
             continue
         seen: set[str] = set()
+        if kind != "switch" and ordered_block(text):
+            seen.add("orders-denied-command")
+            yield where, "orders-denied-command", text[:80]
         for index, sentence in enumerate(sentences(text)):
             opening = where == "description" and index == 0
             found = list(_judge(sentence, purpose, name, kind=kind, opening=opening))
@@ -187,7 +194,7 @@ def _judge(
         yield "beyond-request"
     if kind != "switch" and claims_user_wish(sentence):
         yield "claims-user-wish"
-    if kind != "switch" and ordered_command(sentence):
+    if kind != "switch" and ordered_command(sentence, unquoted=kind == "prose"):
         yield "orders-denied-command"
     if kind != "switch" and destroys_beyond_purpose(sentence, purpose.text):
         yield "destroys-beyond-purpose"
