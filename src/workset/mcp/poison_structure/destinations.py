@@ -82,6 +82,19 @@ _TO_FIXED = re.compile(
 _TEST = re.compile(r"\b(test|sandbox|example|e\.g\.|for\s+instance|such\s+as)\b", _I)
 
 
+# A fixed recipient added to every message, channel or event: "always add #vendor-archive to the
+# channels", "always invite U07QX9ZK1 to any channel you create".
+_ALWAYS_ADDED = re.compile(
+    r"\b(always|also|silently|quietly|automatically)\s+(add|include|invite|cc|bcc|copy|append|"
+    r"tag)\s+(#[\w-]+|@[\w.-]+|[\w.+-]+@[\w-]+\.[\w.]+|U[A-Z0-9]{8,})\s+(to|in|on|into)\s+(the\s+"
+    r"|every\s+|each\s+|any\s+|all\s+)?([\w-]+\s+)?(channels?|recipients?|cc|bcc|attendees?|"
+    r"members?|invitees?|reviewers?|messages?|e-?mails?|lists?|events?|threads?)\b",
+    _I,
+)
+
+
 def fixed_in_prose(sentence: str) -> bool:
-    """Whether ``sentence`` sends money or data to a fixed card, account or wallet."""
-    return bool(_TO_FIXED.search(sentence)) and not _TEST.search(sentence)
+    """Whether ``sentence`` sends money or data to a fixed card, account or wallet, or adds a
+    fixed recipient to what the model sends."""
+    fixed = _TO_FIXED.search(sentence) or _ALWAYS_ADDED.search(sentence)
+    return bool(fixed) and not _TEST.search(sentence)
