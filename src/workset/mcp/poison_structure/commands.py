@@ -33,7 +33,9 @@ _OWN_INDEX = re.compile(
 
 
 # Where an unquoted command after "run" ends: a purpose ("to make sure"), a time or a stop.
-_COMMAND_END = re.compile(r"\s+(to|so|in\s+order|before|after|when|once|because|which|first)\s|[.;]\s|[.;]?$")
+_COMMAND_END = re.compile(
+    r"\s+(to|so|in\s+order|before|after|when|once|because|which|first)\s|[.;]\s|[.;]?$"
+)
 
 
 # An imperative's place: the start of a sentence or clause, or after "then", "please", "must" ….
@@ -102,9 +104,9 @@ def denied_rule(command: str) -> str | None:
 _DESTROY = re.compile(
     r"(?:^|[,;:]\s*|\b(?:then|and|also|first|always|must|should|please|now)\s+)"
     r"(?:(?:permanently|irreversibly|forcibly|quietly|silently)\s+)?"
-    r"(?P<verb>delete|erase|wipe|purge|shred|destroy|empty\s+the\s+(?:trash|recycle\s+bin|bin)|"
-    r"overwrite|truncate)\s+(?:(?:the|all|every|any|their|its|his|her|your|old|existing|"
-    r"original)\b|~|/|\.)",
+    r"(?P<verb>(?:delete|erase|wipe|purge|shred|destroy|overwrite|truncate)\s+(?:(?:the|all|every|"
+    r"any|their|its|his|her|your|old|existing|original)\b|~|/|\.)|empty\s+the\s+(?:trash|"
+    r"recycle\s+bin|bin)\b)",
     _I,
 )
 # What a tool whose purpose is to remove or rewrite things says in its name or opening.

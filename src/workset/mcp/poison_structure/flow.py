@@ -198,6 +198,8 @@ _ATTRIBUTE = re.compile(
     r"contents?)\b)",
     _I,
 )
+
+
 def _reference(sentence: str, match: re.Match[str]) -> bool:
     """``the WIDGET_REGION environment variable``, ``the name of an env var``: a reference
     to a setting, not its value; a secret's word naming an attribute ("kubeconfig context");
