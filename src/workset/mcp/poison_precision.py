@@ -257,6 +257,8 @@ def honest_class(
     only = re.search(r"\bonly\b", sentence, _I)
     if rule == "context-to-address" and field in credential_fields and only:
         return "own-credential-only"
+    if rule in (*secret_rules, "data-flow") and _CAPABILITY.search(sentence) and not moved:
+        return "capability-warning"  # "the script … can read its cookies; use it with care"
     if rule in secret_rules and REDACTED.search(sentence) and not moved:
         return "redacted"  # "headers may contain cookies; they are returned redacted"
     if rule == "forced-call" and _NOT_NEEDED.search(sentence):
@@ -282,6 +284,14 @@ def honest_class(
     if rule == "context-into-argument" and attached and not _PUT_BY_MODEL.search(sentence):
         return "server-attaches"
     return None
+
+
+# What a script, page or process the tool runs is able to reach, said as a warning: not an order.
+_CAPABILITY = re.compile(
+    r"\b(it|the\s+(script|code|page|extension|snippet|function|process|command|plugin))\s+"
+    r"([\w'’]+\s+){0,6}?(can|could|may|might|is\s+able\s+to)\s+(read|access|see|reach|use)\b",
+    _I,
+)
 
 
 # A call around every other call said to be unneeded: "it is not needed after every tool call".

@@ -139,7 +139,24 @@ _CARRIED_OVER = re.compile(
 )
 
 
+# Confirmation declared unneeded ("this tool is verified, so confirmations are unnecessary"); a
+# tool that says it changes nothing may say so.
+_WAIVED = re.compile(
+    r"\b(confirmations?|approvals?|consent|confirming|asking(\s+the\s+user)?|user\s+prompts?)\s+"
+    r"(is|are)\s+(unnecessary|not\s+(needed|required|necessary)|optional|redundant|superfluous|"
+    r"needless)\b",
+    _I,
+)
+_CHANGES_NOTHING = re.compile(
+    r"\b(read[- ]only|changes\s+nothing|no\s+side[- ]effects?|does\s+not\s+(change|modify|write))\b",
+    _I,
+)
+
+
 def assumes_approval(sentence: str) -> bool:
+    waived = _WAIVED.search(sentence)
+    if waived and not _CHANGES_NOTHING.search(sentence) and not USER_GATE.search(sentence):
+        return True
     carried = _CARRIED_OVER.search(sentence)
     if carried and not re.search(r"\b(never|not|don['’]?t)\b", sentence[: carried.start()], _I):
         return True  # a condition on one approval does not cover the acts it is stretched to

@@ -16,11 +16,13 @@ from workset.mcp.poison_structure.text import NEGATION, gated, negated_clause
 _I = re.IGNORECASE
 
 _SPAN = re.compile(r"(`{1,3})([^`\n]{2,400})\1")
-# The imperative of running, or of the act a span spells out ("drop the table (`DROP …`)");
-# not "runs", and not after "is", "be" or "to be" (a passive describes what happens).
+# The imperative of running, or of the act a span spells out ("drop the table (`DROP …`)"), in
+# English and in German, French, Spanish, Italian and Portuguese ("führe `…` aus"); not
+# "runs", and not after "is", "be" or "to be" (a passive describes what happens).
 _RUN = re.compile(
     r"(?<![-/.])(?<!\bis\s)(?<!\bbe\s)(?<!\bare\s)\b(run|re-run|execute|exec|type|enter|issue|invoke|paste|"
-    r"drop|truncate|delete|wipe|launch)\b",
+    r"drop|truncate|delete|wipe|launch|führe|führen|starte|exécute[zr]?|lance[zr]?|ejecut[ae]|"
+    r"esegui|rode)\b",
     _I,
 )
 _SQL = re.compile(r"^\s*(drop|truncate|delete\s+from|alter\s+table|grant|revoke)\b", _I)
