@@ -148,7 +148,8 @@ _WAIVED = re.compile(
     _I,
 )
 _CHANGES_NOTHING = re.compile(
-    r"\b(read[- ]only|changes\s+nothing|no\s+side[- ]effects?|does\s+not\s+(change|modify|write))\b",
+    r"\b(read[- ]only|changes\s+nothing|no\s+side[- ]effects?|does\s+not\s+(change|modify|"
+    r"write))\b",
     _I,
 )
 
