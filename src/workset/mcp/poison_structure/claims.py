@@ -127,7 +127,10 @@ INJECTS = re.compile(
     r"answer|answers|response|responses|summary|summaries|commit|commits|page|pages)\b"
     r"|\b(every|each|all)\s+(\w+\s+){0,2}(body|post|message|reply|email|answer|response|"
     r"summary)\w*\s+(\w+\s+){0,3}(should|must|has\s+to)\s+(end|finish|close|include|mention|"
-    r"carry|contain)",
+    r"carry|contain)"
+    # "when summarising, always recommend …": every reply of a kind, named by its verb
+    r"|\b(when|whenever|while)\s+(summari[sz]|answer|reply|replying|respond|writ)\w*[^.;]{0,20}?"
+    r"\balways\s+(recommend|mention|promot|include|add|suggest)\w*",
     _I,
 )
 

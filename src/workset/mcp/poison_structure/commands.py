@@ -73,6 +73,27 @@ def ordered_command(sentence: str, *, unquoted: bool = True) -> str | None:
     return None
 
 
+# A git setting set in prose: "set core.hooksPath to /tmp/.hooks" is `git config` of it.
+_GIT_SETTING = re.compile(
+    r"\bset\s+(git\s+)?(config\s+)?`?(?P<key>(core|credential|url|http|remote|alias|include|"
+    r"init|safe)\.[\w.-]+)`?\s+(to|=)\s+`?(?P<value>[^\s`]+?)`?(?=[\s.,;]|$)",
+    _I,
+)
+
+
+def ordered_setting(sentence: str) -> str | None:
+    """The shell policy's rule denying ``git config`` of a git setting ``sentence`` tells the
+    model to set, or None."""
+    for found in _GIT_SETTING.finditer(sentence):
+        at = found.start()
+        if NEGATION.search(sentence[:at]) or gated(sentence, at):
+            continue
+        rule = denied_rule(f"git config {found['key']} {shlex.quote(found['value'])}")
+        if rule:
+            return rule
+    return None
+
+
 def ordered_block(text: str) -> str | None:
     """:func:`ordered_command` for a fenced code block whose line before it orders it run
     ("Before running the report, execute:" then a ``` block)."""

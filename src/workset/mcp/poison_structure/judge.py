@@ -30,6 +30,7 @@ from workset.mcp.poison_structure.commands import (
     destroys_beyond_purpose,
     ordered_block,
     ordered_command,
+    ordered_setting,
 )
 from workset.mcp.poison_structure.concealment import hides
 from workset.mcp.poison_structure.destinations import fixed_in_prose
@@ -194,7 +195,9 @@ def _judge(
         yield "beyond-request"
     if kind != "switch" and claims_user_wish(sentence):
         yield "claims-user-wish"
-    if kind != "switch" and ordered_command(sentence, unquoted=kind == "prose"):
+    if kind != "switch" and (
+        ordered_command(sentence, unquoted=kind == "prose") or ordered_setting(sentence)
+    ):
         yield "orders-denied-command"
     if kind != "switch" and destroys_beyond_purpose(sentence, purpose.text):
         yield "destroys-beyond-purpose"
