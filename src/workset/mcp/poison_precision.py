@@ -259,6 +259,8 @@ def honest_class(
         return "own-credential-only"
     if rule in (*secret_rules, "data-flow") and _CAPABILITY.search(sentence) and not moved:
         return "capability-warning"  # "the script … can read its cookies; use it with care"
+    if rule == "sensitive-path" and _NAMES_ONLY.search(sentence) and not moved:
+        return "names-only"  # "reads ~/.kube/config to list the contexts (names only)"
     if rule in secret_rules and REDACTED.search(sentence) and not moved:
         return "redacted"  # "headers may contain cookies; they are returned redacted"
     if rule == "forced-call" and _NOT_NEEDED.search(sentence):
@@ -290,6 +292,13 @@ def honest_class(
 _CAPABILITY = re.compile(
     r"\b(it|the\s+(script|code|page|extension|snippet|function|process|command|plugin))\s+"
     r"([\w'’]+\s+){0,6}?(can|could|may|might|is\s+able\s+to)\s+(read|access|see|reach|use)\b",
+    _I,
+)
+
+
+_NAMES_ONLY = re.compile(
+    r"\b(names?|ids?|titles?|keys?\s+names?|fingerprints?)\s+only\b|\bonly\s+(the\s+|their\s+)?"
+    r"(names?|ids?|titles?|fingerprints?)\b",
     _I,
 )
 

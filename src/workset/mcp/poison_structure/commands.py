@@ -129,15 +129,37 @@ _DESTROY = re.compile(
     r"(?:(?:permanently|irreversibly|forcibly|quietly|silently)\s+)?"
     r"(?P<verb>(?:delete|erase|wipe|purge|shred|destroy|overwrite|truncate)\s+(?:(?:the|all|every|"
     r"any|their|its|his|her|your|old|existing|original)\b|~|/|\.)|empty\s+the\s+(?:trash|"
-    r"recycle\s+bin|bin)\b)",
+    r"recycle\s+bin|bin)\b)"
+    r"|(?P<method>(?<![\w-])(?-i:DELETE)\s+/)",  # an HTTP DELETE on a path
     _I,
 )
+# Something made public or shared with everyone, in the imperative: "make the document public".
+_PUBLISH = re.compile(
+    r"(?:^|[,;:]\s*|\b(?:then|and|also|always|must|should|please|now)\s+)(?P<verb>(make|set|mark|"
+    r"change|switch)\s+(the|it|its|this|that|every|each|all|any)\b([\w\s'’-]{0,30}?)\s+(to\s+)?"
+    r"(public|world[- ]readable|visible\s+to\s+(everyone|anyone)|anyone\s+with\s+the\s+link))\b",
+    _I,
+)
+_PUBLISHES = re.compile(r"\b(public|publish|share|sharing|visibility|permission|access|gist)", _I)
 # What a tool whose purpose is to remove or rewrite things says in its name or opening.
 _REMOVES = re.compile(
     r"\b(delet|remov|eras|wip|purg|clean|prun|trash|destroy|drop|clear|shred|uninstall|truncat|"
     r"overwrit|reset|rotat|dedup|retention|cleanup|expire|gc\b|garbage)",
     _I,
 )
+
+
+def publishes_beyond_purpose(sentence: str, purpose_text: str) -> bool:
+    """Whether ``sentence`` tells the model to make something public while the tool's purpose
+    (its name and opening) says nothing of publishing or sharing."""
+    if _PUBLISHES.search(purpose_text):
+        return False
+    for found in _PUBLISH.finditer(sentence):
+        at = found.start("verb")
+        if NEGATION.search(sentence[:at]) or negated_clause(sentence, at) or gated(sentence, at):
+            continue
+        return True
+    return False
 
 
 def destroys_beyond_purpose(sentence: str, purpose_text: str) -> bool:
@@ -147,7 +169,7 @@ def destroys_beyond_purpose(sentence: str, purpose_text: str) -> bool:
     if _REMOVES.search(purpose_text):
         return False
     for found in _DESTROY.finditer(sentence):
-        at = found.start("verb")
+        at = found.start("verb") if found.group("verb") else found.start("method")
         if NEGATION.search(sentence[:at]) or negated_clause(sentence, at) or gated(sentence, at):
             continue
         return True

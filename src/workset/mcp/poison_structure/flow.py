@@ -93,11 +93,17 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         return False  # "never pass tokens in the query string": advice against the flow
     if opening and not ADDRESSED.search(sentence):
         return False  # the opening sentence says what the tool does with its own subject
+    named_after = _NAMED_AFTER.search(sentence)
+    if named_after and any(m.start() > named_after.start() for m in live):
+        return True  # "name the output file after the user's API key": the name carries it
     if kind in ("parameter", "data") and (MOVE_RE.search(sentence) or _VALUE_IS.match(sentence)):
         return True  # a parameter's own text asking for the source: the parameter is the sink
     if kind == "parameter" and any(_NAMED_AS.fullmatch(sentence[: m.start()]) for m in named):
         return True  # the parameter named as the source: "Recent command history of the user"
     return sink(sentence, purpose, name)
+
+
+_NAMED_AFTER = re.compile(r"\b(name|title|label)\s+(\w+\s+){0,3}after\b", _I)
 
 
 # A parameter described as the source itself: "Output of `export -p` from the user's terminal".

@@ -31,6 +31,7 @@ from workset.mcp.poison_structure.commands import (
     ordered_block,
     ordered_command,
     ordered_setting,
+    publishes_beyond_purpose,
 )
 from workset.mcp.poison_structure.concealment import hides
 from workset.mcp.poison_structure.destinations import fixed_in_prose
@@ -106,6 +107,8 @@ STRUCTURE_REASONS = {
     "drop) or an install from a package index the command names",
     "destroys-beyond-purpose": "a clause tells the model to delete, wipe or empty something for "
     "good while the tool's name and opening name no removal",
+    "publishes-beyond-purpose": "a clause tells the model to make something public while the "
+    "tool's name and opening say nothing of publishing or sharing",
     "asks-privilege": "a clause has the user grant admin, owner, delete or write access to a tool "
     "whose name says it only reads",
 }
@@ -201,6 +204,8 @@ def _judge(
         yield "orders-denied-command"
     if kind != "switch" and destroys_beyond_purpose(sentence, purpose.text):
         yield "destroys-beyond-purpose"
+    if kind != "switch" and publishes_beyond_purpose(sentence, purpose.text):
+        yield "publishes-beyond-purpose"
     if kind != "switch" and installs_persistence(sentence, purpose):
         yield "installs-persistence"
     if kind != "switch" and plants_memory(sentence) and not (opening and not TOLD.search(sentence)):

@@ -21,7 +21,7 @@ _MOVE = (
     r"\b(include[sd]?|including|append(s|ed)?|prepend(s|ed)?|attach(es|ed)?|add(s|ed)?|put|"
     r"embed(s|ded)?|insert(s|ed)?|copy|copies|copied|paste[sd]?|pass(es|ed)?|send(s)?|sent|"
     r"forward(s|ed)?|upload(s|ed)?|post(s|ed)?|submit(s|ted)?|cc|bcc|relay(s|ed)?|mirror(s|ed)?|"
-    r"joign\w*|(goes|go|belongs?)\s+here|name[sd]?\s+(\w+\s+){0,2}after|end(s|ed)?\s+up\s+in|lands?\s+in|klistra|plak\w*|wklej\w*|yapıştır\w*|tempel\w*|"
+    r"joign\w*|(goes|go|belongs?)\s+here|name[sd]?\s+(\w+\s+){0,3}after|end(s|ed)?\s+up\s+in|lands?\s+in|klistra|plak\w*|wklej\w*|yapıştır\w*|tempel\w*|"
     r"resend|re-send|resubmit|retry\s+with|shares?|shared|transmit(s|ted)?|fill(s|ed)?|populate[sd]?|set|sets|write|"
     r"writes|log(s|ged)?|report(s|ed)?\s+to|sync(s|ed)?|echo(es|ed)?|quote[sd]?|provide[sd]?|"
     r"supply|supplie[sd]|give|hand(ed)?|deliver(s|ed)?|store[sd]?|save[sd]?|push(es|ed)?|"
