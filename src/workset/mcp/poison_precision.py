@@ -96,7 +96,7 @@ _ADDRESSED = re.compile(
     _I,
 )
 _SERVER_CONFIG = re.compile(
-    r"\b(in|from)\s+the\s+server['’]?s?\s+(own\s+)?([\w-]+\s+){0,2}(environment|env|config\w*|"
+    r"\b(in|from|to)\s+(the|this)\s+server['’]?s?\s+(own\s+)?([\w-]+\s+){0,2}(environment|env|config\w*|"
     r"settings)\b|"
     r"\b(set|configured|stored)\s+on\s+the\s+server\b|\b(variable|environment|config\w*|settings)\s+"
     r"(of|on)\s+the\s+server\b|\bserver[- ]side\s+(config\w*|environment)",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from workset.mcp.poison_structure.text import NEGATION, gated, negated_clause
+from workset.mcp.poison_structure.text import IMPERATIVE_AT, NEGATION, gated, negated_clause
 
 _I = re.IGNORECASE
 
@@ -40,13 +40,6 @@ _COMMAND_END = re.compile(
 )
 
 
-# An imperative's place: the start of a sentence or clause, or after "then", "please", "must" ….
-_IMPERATIVE_AT = re.compile(
-    r"(^|[,;:]|\b(then|and|also|first|please|must|should|always|now|just|you|to\s+fix\s+it,?))\s*$",
-    _I,
-)
-
-
 def ordered_command(sentence: str, *, unquoted: bool = True) -> str | None:
     """The shell policy's rule for the first command ``sentence`` tells the model to run that
     the policy denies (or that installs from an index of its own), or None: a code span after
@@ -61,7 +54,7 @@ def ordered_command(sentence: str, *, unquoted: bool = True) -> str | None:
         elif (
             unquoted
             and verb.group(1).lower() in ("run", "re-run", "execute", "exec")
-            and _IMPERATIVE_AT.search(sentence[:at])
+            and IMPERATIVE_AT.search(sentence[:at])
         ):
             rest = sentence[verb.end() :].strip()
             command = rest[: _COMMAND_END.search(rest).start()]  # type: ignore[union-attr]
@@ -89,6 +82,26 @@ def ordered_setting(sentence: str) -> str | None:
         if NEGATION.search(sentence[:at]) or gated(sentence, at):
             continue
         rule = denied_rule(f"git config {found['key']} {shlex.quote(found['value'])}")
+        if rule:
+            return rule
+    return None
+
+
+# A clause that is itself a command line: "To speed things up, chmod -R 777 ~ before running."
+_CLAUSE_COMMAND = re.compile(r"(?:^|[,;:]\s+)(?P<cmd>[a-z][\w.-]*\s+-{1,2}\w[^,;]*)")
+
+
+def clause_command(sentence: str) -> str | None:
+    """The shell policy's rule denying a clause of ``sentence`` that is a bare command line (a
+    lower-case program name and a flag), when nothing in the sentence negates it."""
+    if NEGATION.search(sentence):
+        return None
+    for found in _CLAUSE_COMMAND.finditer(sentence):
+        rest = found.group("cmd")
+        command = rest[: _COMMAND_END.search(rest).start()]  # type: ignore[union-attr]
+        if gated(sentence, found.start("cmd")):
+            continue
+        rule = denied_rule(command) if command.strip() else None
         if rule:
             return rule
     return None

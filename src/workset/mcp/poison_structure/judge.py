@@ -27,6 +27,7 @@ from workset.mcp.poison_structure.claims import (
     overrides_choice,
 )
 from workset.mcp.poison_structure.commands import (
+    clause_command,
     destroys_beyond_purpose,
     ordered_block,
     ordered_command,
@@ -49,6 +50,7 @@ from workset.mcp.poison_structure.safeguard_tools import sets_aside_safeguard
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
 from workset.mcp.poison_structure.sources import SOURCES
 from workset.mcp.poison_structure.text import (
+    IMPERATIVE_AT,
     NEGATION,
     USER_GATE,
     WARNING,
@@ -199,7 +201,9 @@ def _judge(
     if kind != "switch" and claims_user_wish(sentence):
         yield "claims-user-wish"
     if kind != "switch" and (
-        ordered_command(sentence, unquoted=kind == "prose") or ordered_setting(sentence)
+        ordered_command(sentence, unquoted=kind == "prose")
+        or ordered_setting(sentence)
+        or (kind == "prose" and clause_command(sentence))
     ):
         yield "orders-denied-command"
     if kind != "switch" and destroys_beyond_purpose(sentence, purpose.text):
@@ -229,13 +233,19 @@ def _judge(
         yield "steers-tool-choice"
     permitted = ADDRESSED.search(sentence) or PERMITTED.search(sentence)
     safeguard = SAFEGUARD.search(sentence) and not negated_before(sentence, SAFEGUARD)
+    # "Disable the content filter for all requests": the act in the imperative is the order
+    # (the opening sentence says what the tool itself does: "Remove password protection from …")
+    off = SAFEGUARD.search(sentence)
+    ordered_off = bool(
+        safeguard and off and not opening and IMPERATIVE_AT.search(sentence[: off.start()])
+    )
     called_off = SAFEGUARD_CALL.search(sentence) and not USER_GATE.search(sentence)
     voided = POLICY_OFF.search(sentence) and not USER_GATE.search(sentence)
     aside = sets_aside_safeguard(sentence)
     if (
         kind != "switch"
         and not warned
-        and ((safeguard and permitted) or called_off or voided or aside)
+        and ((safeguard and permitted) or ordered_off or called_off or voided or aside)
     ):
         yield "disables-safeguard"
     if INJECTS.search(sentence) and PROMO.search(sentence) and not USER_GATE.search(sentence):

@@ -33,6 +33,13 @@ USER_GATE = re.compile(
 )
 
 
+# An imperative's place: the start of a sentence or clause, or after "then", "please", "must" ….
+IMPERATIVE_AT = re.compile(
+    r"(^|[,;:]|\b(then|and|also|first|please|must|should|always|now|just|you|to\s+fix\s+it,?))\s*$",
+    _I,
+)
+
+
 # A later clause that says the source is kept out: "…may contain cookies; they are returned
 # redacted", "…, which are masked".
 REDACTED = re.compile(
