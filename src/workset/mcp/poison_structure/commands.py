@@ -153,6 +153,7 @@ _PUBLISH = re.compile(
     r"(public|world[- ]readable|visible\s+to\s+(everyone|anyone)|anyone\s+with\s+the\s+link))\b",
     _I,
 )
+_TO_SHARE = re.compile(r"\bto\s+(share|publish|make\s+[\w\s]{1,20}\s+public)\b", _I)
 _PUBLISHES = re.compile(r"\b(public|publish|share|sharing|visibility|permission|access|gist)", _I)
 # What a tool whose purpose is to remove or rewrite things says in its name or opening.
 _REMOVES = re.compile(
@@ -171,6 +172,8 @@ def publishes_beyond_purpose(sentence: str, purpose_text: str) -> bool:
         at = found.start("verb")
         if NEGATION.search(sentence[:at]) or negated_clause(sentence, at) or gated(sentence, at):
             continue
+        if _TO_SHARE.search(sentence[:at]):
+            continue  # "To share one, set it to public": how to do what the sentence names
         return True
     return False
 
