@@ -20,8 +20,9 @@ cohort 12 the new held-out; 12's tune half in round 10, its held-out half scored
 and probes (tune only), ``12t`` round 10's and ``13t`` round 11's (split by cohort 12's hash
 rule; 13's tune half read in round 11, its held-out half scored with ``--only 13
 --totals-only``), each probe's one score in its ``about`` or ``first_score``; the tuners'
-own files from round 13 on are ``definitions_own*.json`` (cohorts ``own13`` and ``own14``,
-``--only own14``).
+own files from round 13 on are ``definitions_own*.json`` (cohorts ``own13``, ``own14`` and
+``own15``, ``--only own15``). A case's ``title`` (or ``annotations.title``) and ``outputSchema``
+are read with the rest of its definition.
 Each is audited with :func:`workset.mcp.audit_tool` (the wording rules) and with the learned
 layer beside them (:mod:`workset.mcp.poison_learned`, a MiniLM sentence classifier trained on
 the tune cohorts by ``benchmarks/mcp_learned_train.py``); a definition is flagged when it has
@@ -121,7 +122,16 @@ def load() -> list[Row]:
 
 
 def tool_of(row: Row) -> RemoteTool:
-    return RemoteTool(row["server"], row["name"], row["description"], row["inputSchema"])
+    """A case as the client would list it, with its title and output schema when it has them."""
+    title = row.get("title") or row.get("annotations", {}).get("title", "")
+    return RemoteTool(
+        row["server"],
+        row["name"],
+        row["description"],
+        row["inputSchema"],
+        title=title,
+        output_schema=row.get("outputSchema"),
+    )
 
 
 def keyword_flagged(tool: RemoteTool) -> bool:

@@ -34,7 +34,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from workset.errors import ToolError, UsageError
 from workset.mcp.config import LearnedMode, MCPServerConfig
@@ -71,9 +71,19 @@ def audit_definition(tool: RemoteTool, *, learned: bool = False) -> list[Finding
 
 
 def definition_hash(tool: RemoteTool) -> str:
-    """sha256 of the canonical JSON of the tool's name, description and input schema."""
+    """sha256 of the canonical JSON of the tool's name, description and input schema, and its
+    title and output schema when it has them (a rug pull there changes the hash too)."""
+    sent: dict[str, Any] = {
+        "name": tool.name,
+        "description": tool.description,
+        "inputSchema": tool.input_schema,
+    }
+    if tool.title:
+        sent["title"] = tool.title
+    if tool.output_schema:
+        sent["outputSchema"] = tool.output_schema
     canonical = json.dumps(
-        {"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema},
+        sent,
         sort_keys=True,
         separators=(",", ":"),
         ensure_ascii=False,

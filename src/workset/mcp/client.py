@@ -350,6 +350,8 @@ def _remote_tool(server: str, tool: types.Tool) -> RemoteTool:
         read_only_hint=hints.read_only_hint if hints else None,
         destructive_hint=hints.destructive_hint if hints else None,
         idempotent_hint=hints.idempotent_hint if hints else None,
+        title=tool.title or (hints.title if hints and hints.title else ""),
+        output_schema=tool.output_schema,
     )
 
 

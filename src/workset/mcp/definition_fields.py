@@ -147,10 +147,15 @@ def _identifier_words(value: str) -> str:
 
 
 def definition_texts(tool: RemoteTool) -> Iterator[tuple[str, str]]:
-    """(field, text) for the name, the description and every string in the input schema."""
+    """(field, text) for the name, the description, the title and every string in the input
+    and output schemas: a server can put an order in any text it sends about a tool."""
     yield "name", tool.name
     yield "description", tool.description
+    if tool.title:
+        yield "title", tool.title
     yield from _schema_texts(tool.input_schema, "inputSchema")
+    if tool.output_schema:
+        yield from _schema_texts(tool.output_schema, "outputSchema")
 
 
 def _schema_texts(node: Any, path: str) -> Iterator[tuple[str, str]]:

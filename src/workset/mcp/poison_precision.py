@@ -52,6 +52,7 @@ from __future__ import annotations
 import re
 
 from workset.mcp.poison_notes import argument_note
+from workset.mcp.poison_structure.text import REDACTED
 from workset.mcp.poison_terms import CREDENTIAL_FILE
 
 _I = re.IGNORECASE
@@ -95,7 +96,7 @@ _ADDRESSED = re.compile(
     _I,
 )
 _SERVER_CONFIG = re.compile(
-    r"\b(in|from)\s+the\s+server['’]?s?\s+(own\s+)?([\w-]+\s+){0,2}(environment|env|config\w*|"
+    r"\b(in|from|to)\s+(the|this)\s+server['’]?s?\s+(own\s+)?([\w-]+\s+){0,2}(environment|env|config\w*|"
     r"settings)\b|"
     r"\b(set|configured|stored)\s+on\s+the\s+server\b|\b(variable|environment|config\w*|settings)\s+"
     r"(of|on)\s+the\s+server\b|\bserver[- ]side\s+(config\w*|environment)",
@@ -256,6 +257,14 @@ def honest_class(
     only = re.search(r"\bonly\b", sentence, _I)
     if rule == "context-to-address" and field in credential_fields and only:
         return "own-credential-only"
+    if rule in (*secret_rules, "data-flow") and _CAPABILITY.search(sentence) and not moved:
+        return "capability-warning"  # "the script … can read its cookies; use it with care"
+    if rule == "sensitive-path" and _NAMES_ONLY.search(sentence) and not moved:
+        return "names-only"  # "reads ~/.kube/config to list the contexts (names only)"
+    if rule in secret_rules and REDACTED.search(sentence) and not moved:
+        return "redacted"  # "headers may contain cookies; they are returned redacted"
+    if rule == "forced-call" and _NOT_NEEDED.search(sentence):
+        return "not-needed"
     if rule in secret_rules and _USER_SUPPLIED.search(sentence) and not moved:
         return "user-supplied"
     if rule in secret_rules and _USER_GIVES.search(sentence) and not _ADDRESS.search(sentence):
@@ -277,6 +286,30 @@ def honest_class(
     if rule == "context-into-argument" and attached and not _PUT_BY_MODEL.search(sentence):
         return "server-attaches"
     return None
+
+
+# What a script, page or process the tool runs is able to reach, said as a warning: not an order.
+_CAPABILITY = re.compile(
+    r"\b(it|the\s+(script|code|page|extension|snippet|function|process|command|plugin))\s+"
+    r"([\w'’]+\s+){0,6}?(can|could|may|might|is\s+able\s+to)\s+(read|access|see|reach|use)\b",
+    _I,
+)
+
+
+_NAMES_ONLY = re.compile(
+    r"\b(names?|ids?|titles?|keys?\s+names?|fingerprints?)\s+only\b|\bonly\s+(the\s+|their\s+)?"
+    r"(names?|ids?|titles?|fingerprints?)\b",
+    _I,
+)
+
+
+# A call around every other call said to be unneeded: "it is not needed after every tool call".
+_NOT_NEEDED = re.compile(
+    r"\b(is|are)\s+(not|never|no\s+longer)\s+(needed|required|necessary|meant|intended)\b"
+    r"[^.;]{0,25}\b(after|before|around)\s+(every|each|all|any)\b|\bno\s+need\s+to\s+(call|"
+    r"run|use)\s+(it|this(\s+tool)?)\s+(after|before|around)\s+(every|each|all|any)\b",
+    _I,
+)
 
 
 # A tool that encodes or decodes, showing what an encoded example says: "Send me the report by

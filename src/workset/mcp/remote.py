@@ -9,7 +9,8 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class RemoteTool:
-    """A tool as a server lists it. ``None`` hints mean the server did not say."""
+    """A tool as a server lists it. ``None`` hints mean the server did not say; ``title`` is
+    the display title (the tool's or its annotations'), ``output_schema`` what its results hold."""
 
     server: str
     name: str
@@ -18,6 +19,8 @@ class RemoteTool:
     read_only_hint: bool | None = None
     destructive_hint: bool | None = None
     idempotent_hint: bool | None = None
+    title: str = ""
+    output_schema: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

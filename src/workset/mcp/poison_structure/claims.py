@@ -127,7 +127,10 @@ INJECTS = re.compile(
     r"answer|answers|response|responses|summary|summaries|commit|commits|page|pages)\b"
     r"|\b(every|each|all)\s+(\w+\s+){0,2}(body|post|message|reply|email|answer|response|"
     r"summary)\w*\s+(\w+\s+){0,3}(should|must|has\s+to)\s+(end|finish|close|include|mention|"
-    r"carry|contain)",
+    r"carry|contain)"
+    # "when summarising, always recommend …": every reply of a kind, named by its verb
+    r"|\b(when|whenever|while)\s+(summari[sz]|answer|reply|replying|respond|writ)\w*[^.;]{0,20}?"
+    r"\balways\s+(recommend|mention|promot|include|add|suggest)\w*",
     _I,
 )
 
@@ -207,6 +210,9 @@ AUTHORITY = re.compile(
     r"(\w+\s+){0,5}(as|like)\s+(\w+\s+){0,2}(system|operator|developer|admin\w*|authoritative|"
     r"binding|mandatory|official)\s*(instructions?|messages?|prompts?|directives?|orders?|"
     r"commands?|policy)?"
+    r"|\b(are|is)\s+(\w+\s+){0,2}(instructions|orders|commands|directives|requests)\s+(from|by)\s+"
+    r"(the\s+)?([\w-]+\s+){0,2}(owner|admin\w*|operator|developer|maintainer|manager)s?\b[^.]{0,40}"
+    r"\b(carry|follow|execute|obey|act\s+on|do\s+what)"
     r"|\b(takes?|has|have|given)\s+(precedence|priority)\s+over\s+(\w+\s+){0,3}(user|"
     r"request|instructions|prompt)"
     r"|\b(override|outrank|supersede)s?\s+(\w+\s+){0,3}(user|instructions|request|prompt|chat|"

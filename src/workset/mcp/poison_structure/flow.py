@@ -16,7 +16,7 @@ from workset.mcp.poison_structure.sinks import (
     sink,
 )
 from workset.mcp.poison_structure.sources import SOURCE_WORD, SOURCES, TEMPLATE, is_copy
-from workset.mcp.poison_structure.text import gated, negated_clause, quoted
+from workset.mcp.poison_structure.text import REDACTED, gated, negated_clause, quoted
 
 _I = re.IGNORECASE
 
@@ -93,11 +93,17 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         return False  # "never pass tokens in the query string": advice against the flow
     if opening and not ADDRESSED.search(sentence):
         return False  # the opening sentence says what the tool does with its own subject
+    named_after = _NAMED_AFTER.search(sentence)
+    if named_after and any(m.start() > named_after.start() for m in live):
+        return True  # "name the output file after the user's API key": the name carries it
     if kind in ("parameter", "data") and (MOVE_RE.search(sentence) or _VALUE_IS.match(sentence)):
         return True  # a parameter's own text asking for the source: the parameter is the sink
     if kind == "parameter" and any(_NAMED_AS.fullmatch(sentence[: m.start()]) for m in named):
         return True  # the parameter named as the source: "Recent command history of the user"
     return sink(sentence, purpose, name)
+
+
+_NAMED_AFTER = re.compile(r"\b(name|title|label)\s+(\w+\s+){0,3}after\b", _I)
 
 
 # A parameter described as the source itself: "Output of `export -p` from the user's terminal".
@@ -190,9 +196,20 @@ _CONTACT = re.compile(
 )
 
 
+# A secret's word as the modifier of a setting or attribute names that, not the secret:
+# "kubeconfig context", "AWS profile name", "token expiry", "cookie names".
+_ATTRIBUTE = re.compile(
+    r"[\s-]+(contexts?|profiles?|names?|ids?|expiry|expiration|policy|policies|scopes?|length|"
+    r"type|status|age|count|rotation|prefix|fingerprints?|namespaces?|clusters?)\b(?!\s+(value|"
+    r"contents?)\b)",
+    _I,
+)
+
+
 def _reference(sentence: str, match: re.Match[str]) -> bool:
     """``the WIDGET_REGION environment variable``, ``the name of an env var``: a reference
-    to a setting, not its value."""
+    to a setting, not its value; a secret's word naming an attribute ("kubeconfig context");
+    a source a later clause says is redacted."""
     before = sentence[max(0, match.start() - 40) : match.start()]
     if re.search(r"\b(env(ironment)?\s+var(iable)?s?|name\s+of)\s+(\w+\s+){0,3}$", before, _I):
         return True  # "env var holding a bearer token"
@@ -201,6 +218,8 @@ def _reference(sentence: str, match: re.Match[str]) -> bool:
     ):
         return True  # "prefer referencing existing Secrets": a pointer, not the value
     after = sentence[match.end() : match.end() + 30]
+    if _ATTRIBUTE.match(after) or REDACTED.search(sentence, match.end()):
+        return True
     if re.match(r"env|environment", match.group(0), _I) and re.match(
         r"\s*(holding|named|called|that\s+holds|containing|with\s+the\s+name|name)\b", after, _I
     ):

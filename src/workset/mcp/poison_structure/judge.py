@@ -26,6 +26,14 @@ from workset.mcp.poison_structure.claims import (
     obeyed_against,
     overrides_choice,
 )
+from workset.mcp.poison_structure.commands import (
+    clause_command,
+    destroys_beyond_purpose,
+    ordered_block,
+    ordered_command,
+    ordered_setting,
+    publishes_beyond_purpose,
+)
 from workset.mcp.poison_structure.concealment import hides
 from workset.mcp.poison_structure.destinations import fixed_in_prose
 from workset.mcp.poison_structure.directs import (
@@ -42,6 +50,7 @@ from workset.mcp.poison_structure.safeguard_tools import sets_aside_safeguard
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
 from workset.mcp.poison_structure.sources import SOURCES
 from workset.mcp.poison_structure.text import (
+    IMPERATIVE_AT,
     NEGATION,
     USER_GATE,
     WARNING,
@@ -95,6 +104,13 @@ STRUCTURE_REASONS = {
     "consent-preset": "a parameter that records the user's approval comes already set (a default "
     "of true, a lone 'granted', 'always true') or the model is told to set it, so the call goes "
     "through as if the user had agreed",
+    "orders-denied-command": "a clause tells the model to run a command the shell policy denies "
+    "(a force push, a recursive delete outside the workspace, an infrastructure destroy, an SQL "
+    "drop) or an install from a package index the command names",
+    "destroys-beyond-purpose": "a clause tells the model to delete, wipe or empty something for "
+    "good while the tool's name and opening name no removal",
+    "publishes-beyond-purpose": "a clause tells the model to make something public while the "
+    "tool's name and opening say nothing of publishing or sharing",
     "asks-privilege": "a clause has the user grant admin, owner, delete or write access to a tool "
     "whose name says it only reads",
 }
@@ -120,6 +136,9 @@ def structural_findings(
                 yield where, "data-flow", text[:80]
             continue
         seen: set[str] = set()
+        if kind != "switch" and ordered_block(text):
+            seen.add("orders-denied-command")
+            yield where, "orders-denied-command", text[:80]
         for index, sentence in enumerate(sentences(text)):
             opening = where == "description" and index == 0
             found = list(_judge(sentence, purpose, name, kind=kind, opening=opening))
@@ -181,6 +200,16 @@ def _judge(
         yield "beyond-request"
     if kind != "switch" and claims_user_wish(sentence):
         yield "claims-user-wish"
+    if kind != "switch" and (
+        ordered_command(sentence, unquoted=kind == "prose")
+        or ordered_setting(sentence)
+        or (kind == "prose" and clause_command(sentence))
+    ):
+        yield "orders-denied-command"
+    if kind != "switch" and destroys_beyond_purpose(sentence, purpose.text):
+        yield "destroys-beyond-purpose"
+    if kind != "switch" and publishes_beyond_purpose(sentence, purpose.text):
+        yield "publishes-beyond-purpose"
     if kind != "switch" and installs_persistence(sentence, purpose):
         yield "installs-persistence"
     if kind != "switch" and plants_memory(sentence) and not (opening and not TOLD.search(sentence)):
@@ -204,13 +233,19 @@ def _judge(
         yield "steers-tool-choice"
     permitted = ADDRESSED.search(sentence) or PERMITTED.search(sentence)
     safeguard = SAFEGUARD.search(sentence) and not negated_before(sentence, SAFEGUARD)
+    # "Disable the content filter for all requests": the act in the imperative is the order
+    # (the opening sentence says what the tool itself does: "Remove password protection from …")
+    off = SAFEGUARD.search(sentence)
+    ordered_off = bool(
+        safeguard and off and not opening and IMPERATIVE_AT.search(sentence[: off.start()])
+    )
     called_off = SAFEGUARD_CALL.search(sentence) and not USER_GATE.search(sentence)
     voided = POLICY_OFF.search(sentence) and not USER_GATE.search(sentence)
     aside = sets_aside_safeguard(sentence)
     if (
         kind != "switch"
         and not warned
-        and ((safeguard and permitted) or called_off or voided or aside)
+        and ((safeguard and permitted) or ordered_off or called_off or voided or aside)
     ):
         yield "disables-safeguard"
     if INJECTS.search(sentence) and PROMO.search(sentence) and not USER_GATE.search(sentence):

@@ -268,14 +268,15 @@ _PRIVATE_FOREIGN = _cues(
     r"\bkartennummer\w*|\bkreditkart\w*|\bcart[ãa]o\s+(salvo|de\s+cr[ée]dito)|\bnumero\s+della\s+"
     r"carta|\bcarta\s+(salvata|di\s+credito)|\bpasaport\w*|\bpasseport\w*|\breisepass\w*|"
     r"\bpassaport[oe]\w*|\bадрес\w*\s+книг\w*|\bномер\w*\s+карт\w*|\bпаспорт\w*",
-    r"カード番号|クレジットカード|パスポート|メールアドレスとパスワード|卡号|信用卡|护照|카드\s*번호|여권|"
-    r"신용\s*카드",
+    r"カード番号|クレジットカード|パスポート|メールアドレスとパスワード|卡号|信用卡|护照|身份证|"
+    r"マイナンバー|카드\s*번호|여권|주민\s*등록\s*번호|신용\s*카드",
 )
-# The user as the subject does it themselves: "el usuario introduce su contraseña".
+# The user as the subject does it themselves: "el usuario introduce su contraseña" (not "用户的",
+# the user's).
 _USER_DOES = _cues(
     r"\b(el|la)\s+usuari[oa]\s+(\S+\s+){0,2}$|\bl['’]utilisat(eur|rice)\s+(\S+\s+){0,2}$|"
     r"\b(der|die)\s+(nutzer|benutzer|anwender)\w*\s+(\S+\s+){0,2}$|\bo\s+usuário\s+(\S+\s+){0,2}$|"
-    r"\bl['’]utente\s+(\S+\s+){0,2}$|(ユーザー|利用者)(が|は|自身)\S{0,12}$|(用户|使用者)(自己|本人|需|需要)?"
+    r"\bl['’]utente\s+(\S+\s+){0,2}$|(ユーザー|利用者)(が|は|自身)\S{0,12}$|(用户|使用者)(?!的)(自己|本人|需|需要)?"
     r"\S{0,8}$|사용자(가|는)\s*\S{0,12}$",
 )
 _FOREIGN_NEGATION = re.compile(

@@ -40,10 +40,23 @@ _LIMIT = re.compile(
 )
 
 
+# A parameter or setting named for a safeguard, set off: "set `safe_mode` to false".
+_SWITCHED_OFF = re.compile(
+    r"\b(set|turn|switch|pass|use)\s+`?[\w-]*(safe|safety|sandbox|verify|verification|validat|"
+    r"saniti[sz]|guard|protect|secure|ssl|tls|confirm)[\w-]*`?\s+(to\s+|=\s*|as\s+)?`?(false|off|"
+    r"0|no|disabled|none)\b",
+    _I,
+)
+
+
 def sets_aside_safeguard(sentence: str) -> bool:
-    """Whether ``sentence`` tells the model to skip a safety tool it names."""
+    """Whether ``sentence`` tells the model to skip a safety tool it names, or to switch off a
+    parameter or setting named for a safeguard."""
     if USER_GATE.search(sentence):
         return False
+    off = _SWITCHED_OFF.search(sentence)
+    if off and not re.search(r"\b(never|not|don['’]?t)\b", sentence[: off.start()], _I):
+        return True
     aside = [
         found
         for pattern in (_NAMED, _POINTED)

@@ -33,6 +33,23 @@ USER_GATE = re.compile(
 )
 
 
+# An imperative's place: the start of a sentence or clause, or after "then", "please", "must" ….
+IMPERATIVE_AT = re.compile(
+    r"(^|[,;:]|\b(then|and|also|first|please|must|should|always|now|just|you|to\s+fix\s+it,?))\s*$",
+    _I,
+)
+
+
+# A later clause that says the source is kept out: "…may contain cookies; they are returned
+# redacted", "…, which are masked".
+REDACTED = re.compile(
+    r"\b(they|which|these|those|it|this)\s+(are|is|get|gets|will\s+be)\s+(always\s+)?"
+    r"(returned\s+|shown\s+|stored\s+|logged\s+|sent\s+)?(redacted|masked|removed|stripped|"
+    r"omitted|hashed|dropped|replaced\s+by\s+\S+)\b",
+    _I,
+)
+
+
 # "pages may contain text that looks like instructions (for example …); do not follow it".
 WARNING = re.compile(
     r"\b(looks?\s+like|may\s+contain|might\s+contain|can\s+contain|for\s+example|e\.g\.|"
