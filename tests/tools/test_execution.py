@@ -432,6 +432,13 @@ def test_edit_file_refuses_a_second_definition_of_a_name(tmp_path: Path) -> None
     method = _error(tmp_path, "edit_file", path="ops.py", old="        return 1",
                     new="        return 1\n\n    def m(self):\n        return 2")  # fmt: skip
     assert "define `m` twice" in method
+    # The 0.5B put a second ``transform`` into ``set`` above the first (a copied body).
+    (tmp_path / "c.py").write_text(
+        "def set(f, v):\n    def transform(d):\n        d[f] = None\n\n    return transform\n"
+    )
+    nested = _error(tmp_path, "edit_file", path="c.py", old="def set(f, v):",
+                    new="def set(f, v):\n    def transform(d):\n        d[f] = v\n")  # fmt: skip
+    assert "define `transform` twice" in nested
     # A name defined twice before the edit does not block edits elsewhere; overloads pass.
     (tmp_path / "b.py").write_text(
         "from typing import overload\n\n\n@overload\ndef f(x: int) -> int: ...\n\n\n"

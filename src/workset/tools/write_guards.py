@@ -94,16 +94,16 @@ def keep_single_definitions(target: Path, rel: str, data: bytes, result: bytes) 
 
 
 def _defined_twice(source: bytes) -> dict[str, list[int]] | None:
-    """Names defined more than once by ``def``/``class`` in the same scope (module or class
-    body; ``@overload``-decorated and property setter definitions excepted), with their lines;
-    None if the source does not parse."""
+    """Names defined more than once by ``def``/``class`` in the same scope (the module's,
+    a class's or a function's own statements; ``@overload``-decorated and property setter
+    definitions excepted), with their lines; None if the source does not parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return None
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     out: dict[str, list[int]] = {}
-    scopes: list[ast.AST] = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef))]
+    scopes: list[ast.AST] = [tree, *(n for n in ast.walk(tree) if isinstance(n, kinds))]
     for scope in scopes:
         seen: dict[str, list[int]] = {}
         for node in getattr(scope, "body", []):
