@@ -23,10 +23,15 @@ Measured in one run, each number on the tuning half and on the held-out half:
 5. The LiveMCPBench task numbers as before: tool-definition tokens, Hit@k / Recall@k from the
    task text for each ranking mode (halves A and B by task position).
 
-Run: ``python benchmarks/tool_catalog.py [--data DIR] [--tune] [--fit]``: ``--tune`` grid-
-searches the fusion weights on the tuning half and prints the grid; ``--fit`` refits the "not
-found" model for needs as stated on the tuning half and prints it (paste into
+Run: ``python benchmarks/tool_catalog.py [--data DIR] [--needs FILE] [--tune] [--fit]``:
+``--needs`` scores another need file of the same format (its bands and splits are checked the
+same way; default ``benchmarks/data/needs/needs.jsonl``); ``--tune`` grid-searches the fusion
+weights on the tuning half and prints the grid; ``--fit`` refits the "not found" model for
+needs as stated on the tuning half and prints it (paste into
 ``src/workset/discovery/decision.py``; ``benchmarks/discovery_restate.py --fit`` prints both).
+``--totals-only`` prints nothing about single needs: only the per-band totals of the default
+configuration (Hit@1/5/10, "not found" refused and false) for each split of the file and for
+the whole file, so a blind file can be scored without reading it.
 """
 
 from __future__ import annotations
@@ -238,7 +243,14 @@ def changed_server(servers: dict[str, list[ToolSpec]], name: str) -> dict[str, l
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA, help="the livemcpbench folder")
-    parser.add_argument("--needs", type=Path, default=NEEDS)
+    parser.add_argument(
+        "--needs", type=Path, default=NEEDS, help="a need file (JSON lines, checked first)"
+    )
+    parser.add_argument(
+        "--totals-only",
+        action="store_true",
+        help="only the per-band totals of the default configuration (no need is printed)",
+    )
     parser.add_argument("--expansions", type=Path, default=EXPANSIONS)
     parser.add_argument("--tune", action="store_true", help="grid-search weights on tune")
     parser.add_argument("--fit", action="store_true", help="refit the not-found model on tune")
@@ -257,6 +269,9 @@ def main() -> None:
     halves = split(needs)
     n_tools = sum(len(s) for s in servers.values())
     expansions = requests_by_key(args.expansions)
+    if args.totals_only:
+        totals_only(servers, descriptions, expansions, needs, args.store)
+        return
     print(f"catalog: {len(servers)} servers, {n_tools} tools; {len(tasks)} tasks")
     print(
         f"annotated tool names not in the catalog: {len(missing)} ({', '.join(missing)}); "
@@ -442,6 +457,53 @@ def main() -> None:
     for k in KS:
         label = f"LiveMCPBench tasks Hit@{k} (BM25 / now)"
         print(f"{label:<44} {bm25_all[f'hit@{k}']:>12.3f} {hier_all[f'hit@{k}']:>12.3f}")
+
+
+def totals(index: ToolIndex, needs: Sequence[Need]) -> list[str]:
+    """Per-band totals of ``needs`` on ``index``: counts, Hit@1/5/10, "not found" (no need
+    named: a blind file's needs stay unread)."""
+    rates = hit_rates(index, needs)
+    nf = not_found(index, needs)
+    counts = {b: sum(1 for n in needs if n.band == b) for b in ("name", "paraphrase", "hard")}
+    lines = [
+        f"    {band:<10} n={counts[band]:<4} Hit@1 {rates[band][1]:.2f}  @5 {rates[band][5]:.2f}"
+        f"  @10 {rates[band][10]:.2f}"
+        for band in ("name", "paraphrase", "hard")
+        if counts[band]
+    ]
+    lines.append(
+        f"    {'all':<10} n={sum(counts.values()):<4} Hit@1 {rates['all'][1]:.2f}  @5 "
+        f"{rates['all'][5]:.2f}  @10 {rates['all'][10]:.2f}"
+    )
+    lines.append(
+        f"    not found: unservable refused {nf.refused_unservable}/{nf.unservable}"
+        f" ({nf.recall:.0%}); false not-found {nf.refused_answerable}/{nf.answerable}"
+        f" ({nf.false_not_found:.1%}); precision {nf.precision:.2f}"
+    )
+    return lines
+
+
+def totals_only(
+    servers: dict[str, list[ToolSpec]],
+    descriptions: dict[str, str],
+    expansions: dict[str, tuple[str, ...]],
+    needs: Sequence[Need],
+    store: Path | None,
+) -> None:
+    """``--totals-only``: the default configuration's per-band totals, by split and overall."""
+    with tempfile.TemporaryDirectory() as scratch:
+        index = ToolIndex.build(
+            servers,
+            MemoEmbedder(Embedder.load()),
+            descriptions=descriptions,
+            expansions=expansions,
+            store=store or Path(scratch) / "vectors.npz",
+        )
+        print(f"totals, default configuration ({index.config})")
+        for name, part in (*split(needs).items(), ("all", list(needs))):
+            if part:
+                print(f"  {name} ({len(part)} needs):")
+                print("\n".join(totals(index, part)))
 
 
 def _livemcpbench(
