@@ -69,7 +69,7 @@ from workset.discovery.expansions import requests_by_key
 from workset.discovery.index import Mode
 from workset.discovery.needs import Need, check_needs, read_needs
 from workset.messages import ToolSpec
-from workset.retrieval import Embedder, Ranked, fuse_rrf
+from workset.retrieval import Embedder, MPNetEmbedder, Ranked, TextEmbedder, fuse_rrf
 from workset.tokens.openai import OpenAITokenizer
 from workset.tools.perception import perception_tools
 from workset.tools.workspace import Workspace
@@ -90,6 +90,12 @@ def _find_data() -> Path:
 
 
 DATA = _find_data()
+# The sentence embedders the index can be built with (``--embedder``): all-MiniLM-L6-v2, the
+# default, and all-mpnet-base-v2 (larger and slower; see docs/results/discovery.md, 12-05).
+EMBEDDERS: dict[str, Callable[[], TextEmbedder]] = {
+    "minilm": Embedder.load,
+    "mpnet": MPNetEmbedder.load,
+}
 # The share of answerable tuning needs the STATED decision may refuse (chosen on the tuning half).
 STATED_REFUSE_AT_MOST = 0.03
 
@@ -252,6 +258,9 @@ def main() -> None:
         help="only the per-band totals of the default configuration (no need is printed)",
     )
     parser.add_argument("--expansions", type=Path, default=EXPANSIONS)
+    parser.add_argument(
+        "--embedder", choices=sorted(EMBEDDERS), default="minilm", help="the sentence embedder"
+    )
     parser.add_argument("--tune", action="store_true", help="grid-search weights on tune")
     parser.add_argument("--fit", action="store_true", help="refit the not-found model on tune")
     parser.add_argument(
@@ -270,7 +279,7 @@ def main() -> None:
     n_tools = sum(len(s) for s in servers.values())
     expansions = requests_by_key(args.expansions)
     if args.totals_only:
-        totals_only(servers, descriptions, expansions, needs, args.store)
+        totals_only(servers, descriptions, expansions, needs, args.store, args.embedder)
         return
     print(f"catalog: {len(servers)} servers, {n_tools} tools; {len(tasks)} tasks")
     print(
@@ -282,9 +291,12 @@ def main() -> None:
         print(f"needs, {name}: {bands}, unservable {sum(1 for n in half if not n.answerable)}")
 
     # (1) the index
-    embedder = MemoEmbedder(Embedder.load())
+    embedder = MemoEmbedder(EMBEDDERS[args.embedder]())
     print()
-    print("(1) index build (MiniLM in numpy; every text embedded once, then read from the file)")
+    print(
+        f"(1) index build ({embedder.name} in numpy; every text embedded once, then read from "
+        "the file)"
+    )
     scratch = tempfile.TemporaryDirectory()
     store = args.store or Path(scratch.name) / "vectors.npz"
     existed = store.is_file()
@@ -489,17 +501,20 @@ def totals_only(
     expansions: dict[str, tuple[str, ...]],
     needs: Sequence[Need],
     store: Path | None,
+    embedder_name: str = "minilm",
 ) -> None:
     """``--totals-only``: the default configuration's per-band totals, by split and overall."""
+    embedder = MemoEmbedder(EMBEDDERS[embedder_name]())
+    embedder.embed([n.need for n in needs])  # in batches: one at a time costs more per need
     with tempfile.TemporaryDirectory() as scratch:
         index = ToolIndex.build(
             servers,
-            MemoEmbedder(Embedder.load()),
+            embedder,
             descriptions=descriptions,
             expansions=expansions,
             store=store or Path(scratch) / "vectors.npz",
         )
-        print(f"totals, default configuration ({index.config})")
+        print(f"totals, {embedder.name}, default configuration ({index.config})")
         for name, part in (*split(needs).items(), ("all", list(needs))):
             if part:
                 print(f"  {name} ({len(part)} needs):")
