@@ -65,3 +65,29 @@ def test_a_single_string_is_refused_rather_than_embedded_per_character(
 ) -> None:
     with pytest.raises(UsageError, match="sequence of texts"):
         embedder.embed("weather")
+
+
+def test_a_query_is_embedded_on_one_blas_thread_and_a_large_batch_is_not_limited() -> None:
+    """OpenBLAS's threads made one query 13-20 times slower on two busy cores
+    (benchmarks/embed_threads.py); a few texts run on one thread, the rows unchanged."""
+    from threadpoolctl import threadpool_info
+
+    from workset.retrieval.embedder import FEW_TEXTS, embed_in_batches
+
+    def blas_threads() -> set[int]:
+        return {p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"}
+
+    seen: list[set[int]] = []
+
+    def batch(texts: list[str]) -> np.ndarray:
+        seen.append(blas_threads())
+        return np.array([[float(len(t)), 0.0] for t in texts], dtype=np.float32)
+
+    if not blas_threads():
+        pytest.skip("numpy here has no BLAS threadpoolctl can see")
+    out = embed_in_batches(["abc", "a"], 2, 32, batch)
+    assert seen == [{1}]
+    assert out[:, 0].tolist() == [3.0, 1.0]  # rows back in the order given
+    seen.clear()
+    embed_in_batches(["x"] * (FEW_TEXTS + 1), 2, 32, batch)
+    assert seen == [blas_threads()]  # as many threads as outside: no limit

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import importlib.metadata as metadata
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -112,15 +113,7 @@ class Embedder:
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         """One L2-normalised row per text, shape ``(len(texts), 384)``, float32."""
-        if isinstance(texts, str):
-            raise UsageError("embed() takes a sequence of texts; wrap a single text in a list")
-        out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
-        # Batch texts of similar length together so little work goes into padding.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            out[chunk] = self._embed_batch([texts[i] for i in chunk])
-        return out
+        return embed_in_batches(texts, DIMENSION, self.batch_size, self._embed_batch)
 
     def _embed_batch(self, texts: list[str]) -> Vectors:
         encodings = self.tokenizer.encode_batch(texts)
@@ -182,6 +175,46 @@ class Embedder:
         return _layer_norm(
             out + x, w[f"{p}output.LayerNorm.weight"], w[f"{p}output.LayerNorm.bias"]
         )
+
+
+def embed_in_batches(
+    texts: Sequence[str],
+    dimension: int,
+    batch_size: int,
+    embed_batch: Callable[[list[str]], Vectors],
+) -> Vectors:
+    """``embed_batch`` over ``texts`` in batches of similar length (little work goes into
+    padding), rows back in the order given. A few texts (a query) run on one BLAS thread:
+    on this 2-core machine under load, OpenBLAS's threads made one MiniLM query take 640 ms
+    against 31 ms on one (``benchmarks/embed_threads.py``)."""
+    if isinstance(texts, str):
+        raise UsageError("embed() takes a sequence of texts; wrap a single text in a list")
+    out = np.zeros((len(texts), dimension), dtype=np.float32)
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    with _blas_threads(1 if len(texts) <= FEW_TEXTS else None):
+        for start in range(0, len(order), batch_size):
+            chunk = order[start : start + batch_size]
+            out[chunk] = embed_batch([texts[i] for i in chunk])
+    return out
+
+
+FEW_TEXTS = 8  # at most this many texts to embed: one BLAS thread
+
+
+@contextmanager
+def _blas_threads(limit: int | None) -> Iterator[None]:
+    """BLAS limited to ``limit`` threads inside (threadpoolctl); no limit for None or
+    without threadpoolctl."""
+    if limit is None:
+        yield
+        return
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        yield
+        return
+    with threadpool_limits(limits=limit, user_api="blas"):
+        yield
 
 
 def _is_dense(key: str, value: Any) -> bool:

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from workset.errors import UsageError
-from workset.retrieval.embedder import DEPS_INSTALL_HINT, Vectors, _dense, _gelu
+from workset.retrieval.embedder import DEPS_INSTALL_HINT, Vectors, _dense, _gelu, embed_in_batches
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -212,14 +212,7 @@ class MPNetEmbedder:
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         """One L2-normalised row per text, shape ``(len(texts), 768)``, float32."""
-        if isinstance(texts, str):
-            raise UsageError("embed() takes a sequence of texts; wrap a single text in a list")
-        out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            out[chunk] = self._embed_batch([texts[i] for i in chunk])
-        return out
+        return embed_in_batches(texts, DIMENSION, self.batch_size, self._embed_batch)
 
     def _embed_batch(self, texts: list[str]) -> Vectors:
         encodings = self.tokenizer.encode_batch(texts)
