@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib.metadata as metadata
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,29 +86,11 @@ class Embedder:
     @classmethod
     def load(cls, folder: Path | None = None, *, batch_size: int = 32) -> Embedder:
         """Load the weights and tokenizer (from the installed model package by default)."""
-        try:
-            from safetensors.numpy import load_file
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            raise UsageError(
-                f"the local embedder needs safetensors and tokenizers: {DEPS_INSTALL_HINT}"
-            ) from exc
         where = folder if folder is not None else model_folder()
-        missing = [f for f in _MODEL_FILES if not (where / f).is_file()]
-        if missing:
-            raise UsageError(
-                f"{where} is not an all-MiniLM-L6-v2 model folder (missing {', '.join(missing)}); "
-                f"pass the folder that holds them, or install the model: `{MODEL_INSTALL_HINT}`"
-            )
-        tokenizer = Tokenizer.from_file(str(where / "tokenizer.json"))
-        tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest in a batch
-        raw: dict[str, Any] = load_file(str(where / "model.safetensors"))
-        weights = {
-            # Dense weights come as PyTorch's (out, in); keep them (in, out) for x @ W.
-            k: np.ascontiguousarray(v.T if _is_dense(k, v) else v, dtype=np.float32)
-            for k, v in raw.items()
-        }
+        weights, tokenizer = load_model_folder(
+            where, _MODEL_FILES, name="all-MiniLM-L6-v2", install=MODEL_INSTALL_HINT,
+            max_tokens=MAX_TOKENS, pad=(0, "[PAD]"),
+        )  # fmt: skip
         return cls(weights, tokenizer, batch_size)
 
     def embed(self, texts: Sequence[str]) -> Vectors:
@@ -177,6 +159,46 @@ class Embedder:
         )
 
 
+def load_model_folder(
+    where: Path,
+    files: Iterable[str],
+    *,
+    name: str,
+    install: str,
+    max_tokens: int,
+    pad: tuple[int, str],
+    skip: tuple[str, ...] = (),
+) -> tuple[dict[str, Vectors], Tokenizer]:
+    """A BERT-style model folder's weights (dense ones kept (in, out) for ``x @ W``; keys
+    starting with ``skip`` left out) and its tokenizer (truncating at ``max_tokens``, padding
+    to the longest text of a batch with ``pad``); a clear error when a file or a dependency
+    is missing."""
+    try:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+    except ImportError as exc:
+        raise UsageError(
+            f"the local embedder needs safetensors and tokenizers: {DEPS_INSTALL_HINT}"
+        ) from exc
+    missing = [f for f in files if not (where / f).is_file()]
+    if missing:
+        raise UsageError(
+            f"{where} is not an {name} model folder (missing {', '.join(missing)}); "
+            f"pass the folder that holds them, or install the model: `{install}`"
+        )
+    tokenizer = Tokenizer.from_file(str(where / "tokenizer.json"))
+    tokenizer.enable_truncation(max_length=max_tokens)
+    tokenizer.enable_padding(pad_id=pad[0], pad_token=pad[1])
+    raw: dict[str, Any] = load_file(str(where / "model.safetensors"))
+    weights = {
+        # Dense weights come as PyTorch's (out, in); keep them (in, out) for x @ W.
+        k: np.ascontiguousarray(v.T if _is_dense(k, v) else v, dtype=np.float32)
+        for k, v in raw.items()
+        if not (skip and k.startswith(skip))
+    }
+    return weights, tokenizer
+
+
 def embed_in_batches(
     texts: Sequence[str],
     dimension: int,
@@ -209,7 +231,7 @@ def _blas_threads(limit: int | None) -> Iterator[None]:
         yield
         return
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
     except ImportError:
         yield
         return
@@ -218,8 +240,9 @@ def _blas_threads(limit: int | None) -> Iterator[None]:
 
 
 def _is_dense(key: str, value: Any) -> bool:
-    """Inside the encoder, the 2-D tensors are exactly the dense layers' weights."""
-    return key.startswith("encoder.") and getattr(value, "ndim", 0) == 2
+    """Inside the encoder's layers, the 2-D tensors are exactly the dense layers' weights
+    (MPNet's ``encoder.relative_attention_bias`` is a table, not a layer)."""
+    return key.startswith("encoder.layer.") and getattr(value, "ndim", 0) == 2
 
 
 def _dense(x: Vectors, weight_t: Vectors, bias: Vectors) -> Vectors:

@@ -30,7 +30,13 @@ import numpy as np
 import numpy.typing as npt
 
 from workset.errors import UsageError
-from workset.retrieval.embedder import DEPS_INSTALL_HINT, Vectors, _dense, _gelu, embed_in_batches
+from workset.retrieval.embedder import (
+    Vectors,
+    _dense,
+    _gelu,
+    embed_in_batches,
+    load_model_folder,
+)
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -185,29 +191,12 @@ class MPNetEmbedder:
     @classmethod
     def load(cls, folder: Path | None = None, *, batch_size: int = 16) -> MPNetEmbedder:
         """Load the weights and tokenizer (from the installed pieces by default)."""
-        try:
-            from safetensors.numpy import load_file
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            raise UsageError(
-                f"the local embedder needs safetensors and tokenizers: {DEPS_INSTALL_HINT}"
-            ) from exc
         where = folder if folder is not None else model_folder()
-        missing = [f for f in MODEL_FILES if not (where / f).is_file()]
-        if missing:
-            raise UsageError(
-                f"{where} is not an all-mpnet-base-v2 model folder (missing "
-                f"{', '.join(missing)}); install the model: `{MPNET_INSTALL_HINT}`"
-            )
-        tokenizer = Tokenizer.from_file(str(where / "tokenizer.json"))
-        tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        tokenizer.enable_padding(pad_id=_PAD_ID, pad_token="<pad>")
-        raw: dict[str, Any] = load_file(str(where / "model.safetensors"))
-        weights = {
-            k: np.ascontiguousarray(v.T if _is_dense(k, v) else v, dtype=np.float32)
-            for k, v in raw.items()
-            if not k.startswith(("pooler.", "embeddings.position_ids"))
-        }
+        weights, tokenizer = load_model_folder(
+            where, MODEL_FILES, name="all-mpnet-base-v2", install=MPNET_INSTALL_HINT,
+            max_tokens=MAX_TOKENS, pad=(_PAD_ID, "<pad>"),
+            skip=("pooler.", "embeddings.position_ids"),
+        )  # fmt: skip
         return cls(weights, tokenizer, batch_size)
 
     def embed(self, texts: Sequence[str]) -> Vectors:
@@ -286,10 +275,6 @@ def relative_bucket(relative: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     scaled = np.log(np.maximum(n, 1).astype(np.float64) / exact) / math.log(_MAX_DISTANCE / exact)
     large = np.minimum(exact + (scaled * (half - exact)).astype(np.int64), half - 1)
     return bucket + np.where(n < exact, n, large)
-
-
-def _is_dense(key: str, value: Any) -> bool:
-    return key.startswith("encoder.layer.") and getattr(value, "ndim", 0) == 2
 
 
 def _layer_norm(x: Vectors, gain: Vectors, bias: Vectors) -> Vectors:
