@@ -122,41 +122,60 @@ class Embedder:
         # Padded keys get a very negative score, so softmax gives them exactly zero weight.
         bias = ((1.0 - mask) * np.finfo(np.float32).min)[:, None, None, :]
         for layer in range(_LAYERS):
-            x = self._layer(x, bias, f"encoder.layer.{layer}.")
+            x = encoder_layer(x, bias, self.weights, f"encoder.layer.{layer}.")
         return x
 
-    def _layer(self, x: Vectors, bias: Vectors, p: str) -> Vectors:
-        w = self.weights
-        batch, seq, hidden = x.shape
-        head = hidden // _HEADS
 
-        def heads(name: str) -> Vectors:
-            y = _dense(
-                x, w[f"{p}attention.self.{name}.weight"], w[f"{p}attention.self.{name}.bias"]
-            )
-            return y.reshape(batch, seq, _HEADS, head).transpose(0, 2, 1, 3)
+@dataclass(frozen=True, slots=True)
+class LayerNames:
+    """Where one encoder layer keeps its attention weights (the feed-forward part,
+    ``intermediate.dense``, ``output.dense`` and ``output.LayerNorm``, is named alike)."""
 
-        q, k, v = heads("query"), heads("key"), heads("value")
-        scores = q @ k.transpose(0, 1, 3, 2) / np.float32(math.sqrt(head)) + bias
-        scores = scores - scores.max(axis=-1, keepdims=True)
-        probs = np.exp(scores)
-        probs /= probs.sum(axis=-1, keepdims=True)
-        context = (probs @ v).transpose(0, 2, 1, 3).reshape(batch, seq, hidden)
-        attended = _dense(
-            context, w[f"{p}attention.output.dense.weight"], w[f"{p}attention.output.dense.bias"]
-        )
-        x = _layer_norm(
-            attended + x,
-            w[f"{p}attention.output.LayerNorm.weight"],
-            w[f"{p}attention.output.LayerNorm.bias"],
-        )
-        inner = _gelu(
-            _dense(x, w[f"{p}intermediate.dense.weight"], w[f"{p}intermediate.dense.bias"])
-        )
-        out = _dense(inner, w[f"{p}output.dense.weight"], w[f"{p}output.dense.bias"])
-        return _layer_norm(
-            out + x, w[f"{p}output.LayerNorm.weight"], w[f"{p}output.LayerNorm.bias"]
-        )
+    query: str
+    key: str
+    value: str
+    out: str
+    norm: str
+
+
+BERT_LAYER = LayerNames(
+    "attention.self.query", "attention.self.key", "attention.self.value",
+    "attention.output.dense", "attention.output.LayerNorm",
+)  # fmt: skip
+
+
+def encoder_layer(
+    x: Vectors,
+    bias: Vectors,
+    w: Mapping[str, Vectors],
+    p: str,
+    *,
+    names: LayerNames = BERT_LAYER,
+    heads: int = _HEADS,
+    eps: float = _LAYER_NORM_EPS,
+) -> Vectors:
+    """One post-norm transformer encoder layer (self-attention with additive ``bias`` on the
+    scores, then the GELU feed-forward block), its weights under the prefix ``p``."""
+    batch, seq, hidden = x.shape
+    head = hidden // heads
+
+    def split(name: str) -> Vectors:
+        y = _dense(x, w[f"{p}{name}.weight"], w[f"{p}{name}.bias"])
+        return y.reshape(batch, seq, heads, head).transpose(0, 2, 1, 3)
+
+    q, k, v = split(names.query), split(names.key), split(names.value)
+    scores = q @ k.transpose(0, 1, 3, 2) / np.float32(math.sqrt(head)) + bias
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    probs = np.exp(scores)
+    probs /= probs.sum(axis=-1, keepdims=True)
+    context = (probs @ v).transpose(0, 2, 1, 3).reshape(batch, seq, hidden)
+    attended = _dense(context, w[f"{p}{names.out}.weight"], w[f"{p}{names.out}.bias"])
+    x = _layer_norm(attended + x, w[f"{p}{names.norm}.weight"], w[f"{p}{names.norm}.bias"], eps)
+    inner = _gelu(_dense(x, w[f"{p}intermediate.dense.weight"], w[f"{p}intermediate.dense.bias"]))
+    out = _dense(inner, w[f"{p}output.dense.weight"], w[f"{p}output.dense.bias"])
+    return _layer_norm(
+        out + x, w[f"{p}output.LayerNorm.weight"], w[f"{p}output.LayerNorm.bias"], eps
+    )
 
 
 def load_model_folder(
@@ -251,10 +270,10 @@ def _dense(x: Vectors, weight_t: Vectors, bias: Vectors) -> Vectors:
     return flat.reshape(*x.shape[:-1], weight_t.shape[1])
 
 
-def _layer_norm(x: Vectors, gain: Vectors, bias: Vectors) -> Vectors:
+def _layer_norm(x: Vectors, gain: Vectors, bias: Vectors, eps: float = _LAYER_NORM_EPS) -> Vectors:
     mean = x.mean(axis=-1, keepdims=True)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    return np.asarray((x - mean) / np.sqrt(var + _LAYER_NORM_EPS) * gain + bias, dtype=np.float32)
+    return np.asarray((x - mean) / np.sqrt(var + eps) * gain + bias, dtype=np.float32)
 
 
 def _gelu(x: Vectors) -> Vectors:

@@ -31,10 +31,11 @@ import numpy.typing as npt
 
 from workset.errors import UsageError
 from workset.retrieval.embedder import (
+    LayerNames,
     Vectors,
-    _dense,
-    _gelu,
+    _layer_norm,
     embed_in_batches,
+    encoder_layer,
     load_model_folder,
 )
 
@@ -57,6 +58,10 @@ DIMENSION = 768
 _LAYERS = 12
 _HEADS = 12
 _LAYER_NORM_EPS = 1e-5
+_MPNET_LAYER = LayerNames(
+    "attention.attn.q", "attention.attn.k", "attention.attn.v", "attention.attn.o",
+    "attention.LayerNorm",
+)  # fmt: skip
 _BUCKETS = 32
 _MAX_DISTANCE = 128
 _PAD_ID = 1
@@ -221,7 +226,9 @@ class MPNetEmbedder:
             w["embeddings.word_embeddings.weight"][ids]
             + w["embeddings.position_embeddings.weight"][positions]
         )
-        x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+        x = _layer_norm(
+            x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], _LAYER_NORM_EPS
+        )
         seq = ids.shape[1]
         relative = np.arange(seq)[None, :] - np.arange(seq)[:, None]
         position_bias = w["encoder.relative_attention_bias.weight"][relative_bucket(relative)]
@@ -231,37 +238,11 @@ class MPNetEmbedder:
             dtype=np.float32,
         )
         for layer in range(_LAYERS):
-            x = self._layer(x, bias, f"encoder.layer.{layer}.")
+            x = encoder_layer(
+                x, bias, self.weights, f"encoder.layer.{layer}.",
+                names=_MPNET_LAYER, heads=_HEADS, eps=_LAYER_NORM_EPS,
+            )  # fmt: skip
         return x
-
-    def _layer(self, x: Vectors, bias: Vectors, p: str) -> Vectors:
-        w = self.weights
-        batch, seq, hidden = x.shape
-        head = hidden // _HEADS
-
-        def heads(name: str) -> Vectors:
-            y = _dense(
-                x, w[f"{p}attention.attn.{name}.weight"], w[f"{p}attention.attn.{name}.bias"]
-            )
-            return y.reshape(batch, seq, _HEADS, head).transpose(0, 2, 1, 3)
-
-        q, k, v = heads("q"), heads("k"), heads("v")
-        scores = q @ k.transpose(0, 1, 3, 2) / np.float32(math.sqrt(head)) + bias
-        scores = scores - scores.max(axis=-1, keepdims=True)
-        probs = np.exp(scores)
-        probs /= probs.sum(axis=-1, keepdims=True)
-        context = (probs @ v).transpose(0, 2, 1, 3).reshape(batch, seq, hidden)
-        attended = _dense(context, w[f"{p}attention.attn.o.weight"], w[f"{p}attention.attn.o.bias"])
-        x = _layer_norm(
-            attended + x, w[f"{p}attention.LayerNorm.weight"], w[f"{p}attention.LayerNorm.bias"]
-        )
-        inner = _gelu(
-            _dense(x, w[f"{p}intermediate.dense.weight"], w[f"{p}intermediate.dense.bias"])
-        )
-        out = _dense(inner, w[f"{p}output.dense.weight"], w[f"{p}output.dense.bias"])
-        return _layer_norm(
-            out + x, w[f"{p}output.LayerNorm.weight"], w[f"{p}output.LayerNorm.bias"]
-        )
 
 
 def relative_bucket(relative: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -275,9 +256,3 @@ def relative_bucket(relative: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     scaled = np.log(np.maximum(n, 1).astype(np.float64) / exact) / math.log(_MAX_DISTANCE / exact)
     large = np.minimum(exact + (scaled * (half - exact)).astype(np.int64), half - 1)
     return bucket + np.where(n < exact, n, large)
-
-
-def _layer_norm(x: Vectors, gain: Vectors, bias: Vectors) -> Vectors:
-    mean = x.mean(axis=-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    return np.asarray((x - mean) / np.sqrt(var + _LAYER_NORM_EPS) * gain + bias, dtype=np.float32)
