@@ -449,3 +449,19 @@ def test_edit_file_refuses_a_second_definition_of_a_name(tmp_path: Path) -> None
         new="@overload\ndef g(x: str) -> str: ...\n\n\ndef g():\n    return 2")  # fmt: skip
     _ok(tmp_path, "edit_file", path="ops.py", old="    d['x'] += n\n\n\nclass",
         new="    d['x'] -= n\n\n\nclass")  # fmt: skip
+
+
+def test_edit_file_leaves_out_a_number_column_written_after_a_copied_gutter(
+    tmp_path: Path,
+) -> None:
+    """The 1.5B wrote ``new`` as ``"41|      4  doc[field] -= n"`` three times: a column of
+    its own after the gutter it copied; the line it meant is ``doc[field] -= n``."""
+    (tmp_path / "ops.py").write_text("def f(doc, field, n):\n    doc[field] += n\n")
+    text = _ok(tmp_path, "edit_file", path="ops.py", old="2|     doc[field] += n",
+               new="2|      4  doc[field] -= n")  # fmt: skip
+    assert "a number column before new's text was left out" in text
+    assert (tmp_path / "ops.py").read_text() == "def f(doc, field, n):\n    doc[field] -= n\n"
+    # A line that starts with a number keeps it (a list of values, a version row).
+    (tmp_path / "v.py").write_text("V = [\n    1,  2,\n]\n")
+    _ok(tmp_path, "edit_file", path="v.py", old="2|     1,  2,", new="2|     1  ,  3,")
+    assert (tmp_path / "v.py").read_text() == "V = [\n    1  ,  3,\n]\n"

@@ -48,6 +48,20 @@ def without_gutter(text: str) -> str:
     return "\n".join(_GUTTER.sub("", line, count=1) for line in lines)
 
 
+_STRAY_COLUMN = re.compile(r"(\s*)\d{1,4}\s{2,}(\S.*)")
+
+
+def without_stray_column(new: str, old: str) -> str:
+    """One line of ``new`` without a number column the model added after the gutter it
+    copied (``"41|      4  doc[field] -= n"``, its gutter already taken off, is
+    ``"     4  doc[field] -= n"``: the 1.5B wrote that three times), when ``old``'s line does not
+    itself begin with a number; otherwise ``new`` unchanged."""
+    match = _STRAY_COLUMN.fullmatch(new)
+    if "\n" in new.strip("\n") or match is None or old.lstrip()[:1].isdigit():
+        return new
+    return match.group(1) + match.group(2)
+
+
 def gutter_number(text: str) -> int | None:
     """The line number of ``text``'s first gutter (``"   41| x"`` -> 41), or None."""
     match = _GUTTER.match(text.lstrip("\n"))

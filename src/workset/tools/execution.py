@@ -32,6 +32,7 @@ from workset.tools.edit_match import (
     overlap_end,
     replaced_at,
     without_gutter,
+    without_stray_column,
 )
 from workset.tools.files import existing_file
 from workset.tools.lint import format_issues, format_new_issues, lint_file
@@ -172,6 +173,8 @@ def execution_tools(
             numbered = gutter_number(old)
             old, new = bare, without_gutter(new)
             note = " (the line-number prefixes copied from read_file were left out of old)"
+            if (plain := without_stray_column(new, old)) != new:
+                new, note = plain, note + " (a number column before new's text was left out)"
             old_b, new_b = _encode(old, "old"), _encode(new, "new")
             starts = find_all(data, old_b)
             at = [x for x in starts if data.count(b"\n", 0, x) + 1 == numbered]
