@@ -103,10 +103,7 @@ class Embedder:
         types = np.array([e.type_ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.float32)
         hidden = self._encode(ids, types, mask)
-        summed = np.einsum("bsh,bs->bh", hidden, mask)
-        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
-        norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return np.asarray(pooled / norms, dtype=np.float32)
+        return mean_pooled(hidden, mask)
 
     def _encode(
         self, ids: npt.NDArray[np.int64], types: npt.NDArray[np.int64], mask: Vectors
@@ -216,6 +213,14 @@ def load_model_folder(
         if not (skip and k.startswith(skip))
     }
     return weights, tokenizer
+
+
+def mean_pooled(hidden: Vectors, mask: Vectors) -> Vectors:
+    """The mean of each text's token vectors over its real tokens (``mask``), L2-normalised."""
+    summed = np.einsum("bsh,bs->bh", hidden, mask)
+    pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+    norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+    return np.asarray(pooled / norms, dtype=np.float32)
 
 
 def embed_in_batches(

@@ -37,6 +37,7 @@ from workset.retrieval.embedder import (
     embed_in_batches,
     encoder_layer,
     load_model_folder,
+    mean_pooled,
 )
 
 if TYPE_CHECKING:
@@ -213,10 +214,7 @@ class MPNetEmbedder:
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.float32)
         hidden = self._encode(ids, mask)
-        summed = np.einsum("bsh,bs->bh", hidden, mask)
-        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
-        norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return np.asarray(pooled / norms, dtype=np.float32)
+        return mean_pooled(hidden, mask)
 
     def _encode(self, ids: npt.NDArray[np.int64], mask: Vectors) -> Vectors:
         w = self.weights
