@@ -308,7 +308,7 @@ def main() -> None:
     n_tools = sum(len(s) for s in servers.values())
     expansions = requests_by_key(args.expansions)
     if args.totals_only:
-        totals_only(servers, descriptions, expansions, needs, args.store, args.embedder)
+        totals_only(servers, descriptions, expansions, needs, args.store, args.embedder, args.half)
         return
     print(f"catalog: {len(servers)} servers, {n_tools} tools; {len(tasks)} tasks")
     print(
@@ -534,8 +534,10 @@ def totals_only(
     needs: Sequence[Need],
     store: Path | None,
     embedder_name: str = "minilm",
+    half: str = "both",
 ) -> None:
-    """``--totals-only``: the default configuration's per-band totals, by split and overall."""
+    """``--totals-only``: the default configuration's per-band totals, by split and overall
+    (of the tuning half alone with ``half="tune"``)."""
     embedder = MemoEmbedder(EMBEDDERS[embedder_name]())
     embedder.embed([n.need for n in needs])  # in batches: one at a time costs more per need
     with tempfile.TemporaryDirectory() as scratch:
@@ -547,7 +549,10 @@ def totals_only(
             store=store or Path(scratch) / "vectors.npz",
         )
         print(f"totals, {embedder.name}, default configuration ({index.config})")
-        for name, part in (*split(needs).items(), ("all", list(needs))):
+        parts = split(needs, half)
+        if half == "both":
+            parts["all"] = list(needs)
+        for name, part in parts.items():
             if part:
                 print(f"  {name} ({len(part)} needs):")
                 print("\n".join(totals(index, part)))
