@@ -209,6 +209,44 @@ def test_pooling_leaves_a_need_searched_as_stated_on_its_best_example(
     assert top.evidence.example_cosine == pytest.approx(float(max(vectors[1:] @ vectors[0])))
 
 
+def test_only_the_situation_request_counts_in_the_meaning_score_by_default(
+    embedder: Embedder, tmp_path: Path
+) -> None:
+    forecast = SERVERS["weather"][0]
+    need = "will it rain in Oslo tomorrow?"
+    # situation, question, synonyms (expansions.FIELDS order): the question is the closest
+    examples = ("I am packing for a trip", "will it rain in Oslo tomorrow?", "outlook, forecast")
+    expansions = {definition_key("weather", forecast): examples}
+    vectors = embedder.embed([need, *examples])
+    cosines = vectors[1:] @ vectors[0]
+
+    def example_cosine(index: ToolIndex) -> float:
+        top = next(m for m in index.rank(need, k=10) if m.tool == "get_forecast")
+        assert top.evidence is not None
+        return top.evidence.example_cosine
+
+    default = ToolIndex.build(SERVERS, embedder, expansions=expansions)
+    assert example_cosine(default) == pytest.approx(float(cosines[0]), abs=1e-5)
+    every = SearchConfig(meaning_fields=("situation", "question", "synonyms"))
+    all_fields = ToolIndex.build(SERVERS, embedder, expansions=expansions, config=every)
+    assert example_cosine(all_fields) == pytest.approx(float(cosines.max()), abs=1e-5)
+    all_fields.save(tmp_path / "index")
+    assert ToolIndex.load(tmp_path / "index", embedder).config == every
+
+
+def test_requests_of_no_known_layout_all_count_in_the_meaning_score(embedder: Embedder) -> None:
+    forecast = SERVERS["weather"][0]
+    need = "will it rain in Oslo tomorrow?"
+    examples = ("list the best chess openings", "will it rain in Oslo tomorrow?")
+    index = ToolIndex.build(
+        SERVERS, embedder, expansions={definition_key("weather", forecast): examples}
+    )
+    vectors = embedder.embed([need, *examples])
+    top = next(m for m in index.rank(need, k=10) if m.tool == "get_forecast")
+    assert top.evidence is not None
+    assert top.evidence.example_cosine == pytest.approx(float(max(vectors[1:] @ vectors[0])))
+
+
 def test_an_unknown_pooling_is_refused() -> None:
     with pytest.raises(UsageError, match="restated_pooling"):
         SearchConfig(restated_pooling="median")  # type: ignore[arg-type]
