@@ -1,4 +1,4 @@
-"""``benchmarks/tool_catalog.py --half tune`` keeps the held-out half out of the output."""
+"""``tool_catalog.py --half tune`` and ``discovery_misses.py`` keep the held-out half out."""
 
 from __future__ import annotations
 
@@ -61,3 +61,23 @@ def test_needs_are_listed_one_by_one_for_the_tuning_half_only() -> None:
         "answered anyway: x: 'order a pizza' -> y",
         "refused: z: 'forecast'",
     ]
+
+
+discovery_misses = _module("discovery_misses")
+
+
+def test_the_miss_listing_reads_the_tuning_half_only() -> None:
+    assert [n.id for n in discovery_misses.tune_only(NEEDS)] == ["t-1", "t-2"]
+
+
+def test_misses_are_counted_by_where_the_expected_server_ranks() -> None:
+    rows = [
+        {"server_rank": 0, "examples": 3, "document": 9},
+        {"server_rank": 5, "examples": 9, "document": 3},
+        {"server_rank": 30, "examples": 1, "document": 2},
+    ]
+    counts = discovery_misses.classes(rows, top_servers=3)
+    assert counts["server among the boosted; a sibling or other tool wins"] == 1
+    assert counts["server 4th-10th"] == 1
+    assert counts["server beyond 10th"] == 1
+    assert counts["examples rank it better than its document"] == 2
