@@ -31,7 +31,10 @@ needs as stated on the tuning half and prints it (paste into
 ``src/workset/discovery/decision.py``; ``benchmarks/discovery_restate.py --fit`` prints both).
 ``--totals-only`` prints nothing about single needs: only the per-band totals of the default
 configuration (Hit@1/5/10, "not found" refused and false) for each split of the file and for
-the whole file, so a blind file can be scored without reading it.
+the whole file, so a blind file can be scored without reading it. ``--half tune`` scores the
+tuning half only (every table, the not-found listing, latency over its needs): the held-out
+half is neither scored nor read beyond its split. Needs are listed one by one (the unservable
+needs answered, the answerable needs refused) for the tuning half only, whatever ``--half``.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from tool_needs import (
     KS,
     MemoEmbedder,
+    NotFound,
     feature_rows,
     fit,
     hit_rates,
@@ -232,11 +236,30 @@ def expanded_index(store: Path | None = None, embedder: MemoEmbedder | None = No
     )
 
 
-def split(needs: Sequence[Need]) -> dict[str, list[Need]]:
+HALVES = ("tune", "held_out")
+# The half whose needs may be listed one by one; the held-out half is reported as totals only.
+LISTED_HALF = "tune"
+
+
+def split(needs: Sequence[Need], half: str = "both") -> dict[str, list[Need]]:
+    """The needs of each half, or of the tuning half alone (``half="tune"``)."""
+    if half not in ("tune", "both"):
+        raise ValueError(f"half must be 'tune' or 'both', got {half!r}")
     return {
-        "tune": [n for n in needs if n.split == "tune"],
-        "held_out": [n for n in needs if n.split == "held_out"],
+        name: [n for n in needs if n.split == name]
+        for name in HALVES
+        if half != "tune" or name == "tune"
     }
+
+
+def listed(nf: NotFound, half: str) -> list[str]:
+    """The per-need lines of a not-found result, for the tuning half only (else none)."""
+    if half != LISTED_HALF:
+        return []
+    return [
+        *(f"answered anyway: {line}" for line in nf.wrong_found),
+        *(f"refused: {line}" for line in nf.wrongly_refused),
+    ]
 
 
 def changed_server(servers: dict[str, list[ToolSpec]], name: str) -> dict[str, list[ToolSpec]]:
@@ -264,6 +287,12 @@ def main() -> None:
     parser.add_argument("--tune", action="store_true", help="grid-search weights on tune")
     parser.add_argument("--fit", action="store_true", help="refit the not-found model on tune")
     parser.add_argument(
+        "--half",
+        choices=("tune", "both"),
+        default="both",
+        help="score the tune half only (needs are listed one by one for the tune half only)",
+    )
+    parser.add_argument(
         "--store", type=Path, help="keep the vector file here between runs (default: temporary)"
     )
     args = parser.parse_args()
@@ -275,11 +304,11 @@ def main() -> None:
     problems = check_needs(needs, servers)
     if problems:
         raise SystemExit("the need set does not check:\n" + "\n".join(problems))
-    halves = split(needs)
+    halves = split(needs, args.half)
     n_tools = sum(len(s) for s in servers.values())
     expansions = requests_by_key(args.expansions)
     if args.totals_only:
-        totals_only(servers, descriptions, expansions, needs, args.store, args.embedder)
+        totals_only(servers, descriptions, expansions, needs, args.store, args.embedder, args.half)
         return
     print(f"catalog: {len(servers)} servers, {n_tools} tools; {len(tasks)} tasks")
     print(
@@ -399,19 +428,17 @@ def main() -> None:
                 f"({nf.refused_unservable}/{nf.unservable} unservable refused); false not-found "
                 f"{nf.refused_answerable}/{nf.answerable} = {nf.false_not_found:.1%}"
             )
-            if name == "held_out" and idx is index:
-                for line in nf.wrong_found:
-                    print(f"      answered anyway: {line}")
-                for line in nf.wrongly_refused:
-                    print(f"      refused: {line}")
-    x_tune, y_tune, _ = feature_rows(plain, halves["tune"])
-    x_held, y_held, _ = feature_rows(plain, halves["held_out"])
+            if idx is index:
+                for line in listed(nf, name):
+                    print(f"      {line}")
+    rows_by_half = {name: feature_rows(plain, half) for name, half in halves.items()}
+    x_tune, y_tune, _ = rows_by_half["tune"]
     one = fit_calibration(x_tune, y_tune, use=("cosine",))
     print(
         f"  for comparison, one cosine threshold and no act rule ({one.threshold:.3f}, "
         "fitted the same way):"
     )
-    for name, (x, y) in (("tune", (x_tune, y_tune)), ("held_out", (x_held, y_held))):
+    for name, (x, y, _) in rows_by_half.items():
         accepted = np.array([one.probability(list(r)) >= one.threshold for r in x])
         print(
             f"    {name:<9} unservable refused {np.mean(~accepted[y == 0]):.2f}; false "
@@ -426,7 +453,9 @@ def main() -> None:
     )
 
     # (4) latency: a fresh index over the same vector file, so every query is embedded live
-    held = [n.need for n in halves["held_out"]]
+    # the last half scored: held-out by default, tune with --half tune
+    report_half = list(halves)[-1]
+    held = [n.need for n in halves[report_half]]
     live = ToolIndex.build(
         servers, embedder.inner, descriptions=descriptions, expansions=expansions, store=store
     )
@@ -442,8 +471,8 @@ def main() -> None:
     a50, a99 = latency(live_adapted.search, held)
     print()
     print(
-        f"(4) search latency over the {len(held)} held-out needs (query embedding, ranking and "
-        f"decision): p50 {p50:.1f} ms, p99 {p99:.1f} ms; with the query adapter p50 {a50:.1f} "
+        f"(4) search latency over the {len(held)} {report_half} needs (query embedding, ranking "
+        f"and decision): p50 {p50:.1f} ms, p99 {p99:.1f} ms; with the query adapter p50 {a50:.1f} "
         f"ms, p99 {a99:.1f} ms"
     )
 
@@ -453,17 +482,20 @@ def main() -> None:
         "  hierarchical + query adapter (opt-in), all: "
         + " ".join(f"{c} {with_adapter[c]:.3f}" for c in with_adapter)
     )
-    held_rates = rows["default config"]["held_out"]
-    before = rows["before (BM25 weight 0.3)"]["held_out"]
-    nf = not_found(index, halves["held_out"])
+    held_rates = rows["default config"][report_half]
+    before = rows["before (BM25 weight 0.3)"][report_half]
+    nf = not_found(index, halves[report_half])
     print()
     print(f"{'summary':<44} {'before':>12} {'now':>12}")
     for band in ("name", "paraphrase", "hard"):
         print(
-            f"{'held-out Hit@5, ' + band:<44} {before[band][5]:>12.3f} {held_rates[band][5]:>12.3f}"
+            f"{report_half + ' Hit@5, ' + band:<44} {before[band][5]:>12.3f} "
+            f"{held_rates[band][5]:>12.3f}"
         )
-    print(f"{'held-out false not-found (answerable)':<44} {'-':>12} {nf.false_not_found:>12.1%}")
-    print(f"{'held-out unservable refused':<44} {'-':>12} {nf.recall:>12.1%}")
+    print(
+        f"{report_half + ' false not-found (answerable)':<44} {'-':>12} {nf.false_not_found:>12.1%}"
+    )
+    print(f"{report_half + ' unservable refused':<44} {'-':>12} {nf.recall:>12.1%}")
     print(f"{'search latency p50 / p99 (ms)':<44} {'-':>12} {f'{p50:.0f} / {p99:.0f}':>12}")
     print(f"{'tool-definition tokens: all / discovery prefix':<44} {upfront:>12,} {prefix:>12,}")
     for k in KS:
@@ -502,8 +534,10 @@ def totals_only(
     needs: Sequence[Need],
     store: Path | None,
     embedder_name: str = "minilm",
+    half: str = "both",
 ) -> None:
-    """``--totals-only``: the default configuration's per-band totals, by split and overall."""
+    """``--totals-only``: the default configuration's per-band totals, by split and overall
+    (of the tuning half alone with ``half="tune"``)."""
     embedder = MemoEmbedder(EMBEDDERS[embedder_name]())
     embedder.embed([n.need for n in needs])  # in batches: one at a time costs more per need
     with tempfile.TemporaryDirectory() as scratch:
@@ -515,7 +549,10 @@ def totals_only(
             store=store or Path(scratch) / "vectors.npz",
         )
         print(f"totals, {embedder.name}, default configuration ({index.config})")
-        for name, part in (*split(needs).items(), ("all", list(needs))):
+        parts = split(needs, half)
+        if half == "both":
+            parts["all"] = list(needs)
+        for name, part in parts.items():
             if part:
                 print(f"  {name} ({len(part)} needs):")
                 print("\n".join(totals(index, part)))

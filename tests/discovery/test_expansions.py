@@ -16,6 +16,7 @@ from workset.discovery.expansions import (
     parse_requests,
     prune_expansions,
     read_expansions,
+    request_fields,
     requests_by_key,
 )
 from workset.errors import ModelError, UsageError
@@ -110,3 +111,11 @@ def test_pruning_keeps_only_current_keys_and_a_bad_line_names_itself(tmp_path: P
     path.write_text(path.read_text() + "{oops\n")
     with pytest.raises(UsageError, match=r"expansions.jsonl:2 is not an expansion line"):
         read_expansions(path)
+
+
+def test_each_request_is_known_by_its_field_only_when_the_layout_fits() -> None:
+    three = ("I'm in Oslo tonight", "will it rain in Oslo?", "forecast, outlook")
+    assert request_fields(three) == tuple(FIELDS)
+    assert request_fields(("in English: a forecast", *three)) == (SUMMARY[0], *FIELDS)
+    assert request_fields(three[:2]) is None  # a value dropped as a duplicate
+    assert request_fields(()) is None

@@ -7,7 +7,7 @@ import pytest
 from discovery_catalog import SERVERS
 
 from workset.discovery import SearchConfig, ToolIndex
-from workset.discovery.expansions import definition_key
+from workset.discovery.expansions import FIELDS, SUMMARY, definition_key
 from workset.errors import UsageError
 from workset.messages import ToolSpec
 from workset.retrieval import Embedder
@@ -205,6 +205,48 @@ def test_pooling_leaves_a_need_searched_as_stated_on_its_best_example(
     )
     vectors = embedder.embed([need, *examples])
     top = next(m for m in index.rank(need, k=5) if m.tool == "get_forecast")
+    assert top.evidence is not None
+    assert top.evidence.example_cosine == pytest.approx(float(max(vectors[1:] @ vectors[0])))
+
+
+def test_meaning_fields_choose_which_example_requests_count_in_the_meaning_score(
+    embedder: Embedder, tmp_path: Path
+) -> None:
+    forecast = SERVERS["weather"][0]
+    need = "will it rain in Oslo tomorrow?"
+    # situation, question, synonyms (expansions.FIELDS order): the question is the closest
+    examples = ("I am packing for a trip", "will it rain in Oslo tomorrow?", "outlook, forecast")
+    expansions = {definition_key("weather", forecast): examples}
+    vectors = embedder.embed([need, *examples])
+    cosines = vectors[1:] @ vectors[0]
+
+    def example_cosine(index: ToolIndex) -> float:
+        top = next(m for m in index.rank(need, k=10) if m.tool == "get_forecast")
+        assert top.evidence is not None
+        return top.evidence.example_cosine
+
+    default = ToolIndex.build(SERVERS, embedder, expansions=expansions)
+    assert example_cosine(default) == pytest.approx(float(cosines.max()), abs=1e-5)
+    situation = SearchConfig(meaning_fields=("situation",))
+    only = ToolIndex.build(SERVERS, embedder, expansions=expansions, config=situation)
+    assert example_cosine(only) == pytest.approx(float(cosines[0]), abs=1e-5)
+    only.save(tmp_path / "index")
+    assert ToolIndex.load(tmp_path / "index", embedder).config == situation
+
+
+def test_every_request_field_counts_by_default() -> None:
+    assert SearchConfig().meaning_fields == (SUMMARY[0], *FIELDS)
+
+
+def test_requests_of_no_known_layout_all_count_in_the_meaning_score(embedder: Embedder) -> None:
+    forecast = SERVERS["weather"][0]
+    need = "will it rain in Oslo tomorrow?"
+    examples = ("list the best chess openings", "will it rain in Oslo tomorrow?")
+    index = ToolIndex.build(
+        SERVERS, embedder, expansions={definition_key("weather", forecast): examples}
+    )
+    vectors = embedder.embed([need, *examples])
+    top = next(m for m in index.rank(need, k=10) if m.tool == "get_forecast")
     assert top.evidence is not None
     assert top.evidence.example_cosine == pytest.approx(float(max(vectors[1:] @ vectors[0])))
 

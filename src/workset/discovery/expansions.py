@@ -161,6 +161,20 @@ def expansion_request(server: str, spec: ToolSpec, *, about: str = "") -> ModelR
     )
 
 
+def request_fields(requests: Sequence[str]) -> tuple[str, ...] | None:
+    """The field each of a tool's requests answers, as :func:`parse_requests` wrote them.
+
+    The requests follow :data:`FIELDS` in order, after the summary when there is one; None
+    when their number fits neither layout (a value dropped as a duplicate, or requests not
+    written by :func:`expand_catalog`), so that no request can be taken for another field.
+    """
+    if len(requests) == len(FIELDS):
+        return tuple(FIELDS)
+    if len(requests) == len(FIELDS) + 1:
+        return (SUMMARY[0], *FIELDS)
+    return None
+
+
 def parse_requests(content: str) -> tuple[str, ...]:
     """The distinct, non-empty field values of a model's JSON answer, in :data:`FIELDS` order.
 

@@ -3,8 +3,9 @@
 Each tool is found by several texts (:mod:`workset.discovery.documents`): its full document,
 a short one, and the example requests written for it offline
 (:mod:`workset.discovery.expansions`), each embedded on its own. A tool's meaning score is
-``(1 - expansion_weight) × max(full, short) + expansion_weight × best example``; its lexical
-score is BM25 over its full document plus its examples. The two are fused as a weighted sum of
+``(1 - expansion_weight) × max(full, short) + expansion_weight × best example`` (only the
+examples of the fields in ``SearchConfig.meaning_fields`` count here); its lexical score is
+BM25 over its full document plus all its examples. The two are fused as a weighted sum of
 per-query min–max normalised scores, and the tools of the ``top_servers`` best servers (scored
 the same way over server documents) gain ``server_weight × server score``: servers first,
 then tools within them, merged with the flat ranking, so a tool whose server is described
@@ -36,7 +37,7 @@ import numpy as np
 from workset.discovery.adapter import AdapterSettings, FittedAdapter, for_catalog
 from workset.discovery.decision import OUTBOUND, Evidence, decide, names_act
 from workset.discovery.documents import server_document, short_document, tool_document
-from workset.discovery.expansions import definition_key
+from workset.discovery.expansions import definition_key, request_fields
 from workset.discovery.restate import capability
 from workset.discovery.results import Match, Pooling, SearchConfig, SearchResult
 from workset.discovery.rewrite import action_word, rewrite_need
@@ -75,6 +76,7 @@ class _Dense:
     example_rows: np.ndarray[Any, np.dtype[np.intp]]  # grouped by tool, in tool order
     example_starts: np.ndarray[Any, np.dtype[np.intp]]  # first row of each tool with examples
     example_tools: np.ndarray[Any, np.dtype[np.intp]]  # the tools those groups belong to
+    example_fields: np.ndarray[Any, np.dtype[np.str_]]  # each example row's field ("": unknown)
     servers: np.ndarray[Any, np.dtype[np.intp]]  # row of each server document
     # The query adapter fitted on the examples (None without examples or with
     # ``SearchConfig.adapter`` off; see workset.discovery.adapter).
@@ -210,6 +212,8 @@ class ToolIndex:
                 for t in tools
             ]
             settings = catalog["config"].pop("adapter_settings", None)
+            if "meaning_fields" in catalog["config"]:  # a JSON list
+                catalog["config"]["meaning_fields"] = tuple(catalog["config"]["meaning_fields"])
             config = SearchConfig(**catalog["config"])
             if settings is not None:
                 config = replace(config, adapter_settings=AdapterSettings(**settings))
@@ -348,12 +352,19 @@ class ToolIndex:
         examples = whole.copy()
         if dense_.example_rows.size:
             rows = cosines[dense_.example_rows]
+            fields = self.config.meaning_fields
+            names = dense_.example_fields
+            counted = (names == "") | np.isin(names, fields)
+            starts = dense_.example_starts
+            sizes = np.add.reduceat(counted.astype(np.intp), starts)
             if pooling == "mean":
-                sizes = np.diff(np.append(dense_.example_starts, rows.size))
-                pooled = np.add.reduceat(rows, dense_.example_starts) / sizes
+                pooled = np.add.reduceat(np.where(counted, rows, 0.0), starts) / np.maximum(
+                    sizes, 1
+                )
             else:
-                pooled = np.maximum.reduceat(rows, dense_.example_starts)
-            examples[dense_.example_tools] = pooled
+                pooled = np.maximum.reduceat(np.where(counted, rows, -np.inf), starts)
+            tools = dense_.example_tools
+            examples[tools] = np.where(sizes > 0, pooled, whole[tools])
         weight = np.float32(self.config.expansion_weight)
         meaning = np.asarray((1 - weight) * whole + weight * examples, dtype=np.float32)
         return meaning, whole, examples
@@ -446,6 +457,14 @@ class ToolIndex:
         example_rows = np.arange(2 * n, 2 * n + int(counts.sum()), dtype=np.intp)
         with_examples = np.flatnonzero(counts)
         starts = (np.cumsum(counts) - counts)[with_examples]
+        fields = np.array(
+            [
+                f
+                for e in self._entries
+                for f in request_fields(e.examples) or [""] * len(e.examples)
+            ],
+            dtype=np.str_,
+        )
         adapter = None
         if self.config.adapter and example_rows.size:
             # Fitted on the full documents and the examples (not the servers' documents).
@@ -465,6 +484,7 @@ class ToolIndex:
             example_rows,
             starts.astype(np.intp),
             with_examples.astype(np.intp),
+            fields,
             np.arange(2 * n + int(counts.sum()), len(self._texts), dtype=np.intp),
             adapter,
         )

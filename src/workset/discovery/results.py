@@ -44,6 +44,13 @@ class SearchConfig:
     # chose "mean" (hard Hit@5 with the restatement 0.70 -> 0.79); the held-out half did not
     # confirm it (0.72 -> 0.70, Hit@1 0.55 -> 0.60), so "max" stays the default.
     restated_pooling: Pooling = "max"
+    # Which example requests count in the meaning score (workset.discovery.expansions: the
+    # summary and FIELDS, told apart by request_fields; a tool whose requests fit no layout
+    # counts them all). BM25 and the query adapter read every request whatever this says.
+    # ("situation",) alone raised hard Hit@5 on both tune halves (0.73 -> 0.79, 0.72 -> 0.77)
+    # but not on the held-out halves (0.70 -> 0.68, 0.42 -> 0.44; Hit@10 0.64 -> 0.56 on the
+    # blind set), so every field counts by default (docs/results/discovery.md, disc14).
+    meaning_fields: tuple[str, ...] = ("summary", "situation", "question", "synonyms")
     # A query adapter fitted on the catalog's example requests at build time
     # (workset.discovery.adapter); its ranking is fused with the hierarchical one by
     # reciprocal rank (``fusion_k``). Off: on the tune half hard Hit@5 rose 0.73 -> 0.82, but
