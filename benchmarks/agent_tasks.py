@@ -12,7 +12,10 @@ choose settings) or ``report`` (used only to report them), fixed before any tuni
 requested changes) are a held-out set over the same copy, written blind (without reading the
 sets above or workset's prompts) and never tuned on: ``--set blind-questions`` and
 ``--set blind-edits`` run them, judged like ``questions`` and ``edits``; ``--set all`` does not
-include them. ``benchmarks/check_task_sets.py`` checks them mechanically, without a model.
+include them. ``questions_fresh.json`` (30) and ``edits_fresh.json`` (20 edits: one-line,
+multi-line and find-the-file, written blind on 2026-12-05) have their own ``tune``/``report``
+halves: ``--set fresh-questions``, ``--set fresh-edits``. ``benchmarks/check_task_sets.py``
+checks them mechanically, without a model.
 
 Per task it prints whether the run succeeded (questions: the answer matches; edits: every
 check passes afterwards), its outcome (``answered``, ``answered_unverified``, ``gave_up``,
@@ -146,6 +149,8 @@ SETS = {
     "blind-edits": ("edits_blind.json", "edit"),
     # Written after the rest, in other phrasings, to check rules tuned on the sets above.
     "fresh-questions": ("questions_fresh.json", "question"),
+    # Written blind on 2026-12-05 (one-line, multi-line and find-the-file edits).
+    "fresh-edits": ("edits_fresh.json", "edit"),
 }
 ALL_SETS = ("questions", "edits", "issue")  # what --set all runs; the others stay apart
 # Sets written for the held-out role: their runs print totals only (no task, no answer), unless

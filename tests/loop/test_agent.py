@@ -335,12 +335,68 @@ def test_guided_edits_offer_the_lines_read_and_apply_the_chosen_edit(tmp_path: P
         ]
 
     assert edit_options(model.requests[0]) == []
-    [offered] = edit_options(model.requests[1])
+    offered, whole = edit_options(model.requests[1])
     assert offered["path"] == {"const": "ops.py"}
+    assert whole["old"]["enum"] == ["1| def inc(d):\n2|     d['n'] += 2\n3|     return d"]
+    assert "new" not in whole  # the whole function is written next, as code
     assert "2|     d['n'] += 2" in offered["old"]["enum"]
     assert edit_options(model.requests[2]) == []  # the answer, under its grammar
     assert model.requests[2].json_schema == answer_schema()
     assert "Your edit was made" in model.requests[2].messages[-1].content
+
+
+def test_a_guided_rewrite_takes_the_function_as_code_and_edits_it_in_place(
+    tmp_path: Path,
+) -> None:
+    """Through the agent: the run reads a file, chooses a whole function (no ``new``), is
+    shown it and asked for it as code with the tools withheld; the fenced reply, written at
+    the margin, replaces the method inside its class."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    source = (
+        "class Ops:\n"
+        "    def inc(self, d):\n"
+        '        """Add one."""\n'
+        "        d['n'] += 1\n"
+        "        return d\n"
+        "\n"
+        "    def dec(self, d):\n"
+        "        d['n'] -= 1\n"
+        "        return d\n"
+    )
+    (ws / "ops.py").write_text(source)
+    read = '{"name": "read_file", "arguments": {"path": "ops.py"}}'
+    block = (
+        "2|     def inc(self, d):\n"
+        '3|         """Add one."""\n'
+        "4|         d['n'] += 1\n"
+        "5|         return d"
+    )
+    choose = json.dumps({"name": "edit_file", "arguments": {"path": "ops.py", "old": block}})
+    code = (
+        "Here it is:\n```python\ndef inc(self, d, step=1):\n"
+        '    """Add step."""\n'
+        "    d['n'] += step\n"
+        "    return d\n```"
+    )
+    done = '{"answer": "Ops.inc in ops.py takes a step now."}'
+    agent, model, _ = make_agent(
+        tmp_path, [read, choose, code, done], extra=execution_tools(Workspace(ws)),
+        guided_edits=True,
+    )  # fmt: skip
+    result = anyio.run(agent.run, "Give inc in ops.py a step parameter (default 1).")
+    assert result.answer == "Ops.inc in ops.py takes a step now."
+    namespace: dict = {}
+    exec((ws / "ops.py").read_text(), namespace)
+    ops = namespace["Ops"]()
+    assert ops.inc({"n": 1}, step=5) == {"n": 6} and ops.dec({"n": 1}) == {"n": 0}
+    assert model.requests[2].json_schema is None and not model.requests[2].tools
+    asked = model.requests[2].messages[-1].content
+    assert "```python\ndef inc(self, d):" in asked and "step parameter" in asked
+    chosen = tool_results(model.requests[2])[-1]
+    assert "rewritten next, as code" in chosen.content
+    edited = tool_results(model.requests[3])[-1]
+    assert not edited.is_error and "edited ops.py" in edited.content
 
 
 def test_a_repeated_call_makes_the_next_turn_answer_without_tools(tmp_path: Path) -> None:

@@ -144,6 +144,19 @@ def test_a_claim_of_an_edit_needs_a_successful_write() -> None:
     assert verdict.outcome == "answered_unverified" and "no write succeeded" in verdict.reason
 
 
+def test_a_change_the_task_asks_for_needs_a_successful_write_or_command() -> None:
+    task = "Query.any in tinydb/queries.py behaves like Query.all. Fix both cases."
+    read = ("read_file", '{"path": "tinydb/queries.py"}', "25| __all__ = ('Query',)", False)
+    failed = ("edit_file", '{"path": "tinydb/queries.py"}', "Error: the edit was not applied", True)
+    answer = "Query.any in tinydb/queries.py behaves like Query.all: 1 replacement"
+    verdict = classify(run(task, read, failed, answer=answer))
+    assert verdict.outcome == "answered_unverified" and "asks for a change" in verdict.reason
+    for asks in ("Find the bug and fix it.", "Add a keyword parameter missing_ok.", "Set it to 2"):
+        assert classify(run(asks, read, answer="25| __all__")).outcome == "answered_unverified"
+    question = "Which names does tinydb/queries.py export in __all__?"
+    assert "asks for a change" not in classify(run(question, read, answer="Query")).reason
+
+
 def test_saying_it_could_not_find_out_is_giving_up() -> None:
     history = run(
         "Where is X?",

@@ -24,8 +24,10 @@ from workset.context.items import ContextItem
 from workset.loop.call_parsing import read_calls
 from workset.loop.call_repair import distinct, mapped_to_tools, unique_ids
 from workset.loop.definitions import path_argument, seen_texts
+from workset.loop.edit_blocks import named_blocks
 from workset.loop.edit_schema import failed_edits, guided_schema, offered_lines, seen_lines
 from workset.loop.repeats import RepeatGuard
+from workset.loop.rewrite import Rewrite, rewrite_of
 from workset.loop.steering import NextTurn, Steering, useful_results
 from workset.messages import (
     AssistantMessage,
@@ -80,6 +82,8 @@ class CallInterpreter:
         self._calls: dict[str, ToolCall] = {}  # the run's calls by id
         self._results: list[ToolMessage] = []  # the run's results that found something
         self._refused: set[tuple[str, str]] = set()  # (path, old) of the run's failed edits
+        self._blocks: dict[str, list[str]] = {}  # whole functions the last request offered
+        self._rewrite: Rewrite | None = None  # the function to be written next, as code
         self.max_calls = max_calls
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._repeats = RepeatGuard(replayable=replayable, read_only=read_only)
@@ -113,6 +117,14 @@ class CallInterpreter:
         """The message as the loop records and runs it. ``specs`` are the tools offered in
         this request: a call under a name that is no tool runs as the one of them its
         arguments fit."""
+        if self._rewrite is not None:  # this reply is the function, as code
+            rewrite, self._rewrite = self._rewrite, None
+            call = rewrite.call(message.content or "", f"call_rewrite_{iteration}")
+            if call is not None:
+                message = unique_ids(AssistantMessage(message.content, (call,)), self._ids)
+                self._calls.update((c.id, c) for c in message.tool_calls)
+                self._stuck = False
+                return Interpreted(message)
         grammar = self.constrained or self._steering.answer_only or self._guided
         parsed, parse_errors = read_calls(
             message, iteration, self.tool_names, tools_offered=tools_offered, grammar=grammar
@@ -137,6 +149,11 @@ class CallInterpreter:
                     f"not run: at most {self.max_calls} calls per message. Call again only "
                     "what you still need."
                 )
+                continue
+            chosen = rewrite_of(call, self._blocks) if self._guided else None
+            if chosen is not None and self._rewrite is None:
+                self._rewrite = chosen
+                rejected[call.id] = chosen.chosen()
                 continue
             repeat = self._repeats.repeat(call)
             if repeat is None:
@@ -176,6 +193,13 @@ class CallInterpreter:
         """
         useful = useful_results(results)
         self._results += useful
+        if self._rewrite is not None:  # the next reply is the function, written as code
+            self._refused.add((self._rewrite.path, self._rewrite.old))  # chosen once
+            return NextTurn(
+                notices=(self._rewrite.instruction(self._steering.task),),
+                offer_tools=False,
+                reason="the chosen function is written next, as code",
+            )
         self._refused |= failed_edits(results, self._calls)
         self._repeats.note_results(results, useful)
         return self._steering.next_turn(
@@ -200,6 +224,9 @@ class CallInterpreter:
         any, stands)."""
         self.observe_items(items)
         names = {t.name for t in tools}
+        if self._rewrite is not None:  # free text: the function in a fenced block
+            self._guided = False
+            return None
         if self.guided_edits and self._steering.just_edited and not self._steering.answer_only:
             # (A turn that asks for the answer has its own schema, from the request.)
             # Right after the first edit: any decision but another edit (it was made again).
@@ -214,12 +241,18 @@ class CallInterpreter:
         if not self._guided:
             return None
         seen = seen_texts(self._results, self._calls, self.evidence)
-        lines = {
+        task = self._steering.task
+        offered = offered_lines(task, self._unrefused(seen_lines(seen)))
+        self._blocks = self._unrefused(named_blocks(task, seen))
+        return guided_schema(tools, offered, blocks=self._blocks)
+
+    def _unrefused(self, lines: dict[str, list[str]]) -> dict[str, list[str]]:
+        """``lines`` (file -> candidates for ``old``) without those whose edit was refused."""
+        return {
             path: kept
-            for path, found in seen_lines(seen).items()
+            for path, found in lines.items()
             if (kept := [x for x in found if (path, x) not in self._refused])
         }
-        return guided_schema(tools, offered_lines(self._steering.task, lines))
 
     def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
         """The note that asks for the real answer when ``answer`` is not one (see

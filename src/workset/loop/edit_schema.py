@@ -174,17 +174,40 @@ def suspicion(
 
 
 def guided_schema(
-    tools: Sequence[ToolSpec], lines: dict[str, list[str]], *, edit_tool: str = "edit_file"
+    tools: Sequence[ToolSpec],
+    lines: dict[str, list[str]],
+    *,
+    blocks: Mapping[str, Sequence[str]] | None = None,
+    edit_tool: str = "edit_file",
 ) -> dict[str, Any]:
     """The decision schema of :func:`~workset.models.constrained.decision_schema` with the
     ``edit_tool`` option replaced by one option per file of ``lines`` (its ``path`` a
-    constant, ``old`` one of its lines, ``new`` free text); without that option when
-    ``lines`` is empty."""
+    constant, ``old`` one of its lines, ``new`` free text) and one per file of ``blocks``
+    (``old`` one of its whole functions, no ``new``: the function is written next, as code,
+    :mod:`workset.loop.rewrite`); without them when both are empty."""
     others = [t for t in tools if t.name != edit_tool]
     schema = decision_schema(others)
     edit = next((t for t in tools if t.name == edit_tool), None)
-    if edit is None or not lines:
+    blocks = {path: list(found) for path, found in (blocks or {}).items() if found}
+    if edit is None or not (lines or blocks):
         return schema
+    rewrites = [
+        {
+            "type": "object",
+            "properties": {
+                "name": {"const": edit_tool},
+                "arguments": {
+                    "type": "object",
+                    "properties": {"path": {"const": path}, "old": {"enum": found}},
+                    "required": ["path", "old"],
+                    "additionalProperties": False,
+                },
+            },
+            "required": ["name", "arguments"],
+            "additionalProperties": False,
+        }
+        for path, found in blocks.items()
+    ]
     new = dict(edit.parameters.get("properties", {}).get("new", {"type": "string"}))
     options = [
         {
@@ -207,7 +230,7 @@ def guided_schema(
         }
         for path, file_lines in lines.items()
     ]
-    return {"anyOf": options + list(schema["anyOf"])}
+    return {"anyOf": options + rewrites + list(schema["anyOf"])}
 
 
 def failed_edits(

@@ -120,6 +120,13 @@ _EDIT_CLAIM = re.compile(
     r"|\bis now fixed\b",
     re.IGNORECASE,
 )
+# A task that asks for a change: an imperative at the start of a sentence or after "and",
+# "then", "please" ("Fix it.", "Find the bug and fix it", "Add a keyword parameter ...").
+_ASKS_CHANGE = re.compile(
+    r"(?:^|[.!?;:]\s+|\b(?:and|then|please)\s+)(?:fix|change|add|make|set|rename|remove|"
+    r"delete|update|replace|implement|correct|refactor|bump)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
 # Source files whose change a test run can check.
 _CODE_FILE = re.compile(
     r"\.(?:py|pyi|js|jsx|mjs|ts|tsx|go|rs|java|kt|c|cc|cpp|h|hpp|cs|rb|php|swift|scala)$"
@@ -162,6 +169,13 @@ def classify(
     if claim is not None:
         return claim
     task = _task(history)
+    changed = any(r.name in WRITE_TOOLS | EXEC_TOOLS and not r.is_error for r in results)
+    if _ASKS_CHANGE.search(task) and not changed:
+        # "Query.any ... behaves like Query.all: 1 replacement", after an edit that failed
+        return Verdict(
+            "answered_unverified",
+            "the task asks for a change, and no edit, write or command succeeded",
+        )
     # What the run saw: successful results, and the arguments of the calls that produced
     # them (a path read without error exists), plus the workspace evidence it was given.
     observed = [r.content for r in results if not r.is_error] + list(evidence)

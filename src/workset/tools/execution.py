@@ -35,15 +35,17 @@ from workset.tools.edit_match import (
     without_stray_column,
 )
 from workset.tools.files import existing_file
-from workset.tools.lint import format_issues, format_new_issues, lint_file
+from workset.tools.lint import format_issues, format_new_issues, lint_file, new_issues
 from workset.tools.output import ArtifactStore, clip_output, split_lines
 from workset.tools.sandbox import Finished, Limits, Sandbox, run_confined
 from workset.tools.workspace import Workspace
 from workset.tools.write_guards import (
     keep_change,
     keep_definitions,
+    keep_replaced_definitions,
     keep_single_definitions,
     keep_valid,
+    undefined_names,
 )
 
 MAX_SHELL_TIMEOUT_S = 600
@@ -206,6 +208,8 @@ def execution_tools(
         result = replaced_at(data, starts, len(old_b), new_b)
         keep_change(rel, data, result)
         if keep_syntax:
+            if new.strip():
+                keep_replaced_definitions(target, rel, data, result)
             keep_single_definitions(target, rel, data, result)
             keep_valid(
                 target,
@@ -228,7 +232,12 @@ def execution_tools(
         total = len(split_lines(result.decode("utf-8", "replace")))
         summary = f"edited {rel}: {count}; changed {span} (the file now has {total:,} lines)"
         summary += note
-        return f"{summary}\n{format_new_issues(before, lint_file(target))}"
+        after = lint_file(target)
+        undefined = [i for i in new_issues(before, after) if i.code == "F821"]
+        if keep_syntax and undefined:
+            target.write_bytes(data)
+            raise undefined_names(rel, undefined)
+        return f"{summary}\n{format_new_issues(before, after)}"
 
     def shell(command: str, timeout_s: int = 60) -> str:
         """Run a bash command in the workspace; returns the exit code and the output.

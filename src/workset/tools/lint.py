@@ -81,6 +81,17 @@ def format_new_issues(before: list[LintIssue], after: list[LintIssue]) -> str:
     and message; lines move), and how many it leaves out: after an edit the model is told
     what its edit caused, not the file's old style issues (the 0.5B read "lint: 2 issues"
     about untouched lines as a reason to edit again)."""
+    new = new_issues(before, after)
+    kept = sum(1 for i in after if i.code != SKIPPED) - sum(1 for i in new if i.code != SKIPPED)
+    text = format_issues(new)
+    if kept:
+        text += f" ({kept} issue{'s' if kept > 1 else ''} the file had before this edit not shown)"
+    return text
+
+
+def new_issues(before: list[LintIssue], after: list[LintIssue]) -> list[LintIssue]:
+    """The issues of ``after`` that ``before`` did not have (by code and message: lines
+    move), in ``after``'s order."""
     old = Counter((i.code, i.message) for i in before if i.code != SKIPPED)
     new: list[LintIssue] = []
     for issue in after:
@@ -89,11 +100,7 @@ def format_new_issues(before: list[LintIssue], after: list[LintIssue]) -> str:
             old[key] -= 1
         else:
             new.append(issue)
-    kept = sum(1 for i in after if i.code != SKIPPED) - sum(1 for i in new if i.code != SKIPPED)
-    text = format_issues(new)
-    if kept:
-        text += f" ({kept} issue{'s' if kept > 1 else ''} the file had before this edit not shown)"
-    return text
+    return new
 
 
 def format_issues(issues: list[LintIssue]) -> str:

@@ -2,16 +2,23 @@
 :func:`~workset.tools.execution.execution_tools`): a valid Python, JSON or TOML file is not
 turned into one whose syntax is broken, and a Python module is not replaced by content that
 drops most of its functions and classes, or given a second definition of a name it defines
-once; an edit must change something. A refused change raises :class:`ToolError` and leaves
+once, or an edit with text in ``new`` that leaves it fewer definitions; an edit must change
+something. A refused change raises :class:`ToolError` and leaves
 the file as it was."""
 
 from __future__ import annotations
 
 import ast
+import io
+import re
+import tokenize
+from collections.abc import Sequence
 from pathlib import Path
 
 from workset.errors import ToolError
-from workset.tools.lint import syntax_error
+from workset.tools.lint import LintIssue, syntax_error
+
+_HEADING = re.compile(r"(?m)^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)")
 
 
 def keep_valid(
@@ -61,14 +68,34 @@ def keep_definitions(target: Path, rel: str, result: bytes) -> None:
 def keep_change(rel: str, data: bytes, result: bytes) -> None:
     """Refuse an edit whose result is the file as it was: ``new`` differed from ``old`` only
     in what edit_file normalises (a copied line-number prefix, indentation), so the model
-    wrote the line back as it is instead of as it must read."""
-    if result == data:
+    wrote the line back as it is instead of as it must read; in a Python file, also one that
+    changes nothing but spaces inside a line (``if  base_dir and ...``: the same tokens)."""
+    same = result == data
+    spacing = not same and rel.lower().endswith((".py", ".pyi")) and _same_tokens(data, result)
+    if same or spacing:
+        what = "only the spacing of" if spacing else "nothing in"
         raise ToolError(
-            f"the edit was not applied: new, once indented as old, reads exactly as old, so "
-            f"{rel} would not change",
+            f"the edit was not applied: new, once indented as old, changes {what} the code, "
+            f"so {rel} would not change what it does",
             hint="write new as the text must read AFTER the change the task asks for; if this "
             "line needs no change, choose the line that does",
         )
+
+
+def _same_tokens(before: bytes, after: bytes) -> bool:
+    """Whether two Python sources are the same tokens (spacing inside lines aside; a change
+    of indentation that moves a statement to another block is a change)."""
+    try:
+        one, two = _tokens(before), _tokens(after)
+    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
+        return False
+    return one == two
+
+
+def _tokens(source: bytes) -> list[tuple[int, str]]:
+    readline = io.BytesIO(source).readline
+    skip = (tokenize.NL, tokenize.ENCODING)
+    return [(t.type, t.string) for t in tokenize.tokenize(readline) if t.type not in skip]
 
 
 def keep_single_definitions(target: Path, rel: str, data: bytes, result: bytes) -> None:
@@ -91,6 +118,46 @@ def keep_single_definitions(target: Path, rel: str, data: bytes, result: bytes) 
         hint="old must be the line that is wrong, inside the definition the task names; keep "
         "other definitions' def lines as they are",
     )
+
+
+def keep_replaced_definitions(target: Path, rel: str, data: bytes, result: bytes) -> None:
+    """Refuse an edit that leaves a Python module with fewer ``def``/``class`` definitions
+    although ``new`` is not empty: given a whole function as ``old``, a small model writes
+    only the changed line as ``new``, and the function is gone. (Deleting a definition takes
+    an empty ``new``; a rename keeps the count.)"""
+    if target.suffix.lower() not in (".py", ".pyi"):
+        return
+    had, has = _definitions(data), _definitions(result)
+    if len(has) >= len(had):
+        return
+    gone = [name for name in dict.fromkeys(had) if had.count(name) > has.count(name)]
+    shown = ", ".join(f"`{name}`" for name in gone[:3])
+    raise ToolError(
+        f"the edit was not applied: {rel} would lose the definition of {shown}; the file is "
+        "unchanged",
+        hint="when old is a whole definition, write new as that whole definition as it must "
+        "read (its def line and every line of its body, changed where the task asks)",
+    )
+
+
+def undefined_names(rel: str, issues: Sequence[LintIssue]) -> ToolError:
+    """The error for an edit that made names undefined (ruff's F821): the 0.5B, asked to fix
+    ``next_id = self._next_id + 1``, wrote the line below it in its place, and ``next_id``
+    was no longer assigned. The edit is undone before this is raised."""
+    names = list(dict.fromkeys(i.message.split("`")[1] for i in issues if "`" in i.message))
+    shown = ", ".join(f"`{n}`" for n in names[:3]) or "a name"
+    return ToolError(
+        f"the edit was not applied: it would leave {shown} undefined in {rel} (line "
+        f"{issues[0].line}); the file is unchanged",
+        hint="new replaces old: keep the assignments and definitions that other lines use; "
+        "if the change needs a new name, define it in the same edit",
+    )
+
+
+def _definitions(source: bytes) -> list[str]:
+    """The names of a module's ``def``/``class`` lines (nested ones too), read line by line
+    so that a result whose syntax is broken is counted as well."""
+    return _HEADING.findall(source.decode("utf-8", "replace"))
 
 
 def _defined_twice(source: bytes) -> dict[str, list[int]] | None:
