@@ -484,3 +484,28 @@ def test_edit_file_refuses_an_edit_that_leaves_a_name_undefined(tmp_path: Path) 
     _ok(tmp_path, "edit_file", path="t.py", old="    nid = self.n + 1", new="    nid = self.n")
     (tmp_path / "old.py").write_text("print(missing)\n")  # undefined before: not the edit's
     _ok(tmp_path, "edit_file", path="old.py", old="print(missing)", new="print(missing, 1)")
+
+
+def test_edit_file_writes_a_copied_first_line_of_new_as_old_is(tmp_path: Path) -> None:
+    """The 0.5B copied old two spaces short as new's first line, the following lines right,
+    with the bug fixed further down: the edit applies as the lines say."""
+    source = (
+        "def put(self, key, value):\n"
+        "    if key in self.cache:\n"
+        "        self.cache[key] = value\n"
+        "    else:\n"
+        "        self.cache[key] = value\n"
+        "        if self.length >= self.capacity:\n"
+        "            self.cache.popitem()\n"
+    )
+    (tmp_path / "c.py").write_text(source)
+    new = (
+        "3|       self.cache[key] = value\n"
+        "4|     else:\n"
+        "5|         self.cache[key] = value\n"
+        "6|         if self.length > self.capacity:"
+    )
+    result = _ok(tmp_path, "edit_file", path="c.py", old="3|         self.cache[key] = value",
+                 new=new)  # fmt: skip
+    assert "first line, old copied, was indented as old is" in result
+    assert (tmp_path / "c.py").read_text() == source.replace(">=", ">")

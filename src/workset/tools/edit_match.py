@@ -62,6 +62,17 @@ def without_stray_column(new: str, old: str) -> str:
     return match.group(1) + match.group(2)
 
 
+def first_line_as_old(new: str, old: str) -> str:
+    """``new`` with its first line written exactly as ``old``'s when it is that line copied
+    with other indentation and more lines follow: the 0.5B copied ``"102|           x"``
+    (two spaces short) above lines copied right, and the edit broke the indentation."""
+    first, sep, rest = new.partition("\n")
+    line = old.split("\n", 1)[0]
+    if not sep or first == line or first.strip() != line.strip() or not line.strip():
+        return new
+    return line + sep + rest
+
+
 def gutter_number(text: str) -> int | None:
     """The line number of ``text``'s first gutter (``"   41| x"`` -> 41), or None."""
     match = _GUTTER.match(text.lstrip("\n"))
@@ -87,8 +98,10 @@ def overlap_end(data: bytes, start: int, old: str, new: str) -> int | None:
     old body under the new one (``doc[field] += 2`` still there). When ``new`` begins with
     ``old``'s lines and goes on with lines that are, for the most part, the lines that
     follow ``old`` in the file (compared stripped, in order, starting within
-    :data:`_OVERLAP_SLACK` lines), ``old`` is widened to the last of those file lines. An
-    insertion after ``old`` (new lines unlike the ones that follow) is left alone."""
+    :data:`_OVERLAP_SLACK` lines), ``old`` is widened to the last of those file lines, or,
+    when ``new``'s lines follow the file's line for line, to as many lines as ``new`` has (a
+    copy of the next lines with one of them changed). An insertion after ``old`` (new lines
+    unlike the ones that follow) is left alone."""
     old_lines, new_lines = old.rstrip("\n").split("\n"), new.rstrip("\n").split("\n")
     if len(new_lines) <= len(old_lines) or not old.strip():
         return None
@@ -108,6 +121,8 @@ def overlap_end(data: bytes, start: int, old: str, new: str) -> int | None:
     if not blocks or blocks[0].a > _OVERLAP_SLACK or same < 2 or 2 * same < written:
         return None
     covered = max(b.a + b.size for b in blocks)  # file lines after old that new rewrites
+    if all(b.a == b.b for b in blocks) and len(extra) <= len(window):
+        covered = len(extra)  # line for line: the lines that differ are those it changed
     offset = line_end + sum(len(x.encode("utf-8")) + 1 for x in after[:covered])
     return min(offset + (1 if old.endswith("\n") else 0), len(data))
 

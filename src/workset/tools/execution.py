@@ -26,6 +26,7 @@ from workset.tools.base import Tool
 from workset.tools.edit_match import (
     PLACEHOLDER,
     find_all,
+    first_line_as_old,
     gutter_number,
     indented_like,
     no_match,
@@ -185,6 +186,9 @@ def execution_tools(
                 note += f" (of the {len(find_all(data, old_b))} places it occurs, line {numbered})"
         if not starts:
             raise no_match(rel, data, old, new)
+        if (copied := first_line_as_old(new, old)) != new:
+            new, note = copied, note + " (new's first line, old copied, was indented as old is)"
+            new_b = _encode(new, "new")
         if len(starts) == 1 and (stop := overlap_end(data, starts[0], old, new)) is not None:
             widened = data[starts[0] : stop].decode("utf-8", "replace")
             more = widened.count("\n") - old.count("\n")
