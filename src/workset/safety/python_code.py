@@ -10,14 +10,13 @@ like ``rm -r`` or a redirection.
 from __future__ import annotations
 
 import ast
-import base64
-import binascii
-import codecs
 import re
 import shlex
 from collections.abc import Iterator
 from typing import TypeAlias
 
+from workset.safety.python_archives import extraction
+from workset.safety.python_decode import decoded
 from workset.safety.python_loops import expanded, literal_names
 from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
 from workset.safety.rules.secrets import is_secret, plain_secret, secret_read, secret_variables
@@ -142,7 +141,7 @@ def _call(node: ast.Call) -> Iterator[Effect]:
     )
     if name in ("exec", "eval", "compile") and first is not None:
         code = _constant_text(first)
-        code = code if code is not None else _decoded(first)
+        code = code if code is not None else decoded(first)
         if code is not None:
             yield Nested(code, "python")
         else:
@@ -176,6 +175,10 @@ def _call(node: ast.Call) -> Iterator[Effect]:
         and _dotted(receiver.func) in ("open", "io.open")
     ):
         yield from _written(receiver, first)  # open('~/.bashrc', 'a').write('curl …|sh')
+        return
+    unpacked = extraction(node, name, _literal_path)  # tarfile.open(f).extractall('/')
+    if unpacked is not None:
+        yield unpacked
         return
     argv: tuple[str, ...] | None = None
     redirects: tuple[tuple[str, str], ...] = ()
@@ -228,49 +231,6 @@ _READS = frozenset({"open", "read_text", "read_bytes", "copy", "copy2", "copyfil
                     "make_archive", "load", "loads", "read"})  # fmt: skip
 _PATH_METHODS = frozenset({"unlink", "rmdir", "write_text", "write_bytes", "touch", "rename",
                            "replace", "chmod", "symlink_to", "hardlink_to", "mkdir"})  # fmt: skip
-
-
-_DECODERS = frozenset({"b64decode", "standard_b64decode", "urlsafe_b64decode", "decodebytes",
-                       "b32decode", "b16decode", "a85decode", "b85decode"})  # fmt: skip
-
-
-def _decoded(node: ast.expr) -> str | None:
-    """The text of ``base64.b64decode('…')`` (or ``bytes.fromhex``, ``codecs.decode(…,
-    'rot13')``) of a literal, with an optional ``.decode()``: code hidden by encoding it."""
-    inner = (
-        node.func.value
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-        else None
-    )
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "decode"
-        and isinstance(inner, ast.Call)
-        and isinstance(inner.func, ast.Attribute)
-    ):
-        node = inner  # ….b64decode('…').decode()
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args):
-        return None
-    literal = node.args[0]
-    if not isinstance(literal, ast.Constant) or not isinstance(literal.value, str | bytes):
-        return None
-    method = node.func.attr
-    try:
-        if method in _DECODERS:
-            raw = getattr(base64, method)(literal.value)
-        elif method == "fromhex" and isinstance(literal.value, str):
-            raw = bytes.fromhex(literal.value)
-        elif method == "decode" and isinstance(literal.value, str) and len(node.args) > 1:
-            encoding = node.args[1]
-            if not (isinstance(encoding, ast.Constant) and encoding.value in ("rot13", "rot_13")):
-                return None
-            return codecs.decode(literal.value, "rot13")
-        else:
-            return None
-    except (ValueError, binascii.Error):
-        return None
-    return bytes(raw).decode("utf-8", errors="replace")
 
 
 def _path_method(method: str, path: str | None) -> Iterator[Effect]:

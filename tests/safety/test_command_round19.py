@@ -1,0 +1,63 @@
+"""Round 19: one decision per principle, from the classes of blind cohort 10's tune half."""
+
+from __future__ import annotations
+
+import pytest
+
+from workset.safety.commands import CommandAnalysis, analyze_command
+
+WS = "/home/me/proj"
+
+
+def _judged(command: str) -> CommandAnalysis:
+    return analyze_command(command, workspace=WS)
+
+
+def _reasons(analysis: CommandAnalysis) -> str:
+    return " ".join(f.explanation for f in analysis.findings)
+
+
+@pytest.mark.parametrize(
+    ("command", "reason"),
+    [
+        ("python3 -c \"import zipfile; zipfile.ZipFile('x.zip').extractall('/usr/local')\"",
+         "over /usr/local"),
+        ("python3 -c \"import shutil; shutil.unpack_archive('x.tgz', '/home/me')\"",
+         "over /home/me"),
+        ("python3 -c \"import tarfile\ntarfile.open('in/x.tar').extractall('out', "
+         "filter='fully_trusted')\"", "absolute path"),
+    ],
+)  # fmt: skip
+def test_round19_python_unpacking_over_the_system_or_with_absolute_names_is_denied(
+    command: str, reason: str
+) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+    assert reason in _reasons(analysis)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 -c \"import tarfile; tarfile.open('in/x.tar').extractall('out', filter='data')\"",
+        "python3 -c \"import zipfile; zipfile.ZipFile('x.zip').extract('a.txt', 'out')\"",
+        "python3 -c \"import shutil; shutil.unpack_archive('x.tgz')\"",
+    ],
+)
+def test_round19_python_unpacking_into_the_workspace_runs(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "allow", analysis.findings
+
+
+def test_round19_python_unpacking_to_a_run_time_folder_asks() -> None:
+    analysis = _judged(
+        "python3 -c \"import sys, zipfile; zipfile.ZipFile('x.zip').extractall(sys.argv[1])\""
+    )
+    assert analysis.decision == "ask", analysis.findings
+    assert "only known at run time" in _reasons(analysis)
+
+
+def test_round19_a_newline_inside_double_quotes_stays_in_the_code() -> None:
+    analysis = _judged('python3 -c "import os\nprint(os.getcwd())"')
+    assert analysis.decision == "allow", analysis.findings
+    assert analysis.commands[0].argv[2] == "import os\nprint(os.getcwd())"
