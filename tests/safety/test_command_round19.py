@@ -61,3 +61,45 @@ def test_round19_a_newline_inside_double_quotes_stays_in_the_code() -> None:
     analysis = _judged('python3 -c "import os\nprint(os.getcwd())"')
     assert analysis.decision == "allow", analysis.findings
     assert analysis.commands[0].argv[2] == "import os\nprint(os.getcwd())"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "gem sources --add http://gems.mirror.example/ --remove https://rubygems.org/",
+        "gem install rake --source http://gems.mirror.example/",
+        "conda config --add channels http://conda.mirror.example/main",
+        "poetry source add corp http://pypi.corp.example/simple/",
+        'printf \'[source.crates-io]\\nreplace-with = "m"\\n[source.m]\\n'
+        'registry = "sparse+http://192.0.2.9/index/"\\n\' >> ~/.cargo/config.toml',
+        "printf ':sources:\\n- http://gems.mirror.example/\\n' > ~/.gemrc",
+    ],
+)
+def test_round19_a_package_source_over_plain_http_is_denied(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+    assert "plain http" in _reasons(analysis)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["gem sources --add https://gems.mirror.example/", "conda config --add channels conda-forge"],
+)
+def test_round19_a_user_package_source_over_https_asks(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "ask", analysis.findings
+    assert "every later install" in _reasons(analysis)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "gem sources -l",
+        "poetry source add --priority=supplemental corp https://pypi.corp.example/simple/",
+        "poetry source show",
+        "printf 'channels:\\n  - conda-forge\\n' > .condarc",
+    ],
+)
+def test_round19_listing_sources_or_adding_one_to_the_project_runs(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "allow", analysis.findings

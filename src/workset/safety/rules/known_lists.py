@@ -124,7 +124,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                      "export", "--version", "version", "help", "init", "cache"}),
     "poetry": frozenset({"install", "run", "build", "lock", "show", "check", "env", "shell",
                          "version", "--version", "config", "init", "new", "export", "remove",
-                         "update"}),
+                         "update", "source"}),  # source: rules.registries
     "pipenv": frozenset({"run", "sync", "lock", "graph", "check", "requirements",
                          "--venv", "--where", "--py", "verify", "scripts", "install",
                          "uninstall"}),
@@ -140,7 +140,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                          "list", "clean", "pack", "new", "sln", "watch", "add", "remove"}),
     "bundle": frozenset({"install", "exec", "list", "show", "check", "outdated", "config",
                          "add", "remove", "lock"}),
-    "gem": frozenset({"list", "search", "info", "contents", "which", "environment", "spec"}),
+    "gem": frozenset({"list", "search", "info", "contents", "which", "environment", "spec",
+                      "sources"}),  # sources: changes ask in rules.registries
     **{n: frozenset({"list", "info", "search", "env", "--version", "activate", "deactivate"})
        for n in ("conda", "mamba", "micromamba")},
     "jupyter": frozenset({"nbconvert", "kernelspec", "--version", "--paths", "execute"}),
