@@ -311,24 +311,12 @@ def _git_config(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield found
 
 
+_MANAGERS = ("pnpm", "yarn", "pip", "pip3", "uv", "pipx", "poetry", "gem", "conda", "mamba",
+             "micromamba")  # fmt: skip
+
 HANDLERS: dict[str, Handler] = {
     "npm": _npm,
-    **{
-        n: _package_manager
-        for n in (
-            "pnpm",
-            "yarn",
-            "pip",
-            "pip3",
-            "uv",
-            "pipx",
-            "poetry",
-            "gem",
-            "conda",
-            "mamba",
-            "micromamba",
-        )
-    },  # fmt: skip
+    **dict.fromkeys(_MANAGERS, _package_manager),
     "go": _go_env,
     "git": _git_config,
     **{n: _written_settings for n in ("echo", "printf", "tee", "cat")},
