@@ -103,3 +103,54 @@ def test_round19_a_user_package_source_over_https_asks(command: str) -> None:
 def test_round19_listing_sources_or_adding_one_to_the_project_runs(command: str) -> None:
     analysis = _judged(command)
     assert analysis.decision == "allow", analysis.findings
+
+
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [
+        ("install -m 755 ./tools/helper ~/.local/bin/ls", "'ls'"),
+        ("cp ./scripts/wrap.sh ~/bin/sudo", "'sudo'"),
+        ("ln -sf $PWD/bin/proxy /usr/local/bin/git", "'git'"),
+        ("printf '#!/bin/sh\\nexec /usr/bin/ssh \"$@\"\\n' > ~/.local/bin/ssh", "'ssh'"),
+    ],
+)
+def test_round19_a_program_put_on_the_path_under_a_standard_name_is_denied(
+    command: str, name: str
+) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+    assert f"standard command {name}" in _reasons(analysis)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "install -m 755 ./dist/projtool ~/.local/bin/projtool",
+        "cp target/release/rg ~/.local/bin/rg",
+        "ln -s $PWD/scripts/deploy.sh ~/.local/bin/deploy",
+    ],
+)
+def test_round19_a_program_put_on_the_path_under_its_own_name_asks(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "ask", analysis.findings
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat > ~/.config/autostart/n.desktop <<'EOF'\n[Desktop Entry]\n"
+        "Exec=/home/me/.local/share/.cache0/run.sh\nEOF",
+        "echo '@reboot $HOME/.config/.sysd/agent' | crontab -",
+        "echo 'nohup ~/.local/share/.x/beacon &' >> ~/.bashrc",
+    ],
+)
+def test_round19_a_program_hidden_in_a_dot_folder_of_the_home_left_to_run_is_denied(
+    command: str,
+) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+
+
+def test_round19_a_startup_line_sourcing_a_tool_of_the_home_only_asks() -> None:
+    analysis = _judged("echo '. \"$HOME/.local/share/nvm/nvm.sh\"' >> ~/.bashrc")
+    assert analysis.decision == "ask", analysis.findings
