@@ -154,3 +154,47 @@ def test_round19_a_program_hidden_in_a_dot_folder_of_the_home_left_to_run_is_den
 def test_round19_a_startup_line_sourcing_a_tool_of_the_home_only_asks() -> None:
     analysis = _judged("echo '. \"$HOME/.local/share/nvm/nvm.sh\"' >> ~/.bashrc")
     assert analysis.decision == "ask", analysis.findings
+
+
+@pytest.mark.parametrize("command", ["pkexec /bin/sh", "sudo -i", "sudo zsh -l", "doas sh",
+                                     "sudo su -", "su root"])  # fmt: skip
+def test_round19_an_open_root_shell_is_denied(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+    assert "shell with administrator rights" in _reasons(analysis)
+
+
+@pytest.mark.parametrize(
+    "command", ["sudo bash -c 'apt-get update'", "pkexec apt-get update", "su -c id dev"]
+)
+def test_round19_one_command_run_as_root_still_asks(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "ask", analysis.findings
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 -m http.server 9000 --directory /",
+        "python3 -m http.server 8080 -d /etc",
+        "cd ~ && python3 -m http.server",
+        "php -S 0.0.0.0:8080 -t /",
+    ],
+)
+def test_round19_a_file_server_over_the_system_or_the_home_is_denied(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        ("python3 -m http.server 9000 --directory dist", "ask"),
+        ("python3 -m http.server 9000 --directory site --bind 127.0.0.1", "allow"),
+    ],
+)
+def test_round19_a_file_server_over_a_workspace_folder_is_judged_by_its_address(
+    command: str, decision: str
+) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == decision, analysis.findings

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Result, option_value
 from workset.safety.rules.secrets import is_secret, secret_read
 
@@ -33,6 +34,16 @@ def serving(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if is_secret(place) or place in ("~", "/root") or place.startswith(("~/.", "/etc")):
             yield secret_read([place])
     if host is not None and _LOOPBACK.match(host):
+        return
+    root = _root(cmd, ctx)
+    if root is not None and paths.is_protected(root) and not paths.is_scratch(root):
+        yield Finding(
+            "serves-system",
+            "deny",
+            f"{what} hands every file under {root} (the whole system, the home, or one of its "
+            "trees: keys, settings, other projects) to anyone who can reach this machine; serve "
+            "only a folder of the workspace, bound to 127.0.0.1",
+        )
         return
     yield Finding(
         "network",
@@ -60,6 +71,16 @@ def _served(cmd: Cmd) -> tuple[str, str | None] | None:
     if name == "httpd":  # busybox httpd, or a web server's own binary
         return "httpd", None
     return None
+
+
+def _root(cmd: Cmd, ctx: Context) -> str | None:
+    """The folder served, resolved: the one named (``--directory /``, ``php -t ~``, busybox
+    ``-h /``), else where the line ``cd``'ed to; None when neither is known."""
+    named = option_value(cmd.args(), ("-d", "--directory", "-t", "-h"))
+    if named is None:
+        return None if _names_directory(cmd) else ctx.cwd
+    index = cmd.argv.index(named) if named in cmd.argv else None
+    return None if index is not None and cmd.is_dynamic(index) else ctx.resolve(named)
 
 
 def _names_directory(cmd: Cmd) -> bool:
