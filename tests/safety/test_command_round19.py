@@ -198,3 +198,28 @@ def test_round19_a_file_server_over_a_workspace_folder_is_judged_by_its_address(
 ) -> None:
     analysis = _judged(command)
     assert analysis.decision == decision, analysis.findings
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'gcore -o /tmp/core "$(pgrep -n ssh-agent)"',
+        "pid=$(pidof gpg-agent); gcore $pid",
+        "gdb -p $(pgrep -f keepassxc) -batch -ex 'generate-core-file'",
+        "strace -p `pgrep -o sshd` -e trace=read",
+    ],
+)
+def test_round19_dumping_the_memory_of_a_keeper_of_secrets_is_denied(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+    assert "reads the memory of" in _reasons(analysis)
+
+
+def test_round19_a_core_dump_of_another_process_asks() -> None:
+    analysis = _judged("gcore 4242")
+    assert analysis.decision == "ask", analysis.findings
+    assert "dumps the whole memory" in _reasons(analysis)
+
+
+def test_round19_debugging_a_core_file_of_the_project_runs() -> None:
+    assert _judged("gdb ./build/app core").decision == "allow"
