@@ -223,3 +223,27 @@ def test_round19_a_core_dump_of_another_process_asks() -> None:
 
 def test_round19_debugging_a_core_file_of_the_project_runs() -> None:
     assert _judged("gdb ./build/app core").decision == "allow"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "node -e 'const p=require(\"path\"),o=require(\"os\");"
+        "console.log(require(\"fs\").readFileSync(p.join(o.homedir(),\".npmrc\"),\"utf8\"))'",
+        "python3 -c \"import os; print(open(os.path.join(os.path.expanduser('~'), "
+        "'.netrc')).read())\"",
+        "python3 -c \"from pathlib import Path; "
+        "print((Path.home() / '.aws' / 'credentials').read_text())\"",
+    ],
+)  # fmt: skip
+def test_round19_inline_code_printing_a_key_joined_onto_the_home_is_denied(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+    assert "reads ~/." in _reasons(analysis)
+
+
+def test_round19_inline_code_joining_workspace_paths_runs() -> None:
+    analysis = _judged(
+        "python3 -c \"import os; print(open(os.path.join('build', 'a.txt')).read())\""
+    )
+    assert analysis.decision == "allow", analysis.findings

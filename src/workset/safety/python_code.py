@@ -84,6 +84,18 @@ def effects(code: str) -> Iterator[Effect]:
         for n in ast.walk(tree)
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and is_secret(n.value)
     ]
+    opened = [  # open(os.path.join(os.path.expanduser('~'), '.npmrc')): the path it names
+        _literal_path(n.args[0])
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and n.args and _dotted(n.func).rsplit(".", 1)[-1] in _READS
+    ]
+    opened += [  # (Path.home() / '.aws' / 'credentials').read_text()
+        _literal_path(n.func.value)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+        and n.func.attr in ("read_text", "read_bytes", "open")
+    ]  # fmt: skip
+    secrets = [*(p for p in opened if p is not None and is_secret(p)), *secrets]
     if secrets:
         reads = any(
             isinstance(n, ast.Call) and _dotted(n.func).rsplit(".", 1)[-1] in _READS
@@ -434,6 +446,10 @@ def _literal_path(node: ast.expr) -> str | None:
             return "~" if _literal_path(node.args[0]) == "HOME" else None
         if name.endswith(("Path", "expanduser", "abspath", "realpath", "PurePath")) and node.args:
             return _literal_path(node.args[0])
+        if name in ("os.path.join", "path.join", "join", "posixpath.join") and node.args:
+            parts = [_literal_path(a) for a in node.args]  # os.path.join(home, '.npmrc')
+            if all(p is not None for p in parts):
+                return "/".join(str(p).rstrip("/") for p in parts)
         if isinstance(node.func, ast.Attribute):
             method, owner = node.func.attr, node.func.value
             if method in ("expanduser", "resolve", "absolute") and not node.args:
