@@ -247,3 +247,39 @@ def test_round19_inline_code_joining_workspace_paths_runs() -> None:
         "python3 -c \"import os; print(open(os.path.join('build', 'a.txt')).read())\""
     )
     assert analysis.decision == "allow", analysis.findings
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "aa-enabled && echo 'apparmor on'",
+        "selinuxenabled; echo $?",
+        "auditctl -s",
+        "git config --local core.pager 'less -FRX'",
+        "git config pager.diff delta",
+        "git config core.fsmonitor true",
+        "LD_PRELOAD=./build/libfaketime.so.1 FAKETIME='-1d' pytest tests/test_expiry.py",
+        "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 make test",
+    ],
+)
+def test_round19_status_checks_plain_pagers_and_own_preloads_run(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "allow", analysis.findings
+
+
+@pytest.mark.parametrize(
+    ("command", "reason"),
+    [
+        ("git config core.fsmonitor ./watch.sh", "makes git run a program"),
+        ("git config core.pager 'sh -c id'", "makes git run a program"),
+        ("LD_PRELOAD=/tmp/hook.so ls", "load or run extra code"),
+        ("LD_PRELOAD=../other/hook.so pytest", "load or run extra code"),
+        ("auditctl -e 0", "switches off a defence"),
+    ],
+)
+def test_round19_programs_foreign_to_the_project_still_ask_or_are_denied(
+    command: str, reason: str
+) -> None:
+    analysis = _judged(command)
+    assert analysis.decision != "allow", analysis.findings
+    assert reason in _reasons(analysis)

@@ -96,6 +96,18 @@ def _relative_dirs(value: str) -> bool:
     return all(re.fullmatch(r"(\./)?[\w.+-]+(/[\w.+-]+)*/?", p) and ".." not in p for p in parts)
 
 
+def _own_libraries(value: str) -> bool:
+    """Each library is the project's (a relative path that does not climb out) or one the
+    system's packages installed (``/usr/lib/…``): preloaded into the one command that follows,
+    which is judged itself; a library from anywhere else stays asked."""
+    parts = value.replace(" ", ":").split(":")
+    return all(
+        _relative_dirs(p) or (re.fullmatch(r"/usr/lib(64)?/[\w.+/-]+", p) and ".." not in p)
+        for p in parts
+        if p
+    ) and any(parts)
+
+
 def assignment(name: str, value: str) -> list[Result]:
     """Findings about ``NAME=value``, or the code the value is, to be analysed in turn."""
     if name == "HISTFILE" and value in ("", "/dev/null"):
@@ -108,6 +120,8 @@ def assignment(name: str, value: str) -> list[Result]:
         return [remote_engine_finding(value)]
     if name in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH") and _relative_dirs(value):
         return []  # LD_LIBRARY_PATH=./build/lib ./bin/app: the project's own libraries
+    if name in ("LD_PRELOAD", "DYLD_INSERT_LIBRARIES") and _own_libraries(value):
+        return []  # LD_PRELOAD=./build/libfaketime.so pytest: for this one command
     if name in _LOADER_VARS:
         return [
             Finding(

@@ -1,9 +1,10 @@
 """Firewall and security state printed: the reads behind ``system_tampering`` look-alikes.
 
 ``iptables -L -n``, ``nft list ruleset``, ``ufw status verbose``, ``firewall-cmd --list-all``,
-``getcap /usr/bin/ping``, ``aa-status`` and ``fdesetup status`` only show how the machine is
-protected; the same programs with a change (``iptables -F``, ``ufw disable``, ``nft flush``,
-``firewall-cmd --add-port``) ask as before (or are denied by the hardening rules).
+``getcap /usr/bin/ping``, ``aa-status``, ``aa-enabled``, ``auditctl -s`` and ``fdesetup
+status`` only show how the machine is protected; the same programs with a change (``iptables
+-F``, ``ufw disable``, ``nft flush``, ``firewall-cmd --add-port``) ask as before (or are
+denied by the hardening rules).
 """
 
 from __future__ import annotations
@@ -33,7 +34,11 @@ _READS = {
     "fdesetup": (("status",), ("isactive",)),
     "mokutil": (("--sb-state",),),
     "getsebool": (("-a",),),
+    "auditctl": (("-s",), ("-l",)),
 }  # fmt: skip
+# Programs that only answer whether a protection is on, or list what is loaded.
+_ANSWERS = frozenset({"getcap", "aa-status", "apparmor_status", "aa-enabled", "lsmod",
+                      "selinuxenabled"})  # fmt: skip
 
 
 def state_read(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -43,8 +48,8 @@ def state_read(cmd: Cmd, ctx: Context) -> Finding | None:
             return None  # prints the rules
         if set(args) & _LISTS and all(_SHAPES.fullmatch(a) for a in args if a not in _LISTS):
             return None
-    elif cmd.name in ("getcap", "aa-status", "apparmor_status", "lsmod"):
-        return None  # setcap, aa-disable, modprobe are the changes
+    elif cmd.name in _ANSWERS:
+        return None  # setcap, aa-disable, modprobe, setenforce are the changes
     else:
         reads = _READS.get(cmd.name, ())
         words = tuple(a for a in args if a not in ("-a", "--all")) if cmd.name == "nft" else args
@@ -55,8 +60,7 @@ def state_read(cmd: Cmd, ctx: Context) -> Finding | None:
     return unknown_program(" ".join(cmd.argv[:2]))
 
 
-_NAMES = ("iptables", "ip6tables", "iptables-save", "ip6tables-save", "getcap", "aa-status",
-          "apparmor_status", "lsmod", *_READS)  # fmt: skip
+_NAMES = ("iptables", "ip6tables", "iptables-save", "ip6tables-save", *_ANSWERS, *_READS)
 VOUCHERS = {n: state_read for n in _NAMES}
 
 
