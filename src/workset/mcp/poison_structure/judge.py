@@ -99,6 +99,8 @@ STRUCTURE_REASONS = {
     "long-term memory or the user's standing instructions, not at the user's request",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
+    "command-value-denied": "a default, example or enum value of a parameter holding the "
+    "command a tool runs is one the shell policy denies, which a model copies into the call",
     "secret-in-value": "a default, example or enum value expands an environment variable that "
     "holds a secret, so the secret goes wherever the tool sends that value",
     "consent-preset": "a parameter that records the user's approval comes already set (a default "

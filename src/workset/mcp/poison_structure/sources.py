@@ -52,7 +52,7 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"cronologia|对话|聊天记录|会话|会話|チャット履歴|これまでのやり取り|переписк\w*|"
             r"диалог\w*|бесед\w*|बातचीत|대화\s*(내용|기록)?|이전\s*메시지)",
             r"\b(conversations?|chat\s+history|transcripts?|history|dialog(ue)?|memor(y|ies)|"
-            r"prompts?|remember|recall)\b",
+            r"prompts?|remember|recall|chat\s+completions?)\b",  # a chat API's own messages
         ),
         (
             "instructions",
