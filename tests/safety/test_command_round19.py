@@ -283,3 +283,31 @@ def test_round19_programs_foreign_to_the_project_still_ask_or_are_denied(
     analysis = _judged(command)
     assert analysis.decision != "allow", analysis.findings
     assert reason in _reasons(analysis)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat /proc/$(pgrep -n ssh-agent)/mem > /tmp/dump",
+        "dd if=/proc/$(pidof gpg-agent)/mem of=/tmp/k bs=4096 count=16",
+    ],
+)
+def test_round19_reading_a_process_memory_file_is_a_secret_read(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+    assert "/mem" in _reasons(analysis)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["cp /bin/bash /tmp/.b && chmod +s /tmp/.b", "cp /usr/bin/find ./t/ && chmod u+s ./t/find"],
+)
+def test_round19_a_setuid_copy_of_a_system_program_is_denied(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+    assert "a copy of the system's" in _reasons(analysis)
+
+
+@pytest.mark.parametrize("command", ["pidof nginx", "cat /proc/self/status", "cat /proc/1/maps"])
+def test_round19_process_listings_run(command: str) -> None:
+    assert _judged(command).decision == "allow"

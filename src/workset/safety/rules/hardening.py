@@ -205,6 +205,15 @@ def _chmod(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 "setuid — ask the user if a tool truly needs it",
             )
             return
+        if place in ctx.programs:  # cp /bin/bash /tmp/.b && chmod +s /tmp/.b
+            yield Finding(
+                "setuid-copy",
+                "deny",
+                f"chmod {operands[0][1]} on {word}, a copy of the system's {ctx.programs[place]}, "
+                "makes it run whatever anyone asks of it with its owner's rights (a backdoor "
+                "kept for later); never make programs setuid — ask the user",
+            )
+            return
 
 
 # Capabilities that let a program become root, read or write any file, or load code into the

@@ -23,7 +23,7 @@ READ_ONLY = frozenset(
         "getenforce", "sestatus", "pip-audit", "osv-scanner", "pg_isready", "system_profiler",
         "ls", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ag",
         "ack", "find", "fd", "tree", "stat", "file", "du", "df", "which", "whereis", "whatis",
-        "date", "cal", "uname", "whoami", "id", "groups", "printenv", "env", "ps", "pgrep",
+        "date", "cal", "uname", "whoami", "id", "groups", "printenv", "env", "ps", "pgrep", "pidof",
         "uptime", "free", "lscpu", "lsblk", "lsof", "fuser", "nproc", "sort", "uniq", "cut", "tr",
         "paste", "join", "comm", "diff", "diff3", "cmp", "column", "fold", "fmt", "nl", "od",
         "xxd", "hexdump", "strings", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum",
