@@ -144,7 +144,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                       "sources"}),  # sources: changes ask in rules.registries
     **{n: frozenset({"list", "info", "search", "env", "--version", "activate", "deactivate"})
        for n in ("conda", "mamba", "micromamba")},
-    "jupyter": frozenset({"nbconvert", "kernelspec", "--version", "--paths", "execute"}),
+    "jupyter": frozenset({"nbconvert", "kernelspec", "--version", "--paths", "execute", "lab",
+                          "notebook", "server"}),  # servers: rules.servers judges the address
     "brew": frozenset({"list", "info", "search", "--version", "deps", "outdated", "config",
                        "doctor", "leaves", "uses", "desc", "home", "--prefix"}),
     "apt": frozenset({"list", "search", "show", "policy", "depends", "rdepends", "changelog"}),
