@@ -363,3 +363,59 @@ def test_round19_a_notebook_or_file_server_of_the_project_is_judged_by_its_addre
 ) -> None:
     analysis = _judged(command)
     assert analysis.decision == decision, analysis.findings
+
+
+@pytest.mark.parametrize(
+    ("command", "reason"),
+    [
+        ("yarn config set npmRegistryServer http://npm.mirror.example", "plain http"),
+        ("bundle config set --global mirror.https://rubygems.org http://gems.mirror.example",
+         "plain http"),
+        ("cargo install --index sparse+http://192.0.2.4/index/ ripgrep", "plain http"),
+        ("unzip -: upload.zip", "keeps '../'"),
+        ("unzip -o ext.zip -d ~/.vscode/extensions/", "run by themselves"),
+        ("tar xf plugins.tar -C ~/.local/share/nvim/site/pack", "run by themselves"),
+        ("cp ./x.py ~/.ipython/profile_default/startup/00-x.py", "when an editor starts"),
+        ("defaults write com.apple.LaunchServices LSQuarantine -bool false", "defence"),
+        ("sudo ufw default allow incoming", "defence"),
+    ],
+)  # fmt: skip
+def test_round19_sources_extensions_traversal_and_defences_are_denied(
+    command: str, reason: str
+) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "deny", analysis.findings
+    assert reason in _reasons(analysis)
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        ("echo '@acme:registry=https://npm.acme.example/' >> .npmrc", "allow"),
+        ("bundle config set --local path vendor/bundle", "allow"),
+        ("bundle config set --global jobs 4", "ask"),
+        ("echo 'registry=https://npm.mirror.example/' >> .npmrc", "ask"),
+        ("ufw allow 22/tcp", "ask"),
+    ],
+)
+def test_round19_scoped_and_project_settings_run_while_user_wide_ones_ask(
+    command: str, decision: str
+) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == decision, analysis.findings
+
+
+@pytest.mark.parametrize(
+    ("command", "decision"),
+    [
+        ("LD_PRELOAD=./build/libasan.so ./build/app --selftest", "allow"),
+        ("LD_PRELOAD=./build/hook.so ls", "ask"),
+        ("export LD_PRELOAD=./build/hook.so", "ask"),
+        ("printf '[core]\\n\\tpager = less -R\\n' >> .git/config", "allow"),
+    ],
+)
+def test_round19_own_preloads_and_pagers_run_only_with_the_project_s_own_programs(
+    command: str, decision: str
+) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == decision, analysis.findings

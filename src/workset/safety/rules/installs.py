@@ -25,7 +25,7 @@ from workset.safety.rules.base import (
     parse_flags,
 )
 from workset.safety.rules.known_lists import BUILTINS, READ_ONLY, WRITERS
-from workset.safety.rules.persistence import HOOKS, is_persistence_place
+from workset.safety.rules.persistence import EDITOR_AUTOLOAD, HOOKS, is_persistence_place
 
 
 def _extract_over(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -40,6 +40,15 @@ def _extract_over(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         target = option_value(args, ("-C", "--directory"))
     elif cmd.name == "unzip":
         extracting = not {"l", "t", "p", "Z", "z"} & flags
+        if extracting and ":" in flags:  # unzip -: keeps ../ in member names
+            yield Finding(
+                "extract-over-system",
+                "deny",
+                "unzip -: keeps '../' in member names, so the archive writes outside the folder "
+                "it is unpacked in, anywhere the user can write (startup files, keys); unpack "
+                "without -: inside the workspace",
+            )
+            return
         attached = [a[2:] for a in args if a.startswith("-d") and len(a) > 2]
         target = option_value(args, ("-d",)) or (attached[0] if attached else None)
     else:  # 7z x -oDIR
@@ -60,7 +69,7 @@ def _extract_over(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if not extracting or target is None:
         return
     place = ctx.resolve(target)
-    if is_persistence_place(place) or _PATH_DIRS.match(place):
+    if is_persistence_place(place) or _PATH_DIRS.match(place) or _AUTORUN.match(place):
         yield Finding(
             "extract-over-system",
             "deny",
@@ -148,7 +157,7 @@ def _cpio(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 _AUTORUN = re.compile(
     r"^(~/\.config/autostart|/etc/xdg/autostart|/etc/cron\.(d|hourly|daily|weekly|monthly)|"
     r"/var/spool/cron(/crontabs)?|/etc/profile\.d|(~/|/)Library/Launch(Agents|Daemons)|"
-    r"(~/\.config|/etc)/systemd/(user|system)/[^/]+\.wants)(/|$)"
+    r"(~/\.config|/etc)/systemd/(user|system)/[^/]+\.wants)(/|$)|" + EDITOR_AUTOLOAD
 )
 
 
@@ -184,8 +193,9 @@ def _installs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield Finding(
             "persistence-installed",
             "deny",
-            f"{cmd.name} puts a file into {operands[-1][1]}, which runs it by itself at login, "
-            "on a timer or at boot: that installs code that outlives this task, unseen; leave "
+            f"{cmd.name} puts a file into {operands[-1][1]}, which runs it by itself (at login, "
+            "on a timer, at boot or when an editor starts): that installs code that outlives this "
+            "task, unseen; leave "
             "the file in the workspace and ask the user to install it",
         )
 

@@ -22,6 +22,16 @@ from workset.safety.rules import launchd
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, requote
 from workset.safety.rules.static import static_output
 
+# Folders whose code an editor or shell loads by itself at its next start: editor extensions,
+# vim and neovim packages and plugins, IPython startup scripts, fish's conf.d. Files copied or
+# unpacked there are installed code (rules.installs); text written there is judged as the
+# language it is in (rules.build_files), not as shell.
+EDITOR_AUTOLOAD = (
+    r"^~/\.(vscode|vscode-server|vscode-insiders|vscode-oss|cursor|windsurf)/extensions(/|$)|"
+    r"^~/\.vim/(pack|plugin|ftplugin)(/|$)|^~/\.local/share/nvim/site/(pack|plugin)(/|$)|"
+    r"^~/\.config/nvim/(plugin|after/plugin)(/|$)|^~/\.ipython/profile_[^/]+/startup(/|$)|"
+    r"^~/\.config/fish/conf\.d(/|$)"
+)
 _PLACES = re.compile(
     r"(^|/)\.git/hooks(/|$)|^~/\.config/(systemd|autostart)(/|$)|^/etc/(systemd|cron[^/]*|"
     r"init\.d|rc\.local|profile\.d|xdg/autostart)(/|$)|^/var/spool/cron(/|$)|"

@@ -29,6 +29,7 @@ from workset.safety.rules.static import static_output
 
 _REGISTRY_KEYS = re.compile(
     r"^(@[\w-]+:)?registry$|^(global\.|install\.)?(extra-)?index-url$|^index$|^sources?$|"
+    r"^npmregistryserver$|^mirror\..+$|"
     r"^channels?$",
     re.IGNORECASE,
 )
@@ -126,6 +127,8 @@ def _foreign_index(key: str, value: str) -> Finding | None:
     values = [v.strip().strip("'\"") for v in value.split(",") if v.strip()]
     if not registry or all(_OFFICIAL.match(v) for v in values):
         return None
+    if key.strip().startswith("@"):
+        return None  # @acme:registry=https://…: only the scope's own packages come from there
     return Finding(
         "package-index",
         "ask",
@@ -260,6 +263,27 @@ def _written_settings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
 
 
+def _bundle_config(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``bundle config [set] [--global] mirror.https://rubygems.org URL``: a mirror for every
+    gem; plain http is denied, and a ``--global`` setting asks as the user config it is."""
+    args = [a for a in cmd.args() if a not in ("set", "--local")]
+    if args[:1] != ["config"] or len(args) < 3:
+        return
+    words = [a for a in args[1:] if not a.startswith("--")]
+    if len(words) >= 2:
+        found = _insecure(words[0], words[1]) or _foreign_index(words[0], words[1])
+        if found is not None:
+            yield found
+            return
+    if "--global" in args:
+        yield Finding(
+            "user-config",
+            "ask",
+            "bundle config --global changes the user's bundler settings outside the workspace, "
+            "for every project; a human must confirm, or set it with --local",
+        )
+
+
 _SOURCE_ADDERS = {"gem": (("sources",), ("--add", "-a")), "conda": (("config",), ("--add",
                    "--append", "--prepend")), "poetry": (("source", "add"), ())}  # fmt: skip
 
@@ -312,11 +336,12 @@ def _git_config(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 _MANAGERS = ("pnpm", "yarn", "pip", "pip3", "uv", "pipx", "poetry", "gem", "conda", "mamba",
-             "micromamba")  # fmt: skip
+             "micromamba", "cargo")  # fmt: skip
 
 HANDLERS: dict[str, Handler] = {
     "npm": _npm,
     **dict.fromkeys(_MANAGERS, _package_manager),
+    "bundle": _bundle_config,
     "go": _go_env,
     "git": _git_config,
     **{n: _written_settings for n in ("echo", "printf", "tee", "cat")},

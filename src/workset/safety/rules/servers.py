@@ -45,7 +45,6 @@ def serving(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "trees: keys, settings, other projects) to anyone who can reach this machine; serve "
             "only a folder of the workspace, bound to 127.0.0.1",
         )
-        return
     yield Finding(
         "network",
         "ask",
