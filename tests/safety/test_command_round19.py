@@ -419,3 +419,36 @@ def test_round19_own_preloads_and_pagers_run_only_with_the_project_s_own_program
 ) -> None:
     analysis = _judged(command)
     assert analysis.decision == decision, analysis.findings
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sudo ufw status verbose",
+        "sudo iptables -L -n",
+        "sudo ss -tlnp",
+        "sudo lsof -i :3000",
+        "sudo aa-status",
+        "gem env",
+        "xattr -l dist/App.app",
+        "codesign --verify --deep --strict dist/App.app",
+    ],
+)
+def test_round19_protection_state_read_even_as_root_runs(command: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "allow", analysis.findings
+
+
+@pytest.mark.parametrize(
+    ("command", "reason"),
+    [
+        ("sudo ss -K dst 192.0.2.1", "administrator rights"),
+        ("sudo -u root ufw status", "administrator rights"),
+        ("xattr -dr com.apple.quarantine /Applications/X.app", "changes attributes"),
+        ("codesign -s - --force dist/App.app", "changes attributes"),
+    ],
+)
+def test_round19_changes_to_protection_state_still_ask(command: str, reason: str) -> None:
+    analysis = _judged(command)
+    assert analysis.decision == "ask", analysis.findings
+    assert reason in _reasons(analysis)

@@ -61,7 +61,33 @@ def state_read(cmd: Cmd, ctx: Context) -> Finding | None:
 
 
 _NAMES = ("iptables", "ip6tables", "iptables-save", "ip6tables-save", *_ANSWERS, *_READS)
-VOUCHERS = {n: state_read for n in _NAMES}
+# File metadata and signatures printed (quarantine flags, code signatures), not changed.
+_SIGNATURE_READS = {
+    "xattr": re.compile(r"-[lpxrv]+|--?h(elp)?"),
+    "codesign": re.compile(r"-d\w*|--display|-v+|--verify|--deep|--strict|-R=?.*|--verbose(=\d)?"),
+}
+
+
+def _signature_read(cmd: Cmd, ctx: Context) -> Finding | None:
+    shapes = _SIGNATURE_READS[cmd.name]
+    flags = [a for a in cmd.args() if a.startswith("-")]
+    if flags and all(shapes.fullmatch(a) for a in flags):
+        return None  # xattr -l, codesign -dv: printed
+    return unknown_program(" ".join(cmd.argv[:2]), " (it changes attributes or signatures)")
+
+
+VOUCHERS = {**{n: state_read for n in _NAMES}, **dict.fromkeys(_SIGNATURE_READS, _signature_read)}
+
+
+def reads_state(cmd: Cmd) -> bool:
+    """``cmd`` only prints how the machine is protected or connected (``ufw status``,
+    ``iptables -L -n``, ``ss -tlnp``, ``lsof -i :3000``): under ``sudo`` it reads as root what
+    only root may read, and changes nothing."""
+    if cmd.name in _NAMES:
+        return state_read(cmd, Context()) is None
+    if cmd.name == "ss":
+        return not {"-K", "--kill"} & set(cmd.args())
+    return cmd.name in ("lsof", "netstat") and not any(cmd.dynamic)
 
 
 def _getent(cmd: Cmd, ctx: Context) -> Iterator[Result]:

@@ -140,7 +140,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                          "list", "clean", "pack", "new", "sln", "watch", "add", "remove"}),
     "bundle": frozenset({"install", "exec", "list", "show", "check", "outdated", "config",
                          "add", "remove", "lock"}),
-    "gem": frozenset({"list", "search", "info", "contents", "which", "environment", "spec",
+    "gem": frozenset({"list", "search", "info", "contents", "which", "environment", "env", "spec",
                       "sources"}),  # sources: changes ask in rules.registries
     **{n: frozenset({"list", "info", "search", "env", "--version", "activate", "deactivate"})
        for n in ("conda", "mamba", "micromamba")},

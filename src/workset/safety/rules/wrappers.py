@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from workset.safety.rules.base import Cmd, Finding, Nested, Result
 from workset.safety.rules.environment import assignment
+from workset.safety.rules.host_state import reads_state
 
 _SUDO_ASKS = frozenset({("-l",), ("-ll",), ("--list",), ("-k",), ("-K",), ("-V",),
                         ("-n", "true"), ("-n", "-l"), ("-nl",), ("-ln",)})  # fmt: skip
@@ -22,8 +23,10 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
         if name == "sudo" and args in _SUDO_ASKS:
             return cmd.shifted(len(cmd.argv))  # sudo -l, sudo -n true: what sudo allows, read
         if name in ("sudo", "doas"):
-            out.append(_sudo(name))
             start = 1 + skip_options(args, "ugCDhpRrtUT")
+            if cmd.argv[1:start] in ((), ("-n",)) and reads_state(cmd.shifted(start)):
+                return cmd.shifted(start)  # sudo ufw status: state only root may read, printed
+            out.append(_sudo(name))
             login = {"-i", "-s", "--login", "--shell"} & set(cmd.argv[1:start])
             if (login and start >= len(cmd.argv)) or _bare_shell(cmd.argv[start:]):
                 out.append(_root_shell(name))
