@@ -169,8 +169,8 @@ DESTRUCTIVE_TOOL = re.compile(
     r"\b(call|invoke|run|use|trigger|execute|with|using|via|through)\s+(`)?(?P<tool>[\w.]*(delete|"
     r"remove|drop|destroy|"
     r"wipe|purge|unlock|disarm|open_door|open_\w*(door|gate)|transfer|pay|grant|share|publish|"
-    r"make_public|revoke|upgrade|purchase|buy|subscribe|checkout|export|"
-    r"reset|format|kill|terminate|disable)[\w.]*)`?",
+    r"make_public|revoke|upgrade|purchase|buy|subscribe|checkout|export|merge|approve|"
+    r"visibility|reset|format|kill|terminate|disable)[\w.]*)`?",
     _I,
 )
 
@@ -178,6 +178,15 @@ DESTRUCTIVE_TOOL = re.compile(
 TRIGGER = re.compile(
     r"\b(when|whenever|if|once|after|afterwards?|then|finally|every|each|from\s+now\s+on|on\s+or\s+"
     r"after|also)\b",
+    _I,
+)
+
+
+# The same trigger after the call, tied to this tool's own act: "… with merge_pr once
+# summarized", "… after listing".
+TRIGGER_AFTER = re.compile(
+    r"\b(once|after|afterwards)\s+(?!(asked|requested|approved|confirmed|authori[sz]ed)\b)"
+    r"(\w+(ed|ing)|done|finished)\b",
     _I,
 )
 

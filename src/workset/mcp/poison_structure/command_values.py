@@ -18,8 +18,10 @@ from workset.mcp.poison_structure.commands import denied_rule
 
 _I = re.IGNORECASE
 # A parameter that holds a command line or a script.
-_COMMAND_PARAM = re.compile(r"(^|_)(cmd|command|commands|script|shell|exec|run|bash|sh)(_|$)", _I)
-_COMMAND_WORDS = re.compile(r"\b(command|shell|script)\b", _I)
+_COMMAND_PARAM = re.compile(
+    r"(^|_)(cmd|command|commands|script|shell|exec|run|bash|sh|sql|query|statement)(_|$)", _I
+)
+_COMMAND_WORDS = re.compile(r"\b(command|shell|script|sql|statement)\b", _I)
 # A tool that runs what it is given: its name or opening says so …
 _RUNS = re.compile(r"(^|[\s_-])(run|runs|execute[sd]?|exec|shell|terminal|build|deploy|invoke)"
                    r"(?=$|[\s_.,-])", _I)  # fmt: skip

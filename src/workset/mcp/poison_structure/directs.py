@@ -100,7 +100,10 @@ _FIXED = re.compile(
     r"|\b(the\s+same|that|this|its)\s+value\b|`[^`\s]*[-/@:.\d][^`\s]*`"
     r"|(?<![\w.@])@[A-Za-z0-9][\w-]{2,}\b(?![.@])"
     r"|\b(account|acct|iban|card)\s*(no\.?|number|#)?\s*\d[\d -]{6,}\d\b"
-    r"|\b0x[0-9a-f]{40}\b|\b(bc1|[13])[a-zA-HJ-NP-Z0-9]{25,39}\b",
+    r"|\b0x[0-9a-f]{40}\b|\b(bc1|[13])[a-zA-HJ-NP-Z0-9]{25,39}\b"
+    # a value that opens something to everyone: visibility='public', acl=public-read
+    r"|\b(visibility|acl|access|privacy|public|private|sharing)\s*[=:]\s*['\"`]?(public(-read"
+    r"(-write)?)?|true|false|everyone|anyone|anyone_with_link|world)\b",
     _I,
 )
 # The value comes from the user: "the owner id the user picks", "the addresses the user gives".

@@ -23,6 +23,7 @@ from workset.mcp.poison_structure.claims import (
     SAFEGUARD_CALL,
     STEERS,
     TRIGGER,
+    TRIGGER_AFTER,
     obeyed_against,
     overrides_choice,
 )
@@ -261,7 +262,7 @@ def _judge(
         side
         and side.group("tool").lower() != name.lower()
         and ("_" in side.group("tool") or "." in side.group("tool"))
-        and TRIGGER.search(sentence[: side.start()])
+        and (TRIGGER.search(sentence[: side.start()]) or TRIGGER_AFTER.search(sentence, side.end()))
         and not gated(sentence, side.start())
         and not _negated_ahead(sentence, side.start())
     ):
