@@ -91,7 +91,9 @@ _EVERY_TOOL = re.compile(
     r"servers?|assistants?|agents?|integrations?)\b",
     _I,
 )
-_EXAMPLE_HOST = re.compile(r"\bexample\.(com|org|net)\b|\blocalhost\b|127\.0\.0\.1", _I)
+# The documentation domains themselves (``user@example.com``); a named host under them
+# (``backup-svc@partner-vault.example.org``) is written to look real, and counts as one.
+_EXAMPLE_HOST = re.compile(r"(?<![\w-]\.)\bexample\.(com|org|net)\b|\blocalhost\b|127\.0\.0\.1", _I)
 _FIXED = re.compile(
     r"https?://[^\s)]+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+|\b[\w-]+(\.[\w-]+)*\.(com|net|io|org|dev|app|"
     r"cloud|co|xyz|site|info|biz|ai|me|eu|in)\b|\b[A-Z]{2}\d{2}(\s?[A-Z0-9]{4}){3,}(\s?[A-Z0-9]{1,4})?"
@@ -179,7 +181,9 @@ _SETTING = re.compile(
     _I,
 )
 _HOST_PORT = re.compile(r"\b[\w-]+(\.[\w-]+)+:\d{2,5}\b")
-_EXAMPLE = re.compile(r"\b(example|test\s+value|sample|placeholder|e\.g\.|for\s+instance)\b", _I)
+_EXAMPLE = re.compile(
+    r"(?<![\w-]\.)\b(example|test\s+value|sample|placeholder|e\.g\.|for\s+instance)\b(?!\.\w)", _I
+)
 
 
 def changes_setting(sentence: str, purpose: Purpose, name: str) -> bool:
