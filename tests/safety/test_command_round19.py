@@ -452,3 +452,11 @@ def test_round19_changes_to_protection_state_still_ask(command: str, reason: str
     analysis = _judged(command)
     assert analysis.decision == "ask", analysis.findings
     assert reason in _reasons(analysis)
+
+
+def test_round19_python_running_a_compressed_and_encoded_literal_is_judged_as_its_code() -> None:
+    packed = "eJzLzC3ILypRyC+2BmK94sriktRcDaWiXAXdojSFOv2Covys1OSSYiVNADkQDn4="  # rm -rf ~/projects
+    code = f"import base64, zlib; exec(zlib.decompress(base64.b64decode('{packed}')))"
+    analysis = _judged(f'python3 -c "{code}"')
+    assert analysis.decision == "deny", analysis.findings
+    assert "~/projects" in _reasons(analysis)
