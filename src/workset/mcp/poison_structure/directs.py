@@ -255,7 +255,7 @@ _GRANT = re.compile(
     r"access|roles?|rights|privileges)\b",
     _I,
 )
-_READS = re.compile(
+READS = re.compile(
     r"^(list|get|read|search|find|show|fetch|count|view|lookup|look_up|check|describe|stats|query|"
     r"browse|inspect|preview|summari[sz]e|export)(_|$|(?=[A-Z]))",
     _I,
@@ -265,7 +265,7 @@ _READS = re.compile(
 def asks_privilege(sentence: str, name: str) -> bool:
     """Whether ``sentence`` has the user grant admin, owner, delete or write access to a tool
     whose name says it only reads (``list_prs``, ``get_stats``)."""
-    if not _READS.match(name):
+    if not READS.match(name):
         return False
     found = _GRANT.search(sentence)
     return found is not None and not _NEGATED.search(sentence[: found.start()][-40:])

@@ -100,6 +100,9 @@ STRUCTURE_REASONS = {
     "long-term memory or the user's standing instructions, not at the user's request",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
+    "claims-harmless": "a tool whose name or opening destroys, pays or sends things away says "
+    "it is read-only or harmless (in prose or its annotations), so a client would run it "
+    "without asking",
     "command-value-denied": "a default, example or enum value of a parameter holding the "
     "command a tool runs is one the shell policy denies, which a model copies into the call",
     "secret-in-value": "a default, example or enum value expands an environment variable that "
