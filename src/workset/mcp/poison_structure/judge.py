@@ -24,6 +24,7 @@ from workset.mcp.poison_structure.claims import (
     STEERS,
     TRIGGER,
     TRIGGER_AFTER,
+    loops_itself,
     obeyed_against,
     overrides_choice,
 )
@@ -258,6 +259,8 @@ def _judge(
         yield "injects-content"
     if overrides_choice(sentence):
         yield "overrides-user-choice"
+    if kind != "switch" and loops_itself(sentence, name):
+        yield "forced-call"
     if asks_privilege(sentence, name):
         yield "asks-privilege"
     side = DESTRUCTIVE_TOOL.search(sentence)

@@ -86,6 +86,7 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"(auth|bearer|refresh|oauth|session|personal\s+access|github|api)\s+tokens?|"
             r"passwords?(?![\s-]+(protect\w*|polic\w*|strength|reset|rules?|requirements?|"
             r"generator|manager|length|field)\b)|passphrases?|credentials?|cookies|"
+            r"(session|auth\w*|login)\s+cookies?|cookie\s+(header|value|jar|string)s?|"
             r"seed\s+phrases?|authori[sz]ation\s+headers?|environment\s+variables?|env\s+vars?|"
             r"process\.env|os\.environ|shell\s+history|bash_history|/etc/(passwd|shadow)|"
             r"contraseñas?|credenciales|mots?\s+de\s+passe|passwort|zugangsdaten|senhas?|"
