@@ -34,6 +34,7 @@ the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:
 (``data-flow``), :mod:`.concealment`, :mod:`.approval`, :mod:`.claims` (the other slots),
 :mod:`.destinations` (``fixed-destination``), :mod:`.secret_values` (``secret-in-value``),
 :mod:`.command_values` (``command-value-denied``), :mod:`.false_safety` (``claims-harmless``),
+:mod:`.phishing` (``steers-to-login``),
 :mod:`.consent_values` (``consent-preset``), :mod:`.directs` (``acts-through-other-tool``,
 ``changes-setting``: other tools or settings made to act with fixed values), :mod:`.languages`
 (a cue lexicon per class in 24 languages), :mod:`.turns` (``forged-turn``, ``switches-script``),
