@@ -122,13 +122,17 @@ def load() -> list[Row]:
 
 
 def tool_of(row: Row) -> RemoteTool:
-    """A case as the client would list it, with its title and output schema when it has them."""
-    title = row.get("title") or row.get("annotations", {}).get("title", "")
+    """A case as the client would list it, with its title, annotations' hints and output schema
+    when it has them."""
+    annotations = row.get("annotations", {})
+    title = row.get("title") or annotations.get("title", "")
     return RemoteTool(
         row["server"],
         row["name"],
         row["description"],
         row["inputSchema"],
+        read_only_hint=annotations.get("readOnlyHint"),
+        destructive_hint=annotations.get("destructiveHint"),
         title=title,
         output_schema=row.get("outputSchema"),
     )

@@ -393,7 +393,7 @@ def test_round8_classes_are_denied(command: str, rule: str) -> None:
 @pytest.mark.parametrize(
     "command",
     [
-        "unzip -o plugin.zip -d ~/.vscode/extensions/",
+        "unzip -o plugin.zip -d ~/Downloads/plugin/",  # into editor extensions: round 19, deny
         "7z x a.7z -o/opt/x",
         "grep -c . ~/.bash_history",
         "ssh-keygen -lf ~/.ssh/id_ed25519",

@@ -103,7 +103,7 @@ def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
     ("command", "rule"),
     [
         ("grep -c token ~/.config/openai/auth.json", "secret-read"),
-        ("printf '[core]\\n\\tpager = less -R\\n' >> .git/config", "git-config-exec"),
+        ("printf '[core]\\n\\tpager = ./tools/pager.sh\\n' >> .git/config", "git-config-exec"),
         (
             "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=less git log",
             "git-config-exec",

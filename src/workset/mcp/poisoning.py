@@ -73,6 +73,8 @@ from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.poison_structure import (
     STRUCTURE_REASONS,
     across_fields,
+    claims_harmless,
+    command_values,
     consent_presets,
     fixed_destinations,
     secret_values,
@@ -186,6 +188,11 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         findings.append(Finding(tool.server, tool.name, where, "consent-preset", excerpt))
     for where, value in secret_values(tool.input_schema, tool.server, tool.name):
         findings.append(Finding(tool.server, tool.name, where, "secret-in-value", value))
+    hints = (tool.read_only_hint, tool.destructive_hint)
+    for where, excerpt in claims_harmless(tool.name, description, *hints):
+        findings.append(Finding(tool.server, tool.name, where, "claims-harmless", excerpt))
+    for where, value in command_values(tool.input_schema, tool.name, description):
+        findings.append(Finding(tool.server, tool.name, where, "command-value-denied", value))
     findings = _own_auth_excused(tool, findings, params)
     findings = _precision(tool, findings, params)
     rule = "instruction-in-data-field"

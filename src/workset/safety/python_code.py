@@ -10,14 +10,13 @@ like ``rm -r`` or a redirection.
 from __future__ import annotations
 
 import ast
-import base64
-import binascii
-import codecs
 import re
 import shlex
 from collections.abc import Iterator
 from typing import TypeAlias
 
+from workset.safety.python_archives import extraction
+from workset.safety.python_decode import decoded
 from workset.safety.python_loops import expanded, literal_names
 from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
 from workset.safety.rules.secrets import is_secret, plain_secret, secret_read, secret_variables
@@ -85,6 +84,18 @@ def effects(code: str) -> Iterator[Effect]:
         for n in ast.walk(tree)
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and is_secret(n.value)
     ]
+    opened = [  # open(os.path.join(os.path.expanduser('~'), '.npmrc')): the path it names
+        _literal_path(n.args[0])
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and n.args and _dotted(n.func).rsplit(".", 1)[-1] in _READS
+    ]
+    opened += [  # (Path.home() / '.aws' / 'credentials').read_text()
+        _literal_path(n.func.value)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+        and n.func.attr in ("read_text", "read_bytes", "open")
+    ]  # fmt: skip
+    secrets = [*(p for p in opened if p is not None and is_secret(p)), *secrets]
     if secrets:
         reads = any(
             isinstance(n, ast.Call) and _dotted(n.func).rsplit(".", 1)[-1] in _READS
@@ -142,7 +153,7 @@ def _call(node: ast.Call) -> Iterator[Effect]:
     )
     if name in ("exec", "eval", "compile") and first is not None:
         code = _constant_text(first)
-        code = code if code is not None else _decoded(first)
+        code = code if code is not None else decoded(first)
         if code is not None:
             yield Nested(code, "python")
         else:
@@ -176,6 +187,10 @@ def _call(node: ast.Call) -> Iterator[Effect]:
         and _dotted(receiver.func) in ("open", "io.open")
     ):
         yield from _written(receiver, first)  # open('~/.bashrc', 'a').write('curl …|sh')
+        return
+    unpacked = extraction(node, name, _literal_path)  # tarfile.open(f).extractall('/')
+    if unpacked is not None:
+        yield unpacked
         return
     argv: tuple[str, ...] | None = None
     redirects: tuple[tuple[str, str], ...] = ()
@@ -228,49 +243,6 @@ _READS = frozenset({"open", "read_text", "read_bytes", "copy", "copy2", "copyfil
                     "make_archive", "load", "loads", "read"})  # fmt: skip
 _PATH_METHODS = frozenset({"unlink", "rmdir", "write_text", "write_bytes", "touch", "rename",
                            "replace", "chmod", "symlink_to", "hardlink_to", "mkdir"})  # fmt: skip
-
-
-_DECODERS = frozenset({"b64decode", "standard_b64decode", "urlsafe_b64decode", "decodebytes",
-                       "b32decode", "b16decode", "a85decode", "b85decode"})  # fmt: skip
-
-
-def _decoded(node: ast.expr) -> str | None:
-    """The text of ``base64.b64decode('…')`` (or ``bytes.fromhex``, ``codecs.decode(…,
-    'rot13')``) of a literal, with an optional ``.decode()``: code hidden by encoding it."""
-    inner = (
-        node.func.value
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-        else None
-    )
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "decode"
-        and isinstance(inner, ast.Call)
-        and isinstance(inner.func, ast.Attribute)
-    ):
-        node = inner  # ….b64decode('…').decode()
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args):
-        return None
-    literal = node.args[0]
-    if not isinstance(literal, ast.Constant) or not isinstance(literal.value, str | bytes):
-        return None
-    method = node.func.attr
-    try:
-        if method in _DECODERS:
-            raw = getattr(base64, method)(literal.value)
-        elif method == "fromhex" and isinstance(literal.value, str):
-            raw = bytes.fromhex(literal.value)
-        elif method == "decode" and isinstance(literal.value, str) and len(node.args) > 1:
-            encoding = node.args[1]
-            if not (isinstance(encoding, ast.Constant) and encoding.value in ("rot13", "rot_13")):
-                return None
-            return codecs.decode(literal.value, "rot13")
-        else:
-            return None
-    except (ValueError, binascii.Error):
-        return None
-    return bytes(raw).decode("utf-8", errors="replace")
 
 
 def _path_method(method: str, path: str | None) -> Iterator[Effect]:
@@ -474,6 +446,10 @@ def _literal_path(node: ast.expr) -> str | None:
             return "~" if _literal_path(node.args[0]) == "HOME" else None
         if name.endswith(("Path", "expanduser", "abspath", "realpath", "PurePath")) and node.args:
             return _literal_path(node.args[0])
+        if name in ("os.path.join", "path.join", "join", "posixpath.join") and node.args:
+            parts = [_literal_path(a) for a in node.args]  # os.path.join(home, '.npmrc')
+            if all(p is not None for p in parts):
+                return "/".join(str(p).rstrip("/") for p in parts)
         if isinstance(node.func, ast.Attribute):
             method, owner = node.func.attr, node.func.value
             if method in ("expanduser", "resolve", "absolute") and not node.args:

@@ -277,10 +277,12 @@ class Walker(ShellWords):
     ) -> None:
         words: list[Word] = []
         redirects: list[tuple[str, Word]] = list(extra)
+        named = [c for c in node.named_children if c.type == "command_name"]
+        program = node_text(named[0]) if named else None  # NAME=value program: its environment
         for child in node.named_children:
             kind = child.type
             if kind == "variable_assignment":
-                self._assign(child, depth)
+                self._assign(child, depth, program)
             elif kind == "command_name":
                 inner = child.named_children[0] if child.named_children else child
                 words.extend(self._fields(inner, depth))
@@ -361,7 +363,7 @@ class Walker(ShellWords):
         if found is not None:
             self.findings.append(found)
 
-    def _assign(self, node: Any, depth: int) -> None:
+    def _assign(self, node: Any, depth: int, program: str | None = None) -> None:
         name_node = node.child_by_field_name("name")
         value_node = node.child_by_field_name("value")
         if name_node is None:
@@ -382,7 +384,7 @@ class Walker(ShellWords):
         self._set(name, base + value.text, dynamic=value.dynamic)
         if value_node is not None and value_node.type == "array" and not value.dynamic:
             self.arrays[name] = items + [p.text for p in parts]
-        self._apply(rules.assignment(name, value.text), depth)
+        self._apply(rules.assignment(name, value.text, program), depth)
 
     def _declaration(self, node: Any, depth: int) -> None:
         keyword = node.children[0].type if node.children else "declare"

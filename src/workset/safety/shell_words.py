@@ -223,7 +223,12 @@ class ShellWords(ABC):
 
     def _string(self, node: Any, depth: int) -> list[Word]:
         pieces: list[Word] = [Word("")]
+        source, end = bytes(node.text), node.start_byte
         for child in node.children:
+            if child.start_byte > end:  # the grammar leaves a quoted newline out of its pieces
+                gap = source[end - node.start_byte : child.start_byte - node.start_byte]
+                pieces[-1] = joined([pieces[-1], Word(gap.decode("utf-8", "replace"))])
+            end = child.end_byte
             if not child.is_named:
                 if child.type not in ('"', '$"'):
                     pieces[-1] = joined([pieces[-1], Word(child.type)])

@@ -33,6 +33,8 @@ Modules: :mod:`.text` (sentences, clauses, negation and condition scope), :mod:`
 the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:`.flow`
 (``data-flow``), :mod:`.concealment`, :mod:`.approval`, :mod:`.claims` (the other slots),
 :mod:`.destinations` (``fixed-destination``), :mod:`.secret_values` (``secret-in-value``),
+:mod:`.command_values` (``command-value-denied``), :mod:`.false_safety` (``claims-harmless``),
+:mod:`.phishing` (``steers-to-login``),
 :mod:`.consent_values` (``consent-preset``), :mod:`.directs` (``acts-through-other-tool``,
 ``changes-setting``: other tools or settings made to act with fixed values), :mod:`.languages`
 (a cue lexicon per class in 24 languages), :mod:`.turns` (``forged-turn``, ``switches-script``),
@@ -42,8 +44,10 @@ the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:
 and :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """
 
+from workset.mcp.poison_structure.command_values import command_values
 from workset.mcp.poison_structure.consent_values import consent_presets
 from workset.mcp.poison_structure.destinations import fixed_destinations
+from workset.mcp.poison_structure.false_safety import claims_harmless
 from workset.mcp.poison_structure.judge import (
     STRUCTURE_REASONS,
     across_fields,
@@ -57,7 +61,9 @@ __all__ = [
     "STRUCTURE_REASONS",
     "Purpose",
     "across_fields",
+    "claims_harmless",
     "clauses",
+    "command_values",
     "consent_presets",
     "fixed_destinations",
     "purpose_of",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from workset.mcp.poison_structure.sinks import URL
-from workset.mcp.poison_structure.text import WARNING
+from workset.mcp.poison_structure.text import NEGATION, USER_GATE, WARNING
 
 _I = re.IGNORECASE
 
@@ -169,8 +169,8 @@ DESTRUCTIVE_TOOL = re.compile(
     r"\b(call|invoke|run|use|trigger|execute|with|using|via|through)\s+(`)?(?P<tool>[\w.]*(delete|"
     r"remove|drop|destroy|"
     r"wipe|purge|unlock|disarm|open_door|open_\w*(door|gate)|transfer|pay|grant|share|publish|"
-    r"make_public|revoke|upgrade|purchase|buy|subscribe|checkout|export|"
-    r"reset|format|kill|terminate|disable)[\w.]*)`?",
+    r"make_public|revoke|upgrade|purchase|buy|subscribe|checkout|export|merge|approve|"
+    r"visibility|reset|format|kill|terminate|disable)[\w.]*)`?",
     _I,
 )
 
@@ -178,6 +178,15 @@ DESTRUCTIVE_TOOL = re.compile(
 TRIGGER = re.compile(
     r"\b(when|whenever|if|once|after|afterwards?|then|finally|every|each|from\s+now\s+on|on\s+or\s+"
     r"after|also)\b",
+    _I,
+)
+
+
+# The same trigger after the call, tied to this tool's own act: "… with merge_pr once
+# summarized", "… after listing".
+TRIGGER_AFTER = re.compile(
+    r"\b(once|after|afterwards)\s+(?!(asked|requested|approved|confirmed|authori[sz]ed)\b)"
+    r"(\w+(ed|ing)|done|finished)\b",
     _I,
 )
 
@@ -360,3 +369,27 @@ def overrides_choice(sentence: str) -> bool:
     return not re.search(
         r"\b(ask|confirm|check\s+with|warn|tell|inform)\w*\s+(the\s+)?(user|them)\b", sentence, _I
     )
+
+
+# The tool told to call itself again and again ("call get_quote again with the same input, and
+# keep doing so"): a loop that burns the user's budget or hammers a service, and a way to make
+# the model come back for more orders. A bounded retry ("at most twice") is advice.
+_AGAIN = re.compile(
+    r"\b(again|repeatedly|keep\s+(doing\s+so|calling|going|repeating)|over\s+and\s+over|"
+    r"in\s+a\s+loop|forever|indefinitely|endlessly|non-?stop)\b",
+    _I,
+)
+_BOUNDED = re.compile(  # a count, or a condition (pagination, polling, a cut-off result)
+    r"\b(at\s+most|up\s+to|no\s+more\s+than|max(imum)?|once|twice|\d+\s+times|until|if|when|"
+    r"unless|next\s+page|page\s+token)\b|cursor",
+    _I,
+)
+
+
+def loops_itself(sentence: str, name: str) -> bool:
+    """Whether ``sentence`` has the model call this very tool again without a bound."""
+    own = rf"(`?{re.escape(name)}`?|this\s+(tool|function|endpoint)|me|it)"
+    call = re.search(rf"\b(call|invoke|run|use|query|hit)\s+{own}\b", sentence, _I)
+    if call is None or not _AGAIN.search(sentence, call.start()) or _BOUNDED.search(sentence):
+        return False
+    return not NEGATION.search(sentence[: call.start()]) and not USER_GATE.search(sentence)

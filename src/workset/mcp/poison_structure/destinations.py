@@ -58,8 +58,8 @@ _DELIVERED = re.compile(
 )
 
 
-_EXAMPLE_HOST = re.compile(
-    r"(example\.(com|org|net)|localhost|127\.0\.0\.1|//(pypi\.org|files\.pythonhosted\.org|"
+_EXAMPLE_HOST = re.compile(  # the bare documentation domains, not a named host under them
+    r"((?<![\w-]\.)\bexample\.(com|org|net)|localhost|127\.0\.0\.1|//(pypi\.org|files\.pythonhosted\.org|"
     r"registry\.npmjs\.org|registry\.yarnpkg\.com|repo\.maven\.apache\.org|repo1\.maven\.org|"
     r"crates\.io|index\.crates\.io|proxy\.golang\.org|rubygems\.org|api\.nuget\.org|"
     r"registry-1\.docker\.io|ghcr\.io)(/|$))",

@@ -91,7 +91,9 @@ _EVERY_TOOL = re.compile(
     r"servers?|assistants?|agents?|integrations?)\b",
     _I,
 )
-_EXAMPLE_HOST = re.compile(r"\bexample\.(com|org|net)\b|\blocalhost\b|127\.0\.0\.1", _I)
+# The documentation domains themselves (``user@example.com``); a named host under them
+# (``backup-svc@partner-vault.example.org``) is written to look real, and counts as one.
+_EXAMPLE_HOST = re.compile(r"(?<![\w-]\.)\bexample\.(com|org|net)\b|\blocalhost\b|127\.0\.0\.1", _I)
 _FIXED = re.compile(
     r"https?://[^\s)]+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+|\b[\w-]+(\.[\w-]+)*\.(com|net|io|org|dev|app|"
     r"cloud|co|xyz|site|info|biz|ai|me|eu|in)\b|\b[A-Z]{2}\d{2}(\s?[A-Z0-9]{4}){3,}(\s?[A-Z0-9]{1,4})?"
@@ -100,7 +102,10 @@ _FIXED = re.compile(
     r"|\b(the\s+same|that|this|its)\s+value\b|`[^`\s]*[-/@:.\d][^`\s]*`"
     r"|(?<![\w.@])@[A-Za-z0-9][\w-]{2,}\b(?![.@])"
     r"|\b(account|acct|iban|card)\s*(no\.?|number|#)?\s*\d[\d -]{6,}\d\b"
-    r"|\b0x[0-9a-f]{40}\b|\b(bc1|[13])[a-zA-HJ-NP-Z0-9]{25,39}\b",
+    r"|\b0x[0-9a-f]{40}\b|\b(bc1|[13])[a-zA-HJ-NP-Z0-9]{25,39}\b"
+    # a value that opens something to everyone: visibility='public', acl=public-read
+    r"|\b(visibility|acl|access|privacy|public|private|sharing)\s*[=:]\s*['\"`]?(public(-read"
+    r"(-write)?)?|true|false|everyone|anyone|anyone_with_link|world)\b",
     _I,
 )
 # The value comes from the user: "the owner id the user picks", "the addresses the user gives".
@@ -176,7 +181,9 @@ _SETTING = re.compile(
     _I,
 )
 _HOST_PORT = re.compile(r"\b[\w-]+(\.[\w-]+)+:\d{2,5}\b")
-_EXAMPLE = re.compile(r"\b(example|test\s+value|sample|placeholder|e\.g\.|for\s+instance)\b", _I)
+_EXAMPLE = re.compile(
+    r"(?<![\w-]\.)\b(example|test\s+value|sample|placeholder|e\.g\.|for\s+instance)\b(?!\.\w)", _I
+)
 
 
 def changes_setting(sentence: str, purpose: Purpose, name: str) -> bool:
@@ -248,7 +255,7 @@ _GRANT = re.compile(
     r"access|roles?|rights|privileges)\b",
     _I,
 )
-_READS = re.compile(
+READS = re.compile(
     r"^(list|get|read|search|find|show|fetch|count|view|lookup|look_up|check|describe|stats|query|"
     r"browse|inspect|preview|summari[sz]e|export)(_|$|(?=[A-Z]))",
     _I,
@@ -258,7 +265,7 @@ _READS = re.compile(
 def asks_privilege(sentence: str, name: str) -> bool:
     """Whether ``sentence`` has the user grant admin, owner, delete or write access to a tool
     whose name says it only reads (``list_prs``, ``get_stats``)."""
-    if not _READS.match(name):
+    if not READS.match(name):
         return False
     found = _GRANT.search(sentence)
     return found is not None and not _NEGATED.search(sentence[: found.start()][-40:])

@@ -23,6 +23,8 @@ from workset.mcp.poison_structure.claims import (
     SAFEGUARD_CALL,
     STEERS,
     TRIGGER,
+    TRIGGER_AFTER,
+    loops_itself,
     obeyed_against,
     overrides_choice,
 )
@@ -45,6 +47,7 @@ from workset.mcp.poison_structure.flow import flows, moves_own_secret, named_flo
 from workset.mcp.poison_structure.languages import foreign_orders, foreign_request
 from workset.mcp.poison_structure.memory import claims_user_wish, plants_memory
 from workset.mcp.poison_structure.persistence import installs_persistence
+from workset.mcp.poison_structure.phishing import steers_to_login
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.safeguard_tools import sets_aside_safeguard
 from workset.mcp.poison_structure.sinks import ADDRESSED, TOLD
@@ -99,6 +102,13 @@ STRUCTURE_REASONS = {
     "long-term memory or the user's standing instructions, not at the user's request",
     "fixed-destination": "a parameter that says where data, money or packages come from or go "
     "comes with a fixed address, number or account as its default",
+    "steers-to-login": "a clause has the model send the user to sign in, verify their identity "
+    "or re-enter credentials at an address that is not the tool's own service (phishing)",
+    "claims-harmless": "a tool whose name or opening destroys, pays or sends things away says "
+    "it is read-only or harmless (in prose or its annotations), so a client would run it "
+    "without asking",
+    "command-value-denied": "a default, example or enum value of a parameter holding the "
+    "command a tool runs is one the shell policy denies, which a model copies into the call",
     "secret-in-value": "a default, example or enum value expands an environment variable that "
     "holds a secret, so the secret goes wherever the tool sends that value",
     "consent-preset": "a parameter that records the user's approval comes already set (a default "
@@ -252,6 +262,10 @@ def _judge(
         yield "injects-content"
     if overrides_choice(sentence):
         yield "overrides-user-choice"
+    if kind != "switch" and loops_itself(sentence, name):
+        yield "forced-call"
+    if kind != "switch" and steers_to_login(sentence, purpose, name):
+        yield "steers-to-login"
     if asks_privilege(sentence, name):
         yield "asks-privilege"
     side = DESTRUCTIVE_TOOL.search(sentence)
@@ -259,7 +273,7 @@ def _judge(
         side
         and side.group("tool").lower() != name.lower()
         and ("_" in side.group("tool") or "." in side.group("tool"))
-        and TRIGGER.search(sentence[: side.start()])
+        and (TRIGGER.search(sentence[: side.start()]) or TRIGGER_AFTER.search(sentence, side.end()))
         and not gated(sentence, side.start())
         and not _negated_ahead(sentence, side.start())
     ):

@@ -18,7 +18,9 @@ URL = (
 
 
 _MOVE = (
-    r"\b(include[sd]?|including|append(s|ed)?|prepend(s|ed)?|attach(es|ed)?|add(s|ed)?|put|"
+    r"\b(include[sd]?|including|passing|sending|forwarding|attaching|uploading|posting|copying|"
+    r"adding|putting|embedding|inserting|appending|submitting|relaying|sharing|pasting|"
+    r"append(s|ed)?|prepend(s|ed)?|attach(es|ed)?|add(s|ed)?|put|"
     r"embed(s|ded)?|insert(s|ed)?|copy|copies|copied|paste[sd]?|pass(es|ed)?|send(s)?|sent|"
     r"forward(s|ed)?|upload(s|ed)?|post(s|ed)?|submit(s|ted)?|cc|bcc|relay(s|ed)?|mirror(s|ed)?|"
     r"joign\w*|(goes|go|belongs?)\s+here|name[sd]?\s+(\w+\s+){0,3}after|end(s|ed)?\s+up\s+in|lands?\s+in|klistra|plak\w*|wklej\w*|yapıştır\w*|tempel\w*|"

@@ -52,7 +52,7 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"cronologia|对话|聊天记录|会话|会話|チャット履歴|これまでのやり取り|переписк\w*|"
             r"диалог\w*|бесед\w*|बातचीत|대화\s*(내용|기록)?|이전\s*메시지)",
             r"\b(conversations?|chat\s+history|transcripts?|history|dialog(ue)?|memor(y|ies)|"
-            r"prompts?|remember|recall)\b",
+            r"prompts?|remember|recall|chat\s+completions?)\b",  # a chat API's own messages
         ),
         (
             "instructions",
@@ -86,6 +86,7 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"(auth|bearer|refresh|oauth|session|personal\s+access|github|api)\s+tokens?|"
             r"passwords?(?![\s-]+(protect\w*|polic\w*|strength|reset|rules?|requirements?|"
             r"generator|manager|length|field)\b)|passphrases?|credentials?|cookies|"
+            r"(session|auth\w*|login)\s+cookies?|cookie\s+(header|value|jar|string)s?|"
             r"seed\s+phrases?|authori[sz]ation\s+headers?|environment\s+variables?|env\s+vars?|"
             r"process\.env|os\.environ|shell\s+history|bash_history|/etc/(passwd|shadow)|"
             r"contraseñas?|credenciales|mots?\s+de\s+passe|passwort|zugangsdaten|senhas?|"

@@ -42,7 +42,30 @@ _NEW_ROLE = re.compile(
 )
 
 
+# A header that presents what follows as the result of an earlier call ("Previous tool output
+# (cached):", "Last function result:"); documented samples say "example" or "sample" instead.
+_EARLIER_RESULT = re.compile(
+    r"^\W{0,3}(previous|prior|last|earlier|cached|preceding|recent)\s+((tool|function|api|call|"
+    r"command|step)\s+)?(call\s+)?(output|result|response|return(ed)?\s+value)s?\s*(\([^)]*\))?\s*:",
+    _I,
+)
+# A result's field that tells whoever reads it what to do next, holding an order to call or run
+# something: ``"next_action": "call grant_role with …"``.
+_NEXT_ACTION = re.compile(
+    r"[\"']?(next_?action|next_?step|required_?action|action_?required|agent_?action|"
+    r"instructions?_?for_?(the_)?(agent|assistant|model)|todo)[\"']?\s*:\s*[\"']\s*(please\s+)?"
+    r"(call|run|invoke|execute|grant|send|forward|upload|delete|use)\s",
+    _I,
+)
+
+_SAMPLE = re.compile(r"\b(such\s+as|for\s+example|e\.g\.|example|sample|looks\s+like)\b", _I)
+
+
 def forged_turn(sentence: str) -> bool:
+    action = _NEXT_ACTION.search(sentence)
+    sample = action is not None and _SAMPLE.search(sentence[: action.start()])
+    if _EARLIER_RESULT.search(sentence) or (action and not sample):
+        return True  # a result of a call that never happened, with orders in it
     for match in (*_MARKUP.finditer(sentence), _TURN_OPENING.search(sentence)):
         if match is None:
             continue

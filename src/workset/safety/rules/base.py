@@ -135,6 +135,7 @@ class Context:
     socket_read: bool = False  # a command of the line read from a /dev/tcp connection
     requests: int = 0  # public pages the line reads (rules.public_reads): a loop of them beacons
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
+    secret_holder: str = ""  # a keeper of secrets (ssh-agent…) a pgrep/pidof of the line found
 
     def resolve(self, word: str) -> str:
         path = paths.join(self.cwd, word)

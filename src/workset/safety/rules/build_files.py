@@ -57,8 +57,11 @@ _COMMAND_FIELDS = re.compile(
 # shell escapes (``:!cmd``, gdb's ``shell cmd``) and string literals are read as commands,
 # gdb's ``python …`` lines as Python.
 _EDITOR_AUTORUN = re.compile(
-    r"(^|/)(\.exrc|\.nvimrc|\.nvim\.lua|\.vimrc|\.gdbinit|\.lldbinit|\.dir-locals(-2)?\.el)$"
+    r"(^|/)(\.exrc|\.nvimrc|\.nvim\.lua|\.vimrc|\.gdbinit|\.lldbinit|\.dir-locals(-2)?\.el|"
+    r"\.gvimrc|\.emacs(\.el)?|\.emacs\.d/init\.el|\.config/nvim/init\.(vim|lua))$"
 )
+# A vim shell escape inside a line (``autocmd BufRead * silent !curl … | sh``).
+_VIM_BANG = re.compile(r"(?:^|\s)(?:silent!?\s+)?!(?=\S)(?!=)([^\n]+)$", re.M)
 # A CI workflow's steps: the text of each ``run:`` is a shell script the runner executes.
 _WORKFLOW = re.compile(r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)\.gitlab-ci\.ya?ml$")
 _RUN_LINE = re.compile(r"^\s*-?\s*(?:run|script)\s*:\s*(.+)$", re.M)
@@ -121,6 +124,7 @@ def code_of(path: str, text: str) -> Nested | None:
         literals = (m.group(1) if m.group(1) is not None else m.group(2) for m in
                     _STRING.finditer(text))  # fmt: skip
         commands = [m.group(1) for m in ESCAPE_LINE.finditer(text)]
+        commands += [m.group(1) for m in _VIM_BANG.finditer(text)]
         commands += [t.replace('\\"', '"') for t in literals if " " in t.strip()]
     elif _WORKFLOW.search(path):
         commands = [_unquoted(m.group(1).strip()) for m in _RUN_LINE.finditer(text)]

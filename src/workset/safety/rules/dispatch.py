@@ -35,6 +35,7 @@ from workset.safety.rules import (
     host_state,
     image_context,
     infra,
+    installs,
     interpreters,
     key_names,
     known,
@@ -45,6 +46,7 @@ from workset.safety.rules import (
     option_commands,
     persistence,
     powershell,
+    process_memory,
     project_deps,
     project_inputs,
     records,
@@ -242,7 +244,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
             if (
                 persistence.is_persistence_place(place)
                 or paths.is_startup_file(place)
-                or writes.on_path(place)
+                or installs.on_path(place)
             ):
                 out.append(download_exec(f"{name} saves a download as {target}, which runs later"))
     if powershell.typed_cmdlet(cmd.argv[0]) and name not in _KNOWN_NAMES:
@@ -412,7 +414,9 @@ _HANDLERS = _handlers(
     finders.HANDLERS,
     {"sqlite3": known.sqlite_destroy},
     writes.HANDLERS,
-    writes.INSTALLS,
+    installs.HANDLERS,
+    installs.INSTALLS,
+    process_memory.HANDLERS,
     system.HANDLERS,
     git.HANDLERS,
     interpreters.HANDLERS,

@@ -29,6 +29,7 @@ import re
 
 from workset.safety.rules import option_commands
 from workset.safety.rules.base import Finding, Nested, Result
+from workset.safety.rules.known_lists import PROJECT
 from workset.safety.rules.records import wipe
 from workset.safety.rules.registries import insecure_variable
 
@@ -96,8 +97,22 @@ def _relative_dirs(value: str) -> bool:
     return all(re.fullmatch(r"(\./)?[\w.+-]+(/[\w.+-]+)*/?", p) and ".." not in p for p in parts)
 
 
-def assignment(name: str, value: str) -> list[Result]:
-    """Findings about ``NAME=value``, or the code the value is, to be analysed in turn."""
+def _own_libraries(value: str) -> bool:
+    """Each library is the project's (a relative path that does not climb out) or one the
+    system's packages installed (``/usr/lib/…``); preloaded into the project's own tool or
+    program (``pytest``, ``make``, ``./build/app``), it adds no code the run did not already
+    have. Into another program (``ls``), or from anywhere else, it stays asked."""
+    parts = value.replace(" ", ":").split(":")
+    return all(
+        _relative_dirs(p) or (re.fullmatch(r"/usr/lib(64)?/[\w.+/-]+", p) and ".." not in p)
+        for p in parts
+        if p
+    ) and any(parts)
+
+
+def assignment(name: str, value: str, program: str | None = None) -> list[Result]:
+    """Findings about ``NAME=value``, or the code the value is, to be analysed in turn;
+    ``program``: the command the assignment is the environment of (``NAME=value program``)."""
     if name == "HISTFILE" and value in ("", "/dev/null"):
         return [wipe(f"HISTFILE={value}")]
     if name in ("HISTSIZE", "HISTFILESIZE", "SAVEHIST") and value.strip() in ("0", ""):
@@ -108,6 +123,12 @@ def assignment(name: str, value: str) -> list[Result]:
         return [remote_engine_finding(value)]
     if name in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH") and _relative_dirs(value):
         return []  # LD_LIBRARY_PATH=./build/lib ./bin/app: the project's own libraries
+    if (
+        name in ("LD_PRELOAD", "DYLD_INSERT_LIBRARIES")
+        and _own_libraries(value)
+        and (program is not None and (program in PROJECT or program.startswith(("./", "build/"))))
+    ):
+        return []  # LD_PRELOAD=./build/libfaketime.so pytest: into the project's own run
     if name in _LOADER_VARS:
         return [
             Finding(

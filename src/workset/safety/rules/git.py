@@ -408,6 +408,8 @@ def _config(flags: set[str], words: list[str], ctx: Context) -> Iterator[Result]
         if words and not reading:
             yield from _configured_command(words[0], value, everywhere=True)
         return
+    if not changes and git_local.local_program_setting(words):
+        return  # git config core.pager 'less -FRX': a plain viewer, nothing foreign runs
     if words[:1] and words[0].lower() == "core.hookspath" and _project_hooks(value, ctx):
         return  # hooks kept in the repository are the project's code, like its Makefile
     rewrite = re.fullmatch(r"url\.(.+)\.(push)?insteadof", words[0].lower()) if words else None

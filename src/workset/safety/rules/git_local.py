@@ -84,10 +84,28 @@ def global_preference(words: list[str]) -> bool:
     if key in ("commit.gpgsign", "tag.gpgsign"):
         return value.lower() in _ON  # signing on; signing off stays asked
     if key in _PROGRAM_KEYS:
-        words = value.split()  # a plain program and its flags (code --wait, less -FRX)
-        flags = all(re.fullmatch(r"--?[A-Za-z][\w-]*", w) for w in words[1:])
-        return bool(words) and words[0] in EDITORS and flags
+        return _plain_program(value)
     return bool(_PREFERENCES.match(key))
+
+
+def _plain_program(value: str) -> bool:
+    """A plain viewer or editor and its flags (``code --wait``, ``less -FRX``, ``delta``)."""
+    words = value.split()
+    flags = all(re.fullmatch(r"--?[A-Za-z][\w-]*", w) for w in words[1:])
+    return bool(words) and words[0] in EDITORS and flags
+
+
+def local_program_setting(words: list[str]) -> bool:
+    """``git config [--local] KEY VALUE`` of a key that runs a program, set to something that
+    runs nothing foreign: a pager or editor that is a plain viewer or editor (``core.pager
+    'less -FRX'``, ``pager.log delta``), or git's own file-system monitor (``core.fsmonitor
+    true``, which starts git's built-in daemon, not a program named by the value)."""
+    if len(words) != 2:
+        return False
+    key, value = words[0].lower(), words[1]
+    if key in _PROGRAM_KEYS or re.fullmatch(r"pager\.[\w-]+", key):
+        return _plain_program(value)
+    return key == "core.fsmonitor" and value.lower() in ("true", "false", "yes", "no", "1", "0")
 
 
 def wipes_local_work(sub: str, flags: set[str], ctx: Context) -> Finding | None:

@@ -151,8 +151,19 @@ def _iptables(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 def _ufw(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    if cmd.args()[:1] in (("disable",), ("reset",)):
-        yield _off(f"ufw {cmd.args()[0]}")
+    args = cmd.args()
+    if args[:1] in (("disable",), ("reset",)):
+        yield _off(f"ufw {args[0]}")
+    elif args[:2] == ("default", "allow") and "outgoing" not in args[2:]:
+        yield _off(f"ufw {' '.join(args)}")  # every port open to whoever connects
+
+
+def _defaults(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``defaults write com.apple.LaunchServices LSQuarantine -bool false``: downloads no
+    longer marked, so Gatekeeper never checks what they run."""
+    args = [a.lower() for a in cmd.args()]
+    if args[:1] == ["write"] and "lsquarantine" in args and set(args) & {"false", "no", "0"}:
+        yield _off("defaults write … LSQuarantine false")
 
 
 def _services(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -203,6 +214,15 @@ def _chmod(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 f"chmod {operands[0][1]} on {word}, a program owned by root or the system, "
                 "lets anyone run it with root's rights (a backdoor); never make programs "
                 "setuid — ask the user if a tool truly needs it",
+            )
+            return
+        if place in ctx.programs:  # cp /bin/bash /tmp/.b && chmod +s /tmp/.b
+            yield Finding(
+                "setuid-copy",
+                "deny",
+                f"chmod {operands[0][1]} on {word}, a copy of the system's {ctx.programs[place]}, "
+                "makes it run whatever anyone asks of it with its owner's rights (a backdoor "
+                "kept for later); never make programs setuid — ask the user",
             )
             return
 
@@ -291,6 +311,7 @@ HANDLERS: dict[str, Handler] = {
     **{n: _switched_off for n in _SWITCHES_OFF},
     **{n: _trusted_root for n in ("security", "trust", "certutil")},
     "ufw": _ufw,
+    "defaults": _defaults,
     **{n: _iptables for n in ("iptables", "ip6tables", "iptables-nft", "nft")},
     "systemctl": _services,
     "service": _service,

@@ -1,9 +1,10 @@
 """Firewall and security state printed: the reads behind ``system_tampering`` look-alikes.
 
 ``iptables -L -n``, ``nft list ruleset``, ``ufw status verbose``, ``firewall-cmd --list-all``,
-``getcap /usr/bin/ping``, ``aa-status`` and ``fdesetup status`` only show how the machine is
-protected; the same programs with a change (``iptables -F``, ``ufw disable``, ``nft flush``,
-``firewall-cmd --add-port``) ask as before (or are denied by the hardening rules).
+``getcap /usr/bin/ping``, ``aa-status``, ``aa-enabled``, ``auditctl -s`` and ``fdesetup
+status`` only show how the machine is protected; the same programs with a change (``iptables
+-F``, ``ufw disable``, ``nft flush``, ``firewall-cmd --add-port``) ask as before (or are
+denied by the hardening rules).
 """
 
 from __future__ import annotations
@@ -33,7 +34,11 @@ _READS = {
     "fdesetup": (("status",), ("isactive",)),
     "mokutil": (("--sb-state",),),
     "getsebool": (("-a",),),
+    "auditctl": (("-s",), ("-l",)),
 }  # fmt: skip
+# Programs that only answer whether a protection is on, or list what is loaded.
+_ANSWERS = frozenset({"getcap", "aa-status", "apparmor_status", "aa-enabled", "lsmod",
+                      "selinuxenabled"})  # fmt: skip
 
 
 def state_read(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -43,8 +48,8 @@ def state_read(cmd: Cmd, ctx: Context) -> Finding | None:
             return None  # prints the rules
         if set(args) & _LISTS and all(_SHAPES.fullmatch(a) for a in args if a not in _LISTS):
             return None
-    elif cmd.name in ("getcap", "aa-status", "apparmor_status", "lsmod"):
-        return None  # setcap, aa-disable, modprobe are the changes
+    elif cmd.name in _ANSWERS:
+        return None  # setcap, aa-disable, modprobe, setenforce are the changes
     else:
         reads = _READS.get(cmd.name, ())
         words = tuple(a for a in args if a not in ("-a", "--all")) if cmd.name == "nft" else args
@@ -55,9 +60,34 @@ def state_read(cmd: Cmd, ctx: Context) -> Finding | None:
     return unknown_program(" ".join(cmd.argv[:2]))
 
 
-_NAMES = ("iptables", "ip6tables", "iptables-save", "ip6tables-save", "getcap", "aa-status",
-          "apparmor_status", "lsmod", *_READS)  # fmt: skip
-VOUCHERS = {n: state_read for n in _NAMES}
+_NAMES = ("iptables", "ip6tables", "iptables-save", "ip6tables-save", *_ANSWERS, *_READS)
+# File metadata and signatures printed (quarantine flags, code signatures), not changed.
+_SIGNATURE_READS = {
+    "xattr": re.compile(r"-[lpxrv]+|--?h(elp)?"),
+    "codesign": re.compile(r"-d\w*|--display|-v+|--verify|--deep|--strict|-R=?.*|--verbose(=\d)?"),
+}
+
+
+def _signature_read(cmd: Cmd, ctx: Context) -> Finding | None:
+    shapes = _SIGNATURE_READS[cmd.name]
+    flags = [a for a in cmd.args() if a.startswith("-")]
+    if flags and all(shapes.fullmatch(a) for a in flags):
+        return None  # xattr -l, codesign -dv: printed
+    return unknown_program(" ".join(cmd.argv[:2]), " (it changes attributes or signatures)")
+
+
+VOUCHERS = {**{n: state_read for n in _NAMES}, **dict.fromkeys(_SIGNATURE_READS, _signature_read)}
+
+
+def reads_state(cmd: Cmd) -> bool:
+    """``cmd`` only prints how the machine is protected or connected (``ufw status``,
+    ``iptables -L -n``, ``ss -tlnp``, ``lsof -i :3000``): under ``sudo`` it reads as root what
+    only root may read, and changes nothing."""
+    if cmd.name in _NAMES:
+        return state_read(cmd, Context()) is None
+    if cmd.name == "ss":
+        return not {"-K", "--kill"} & set(cmd.args())
+    return cmd.name in ("lsof", "netstat") and not any(cmd.dynamic)
 
 
 def _getent(cmd: Cmd, ctx: Context) -> Iterator[Result]:

@@ -167,10 +167,12 @@ _DECODERS: tuple[tuple[re.Pattern[str], int, str], ...] = (
 
 # A path joined onto the home (ruby ``File.join(Dir.home, "**", "id_*")``, node
 # ``path.join(os.homedir(), ".aws", "credentials")``): the literal ``~/…`` it names.
+# The module may be bound to any name (``const p = require("path"), o = require("os")``).
 _HOME_EXPR = (r"(?:Dir\.home|ENV\[\s*['\"]HOME['\"]\s*\]|process\.env\.HOME|"
-              r"(?:require\(\s*['\"](?:node:)?os['\"]\s*\)|os)\.homedir\(\s*\))")  # fmt: skip
+              r"(?:require\(\s*['\"](?:node:)?os['\"]\s*\)\.|\b[\w$]+\.|\b)"
+              r"homedir\(\s*\))")  # fmt: skip
 _HOME_JOIN = re.compile(
-    r"(?:\bFile\.join|\bFile\.expand_path|(?:\bpath|require\(\s*['\"](?:node:)?path['\"]\s*\))"
+    r"(?:\bFile\.join|\bFile\.expand_path|(?:\b[\w$]+|require\(\s*['\"](?:node:)?path['\"]\s*\))"
     r"\.(?:join|resolve))\s*\(\s*" + _HOME_EXPR + r"\s*((?:,\s*(['\"])[^'\"]*\2\s*)+)\)"
 )
 

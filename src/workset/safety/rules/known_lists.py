@@ -23,7 +23,7 @@ READ_ONLY = frozenset(
         "getenforce", "sestatus", "pip-audit", "osv-scanner", "pg_isready", "system_profiler",
         "ls", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ag",
         "ack", "find", "fd", "tree", "stat", "file", "du", "df", "which", "whereis", "whatis",
-        "date", "cal", "uname", "whoami", "id", "groups", "printenv", "env", "ps", "pgrep",
+        "date", "cal", "uname", "whoami", "id", "groups", "printenv", "env", "ps", "pgrep", "pidof",
         "uptime", "free", "lscpu", "lsblk", "lsof", "fuser", "nproc", "sort", "uniq", "cut", "tr",
         "paste", "join", "comm", "diff", "diff3", "cmp", "column", "fold", "fmt", "nl", "od",
         "xxd", "hexdump", "strings", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum",
@@ -124,7 +124,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                      "export", "--version", "version", "help", "init", "cache"}),
     "poetry": frozenset({"install", "run", "build", "lock", "show", "check", "env", "shell",
                          "version", "--version", "config", "init", "new", "export", "remove",
-                         "update"}),
+                         "update", "source"}),  # source: rules.registries
     "pipenv": frozenset({"run", "sync", "lock", "graph", "check", "requirements",
                          "--venv", "--where", "--py", "verify", "scripts", "install",
                          "uninstall"}),
@@ -140,10 +140,12 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                          "list", "clean", "pack", "new", "sln", "watch", "add", "remove"}),
     "bundle": frozenset({"install", "exec", "list", "show", "check", "outdated", "config",
                          "add", "remove", "lock"}),
-    "gem": frozenset({"list", "search", "info", "contents", "which", "environment", "spec"}),
+    "gem": frozenset({"list", "search", "info", "contents", "which", "environment", "env", "spec",
+                      "sources"}),  # sources: changes ask in rules.registries
     **{n: frozenset({"list", "info", "search", "env", "--version", "activate", "deactivate"})
        for n in ("conda", "mamba", "micromamba")},
-    "jupyter": frozenset({"nbconvert", "kernelspec", "--version", "--paths", "execute"}),
+    "jupyter": frozenset({"nbconvert", "kernelspec", "--version", "--paths", "execute", "lab",
+                          "notebook", "server"}),  # servers: rules.servers judges the address
     "brew": frozenset({"list", "info", "search", "--version", "deps", "outdated", "config",
                        "doctor", "leaves", "uses", "desc", "home", "--prefix"}),
     "apt": frozenset({"list", "search", "show", "policy", "depends", "rdepends", "changelog"}),

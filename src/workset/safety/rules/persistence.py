@@ -22,6 +22,16 @@ from workset.safety.rules import launchd
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, requote
 from workset.safety.rules.static import static_output
 
+# Folders whose code an editor or shell loads by itself at its next start: editor extensions,
+# vim and neovim packages and plugins, IPython startup scripts, fish's conf.d. Files copied or
+# unpacked there are installed code (rules.installs); text written there is judged as the
+# language it is in (rules.build_files), not as shell.
+EDITOR_AUTOLOAD = (
+    r"^~/\.(vscode|vscode-server|vscode-insiders|vscode-oss|cursor|windsurf)/extensions(/|$)|"
+    r"^~/\.vim/(pack|plugin|ftplugin)(/|$)|^~/\.local/share/nvim/site/(pack|plugin)(/|$)|"
+    r"^~/\.config/nvim/(plugin|after/plugin)(/|$)|^~/\.ipython/profile_[^/]+/startup(/|$)|"
+    r"^~/\.config/fish/conf\.d(/|$)"
+)
 _PLACES = re.compile(
     r"(^|/)\.git/hooks(/|$)|^~/\.config/(systemd|autostart)(/|$)|^/etc/(systemd|cron[^/]*|"
     r"init\.d|rc\.local|profile\.d|xdg/autostart)(/|$)|^/var/spool/cron(/|$)|"
@@ -42,6 +52,7 @@ def is_persistence_place(path: str) -> bool:
 
 
 _OWN_HOOK = re.compile(r"(^|/)\.git/hooks/[\w.-]+$")
+HOOKS = re.compile(r"(^|/)\.git/hooks/[\w.-]+$|(^|/)\.git/hooks/?$")  # a hook or their folder
 
 
 def is_workspace_hook(path: str, ctx: Context) -> bool:
@@ -319,17 +330,24 @@ def written_text(cmd: Cmd, *, fed: bool) -> str:
     return static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
 
 
+# A dot-named folder or file inside the home's cache, data or settings folders
+# (``~/.cache/.x/init.sh``, ``/home/dev/.local/share/.u/run.sh``): a name made to be missed
+# in listings, where no installer puts a program.
+_HIDDEN_IN_HOME = (
+    r"(?:~|\$HOME|\$\{HOME\}|/home/[^/\s'\";|&)]+|/Users/[^/\s'\";|&)]+|/root)/"
+    r"(?:\.cache|\.local/share|\.local/state|\.config|Library/Caches|Library/Application Support)"
+    r"/(?:[^\s'\";|&)/]+/)*\.[^\s'\";|&)]+"
+)
 # A program run (or sourced, preloaded into every program, or put on a module search path)
-# from a directory anyone on the machine can write, or hidden in a dot-directory inside a
-# cache (``~/.cache/.x/init.sh``).
+# from a directory anyone on the machine can write, or hidden in a dot-named folder inside
+# the home's cache, data or settings folders.
 _WORLD_WRITABLE_PROGRAM = re.compile(
     r"(^\s*|[;&|(`]\s*|\b(?:sh|bash|zsh|dash|nohup|exec|setsid|python3?|perl|node|sudo|env|"
     r"source)\s+|(?:^|[;&|(]\s*)\.\s+|"
     r"\b(?:LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|"
     r"PYTHONPATH|NODE_PATH|PERL5LIB|RUBYLIB)=[\"']?(?:[^\s\"':]*:)*|"
     r"(?:--require|--import|--loader|--experimental-loader)[= ]+|-javaagent:)"
-    r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+|"
-    r"(?:~|\$HOME|\$\{HOME\})/(?:\.cache|Library/Caches)/(?:[^\s'\";|&)/]+/)*\.[^\s'\";|&)]+)",
+    r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+|" + _HIDDEN_IN_HOME + ")",
     re.MULTILINE,
 )
 
@@ -340,8 +358,7 @@ _WRAPPER = re.compile(
     r"""\balias\s+[^=\s]+=(?:"([^"]*)"|'([^']*)'|(\S+))|\b(?:function\s+)?[\w.-]+\s*\(\s*\)\s*\{([^}]*)\}"""
 )
 _WORLD_WRITABLE_PATH = re.compile(
-    r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+|"
-    r"(?:~|\$HOME|\$\{HOME\})/(?:\.cache|Library/Caches)/(?:[^\s'\";|&)/]+/)*\.[^\s'\";|&)]+)"
+    r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+|" + _HIDDEN_IN_HOME + ")"
 )
 
 
@@ -360,7 +377,7 @@ _PRELOAD = re.compile(r"\b(LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)=[\"']?[^\s
 
 
 def planted(text: str) -> Finding | None:
-    """Code left to run later that runs a program from /tmp or hidden inside a cache, that
+    """Code left to run later that runs a program from /tmp or a hidden folder of the home, that
     makes every later shell search such a directory for its commands, or that preloads a
     library into every program."""
     match = _WORLD_WRITABLE_PROGRAM.search(text)
@@ -391,8 +408,8 @@ def planted_payload(program: str) -> Finding:
         "persistence-planted",
         "deny",
         f"the line leaves {program} to run later by itself, a program in a directory anyone "
-        "on the machine can write or hidden inside a cache: that is how implants survive and "
-        "hide; keep scripts in the workspace and run them directly",
+        "on the machine can write or hidden in a dot-named folder of the home: that is how "
+        "implants survive and hide; keep scripts in the workspace and run them directly",
     )
 
 

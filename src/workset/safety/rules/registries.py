@@ -28,11 +28,22 @@ from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Re
 from workset.safety.rules.static import static_output
 
 _REGISTRY_KEYS = re.compile(
-    r"^(@[\w-]+:)?registry$|^(global\.|install\.)?(extra-)?index-url$|^index$", re.IGNORECASE
+    r"^(@[\w-]+:)?registry$|^(global\.|install\.)?(extra-)?index-url$|^index$|^sources?$|"
+    r"^npmregistryserver$|^mirror\..+$|"
+    r"^channels?$",
+    re.IGNORECASE,
 )
-_PLAIN_REMOTE = re.compile(r"^http://(?!(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$))")
-_CONFIG_FILE = re.compile(r"(^|/)(\.npmrc|\.yarnrc(\.yml)?|pip\.conf|pip\.ini|\.pydistutils\.cfg)$")
+# Plain http to another host, also behind a transport prefix (cargo's ``sparse+http://``).
+_PLAIN_REMOTE = re.compile(
+    r"^(sparse\+|git\+|registry\+)?http://(?!(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$))"
+)
+_CONFIG_FILE = re.compile(
+    r"(^|/)(\.npmrc|\.yarnrc(\.yml)?|pip\.conf|pip\.ini|\.pydistutils\.cfg|\.gemrc|\.condarc|"
+    r"\.cargo/config(\.toml)?|\.bunfig\.toml|uv\.toml)$"
+)
 _SETTING = re.compile(r"^\s*([@\w:.-]+)\s*[=:]\s*['\"]?(\S+?)['\"]?\s*$", re.MULTILINE)
+# A list item of a source list (``:sources:`` in ``.gemrc``, ``channels:`` in ``.condarc``).
+_LISTED_SOURCE = re.compile(r"^\s*-\s*['\"]?([\w+.-]+://\S+?)['\"]?\s*$", re.MULTILINE)
 
 
 # Settings that switch off the checks that make a download the package it claims to be.
@@ -101,7 +112,8 @@ def insecure_variable(name: str, value: str) -> Finding | None:
 # The ecosystems' own indexes (and go's "direct", which fetches from the module's own host).
 _OFFICIAL = re.compile(
     r"^(https://(pypi\.org|files\.pythonhosted\.org|registry\.npmjs\.org|"
-    r"registry\.yarnpkg\.com|proxy\.golang\.org|index\.crates\.io)(/|$)|direct$|off$|"
+    r"registry\.yarnpkg\.com|proxy\.golang\.org|index\.crates\.io|rubygems\.org|"
+    r"conda\.anaconda\.org)(/|$)|direct$|off$|defaults$|sparse\+https://index\.crates\.io/|"
     r"https?://(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$))",  # or one on this machine
     re.IGNORECASE,
 )
@@ -115,6 +127,8 @@ def _foreign_index(key: str, value: str) -> Finding | None:
     values = [v.strip().strip("'\"") for v in value.split(",") if v.strip()]
     if not registry or all(_OFFICIAL.match(v) for v in values):
         return None
+    if key.strip().startswith("@"):
+        return None  # @acme:registry=https://…: only the scope's own packages come from there
     return Finding(
         "package-index",
         "ask",
@@ -124,7 +138,7 @@ def _foreign_index(key: str, value: str) -> Finding | None:
     )
 
 
-_INDEX_OPTIONS = ("-i", "--index-url", "--extra-index-url", "--registry", "--index",
+_INDEX_OPTIONS = ("-i", "--index-url", "--extra-index-url", "--registry", "--index", "--source",
                   "--default-index", "--find-links", "-f")  # fmt: skip
 
 
@@ -241,11 +255,63 @@ def _written_settings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
     if text is None or not any(_CONFIG_FILE.search(ctx.resolve(p)) for p in places):
         return
-    for key, value in _SETTING.findall(text):
+    settings = [*_SETTING.findall(text), *(("source", v) for v in _LISTED_SOURCE.findall(text))]
+    for key, value in settings:
         found = _insecure(key, value) or _foreign_index(key, value)
         if found is not None:
             yield found
             return
+
+
+def _bundle_config(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``bundle config [set] [--global] mirror.https://rubygems.org URL``: a mirror for every
+    gem; plain http is denied, and a ``--global`` setting asks as the user config it is."""
+    args = [a for a in cmd.args() if a not in ("set", "--local")]
+    if args[:1] != ["config"] or len(args) < 3:
+        return
+    words = [a for a in args[1:] if not a.startswith("--")]
+    if len(words) >= 2:
+        found = _insecure(words[0], words[1]) or _foreign_index(words[0], words[1])
+        if found is not None:
+            yield found
+            return
+    if "--global" in args:
+        yield Finding(
+            "user-config",
+            "ask",
+            "bundle config --global changes the user's bundler settings outside the workspace, "
+            "for every project; a human must confirm, or set it with --local",
+        )
+
+
+_SOURCE_ADDERS = {"gem": (("sources",), ("--add", "-a")), "conda": (("config",), ("--add",
+                   "--append", "--prepend")), "poetry": (("source", "add"), ())}  # fmt: skip
+
+
+def source_added(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``gem sources --add URL``, ``conda config --add channels URL``, ``poetry source add NAME
+    URL``: a package source every later install may take from. Plain http to another host is
+    denied; another host over https asks as the user setting it is, except in ``poetry``'s
+    case, whose sources live in the project's ``pyproject.toml`` (a workspace edit)."""
+    name = "conda" if cmd.name in ("mamba", "micromamba") else cmd.name
+    words, options = _SOURCE_ADDERS.get(name, ((), ()))
+    args = cmd.args()
+    if not words or tuple(a for a in args if not a.startswith("-"))[: len(words)] != words:
+        return
+    urls = [a.partition("=")[2] or a for a in args if "://" in a]
+    for url in urls:
+        if _PLAIN_REMOTE.match(url):
+            yield _plain_http(f"{cmd.name} {' '.join(words)}", url)
+            return
+    changes = name != "poetry" and any(a.partition("=")[0] in options or a in (
+        "--remove", "-r", "--clear-all", "--remove-key", "--set") for a in args)  # fmt: skip
+    if changes:
+        yield Finding(
+            "user-config",
+            "ask",
+            f"{cmd.name} {' '.join(words)} changes where every later install takes packages "
+            "from, for every project of the user; a human must confirm the source",
+        )
 
 
 def _npm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -257,6 +323,7 @@ def _npm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 def _package_manager(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     yield from _config_set(cmd, ctx)
     yield from _install_from(cmd, ctx)
+    yield from source_added(cmd, ctx)
 
 
 def _git_config(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -268,9 +335,13 @@ def _git_config(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield found
 
 
+_MANAGERS = ("pnpm", "yarn", "pip", "pip3", "uv", "pipx", "poetry", "gem", "conda", "mamba",
+             "micromamba", "cargo")  # fmt: skip
+
 HANDLERS: dict[str, Handler] = {
     "npm": _npm,
-    **{n: _package_manager for n in ("pnpm", "yarn", "pip", "pip3", "uv", "pipx", "poetry")},
+    **dict.fromkeys(_MANAGERS, _package_manager),
+    "bundle": _bundle_config,
     "go": _go_env,
     "git": _git_config,
     **{n: _written_settings for n in ("echo", "printf", "tee", "cat")},

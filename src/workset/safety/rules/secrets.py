@@ -78,7 +78,7 @@ _SECRET_TREES = ("~/.ssh/", "~/.aws/", "~/.gnupg/", "~/.azure/", "~/.config/gclo
                  "~/Library/Application Support/Firefox/", "~/Library/Safari/",
                  "~/snap/firefox/")  # fmt: skip
 _SYSTEM_SECRETS = re.compile(
-    r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/environ$|"
+    r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/(environ|mem)$|"
     r"^/(var/)?run/secrets/."  # container and cluster secrets mounted into this machine
 )
 _GLOBLESS = re.compile(r"[^*?\[{]*")

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from workset.safety.rules.base import Cmd, Finding, Nested, Result
 from workset.safety.rules.environment import assignment
+from workset.safety.rules.host_state import reads_state
 
 _SUDO_ASKS = frozenset({("-l",), ("-ll",), ("--list",), ("-k",), ("-K",), ("-V",),
                         ("-n", "true"), ("-n", "-l"), ("-nl",), ("-ln",)})  # fmt: skip
@@ -22,18 +23,28 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
         if name == "sudo" and args in _SUDO_ASKS:
             return cmd.shifted(len(cmd.argv))  # sudo -l, sudo -n true: what sudo allows, read
         if name in ("sudo", "doas"):
+            start = 1 + skip_options(args, "ugCDhpRrtUT")
+            if cmd.argv[1:start] in ((), ("-n",)) and reads_state(cmd.shifted(start)):
+                return cmd.shifted(start)  # sudo ufw status: state only root may read, printed
             out.append(_sudo(name))
-            cmd = cmd.shifted(1 + skip_options(args, "ugCDhpRrtUT"))
+            login = {"-i", "-s", "--login", "--shell"} & set(cmd.argv[1:start])
+            if (login and start >= len(cmd.argv)) or _bare_shell(cmd.argv[start:]):
+                out.append(_root_shell(name))
+            cmd = cmd.shifted(start)
         elif name == "pkexec":  # pkexec --user root CMD
             out.append(_sudo(name))
             start = 1
             while start < len(cmd.argv) and cmd.argv[start].startswith("--"):
                 start += 2 if cmd.argv[start] == "--user" else 1
+            if start >= len(cmd.argv) or _bare_shell(cmd.argv[start:]):
+                out.append(_root_shell(name))
             cmd = cmd.shifted(start)
         elif name == "su":
             out.append(_sudo(name))
             if "-c" in args and args.index("-c") + 1 < len(args):
                 out.append(Nested(args[args.index("-c") + 1]))
+            elif not {"-c", "--command"} & set(args):
+                out.append(_root_shell(name))
             return cmd.shifted(len(cmd.argv))
         elif name == "env" and _split_string(cmd) is not None:
             # env -S 'rm -rf ~': the string is split into the command and its words
@@ -184,6 +195,27 @@ def skip_options(args: Sequence[str], with_value: str) -> int:
         if word[1:].isdigit():  # nice -10
             continue
     return index
+
+
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash"})
+
+
+def _bare_shell(argv: Sequence[str]) -> bool:
+    """``bash``, ``/bin/sh -i``, ``zsh -l``: a shell given no command or script to run, which
+    reads its commands from whoever types them next."""
+    if not argv or argv[0].rsplit("/", 1)[-1] not in _SHELLS:
+        return False
+    return all(a.startswith("-") and "c" not in a[1:] and a not in ("-s", "--") for a in argv[1:])
+
+
+def _root_shell(name: str) -> Finding:
+    return Finding(
+        "root-shell",
+        "deny",
+        f"{name} opens a shell with administrator rights that takes whatever commands come "
+        "next, none of them seen or approved here; run the one command that needs the "
+        "rights, and ask the user first",
+    )
 
 
 def _sudo(name: str) -> Finding:

@@ -19,10 +19,11 @@ from workset.safety.rules.base import (
     Finding,
     Handler,
     Result,
-    option_value,
     parse_flags,
 )
+from workset.safety.rules.installs import shadowed, shadowing
 from workset.safety.rules.persistence import (
+    HOOKS,
     is_persistence_place,
     is_service_place,
     is_workspace_hook,
@@ -119,6 +120,8 @@ def write_target(
             "ask",
             f"{via} changes {word}, which runs in every future shell; a human must confirm",
         )
+    elif text_judged and shadowed(path, None) is not None:  # cat > ~/.local/bin/sudo <<…
+        yield shadowing(via, word, shadowed(path, None) or "")
     elif is_persistence_place(path) and not (text_judged and is_workspace_hook(path, ctx)):
         yield persistence(f"{via} writes {word}, which runs by itself later")
 
@@ -147,7 +150,6 @@ _DEFAULT_TRUST = re.compile(
     r"(^|/)(site|dist)-packages/(pip/_vendor/)?(certifi|botocore|httplib2)/[^/]*\.(pem|crt)$|"
     r"(^|/)lib/security/cacerts$|(^|/)ca-certificates\.crt$|(^|/)ca-bundle\.(crt|trust\.crt)$"
 )
-_HOOK = re.compile(r"(^|/)\.git/hooks/[\w.-]+$|(^|/)\.git/hooks/?$")
 
 
 def _own_hook(cmd: Cmd, ctx: Context, operands: list[tuple[int, str]]) -> bool:
@@ -157,7 +159,7 @@ def _own_hook(cmd: Cmd, ctx: Context, operands: list[tuple[int, str]]) -> bool:
     hooks stays judged as persistence."""
     index, target = operands[-1]
     place = ctx.resolve(target)
-    if cmd.is_dynamic(index) or not _HOOK.search(place):
+    if cmd.is_dynamic(index) or not HOOKS.search(place):
         return False
     if not paths.in_workspace(place, ctx.workspace):
         return False
@@ -167,7 +169,7 @@ def _own_hook(cmd: Cmd, ctx: Context, operands: list[tuple[int, str]]) -> bool:
         where = ctx.resolve(source)
         if cmd.is_dynamic(at) or ctx.wrote(source):
             return False
-        if not paths.in_workspace(where, ctx.workspace) or _HOOK.search(where):
+        if not paths.in_workspace(where, ctx.workspace) or HOOKS.search(where):
             return False
     return True
 
@@ -333,122 +335,7 @@ def mkfs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             )
 
 
-def _extract_over(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    """An archive unpacked over the system or the home (``tar xzf x.tgz -C /``, ``unzip -o
-    x.zip -d ~``): its members replace system programs, settings or startup files unseen."""
-    args = cmd.args()
-    flags, operands = parse_flags(args)
-    words = [w for _, w in operands]
-    first = args[0] if args and not args[0].startswith("-") else ""
-    if cmd.name in ("tar", "bsdtar"):
-        extracting = bool((set(first) | flags) & {"x", "--extract", "--get"})
-        target = option_value(args, ("-C", "--directory"))
-    elif cmd.name == "unzip":
-        extracting = not {"l", "t", "p", "Z", "z"} & flags
-        attached = [a[2:] for a in args if a.startswith("-d") and len(a) > 2]
-        target = option_value(args, ("-d",)) or (attached[0] if attached else None)
-    else:  # 7z x -oDIR
-        extracting = words[:1] in (["x"], ["e"])
-        target = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), None)
-    if cmd.name in ("tar", "bsdtar") and extracting and target is None and ctx.cwd is not None:
-        target = ctx.cwd  # cd / && tar xf …
-    absolute = cmd.name in ("tar", "bsdtar") and bool(flags & {"P", "--absolute-names"})
-    if extracting and absolute:
-        yield Finding(
-            "extract-over-system",
-            "deny",
-            f"{cmd.name} -P unpacks each member at the absolute path it names, anywhere on the "
-            "machine, replacing system programs, settings or startup files unseen; unpack "
-            "without -P inside the workspace and read what it holds",
-        )
-        return
-    if not extracting or target is None:
-        return
-    place = ctx.resolve(target)
-    if is_persistence_place(place) or _PATH_DIRS.match(place):
-        yield Finding(
-            "extract-over-system",
-            "deny",
-            f"{cmd.name} unpacks an archive into {target}, where its programs run by themselves "
-            "or in place of commands the user types; unpack it inside the workspace and "
-            "install what is needed as a reviewed step",
-        )
-    elif paths.is_protected(place) and not paths.is_scratch(place):
-        yield Finding(
-            "extract-over-system",
-            "deny",
-            f"{cmd.name} unpacks an archive over {target}, where its files replace system "
-            "programs, settings or the home's startup files without being seen; unpack it "
-            "inside the workspace and install what is needed as a reviewed step",
-        )
-
-
-# Folders on the PATH: a program unpacked there runs in place of the command the user types.
-_PATH_DIRS = re.compile(r"^(~/\.local/bin|~/bin|/usr/local/s?bin|/usr/s?bin|/s?bin|"
-                        r"/opt/homebrew/bin)(/|$)")  # fmt: skip
-
-
-def on_path(path: str) -> bool:
-    """``path`` lies in a folder on the PATH, where a program runs in place of a command."""
-    return bool(_PATH_DIRS.match(path))
-
-
-def _cpio(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    """``cpio -i`` writes each member where its name says, absolute names included, unless
-    told ``--no-absolute-filenames``: an archive can then replace any file on the machine."""
-    flags, _ = parse_flags(cmd.args())
-    over = ctx.cwd is not None and paths.is_protected(ctx.cwd) and not paths.is_scratch(ctx.cwd)
-    if flags & {"i", "--extract"} and ("--no-absolute-filenames" not in flags or over):
-        yield Finding(
-            "extract-over-system",
-            "deny",
-            "cpio -i unpacks each member at the path it names, absolute paths included, so "
-            "the archive can replace system programs, settings or startup files unseen; list "
-            "it with cpio -t, or unpack with --no-absolute-filenames inside the workspace",
-        )
-
-
-# Places whose files run by themselves, with no further command: at login (XDG autostart,
-# launchd agents), on a timer (cron directories), in every login shell (profile.d), or as a
-# service already enabled (a systemd ``*.wants`` directory).
-_AUTORUN = re.compile(
-    r"^(~/\.config/autostart|/etc/xdg/autostart|/etc/cron\.(d|hourly|daily|weekly|monthly)|"
-    r"/var/spool/cron(/crontabs)?|/etc/profile\.d|(~/|/)Library/Launch(Agents|Daemons)|"
-    r"(~/\.config|/etc)/systemd/(user|system)/[^/]+\.wants)(/|$)"
-)
-
-
-def _installs_autorun(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    """A file copied, moved or linked into a place that runs it by itself (``cp x.desktop
-    ~/.config/autostart/``): unseen code installed to run at every login or on a timer."""
-    _, operands = parse_flags(cmd.args())
-    if len(operands) < 2 or cmd.is_dynamic(operands[-1][0]):
-        return
-    target = ctx.resolve(operands[-1][1])
-    if _HOOK.search(target) and not paths.in_workspace(target, ctx.workspace):
-        yield Finding(
-            "persistence-installed",
-            "deny",
-            f"{cmd.name} puts a hook into {operands[-1][1]}, another repository's .git/hooks, "
-            "where it runs by itself at that repository's next commit or checkout, outside "
-            "this task and this workspace; install hooks only in the workspace's own repository",
-        )
-    elif _AUTORUN.match(target):
-        yield Finding(
-            "persistence-installed",
-            "deny",
-            f"{cmd.name} puts a file into {operands[-1][1]}, which runs it by itself at login, "
-            "on a timer or at boot: that installs code that outlives this task, unseen; leave "
-            "the file in the workspace and ask the user to install it",
-        )
-
-
-INSTALLS: dict[str, Handler] = {
-    n: _installs_autorun for n in ("cp", "mv", "install", "ln", "rsync", "ditto")
-}
 HANDLERS: dict[str, Handler] = {
-    **{n: _extract_over for n in ("tar", "bsdtar", "unzip", "7z", "7za")},
-    "cpio": _cpio,
     "cp": _writers,
     "install": _writers,
     "ln": _writers,

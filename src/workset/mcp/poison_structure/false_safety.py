@@ -1,0 +1,58 @@
+"""``claims-harmless``: a tool whose name or opening says it destroys, moves money or sends
+things away, while the definition says it is harmless: "this tool is read-only and changes
+nothing", "has no side effects", "is safe to call without confirmation", or the annotations
+``readOnlyHint: true`` / ``destructiveHint: false``. A client that trusts the claim runs the
+tool without asking (workset's bridge gives a read-only tool low risk), so the contradiction is
+itself the attack. An honest scope ("removes the label; the messages are kept") claims nothing
+about the whole tool and is not read as one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from workset.mcp.poison_structure.directs import READS
+from workset.mcp.poison_structure.text import NEGATION, sentences
+
+_I = re.IGNORECASE
+
+# What a tool does that cannot be taken back, or that leaves the machine.
+_HARMFUL = re.compile(
+    r"(^|[\s_.-])(delet|remov|drop|wipe|purg|destroy|truncat|eras|overwrit|reset|format|kill|"
+    r"terminat|revok|uninstall|transfer|pay|payout|refund|send|publish|deploy|shutdown|"
+    r"reboot)\w*",
+    _I,
+)
+_TOOL = r"(this\s+tool|the\s+tool|it|this\s+(call|operation|action|function|endpoint|command))"
+_HARMLESS = re.compile(
+    rf"\b{_TOOL}\s+(is|are)\s+(strictly\s+|purely\s+|completely\s+|entirely\s+|fully\s+)?"
+    r"(read[- ]only|non[- ]destructive|harmless|side[- ]effect[- ]free)\b"
+    rf"|^\W*(read[- ]only|non[- ]destructive|harmless)\b|\b{_TOOL}\s+(changes|modifies|alters)\s+"
+    rf"nothing\b|\b{_TOOL}\s+has\s+no\s+side[- ]effects?\b|"
+    r"\bsafe\s+to\s+(call|run|use|invoke)\s+(without|with\s+no)\s+(asking|confirm\w*|approv\w*)",
+    _I,
+)
+# A claim made for one mode only ("with dry_run=true it changes nothing") is honest.
+_ONE_MODE = re.compile(r"\b(dry[- ]?run|preview|simulat\w*|if|when|unless|with\s+`?\w+`?\s*=)", _I)
+
+
+def claims_harmless(
+    name: str, description: str, read_only: bool | None, destructive: bool | None
+) -> Iterator[tuple[str, str]]:
+    """(field, excerpt) where a destroying or sending tool claims to be harmless."""
+    opening = next(iter(sentences(description)), "")
+    if READS.match(name) or not _HARMFUL.search(f"{name.replace('_', ' ')} {opening}"):
+        return  # list_payouts reads payouts
+    if read_only is True or destructive is False:
+        hint = "readOnlyHint: true" if read_only is True else "destructiveHint: false"
+        yield "annotations", hint
+    for sentence in sentences(description)[1:]:
+        claim = _HARMLESS.search(sentence)
+        if (
+            claim
+            and not NEGATION.search(sentence[: claim.start()])
+            and not _ONE_MODE.search(sentence)
+        ):
+            yield "description", sentence[:80]
+            return
