@@ -191,46 +191,32 @@ def guided_schema(
     blocks = {path: list(found) for path, found in (blocks or {}).items() if found}
     if edit is None or not (lines or blocks):
         return schema
-    rewrites = [
-        {
-            "type": "object",
-            "properties": {
-                "name": {"const": edit_tool},
-                "arguments": {
-                    "type": "object",
-                    "properties": {"path": {"const": path}, "old": {"enum": found}},
-                    "required": ["path", "old"],
-                    "additionalProperties": False,
-                },
-            },
-            "required": ["name", "arguments"],
-            "additionalProperties": False,
-        }
-        for path, found in blocks.items()
-    ]
     new = dict(edit.parameters.get("properties", {}).get("new", {"type": "string"}))
-    options = [
-        {
-            "type": "object",
-            "properties": {
-                "name": {"const": edit_tool},
-                "arguments": {
-                    "type": "object",
-                    "properties": {
-                        "path": {"const": path},
-                        "old": {"enum": list(file_lines)},
-                        "new": new,
-                    },
-                    "required": ["path", "old", "new"],
-                    "additionalProperties": False,
-                },
-            },
-            "required": ["name", "arguments"],
-            "additionalProperties": False,
-        }
-        for path, file_lines in lines.items()
-    ]
+    options = [_edit_option(edit_tool, path, found, new) for path, found in lines.items()]
+    rewrites = [_edit_option(edit_tool, path, found, None) for path, found in blocks.items()]
     return {"anyOf": options + rewrites + list(schema["anyOf"])}
+
+
+def _edit_option(
+    edit_tool: str, path: str, olds: Sequence[str], new: dict[str, Any] | None
+) -> dict[str, Any]:
+    """One ``edit_tool`` option: ``path`` fixed, ``old`` one of ``olds``, ``new`` under its
+    own schema (none: the text comes next, as code)."""
+    properties: dict[str, Any] = {"path": {"const": path}, "old": {"enum": list(olds)}}
+    if new is not None:
+        properties["new"] = new
+    arguments = {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {"name": {"const": edit_tool}, "arguments": arguments},
+        "required": ["name", "arguments"],
+        "additionalProperties": False,
+    }
 
 
 def failed_edits(
