@@ -45,6 +45,7 @@ from workset.session.context import policy_context
 from workset.tokens.chatml import ChatMLFormat
 from workset.tokens.counter import PartCounter
 from workset.tokens.estimate import EstimateTokenizer
+from workset.tools.compact import agent_specs
 
 ROOT = Path(__file__).resolve().parents[1] / "examples" / "transcripts"
 WINDOWS = {"pipeline": 32_768}  # the window each fixture is evaluated at (default 16,384)
@@ -63,9 +64,9 @@ def _text(request: Any) -> str:
 async def measure(name: str, label: str, policy: Any, counter: PartCounter) -> dict[str, Any]:
     folder = ROOT / name
     transcript = load_transcript(folder / "transcript.jsonl")
-    tools = load_tools(folder / "tools.json")
     probes = load_probes(folder / "probes.yaml")
     window = WINDOWS.get(name, 16_384)
+    tools = agent_specs(load_tools(folder / "tools.json"), window)  # what the agent sends
     settings = eval_settings(transcript.system, counter, window=window, answer=ANSWER)
     history_room(settings, tools)
     result = await replay(transcript, tools, policy, settings)
