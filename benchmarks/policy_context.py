@@ -122,7 +122,7 @@ def main() -> None:
             rows.append(anyio.run(measure, name, label, policy, counter))
         full = next((r["billed"] for r in rows if r["label"] == "full"), None)
         for row in rows:
-            share = f" ({row['billed'] / full:.0%})" if full else ""
+            share = f" ({row['billed'] / full:.1%})" if full else ""
             print(
                 f"{row['label']:<44} {row['recall']:>10.2f} {row['lookalikes']:>11.1f} "
                 f"{row['prompt']:>7,.0f} {row['fit']:>5.2f} {row['billed']:>9,}{share}"

@@ -64,7 +64,7 @@ def test_the_buried_tool_result_is_recalled_for_a_question_about_it(embedder: Em
     assert not any("MND-5528-QX" in (m.content or "") for m in view.messages)  # out of window
     recalled = view.pinned[-1]
     assert "MND-5528-QX" in recalled
-    assert '[seq 4 · turn 2 · tool get_ticket {"ticket_id": "T-88214"} · line' in recalled
+    assert '[seq 4 · tool get_ticket {"ticket_id": "T-88214"} · line' in recalled
     assert '<external_content source="tool:get_ticket" trust="untrusted">' in recalled
 
 
@@ -88,8 +88,8 @@ def test_a_large_result_is_quoted_as_the_matching_lines_with_their_reference() -
     view = anyio.run(policy.view, history, PolicyContext(window=3000, query=question))
     recalled = view.pinned[-1]
     assert "part-00017.parquet; skipped" in recalled
-    assert '[seq 2 · turn 1 · tool get_task_log {"task": "load"} · line 42 of 60]' in recalled
-    assert "call an excerpt's tool again with the same arguments" in recalled
+    assert '[seq 2 · tool get_task_log {"task": "load"} · line 42 of 60]' in recalled
+    assert "call a quoted tool again with the same arguments" in recalled
     assert "heartbeat ok" not in recalled.split("line 42 of 60")[1]
     assert recall.share == 0.2
 
@@ -139,10 +139,10 @@ def test_a_revised_fact_is_presented_as_revised_with_the_revision_as_current() -
     (ledger,) = view.pinned
     lines = ledger.splitlines()
     old = next(line for line in lines if "4242" in line)
-    assert old.startswith("- REVISED (user, turn 1, seq 0)")
+    assert old.startswith("- REVISED (user, seq 0)")
     assert old.endswith("-> replaced at seq 4") and "8810" not in old
     current = next(line for line in lines if line.startswith("- CURRENT"))
-    assert current.startswith("- CURRENT (user, turn 3, seq 4)")
+    assert current.startswith("- CURRENT (user, seq 4)")
     assert "Mastercard ending 8810" in current and "[corrects seq 0]" in current
 
 
@@ -163,10 +163,10 @@ def test_a_rejected_decision_keeps_its_reason_and_a_standing_rule_is_pinned() ->
 
     draft = anyio.run(ledger.apply, start_draft(history), PolicyContext(window=4000))
     text = draft.pinned[-1]
-    assert '- RULE (user, turn 1, seq 0): "Every note you add to a ticket must start' in text
-    assert "- REJECTED (user, turn 3, seq 4)" in text
+    assert '- RULE (user, seq 0): "Every note you add to a ticket must start' in text
+    assert "- REJECTED (user, seq 4)" in text
     assert "closes on 31 March" in text
-    assert "- REJECTED (assistant, turn 2, seq 3)" in text  # the proposal it turned down
+    assert "- REJECTED (assistant, seq 3)" in text  # the proposal it turned down
     assert "turned down at seq 4" in text
 
 
@@ -187,7 +187,7 @@ def test_only_the_users_own_words_become_rules_not_a_contacts_email() -> None:
 
     draft = anyio.run(FactLedger().apply, start_draft(history), PolicyContext(window=4000))
     text = "\n".join(draft.pinned)
-    assert '- RULE (user, turn 1, seq 0): "Every note you add' in text
+    assert '- RULE (user, seq 0): "Every note you add' in text
     assert "SAVE70" not in text and "one line" not in text
 
 
@@ -337,5 +337,5 @@ def test_a_no_turns_down_the_proposal_of_the_turn_before_it() -> None:
     ]
     draft = anyio.run(FactLedger().apply, start_draft(history), PolicyContext(window=4000))
     text = draft.pinned[-1]
-    assert "- REJECTED (assistant, turn 1, seq 1)" in text and "turned down at seq 2" in text
-    assert "- REJECTED (user, turn 2, seq 2)" in text and "flat supplementary rate" in text
+    assert "- REJECTED (assistant, seq 1)" in text and "turned down at seq 2" in text
+    assert "- REJECTED (user, seq 2)" in text and "flat supplementary rate" in text

@@ -36,10 +36,7 @@ from workset.models.base import Usage
 Status = Literal["current", "revised", "rejected"]
 Extractor = Literal["rules", "model"]
 
-LEDGER_HEADER = (
-    "Fact ledger (this session's standing rules, decisions and corrections; a REVISED line "
-    "was replaced by the seq it points to):"
-)
+LEDGER_HEADER = "Fact ledger (this session's standing rules, decisions and corrections):"
 MIN_SHARED_WORDS = 2
 MODEL_PROMPT = (
     "You keep the fact ledger of an agent session. Read one message and list only what must "
@@ -73,8 +70,8 @@ class Entry:
 
     @property
     def where(self) -> str:
-        """Who said it, at which turn and seq (the call id stays in the entry, not the line)."""
-        return f"{self.who}, turn {self.turn}, seq {self.seq}"
+        """Who said it and its seq (the turn and call id stay in the entry, not the line)."""
+        return f"{self.who}, seq {self.seq}"
 
 
 class Ledger:

@@ -19,7 +19,7 @@ messages take (never less than one short excerpt):
 
 * a message or tool result small enough (``whole_tokens``) is quoted whole;
 * a larger one is quoted as the chosen runs of its units, runs that touch joined, with a
-  reference — ``[seq 41 · turn 14 · tool get_ticket {"ticket_id": "T-1093"} · lines 12-18
+  reference — ``[seq 41 · tool get_ticket {"ticket_id": "T-1093"} · lines 12-18
   of 40]`` — and the block's header says how to read the rest (call the tool again with the
   same arguments);
 * sentences the fact ledger already pins are not quoted again.
@@ -52,8 +52,8 @@ if TYPE_CHECKING:
     from workset.retrieval import TextEmbedder
 
 RECALL_HEADER = (
-    "Recalled from earlier in this session (exact quotes with their source; call an "
-    "excerpt's tool again with the same arguments for the rest):"
+    "Recalled from earlier (exact quotes; call a quoted tool again with the same arguments "
+    "for the rest):"
 )
 _EMBEDDER: list[TextEmbedder] = []  # loaded once per process, shared by every session
 _VECTORS: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()  # (model, text) -> vector
@@ -336,9 +336,7 @@ def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None)
         note = f" · {notes[piece.seq]}" if piece.seq in notes else ""
         if piece.who != "tool":
             part = "" if quote.whole else " · excerpt"
-            parts.append(
-                f"[seq {piece.seq} · turn {piece.turn} · {piece.who}{part}{note}]\n{quote.text}"
-            )
+            parts.append(f"[seq {piece.seq} · {piece.who}{part}{note}]\n{quote.text}")
             continue
         call = f"tool {piece.tool} {_short(piece.arguments)}"
         if quote.whole:
@@ -349,7 +347,7 @@ def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None)
             where = f"lines {piece.first_line}-{piece.last_line} of {piece.total_lines}"
         at = f" · at {piece.path}" if piece.path and not quote.whole else ""
         columns = f" · columns: {piece.columns}" if piece.columns and piece.first_line > 1 else ""
-        reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · {where}{at}{columns}{note}]"
+        reference = f"[seq {piece.seq} · {call} · {where}{at}{columns}{note}]"
         wrapped = wrap_untrusted(quote.text, source=f"tool:{piece.tool}")
         parts.append(f"{reference}\n{wrapped}")
     return "\n\n".join(parts)
