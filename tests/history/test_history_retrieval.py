@@ -339,3 +339,23 @@ def test_a_no_turns_down_the_proposal_of_the_turn_before_it() -> None:
     text = draft.pinned[-1]
     assert "- REJECTED (assistant, seq 1)" in text and "turned down at seq 2" in text
     assert "- REJECTED (user, seq 2)" in text and "flat supplementary rate" in text
+
+
+def test_a_request_for_a_value_may_open_any_clause_of_the_need() -> None:
+    from workset.history.evidence import asks_for_value
+
+    assert asks_for_value("Before keying the night premium, state its pay code.")
+    assert asks_for_value("Before the courier collects: state the receiving site's import permit.")
+    assert not asks_for_value("Add a note, then pull the ledger.")
+    assert not asks_for_value("Pull the manifest.")
+
+
+def test_the_thing_asked_for_is_named_by_a_request_too_and_never_by_its_possessor() -> None:
+    from workset.history.evidence import asked_things
+
+    assert asked_things("State the receiving site's import permit.") == ("import", "permit")
+    assert asked_things("Before keying the night premium, state its pay code.") == ("pay",)
+    # the first phrase that names a thing: "Which one?" names none
+    assert asked_things("Fill in the freezer to pull BX-0447 from. Which one?") == ("freezer",)
+    assert asked_things("Which import permit number goes on the form?") == ("import", "permit")
+    assert asked_things("Give the id of the aliquot below the minimum volume.") == ()
