@@ -359,3 +359,20 @@ def test_the_thing_asked_for_is_named_by_a_request_too_and_never_by_its_possesso
     assert asked_things("Fill in the freezer to pull BX-0447 from. Which one?") == ("freezer",)
     assert asked_things("Which import permit number goes on the form?") == ("import", "permit")
     assert asked_things("Give the id of the aliquot below the minimum volume.") == ()
+
+
+def test_a_sentence_the_ledger_pins_is_not_quoted_again_beside_it() -> None:
+    history: list[Message] = [
+        UserMessage(
+            "Two rules for this whole case, please. Every note you add to a ticket must start "
+            "with the case code BIL-7731. The customer's contact is Jonas Berger."
+        ),
+        AssistantMessage("Understood."),
+        *_ticket_session()[2:],
+    ]
+    policy = make_policy("retrieval", turns=1, dense=False, k=8)
+    question = "Which case code must a ticket note start with?"
+    view = anyio.run(policy.view, history, PolicyContext(window=8000, query=question))
+    text = "\n".join(view.pinned)
+    assert text.count("must start with the case code BIL-7731") == 1  # in the ledger only
+    assert "- RULE (user, seq 0)" in text

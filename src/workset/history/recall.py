@@ -153,7 +153,7 @@ class Recall:
         from workset.history.evidence import asks_for_value
 
         k = self.k if asks_for_value(need) else self.request_k
-        chosen = self._choose(archived, scores, draft.history, context, room, k)
+        chosen = self._choose(archived, scores, draft.history, context, room, k, pinned)
         self.last = tuple(q.piece for q in chosen)
         if not chosen:
             return draft
@@ -224,11 +224,14 @@ class Recall:
         context: PolicyContext,
         room: int,
         k: int,
+        pinned: Mapping[int, Sequence[str]] | None = None,
     ) -> list[Quote]:
         """The best pieces that fit ``share`` of the window, as quotes in history order.
 
         Pieces of one message are quoted together: what a chosen piece adds to the units
-        already chosen costs its own tokens only, and touching runs become one excerpt."""
+        already chosen costs its own tokens only, and touching runs become one excerpt.
+        A user or assistant sentence the ledger pins (``pinned``, by seq) is not quoted
+        again: a piece adds only its other sentences, or nothing."""
         budget = room
         best = float(scores.max()) if len(scores) else 0.0
         floor = max(0.0, self.min_relative * best)
@@ -251,6 +254,8 @@ class Recall:
                 new = set(range(len(units))) - have
             else:
                 new = set(range(piece.first_line - 1, piece.last_line)) - have
+            if piece.who != "tool" and pinned and piece.seq in pinned:
+                new = {i for i in new if not _said_in_text(units[i], pinned[piece.seq])}
             if not new:
                 continue
             cost = text_tokens(join_units(message, [units[i] for i in sorted(new)]), context)
@@ -368,6 +373,12 @@ def _said_in(piece: Piece, sentences: Sequence[str]) -> bool:
         len(text) for s in sentences if text in s
     )
     return covered >= 0.8 * len(text)
+
+
+def _said_in_text(sentence: str, pinned: Sequence[str]) -> bool:
+    """Whether the ledger quotes ``sentence`` (or a sentence that holds it, or is held)."""
+    text = sentence.strip()
+    return bool(text) and any(text in s or (len(s) > 20 and s in text) for s in pinned)
 
 
 def _searchable(piece: Piece) -> str:
