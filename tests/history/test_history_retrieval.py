@@ -376,3 +376,24 @@ def test_a_sentence_the_ledger_pins_is_not_quoted_again_beside_it() -> None:
     text = "\n".join(view.pinned)
     assert text.count("must start with the case code BIL-7731") == 1  # in the ledger only
     assert "- RULE (user, seq 0)" in text
+
+
+def test_runs_of_one_result_are_one_excerpt_with_one_reference() -> None:
+    rows = [f"2026-03-12 09:{m:02d}:00 INFO heartbeat ok worker-{m % 4}" for m in range(60)]
+    rows[11] = "2026-03-12 09:11:00 WARN checksum mismatch on part-00003.parquet; skipped"
+    rows[41] = "2026-03-12 09:41:00 WARN checksum mismatch on part-00017.parquet; skipped"
+    history: list[Message] = [
+        UserMessage("Read the loader log."),
+        AssistantMessage(None, (ToolCall("c1", "get_task_log", '{"task": "load"}'),)),
+        ToolMessage("c1", "\n".join(rows), "get_task_log"),
+        AssistantMessage("The load finished."),
+        UserMessage("Now check the mart."),
+        AssistantMessage("The mart is short."),
+    ]
+    policy = make_policy("retrieval", turns=1, dense=False, whole_tokens=100, k=2, ledger=False)
+    question = "Which parquet parts were skipped after a checksum mismatch?"
+    view = anyio.run(policy.view, history, PolicyContext(window=3000, query=question))
+    (recalled,) = view.pinned
+    assert "part-00003.parquet" in recalled and "part-00017.parquet" in recalled
+    assert '[seq 2 · tool get_task_log {"task": "load"} · lines 12, 42 of 60]' in recalled
+    assert recalled.count("<external_content") == 1 and "\n…\n" in recalled

@@ -46,7 +46,7 @@ from workset.context.trust import wrap_untrusted
 from workset.history.base import PinnedAt, PolicyContext
 from workset.history.draft import CHARS_PER_TOKEN_ESTIMATE, Draft, text_tokens
 from workset.history.pieces import Piece, join_units, pieces_of, units_of
-from workset.messages import AssistantMessage, Message, UserMessage
+from workset.messages import AssistantMessage, Message, ToolMessage, UserMessage
 
 if TYPE_CHECKING:
     from workset.retrieval import TextEmbedder
@@ -154,7 +154,7 @@ class Recall:
 
         k = self.k if asks_for_value(need) else self.request_k
         chosen = self._choose(archived, scores, draft.history, context, room, k, pinned)
-        self.last = tuple(q.piece for q in chosen)
+        self.last = tuple(p for q in chosen for p in (q.runs or (q.piece,)))
         if not chosen:
             return draft
         notes = self.superseded() if self.superseded is not None else {}
@@ -273,17 +273,27 @@ class Recall:
         for seq in sorted(taken):
             message = history[seq]
             units = units_of(message)
+            runs: list[Piece] = []
             for lo, hi in _runs(sorted(taken[seq])):
                 inside = [p for p in chosen[seq] if lo < p.last_line and p.first_line <= hi + 1]
-                piece = replace(
-                    first[seq],
-                    text=join_units(message, units[lo : hi + 1]),
-                    first_line=lo + 1,
-                    last_line=hi + 1,
-                    total_lines=len(units),
-                    path=_common_path([p.path for p in inside]),
+                runs.append(
+                    replace(
+                        first[seq],
+                        text=join_units(message, units[lo : hi + 1]),
+                        first_line=lo + 1,
+                        last_line=hi + 1,
+                        total_lines=len(units),
+                        path=_common_path([p.path for p in inside]),
+                    )
                 )
-                quotes.append(Quote(piece, piece.text, whole=seq in whole))
+            if len(runs) == 1:
+                quotes.append(Quote(runs[0], runs[0].text, whole=seq in whole))
+                continue
+            # the runs of one message: one excerpt, one reference, gaps marked
+            gap = "\n…\n" if isinstance(message, ToolMessage) else " … "
+            text = gap.join(r.text for r in runs)
+            piece = replace(runs[0], text=text, last_line=runs[-1].last_line, path="")
+            quotes.append(Quote(piece, text, whole=False, runs=tuple(runs)))
         return quotes
 
     def _room(self, archived: Sequence[Piece], context: PolicyContext) -> int:
@@ -326,6 +336,8 @@ class Quote:
     piece: Piece
     text: str
     whole: bool
+    # several runs of one message quoted as one excerpt: each run, with its lines and path
+    runs: tuple[Piece, ...] = ()
 
 
 def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None) -> str:
@@ -346,6 +358,9 @@ def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None)
         call = f"tool {piece.tool} {_short(piece.arguments)}"
         if quote.whole:
             where = "whole result"
+        elif quote.runs:
+            spans = ", ".join(_span(r.first_line, r.last_line, r.path) for r in quote.runs)
+            where = f"lines {spans} of {piece.total_lines}"
         elif piece.first_line == piece.last_line:
             where = f"line {piece.first_line} of {piece.total_lines}"
         else:
@@ -356,6 +371,11 @@ def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None)
         wrapped = wrap_untrusted(quote.text, source=f"tool:{piece.tool}")
         parts.append(f"{reference}\n{wrapped}")
     return "\n\n".join(parts)
+
+
+def _span(first: int, last: int, path: str) -> str:
+    lines = str(first) if first == last else f"{first}-{last}"
+    return f"{lines} at {path}" if path else lines
 
 
 def _short(arguments: str, limit: int = 80) -> str:
