@@ -138,12 +138,12 @@ def test_a_revised_fact_is_presented_as_revised_with_the_revision_as_current() -
     )
     (ledger,) = view.pinned
     lines = ledger.splitlines()
-    old = next(line for line in lines if "4242" in line)
-    assert old.startswith("- REVISED (user, seq 0)")
-    assert old.endswith("-> replaced at seq 4") and "8810" not in old
+    # the revised statement is a pointer folded into the line that replaced it
+    assert not any(line.startswith("- REVISED") for line in lines)
     current = next(line for line in lines if line.startswith("- CURRENT"))
     assert current.startswith("- CURRENT (user, seq 4)")
-    assert "Mastercard ending 8810" in current and "[corrects seq 0]" in current
+    assert "Mastercard ending 8810" in current
+    assert current.endswith('[corrects seq 0: "The customer wants the refund to go back to …"]')
 
 
 def test_a_rejected_decision_keeps_its_reason_and_a_standing_rule_is_pinned() -> None:
@@ -166,8 +166,9 @@ def test_a_rejected_decision_keeps_its_reason_and_a_standing_rule_is_pinned() ->
     assert '- RULE (user, seq 0): "Every note you add to a ticket must start' in text
     assert "- REJECTED (user, seq 4)" in text
     assert "closes on 31 March" in text
-    assert "- REJECTED (assistant, seq 3)" in text  # the proposal it turned down
-    assert "turned down at seq 4" in text
+    # the proposal it turned down, folded into its line
+    assert '[turns down seq 3: "I suggest we go with an account credit on the …"]' in text
+    assert "- REJECTED (assistant, seq 3)" not in text
 
 
 def test_only_the_users_own_words_become_rules_not_a_contacts_email() -> None:
@@ -337,8 +338,8 @@ def test_a_no_turns_down_the_proposal_of_the_turn_before_it() -> None:
     ]
     draft = anyio.run(FactLedger().apply, start_draft(history), PolicyContext(window=4000))
     text = draft.pinned[-1]
-    assert "- REJECTED (assistant, seq 1)" in text and "turned down at seq 2" in text
     assert "- REJECTED (user, seq 2)" in text and "flat supplementary rate" in text
+    assert '[turns down seq 1: "I\'d suggest paying the 585.97 GBP as a one-off …"]' in text
 
 
 def test_a_request_for_a_value_may_open_any_clause_of_the_need() -> None:
