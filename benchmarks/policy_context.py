@@ -16,6 +16,11 @@ after it) and checked:
 * billed — the replay's input tokens over every call point (same estimate), and its share of
   full history's.
 
+Every request of every policy, full history's included, carries the tool definitions the
+agent would send to a model with the fixture's window (compact on 16,384 tokens or less,
+:func:`workset.tools.compact.agent_specs`); ``--tools-as-written`` sends them as the fixture
+has them, as this script did before 2026-12-05 (round ctx14).
+
 This is how the ``retrieval`` policy's parameters were chosen: on ``support``, ``payroll``
 and ``biobank`` only (:data:`TUNED_ON`), the smallest prompts that keep context recall at 1.0
 with the fewest look-alikes. The other transcripts are reported, never tuned on.
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +47,7 @@ from workset.eval.probes import other_values
 from workset.eval.replay import replay
 from workset.eval.request import build, eval_settings
 from workset.eval.table import history_room
+from workset.messages import ToolSpec
 from workset.session.context import policy_context
 from workset.tokens.chatml import ChatMLFormat
 from workset.tokens.counter import PartCounter
@@ -60,12 +67,31 @@ def _text(request: Any) -> str:
     return "\n".join(parts)
 
 
-async def measure(name: str, label: str, policy: Any, counter: PartCounter) -> dict[str, Any]:
+def sent_tools(specs: Sequence[ToolSpec], window: int, written: bool) -> tuple[ToolSpec, ...]:
+    """The tool definitions every policy's requests carry: as the agent sends them to a
+    model with this window (compact on 16,384 tokens or less), or ``written`` as the
+    fixture has them (what the harness sent before 2026-12-05, round ctx14)."""
+    if written:
+        return tuple(specs)
+    try:
+        from workset.tools.compact import agent_specs
+    except ImportError:  # a src/ from before ctx14 (a "before" run): the runtime's own rule
+        from workset.cli.runtime import COMPACT_WINDOW
+        from workset.tools.compact import compact_spec
+
+        small = window <= COMPACT_WINDOW
+        return tuple(compact_spec(s) for s in specs) if small else tuple(specs)
+    return agent_specs(specs, window)
+
+
+async def measure(
+    name: str, label: str, policy: Any, counter: PartCounter, written: bool = False
+) -> dict[str, Any]:
     folder = ROOT / name
     transcript = load_transcript(folder / "transcript.jsonl")
-    tools = load_tools(folder / "tools.json")
     probes = load_probes(folder / "probes.yaml")
     window = WINDOWS.get(name, 16_384)
+    tools = sent_tools(load_tools(folder / "tools.json"), window, written)
     settings = eval_settings(transcript.system, counter, window=window, answer=ANSWER)
     history_room(settings, tools)
     result = await replay(transcript, tools, policy, settings)
@@ -107,6 +133,11 @@ def main() -> None:
     )
     parser.add_argument("--policies", default="full,user_verbatim,window,elide,retrieval")
     parser.add_argument("--detail", action="store_true", help="context recall per probe")
+    parser.add_argument(
+        "--tools-as-written",
+        action="store_true",
+        help="send the fixture's tool definitions as written, not as the agent would",
+    )
     args = parser.parse_args()
     counter = PartCounter(ChatMLFormat(), EstimateTokenizer(3.6))
     for name in args.transcripts.split(","):
@@ -118,10 +149,10 @@ def main() -> None:
         )
         rows = []
         for label, policy in parse_policies(args.policies):
-            rows.append(anyio.run(measure, name, label, policy, counter))
+            rows.append(anyio.run(measure, name, label, policy, counter, args.tools_as_written))
         full = next((r["billed"] for r in rows if r["label"] == "full"), None)
         for row in rows:
-            share = f" ({row['billed'] / full:.0%})" if full else ""
+            share = f" ({row['billed'] / full:.1%})" if full else ""
             print(
                 f"{row['label']:<44} {row['recall']:>10.2f} {row['lookalikes']:>11.1f} "
                 f"{row['prompt']:>7,.0f} {row['fit']:>5.2f} {row['billed']:>9,}{share}"

@@ -18,7 +18,7 @@ from workset.eval.report import policy_json, policy_table
 from workset.eval.table import PolicyReport, evaluate_policies
 from workset.history.base import HistoryPolicy, HistoryView, PolicyContext
 from workset.history.policies import make_policy
-from workset.messages import Message, UserMessage
+from workset.messages import Message, ToolSpec, UserMessage
 from workset.models.base import ModelRequest
 from workset.testing import ScriptedModel
 
@@ -263,3 +263,43 @@ def test_a_fact_carried_in_a_tool_call_fits_the_default_answer_length(tmp_path: 
     assert report.informative("employee")
     assert report.control is not None
     assert report.control.tally("employee").correct.successes == len(PROBE.questions)
+
+
+LONG_TOOL = ToolSpec(
+    "search_logs",
+    "Search the logs. Returns matching lines with their time and host, newest first.",
+    {"type": "object", "properties": {"query": {"type": "string", "description": "Text. E.g. x."}}},
+)
+
+
+def _descriptions(folder: Path, window: int, compact: bool | None = None) -> set[str]:
+    seen: set[str] = set()
+
+    def reader(request: ModelRequest) -> str:
+        seen.update(t.description for t in request.tools)
+        return "It is 4417."
+
+    async def go() -> None:
+        await evaluate_policies(
+            TRANSCRIPT,
+            (LONG_TOOL,),
+            (PROBE,),
+            [ListPolicy("full")],
+            ScriptedModel([reader] * 10, context_window=window),
+            plain_counter(),
+            checkpoint=Checkpoint(folder / f"{window}-{compact}.jsonl"),
+            max_tokens=4,
+            compact_tools=compact,
+        )
+
+    anyio.run(go)
+    return seen
+
+
+def test_the_harness_sends_the_tool_definitions_the_agent_would_send_on_that_window(
+    tmp_path: Path,
+) -> None:
+    # the agent compacts its tools for windows of 16,384 tokens or less (workset.cli.runtime)
+    assert _descriptions(tmp_path, 16_384) == {"Search the logs."}
+    assert _descriptions(tmp_path, 32_768) == {LONG_TOOL.description}
+    assert _descriptions(tmp_path, 16_384, compact=False) == {LONG_TOOL.description}

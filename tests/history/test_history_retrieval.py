@@ -64,7 +64,7 @@ def test_the_buried_tool_result_is_recalled_for_a_question_about_it(embedder: Em
     assert not any("MND-5528-QX" in (m.content or "") for m in view.messages)  # out of window
     recalled = view.pinned[-1]
     assert "MND-5528-QX" in recalled
-    assert '[seq 4 · turn 2 · tool get_ticket {"ticket_id": "T-88214"} · line' in recalled
+    assert '[seq 4 · tool get_ticket {"ticket_id": "T-88214"} · line' in recalled
     assert '<external_content source="tool:get_ticket" trust="untrusted">' in recalled
 
 
@@ -88,8 +88,8 @@ def test_a_large_result_is_quoted_as_the_matching_lines_with_their_reference() -
     view = anyio.run(policy.view, history, PolicyContext(window=3000, query=question))
     recalled = view.pinned[-1]
     assert "part-00017.parquet; skipped" in recalled
-    assert '[seq 2 · turn 1 · tool get_task_log {"task": "load"} · line 42 of 60]' in recalled
-    assert "call an excerpt's tool again with the same arguments" in recalled
+    assert '[seq 2 · tool get_task_log {"task": "load"} · line 42 of 60]' in recalled
+    assert "call a quoted tool again with the same arguments" in recalled
     assert "heartbeat ok" not in recalled.split("line 42 of 60")[1]
     assert recall.share == 0.2
 
@@ -138,12 +138,12 @@ def test_a_revised_fact_is_presented_as_revised_with_the_revision_as_current() -
     )
     (ledger,) = view.pinned
     lines = ledger.splitlines()
-    old = next(line for line in lines if "4242" in line)
-    assert old.startswith("- REVISED (user, turn 1, seq 0)")
-    assert old.endswith("-> replaced at seq 4") and "8810" not in old
+    # the revised statement is a pointer folded into the line that replaced it
+    assert not any(line.startswith("- REVISED") for line in lines)
     current = next(line for line in lines if line.startswith("- CURRENT"))
-    assert current.startswith("- CURRENT (user, turn 3, seq 4)")
-    assert "Mastercard ending 8810" in current and "[corrects seq 0]" in current
+    assert current.startswith("- CURRENT (user, seq 4)")
+    assert "Mastercard ending 8810" in current
+    assert current.endswith('[corrects seq 0: "The customer wants the refund to go back to …"]')
 
 
 def test_a_rejected_decision_keeps_its_reason_and_a_standing_rule_is_pinned() -> None:
@@ -163,11 +163,12 @@ def test_a_rejected_decision_keeps_its_reason_and_a_standing_rule_is_pinned() ->
 
     draft = anyio.run(ledger.apply, start_draft(history), PolicyContext(window=4000))
     text = draft.pinned[-1]
-    assert '- RULE (user, turn 1, seq 0): "Every note you add to a ticket must start' in text
-    assert "- REJECTED (user, turn 3, seq 4)" in text
+    assert '- RULE (user, seq 0): "Every note you add to a ticket must start' in text
+    assert "- REJECTED (user, seq 4)" in text
     assert "closes on 31 March" in text
-    assert "- REJECTED (assistant, turn 2, seq 3)" in text  # the proposal it turned down
-    assert "turned down at seq 4" in text
+    # the proposal it turned down, folded into its line
+    assert '[turns down seq 3: "I suggest we go with an account credit on the …"]' in text
+    assert "- REJECTED (assistant, seq 3)" not in text
 
 
 def test_only_the_users_own_words_become_rules_not_a_contacts_email() -> None:
@@ -187,7 +188,7 @@ def test_only_the_users_own_words_become_rules_not_a_contacts_email() -> None:
 
     draft = anyio.run(FactLedger().apply, start_draft(history), PolicyContext(window=4000))
     text = "\n".join(draft.pinned)
-    assert '- RULE (user, turn 1, seq 0): "Every note you add' in text
+    assert '- RULE (user, seq 0): "Every note you add' in text
     assert "SAVE70" not in text and "one line" not in text
 
 
@@ -337,5 +338,63 @@ def test_a_no_turns_down_the_proposal_of_the_turn_before_it() -> None:
     ]
     draft = anyio.run(FactLedger().apply, start_draft(history), PolicyContext(window=4000))
     text = draft.pinned[-1]
-    assert "- REJECTED (assistant, turn 1, seq 1)" in text and "turned down at seq 2" in text
-    assert "- REJECTED (user, turn 2, seq 2)" in text and "flat supplementary rate" in text
+    assert "- REJECTED (user, seq 2)" in text and "flat supplementary rate" in text
+    assert '[turns down seq 1: "I\'d suggest paying the 585.97 GBP as a one-off …"]' in text
+
+
+def test_a_request_for_a_value_may_open_any_clause_of_the_need() -> None:
+    from workset.history.evidence import asks_for_value
+
+    assert asks_for_value("Before keying the night premium, state its pay code.")
+    assert asks_for_value("Before the courier collects: state the receiving site's import permit.")
+    assert not asks_for_value("Add a note, then pull the ledger.")
+    assert not asks_for_value("Pull the manifest.")
+
+
+def test_the_thing_asked_for_is_named_by_a_request_too_and_never_by_its_possessor() -> None:
+    from workset.history.evidence import asked_things
+
+    assert asked_things("State the receiving site's import permit.") == ("import", "permit")
+    assert asked_things("Before keying the night premium, state its pay code.") == ("pay",)
+    # the first phrase that names a thing: "Which one?" names none
+    assert asked_things("Fill in the freezer to pull BX-0447 from. Which one?") == ("freezer",)
+    assert asked_things("Which import permit number goes on the form?") == ("import", "permit")
+    assert asked_things("Give the id of the aliquot below the minimum volume.") == ()
+
+
+def test_a_sentence_the_ledger_pins_is_not_quoted_again_beside_it() -> None:
+    history: list[Message] = [
+        UserMessage(
+            "Two rules for this whole case, please. Every note you add to a ticket must start "
+            "with the case code BIL-7731. The customer's contact is Jonas Berger."
+        ),
+        AssistantMessage("Understood."),
+        *_ticket_session()[2:],
+    ]
+    policy = make_policy("retrieval", turns=1, dense=False, k=8)
+    question = "Which case code must a ticket note start with?"
+    view = anyio.run(policy.view, history, PolicyContext(window=8000, query=question))
+    text = "\n".join(view.pinned)
+    assert text.count("must start with the case code BIL-7731") == 1  # in the ledger only
+    assert "- RULE (user, seq 0)" in text
+
+
+def test_runs_of_one_result_are_one_excerpt_with_one_reference() -> None:
+    rows = [f"2026-03-12 09:{m:02d}:00 INFO heartbeat ok worker-{m % 4}" for m in range(60)]
+    rows[11] = "2026-03-12 09:11:00 WARN checksum mismatch on part-00003.parquet; skipped"
+    rows[41] = "2026-03-12 09:41:00 WARN checksum mismatch on part-00017.parquet; skipped"
+    history: list[Message] = [
+        UserMessage("Read the loader log."),
+        AssistantMessage(None, (ToolCall("c1", "get_task_log", '{"task": "load"}'),)),
+        ToolMessage("c1", "\n".join(rows), "get_task_log"),
+        AssistantMessage("The load finished."),
+        UserMessage("Now check the mart."),
+        AssistantMessage("The mart is short."),
+    ]
+    policy = make_policy("retrieval", turns=1, dense=False, whole_tokens=100, k=2, ledger=False)
+    question = "Which parquet parts were skipped after a checksum mismatch?"
+    view = anyio.run(policy.view, history, PolicyContext(window=3000, query=question))
+    (recalled,) = view.pinned
+    assert "part-00003.parquet" in recalled and "part-00017.parquet" in recalled
+    assert '[seq 2 · tool get_task_log {"task": "load"} · lines 12, 42 of 60]' in recalled
+    assert recalled.count("<external_content") == 1 and "\n…\n" in recalled

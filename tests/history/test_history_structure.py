@@ -156,3 +156,11 @@ def test_a_request_recalls_fewer_pieces_than_a_question_asking_for_a_value() -> 
     asked = len(recall.last)  # type: ignore[attr-defined]
     anyio.run(policy.view, history, PolicyContext(window=20000, query="Pull the boxes again."))
     assert asked > 1 and len(recall.last) == 1  # type: ignore[attr-defined]
+
+
+def test_a_request_recalls_one_excerpt_by_default() -> None:
+    # a request ("Pull the boxes again.") is served by this turn's own results; one old
+    # excerpt at most, where a question gets up to eight
+    policy = make_policy("retrieval", dense=False, ledger=False)
+    anyio.run(policy.view, _site_session(), PolicyContext(20000, query="Pull the boxes again."))
+    assert len(policy.layers[-1].last) == 1  # type: ignore[attr-defined]

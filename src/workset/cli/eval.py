@@ -183,6 +183,12 @@ def _value(text: str) -> Any:
     show_default=True,
     help="Answer length for each probe (room for a tool call that carries the fact).",
 )
+@click.option(
+    "--compact-tools/--full-tools",
+    default=None,
+    help="Tool definitions as sent: compact or as written (default: as the agent sends "
+    "them to this model, compact on a window of 16,384 tokens or less).",
+)
 @_model_options
 def policies_command(
     transcript: Path,
@@ -190,6 +196,7 @@ def policies_command(
     probes: Path,
     policy_list: str | None,
     max_tokens: int,
+    compact_tools: bool | None,
     model_spec: str,
     base_url: str | None,
     context_window: int | None,
@@ -220,6 +227,7 @@ def policies_command(
                 checkpoint=checkpoint,
                 max_tokens=max_tokens,
                 progress=advance,
+                compact_tools=compact_tools,
             )
 
     report = _with_model(model_spec, base_url, context_window, threads, work)

@@ -41,7 +41,7 @@ from workset.stores.url import local_folder
 from workset.telemetry import subscriber_from_env
 from workset.tools.background import background_tools
 from workset.tools.base import Tool
-from workset.tools.compact import compact_tools
+from workset.tools.compact import COMPACT_WINDOW, compact_tools, compacts
 from workset.tools.execution import execution_tools
 from workset.tools.perception import READ_LINES, SMALL_READ_LINES, perception_tools
 from workset.tools.registry import ToolRegistry
@@ -49,8 +49,6 @@ from workset.tools.sandbox import detect_sandbox, sandbox_unavailable_reason
 from workset.tools.workspace import Workspace
 from workset.triggers.tools import timer_tools
 
-# Models with a window this small or smaller get compact tool definitions by default.
-COMPACT_WINDOW = 16_384
 err = Console(stderr=True)
 out = Console()
 
@@ -223,8 +221,7 @@ class Runtime:
         for line in self.setup.diagnostics:
             err.print(f"[yellow]{line}[/]", markup=True, highlight=False)
         chosen = _chosen(tools + self.setup.tools, config)
-        compact = config.agent.compact_tools
-        if compact or (compact is None and small):
+        if compacts(model.info.context_window, config.agent.compact_tools):
             chosen = compact_tools(chosen)
         if agents is not None:
             chosen += self._subagent_tools(agents, chosen)

@@ -33,6 +33,7 @@ from workset.models.base import Model
 from workset.session import context as session_context
 from workset.session.context import RequestSettings, policy_context
 from workset.tokens.counter import PartCounter
+from workset.tools.compact import agent_specs
 
 from .checkpoint import Checkpoint
 from .formats import Probe, Transcript, require_answered
@@ -164,10 +165,16 @@ async def evaluate_policies(
     checkpoint: Checkpoint,
     max_tokens: int = ANSWER_TOKENS,
     progress: Progress | None = None,
+    compact_tools: bool | None = None,
 ) -> PolicyReport:
-    """The control row, then each policy's replay and answers; see the module docstring."""
+    """The control row, then each policy's replay and answers; see the module docstring.
+
+    ``tools`` are sent as the agent would send them to this model
+    (:func:`~workset.tools.compact.agent_specs`: compact on a small window unless
+    ``compact_tools`` says otherwise), to every policy alike."""
     require_answered(transcript)
     window = model.info.context_window
+    tools = agent_specs(tools, window, compact_tools)
     _check_meta(
         checkpoint,
         fingerprint(

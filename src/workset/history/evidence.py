@@ -56,6 +56,9 @@ _PERSON_NOUN = (
     r"(?:person|people|manager|approver|owner|lead|engineer|colleague|contact|employee"
     r"|customer|reviewer|assignee|on-?call|author|signatory)\b"
 )
+# where an imperative or question word opens a clause: the need's start, or after a comma,
+# colon or semicolon ("Before keying the premium, state its pay code")
+_CLAUSE = r"(?:^|[,:;]\s+)"
 _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, _I))
     for kind, pattern in (
@@ -70,11 +73,13 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("time", r"\b(?:when|what time|deadline|by what time|which (?:date|day|time))\b"),
         ("amount", r"\b(?:how (?:much|many)|amount|total|count)\b"),
-        ("identifier", r"\b(?:which|what)\b|^(?:give|state|name|fill in)\b"),
+        ("identifier", r"\b(?:which|what)\b|" + _CLAUSE + r"(?:give|state|name|fill in)\b"),
     )
 )
 _QUESTION = re.compile(
-    r"\?|^(?:which|what|who|whose|where|when|how|why|state|name|give|fill in|remind|tell)\b",
+    r"\?|"
+    + _CLAUSE
+    + r"(?:which|what|who|whose|where|when|how|why|state|name|give|fill in|remind|tell)\b",
     _I,
 )
 
@@ -89,7 +94,11 @@ def asked_types(need: str) -> frozenset[str]:
     return frozenset(found)
 
 
-_ASKED_THING = re.compile(r"\b(?:which|what)\s+((?:[\w-]+\s+){0,2}[\w-]+)", _I)
+_ASKED_THING = re.compile(
+    r"(?:\b(?:which|what)|" + _CLAUSE + r"(?:give|state|name|fill in))"
+    r"\s+((?:[\w'’-]+\s+){0,4}[\w'’-]+)",
+    _I,
+)
 # after "which"/"what": words that end the name of the thing asked for ("which freezer
 # is", "what did"), and generic words that are no thing of their own ("which id")
 _ENDS_THING = frozenset(
@@ -100,21 +109,35 @@ _ENDS_THING = frozenset(
         "every each all",
     )
 )
-_DETERMINERS = frozenset(re.split(r"\s+", "the a an this that these those"))
+_DETERMINERS = frozenset(
+    re.split(r"\s+", "the a an this that these those its her his their our my your")
+)
 _GENERIC = _DETERMINERS | frozenset(
     re.split(r"\s+", "one ones id ids value values name names number numbers code codes field")
 )
 
 
 def asked_things(need: str) -> tuple[str, ...]:
-    """The (at most two) words that name what a which/what question asks for ("which
-    import permit number" → ``("import", "permit")``); none when its head noun is generic
-    ("which code replaced it", "which id")."""
-    match = _ASKED_THING.search(need)
+    """The (at most two) words that name what a which/what question, or a "give / state /
+    name / fill in" request, asks for ("which import permit number", "state the receiving
+    site's import permit" → ``("import", "permit")``); none when its head noun is generic
+    ("which code replaced it", "which id"). The first phrase that names a thing counts
+    ("Fill in the freezer to pull it from. Which one?" → ``("freezer",)``)."""
+    for match in _ASKED_THING.finditer(need):
+        found = _thing(match.group(1))
+        if found:
+            return found
+    return ()
+
+
+def _thing(phrase: str) -> tuple[str, ...]:
     found: list[str] = []
-    for word in match.group(1).lower().split() if match else ():
+    for word in phrase.lower().split():
         if word in _ENDS_THING:
             break
+        if re.search(r"['’]s?$", word):
+            found = []  # a possessor ("the receiving site's permit") is not the thing
+            continue
         if word in _GENERIC:
             if found or word not in _DETERMINERS:
                 break  # the phrase's head noun ("which code replaced it": no thing)

@@ -36,10 +36,7 @@ from workset.models.base import Usage
 Status = Literal["current", "revised", "rejected"]
 Extractor = Literal["rules", "model"]
 
-LEDGER_HEADER = (
-    "Fact ledger (this session's standing rules, decisions and corrections; a REVISED line "
-    "was replaced by the seq it points to):"
-)
+LEDGER_HEADER = "Fact ledger (this session's standing rules, decisions and corrections):"
 MIN_SHARED_WORDS = 2
 MODEL_PROMPT = (
     "You keep the fact ledger of an agent session. Read one message and list only what must "
@@ -73,8 +70,8 @@ class Entry:
 
     @property
     def where(self) -> str:
-        """Who said it, at which turn and seq (the call id stays in the entry, not the line)."""
-        return f"{self.who}, turn {self.turn}, seq {self.seq}"
+        """Who said it and its seq (the turn and call id stay in the entry, not the line)."""
+        return f"{self.who}, seq {self.seq}"
 
 
 class Ledger:
@@ -156,13 +153,22 @@ class Ledger:
         return notes
 
     def render(self) -> str:
-        """The pinned block: one line per entry, a revised one pointing at its revision."""
+        """The pinned block: one line per entry in force. What a pinned line revised or turned
+        down is folded into that line as a pointer with its opening words; it has its own
+        line only when what replaced it is not pinned (a tool's state change)."""
+        shown = [e for e in self.entries if e.who != "tool"]
+        hosts: dict[int, list[Entry]] = {}  # id of the replacing entry -> what it folds
+        for old in shown:
+            host = _host(old, shown) if old.status != "current" else None
+            if host is not None:
+                hosts.setdefault(id(host), []).append(old)
+        folded = {id(o) for olds in hosts.values() for o in olds}
         lines = [LEDGER_HEADER]
-        for entry in self.entries:
-            if entry.who == "tool":
-                # a tool's state change ("state: approved") stays in the ledger's state (it
-                # marks what it updates as revised) but is not pinned: it is a tool result,
-                # which recall quotes when the need asks for it
+        for entry in shown:
+            # a tool's state change ("state: approved") stays in the ledger's state (it
+            # marks what it updates as revised) but is not pinned: it is a tool result,
+            # which recall quotes when the need asks for it
+            if id(entry) in folded:
                 continue
             label = (
                 entry.status.upper()
@@ -172,8 +178,12 @@ class Ledger:
             # what no longer holds is a pointer: its opening words, the rest in the archive
             text = entry.text if entry.status == "current" else opening(entry.text)
             line = f'- {label} ({entry.where}): "{text}"'
-            if entry.revises is not None:
+            olds = hosts.get(id(entry), [])
+            if entry.revises is not None and all(o.seq != entry.revises for o in olds):
                 line += f" [corrects seq {entry.revises}]"
+            for o in olds:
+                what = "corrects" if o.status == "revised" else "turns down"
+                line += f' [{what} seq {o.seq}: "{opening(o.text, FOLDED_CHARS)}"]'
             if entry.reason and entry.reason not in entry.text:
                 line += f' (reason: "{entry.reason}")'
             if entry.by_seq is not None:
@@ -184,7 +194,18 @@ class Ledger:
         return "\n".join(lines)
 
 
+def _host(old: Entry, shown: Sequence[Entry]) -> Entry | None:
+    """The pinned entry that replaced ``old`` (a revision, or the rejection that turned it
+    down), which then carries it as a pointer; None when no pinned entry did."""
+    if old.by_seq is None:
+        return None
+    kind = "revision" if old.status == "revised" else "rejected"
+    at = [e for e in shown if e.seq == old.by_seq and e is not old]
+    return next((e for e in at if e.kind == kind), at[0] if at else None)
+
+
 SUPERSEDED_CHARS = 80  # how much of a revised or turned-down statement the ledger shows
+FOLDED_CHARS = 48  # how much of one the line that replaced it shows
 
 
 def opening(text: str, limit: int = SUPERSEDED_CHARS) -> str:

@@ -157,7 +157,7 @@ class Retrieval(LayeredPolicy):
     """Keep buried facts: a short window, the pinned fact ledger, recall by the current need.
 
     Defaults (the current turn only; up to 8 recalled excerpts when the need asks for a
-    value and 2 when it is a request, within 6 % of the window and 15 % of the archived
+    value and 1 when it is a request, within 6 % of the window and 15 % of the archived
     messages; BM25 weighted 0.2 against the embeddings; the task state at a quarter of the
     query's weight; the evidence priors of :mod:`~workset.history.evidence`) were tuned on
     ``examples/transcripts/support``, ``payroll`` and ``biobank`` only, by
@@ -187,7 +187,7 @@ class Retrieval(LayeredPolicy):
         answer_weight: float = 0.5,
         echo_weight: float = 0.5,
         archive_share: float | None = 0.15,
-        request_k: int | None = 2,
+        request_k: int | None = 1,
         recall_at: PinnedAt = "task",
         dense: bool = True,
         ledger: bool = True,

@@ -19,7 +19,7 @@ messages take (never less than one short excerpt):
 
 * a message or tool result small enough (``whole_tokens``) is quoted whole;
 * a larger one is quoted as the chosen runs of its units, runs that touch joined, with a
-  reference — ``[seq 41 · turn 14 · tool get_ticket {"ticket_id": "T-1093"} · lines 12-18
+  reference — ``[seq 41 · tool get_ticket {"ticket_id": "T-1093"} · lines 12-18
   of 40]`` — and the block's header says how to read the rest (call the tool again with the
   same arguments);
 * sentences the fact ledger already pins are not quoted again.
@@ -46,14 +46,14 @@ from workset.context.trust import wrap_untrusted
 from workset.history.base import PinnedAt, PolicyContext
 from workset.history.draft import CHARS_PER_TOKEN_ESTIMATE, Draft, text_tokens
 from workset.history.pieces import Piece, join_units, pieces_of, units_of
-from workset.messages import AssistantMessage, Message, UserMessage
+from workset.messages import AssistantMessage, Message, ToolMessage, UserMessage
 
 if TYPE_CHECKING:
     from workset.retrieval import TextEmbedder
 
 RECALL_HEADER = (
-    "Recalled from earlier in this session (exact quotes with their source; call an "
-    "excerpt's tool again with the same arguments for the rest):"
+    "Recalled from earlier (exact quotes; call a quoted tool again with the same arguments "
+    "for the rest):"
 )
 _EMBEDDER: list[TextEmbedder] = []  # loaded once per process, shared by every session
 _VECTORS: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()  # (model, text) -> vector
@@ -153,8 +153,8 @@ class Recall:
         from workset.history.evidence import asks_for_value
 
         k = self.k if asks_for_value(need) else self.request_k
-        chosen = self._choose(archived, scores, draft.history, context, room, k)
-        self.last = tuple(q.piece for q in chosen)
+        chosen = self._choose(archived, scores, draft.history, context, room, k, pinned)
+        self.last = tuple(p for q in chosen for p in (q.runs or (q.piece,)))
         if not chosen:
             return draft
         notes = self.superseded() if self.superseded is not None else {}
@@ -224,11 +224,14 @@ class Recall:
         context: PolicyContext,
         room: int,
         k: int,
+        pinned: Mapping[int, Sequence[str]] | None = None,
     ) -> list[Quote]:
         """The best pieces that fit ``share`` of the window, as quotes in history order.
 
         Pieces of one message are quoted together: what a chosen piece adds to the units
-        already chosen costs its own tokens only, and touching runs become one excerpt."""
+        already chosen costs its own tokens only, and touching runs become one excerpt.
+        A user or assistant sentence the ledger pins (``pinned``, by seq) is not quoted
+        again: a piece adds only its other sentences, or nothing."""
         budget = room
         best = float(scores.max()) if len(scores) else 0.0
         floor = max(0.0, self.min_relative * best)
@@ -251,6 +254,8 @@ class Recall:
                 new = set(range(len(units))) - have
             else:
                 new = set(range(piece.first_line - 1, piece.last_line)) - have
+            if piece.who != "tool" and pinned and piece.seq in pinned:
+                new = {i for i in new if not _said_in_text(units[i], pinned[piece.seq])}
             if not new:
                 continue
             cost = text_tokens(join_units(message, [units[i] for i in sorted(new)]), context)
@@ -268,17 +273,27 @@ class Recall:
         for seq in sorted(taken):
             message = history[seq]
             units = units_of(message)
+            runs: list[Piece] = []
             for lo, hi in _runs(sorted(taken[seq])):
                 inside = [p for p in chosen[seq] if lo < p.last_line and p.first_line <= hi + 1]
-                piece = replace(
-                    first[seq],
-                    text=join_units(message, units[lo : hi + 1]),
-                    first_line=lo + 1,
-                    last_line=hi + 1,
-                    total_lines=len(units),
-                    path=_common_path([p.path for p in inside]),
+                runs.append(
+                    replace(
+                        first[seq],
+                        text=join_units(message, units[lo : hi + 1]),
+                        first_line=lo + 1,
+                        last_line=hi + 1,
+                        total_lines=len(units),
+                        path=_common_path([p.path for p in inside]),
+                    )
                 )
-                quotes.append(Quote(piece, piece.text, whole=seq in whole))
+            if len(runs) == 1:
+                quotes.append(Quote(runs[0], runs[0].text, whole=seq in whole))
+                continue
+            # the runs of one message: one excerpt, one reference, gaps marked
+            gap = "\n…\n" if isinstance(message, ToolMessage) else " … "
+            text = gap.join(r.text for r in runs)
+            piece = replace(runs[0], text=text, last_line=runs[-1].last_line, path="")
+            quotes.append(Quote(piece, text, whole=False, runs=tuple(runs)))
         return quotes
 
     def _room(self, archived: Sequence[Piece], context: PolicyContext) -> int:
@@ -321,6 +336,8 @@ class Quote:
     piece: Piece
     text: str
     whole: bool
+    # several runs of one message quoted as one excerpt: each run, with its lines and path
+    runs: tuple[Piece, ...] = ()
 
 
 def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None) -> str:
@@ -336,23 +353,29 @@ def render(chosen: Sequence[Quote], superseded: Mapping[int, str] | None = None)
         note = f" · {notes[piece.seq]}" if piece.seq in notes else ""
         if piece.who != "tool":
             part = "" if quote.whole else " · excerpt"
-            parts.append(
-                f"[seq {piece.seq} · turn {piece.turn} · {piece.who}{part}{note}]\n{quote.text}"
-            )
+            parts.append(f"[seq {piece.seq} · {piece.who}{part}{note}]\n{quote.text}")
             continue
         call = f"tool {piece.tool} {_short(piece.arguments)}"
         if quote.whole:
             where = "whole result"
+        elif quote.runs:
+            spans = ", ".join(_span(r.first_line, r.last_line, r.path) for r in quote.runs)
+            where = f"lines {spans} of {piece.total_lines}"
         elif piece.first_line == piece.last_line:
             where = f"line {piece.first_line} of {piece.total_lines}"
         else:
             where = f"lines {piece.first_line}-{piece.last_line} of {piece.total_lines}"
         at = f" · at {piece.path}" if piece.path and not quote.whole else ""
         columns = f" · columns: {piece.columns}" if piece.columns and piece.first_line > 1 else ""
-        reference = f"[seq {piece.seq} · turn {piece.turn} · {call} · {where}{at}{columns}{note}]"
+        reference = f"[seq {piece.seq} · {call} · {where}{at}{columns}{note}]"
         wrapped = wrap_untrusted(quote.text, source=f"tool:{piece.tool}")
         parts.append(f"{reference}\n{wrapped}")
     return "\n\n".join(parts)
+
+
+def _span(first: int, last: int, path: str) -> str:
+    lines = str(first) if first == last else f"{first}-{last}"
+    return f"{lines} at {path}" if path else lines
 
 
 def _short(arguments: str, limit: int = 80) -> str:
@@ -370,6 +393,12 @@ def _said_in(piece: Piece, sentences: Sequence[str]) -> bool:
         len(text) for s in sentences if text in s
     )
     return covered >= 0.8 * len(text)
+
+
+def _said_in_text(sentence: str, pinned: Sequence[str]) -> bool:
+    """Whether the ledger quotes ``sentence`` (or a sentence that holds it, or is held)."""
+    text = sentence.strip()
+    return bool(text) and any(text in s or (len(s) > 20 and s in text) for s in pinned)
 
 
 def _searchable(piece: Piece) -> str:

@@ -8,6 +8,10 @@ about 3,000 tokens of a 3,400-token first request, a five-minute prefill on two 
 clause; output formats and examples go (the tool's results and errors explain themselves).
 The handler, schema types, defaults and required fields stay the same, so a call valid for one
 form is valid for the other.
+
+:func:`agent_specs` is the one rule for when the agent sends them (``[agent] compact_tools``,
+by default for windows of :data:`COMPACT_WINDOW` or less): the runtime and ``workset eval``
+both apply it, so the harness counts the definitions the agent would send.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from typing import Any
 from workset.messages import ToolSpec
 from workset.tools.base import Tool
 
+# Models with a window this small or smaller get compact tool definitions by default.
+COMPACT_WINDOW = 16_384
 _SENTENCE = re.compile(r"(?<!e\.g\.)(?<!i\.e\.)(?<=[.;])\s+(?=[A-Z(\"])")
 _LABELLED = re.compile(r"^(Use when|Do not use when):\s*", re.MULTILINE)
 
@@ -31,6 +37,19 @@ def compact_tool(tool: Tool, *, max_param_chars: int = 70) -> Tool:
 
 def compact_tools(tools: Sequence[Tool]) -> list[Tool]:
     return [compact_tool(t) for t in tools]
+
+
+def compacts(window: int, setting: bool | None = None) -> bool:
+    """Whether the agent sends compact definitions to a model with a ``window``-token
+    context: ``setting`` (``[agent] compact_tools``) when given, else for small windows."""
+    return setting if setting is not None else window <= COMPACT_WINDOW
+
+
+def agent_specs(
+    specs: Sequence[ToolSpec], window: int, setting: bool | None = None
+) -> tuple[ToolSpec, ...]:
+    """``specs`` as the agent sends them to a model with a ``window``-token context."""
+    return tuple(compact_spec(s) for s in specs) if compacts(window, setting) else tuple(specs)
 
 
 def compact_spec(spec: ToolSpec, *, max_param_chars: int = 70) -> ToolSpec:
