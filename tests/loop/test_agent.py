@@ -391,9 +391,11 @@ def test_a_guided_rewrite_takes_the_function_as_code_and_edits_it_in_place(
     ops = namespace["Ops"]()
     assert ops.inc({"n": 1}, step=5) == {"n": 6} and ops.dec({"n": 1}) == {"n": 0}
     assert model.requests[2].json_schema is None and not model.requests[2].tools
+    # the function is asked for alone: the system prompt and the request, no trajectory
+    assert [m.role for m in model.requests[2].messages] == ["system", "user"]
     asked = model.requests[2].messages[-1].content
     assert "```python\ndef inc(self, d):" in asked and "step parameter" in asked
-    chosen = tool_results(model.requests[2])[-1]
+    chosen = tool_results(model.requests[3])[-2]
     assert "rewritten next, as code" in chosen.content
     edited = tool_results(model.requests[3])[-1]
     assert not edited.is_error and "edited ops.py" in edited.content

@@ -509,3 +509,15 @@ def test_edit_file_writes_a_copied_first_line_of_new_as_old_is(tmp_path: Path) -
                  new=new)  # fmt: skip
     assert "first line, old copied, was indented as old is" in result
     assert (tmp_path / "c.py").read_text() == source.replace(">=", ">")
+
+
+def test_edit_file_refuses_a_copy_of_a_module_function_inside_a_function(tmp_path: Path) -> None:
+    """The 0.5B replaced ``del doc[field]`` with the whole of ``def delete``: a second delete
+    inside delete's own transform. Refused; a nested helper of another name is fine."""
+    source = "def delete(f):\n    def transform(doc):\n        del doc[f]\n\n    return transform\n"
+    (tmp_path / "ops.py").write_text(source)
+    copy = "def delete(f):\n    def transform(doc):\n        del doc[f]\n    return transform"
+    text = _error(tmp_path, "edit_file", path="ops.py", old="        del doc[f]", new=copy)
+    assert "would define `delete` twice" in text and (tmp_path / "ops.py").read_text() == source
+    helper = "def gone(doc):\n    return f in doc\nif gone(doc):\n    del doc[f]"
+    _ok(tmp_path, "edit_file", path="ops.py", old="        del doc[f]", new=helper)

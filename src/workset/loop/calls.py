@@ -199,6 +199,7 @@ class CallInterpreter:
                 notices=(self._rewrite.instruction(self._steering.task),),
                 offer_tools=False,
                 reason="the chosen function is written next, as code",
+                alone=True,
             )
         self._refused |= failed_edits(results, self._calls)
         self._repeats.note_results(results, useful)

@@ -74,6 +74,10 @@ class NextTurn:
     reason: str = ""
     stop: str = ""
     answer_only: bool = False  # constrain the next output to {"answer": ...}, tools kept
+    # The next request holds the system prompt and the notices only, not the trajectory: a
+    # function chosen in a guided edit is written as code (the 0.5B, shown the whole run
+    # first, wrote the function back unchanged; shown it alone, it wrote the change).
+    alone: bool = False
 
 
 def useful_results(results: Sequence[ToolMessage]) -> list[ToolMessage]:

@@ -81,8 +81,8 @@ class StepRunner:
                 interpreter.note_task(session.state.task_text)
                 made = await session.maker.make(
                     request_id=f"{session.id}-c{_model_calls(session) + 1}",
-                    messages=session.state.messages,
-                    seqs=session.state.seqs,
+                    messages=() if turn.alone else session.state.messages,
+                    seqs=() if turn.alone else session.state.seqs,
                     tools=offered,
                     notices=suffix,
                     withheld=() if turn.offer_tools else specs,

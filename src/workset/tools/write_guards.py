@@ -108,6 +108,8 @@ def keep_single_definitions(target: Path, rel: str, data: bytes, result: bytes) 
     if had is None or has is None:
         return
     new = {name: lines for name, lines in has.items() if name not in had}
+    nested_had, nested_has = _nested_module_names(data), _nested_module_names(result)
+    new.update({name: lines for name, lines in nested_has.items() if name not in nested_had})
     if not new:
         return
     name, lines = next(iter(new.items()))
@@ -177,6 +179,26 @@ def _defined_twice(source: bytes) -> dict[str, list[int]] | None:
             if isinstance(node, kinds) and not _redefinable(node):
                 seen.setdefault(node.name, []).append(node.lineno)
         out.update({name: lines for name, lines in seen.items() if len(lines) > 1})
+    return out
+
+
+def _nested_module_names(source: bytes) -> dict[str, list[int]]:
+    """Names of the module's top-level functions and classes defined again inside a function
+    (the 0.5B put a copy of ``def delete`` inside delete's own ``transform``), with the lines
+    of both; empty if the source does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    top = {node.name: node.lineno for node in tree.body if isinstance(node, kinds)}
+    out: dict[str, list[int]] = {}
+    for scope in ast.walk(tree):
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(scope):
+            if node is not scope and isinstance(node, kinds) and node.name in top:
+                out.setdefault(node.name, [top[node.name]]).append(node.lineno)
     return out
 
 
