@@ -151,3 +151,24 @@ def test_the_chunk_that_defines_the_asked_class_comes_first_not_the_words_about_
     )
     source.close()
     off.close()
+
+
+def test_a_task_that_wants_a_change_sees_its_best_function_whole(tmp_path: Path) -> None:
+    """A 12-line function under a long docstring: cut after its docstring for a question,
+    shown to its last line for a task that asks for a fix (the change is made to all of it)."""
+    doc = "\n".join(f"    Compare the stored value with rhs, case {n}." for n in range(12))
+    write(
+        tmp_path / "ws",
+        {
+            "cmp.py": f'def less_or_equal(value, rhs):\n    """\n{doc}\n    """\n'
+            "    if value is None:\n        return False\n    return value < rhs\n"
+        },
+    )
+    source = WorkspaceEvidence(tmp_path / "ws", tmp_path / "i.sqlite", None)
+    [asked] = source.items_for("What does less_or_equal compare?")
+    assert "return value < rhs" not in asked.text and "not shown" in asked.text
+    [fix] = source.items_for("less_or_equal returns False for equal values. Fix it.")
+    assert "return value < rhs" in fix.text and "not shown" not in fix.text
+    [defect] = source.items_for("less_or_equal(2, 2) gives False instead of True")
+    assert "return value < rhs" in defect.text
+    source.close()

@@ -308,8 +308,8 @@ def test_constrained_decisions_send_a_schema_and_read_answers_and_calls(tmp_path
 
 def test_guided_edits_offer_the_lines_read_and_apply_the_chosen_edit(tmp_path: Path) -> None:
     """Through the agent: the first request has no edit option (nothing seen), the second
-    offers the lines read, the edit applies with the file's indentation, and the request
-    after it offers no edit."""
+    offers the function read whole, the edit applies with the file's indentation, and the
+    request after it offers no edit."""
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "ops.py").write_text("def inc(d):\n    d['n'] += 2\n    return d\n")
@@ -335,11 +335,14 @@ def test_guided_edits_offer_the_lines_read_and_apply_the_chosen_edit(tmp_path: P
         ]
 
     assert edit_options(model.requests[0]) == []
-    offered, whole = edit_options(model.requests[1])
-    assert offered["path"] == {"const": "ops.py"}
+    # The task reports a defect and the run has seen all of the function it names: the
+    # decision is which whole function to write again (nothing else; the scripted model's
+    # line edit stands for a backend that does not hold it to the schema).
+    [whole] = edit_options(model.requests[1])
+    assert len(model.requests[1].json_schema["anyOf"]) == 1
+    assert whole["path"] == {"const": "ops.py"}
     assert whole["old"]["enum"] == ["1| def inc(d):\n2|     d['n'] += 2\n3|     return d"]
     assert "new" not in whole  # the whole function is written next, as code
-    assert "2|     d['n'] += 2" in offered["old"]["enum"]
     assert edit_options(model.requests[2]) == []  # the answer, under its grammar
     assert model.requests[2].json_schema == answer_schema()
     assert "Your edit was made" in model.requests[2].messages[-1].content

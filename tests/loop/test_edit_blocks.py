@@ -9,8 +9,16 @@ import anyio
 import jsonschema
 import pytest
 
-from workset.loop.calls import CallInterpreter
-from workset.loop.edit_blocks import MAX_BLOCK_LINES, named_blocks, numbered_lines
+from workset.context.items import ContextItem
+from workset.loop.calls import MAX_CHOICES, CallInterpreter
+from workset.loop.definitions import seen_texts
+from workset.loop.edit_blocks import (
+    MAX_BLOCK_LINES,
+    candidate_blocks,
+    evidence_blocks,
+    named_blocks,
+    numbered_lines,
+)
 from workset.messages import AssistantMessage, ToolCall, ToolMessage, ToolSpec, UserMessage
 from workset.tools.execution import execution_tools
 from workset.tools.registry import ToolRegistry
@@ -152,3 +160,83 @@ def test_a_block_replaced_by_one_line_is_refused_and_the_file_kept(tmp_path: Pat
 def _edit(root: Path, arguments: dict[str, str]) -> ToolMessage:
     registry = ToolRegistry(execution_tools(Workspace(root)))
     return anyio.run(registry.execute, ToolCall("c1", "edit_file", json.dumps(arguments)))
+
+
+def _excerpts(*blocks: tuple[str, str, int, int]) -> str:
+    """Workspace evidence as the first request carries it: (file, heading, first, last)."""
+    out = ["Workspace excerpts for the question above, found by search:"]
+    for path, heading, first, last in blocks:
+        out.append(f"--- {path}, lines {first}-{last} ({heading})")
+        out.append(_numbered(SOURCE, first, last))
+    return "\n".join(out)
+
+
+def test_an_excerpt_that_shows_a_function_whole_is_a_block_one_cut_short_is_not() -> None:
+    whole = _excerpts(("ops.py", "def increment", 4, 9), ("ops.py", "def decrement", 12, 18))
+    blocks = evidence_blocks(seen_texts([], {}, [whole]))
+    assert [b.split("\n")[0] for b in blocks["ops.py"]] == [
+        "4| def increment(field: str) -> Callable:",
+        "12| def decrement(",
+    ]
+    assert blocks["ops.py"][0].endswith("9|     return transform")
+    marker = '[lines 9-9 not shown: read_file {"path": "ops.py", "offset": 9}]'
+    cut = whole.replace("   9|     return transform", marker)
+    assert [b.split("\n")[0] for b in evidence_blocks(seen_texts([], {}, [cut]))["ops.py"]] == [
+        "12| def decrement("
+    ]
+    classes = _excerpts(("ops.py", "class Ops", 4, 9))  # not headed by a def: no block
+    assert evidence_blocks(seen_texts([], {}, [classes])) == {}
+
+
+def test_candidates_put_named_functions_first_and_keep_to_the_files_the_task_names() -> None:
+    text = _excerpts(
+        ("tests/test_ops.py", "def increment", 4, 9),
+        ("ops.py", "def increment", 4, 9),
+        ("ops.py", "def decrement", 12, 18),
+    )
+    seen = seen_texts([], {}, [text])
+    found = candidate_blocks("decrement subtracts 1 instead of 2", seen)
+    heads = [b.split("\n")[0] for b in found["ops.py"]]
+    assert heads == ["12| def decrement(", "4| def increment(field: str) -> Callable:"]
+    assert "tests/test_ops.py" not in found  # a test file only when the task names it
+    assert list(candidate_blocks("in other.py the step is wrong", seen)) == ["ops.py"]
+    assert candidate_blocks("in ops.py the step is wrong", seen).keys() == {"ops.py"}
+    assert "tests/test_ops.py" in candidate_blocks("tests/test_ops.py is broken", seen)
+
+
+def test_a_change_whose_functions_the_evidence_shows_whole_first_chooses_one(
+    tmp_path: Path,
+) -> None:
+    """The first decisions of a run asked for a fix, given evidence that shows functions
+    whole, are held to the choice of one of them (at most MAX_CHOICES times); a question gets
+    the ordinary options."""
+    evidence = _excerpts(("ops.py", "def increment", 4, 9), ("ops.py", "def decrement", 12, 18))
+    task = "a field goes up by 2 instead of 1; fix it"
+    interpreter = CallInterpreter(
+        ("read_file", "edit_file"), history=[UserMessage(task)], guided_edits=True
+    )
+    interpreter.observe_items([_evidence_item(evidence)])
+    for _ in range(MAX_CHOICES):
+        schema = interpreter.request_schema([], [READ, EDIT])
+        assert schema is not None
+        [option] = schema["anyOf"]
+        assert option["properties"]["arguments"]["properties"]["old"]["enum"][0].startswith(
+            "4| def increment"
+        )
+        assert "new" not in option["properties"]["arguments"]["properties"]
+    schema = interpreter.request_schema([], [READ, EDIT])
+    assert schema is not None and len(schema["anyOf"]) > 1  # then every option again
+    question = CallInterpreter(
+        ("read_file", "edit_file"),
+        history=[UserMessage("What does increment add?")],
+        guided_edits=True,
+    )
+    question.observe_items([_evidence_item(evidence)])
+    schema = question.request_schema([], [READ, EDIT])
+    assert schema is not None and len(schema["anyOf"]) > 1
+
+
+def _evidence_item(text: str) -> ContextItem:
+    return ContextItem(
+        item_id="evidence:workspace:x", kind="evidence", text=text, source="evidence:ops.py"
+    )

@@ -38,6 +38,7 @@ from workset.evidence.ingest import Chunk, approx_tokens
 from workset.evidence.retriever import CachedEmbedder
 from workset.evidence.scan import scan_workspace
 from workset.evidence.symbols import asked_names, defining_chunks
+from workset.intent import wants_change
 from workset.retrieval import BM25Ranker, TextEmbedder, fuse_weighted, top
 
 HEADER = (
@@ -54,6 +55,12 @@ class EvidenceConfig:
     candidates: int = 16  # BM25's best, re-ranked with embeddings
     bm25_weight: float = 0.5  # the cosine weight is 1 - bm25_weight
     chunk_tokens: int = 150  # lines shown per chunk (token-ish); the rest is referenced
+    # A task that asks for a change or reports a defect (workset.intent) is made to the
+    # whole of a function: its best function chunks, at most this many, are shown up to
+    # ``function_tokens`` (a 12-line function under a long docstring was cut at its first
+    # statement, and the 0.5B chose a function it had seen whole instead).
+    whole_functions: int = 2
+    function_tokens: int = 450
     # Chunks that define a code name the question asks about (``class Query``) put first, at
     # most this many (0: word ranking only); see workset.evidence.symbols.
     definitions: int = 2
@@ -98,7 +105,14 @@ class WorkspaceEvidence:
     def items_for(self, query: str, *, now: float | None = None) -> list[ContextItem]:
         """The evidence item for ``query`` (none when nothing in the workspace matches)."""
         hits = self.search(query)
-        return [evidence_item(hits, query, now, self.config.chunk_tokens)] if hits else []
+        if not hits:
+            return []
+        budgets = [self.config.chunk_tokens] * len(hits)
+        if wants_change(query):
+            functions = [n for n, h in enumerate(hits) if _defines_function(h.chunk)]
+            for n in functions[: self.config.whole_functions]:
+                budgets[n] = max(budgets[n], self.config.function_tokens)
+        return [evidence_item(hits, query, now, budgets)]
 
     def refresh(self) -> SyncReport:
         """Re-scan the workspace and update the index; cheap when nothing changed."""
@@ -154,10 +168,15 @@ class WorkspaceEvidence:
 
 
 def evidence_item(
-    hits: Sequence[Hit], query: str, now: float | None = None, chunk_tokens: int = 150
+    hits: Sequence[Hit],
+    query: str,
+    now: float | None = None,
+    chunk_tokens: int | Sequence[int] = 150,
 ) -> ContextItem:
-    """One untrusted ``evidence`` item quoting ``hits`` with their files and lines."""
-    blocks = [_block(hit.chunk, chunk_tokens) for hit in hits]
+    """One untrusted ``evidence`` item quoting ``hits`` with their files and lines, each cut
+    to ``chunk_tokens`` (one budget for all, or one per hit)."""
+    budgets = [chunk_tokens] * len(hits) if isinstance(chunk_tokens, int) else chunk_tokens
+    blocks = [_block(hit.chunk, budget) for hit, budget in zip(hits, budgets, strict=True)]
     text = wrap_untrusted(HEADER + "\n" + "\n".join(blocks), source="workspace")
     files = list(dict.fromkeys(h.chunk.doc_id for h in hits))
     spans = "; ".join(f"{h.chunk.doc_id} lines {h.chunk.lines}" for h in hits)
@@ -177,6 +196,11 @@ def evidence_item(
         features=Features(relevance=max(h.fused for h in hits)),
         why=f"workspace search for {query[:60]!r}: {scores}",
     )
+
+
+def _defines_function(chunk: Chunk) -> bool:
+    """Whether ``chunk`` is one function (its heading ends in a ``def``)."""
+    return bool(chunk.heading) and chunk.heading[-1].startswith(("def ", "async def "))
 
 
 def _block(chunk: Chunk, budget: int) -> str:

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workset.context.items import ContextItem
+from workset.intent import wants_change
 from workset.loop.call_parsing import read_calls
 from workset.loop.call_repair import distinct, mapped_to_tools, unique_ids
 from workset.loop.definitions import path_argument, seen_texts
-from workset.loop.edit_blocks import named_blocks
+from workset.loop.edit_blocks import candidate_blocks
 from workset.loop.edit_schema import failed_edits, guided_schema, offered_lines, seen_lines
 from workset.loop.repeats import RepeatGuard
 from workset.loop.rewrite import Rewrite, rewrite_of
@@ -37,6 +38,8 @@ from workset.messages import (
     ToolSpec,
     UserMessage,
 )
+
+MAX_CHOICES = 2  # decisions of a run held to a choice among whole functions
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,7 @@ class CallInterpreter:
         self._refused: set[tuple[str, str]] = set()  # (path, old) of the run's failed edits
         self._blocks: dict[str, list[str]] = {}  # whole functions the last request offered
         self._rewrite: Rewrite | None = None  # the function to be written next, as code
+        self._chosen = 0  # decisions held to a choice among whole functions (MAX_CHOICES)
         self.max_calls = max_calls
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._repeats = RepeatGuard(replayable=replayable, read_only=read_only)
@@ -244,7 +248,13 @@ class CallInterpreter:
         seen = seen_texts(self._results, self._calls, self.evidence)
         task = self._steering.task
         offered = offered_lines(task, self._unrefused(seen_lines(seen)))
-        self._blocks = self._unrefused(named_blocks(task, seen))
+        self._blocks = self._unrefused(candidate_blocks(task, seen))
+        if self._blocks and self._chosen < MAX_CHOICES and wants_change(task):
+            # A change whose functions the evidence shows whole: the first decisions choose
+            # one of them, to be written next as code (the 0.5B, free to call any tool,
+            # listed files and read the top of the module instead).
+            self._chosen += 1
+            return guided_schema(tools, offered, blocks=self._blocks, blocks_only=True)
         return guided_schema(tools, offered, blocks=self._blocks)
 
     def _unrefused(self, lines: dict[str, list[str]]) -> dict[str, list[str]]:

@@ -77,13 +77,13 @@ def offered_lines(task: str, lines: dict[str, list[str]]) -> dict[str, list[str]
     asks to change (:func:`suspicion`; a test file counts less), in file order; only lines
     that share something with the task when at least :data:`MIN_LIKELY` do."""
     files = list(lines)[-MAX_FILES:][::-1]
-    named = [f for f in files if _named(f, task)]
+    named = [f for f in files if names_file(f, task)]
     files = named or files
     asked = distinctive_words(task)
     literals = task_literals(task)
     names = task_names(task)
     scored = [
-        (-(score - (TEST_PENALTY if _is_test(f) and f not in named else 0.0)), n, f, line)
+        (-(score - (TEST_PENALTY if is_test_file(f) and f not in named else 0.0)), n, f, line)
         for f in files
         for n, (line, score) in enumerate(suspicion(lines[f], asked, literals, names))
     ]
@@ -99,13 +99,13 @@ def offered_lines(task: str, lines: dict[str, list[str]]) -> dict[str, list[str]
     return {f: xs for f, xs in picked.items() if xs}
 
 
-def _named(path: str, task: str) -> bool:
+def names_file(path: str, task: str) -> bool:
     """Whether ``task`` names the file ``path`` (its path, or its file name as a word)."""
     name = path.rsplit("/", 1)[-1]
     return path in task or re.search(rf"(?<![\w/.-]){re.escape(name)}(?![\w-])", task) is not None
 
 
-def _is_test(path: str) -> bool:
+def is_test_file(path: str) -> bool:
     """A test file (a fix belongs in the code under test unless the task names the test)."""
     parts = path.lower().split("/")
     return any(p in ("test", "tests") for p in parts[:-1]) or parts[-1].startswith("test_")
@@ -179,12 +179,15 @@ def guided_schema(
     *,
     blocks: Mapping[str, Sequence[str]] | None = None,
     edit_tool: str = "edit_file",
+    blocks_only: bool = False,
 ) -> dict[str, Any]:
     """The decision schema of :func:`~workset.models.constrained.decision_schema` with the
     ``edit_tool`` option replaced by one option per file of ``lines`` (its ``path`` a
     constant, ``old`` one of its lines, ``new`` free text) and one per file of ``blocks``
     (``old`` one of its whole functions, no ``new``: the function is written next, as code,
-    :mod:`workset.loop.rewrite`); without them when both are empty."""
+    :mod:`workset.loop.rewrite`); without them when both are empty. ``blocks_only``: the
+    choice of one of ``blocks`` and nothing else (the first decision of a change whose
+    functions the evidence shows whole, :mod:`workset.loop.edit_blocks`)."""
     others = [t for t in tools if t.name != edit_tool]
     schema = decision_schema(others)
     edit = next((t for t in tools if t.name == edit_tool), None)
@@ -194,6 +197,8 @@ def guided_schema(
     new = dict(edit.parameters.get("properties", {}).get("new", {"type": "string"}))
     options = [_edit_option(edit_tool, path, found, new) for path, found in lines.items()]
     rewrites = [_edit_option(edit_tool, path, found, None) for path, found in blocks.items()]
+    if blocks_only and rewrites:
+        return {"anyOf": rewrites}
     return {"anyOf": options + rewrites + list(schema["anyOf"])}
 
 

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from workset.intent import asks_for_change
 from workset.loop import answer_shape, grounding, key_values
 from workset.loop.definitions import base_elsewhere, defined_elsewhere, path_argument, seen_texts
 from workset.loop.repeats import REPEAT_NOTE
@@ -120,13 +121,6 @@ _EDIT_CLAIM = re.compile(
     r"|\bis now fixed\b",
     re.IGNORECASE,
 )
-# A task that asks for a change: an imperative at the start of a sentence or after "and",
-# "then", "please" ("Fix it.", "Find the bug and fix it", "Add a keyword parameter ...").
-_ASKS_CHANGE = re.compile(
-    r"(?:^|[.!?;:]\s+|\b(?:and|then|please)\s+)(?:fix|change|add|make|set|rename|remove|"
-    r"delete|update|replace|implement|correct|refactor|bump)\b",
-    re.IGNORECASE | re.MULTILINE,
-)
 # Source files whose change a test run can check.
 _CODE_FILE = re.compile(
     r"\.(?:py|pyi|js|jsx|mjs|ts|tsx|go|rs|java|kt|c|cc|cpp|h|hpp|cs|rb|php|swift|scala)$"
@@ -170,7 +164,7 @@ def classify(
         return claim
     task = _task(history)
     changed = any(r.name in WRITE_TOOLS | EXEC_TOOLS and not r.is_error for r in results)
-    if _ASKS_CHANGE.search(task) and not changed:
+    if asks_for_change(task) and not changed:
         # "Query.any ... behaves like Query.all: 1 replacement", after an edit that failed
         return Verdict(
             "answered_unverified",
