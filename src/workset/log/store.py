@@ -25,9 +25,9 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
+from workset.closing import Closing
 from workset.errors import EventConsumedError, SessionLogError
 from workset.log.base import SessionLogBase
 from workset.log.manifest_delta import ManifestChain
@@ -79,7 +79,7 @@ def default_db_path() -> Path:
     return default_folder() / "workset.db"
 
 
-class SessionLog(SessionLogBase):
+class SessionLog(SessionLogBase, Closing):
     """An append-only event log of sessions in one SQLite file. Use as a context manager."""
 
     def __init__(self, path: str | Path) -> None:
@@ -96,17 +96,6 @@ class SessionLog(SessionLogBase):
     def close(self) -> None:
         with self._lock:
             self._db.close()
-
-    def __enter__(self) -> SessionLog:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- writing --------------------------------------------------------------------------
 

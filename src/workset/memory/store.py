@@ -22,9 +22,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Literal, TypeAlias, get_args
 
+from workset.closing import Closing
 from workset.errors import UsageError
 from workset.memory.db import MemoryDatabase
 
@@ -65,7 +65,7 @@ class MemoryRecord:
     pinned: bool = False
 
 
-class MemoryStore:
+class MemoryStore(Closing):
     """Long-term memories of many tenants and subjects in one SQLite file (WAL).
 
     Use as a context manager, or call :meth:`close`. ``clock`` returns unix seconds.
@@ -82,17 +82,6 @@ class MemoryStore:
     def now(self) -> float:
         """The store's clock, in unix seconds."""
         return self._clock()
-
-    def __enter__(self) -> MemoryStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def add(
         self,
