@@ -6,7 +6,9 @@ ones show a progress bar on stderr and resume from ``--out``'s checkpoint when r
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -60,6 +62,7 @@ def eval_group() -> None:
 
 
 def _model_options(fn: Callable[..., None]) -> Callable[..., None]:
+    """The options that pick the model and ``--out``; ``fn`` gets them as ``run``."""
     options = [
         click.option(
             "--model",
@@ -90,29 +93,51 @@ def _model_options(fn: Callable[..., None]) -> Callable[..., None]:
             help="Folder for the JSON, the PNG and the resumable checkpoint.",
         ),
     ]
+
+    @functools.wraps(fn)
+    def command(
+        *,
+        model_spec: str,
+        base_url: str | None,
+        context_window: int | None,
+        threads: int | None,
+        out: Path,
+        **given: Any,
+    ) -> None:
+        fn(run=_Run(model_spec, base_url, context_window, threads, out), **given)
+
     for option in reversed(options):
-        fn = option(fn)
-    return fn
+        command = option(command)
+    return command
 
 
-def _with_model(
-    spec: str,
-    base_url: str | None,
-    window: int | None,
-    threads: int | None,
-    work: Callable[[Model, PartCounter], Awaitable[T]],
-) -> T:
-    model = create_model(spec, base_url=base_url, context_window=window, threads=threads)
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """What the model options of a command chose: the model to start and where to write."""
 
-    async def go() -> T:
-        try:
-            counter = await anyio.to_thread.run_sync(model.token_counter)  # starts a local model
-            check_window(model, window)
-            return await work(model, counter)
-        finally:
-            await model.aclose()
+    model_spec: str
+    base_url: str | None
+    context_window: int | None
+    threads: int | None
+    out: Path
 
-    return anyio.run(go)
+    def with_model(self, work: Callable[[Model, PartCounter], Awaitable[T]]) -> T:
+        """Start the model, check its window, run ``work`` on it and close it."""
+        window = self.context_window
+        model = create_model(
+            self.model_spec, base_url=self.base_url, context_window=window, threads=self.threads
+        )
+
+        async def go() -> T:
+            try:
+                # token_counter starts a local model
+                counter = await anyio.to_thread.run_sync(model.token_counter)
+                check_window(model, window)
+                return await work(model, counter)
+            finally:
+                await model.aclose()
+
+        return anyio.run(go)
 
 
 def check_window(model: Model, asked: int | None) -> None:
@@ -197,11 +222,7 @@ def policies_command(
     policy_list: str | None,
     max_tokens: int,
     compact_tools: bool | None,
-    model_spec: str,
-    base_url: str | None,
-    context_window: int | None,
-    threads: int | None,
-    out: Path,
+    run: _Run,
 ) -> None:
     """Replay a transcript under each policy and ask its probes at the end.
 
@@ -213,7 +234,7 @@ def policies_command(
     recorded, specs, asked = load_transcript(transcript), load_tools(tools), load_probes(probes)
     require_answered(recorded)
     chosen = parse_policies(policy_list)
-    checkpoint = Checkpoint(out / "policies.checkpoint.jsonl")
+    checkpoint = Checkpoint(run.out / "policies.checkpoint.jsonl")
 
     async def work(model: Model, counter: PartCounter) -> Any:
         with progress_bar(total_cells(len(chosen), asked), "policies") as advance:
@@ -230,11 +251,11 @@ def policies_command(
                 compact_tools=compact_tools,
             )
 
-    report = _with_model(model_spec, base_url, context_window, threads, work)
-    write_json(out / "policies.json", policy_json(report))
-    plot_policies(report, out / "policies.png")
+    report = run.with_model(work)
+    write_json(run.out / "policies.json", policy_json(report))
+    plot_policies(report, run.out / "policies.png")
     _out.print(policy_table(report))
-    _out.print(f"wrote {out / 'policies.json'} and {out / 'policies.png'}")
+    _out.print(f"wrote {run.out / 'policies.json'} and {run.out / 'policies.png'}")
 
 
 @eval_group.command("components")
@@ -249,11 +270,7 @@ def policies_command(
 def components_command(
     cases: Path,
     ablations: str,
-    model_spec: str,
-    base_url: str | None,
-    context_window: int | None,
-    threads: int | None,
-    out: Path,
+    run: _Run,
 ) -> None:
     """Run component-level cases through the agent, each ablation dropping one component.
 
@@ -262,7 +279,7 @@ def components_command(
     """
     suite = load_cases(cases)
     chosen = [a.strip() for a in ablations.split(",") if a.strip()]
-    checkpoint = Checkpoint(out / "components.checkpoint.jsonl")
+    checkpoint = Checkpoint(run.out / "components.checkpoint.jsonl")
 
     async def work(model: Model, counter: PartCounter) -> Any:
         with progress_bar(len(chosen) * len(suite.cases), "components") as advance:
@@ -270,12 +287,12 @@ def components_command(
                 suite, model, checkpoint=checkpoint, ablations=chosen, progress=advance
             )
 
-    report = _with_model(model_spec, base_url, context_window, threads, work)
-    write_json(out / "components.json", components_json(report))
-    plot_components(report, out / "components.png")
+    report = run.with_model(work)
+    write_json(run.out / "components.json", components_json(report))
+    plot_components(report, run.out / "components.png")
     _out.print(components_table(report))
     _out.print(components_case_table(report))
-    _out.print(f"wrote {out / 'components.json'} and {out / 'components.png'}")
+    _out.print(f"wrote {run.out / 'components.json'} and {run.out / 'components.png'}")
 
 
 def _task(task: str, kv_file: Path | None) -> RecordTask:
@@ -326,11 +343,7 @@ def position_command(
     records: int,
     depths: str,
     trials: int,
-    model_spec: str,
-    base_url: str | None,
-    context_window: int | None,
-    threads: int | None,
-    out: Path,
+    run: _Run,
 ) -> None:
     """Accuracy by the fact's position in a list of look-alike records."""
     chosen, points = _task(task, kv_file), _numbers(depths, float)
@@ -346,8 +359,7 @@ def position_command(
             progress=advance,
         )
 
-    _axis("position", chosen.name, len(points) * trials, evaluate, model_spec, base_url,
-          context_window, threads, out)  # fmt: skip
+    _axis("position", chosen.name, len(points) * trials, evaluate, run)
 
 
 @eval_group.command("length")
@@ -361,11 +373,7 @@ def length_command(
     kv_file: Path | None,
     lengths: str,
     trials: int,
-    model_spec: str,
-    base_url: str | None,
-    context_window: int | None,
-    threads: int | None,
-    out: Path,
+    run: _Run,
 ) -> None:
     """Accuracy by list length, the fact kept in the middle."""
     chosen, points = _task(task, kv_file), _numbers(lengths, int)
@@ -375,8 +383,7 @@ def length_command(
             model, chosen, lengths=points, trials=trials, checkpoint=checkpoint, progress=advance
         )
 
-    _axis("length", chosen.name, len(points) * trials, evaluate, model_spec, base_url,
-          context_window, threads, out)  # fmt: skip
+    _axis("length", chosen.name, len(points) * trials, evaluate, run)
 
 
 def _axis(
@@ -384,22 +391,18 @@ def _axis(
     name: str,
     total: int,
     evaluate: Callable[[Model, Checkpoint, Any], Awaitable[Any]],
-    model_spec: str,
-    base_url: str | None,
-    context_window: int | None,
-    threads: int | None,
-    out: Path,
+    run: _Run,
 ) -> None:
     """Run one position or length sweep with a progress bar; write JSON, PNG and the table."""
-    checkpoint = Checkpoint(out / f"{kind}.checkpoint.jsonl")
+    checkpoint = Checkpoint(run.out / f"{kind}.checkpoint.jsonl")
 
     async def work(model: Model, counter: PartCounter) -> Any:
         with progress_bar(total, kind) as advance:
             return await evaluate(model, checkpoint, advance)
 
-    report = _with_model(model_spec, base_url, context_window, threads, work)
-    write_json(out / f"{kind}-{name}.json", axis_json(report))
-    plot_axis(report, out / f"{kind}-{name}.png")
+    report = run.with_model(work)
+    write_json(run.out / f"{kind}-{name}.json", axis_json(report))
+    plot_axis(report, run.out / f"{kind}-{name}.png")
     _out.print(axis_table(report))
 
 
@@ -410,11 +413,7 @@ def _axis(
 def buckets_command(
     transcript: Path,
     tools: Path,
-    model_spec: str,
-    base_url: str | None,
-    context_window: int | None,
-    threads: int | None,
-    out: Path,
+    run: _Run,
 ) -> None:
     """Token buckets per call, per item and by four counts, checked against each other."""
     recorded, specs = load_transcript(transcript), load_tools(tools)
@@ -423,9 +422,9 @@ def buckets_command(
         totals = _server_template_counter(model) or counter
         return transcript_buckets(recorded, specs, counter, totals, method=counter.method)
 
-    report = _with_model(model_spec, base_url, context_window, threads, work)
-    write_json(out / "buckets.json", buckets_json(report))
-    plot_buckets(report, out / "buckets.png")
+    report = run.with_model(work)
+    write_json(run.out / "buckets.json", buckets_json(report))
+    plot_buckets(report, run.out / "buckets.png")
     _out.print(buckets_table(report))
     for problem in report.disagreements:
         _out.print(f"[red]disagree:[/] {problem}")

@@ -6,9 +6,10 @@ consumes) and turns rows back into events, the conversation, the inbox, rebuilt 
 the state a resumed run starts from. A backend supplies where it lives,
 :meth:`~SessionLogBase._insert` (one append, its checks in its transaction),
 :meth:`~SessionLogBase._read` (the rows of one statement about a session),
-:meth:`~SessionLogBase.record` and :meth:`~SessionLogBase.blob` (by key), and the session
-methods (create, list, resolve) of the :class:`~workset.stores.protocols.SessionStore`
-protocol.
+:meth:`~SessionLogBase.record` and :meth:`~SessionLogBase.blob` (by key),
+:meth:`~SessionLogBase._add_session` and :meth:`~SessionLogBase._session_ids` (one session row
+in, the ids a prefix matches out), and the listing methods of the
+:class:`~workset.stores.protocols.SessionStore` protocol.
 """
 
 from __future__ import annotations
@@ -47,7 +48,10 @@ from workset.log.records import (
     ResumeState,
     RunStatus,
     StoredEvent,
+    check_session_id,
     dump_json,
+    new_session_id,
+    session_taken,
 )
 from workset.log.requests import rebuild_request
 from workset.log.trajectory import Trajectory
@@ -91,6 +95,62 @@ class SessionLogBase(ABC):
     @abstractmethod
     def blob(self, digest: str) -> str:
         """The text stored under ``digest``."""
+
+    @abstractmethod
+    def _add_session(
+        self, session_id: str, title: str, workspace: str, model: str, config_json: str | None
+    ) -> bool:
+        """Insert the session's row in one transaction; False (nothing written) when a
+        session has this id already."""
+
+    @abstractmethod
+    def _session_ids(self, id_or_prefix: str) -> list[str]:
+        """Up to 11 session ids that start with ``id_or_prefix`` (the id itself among them
+        when a session has it)."""
+
+    # -- sessions -------------------------------------------------------------------------
+
+    def create_session(
+        self,
+        *,
+        title: str,
+        workspace: str,
+        model: str,
+        config: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+    ) -> str:
+        """Record a new session and return its id.
+
+        ``session_id`` names it (letters, digits, ``.``, ``_``, ``-``; at most 64), e.g. the
+        session a webhook channel delivers to; taken ids raise :class:`UsageError`.
+        """
+        config_json = None if config is None else dump_json(dict(config), "the session config")
+        if session_id is not None:
+            check_session_id(session_id)
+        for _ in range(20):  # ids collide only for sessions created in the same second
+            chosen = session_id or new_session_id()
+            if self._add_session(chosen, title, workspace, model, config_json):
+                return chosen
+            if session_id is not None:
+                raise session_taken(session_id, self.where)
+        raise SessionLogError(f"could not find a free session id in {self.where}; try again")
+
+    def resolve(self, id_or_prefix: str) -> str:
+        """The full id of the session ``id_or_prefix`` names; raises when none or several."""
+        if not id_or_prefix:
+            raise UsageError("a session id is empty; list sessions with `workset sessions`")
+        matches = self._session_ids(id_or_prefix)
+        if not matches:
+            raise self._not_found(id_or_prefix)
+        if id_or_prefix in matches:
+            return id_or_prefix
+        if len(matches) > 1:
+            shown = ", ".join(matches[:10]) + (", …" if len(matches) > 10 else "")
+            raise UsageError(
+                f"session id prefix {id_or_prefix!r} matches several sessions ({shown}); "
+                "type more of the id"
+            )
+        return matches[0]
 
     # -- writing --------------------------------------------------------------------------
 

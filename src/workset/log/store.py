@@ -25,10 +25,10 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
-from workset.errors import EventConsumedError, SessionLogError, UsageError
+from workset.closing import Closing
+from workset.errors import EventConsumedError, SessionLogError
 from workset.log.base import SessionLogBase
 from workset.log.manifest_delta import ManifestChain
 from workset.log.migrations import migrate
@@ -41,7 +41,6 @@ from workset.log.records import (
     SessionInfo,
     StoredEvent,
     check_session_id,
-    dump_json,
     new_session_id,
     session_info,
     session_taken,
@@ -80,7 +79,7 @@ def default_db_path() -> Path:
     return default_folder() / "workset.db"
 
 
-class SessionLog(SessionLogBase):
+class SessionLog(SessionLogBase, Closing):
     """An append-only event log of sessions in one SQLite file. Use as a context manager."""
 
     def __init__(self, path: str | Path) -> None:
@@ -98,50 +97,20 @@ class SessionLog(SessionLogBase):
         with self._lock:
             self._db.close()
 
-    def __enter__(self) -> SessionLog:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
     # -- writing --------------------------------------------------------------------------
 
-    def create_session(
-        self,
-        *,
-        title: str,
-        workspace: str,
-        model: str,
-        config: Mapping[str, Any] | None = None,
-        session_id: str | None = None,
-    ) -> str:
-        """Record a new session and return its id.
-
-        ``session_id`` names it (letters, digits, ``.``, ``_``, ``-``; at most 64), e.g. the
-        session a webhook channel delivers to; taken ids raise :class:`UsageError`.
-        """
-        config_json = None if config is None else dump_json(dict(config), "the session config")
-        if session_id is not None:
-            check_session_id(session_id)
-        for _ in range(20):  # ids collide only for sessions created in the same second
-            chosen = session_id or new_session_id()
-            with self._write("create a session") as db:
-                if _exists(db, chosen):
-                    if session_id is not None:
-                        raise session_taken(session_id, self.where)
-                    continue
-                db.execute(
-                    "INSERT INTO sessions (id, created_at, title, workspace, model, config_json)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (chosen, time.time(), title, workspace, model, config_json),
-                )
-                return chosen
-        raise SessionLogError(f"could not find a free session id in {self.where}; try again")
+    def _add_session(
+        self, session_id: str, title: str, workspace: str, model: str, config_json: str | None
+    ) -> bool:
+        with self._write("create a session") as db:
+            if _exists(db, session_id):
+                return False
+            db.execute(
+                "INSERT INTO sessions (id, created_at, title, workspace, model, config_json)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (session_id, time.time(), title, workspace, model, config_json),
+            )
+            return True
 
     def _insert(
         self,
@@ -236,27 +205,15 @@ class SessionLog(SessionLogBase):
             row = self._db.execute(SESSION_INFO_SQL + " WHERE s.id = ?", (session_id,)).fetchone()
         return session_info(row)
 
-    def resolve(self, id_or_prefix: str) -> str:
-        """The full id of the session ``id_or_prefix`` names; raises when none or several."""
-        if not id_or_prefix:
-            raise UsageError("a session id is empty; list sessions with `workset sessions`")
+    def _session_ids(self, id_or_prefix: str) -> list[str]:
         with self._reading("look up a session"):
             if _exists(self._db, id_or_prefix):
-                return id_or_prefix
+                return [id_or_prefix]
             rows = self._db.execute(
                 "SELECT id FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 11",
                 (len(id_or_prefix), id_or_prefix),
             ).fetchall()
-        matches = [str(r[0]) for r in rows]
-        if not matches:
-            raise self._not_found(id_or_prefix)
-        if len(matches) > 1:
-            shown = ", ".join(matches[:10]) + (", …" if len(matches) > 10 else "")
-            raise UsageError(
-                f"session id prefix {id_or_prefix!r} matches several sessions ({shown}); "
-                "type more of the id"
-            )
-        return matches[0]
+        return [str(r[0]) for r in rows]
 
     # -- helpers --------------------------------------------------------------------------
 

@@ -24,25 +24,32 @@ CAMEL_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-.]+")
 _NAMED_SCHEMAS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
 
 
-def switch_descriptions(node: Any, path: str) -> set[str]:
-    """The ``description`` paths of boolean properties that are off unless switched on, as
-    :func:`definition_texts` names them."""
-    out: set[str] = set()
+def _named_schemas(node: Any, path: str) -> Iterator[tuple[str, Any, Any]]:
+    """(path, name, schema) of every named schema below ``node`` (a parameter, a definition),
+    its path as :func:`definition_texts` names it, parents before what they hold."""
     if isinstance(node, Mapping):
         for key, value in node.items():
             here = f"{path}.{key}"
             if key in _NAMED_SCHEMAS and isinstance(value, Mapping):
                 for name, schema in value.items():
-                    # on by default, it is not an option the model switches on but what happens
-                    on = isinstance(schema, Mapping) and schema.get("default") is True
-                    if isinstance(schema, Mapping) and schema.get("type") == "boolean" and not on:
-                        out.add(f"{here}.{name}.description")
-                    out |= switch_descriptions(schema, f"{here}.{name}")
+                    yield f"{here}.{name}", name, schema
+                    yield from _named_schemas(schema, f"{here}.{name}")
             elif isinstance(value, Mapping | list):
-                out |= switch_descriptions(value, here)
+                yield from _named_schemas(value, here)
     elif isinstance(node, list):
         for index, item in enumerate(node):
-            out |= switch_descriptions(item, f"{path}[{index}]")
+            yield from _named_schemas(item, f"{path}[{index}]")
+
+
+def switch_descriptions(node: Any, path: str) -> set[str]:
+    """The ``description`` paths of boolean properties that are off unless switched on, as
+    :func:`definition_texts` names them."""
+    out: set[str] = set()
+    for at, _, schema in _named_schemas(node, path):
+        # on by default, it is not an option the model switches on but what happens
+        on = isinstance(schema, Mapping) and schema.get("default") is True
+        if isinstance(schema, Mapping) and schema.get("type") == "boolean" and not on:
+            out.add(f"{at}.description")
     return out
 
 
@@ -63,27 +70,16 @@ def prompt_values(node: Any, path: str) -> frozenset[str]:
     calls (``system``: "System prompt for the local model"), as :func:`definition_texts` names
     them: "You are a concise assistant" there is that model's prompt, not an order to this one."""
     out: set[str] = set()
-    if isinstance(node, Mapping):
-        for key, value in node.items():
-            here = f"{path}.{key}"
-            if key in _NAMED_SCHEMAS and isinstance(value, Mapping):
-                for name, schema in value.items():
-                    at = f"{here}.{name}"
-                    if isinstance(schema, Mapping) and (
-                        _PROMPT_PARAM.match(str(name).lower())
-                        or _PROMPT_WORDS.search(str(schema.get("description", "")))
-                    ):
-                        out |= {f"{at}.default", f"{at}.const"}
-                        for key_ in ("examples", "enum"):
-                            values = schema.get(key_)
-                            if isinstance(values, list):
-                                out |= {f"{at}.{key_}[{i}]" for i in range(len(values))}
-                    out |= prompt_values(schema, at)
-            elif isinstance(value, Mapping | list):
-                out |= prompt_values(value, here)
-    elif isinstance(node, list):
-        for index, item in enumerate(node):
-            out |= prompt_values(item, f"{path}[{index}]")
+    for at, name, schema in _named_schemas(node, path):
+        if isinstance(schema, Mapping) and (
+            _PROMPT_PARAM.match(str(name).lower())
+            or _PROMPT_WORDS.search(str(schema.get("description", "")))
+        ):
+            out |= {f"{at}.default", f"{at}.const"}
+            for key in ("examples", "enum"):
+                values = schema.get(key)
+                if isinstance(values, list):
+                    out |= {f"{at}.{key}[{i}]" for i in range(len(values))}
     return frozenset(out)
 
 

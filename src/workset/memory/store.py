@@ -19,12 +19,12 @@ import math
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Literal, TypeAlias, get_args
 
+from workset.closing import Closing
 from workset.errors import UsageError
 from workset.memory.db import MemoryDatabase
 
@@ -65,7 +65,7 @@ class MemoryRecord:
     pinned: bool = False
 
 
-class MemoryStore:
+class MemoryStore(Closing):
     """Long-term memories of many tenants and subjects in one SQLite file (WAL).
 
     Use as a context manager, or call :meth:`close`. ``clock`` returns unix seconds.
@@ -82,17 +82,6 @@ class MemoryStore:
     def now(self) -> float:
         """The store's clock, in unix seconds."""
         return self._clock()
-
-    def __enter__(self) -> MemoryStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def add(
         self,
@@ -210,7 +199,13 @@ class MemoryStore:
         words = re.findall(r"\w+", query.lower())
         if not words:
             return []
-        match = " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
+        return self._search(list(dict.fromkeys(words)), tenant, subject, limit)
+
+    def _search(
+        self, words: Sequence[str], tenant: str, subject: str, limit: int
+    ) -> list[MemoryRecord]:
+        """Up to ``limit`` records of the subject with any of ``words``, best first."""
+        match = " OR ".join(f'"{w}"' for w in words)
         rows = self.database.rows(
             f"SELECT {', '.join('m.' + c.strip() for c in _COLUMNS.split(','))} "
             "FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid "
@@ -261,19 +256,23 @@ class MemoryStore:
         return self._set_status(memory_id, "active", f"; approved_by:{approved_by.strip()}")
 
     def _set_status(self, memory_id: str, status: MemoryStatus, note: str) -> MemoryRecord:
+        if self._update_status(memory_id, status, note) == 0:
+            raise UsageError(
+                f"no memory with id {memory_id!r}: list them with MemoryStore.records() "
+                "or MemoryStore.quarantined()"
+            )
+        record = self.get(memory_id)
+        assert record is not None
+        return record
+
+    def _update_status(self, memory_id: str, status: MemoryStatus, note: str) -> int:
+        """Set the record's status and append ``note`` to its provenance; rows changed."""
         with self.database.write() as db:
             cursor = db.execute(
                 "UPDATE memories SET status = ?, provenance = provenance || ? WHERE memory_id = ?",
                 (status, note, memory_id),
             )
-            if cursor.rowcount == 0:
-                raise UsageError(
-                    f"no memory with id {memory_id!r}: list them with MemoryStore.records() "
-                    "or MemoryStore.quarantined()"
-                )
-        record = self.get(memory_id)
-        assert record is not None
-        return record
+            return cursor.rowcount
 
 
 def _check_label(source: str) -> None:

@@ -108,44 +108,9 @@ class RequestMaker:
         schema_for: SchemaFor | None = None,
     ) -> Made:
         """The next request of the session, from its recorded ``messages`` (``seqs``: the log
-        record of each) and the suffix ``notices`` flushed for this call."""
-        inp, view = await self.input(
-            request_id=request_id,
-            messages=messages,
-            tools=tools,
-            notices=notices,
-            withheld=withheld,
-            withheld_reason=withheld_reason,
-            iteration=iteration,
-            now=now,
-            query=query,
-            notes=notes,
-            json_schema=json_schema,
-            schema_for=schema_for,
-        )
-        assembled = self.build(inp)
-        ref, blobs = request_ref(assembled, view, messages, seqs)
-        return Made(assembled, ref, blobs, view, inp.items)
-
-    async def input(
-        self,
-        *,
-        request_id: str,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        notices: Sequence[Notice] = (),
-        withheld: Sequence[ToolSpec] = (),
-        withheld_reason: str = "",
-        iteration: int = 1,
-        now: float | None = None,
-        query: str = "",
-        notes: dict[str, str] | None = None,
-        json_schema: Mapping[str, Any] | None = None,
-        schema_for: SchemaFor | None = None,
-    ) -> tuple[AssembleInput, HistoryView]:
-        """The frozen input of the next build, and the policy's view it was made from.
-        ``schema_for``, when ``json_schema`` is None, gives the output's schema from the
-        request's items and tools (a guided edit chooses among the lines they show)."""
+        record of each) and the suffix ``notices`` flushed for this call. ``schema_for``, when
+        ``json_schema`` is None, gives the output's schema from the request's items and tools
+        (a guided edit chooses among the lines they show)."""
         s = self.settings
         history = list(messages)
         query = query or last_user_words(history)
@@ -181,7 +146,9 @@ class RequestMaker:
             now=now,
             previous=self.previous,
         )
-        return inp, view
+        assembled = self.build(inp)
+        ref, blobs = request_ref(assembled, view, messages, seqs)
+        return Made(assembled, ref, blobs, view, inp.items)
 
     def build(self, inp: AssembleInput) -> AssembledRequest:
         """The one assemble; remembers the result as the session's previous request."""

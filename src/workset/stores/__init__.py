@@ -13,9 +13,9 @@ through :func:`open_store`.
 from __future__ import annotations
 
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING
 
+from workset.closing import Closing
 from workset.stores.protocols import Inbox, LeaseStore, MemoryBackend, SessionStore
 from workset.stores.url import StoreURL, parse_store_url, redacted
 
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 
-class Stores:
+class Stores(Closing):
     """The stores one URL names; :meth:`close` closes them (and a PostgreSQL pool)."""
 
     def __init__(
@@ -69,17 +69,6 @@ class Stores:
         self.log.close()
         if self._database is not None:
             self._database.close()
-
-    def __enter__(self) -> Stores:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def open_store(url: str | Path) -> Stores:

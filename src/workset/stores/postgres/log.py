@@ -25,17 +25,13 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workset.errors import EventConsumedError, SessionLogError, UsageError
+from workset.errors import EventConsumedError, SessionLogError
 from workset.log.manifest_delta import ManifestChain
 from workset.log.records import (
     SESSION_INFO_SQL,
     SessionInfo,
     StoredEvent,
-    check_session_id,
-    dump_json,
-    new_session_id,
     session_info,
-    session_taken,
 )
 from workset.log.store import SessionLog
 from workset.stores.postgres.db import PostgresDatabase
@@ -157,35 +153,18 @@ class PostgresSessionLog(SessionLog):
 
     # -- writing --------------------------------------------------------------------------
 
-    def create_session(
-        self,
-        *,
-        title: str,
-        workspace: str,
-        model: str,
-        config: Mapping[str, Any] | None = None,
-        session_id: str | None = None,
-    ) -> str:
-        config_json = None if config is None else dump_json(dict(config), "the session config")
-        if session_id is not None:
-            check_session_id(session_id)
-
-        def insert(conn: Any, _: bool) -> str | None:
-            chosen = session_id or new_session_id()
+    def _add_session(
+        self, session_id: str, title: str, workspace: str, model: str, config_json: str | None
+    ) -> bool:
+        def insert(conn: Any, _: bool) -> bool:
             cursor = conn.execute(
                 "INSERT INTO sessions (id, created_at, title, workspace, model, config_json) "
                 "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
-                (chosen, time.time(), title, workspace, model, config_json),
+                (session_id, time.time(), title, workspace, model, config_json),
             )
-            return chosen if cursor.rowcount == 1 else None
+            return bool(cursor.rowcount == 1)
 
-        for _ in range(20):  # ids collide only for sessions created in the same second
-            found = self.db.transact("create a session", insert)
-            if found is not None:
-                return found
-            if session_id is not None:
-                raise session_taken(session_id, self.where)
-        raise SessionLogError(f"could not find a free session id in {self.where}; try again")
+        return self.db.transact("create a session", insert)
 
     def _insert(
         self,
@@ -256,27 +235,14 @@ class PostgresSessionLog(SessionLog):
         sql = SESSION_INFO_SQL + " WHERE s.id = %s"
         return session_info(self.db.rows("read a session", sql, (session_id,))[0])
 
-    def resolve(self, id_or_prefix: str) -> str:
-        if not id_or_prefix:
-            raise UsageError("a session id is empty; list sessions with `workset sessions`")
+    def _session_ids(self, id_or_prefix: str) -> list[str]:
         rows = self.db.rows(
             "look up a session",
             "SELECT id FROM sessions WHERE id = %s OR starts_with(id, %s) "
             "ORDER BY id <> %s, id LIMIT 11",
             (id_or_prefix, id_or_prefix, id_or_prefix),
         )
-        matches = [str(r[0]) for r in rows]
-        if not matches:
-            raise self._not_found(id_or_prefix)
-        if matches[0] == id_or_prefix:
-            return id_or_prefix
-        if len(matches) > 1:
-            shown = ", ".join(matches[:10]) + (", …" if len(matches) > 10 else "")
-            raise UsageError(
-                f"session id prefix {id_or_prefix!r} matches several sessions ({shown}); "
-                "type more of the id"
-            )
-        return matches[0]
+        return [str(r[0]) for r in rows]
 
     def _read(self, session_id: str, sql: str, params: Sequence[Any]) -> list[Any]:
         """Rows of one statement about a session, in one round trip that also says whether

@@ -9,9 +9,8 @@ delete removes the row; PostgreSQL reclaims the space at the next vacuum.
 
 from __future__ import annotations
 
-import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from workset.errors import UsageError
@@ -97,13 +96,10 @@ class PostgresMemoryStore(MemoryStore):
             f"{_SELECT} WHERE status = 'quarantined' {where} ORDER BY created_at, id", params
         )
 
-    def search(self, query: str, tenant: str, subject: str, limit: int = 10) -> list[MemoryRecord]:
-        if limit < 1:
-            raise UsageError(f"limit={limit} is invalid: ask for at least 1 record")
-        words = re.findall(r"\w+", query.lower())
-        if not words:
-            return []
-        match = " | ".join(f"'{w}'" for w in dict.fromkeys(words))
+    def _search(
+        self, words: Sequence[str], tenant: str, subject: str, limit: int
+    ) -> list[MemoryRecord]:
+        match = " | ".join(f"'{w}'" for w in words)
         return self._rows(
             f"{_SELECT} WHERE words @@ to_tsquery('simple', %s) AND tenant = %s "
             "AND subject = %s ORDER BY ts_rank(words, to_tsquery('simple', %s)) DESC, id "
@@ -125,20 +121,12 @@ class PostgresMemoryStore(MemoryStore):
         )
         return touched > 0
 
-    def _set_status(self, memory_id: str, status: MemoryStatus, note: str) -> MemoryRecord:
-        touched = self.db.execute(
+    def _update_status(self, memory_id: str, status: MemoryStatus, note: str) -> int:
+        return self.db.execute(
             "change a memory's status",
             "UPDATE memories SET status = %s, provenance = provenance || %s WHERE memory_id = %s",
             (status, note, memory_id),
         )
-        if touched == 0:
-            raise UsageError(
-                f"no memory with id {memory_id!r}: list them with MemoryStore.records() "
-                "or MemoryStore.quarantined()"
-            )
-        record = self.get(memory_id)
-        assert record is not None
-        return record
 
     def _rows(self, sql: str, params: tuple[Any, ...]) -> list[MemoryRecord]:
         return [_record(r) for r in self.db.rows("read memories", sql, params)]
