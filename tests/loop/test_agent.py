@@ -404,6 +404,28 @@ def test_a_guided_rewrite_takes_the_function_as_code_and_edits_it_in_place(
     assert not edited.is_error and "edited ops.py" in edited.content
 
 
+def test_a_rewrite_that_changes_nothing_the_code_does_is_not_applied(tmp_path: Path) -> None:
+    """Through the agent: the function written back with only its docstring changed is not
+    run as an edit; the file stays as it was and the run is told why."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    source = 'def inc(d):\n    """Add one."""\n    d["n"] += 2\n    return d\n'
+    (ws / "ops.py").write_text(source)
+    read = '{"name": "read_file", "arguments": {"path": "ops.py"}}'
+    block = '1| def inc(d):\n2|     """Add one."""\n3|     d["n"] += 2\n4|     return d'
+    choose = json.dumps({"name": "edit_file", "arguments": {"path": "ops.py", "old": block}})
+    same = '```python\ndef inc(d):\n    """Add 1 to n."""\n    d["n"] += 2\n    return d\n```'
+    done = '{"answer": "inc in ops.py was not changed."}'
+    agent, model, _ = make_agent(
+        tmp_path, [read, choose, same, done], extra=execution_tools(Workspace(ws)),
+        guided_edits=True,
+    )  # fmt: skip
+    anyio.run(agent.run, "inc in ops.py adds 2 instead of 1; fix it")
+    assert (ws / "ops.py").read_text() == source
+    refused = tool_results(model.requests[3])[-1]
+    assert refused.is_error and "does what the one in ops.py already does" in refused.content
+
+
 def test_a_repeated_call_makes_the_next_turn_answer_without_tools(tmp_path: Path) -> None:
     read = '{"name": "read_file", "arguments": {"path": "service.toml"}}'
     agent, model, seen = make_agent(tmp_path, [read, read, "Port 8471."], answer_with_grammar=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from workset.loop.rewrite import Rewrite, code_in, reindented, rewrite_of
+from workset.loop.rewrite import Rewrite, code_in, reindented, rewrite_of, same_code
 from workset.messages import ToolCall
 
 BLOCK = "10|     def get(self, key):\n11|         return self.cache[key]"
@@ -60,3 +60,33 @@ def test_reindented_keeps_relative_indentation_and_blank_lines() -> None:
     code = "def f():\n    if x:\n\n        y()"
     assert reindented(code, "    ") == "    def f():\n        if x:\n\n            y()"
     assert reindented(code, "") == code
+
+
+def test_a_rewrite_that_changes_only_docstrings_comments_or_spacing_is_the_same_code() -> None:
+    before = 'def le(v, rhs):\n    """v <= rhs, as in le(1, 1)."""\n    return v < rhs\n'
+    docs = 'def le(v, rhs):\n    """v >= rhs."""\n    return v<rhs  # compare\n'
+    assert same_code(before, docs)
+    assert not same_code(before, docs.replace("v<rhs", "v <= rhs"))
+    assert not same_code(before, "def le(v, rhs):\n    return (")  # does not parse
+    call = REWRITE.call(
+        "```python\ndef get(self, key):\n    # same\n    return self.cache[key]\n```", "r"
+    )
+    assert call is not None and REWRITE.unchanged(call)
+    fixed = REWRITE.call("```python\ndef get(self, key):\n    return self.cache.get(key)\n```", "r")
+    assert fixed is not None and not REWRITE.unchanged(fixed)
+
+
+def test_a_reply_that_goes_on_past_the_function_gives_only_the_function() -> None:
+    reply = (
+        "```python\nclass LRUCache:\n    def get(self, key):\n        return self.cache.get(key)\n"
+        "\n    def put(self, key, value):\n        self.cache[key] = value\n```"
+    )
+    call = REWRITE.call(reply, "r")
+    assert call is not None
+    assert json.loads(call.arguments)["new"] == (
+        "    def get(self, key):\n        return self.cache.get(key)"
+    )
+    signature = "```python\ndef get(\n    self, key\n):\n    return None\nx = 1\n```"
+    assert json.loads(REWRITE.call(signature, "s").arguments)["new"] == (  # type: ignore[union-attr]
+        "    def get(\n        self, key\n    ):\n        return None"
+    )

@@ -128,6 +128,9 @@ class CallInterpreter:
                 message = unique_ids(AssistantMessage(message.content, (call,)), self._ids)
                 self._calls.update((c.id, c) for c in message.tool_calls)
                 self._stuck = False
+                [recorded] = message.tool_calls
+                if rewrite.unchanged(recorded):  # not run: it would change nothing it does
+                    return Interpreted(message, {recorded.id: rewrite.unchanged_note()})
                 return Interpreted(message)
         grammar = self.constrained or self._steering.answer_only or self._guided
         parsed, parse_errors = read_calls(

@@ -13,6 +13,7 @@ runs it with all its guards.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import textwrap
@@ -67,9 +68,48 @@ class Rewrite:
         if heading is None:
             return None
         indent = _DEF.match(self.code)
-        new = reindented(code[heading.start() :], indent.group(1) if indent else "")
+        code = only_definition(code[heading.start() :])
+        new = reindented(code, indent.group(1) if indent else "")
         arguments = {"path": self.path, "old": self.old, "new": new.rstrip()}
         return ToolCall(call_id, "edit_file", json.dumps(arguments, ensure_ascii=False))
+
+    def unchanged(self, call: ToolCall) -> bool:
+        """Whether ``call`` (from :meth:`call`) writes a function that does what this one
+        does: the same code once docstrings, comments and spacing are set aside (the 0.5B,
+        asked to fix ``__le__``, wrote it back as it was, and ``__ge__`` with one docstring
+        example changed)."""
+        new = json.loads(call.arguments).get("new", "")
+        return same_code(self.code, new)
+
+    def unchanged_note(self) -> str:
+        """The result of a rewrite that changed nothing the code does."""
+        return (
+            f"not applied: the `{self.name}` you wrote does what the one in {self.path} already "
+            "does (only docstrings, comments or spacing differ). If the change belongs in "
+            "this function, write it with the line that causes the problem changed; else "
+            "choose another function or line."
+        )
+
+
+def same_code(one: str, two: str) -> bool:
+    """Whether two Python snippets are the same code, docstrings, comments and spacing
+    aside (False when either does not parse)."""
+    try:
+        trees = [ast.parse(textwrap.dedent(code)) for code in (one, two)]
+    except SyntaxError:
+        return False
+    for tree in trees:
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if (
+                isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                and body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                node.body = body[1:] or [ast.Pass()]
+    return ast.dump(trees[0]) == ast.dump(trees[1])
 
 
 def rewrite_of(call: ToolCall, blocks: dict[str, list[str]]) -> Rewrite | None:
@@ -99,6 +139,25 @@ def code_in(reply: str) -> str | None:
     text = reply.strip("\n")
     first = text.lstrip()
     return text if first.startswith(("def ", "async def ", "@")) else None
+
+
+def only_definition(code: str) -> str:
+    """The definition ``code`` begins with, without what follows it: the 0.5B, asked for
+    ``__init__``, wrote the whole class from it on (``get`` and ``put`` after it), and the
+    methods after ``__init__`` would have been written into the file twice. A decorator or a
+    signature's closing line at the ``def``'s indentation belongs to it."""
+    lines = code.split("\n")
+    first = lines[0]
+    indent = len(first) - len(first.lstrip(" \t"))
+    end = len(lines)
+    for number, line in enumerate(lines[1:], start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith((")", "]", "}")):
+            continue
+        if len(line) - len(line.lstrip(" \t")) <= indent:
+            end = number
+            break
+    return "\n".join(lines[:end]).rstrip()
 
 
 def reindented(code: str, indent: str) -> str:
