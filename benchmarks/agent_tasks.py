@@ -151,11 +151,15 @@ SETS = {
     "fresh-questions": ("questions_fresh.json", "question"),
     # Written blind on 2026-12-05 (one-line, multi-line and find-the-file edits).
     "fresh-edits": ("edits_fresh.json", "edit"),
+    # Held out: written blind on 2026-12-05 over another repository, tasks/repo2 (toolz 1.0.0);
+    # every task names that folder as its "workspace".
+    "repo2-edits": ("edits_repo2.json", "edit"),
+    "repo2-questions": ("questions_repo2.json", "question"),
 }
 ALL_SETS = ("questions", "edits", "issue")  # what --set all runs; the others stay apart
 # Sets written for the held-out role: their runs print totals only (no task, no answer), unless
 # --show-tasks asks for them, so a run does not leak its cases to whoever watches it.
-HELD_OUT = frozenset({"blind-questions", "blind-edits"})
+HELD_OUT = frozenset({"blind-questions", "blind-edits", "repo2-edits", "repo2-questions"})
 
 
 def kind_of(set_name: str, task: dict[str, Any]) -> str:

@@ -2,9 +2,12 @@
 
 Questions: ids unique; ``expect`` (and ``forbid``) compile; ``expect`` matches the text of the
 file named as answering the question; neither ``expect`` nor ``forbid`` matches the question
-itself. Edits: ids unique; on a fresh copy of ``tasks/repo`` every check passes unmutated; with
-the mutation (its ``old`` text found exactly once) some check fails; a requested change
+itself. Edits: ids unique; on a fresh copy of the task's workspace every check passes unmutated;
+with the mutation (its ``old`` text found exactly once) some check fails; a requested change
 (``mutate`` null) has some check that fails on the original.
+
+A task's workspace is the folder under ``tasks/`` named by its ``workspace`` key, ``repo`` (the
+TinyDB copy) when it has none, as in ``agent_tasks.py``.
 
 Run: ``python benchmarks/check_task_sets.py`` (the blind sets) or name the files:
 ``python benchmarks/check_task_sets.py questions_blind.json edits_blind.json``.
@@ -23,7 +26,11 @@ from pathlib import Path
 from typing import Any
 
 TASKS = Path(__file__).parent / "tasks"
-REPO = TASKS / "repo"
+
+
+def workspace(task: dict[str, Any]) -> Path:
+    """The folder the task runs in: its ``workspace`` key under ``tasks/``, ``repo`` by default."""
+    return TASKS / task.get("workspace", "repo")
 
 
 def question_problems(tasks: list[dict[str, Any]]) -> list[str]:
@@ -36,9 +43,9 @@ def question_problems(tasks: list[dict[str, Any]]) -> list[str]:
         except re.error as error:
             problems.append(f"{where}: regex does not compile: {error}")
             continue
-        path = REPO / task["file"]
+        path = workspace(task) / task["file"]
         if not path.is_file():
-            problems.append(f"{where}: no file {task['file']} in the repo copy")
+            problems.append(f"{where}: no file {task['file']} in {workspace(task).name}")
         elif not expect.search(path.read_text()):
             problems.append(f"{where}: expect does not match {task['file']}")
         if expect.search(task["question"]):
@@ -56,7 +63,7 @@ def edit_problems(tasks: list[dict[str, Any]]) -> list[str]:
             # named like the benchmark's workspace (``work/<task id>``): a ``-k`` selection
             # that matches the folder name selects every test there
             work = Path(tmp) / "work" / task["id"]
-            shutil.copytree(REPO, work, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(workspace(task), work, ignore=shutil.ignore_patterns("__pycache__"))
             original = _passes(task["checks"], work)
             if mutate:
                 if not original:

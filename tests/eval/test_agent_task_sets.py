@@ -56,3 +56,26 @@ def test_the_fresh_set_loads_apart_and_each_question_is_answered_by_its_file() -
 def test_every_blind_set_prints_totals_only() -> None:
     blind = {name for name in agent_tasks.SETS if name.startswith("blind-")}
     assert blind and blind <= agent_tasks.HELD_OUT
+
+
+def test_a_task_runs_in_its_own_workspace_folder_and_in_repo_by_default() -> None:
+    assert check_task_sets.workspace({"id": "t"}) == check_task_sets.TASKS / "repo"
+    assert check_task_sets.workspace({"workspace": "repo2"}) == check_task_sets.TASKS / "repo2"
+
+
+def test_the_repo2_sets_are_held_out_and_name_their_workspace() -> None:
+    assert {"repo2-edits", "repo2-questions"} <= agent_tasks.HELD_OUT
+    for name, kind in (("repo2-edits", "edit"), ("repo2-questions", "question")):
+        tasks = agent_tasks.load(name, "all")
+        assert {agent_tasks.kind_of(s, t) for s, t in tasks} == {kind}
+        assert {t["workspace"] for _, t in tasks} == {"repo2"}
+        assert {t["split"] for _, t in tasks} == {"tune", "report"}
+
+
+def test_each_repo2_question_is_answered_by_its_file_in_repo2() -> None:
+    tasks = [task for _, task in agent_tasks.load("repo2-questions", "all")]
+    assert len(tasks) == 30
+    assert check_task_sets.question_problems(tasks) == []
+    # the same questions against the TinyDB copy name files it does not have
+    elsewhere = [{**task, "workspace": "repo"} for task in tasks]
+    assert check_task_sets.question_problems(elsewhere)

@@ -1,0 +1,2 @@
+from .core import EqualityHashKey, unzip
+from .parallel import fold
