@@ -30,7 +30,8 @@ Options: ``--model``, ``--context-window`` (else the model's default), ``--no-ev
 ``--constrained``, ``--prompt example``,
 ``--full-tools``, ``--read-lines N`` (read_file's window; 80, as the CLI sets it for this
 window), ``--focus`` (quoted lines after a read), ``--guided``/``--no-guided`` (edit calls
-chosen among the lines seen, ``AgentConfig.guided_edits``), ``--label`` (names the checkpoint),
+chosen among the lines seen, ``AgentConfig.guided_edits``), ``--coder-model`` (the model that
+writes a function a guided edit chose, ``Agent(coder=...)``), ``--label`` (names the checkpoint),
 ``--limit N``, ``--ids a,b``,
 ``--rejudge`` (no model: the checkpoint's recorded question runs judged again by the current
 outcome rules, from its session log and the same evidence).
@@ -107,6 +108,7 @@ class Options:
     read_lines: int = SMALL_READ_LINES  # as the CLI sets it for windows of 16k or less
     focus: bool = False  # AgentConfig.focus_lines
     guided: bool | None = None  # AgentConfig.guided_edits; None: the config's default
+    coder: str | None = None  # the model that writes a chosen function (Agent's coder)
 
     def label(self) -> str:
         parts = [self.model, "ev" if self.evidence else "noev", self.prompt]
@@ -115,6 +117,7 @@ class Options:
         parts += [] if self.read_lines == SMALL_READ_LINES else [f"read{self.read_lines}"]
         parts += ["focus"] if self.focus else []
         parts += [] if self.guided is None else ["guided" if self.guided else "unguided"]
+        parts += [f"coder-{self.coder}"] if self.coder else []
         return "-".join(parts)
 
 
@@ -214,8 +217,10 @@ def right(task: dict[str, Any], answer: str) -> bool:
 
 
 class Runner:
-    def __init__(self, model: Model, options: Options, log: SessionLog) -> None:
-        self.model, self.options, self.log = model, options, log
+    def __init__(
+        self, model: Model, options: Options, log: SessionLog, coder: Model | None = None
+    ) -> None:
+        self.model, self.options, self.log, self.coder = model, options, log, coder
         self.sessions: dict[str, str] = {}  # chat tasks sharing a session
         self.evidence = Evidence(options.evidence)
 
@@ -289,7 +294,7 @@ class Runner:
 
         agent = Agent(
             self.model, ToolRegistry(tools), self.log, config,
-            subscribers=[collect], gate=gate, sources=sources,
+            subscribers=[collect], gate=gate, sources=sources, coder=self.coder,
         )  # fmt: skip
         started = time.perf_counter()
         result = await agent.run(text, session_id=session, workspace=str(workspace))
@@ -369,6 +374,7 @@ async def main_async(args: argparse.Namespace) -> None:
         model=args.model, evidence=not args.no_evidence, constrained=args.constrained,
         prompt=args.prompt, compact=not args.full_tools, max_iterations=args.max_iterations,
         read_lines=args.read_lines, focus=args.focus, guided=args.guided,
+        coder=args.coder_model,
     )  # fmt: skip
     label = args.label or f"{args.set}-{args.split}-{options.label()}"
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -396,7 +402,10 @@ async def main_async(args: argparse.Namespace) -> None:
         start = getattr(model, "start", None)
         if start is not None:
             await start()
-        runner = Runner(model, options, SessionLog(CACHE / f"{label}.db"))
+        coder = create_model(args.coder_model) if args.coder_model else None
+        if coder is not None and getattr(coder, "start", None) is not None:
+            await coder.start()  # type: ignore[attr-defined]
+        runner = Runner(model, options, SessionLog(CACHE / f"{label}.db"), coder)
         bar = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
             TimeElapsedColumn(), console=err,
@@ -424,6 +433,8 @@ async def main_async(args: argparse.Namespace) -> None:
         finally:
             runner.evidence.close()
             await model.aclose()
+            if coder is not None:
+                await coder.aclose()
     console = Console(width=160)
     shown = [r for r in records if args.show_tasks or r.set not in HELD_OUT]
     if shown:
@@ -488,6 +499,10 @@ def main() -> None:
     parser.add_argument("--max-iterations", type=int, default=AgentConfig().max_iterations)
     parser.add_argument("--read-lines", type=int, default=SMALL_READ_LINES)
     parser.add_argument("--focus", action="store_true")
+    parser.add_argument(
+        "--coder-model", default=None,
+        help="the model that writes a function a guided edit chose (default: --model)",
+    )  # fmt: skip
     parser.add_argument(
         "--guided", action=argparse.BooleanOptionalAction, default=None,
         help="guided edits on or off (AgentConfig.guided_edits); default: the config's",

@@ -404,6 +404,28 @@ def test_a_guided_rewrite_takes_the_function_as_code_and_edits_it_in_place(
     assert not edited.is_error and "edited ops.py" in edited.content
 
 
+def test_a_coder_model_writes_the_chosen_function_and_only_that(tmp_path: Path) -> None:
+    """With ``coder``, the request that asks for the chosen function as code goes to it; every
+    other call goes to the agent's own model."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "ops.py").write_text("def inc(d):\n    d['n'] += 2\n    return d\n")
+    read = '{"name": "read_file", "arguments": {"path": "ops.py"}}'
+    block = "1| def inc(d):\n2|     d['n'] += 2\n3|     return d"
+    choose = json.dumps({"name": "edit_file", "arguments": {"path": "ops.py", "old": block}})
+    done = '{"answer": "inc in ops.py adds 1 now."}'
+    small = ScriptedModel([read, choose, done])
+    coder = ScriptedModel(["```python\ndef inc(d):\n    d['n'] += 1\n    return d\n```"])
+    tools = ToolRegistry([*perception_tools(Workspace(ws)), *execution_tools(Workspace(ws))])
+    agent = Agent(small, tools, current_store(), AgentConfig(guided_edits=True), coder=coder)
+    result = anyio.run(agent.run, "inc in ops.py adds 2 instead of 1; fix it")
+    assert result.answer == "inc in ops.py adds 1 now."
+    assert (ws / "ops.py").read_text() == "def inc(d):\n    d['n'] += 1\n    return d\n"
+    [asked] = coder.requests
+    assert [m.role for m in asked.messages] == ["system", "user"] and not asked.tools
+    assert len(small.requests) == 3  # read, choose, answer
+
+
 def test_a_rewrite_that_changes_nothing_the_code_does_is_not_applied(tmp_path: Path) -> None:
     """Through the agent: the function written back with only its docstring changed is not
     run as an edit; the file stays as it was and the run is told why."""

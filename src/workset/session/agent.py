@@ -72,6 +72,7 @@ class Agent:
         secrets: Secrets | None = None,
         status: StatusBar | None = None,
         router: Router | None = None,
+        coder: Model | None = None,
     ) -> None:
         """``sources`` give context items (memory, evidence...) before each call; ``scope``
         is the tenant and subject the agent serves (items of any other never enter);
@@ -80,9 +81,13 @@ class Agent:
         model); ``secrets`` are redacted from tasks, tool results and errors before anything
         is recorded or sent; ``status`` keeps an ``<agent_status>`` block at the end of every
         request (or appended each round, by its strategy) and annotates tool results;
-        ``router`` picks the strategy for events that arrive while a session is busy.
+        ``router`` picks the strategy for events that arrive while a session is busy;
+        ``coder`` writes the function a guided edit chose, as code (a request that holds the
+        function and the task alone, :mod:`workset.loop.rewrite`; default: this model): a
+        larger tier for the one step where a small model's code matters most.
         """
         self.model = model
+        self.coder = coder or model
         self.tools = tools
         self.log = log
         self.config = config or AgentConfig()

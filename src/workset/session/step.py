@@ -96,8 +96,9 @@ class StepRunner:
                 )
                 interpreter.observe_items(made.items)
                 self.phase = "model"
+                model = agent.coder if turn.alone else agent.model
                 with anyio.fail_after(config.model_timeout_s):
-                    response = await agent.model.complete(made.assembled.request)
+                    response = await model.complete(made.assembled.request)
         except TimeoutError:
             return StepOutcome(
                 "failed",
