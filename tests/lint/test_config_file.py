@@ -12,6 +12,7 @@ FULL = """
 [model]
 name = "qwen2.5-coder-1.5b"
 context_window = 16384
+coder = "qwen2.5-coder-1.5b"
 
 [budget]
 output_reserve = 1024
@@ -66,6 +67,7 @@ def test_every_section_is_read_and_relative_paths_start_at_the_file(tmp_path: Pa
     (tmp_path / "prompt.md").write_text("You review billing code.", encoding="utf-8")
     config = load_config(write(tmp_path, FULL))
     assert config.model.name == "qwen2.5-coder-1.5b" and config.model.context_window == 16384
+    assert config.model.coder == "qwen2.5-coder-1.5b" and WorksetConfig().model.coder == ""
     assert (config.budget.output_reserve, config.budget.margin) == (1024, 32)
     assert config.agent.system_prompt == "You review billing code."
     assert config.agent.system_prompt_file == tmp_path / "prompt.md"

@@ -221,6 +221,6 @@ def chat_command(session_id: str | None, opts: RuntimeOptions) -> None:
                 err.print(f"[dim]session {found} stored in {rt.log.where}[/]")
         finally:
             rt.setup.close()
-            await rt.model.aclose()
+            await rt.aclose()
 
     anyio.run(go)

@@ -74,6 +74,7 @@ class RuntimeOptions:
     evidence: bool | None
     guided_edits: bool | None
     agents: Path | None
+    coder_model: str | None
 
 
 def guided_default(model: object) -> bool:
@@ -136,6 +137,10 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
         click.option("--threads", type=click.IntRange(min=1), default=None,
                      help="Threads of the embedded model (default: the config's [model] "
                      "threads, else $WORKSET_THREADS, else half the cores)."),
+        click.option("--coder-model", default=None,
+                     help="With --exec: the model that writes a function a guided edit chose, "
+                     "as code (e.g. qwen2.5-coder-1.5b beside the 0.5B; default: the config's "
+                     "[model] coder, else --model)."),
         click.option("--guided-edits/--free-edits", "guided_edits", default=None,
                      help="With --exec: hold edit_file's path and old to the lines the run has "
                      "seen, until its first edit (a JSON schema; llama.cpp backends enforce "
@@ -185,9 +190,11 @@ class Runtime:
         background: bool = False,
         events: bool = False,
         agents: Path | None = None,
+        coder: Model | None = None,
     ) -> None:
         self.calls = CallProgress(err)
         model = AnnouncedModel(model, self.calls.started, self.calls.ended)
+        self.coder = AnnouncedModel(coder, self.calls.started, self.calls.ended) if coder else None
         self.model, self.log, self.workspace = model, log, workspace.resolve()
         ws = Workspace(self.workspace)
         small = model.info.context_window <= COMPACT_WINDOW
@@ -242,6 +249,7 @@ class Runtime:
             scope=self.setup.scope,
             history_policy=self.setup.history_policy,
             status=self.setup.status,
+            coder=self.coder,
         )
         self.calls.counter = model.token_counter()  # started already by the agent
 
@@ -267,10 +275,17 @@ class Runtime:
             self.calls.print(line)
 
     async def start(self) -> None:
-        start = getattr(self.model, "start", None)
-        if start is not None:
-            with err.status(f"loading {self.model.info.name}…"):
-                await start()
+        for model in (self.model, self.coder):
+            start = getattr(model, "start", None)
+            if model is not None and start is not None:
+                with err.status(f"loading {model.info.name}…"):
+                    await start()
+
+    async def aclose(self) -> None:
+        """Close the model (and the coder model, if any)."""
+        await self.model.aclose()
+        if self.coder is not None:
+            await self.coder.aclose()
 
 
 def _tracing() -> list[Subscriber]:
@@ -305,6 +320,16 @@ def open_runtime(
             threads=opts.threads or config.model.threads or None,
             metrics_url=config.model.metrics_url or None,
         )
+        coder_spec = opts.coder_model or config.model.coder
+        coder = (
+            create_model(
+                coder_spec,
+                progress=progress,
+                threads=opts.threads or config.model.threads or None,
+            )
+            if coder_spec and coder_spec != model.info.name
+            else None
+        )
         agent_config = AgentConfig(
             max_iterations=opts.max_iterations or config.agent.max_iterations,
             constrained_decisions=opts.constrained,
@@ -325,6 +350,7 @@ def open_runtime(
             opts.background,
             events=events,
             agents=opts.agents,
+            coder=coder,
         )
         runtime.follow(session_id)
         anyio.run(runtime.start)
@@ -354,7 +380,7 @@ def until_done(rt: Runtime, work: Callable[[Agent], Awaitable[RunResult]]) -> Ru
             return await work(rt.agent)
         finally:
             rt.setup.close()
-            await rt.model.aclose()
+            await rt.aclose()
 
     result = anyio.run(go)
     if result.status == "nothing_to_do":

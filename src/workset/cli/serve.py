@@ -133,7 +133,7 @@ def serve_command(host: str, port: int, allow_remote: bool, opts: RuntimeOptions
         finally:
             remove_state(db)
             rt.setup.close()
-            await rt.model.aclose()
+            await rt.aclose()
 
     anyio.run(main)
     err.print("workset serve: stopped", highlight=False)

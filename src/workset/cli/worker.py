@@ -79,7 +79,7 @@ def worker_command(
             finally:
                 await intake.aclose()
                 rt.setup.close()
-                await rt.model.aclose()
+                await rt.aclose()
 
         anyio.run(serve)
     finally:

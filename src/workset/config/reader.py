@@ -43,7 +43,7 @@ SECTIONS = (
     "channels",
 )
 _KEYS: dict[str, tuple[str, ...]] = {
-    "model": ("name", "context_window", "base_url", "metrics_url", "threads", "timeout"),
+    "model": ("name", "context_window", "base_url", "metrics_url", "threads", "timeout", "coder"),
     "budget": ("output_reserve", "margin"),
     "agent": (
         "system_prompt",
@@ -168,6 +168,7 @@ class Reader:
             threads=self.integer(raw, "model", "threads", 0, 0),
             metrics_url=self.string(raw, "model", "metrics_url", ""),
             timeout=self.seconds(raw, "model", "timeout", AGENT_DEFAULTS.model_stall_s),
+            coder=self.string(raw, "model", "coder", ""),
         )
 
     def seconds(self, raw: Mapping[str, Any], section: str, key: str, default: float) -> float:

@@ -36,6 +36,7 @@ class ModelSection:
     threads: int = 0  # 0: $WORKSET_THREADS, else half the cores
     timeout: float = AGENT_DEFAULTS.model_stall_s
     metrics_url: str = ""  # vLLM's /metrics: its prefix-cache counters recorded per call
+    coder: str = ""  # the model that writes a function a guided edit chose ("": name)
 
 
 @dataclass(frozen=True, slots=True)
