@@ -72,8 +72,7 @@ def named_blocks(task: str, seen: Iterable[tuple[str, str]]) -> dict[str, list[s
                 continue
             end = _block_end(file, number, len(heading.group(1)))
             if end is not None:
-                body = [f"{n}| {lines[n]}".rstrip() for n in range(number, end + 1)]
-                out.setdefault(path, []).append("\n".join(body))
+                out.setdefault(path, []).append(_numbered_block(lines, number, end))
                 count += 1
     return out
 
@@ -103,6 +102,12 @@ def _block_end(file: SeenFile, start: int, indent: int) -> int | None:
     return None
 
 
+def _numbered_block(lines: dict[int, str], first: int, last: int) -> str:
+    """Lines ``first``..``last`` as numbered text (``"56| def increment(...):"``), the form
+    edit_file takes with its prefixes."""
+    return "\n".join(f"{n}| {lines[n]}".rstrip() for n in range(first, last + 1))
+
+
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
@@ -129,7 +134,7 @@ def evidence_blocks(seen: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
             continue
         if last - first + 1 > MAX_BLOCK_LINES:
             continue
-        block = "\n".join(f"{n}| {found[n]}".rstrip() for n in range(first, last + 1))
+        block = _numbered_block(found, first, last)
         if block not in out.get(path, []):
             out.setdefault(path, []).append(block)
     return out
