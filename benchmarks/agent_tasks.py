@@ -31,7 +31,8 @@ Options: ``--model``, ``--context-window`` (else the model's default), ``--no-ev
 ``--full-tools``, ``--read-lines N`` (read_file's window; 80, as the CLI sets it for this
 window), ``--focus`` (quoted lines after a read), ``--guided``/``--no-guided`` (edit calls
 chosen among the lines seen, ``AgentConfig.guided_edits``), ``--coder-model`` (the model that
-writes a function a guided edit chose, ``Agent(coder=...)``), ``--label`` (names the checkpoint),
+writes a function a guided edit chose, ``Agent(coder=...)``), ``--no-run-tests`` (edit runs
+without the ``run_tests`` tool, as before it existed), ``--label`` (names the checkpoint),
 ``--limit N``, ``--ids a,b``,
 ``--rejudge`` (no model: the checkpoint's recorded question runs judged again by the current
 outcome rules, from its session log and the same evidence).
@@ -86,6 +87,7 @@ from workset.tools.compact import compact_tools
 from workset.tools.execution import execution_tools
 from workset.tools.perception import SMALL_READ_LINES
 from workset.tools.sandbox import detect_sandbox
+from workset.tools.testing import detect_test_command, tools_for_tests
 
 TASKS = Path(__file__).parent / "tasks"
 ROOT = Path(__file__).parents[1]
@@ -109,6 +111,7 @@ class Options:
     focus: bool = False  # AgentConfig.focus_lines
     guided: bool | None = None  # AgentConfig.guided_edits; None: the config's default
     coder: str | None = None  # the model that writes a chosen function (Agent's coder)
+    tests: bool = True  # edit runs get run_tests, as `workset run --exec` offers it
 
     def label(self) -> str:
         parts = [self.model, "ev" if self.evidence else "noev", self.prompt]
@@ -118,6 +121,7 @@ class Options:
         parts += ["focus"] if self.focus else []
         parts += [] if self.guided is None else ["guided" if self.guided else "unguided"]
         parts += [f"coder-{self.coder}"] if self.coder else []
+        parts += [] if self.tests else ["no-run-tests"]
         return "-".join(parts)
 
 
@@ -264,7 +268,11 @@ class Runner:
         tools = perception_tools(ws, read_lines=self.options.read_lines)
         gate = None
         if execute:
-            tools += execution_tools(ws, sandbox=detect_sandbox(workspace))
+            sandbox = detect_sandbox(workspace)
+            tools += execution_tools(ws, sandbox=sandbox)
+            command = detect_test_command(workspace) if self.options.tests else None
+            if command:  # as `workset run --exec` offers it ([agent] test_command = "auto")
+                tools += tools_for_tests(ws, command, sandbox=sandbox)
             approve = AutoApprover(True)  # the runner stands in for the person at the terminal
             gate = SafetyGate(approver=approve, policy=PermissionPolicy(workspace=str(workspace)))
         if self.options.compact:
@@ -374,7 +382,7 @@ async def main_async(args: argparse.Namespace) -> None:
         model=args.model, evidence=not args.no_evidence, constrained=args.constrained,
         prompt=args.prompt, compact=not args.full_tools, max_iterations=args.max_iterations,
         read_lines=args.read_lines, focus=args.focus, guided=args.guided,
-        coder=args.coder_model,
+        coder=args.coder_model, tests=args.run_tests,
     )  # fmt: skip
     label = args.label or f"{args.set}-{args.split}-{options.label()}"
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -506,6 +514,10 @@ def main() -> None:
     parser.add_argument(
         "--guided", action=argparse.BooleanOptionalAction, default=None,
         help="guided edits on or off (AgentConfig.guided_edits); default: the config's",
+    )  # fmt: skip
+    parser.add_argument(
+        "--run-tests", action=argparse.BooleanOptionalAction, default=True,
+        help="edit runs get the run_tests tool (tests before and after a guided edit)",
     )  # fmt: skip
     parser.add_argument("--label", default="")
     parser.add_argument(

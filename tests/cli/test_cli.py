@@ -218,3 +218,29 @@ def test_a_small_model_reads_80_lines_by_default_and_the_config_can_change_it(
         store = SessionLog(tmp_path / "w.db")
         [result] = [m for m in store.messages(session_id[1]) if isinstance(m, ToolMessage)]
         assert f"Showing lines {shown} of 300 total." in result.content
+
+
+def test_exec_offers_run_tests_in_a_pytest_workspace_unless_the_config_turns_it_off(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    workspace = tmp_path / "ws"
+    (workspace / "tests").mkdir(parents=True)
+    (workspace / "tests" / "test_one.py").write_text("def test_one():\n    assert True\n")
+    off = tmp_path / "off.toml"
+    off.write_text('[agent]\ntest_command = ""\n')
+    seen = {}
+    for name, extra in (("auto", ()), ("off", ("--config", str(off)))):
+        run_tests = {"tool_calls": [{"name": "run_tests", "arguments": {}}]}
+        model = script(tmp_path, run_tests, "done")
+        done = workset(
+            "run", "--exec", "--model", model, "--workspace", str(workspace), *extra, "check",
+            env=env,
+        )  # fmt: skip
+        session_id = re.search(r"workset show (s[0-9a-f]+)", done.stderr)
+        assert session_id is not None, done.stderr
+        store = SessionLog(tmp_path / "w.db")
+        [result] = [m for m in store.messages(session_id[1]) if isinstance(m, ToolMessage)]
+        seen[name] = " ".join(result.content.split())
+    # offered: high risk, so without a terminal it is refused, not unknown
+    assert "needs human approval" in seen["auto"] and "unknown tool" not in seen["auto"]
+    assert "run_tests" in seen["off"] and "needs human approval" not in seen["off"]

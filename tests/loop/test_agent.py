@@ -32,12 +32,16 @@ from workset.tools.workspace import Workspace
 
 
 def make_agent(
-    tmp_path: Path, script: list, extra: list[Tool] | None = None, **config: object
+    tmp_path: Path,
+    script: list,
+    extra: list[Tool] | None = None,
+    window: int = 8192,
+    **config: object,
 ) -> tuple[Agent, ScriptedModel, list[LoopEvent]]:
     (tmp_path / "ws").mkdir(exist_ok=True)
     (tmp_path / "ws" / "service.toml").write_text("[server]\nport = 8471\n")
     tools = ToolRegistry([*perception_tools(Workspace(tmp_path / "ws")), *(extra or [])])
-    model = ScriptedModel(script)
+    model = ScriptedModel(script, context_window=window)
     seen: list[LoopEvent] = []
     agent = Agent(
         model,
@@ -428,7 +432,8 @@ def test_a_coder_model_writes_the_chosen_function_and_only_that(tmp_path: Path) 
 
 def test_a_rewrite_that_changes_nothing_the_code_does_is_not_applied(tmp_path: Path) -> None:
     """Through the agent: the function written back with only its docstring changed is not
-    run as an edit; the file stays as it was and the run is told why."""
+    run as an edit; it is asked for again, sampled with a seed per attempt (greedy decoding
+    would copy it again), twice; the file stays as it was and the run is told why."""
     ws = tmp_path / "ws"
     ws.mkdir()
     source = 'def inc(d):\n    """Add one."""\n    d["n"] += 2\n    return d\n'
@@ -439,13 +444,18 @@ def test_a_rewrite_that_changes_nothing_the_code_does_is_not_applied(tmp_path: P
     same = '```python\ndef inc(d):\n    """Add 1 to n."""\n    d["n"] += 2\n    return d\n```'
     done = '{"answer": "inc in ops.py was not changed."}'
     agent, model, _ = make_agent(
-        tmp_path, [read, choose, same, done], extra=execution_tools(Workspace(ws)),
-        guided_edits=True,
+        tmp_path, [read, choose, same, same, same, done], extra=execution_tools(Workspace(ws)),
+        window=16384, guided_edits=True,
     )  # fmt: skip
     anyio.run(agent.run, "inc in ops.py adds 2 instead of 1; fix it")
     assert (ws / "ops.py").read_text() == source
-    refused = tool_results(model.requests[3])[-1]
-    assert refused.is_error and "does what the one in ops.py already does" in refused.content
+    asked = [model.requests[n] for n in (2, 3, 4)]
+    assert all([m.role for m in r.messages] == ["system", "user"] for r in asked)
+    assert [(r.temperature, r.seed) for r in asked] == [(0.0, None), (0.8, 1), (0.8, 2)]
+    refused = tool_results(model.requests[5])[-3:]
+    assert all(
+        r.is_error and "does what the one in ops.py already does" in r.content for r in refused
+    )
 
 
 def test_a_repeated_call_makes_the_next_turn_answer_without_tools(tmp_path: Path) -> None:

@@ -90,3 +90,16 @@ def test_a_reply_that_goes_on_past_the_function_gives_only_the_function() -> Non
     assert json.loads(REWRITE.call(signature, "s").arguments)["new"] == (  # type: ignore[union-attr]
         "    def get(\n        self, key\n    ):\n        return None"
     )
+
+
+def test_a_reply_is_taken_for_another_offered_function_only_when_it_is_one_function() -> None:
+    from workset.loop.rewrite import Rewrite, defined_names
+
+    offered = {("ops.py", "check"): "1| def check(k):\n2|     return k"}
+    given = Rewrite("ops.py", "7| def inc(d):\n8|     return d", "inc")
+    other = given.named("```python\ndef check(k):\n    return max(k, 1)\n```", offered)
+    assert (other.name, other.old) == ("check", offered[("ops.py", "check")])
+    assert given.named("```python\ndef inc(d):\n    return d\n```", offered) is given
+    written_out = "```python\nclass Ops:\n    def check(k):\n        return k\n```"
+    assert defined_names(written_out) == [] and given.named(written_out, offered) is given
+    assert given.named("```python\ndef unknown():\n    pass\n```", offered) is given

@@ -10,6 +10,7 @@ from typing import Any
 import anyio
 import pytest
 
+from workset.errors import ToolError
 from workset.messages import ToolCall, ToolMessage
 from workset.tools.execution import execution_tools
 from workset.tools.lint import LintIssue, format_issues, lint_file
@@ -39,7 +40,7 @@ def _error(root: Path, name: str, **arguments: Any) -> str:
 
 def test_execution_tools_are_documented_and_not_read_only(tmp_path: Path) -> None:
     tools = {t.name: t for t in execution_tools(Workspace(tmp_path))}
-    assert list(tools) == ["write_file", "edit_file", "shell", "run_python"]
+    assert list(tools) == ["write_file", "edit_file", "undo_edit", "shell", "run_python"]
     for item in tools.values():
         assert not item.read_only
         for part in ("Use when", "Do not use when", "Output:", "Examples:"):
@@ -521,3 +522,22 @@ def test_edit_file_refuses_a_copy_of_a_module_function_inside_a_function(tmp_pat
     assert "would define `delete` twice" in text and (tmp_path / "ops.py").read_text() == source
     helper = "def gone(doc):\n    return f in doc\nif gone(doc):\n    del doc[f]"
     _ok(tmp_path, "edit_file", path="ops.py", old="        del doc[f]", new=helper)
+
+
+def test_undo_edit_puts_back_each_file_as_it_was_newest_edit_first(tmp_path: Path) -> None:
+    tools = {t.name: t for t in execution_tools(Workspace(tmp_path))}
+    (tmp_path / "a.py").write_text("x = 1\n")
+    tools["edit_file"].handler(path="a.py", old="x = 1", new="x = 2")
+    tools["write_file"].handler(path="new.py", content="y = 1\n")
+    tools["edit_file"].handler(path="a.py", old="x = 2", new="x = 3")
+    undo = tools["undo_edit"].handler
+    assert "a.py has its content from before" in undo(path="a.py")
+    assert (tmp_path / "a.py").read_text() == "x = 2\n"
+    assert "new.py was created by the edit and is deleted" in undo()
+    assert not (tmp_path / "new.py").exists()
+    undo()
+    assert (tmp_path / "a.py").read_text() == "x = 1\n"
+    with pytest.raises(ToolError, match="no edit to undo"):
+        undo()
+    with pytest.raises(ToolError, match=r"no edit of a\.py to undo"):
+        undo(path="a.py")

@@ -46,6 +46,7 @@ from workset.tools.execution import execution_tools
 from workset.tools.perception import READ_LINES, SMALL_READ_LINES, perception_tools
 from workset.tools.registry import ToolRegistry
 from workset.tools.sandbox import detect_sandbox, sandbox_unavailable_reason
+from workset.tools.testing import detect_test_command, tools_for_tests
 from workset.tools.workspace import Workspace
 from workset.triggers.tools import timer_tools
 
@@ -114,7 +115,8 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
                      help="Constrain each model output to one valid tool call or an answer "
                      "with a JSON schema (llama.cpp backends enforce it)."),
         click.option("--exec", "execute", is_flag=True, default=False,
-                     help="Also offer write_file, edit_file, shell and run_python: sandboxed "
+                     help="Also offer write_file, edit_file, undo_edit, shell, run_python and "
+                     "run_tests (a pytest workspace, or [agent] test_command): sandboxed "
                      "with bubblewrap where available, every call checked by the safety gate, "
                      "risky ones asked on the terminal (refused when there is none)."),
         click.option("--background", is_flag=True, default=False,
@@ -208,6 +210,11 @@ class Runtime:
             if sandbox is None:
                 err.print(f"[yellow]no OS sandbox: {sandbox_unavailable_reason()}[/]")
             tools += execution_tools(ws, sandbox=sandbox)
+            tests = config.agent.test_command
+            if tests == "auto":
+                tests = detect_test_command(self.workspace) or ""
+            if tests:
+                tools += tools_for_tests(ws, tests, sandbox=sandbox)
             if background:
                 tools += background_tools(ws, sandbox=sandbox)
             approver = (

@@ -33,6 +33,9 @@ compact_tools         auto                      short tool descriptions (``works
                                                 compact``); auto: for windows ≤ 16k tokens
 read_lines            auto                      lines a ``read_file`` call without ``limit``
                                                 shows; auto: 80 for windows ≤ 16k, else 200
+test_command          ``"auto"``                the command ``run_tests`` runs (with
+                                                ``--exec``); auto: pytest when the workspace
+                                                is a pytest project; ``""``: no run_tests
 [status]
 enabled               false                     keep an ``<agent_status>`` block in each request
 todo_tools            false                     offer ``rewrite_todo_list``/``update_todo_status``

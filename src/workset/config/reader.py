@@ -53,6 +53,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
         "core_tools",
         "compact_tools",
         "read_lines",
+        "test_command",
     ),
     "status": ("enabled", "strategy", "placement", "todo_tools"),
     "history": ("policy", "params"),
@@ -246,6 +247,7 @@ class Reader:
             read_lines=(
                 self.integer(raw, "agent", "read_lines", 200, 1) if "read_lines" in raw else None
             ),
+            test_command=self.string(raw, "agent", "test_command", "auto").strip(),
         )
 
     def tools(self, value: Any) -> tuple[tuple[str, ...] | Literal["all"], ToolsFrom]:

@@ -59,6 +59,8 @@ class AgentSection:
     core_tools: tuple[str, ...] | None = None
     compact_tools: bool | None = None  # None: compact for context windows of 16k or less
     read_lines: int | None = None  # read_file's window without a limit; None: 80 at 16k or less
+    # The command run_tests runs (with --exec): "auto" finds a pytest project's, "" none.
+    test_command: str = "auto"
 
 
 @dataclass(frozen=True, slots=True)

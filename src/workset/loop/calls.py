@@ -16,8 +16,9 @@ lines among those it has seen (:mod:`.edit_schema`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from workset.context.items import ContextItem
@@ -28,8 +29,17 @@ from workset.loop.definitions import path_argument, seen_texts
 from workset.loop.edit_blocks import candidate_blocks
 from workset.loop.edit_schema import failed_edits, guided_schema, offered_lines, seen_lines
 from workset.loop.repeats import RepeatGuard
-from workset.loop.rewrite import Rewrite, rewrite_of
+from workset.loop.rewrite import MAX_SAMPLES, Rewrite, rewrite_of
 from workset.loop.steering import NextTurn, Steering, useful_results
+from workset.loop.verify import (
+    MAX_RETRIES,
+    MAX_UNDOS,
+    TEST_TOOL,
+    UNDO_TOOL,
+    SuiteRun,
+    Verifier,
+    one_call_schema,
+)
 from workset.messages import (
     AssistantMessage,
     Message,
@@ -88,6 +98,12 @@ class CallInterpreter:
         self._blocks: dict[str, list[str]] = {}  # whole functions the last request offered
         self._rewrite: Rewrite | None = None  # the function to be written next, as code
         self._chosen = 0  # decisions held to a choice among whole functions (MAX_CHOICES)
+        # The last rewrite applied and its edit_file call: written again if the tests fail.
+        self._applied: tuple[Rewrite, ToolCall] | None = None
+        self._offered: dict[tuple[str, str], str] = {}  # (path, name) -> a block offered
+        self._verify = Verifier(self.tool_names if guided_edits else ())
+        self.forced = 0  # decisions held to one harness call (the tests, an undo)
+        self._forced: str | None = None  # the tool the last request's decision was held to
         self.max_calls = max_calls
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._repeats = RepeatGuard(replayable=replayable, read_only=read_only)
@@ -122,16 +138,7 @@ class CallInterpreter:
         this request: a call under a name that is no tool runs as the one of them its
         arguments fit."""
         if self._rewrite is not None:  # this reply is the function, as code
-            rewrite, self._rewrite = self._rewrite, None
-            call = rewrite.call(message.content or "", f"call_rewrite_{iteration}")
-            if call is not None:
-                message = unique_ids(AssistantMessage(message.content, (call,)), self._ids)
-                self._calls.update((c.id, c) for c in message.tool_calls)
-                self._stuck = False
-                [recorded] = message.tool_calls
-                if rewrite.unchanged(recorded):  # not run: it would change nothing it does
-                    return Interpreted(message, {recorded.id: rewrite.unchanged_note()})
-                return Interpreted(message)
+            return self._rewritten(self._rewrite, message, iteration)
         grammar = self.constrained or self._steering.answer_only or self._guided
         parsed, parse_errors = read_calls(
             message, iteration, self.tool_names, tools_offered=tools_offered, grammar=grammar
@@ -159,9 +166,11 @@ class CallInterpreter:
                 continue
             chosen = rewrite_of(call, self._blocks) if self._guided else None
             if chosen is not None and self._rewrite is None:
-                self._rewrite = chosen
+                self._rewrite = replace(chosen, failures=self._verify.failing_now())
                 rejected[call.id] = chosen.chosen()
                 continue
+            if call.name == self._forced:
+                continue  # the harness's own call (the tests after an edit, an undo): no repeat
             repeat = self._repeats.repeat(call)
             if repeat is None:
                 continue
@@ -173,6 +182,35 @@ class CallInterpreter:
         self._stuck = stuck
         self._calls.update((c.id, c) for c in message.tool_calls)
         return Interpreted(message, rejected, stuck, mapped, replayed)
+
+    def _rewritten(
+        self, rewrite: Rewrite, message: AssistantMessage, iteration: int
+    ) -> Interpreted:
+        """The reply to a rewrite request as the loop records it: the edit_file call that
+        puts its function in place; or, when it holds no function or one that does what
+        the old one did, the choice recorded and refused, and the function asked for again
+        sampled (at most :data:`MAX_SAMPLES` times)."""
+        self._rewrite = None
+        reply = message.content or ""
+        rewrite = rewrite.named(reply, self._offered)
+        call_id = f"call_rewrite_{iteration}"
+        call = rewrite.call(reply, call_id)
+        refusal = None
+        if call is None:  # no function in the reply: recorded as a choice not applied
+            call = ToolCall(call_id, "edit_file", rewrite.choice())
+            refusal = rewrite.no_function_note()
+        elif rewrite.unchanged(call):  # not run: it would change nothing it does
+            refusal = rewrite.unchanged_note()
+        message = unique_ids(AssistantMessage(message.content, (call,)), self._ids)
+        self._calls.update((c.id, c) for c in message.tool_calls)
+        self._stuck = False
+        [recorded] = message.tool_calls
+        if refusal is None:
+            self._applied = (rewrite, recorded)
+            return Interpreted(message)
+        if rewrite.attempt < MAX_SAMPLES:
+            self._rewrite = rewrite.sampled()
+        return Interpreted(message, {recorded.id: refusal})
 
     def note_task(self, task: str) -> None:
         """The task the run serves now (a session's run may take a new one at a safe point)."""
@@ -200,17 +238,17 @@ class CallInterpreter:
         """
         useful = useful_results(results)
         self._results += useful
-        if self._rewrite is not None:  # the next reply is the function, written as code
-            self._refused.add((self._rewrite.path, self._rewrite.old))  # chosen once
-            return NextTurn(
-                notices=(self._rewrite.instruction(self._steering.task),),
-                offer_tools=False,
-                reason="the chosen function is written next, as code",
-                alone=True,
-            )
         self._refused |= failed_edits(results, self._calls)
         self._repeats.note_results(results, useful)
-        return self._steering.next_turn(
+        undoing = self._verify.undo_due
+        tested = self._verify.note(results, self._calls)
+        if undoing and not self._verify.undo_due:
+            return self._after_undo()
+        if tested is not None and self._steering.edited:
+            return self._after_tests(tested)
+        if self._rewrite is not None:  # the next reply is the function, written as code
+            return self._rewrite_turn()
+        turn = self._steering.next_turn(
             results,
             useful,
             evidence_files,
@@ -221,6 +259,60 @@ class CallInterpreter:
                 for r in useful
                 if r.name == "read_file" and r.tool_call_id in self._calls
             },
+        )
+        if self._verify.wants_run(asks_change=False) and not turn.stop:
+            return self._steering.adopt(self._verify.edit_made())  # the tests, next
+        return turn
+
+    def _rewrite_turn(self) -> NextTurn:
+        """The turn that asks for the chosen function, written as code."""
+        assert self._rewrite is not None
+        self._refused.add((self._rewrite.path, self._rewrite.old))  # chosen once
+        return self._steering.adopt(
+            NextTurn(
+                notices=(self._rewrite.instruction(self._steering.task),),
+                offer_tools=False,
+                reason="the chosen function is written next, as code",
+                alone=True,
+                sampling=self._rewrite.sampling,
+            )
+        )
+
+    def _after_tests(self, run: SuiteRun) -> NextTurn:
+        """The turn after a test run that followed an edit (:meth:`Verifier.judge`): the
+        answer when they pass; when fewer fail, the function just rewritten once more with
+        the failures in view; when they fail as before or worse, the edit undone next;
+        else the answer with the failures in view."""
+        verdict = self._verify.judge(run)
+        if verdict == "passed":
+            return self._steering.adopt(self._verify.passed(run))
+        if verdict == "fewer" and self._applied is not None and self._verify.retries < MAX_RETRIES:
+            rewrite, call = self._applied
+            self._applied = None
+            self._verify.retries += 1
+            self._rewrite = rewrite.again(call, run.failures())
+            return self._rewrite_turn()
+        if verdict == "no_better" and self._verify.can_undo:
+            return self._steering.adopt(self._verify.undo(run))
+        return self._steering.adopt(self._verify.still_failing(run))
+
+    def _after_undo(self) -> NextTurn:
+        """The turn after an edit was undone: another of the functions to choose from, once
+        (:data:`MAX_UNDOS`); else the answer with the failures in view."""
+        self._steering.reopen()
+        self._applied = None
+        run = self._verify.last
+        left = self._unrefused(candidate_blocks(self._steering.task, self._seen()))
+        if run is None:  # (an undo the harness asked for follows a test run)
+            return self._steering.adopt(NextTurn())
+        if self._verify.undos > MAX_UNDOS or not left:
+            return self._steering.adopt(self._verify.still_failing(run, undone=True))
+        self._chosen = MAX_CHOICES - 1  # one more choice among whole functions
+        return self._steering.adopt(
+            NextTurn(
+                ("Your edit was undone. Choose another function to change.",),
+                reason="the edit was undone; another function may be chosen",
+            )
         )
 
     def request_schema(
@@ -235,6 +327,18 @@ class CallInterpreter:
         if self._rewrite is not None:  # free text: the function in a fenced block
             self._guided = False
             return None
+        self._forced = None
+        asks_change = wants_change(self._steering.task) and "edit_file" in names
+        if self._verify.undo_due and UNDO_TOOL in names:  # an edit the tests did not take
+            self._forced = UNDO_TOOL
+        elif TEST_TOOL in names and self._verify.wants_run(asks_change=asks_change):
+            # The tests before a change (where the fault is) and after each edit (whether it
+            # holds).
+            self._forced = TEST_TOOL
+        if self._forced is not None:  # the decision is that call
+            self._guided = True
+            self.forced += 1
+            return {"anyOf": [one_call_schema(self._forced)]}
         if self.guided_edits and self._steering.just_edited and not self._steering.answer_only:
             # (A turn that asks for the answer has its own schema, from the request.)
             # Right after the first edit: any decision but another edit (it was made again).
@@ -248,10 +352,15 @@ class CallInterpreter:
         )
         if not self._guided:
             return None
-        seen = seen_texts(self._results, self._calls, self.evidence)
+        seen = self._seen()
         task = self._steering.task
         offered = offered_lines(task, self._unrefused(seen_lines(seen)))
         self._blocks = self._unrefused(candidate_blocks(task, seen))
+        for path, found in self._blocks.items():
+            for block in found:
+                known = rewrite_of(_choice(path, block), {path: [block]})
+                if known is not None:
+                    self._offered[(path, known.name)] = block
         if self._blocks and self._chosen < MAX_CHOICES and wants_change(task):
             # A change whose functions the evidence shows whole: the first decisions choose
             # one of them, to be written next as code (the 0.5B, free to call any tool,
@@ -259,6 +368,12 @@ class CallInterpreter:
             self._chosen += 1
             return guided_schema(tools, offered, blocks=self._blocks, blocks_only=True)
         return guided_schema(tools, offered, blocks=self._blocks)
+
+    def _seen(self) -> list[tuple[str, str]]:
+        """(file, text) of what the run saw, without what an undone edit made stale (the
+        functions a test run after it showed)."""
+        results = [r for r in self._results if r.tool_call_id not in self._verify.stale]
+        return seen_texts(results, self._calls, self.evidence)
 
     def _unrefused(self, lines: dict[str, list[str]]) -> dict[str, list[str]]:
         """``lines`` (file -> candidates for ``old``) without those whose edit was refused."""
@@ -272,6 +387,11 @@ class CallInterpreter:
         """The note that asks for the real answer when ``answer`` is not one (see
         :meth:`~workset.loop.steering.Steering.not_an_answer`); once per run."""
         return self._steering.not_an_answer(answer, notices)
+
+
+def _choice(path: str, block: str) -> ToolCall:
+    """The call that chooses ``block`` of ``path`` for a rewrite."""
+    return ToolCall("", "edit_file", json.dumps({"path": path, "old": block}))
 
 
 def evidence_files(items: Iterable[ContextItem]) -> list[str]:

@@ -42,7 +42,8 @@ def asked_symbol(task: str) -> str | None:
 def seen_texts(
     results: Sequence[ToolMessage], calls: Mapping[str, ToolCall], evidence: Iterable[str]
 ) -> list[tuple[str, str]]:
-    """(file, text) of what the run saw: files read, grep hits, workspace evidence blocks."""
+    """(file, text) of what the run saw: files read, grep hits, the functions a test run's
+    failures point to, workspace evidence blocks."""
     out: list[tuple[str, str]] = []
     for result in results:
         if result.is_error:
@@ -53,11 +54,20 @@ def seen_texts(
             path = path_argument(call.arguments)
             if path:
                 out.append((path, result.content))
+        elif call is not None and call.name == "run_tests":  # the functions failures point to
+            out.extend(excerpt_blocks(result.content))
     for text in evidence:
-        blocks = list(_EVIDENCE_BLOCK.finditer(text))
-        for index, block in enumerate(blocks):
-            end = blocks[index + 1].start() if index + 1 < len(blocks) else len(text)
-            out.append((block.group(1).strip(), text[block.end() : end]))
+        out.extend(excerpt_blocks(text))
+    return out
+
+
+def excerpt_blocks(text: str) -> list[tuple[str, str]]:
+    """(file, text after ``--- file, lines A-B``) of each excerpt ``text`` quotes."""
+    blocks = list(_EVIDENCE_BLOCK.finditer(text))
+    out = []
+    for index, block in enumerate(blocks):
+        end = blocks[index + 1].start() if index + 1 < len(blocks) else len(text)
+        out.append((block.group(1).strip(), text[block.end() : end]))
     return out
 
 

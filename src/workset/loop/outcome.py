@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from workset.intent import asks_for_change
+from workset.intent import asks_for_change, wants_change
 from workset.loop import answer_shape, grounding, key_values
 from workset.loop.definitions import base_elsewhere, defined_elsewhere, path_argument, seen_texts
 from workset.loop.repeats import REPEAT_NOTE
@@ -48,7 +48,7 @@ EXIT_CODES: dict[Outcome, int] = {
 }
 # Failures that mean "no answer was reached" rather than "something broke".
 GAVE_UP_FAILURES = frozenset({"MaxIterations", "GaveUp"})
-EXEC_TOOLS = frozenset({"shell", "run_python"})
+EXEC_TOOLS = frozenset({"shell", "run_python", "run_tests"})
 WRITE_TOOLS = frozenset({"write_file", "edit_file"})
 # Tools whose results are files and names, with a line of their own about what they show.
 PERCEPTION_TOOLS = frozenset({"read_file", "find_files", "grep", "list_dir"})
@@ -159,9 +159,15 @@ def classify(
             f"the answer repeats a line a tool wrote about its result "
             f"({framing[:60]!r}), not something the result shows",
         )
-    claim = _claims(answer, results, calls) or _unchecked_code_change(results, calls)
+    claim = _claims(answer, results, calls)
     if claim is not None:
         return claim
+    tested = _change_tested(results, calls)
+    if tested is False:
+        return Verdict(
+            "answered_unverified",
+            "the run changed code but no test run after the last change passed",
+        )
     task = _task(history)
     changed = any(r.name in WRITE_TOOLS | EXEC_TOOLS and not r.is_error for r in results)
     if asks_for_change(task) and not changed:
@@ -170,6 +176,8 @@ def classify(
             "answered_unverified",
             "the task asks for a change, and no edit, write or command succeeded",
         )
+    if tested and wants_change(task):  # the tests are the check of a change or a fix
+        return Verdict("answered", "the run changed code and a test run after it passed")
     # What the run saw: successful results, and the arguments of the calls that produced
     # them (a path read without error exists), plus the workspace evidence it was given.
     observed = [r.content for r in results if not r.is_error] + list(evidence)
@@ -348,12 +356,11 @@ def _claims(answer: str, results: list[ToolMessage], calls: dict[str, ToolCall])
     return None
 
 
-def _unchecked_code_change(
-    results: list[ToolMessage], calls: dict[str, ToolCall]
-) -> Verdict | None:
-    """A run that changed a source file and ran no passing test after its last change: its
-    answer may be true ("I changed line 51"), but whether the change does what the task asks
-    is not known (the 0.5B "fixed" increment by rewriting set's line, and said so)."""
+def _change_tested(results: list[ToolMessage], calls: dict[str, ToolCall]) -> bool | None:
+    """None when the run changed no source file; else whether a test run after its last
+    change passed. Without one, an answer may be true ("I changed line 51"), but whether the
+    change does what the task asks is not known (the 0.5B "fixed" increment by rewriting
+    set's line, and said so)."""
     last = max(
         (
             n
@@ -367,18 +374,12 @@ def _unchecked_code_change(
     )
     if last is None:
         return None
-    passed = any(
+    return any(
         r.name in EXEC_TOOLS
         and _ran_tests(r, calls.get(r.tool_call_id))
         and not r.is_error
         and _exit_code(r) == 0
         for r in results[last + 1 :]
-    )
-    if passed:
-        return None
-    return Verdict(
-        "answered_unverified",
-        "the run changed code but no test run after the last change passed",
     )
 
 

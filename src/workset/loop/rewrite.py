@@ -17,13 +17,17 @@ import ast
 import json
 import re
 import textwrap
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from workset.messages import ToolCall
 
 _FENCE = re.compile(r"```[\w+-]*[ \t]*\n(.*?)(?:\n[ \t]*```|\Z)", re.S)
 _GUTTER = re.compile(r"^ *\d+\| ?", re.M)
 _DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]+([A-Za-z_]\w*)", re.M)
+_CLASS = re.compile(r"^([ \t]*)class[ \t]+[A-Za-z_]", re.M)
+SAMPLE_TEMPERATURE = 0.8  # a function asked for again after a copy that changed nothing
+MAX_SAMPLES = 2  # such requests for one chosen function
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +38,29 @@ class Rewrite:
     path: str
     old: str
     name: str
+    failures: str = ""  # what the tests say with the function as it reads now
+    attempt: int = 0  # rewrites of it before this one that changed nothing
+
+    @property
+    def sampling(self) -> tuple[float, int] | None:
+        """(temperature, seed) of the request for this rewrite: greedy the first time; a
+        function written back unchanged is asked for again sampled (greedy decoding would
+        give the same copy), with a seed per attempt so a run can be repeated."""
+        return None if self.attempt == 0 else (SAMPLE_TEMPERATURE, self.attempt)
+
+    def sampled(self) -> Rewrite:
+        """This rewrite asked for once more, sampled."""
+        return replace(self, attempt=self.attempt + 1)
+
+    def named(self, reply: str, offered: Mapping[tuple[str, str], str]) -> Rewrite:
+        """The rewrite ``reply`` is of: this one, or another function of this file that was
+        offered (``offered``: (path, name) -> its numbered text) when the reply defines that
+        one and not this (the 0.5B, given valfilter, wrote keyfilter fixed)."""
+        names = defined_names(reply)
+        if not names or self.name in names:
+            return self
+        old = offered.get((self.path, names[0]))
+        return replace(self, old=old, name=names[0]) if old else self
 
     @property
     def code(self) -> str:
@@ -49,9 +76,10 @@ class Rewrite:
 
     def instruction(self, task: str) -> str:
         """The notice that asks for the function as it must read."""
+        failed = f"With it, the tests fail:\n{self.failures}\n" if self.failures else ""
         return (
             f"The function `{self.name}` in {self.path} now reads:\n"
-            f"```python\n{textwrap.dedent(self.code)}\n```\n"
+            f"```python\n{textwrap.dedent(self.code)}\n```\n{failed}"
             f"Write the whole function `{self.name}` again as it must read after this change: "
             f"{task.strip()}\nReply with the complete function (its def line and its whole "
             "body) in one ```python block and nothing else."
@@ -72,6 +100,23 @@ class Rewrite:
         new = reindented(code, indent.group(1) if indent else "")
         arguments = {"path": self.path, "old": self.old, "new": new.rstrip()}
         return ToolCall(call_id, "edit_file", json.dumps(arguments, ensure_ascii=False))
+
+    def choice(self) -> str:
+        """The arguments of the call that chose this function (``path`` and ``old``)."""
+        return json.dumps({"path": self.path, "old": self.old}, ensure_ascii=False)
+
+    def no_function_note(self) -> str:
+        """The result of a reply that holds no definition of the function."""
+        return (
+            f"not applied: your reply holds no complete `{self.name}` (its def line and its "
+            "whole body in a ```python block); nothing was changed."
+        )
+
+    def again(self, call: ToolCall, failures: str) -> Rewrite:
+        """The rewrite of the function ``call`` (from :meth:`call`) wrote, after which the
+        tests still fail with ``failures``."""
+        new = json.loads(call.arguments).get("new", "")
+        return Rewrite(self.path, new, self.name, failures)
 
     def unchanged(self, call: ToolCall) -> bool:
         """Whether ``call`` (from :meth:`call`) writes a function that does what this one
@@ -182,3 +227,19 @@ def reindented(code: str, indent: str) -> str:
 def _all_numbered(code: str) -> bool:
     lines = [line for line in code.split("\n") if line.strip()]
     return bool(lines) and all(_GUTTER.match(line) for line in lines)
+
+
+def defined_names(reply: str) -> list[str]:
+    """The names of the functions ``reply``'s code defines at its outermost level, in order;
+    none when it writes out a class."""
+    code = code_in(reply)
+    if code is None:
+        return []
+    code = _GUTTER.sub("", code) if _all_numbered(code) else code
+    found = list(_DEF.finditer(code))
+    if not found:
+        return []
+    least = min(len(m.group(1)) for m in found)
+    if any(len(m.group(1)) <= least for m in _CLASS.finditer(code)):
+        return []  # a class written out (the 0.5B, given lru, wrote all of LRUCache)
+    return [m.group(2) for m in found if len(m.group(1)) == least]

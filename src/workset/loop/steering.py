@@ -78,6 +78,9 @@ class NextTurn:
     # function chosen in a guided edit is written as code (the 0.5B, shown the whole run
     # first, wrote the function back unchanged; shown it alone, it wrote the change).
     alone: bool = False
+    # (temperature, seed) of the next call: a function written again after a rewrite that
+    # changed nothing is sampled, not decoded greedily (greedy gives the same copy again).
+    sampling: tuple[float, int] | None = None
 
 
 def useful_results(results: Sequence[ToolMessage]) -> list[ToolMessage]:
@@ -316,6 +319,11 @@ class Steering:
             "you changed in which file. Only if the task needs another change, make it."
         )
 
+    def reopen(self) -> None:
+        """The run's edits were undone: it may edit again, as before its first."""
+        self._edited = False
+        self.just_edited = False
+
     @property
     def edited(self) -> bool:
         """An edit of this run succeeded."""
@@ -392,6 +400,11 @@ class Steering:
             turn = NextTurn(notices, answer_only=True, reason=reason)
         else:
             turn = NextTurn(notices, offer_tools=False, reason=reason)
+        return self._turn(turn)
+
+    def adopt(self, turn: NextTurn) -> NextTurn:
+        """``turn``, decided elsewhere (the tests around an edit, :mod:`workset.loop.verify`),
+        as the next turn."""
         return self._turn(turn)
 
     def _turn(self, turn: NextTurn) -> NextTurn:

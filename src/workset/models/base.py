@@ -23,6 +23,7 @@ class ModelRequest:
     # A JSON schema the output must follow, where the backend can enforce it (llama.cpp can).
     json_schema: Mapping[str, Any] | None = None
     timeout_s: float | None = None
+    seed: int | None = None  # the sampler's seed, where the backend takes one (reproducible)
 
 
 @dataclass(frozen=True, slots=True)

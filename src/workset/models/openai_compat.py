@@ -208,6 +208,8 @@ class OpenAICompatibleModel:
             temperature = self.default_temperature
         if temperature is not None:
             payload["temperature"] = temperature
+        if request.seed is not None:
+            payload["seed"] = request.seed
         if request.json_schema is not None:
             schema = _plain_json(request.json_schema)
             payload["response_format"] = {

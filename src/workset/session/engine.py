@@ -243,7 +243,10 @@ class Session:
                 # past the limit: the last allowed call made the change, and without it the
                 # run would end with the change made and no answer.
                 answering = turn.answer_only or not turn.offer_tools
-                if iterations >= config.max_iterations + (1 if answering else 0):
+                # Decisions the harness held to one call of its own (the tests around an
+                # edit, an undo) do not count against the limit.
+                counted = iterations - interpreter.forced
+                if counted >= config.max_iterations + (1 if answering else 0):
                     return self._fail(
                         run_id, iterations, usage, "MaxIterations",
                         f"no final answer after {config.max_iterations} model calls; raise "

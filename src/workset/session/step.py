@@ -97,8 +97,12 @@ class StepRunner:
                 interpreter.observe_items(made.items)
                 self.phase = "model"
                 model = agent.coder if turn.alone else agent.model
+                request = made.assembled.request
+                if turn.sampling is not None:
+                    temperature, seed = turn.sampling
+                    request = replace(request, temperature=temperature, seed=seed)
                 with anyio.fail_after(config.model_timeout_s):
-                    response = await model.complete(made.assembled.request)
+                    response = await model.complete(request)
         except TimeoutError:
             return StepOutcome(
                 "failed",

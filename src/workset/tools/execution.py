@@ -64,7 +64,8 @@ def execution_tools(
     sandbox: Sandbox | None = None,
     keep_syntax: bool = True,
 ) -> list[Tool]:
-    """``write_file``, ``edit_file``, ``shell`` and ``run_python`` confined to ``workspace``.
+    """``write_file``, ``edit_file``, ``undo_edit``, ``shell`` and ``run_python`` confined to
+    ``workspace``.
 
     ``keep_syntax``: an ``edit_file`` or ``write_file`` call that would turn an existing
     Python, JSON or TOML file whose syntax is valid into one whose syntax is not is refused
@@ -77,6 +78,7 @@ def execution_tools(
     ws = workspace
     store = artifacts or ArtifactStore(workspace)
     shell_state = _ShellState(ws.root)
+    edits = _EditHistory()
 
     def write_file(path: str, content: str) -> str:
         """Create a file or replace its whole content, inside the workspace; then lint it.
@@ -113,6 +115,7 @@ def execution_tools(
         if keep_syntax and before is not None:
             keep_valid(target, rel, data)
             keep_definitions(target, rel, data)
+        previous = target.read_bytes() if before is not None else None
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
@@ -122,6 +125,7 @@ def execution_tools(
                 hint="a parent that is a file, or a read-only folder, prevents writing; use "
                 "list_dir to look",
             ) from exc
+        edits.done(target, previous)
         what = "created" if before is None else "replaced"
         was = "" if before is None else f" (was {before:,} bytes)"
         lint = format_issues(lint_file(target))
@@ -241,7 +245,36 @@ def execution_tools(
         if keep_syntax and undefined:
             target.write_bytes(data)
             raise undefined_names(rel, undefined)
+        edits.done(target, data)
         return f"{summary}\n{format_new_issues(before, after)}"
+
+    def undo_edit(path: str = "") -> str:
+        """Undo the last successful write_file or edit_file call (of ``path``, if given):
+        the file gets back the content it had before that call.
+
+        Use when: an edit made things worse (more tests fail) or changed the wrong place.
+        Do not use when: you want a different change: make it with edit_file.
+        Each call undoes one more edit, newest first. A file that an undone write_file
+        created is deleted.
+        Output: "undone: src/app.py has its content from before the edit again (42 lines)".
+        Examples: {}; {"path": "src/app.py"}.
+
+        Args:
+            path: The file whose last edit to undo; empty: the last edit of any file.
+        """
+        target = ws.resolve(path) if path else None
+        undone = edits.undo(target)
+        if undone is None:
+            where = f" of {ws.relative(target)}" if target is not None else ""
+            raise ToolError(
+                f"no edit{where} to undo in this session",
+                hint="undo_edit undoes write_file and edit_file calls made through these tools",
+            )
+        rel = ws.relative(undone)
+        if not undone.exists():
+            return f"undone: {rel} was created by the edit and is deleted again"
+        total = len(split_lines(undone.read_text(encoding="utf-8", errors="replace")))
+        return f"undone: {rel} has its content from before the edit again ({total:,} lines)"
 
     def shell(command: str, timeout_s: int = 60) -> str:
         """Run a bash command in the workspace; returns the exit code and the output.
@@ -349,6 +382,12 @@ def execution_tools(
             ),
         ),
         Tool.from_function(
+            undo_edit,
+            risk="medium",
+            cost_hint="cheap: local disk",
+            examples=({}, {"path": "src/app.py"}),
+        ),
+        Tool.from_function(
             shell,
             risk="high",
             cost_hint="as costly as the command; up to timeout_s seconds",
@@ -368,6 +407,35 @@ def execution_tools(
             ),
         ),
     ]
+
+
+# --- edit history ----------------------------------------------------------------------------
+
+
+class _EditHistory:
+    """The content each file had before the successful writes of these tools, newest last."""
+
+    def __init__(self) -> None:
+        self._done: list[tuple[Path, bytes | None]] = []  # (file, content before; None: new)
+        self.lock = threading.Lock()
+
+    def done(self, target: Path, before: bytes | None) -> None:
+        with self.lock:
+            self._done.append((target, before))
+
+    def undo(self, target: Path | None) -> Path | None:
+        """Put back the content before the newest edit (of ``target``); the file, or None."""
+        with self.lock:
+            for index in range(len(self._done) - 1, -1, -1):
+                path, before = self._done[index]
+                if target is None or path == target:
+                    del self._done[index]
+                    if before is None:
+                        path.unlink(missing_ok=True)
+                    else:
+                        path.write_bytes(before)
+                    return path
+        return None
 
 
 # --- shell working directory -----------------------------------------------------------------
