@@ -186,3 +186,24 @@ def test_a_reported_defect_fixed_and_tested_is_answered_even_in_the_tools_words(
     agent, _ = agent_for(ws, [RUN_TESTS, choose(CHECK), fixed, RUN_TESTS, done])
     result = anyio.run(agent.run, "inc({'n': 1}) in ops.py raises ValueError instead of adding 1")
     assert result.outcome == "answered", result.outcome_reason
+
+
+def test_tests_that_passed_before_the_change_too_do_not_make_it_answered(tmp_path: Path) -> None:
+    """A defect no test sees: the suite passes before and after the change, so its passing
+    says nothing about the change; the answer turn and the outcome say so."""
+    ws = workspace(tmp_path)
+    (ws / "tests" / "test_ops.py").write_text(
+        "from ops import check\n\n\ndef test_check():\n    assert check(1) == 1\n"
+    )
+    fixed = code("def inc(d):\n    d['n'] += 1\n    return d")
+    done = '{"answer": "inc in ops.py adds 1 now."}'
+    agent, model = agent_for(ws, [RUN_TESTS, read_ops(), choose(INC), fixed, RUN_TESTS, done])
+    result = anyio.run(agent.run, TASK)
+    assert "d['n'] += 1" in (ws / "ops.py").read_text()
+    assert "no test checks this change" in model.requests[-1].messages[-1].content
+    assert result.outcome == "answered_unverified"
+    assert "no test run before it failed" in result.outcome_reason
+
+
+def read_ops() -> str:
+    return '{"name": "read_file", "arguments": {"path": "ops.py"}}'

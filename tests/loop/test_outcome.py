@@ -118,7 +118,12 @@ def test_a_claim_that_tests_pass_needs_a_passing_test_run() -> None:
     failed = classify(run("fix calc.py, run the tests", edit, failing, answer=claim))
     assert failed.outcome == "answered_unverified" and "exit code 1" in failed.reason
     passing = ("shell", '{"command": "pytest -q"}', "exit code 0\n2 passed in 0.1s", False)
-    assert classify(run("fix it", edit, passing, answer=claim)).outcome == "answered"
+    fixed = classify(run("fix it", failing, edit, passing, answer=claim))
+    assert fixed.outcome == "answered", fixed.reason
+    # passing after the change but never seen failing: nothing shows the tests check it
+    unseen = classify(run("fix it", edit, passing, answer=claim))
+    assert unseen.outcome == "answered_unverified"
+    assert "no test run before it failed" in unseen.reason
 
 
 def test_a_code_change_no_passing_test_run_followed_is_unverified() -> None:
@@ -131,7 +136,8 @@ def test_a_code_change_no_passing_test_run_followed_is_unverified() -> None:
     failing = ("shell", '{"command": "pytest -q"}', "exit code 1\n1 failed", False)
     assert classify(run("fix it", edit, failing, answer=said)).outcome == "answered_unverified"
     assert classify(run("fix it", passing, edit, answer=said)).outcome == "answered_unverified"
-    assert classify(run("fix it", edit, passing, answer=said)).outcome == "answered"
+    assert classify(run("fix it", failing, edit, passing, answer=said)).outcome == "answered"
+    assert classify(run("fix it", edit, passing, answer=said)).outcome == "answered_unverified"
     doc = ("edit_file", '{"path": "README.md"}', "edited README.md", False)
     assert classify(run("fix the README typo", doc, answer="I fixed README.md.")).outcome == (
         "answered"

@@ -36,6 +36,10 @@ def test_the_decision_schema_admits_exactly_known_calls_and_answers() -> None:
         ('{"name": "read_file", "arguments": {}}', None),
         ("plain prose", None),
         ('{"answer": 3}', None),
+        # cut off by the token limit inside the answer: the text written so far
+        ('{"answer": "I changed inc. I changed inc. I cha', "I changed inc. I changed inc. I cha"),
+        ('{"answer": "say \\"hi\\" \\', 'say "hi" '),
+        ('{"answer": "done"} and more', None),
     ],
 )
 def test_final_answers_are_read_only_from_answer_objects(

@@ -13,7 +13,9 @@ Four outcomes, each with an exit code for the CLI (:data:`EXIT_CODES`):
   class is defined when the run saw ``class X`` in another, :mod:`workset.loop.definitions`),
   a claim that tests pass
   with no passing test run recorded, a claim of an edit with no successful write, or a change
-  to a source file that no passing test run followed.
+  to a source file that no passing test run followed. A task that asks for a change or
+  reports a defect is ``answered`` when a test run before the change failed and one after it
+  passed; tests that pass after a change but were never seen failing do not verify it.
 - ``gave_up`` (4): no answer (the iteration limit, or the harness stopped a run whose calls
   kept failing), or an answer that says it could not find out.
 - ``failed`` (1): the model or the budget failed (timeout, backend error).
@@ -176,8 +178,16 @@ def classify(
             "answered_unverified",
             "the task asks for a change, and no edit, write or command succeeded",
         )
-    if tested and wants_change(task):  # the tests are the check of a change or a fix
-        return Verdict("answered", "the run changed code and a test run after it passed")
+    if tested == "fixed" and wants_change(task):  # the tests are the check of the fix
+        return Verdict(
+            "answered", "tests failed before the run changed code and pass after the change"
+        )
+    if tested == "passed" and wants_change(task):
+        return Verdict(
+            "answered_unverified",
+            "the tests pass after the change, but no test run before it failed: nothing "
+            "shows that they check it",
+        )
     # What the run saw: successful results, and the arguments of the calls that produced
     # them (a path read without error exists), plus the workspace evidence it was given.
     observed = [r.content for r in results if not r.is_error] + list(evidence)
@@ -356,31 +366,33 @@ def _claims(answer: str, results: list[ToolMessage], calls: dict[str, ToolCall])
     return None
 
 
-def _change_tested(results: list[ToolMessage], calls: dict[str, ToolCall]) -> bool | None:
-    """None when the run changed no source file; else whether a test run after its last
-    change passed. Without one, an answer may be true ("I changed line 51"), but whether the
-    change does what the task asks is not known (the 0.5B "fixed" increment by rewriting
-    set's line, and said so)."""
-    last = max(
-        (
-            n
-            for n, r in enumerate(results)
-            if r.name in WRITE_TOOLS
-            and not r.is_error
-            and r.tool_call_id in calls
-            and _CODE_FILE.search(path_argument(calls[r.tool_call_id].arguments))
-        ),
-        default=None,
-    )
-    if last is None:
-        return None
-    return any(
-        r.name in EXEC_TOOLS
-        and _ran_tests(r, calls.get(r.tool_call_id))
+def _change_tested(
+    results: list[ToolMessage], calls: dict[str, ToolCall]
+) -> Literal["fixed", "passed"] | bool | None:
+    """None when the run changed no source file; False when no test run after its last
+    change passed (an answer may be true, "I changed line 51", but whether the change does
+    what the task asks is not known: the 0.5B "fixed" increment by rewriting set's line, and
+    said so); ``"fixed"`` when one passed and a test run before the first change had failed
+    (the tests saw the defect and see it gone); ``"passed"`` when one passed but none failed
+    before the change (tests that passed before it too do not check it)."""
+    changes = [
+        n
+        for n, r in enumerate(results)
+        if r.name in WRITE_TOOLS
         and not r.is_error
-        and _exit_code(r) == 0
-        for r in results[last + 1 :]
-    )
+        and r.tool_call_id in calls
+        and _CODE_FILE.search(path_argument(calls[r.tool_call_id].arguments))
+    ]
+    if not changes:
+        return None
+    runs = [
+        (n, _exit_code(r) == 0 and not r.is_error)
+        for n, r in enumerate(results)
+        if r.name in EXEC_TOOLS and _ran_tests(r, calls.get(r.tool_call_id))
+    ]
+    if not any(ok for n, ok in runs if n > changes[-1]):
+        return False
+    return "fixed" if any(not ok for n, ok in runs if n < changes[0]) else "passed"
 
 
 def _ran_tests(result: ToolMessage, call: ToolCall | None) -> bool:

@@ -147,10 +147,12 @@ class Verifier:
 
     def passed(self, run: SuiteRun) -> NextTurn:
         """The turn after tests that pass following an edit: the answer."""
+        checked = self.baseline is not None and not self.baseline.passed
+        unchecked = "" if checked else ", as they did before it: no test checks this change"
         return NextTurn(
             (
-                f"The tests pass after your edit ({run.summary}). Reply now in one or two "
-                "sentences saying what you changed in which file.",
+                f"The tests pass after your edit ({run.summary}){unchecked}. Reply now in one "
+                "or two sentences saying what you changed in which file.",
             ),
             answer_only=True,
             reason="the tests pass after the edit; this turn asks for the answer",

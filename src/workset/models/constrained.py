@@ -9,6 +9,7 @@ unknown tool names become impossible rather than errors to recover from.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,11 +51,27 @@ def answer_schema() -> dict[str, Any]:
 
 
 def final_answer(content: str) -> str | None:
-    """The answer text when ``content`` is a ``{"answer": ...}`` decision, else None."""
+    """The answer text when ``content`` is a ``{"answer": ...}`` decision, else None. A
+    decision cut off inside its answer (the output ran out of tokens: the 0.5B repeated one
+    sentence until it did) gives the text written up to the cut."""
     try:
         value = json.loads(content)
     except json.JSONDecodeError:
-        return None
+        opened = _CUT_ANSWER.match(content)
+        return _cut_string(content[opened.end() :]) if opened else None
     if isinstance(value, dict) and set(value) == {"answer"} and isinstance(value["answer"], str):
         return value["answer"]
     return None
+
+
+_CUT_ANSWER = re.compile(r'\s*\{\s*"answer"\s*:\s*"(?=(?:[^"\\]|\\.)*\\?\Z)', re.S)
+
+
+def _cut_string(body: str) -> str:
+    """The text of a JSON string cut before its closing quote (a dangling escape dropped)."""
+    for end in range(len(body), max(len(body) - 6, -1), -1):
+        try:
+            return str(json.loads(f'"{body[:end]}"'))
+        except json.JSONDecodeError:
+            continue
+    return body
