@@ -1,13 +1,13 @@
 """What a pytest run says, and the code its failures point to.
 
 A failing test names the code it checks in three places: the frames of its traceback
-(``toolz/itertoolz.py:812: in take_nth``), the calls on the failing line
-(``assert list(take_nth(2, seq)) == [10, 30, 50]``) and its own name (``test_take_nth``).
+(``tinydb/storages.py:117: in __init__``), the calls on the failing line
+(``assert keyfilter(iseven, d) == {2: 3}``) and its own name (``test_keyfilter``).
 :func:`read_report` reads a ``pytest -q --tb=short`` output; :func:`implicated` finds the
 workspace functions those point to (frames first, outermost first: the function a test
 calls is the one whose behaviour a task describes; test files never), and
 :func:`function_excerpt` shows one whole, numbered, under the heading workspace evidence uses
-(``--- toolz/itertoolz.py, lines 812-822 (def take_nth)``), so a guided edit can choose it
+(``--- toolz/dicttoolz.py, lines 141-158 (def keyfilter)``), so a guided edit can choose it
 (:mod:`workset.loop.edit_blocks`) even when retrieval did not show it.
 """
 
@@ -45,7 +45,7 @@ _TEST_PATH = re.compile(r"(?:^|/)(?:tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conf
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    test: str  # the node id: "toolz/tests/test_itertoolz.py::test_take_nth"
+    test: str  # the node id: "toolz/tests/test_dicttoolz.py::test_keyfilter"
     message: str  # the summary line's reason, "" when pytest gave none
 
 
@@ -177,8 +177,8 @@ def function_excerpt(root: Path, definition: Definition) -> str:
 
 
 def _tested_names(test: str, definitions: Definitions) -> list[str]:
-    """The functions a test's name names: ``test_take_nth_start`` → ``take_nth_start`` if
-    defined, else ``take_nth``, else ``take``; ``test_le`` → ``__le__`` too."""
+    """The functions a test's name names: ``test_lru_cache_get`` → ``lru_cache_get`` if
+    defined, else ``lru_cache``, else ``lru``; ``test_le`` → ``__le__`` too."""
     words = test.removeprefix("test_").removeprefix("test").strip("_").split("_")
     for end in range(len(words), 0, -1):
         stem = "_".join(words[:end])
