@@ -95,6 +95,7 @@ class AssembleInput:
     through_seq: int = 0
     max_tokens: int | None = None
     temperature: float | None = None
+    seed: int | None = None  # the sampler's seed, with a temperature above 0
     json_schema: Mapping[str, Any] | None = None
     timeout_s: float | None = None  # how long the backend may go without progress
     withheld_tools: tuple[ToolSpec, ...] = ()
@@ -315,7 +316,13 @@ class Assembler:
         kept_messages = [history[i] for i in guarded] + list(history[first_kept:])
         messages = (SystemMessage(system), *kept_messages, *suffix_messages)
         request = ModelRequest(
-            messages, tools, inp.max_tokens, inp.temperature, inp.json_schema, inp.timeout_s
+            messages,
+            tools,
+            inp.max_tokens,
+            inp.temperature,
+            inp.json_schema,
+            inp.timeout_s,
+            seed=inp.seed,
         )
         return AssembledRequest(request, manifest, count, PreviousRequest(count, whole, head))
 

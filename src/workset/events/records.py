@@ -51,6 +51,7 @@ class RequestRef:
     max_tokens: int | None = None
     temperature: float | None = None
     json_schema: str = ""  # blob hash, when the output was constrained
+    seed: int | None = None  # the sampler's seed, when the request gave one
 
 
 @dataclass(frozen=True, slots=True)

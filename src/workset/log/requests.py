@@ -53,7 +53,9 @@ def rebuild_request(
         for f in (t["function"] for t in json.loads(blob(ref.tools)))
     )
     schema = json.loads(blob(ref.json_schema)) if ref.json_schema else None
-    return ModelRequest(tuple(messages), tools, ref.max_tokens, ref.temperature, schema)
+    return ModelRequest(
+        tuple(messages), tools, ref.max_tokens, ref.temperature, schema, seed=ref.seed
+    )
 
 
 def _message_of(stored: StoredEvent, seq: int) -> Message:

@@ -16,7 +16,6 @@ lines among those it has seen (:mod:`.edit_schema`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -29,7 +28,7 @@ from workset.loop.definitions import path_argument, seen_texts
 from workset.loop.edit_blocks import candidate_blocks
 from workset.loop.edit_schema import failed_edits, guided_schema, offered_lines, seen_lines
 from workset.loop.repeats import RepeatGuard
-from workset.loop.rewrite import MAX_SAMPLES, Rewrite, rewrite_of
+from workset.loop.rewrite import MAX_SAMPLES, Rewrite, function_name, rewrite_of
 from workset.loop.steering import NextTurn, Steering, useful_results
 from workset.loop.verify import (
     MAX_RETRIES,
@@ -358,9 +357,8 @@ class CallInterpreter:
         self._blocks = self._unrefused(candidate_blocks(task, seen))
         for path, found in self._blocks.items():
             for block in found:
-                known = rewrite_of(_choice(path, block), {path: [block]})
-                if known is not None:
-                    self._offered[(path, known.name)] = block
+                if name := function_name(block):
+                    self._offered[(path, name)] = block
         if self._blocks and self._chosen < MAX_CHOICES and wants_change(task):
             # A change whose functions the evidence shows whole: the first decisions choose
             # one of them, to be written next as code (the 0.5B, free to call any tool,
@@ -387,11 +385,6 @@ class CallInterpreter:
         """The note that asks for the real answer when ``answer`` is not one (see
         :meth:`~workset.loop.steering.Steering.not_an_answer`); once per run."""
         return self._steering.not_an_answer(answer, notices)
-
-
-def _choice(path: str, block: str) -> ToolCall:
-    """The call that chooses ``block`` of ``path`` for a rewrite."""
-    return ToolCall("", "edit_file", json.dumps({"path": path, "old": block}))
 
 
 def evidence_files(items: Iterable[ContextItem]) -> list[str]:

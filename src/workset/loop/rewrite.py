@@ -171,8 +171,14 @@ def rewrite_of(call: ToolCall, blocks: dict[str, list[str]]) -> Rewrite | None:
     path, old = arguments.get("path"), arguments.get("old")
     if not isinstance(path, str) or old not in blocks.get(path, []):
         return None
-    heading = _DEF.search(_GUTTER.sub("", old))
-    return Rewrite(path, old, heading.group(2)) if heading else None
+    name = function_name(old)
+    return Rewrite(path, old, name) if name else None
+
+
+def function_name(block: str) -> str | None:
+    """The name of the function a numbered block (``"56| def increment(...):"``) defines."""
+    heading = _DEF.search(_GUTTER.sub("", block))
+    return heading.group(2) if heading else None
 
 
 def code_in(reply: str) -> str | None:

@@ -27,7 +27,7 @@ TEST_TOOL = "run_tests"
 UNDO_TOOL = "undo_edit"
 MAX_RETRIES = 1  # rewrites of a function again after the tests failed fewer, not none
 MAX_UNDOS = 1  # edits undone because the tests failed as before, or more
-_EXIT = re.compile(r"exit code (-?\d+)")
+_SUMMARY = re.compile(r"^exit code (-?\d+).*$", re.M)  # run_tests' first line
 _FAILED_LINE = re.compile(r"^(?:FAILED|ERROR) .*$", re.M)
 _FAILED_ID = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.M)
 _MAX_FAILED = 5  # failing tests quoted in a notice
@@ -43,18 +43,17 @@ class SuiteRun:
     summary: str  # the first line: "exit code 1 · 2 failed, 217 passed (python -m pytest ...)"
     failed: tuple[str, ...]  # "FAILED tests/test_x.py::test_y - assert 3 == 2" lines, a few
     failing: frozenset[str] = frozenset()  # the ids of every failing test
+    detail: str = ""  # the first failure's own lines: where it failed and why
 
     @classmethod
     def read(cls, result: ToolMessage) -> SuiteRun:
-        text = _unwrapped(result.content)
-        first = text.strip().split("\n", 1)[0]
-        code = _EXIT.search(first)
-        passed = not result.is_error and code is not None and code.group(1) == "0"
+        text = result.content
+        summary = _SUMMARY.search(text)
+        passed = not result.is_error and summary is not None and summary.group(1) == "0"
+        first = summary.group(0) if summary else text.strip().split("\n", 1)[0]
         failed = tuple(_FAILED_LINE.findall(text))[:_MAX_FAILED]
         failing = frozenset(_FAILED_ID.findall(text))
         return cls(passed, first.strip(), failed, failing, _first_failure(text))
-
-    detail: str = ""  # the first failure's own lines: where it failed and why
 
     def failures(self) -> str:
         lines = [self.summary, *self.failed]
@@ -77,11 +76,6 @@ class Verifier:
         self._since_edit: list[str] = []  # ids of the test runs after the last edit
         self.stale: set[str] = set()  # ids of test runs that showed an edit since undone
         self.last: SuiteRun | None = None
-
-    @property
-    def due(self) -> bool:
-        """An edit succeeded after the last test run."""
-        return self._due
 
     def wants_run(self, *, asks_change: bool) -> bool:
         """Whether the next decision must be the test run: before the first edit of a task
@@ -205,10 +199,3 @@ def _first_failure(text: str) -> str:
             break
         lines.append(line)
     return "\n".join(lines[:_DETAIL_LINES])
-
-
-def _unwrapped(text: str) -> str:
-    """A tool result without the untrusted-content wrapper's first line, if it has one."""
-    if text.startswith("<external_content"):
-        return text.split("\n", 1)[1] if "\n" in text else ""
-    return text

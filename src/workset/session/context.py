@@ -106,11 +106,13 @@ class RequestMaker:
         notes: dict[str, str] | None = None,
         json_schema: Mapping[str, Any] | None = None,
         schema_for: SchemaFor | None = None,
+        sampling: tuple[float, int] | None = None,
     ) -> Made:
         """The next request of the session, from its recorded ``messages`` (``seqs``: the log
         record of each) and the suffix ``notices`` flushed for this call. ``schema_for``, when
         ``json_schema`` is None, gives the output's schema from the request's items and tools
-        (a guided edit chooses among the lines they show)."""
+        (a guided edit chooses among the lines they show). ``sampling``: (temperature, seed)
+        of this request instead of the settings' temperature (a rewrite asked for again)."""
         s = self.settings
         history = list(messages)
         query = query or last_user_words(history)
@@ -141,6 +143,7 @@ class RequestMaker:
             notes=notes,
             policy=self.policy.name if self.policy is not None else "",
             json_schema=json_schema,
+            sampling=sampling,
             withheld=withheld,
             withheld_reason=withheld_reason,
             now=now,
@@ -194,6 +197,7 @@ def view_input(
     notes: Mapping[str, str] | None = None,
     policy: str = "",
     json_schema: Mapping[str, Any] | None = None,
+    sampling: tuple[float, int] | None = None,
     withheld: Sequence[ToolSpec] = (),
     withheld_reason: str = "",
     now: float | None = None,
@@ -234,7 +238,8 @@ def view_input(
         suffix=tuple(suffix),
         through_seq=through_seq,
         max_tokens=settings.max_tokens,
-        temperature=settings.temperature,
+        temperature=settings.temperature if sampling is None else sampling[0],
+        seed=None if sampling is None else sampling[1],
         json_schema=json_schema,
         timeout_s=settings.timeout_s,
         withheld_tools=tuple(withheld),
@@ -292,6 +297,7 @@ def request_ref(
         messages=tuple(parts),
         max_tokens=request.max_tokens,
         temperature=request.temperature,
+        seed=request.seed,
         json_schema=schema,
     )
     return ref, blobs

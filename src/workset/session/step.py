@@ -93,16 +93,13 @@ class StepRunner:
                     notes=status_notes(session, iteration),
                     json_schema=answer_schema() if turn.answer_only else None,
                     schema_for=interpreter.request_schema,
+                    sampling=turn.sampling,
                 )
                 interpreter.observe_items(made.items)
                 self.phase = "model"
                 model = agent.coder if turn.alone else agent.model
-                request = made.assembled.request
-                if turn.sampling is not None:
-                    temperature, seed = turn.sampling
-                    request = replace(request, temperature=temperature, seed=seed)
                 with anyio.fail_after(config.model_timeout_s):
-                    response = await model.complete(request)
+                    response = await model.complete(made.assembled.request)
         except TimeoutError:
             return StepOutcome(
                 "failed",

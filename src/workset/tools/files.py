@@ -314,3 +314,15 @@ def dump(result: dict[str, Any]) -> str:
     else:
         body = "[\n" + ",\n".join(json.dumps(h, ensure_ascii=False) for h in hits) + "\n]"
     return head[:-1] + f', "hits": {body}}}' if len(head) > 2 else f'{{"hits": {body}}}'
+
+
+def encode_utf8(text: str, field: str) -> bytes:
+    """``text`` as UTF-8; a :class:`ToolError` naming ``field`` when it cannot be."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ToolError(
+            f"{field} contains a character that is not valid UTF-8 at index {exc.start} "
+            f"({text[exc.start : exc.end]!r}, an unpaired surrogate)",
+            hint="remove it or write the character itself instead of a \\ud800-style escape",
+        ) from exc

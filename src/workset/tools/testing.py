@@ -122,29 +122,14 @@ def tools_for_tests(
         out += [
             f"FAILED {f.test}" + (f" - {f.message}" if f.message else "") for f in report.failures
         ]
-        details = _failure_text(done.output)
+        # pytest's failure sections; the whole output when a failing run printed none
+        unexplained = done.exit_code not in (0, 5) and not report.failures
+        details = _failure_text(done.output) or (done.output if unexplained else "")
         if details:
-            out.append(
-                clip_output(
-                    details,
-                    artifacts=store,
-                    name="tests",
-                    max_lines=_FAILURE_LINES,
-                    head=25,
-                    tail=10,
-                )
+            clipped = clip_output(
+                details, artifacts=store, name="tests", max_lines=_FAILURE_LINES, head=25, tail=10
             )
-        elif done.exit_code not in (0, 5) and not report.failures:
-            out.append(
-                clip_output(
-                    done.output,
-                    artifacts=store,
-                    name="tests",
-                    max_lines=_FAILURE_LINES,
-                    head=25,
-                    tail=10,
-                )
-            )
+            out.append(clipped)
         if report.failures or report.frames:
             found = implicated(report, Definitions.scan(ws.root))
             if found:
