@@ -522,3 +522,23 @@ def test_how_many_is_judged_by_its_number_and_not_by_the_package_name() -> None:
         answer="It exports 5 names.",
     )
     assert classify(right).outcome == "answered"
+
+
+def test_naming_the_runs_own_tool_and_its_parameters_answers_no_which_question() -> None:
+    """The 0.5B paged through functoolz.py and answered a "which function" question with
+    the tool it had called and the parameter it had paged with; the read's footer ("call
+    read_file with offset=…") was near the question's words."""
+    footer = "Showing lines 80-139 of 1100 total. To continue, call read_file with offset=140."
+    text = "80| def thread_last(val, *forms):\n81|     # splits the sequence of pairs\n" + footer
+    history = run(
+        "Which function splits a sequence of pairs back into separate sequences?",
+        ("read_file", '{"path": "toolz/functoolz.py", "offset": 80, "limit": 60}', text, False),
+        answer="It splits a sequence of pairs by using the `read_file` function with the `offset`.",
+    )
+    assert classify(history).outcome == "answered_unverified"
+    named = run(
+        "Which function splits a sequence of pairs back into separate sequences?",
+        ("read_file", '{"path": "toolz/functoolz.py", "offset": 80, "limit": 60}', text, False),
+        answer="`thread_last` splits the sequence of pairs.",
+    )
+    assert classify(named).outcome == "answered"

@@ -3,10 +3,11 @@
 Native ``tool_calls`` are taken as they are; calls written as JSON text (small models do this)
 are parsed (:func:`~workset.models.toolcalls.parse_tool_calls`); under a grammar a
 ``{"answer": ...}`` decision is a final answer. A call whose text could not be parsed becomes
-one ``invalid_tool_call`` pseudo-call answered with an error showing a valid call, so the model
-can fix it; a last call cut off by the token limit after whole ones is dropped (the whole calls
-run); a reply that only names a tool (bare, in tags, or as a transcript's ``Tool: name`` line)
-is a call attempt, not an answer.
+one pseudo-call without arguments, under the name the text gives it (``invalid_tool_call``
+when it gives none), answered with an error showing a valid call, so the model can fix it; a
+last call cut off by the token limit after whole ones is dropped (the whole calls run); a
+reply that only names a tool (bare, in tags, or as a transcript's ``Tool: name`` line) is a
+call attempt, not an answer.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ VALID_CALL = '{"name": "<tool name>", "arguments": {...}}'
 INVALID_CALL = "invalid_tool_call"  # the pseudo-call a message that could not be read gets
 INVALID_ID = "call_invalid_"  # the id prefix of that pseudo-call (the harness's, not the model's)
 
+_INTENDED = re.compile(r'^\s*(?:```\w*\s*)?\{\s*"name"\s*:\s*"([A-Za-z_]\w*)"')
 _TAGGED = re.compile(r"^\s*(?:<[^<>]{1,40}>\s*)*([A-Za-z_][\w]*)\s*(?:</?[^<>]{1,40}>\s*)*$")
 # "Tool: archive_email Assistant: Archived it." -- a transcript-style call with no arguments
 _TRANSCRIPT_CALL = re.compile(r"^\s*(?:tool|action)\s*:\s*`?([A-Za-z_][\w]*)`?(?=\s|$)", re.I)
@@ -45,6 +47,7 @@ def read_calls(
     if answer is not None:
         return replace(message, content=answer), {}
     parsed = parse_tool_calls(message.content, tool_names)
+    named = None
     if not parsed.calls and not parsed.errors:
         named = _tagged_tool_name(message.content, tool_names)
         if named is None:
@@ -65,7 +68,13 @@ def read_calls(
         # What the model wrote stays in the message text (cut); the pseudo-call has no
         # arguments: a small model copies a recorded {"raw": ...} call into its next turn.
         text = cut(message.content, 300)
-        bad = ToolCall(id=f"{INVALID_ID}{iteration}_0", name=INVALID_CALL)
+        # The pseudo-call is named as the text names it: the 0.5B copied the name
+        # invalid_tool_call into its next turns until the run gave up; and a call under a
+        # name the code defines ({"name": "fold", "arguments": {"binop": add}}: the function's
+        # own call) can then be read as its definition (loop.code_names).
+        intended = _INTENDED.search(message.content)
+        name = named or (intended.group(1) if intended else INVALID_CALL)
+        bad = ToolCall(id=f"{INVALID_ID}{iteration}_0", name=name)
         invalid.append(bad)
         more = len(parsed.errors) - 1
         also = f" ({more} more call{'s' if more > 1 else ''} in it had the same problem)"

@@ -24,6 +24,7 @@ from workset.context.items import ContextItem
 from workset.intent import wants_change
 from workset.loop.call_parsing import read_calls
 from workset.loop.call_repair import distinct, mapped_to_tools, unique_ids
+from workset.loop.code_names import definitions_read
 from workset.loop.definitions import path_argument, seen_texts
 from workset.loop.edit_blocks import candidate_blocks
 from workset.loop.edit_schema import failed_edits, guided_schema, offered_lines, seen_lines
@@ -56,7 +57,8 @@ class Interpreted:
     message: AssistantMessage  # as recorded: parsed calls, unique ids
     rejected: dict[str, str] = field(default_factory=dict)  # call id -> error for the model
     stuck: bool = False  # a call repeated an earlier one
-    mapped: dict[str, str] = field(default_factory=dict)  # call id -> the name the model wrote
+    # call id -> why it runs under another name than the model wrote ("the model named it …")
+    mapped: dict[str, str] = field(default_factory=dict)
     # call id -> the result of the identical earlier call, given again (not an error)
     replayed: dict[str, str] = field(default_factory=dict)
 
@@ -142,7 +144,17 @@ class CallInterpreter:
         parsed, parse_errors = read_calls(
             message, iteration, self.tool_names, tools_offered=tools_offered, grammar=grammar
         )
-        parsed, mapped = mapped_to_tools(distinct(parsed), self.tool_names, specs)
+        parsed, fitted = mapped_to_tools(distinct(parsed), self.tool_names, specs)
+        parsed, read = definitions_read(parsed, self.tool_names, self._seen())
+        tools = {c.id: c.name for c in parsed.tool_calls}
+        mapped = {
+            i: f"the model named it {n!r}; its arguments fit {tools[i]}" for i, n in fitted.items()
+        }
+        for call_id, name in read.items():  # the call asked for the code: it reads it
+            parse_errors.pop(call_id, None)
+            mapped[call_id] = (
+                f"the model called {name!r}, a name the code defines: its definition is read"
+            )
         message = unique_ids(parsed, self._ids)
         renamed = {
             old.id: new.id for old, new in zip(parsed.tool_calls, message.tool_calls, strict=True)

@@ -28,6 +28,7 @@ flagged right one.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -200,6 +201,7 @@ def classify(
     # Neutral: what the task names, tool names (a result's wrapper names its tool), and the
     # folders of the paths it called with (the package's own name is in every path).
     tools = {c.name.lower() for c in calls.values()} | {r.name.lower() for r in results}
+    tools |= _parameters(c.arguments for c in calls.values())  # `offset`: the call's, not code
     folders = _folders(c.arguments for c in calls.values())
     named = _facts(answer)
     asked = [t.lower() for t in _facts(task) if "." in t]  # TinyDB.close, JSONStorage.write
@@ -435,6 +437,21 @@ def _read_paths(results: Sequence[ToolMessage], calls: dict[str, ToolCall]) -> s
 
 def _norm_path(path: str) -> str:
     return path.strip().strip("`'\"").removeprefix("./").rstrip("/").lower()
+
+
+def _parameters(arguments: Iterable[str]) -> set[str]:
+    """The parameter names of calls (``offset``, ``pattern``), lower-cased: an answer that
+    names them names how it looked, not a fact of the code ("it uses the `read_file`
+    function with the `offset`…")."""
+    names: set[str] = set()
+    for text in arguments:
+        try:
+            value = json.loads(text or "{}")
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            names |= {str(k).lower() for k in value}
+    return names
 
 
 def _folders(arguments: Iterable[str]) -> set[str]:

@@ -39,7 +39,7 @@ class _Job:
     done: anyio.Event
     started: bool = False  # past the gate: its side effects may have begun
     detached_as: str = ""  # the task id it goes on as, after an interrupt
-    named: str = ""  # the name the model wrote, when the call was mapped to this tool
+    named: str = ""  # why the call runs under another name than the model wrote
 
 
 class UnitRunner:
@@ -137,7 +137,7 @@ class UnitRunner:
         with serving(context):  # an approver may ask this session's people
             refusal, arguments, decision = await self._permit(call)
         if job.named:
-            decision += f" (the model named it {job.named!r}; its arguments fit {call.name})"
+            decision += f" ({job.named})"
         if refusal is not None or arguments is None:
             assert refusal is not None
             self.finish(run_id, call, refusal, 0.0, decision)
