@@ -13,6 +13,7 @@ Told, the 0.5B still called the name again (``diff`` twice on a toolz question, 
 notice in front of it). :func:`definitions_read` does what such a call asks for when the run
 has seen where the name is defined: the call runs as the ``read_file`` call that shows the
 definition, so the model gets the code and sees, in its own turn, the call that reads it.
+The notice is what a run without ``read_file`` gets.
 """
 
 from __future__ import annotations
@@ -34,15 +35,27 @@ def definition_lines(name: str, seen: Iterable[tuple[str, str]]) -> tuple[str, l
     """The file that defines ``name`` (``class name`` or ``def name``) in ``seen`` ((file,
     numbered text) pairs, as the excerpts show them), and its first numbered lines; None
     when ``seen`` shows no such definition."""
+    found = _definition(name, seen)
+    if found is None:
+        return None
+    path, lines, index, _ = found
+    return path, [x for x in lines[index : index + QUOTED_LINES] if _GUTTER_LINE.match(x)]
+
+
+def _definition(
+    name: str, seen: Iterable[tuple[str, str]]
+) -> tuple[str, list[str], int, re.Match[str]] | None:
+    """(file, its numbered lines, the index of the line defining ``name``, that line's match:
+    its number and indentation) of the first definition of ``name`` in ``seen``."""
     if not re.fullmatch(r"[A-Za-z_]\w*", name):
         return None
-    head = re.compile(rf"^\s*\d+\|\s*(?:async\s+)?(?:class|def)\s+{re.escape(name)}\b")
+    head = re.compile(rf"^\s*(\d+)\|(\s*)(?:async\s+)?(?:class|def)\s+{re.escape(name)}\b")
     for path, text in seen:
         lines = text.split("\n")
         for index, line in enumerate(lines):
-            if head.match(line):
-                shown = [x for x in lines[index : index + QUOTED_LINES] if _GUTTER_LINE.match(x)]
-                return path, shown
+            match = head.match(line)
+            if match is not None:
+                return path, lines, index, match
     return None
 
 
@@ -72,18 +85,12 @@ def definition_span(name: str, seen: Iterable[tuple[str, str]]) -> tuple[str, in
     line indented no deeper than its own (a closing bracket of its signature aside), or
     :data:`DEFINITION_LINES` lines on when the text stops first. None when ``seen`` shows no
     such definition."""
-    if not re.fullmatch(r"[A-Za-z_]\w*", name):
+    found = _definition(name, seen)
+    if found is None:
         return None
-    head = re.compile(rf"^\s*(\d+)\|(\s*)(?:async\s+)?(?:class|def)\s+{re.escape(name)}\b")
-    for path, text in seen:
-        lines = text.split("\n")
-        for index, line in enumerate(lines):
-            match = head.match(line)
-            if match is None:
-                continue
-            first, indent = int(match.group(1)), len(match.group(2).expandtabs())
-            return path, first, _last_line(lines[index + 1 :], first, indent)
-    return None
+    path, lines, index, match = found
+    first, indent = int(match.group(1)), len(match.group(2).expandtabs())
+    return path, first, _last_line(lines[index + 1 :], first, indent)
 
 
 def _last_line(after: Sequence[str], first: int, indent: int) -> int:
