@@ -35,6 +35,15 @@ class ToolCall:
         }
 
 
+def argument_object(arguments: str) -> dict[str, Any]:
+    """A call's ``arguments`` text as a dict; empty when it is not a JSON object."""
+    try:
+        value = json.loads(arguments or "{}")
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 @dataclass(frozen=True, slots=True)
 class SystemMessage:
     content: str

@@ -9,15 +9,21 @@ as reads, writes and commands is a :class:`TrailRules` (defaults: workset's own 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
 from workset.history.base import PolicyContext
 from workset.history.draft import Draft
-from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
+from workset.messages import (
+    AssistantMessage,
+    Message,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+    argument_object,
+)
 
 TrailKind = Literal["read", "write", "edit", "test", "command"]
 _TEST_COMMAND = re.compile(r"\b(pytest|unittest|tox|nox|(npm|pnpm|yarn|go|cargo|make) test)\b")
@@ -82,7 +88,7 @@ def render_trail(entries: Sequence[TrailEntry]) -> str:
 def _entry(
     call: ToolCall, result: ToolMessage, seq: int, turn: int, rules: TrailRules
 ) -> TrailEntry | None:
-    args = _arguments(call.arguments)
+    args = argument_object(call.arguments)
     ok = not result.is_error and not result.content.startswith("Error:")
     path = str(args.get(rules.path_argument, ""))
     if call.name in rules.reads:
@@ -102,14 +108,6 @@ def _entry(
             )
         return TrailEntry("command", command[:200], seq, turn, "", "", ok)
     return None
-
-
-def _arguments(text: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _sha(text: str) -> str:

@@ -145,7 +145,7 @@ class CallInterpreter:
             message, iteration, self.tool_names, tools_offered=tools_offered, grammar=grammar
         )
         parsed, fitted = mapped_to_tools(distinct(parsed), self.tool_names, specs)
-        parsed, read = definitions_read(parsed, self.tool_names, self._seen())
+        parsed, read = definitions_read(parsed, self.tool_names, self._seen)
         tools = {c.id: c.name for c in parsed.tool_calls}
         mapped = {
             i: f"the model named it {n!r}; its arguments fit {tools[i]}" for i, n in fitted.items()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from workset.messages import AssistantMessage, ToolCall
@@ -112,19 +112,21 @@ def _last_line(after: Sequence[str], first: int, indent: int) -> int:
 
 
 def definitions_read(
-    message: AssistantMessage, tool_names: Sequence[str], seen: Iterable[tuple[str, str]]
+    message: AssistantMessage,
+    tool_names: Sequence[str],
+    seen: Callable[[], Iterable[tuple[str, str]]],
 ) -> tuple[AssistantMessage, dict[str, str]]:
-    """The message with each call under the name of a function or class that ``seen``
+    """The message with each call under the name of a function or class that ``seen()``
     defines (and that is no tool) made into the ``read_file`` call that shows its
     definition; and call id -> the name the model wrote. Unchanged when ``read_file`` is not
-    a tool of the run."""
-    if "read_file" not in tool_names:
+    a tool of the run; ``seen`` is only called when a call names no tool."""
+    if "read_file" not in tool_names or all(c.name in tool_names for c in message.tool_calls):
         return message, {}
-    seen = list(seen)
+    texts = list(seen())
     mapped: dict[str, str] = {}
     calls = []
     for call in message.tool_calls:
-        span = None if call.name in tool_names else definition_span(call.name, seen)
+        span = None if call.name in tool_names else definition_span(call.name, texts)
         if span is not None:
             path, first, last = span
             limit = min(last - first + 1, DEFINITION_LINES)

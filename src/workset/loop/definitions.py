@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from workset.messages import ToolCall, ToolMessage
+from workset.messages import ToolCall, ToolMessage, argument_object
 
 # A task that asks where something is defined, and the name it asks about. (Not
 # workset.evidence.symbols.asked_names: importing workset.evidence loads numpy, and this
@@ -155,11 +155,7 @@ def same_file(named: str, site: str) -> bool:
 
 
 def path_argument(arguments: str) -> str:
-    try:
-        value = json.loads(arguments)
-    except json.JSONDecodeError:
-        return ""
-    path = value.get("path") if isinstance(value, dict) else None
+    path = argument_object(arguments).get("path")
     return path if isinstance(path, str) else ""
 
 

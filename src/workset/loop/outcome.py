@@ -28,7 +28,6 @@ flagged right one.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -39,7 +38,14 @@ from workset.loop import answer_shape, grounding, key_values
 from workset.loop.definitions import base_elsewhere, defined_elsewhere, path_argument, seen_texts
 from workset.loop.repeats import REPEAT_NOTE
 from workset.loop.words import COMMON_WORDS
-from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
+from workset.messages import (
+    AssistantMessage,
+    Message,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+    argument_object,
+)
 
 Outcome: TypeAlias = Literal["answered", "answered_unverified", "gave_up", "failed"]
 
@@ -443,15 +449,7 @@ def _parameters(arguments: Iterable[str]) -> set[str]:
     """The parameter names of calls (``offset``, ``pattern``), lower-cased: an answer that
     names them names how it looked, not a fact of the code ("it uses the `read_file`
     function with the `offset`…")."""
-    names: set[str] = set()
-    for text in arguments:
-        try:
-            value = json.loads(text or "{}")
-        except json.JSONDecodeError:
-            continue
-        if isinstance(value, dict):
-            names |= {str(k).lower() for k in value}
-    return names
+    return {str(key).lower() for text in arguments for key in argument_object(text)}
 
 
 def _folders(arguments: Iterable[str]) -> set[str]:

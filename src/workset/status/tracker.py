@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from workset.errors import UsageError
 from workset.events import LoopEvent, ToolFinished
-from workset.messages import ToolCall, ToolMessage
+from workset.messages import ToolCall, ToolMessage, argument_object
 from workset.status.text import shorten
 from workset.stores.protocols import SessionStore
 
@@ -205,7 +205,7 @@ class StatusTracker:
         if self.session_id is not None and event.session_id != self.session_id:
             return
         call, result = event.call, event.result
-        arguments = _arguments(call)
+        arguments = argument_object(call.arguments)
         with self._lock:
             if call.id in self._seen:
                 return
@@ -229,11 +229,11 @@ class StatusTracker:
         name = self._targets.get(call.name)
         if name is None:
             return None
-        return _value(_arguments(call) if arguments is None else arguments, name)
+        return _value(argument_object(call.arguments) if arguments is None else arguments, name)
 
     def position(self, call: ToolCall) -> CallPosition:
         """Where ``call`` stands if it is recorded next: its ordinals and the tightest limit."""
-        arguments = _arguments(call)
+        arguments = argument_object(call.arguments)
         target = self.target_of(call, arguments)
         with self._lock:
             nth = self._calls[call.name] + 1
@@ -293,15 +293,6 @@ class StatusTracker:
             found = [(v, n) for (t, a, v), n in self._by_arg.items() if t == tool and a == arg]
             targets = tuple(sorted(found, key=lambda item: (-item[1], item[0])))
         return ToolCount(tool, self._calls[tool], self._errors[tool], arg, targets)
-
-
-def _arguments(call: ToolCall) -> dict[str, object]:
-    """The call's arguments as a dict; empty when they are not a JSON object."""
-    try:
-        parsed = json.loads(call.arguments or "{}")
-    except json.JSONDecodeError:
-        return {}
-    return parsed if isinstance(parsed, dict) else {}
 
 
 def _value(arguments: Mapping[str, object], name: str) -> str | None:
