@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from workset.evidence.symbols import asked_names
+from workset.evidence.ingest import Document, chunk_document
+from workset.evidence.symbols import asked_names, defining_chunks
 
 
 @pytest.mark.parametrize(
@@ -18,9 +19,49 @@ from workset.evidence.symbols import asked_names
         ("What does the increment operation in tinydb/operations.py do?", []),
         ("Which function in tinydb/utils.py makes objects immutable?", []),
         ("Which test file tests the middlewares?", []),
+        ("How many names does the package export in its __all__?", ["__all__"]),
+        ("Is all of it exported?", []),
     ],
 )
 def test_code_names_are_read_from_the_question_and_file_names_and_words_are_not(
     question: str, names: list[str]
 ) -> None:
     assert asked_names(question) == names
+
+
+MODULE = """\"\"\"The package.\"\"\"
+
+from .table import Table
+
+__all__ = ('TinyDB', 'Table', 'where')
+__all_names__: tuple = ()
+
+
+class TinyDB:
+    default_table_name = '_default'
+
+    def table(self, name: str = default_table_name):
+        if name == default_table_name:
+            return name
+
+
+def where(key):
+    return key
+"""
+
+
+def test_a_name_no_class_or_def_defines_is_defined_where_a_line_assigns_it() -> None:
+    chunks = chunk_document(Document("pkg/__init__.py", MODULE, format="python"))
+    notes = chunk_document(Document("README.md", "# Use\n\n__all__ = ('x',)\n", format="markdown"))
+    every = [*notes, *chunks]
+
+    def defined(name: str) -> list[str]:
+        return [every[i].text.splitlines()[0] for i in defining_chunks(every, [name])]
+
+    # A module-level assignment, not the markdown that shows one or a look-alike name.
+    assert [every[i].doc_id for i in defining_chunks(every, ["__all__"])] == ["pkg/__init__.py"]
+    assert any("__all__ = (" in every[i].text for i in defining_chunks(every, ["__all__"]))
+    # A class attribute: the class's chunk; a comparison (==) assigns nothing.
+    assert defined("default_table_name") == ["class TinyDB:"]
+    # A name a def defines is found by its heading, not by the lines that use it.
+    assert defined("where") == ["def where(key):"]

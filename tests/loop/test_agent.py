@@ -710,6 +710,13 @@ def test_a_reply_that_is_only_the_start_of_a_call_is_sent_back_once(tmp_path: Pa
     assert "start of a tool call" in str(model.requests[1].messages[-1].content)
 
 
+def test_a_reply_that_copies_a_reads_footer_is_sent_back_once(tmp_path: Path) -> None:
+    copied = "The port is not shown. To continue, call read_file with offset=81."
+    agent, model, _ = make_agent(tmp_path, [copied, "The port is 8471 (service.toml)."])
+    assert anyio.run(agent.run, "Which port?").answer == "The port is 8471 (service.toml)."
+    assert "copied the harness's note" in str(model.requests[1].messages[-1].content)
+
+
 def test_a_reply_that_copies_the_repeat_note_is_sent_back_once(tmp_path: Path) -> None:
     copied = "You already called read_file with these arguments (call c1); its result is repeated"
     agent, model, _ = make_agent(tmp_path, [copied, "The port is 8471 (service.toml)."])

@@ -4,8 +4,11 @@ Word ranking alone misses the definition a code question points at: for "Which f
 the Query class?" BM25 and MiniLM preferred docstrings that say "defines the class" over the
 chunk headed ``class Query``. A question's *names* (``TinyDB.drop_tables``, ``LRUCache``,
 ``default_table_name``, a capitalised word after the first, a word after "function" or
-"class") are looked up in the chunk headings the code chunker writes (``class Table > def
-insert``): a chunk whose innermost heading is ``class NAME`` or ``def NAME`` defines it.
+"class", a dunder such as ``__all__``) are looked up in the chunk headings the code chunker
+writes (``class Table > def insert``): a chunk whose innermost heading is ``class NAME`` or
+``def NAME`` defines it; failing that, a chunk with a line that assigns NAME (``__all__ =
+(…)``, ``default_table_name = '_default'``): "How many names does the package export in its
+__all__?" got three chunks about ``__getattr__`` and none of ``tinydb/__init__.py``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ _NOT_NAMES = frozenset(
     | {"in", "of", "on", "from", "to", "for", "with", "inherit", "inherits", "defined", "defines"}
 )
 _DEFINES = re.compile(r"^(?:async\s+)?(?:class|def)\s+([A-Za-z_]\w*)$")
+_DUNDER = re.compile(r"__[A-Za-z0-9]\w*__")
 
 
 def asked_names(question: str) -> list[str]:
@@ -43,6 +47,7 @@ def asked_names(question: str) -> list[str]:
         if (
             ticked
             or "_" in token.strip("_")
+            or _DUNDER.fullmatch(token)
             or _CAMEL.search(token)
             or (token[:1].isupper() and index > 0 and token.lower() not in _NOT_NAMES)
         ):
@@ -55,7 +60,8 @@ def asked_names(question: str) -> list[str]:
 
 def defining_chunks(chunks: Sequence[Chunk], names: Sequence[str], limit: int = 2) -> list[int]:
     """Indexes of the chunks whose innermost heading defines one of ``names`` (in the order
-    of ``names``), at most ``limit``; code chunks only (a heading the code chunker wrote)."""
+    of ``names``), at most ``limit``; code chunks only (a heading the code chunker wrote). A
+    name no heading defines is defined by the Python chunks with a line that assigns it."""
     if limit <= 0:
         return []
     wanted = {name: rank for rank, name in enumerate(names)}
@@ -66,11 +72,21 @@ def defining_chunks(chunks: Sequence[Chunk], names: Sequence[str], limit: int = 
         match = _DEFINES.match(chunk.heading[-1])
         if match and match.group(1) in wanted:
             found.append((wanted[match.group(1)], chunk.start_line, index))
+    heads = {rank for rank, _, _ in found}
+    for name, rank in wanted.items():  # no class or def of it: a line that assigns it
+        if rank in heads:
+            continue
+        assigns = re.compile(rf"(?m)^[ \t]*{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=)")
+        found += [
+            (rank, chunk.start_line, index)
+            for index, chunk in enumerate(chunks)
+            if chunk.doc_id.endswith((".py", ".pyi")) and assigns.search(chunk.text)
+        ]
     found.sort()
     seen: set[str] = set()
     out: list[int] = []
     for _, _, index in found:
-        key = chunks[index].heading[-1]
+        key = chunks[index].heading[-1] if chunks[index].heading else chunks[index].chunk_id
         if key in seen:  # the first chunk of a long definition, not each of its parts
             continue
         seen.add(key)

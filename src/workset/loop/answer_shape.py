@@ -231,6 +231,12 @@ def asked(task: str) -> Lack | None:
     return None
 
 
+def shows_exception(line: str) -> bool:
+    """Whether ``line`` names an exception class or raises one (what an ``"exception"``
+    question's answer looks like in code)."""
+    return bool(_EXCEPTION.search(line) or re.search(r"\braise\s+\w", line))
+
+
 def is_question(task: str) -> bool:
     """Whether ``task`` is phrased as a question ("Which…", "What…", or ending in "?")."""
     return bool(_QUESTION.search(task))

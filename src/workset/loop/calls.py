@@ -29,6 +29,7 @@ from workset.loop.definitions import path_argument, seen_texts
 from workset.loop.edit_blocks import candidate_blocks
 from workset.loop.edit_schema import failed_edits, guided_schema, offered_lines, seen_lines
 from workset.loop.repeats import RepeatGuard
+from workset.loop.rereads import Reader, reread
 from workset.loop.rewrite import MAX_SAMPLES, Rewrite, function_name, rewrite_of
 from workset.loop.steering import NextTurn, Steering, useful_results
 from workset.loop.verify import (
@@ -79,6 +80,7 @@ class CallInterpreter:
         guided_edits: bool = False,
         replayable: Callable[[str], bool] = lambda name: True,
         read_only: Callable[[str], bool] = lambda name: True,
+        reader: Reader | None = None,
     ) -> None:
         """``answer_on_repeat`` False keeps asking for calls after a repeated call;
         ``answer_with_grammar`` asks for the answer with a schema instead of withholding the
@@ -88,7 +90,9 @@ class CallInterpreter:
         answered from the run's record),
         ``read_only`` which change nothing; ``guided_edits`` holds the decisions of a run that
         may edit files, until its first edit, to :func:`~workset.loop.edit_schema.
-        guided_schema` (the backend must enforce schemas)."""
+        guided_schema` (the backend must enforce schemas); ``reader`` gives a workspace
+        file's numbered text, to choose what a repeated partial read reads instead
+        (:mod:`workset.loop.rereads`)."""
         self.tool_names = tuple(tool_names)
         self.constrained = constrained
         self.guided_edits = guided_edits
@@ -108,6 +112,7 @@ class CallInterpreter:
         self.max_calls = max_calls
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._repeats = RepeatGuard(replayable=replayable, read_only=read_only)
+        self._reader = reader
         task = next(
             (
                 m.content
@@ -162,6 +167,7 @@ class CallInterpreter:
         rejected = {renamed[k]: v for k, v in parse_errors.items()}
         mapped = {renamed[k]: v for k, v in mapped.items()}
         replayed: dict[str, str] = {}
+        swapped: dict[str, ToolCall] = {}  # call id -> the call that runs instead
         stuck = False
         for n, call in enumerate(message.tool_calls):
             if call.id in rejected:
@@ -182,6 +188,10 @@ class CallInterpreter:
                 continue
             if call.name == self._forced:
                 continue  # the harness's own call (the tests after an edit, an undo): no repeat
+            moved = self._reread(call)
+            if moved is not None:  # a partial read asked for again: what it has not shown
+                call, why = moved
+                swapped[call.id], mapped[call.id] = call, why
             repeat = self._repeats.repeat(call)
             if repeat is None:
                 continue
@@ -190,9 +200,22 @@ class CallInterpreter:
                 replayed[call.id] = repeat.text
             else:
                 rejected[call.id] = repeat.text
+        if swapped:
+            calls = tuple(swapped.get(c.id, c) for c in message.tool_calls)
+            message = replace(message, tool_calls=calls)
         self._stuck = stuck
         self._calls.update((c.id, c) for c in message.tool_calls)
         return Interpreted(message, rejected, stuck, mapped, replayed)
+
+    def _reread(self, call: ToolCall) -> tuple[ToolCall, str] | None:
+        """The call that runs instead of ``call`` when it repeats a ``read_file`` call that
+        showed part of a file (:func:`~workset.loop.rereads.reread`), and why."""
+        if call.name != "read_file":
+            return None
+        earlier = self._repeats.earlier_result(call)
+        if earlier is None:
+            return None
+        return reread(call, earlier, self._steering.task, self._seen(), self._reader)
 
     def _rewritten(
         self, rewrite: Rewrite, message: AssistantMessage, iteration: int

@@ -69,27 +69,38 @@ def _best_lines(task: str, seen: Sequence[tuple[str, str]], least: int = MIN_SHA
     """The :data:`FOCUS_LINES` best numbered lines of the texts in ``seen`` for ``task`` that
     share at least ``least`` of its words, in the order seen, each after ``path:`` when its
     path is known."""
-    asked = distinctive_words(task)
-    if len(asked) < MIN_SHARED:
-        return None
     scored: list[tuple[float, int, str]] = []  # (-weight, order, quoted line)
     for path, text in seen:
-        lines = [(m.group(1), m.group(2).strip()) for m in _GUTTER_LINE.finditer(text)]
-        words = [distinctive_words(text) for _, text in lines]
-        # A word on many lines of this file (the package's name, "table" in table.py) says
-        # less about which line answers than one on few: each shared word weighs its rarity.
-        counts = Counter(w for line in words for w in line & asked)
-        for (number, line), mine in zip(lines, words, strict=True):
-            shared = mine & asked
-            if len(shared) >= least:
-                weight = sum(math.log(1 + len(lines) / counts[w]) for w in shared)
-                defined = _DEFINES.match(line)
-                if defined and distinctive_words(defined.group(1)) & asked:
-                    weight *= DEFINITION_BONUS
-                quoted = f"{path + ':' if path else ''}{number}| {line[:MAX_LINE_CHARS]}"
-                if all(quoted != line for _, _, line in scored):
-                    scored.append((-weight, len(scored), quoted))
+        for weight, number, line in scored_lines(task, text, least):
+            quoted = f"{path + ':' if path else ''}{number}| {line[:MAX_LINE_CHARS]}"
+            if all(quoted != line for _, _, line in scored):
+                scored.append((-weight, len(scored), quoted))
     if not scored:
         return None
     best = sorted(scored)[:FOCUS_LINES]
     return "\n".join(line for _, _, line in sorted(best, key=lambda s: s[1]))
+
+
+def scored_lines(task: str, text: str, least: int = MIN_SHARED) -> list[tuple[float, int, str]]:
+    """(weight, number, line) of each numbered line of ``text`` (as ``read_file`` shows it)
+    that shares at least ``least`` distinctive words with ``task``, in file order. Each shared
+    word weighs its rarity among the lines of ``text``; a line that defines a name sharing a
+    task word weighs :data:`DEFINITION_BONUS` times more."""
+    asked = distinctive_words(task)
+    if len(asked) < MIN_SHARED:
+        return []
+    lines = [(int(m.group(1)), m.group(2).strip()) for m in _GUTTER_LINE.finditer(text)]
+    words = [distinctive_words(line) for _, line in lines]
+    # A word on many lines of this file (the package's name, "table" in table.py) says
+    # less about which line answers than one on few: each shared word weighs its rarity.
+    counts = Counter(w for line in words for w in line & asked)
+    out: list[tuple[float, int, str]] = []
+    for (number, line), mine in zip(lines, words, strict=True):
+        shared = mine & asked
+        if len(shared) >= least:
+            weight = sum(math.log(1 + len(lines) / counts[w]) for w in shared)
+            defined = _DEFINES.match(line)
+            if defined and distinctive_words(defined.group(1)) & asked:
+                weight *= DEFINITION_BONUS
+            out.append((weight, number, line))
+    return out

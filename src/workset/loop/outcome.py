@@ -36,7 +36,7 @@ from typing import Literal, TypeAlias
 from workset.intent import asks_for_change, wants_change
 from workset.loop import answer_shape, grounding, key_values
 from workset.loop.definitions import base_elsewhere, defined_elsewhere, path_argument, seen_texts
-from workset.loop.repeats import REPEAT_NOTE
+from workset.loop.repeats import HARNESS_PHRASE, REPEAT_NOTE
 from workset.loop.words import COMMON_WORDS
 from workset.messages import (
     AssistantMessage,
@@ -159,6 +159,12 @@ def classify(
         return Verdict("gave_up", "the answer says it could not find out")
     if REPEAT_NOTE.match(answer):
         return Verdict("gave_up", "the answer is the harness's note about a repeated call")
+    copied = HARNESS_PHRASE.search(answer)
+    if copied:
+        return Verdict(
+            "answered_unverified",
+            f"the answer copies the harness's words ({copied.group(0)!r}), not what a result shows",
+        )
     results = _results(history)
     calls = _calls(history)
     framing = _framing_line(answer, results)

@@ -47,6 +47,17 @@ class RepeatGuard:
         self._contents: dict[str, str] = {}  # call id -> its useful result, as recorded
         self._failed: set[str] = set()  # ids of calls whose result was an error or empty
 
+    def earlier_result(self, call: ToolCall) -> str | None:
+        """The useful result of the earlier call ``call`` would repeat (same tool, same
+        arguments, nothing changed since, a tool that gives the same result), or None. Records
+        nothing."""
+        first = self._run.get((call.name, canonical(call.arguments)))
+        if first is None or not self.replayable(call.name):
+            return None
+        if self._since.get(first) != self._changes:
+            return None
+        return self._contents.get(first)
+
     def repeat(self, call: ToolCall) -> Repeat | None:
         """What ``call`` gets when it repeats one run before; None when it is no repeat (it
         is then recorded as run)."""
@@ -103,4 +114,15 @@ def _path(arguments: str) -> str:
 # How every note above opens: a reply that starts so copies the harness, it is not an answer.
 REPEAT_NOTE = re.compile(
     r"\s*(?:not run again: )?you already called \S+ with these arguments", re.I
+)
+
+# Phrases of those notes and of read_file's footer anywhere in a reply: "…no tool is called.
+# The result is repeated below. To continue, call read_file with offset=464." was the 0.5B's
+# answer to a question about Table.update. A reply that holds one was made from the
+# scaffolding around a result, not from the result.
+HARNESS_PHRASE = re.compile(
+    r"(?:its |the )?result is repeated below|do not call it again|"
+    r"to continue, call read_file with offset=|you already called \S+ with these arguments|"
+    r"showing lines \d+-\d+ of [\d,]+ total",
+    re.I,
 )

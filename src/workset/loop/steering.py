@@ -29,7 +29,7 @@ from workset.loop.call_parsing import cut
 from workset.loop.code_names import code_name_notice, definition_lines
 from workset.loop.definitions import grep_hits, seen_texts
 from workset.loop.focus import answer_focus, focus_notice
-from workset.loop.repeats import REPEAT_NOTE
+from workset.loop.repeats import HARNESS_PHRASE, REPEAT_NOTE
 from workset.loop.settings import answer_now
 from workset.loop.words import COMMON_WORDS
 from workset.messages import ToolMessage
@@ -211,10 +211,10 @@ class Steering:
     def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
         """When ``answer`` is not one (it stops at a lead-in such as "The answer is:" or at a
         call's first characters, tells how to use a tool instead of calling it, copies the
-        note about a repeated call, or only repeats a text the harness wrote into the request:
-        a batch's "make sure your response covers…" line, a notice), the note that asks for
-        the real answer; once per run, then the answer stands (and its outcome says what it
-        is)."""
+        note about a repeated call or a read's footer, or only repeats a text the harness
+        wrote into the request: a batch's "make sure your response covers…" line, a notice),
+        the note that asks for the real answer; once per run, then the answer stands (and its
+        outcome says what it is)."""
         if self._echo_asked:
             return None
         note = self._note_for(answer, notices, cut(self.task, 300))
@@ -223,10 +223,10 @@ class Steering:
 
     def _note_for(self, answer: str, notices: Sequence[str], task: str) -> str | None:
         """The note that sends ``answer`` back, or None when it is an answer."""
-        if REPEAT_NOTE.match(answer):
+        if REPEAT_NOTE.match(answer) or HARNESS_PHRASE.search(answer):
             return (
-                "Your last reply copied the harness's note about a repeated call; it is not an "
-                f"answer. Reply with the answer itself to the task: {task}"
+                "Your last reply copied the harness's note about a repeated call or a read; it "
+                f"is not an answer. Reply with the answer itself to the task: {task}"
             )
         if _CALL_STUMP.fullmatch(answer.strip()):
             return (

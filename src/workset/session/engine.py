@@ -42,6 +42,7 @@ from workset.events.inputs import Event
 from workset.events.records import LoopEvent, RunFailed, RunFinished, RunStarted
 from workset.loop.calls import CallInterpreter
 from workset.loop.outcome import classify
+from workset.loop.rereads import file_reader
 from workset.loop.settings import AgentConfig, RunResult, RunUsage
 from workset.loop.steering import NextTurn
 from workset.messages import AssistantMessage
@@ -209,6 +210,9 @@ class Session:
             guided_edits=config.guided_edits,
             replayable=self.agent.tools.gives_same_result,
             read_only=self.agent.tools.is_read_only,
+            reader=file_reader(self.agent.tools.get("read_file"))
+            if "read_file" in self.agent.tools
+            else None,
         )
         turn, started = NextTurn(), False
         self.steps.phase = "prepare"
