@@ -22,29 +22,37 @@ With ``store`` the embeddings are kept in a :class:`~workset.discovery.store.Vec
 file by text hash (the adapter's matrix too), so a rebuild after a server changed embeds only
 that server's texts; :meth:`ToolIndex.save` and :meth:`ToolIndex.load` persist the whole
 index (catalog, examples and vectors). Numbers: ``benchmarks/tool_catalog.py``.
+
+The index composes small modules: :mod:`~workset.discovery.entries` (one entry per tool),
+:mod:`~workset.discovery.dense` (which texts are embedded, as one matrix),
+:mod:`~workset.discovery.scoring` (meaning, blend and server boost; the scores of a search),
+:mod:`~workset.discovery.matching` (matches and their evidence) and
+:mod:`~workset.discovery.persistence` (the saved folder); result types are in
+:mod:`~workset.discovery.results`. :data:`Mode` and the result types are importable from here
+too.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any
 
 import numpy as np
 
-from workset.discovery.adapter import AdapterSettings, FittedAdapter, for_catalog
-from workset.discovery.decision import OUTBOUND, Evidence, decide, names_act
-from workset.discovery.documents import server_document, short_document, tool_document
-from workset.discovery.expansions import definition_key, request_fields
-from workset.discovery.restate import capability
+from workset.discovery.decision import decide
+from workset.discovery.dense import Dense, embed_catalog, embedded_texts, store_keys
+from workset.discovery.documents import server_document
+from workset.discovery.entries import Entry, lexical_text, server_entries, specs_by_server
+from workset.discovery.matching import ranked_matches
+from workset.discovery.persistence import load_index, save_index
 from workset.discovery.results import Match, Pooling, SearchConfig, SearchResult
-from workset.discovery.rewrite import action_word, rewrite_need
-from workset.discovery.store import VectorStore, text_key
+from workset.discovery.rewrite import rewrite_need
+from workset.discovery.scoring import Mode, Scored, blend, boost, meaning_scores
+from workset.discovery.store import VectorStore
 from workset.errors import UsageError
 from workset.messages import ToolSpec
-from workset.retrieval.embedder import TextEmbedder, Vectors
+from workset.retrieval.embedder import TextEmbedder
 from workset.retrieval.ranking import (
     BM25Ranker,
     Scores,
@@ -54,33 +62,7 @@ from workset.retrieval.ranking import (
     tokenize,
 )
 
-Mode: TypeAlias = Literal["bm25", "dense", "hybrid", "hierarchical"]
-_CATALOG_FILE = "catalog.json"
-_VECTORS_FILE = "vectors.npz"
-
-
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    server: str
-    spec: ToolSpec
-    examples: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _Dense:
-    """Every embedded text as one matrix, with where each tool's rows are."""
-
-    vectors: Vectors
-    full: np.ndarray[Any, np.dtype[np.intp]]  # row of each tool's full document
-    short: np.ndarray[Any, np.dtype[np.intp]]
-    example_rows: np.ndarray[Any, np.dtype[np.intp]]  # grouped by tool, in tool order
-    example_starts: np.ndarray[Any, np.dtype[np.intp]]  # first row of each tool with examples
-    example_tools: np.ndarray[Any, np.dtype[np.intp]]  # the tools those groups belong to
-    example_fields: np.ndarray[Any, np.dtype[np.str_]]  # each example row's field ("": unknown)
-    servers: np.ndarray[Any, np.dtype[np.intp]]  # row of each server document
-    # The query adapter fitted on the examples (None without examples or with
-    # ``SearchConfig.adapter`` off; see workset.discovery.adapter).
-    adapter: FittedAdapter | None = None
+__all__ = ["Match", "Mode", "Pooling", "SearchConfig", "SearchResult", "ToolIndex"]
 
 
 class ToolIndex:
@@ -88,7 +70,7 @@ class ToolIndex:
 
     def __init__(
         self,
-        entries: Sequence[_Entry],
+        entries: Sequence[Entry],
         descriptions: Mapping[str, str],
         embedder: TextEmbedder | None,
         store: VectorStore | None,
@@ -100,15 +82,15 @@ class ToolIndex:
         self._server_of = np.array([self._servers.index(e.server) for e in entries])
         self._embedder = embedder
         self.config = config
-        self._tool_texts = [_lexical_text(e) for e in entries]
+        self._tool_texts = [lexical_text(e) for e in entries]
         self._words = [frozenset(tokenize(t)) for t in self._tool_texts]
-        specs = self._specs_by_server()
+        specs = specs_by_server(self._entries, self._servers)
         server_texts = [
             server_document(s, specs[s], descriptions.get(s, "")) for s in self._servers
         ]
         self._tool_bm25 = BM25Ranker(self._tool_texts)
         self._server_bm25 = BM25Ranker(server_texts)
-        self._texts = self._embedded_texts(server_texts)
+        self._texts = embedded_texts(self._entries, server_texts)
         if embedder is not None and store is None:
             store = VectorStore(embedder.name)
         self._store = store
@@ -136,9 +118,7 @@ class ToolIndex:
         """
         examples = expansions or {}
         entries = [
-            _Entry(name, spec, tuple(examples.get(definition_key(name, spec), ())))
-            for name, specs in servers.items()
-            for spec in specs
+            e for name, specs in servers.items() for e in server_entries(name, specs, examples)
         ]
         if not entries:
             raise UsageError("cannot build a tool index with no tools; pass at least one server")
@@ -160,9 +140,7 @@ class ToolIndex:
         """
         examples: Mapping[str, Sequence[str]] = kw.get("examples", {})
         kept = [e for e in self._entries if e.server != server]
-        fresh = [
-            _Entry(server, s, tuple(examples.get(definition_key(server, s), ()))) for s in specs
-        ]
+        fresh = server_entries(server, specs, examples)
         order = [*self._servers, *([server] if server not in self._servers else [])]
         entries = [e for name in order for e in (*kept, *fresh) if e.server == name]
         if not entries:
@@ -171,66 +149,21 @@ class ToolIndex:
 
     def save(self, folder: Path) -> None:
         """Write the index (catalog, examples, vectors) to ``folder``; see :meth:`load`."""
-        folder.mkdir(parents=True, exist_ok=True)
-        catalog = {
-            "servers": {
-                name: [
-                    {
-                        "name": e.spec.name,
-                        "description": e.spec.description,
-                        "parameters": e.spec.parameters,
-                        "examples": list(e.examples),
-                    }
-                    for e in self._entries
-                    if e.server == name
-                ]
-                for name in self._servers
-            },
-            "descriptions": self._descriptions,
-            "config": asdict(self.config),
-            "model": self._embedder.name if self._embedder else None,
-        }
-        partial = folder / (_CATALOG_FILE + ".tmp")
-        partial.write_text(json.dumps(catalog, ensure_ascii=False, default=str), encoding="utf-8")
-        if self._store is not None:
-            self._store.save(folder / _VECTORS_FILE, keep=self._keys())
-        partial.replace(folder / _CATALOG_FILE)
+        save_index(
+            folder,
+            self._entries,
+            self._descriptions,
+            self.config,
+            self._embedder.name if self._embedder else None,
+            self._store,
+            self._keys() if self._store is not None else (),
+        )
 
     @classmethod
     def load(cls, folder: Path, embedder: TextEmbedder | None = None) -> ToolIndex:
         """The index saved in ``folder``; the embedder must be the model it was built with."""
-        path = folder / _CATALOG_FILE
-        try:
-            catalog = json.loads(path.read_text(encoding="utf-8"))
-            entries = [
-                _Entry(
-                    server,
-                    ToolSpec(t["name"], t["description"], t["parameters"]),
-                    tuple(t["examples"]),
-                )
-                for server, tools in catalog["servers"].items()
-                for t in tools
-            ]
-            settings = catalog["config"].pop("adapter_settings", None)
-            if "meaning_fields" in catalog["config"]:  # a JSON list
-                catalog["config"]["meaning_fields"] = tuple(catalog["config"]["meaning_fields"])
-            config = SearchConfig(**catalog["config"])
-            if settings is not None:
-                config = replace(config, adapter_settings=AdapterSettings(**settings))
-        except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise UsageError(
-                f"{folder} holds no saved tool index ({exc}); build one and call save()"
-            ) from exc
-        if embedder is not None and catalog.get("model") not in (None, embedder.name):
-            raise UsageError(
-                f"{folder} was built with {catalog['model']}; load it with that embedder"
-            )
-        store = (
-            VectorStore.open(folder / _VECTORS_FILE, embedder.name)
-            if embedder is not None
-            else None
-        )
-        return cls(entries, catalog["descriptions"], embedder, store, config)
+        saved = load_index(folder, embedder)
+        return cls(saved.entries, saved.descriptions, embedder, saved.store, saved.config)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -279,20 +212,20 @@ class ToolIndex:
         _check(query, k)
         return self._matches(query, self._score(query, mode, also), k)
 
-    # -- scoring ---------------------------------------------------------------------------
+    # -- scoring (the steps are in workset.discovery.scoring and .matching) -------------------
 
-    def _score(self, query: str, mode: Mode, also: Sequence[str] = ()) -> _Scored:
+    def _score(self, query: str, mode: Mode, also: Sequence[str] = ()) -> Scored:
         others = [a for a in dict.fromkeys(also) if a.strip() and a != query]
         share = self.config.also_weight if others else 0.0
-        lexical = _blend(self._tool_bm25.scores, query, others, share)
-        server_lexical = _blend(self._server_bm25.scores, query, others, share)
+        lexical = blend(self._tool_bm25.scores, query, others, share)
+        server_lexical = blend(self._server_bm25.scores, query, others, share)
         if self._dense is None or self._embedder is None:
             if mode not in ("bm25", "hierarchical", "hybrid"):
                 raise UsageError(f"mode {mode!r} needs an embedder; build the index with one")
             ranked = lexical
             if mode == "hierarchical":
                 ranked = self._boost(lexical, normalise(server_lexical))
-            return _Scored(ranked, lexical, None, None, None, None, normalise(server_lexical))
+            return Scored(ranked, lexical, None, None, None, None, normalise(server_lexical))
         queries = [query]
         if self.config.rewrite and (shorter := rewrite_need(query)) != query:
             queries.append(shorter)
@@ -324,7 +257,7 @@ class ToolIndex:
                         again = [dense_.adapter.cosines(v) for v in vectors[len(queries) :]]
                         adapted = (1 - share) * adapted + share * np.max(again, axis=0)
                     ranked = fuse_ranks([ranked, adapted], self.config.fusion_k)
-        return _Scored(
+        return Scored(
             ranked,
             lexical,
             meaning,
@@ -339,190 +272,26 @@ class ToolIndex:
     def _meaning(
         self, cosines: np.ndarray[Any, Any], pooling: Pooling = "max"
     ) -> tuple[Scores, Scores, Scores]:
-        """Each tool's meaning score, full-document cosine and pooled example cosine.
-
-        ``pooling`` says how a tool's example cosines become one: the best (``"max"``) or
-        their average (``"mean"``).
-        """
+        """Each tool's meaning score, full-document cosine and pooled example cosine."""
         assert self._dense is not None
-        dense_ = self._dense
-        whole = cosines[dense_.full]
-        if self.config.short_documents:
-            whole = np.maximum(whole, cosines[dense_.short])
-        examples = whole.copy()
-        if dense_.example_rows.size:
-            rows = cosines[dense_.example_rows]
-            fields = self.config.meaning_fields
-            names = dense_.example_fields
-            counted = (names == "") | np.isin(names, fields)
-            starts = dense_.example_starts
-            sizes = np.add.reduceat(counted.astype(np.intp), starts)
-            if pooling == "mean":
-                pooled = np.add.reduceat(np.where(counted, rows, 0.0), starts) / np.maximum(
-                    sizes, 1
-                )
-            else:
-                pooled = np.maximum.reduceat(np.where(counted, rows, -np.inf), starts)
-            tools = dense_.example_tools
-            examples[tools] = np.where(sizes > 0, pooled, whole[tools])
-        weight = np.float32(self.config.expansion_weight)
-        meaning = np.asarray((1 - weight) * whole + weight * examples, dtype=np.float32)
-        return meaning, whole, examples
+        return meaning_scores(self._dense, cosines, self.config, pooling)
 
     def _boost(self, tool_scores: Scores, server_scores: Scores) -> Scores:
         """Tools of the top servers gain ``server_weight × server score`` (servers → tools)."""
-        chosen = np.argsort(-server_scores, kind="stable")[: self.config.top_servers]
-        bonus = np.zeros(len(self._servers), dtype=np.float32)
-        bonus[chosen] = self.config.server_weight * server_scores[chosen]
-        return np.asarray(normalise(tool_scores) + bonus[self._server_of], dtype=np.float32)
+        return boost(tool_scores, server_scores, self._server_of, self.config)
 
-    def _matches(self, query: str, scored: _Scored, k: int) -> list[Match]:
-        words = set(tokenize(query))
-        action = action_word(query)
-        acts = [a for a in (action, *map(action_word, scored.others)) if a in OUTBOUND]
-        restated_words = [set(tokenize(capability(o))) for o in scored.others]
-        restated_best = float(scored.restated.max()) if scored.restated is not None else 0.0
-        order = [int(i) for i in np.argsort(-scored.ranked, kind="stable")[:k]]
-        server_order = list(np.argsort(-scored.server_scores, kind="stable"))
-        out = []
-        for position, i in enumerate(order):
-            entry = self._entries[i]
-            shared = sorted(words & self._words[i])
-            evidence = None
-            if scored.dense is not None:
-                assert scored.whole is not None and scored.examples is not None
-                assert scored.server_cosines is not None
-                runner_up = order[position + 1] if position + 1 < len(order) else None
-                server = int(self._server_of[i])
-                evidence = Evidence(
-                    cosine=float(scored.dense[i]),
-                    document_cosine=float(scored.whole[i]),
-                    example_cosine=float(scored.examples[i]),
-                    margin=float(scored.dense[i] - scored.dense[runner_up])
-                    if runner_up is not None
-                    else 0.0,
-                    lexical=len(shared) / len(words) if words else 0.0,
-                    server_cosine=float(scored.server_cosines[server]),
-                    server_rank=server_order.index(server),
-                    shared_words=tuple(shared),
-                    has_examples=bool(entry.examples),
-                    action_covered=action is None or action in self._words[i],
-                    action=action or "",
-                    restated=bool(scored.others),
-                    restated_cosine=restated_best,
-                    restated_lexical=max(
-                        (len(w & self._words[i]) / len(w) for w in restated_words if w),
-                        default=0.0,
-                    ),
-                    unoffered=next((a for a in acts if not names_act(self._words[i], a)), ""),
-                )
-            out.append(
-                Match(
-                    entry.server,
-                    entry.spec.name,
-                    float(scored.ranked[i]),
-                    _why(shared, evidence),
-                    entry.spec,
-                    evidence,
-                )
-            )
-        return out
+    def _matches(self, query: str, scored: Scored, k: int) -> list[Match]:
+        return ranked_matches(query, scored, k, self._entries, self._words, self._server_of)
 
     # -- building ----------------------------------------------------------------------------
 
-    def _specs_by_server(self) -> dict[str, list[ToolSpec]]:
-        specs: dict[str, list[ToolSpec]] = {s: [] for s in self._servers}
-        for e in self._entries:
-            specs[e.server].append(e.spec)
-        return specs
-
-    def _embedded_texts(self, server_texts: Sequence[str]) -> list[str]:
-        """Full documents, short documents, examples (grouped by tool), server documents."""
-        full = [tool_document(e.server, e.spec) for e in self._entries]
-        short = [short_document(e.spec) for e in self._entries]
-        examples = [x for e in self._entries for x in e.examples]
-        return [*full, *short, *examples, *server_texts]
-
     def _keys(self) -> list[str]:
         model = self._embedder.name if self._embedder else ""
-        keys = [text_key(model, t) for t in self._texts]
-        if self._dense is not None and self._dense.adapter is not None:
-            keys.append(self._dense.adapter.key)
-        return keys
+        return store_keys(model, self._texts, self._dense)
 
-    def _embed(self, embedder: TextEmbedder, store: VectorStore) -> _Dense:
-        vectors = store.embed(embedder, self._texts)
-        n = len(self._entries)
-        counts = np.array([len(e.examples) for e in self._entries], dtype=np.intp)
-        example_rows = np.arange(2 * n, 2 * n + int(counts.sum()), dtype=np.intp)
-        with_examples = np.flatnonzero(counts)
-        starts = (np.cumsum(counts) - counts)[with_examples]
-        fields = np.array(
-            [
-                f
-                for e in self._entries
-                for f in request_fields(e.examples) or [""] * len(e.examples)
-            ],
-            dtype=np.str_,
-        )
-        adapter = None
-        if self.config.adapter and example_rows.size:
-            # Fitted on the full documents and the examples (not the servers' documents).
-            rows = [*range(n), *example_rows]
-            adapter = for_catalog(
-                vectors[:n],
-                vectors[example_rows],
-                np.repeat(np.arange(n, dtype=np.intp), counts),
-                [text_key(embedder.name, self._texts[i]) for i in rows],
-                store,
-                self.config.adapter_settings,
-            )
-        return _Dense(
-            vectors,
-            np.arange(n, dtype=np.intp),
-            np.arange(n, 2 * n, dtype=np.intp),
-            example_rows,
-            starts.astype(np.intp),
-            with_examples.astype(np.intp),
-            fields,
-            np.arange(2 * n + int(counts.sum()), len(self._texts), dtype=np.intp),
-            adapter,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class _Scored:
-    ranked: Scores
-    lexical: Scores
-    dense: Scores | None  # each tool's meaning score
-    whole: Scores | None  # max cosine of its full and short documents
-    examples: Scores | None  # best cosine of its examples (``whole`` when it has none)
-    server_cosines: Scores | None
-    server_scores: Scores
-    others: tuple[str, ...] = ()  # the other phrasings searched (a model's restatement)
-    restated: Scores | None = None  # each tool's meaning score for ``others`` alone
-
-
-def _blend(
-    scores: Callable[[str], Scores], query: str, others: Sequence[str], share: float
-) -> Scores:
-    """``scores`` of the need as stated, with ``share`` given to the best of ``others``."""
-    stated = scores(query)
-    if not others:
-        return stated
-    best = np.max([scores(o) for o in others], axis=0)
-    return np.asarray((1 - share) * stated + share * best, dtype=np.float32)
-
-
-def _lexical_text(entry: _Entry) -> str:
-    return "\n".join([tool_document(entry.server, entry.spec), *entry.examples])
-
-
-def _why(shared: Sequence[str], evidence: Evidence | None) -> str:
-    reasons = [f"shares words: {', '.join(shared[:6])}" if shared else "no shared words"]
-    if evidence is not None:
-        reasons.append(f"meaning similarity {evidence.cosine:.2f}")
-    return "; ".join(reasons)
+    def _embed(self, embedder: TextEmbedder, store: VectorStore) -> Dense:
+        settings = self.config.adapter_settings if self.config.adapter else None
+        return embed_catalog(self._entries, self._texts, embedder, store, settings)
 
 
 def _check(query: str, k: int) -> None:
