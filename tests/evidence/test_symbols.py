@@ -65,3 +65,15 @@ def test_a_name_no_class_or_def_defines_is_defined_where_a_line_assigns_it() -> 
     assert defined("default_table_name") == ["class TinyDB:"]
     # A name a def defines is found by its heading, not by the lines that use it.
     assert defined("where") == ["def where(key):"]
+
+
+def test_an_attribute_and_its_class_asked_together_get_a_chunk_each() -> None:
+    body = "\n".join(f"    step_{n} = {n}" for n in range(120))
+    text = f"class Key:\n    '''A key.'''\n{body}\n    _default = 'x'\n\n    def check(self):\n        pass\n"
+    chunks = chunk_document(Document("pkg/core.py", text, format="python"))
+    assert len(chunks) > 2  # the class is split into parts, each headed "class Key"
+    picked = defining_chunks(chunks, ["_default", "Key"])
+    # The part that assigns the attribute, and the class's own first part: not one of them
+    # twice, though both are headed "class Key".
+    assert any("_default = 'x'" in chunks[i].text for i in picked)
+    assert any(chunks[i].text.startswith("class Key:") for i in picked)

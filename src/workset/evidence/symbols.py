@@ -65,28 +65,28 @@ def defining_chunks(chunks: Sequence[Chunk], names: Sequence[str], limit: int = 
     if limit <= 0:
         return []
     wanted = {name: rank for rank, name in enumerate(names)}
-    found: list[tuple[int, int, int]] = []  # (rank of the name, chunk order, index)
+    # (rank of the name, chunk order, index, what it defines: one chunk per definition)
+    found: list[tuple[int, int, int, str]] = []
     for index, chunk in enumerate(chunks):
         if not chunk.heading:
             continue
         match = _DEFINES.match(chunk.heading[-1])
         if match and match.group(1) in wanted:
-            found.append((wanted[match.group(1)], chunk.start_line, index))
-    heads = {rank for rank, _, _ in found}
+            found.append((wanted[match.group(1)], chunk.start_line, index, chunk.heading[-1]))
+    heads = {rank for rank, *_ in found}
     for name, rank in wanted.items():  # no class or def of it: a line that assigns it
         if rank in heads:
             continue
         assigns = re.compile(rf"(?m)^[ \t]*{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=)")
         found += [
-            (rank, chunk.start_line, index)
+            (rank, chunk.start_line, index, f"{name} in {chunk.doc_id}")
             for index, chunk in enumerate(chunks)
             if chunk.doc_id.endswith((".py", ".pyi")) and assigns.search(chunk.text)
         ]
     found.sort()
     seen: set[str] = set()
     out: list[int] = []
-    for _, _, index in found:
-        key = chunks[index].heading[-1] if chunks[index].heading else chunks[index].chunk_id
+    for _, _, index, key in found:
         if key in seen:  # the first chunk of a long definition, not each of its parts
             continue
         seen.add(key)
