@@ -423,22 +423,16 @@ def test_an_answer_that_copies_the_repeat_note_is_no_answer() -> None:
 
 def test_an_answer_made_of_the_harness_notes_words_is_unverified() -> None:
     read = "404| def update(\nShowing lines 404-463 of 831 total. To continue, call read_file"
-    history = run(
-        "When Table.update is given doc_ids that are not in the table, what happens to them?",
-        ("read_file", '{"path": "tinydb/table.py", "offset": 404}', read, False),
-        answer=(
-            "When Table.update is given doc_ids that are not in the table, no tool is called. "
-            "The result is repeated below. To continue, call read_file with offset=464."
-        ),
+    question = "When Table.update is given doc_ids that are not in the table, what happens?"
+    step = ("read_file", '{"path": "tinydb/table.py", "offset": 404}', read, False)
+    copied = (
+        "When Table.update is given doc_ids that are not in the table, no tool is called. "
+        "The result is repeated below. To continue, call read_file with offset=464."
     )
-    verdict = classify(history)
+    verdict = classify(run(question, step, answer=copied))
     assert verdict.outcome == "answered_unverified" and "harness's words" in verdict.reason
     # Words of the question that a note also uses do not count: "update" is no note.
-    fine = run(
-        "When Table.update is given doc_ids that are not in the table, what happens to them?",
-        ("read_file", '{"path": "tinydb/table.py", "offset": 404}', read, False),
-        answer="Table.update skips them, as tinydb/table.py shows at line 404.",
-    )
+    fine = run(question, step, answer="Table.update skips them, as tinydb/table.py shows.")
     assert "harness's words" not in classify(fine).reason
 
 
