@@ -69,7 +69,8 @@ def test_a_name_no_class_or_def_defines_is_defined_where_a_line_assigns_it() -> 
 
 def test_an_attribute_and_its_class_asked_together_get_a_chunk_each() -> None:
     body = "\n".join(f"    step_{n} = {n}" for n in range(120))
-    text = f"class Key:\n    '''A key.'''\n{body}\n    _default = 'x'\n\n    def check(self):\n        pass\n"
+    text = f"class Key:\n    '''A key.'''\n{body}\n    _default = 'x'\n\n"
+    text += "    def check(self):\n        pass\n"
     chunks = chunk_document(Document("pkg/core.py", text, format="python"))
     assert len(chunks) > 2  # the class is split into parts, each headed "class Key"
     picked = defining_chunks(chunks, ["_default", "Key"])
