@@ -51,23 +51,26 @@ class RepeatGuard:
         """The useful result of the earlier call ``call`` would repeat (same tool, same
         arguments, nothing changed since, a tool that gives the same result), or None. Records
         nothing."""
-        first = self._run.get((call.name, canonical(call.arguments)))
+        first = self._standing(call)
         if first is None or not self.replayable(call.name):
             return None
-        if self._since.get(first) != self._changes:
-            return None
         return self._contents.get(first)
+
+    def _standing(self, call: ToolCall) -> str | None:
+        """The id of the earlier call identical to ``call`` whose result still stands (for a
+        tool that gives the same result, nothing changed since it ran), or None."""
+        first = self._run.get((call.name, canonical(call.arguments)))
+        changed = first is not None and self._since.get(first) != self._changes
+        if changed and self.replayable(call.name):
+            return None  # what it reads may have changed since: not a repeat
+        return first
 
     def repeat(self, call: ToolCall) -> Repeat | None:
         """What ``call`` gets when it repeats one run before; None when it is no repeat (it
         is then recorded as run)."""
-        key = (call.name, canonical(call.arguments))
-        first = self._run.get(key)
-        changed = self._since.get(first or "") != self._changes
-        if first is not None and changed and self.replayable(call.name):
-            first = None  # what it reads may have changed since: not a repeat
+        first = self._standing(call)
         if first is None:
-            self._run[key] = call.id
+            self._run[(call.name, canonical(call.arguments))] = call.id
             self._since[call.id] = self._changes
             return None
         earlier = self._contents.get(first)

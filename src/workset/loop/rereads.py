@@ -22,6 +22,7 @@ from typing import Any
 
 from workset.loop.answer_shape import asked, shows_exception
 from workset.loop.definitions import path_argument
+from workset.loop.edit_blocks import numbered_lines
 from workset.loop.focus import scored_lines
 from workset.messages import ToolCall, argument_object
 
@@ -35,7 +36,6 @@ ANSWER_TYPE_BONUS = 2.0
 WHOLE_FILE_LINES = 2_000  # what the reader asks read_file for (its own cap)
 _CONTINUE = re.compile(r"To continue, call read_file with offset=(\d+)\.")
 _TOTAL = re.compile(r"Showing lines (\d+)-(\d+) of ([\d,]+) total\.")
-_NUMBERED = re.compile(r"^\s*(\d+)\|( *)(.*)$", re.M)
 _HEAD = re.compile(r"(?:async\s+def|def|class)\s")
 
 Reader = Callable[[str], "str | None"]
@@ -57,8 +57,8 @@ def reread(
     if more is None or not path:
         return None
     shown = _shown(path, seen)
-    total = _total(earlier)
     span = _TOTAL.search(earlier)
+    total = int(span.group(3).replace(",", "")) if span else None
     told = f"lines {span.group(1)}-{span.group(2)} of {path}" if span else path
     text = reader(path) if reader is not None else None
     best = _best_unseen(task, text, shown) if text else None
@@ -103,22 +103,12 @@ def file_reader(tool: Any) -> Reader | None:
 
 def _shown(path: str, seen: Iterable[tuple[str, str]]) -> set[int]:
     """The line numbers of ``path`` that ``seen`` shows."""
-    want = _norm(path)
-    return {
-        int(m.group(1))
-        for file, text in seen
-        if _norm(file) == want
-        for m in _NUMBERED.finditer(text)
-    }
+    files = numbered_lines((_norm(file), text) for file, text in seen)
+    return set(files[_norm(path)].lines) if _norm(path) in files else set()
 
 
 def _norm(path: str) -> str:
     return posixpath.normpath(path.strip().replace("\\", "/"))
-
-
-def _total(result: str) -> int | None:
-    match = _TOTAL.search(result)
-    return int(match.group(3).replace(",", "")) if match else None
 
 
 def _best_unseen(task: str, text: str, shown: set[int]) -> int | None:
@@ -138,10 +128,14 @@ def _best_unseen(task: str, text: str, shown: set[int]) -> int | None:
 def _start(text: str, line: int) -> int:
     """Where to start reading for ``line``: the def or class that encloses it when it starts
     at most :data:`HEAD_REACH` lines before, else :data:`LEAD_LINES` lines before it."""
-    lines = {int(m.group(1)): (len(m.group(2)), m.group(3)) for m in _NUMBERED.finditer(text)}
-    indent = lines.get(line, (0, ""))[0]
+    lines = numbered_lines([("", text)])[""].lines
+    indent = _indent(lines.get(line, ""))
     for number in range(line, max(0, line - HEAD_REACH) - 1, -1):
-        depth, body = lines.get(number, (0, ""))
-        if _HEAD.match(body) and (depth < indent or number == line):
+        body = lines.get(number, "")
+        if _HEAD.match(body.lstrip()) and (_indent(body) < indent or number == line):
             return number
     return max(1, line - LEAD_LINES)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())

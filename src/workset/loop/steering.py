@@ -29,7 +29,7 @@ from workset.loop.call_parsing import cut
 from workset.loop.code_names import code_name_notice, definition_lines
 from workset.loop.definitions import grep_hits, seen_texts
 from workset.loop.focus import answer_focus, focus_notice
-from workset.loop.repeats import HARNESS_PHRASE, REPEAT_NOTE
+from workset.loop.repeats import HARNESS_PHRASE
 from workset.loop.settings import answer_now
 from workset.loop.words import COMMON_WORDS
 from workset.messages import ToolMessage
@@ -223,7 +223,7 @@ class Steering:
 
     def _note_for(self, answer: str, notices: Sequence[str], task: str) -> str | None:
         """The note that sends ``answer`` back, or None when it is an answer."""
-        if REPEAT_NOTE.match(answer) or HARNESS_PHRASE.search(answer):
+        if HARNESS_PHRASE.search(answer):  # the repeat note's own opening among them
             return (
                 "Your last reply copied the harness's note about a repeated call or a read; it "
                 f"is not an answer. Reply with the answer itself to the task: {task}"
