@@ -179,3 +179,11 @@ def test_the_vllm_metrics_url_is_read_from_the_model_section(tmp_path: Path) -> 
     path = tmp_path / "workset.toml"
     path.write_text('[model]\nname = "openai:m"\nmetrics_url = "http://gpu:8000/metrics"\n')
     assert load_config(path).model.metrics_url == "http://gpu:8000/metrics"
+
+
+def test_the_second_look_is_on_by_default_and_can_be_turned_off(tmp_path: Path) -> None:
+    assert WorksetConfig().agent_config().second_look is True
+    config = load_config(write(tmp_path, "[agent]\nsecond_look = false\n"))
+    assert config.agent.second_look is False and config.agent_config().second_look is False
+    with pytest.raises(UsageError, match="second_look"):
+        load_config(write(tmp_path, '[agent]\nsecond_look = "no"\n'))

@@ -478,7 +478,9 @@ def test_three_parts_of_one_file_read_in_a_row_lead_to_the_answer_turn(tmp_path:
         json.dumps({"name": "read_file", "arguments": {"path": "db.py", "offset": n, "limit": 3}})
         for n in (1, 4, 7)
     ]
-    agent, model, _ = make_agent(tmp_path, [*pages, '{"answer": "It drops all tables."}'])
+    agent, model, _ = make_agent(
+        tmp_path, [*pages, '{"answer": "It drops all tables."}'], second_look=False
+    )  # the answer names no fact: asked again with second_look (tests/loop/test_second_look.py)
     body = ["class DB:", "    def drop_tables(self):", '        """Drop all tables."""']
     (tmp_path / "ws" / "db.py").write_text("\n".join(body + ["    pass"] * 9) + "\n")
     result = anyio.run(agent.run, "What does DB.drop_tables drop?")

@@ -344,6 +344,7 @@ def open_runtime(
             output_reserve=config.budget.output_reserve,
             margin=config.budget.margin,
             model_stall_s=opts.model_timeout or config.model.timeout,
+            second_look=config.agent.second_look,
         )
         if opts.background and not opts.execute:
             raise click.UsageError("--background runs commands: use it with --exec")

@@ -36,6 +36,10 @@ read_lines            auto                      lines a ``read_file`` call witho
 test_command          ``"auto"``                the command ``run_tests`` runs (with
                                                 ``--exec``); auto: pytest when the workspace
                                                 is a pytest project; ``""``: no run_tests
+second_look           true                      an answer nothing read supports is asked
+                                                once more over the lines that share the
+                                                question's words (``workset.loop.
+                                                second_look``); its reply is unverified
 [status]
 enabled               false                     keep an ``<agent_status>`` block in each request
 todo_tools            false                     offer ``rewrite_todo_list``/``update_todo_status``

@@ -54,6 +54,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
         "compact_tools",
         "read_lines",
         "test_command",
+        "second_look",
     ),
     "status": ("enabled", "strategy", "placement", "todo_tools"),
     "history": ("policy", "params"),
@@ -248,6 +249,7 @@ class Reader:
                 self.integer(raw, "agent", "read_lines", 200, 1) if "read_lines" in raw else None
             ),
             test_command=self.string(raw, "agent", "test_command", "auto").strip(),
+            second_look=self.boolean(raw, "agent", "second_look", AGENT_DEFAULTS.second_look),
         )
 
     def tools(self, value: Any) -> tuple[tuple[str, ...] | Literal["all"], ToolsFrom]:

@@ -61,6 +61,8 @@ class AgentSection:
     read_lines: int | None = None  # read_file's window without a limit; None: 80 at 16k or less
     # The command run_tests runs (with --exec): "auto" finds a pytest project's, "" none.
     test_command: str = "auto"
+    # Ask an unsupported answer once more over the lines that bear on it (loop.second_look).
+    second_look: bool = AGENT_DEFAULTS.second_look
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,4 +134,5 @@ class WorksetConfig:
             output_reserve=self.budget.output_reserve,
             margin=self.budget.margin,
             model_stall_s=self.model.timeout,
+            second_look=self.agent.second_look,
         )

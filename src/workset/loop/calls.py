@@ -28,9 +28,11 @@ from workset.loop.code_names import definitions_read
 from workset.loop.definitions import path_argument, seen_texts
 from workset.loop.edit_blocks import candidate_blocks
 from workset.loop.edit_schema import failed_edits, guided_schema, offered_lines, seen_lines
+from workset.loop.outcome import classify
 from workset.loop.repeats import RepeatGuard
 from workset.loop.rereads import Reader, reread
 from workset.loop.rewrite import MAX_SAMPLES, Rewrite, function_name, rewrite_of
+from workset.loop.second_look import instruction, look_lines
 from workset.loop.steering import NextTurn, Steering, useful_results
 from workset.loop.verify import (
     MAX_RETRIES,
@@ -81,6 +83,7 @@ class CallInterpreter:
         replayable: Callable[[str], bool] = lambda name: True,
         read_only: Callable[[str], bool] = lambda name: True,
         reader: Reader | None = None,
+        second_look: bool = True,
     ) -> None:
         """``answer_on_repeat`` False keeps asking for calls after a repeated call;
         ``answer_with_grammar`` asks for the answer with a schema instead of withholding the
@@ -92,7 +95,9 @@ class CallInterpreter:
         may edit files, until its first edit, to :func:`~workset.loop.edit_schema.
         guided_schema` (the backend must enforce schemas); ``reader`` gives a workspace
         file's numbered text, to choose what a repeated partial read reads instead
-        (:mod:`workset.loop.rereads`)."""
+        (:mod:`workset.loop.rereads`); ``second_look`` asks an answer the outcome rules would
+        not call ``answered`` once more over the lines that bear on it
+        (:mod:`workset.loop.second_look`)."""
         self.tool_names = tuple(tool_names)
         self.constrained = constrained
         self.guided_edits = guided_edits
@@ -113,6 +118,8 @@ class CallInterpreter:
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._repeats = RepeatGuard(replayable=replayable, read_only=read_only)
         self._reader = reader
+        self.second_looks = second_look
+        self._looked = False  # the question was asked again over the lines that bear on it
         task = next(
             (
                 m.content
@@ -418,8 +425,37 @@ class CallInterpreter:
 
     def not_an_answer(self, answer: str, notices: Sequence[str]) -> str | None:
         """The note that asks for the real answer when ``answer`` is not one (see
-        :meth:`~workset.loop.steering.Steering.not_an_answer`); once per run."""
+        :meth:`~workset.loop.steering.Steering.not_an_answer`); once per run, and never for
+        the reply to the question asked again (:meth:`second_look`): that reply is judged as
+        it stands."""
+        if self._looked:
+            return None
         return self._steering.not_an_answer(answer, notices)
+
+    def second_look(self, history: Sequence[Message]) -> NextTurn | None:
+        """The turn that asks the question again over the lines of the run's reads that bear
+        on it, alone (:mod:`workset.loop.second_look`), when ``history`` ends with an answer
+        the outcome rules would not call ``answered``; None otherwise, in a run that changes
+        things, and after the first time."""
+        task = self._steering.task
+        if not self.second_looks or self._looked or self._steering.edited or wants_change(task):
+            return None
+        verdict = classify(history, evidence=self.evidence)
+        if verdict.outcome not in ("answered_unverified", "gave_up"):
+            return None
+        lines = look_lines(task, self._seen())
+        if lines is None:
+            return None
+        self._looked = True
+        return self._steering.adopt(
+            NextTurn(
+                notices=(instruction(task, lines),),
+                offer_tools=False,
+                reason=f"the answer was not judged answered ({verdict.reason}); the question is "
+                "asked again over the lines of the run's reads that share its words",
+                alone=True,
+            )
+        )
 
 
 def evidence_files(items: Iterable[ContextItem]) -> list[str]:

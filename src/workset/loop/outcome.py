@@ -37,6 +37,7 @@ from workset.intent import asks_for_change, wants_change
 from workset.loop import answer_shape, grounding, key_values
 from workset.loop.definitions import base_elsewhere, defined_elsewhere, path_argument, seen_texts
 from workset.loop.repeats import HARNESS_PHRASE, REPEAT_NOTE
+from workset.loop.second_look import asked_again
 from workset.loop.words import COMMON_WORDS
 from workset.messages import (
     AssistantMessage,
@@ -146,7 +147,21 @@ def classify(
 
     ``failure`` is the error type when the run ended without an answer (``"MaxIterations"``,
     ``"ModelTimeout"``...); ``evidence`` the texts of workspace evidence the run was given.
+    An answer to the question asked again over the lines that share its words
+    (:mod:`workset.loop.second_look`) is ``answered_unverified`` at best.
     """
+    verdict = _judge(history, failure, evidence)
+    if verdict.outcome == "answered" and failure is None and asked_again(history):
+        return Verdict(
+            "answered_unverified",
+            "the answer was given when the question was asked again over the lines of the run's "
+            f"reads, after an answer nothing supported; it is not checked ({verdict.reason})",
+            verdict.supported,
+        )
+    return verdict
+
+
+def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[str]) -> Verdict:
     if failure is not None:
         if failure in GAVE_UP_FAILURES:
             return Verdict("gave_up", "the run ended without an answer")
@@ -159,6 +174,11 @@ def classify(
         return Verdict("gave_up", "the answer says it could not find out")
     if REPEAT_NOTE.match(answer):
         return Verdict("gave_up", "the answer is the harness's note about a repeated call")
+    if _copies_lines(answer):
+        return Verdict(
+            "answered_unverified",
+            "the answer copies numbered lines of a file instead of answering the question",
+        )
     copied = HARNESS_PHRASE.search(answer)
     if copied:
         return Verdict(
@@ -490,3 +510,17 @@ def _overlap(answer: str, task: str, haystack: str) -> list[str]:
             w for w in words if w not in asked and w not in COMMON_WORDS and w in haystack
         )
     )
+
+
+# A line as read_file numbers it, copied into an answer: "   75| text", "db.py:75| text".
+_NUMBERED_LINE = re.compile(r"^[ \t]*(?:[\w./-]+:)?[ \t]*\d+\|.*$", re.M)
+_OWN_WORDS = 4  # words of its own beside copied lines that make an answer more than a copy
+
+
+def _copies_lines(answer: str) -> bool:
+    """Whether ``answer`` is numbered lines of a file, copied, with hardly a word of its own
+    (the 0.5B, shown lines and asked a question, sometimes wrote them back)."""
+    if not _NUMBERED_LINE.search(answer):
+        return False
+    rest = _NUMBERED_LINE.sub(" ", answer)
+    return len(re.findall(r"[A-Za-z]\w*", rest)) < _OWN_WORDS

@@ -151,6 +151,10 @@ class AgentConfig:
     # paged past the line that answered. Off: with the excerpts prompt, 2 of 7 tune questions
     # against 2 of 3 without either (docs/results/agent-tasks.md).
     focus_lines: bool = False
+    # An answer the outcome rules would not call answered (nothing read supports it, or "could
+    # not find") is asked for once more over the few lines of the run's reads that share the
+    # question's words, alone: no trajectory, no tools (workset.loop.second_look).
+    second_look: bool = True
     # Tool results are data, not instructions: wrap them in <external_content> with their
     # source (reserved tags inside are neutralised either way). Tools marked
     # ``wrap_output=False`` (workset's own bookkeeping tools, MCP) are not wrapped again.

@@ -207,6 +207,7 @@ class Session:
             answer_on_repeat=config.answer_on_repeat,
             answer_with_grammar=config.answer_with_grammar,
             focus=config.focus_lines,
+            second_look=config.second_look,
             guided_edits=config.guided_edits,
             replayable=self.agent.tools.gives_same_result,
             read_only=self.agent.tools.is_read_only,

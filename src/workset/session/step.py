@@ -21,6 +21,7 @@ from workset.context.manifest import Manifest
 from workset.errors import ContextBudgetError, ModelError
 from workset.events.records import ModelCalled, StepInterrupted
 from workset.loop.calls import CallInterpreter
+from workset.loop.second_look import NOTE
 from workset.loop.steering import NextTurn
 from workset.messages import AssistantMessage, ToolMessage, ToolSpec, UserMessage
 from workset.models.base import Usage
@@ -150,6 +151,12 @@ class StepRunner:
                     "echo", "call_interpreter", "trajectory", session.now(), text=again
                 )
                 return StepOutcome("continued", response.usage)
+            look = interpreter.second_look(session.state.messages)
+            if look is not None:  # asked again over the lines that bear on the question
+                session.queue.push(
+                    "second_look", "call_interpreter", "trajectory", session.now(), text=NOTE
+                )
+                return StepOutcome("continued", response.usage, turn=look)
             return StepOutcome("answered", response.usage, answer=answer)
         self.phase = "tools"
         interrupted = await session.units.run(run_id, message, decided)

@@ -1,0 +1,100 @@
+"""What the second look changed in agent_tasks runs, counted from their session logs.
+
+``python3 benchmarks/second_look_counts.py LABEL [LABEL ...]`` (checkpoints of
+``benchmarks/agent_tasks.py`` under ``.cache/agent_tasks``). A run whose answer the outcome
+rules would not call ``answered`` is asked once more over the lines that share the question's
+words (:mod:`workset.loop.second_look`); the trajectory keeps the first answer, then the
+harness's note, then the reply. So one run gives both arms, paired: the first answer is what
+the run would have ended with without the second look. Per label: the runs asked again, the
+first answers and the replies that are right (the task's ``expect``, as agent_tasks judges),
+right → wrong and wrong → right, and the replies that only copy numbered lines. Neither arm
+can be ``answered`` (the first by construction, the reply by rule), so wrong-but-confident
+counts do not move. No model; prints counts only, so held-out runs stay unread.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+from agent_tasks import SETS, TASKS, right
+
+from workset import SessionLog
+from workset.loop.outcome import classify
+from workset.loop.second_look import NOTE
+from workset.messages import AssistantMessage, Message, UserMessage
+
+CACHE = Path(__file__).parents[1] / ".cache" / "agent_tasks"
+
+
+def tasks_by_question() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for file, _ in SETS.values():
+        for task in json.loads((TASKS / file).read_text()):
+            if "question" in task and "expect" in task:
+                out.setdefault(task["question"], task)
+    return out
+
+
+def is_note(message: Message) -> bool:
+    return (
+        isinstance(message, UserMessage)
+        and message.origin == "harness"
+        and message.content.startswith(NOTE[:14])
+    )
+
+
+def counts(label: str, tasks: dict[str, dict[str, Any]]) -> dict[str, int]:
+    log = SessionLog(CACHE / f"{label}.db")
+    keys = ("runs", "asked_again", "first_right", "reply_right", "right_to_wrong")
+    c = dict.fromkeys((*keys, "wrong_to_right", "reply_copies_lines", "reply_gave_up"), 0)
+    for info in log.sessions(limit=None):
+        messages = log.messages(info.id)
+        c["runs"] += sum(isinstance(m, UserMessage) and m.origin == "user" for m in messages)
+        for at, message in enumerate(messages):
+            if not is_note(message) or at == 0:
+                continue
+            first, after = messages[at - 1], messages[at + 1 :]
+            reply = next((m for m in after if isinstance(m, AssistantMessage)), None)
+            question = next(
+                (
+                    m.content
+                    for m in reversed(messages[:at])
+                    if isinstance(m, UserMessage) and m.origin == "user"
+                ),
+                "",
+            )
+            task = tasks.get(question)
+            if task is None or not isinstance(first, AssistantMessage) or reply is None:
+                continue
+            c["asked_again"] += 1
+            was, now = right(task, first.content or ""), right(task, reply.content or "")
+            c["first_right"] += was
+            c["reply_right"] += now
+            c["right_to_wrong"] += was and not now
+            c["wrong_to_right"] += now and not was
+            verdict = classify([*messages[: at + 1], reply])
+            c["reply_copies_lines"] += "copies numbered lines" in verdict.reason
+            c["reply_gave_up"] += verdict.outcome == "gave_up"
+    return c
+
+
+def main(labels: list[str]) -> None:
+    if not labels:
+        sys.exit("usage: python3 benchmarks/second_look_counts.py LABEL [LABEL ...]")
+    tasks = tasks_by_question()
+    for label in labels:
+        c = counts(label, tasks)
+        print(
+            f"{label}: {c['runs']} runs; asked again in {c['asked_again']}: first answer right "
+            f"{c['first_right']}, reply right {c['reply_right']} (wrong → right "
+            f"{c['wrong_to_right']}, right → wrong {c['right_to_wrong']}); replies that copy "
+            f"numbered lines {c['reply_copies_lines']}, that give up {c['reply_gave_up']}"
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
