@@ -125,3 +125,20 @@ def test_a_run_that_changes_files_is_not_asked_again(tmp_path: Path) -> None:
     task = "Change the error a query with no field path raises to a KeyError"
     _, model, _ = run(tmp_path, read_then("Done."), task=task, guided_edits=False)
     assert len(model.requests) == 2
+
+
+def test_a_coder_model_answers_the_question_asked_again(tmp_path: Path) -> None:
+    query_module(tmp_path)
+    model = ScriptedModel(read_then("You could not find it."), context_window=8192)
+    reader = ScriptedModel(["ValueError('Query has no path'), in queries.py."])
+    agent = Agent(
+        model,
+        ToolRegistry(perception_tools(Workspace(tmp_path))),
+        current_store(),
+        AgentConfig(),
+        coder=reader,
+    )
+    result = anyio.run(agent.run, TASK)
+    assert len(model.requests) == 2 and len(reader.requests) == 1
+    assert RAISES.strip() in str(reader.requests[0].messages[-1].content)
+    assert result.answer.startswith("ValueError") and result.outcome == "answered_unverified"

@@ -140,9 +140,10 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
                      help="Threads of the embedded model (default: the config's [model] "
                      "threads, else $WORKSET_THREADS, else half the cores)."),
         click.option("--coder-model", default=None,
-                     help="With --exec: the model that writes a function a guided edit chose, "
-                     "as code (e.g. qwen2.5-coder-1.5b beside the 0.5B; default: the config's "
-                     "[model] coder, else --model)."),
+                     help="The model for the requests asked alone: with --exec the function a "
+                     "guided edit chose, written as code; a question asked again over the lines "
+                     "that bear on it (e.g. qwen2.5-coder-1.5b beside the 0.5B; default: the "
+                     "config's [model] coder, else --model)."),
         click.option("--guided-edits/--free-edits", "guided_edits", default=None,
                      help="With --exec: hold edit_file's path and old to the lines the run has "
                      "seen, until its first edit (a JSON schema; llama.cpp backends enforce "

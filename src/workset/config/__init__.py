@@ -18,8 +18,10 @@ threads               0 (auto)                  embedded model threads; 0: $WORK
                                                 else half the cores
 timeout               180                       seconds the model may go without progress
                                                 (no token, no prompt-progress report)
-coder                 ``""`` (``name``)         the model that writes a function a guided edit
-                                                chose, as code (``workset run --coder-model``)
+coder                 ``""`` (``name``)         the model for requests made alone: a function
+                                                a guided edit chose, written as code; a
+                                                question asked again over its lines
+                                                (``workset run --coder-model``)
 [budget]
 output_reserve        512                       tokens kept free for the answer
 margin                64                        safety margin on top of the reserve

@@ -82,9 +82,11 @@ class Agent:
         is recorded or sent; ``status`` keeps an ``<agent_status>`` block at the end of every
         request (or appended each round, by its strategy) and annotates tool results;
         ``router`` picks the strategy for events that arrive while a session is busy;
-        ``coder`` writes the function a guided edit chose, as code (a request that holds the
-        function and the task alone, :mod:`workset.loop.rewrite`; default: this model): a
-        larger tier for the one step where a small model's code matters most.
+        ``coder`` answers the requests made alone (default: this model): the function a guided
+        edit chose, written as code (the function and the task alone,
+        :mod:`workset.loop.rewrite`), and a question asked again over the lines that bear on
+        it (:mod:`workset.loop.second_look`): a larger tier for the short requests where a
+        small model's code and reading matter most.
         """
         self.model = model
         self.coder = coder or model
