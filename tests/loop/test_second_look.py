@@ -52,7 +52,7 @@ def run(
     return result, model, [e for e in seen if isinstance(e, ModelCalled)]
 
 
-def read_then(answer: str, *more: str) -> list[object]:
+def read_then(answer: object, *more: object) -> list[object]:
     read = AssistantMessage(None, (call("read_file", '{"path": "queries.py"}', "r1"),))
     return [read, answer, *more]
 
@@ -142,3 +142,35 @@ def test_a_coder_model_answers_the_question_asked_again(tmp_path: Path) -> None:
     assert len(model.requests) == 2 and len(reader.requests) == 1
     assert RAISES.strip() in str(reader.requests[0].messages[-1].content)
     assert result.answer.startswith("ValueError") and result.outcome == "answered_unverified"
+
+
+def test_a_run_at_its_call_limit_is_asked_once_more_instead_of_ending_empty(tmp_path: Path) -> None:
+    query_module(tmp_path)
+    reads = [
+        AssistantMessage(None, (call("read_file", f'{{"path": "queries.py", "offset": {n}}}'),))
+        for n in (1, 30)
+    ]
+    reply = "ValueError('Query has no path'), in queries.py."
+    result, model, _ = run(tmp_path, [*reads, reply], max_iterations=2)
+    assert len(model.requests) == 3 and not model.requests[2].tools
+    assert result.status == "finished" and result.answer == reply
+    assert result.outcome == "answered_unverified"
+
+
+def test_a_run_whose_calls_kept_failing_is_asked_once_more(tmp_path: Path) -> None:
+    query_module(tmp_path)
+    missing = [
+        AssistantMessage(None, (call("read_file", f'{{"path": "gone{n}.py"}}'),)) for n in range(3)
+    ]
+    reply = "ValueError, raised in queries.py."
+    result, model, _ = run(tmp_path, [*read_then(*missing), reply])
+    assert len(model.requests) == 5 and not model.requests[4].tools
+    assert result.answer == reply and result.outcome == "answered_unverified"
+
+
+def test_without_lines_that_bear_on_it_the_run_still_ends_empty(tmp_path: Path) -> None:
+    (tmp_path / "other.py").write_text("x = 1\n")
+    read = AssistantMessage(None, (call("read_file", '{"path": "other.py"}'),))
+    result, model, _ = run(tmp_path, [read, read, read], max_iterations=2)
+    assert result.status == "failed" and result.outcome == "gave_up"
+    assert not any("Lines of the files read" in str(r.messages[-1].content) for r in model.requests)

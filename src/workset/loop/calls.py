@@ -432,15 +432,18 @@ class CallInterpreter:
             return None
         return self._steering.not_an_answer(answer, notices)
 
-    def second_look(self, history: Sequence[Message]) -> NextTurn | None:
+    def second_look(
+        self, history: Sequence[Message], failure: str | None = None
+    ) -> NextTurn | None:
         """The turn that asks the question again over the lines of the run's reads that bear
         on it, alone (:mod:`workset.loop.second_look`), when ``history`` ends with an answer
-        the outcome rules would not call ``answered``; None otherwise, in a run that changes
-        things, and after the first time."""
+        the outcome rules would not call ``answered``, or the run is about to end without one
+        (``failure``: ``"MaxIterations"``, ``"GaveUp"``); None otherwise, in a run that
+        changes things, and after the first time."""
         task = self._steering.task
         if not self.second_looks or self._looked or self._steering.edited or wants_change(task):
             return None
-        verdict = classify(history, evidence=self.evidence)
+        verdict = classify(history, evidence=self.evidence, failure=failure)
         if verdict.outcome not in ("answered_unverified", "gave_up"):
             return None
         lines = look_lines(task, self._seen())

@@ -5,7 +5,8 @@ and every result of the run: 10,000 tokens or more. On the tune questions of ses
 of 20 failed runs the lines that answer were among those the run had read (`raise
 ValueError('Query has no path')` read, "You could not find it." answered). When a run's answer
 is one the outcome rules would not call ``answered`` (:mod:`workset.loop.outcome`: unverified,
-or "could not find"), :func:`look_lines` picks the lines of the run's reads and excerpts that
+or "could not find"), or it is about to end without one (the call limit, or calls that kept
+failing), :func:`look_lines` picks the lines of the run's reads and excerpts that
 share the most words with the question (:func:`~workset.loop.focus.scored_lines`, a line of
 the kind asked for weighing more), each with a few lines around it, and :func:`instruction`
 asks the question again after those lines alone: a request of a few hundred tokens, no tools,
@@ -32,8 +33,8 @@ AROUND = 3  # neighbours either side of a chosen line
 ANSWER_TYPE_BONUS = 2.0  # a line of the kind the question asks for (an exception) weighs more
 # Recorded in the trajectory (a harness message) before the reply it asks for.
 NOTE = (
-    "[second look] Nothing the run read supported the answer above, so the question was asked "
-    "again over the lines of the run's reads that share its words; the reply is not checked."
+    "[second look] Nothing the run read supported an answer, so the question was asked again "
+    "over the lines of the run's reads that share its words; the reply is not checked."
 )
 
 

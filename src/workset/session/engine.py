@@ -52,7 +52,7 @@ from workset.session.notices import NoticeQueue
 from workset.session.resume import recover
 from workset.session.state import SessionState
 from workset.session.statusbar import status_notices
-from workset.session.step import StepRunner
+from workset.session.step import StepRunner, noted
 from workset.session.tasks import TaskManager
 from workset.session.timers import TimerService
 from workset.session.units import UnitRunner
@@ -252,6 +252,16 @@ class Session:
                 # edit, an undo) do not count against the limit.
                 counted = iterations - interpreter.forced
                 if counted >= config.max_iterations + (1 if answering else 0):
+                    # Before ending without an answer, the question once more over the lines
+                    # the run read that bear on it (workset.loop.second_look).
+                    look = (
+                        None
+                        if answering
+                        else interpreter.second_look(self.state.messages, "MaxIterations")
+                    )
+                    if look is not None:
+                        turn = noted(self, look)
+                        continue
                     return self._fail(
                         run_id, iterations, usage, "MaxIterations",
                         f"no final answer after {config.max_iterations} model calls; raise "
@@ -262,6 +272,14 @@ class Session:
                 if outcome.usage is not None:
                     usage = usage.add(outcome.usage)
                 if outcome.kind == "failed":
+                    look = (
+                        interpreter.second_look(self.state.messages, "GaveUp")
+                        if outcome.error_type == "GaveUp"
+                        else None
+                    )
+                    if look is not None:
+                        turn = noted(self, look)
+                        continue
                     return self._fail(run_id, iterations, usage, outcome.error_type, outcome.error)
                 if outcome.kind == "answered":
                     answer = outcome.answer

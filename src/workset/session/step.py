@@ -153,10 +153,7 @@ class StepRunner:
                 return StepOutcome("continued", response.usage)
             look = interpreter.second_look(session.state.messages)
             if look is not None:  # asked again over the lines that bear on the question
-                session.queue.push(
-                    "second_look", "call_interpreter", "trajectory", session.now(), text=NOTE
-                )
-                return StepOutcome("continued", response.usage, turn=look)
+                return StepOutcome("continued", response.usage, turn=noted(session, look))
             return StepOutcome("answered", response.usage, answer=answer)
         self.phase = "tools"
         interrupted = await session.units.run(run_id, message, decided)
@@ -173,6 +170,13 @@ class StepRunner:
         if after.stop:
             return StepOutcome("failed", response.usage, error_type="GaveUp", error=after.stop)
         return StepOutcome("continued", response.usage, turn=after)
+
+
+def noted(session: Session, look: NextTurn) -> NextTurn:
+    """``look``, the turn of a second look, with its note queued for the trajectory (the
+    reply that follows it is judged unverified at best: :mod:`workset.loop.second_look`)."""
+    session.queue.push("second_look", "call_interpreter", "trajectory", session.now(), text=NOTE)
+    return look
 
 
 def _model_calls(session: Session) -> int:
