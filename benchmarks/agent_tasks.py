@@ -30,9 +30,10 @@ Options: ``--model``, ``--context-window`` (else the model's default), ``--no-ev
 ``--constrained``, ``--prompt example``,
 ``--full-tools``, ``--read-lines N`` (read_file's window; 80, as the CLI sets it for this
 window), ``--focus`` (quoted lines after a read), ``--guided``/``--no-guided`` (edit calls
-chosen among the lines seen, ``AgentConfig.guided_edits``), ``--coder-model`` (the model that
-writes a function a guided edit chose, ``Agent(coder=...)``), ``--no-run-tests`` (edit runs
-without the ``run_tests`` tool, as before it existed), ``--label`` (names the checkpoint),
+chosen among the lines seen, ``AgentConfig.guided_edits``), ``--coder-model`` (the model for
+requests made alone: a function a guided edit chose, a question asked again;
+``Agent(coder=...)``), ``--no-run-tests`` (edit runs without the ``run_tests`` tool, as
+before it existed), ``--label`` (names the checkpoint),
 ``--limit N``, ``--ids a,b``,
 ``--rejudge`` (no model: the checkpoint's recorded question runs judged again by the current
 outcome rules, from its session log and the same evidence).

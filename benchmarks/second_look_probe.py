@@ -1,0 +1,142 @@
+"""The second look's request, asked directly of a model in several wordings, on tune-half runs.
+
+``python3 benchmarks/second_look_probe.py LABEL [LABEL ...] [--model NAME] [--wordings a,b]``
+(checkpoints of ``benchmarks/agent_tasks.py`` under ``.cache/agent_tasks``). For each run of
+a tune half that did not end ``answered``, the lines :func:`workset.loop.second_look.
+look_lines` picks from what it read are put to the model in each wording, alone, as the agent
+would (its system prompt, no tools); printed per run: whether the expected answer is among the
+lines, and per wording whether the reply is right (the task's ``expect``) and how the outcome
+rules would judge it as the run's answer (``classify`` without the second-look note, so a
+wording's confident wrong replies show as ``answered``). Runs outside a tune half (report
+halves, the blind set) are skipped before anything is read. Needs the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+sys.path.insert(0, str(Path(__file__).parent))
+from agent_tasks import right
+from second_look_counts import CACHE, tasks_by_question
+
+from workset import SessionLog
+from workset.loop.outcome import classify
+from workset.loop.second_look import instruction, look_lines
+from workset.loop.settings import DEFAULT_SYSTEM_PROMPT
+from workset.messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
+from workset.models.base import ModelRequest
+from workset.models.factory import create_model
+
+HEAD = "Lines of the files read for this question (file, then line number| text):\n\n"
+
+
+def question_first(task: str, lines: str) -> str:
+    return (
+        f"Question: {task}\n\n{HEAD}{lines}\n\n"
+        "Answer the question from these lines, in one or two sentences that name the file."
+    )
+
+
+def way_out(task: str, lines: str) -> str:
+    return question_first(task, lines) + " If they do not answer it, reply only: I did not find it."
+
+
+def line_first(task: str, lines: str) -> str:
+    return (
+        f"Question: {task}\n\n{HEAD}{lines}\n\nWhich one of these lines answers the question? "
+        "Copy it as `Line: <number>| <text>`, then give the answer in one sentence that names "
+        "the file, as `Answer: <answer>`."
+    )
+
+
+WORDINGS = {
+    "question_last": instruction,  # the agent's
+    "question_first": question_first,
+    "way_out": way_out,
+    "line_first": line_first,
+}
+
+
+def cases(labels: list[str]) -> list[tuple[dict[str, Any], str, list[Message]]]:
+    tasks = tasks_by_question()
+    out = []
+    for label in labels:
+        records = {
+            r["id"]: r for r in map(json.loads, (CACHE / f"{label}.jsonl").read_text().splitlines())
+        }
+        log = SessionLog(CACHE / f"{label}.db")
+        for info in log.sessions(limit=None):
+            messages = log.messages(info.id)
+            question = next((m.content for m in messages if isinstance(m, UserMessage)), "")
+            task = tasks.get(question)
+            record = records.get(task["id"], {}) if task else {}
+            if task is None or record.get("split") != "tune" or record.get("outcome") == "answered":
+                continue
+            paths: dict[str, str] = {}
+            for m in messages:
+                for c in m.tool_calls if isinstance(m, AssistantMessage) else ():
+                    try:
+                        paths[c.id] = str(json.loads(c.arguments or "{}").get("path", ""))
+                    except (ValueError, AttributeError):
+                        continue
+            seen = [
+                (paths.get(m.tool_call_id, ""), m.content)
+                for m in messages
+                if isinstance(m, ToolMessage) and m.name == "read_file" and not m.is_error
+            ]
+            lines = look_lines(question, seen)
+            if lines:
+                out.append((task, lines, messages))
+    return out
+
+
+async def probe(labels: list[str], model_name: str, wordings: list[str]) -> None:
+    chosen = cases(labels)
+    print(f"{len(chosen)} tune runs with lines to ask again over")
+    model = create_model(model_name, threads=1)
+    await model.start()
+    score = dict.fromkeys(wordings, 0)
+    try:
+        for task, lines, messages in chosen:
+            shown = bool(re.search(task["expect"], lines, re.IGNORECASE))
+            print(f"== {task['id']} (answer among the lines: {shown})")
+            for name in wordings:
+                asked = WORDINGS[name](task["question"].strip(), lines)
+                request = ModelRequest(
+                    (SystemMessage(DEFAULT_SYSTEM_PROMPT), UserMessage(asked)),
+                    max_tokens=200,
+                    temperature=0.0,
+                )
+                reply = (await model.complete(request)).message.content or ""
+                judged = reply.split("Answer:", 1)[-1] if name == "line_first" else reply
+                ok = right(task, judged)
+                score[name] += ok
+                verdict = classify([*messages, AssistantMessage(reply)])
+                print(f"  {name}: right={ok} {verdict.outcome} {reply[:160]!r}")
+    finally:
+        await model.aclose()
+    print("right:", score)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("labels", nargs="+")
+    parser.add_argument("--model", default="qwen2.5-coder-0.5b")
+    parser.add_argument("--wordings", default=",".join(WORDINGS))
+    args = parser.parse_args()
+    wordings = args.wordings.split(",")
+    unknown = [w for w in wordings if w not in WORDINGS]
+    if unknown:
+        parser.error(f"unknown wordings {unknown}; choose among {sorted(WORDINGS)}")
+    anyio.run(probe, args.labels, args.model, wordings)
+
+
+if __name__ == "__main__":
+    main()
