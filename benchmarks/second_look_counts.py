@@ -3,8 +3,9 @@
 ``python3 benchmarks/second_look_counts.py LABEL [LABEL ...]`` (checkpoints of
 ``benchmarks/agent_tasks.py`` under ``.cache/agent_tasks``). A run whose answer the outcome
 rules would not call ``answered`` is asked once more over the lines that share the question's
-words (:mod:`workset.loop.second_look`); the trajectory keeps the first answer, then the
-harness's note, then the reply. So one run gives both arms, paired: the first answer is what
+words (:mod:`workset.loop.second_look`), and so is one about to end without an answer; the
+trajectory keeps the first answer (or the last tool result), then the harness's note, then
+the reply. So one run gives both arms, paired: the first answer is what
 the run would have ended with without the second look. Per label: the runs asked again, the
 first answers and the replies that are right (the task's ``expect``, as agent_tasks judges),
 right → wrong and wrong → right, and the replies that only copy numbered lines. Neither arm
@@ -50,7 +51,8 @@ def is_note(message: Message) -> bool:
 def counts(label: str, tasks: dict[str, dict[str, Any]]) -> dict[str, int]:
     log = SessionLog(CACHE / f"{label}.db")
     keys = ("runs", "asked_again", "first_right", "reply_right", "right_to_wrong")
-    c = dict.fromkeys((*keys, "wrong_to_right", "reply_copies_lines", "reply_gave_up"), 0)
+    rest = ("wrong_to_right", "reply_copies_lines", "reply_gave_up", "without_answer")
+    c = dict.fromkeys((*keys, *rest), 0)
     for info in log.sessions(limit=None):
         messages = log.messages(info.id)
         c["runs"] += sum(isinstance(m, UserMessage) and m.origin == "user" for m in messages)
@@ -68,10 +70,15 @@ def counts(label: str, tasks: dict[str, dict[str, Any]]) -> dict[str, int]:
                 "",
             )
             task = tasks.get(question)
-            if task is None or not isinstance(first, AssistantMessage) or reply is None:
+            if task is None or reply is None:
                 continue
             c["asked_again"] += 1
-            was, now = right(task, first.content or ""), right(task, reply.content or "")
+            # The run was about to end without an answer (the call limit, failing calls):
+            # the note follows a tool result, and the first arm is no answer.
+            answered = isinstance(first, AssistantMessage) and not first.tool_calls
+            c["without_answer"] += not answered
+            said = (first.content or "") if answered and isinstance(first, AssistantMessage) else ""
+            was, now = answered and right(task, said), right(task, reply.content or "")
             c["first_right"] += was
             c["reply_right"] += now
             c["right_to_wrong"] += was and not now
@@ -89,7 +96,8 @@ def main(labels: list[str]) -> None:
     for label in labels:
         c = counts(label, tasks)
         print(
-            f"{label}: {c['runs']} runs; asked again in {c['asked_again']}: first answer right "
+            f"{label}: {c['runs']} runs; asked again in {c['asked_again']} ("
+            f"{c['without_answer']} about to end without an answer): first answer right "
             f"{c['first_right']}, reply right {c['reply_right']} (wrong → right "
             f"{c['wrong_to_right']}, right → wrong {c['right_to_wrong']}); replies that copy "
             f"numbered lines {c['reply_copies_lines']}, that give up {c['reply_gave_up']}"
