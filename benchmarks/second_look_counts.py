@@ -25,8 +25,8 @@ from agent_tasks import SETS, TASKS, right
 
 from workset import SessionLog
 from workset.loop.outcome import classify
-from workset.loop.second_look import NOTE
-from workset.messages import AssistantMessage, Message, UserMessage
+from workset.loop.second_look import is_note
+from workset.messages import AssistantMessage, UserMessage
 
 CACHE = Path(__file__).parents[1] / ".cache" / "agent_tasks"
 
@@ -38,14 +38,6 @@ def tasks_by_question() -> dict[str, dict[str, Any]]:
             if "question" in task and "expect" in task:
                 out.setdefault(task["question"], task)
     return out
-
-
-def is_note(message: Message) -> bool:
-    return (
-        isinstance(message, UserMessage)
-        and message.origin == "harness"
-        and message.content.startswith(NOTE[:14])
-    )
 
 
 def counts(label: str, tasks: dict[str, dict[str, Any]]) -> dict[str, int]:

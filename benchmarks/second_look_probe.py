@@ -27,6 +27,7 @@ from agent_tasks import right
 from second_look_counts import CACHE, tasks_by_question
 
 from workset import SessionLog
+from workset.loop.definitions import seen_texts
 from workset.loop.outcome import classify
 from workset.loop.second_look import instruction, look_lines
 from workset.loop.settings import DEFAULT_SYSTEM_PROMPT
@@ -79,18 +80,11 @@ def cases(labels: list[str]) -> list[tuple[dict[str, Any], str, list[Message]]]:
             record = records.get(task["id"], {}) if task else {}
             if task is None or record.get("split") != "tune" or record.get("outcome") == "answered":
                 continue
-            paths: dict[str, str] = {}
-            for m in messages:
-                for c in m.tool_calls if isinstance(m, AssistantMessage) else ():
-                    try:
-                        paths[c.id] = str(json.loads(c.arguments or "{}").get("path", ""))
-                    except (ValueError, AttributeError):
-                        continue
-            seen = [
-                (paths.get(m.tool_call_id, ""), m.content)
-                for m in messages
-                if isinstance(m, ToolMessage) and m.name == "read_file" and not m.is_error
-            ]
+            calls = {
+                c.id: c for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls
+            }
+            reads = [m for m in messages if isinstance(m, ToolMessage) and m.name == "read_file"]
+            seen = seen_texts(reads, calls, ())  # as CallInterpreter gives look_lines
             lines = look_lines(question, seen)
             if lines:
                 out.append((task, lines, messages))

@@ -118,7 +118,7 @@ class CallInterpreter:
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._repeats = RepeatGuard(replayable=replayable, read_only=read_only)
         self._reader = reader
-        self.second_looks = second_look
+        self._second_look = second_look
         self._looked = False  # the question was asked again over the lines that bear on it
         task = next(
             (
@@ -441,7 +441,7 @@ class CallInterpreter:
         (``failure``: ``"MaxIterations"``, ``"GaveUp"``); None otherwise, in a run that
         changes things, and after the first time."""
         task = self._steering.task
-        if not self.second_looks or self._looked or self._steering.edited or wants_change(task):
+        if not self._second_look or self._looked or self._steering.edited or wants_change(task):
             return None
         verdict = classify(history, evidence=self.evidence, failure=failure)
         if verdict.outcome not in ("answered_unverified", "gave_up"):

@@ -13,9 +13,11 @@ Four outcomes, each with an exit code for the CLI (:data:`EXIT_CODES`):
   class is defined when the run saw ``class X`` in another, :mod:`workset.loop.definitions`),
   a claim that tests pass
   with no passing test run recorded, a claim of an edit with no successful write, or a change
-  to a source file that no passing test run followed. A task that asks for a change or
-  reports a defect is ``answered`` when a test run before the change failed and one after it
-  passed; tests that pass after a change but were never seen failing do not verify it.
+  to a source file that no passing test run followed (:mod:`workset.loop.claims`). A task that
+  asks for a change or reports a defect is ``answered`` when a test run before the change
+  failed and one after it passed; tests that pass after a change but were never seen failing
+  do not verify it. An answer given on a second look (:mod:`workset.loop.second_look`) is
+  ``answered_unverified`` at best.
 - ``gave_up`` (4): no answer (the iteration limit, or the harness stopped a run whose calls
   kept failing), or an answer that says it could not find out.
 - ``failed`` (1): the model or the budget failed (timeout, backend error).
@@ -35,7 +37,8 @@ from typing import Literal, TypeAlias
 
 from workset.intent import asks_for_change, wants_change
 from workset.loop import answer_shape, grounding, key_values
-from workset.loop.definitions import base_elsewhere, defined_elsewhere, path_argument, seen_texts
+from workset.loop.claims import EXEC_TOOLS, WRITE_TOOLS, change_tested, unbacked_claim
+from workset.loop.definitions import base_elsewhere, defined_elsewhere, seen_texts
 from workset.loop.repeats import HARNESS_PHRASE, REPEAT_NOTE
 from workset.loop.second_look import asked_again
 from workset.loop.words import COMMON_WORDS
@@ -58,8 +61,6 @@ EXIT_CODES: dict[Outcome, int] = {
 }
 # Failures that mean "no answer was reached" rather than "something broke".
 GAVE_UP_FAILURES = frozenset({"MaxIterations", "GaveUp"})
-EXEC_TOOLS = frozenset({"shell", "run_python", "run_tests"})
-WRITE_TOOLS = frozenset({"write_file", "edit_file"})
 # Tools whose results are files and names, with a line of their own about what they show.
 PERCEPTION_TOOLS = frozenset({"read_file", "find_files", "grep", "list_dir"})
 
@@ -98,6 +99,9 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,}")
 _LITERAL = re.compile(r"\b(?:None|True|False)\b")
 # Line numbers ("  12| code"), line ranges ("lines 72-85", "Showing lines 1-40 of 274").
 _GUTTER = re.compile(r"(?m)^\s*\d+\|| lines? \d+(?:-\d+)?(?: of \d+)?")
+# A line as read_file numbers it, copied into an answer: "   75| text", "db.py:75| text".
+_NUMBERED_LINE = re.compile(r"^[ \t]*(?:[\w./-]+:)?[ \t]*\d+\|.*$", re.M)
+_OWN_WORDS = 4  # words of its own beside copied lines that make an answer more than a copy
 _PATH_ARGUMENT = re.compile(r'"path"\s*:\s*"([^"]+)"')
 # What a perception tool's error says of a path that is not there.
 _MISSING = re.compile(r"\bno such (?:file|directory): '([^'\n]+)'")
@@ -118,25 +122,6 @@ _GAVE_UP = re.compile(
     r"|\bnot enough information\b",
     re.IGNORECASE,
 )
-_TEST_CLAIM = re.compile(
-    r"\b(?:tests?|pytest|test suite)\b[^.\n]{0,60}?\b(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|"
-    r"green|ok)\b"
-    r"|\bpass(?:es|ed)? (?:all |the )?(?:\w+ )?tests?\b",
-    re.IGNORECASE,
-)
-_EDIT_CLAIM = re.compile(
-    r"\b(?:I|I've|I have|we)\s+(?:\w+\s+)?(?:fixed|changed|updated|modified|edited|replaced|"
-    r"corrected|renamed|added|removed|wrote)\b"
-    r"|\b(?:has|have) been (?:fixed|changed|updated|modified|corrected)\b"
-    r"|\bis now fixed\b",
-    re.IGNORECASE,
-)
-# Source files whose change a test run can check.
-_CODE_FILE = re.compile(
-    r"\.(?:py|pyi|js|jsx|mjs|ts|tsx|go|rs|java|kt|c|cc|cpp|h|hpp|cs|rb|php|swift|scala)$"
-)
-_TEST_COMMAND = re.compile(r"pytest|unittest|\btests?\b|test_", re.IGNORECASE)
-_EXIT = re.compile(r"exit code (-?\d+)")
 
 
 def classify(
@@ -194,10 +179,10 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
             f"the answer repeats a line a tool wrote about its result "
             f"({framing[:60]!r}), not something the result shows",
         )
-    claim = _claims(answer, results, calls)
+    claim = unbacked_claim(answer, results, calls)
     if claim is not None:
-        return claim
-    tested = _change_tested(results, calls)
+        return Verdict("answered_unverified", claim)
+    tested = change_tested(results, calls)
     if tested is False:
         return Verdict(
             "answered_unverified",
@@ -375,71 +360,6 @@ def _calls(history: Sequence[Message]) -> dict[str, ToolCall]:
     return {c.id: c for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
 
 
-def _claims(answer: str, results: list[ToolMessage], calls: dict[str, ToolCall]) -> Verdict | None:
-    """Claims about actions (tests passing, files edited) checked against the results."""
-    if _TEST_CLAIM.search(answer):
-        runs = [
-            r for r in results if r.name in EXEC_TOOLS and _ran_tests(r, calls.get(r.tool_call_id))
-        ]
-        if not runs:
-            return Verdict(
-                "answered_unverified", "the answer says tests pass, but no test run was recorded"
-            )
-        code = _exit_code(runs[-1])
-        if runs[-1].is_error or code != 0:
-            return Verdict(
-                "answered_unverified",
-                f"the answer says tests pass, but the last test run ended with exit code {code}",
-            )
-    if _EDIT_CLAIM.search(answer) and not any(
-        r.name in WRITE_TOOLS and not r.is_error for r in results
-    ):
-        return Verdict(
-            "answered_unverified", "the answer says it changed files, but no write succeeded"
-        )
-    return None
-
-
-def _change_tested(
-    results: list[ToolMessage], calls: dict[str, ToolCall]
-) -> Literal["fixed", "passed"] | bool | None:
-    """None when the run changed no source file; False when no test run after its last
-    change passed (an answer may be true, "I changed line 51", but whether the change does
-    what the task asks is not known: the 0.5B "fixed" increment by rewriting set's line, and
-    said so); ``"fixed"`` when one passed and a test run before the first change had failed
-    (the tests saw the defect and see it gone); ``"passed"`` when one passed but none failed
-    before the change (tests that passed before it too do not check it)."""
-    changes = [
-        n
-        for n, r in enumerate(results)
-        if r.name in WRITE_TOOLS
-        and not r.is_error
-        and r.tool_call_id in calls
-        and _CODE_FILE.search(path_argument(calls[r.tool_call_id].arguments))
-    ]
-    if not changes:
-        return None
-    runs = [
-        (n, _exit_code(r) == 0 and not r.is_error)
-        for n, r in enumerate(results)
-        if r.name in EXEC_TOOLS and _ran_tests(r, calls.get(r.tool_call_id))
-    ]
-    if not any(ok for n, ok in runs if n > changes[-1]):
-        return False
-    return "fixed" if any(not ok for n, ok in runs if n < changes[0]) else "passed"
-
-
-def _ran_tests(result: ToolMessage, call: ToolCall | None) -> bool:
-    """A shell or Python run whose command or output names a test runner or tests."""
-    command = call.arguments if call is not None else ""
-    return bool(_TEST_COMMAND.search(command) or _TEST_COMMAND.search(result.content))
-
-
-def _exit_code(result: ToolMessage) -> int | None:
-    match = _EXIT.search(result.content)
-    return int(match.group(1)) if match else None
-
-
 def _facts(answer: str) -> list[str]:
     """Specific, checkable tokens of the answer, in order, without repeats."""
     found: list[str] = []
@@ -510,11 +430,6 @@ def _overlap(answer: str, task: str, haystack: str) -> list[str]:
             w for w in words if w not in asked and w not in COMMON_WORDS and w in haystack
         )
     )
-
-
-# A line as read_file numbers it, copied into an answer: "   75| text", "db.py:75| text".
-_NUMBERED_LINE = re.compile(r"^[ \t]*(?:[\w./-]+:)?[ \t]*\d+\|.*$", re.M)
-_OWN_WORDS = 4  # words of its own beside copied lines that make an answer more than a copy
 
 
 def _copies_lines(answer: str) -> bool:

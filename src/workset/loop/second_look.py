@@ -32,9 +32,10 @@ BEST_LINES = 4  # lines chosen, each shown with its neighbours
 AROUND = 3  # neighbours either side of a chosen line
 ANSWER_TYPE_BONUS = 2.0  # a line of the kind the question asks for (an exception) weighs more
 # Recorded in the trajectory (a harness message) before the reply it asks for.
+MARK = "[second look]"
 NOTE = (
-    "[second look] Nothing the run read supported an answer, so the question was asked again "
-    "over the lines of the run's reads that share its words; the reply is not checked."
+    f"{MARK} Nothing the run read supported an answer, so the question was asked again over "
+    "the lines of the run's reads that share its words; the reply is not checked."
 )
 
 
@@ -86,12 +87,16 @@ def instruction(task: str, lines: str) -> str:
     )
 
 
+def is_note(message: Message) -> bool:
+    """Whether ``message`` is the harness's :data:`NOTE` of a second look."""
+    return (
+        isinstance(message, UserMessage)
+        and message.origin == "harness"
+        and message.content.startswith(MARK)
+    )
+
+
 def asked_again(history: Sequence[Message]) -> bool:
     """Whether the answer that ends ``history`` replies to the question asked again (the
     message before it is :data:`NOTE`)."""
-    before = history[-2] if len(history) > 1 else None
-    return (
-        isinstance(before, UserMessage)
-        and before.origin == "harness"
-        and before.content.startswith(NOTE[:14])
-    )
+    return len(history) > 1 and is_note(history[-2])

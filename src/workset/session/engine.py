@@ -52,7 +52,7 @@ from workset.session.notices import NoticeQueue
 from workset.session.resume import recover
 from workset.session.state import SessionState
 from workset.session.statusbar import status_notices
-from workset.session.step import StepRunner, noted
+from workset.session.step import StepRunner, second_look
 from workset.session.tasks import TaskManager
 from workset.session.timers import TimerService
 from workset.session.units import UnitRunner
@@ -254,13 +254,9 @@ class Session:
                 if counted >= config.max_iterations + (1 if answering else 0):
                     # Before ending without an answer, the question once more over the lines
                     # the run read that bear on it (workset.loop.second_look).
-                    look = (
-                        None
-                        if answering
-                        else interpreter.second_look(self.state.messages, "MaxIterations")
-                    )
+                    look = None if answering else second_look(self, interpreter, "MaxIterations")
                     if look is not None:
-                        turn = noted(self, look)
+                        turn = look
                         continue
                     return self._fail(
                         run_id, iterations, usage, "MaxIterations",
@@ -272,14 +268,11 @@ class Session:
                 if outcome.usage is not None:
                     usage = usage.add(outcome.usage)
                 if outcome.kind == "failed":
-                    look = (
-                        interpreter.second_look(self.state.messages, "GaveUp")
-                        if outcome.error_type == "GaveUp"
-                        else None
-                    )
-                    if look is not None:
-                        turn = noted(self, look)
-                        continue
+                    if outcome.error_type == "GaveUp":
+                        look = second_look(self, interpreter, "GaveUp")
+                        if look is not None:
+                            turn = look
+                            continue
                     return self._fail(run_id, iterations, usage, outcome.error_type, outcome.error)
                 if outcome.kind == "answered":
                     answer = outcome.answer

@@ -151,9 +151,9 @@ class StepRunner:
                     "echo", "call_interpreter", "trajectory", session.now(), text=again
                 )
                 return StepOutcome("continued", response.usage)
-            look = interpreter.second_look(session.state.messages)
+            look = second_look(session, interpreter)
             if look is not None:  # asked again over the lines that bear on the question
-                return StepOutcome("continued", response.usage, turn=noted(session, look))
+                return StepOutcome("continued", response.usage, turn=look)
             return StepOutcome("answered", response.usage, answer=answer)
         self.phase = "tools"
         interrupted = await session.units.run(run_id, message, decided)
@@ -172,10 +172,17 @@ class StepRunner:
         return StepOutcome("continued", response.usage, turn=after)
 
 
-def noted(session: Session, look: NextTurn) -> NextTurn:
-    """``look``, the turn of a second look, with its note queued for the trajectory (the
-    reply that follows it is judged unverified at best: :mod:`workset.loop.second_look`)."""
-    session.queue.push("second_look", "call_interpreter", "trajectory", session.now(), text=NOTE)
+def second_look(
+    session: Session, interpreter: CallInterpreter, failure: str | None = None
+) -> NextTurn | None:
+    """The turn of a second look (:meth:`CallInterpreter.second_look`: the run's answer is
+    unsupported, or ``failure`` is about to end it without one), with its note queued for the
+    trajectory so the reply is judged unverified at best; None when there is none."""
+    look = interpreter.second_look(session.state.messages, failure)
+    if look is not None:
+        session.queue.push(
+            "second_look", "call_interpreter", "trajectory", session.now(), text=NOTE
+        )
     return look
 
 
