@@ -11,6 +11,10 @@ first answers and the replies that are right (the task's ``expect``, as agent_ta
 right → wrong and wrong → right, and the replies that only copy numbered lines. Neither arm
 can be ``answered`` (the first by construction, the reply by rule), so wrong-but-confident
 counts do not move. No model; prints counts only, so held-out runs stay unread.
+
+A run whose answer was checked (:mod:`workset.loop.answer_check`: the answer the rules call
+``answered`` asked again the same way) keeps that answer; counted are the checks, and the
+answers they kept ``answered`` or flagged ``answered_unverified``, right and wrong.
 """
 
 from __future__ import annotations
@@ -21,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from agent_tasks import SETS, TASKS, right
+from agent_tasks import SETS, TASKS, Evidence, right
 
 from workset import SessionLog
+from workset.loop import answer_check
 from workset.loop.outcome import classify
 from workset.loop.second_look import is_note
 from workset.messages import AssistantMessage, UserMessage
@@ -44,11 +49,15 @@ def counts(label: str, tasks: dict[str, dict[str, Any]]) -> dict[str, int]:
     log = SessionLog(CACHE / f"{label}.db")
     keys = ("runs", "asked_again", "first_right", "reply_right", "right_to_wrong")
     rest = ("wrong_to_right", "reply_copies_lines", "reply_gave_up", "without_answer")
-    c = dict.fromkeys((*keys, *rest), 0)
+    checks = ("checked", "kept_right", "kept_wrong", "flagged_right", "flagged_wrong")
+    c = dict.fromkeys((*keys, *rest, *checks), 0)
     for info in log.sessions(limit=None):
         messages = log.messages(info.id)
         c["runs"] += sum(isinstance(m, UserMessage) and m.origin == "user" for m in messages)
         for at, message in enumerate(messages):
+            if answer_check.is_note(message) and 0 < at < len(messages) - 1:
+                count_check(c, messages[: at + 2], tasks)
+                continue
             if not is_note(message) or at == 0:
                 continue
             first, after = messages[at - 1], messages[at + 1 :]
@@ -81,6 +90,29 @@ def counts(label: str, tasks: dict[str, dict[str, Any]]) -> dict[str, int]:
     return c
 
 
+def count_check(c: dict[str, int], history: list[Any], tasks: dict[str, dict[str, Any]]) -> None:
+    """Count one check (:mod:`workset.loop.answer_check`): ``history`` ends with the answer
+    checked, the note and the reply. The answer stays the run's answer; the check only
+    decides whether it is ``answered`` (kept) or ``answered_unverified`` (flagged)."""
+    first = history[-3]
+    question = next(
+        (m.content for m in reversed(history) if isinstance(m, UserMessage) and m.origin == "user"),
+        "",
+    )
+    task = tasks.get(question)
+    if task is None or not isinstance(first, AssistantMessage):
+        return
+    was = right(task, first.content or "")
+    evidence = Evidence(True)  # as the run judged it: with the workspace evidence it was given
+    try:
+        given = evidence.texts((TASKS / task.get("workspace", "repo")).resolve(), question)
+    finally:
+        evidence.close()
+    kept = classify(history, evidence=given).outcome == "answered"
+    c["checked"] += 1
+    c[("kept_" if kept else "flagged_") + ("right" if was else "wrong")] += 1
+
+
 def main(labels: list[str]) -> None:
     if not labels:
         sys.exit("usage: python3 benchmarks/second_look_counts.py LABEL [LABEL ...]")
@@ -94,6 +126,12 @@ def main(labels: list[str]) -> None:
             f"{c['wrong_to_right']}, right → wrong {c['right_to_wrong']}); replies that copy "
             f"numbered lines {c['reply_copies_lines']}, that give up {c['reply_gave_up']}"
         )
+        if c["checked"]:
+            print(
+                f"  answers checked {c['checked']}: kept answered {c['kept_right']} right, "
+                f"{c['kept_wrong']} wrong; flagged unverified {c['flagged_right']} right, "
+                f"{c['flagged_wrong']} wrong"
+            )
 
 
 if __name__ == "__main__":

@@ -23,12 +23,12 @@ from typing import Any
 import anyio
 
 sys.path.insert(0, str(Path(__file__).parent))
-from agent_tasks import right
+from agent_tasks import TASKS, Evidence, right
 from second_look_counts import CACHE, tasks_by_question
 
 from workset import SessionLog
 from workset.loop.definitions import seen_texts
-from workset.loop.outcome import classify
+from workset.loop.outcome import _facts, _main_fact, classify
 from workset.loop.second_look import instruction, look_lines
 from workset.loop.settings import DEFAULT_SYSTEM_PROMPT
 from workset.messages import AssistantMessage, Message, SystemMessage, ToolMessage, UserMessage
@@ -65,8 +65,13 @@ WORDINGS = {
 }
 
 
-def cases(labels: list[str]) -> list[tuple[dict[str, Any], str, list[Message]]]:
+def cases(
+    labels: list[str], answered: bool = False
+) -> list[tuple[dict[str, Any], str, list[Message], list[str]]]:
+    """Tune-half runs (task, lines to ask over, trajectory, evidence texts given): those
+    that did not end ``answered`` or, with ``answered``, those that did."""
     tasks = tasks_by_question()
+    evidence = Evidence(True)
     out = []
     for label in labels:
         records = {
@@ -78,16 +83,21 @@ def cases(labels: list[str]) -> list[tuple[dict[str, Any], str, list[Message]]]:
             question = next((m.content for m in messages if isinstance(m, UserMessage)), "")
             task = tasks.get(question)
             record = records.get(task["id"], {}) if task else {}
-            if task is None or record.get("split") != "tune" or record.get("outcome") == "answered":
+            if task is None or record.get("split") != "tune":
+                continue
+            if (record.get("outcome") == "answered") != answered:
                 continue
             calls = {
                 c.id: c for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls
             }
-            reads = [m for m in messages if isinstance(m, ToolMessage) and m.name == "read_file"]
-            seen = seen_texts(reads, calls, ())  # as CallInterpreter gives look_lines
+            results = [m for m in messages if isinstance(m, ToolMessage)]
+            workspace = (TASKS / task.get("workspace", "repo")).resolve()
+            given = evidence.texts(workspace, question)
+            seen = seen_texts(results, calls, given)  # as CallInterpreter gives look_lines
             lines = look_lines(question, seen)
             if lines:
-                out.append((task, lines, messages))
+                out.append((task, lines, messages, given))
+    evidence.close()
     return out
 
 
@@ -98,7 +108,7 @@ async def probe(labels: list[str], model_name: str, wordings: list[str]) -> None
     await model.start()
     score = dict.fromkeys(wordings, 0)
     try:
-        for task, lines, messages in chosen:
+        for task, lines, messages, _ in chosen:
             shown = bool(re.search(task["expect"], lines, re.IGNORECASE))
             print(f"== {task['id']} (answer among the lines: {shown})")
             for name in wordings:
@@ -119,12 +129,123 @@ async def probe(labels: list[str], model_name: str, wordings: list[str]) -> None
     print("right:", score)
 
 
+async def cross_check(labels: list[str], model_name: str) -> None:
+    """Tune runs that ended ``answered``, asked again over their lines (the agent's wording):
+    does the reply name the answer's main fact (the one ``classify`` judged it by)? Counted
+    against whether the first answer was right: a check that disagrees with wrong answers
+    and agrees with right ones would turn confident wrong answers into flagged ones."""
+    chosen = cases(labels, answered=True)
+    print(f"{len(chosen)} tune runs that ended answered, with lines to ask again over")
+    model = create_model(model_name, threads=1)
+    await model.start()
+    table: dict[tuple[bool, bool], int] = {}
+    try:
+        for task, lines, messages, given in chosen:
+            first = messages[-1].content or ""
+            verdict = classify(messages, evidence=given)
+            main = _main_fact(task["question"], verdict.supported) if verdict.supported else ""
+            request = ModelRequest(
+                (
+                    SystemMessage(DEFAULT_SYSTEM_PROMPT),
+                    UserMessage(instruction(task["question"].strip(), lines)),
+                ),
+                max_tokens=200,
+                temperature=0.0,
+            )
+            reply = (await model.complete(request)).message.content or ""
+            agree = bool(main) and main.lower() in reply.lower()
+            was = right(task, first)
+            table[(was, agree)] = table.get((was, agree), 0) + 1
+            print(
+                f"== {task['id']}: first right={was} main={main!r} agree={agree} "
+                f"reply right={right(task, reply)} ({verdict.outcome}) {reply[:120]!r}"
+            )
+    finally:
+        await model.aclose()
+    print("(first right, reply names its main fact):", table)
+
+
+def candidates(lines: str, main: str, limit: int = 16) -> list[str]:
+    """The values the lines show (numbers, literals, quoted strings, names), without line
+    numbers, in order, ``main`` among them: what a choice check offers."""
+    text = re.sub(r"(?m)^\s*\d+\| ?", "", lines)
+    found = [f for f in _facts(text) if not f.endswith(":")][: limit - 1]
+    if main and main.lower() not in {f.lower() for f in found}:
+        found.append(main)
+    return found
+
+
+async def choice_check(labels: list[str], model_name: str) -> None:
+    """Like :func:`cross_check`, but the model picks the answer among the values the lines
+    show (a JSON schema with an enum): does its pick equal the first answer's main fact?"""
+    chosen = cases(labels, answered=True)
+    print(f"{len(chosen)} tune runs that ended answered, with lines to ask again over")
+    model = create_model(model_name, threads=1)
+    await model.start()
+    table: dict[tuple[bool, bool], int] = {}
+    try:
+        for task, lines, messages, given in chosen:
+            first = messages[-1].content or ""
+            verdict = classify(messages, evidence=given)
+            if not verdict.supported:
+                continue
+            main = _main_fact(task["question"], verdict.supported)
+            offered = candidates(lines, main)
+            schema = {
+                "type": "object",
+                "properties": {"answer": {"type": "string", "enum": offered}},
+                "required": ["answer"],
+            }
+            asked = (
+                f"{HEAD}{lines}\n\nQuestion: {task['question'].strip()}\n"
+                f"Which of these values answers it? {', '.join(offered)}\n"
+                'Reply with JSON: {"answer": "<the value>"}'
+            )
+            request = ModelRequest(
+                (SystemMessage(DEFAULT_SYSTEM_PROMPT), UserMessage(asked)),
+                max_tokens=60,
+                temperature=0.0,
+                json_schema=schema,
+            )
+            reply = (await model.complete(request)).message.content or ""
+            try:
+                pick = str(json.loads(reply).get("answer", ""))
+            except (ValueError, AttributeError):
+                pick = reply
+            agree = pick.lower() == main.lower()
+            was = right(task, first)
+            table[(was, agree)] = table.get((was, agree), 0) + 1
+            print(
+                f"== {task['id']}: first right={was} main={main!r} pick={pick!r} agree={agree} "
+                f"pick right={right(task, pick)} of {len(offered)}"
+            )
+    finally:
+        await model.aclose()
+    print("(first right, pick is its main fact):", table)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("labels", nargs="+")
     parser.add_argument("--model", default="qwen2.5-coder-0.5b")
     parser.add_argument("--wordings", default=",".join(WORDINGS))
+    parser.add_argument(
+        "--answered",
+        action="store_true",
+        help="check runs that ended answered: does the reply name the answer's main fact?",
+    )
+    parser.add_argument(
+        "--choice",
+        action="store_true",
+        help="with --answered: the model picks among the values the lines show",
+    )
     args = parser.parse_args()
+    if args.answered and args.choice:
+        anyio.run(choice_check, args.labels, args.model)
+        return
+    if args.answered:
+        anyio.run(cross_check, args.labels, args.model)
+        return
     wordings = args.wordings.split(",")
     unknown = [w for w in wordings if w not in WORDINGS]
     if unknown:

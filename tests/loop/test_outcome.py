@@ -557,3 +557,65 @@ def test_naming_the_runs_own_tool_and_its_parameters_answers_no_which_question()
         answer="`thread_last` splits the sequence of pairs.",
     )
     assert classify(named).outcome == "answered"
+
+
+FOLD_DOC = (
+    "   9| def fold(binop, seq, default=no_default, map=map, chunksize=128, combine=None):\n"
+    '  10|     """\n'
+    "  11|     Reduce without guarantee of ordered reduction.\n"
+    "  12|\n"
+    "  13|     Fold chunks up the collection into blocks of size ``chunksize`` and then\n"
+    "  14|     feeds each of these to calls to ``reduce``. This work is distributed\n"
+    "  15|     with a call to ``map``, gathered back and then refolded to finish the\n"
+    "  16|     computation. In this way ``fold`` specifies only how to chunk up data but\n"
+    "  17|     leaves the distribution of this work to an externally provided ``map``\n"
+    "  18|     function.\n"
+    "  19|     The default chunk size is 128.\n"
+    "  20|     assert chunksize > 1\n"
+)
+
+
+def test_an_answer_that_copies_a_passage_of_a_result_is_unverified() -> None:
+    """Asked what happens with chunksize=1, the 0.5B wrote back the docstring, whose 128 a
+    result shows: a copy, not an answer."""
+    copy = (
+        "Fold chunks up the collection into blocks of size 128 and then feeds each of these "
+        "to calls to reduce. This work is distributed with a call to map, gathered back and "
+        "then refolded to finish the computation. In this way fold specifies only how to "
+        "chunk up data but leaves the distribution of this work to an externally provided "
+        "map function."
+    )
+    step = ("read_file", '{"path": "toolz/sandbox/parallel.py"}', FOLD_DOC, False)
+    verdict = classify(
+        run("What happens when `fold` is called with chunksize=1?", step, answer=copy)
+    )
+    assert verdict.outcome == "answered_unverified" and "copies" in verdict.reason
+    # an answer in its own words, or a short quote inside one, is judged as before
+    own = "It fails: `fold` asserts chunksize > 1 (toolz/sandbox/parallel.py, line 20)."
+    verdict = classify(
+        run("What happens when `fold` is called with chunksize=1?", step, answer=own)
+    )
+    assert "copies" not in verdict.reason
+    quoted = "An AssertionError: `assert chunksize > 1` in toolz/sandbox/parallel.py."
+    verdict = classify(
+        run("What happens when `fold` is called with chunksize=1?", step, answer=quoted)
+    )
+    assert "copies" not in verdict.reason
+    # a question that asks for a description may be answered with the docstring
+    described = classify(run("What does `fold` do?", step, answer=copy))
+    assert "copies" not in described.reason
+
+
+def test_a_number_only_a_calls_offset_shows_is_not_support() -> None:
+    read = (
+        "read_file",
+        '{"path": "tinydb/table.py", "offset": 137, "limit": 60}',
+        "  137|     def insert(self, document: Mapping) -> int:\n"
+        "  142|         :returns: the inserted document's ID",
+        False,
+    )
+    question = "What ID does TinyDB give the first document inserted into an empty table?"
+    verdict = classify(run(question, read, answer="137"))
+    assert verdict.outcome == "answered_unverified" and "137" in verdict.unsupported
+    listed = ("read_file", '{"path": "ids.py"}', "   1| FIRST_ID = 137", False)
+    assert classify(run(question, listed, answer="137")).outcome == "answered"

@@ -346,6 +346,7 @@ def open_runtime(
             margin=config.budget.margin,
             model_stall_s=opts.model_timeout or config.model.timeout,
             second_look=config.agent.second_look,
+            check_answers=config.agent.check_answers,
         )
         if opts.background and not opts.execute:
             raise click.UsageError("--background runs commands: use it with --exec")

@@ -42,6 +42,11 @@ second_look           true                      an answer nothing read supports 
                                                 once more over the lines that share the
                                                 question's words (``workset.loop.
                                                 second_look``); its reply is unverified
+check_answers         auto                      an answer judged answered is asked again
+                                                the same way and stays answered only when
+                                                the reply names its main fact (``workset.
+                                                loop.answer_check``); auto: when a coder
+                                                model answers the requests made alone
 [status]
 enabled               false                     keep an ``<agent_status>`` block in each request
 todo_tools            false                     offer ``rewrite_todo_list``/``update_todo_status``

@@ -55,6 +55,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
         "read_lines",
         "test_command",
         "second_look",
+        "check_answers",
     ),
     "status": ("enabled", "strategy", "placement", "todo_tools"),
     "history": ("policy", "params"),
@@ -250,6 +251,11 @@ class Reader:
             ),
             test_command=self.string(raw, "agent", "test_command", "auto").strip(),
             second_look=self.boolean(raw, "agent", "second_look", AGENT_DEFAULTS.second_look),
+            check_answers=(
+                self.boolean(raw, "agent", "check_answers", True)
+                if "check_answers" in raw
+                else None
+            ),
         )
 
     def tools(self, value: Any) -> tuple[tuple[str, ...] | Literal["all"], ToolsFrom]:

@@ -63,6 +63,8 @@ class AgentSection:
     test_command: str = "auto"
     # Ask an unsupported answer once more over the lines that bear on it (loop.second_look).
     second_look: bool = AGENT_DEFAULTS.second_look
+    # Check an answered answer by asking again (loop.answer_check); None: with a coder model.
+    check_answers: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,4 +137,5 @@ class WorksetConfig:
             margin=self.budget.margin,
             model_stall_s=self.model.timeout,
             second_look=self.agent.second_look,
+            check_answers=self.agent.check_answers,
         )

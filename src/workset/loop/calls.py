@@ -22,6 +22,7 @@ from typing import Any
 
 from workset.context.items import ContextItem
 from workset.intent import wants_change
+from workset.loop.answer_check import NOTE as CHECK_NOTE
 from workset.loop.call_parsing import read_calls
 from workset.loop.call_repair import distinct, mapped_to_tools, unique_ids
 from workset.loop.code_names import definitions_read
@@ -32,6 +33,7 @@ from workset.loop.outcome import classify
 from workset.loop.repeats import RepeatGuard
 from workset.loop.rereads import Reader, reread
 from workset.loop.rewrite import MAX_SAMPLES, Rewrite, function_name, rewrite_of
+from workset.loop.second_look import NOTE as SECOND_LOOK_NOTE
 from workset.loop.second_look import instruction, look_lines
 from workset.loop.steering import NextTurn, Steering, useful_results
 from workset.loop.verify import (
@@ -84,6 +86,7 @@ class CallInterpreter:
         read_only: Callable[[str], bool] = lambda name: True,
         reader: Reader | None = None,
         second_look: bool = True,
+        check_answers: bool = False,
     ) -> None:
         """``answer_on_repeat`` False keeps asking for calls after a repeated call;
         ``answer_with_grammar`` asks for the answer with a schema instead of withholding the
@@ -97,7 +100,9 @@ class CallInterpreter:
         file's numbered text, to choose what a repeated partial read reads instead
         (:mod:`workset.loop.rereads`); ``second_look`` asks an answer the outcome rules would
         not call ``answered`` once more over the lines that bear on it
-        (:mod:`workset.loop.second_look`)."""
+        (:mod:`workset.loop.second_look`); ``check_answers`` asks again, the same way, a
+        question the rules call ``answered``, to check it (:mod:`workset.loop.answer_check`).
+        """
         self.tool_names = tuple(tool_names)
         self.constrained = constrained
         self.guided_edits = guided_edits
@@ -119,7 +124,10 @@ class CallInterpreter:
         self._repeats = RepeatGuard(replayable=replayable, read_only=read_only)
         self._reader = reader
         self._second_look = second_look
+        self._check_answers = check_answers
         self._looked = False  # the question was asked again over the lines that bear on it
+        self.look_note = SECOND_LOOK_NOTE  # what the trajectory records before the reply
+        self._checked: str | None = None  # the answer a check asked about: the run's answer
         task = next(
             (
                 m.content
@@ -441,24 +449,38 @@ class CallInterpreter:
         (``failure``: ``"MaxIterations"``, ``"GaveUp"``); None otherwise, in a run that
         changes things, and after the first time."""
         task = self._steering.task
-        if not self._second_look or self._looked or self._steering.edited or wants_change(task):
+        if self._looked or self._steering.edited or wants_change(task):
             return None
         verdict = classify(history, evidence=self.evidence, failure=failure)
-        if verdict.outcome not in ("answered_unverified", "gave_up"):
+        check = verdict.outcome == "answered" and self._check_answers and bool(verdict.supported)
+        look = verdict.outcome in ("answered_unverified", "gave_up") and self._second_look
+        if not (look or check):
             return None
         lines = look_lines(task, self._seen())
         if lines is None:
             return None
         self._looked = True
+        if check:
+            last = history[-1]
+            self._checked = (last.content or "") if isinstance(last, AssistantMessage) else None
+            self.look_note = CHECK_NOTE
+            why = f"the answer was judged answered ({verdict.reason}); to check it, the question"
+        else:
+            why = f"the answer was not judged answered ({verdict.reason}); the question"
         return self._steering.adopt(
             NextTurn(
                 notices=(instruction(task, lines),),
                 offer_tools=False,
-                reason=f"the answer was not judged answered ({verdict.reason}); the question is "
-                "asked again over the lines of the run's reads that share its words",
+                reason=f"{why} is asked again over the lines of the run's reads that share its "
+                "words",
                 alone=True,
             )
         )
+
+    def run_answer(self, answer: str) -> str:
+        """The run's answer when the model's last reply is ``answer``: the answer a check
+        asked about (:mod:`workset.loop.answer_check`), else ``answer``."""
+        return self._checked if self._checked is not None else answer
 
 
 def evidence_files(items: Iterable[ContextItem]) -> list[str]:

@@ -17,7 +17,8 @@ Four outcomes, each with an exit code for the CLI (:data:`EXIT_CODES`):
   asks for a change or reports a defect is ``answered`` when a test run before the change
   failed and one after it passed; tests that pass after a change but were never seen failing
   do not verify it. An answer given on a second look (:mod:`workset.loop.second_look`) is
-  ``answered_unverified`` at best.
+  ``answered_unverified`` at best, and so is an answer whose check
+  (:mod:`workset.loop.answer_check`: the question asked again) named something else.
 - ``gave_up`` (4): no answer (the iteration limit, or the harness stopped a run whose calls
   kept failing), or an answer that says it could not find out.
 - ``failed`` (1): the model or the budget failed (timeout, backend error).
@@ -32,11 +33,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, TypeAlias
 
 from workset.intent import asks_for_change, wants_change
-from workset.loop import answer_shape, grounding, key_values
+from workset.loop import answer_check, answer_shape, grounding, key_values
 from workset.loop.claims import EXEC_TOOLS, WRITE_TOOLS, change_tested, unbacked_claim
 from workset.loop.definitions import base_elsewhere, defined_elsewhere, seen_texts
 from workset.loop.repeats import HARNESS_PHRASE, REPEAT_NOTE
@@ -102,6 +103,9 @@ _GUTTER = re.compile(r"(?m)^\s*\d+\|| lines? \d+(?:-\d+)?(?: of \d+)?")
 # A line as read_file numbers it, copied into an answer: "   75| text", "db.py:75| text".
 _NUMBERED_LINE = re.compile(r"^[ \t]*(?:[\w./-]+:)?[ \t]*\d+\|.*$", re.M)
 _OWN_WORDS = 4  # words of its own beside copied lines that make an answer more than a copy
+# A passage of a result copied as the answer: this many words in a row, and this share of it.
+_PASSAGE_WORDS = 20
+_PASSAGE_SHARE = 0.6
 _PATH_ARGUMENT = re.compile(r'"path"\s*:\s*"([^"]+)"')
 # What a perception tool's error says of a path that is not there.
 _MISSING = re.compile(r"\bno such (?:file|directory): '([^'\n]+)'")
@@ -133,8 +137,13 @@ def classify(
     ``failure`` is the error type when the run ended without an answer (``"MaxIterations"``,
     ``"ModelTimeout"``...); ``evidence`` the texts of workspace evidence the run was given.
     An answer to the question asked again over the lines that share its words
-    (:mod:`workset.loop.second_look`) is ``answered_unverified`` at best.
+    (:mod:`workset.loop.second_look`) is ``answered_unverified`` at best; an answer that was
+    checked (:mod:`workset.loop.answer_check`) is judged as the answer before the check, and
+    stays ``answered`` only when the check's reply named its main fact again.
     """
+    check = answer_check.checked(history) if failure is None else None
+    if check is not None:
+        return _checked(history[:-2], evidence, *check)
     verdict = _judge(history, failure, evidence)
     if verdict.outcome == "answered" and failure is None and asked_again(history):
         return Verdict(
@@ -179,6 +188,14 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
             f"the answer repeats a line a tool wrote about its result "
             f"({framing[:60]!r}), not something the result shows",
         )
+    task = _task(history)
+    copied_words = _copied_passage(answer, results) if _asks_thing(task) else 0
+    if copied_words:
+        return Verdict(
+            "answered_unverified",
+            f"the answer copies {copied_words} words of what a tool showed instead of "
+            "answering what the question asks",
+        )
     claim = unbacked_claim(answer, results, calls)
     if claim is not None:
         return Verdict("answered_unverified", claim)
@@ -188,7 +205,6 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
             "answered_unverified",
             "the run changed code but no test run after the last change passed",
         )
-    task = _task(history)
     changed = any(r.name in WRITE_TOOLS | EXEC_TOOLS and not r.is_error for r in results)
     if asks_for_change(task) and not changed:
         # "Query.any ... behaves like Query.all: 1 replacement", after an edit that failed
@@ -209,6 +225,10 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
     # What the run saw: successful results, and the arguments of the calls that produced
     # them (a path read without error exists), plus the workspace evidence it was given.
     observed = [r.content for r in results if not r.is_error] + list(evidence)
+    # For numbers: what was read, without line gutters and ranges, and without the calls'
+    # arguments (the 0.5B answered "137" to "What ID does the first document get?" after
+    # reading from offset 137).
+    plain = _ungutter("\n".join(observed).lower())
     observed += [
         calls[r.tool_call_id].arguments
         for r in results
@@ -247,7 +267,6 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
             (),
             tuple(gone),
         )
-    plain = _ungutter(haystack)  # for numbers: without line gutters and ranges
     supported = tuple(f for f in facts if _seen(f, haystack, plain))
     unsupported = tuple(f for f in facts if not _seen(f, haystack, plain))
     if unsupported:
@@ -293,6 +312,31 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
             "that the run read",
         )
     return Verdict("answered_unverified", "nothing the run read supports the answer")
+
+
+def _checked(
+    history: Sequence[Message], evidence: Sequence[str], first: AssistantMessage, reply: str
+) -> Verdict:
+    """The verdict on ``first`` (which ends ``history``), given the ``reply`` of its check."""
+    verdict = _judge(history, None, evidence)
+    if verdict.outcome != "answered":
+        return verdict
+    task = _task(history)
+    if not verdict.supported:  # nothing to compare (never checked: CallInterpreter.second_look)
+        return verdict
+    main = _main_fact(task, verdict.supported)
+    facts = [main, *(f for f in verdict.supported if f != main)]
+    if answer_check.agrees(task, facts, first.content or "", reply):
+        return replace(
+            verdict, reason=f"{verdict.reason}; asked again over the lines, the model named it too"
+        )
+    said = " ".join(reply.split())[:80]
+    return Verdict(
+        "answered_unverified",
+        f"the question asked again over the lines of the run's reads got another answer "
+        f"({said!r}), not {main!r}",
+        verdict.supported,
+    )
 
 
 def _asks_thing(task: str) -> bool:
@@ -408,8 +452,8 @@ def _folders(arguments: Iterable[str]) -> set[str]:
 
 
 def _seen(fact: str, haystack: str, plain: str) -> bool:
-    """Whether ``fact`` was read: ``plain`` is ``haystack`` without gutters, for numbers (a
-    whole token of the text, not a line number)."""
+    """Whether ``fact`` was read: ``plain`` is what was read without gutters and the calls'
+    arguments, for numbers (a whole token of the text, not a line number or an offset)."""
     text = fact.lower().removesuffix("()")
     return (
         grounding.fact_pattern(fact).search(plain if _NUMBER.fullmatch(text) else haystack)
@@ -430,6 +474,39 @@ def _overlap(answer: str, task: str, haystack: str) -> list[str]:
             w for w in words if w not in asked and w not in COMMON_WORDS and w in haystack
         )
     )
+
+
+def _copied_passage(answer: str, results: Sequence[ToolMessage]) -> int:
+    """The length in words of the passage of a successful result that ``answer`` copies,
+    when it is most of the answer (:data:`_PASSAGE_WORDS` words or more, and
+    :data:`_PASSAGE_SHARE` of its words); else 0. Asked "What happens when `fold` is called
+    with chunksize=1?", the 0.5B wrote back the docstring of ``fold`` (66 of its 76 words),
+    whose ``128`` the lexical rules then found in what it read."""
+    said = _words(answer)
+    if len(said) < _PASSAGE_WORDS:
+        return 0
+    at: dict[str, list[int]] = {}
+    for i, word in enumerate(said):
+        at.setdefault(word, []).append(i)
+    best = 0
+    for result in results:
+        if result.is_error:
+            continue
+        shown = _words(result.content)
+        for j, word in enumerate(shown):
+            for i in at.get(word, ()):
+                k = 0
+                while i + k < len(said) and j + k < len(shown) and said[i + k] == shown[j + k]:
+                    k += 1
+                best = max(best, k)
+    if best >= _PASSAGE_WORDS and best >= _PASSAGE_SHARE * len(said):
+        return best
+    return 0
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``, lower-cased, without the line numbers of numbered lines."""
+    return [w.lower() for w in re.findall(r"\w+", _GUTTER.sub(" ", text))]
 
 
 def _copies_lines(answer: str) -> bool:

@@ -155,6 +155,12 @@ class AgentConfig:
     # not find") is asked for once more over the few lines of the run's reads that share the
     # question's words, alone: no trajectory, no tools (workset.loop.second_look).
     second_look: bool = True
+    # An answer the outcome rules call answered, with a fact to compare, is checked: the
+    # question asked again the same way, and the answer stays answered only when the reply
+    # names its main fact again (workset.loop.answer_check). None: when a separate model
+    # answers the requests made alone (the 0.5B asked itself disagreed with 34 of 52 right
+    # answers; the 1.5B with 2 of 18, and with all 3 wrong ones).
+    check_answers: bool | None = None
     # Tool results are data, not instructions: wrap them in <external_content> with their
     # source (reserved tags inside are neutralised either way). Tools marked
     # ``wrap_output=False`` (workset's own bookkeeping tools, MCP) are not wrapped again.

@@ -208,6 +208,11 @@ class Session:
             answer_with_grammar=config.answer_with_grammar,
             focus=config.focus_lines,
             second_look=config.second_look,
+            check_answers=(
+                self.agent.coder is not self.agent.model
+                if config.check_answers is None
+                else config.check_answers
+            ),
             guided_edits=config.guided_edits,
             replayable=self.agent.tools.gives_same_result,
             read_only=self.agent.tools.is_read_only,

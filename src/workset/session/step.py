@@ -21,7 +21,6 @@ from workset.context.manifest import Manifest
 from workset.errors import ContextBudgetError, ModelError
 from workset.events.records import ModelCalled, StepInterrupted
 from workset.loop.calls import CallInterpreter
-from workset.loop.second_look import NOTE
 from workset.loop.steering import NextTurn
 from workset.messages import AssistantMessage, ToolMessage, ToolSpec, UserMessage
 from workset.models.base import Usage
@@ -154,7 +153,7 @@ class StepRunner:
             look = second_look(session, interpreter)
             if look is not None:  # asked again over the lines that bear on the question
                 return StepOutcome("continued", response.usage, turn=look)
-            return StepOutcome("answered", response.usage, answer=answer)
+            return StepOutcome("answered", response.usage, answer=interpreter.run_answer(answer))
         self.phase = "tools"
         interrupted = await session.units.run(run_id, message, decided)
         self.phase = "prepare"
@@ -176,13 +175,15 @@ def second_look(
     session: Session, interpreter: CallInterpreter, failure: str | None = None
 ) -> NextTurn | None:
     """The turn of a second look (:meth:`CallInterpreter.second_look`: the run's answer is
-    unsupported, or ``failure`` is about to end it without one), with its note queued for the
-    trajectory so the reply is judged unverified at best; None when there is none."""
+    unsupported, or ``failure`` is about to end it without one; or, with ``check_answers``,
+    it is checked), with its note queued for the trajectory so the reply is judged as such
+    (unverified at best, or the check of the answer before it); None when there is none."""
     look = interpreter.second_look(session.state.messages, failure)
     if look is not None:
         session.queue.push(
-            "second_look", "call_interpreter", "trajectory", session.now(), text=NOTE
-        )
+            "second_look", "call_interpreter", "trajectory", session.now(),
+            text=interpreter.look_note,
+        )  # fmt: skip
     return look
 
 
