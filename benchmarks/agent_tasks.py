@@ -163,11 +163,16 @@ SETS = {
     # every task names that folder as its "workspace".
     "repo2-edits": ("edits_repo2.json", "edit"),
     "repo2-questions": ("questions_repo2.json", "question"),
+    # Written blind on 2026-12-06 over both repositories (look-alike values, exceptions raised
+    # near others, edge-case returns, answers in tests, docstrings and the README).
+    "more-questions": ("questions_more.json", "question"),
 }
 ALL_SETS = ("questions", "edits", "issue")  # what --set all runs; the others stay apart
 # Sets written for the held-out role: their runs print totals only (no task, no answer), unless
 # --show-tasks asks for them, so a run does not leak its cases to whoever watches it.
-HELD_OUT = frozenset({"blind-questions", "blind-edits", "repo2-edits", "repo2-questions"})
+HELD_OUT = frozenset(
+    {"blind-questions", "blind-edits", "repo2-edits", "repo2-questions", "more-questions"}
+)
 
 
 def kind_of(set_name: str, task: dict[str, Any]) -> str:
