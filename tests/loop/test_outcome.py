@@ -619,3 +619,35 @@ def test_a_number_only_a_calls_offset_shows_is_not_support() -> None:
     assert verdict.outcome == "answered_unverified" and "137" in verdict.unsupported
     listed = ("read_file", '{"path": "ids.py"}', "   1| FIRST_ID = 137", False)
     assert classify(run(question, listed, answer="137")).outcome == "answered"
+
+
+STORAGES_PY = (
+    "   1| import os\n"
+    "  10| def touch(path: str, create_dirs: bool):\n"
+    '  11|     """Create a file if it doesn\'t exist yet."""\n'
+    "  20| class JSONStorage(Storage):\n"
+)
+
+
+def test_a_file_question_answered_with_a_class_names_no_file() -> None:
+    read = ("read_file", '{"path": "tinydb/storages.py"}', STORAGES_PY, False)
+    question = "In which module is the helper that creates the database file on disk?"
+    verdict = classify(run(question, read, answer="<function-name>JSONStorage</function-name>"))
+    assert verdict.outcome == "answered_unverified" and "names none" in verdict.reason
+    for right in ("tinydb/storages.py", "It is `touch`, in tinydb/storages.py."):
+        assert classify(run(question, read, answer=right)).outcome == "answered", right
+
+
+def test_a_name_question_answered_with_only_a_file_names_no_name() -> None:
+    table = (
+        "read_file",
+        '{"path": "tinydb/table.py"}',
+        "  300|     def _update_table(self, updater):\n  310|     def insert(self, document):",
+        False,
+    )
+    question = "Which single private `Table` method do insert and truncate all go through?"
+    answer = "The insert and truncate methods in the tinydb/table.py file are responsible for it."
+    verdict = classify(run(question, table, answer=answer))
+    assert verdict.outcome == "answered_unverified" and "only a file" in verdict.reason
+    right = classify(run(question, table, answer="`_update_table`, in tinydb/table.py."))
+    assert right.outcome == "answered"

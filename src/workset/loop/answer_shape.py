@@ -44,9 +44,10 @@ _EXCEPTION = re.compile(
     r"\b[A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)\b"
     r"|\bStopIteration\b"
 )
-# "Which method…", "What attribute…": a name the question does not already hold.
+# "Which method…", "What attribute…", "Which single private `Table` method…": a name the
+# question does not already hold.
 _ASKS_NAME = re.compile(
-    r"\b(?:which|what)\s+(?:[\w.-]+\s+){0,2}?(?:methods?|functions?|class(?:es)?|attributes?|"
+    r"\b(?:which|what)\s+(?:[\w.`'-]+\s+){0,3}?(?:methods?|functions?|class(?:es)?|attributes?|"
     r"arguments?|parameters?|exceptions?|errors?|variables?|constants?|fields?|keys?|"
     r"options?|flags?|decorators?|commands?|subclass(?:es)?|properties|property|settings?|"
     r"types?|keyword)\b",

@@ -285,6 +285,22 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
     )
     if contradiction:
         return Verdict("answered_unverified", contradiction, supported)
+    kind = answer_shape.asked(task)
+    if supported and kind == "file" and not any(_names_file(f) for f in supported):
+        # "In which module is the helper…?" answered "JSONStorage": a class, read, no file
+        return Verdict(
+            "answered_unverified",
+            f"the question asks which file or module, and the answer names none "
+            f"({supported[0]!r} is not one)",
+            supported,
+        )
+    if supported and kind == "name" and all(_PATH.fullmatch(f) for f in supported):
+        # "Which private Table method…?" answered with the task's methods and table.py
+        return Verdict(
+            "answered_unverified",
+            f"the question asks for a name, and the answer names only a file ({supported[0]!r})",
+            supported,
+        )
     if supported:
         acted = [
             calls[r.tool_call_id].arguments
@@ -474,6 +490,11 @@ def _overlap(answer: str, task: str, haystack: str) -> list[str]:
             w for w in words if w not in asked and w not in COMMON_WORDS and w in haystack
         )
     )
+
+
+def _names_file(fact: str) -> bool:
+    """Whether ``fact`` names a file or module: a path, a file name, a dotted module."""
+    return bool(_PATH.fullmatch(fact) or _DOTTED.fullmatch(fact))
 
 
 def _copied_passage(answer: str, results: Sequence[ToolMessage]) -> int:
