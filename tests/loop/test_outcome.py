@@ -651,3 +651,16 @@ def test_a_name_question_answered_with_only_a_file_names_no_name() -> None:
     assert verdict.outcome == "answered_unverified" and "only a file" in verdict.reason
     right = classify(run(question, table, answer="`_update_table`, in tinydb/table.py."))
     assert right.outcome == "answered"
+
+
+def test_a_module_question_answered_with_the_modules_bare_name_is_answered() -> None:
+    read = (
+        "read_file",
+        '{"path": "toolz/__init__.py"}',
+        "   3| from .itertoolz import sliding_window, partition\n   4| from .recipes import countby",
+        False,
+    )
+    question = "In which module of the toolz package is `sliding_window` defined?"
+    assert classify(run(question, read, answer="In `itertoolz`.")).outcome == "answered"
+    verdict = classify(run(question, read, answer="In `partition`."))
+    assert verdict.outcome == "answered_unverified" and "names none" in verdict.reason

@@ -286,7 +286,7 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
     if contradiction:
         return Verdict("answered_unverified", contradiction, supported)
     kind = answer_shape.asked(task)
-    if supported and kind == "file" and not any(_names_file(f) for f in supported):
+    if supported and kind == "file" and not any(_names_file(f, haystack) for f in supported):
         # "In which module is the helper…?" answered "JSONStorage": a class, read, no file
         return Verdict(
             "answered_unverified",
@@ -492,9 +492,20 @@ def _overlap(answer: str, task: str, haystack: str) -> list[str]:
     )
 
 
-def _names_file(fact: str) -> bool:
-    """Whether ``fact`` names a file or module: a path, a file name, a dotted module."""
-    return bool(_PATH.fullmatch(fact) or _DOTTED.fullmatch(fact))
+def _names_file(fact: str, haystack: str) -> bool:
+    """Whether ``fact`` names a file or module: a path, a file name, a dotted module, or the
+    bare name of a module or package whose file, folder or import ``haystack`` (what the run
+    read, in lower case) shows ("itertoolz" for ``toolz/itertoolz.py`` or ``from .itertoolz
+    import``)."""
+    if _PATH.fullmatch(fact) or _DOTTED.fullmatch(fact):
+        return True
+    name = re.escape(fact.lower())
+    shown = (
+        rf"(?<![\w.-]){name}(?:\.(?:{_EXTENSIONS})\b|/)"  # itertoolz.py, toolz/
+        rf"|\bfrom\s+(?:[\w.]*\.)?{name}\s+import\b"  # from .itertoolz import
+        rf"|\bimport\s+(?:[\w.]*\.)?{name}\b"  # import toolz.itertoolz
+    )
+    return re.search(shown, haystack) is not None
 
 
 def _copied_passage(answer: str, results: Sequence[ToolMessage]) -> int:
