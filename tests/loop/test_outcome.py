@@ -657,7 +657,8 @@ def test_a_module_question_answered_with_the_modules_bare_name_is_answered() -> 
     read = (
         "read_file",
         '{"path": "toolz/__init__.py"}',
-        "   3| from .itertoolz import sliding_window, partition\n   4| from .recipes import countby",
+        "   3| from .itertoolz import sliding_window, partition\n"
+        "   4| from .recipes import countby",
         False,
     )
     question = "In which module of the toolz package is `sliding_window` defined?"
