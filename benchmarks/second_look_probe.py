@@ -14,6 +14,7 @@ halves, the blind set) are skipped before anything is read. Needs the model.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import sys
@@ -27,6 +28,7 @@ from agent_tasks import TASKS, Evidence, right
 from second_look_counts import CACHE, tasks_by_question
 
 from workset import SessionLog
+from workset.loop.answer_check import agrees
 from workset.loop.definitions import seen_texts
 from workset.loop.outcome import _facts, _main_fact, classify
 from workset.loop.second_look import instruction, look_lines
@@ -129,42 +131,6 @@ async def probe(labels: list[str], model_name: str, wordings: list[str]) -> None
     print("right:", score)
 
 
-async def cross_check(labels: list[str], model_name: str) -> None:
-    """Tune runs that ended ``answered``, asked again over their lines (the agent's wording):
-    does the reply name the answer's main fact (the one ``classify`` judged it by)? Counted
-    against whether the first answer was right: a check that disagrees with wrong answers
-    and agrees with right ones would turn confident wrong answers into flagged ones."""
-    chosen = cases(labels, answered=True)
-    print(f"{len(chosen)} tune runs that ended answered, with lines to ask again over")
-    model = create_model(model_name, threads=1)
-    await model.start()
-    table: dict[tuple[bool, bool], int] = {}
-    try:
-        for task, lines, messages, given in chosen:
-            first = messages[-1].content or ""
-            verdict = classify(messages, evidence=given)
-            main = _main_fact(task["question"], verdict.supported) if verdict.supported else ""
-            request = ModelRequest(
-                (
-                    SystemMessage(DEFAULT_SYSTEM_PROMPT),
-                    UserMessage(instruction(task["question"].strip(), lines)),
-                ),
-                max_tokens=200,
-                temperature=0.0,
-            )
-            reply = (await model.complete(request)).message.content or ""
-            agree = bool(main) and main.lower() in reply.lower()
-            was = right(task, first)
-            table[(was, agree)] = table.get((was, agree), 0) + 1
-            print(
-                f"== {task['id']}: first right={was} main={main!r} agree={agree} "
-                f"reply right={right(task, reply)} ({verdict.outcome}) {reply[:120]!r}"
-            )
-    finally:
-        await model.aclose()
-    print("(first right, reply names its main fact):", table)
-
-
 def candidates(lines: str, main: str, limit: int = 16) -> list[str]:
     """The values the lines show (numbers, literals, quoted strings, names), without line
     numbers, in order, ``main`` among them: what a choice check offers."""
@@ -175,9 +141,42 @@ def candidates(lines: str, main: str, limit: int = 16) -> list[str]:
     return found
 
 
-async def choice_check(labels: list[str], model_name: str) -> None:
-    """Like :func:`cross_check`, but the model picks the answer among the values the lines
-    show (a JSON schema with an enum): does its pick equal the first answer's main fact?"""
+def check_request(question: str, lines: str, main: str, choice: bool) -> ModelRequest:
+    """The check's request: the agent's wording, or with ``choice`` a pick among the values
+    the lines show (a JSON schema with an enum)."""
+    if not choice:
+        asked = instruction(question, lines)
+        return ModelRequest(
+            (SystemMessage(DEFAULT_SYSTEM_PROMPT), UserMessage(asked)),
+            max_tokens=200,
+            temperature=0.0,
+        )
+    offered = candidates(lines, main)
+    asked = (
+        f"{HEAD}{lines}\n\nQuestion: {question}\n"
+        f"Which of these values answers it? {', '.join(offered)}\n"
+        'Reply with JSON: {"answer": "<the value>"}'
+    )
+    schema = {
+        "type": "object",
+        "properties": {"answer": {"type": "string", "enum": offered}},
+        "required": ["answer"],
+    }
+    return ModelRequest(
+        (SystemMessage(DEFAULT_SYSTEM_PROMPT), UserMessage(asked)),
+        max_tokens=60,
+        temperature=0.0,
+        json_schema=schema,
+    )
+
+
+async def cross_check(labels: list[str], model_name: str, choice: bool = False) -> None:
+    """Tune runs that ended ``answered``, with a fact to compare, asked again over their lines
+    (the agent's wording; with ``choice``, a pick among the values the lines show): does the
+    reply name the answer's main fact again (:func:`workset.loop.answer_check.agrees`, the
+    agent's rule; with ``choice``, is the pick that fact)? Counted against whether the first
+    answer was right: a check that disagrees with wrong answers and agrees with right ones
+    turns confident wrong answers into flagged ones."""
     chosen = cases(labels, answered=True)
     print(f"{len(chosen)} tune runs that ended answered, with lines to ask again over")
     model = create_model(model_name, threads=1)
@@ -189,39 +188,26 @@ async def choice_check(labels: list[str], model_name: str) -> None:
             verdict = classify(messages, evidence=given)
             if not verdict.supported:
                 continue
-            main = _main_fact(task["question"], verdict.supported)
-            offered = candidates(lines, main)
-            schema = {
-                "type": "object",
-                "properties": {"answer": {"type": "string", "enum": offered}},
-                "required": ["answer"],
-            }
-            asked = (
-                f"{HEAD}{lines}\n\nQuestion: {task['question'].strip()}\n"
-                f"Which of these values answers it? {', '.join(offered)}\n"
-                'Reply with JSON: {"answer": "<the value>"}'
-            )
-            request = ModelRequest(
-                (SystemMessage(DEFAULT_SYSTEM_PROMPT), UserMessage(asked)),
-                max_tokens=60,
-                temperature=0.0,
-                json_schema=schema,
-            )
+            question = task["question"].strip()
+            main = _main_fact(question, verdict.supported)
+            request = check_request(question, lines, main, choice)
             reply = (await model.complete(request)).message.content or ""
-            try:
-                pick = str(json.loads(reply).get("answer", ""))
-            except (ValueError, AttributeError):
-                pick = reply
-            agree = pick.lower() == main.lower()
+            if choice:
+                with contextlib.suppress(ValueError, AttributeError):
+                    reply = str(json.loads(reply).get("answer", ""))
+                agree = reply.lower() == main.lower()
+            else:
+                facts = [main, *(f for f in verdict.supported if f != main)]
+                agree = agrees(question, facts, first, reply)
             was = right(task, first)
             table[(was, agree)] = table.get((was, agree), 0) + 1
             print(
-                f"== {task['id']}: first right={was} main={main!r} pick={pick!r} agree={agree} "
-                f"pick right={right(task, pick)} of {len(offered)}"
+                f"== {task['id']}: first right={was} main={main!r} agree={agree} "
+                f"reply right={right(task, reply)} {reply[:120]!r}"
             )
     finally:
         await model.aclose()
-    print("(first right, pick is its main fact):", table)
+    print("(first right, the check names its main fact):", table)
 
 
 def main() -> None:
@@ -240,11 +226,8 @@ def main() -> None:
         help="with --answered: the model picks among the values the lines show",
     )
     args = parser.parse_args()
-    if args.answered and args.choice:
-        anyio.run(choice_check, args.labels, args.model)
-        return
     if args.answered:
-        anyio.run(cross_check, args.labels, args.model)
+        anyio.run(cross_check, args.labels, args.model, args.choice)
         return
     wordings = args.wordings.split(",")
     unknown = [w for w in wordings if w not in WORDINGS]
