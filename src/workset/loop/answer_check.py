@@ -13,9 +13,9 @@ names something else makes it ``answered_unverified``, with the reply in the rea
 
 It is worth a call only with a model that can read: on 59 tune runs that ended ``answered``
 the 0.5B, asked again, named the main fact of 18 of 52 right answers (its replies were often
-wrong), so the check would have flagged most right answers; the 1.5B named it in 12 of 18
-(16 of 18 counting the singular of a plural and an exception's class) and in none of the 3
-wrong ones (``benchmarks/second_look_probe.py --answered``). So by default
+wrong), so the check would have flagged most right answers; the 1.5B named it in 16 of 18
+(with :func:`agrees`) and in neither of the 2 wrong ones
+(``benchmarks/second_look_probe.py --answered``). So by default
 (``check_answers = "auto"``) it runs when a separate model answers the requests made alone
 (``--coder-model``).
 """

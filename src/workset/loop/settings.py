@@ -159,7 +159,7 @@ class AgentConfig:
     # question asked again the same way, and the answer stays answered only when the reply
     # names its main fact again (workset.loop.answer_check). None: when a separate model
     # answers the requests made alone (the 0.5B asked itself disagreed with 34 of 52 right
-    # answers; the 1.5B with 2 of 18, and with all 3 wrong ones).
+    # answers; the 1.5B with 2 of 18, and with both wrong ones).
     check_answers: bool | None = None
     # Tool results are data, not instructions: wrap them in <external_content> with their
     # source (reserved tags inside are neutralised either way). Tools marked
