@@ -51,12 +51,23 @@ def counts(label: str, tasks: dict[str, dict[str, Any]]) -> dict[str, int]:
     rest = ("wrong_to_right", "reply_copies_lines", "reply_gave_up", "without_answer")
     checks = ("checked", "kept_right", "kept_wrong", "flagged_right", "flagged_wrong")
     c = dict.fromkeys((*keys, *rest, *checks), 0)
+    evidence = Evidence(True)  # opened once: checks are judged with the evidence runs had
+    try:
+        count_runs(c, log, tasks, evidence)
+    finally:
+        evidence.close()
+    return c
+
+
+def count_runs(
+    c: dict[str, int], log: SessionLog, tasks: dict[str, dict[str, Any]], evidence: Evidence
+) -> None:
     for info in log.sessions(limit=None):
         messages = log.messages(info.id)
         c["runs"] += sum(isinstance(m, UserMessage) and m.origin == "user" for m in messages)
         for at, message in enumerate(messages):
             if answer_check.is_note(message) and 0 < at < len(messages) - 1:
-                count_check(c, messages[: at + 2], tasks)
+                count_check(c, messages[: at + 2], tasks, evidence)
                 continue
             if not is_note(message) or at == 0:
                 continue
@@ -87,10 +98,14 @@ def counts(label: str, tasks: dict[str, dict[str, Any]]) -> dict[str, int]:
             verdict = classify([*messages[: at + 1], reply])
             c["reply_copies_lines"] += "copies numbered lines" in verdict.reason
             c["reply_gave_up"] += verdict.outcome == "gave_up"
-    return c
 
 
-def count_check(c: dict[str, int], history: list[Any], tasks: dict[str, dict[str, Any]]) -> None:
+def count_check(
+    c: dict[str, int],
+    history: list[Any],
+    tasks: dict[str, dict[str, Any]],
+    evidence: Evidence,
+) -> None:
     """Count one check (:mod:`workset.loop.answer_check`): ``history`` ends with the answer
     checked, the note and the reply. The answer stays the run's answer; the check only
     decides whether it is ``answered`` (kept) or ``answered_unverified`` (flagged)."""
@@ -103,11 +118,8 @@ def count_check(c: dict[str, int], history: list[Any], tasks: dict[str, dict[str
     if task is None or not isinstance(first, AssistantMessage):
         return
     was = right(task, first.content or "")
-    evidence = Evidence(True)  # as the run judged it: with the workspace evidence it was given
-    try:
-        given = evidence.texts((TASKS / task.get("workspace", "repo")).resolve(), question)
-    finally:
-        evidence.close()
+    # as the run judged it: with the workspace evidence it was given
+    given = evidence.texts((TASKS / task.get("workspace", "repo")).resolve(), question)
     kept = classify(history, evidence=given).outcome == "answered"
     c["checked"] += 1
     c[("kept_" if kept else "flagged_") + ("right" if was else "wrong")] += 1

@@ -25,25 +25,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from workset.loop.answer_shape import asked
-from workset.messages import AssistantMessage, Message, UserMessage
+from workset.loop import second_look
+from workset.loop.answer_shape import asked, exception_names
+from workset.messages import AssistantMessage, Message
 
 MARK = "[check]"
 NOTE = (
     f"{MARK} The answer before this note was checked: its question was asked again over the "
     "lines of the run's reads that share its words; the reply after it is not the run's answer."
 )
-_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)\b")
-_PATHISH = re.compile(r"[/\\]|\.\w{1,4}$")
 
 
 def is_note(message: Message) -> bool:
     """Whether ``message`` is the harness's :data:`NOTE` of a check."""
-    return (
-        isinstance(message, UserMessage)
-        and message.origin == "harness"
-        and message.content.startswith(MARK)
-    )
+    return second_look.is_note(message, MARK)
 
 
 def checked(history: Sequence[Message]) -> tuple[AssistantMessage, str] | None:
@@ -61,20 +56,16 @@ def checked(history: Sequence[Message]) -> tuple[AssistantMessage, str] | None:
 
 def agrees(task: str, facts: Sequence[str], answer: str, reply: str) -> bool:
     """Whether ``reply`` names again what ``answer`` answered ``task`` with: one of ``facts``
-    (the answer's facts that what the run read supports, main fact first) as a whole word,
-    ignoring case and a plural ``s``; paths count only when the question asks which file (a
-    reply that names the file it read from says where it looked, not what it found). For a
-    question about an exception, the exception classes of both are compared."""
-    kind = asked(task)
-    if kind == "exception":
-        mine = {e.lower() for e in _EXCEPTION.findall(answer)}
-        theirs = {e.lower() for e in _EXCEPTION.findall(reply)}
+    (the answer's facts that what the run read supports, main fact first; the caller leaves
+    out paths unless the question asks which file: a reply that names the file it read from
+    says where it looked, not what it found) as a whole word, ignoring case and a plural
+    ``s``. For a question about an exception, the exception classes of both are compared."""
+    if asked(task) == "exception":
+        mine = exception_names(answer)
         if mine:
-            return bool(mine & theirs)
+            return bool(mine & exception_names(reply))
     said = reply.lower()
     for fact in facts:
-        if kind != "file" and _PATHISH.search(fact):
-            continue
         stem = fact.lower().rstrip()
         stem = stem[:-1] if len(stem) > 2 and stem.endswith("s") else stem
         if re.search(rf"(?<![\w.]){re.escape(stem)}(?:e?s)?(?![\w])", said):

@@ -238,6 +238,11 @@ def shows_exception(line: str) -> bool:
     return bool(_EXCEPTION.search(line) or re.search(r"\braise\s+\w", line))
 
 
+def exception_names(text: str) -> set[str]:
+    """The exception classes ``text`` names, lower-cased (``TypeError``, ``StopIteration``)."""
+    return {name.lower() for name in _EXCEPTION.findall(text)}
+
+
 def is_question(task: str) -> bool:
     """Whether ``task`` is phrased as a question ("Which…", "What…", or ending in "?")."""
     return bool(_QUESTION.search(task))

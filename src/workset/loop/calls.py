@@ -126,7 +126,6 @@ class CallInterpreter:
         self._second_look = second_look
         self._check_answers = check_answers
         self._looked = False  # the question was asked again over the lines that bear on it
-        self.look_note = SECOND_LOOK_NOTE  # what the trajectory records before the reply
         self._checked: str | None = None  # the answer a check asked about: the run's answer
         task = next(
             (
@@ -463,7 +462,6 @@ class CallInterpreter:
         if check:
             last = history[-1]
             self._checked = (last.content or "") if isinstance(last, AssistantMessage) else None
-            self.look_note = CHECK_NOTE
             why = f"the answer was judged answered ({verdict.reason}); to check it, the question"
         else:
             why = f"the answer was not judged answered ({verdict.reason}); the question"
@@ -476,6 +474,12 @@ class CallInterpreter:
                 alone=True,
             )
         )
+
+    @property
+    def look_note(self) -> str:
+        """What the trajectory records before the reply of the last :meth:`second_look`: the
+        note of a check, or of a second look."""
+        return CHECK_NOTE if self._checked is not None else SECOND_LOOK_NOTE
 
     def run_answer(self, answer: str) -> str:
         """The run's answer when the model's last reply is ``answer``: the answer a check

@@ -39,6 +39,7 @@ from typing import Literal, TypeAlias
 from workset.intent import asks_for_change, wants_change
 from workset.loop import answer_check, answer_shape, grounding, key_values
 from workset.loop.claims import EXEC_TOOLS, WRITE_TOOLS, change_tested, unbacked_claim
+from workset.loop.copies import copied_passage, copies_lines, framing_line, ungutter
 from workset.loop.definitions import base_elsewhere, defined_elsewhere, seen_texts
 from workset.loop.repeats import HARNESS_PHRASE, REPEAT_NOTE
 from workset.loop.second_look import asked_again
@@ -62,8 +63,6 @@ EXIT_CODES: dict[Outcome, int] = {
 }
 # Failures that mean "no answer was reached" rather than "something broke".
 GAVE_UP_FAILURES = frozenset({"MaxIterations", "GaveUp"})
-# Tools whose results are files and names, with a line of their own about what they show.
-PERCEPTION_TOOLS = frozenset({"read_file", "find_files", "grep", "list_dir"})
 
 
 # Why an answer that lacks what its question asks for (workset.loop.answer_shape) is not one.
@@ -98,14 +97,6 @@ _QUOTED = re.compile(r"\"([^\"\n]{2,60})\"|'([^'\n]{3,60})'")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,}")
 # Python's literals are values an answer can give: "It returns None."
 _LITERAL = re.compile(r"\b(?:None|True|False)\b")
-# Line numbers ("  12| code"), line ranges ("lines 72-85", "Showing lines 1-40 of 274").
-_GUTTER = re.compile(r"(?m)^\s*\d+\|| lines? \d+(?:-\d+)?(?: of \d+)?")
-# A line as read_file numbers it, copied into an answer: "   75| text", "db.py:75| text".
-_NUMBERED_LINE = re.compile(r"^[ \t]*(?:[\w./-]+:)?[ \t]*\d+\|.*$", re.M)
-_OWN_WORDS = 4  # words of its own beside copied lines that make an answer more than a copy
-# A passage of a result copied as the answer: this many words in a row, and this share of it.
-_PASSAGE_WORDS = 20
-_PASSAGE_SHARE = 0.6
 _PATH_ARGUMENT = re.compile(r'"path"\s*:\s*"([^"]+)"')
 # What a perception tool's error says of a path that is not there.
 _MISSING = re.compile(r"\bno such (?:file|directory): '([^'\n]+)'")
@@ -168,7 +159,7 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
         return Verdict("gave_up", "the answer says it could not find out")
     if REPEAT_NOTE.match(answer):
         return Verdict("gave_up", "the answer is the harness's note about a repeated call")
-    if _copies_lines(answer):
+    if copies_lines(answer):
         return Verdict(
             "answered_unverified",
             "the answer copies numbered lines of a file instead of answering the question",
@@ -181,7 +172,7 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
         )
     results = _results(history)
     calls = _calls(history)
-    framing = _framing_line(answer, results)
+    framing = framing_line(answer, results)
     if framing:
         return Verdict(
             "answered_unverified",
@@ -189,7 +180,7 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
             f"({framing[:60]!r}), not something the result shows",
         )
     task = _task(history)
-    copied_words = _copied_passage(answer, results) if _asks_thing(task) else 0
+    copied_words = copied_passage(answer, results) if _asks_thing(task) else 0
     if copied_words:
         return Verdict(
             "answered_unverified",
@@ -228,7 +219,7 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
     # For numbers: what was read, without line gutters and ranges, and without the calls'
     # arguments (the 0.5B answered "137" to "What ID does the first document get?" after
     # reading from offset 137).
-    plain = _ungutter("\n".join(observed).lower())
+    plain = ungutter("\n".join(observed).lower())
     observed += [
         calls[r.tool_call_id].arguments
         for r in results
@@ -341,7 +332,12 @@ def _checked(
     if not verdict.supported:  # nothing to compare (never checked: CallInterpreter.second_look)
         return verdict
     main = _main_fact(task, verdict.supported)
-    facts = [main, *(f for f in verdict.supported if f != main)]
+    file_asked = answer_shape.asked(task) == "file"
+    facts = [
+        f
+        for f in [main, *(f for f in verdict.supported if f != main)]
+        if file_asked or not _PATH.fullmatch(f)  # the file it read from is where it looked
+    ]
     if answer_check.agrees(task, facts, first.content or "", reply):
         return replace(
             verdict, reason=f"{verdict.reason}; asked again over the lines, the model named it too"
@@ -382,22 +378,6 @@ def _main_fact(task: str, facts: Sequence[str]) -> str:
     else:
         wanted = [f for f in facts if not _PATH.fullmatch(f)]
     return (wanted or list(facts))[0]
-
-
-def _framing_line(answer: str, results: Sequence[ToolMessage]) -> str:
-    """A line a perception tool wrote about its result ("1 names under '.' match 'x':",
-    "Showing lines 1-40 of 274 total.") that makes up most of the answer: the 0.5B answered
-    "How many names does the package export?" with find_files's own header."""
-    said = " ".join(answer.split())
-    for result in results:
-        if result.is_error or result.name not in PERCEPTION_TOOLS:
-            continue
-        for line in result.content.splitlines():
-            line = " ".join(line.split())
-            framing = len(line.split()) >= 4 and not _GUTTER.match(line)
-            if framing and line in said and 2 * len(line) >= len(said):
-                return line
-    return ""
 
 
 def _task(history: Sequence[Message]) -> str:
@@ -477,11 +457,6 @@ def _seen(fact: str, haystack: str, plain: str) -> bool:
     )
 
 
-def _ungutter(text: str) -> str:
-    """``text`` without the numbers a tool or the evidence adds: line gutters and ranges."""
-    return _GUTTER.sub(" ", text)
-
-
 def _overlap(answer: str, task: str, haystack: str) -> list[str]:
     asked = {w.lower() for w in _WORD.findall(task)}
     words = [w.lower() for w in _WORD.findall(answer)]
@@ -506,45 +481,3 @@ def _names_file(fact: str, haystack: str) -> bool:
         rf"|\bimport\s+(?:[\w.]*\.)?{name}\b"  # import toolz.itertoolz
     )
     return re.search(shown, haystack) is not None
-
-
-def _copied_passage(answer: str, results: Sequence[ToolMessage]) -> int:
-    """The length in words of the passage of a successful result that ``answer`` copies,
-    when it is most of the answer (:data:`_PASSAGE_WORDS` words or more, and
-    :data:`_PASSAGE_SHARE` of its words); else 0. Asked "What happens when `fold` is called
-    with chunksize=1?", the 0.5B wrote back the docstring of ``fold`` (66 of its 76 words),
-    whose ``128`` the lexical rules then found in what it read."""
-    said = _words(answer)
-    if len(said) < _PASSAGE_WORDS:
-        return 0
-    at: dict[str, list[int]] = {}
-    for i, word in enumerate(said):
-        at.setdefault(word, []).append(i)
-    best = 0
-    for result in results:
-        if result.is_error:
-            continue
-        shown = _words(result.content)
-        for j, word in enumerate(shown):
-            for i in at.get(word, ()):
-                k = 0
-                while i + k < len(said) and j + k < len(shown) and said[i + k] == shown[j + k]:
-                    k += 1
-                best = max(best, k)
-    if best >= _PASSAGE_WORDS and best >= _PASSAGE_SHARE * len(said):
-        return best
-    return 0
-
-
-def _words(text: str) -> list[str]:
-    """The words of ``text``, lower-cased, without the line numbers of numbered lines."""
-    return [w.lower() for w in re.findall(r"\w+", _GUTTER.sub(" ", text))]
-
-
-def _copies_lines(answer: str) -> bool:
-    """Whether ``answer`` is numbered lines of a file, copied, with hardly a word of its own
-    (the 0.5B, shown lines and asked a question, sometimes wrote them back)."""
-    if not _NUMBERED_LINE.search(answer):
-        return False
-    rest = _NUMBERED_LINE.sub(" ", answer)
-    return len(re.findall(r"[A-Za-z]\w*", rest)) < _OWN_WORDS

@@ -87,12 +87,13 @@ def instruction(task: str, lines: str) -> str:
     )
 
 
-def is_note(message: Message) -> bool:
-    """Whether ``message`` is the harness's :data:`NOTE` of a second look."""
+def is_note(message: Message, mark: str = MARK) -> bool:
+    """Whether ``message`` is the harness's :data:`NOTE` of a second look (or, with ``mark``,
+    another harness note that starts with it: :data:`workset.loop.answer_check.MARK`)."""
     return (
         isinstance(message, UserMessage)
         and message.origin == "harness"
-        and message.content.startswith(MARK)
+        and message.content.startswith(mark)
     )
 
 
