@@ -113,6 +113,7 @@ class Options:
     guided: bool | None = None  # AgentConfig.guided_edits; None: the config's default
     coder: str | None = None  # the model that writes a chosen function (Agent's coder)
     tests: bool = True  # edit runs get run_tests, as `workset run --exec` offers it
+    search_fix: bool = True  # and search_fix beside it ([agent] search_fixes)
 
     def label(self) -> str:
         parts = [self.model, "ev" if self.evidence else "noev", self.prompt]
@@ -123,6 +124,7 @@ class Options:
         parts += [] if self.guided is None else ["guided" if self.guided else "unguided"]
         parts += [f"coder-{self.coder}"] if self.coder else []
         parts += [] if self.tests else ["no-run-tests"]
+        parts += [] if self.search_fix or not self.tests else ["no-search-fix"]
         return "-".join(parts)
 
 
@@ -278,7 +280,9 @@ class Runner:
             tools += execution_tools(ws, sandbox=sandbox)
             command = detect_test_command(workspace) if self.options.tests else None
             if command:  # as `workset run --exec` offers it ([agent] test_command = "auto")
-                tools += tools_for_tests(ws, command, sandbox=sandbox)
+                tools += tools_for_tests(
+                    ws, command, sandbox=sandbox, fix_search=self.options.search_fix
+                )
             approve = AutoApprover(True)  # the runner stands in for the person at the terminal
             gate = SafetyGate(approver=approve, policy=PermissionPolicy(workspace=str(workspace)))
         if self.options.compact:
@@ -388,7 +392,7 @@ async def main_async(args: argparse.Namespace) -> None:
         model=args.model, evidence=not args.no_evidence, constrained=args.constrained,
         prompt=args.prompt, compact=not args.full_tools, max_iterations=args.max_iterations,
         read_lines=args.read_lines, focus=args.focus, guided=args.guided,
-        coder=args.coder_model, tests=args.run_tests,
+        coder=args.coder_model, tests=args.run_tests, search_fix=args.search_fix,
     )  # fmt: skip
     label = args.label or f"{args.set}-{args.split}-{options.label()}"
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -524,6 +528,10 @@ def main() -> None:
     parser.add_argument(
         "--run-tests", action=argparse.BooleanOptionalAction, default=True,
         help="edit runs get the run_tests tool (tests before and after a guided edit)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--search-fix", action=argparse.BooleanOptionalAction, default=True,
+        help="edit runs get search_fix beside run_tests ([agent] search_fixes)",
     )  # fmt: skip
     parser.add_argument("--label", default="")
     parser.add_argument(

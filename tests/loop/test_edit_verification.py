@@ -51,7 +51,7 @@ def agent_for(ws: Path, script: list[str]) -> tuple[Agent, ScriptedModel]:
     tools = [
         *perception_tools(Workspace(ws)),
         *execution_tools(Workspace(ws)),
-        *tools_for_tests(Workspace(ws), PYTEST),
+        *tools_for_tests(Workspace(ws), PYTEST, fix_search=False),
     ]
     model = ScriptedModel(script, context_window=32768)  # the 0.5B's window
     agent = Agent(model, ToolRegistry(tools), current_store(), AgentConfig(guided_edits=True))

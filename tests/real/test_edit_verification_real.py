@@ -35,7 +35,7 @@ def test_the_embedded_agent_tests_its_edit_and_its_outcome_follows_the_tests(
     tools = [
         *perception_tools(Workspace(ws)),
         *execution_tools(Workspace(ws)),
-        *tools_for_tests(Workspace(ws), PYTEST),
+        *tools_for_tests(Workspace(ws), PYTEST, fix_search=False),
     ]
     seen: list[LoopEvent] = []
     agent = Agent(

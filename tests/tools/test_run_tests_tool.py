@@ -63,7 +63,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def run(ws: Path, **arguments: str) -> str:
-    [tool] = tools_for_tests(Workspace(ws), PYTEST)
+    [tool, _] = tools_for_tests(Workspace(ws), PYTEST)
     return str(tool.handler(**arguments))
 
 
@@ -148,7 +148,7 @@ def test_a_name_defined_in_several_modules_counts_only_in_the_one_the_test_is_na
 
 
 def test_the_tool_is_described_with_its_arguments(tmp_path: Path) -> None:
-    [tool] = tools_for_tests(Workspace(tmp_path), PYTEST)
+    [tool, _] = tools_for_tests(Workspace(tmp_path), PYTEST)
     assert tool.name == "run_tests" and tool.risk == "high" and not tool.read_only
     assert list(tool.spec.parameters["properties"]) == ["tests"]
     assert not tool.spec.parameters.get("required")

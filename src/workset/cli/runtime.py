@@ -116,7 +116,8 @@ def model_options(fn: Callable[..., None]) -> Callable[..., None]:
                      "with a JSON schema (llama.cpp backends enforce it)."),
         click.option("--exec", "execute", is_flag=True, default=False,
                      help="Also offer write_file, edit_file, undo_edit, shell, run_python and "
-                     "run_tests (a pytest workspace, or [agent] test_command): sandboxed "
+                     "run_tests (a pytest workspace, or [agent] test_command) with "
+                     "search_fix ([agent] search_fixes): sandboxed "
                      "with bubblewrap where available, every call checked by the safety gate, "
                      "risky ones asked on the terminal (refused when there is none)."),
         click.option("--background", is_flag=True, default=False,
@@ -215,7 +216,9 @@ class Runtime:
             if tests == "auto":
                 tests = detect_test_command(self.workspace) or ""
             if tests:
-                tools += tools_for_tests(ws, tests, sandbox=sandbox)
+                tools += tools_for_tests(
+                    ws, tests, sandbox=sandbox, fix_search=config.agent.search_fixes
+                )
             if background:
                 tools += background_tools(ws, sandbox=sandbox)
             approver = (

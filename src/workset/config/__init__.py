@@ -38,6 +38,11 @@ read_lines            auto                      lines a ``read_file`` call witho
 test_command          ``"auto"``                the command ``run_tests`` runs (with
                                                 ``--exec``); auto: pytest when the workspace
                                                 is a pytest project; ``""``: no run_tests
+search_fixes          true                      with a pytest ``test_command``, also the
+                                                ``search_fix`` tool: one-place changes to
+                                                the code failing tests point to, tried
+                                                against them in a scratch copy
+                                                (``workset.repair``)
 second_look           true                      an answer nothing read supports is asked
                                                 once more over the lines that share the
                                                 question's words (``workset.loop.

@@ -54,6 +54,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
         "compact_tools",
         "read_lines",
         "test_command",
+        "search_fixes",
         "second_look",
         "check_answers",
     ),
@@ -250,6 +251,7 @@ class Reader:
                 self.integer(raw, "agent", "read_lines", 200, 1) if "read_lines" in raw else None
             ),
             test_command=self.string(raw, "agent", "test_command", "auto").strip(),
+            search_fixes=self.boolean(raw, "agent", "search_fixes", True),
             second_look=self.boolean(raw, "agent", "second_look", AGENT_DEFAULTS.second_look),
             check_answers=(
                 self.boolean(raw, "agent", "check_answers", True)

@@ -61,6 +61,8 @@ class AgentSection:
     read_lines: int | None = None  # read_file's window without a limit; None: 80 at 16k or less
     # The command run_tests runs (with --exec): "auto" finds a pytest project's, "" none.
     test_command: str = "auto"
+    # search_fix beside run_tests (workset.repair): small changes tried against failing tests.
+    search_fixes: bool = True
     # Ask an unsupported answer once more over the lines that bear on it (loop.second_look).
     second_look: bool = AGENT_DEFAULTS.second_look
     # Check an answered answer by asking again (loop.answer_check); None: with a coder model.

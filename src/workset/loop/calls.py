@@ -16,6 +16,7 @@ lines among those it has seen (:mod:`.edit_schema`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -52,9 +53,12 @@ from workset.messages import (
     ToolMessage,
     ToolSpec,
     UserMessage,
+    argument_object,
 )
+from workset.tools.fix_search import TOOL as SEARCH_TOOL
 
 MAX_CHOICES = 2  # decisions of a run held to a choice among whole functions
+MAX_HINT = 400  # characters of the task the held search_fix call carries (the model writes them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +123,7 @@ class CallInterpreter:
         self._verify = Verifier(self.tool_names if guided_edits else ())
         self.forced = 0  # decisions held to one harness call (the tests, an undo)
         self._forced: str | None = None  # the tool the last request's decision was held to
+        self._forced_arguments: dict[str, Any] = {}  # and its arguments, when they are fixed
         self.max_calls = max_calls
         self._ids = {c.id for m in history if isinstance(m, AssistantMessage) for c in m.tool_calls}
         self._repeats = RepeatGuard(replayable=replayable, read_only=read_only)
@@ -195,13 +200,20 @@ class CallInterpreter:
                     "what you still need."
                 )
                 continue
+            if call.name == self._forced:
+                # The harness's own call (the tests, an undo, a search, the change it found):
+                # no repeat; the found change as found, whatever the model wrote.
+                held = self._forced_arguments
+                if held and argument_object(call.arguments) != held:
+                    call = replace(call, arguments=json.dumps(held, ensure_ascii=False))
+                    swapped[call.id] = call
+                    mapped[call.id] = "the change search_fix found, as it found it"
+                continue
             chosen = rewrite_of(call, self._blocks) if self._guided else None
             if chosen is not None and self._rewrite is None:
                 self._rewrite = replace(chosen, failures=self._verify.failing_now())
                 rejected[call.id] = chosen.chosen()
                 continue
-            if call.name == self._forced:
-                continue  # the harness's own call (the tests after an edit, an undo): no repeat
             moved = self._reread(call)
             if moved is not None:  # a partial read asked for again: what it has not shown
                 call, why = moved
@@ -296,6 +308,8 @@ class CallInterpreter:
             return self._after_tests(tested)
         if self._rewrite is not None:  # the next reply is the function, written as code
             return self._rewrite_turn()
+        if self._verify.wants_fix():  # search_fix found a change: it is made next
+            return self._steering.adopt(self._verify.fix_found())
         turn = self._steering.next_turn(
             results,
             useful,
@@ -375,18 +389,25 @@ class CallInterpreter:
         if self._rewrite is not None:  # free text: the function in a fenced block
             self._guided = False
             return None
-        self._forced = None
-        asks_change = wants_change(self._steering.task) and "edit_file" in names
+        self._forced, self._forced_arguments = None, {}
+        task = self._steering.task
+        asks_change = wants_change(task) and "edit_file" in names
         if self._verify.undo_due and UNDO_TOOL in names:  # an edit the tests did not take
             self._forced = UNDO_TOOL
         elif TEST_TOOL in names and self._verify.wants_run(asks_change=asks_change):
             # The tests before a change (where the fault is) and after each edit (whether it
             # holds).
             self._forced = TEST_TOOL
+        elif SEARCH_TOOL in names and self._verify.wants_search(asks_change=asks_change):
+            # The tests failed before any edit: a small change that makes them pass, sought
+            # against them (the hint ranks the changes by the task's words).
+            self._forced, self._forced_arguments = SEARCH_TOOL, {"hint": task[:MAX_HINT]}
+        elif self._verify.wants_fix() and self._verify.fix is not None:
+            self._forced, self._forced_arguments = "edit_file", dict(self._verify.fix)
         if self._forced is not None:  # the decision is that call
             self._guided = True
             self.forced += 1
-            return {"anyOf": [one_call_schema(self._forced)]}
+            return {"anyOf": [one_call_schema(self._forced, self._forced_arguments)]}
         if self.guided_edits and self._steering.just_edited and not self._steering.answer_only:
             # (A turn that asks for the answer has its own schema, from the request.)
             # Right after the first edit: any decision but another edit (it was made again).

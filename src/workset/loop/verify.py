@@ -10,7 +10,10 @@ the next turn asks for the answer, saying so; when fewer fail than before, a rew
 function is written once more with the failures in view (:data:`MAX_RETRIES`); when they fail
 as before or worse, the edit is undone (``undo_edit``, :data:`MAX_UNDOS`) and another
 function may be chosen. When nothing is left to try the answer is asked for with the failures
-in view, so it cannot claim a fix the tests refute.
+in view, so it cannot claim a fix the tests refute. With ``search_fix`` offered
+(:mod:`workset.tools.fix_search`), the first failing run is followed by that search, once
+(:meth:`Verifier.wants_search`); a change it finds is the next decision, as an ``edit_file``
+call with its arguments (:meth:`Verifier.wants_fix`), and is then tested like any edit.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from typing import Any, Literal
 
 from workset.loop.steering import EDIT_TOOLS, NextTurn
 from workset.messages import ToolCall, ToolMessage
+from workset.tools.fix_search import TOOL as SEARCH_TOOL
+from workset.tools.fix_search import found_edit
 
 TEST_TOOL = "run_tests"
 UNDO_TOOL = "undo_edit"
@@ -66,6 +71,10 @@ class Verifier:
     def __init__(self, tool_names: Sequence[str]) -> None:
         self.enabled = TEST_TOOL in tool_names and bool(EDIT_TOOLS & set(tool_names))
         self.can_undo = UNDO_TOOL in tool_names
+        self.can_search = SEARCH_TOOL in tool_names
+        self._searched = False  # search_fix ran in this run
+        self.fix: dict[str, Any] | None = None  # the edit_file arguments search_fix found
+        self.made: dict[str, Any] | None = None  # those arguments, once the edit made them
         self._ran = False  # a test run of this run has finished
         self._due = False  # an edit succeeded after the last test run
         self._edited = False  # an edit of this run succeeded
@@ -84,6 +93,23 @@ class Verifier:
             return False
         return self._due or (asks_change and not self._ran and not self._edited)
 
+    def wants_search(self, *, asks_change: bool) -> bool:
+        """Whether the next decision must be ``search_fix``: once, when the tests before the
+        first edit of a task that asks for a change failed."""
+        before = self.baseline
+        return (
+            self.enabled
+            and self.can_search
+            and asks_change
+            and not (self._searched or self._edited or self.undo_due)
+            and before is not None
+            and not before.passed
+        )
+
+    def wants_fix(self) -> bool:
+        """Whether the next decision must make the change ``search_fix`` found."""
+        return self.fix is not None and not self._edited
+
     def note(
         self, results: Sequence[ToolMessage], calls: Mapping[str, ToolCall]
     ) -> SuiteRun | None:
@@ -95,6 +121,10 @@ class Verifier:
             if name in EDIT_TOOLS and not result.is_error:
                 self._due = self._edited = True
                 self._since_edit = []
+                self.made, self.fix = self.fix, None  # (the change search_fix found, if it was)
+            elif name == SEARCH_TOOL:
+                self._searched = True
+                self.fix = None if result.is_error else found_edit(result.content)
             elif name == UNDO_TOOL:
                 self.undo_due = False
                 self._due = False  # the tests of before the edit stand
@@ -123,6 +153,17 @@ class Verifier:
             return "fewer" if before is None else "no_better"
         return "fewer" if run.failing < before.failing else "no_better"
 
+    def fix_found(self) -> NextTurn:
+        """The turn after ``search_fix`` found a change: the change is made next."""
+        assert self.fix is not None
+        return NextTurn(
+            (
+                f"search_fix found a change to {self.fix['path']} that makes the failing tests "
+                "pass. It is made next with edit_file, then the tests run again.",
+            ),
+            reason="search_fix found a change; the next call makes it with edit_file",
+        )
+
     def edit_made(self) -> NextTurn:
         """The turn after a successful edit: the tests run next."""
         return NextTurn(
@@ -143,10 +184,17 @@ class Verifier:
         """The turn after tests that pass following an edit: the answer."""
         checked = self.baseline is not None and not self.baseline.passed
         unchecked = "" if checked else ", as they did before it: no test checks this change"
+        made = self.made
+        change = (
+            f" The change: in {made['path']}, `{made['old'].strip()}` became "
+            f"`{made['new'].strip()}`."
+            if made is not None
+            else ""
+        )
         return NextTurn(
             (
-                f"The tests pass after your edit ({run.summary}){unchecked}. Reply now in one "
-                "or two sentences saying what you changed in which file.",
+                f"The tests pass after your edit ({run.summary}){unchecked}.{change} Reply now "
+                "in one or two sentences saying what you changed in which file.",
             ),
             answer_only=True,
             reason="the tests pass after the edit; this turn asks for the answer",
@@ -173,15 +221,20 @@ class Verifier:
         )
 
 
-def one_call_schema(name: str) -> dict[str, Any]:
-    """The decision held to one call: ``name`` with no arguments (``run_tests``: all the
-    tests; ``undo_edit``: the last edit)."""
+def one_call_schema(name: str, arguments: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The decision held to one call: ``name`` with these ``arguments`` exactly, or none
+    (``run_tests``: all the tests; ``undo_edit``: the last edit)."""
+    fixed = dict(arguments or {})
+    held: dict[str, Any] = {
+        "type": "object",
+        "properties": {key: {"const": value} for key, value in fixed.items()},
+        "additionalProperties": False,
+    }
+    if fixed:
+        held["required"] = list(fixed)
     return {
         "type": "object",
-        "properties": {
-            "name": {"const": name},
-            "arguments": {"type": "object", "properties": {}, "additionalProperties": False},
-        },
+        "properties": {"name": {"const": name}, "arguments": held},
         "required": ["name", "arguments"],
         "additionalProperties": False,
     }

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from workset.errors import ToolError
 from workset.tools.base import Tool
+from workset.tools.fix_search import fix_search_tool
 from workset.tools.output import ArtifactStore, clip_output
 from workset.tools.sandbox import Sandbox, run_confined
 from workset.tools.test_report import (
@@ -76,9 +77,11 @@ def tools_for_tests(
     sandbox: Sandbox | None = None,
     artifacts: ArtifactStore | None = None,
     timeout_s: int = 600,
+    fix_search: bool = True,
 ) -> list[Tool]:
     """``run_tests``, running ``command`` (a ``python`` at its start is this interpreter) in
-    ``workspace``, inside ``sandbox`` when given, killed at ``timeout_s``."""
+    ``workspace``, inside ``sandbox`` when given, killed at ``timeout_s``; with
+    ``fix_search`` and a pytest command, ``search_fix`` too (:mod:`workset.tools.fix_search`)."""
     if not command.strip():
         raise ToolError("the test command is empty", hint=f'configure one, e.g. "{PYTEST}"')
     if not 1 <= timeout_s <= MAX_TEST_TIMEOUT_S:
@@ -143,7 +146,18 @@ def tools_for_tests(
         cost_hint="as long as the test suite takes",
         examples=({}, {"tests": "tests/test_app.py"}),
     )
-    return [replace(tool, timeout_s=timeout_s + 30)]  # the run's own limit ends it first
+    tools = [replace(tool, timeout_s=timeout_s + 30)]  # the run's own limit ends it first
+    if fix_search and "pytest" in base:
+        tools.append(
+            fix_search_tool(
+                ws,
+                base,
+                select=lambda tests: _selected(ws, tests),
+                sandbox=sandbox,
+                timeout_s=timeout_s,
+            )
+        )
+    return tools
 
 
 def _selected(ws: Workspace, tests: str) -> list[str]:
