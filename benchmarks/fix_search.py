@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,10 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent_tasks import TASKS, _check  # the edit tasks' own checks, run as agent_tasks runs them
+
 from workset.repair.search import search
 from workset.tools.testing import PYTEST
 
-TASKS = Path(__file__).parent / "tasks"
 SETS = {
     "edits": "edits.json",
     "fresh-edits": "edits_fresh.json",
@@ -82,12 +81,6 @@ def run_task(set_name: str, task: dict[str, Any], scratch: Path, budget: float) 
     row = Row(set_name, task["id"], task["split"], result, outcome.tried, outcome.candidates,
               seconds, what)  # fmt: skip
     return row
-
-
-def _check(command: str, cwd: Path) -> bool:
-    line = re.sub(r"^python\b", sys.executable, command)
-    done = subprocess.run(line, shell=True, cwd=cwd, capture_output=True, timeout=300, check=False)
-    return done.returncode == 0
 
 
 def main() -> None:

@@ -40,8 +40,6 @@ from workset.loop.steering import NextTurn, Steering, useful_results
 from workset.loop.verify import (
     MAX_RETRIES,
     MAX_UNDOS,
-    TEST_TOOL,
-    UNDO_TOOL,
     SuiteRun,
     Verifier,
     one_call_schema,
@@ -55,10 +53,8 @@ from workset.messages import (
     UserMessage,
     argument_object,
 )
-from workset.tools.fix_search import TOOL as SEARCH_TOOL
 
 MAX_CHOICES = 2  # decisions of a run held to a choice among whole functions
-MAX_HINT = 400  # characters of the task the held search_fix call carries (the model writes them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,25 +385,14 @@ class CallInterpreter:
         if self._rewrite is not None:  # free text: the function in a fenced block
             self._guided = False
             return None
-        self._forced, self._forced_arguments = None, {}
         task = self._steering.task
         asks_change = wants_change(task) and "edit_file" in names
-        if self._verify.undo_due and UNDO_TOOL in names:  # an edit the tests did not take
-            self._forced = UNDO_TOOL
-        elif TEST_TOOL in names and self._verify.wants_run(asks_change=asks_change):
-            # The tests before a change (where the fault is) and after each edit (whether it
-            # holds).
-            self._forced = TEST_TOOL
-        elif SEARCH_TOOL in names and self._verify.wants_search(asks_change=asks_change):
-            # The tests failed before any edit: a small change that makes them pass, sought
-            # against them (the hint ranks the changes by the task's words).
-            self._forced, self._forced_arguments = SEARCH_TOOL, {"hint": task[:MAX_HINT]}
-        elif self._verify.wants_fix() and self._verify.fix is not None:
-            self._forced, self._forced_arguments = "edit_file", dict(self._verify.fix)
-        if self._forced is not None:  # the decision is that call
+        held = self._verify.held_call(names, asks_change=asks_change, task=task)
+        self._forced, self._forced_arguments = held or (None, {})
+        if held is not None:  # the decision is that call
             self._guided = True
             self.forced += 1
-            return {"anyOf": [one_call_schema(self._forced, self._forced_arguments)]}
+            return {"anyOf": [one_call_schema(*held)]}
         if self.guided_edits and self._steering.just_edited and not self._steering.answer_only:
             # (A turn that asks for the answer has its own schema, from the request.)
             # Right after the first edit: any decision but another edit (it was made again).

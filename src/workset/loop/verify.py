@@ -13,13 +13,13 @@ function may be chosen. When nothing is left to try the answer is asked for with
 in view, so it cannot claim a fix the tests refute. With ``search_fix`` offered
 (:mod:`workset.tools.fix_search`), the first failing run is followed by that search, once
 (:meth:`Verifier.wants_search`); a change it finds is the next decision, as an ``edit_file``
-call with its arguments (:meth:`Verifier.wants_fix`), and is then tested like any edit.
+call with its arguments (:meth:`Verifier.held_call`), and is then tested like any edit.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -32,6 +32,7 @@ TEST_TOOL = "run_tests"
 UNDO_TOOL = "undo_edit"
 MAX_RETRIES = 1  # rewrites of a function again after the tests failed fewer, not none
 MAX_UNDOS = 1  # edits undone because the tests failed as before, or more
+MAX_HINT = 400  # characters of the task the held search_fix call carries (the model writes them)
 _SUMMARY = re.compile(r"^exit code (-?\d+).*$", re.M)  # run_tests' first line
 _FAILED_LINE = re.compile(r"^(?:FAILED|ERROR) .*$", re.M)
 _FAILED_ID = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.M)
@@ -92,6 +93,24 @@ class Verifier:
         if not self.enabled or self.undo_due:
             return False
         return self._due or (asks_change and not self._ran and not self._edited)
+
+    def held_call(
+        self, names: Collection[str], *, asks_change: bool, task: str
+    ) -> tuple[str, dict[str, str]] | None:
+        """The one call (name, fixed arguments) the next decision is held to, if any, among
+        the offered tool ``names``: the undo of an edit the tests did not take; the tests
+        before a change (where the fault is) and after each edit (whether it holds); the
+        search after the first failing run (its hint ranks the changes by the task's words);
+        the change it found."""
+        if self.undo_due and UNDO_TOOL in names:
+            return UNDO_TOOL, {}
+        if TEST_TOOL in names and self.wants_run(asks_change=asks_change):
+            return TEST_TOOL, {}
+        if SEARCH_TOOL in names and self.wants_search(asks_change=asks_change):
+            return SEARCH_TOOL, {"hint": task[:MAX_HINT]}
+        if self.fix is not None and not self._edited:
+            return "edit_file", dict(self.fix)
+        return None
 
     def wants_search(self, *, asks_change: bool) -> bool:
         """Whether the next decision must be ``search_fix``: once, when the tests before the

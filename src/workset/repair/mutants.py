@@ -18,7 +18,7 @@ import ast
 import io
 import re
 import tokenize
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 MAX_PARAMETERS = 6  # a constant is tried as each parameter of a function with at most this many
@@ -143,7 +143,7 @@ def mutants(
     offsets = _line_offsets(source)
     parameters = _parameters(tree)
     found: dict[str, Mutant] = {}
-    for change in _changes(source, tree, spans, parameters, quoted, hot):
+    for change in _changes(source, lines, offsets, tree, spans, parameters, quoted, hot):
         line, start, end, new_text, what, prior = change
         if end[0] > len(offsets):
             continue  # (a last line without a newline)
@@ -166,6 +166,8 @@ Change = tuple[int, tuple[int, int], tuple[int, int], str, str, float]
 
 def _changes(
     source: str,
+    lines: list[str],
+    offsets: list[int],
     tree: ast.Module,
     spans: Sequence[Span],
     parameters: list[tuple[int, int, tuple[str, ...]]],
@@ -202,8 +204,8 @@ def _changes(
         elif tok.type == tokenize.NAME:
             yield from _names(tok, before, after, tokens, n, parameters)
     yield from _dropped_terms(source, tree, spans)
-    yield from _everywhere(source, tokens, spans)
-    yield from _structural(source, tree, spans, hot, parameters)
+    yield from _everywhere(source, offsets, tokens, spans)
+    yield from _structural(source, lines, tree, spans, hot, parameters)
 
 
 def _strings(tok: tokenize.TokenInfo, quoted: tuple[str, ...]) -> Iterator[Change]:
@@ -300,11 +302,10 @@ def _dropped_terms(source: str, tree: ast.Module, spans: Sequence[Span]) -> Iter
 
 
 def _everywhere(
-    source: str, tokens: list[tokenize.TokenInfo], spans: Sequence[Span]
+    source: str, offsets: list[int], tokens: list[tokenize.TokenInfo], spans: Sequence[Span]
 ) -> Iterator[Change]:
     """A name swapped at every place of one function it appears (``all`` → ``any`` in both
     branches of an ``if``), when it appears more than once."""
-    offsets = _line_offsets(source)
     for span in spans:
         if span.literals_only:
             continue
@@ -334,6 +335,7 @@ def _everywhere(
 
 def _structural(
     source: str,
+    lines: list[str],
     tree: ast.Module,
     spans: Sequence[Span],
     hot: Collection[int],
@@ -369,7 +371,7 @@ def _structural(
                 ta, tb = ast.get_source_segment(source, a), ast.get_source_segment(source, b)
                 if ta and tb and ta != tb:
                     (start, _), (_, end) = at(a), at(b)
-                    middle = source.split("\n")[a.lineno - 1][a.end_col_offset : b.col_offset]
+                    middle = lines[a.lineno - 1][a.end_col_offset : b.col_offset]
                     new = f"{tb}{middle}{ta}"
                     yield a.lineno, start, end, new, "arguments swapped", 0.5
         elif isinstance(node, ast.Assign | ast.AugAssign | ast.Expr) and changeable(node):
@@ -491,8 +493,3 @@ def _edit_distance(a: str, b: str) -> int:
             current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
         previous = current
     return previous[-1]
-
-
-def spans_of(definitions: Iterable[tuple[str, int, int]]) -> list[Span]:
-    """Spans of whole functions: (path, first line, last line)."""
-    return [Span(path, first, last) for path, first, last in definitions]

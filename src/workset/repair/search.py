@@ -11,6 +11,7 @@ change found is returned as the ``edit_file`` arguments that make it.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import shlex
 import shutil
@@ -235,18 +236,20 @@ def _copy(root: Path) -> Path:
     names; :class:`~workset.errors.ToolError` when it would pass :data:`MAX_COPY_BYTES`."""
     total = 0
     files: list[Path] = []
-    for path in root.rglob("*"):
-        rel = path.relative_to(root).parts
-        if any(part in _SKIP for part in rel) or not path.is_file() or path.is_symlink():
-            continue
-        total += path.stat().st_size
-        if total > MAX_COPY_BYTES:
-            raise ToolError(
-                f"the workspace holds more than {MAX_COPY_BYTES // 1_000_000} MB to copy "
-                "into a scratch folder",
-                hint="make the change with edit_file and check it with run_tests",
-            )
-        files.append(path)
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in _SKIP]  # not walked at all (node_modules…)
+        for name in names:
+            path = Path(folder) / name
+            if name in _SKIP or path.is_symlink() or not path.is_file():
+                continue
+            total += path.stat().st_size
+            if total > MAX_COPY_BYTES:
+                raise ToolError(
+                    f"the workspace holds more than {MAX_COPY_BYTES // 1_000_000} MB to copy "
+                    "into a scratch folder",
+                    hint="make the change with edit_file and check it with run_tests",
+                )
+            files.append(path)
     scratch = root / SCRATCH / uuid.uuid4().hex[:12]
     for path in files:
         target = scratch / path.relative_to(root)
