@@ -21,6 +21,13 @@ from workset.evidence.symbols import asked_names, defining_chunks
         ("Which test file tests the middlewares?", []),
         ("How many names does the package export in its __all__?", ["__all__"]),
         ("Is all of it exported?", []),
+        # a method named in lower case by the word "method"
+        (
+            "Which file defines the class Agent, and what does its run method return?",
+            ["Agent", "run"],
+        ),
+        ("What does the method `purge` of Table do?", ["purge", "Table"]),
+        ("Which single private `Table` method do insert and update go through?", ["Table"]),
     ],
 )
 def test_code_names_are_read_from_the_question_and_file_names_and_words_are_not(
@@ -78,3 +85,18 @@ def test_an_attribute_and_its_class_asked_together_get_a_chunk_each() -> None:
     # twice, though both are headed "class Key".
     assert any("_default = 'x'" in chunks[i].text for i in picked)
     assert any(chunks[i].text.startswith("class Key:") for i in picked)
+
+
+def test_a_method_asked_with_its_class_is_that_class_s_method_not_the_first_of_its_name() -> None:
+    body = "".join(f"        step_{n} = task.step({n})\n" for n in range(60))
+    runner = f"class Runner:\n    def run(self, task):\n{body}        return 1\n"
+    agent = f'class Agent:\n    """An agent."""\n\n    def start(self, task):\n{body}'
+    agent += f"\n    def run(self, task) -> RunResult:\n{body}        return RunResult(task)\n"
+    chunks = [
+        *chunk_document(Document("pkg/runner.py", runner, format="python")),
+        *chunk_document(Document("pkg/agent.py", agent, format="python")),
+    ]
+    names = asked_names("Which file defines the class Agent, and what does its run method return?")
+    picked = [(chunks[i].doc_id, chunks[i].heading) for i in defining_chunks(chunks, names)]
+    assert ("pkg/agent.py", ("class Agent", "def run")) in picked
+    assert all(doc == "pkg/agent.py" for doc, _ in picked)

@@ -172,3 +172,27 @@ def test_a_task_that_wants_a_change_sees_its_best_function_whole(tmp_path: Path)
     [defect] = source.items_for("less_or_equal(2, 2) gives False instead of True")
     assert "return value < rhs" in defect.text
     source.close()
+
+
+def test_a_file_that_quotes_the_task_back_comes_after_the_text_it_asks_about(
+    tmp_path: Path,
+) -> None:
+    """A task list holding the question shares all its words: it ranked above the file that
+    answers (the issue's "Which file defines the class Agent…" read issue.json first)."""
+    question = "How many times does the uploader retry a failed upload before it gives up?"
+    write(
+        tmp_path / "ws",
+        {
+            "tasks.json": json.dumps([{"id": "retries", "question": question}], indent=1),
+            "uploader.py": "MAX_RETRIES = 5\n\n\ndef upload(blob):\n"
+            '    """Upload blob; a failed upload is tried again MAX_RETRIES times."""\n',
+            "notes.md": "# Notes\n\nThe cache is cleared on start.\n",
+        },
+    )
+    source = WorkspaceEvidence(tmp_path / "ws", tmp_path / "i.sqlite", None, EvidenceConfig(k=1))
+    assert evidence_files(source.items_for(question)) == ["uploader.py"]
+    assert evidence_files(source.items_for("Which tasks have an id?")) == ["tasks.json"]
+    both = WorkspaceEvidence(tmp_path / "ws", tmp_path / "j.sqlite", None, EvidenceConfig(k=3))
+    assert evidence_files(both.items_for(question)) == ["uploader.py", "tasks.json"]
+    source.close()
+    both.close()

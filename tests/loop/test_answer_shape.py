@@ -27,6 +27,14 @@ from workset.loop.answer_shape import missing, note
             "bubblewrap: writable sandbox, read-only system directories, private /tmp",
             "file",
         ),
+        # Two questions in one: the class question answered with its file alone.
+        (
+            "Which file defines the class Agent, and what does its run method return?",
+            "src/workset/session/agent.py",
+            "part",
+        ),
+        ("How many retries are made and which exception ends them?", "3 retries.", "part"),
+        ("Which file defines Agent and what does run return?", "It returns RunResult.", "file"),
     ],
 )
 def test_a_reply_without_what_the_question_asks_for_is_named(
@@ -50,6 +58,11 @@ def test_a_reply_without_what_the_question_asks_for_is_named(
         ("Which exception does it raise?", "It raises FileNotFoundError."),
         ("What error message does it print?", "It prints 'bad input'."),
         ("Which folder holds the sandbox?", "src/workset/safety"),
+        (
+            "Which file defines the class Agent, and what does its run method return?",
+            "src/workset/session/agent.py; its run method returns a RunResult.",
+        ),
+        ("How many retries are made and which exception ends them?", "3, then TimeoutError."),
     ],
 )
 def test_a_reply_that_says_something_new_or_gives_up_is_an_answer(

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import anyio
 
-from workset.messages import ToolMessage
-from workset.models.base import ModelRequest
+from workset.messages import AssistantMessage, ToolMessage
+from workset.models.base import ModelRequest, ModelResponse, Usage
 from workset.session.agent import Agent, AgentConfig
 from workset.testing import ScriptedModel, current_store
 from workset.tools.execution import execution_tools
@@ -112,3 +112,20 @@ def test_when_the_search_finds_nothing_the_functions_are_offered_as_before(tmp_p
     offered = held(model.requests[2])["arguments"]["properties"]["old"]
     assert any("def average" in block for block in offered["enum"])  # the guided choice
     assert (ws / "calc.py").read_text() == code
+
+
+def test_an_edit_cut_off_at_the_token_limit_is_told_so_with_a_shorter_way_to_write_it(
+    tmp_path: Path,
+) -> None:
+    """The 0.5B copied a whole numbered function into ``old``, ran into 512 tokens, and wrote
+    the same call again when told only that the JSON was incomplete."""
+    ws = workspace(tmp_path)
+    stump = '{"name": "edit_file", "arguments": {"path": "calc.py", "old": "1| def average(v'
+    cut = ModelResponse(AssistantMessage(stump), Usage(100, 512), finish_reason="length")
+    agent, model = agent_for(ws, [cut, "I could not change calc.py."])
+    agent.config = AgentConfig(guided_edits=False)
+    anyio.run(lambda: agent.run("Explain what calc.py's average returns"))
+    [told] = results(model.requests[1])
+    assert "cut off at the reply's length limit" in told.content
+    assert "only the one to three lines that change" in told.content
+    assert (ws / "calc.py").read_text() == CALC

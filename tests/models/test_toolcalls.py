@@ -259,6 +259,12 @@ def test_an_object_not_named_as_a_known_tools_call_stays_text(content: str) -> N
         ('{"name": "read_file", "arguments": {"path": "a"}}\nThe file says', False),
         ("The answer is {x}. {y}", False),
         ('{"name": "grep"', False),
+        # the 0.5B's bare tool name before each call (seen: 18 calls to the token limit)
+        ('read_file\n\n{"name": "read_file", "arguments": {"path": "a"}}\n\n{"name": "re', True),
+        ('read_file {"name": "read_file", "arguments": {"path": "a"}}\nread_file {', True),
+        ('[{"name": "grep", "arguments": {}},\n {"name": "gr', True),  # an array of calls
+        ('[{"name": "grep", "arguments": {}}]', False),
+        ("The answer\nThe file says {x}. {y}", False),
     ],
 )
 def test_a_second_call_is_seen_to_begin_only_after_a_whole_first_one(
@@ -273,6 +279,10 @@ def test_a_cut_reply_keeps_its_first_call_with_its_fence_closed() -> None:
     assert [c.name for c in parse_tool_calls(through_first_call(fenced), KNOWN).calls] == ["grep"]
     bare = '{"name": "grep", "arguments": {}}\n{"na'
     assert through_first_call(bare) == '{"name": "grep", "arguments": {}}'
+    listed = '[{"name": "grep", "arguments": {}}, {"na'
+    assert through_first_call(listed) == '[{"name": "grep", "arguments": {}}]'
+    named = 'grep\n\n{"name": "grep", "arguments": {}}\n\ngrep\n\n{"na'
+    assert [c.name for c in parse_tool_calls(through_first_call(named), KNOWN).calls] == ["grep"]
 
 
 def test_a_call_written_as_tags_is_read_for_a_known_tool_only() -> None:

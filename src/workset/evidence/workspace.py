@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,6 +137,9 @@ class WorkspaceEvidence:
             return []
         ranked = [c.index for c in top(lexical, self.config.candidates) if c.score > 0.0]
         chosen = defined + [i for i in ranked if i not in defined]
+        # A chunk that quotes the task back (a task list, an issue holding the question)
+        # shares every word with it and tells nothing the task does not: it goes last.
+        echoes = [n for n, i in enumerate(chosen) if quotes_task(chunks[i].text, query)]
         subset = [chunks[i] for i in chosen]
         bm25 = lexical[chosen]
         dense = np.zeros(len(chosen), dtype=np.float32)
@@ -150,6 +154,7 @@ class WorkspaceEvidence:
         if float(fused.max()) <= 0.0:
             fused = np.ones_like(fused)
         fused[: len(defined)] += np.float32(1.0)  # a definition outranks every word match
+        fused[echoes] = np.float32(-1.0)
         return [
             Hit(subset[r.index], n + 1, float(bm25[r.index]), float(dense[r.index]), r.score)
             for n, r in enumerate(top(fused, self.config.k))
@@ -196,6 +201,18 @@ def evidence_item(
         features=Features(relevance=max(h.fused for h in hits)),
         why=f"workspace search for {query[:60]!r}: {scores}",
     )
+
+
+def quotes_task(text: str, task: str, least: int = 6) -> bool:
+    """Whether ``text`` holds ``task``'s words in order, whole (tasks under ``least`` words
+    never count: a short one is any text's phrase)."""
+    wanted = _WORD.findall(task.lower())
+    if len(wanted) < least:
+        return False
+    return " " + " ".join(wanted) + " " in " " + " ".join(_WORD.findall(text.lower())) + " "
+
+
+_WORD = re.compile(r"[a-z0-9_]+")
 
 
 def _defines_function(chunk: Chunk) -> bool:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Collection
 from typing import Literal, TypeAlias
 
-Lack: TypeAlias = Literal["file", "number", "exception", "name", "restated"]
+Lack: TypeAlias = Literal["file", "number", "exception", "name", "restated", "part"]
 
 _QUESTION = re.compile(
     r"^\s*(?:in |on |from |at |to |for |by |under |with )?(?:which|what|where|how|who|when)\b"
@@ -200,6 +200,36 @@ def missing(task: str, answer: str, *, ignore: Collection[str] = ()) -> Lack | N
     if _GAVE_UP.search(answer):
         return None
     filler = _FILLER | {w.lower() for w in ignore}
+    parts = question_parts(task)
+    if len(parts) > 1:  # "Which file defines Agent, and what does its run method return?"
+        rest = answer
+        for n, part in enumerate(parts):
+            lack = _missing_one(part, rest, filler)
+            if lack is not None:
+                return lack if n == 0 else "part"
+            rest = _without_answer(part, rest)
+        return None
+    return _missing_one(task, answer, filler)
+
+
+def question_parts(task: str) -> list[str]:
+    """The questions ``task`` joins with "and" ("Which file…, and what does… return?"), or
+    the task alone."""
+    return [p for p in _AND_ASKS.split(task) if p.strip()]
+
+
+_AND_ASKS = re.compile(r",?\s+and\s+(?=(?:what|which|how|where|who|when|why)\b)", re.I)
+
+
+def _without_answer(part: str, answer: str) -> str:
+    """``answer`` without what answers ``part`` when that is a path, a number or an
+    exception (what is left must answer the next part)."""
+    kind = asked(part)
+    pattern = {"file": _PATH, "number": _NUMBER, "exception": _EXCEPTION}.get(kind or "")
+    return pattern.sub(" ", answer) if pattern is not None else answer
+
+
+def _missing_one(task: str, answer: str, filler: frozenset[str] | set[str]) -> Lack | None:
     new = _new_words(task, answer, filler)
     kind = asked(task)
     if kind == "file":
@@ -262,6 +292,8 @@ def note(lack: Lack, task: str) -> str:
         "restated": "Your reply only repeats the question's words; it does not answer it. "
         "Reply with the answer itself (the value, name or behaviour asked for), as the "
         "results above show it",
+        "part": "The question asks more than one thing, and your reply answers only the "
+        "first. Reply with every part answered, as the results above show it",
     }[lack]
     return (
         f"{asked}, in one sentence, or call a tool if no result shows it yet. The question: "

@@ -37,10 +37,12 @@ def read_calls(
     *,
     tools_offered: bool,
     grammar: bool,
+    truncated: bool = False,
 ) -> tuple[AssistantMessage, dict[str, str]]:
     """``message`` with the calls its text holds, and call id -> error for the calls that
     could not be read. ``grammar``: the output was constrained, so ``{"answer": ...}`` is the
-    final answer."""
+    final answer; ``truncated``: the reply stopped at its token limit (a call cut off there
+    is told so, with a shorter way to write it)."""
     if message.tool_calls or not message.content or not tools_offered:
         return message, {}
     answer = final_answer(message.content) if grammar else None
@@ -78,12 +80,36 @@ def read_calls(
         invalid.append(bad)
         more = len(parsed.errors) - 1
         also = f" ({more} more call{'s' if more > 1 else ''} in it had the same problem)"
-        rejected[bad.id] = (
-            f"{parsed.errors[0]}{also if more else ''}\nWrite one JSON object per call: "
-            f"{VALID_CALL}. Available tools: {', '.join(tool_names)}."
-        )
+        if truncated and not parsed.calls and all(CUT_OFF in e for e in parsed.errors):
+            rejected[bad.id] = cut_off_advice(name)
+        else:
+            rejected[bad.id] = (
+                f"{parsed.errors[0]}{also if more else ''}\nWrite one JSON object per call: "
+                f"{VALID_CALL}. Available tools: {', '.join(tool_names)}."
+            )
     calls = (*parsed.calls, *invalid)
     return replace(message, content=text, tool_calls=calls), rejected
+
+
+def cut_off_advice(name: str) -> str:
+    """The error for a call whose text ran into the reply's token limit: the cause, and a
+    shorter way to write it (the 0.5B copied a whole numbered function into edit_file's
+    ``old``, was cut off at 512 tokens, and wrote the same call again when told only that
+    the JSON was incomplete)."""
+    what = f"Your {name} call" if name != INVALID_CALL else "Your tool call"
+    advice = (
+        "Put in old only the one to three lines that change, as the file has them, without "
+        "the line numbers and '|', and in new the same lines changed."
+        if name in EDIT_TOOLS
+        else "Write a shorter call: only the arguments the tool needs, with short values."
+    )
+    return (
+        f"{what} was not run: it was cut off at the reply's length limit before its JSON "
+        f"was complete, so writing it the same way fails again. {advice}"
+    )
+
+
+EDIT_TOOLS = frozenset({"edit_file", "write_file"})
 
 
 def _tagged_tool_name(content: str, tool_names: Sequence[str]) -> str | None:

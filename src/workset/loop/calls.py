@@ -154,15 +154,21 @@ class CallInterpreter:
         *,
         tools_offered: bool,
         specs: Sequence[ToolSpec] = (),
+        truncated: bool = False,
     ) -> Interpreted:
         """The message as the loop records and runs it. ``specs`` are the tools offered in
         this request: a call under a name that is no tool runs as the one of them its
-        arguments fit."""
+        arguments fit. ``truncated``: the reply stopped at its token limit."""
         if self._rewrite is not None:  # this reply is the function, as code
             return self._rewritten(self._rewrite, message, iteration)
         grammar = self.constrained or self._steering.answer_only or self._guided
         parsed, parse_errors = read_calls(
-            message, iteration, self.tool_names, tools_offered=tools_offered, grammar=grammar
+            message,
+            iteration,
+            self.tool_names,
+            tools_offered=tools_offered,
+            grammar=grammar,
+            truncated=truncated,
         )
         parsed, fitted = mapped_to_tools(distinct(parsed), self.tool_names, specs)
         parsed, read = definitions_read(parsed, self.tool_names, self._seen)

@@ -72,6 +72,7 @@ _LACKS: dict[answer_shape.Lack, str] = {
     "exception": "the question asks which exception, and the answer names no exception class",
     "name": "the question asks for a name, and the answer only repeats the question's words",
     "restated": "the answer only repeats the question's words",
+    "part": "the question asks more than one thing, and the answer answers only the first",
 }
 
 
@@ -242,7 +243,7 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
         and not any(f.lower().endswith(t) for t in asked)  # ~tinydb.database.TinyDB.close
     ]
     lack = answer_shape.missing(task, answer, ignore=tools)
-    if lack is not None:
+    if lack is not None and lack != "part":  # a part unanswered: said after a missing file
         return Verdict("answered_unverified", _LACKS[lack])
     if named and not facts and _ASKS_WHICH.match(task):
         return Verdict(
@@ -258,6 +259,8 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
             (),
             tuple(gone),
         )
+    if lack is not None:
+        return Verdict("answered_unverified", _LACKS[lack])
     supported = tuple(f for f in facts if _seen(f, haystack, plain))
     unsupported = tuple(f for f in facts if not _seen(f, haystack, plain))
     if unsupported:

@@ -310,8 +310,15 @@ def _items(value: Any) -> list[Any]:
     return [value]
 
 
-_OPENING = re.compile(r"\s*(?:```[\w-]*\s*)?(?:<tool_call>\s*)?", re.IGNORECASE)
-_NEXT_CALL = re.compile(r"\s*(?:```\s*)?(?:```[\w-]*\s*)?(?:<tool_call>\s*)?\{")
+# What may come before a reply's first call: the tool's bare name (the
+# 0.5B's "read_file\n\n{...}"), a fence, a tag, an array's bracket.
+_OPENING = re.compile(
+    r"\s*(?:[A-Za-z_][\w-]*\s+)?(?:```[\w-]*\s*)?(?:<tool_call>\s*)?(?:\[\s*)?",
+    re.IGNORECASE,
+)
+_NEXT_CALL = re.compile(
+    r"\s*,?\s*(?:```\s*)?(?:[A-Za-z_][\w-]*\s+)?(?:```[\w-]*\s*)?(?:<tool_call>\s*)?\{"
+)
 
 
 def second_call_began(text: str) -> bool:
@@ -330,9 +337,10 @@ def through_first_call(text: str) -> str:
     end = _first_object_end(text)
     if end is None:
         return text
-    opening = text[: len(text) - len(text.lstrip())] + text.lstrip()[:12]
+    start = _OPENING.match(text)
+    opening = text[: start.end()] if start else ""
     close = "\n```" if "```" in opening else "\n</tool_call>" if "<tool_call>" in opening else ""
-    return text[:end] + close
+    return text[:end] + ("]" if opening.rstrip().endswith("[") else "") + close
 
 
 def _first_object_end(text: str) -> int | None:

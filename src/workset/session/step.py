@@ -121,7 +121,11 @@ class StepRunner:
             self.phase = "prepare"
             return StepOutcome("interrupted", turn=turn)
         decided = interpreter.interpret(
-            response.message, iteration, tools_offered=bool(offered), specs=offered
+            response.message,
+            iteration,
+            tools_offered=bool(offered),
+            specs=offered,
+            truncated=response.finish_reason == "length",
         )
         message = decided.message
         manifest = _with_server_cache(made.assembled.manifest, response.usage)

@@ -85,10 +85,11 @@ class FakeClock:
         return len(self._sleepers)
 
 
-Reply = AssistantMessage | str
+Reply = AssistantMessage | str | ModelResponse
 Script = (
     str
     | AssistantMessage
+    | ModelResponse
     | BaseException
     | Callable[[ModelRequest], Reply]
     | Callable[[ModelRequest], Awaitable[Reply]]
@@ -106,8 +107,9 @@ def call(name: str, arguments: str = "{}", call_id: str | None = None) -> ToolCa
 class ScriptedModel:
     """Replays scripted responses in order and records the requests it received.
 
-    A script entry is a string (the assistant's content), an :class:`AssistantMessage`, an
-    exception to raise (to test failures), or a function of the request returning either.
+    A script entry is a string (the assistant's content), an :class:`AssistantMessage`, a whole
+    :class:`ModelResponse` (a reply cut at its token limit: ``finish_reason="length"``), an
+    exception to raise (to test failures), or a function of the request returning one.
     Running out of entries raises :class:`ModelResponseError`.
     """
 
@@ -142,6 +144,8 @@ class ScriptedModel:
         produced = entry(request) if callable(entry) else entry
         if inspect.isawaitable(produced):
             produced = await produced
+        if isinstance(produced, ModelResponse):  # a reply with its own finish reason and usage
+            return produced
         message = AssistantMessage(content=produced) if isinstance(produced, str) else produced
         counter = self.token_counter()
         system, messages = split_system(request.messages)
