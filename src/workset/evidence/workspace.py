@@ -36,6 +36,7 @@ from workset.context.trust import wrap_untrusted
 from workset.errors import UsageError
 from workset.evidence.cache import ChunkCache, SyncReport, embedded_text
 from workset.evidence.ingest import Chunk, approx_tokens
+from workset.evidence.mentions import mention_query, mentions_item
 from workset.evidence.retriever import CachedEmbedder
 from workset.evidence.scan import scan_workspace
 from workset.evidence.symbols import asked_names, defining_chunks
@@ -105,15 +106,17 @@ class WorkspaceEvidence:
 
     def items_for(self, query: str, *, now: float | None = None) -> list[ContextItem]:
         """The evidence item for ``query`` (none when nothing in the workspace matches)."""
+        searched = mention_query(query)  # "which files mention X": the search, done
+        first = [] if searched is None else [mentions_item(self.root, searched, now)]
         hits = self.search(query)
         if not hits:
-            return []
+            return first
         budgets = [self.config.chunk_tokens] * len(hits)
         if wants_change(query):
             functions = [n for n, h in enumerate(hits) if _defines_function(h.chunk)]
             for n in functions[: self.config.whole_functions]:
                 budgets[n] = max(budgets[n], self.config.function_tokens)
-        return [evidence_item(hits, query, now, budgets)]
+        return [*first, evidence_item(hits, query, now, budgets)]
 
     def refresh(self) -> SyncReport:
         """Re-scan the workspace and update the index; cheap when nothing changed."""

@@ -70,6 +70,9 @@ _GAVE_UP = re.compile(
     r"did not find|didn't find|no information|not found)\b",
     re.I,
 )
+_NO_FILE = re.compile(
+    r"\b(?:none of (?:the|them)|no (?:such )?(?:files?|modules?|scripts?)\b)|^\s*none\b", re.I
+)
 # Words that carry no answer of their own: a reply made of these and the question's words
 # says nothing the question did not.
 _FILLER = frozenset(
@@ -234,7 +237,9 @@ def _missing_one(task: str, answer: str, filler: frozenset[str] | set[str]) -> L
     kind = asked(task)
     if kind == "file":
         named = _PATH.search(_without_task_paths(task, answer))
-        return None if named or (_ASKS_MODULE.search(task) and new) else "file"
+        if named or says_no_file(answer):  # "No file under safety/ mentions it." answers
+            return None
+        return None if _ASKS_MODULE.search(task) and new else "file"
     if kind == "number":
         return None if _NUMBER.search(answer) else "number"
     if kind == "exception":
@@ -244,6 +249,12 @@ def _missing_one(task: str, answer: str, filler: frozenset[str] | set[str]) -> L
     if len(_new_words("", task, filler)) < 2:  # "and then?" has nothing to restate
         return None
     return None if _new_words(task, answer, filler, stem=True) else "restated"
+
+
+def says_no_file(answer: str) -> bool:
+    """Whether ``answer`` says that no file is the answer ("None of them", "No file under
+    safety/ mentions it")."""
+    return bool(_NO_FILE.search(answer))
 
 
 def asked(task: str) -> Lack | None:

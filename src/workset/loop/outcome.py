@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeAlias
 
+from workset.evidence.mentions import NO_FILE_FOUND, mention_query
 from workset.intent import asks_for_change, wants_change
 from workset.loop import answer_check, answer_shape, grounding, key_values
 from workset.loop.claims import EXEC_TOOLS, WRITE_TOOLS, change_tested, unbacked_claim
@@ -242,6 +243,24 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
         and f.lower() not in folders
         and not any(f.lower().endswith(t) for t in asked)  # ~tinydb.database.TinyDB.close
     ]
+    # "No file under safety/ mentions it", after a workspace search (evidence.mentions) that
+    # found none
+    if (
+        answer_shape.says_no_file(answer)
+        and answer_shape.asked(task) == "file"
+        and NO_FILE_FOUND in haystack
+    ):
+        return Verdict("answered", "supported by a search of the files that found none")
+    searched = mention_query(task)
+    paths = [f for f in named if "/" in f]
+    if searched and searched.folder and paths:
+        outside = [f for f in paths if not f.strip("./").startswith(searched.folder + "/")]
+        if len(outside) == len(paths):
+            return Verdict(
+                "answered_unverified",
+                f"the question asks about files under {searched.folder}, and the answer "
+                f"names {outside[0]!r}, outside it",
+            )
     lack = answer_shape.missing(task, answer, ignore=tools)
     if lack is not None and lack != "part":  # a part unanswered: said after a missing file
         return Verdict("answered_unverified", _LACKS[lack])
