@@ -69,6 +69,8 @@ def test_the_issue_question_gets_the_search_first_and_none_is_an_answer_it_suppo
     items = source.items_for(question)
     source.close()
     assert items[0].item_id.startswith("evidence:mentions:")
+    # excerpts from outside the folder (sandbox.py, the word's file) are left out
+    assert all("src/tools/" not in i.text for i in items)
     assert "no file under src/safety mentions" in items[0].text
     evidence = [i.text for i in items]
     said = [UserMessage(question), AssistantMessage("No file under src/safety mentions it.")]

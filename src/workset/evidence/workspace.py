@@ -109,6 +109,8 @@ class WorkspaceEvidence:
         searched = mention_query(query)  # "which files mention X": the search, done
         first = [] if searched is None else [mentions_item(self.root, searched, now)]
         hits = self.search(query)
+        if searched is not None and searched.folder:  # excerpts from elsewhere mislead
+            hits = [h for h in hits if h.chunk.doc_id.startswith(searched.folder + "/")]
         if not hits:
             return first
         budgets = [self.config.chunk_tokens] * len(hits)

@@ -254,7 +254,8 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
     searched = mention_query(task)
     paths = [f for f in named if "/" in f]
     if searched and searched.folder and paths:
-        outside = [f for f in paths if not f.strip("./").startswith(searched.folder + "/")]
+        inside = (searched.folder, searched.folder + "/")
+        outside = [f for f in paths if not f.strip("./").startswith(inside)]
         if len(outside) == len(paths):
             return Verdict(
                 "answered_unverified",
