@@ -76,5 +76,8 @@ def test_the_issue_question_gets_the_search_first_and_none_is_an_answer_it_suppo
     said = [UserMessage(question), AssistantMessage("No file under src/safety mentions it.")]
     assert classify(said, evidence=evidence).outcome == "answered"
     assert classify(said, evidence=evidence[1:]).outcome != "answered"  # without the search
-    wrong = [UserMessage(question), AssistantMessage("src/tools/sandbox.py")]
-    assert classify(wrong, evidence=evidence).outcome != "answered"
+    for elsewhere in ("src/tools/sandbox.py", 'The file "src/tools/sandbox.py" under src/safety.'):
+        wrong = [UserMessage(question), AssistantMessage(elsewhere)]
+        verdict = classify(wrong, evidence=[*evidence, "src/tools/sandbox.py: bubblewrap"])
+        assert verdict.outcome == "answered_unverified", verdict
+        assert "outside it" in verdict.reason

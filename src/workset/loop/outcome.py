@@ -252,11 +252,11 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
     ):
         return Verdict("answered", "supported by a search of the files that found none")
     searched = mention_query(task)
-    paths = [f for f in named if "/" in f]
-    if searched and searched.folder and paths:
-        inside = (searched.folder, searched.folder + "/")
-        outside = [f for f in paths if not f.strip("./").startswith(inside)]
-        if len(outside) == len(paths):
+    if searched and searched.folder:  # "Which files under F mention W?" answered elsewhere
+        folder = searched.folder
+        paths = [f for f in named if "/" in f and f.strip("./").rstrip("/") != folder]
+        outside = [f for f in paths if not f.strip("./").startswith(folder + "/")]
+        if paths and len(outside) == len(paths):
             return Verdict(
                 "answered_unverified",
                 f"the question asks about files under {searched.folder}, and the answer "
