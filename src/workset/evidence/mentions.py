@@ -4,7 +4,7 @@ A question that asks which files (under a folder) mention, contain, import or re
 word is a text search, and its answer is the list of files the search finds, or none. The
 0.5B, asked "Which files under src/workset/safety mention bubblewrap?", searched with a glob
 that matched nothing, then read a file outside the folder, and answered with the question's
-own words. :func:`mention_query` reads the folder and the word from the question;
+own words. :func:`~workset.intent.mention_query` reads the folder and the word from the question;
 :func:`mentions_item` searches the workspace's indexed files (the same scan as the evidence:
 ``.gitignore`` honoured) and states what it found: each file with its first matching lines,
 or that no file there mentions it, so the answer is in the first request either way.
@@ -13,52 +13,18 @@ or that no file there mentions it, so the answer is in the first request either 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from workset.context.items import ContextItem, Features, Reference
 from workset.context.trust import wrap_untrusted
 from workset.evidence.scan import scan_workspace
+from workset.intent import NO_FILE_FOUND, Mention, mention_query
 
-NO_FILE_FOUND = "files searched; none mentions"  # in the item when the search found nothing
+__all__ = ["NO_FILE_FOUND", "Mention", "mention_query", "mentions_item"]
+
 MAX_FILES = 20  # files listed; the rest are counted
 LINES_PER_FILE = 2  # matching lines quoted per file
 MAX_LINE_CHARS = 160
-
-_ASKS = re.compile(
-    r"\b(?:which|what)\s+(?:(?!(?:does|do|did|is|are|was|were)\b)[\w-]+\s+){0,2}?"
-    r"(?:files?|modules?|scripts?)\b(?P<where>.*?)"
-    r"\b(?:mention|contain|import|reference|refer\s+to|use|include)s?\b\s+"
-    r"(?:the\s+)?(?:(?:word|string|name|term|module|package|text)\s+)?"
-    r"[`'\"]?(?P<term>[\w][\w.\-/]*?)[`'\"]?\s*(?:[?.!]\s*)?$",
-    re.I,
-)
-_NOT_TERMS = frozenset({"about", "it", "this", "that", "them", "any", "all", "both", "its", "to"})
-_FOLDER = re.compile(
-    r"\b(?:under|in|inside|within|below|of)\s+(?:the\s+)?[`'\"]?([\w.\-/]+)[`'\"]?"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Mention:
-    term: str
-    folder: str  # "" for the whole workspace
-
-
-def mention_query(question: str) -> Mention | None:
-    """The word and the folder of a "which files (under F) mention W" question, else None.
-    A folder is a path-like word (with a ``/``, or ending in one) after "under", "in"…"""
-    match = _ASKS.search(question.strip())
-    if match is None:
-        return None
-    term = match.group("term").strip(".-/")
-    if len(term) < 2 or term.lower() in _NOT_TERMS:
-        return None
-    folder = ""
-    for found in _FOLDER.finditer(match.group("where")):
-        if "/" in found.group(1):
-            folder = found.group(1).strip("/").removeprefix("./")
-    return Mention(term, folder)
 
 
 def mentions_item(root: Path, mention: Mention, now: float | None = None) -> ContextItem:

@@ -36,8 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeAlias
 
-from workset.evidence.mentions import NO_FILE_FOUND, mention_query
-from workset.intent import asks_for_change, wants_change
+from workset.intent import NO_FILE_FOUND, asks_for_change, mention_query, wants_change
 from workset.loop import answer_check, answer_shape, grounding, key_values
 from workset.loop.claims import EXEC_TOOLS, WRITE_TOOLS, change_tested, unbacked_claim
 from workset.loop.copies import copied_passage, copies_lines, framing_line, ungutter
