@@ -47,7 +47,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout_s: float = 30.0) -> None:
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout_s: float = 90.0) -> None:
+    # 90 s: `workset mcp serve` imports and starts in a few seconds idle, but a fresh-clone
+    # CI beside two model runs took over 30 s once (the server was still starting)
     deadline = time.monotonic() + timeout_s
     while True:
         if process.poll() is not None:
