@@ -26,7 +26,7 @@ from typing import Any
 
 from workset.evidence.ingest import approx_tokens
 from workset.evidence.workspace import EvidenceConfig, WorkspaceEvidence, open_workspace_evidence
-from workset.loop.calls import evidence_files
+from workset.loop.definitions import evidence_files
 
 TASKS = Path(__file__).parent / "tasks"
 

@@ -13,7 +13,7 @@ from workset.context.sources import ContextRequest
 from workset.evidence.cache import ChunkCache
 from workset.evidence.scan import scan_workspace
 from workset.evidence.workspace import EvidenceConfig, WorkspaceEvidence
-from workset.loop.calls import evidence_files
+from workset.loop.definitions import evidence_files
 from workset.messages import UserMessage
 from workset.retrieval.embedder import Vectors
 

@@ -13,6 +13,7 @@ or that no file there mentions it, so the answer is in the first request either 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from workset.context.items import ContextItem, Features, Reference
@@ -27,12 +28,19 @@ LINES_PER_FILE = 2  # matching lines quoted per file
 MAX_LINE_CHARS = 160
 
 
-def mentions_item(root: Path, mention: Mention, now: float | None = None) -> ContextItem:
+def mentions_item(
+    root: Path,
+    mention: Mention,
+    now: float | None = None,
+    scanned: Sequence[str] | None = None,
+) -> ContextItem:
     """One untrusted ``evidence`` item: the files under ``mention.folder`` whose text holds
     ``mention.term`` (case-insensitive, as a whole word), with their first matching lines;
-    or that none does, with how many files were searched; or that the folder is not there."""
+    or that none does, with how many files were searched; or that the folder is not there.
+    ``scanned``: the workspace's files as a scan just listed them (else it is scanned)."""
     prefix = mention.folder + "/" if mention.folder else ""
-    files = [f.path for f in scan_workspace(root) if f.path.startswith(prefix)]
+    paths = scanned if scanned is not None else [f.path for f in scan_workspace(root)]
+    files = [path for path in paths if path.startswith(prefix)]
     where = f"under {mention.folder}" if mention.folder else "in the workspace"
     word = re.compile(rf"(?<![\w]){re.escape(mention.term)}(?![\w])", re.I)
     hits: list[tuple[str, list[tuple[int, str]]]] = []

@@ -93,6 +93,7 @@ class WorkspaceEvidence:
     _items: dict[str, list[ContextItem]] = field(default_factory=dict, repr=False)
     _ranker: tuple[tuple[str, ...], BM25Ranker] | None = field(default=None, repr=False)
     last_sync: SyncReport | None = None
+    _paths: list[str] = field(default_factory=list, repr=False)  # the last scan's files
 
     def __call__(self, request: ContextRequest) -> Sequence[ContextItem]:
         query = request.query
@@ -106,9 +107,9 @@ class WorkspaceEvidence:
 
     def items_for(self, query: str, *, now: float | None = None) -> list[ContextItem]:
         """The evidence item for ``query`` (none when nothing in the workspace matches)."""
+        hits = self.search(query)  # brings the scan and the index up to date
         searched = mention_query(query)  # "which files mention X": the search, done
-        first = [] if searched is None else [mentions_item(self.root, searched, now)]
-        hits = self.search(query)
+        first = [] if searched is None else [mentions_item(self.root, searched, now, self._paths)]
         if searched is not None and searched.folder:  # excerpts from elsewhere mislead
             hits = [h for h in hits if h.chunk.doc_id.startswith(searched.folder + "/")]
         if not hits:
@@ -124,7 +125,9 @@ class WorkspaceEvidence:
         """Re-scan the workspace and update the index; cheap when nothing changed."""
         if self._cache is None:
             self._cache = ChunkCache(self.cache_path)
-        self.last_sync = self._cache.sync(self.root, scan_workspace(self.root))
+        scanned = scan_workspace(self.root)
+        self._paths = [f.path for f in scanned]
+        self.last_sync = self._cache.sync(self.root, scanned)
         return self.last_sync
 
     def search(self, query: str) -> list[Hit]:

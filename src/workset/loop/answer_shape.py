@@ -18,6 +18,16 @@ from typing import Literal, TypeAlias
 
 Lack: TypeAlias = Literal["file", "number", "exception", "name", "restated", "part"]
 
+# Why an answer that lacks what its question asks for is not one (the outcome rules' reason).
+REASONS: dict[Lack, str] = {
+    "file": "the question asks which file, and the answer names none",
+    "number": "the question asks for a number, and the answer gives none",
+    "exception": "the question asks which exception, and the answer names no exception class",
+    "name": "the question asks for a name, and the answer only repeats the question's words",
+    "restated": "the answer only repeats the question's words",
+    "part": "the question asks more than one thing, and the answer answers only the first",
+}
+
 _QUESTION = re.compile(
     r"^\s*(?:in |on |from |at |to |for |by |under |with )?(?:which|what|where|how|who|when)\b"
     r"|\?\s*$",

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from workset.loop.claims import WRITE_TOOLS
 from workset.messages import AssistantMessage, ToolCall
 from workset.models.constrained import final_answer
 from workset.models.toolcalls import CUT_OFF, parse_tool_calls
@@ -100,16 +101,13 @@ def cut_off_advice(name: str) -> str:
     advice = (
         "Put in old only the one to three lines that change, as the file has them, without "
         "the line numbers and '|', and in new the same lines changed."
-        if name in EDIT_TOOLS
+        if name in WRITE_TOOLS
         else "Write a shorter call: only the arguments the tool needs, with short values."
     )
     return (
         f"{what} was not run: it was cut off at the reply's length limit before its JSON "
         f"was complete, so writing it the same way fails again. {advice}"
     )
-
-
-EDIT_TOOLS = frozenset({"edit_file", "write_file"})
 
 
 def _tagged_tool_name(content: str, tool_names: Sequence[str]) -> str | None:

@@ -27,7 +27,7 @@ from workset.loop.answer_check import NOTE as CHECK_NOTE
 from workset.loop.call_parsing import read_calls
 from workset.loop.call_repair import distinct, mapped_to_tools, unique_ids
 from workset.loop.code_names import definitions_read
-from workset.loop.definitions import path_argument, seen_texts
+from workset.loop.definitions import evidence_files, path_argument, seen_texts
 from workset.loop.edit_blocks import candidate_blocks
 from workset.loop.edit_schema import failed_edits, guided_schema, offered_lines, seen_lines
 from workset.loop.outcome import classify
@@ -497,16 +497,3 @@ class CallInterpreter:
         """The run's answer when the model's last reply is ``answer``: the answer a check
         asked about (:mod:`workset.loop.answer_check`), else ``answer``."""
         return self._checked if self._checked is not None else answer
-
-
-def evidence_files(items: Iterable[ContextItem]) -> list[str]:
-    """The workspace files that evidence items quote, best first, once each (an item's
-    source is ``evidence:`` and its files joined by commas)."""
-    prefix = "evidence:"
-    files = [
-        name
-        for i in items
-        if i.kind == "evidence" and i.source.startswith(prefix)
-        for name in i.source.removeprefix(prefix).split(",")
-    ]
-    return list(dict.fromkeys(f for f in files if f))

@@ -14,6 +14,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from workset.context.items import ContextItem
 from workset.messages import ToolCall, ToolMessage, argument_object
 
 # A task that asks where something is defined, and the name it asks about. (Not
@@ -166,3 +167,16 @@ def grep_hits(content: str) -> list[tuple[str, str]]:
         hit = json.loads(match.group())
         hits.append((str(hit["path"]), str(hit["text"])))
     return hits
+
+
+def evidence_files(items: Iterable[ContextItem]) -> list[str]:
+    """The workspace files that evidence items quote, best first, once each (an item's
+    source is ``evidence:`` and its files joined by commas)."""
+    prefix = "evidence:"
+    files = [
+        name
+        for i in items
+        if i.kind == "evidence" and i.source.startswith(prefix)
+        for name in i.source.removeprefix(prefix).split(",")
+    ]
+    return list(dict.fromkeys(f for f in files if f))

@@ -65,17 +65,6 @@ EXIT_CODES: dict[Outcome, int] = {
 GAVE_UP_FAILURES = frozenset({"MaxIterations", "GaveUp"})
 
 
-# Why an answer that lacks what its question asks for (workset.loop.answer_shape) is not one.
-_LACKS: dict[answer_shape.Lack, str] = {
-    "file": "the question asks which file, and the answer names none",
-    "number": "the question asks for a number, and the answer gives none",
-    "exception": "the question asks which exception, and the answer names no exception class",
-    "name": "the question asks for a name, and the answer only repeats the question's words",
-    "restated": "the answer only repeats the question's words",
-    "part": "the question asks more than one thing, and the answer answers only the first",
-}
-
-
 @dataclass(frozen=True, slots=True)
 class Verdict:
     outcome: Outcome
@@ -263,7 +252,7 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
             )
     lack = answer_shape.missing(task, answer, ignore=tools)
     if lack is not None and lack != "part":  # a part unanswered: said after a missing file
-        return Verdict("answered_unverified", _LACKS[lack])
+        return Verdict("answered_unverified", answer_shape.REASONS[lack])
     if named and not facts and _ASKS_WHICH.match(task):
         return Verdict(
             "answered_unverified",
@@ -279,7 +268,7 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
             tuple(gone),
         )
     if lack is not None:
-        return Verdict("answered_unverified", _LACKS[lack])
+        return Verdict("answered_unverified", answer_shape.REASONS[lack])
     supported = tuple(f for f in facts if _seen(f, haystack, plain))
     unsupported = tuple(f for f in facts if not _seen(f, haystack, plain))
     if unsupported:
