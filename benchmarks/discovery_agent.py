@@ -7,12 +7,14 @@ what is measured is the choice of tool, not the tool's work):
 - ``all``: all 527 tool definitions up front (what a naive agent sends);
 - ``slice``: up front, only the task's own tools plus distractors (a generous baseline that
   presumes someone already knew which tools matter);
-- ``discovery``: only ``tool_search`` in the prefix; schemas arrive in its results.
+- ``discovery``: only ``tool_search`` in the prefix; schemas arrive in its results;
+- ``cascade`` (with ``--cascade``): the same, searching the cascade index (MiniLM, then
+  all-mpnet-base-v2 when MiniLM is unsure: :class:`workset.discovery.CascadeIndex`).
 
 A task succeeds when the agent calls one of its annotated tools. Printed per mode: successes,
 prompt tokens of the first request, billed prompt tokens, and wall time.
 
-Run: ``python benchmarks/discovery_agent.py [--tasks 6] [--slice 24]`` (needs the
+Run: ``python benchmarks/discovery_agent.py [--tasks 6] [--slice 24] [--cascade]`` (needs the
 ``[embedded]`` and ``[retrieval]`` extras and the MiniLM package; about 10 minutes here).
 """
 
@@ -35,13 +37,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 from tool_catalog import DATA, EXPANSIONS, Task, load_catalog, load_tasks
 
 from workset import Agent, AgentConfig, SessionLog, ToolRegistry
-from workset.discovery import ToolIndex, tool_search_tool
+from workset.discovery import CascadeIndex, Searchable, ToolIndex, tool_search_tool
 from workset.discovery.expansions import requests_by_key
 from workset.events import LoopEvent, ModelCalled, ToolFinished
 from workset.loop.offer import ToolOffer
 from workset.messages import ToolSpec
 from workset.models.embedded import EmbeddedModel
-from workset.retrieval import Embedder
+from workset.retrieval import Embedder, MPNetEmbedder
 from workset.tools.base import Tool
 
 SYSTEM = (
@@ -99,7 +101,7 @@ async def attempt(
     task: Task,
     *,
     system: str,
-    index: ToolIndex | None,
+    index: Searchable | None,
 ) -> Outcome:
     events: list[LoopEvent] = []
     loaded: set[str] = set()
@@ -132,18 +134,31 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", type=int, default=6)
     parser.add_argument("--slice", type=int, default=24, help="tools up front in 'slice' mode")
+    parser.add_argument(
+        "--cascade", action="store_true", help="also run discovery over the cascade index"
+    )
     args = parser.parse_args()
     servers, descriptions = load_catalog(DATA)
     tools = unique_tools(servers)
     tasks, _ = load_tasks(DATA, set(tools))
     chosen = pick_tasks(tasks, tools, args.tasks)
+    vectors = Path(tempfile.gettempdir()) / "workset-bench" / "tool-vectors.npz"
+    expansions = requests_by_key(EXPANSIONS)
     index = ToolIndex.build(
-        servers,
-        Embedder.load(),
-        descriptions=descriptions,
-        expansions=requests_by_key(EXPANSIONS),
-        store=Path(tempfile.gettempdir()) / "workset-bench" / "tool-vectors.npz",
+        servers, Embedder.load(), descriptions=descriptions, expansions=expansions, store=vectors
     )
+    cascade = None
+    if args.cascade:
+        cascade = CascadeIndex(
+            index,
+            ToolIndex.build(
+                servers,
+                MPNetEmbedder.load(),
+                descriptions=descriptions,
+                expansions=expansions,
+                store=vectors.with_name("tool-vectors-mpnet.npz"),
+            ),
+        )
     model = EmbeddedModel(context_window=8192)
     anyio.run(model.start)
     others = sorted(tools)
@@ -151,11 +166,13 @@ def main() -> None:
     for task in chosen:
         distractors = [n for n in others if n not in task.tools][:: max(1, len(others) // 64)]
         slice_names = [*sorted(task.tools), *distractors][: args.slice]
-        modes: dict[str, tuple[list[Tool], str, ToolIndex | None]] = {
+        modes: dict[str, tuple[list[Tool], str, Searchable | None]] = {
             "all": (list(tools.values()), SYSTEM, None),
             "slice": ([tools[n] for n in slice_names], SYSTEM, None),
             "discovery": (list(tools.values()), SYSTEM + DISCOVERY_HINT, index),
         }
+        if cascade is not None:
+            modes["cascade"] = (list(tools.values()), SYSTEM + DISCOVERY_HINT, cascade)
         for mode, (offered, system, idx) in modes.items():
             outcome = anyio.run(
                 lambda: attempt(model, offered, task, system=system, index=idx)  # noqa: B023
@@ -170,7 +187,7 @@ def main() -> None:
     anyio.run(model.aclose)
     print()
     print(f"{'mode':<10} {'success':>8} {'first request':>14} {'billed':>8} {'seconds':>8}")
-    for mode in ("all", "slice", "discovery"):
+    for mode in dict.fromkeys(m for _, m, _ in rows):
         mine = [o for _, m, o in rows if m == mode]
         wins, n = sum(o.success for o in mine), len(mine)
         first = sum(o.first_prompt for o in mine) // n

@@ -22,6 +22,11 @@ Measured in one run, each number on the tuning half and on the held-out half:
 4. Latency of one ``search`` (query embedding and decision included): p50 and p99.
 5. The LiveMCPBench task numbers as before: tool-definition tokens, Hit@k / Recall@k from the
    task text for each ranking mode (halves A and B by task position).
+6. With ``--embedder cascade`` (the default): the cascade index (MiniLM, then
+   all-mpnet-base-v2 when MiniLM's decision is unsure; ``workset.discovery.CascadeIndex``):
+   Hit@k by band, "not found", the share of needs sent to MPNet, latency and the task numbers;
+   the summary prints it beside MiniLM. Its MPNet vectors are kept beside ``--store``
+   (``NAME-mpnet.npz``). ``--embedder minilm`` or ``mpnet`` reports one index alone.
 
 Run: ``python benchmarks/tool_catalog.py [--data DIR] [--needs FILE] [--tune] [--fit]``:
 ``--needs`` scores another need file of the same format (its bands and splits are checked the
@@ -55,6 +60,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
+from tool_cascade import build as build_cascade
+from tool_cascade import escalated
+from tool_cascade import report as cascade_report
 from tool_needs import (
     KS,
     MemoEmbedder,
@@ -67,7 +75,7 @@ from tool_needs import (
     not_found,
 )
 
-from workset.discovery import SearchConfig, ToolIndex, tool_search_tool
+from workset.discovery import CascadeIndex, SearchConfig, ToolIndex, tool_search_tool
 from workset.discovery.decision import STATED, USED, fit_calibration
 from workset.discovery.expansions import requests_by_key
 from workset.discovery.index import Mode
@@ -100,6 +108,7 @@ EMBEDDERS: dict[str, Callable[[], TextEmbedder]] = {
     "minilm": Embedder.load,
     "mpnet": MPNetEmbedder.load,
 }
+CASCADE = "cascade"  # --embedder: workset.discovery.CascadeIndex (MiniLM, then MPNet)
 # The share of answerable tuning needs the STATED decision may refuse (chosen on the tuning half).
 STATED_REFUSE_AT_MOST = 0.03
 
@@ -282,7 +291,11 @@ def main() -> None:
     )
     parser.add_argument("--expansions", type=Path, default=EXPANSIONS)
     parser.add_argument(
-        "--embedder", choices=sorted(EMBEDDERS), default="minilm", help="the sentence embedder"
+        "--embedder",
+        choices=[*sorted(EMBEDDERS), CASCADE],
+        default=CASCADE,
+        help="the sentence embedder; cascade (the default): MiniLM, then all-mpnet-base-v2 when "
+        "MiniLM is unsure (sections 1-5 use MiniLM, section 6 and the summary the cascade)",
     )
     parser.add_argument("--tune", action="store_true", help="grid-search weights on tune")
     parser.add_argument("--fit", action="store_true", help="refit the not-found model on tune")
@@ -320,7 +333,7 @@ def main() -> None:
         print(f"needs, {name}: {bands}, unservable {sum(1 for n in half if not n.answerable)}")
 
     # (1) the index
-    embedder = MemoEmbedder(EMBEDDERS[args.embedder]())
+    embedder = MemoEmbedder(EMBEDDERS["minilm" if args.embedder == CASCADE else args.embedder]())
     print()
     print(
         f"(1) index build ({embedder.name} in numpy; every text embedded once, then read from "
@@ -485,25 +498,55 @@ def main() -> None:
     held_rates = rows["default config"][report_half]
     before = rows["before (BM25 weight 0.3)"][report_half]
     nf = not_found(index, halves[report_half])
-    print()
-    print(f"{'summary':<44} {'before':>12} {'now':>12}")
-    for band in ("name", "paraphrase", "hard"):
-        print(
-            f"{report_half + ' Hit@5, ' + band:<44} {before[band][5]:>12.3f} "
-            f"{held_rates[band][5]:>12.3f}"
+    cascade = None
+    if args.embedder == CASCADE:
+        cascade = cascade_report(
+            build_cascade(servers, descriptions, expansions, store),
+            build_cascade(servers, descriptions, expansions, store, memo=False),
+            halves,
+            report_half,
+            lambda ranker: selection(tasks, ranker),
         )
-    print(
-        f"{report_half + ' false not-found (answerable)':<44} {'-':>12} {nf.false_not_found:>12.1%}"
+    print()
+    head = f"{'summary':<44} {'before':>12} {'MiniLM':>12}"
+    print(head + (f" {'cascade':>12}" if cascade else ""))
+
+    def row(label: str, was: str, now: str, then: str) -> None:
+        print(f"{label:<44} {was:>12} {now:>12}" + (f" {then:>12}" if cascade else ""))
+
+    for band in ("name", "paraphrase", "hard"):
+        row(
+            f"{report_half} Hit@5, {band}",
+            f"{before[band][5]:.3f}",
+            f"{held_rates[band][5]:.3f}",
+            f"{cascade['rates'][band][5]:.3f}" if cascade else "",
+        )
+    c_nf = cascade["not_found"] if cascade else None
+    row(
+        f"{report_half} false not-found (answerable)",
+        "-",
+        f"{nf.false_not_found:.1%}",
+        f"{c_nf.false_not_found:.1%}" if c_nf else "",
     )
-    print(f"{report_half + ' unservable refused':<44} {'-':>12} {nf.recall:>12.1%}")
-    print(f"{'search latency p50 / p99 (ms)':<44} {'-':>12} {f'{p50:.0f} / {p99:.0f}':>12}")
+    row(
+        f"{report_half} unservable refused",
+        "-",
+        f"{nf.recall:.1%}",
+        f"{c_nf.recall:.1%}" if c_nf else "",
+    )
+    c50, c99 = cascade["latency"] if cascade else (0.0, 0.0)
+    row("search latency p50 / p99 (ms)", "-", f"{p50:.0f} / {p99:.0f}", f"{c50:.0f} / {c99:.0f}")
     print(f"{'tool-definition tokens: all / discovery prefix':<44} {upfront:>12,} {prefix:>12,}")
     for k in KS:
-        label = f"LiveMCPBench tasks Hit@{k} (BM25 / now)"
-        print(f"{label:<44} {bm25_all[f'hit@{k}']:>12.3f} {hier_all[f'hit@{k}']:>12.3f}")
+        row(
+            f"LiveMCPBench tasks Hit@{k} (BM25 / now)",
+            f"{bm25_all[f'hit@{k}']:.3f}",
+            f"{hier_all[f'hit@{k}']:.3f}",
+            f"{cascade['tasks'][f'hit@{k}']:.3f}" if cascade else "",
+        )
 
 
-def totals(index: ToolIndex, needs: Sequence[Need]) -> list[str]:
+def totals(index: ToolIndex | CascadeIndex, needs: Sequence[Need]) -> list[str]:
     """Per-band totals of ``needs`` on ``index``: counts, Hit@1/5/10, "not found" (no need
     named: a blind file's needs stay unread)."""
     rates = hit_rates(index, needs)
@@ -538,24 +581,30 @@ def totals_only(
 ) -> None:
     """``--totals-only``: the default configuration's per-band totals, by split and overall
     (of the tuning half alone with ``half="tune"``)."""
-    embedder = MemoEmbedder(EMBEDDERS[embedder_name]())
-    embedder.embed([n.need for n in needs])  # in batches: one at a time costs more per need
     with tempfile.TemporaryDirectory() as scratch:
-        index = ToolIndex.build(
-            servers,
-            embedder,
-            descriptions=descriptions,
-            expansions=expansions,
-            store=store or Path(scratch) / "vectors.npz",
-        )
-        print(f"totals, {embedder.name}, default configuration ({index.config})")
+        where = store or Path(scratch) / "vectors.npz"
+        index: ToolIndex | CascadeIndex
+        if embedder_name == CASCADE:
+            index = build_cascade(servers, descriptions, expansions, where)
+            name = f"cascade (MiniLM, then all-mpnet-base-v2 below {index.escalate_below})"
+            config = index.first.config
+        else:
+            embedder = MemoEmbedder(EMBEDDERS[embedder_name]())
+            embedder.embed([n.need for n in needs])  # in batches: cheaper than one at a time
+            index = ToolIndex.build(
+                servers, embedder, descriptions=descriptions, expansions=expansions, store=where
+            )
+            name, config = embedder.name, index.config
+        print(f"totals, {name}, default configuration ({config})")
         parts = split(needs, half)
         if half == "both":
             parts["all"] = list(needs)
-        for name, part in parts.items():
+        for label, part in parts.items():
             if part:
-                print(f"  {name} ({len(part)} needs):")
+                print(f"  {label} ({len(part)} needs):")
                 print("\n".join(totals(index, part)))
+                if isinstance(index, CascadeIndex):
+                    print(f"    sent to the second index: {escalated(index, part):.0%}")
 
 
 def _livemcpbench(

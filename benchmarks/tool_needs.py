@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workset.discovery import ToolIndex
+from workset.discovery import Searchable, ToolIndex
 from workset.discovery.decision import FEATURES, Calibration, features, fit_calibration
 from workset.discovery.needs import Need
 from workset.retrieval.embedder import TextEmbedder, Vectors
@@ -61,7 +61,7 @@ def _none(need: str) -> Sequence[str]:
 
 
 def hits(
-    index: ToolIndex, needs: Iterable[Need], also: Also = _none
+    index: Searchable, needs: Iterable[Need], also: Also = _none
 ) -> dict[str, dict[int, list[bool]]]:
     """Per band, per k: one bool per answerable need (an expected tool in the top k)."""
     out: dict[str, dict[int, list[bool]]] = {b: {k: [] for k in KS} for b in ANSWERABLE_BANDS}
@@ -77,7 +77,7 @@ def hits(
 
 
 def hit_rates(
-    index: ToolIndex, needs: Iterable[Need], also: Also = _none
+    index: Searchable, needs: Iterable[Need], also: Also = _none
 ) -> dict[str, dict[int, float]]:
     table = hits(index, needs, also)
     rates = {b: {k: _mean(v) for k, v in ks.items()} for b, ks in table.items()}
@@ -85,7 +85,7 @@ def hit_rates(
     return rates
 
 
-def hit_table(label: str, rows: dict[str, dict[str, dict[int, float]]]) -> list[str]:
+def hit_table(label: str, rows: dict[str, dict[str, dict[str, dict[int, float]]]]) -> list[str]:
     """Lines: one per (variant, split), Hit@1/5/10 per band."""
     bands = (*ANSWERABLE_BANDS, "all")
     head = f"  {label:<30} {'split':<9}" + "".join(f" {b[:5]:>5}@1 @5  @10" for b in bands)
@@ -122,7 +122,7 @@ class NotFound:
         return self.refused_answerable / self.answerable if self.answerable else 0.0
 
 
-def not_found(index: ToolIndex, needs: Iterable[Need], also: Also = _none) -> NotFound:
+def not_found(index: Searchable, needs: Iterable[Need], also: Also = _none) -> NotFound:
     answerable = unservable = refused_a = refused_u = 0
     wrong, refused = [], []
     for need in needs:

@@ -8,21 +8,25 @@ decision over several signals answers "not found" (:mod:`~workset.discovery.deci
 :func:`tool_search_tool` wraps the index as the ``tool_search`` meta-tool, so only core tools
 and that one tool sit in the stable prompt prefix and the schemas of discovered tools arrive
 later, in tool results. :mod:`~workset.discovery.needs` is the format of need sets that
-measure all this. Needs the ``retrieval`` extra.
+measure all this. :class:`CascadeIndex` pairs a fast index with a stronger one (all-mpnet-base-v2)
+that answers only when the fast one is unsure. Needs the ``retrieval`` extra.
 """
 
+from workset.discovery.cascade import CascadeIndex
 from workset.discovery.decision import Decision, Evidence
 from workset.discovery.index import ToolIndex
 from workset.discovery.meta import LoadedTools, tool_search_tool
-from workset.discovery.results import Match, SearchConfig, SearchResult
+from workset.discovery.results import Match, Searchable, SearchConfig, SearchResult
 
 __all__ = [
+    "CascadeIndex",
     "Decision",
     "Evidence",
     "LoadedTools",
     "Match",
     "SearchConfig",
     "SearchResult",
+    "Searchable",
     "ToolIndex",
     "tool_search_tool",
 ]

@@ -18,8 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeAlias
 
 from workset.discovery.decision import why_rejected
-from workset.discovery.index import ToolIndex
-from workset.discovery.results import Match, SearchResult
+from workset.discovery.results import Match, Searchable, SearchResult
 from workset.discovery.verify import DEFAULT_CHECKING, Checking, Verify, checked_search
 from workset.errors import ModelError, ToolError
 from workset.loop.offer import SEARCH_TOOL
@@ -64,7 +63,7 @@ Restate = Callable[[str], Awaitable[str]]  # a need as a catalog description (re
 
 
 def tool_search_tool(
-    index: ToolIndex,
+    index: Searchable,
     loaded: LoadedTools,
     *,
     schemas: int = 3,

@@ -6,8 +6,9 @@ read them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import Literal, Protocol, TypeAlias
 
 from workset.discovery.adapter import AdapterSettings
 from workset.discovery.decision import Decision, Evidence
@@ -90,6 +91,9 @@ class SearchResult:
     # A model's verdicts on the best candidates, (server, tool, can it), when it was asked
     # (:func:`workset.discovery.verify.checked_search`).
     verdicts: tuple[tuple[str, str, bool], ...] = ()
+    # Answered by the second, stronger index of a cascade, because the first was unsure
+    # (:class:`workset.discovery.cascade.CascadeIndex`).
+    escalated: bool = False
 
     @property
     def found(self) -> bool:
@@ -99,3 +103,13 @@ class SearchResult:
     def confidence(self) -> float:
         """The decision's probability that the catalog serves the need (0 without one)."""
         return self.decision.probability if self.decision is not None else 0.0
+
+
+class Searchable(Protocol):
+    """What the ``tool_search`` meta-tool and a model's check search: a
+    :class:`~workset.discovery.index.ToolIndex` or a
+    :class:`~workset.discovery.cascade.CascadeIndex`."""
+
+    def search(self, query: str, k: int = 5, *, also: Sequence[str] = ()) -> SearchResult: ...
+
+    def rank(self, query: str, k: int = 10, *, also: Sequence[str] = ()) -> list[Match]: ...

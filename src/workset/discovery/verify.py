@@ -23,9 +23,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from workset.discovery.documents import first_sentence
-from workset.discovery.index import ToolIndex
 from workset.discovery.lines import KeptAnswers, answer_object
-from workset.discovery.results import Match, SearchResult
+from workset.discovery.results import Match, Searchable, SearchResult
 from workset.errors import ModelError, UsageError
 from workset.messages import SystemMessage, ToolSpec, UserMessage
 from workset.models.base import Model, ModelRequest
@@ -153,7 +152,7 @@ DEFAULT_CHECKING = Checking()
 
 
 async def checked_search(
-    index: ToolIndex,
+    index: Searchable,
     query: str,
     verify: Verify,
     *,
@@ -161,7 +160,7 @@ async def checked_search(
     also: Sequence[str] = (),
     checking: Checking = DEFAULT_CHECKING,
 ) -> SearchResult:
-    """:meth:`ToolIndex.search`, with a model's verdict on the best candidates (see
+    """``index.search``, with a model's verdict on the best candidates (see
     :class:`Checking`). A verdict the model fails to give counts as not asked."""
     result = index.search(query, k=k, also=also)
     candidates = result.matches or result.suggestions
