@@ -73,12 +73,7 @@ def report(
     print("\n".join(hit_table("index", rows)))
     for name, half in halves.items():
         nf = not_found(index, half)
-        print(
-            f"  {name:<9} sent to the second index {escalated(index, half):.0%}; not-found "
-            f"precision {nf.precision:.2f} recall {nf.recall:.2f} ({nf.refused_unservable}/"
-            f"{nf.unservable} unservable refused); false not-found {nf.refused_answerable}/"
-            f"{nf.answerable} = {nf.false_not_found:.1%}"
-        )
+        print(f"  {name:<9} sent to the second index {escalated(index, half):.0%}; {nf.line()}")
     p50, p99 = latency(live.search, [n.need for n in halves[report_half]])
     print(f"  search latency over the {report_half} needs: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
     tasks = select(lambda q: [m.tool for m in index.rank(q, k=max(KS))])

@@ -436,11 +436,7 @@ def main() -> None:
         print(f"  {label} (threshold {STATED.threshold:.3f}):")
         for name, half in halves.items():
             nf = not_found(idx, half)
-            print(
-                f"    {name:<9} not-found precision {nf.precision:.2f} recall {nf.recall:.2f} "
-                f"({nf.refused_unservable}/{nf.unservable} unservable refused); false not-found "
-                f"{nf.refused_answerable}/{nf.answerable} = {nf.false_not_found:.1%}"
-            )
+            print(f"    {name:<9} {nf.line()}")
             if idx is index:
                 for line in listed(nf, name):
                     print(f"      {line}")

@@ -121,6 +121,14 @@ class NotFound:
     def false_not_found(self) -> float:
         return self.refused_answerable / self.answerable if self.answerable else 0.0
 
+    def line(self) -> str:
+        """Precision, recall and false "not found" in one line of a report."""
+        return (
+            f"not-found precision {self.precision:.2f} recall {self.recall:.2f} "
+            f"({self.refused_unservable}/{self.unservable} unservable refused); false not-found "
+            f"{self.refused_answerable}/{self.answerable} = {self.false_not_found:.1%}"
+        )
+
 
 def not_found(index: Searchable, needs: Iterable[Need], also: Also = _none) -> NotFound:
     answerable = unservable = refused_a = refused_u = 0
