@@ -17,6 +17,7 @@ from tool_needs import KS, MemoEmbedder, hit_rates, hit_table, latency, not_foun
 
 from workset.discovery import CascadeIndex
 from workset.discovery.needs import Need
+from workset.errors import UsageError
 from workset.messages import ToolSpec
 from workset.retrieval import Embedder, MPNetEmbedder
 
@@ -38,7 +39,10 @@ def build(
     ``memo`` remembers query vectors (scoring), without it every query is embedded live
     (latency)."""
     first: Any = Embedder.load()
-    second: Any = MPNetEmbedder.load()
+    try:
+        second: Any = MPNetEmbedder.load()
+    except UsageError as exc:
+        raise SystemExit(f"{exc}\n(or score MiniLM alone: --embedder minilm)") from exc
     if memo:
         first, second = MemoEmbedder(first), MemoEmbedder(second)
     return CascadeIndex.build(
