@@ -66,8 +66,12 @@ def report(
     halves: Mapping[str, Sequence[Need]],
     report_half: str,
     select: Callable[[Callable[[str], list[str]]], dict[str, float]],
+    checks: tuple[Sequence[str], Sequence[str]] = ((), ()),
 ) -> dict[str, Any]:
-    """Print the cascade's section; return its numbers on ``report_half`` for the summary."""
+    """Print the cascade's section; return its numbers on ``report_half`` for the summary.
+
+    ``checks``: needs no catalog tool serves and needs every answer should find a tool for
+    (the hand-written off-catalog needs and LiveMCPBench's annotated steps), as for MiniLM."""
     print()
     print(
         f"(6) the cascade: MiniLM, then all-mpnet-base-v2 when MiniLM's decision is below "
@@ -78,6 +82,15 @@ def report(
     for name, half in halves.items():
         nf = not_found(index, half)
         print(f"  {name:<9} sent to the second index {escalated(index, half):.0%}; {nf.line()}")
+    off, on = checks
+    if off or on:
+        refused = sum(not index.search(q).found for q in off)
+        answered = [index.search(q) for q in on]
+        print(
+            f"  LiveMCPBench check: off-catalog needs answered 'not found' {refused}/{len(off)}; "
+            f"annotated steps answered with tools {sum(r.found for r in answered)}/{len(on)} "
+            f"({sum(r.escalated for r in answered)} sent to the second index)"
+        )
     p50, p99 = latency(live.search, [n.need for n in halves[report_half]])
     print(f"  search latency over the {report_half} needs: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
     tasks = select(lambda q: [m.tool for m in index.rank(q, k=max(KS))])

@@ -502,6 +502,7 @@ def main() -> None:
             halves,
             report_half,
             lambda ranker: selection(tasks, ranker),
+            (OFF_CATALOG, steps),
         )
     print()
     head = f"{'summary':<44} {'before':>12} {'MiniLM':>12}"
