@@ -79,9 +79,10 @@ def report(
     )
     rows = {"cascade": {name: hit_rates(index, half) for name, half in halves.items()}}
     print("\n".join(hit_table("index", rows)))
+    found = {name: not_found(index, half) for name, half in halves.items()}
     for name, half in halves.items():
-        nf = not_found(index, half)
-        print(f"  {name:<9} sent to the second index {escalated(index, half):.0%}; {nf.line()}")
+        line = found[name].line()
+        print(f"  {name:<9} sent to the second index {escalated(index, half):.0%}; {line}")
     off, on = checks
     if off or on:
         refused = sum(not index.search(q).found for q in off)
@@ -99,7 +100,7 @@ def report(
     )
     return {
         "rates": rows["cascade"][report_half],
-        "not_found": not_found(index, halves[report_half]),
+        "not_found": found[report_half],
         "latency": (p50, p99),
         "tasks": tasks,
     }

@@ -75,7 +75,13 @@ from tool_needs import (
     not_found,
 )
 
-from workset.discovery import CascadeIndex, SearchConfig, ToolIndex, tool_search_tool
+from workset.discovery import (
+    CascadeIndex,
+    Searchable,
+    SearchConfig,
+    ToolIndex,
+    tool_search_tool,
+)
 from workset.discovery.decision import STATED, USED, fit_calibration
 from workset.discovery.expansions import requests_by_key
 from workset.discovery.index import Mode
@@ -543,7 +549,7 @@ def main() -> None:
         )
 
 
-def totals(index: ToolIndex | CascadeIndex, needs: Sequence[Need]) -> list[str]:
+def totals(index: Searchable, needs: Sequence[Need]) -> list[str]:
     """Per-band totals of ``needs`` on ``index``: counts, Hit@1/5/10, "not found" (no need
     named: a blind file's needs stay unread)."""
     rates = hit_rates(index, needs)

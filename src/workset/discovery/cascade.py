@@ -139,18 +139,6 @@ class CascadeIndex:
     def __len__(self) -> int:
         return len(self.first)
 
-    @property
-    def servers(self) -> tuple[str, ...]:
-        return self.first.servers
-
-    @property
-    def has_embeddings(self) -> bool:
-        return True
-
-    @property
-    def tools_with_examples(self) -> int:
-        return self.first.tools_with_examples
-
     def specs(self) -> tuple[tuple[str, ToolSpec], ...]:
         return self.first.specs()
 
