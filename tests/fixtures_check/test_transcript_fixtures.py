@@ -33,6 +33,8 @@ FIXTURES = {  # folder → user turns
     "payroll": 34,
     "orders": 32,
     "biobank": 32,
+    "telecom": 38,
+    "warehouse": 34,
 }
 INCIDENT_TOOLS = {
     "search_logs",

@@ -207,7 +207,18 @@ def test_the_rule_patterns_find_the_kinds_the_ledger_keeps() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["incident", "support", "pipeline", "coding", "payroll", "orders", "biobank"]
+    "name",
+    [
+        "incident",
+        "support",
+        "pipeline",
+        "coding",
+        "payroll",
+        "orders",
+        "biobank",
+        "telecom",
+        "warehouse",
+    ],
 )
 def test_the_retrieval_policy_keeps_units_whole_and_the_prefix_untouched(name: str) -> None:
     transcript = load_transcript(ROOT / name / "transcript.jsonl")
