@@ -34,7 +34,7 @@ from workset.history.draft import start_draft
 from workset.history.ledger import Entry, FactLedger
 
 ROOT = Path(__file__).resolve().parents[1] / "examples" / "transcripts"
-TUNED_ON = ("support", "payroll", "biobank")
+TUNED_ON = ("support", "payroll", "biobank", "telecom", "warehouse")
 
 
 def matches(entry: Entry, label: dict[str, Any]) -> bool:

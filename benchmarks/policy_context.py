@@ -21,9 +21,10 @@ agent would send to a model with the fixture's window (compact on 16,384 tokens 
 :func:`workset.tools.compact.agent_specs`); ``--tools-as-written`` sends them as the fixture
 has them, as this script did before 2026-12-05 (round ctx14).
 
-This is how the ``retrieval`` policy's parameters were chosen: on ``support``, ``payroll``
-and ``biobank`` only (:data:`TUNED_ON`), the smallest prompts that keep context recall at 1.0
-with the fewest look-alikes. The other transcripts are reported, never tuned on.
+This is how the ``retrieval`` policy's parameters were chosen: on ``support``, ``payroll``,
+``biobank``, ``telecom`` and ``warehouse`` only (:data:`TUNED_ON`), the smallest prompts that
+keep context recall highest with the fewest look-alikes. The other transcripts are reported,
+never tuned on.
 
     OMP_NUM_THREADS=1 python benchmarks/policy_context.py --transcripts support \\
         --policies full,user_verbatim,retrieval,retrieval:turns=2
@@ -57,7 +58,8 @@ ROOT = Path(__file__).resolve().parents[1] / "examples" / "transcripts"
 # The window each fixture is evaluated at (default 16,384): full history must fit it.
 WINDOWS = {"pipeline": 32_768, "telecom": 32_768, "warehouse": 32_768}
 ANSWER = 96  # the answer's tokens, kept free as the output reserve
-TUNED_ON = ("support", "payroll", "biobank")  # what retrieval's parameters were chosen on
+# What retrieval's parameters were chosen on.
+TUNED_ON = ("support", "payroll", "biobank", "telecom", "warehouse")
 
 
 def _text(request: Any) -> str:

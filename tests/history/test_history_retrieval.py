@@ -353,6 +353,59 @@ def test_a_no_turns_down_the_proposal_of_the_turn_before_it() -> None:
     assert '[turns down seq 1: "I\'d suggest paying the 585.97 GBP as a one-off …"]' in text
 
 
+def test_user_choices_moves_and_short_refusals_are_kept_and_a_rule_may_go_on_with_and() -> None:
+    kinds = {
+        "Book Thursday 9 July, morning.": "decision",
+        "Keep them on Flex and let the multi-line discount do the work.": "decision",
+        "Move the engineer to Monday 13 July, afternoon.": "revision",
+        "Change of plan for the warehouse: run the backfill on BACKFILL_WH_L.": "revision",
+        "No full refresh.": "rejected",
+        "No, not the shared plan.": "rejected",
+        "No problem.": None,
+        "Move Joanna up to Flex Unlimited.": None,  # a plan change, not a new date
+    }
+    for sentence, kind in kinds.items():
+        assert [f.kind for f in findings(sentence, "user")] == ([kind] if kind else []), sentence
+    assert [f.kind for f in findings("That's the cause, I'm fairly sure.", "assistant")] == [
+        "finding"
+    ]
+    rules = findings(
+        "Every note you add must start with CMP-40962. And any goodwill credit goes under "
+        "reason code GW-ROAM-14.",
+        "user",
+    )
+    assert [f.kind for f in rules] == ["rule", "rule"]
+
+
+def test_a_users_no_turns_down_the_proposal_just_before_even_in_other_words() -> None:
+    from workset.history.draft import start_draft
+
+    history: list[Message] = [
+        UserMessage("What would be cheaper for the four lines?"),
+        AssistantMessage("I'd suggest Family Share 100GB for all four lines at 60 GBP a month."),
+        UserMessage("No, not the shared plan. The spend cap matters more to them."),
+        AssistantMessage("Understood."),
+    ]
+    draft = anyio.run(FactLedger().apply, start_draft(history), PolicyContext(window=4000))
+    text = draft.pinned[-1]
+    assert "- REJECTED (user, seq 2)" in text
+    assert "turns down seq 1" in text
+
+
+def test_any_question_recalls_as_many_pieces_as_a_request_for_a_value() -> None:
+    from workset.history.evidence import asks_for_value, is_question
+
+    # questions that ask for no value type the priors know still have their answer in the past
+    for need in (
+        "If we compensate her, how is that payment classified?",
+        "Where will the router need to work from mid-July?",
+        "Remind me why the cheapest household tariff won't work here.",
+    ):
+        assert is_question(need) and not asks_for_value(need), need
+    assert not is_question("Pull the manifest.")
+    assert not is_question("Add a note, then pull the ledger.")
+
+
 def test_a_request_for_a_value_may_open_any_clause_of_the_need() -> None:
     from workset.history.evidence import asks_for_value
 

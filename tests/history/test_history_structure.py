@@ -143,8 +143,13 @@ def test_a_revised_fact_is_recalled_as_revised() -> None:
     ledger = view.pinned[0]
     current = next(line for line in ledger.splitlines() if "Marken" in line)
     assert current.startswith("- CURRENT")
-    old = [line for line in ledger.splitlines() if "World Courier" in line]
-    assert all(line.startswith("- REVISED") and "seq 4" in line for line in old), old
+    # the user's first choice is pinned, folded into the line that corrects it
+    assert '[corrects seq 0: "Book it with World Courier' in current
+    assert not any(
+        "World Courier" in line and line.startswith(("- CURRENT", "- DECISION"))
+        for line in ledger.splitlines()
+        if line != current
+    )
 
 
 def test_a_request_recalls_fewer_pieces_than_a_question_asking_for_a_value() -> None:

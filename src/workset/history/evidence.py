@@ -164,6 +164,13 @@ def asks_for_value(need: str) -> bool:
     return bool(asked_types(need) or identifiers(need))
 
 
+def is_question(need: str) -> bool:
+    """Whether a need is a question or asks to be told something ("…?", "how is it
+    classified", "remind me why", "state the code"), not a request to act ("Pull the
+    manifest"): its answer may lie anywhere in the history."""
+    return bool(_QUESTION.search(need.strip()))
+
+
 def holds(text: str, kind: str) -> bool:
     """Whether ``text`` holds a value of ``kind``."""
     if kind == "email":

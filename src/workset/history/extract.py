@@ -41,6 +41,7 @@ _CORRECTION = [  # a correction, whoever says it
         r"^(?:correction|erratum|amendment)\b",
         r"^(?:update|updated|revised|revision)\b\s*[:,-]",
         r"^(?:actually|scratch that|wait|sorry|my mistake|change of plans?|on second thought),",
+        r"^(?:change of plans?|new plan)\b[^.:;]{0,40}:",
         r"\binstead\s*[.!]?$",
         r"\bno longer\b",
         r"\binstead of\b.*\b(?:is|are|use|it's|we'll|will)\b",
@@ -57,6 +58,9 @@ _STATE_CHANGE = [  # a new value for something: a revision from the user, a repo
         r"|reduced|increased|corrected|reassigned|rescheduled) (?:to|from)\b",
         r"\b(?:changed|updated|revised|raised|lowered|moved|reduced|increased|corrected"
         r"|reassigned|rescheduled) (?:it |this |that )?(?:from .{1,60} )?to\b",
+        # the user moving a booked thing to another day: "Move the engineer to Monday 13 July"
+        r"^(?:please )?(?:move|reschedule|push|bring forward) [^.;:]{0,40}\bto (?:(?:mon|tues"
+        r"|wednes|thurs|fri|satur|sun)day|\d|the \d|next|tomorrow)",
     )
 ]
 _REJECTION = [
@@ -74,6 +78,7 @@ _REJECTION = [
         r"|don't|do not|can't|cannot|not going to) (?:use|adopt|go with|take|add|do|pick"
         r"|choose|rely on|switch to|migrate to|backfill|refund|issue)\b",
         r"^(?:no|nope),? (?:don't|do not|let's not|we won't)\b",
+        r"^(?:no|nope),? not (?:the|that|this|a|an)\b",
         r"^(?:don't|do not|never) (?:use|go with|add|pick|adopt)\b.*\bbecause\b",
         r"\b(?:not an option|a non-starter|off the table)\b",
     )
@@ -90,12 +95,18 @@ _DECISION = [
         r"\b(?:i(?:'d| would)? (?:suggest|recommend|propose)|my recommendation|proposal\s*:)",
     )
 ]
+# the user choosing by an imperative: "Book Thursday 9 July", "Keep them on Flex"
+_USER_CHOICE = re.compile(
+    r"^(?:ok(?:ay)?,? |fine,? |then )?(?:book|keep|go with|stick with|settle on|pick|choose)\b",
+    _P,
+)
 _FINDING = [
     re.compile(p, _P)
     for p in (
         r"^(?:root cause|cause|finding|found(?: it)?|confirmed|conclusion|result|diagnosis)"
         r"\s*[:,-]",
         r"\b(?:the root cause|the culprit|the cause) (?:is|was)\b",
+        r"^(?:that's|that is|this is|so that's) (?:the|our) (?:root cause|culprit|cause)\b",
         r"\b(?:it turns out|turns out that|this confirms|confirmed that|we found that"
         r"|i found that|the query shows|the results show)\b",
     )
@@ -140,6 +151,8 @@ def findings(text: str, who: Who) -> list[Finding]:
         if who == "user" and kind is None and announced and _STANDING.search(sentence):
             kind = "rule"
         announced = announced or (who == "user" and bool(_ANNOUNCES_RULES.search(sentence)))
+        # a rule's next sentence that goes on with "And / Also" states a second one
+        announced = announced or (who == "user" and kind == "rule")
         if kind is None:
             continue
         reason = ""
@@ -158,7 +171,9 @@ _ANNOUNCES_RULES = re.compile(
     _P,
 )
 _STANDING = re.compile(
-    r"\b(?:every|each|always|never|must|only|all (?:the )?\w+ (?:are|must|go))\b", _P
+    r"\b(?:every|each|always|never|must|only|all (?:the )?\w+ (?:are|must|go))\b"
+    r"|^(?:and|also),? any\b",
+    _P,
 )
 # "once the timesheet is approved by the manager": a condition of a policy, not a decision
 _CONDITION = re.compile(
@@ -166,7 +181,11 @@ _CONDITION = re.compile(
     r"(?:approved|confirmed|agreed)\b",
     _P,
 )
-_NO_X = re.compile(r"^no\b[^.:;]{1,60}:\s", _P)  # "No full backfill: it would…" (the user's)
+_NO_X = re.compile(  # the user's "No full backfill: it would…", "No full refresh."
+    r"^no\b[^.:;]{1,60}:\s|^no (?!problem|worries|thanks|idea|rush|need|hurry|way|luck)"
+    r"[a-z][\w -]{2,40}[.!]$",
+    _P,
+)
 _REASON_START = re.compile(r"^(?:because|since|it|that|this|the reason)\b", _P)
 
 
@@ -186,6 +205,8 @@ def sentence_kind(sentence: str, who: Who) -> FindingKind | None:
     if who == "user" and rule_kind(text) is not None:
         return "rule"
     if any(p.search(text) for p in _DECISION) and not _CONDITION.search(text):
+        return "decision"
+    if who == "user" and _USER_CHOICE.search(text):
         return "decision"
     if any(p.search(text) for p in _FINDING):
         return "finding"

@@ -96,7 +96,9 @@ class Ledger:
             return False
         if found.kind in ("revision", "rejected"):
             kinds = _TARGETS[found.kind]
-            target = self._most_similar(found.text, turn, kinds=kinds, tool=who == "tool")
+            target = self._most_similar(
+                found.text, turn, kinds=kinds, tool=who == "tool", by_user=who == "user"
+            )
             if target is not None:
                 status: Status = "revised" if found.kind == "revision" else "rejected"
                 self.entries[target] = replace(self.entries[target], status=status, by_seq=seq)
@@ -115,13 +117,24 @@ class Ledger:
         self.entries.sort(key=lambda e: e.seq)
 
     def _most_similar(
-        self, text: str, turn: int, *, kinds: frozenset[str], tool: bool = False
+        self,
+        text: str,
+        turn: int,
+        *,
+        kinds: frozenset[str],
+        tool: bool = False,
+        by_user: bool = False,
     ) -> int | None:
         """The current entry of an earlier turn that shares the most subject words. A tool's
         state change only updates what a tool or the assistant reported: it confirms a
-        user's correction, it does not replace it."""
+        user's correction, it does not replace it. What the user says ``by_user`` answers the
+        assistant's proposal of the turn just before even in other words ("No, not the
+        shared plan" after "I'd suggest Family Share"), and one shared word is enough to
+        revise the user's own earlier choice ("Change of plan on the courier: …" after "Book
+        it with World Courier")."""
         words = set(subject_words(text))
-        best, best_key = None, (False, MIN_SHARED_WORDS - 1)
+        rejecting = kinds == _TARGETS["rejected"]
+        best, best_key = None, (False, 0)
         for index, entry in enumerate(self.entries):
             if entry.status != "current" or entry.kind not in kinds or entry.turn >= turn:
                 continue
@@ -130,9 +143,17 @@ class Ledger:
             shared = len(words & set(subject_words(entry.text)))
             # the proposal of the turn just before is what a "No, …" answers: one shared
             # word is enough there
-            adjacent = entry.turn == turn - 1 and entry.who == "assistant" and shared >= 1
+            adjacent = (
+                entry.turn == turn - 1
+                and entry.who == "assistant"
+                and (shared >= 1 or (by_user and rejecting))
+            )
+            own_choice = (
+                by_user and entry.who == "user" and entry.kind == "decision" and shared >= 1
+            )
             key = (adjacent, shared)
-            if (adjacent or shared >= MIN_SHARED_WORDS) and key > best_key:
+            admitted = adjacent or own_choice or shared >= MIN_SHARED_WORDS
+            if admitted and (best is None or key > best_key):
                 best, best_key = index, key
         return best
 

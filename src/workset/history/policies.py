@@ -156,12 +156,13 @@ class PinnedEnd(PinnedSystem):
 class Retrieval(LayeredPolicy):
     """Keep buried facts: a short window, the pinned fact ledger, recall by the current need.
 
-    Defaults (the current turn only; up to 8 recalled excerpts when the need asks for a
-    value and 1 when it is a request, within 6 % of the window and 15 % of the archived
-    messages; BM25 weighted 0.2 against the embeddings; the task state at a quarter of the
-    query's weight; the evidence priors of :mod:`~workset.history.evidence`) were tuned on
-    ``examples/transcripts/support``, ``payroll`` and ``biobank`` only, by
-    ``benchmarks/policy_context.py`` (docs/results/policies.md).
+    Defaults (the current turn only; up to 12 recalled excerpts when the need asks for a
+    value, 3 for another question ("how is it classified?", "remind me why") and 1 for a
+    request, within 6 % of the window and 15 % of the archived messages; BM25 weighted 0.2
+    against the embeddings; the task state at a quarter of the query's weight; the evidence
+    priors of :mod:`~workset.history.evidence`) were tuned on
+    ``examples/transcripts/support``, ``payroll``, ``biobank``, ``telecom`` and
+    ``warehouse`` only, by ``benchmarks/policy_context.py`` (docs/results/policies.md).
     ``ledger=False`` or ``recall=False`` drops one half. The pinned block (ledger and recalled
     pieces) goes just before the current user message (``recall_at="task"``), so the
     question is read last: on the 0.5B that answered 12/12 against 3/12 on ``incident`` and
@@ -177,7 +178,7 @@ class Retrieval(LayeredPolicy):
         turns: int = RETRIEVAL_TURNS,
         keep_user: bool = False,
         share: float = 0.06,
-        k: int = 8,
+        k: int = 12,
         bm25_weight: float = 0.2,
         task_weight: float = 0.25,
         whole_tokens: int = 60,
@@ -188,6 +189,7 @@ class Retrieval(LayeredPolicy):
         echo_weight: float = 0.5,
         archive_share: float | None = 0.15,
         request_k: int | None = 1,
+        question_k: int | None = 3,
         recall_at: PinnedAt = "task",
         dense: bool = True,
         ledger: bool = True,
@@ -216,6 +218,7 @@ class Retrieval(LayeredPolicy):
                     echo_weight=echo_weight,
                     archive_share=archive_share,
                     request_k=request_k,
+                    question_k=question_k,
                     at=recall_at,
                     dense=dense,
                     superseded=facts.ledger.superseded if facts is not None else None,

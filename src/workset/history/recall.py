@@ -10,12 +10,12 @@ neighbouring sentences of a user or assistant message. Ranking fuses BM25 and
 all-MiniLM-L6-v2 cosines (``workset.retrieval``) with a weighted sum of min–max normalised
 scores, then applies the evidence priors of :mod:`workset.history.evidence` (a piece holding
 the kind of value a question asks for, or an identifier it names, goes up; an earlier
-question that only restates the need goes down). The best ``k`` pieces (``request_k`` when
-the need asks for no value: a request such as "Pull the manifest" is served by this turn's
-own results) are quoted back, in history order, in one pinned block — after the
-trajectory, or with ``at="task"`` just before the current user message — within ``share``
-of the history's window and, with ``archive_share``, that share of what the archived
-messages take (never less than one short excerpt):
+question that only restates the need goes down). The best ``k`` pieces (``question_k`` for
+a question that asks for no kind of value the priors know, ``request_k`` for a request: "Pull
+the manifest" is served by this turn's own results) are quoted back, in history order, in
+one pinned block — after the trajectory, or with ``at="task"`` just before the current user
+message — within ``share`` of the history's window and, with ``archive_share``, that share
+of what the archived messages take (never less than one short excerpt):
 
 * a message or tool result small enough (``whole_tokens``) is quoted whole;
 * a larger one is quoted as the chosen runs of its units, runs that touch joined, with a
@@ -104,6 +104,7 @@ class Recall:
         echo_weight: float = 1.0,
         archive_share: float | None = None,
         request_k: int | None = None,
+        question_k: int | None = None,
     ) -> None:
         if not 0.0 < share < 1.0:
             raise ValueError(f"share must be between 0 and 1, got {share}")
@@ -129,6 +130,7 @@ class Recall:
         self.archive_share = archive_share
         self.echo_weight = echo_weight
         self.request_k = k if request_k is None else request_k
+        self.question_k = k if question_k is None else question_k
         self._embedder = embedder
         self._pieces: dict[int, list[Piece]] = {}  # by seq, computed once
         self._texts: dict[int, str] = {}  # by seq: what a quote of the message is cut from
@@ -150,9 +152,12 @@ class Recall:
             self.last = ()  # nothing to recall, or no room to quote anything
             return draft
         scores = self._scores(archived, need, task)
-        from workset.history.evidence import asks_for_value
+        from workset.history.evidence import asks_for_value, is_question
 
-        k = self.k if asks_for_value(need) else self.request_k
+        if asks_for_value(need):
+            k = self.k
+        else:
+            k = self.question_k if is_question(need) else self.request_k
         chosen = self._choose(archived, scores, draft.history, context, room, k, pinned)
         self.last = tuple(p for q in chosen for p in (q.runs or (q.piece,)))
         if not chosen:
