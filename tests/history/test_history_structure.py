@@ -163,6 +163,16 @@ def test_a_request_recalls_fewer_pieces_than_a_question_asking_for_a_value() -> 
     assert asked > 1 and len(recall.last) == 1  # type: ignore[attr-defined]
 
 
+def test_a_question_asking_for_no_value_type_recalls_question_k_pieces() -> None:
+    # "how is it stored" names no value type the priors know (who, which, when, how much);
+    # it is still a question whose answer lies in the past: more than a request's one piece
+    history = _site_session()
+    policy = make_policy("retrieval", dense=False, ledger=False, k=6, request_k=1, question_k=2)
+    question = "How is the shipment kept cold on the way?"
+    anyio.run(policy.view, history, PolicyContext(window=20000, query=question))
+    assert len(policy.layers[-1].last) == 2  # type: ignore[attr-defined]
+
+
 def test_a_request_recalls_one_excerpt_by_default() -> None:
     # a request ("Pull the boxes again.") is served by this turn's own results; one old
     # excerpt at most, where a question gets up to eight
