@@ -148,6 +148,8 @@ def findings(text: str, who: Who) -> list[Finding]:
     announced = False
     for index, sentence in enumerate(sentences):
         kind = sentence_kind(sentence, who)
+        if who == "user" and kind is None and index == 0 and _NO_REPLY.search(sentence.strip()):
+            kind = "rejected"
         if who == "user" and kind is None and announced and _STANDING.search(sentence):
             kind = "rule"
         announced = announced or (who == "user" and bool(_ANNOUNCES_RULES.search(sentence)))
@@ -181,10 +183,11 @@ _CONDITION = re.compile(
     r"(?:approved|confirmed|agreed)\b",
     _P,
 )
-_NO_X = re.compile(  # the user's "No full backfill: it would…", "No full refresh."
-    r"^no\b[^.:;]{1,60}:\s|^no (?!problem|worries|thanks|idea|rush|need|hurry|way|luck)"
-    r"[a-z][\w -]{2,40}[.!]$",
-    _P,
+_NO_X = re.compile(r"^no\b[^.:;]{1,60}:\s", _P)  # "No full backfill: it would…" (the user's)
+# A user's reply that opens with a short "No X." turns X down ("No full refresh."); later in
+# a message it is more often an instruction ("… No internal references.").
+_NO_REPLY = re.compile(
+    r"^no (?!problem|worries|thanks|idea|rush|need|hurry|way|luck)[a-z][\w -]{2,40}[.!]$", _P
 )
 _REASON_START = re.compile(r"^(?:because|since|it|that|this|the reason)\b", _P)
 
