@@ -366,6 +366,8 @@ def test_user_choices_moves_and_short_refusals_are_kept_and_a_rule_may_go_on_wit
     }
     for sentence, kind in kinds.items():
         assert [f.kind for f in findings(sentence, "user")] == ([kind] if kind else []), sentence
+    (bare,) = findings("No full refresh. RAW_CDC only retains 30 days of changes.", "user")
+    assert bare.kind == "rejected" and bare.reason == "RAW_CDC only retains 30 days of changes."
     # later in a message, a short "No X." is an instruction, not a refusal
     assert findings("Send her a text summarising everything. No internal references.", "user") == []
     assert [f.kind for f in findings("That's the cause, I'm fairly sure.", "assistant")] == [

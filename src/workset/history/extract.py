@@ -160,7 +160,10 @@ def findings(text: str, who: Who) -> list[Finding]:
         reason = ""
         if kind == "rejected":
             following = sentences[index + 1] if index + 1 < len(sentences) else ""
-            reason = _reason(sentence) or (following if _REASON_START.match(following) else "")
+            # a bare refusal ("No full refresh.") is explained by whatever follows it
+            bare = len(sentence.split()) <= _BARE_REFUSAL_WORDS
+            explains = bare or bool(_REASON_START.match(following))
+            reason = _reason(sentence) or (following if explains else "")
         found.append(Finding(kind, sentence.strip(), reason.strip()))
     return found
 
@@ -189,6 +192,7 @@ _NO_X = re.compile(r"^no\b[^.:;]{1,60}:\s", _P)  # "No full backfill: it wouldâ€
 _NO_REPLY = re.compile(
     r"^no (?!problem|worries|thanks|idea|rush|need|hurry|way|luck)[a-z][\w -]{2,40}[.!]$", _P
 )
+_BARE_REFUSAL_WORDS = 6  # "No, not the shared plan." says no reason of its own
 _REASON_START = re.compile(r"^(?:because|since|it|that|this|the reason)\b", _P)
 
 
