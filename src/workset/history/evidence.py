@@ -86,7 +86,7 @@ _QUESTION = re.compile(
 
 def asked_types(need: str) -> frozenset[str]:
     """The kinds of value a need asks for (empty for a request or a "why" question)."""
-    if not _QUESTION.search(need.strip()) or re.search(r"\bwhy\b", need, _I):
+    if not is_question(need) or re.search(r"\bwhy\b", need, _I):
         return frozenset()
     found = {kind for kind, pattern in _ASKS if pattern.search(need)}
     if found - {"identifier"}:

@@ -95,9 +95,8 @@ class Ledger:
         ):
             return False
         if found.kind in ("revision", "rejected"):
-            kinds = _TARGETS[found.kind]
             target = self._most_similar(
-                found.text, turn, kinds=kinds, tool=who == "tool", by_user=who == "user"
+                found.text, turn, found.kind, tool=who == "tool", by_user=who == "user"
             )
             if target is not None:
                 status: Status = "revised" if found.kind == "revision" else "rejected"
@@ -120,12 +119,14 @@ class Ledger:
         self,
         text: str,
         turn: int,
+        kind: FindingKind,
         *,
-        kinds: frozenset[str],
         tool: bool = False,
         by_user: bool = False,
     ) -> int | None:
-        """The current entry of an earlier turn that shares the most subject words. A tool's
+        """The current entry of an earlier turn that a ``kind`` finding (a revision or a
+        rejection) most likely answers: of the kinds it can target, the one sharing the most
+        subject words. A tool's
         state change only updates what a tool or the assistant reported: it confirms a
         user's correction, it does not replace it. What the user says ``by_user`` answers the
         assistant's proposal of the turn just before even in other words ("No, not the
@@ -133,8 +134,8 @@ class Ledger:
         revise the user's own earlier choice ("Change of plan on the courier: …" after "Book
         it with World Courier")."""
         words = set(subject_words(text))
-        rejecting = kinds == _TARGETS["rejected"]
-        best, best_key = None, (False, 0)
+        kinds = _TARGETS[kind]
+        best, best_key = None, (False, -1)
         for index, entry in enumerate(self.entries):
             if entry.status != "current" or entry.kind not in kinds or entry.turn >= turn:
                 continue
@@ -146,14 +147,14 @@ class Ledger:
             adjacent = (
                 entry.turn == turn - 1
                 and entry.who == "assistant"
-                and (shared >= 1 or (by_user and rejecting))
+                and (shared >= 1 or (by_user and kind == "rejected"))
             )
             own_choice = (
                 by_user and entry.who == "user" and entry.kind == "decision" and shared >= 1
             )
             key = (adjacent, shared)
             admitted = adjacent or own_choice or shared >= MIN_SHARED_WORDS
-            if admitted and (best is None or key > best_key):
+            if admitted and key > best_key:
                 best, best_key = index, key
         return best
 
