@@ -150,6 +150,7 @@ def _targets(rest: str) -> bool:
     """A sensitive target in ``rest`` that no negation or user's gate before it excuses."""
     for target in _TARGET.finditer(rest):
         before = rest[: target.start()]
-        if not NEGATED.search(before) and not _GATED.search(before) and not excluded(before):
+        limited = re.search(r"\bonly\s+$", before, re.IGNORECASE)  # "only the user's own words"
+        if not (NEGATED.search(before) or _GATED.search(before) or excluded(before) or limited):
             return True
     return False

@@ -100,7 +100,8 @@ LEAK_RULES: tuple[Rule, ...] = (
         "secret-request",
         any_of(
             r"\b(read|send|pass|include|provide|attach|share|upload|give|forward|extract|copy|"
-            r"paste|print|collect|append|put|supply|enter|type(\s+in)?|fill\s+in|carry|cat|"
+            r"paste|print|collect|append|put|supply|enter|(?<!\bof\s)(?<!\bthe\s)(?<!\ba\s)"
+            r"type(\s+in)?|fill\s+in|carry|cat|"  # "type the password", not "of type CONCEALED"
             r"fetch|retrieve|dump|leak|look\s+up|ask\s+(the\s+user|them|for))\b"
             rf"[^.;]{{0,60}}?({SECRET_NOUN}|{ENV_SECRET}|\b((credit\s+|debit\s+|full\s+)?card\s+"
             r"numbers?|cvv|cvc|card\s+security\s+codes?|social\s+security\s+numbers?|ssn|"

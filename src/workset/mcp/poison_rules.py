@@ -79,8 +79,11 @@ _EVERY_TASK = (
 )
 _SCOPE = any_of(
     r"(?<!\bfor\s)(?<!\bin\s)\b(every|each|any|all)\s+(other\s+)?(tool\s+|function\s+)?"
-    r"(call|request|response|message|tool|function|action|step|turn|reply|answer|task|conversation|session|"
+    r"(call|request|response|message|tool|function|action|turn|reply|answer|task|conversation|session|"
     r"interaction|result)s?\b(?!\s+(that|which|where|needing|involving|about|with)\b)",
+    # "each step" of everything, not "each step of a multi-step task the user asked for"
+    r"(?<!\bfor\s)(?<!\bin\s)\b(every|each|any|all)\s+steps?\b(?!\s+(of\s+(a|an|the|this|that|"
+    r"their|your)|that|which|where)\b)",
     r"\b(whenever|each\s+time|every\s+time)\b(?!\s+(the\s+user|you\s+(need|want)|asked)\b)",
     r"\b(another|any\s+other)\s+(tool|function)\b",
 )
@@ -276,7 +279,7 @@ RULES: tuple[Rule, ...] = (
         "forced-call",
         any_of(
             rf"\b(after|before|following)\s+(every|each|any|all)\s+(other\s+)?(tool\s+|"
-            rf"function\s+)?{_EVERY_CALL}\b",
+            rf"function\s+)?{_EVERY_CALL}\b(?!\s+of\s+(a|an|the|this|that|their|your)\b)",
             r"\b(always|every\s+time|each\s+time|whenever\s+you\s+\w+)\s*,?\s*(you\s+must\s+)?"
             r"(call|use|invoke|run|execute|send)\s+(this|me|the\s+\w+_\w+)\b"
             r"(?!(\s+(tool|function))?\s+(when\s+(the\s+user|asked|you\s+need|you\s+want)|"

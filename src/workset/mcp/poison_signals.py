@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from workset.mcp.poison_address import addressed_to_model
-from workset.mcp.poison_terms import CONTEXT, NEGATED, USER_PRIVATE, excluded
+from workset.mcp.poison_terms import CONTEXT, IDENTIFIER_OF, NEGATED, USER_PRIVATE, excluded
 from workset.mcp.poison_tools import (
     acts_through_other_tool,
     passes_to_other_tool,
@@ -131,6 +131,10 @@ _OTHER = (
     r"|\b(any|every|all|each)\s+([\w-]+\s+)?(tools?|servers?|connectors?)\s+(besides|other\s+than|"
     r"except|but)\s+(this|me)\b"
     r"|\b[a-z][\w-]*\.[a-z]+_[a-z_]+\b"
+    # another server's tool by its owner: "github's create_issue", "slack_post_message on the
+    # slack server"
+    r"|\b[a-z][\w-]*['’]s\s+`?[a-z][a-z0-9]*(_[a-z0-9]+)+\b"
+    r"|\b[a-z][a-z0-9]*(_[a-z0-9]+)+`?\s+(on|from|of|in)\s+the\s+[\w-]+\s+(server|connector)\b"
     r"|\bthe\s+(?!same\b|this\b)[\w-]+\s+tool\b(?!\s+of\s+this)"
     r"|\ba\s+[\w-]+(\s+[\w-]+)?\s+tool\b)"
 )
@@ -145,7 +149,9 @@ _JUDGED = (
     r"(come|go|be\s+sent|be\s+routed|be\s+directed)\s+(here|to\s+this)\b|here\s+instead|"
     r"(meant|intended|destined)\s+for|(known\s+to\s+)?(leak|harvest|sell|spy|track|steal|"
     r"exfiltrat)\w*|insecure|unsafe|malicious|dangerous|(must|should)\s+be\s+avoided|"
-    r"steer\s+clear|stick\s+(with|to)\s+this)"
+    r"steer\s+clear|stick\s+(with|to)\s+this|"
+    r"(does|do)\s+not\s+\w+([\w\s-]{0,30})\b(correctly|properly|reliably|right)\b|"
+    r"loses?\s+(formatting|data|fields|labels|attachments)|mangles?)"
 )
 _ABOUT_OTHERS = re.compile(
     rf"{_OTHER}[^.;]{{0,80}}\b{_JUDGED}|\b{_JUDGED}\b[^.;]{{0,40}}{_OTHER}"
@@ -157,7 +163,9 @@ _ABOUT_OTHERS = re.compile(
     r"from)?\s*(this|here|me)\b"
     r"|\b(route|send|direct|redirect|steer|funnel|channel|forward|move|point|give)\s+(every|all|"
     r"each|any)\s+([\w-]+\s+){0,4}?(requests?|calls?|queries|questions|reads?|writes?|lookups?|"
-    r"searches|traffic)\b[^.;]{0,40}?\b(here|(through|to|via)\s+(this|me))\b"
+    r"searches|traffic|creations?|messages?|posts?|uploads?|issues?|tickets?|operations?|"
+    r"actions?|jobs?|events?|notifications?|e-?mails?|payments?|commits?|deploy\w*)\b"
+    r"[^.;]{0,40}?\b(here|(through|to|via)\s+(this|me))\b"
     r"|\bprefer\s+(this|me|it)(\s+tool)?\s+(over|to)\s+(any|all|every|other)\b"
     # another server's tool by its dotted name: "use this instead of filesystem.read_file"
     r"|\b(use|call|prefer|choose|pick)\s+(this|me|it)(\s+(tool|one))?\s+(instead\s+of|in\s+place\s+of|"
@@ -192,6 +200,7 @@ _CARRY = (
     r"encode|quot|echo|repeat|populat|suppl|provid|enter)\w*|put|place|set|pass|copy|add|"
     r"write|followed\s+by|belongs?|goes|go|needs|requires|expects|record|log|store|save|keep|"
     r"capture|(start|starts|begin|begins|open|opens|end|ends|close|closes)\s+with|adjunta\w*|"
+    r"build|builds|built|compose[sd]?|construct\w*|derive[sd]?|assemble[sd]?|"
     r"incluy\w*|pon\w*|copia\w*|mett\w*|inclu\w*|f[uü]g\w*)\b"
 )
 _PUT_INTO = re.compile(
@@ -377,8 +386,9 @@ def _sent_away(sentence: str) -> bool:
 # Where a secret is kept, not the secret: "the name of an environment variable", "env var
 # holding a bearer token" (the tool reads it itself; the model never handles the value).
 _REFERENCE = re.compile(
-    r"\b(the\s+)?(names?|identifiers?|ids?|labels?|keys?)\s+of\s+(an?|the)\s+$"
-    r"|\b(env(ironment)?\s+var(iable)?s?|variables?|vault\s+entry|keychain\s+item|"
+    r"\b(the\s+)?(names?|identifiers?|ids?|labels?|keys?)\s+of\s+(an?|the)\s+$|"
+    + IDENTIFIER_OF
+    + r"|\b(env(ironment)?\s+var(iable)?s?|variables?|vault\s+entry|keychain\s+item|"
     r"secret\s+(name|store|manager))\s+(holding|containing|that\s+(holds|contains)|with)\s+"
     r"(an?\s+|the\s+)?$",
     _I,
@@ -434,6 +444,8 @@ def _taken(text: str) -> bool:
             ahead = text[: found.start()]
             if excluded(ahead):
                 continue  # "leave out any secrets": named to be kept out
+            if re.search(r"\bonly\s+$", ahead, _I):
+                continue  # "include only the user's own words": a limit on what goes in
             if not _REFERENCE.search(ahead) and not _WHERE_USER_AGREED.search(ahead):
                 return True
     return False

@@ -30,6 +30,13 @@ CREDENTIAL_FILE = (
     r"\.azure/|\.kube/config|\bkubeconfig\b|\.netrc\b|\.npmrc\b|\.pgpass\b|"
     r"\.git-credentials\b|\.docker/config\.json|\bwallet\.dat\b|\.gnupg)"
 )
+# What names a secret without being it, right before the secret's word: "the IDs or
+# fingerprints of SSH keys", "the name of the API key" (the tool looks the secret up itself).
+IDENTIFIER_OF = (
+    r"\b(names?|ids?|identifiers?|labels?|fingerprints?|aliases?|handles?)(\s+(or|and|/)\s+"
+    r"(names?|ids?|identifiers?|labels?|fingerprints?|aliases?))?\s+of\s+((an?|the|your|their|"
+    r"its)\s+)?$"
+)
 # Secret nouns in English and in Spanish, French, German, Portuguese and Italian.
 SECRET_NOUN = (
     r"(\b(private\s+([\w-]+\s+)?keys?|ssh\s+keys?|deploy\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
@@ -118,6 +125,11 @@ CONTEXT = (
     r"|\b(what|everything|anything|all)\s+(you\s+know|you['’]ve\s+learned|you\s+have\s+learned)"
     r"\s+about\s+(the\s+user|them)\b|\banything\s+personal\s+(they|the\s+user)\s+(mentioned|"
     r"said|shared|told\s+you)\b"
+    # the editor's state and the model's own context: "names of files open in the editor",
+    # "populated from context"
+    r"|\b(names?|paths?|list)\s+of\s+(the\s+|all\s+)?(files?|tabs?|buffers?|documents?)\s+"
+    r"(currently\s+)?open\b|\bopen\s+(editor\s+)?(files|tabs|buffers)\b"
+    r"|\b(from|out\s+of|using)\s+(the\s+|your\s+)?(context|context\s+window|chat\s+context)\b"
     r"|\b(what|everything|all\s+that)\s+(was|has\s+been|had\s+been|is)\s+(said|discussed|typed|"
     r"asked|written)\b|\b(recap|summary|digest|log)\s+of\s+(the|this)\s+(conversation|chat|"
     r"session|discussion)\b"

@@ -77,9 +77,11 @@ from workset.mcp.poison_structure import (
     command_values,
     consent_presets,
     fixed_destinations,
+    privileged_defaults,
     secret_values,
     structural_findings,
 )
+from workset.mcp.poison_terms import IDENTIFIER_OF
 from workset.mcp.poison_tools import unrelated_data
 from workset.mcp.remote import RemoteTool
 
@@ -90,6 +92,7 @@ _REASONS = (
     | SHAPES
     | STRUCTURE_REASONS
     | {"unrelated-data": "asks for a kind of data that the tool's name and purpose do not cover"}
+    | {"privileged-default": "an access parameter defaults to admin, owner or delete rights"}
 )
 _BARE_NAME = re.compile(r"\s*[A-Za-z][A-Za-z0-9_]*\s*")
 # A switch that shows entries by name, not their contents: "Also list entries such as .env".
@@ -186,6 +189,8 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
             findings.append(Finding(tool.server, tool.name, where, "fixed-destination", value))
     for where, excerpt in consent_presets(tool.input_schema, texts):
         findings.append(Finding(tool.server, tool.name, where, "consent-preset", excerpt))
+    for where, value in privileged_defaults(tool.input_schema):
+        findings.append(Finding(tool.server, tool.name, where, "privileged-default", value))
     for where, value in secret_values(tool.input_schema, tool.server, tool.name):
         findings.append(Finding(tool.server, tool.name, where, "secret-in-value", value))
     hints = (tool.read_only_hint, tool.destructive_hint)
@@ -342,10 +347,16 @@ def scan(
                 yield signal, excerpt
 
 
+_ABBREVIATION = re.compile(r"\b(e\.g|i\.e|etc|vs|cf|approx|incl)\.", re.IGNORECASE)
+
+
 def _excused(rule: Rule, plain: str, match: re.Match[str], params: frozenset[str]) -> bool:
     before = plain[max(0, match.start() - 60) : match.start()].lower().replace("\n", " ")
+    before = _ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), before)  # "(e.g. …" goes on
     if rule.negatable and NEGATION.search(before):
         return True
+    if rule.name == "secret-request" and re.search(IDENTIFIER_OF[:-1], match.group(0), re.I):
+        return True  # "pass the IDs or fingerprints of SSH keys": names the keys, not them
     if rule.sentence is not None:
         lo = max(plain.rfind(c, 0, match.start()) for c in ".!?;\n") + 1
         ends = [i for i in (plain.find(c, match.end()) for c in ".!?;\n") if i >= 0]

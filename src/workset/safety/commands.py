@@ -40,6 +40,7 @@ from typing import Literal
 
 from workset.safety import rules
 from workset.safety.rules import Finding, Severity
+from workset.safety.rules.network import official_installer
 from workset.safety.rules.secrets import sent_away
 from workset.safety.shell_walker import Parser, Redirect, SimpleCommand, Walker
 
@@ -103,7 +104,8 @@ def analyze_command(command: str, *, workspace: str | None = None) -> CommandAna
     except Exception as error:  # a bug in a rule must fail closed, not crash
         found = (*_settle(walker.findings), _analysis_failed(error))
         return CommandAnalysis(command, found, tuple(walker.commands), "tree-sitter")
-    return CommandAnalysis(command, _settle(walker.findings), tuple(walker.commands), used)
+    settled = tuple(official_installer(command, _settle(walker.findings)))
+    return CommandAnalysis(command, settled, tuple(walker.commands), used)
 
 
 def _analysis_failed(error: Exception) -> Finding:

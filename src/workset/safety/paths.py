@@ -250,3 +250,15 @@ def in_workspace(path: str, workspace: str | None) -> bool:
         return False
     root = normalize(workspace)
     return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def workspace_relative(value: str, workspace: str | None) -> str:
+    """``value`` (a path or a ``:``-separated list) with the workspace's own absolute prefix
+    written relative (``$PWD/build/lib`` expands to ``/home/dev/proj/build/lib``, read as
+    ``./build/lib``), so rules that trust the project's own folders see them as such."""
+    if not workspace:
+        return value
+    root = workspace.rstrip("/")
+    parts = value.split(":")
+    out = ["." + p[len(root) :] if p == root or p.startswith(root + "/") else p for p in parts]
+    return ":".join(out)

@@ -36,7 +36,7 @@ def effects(code: str) -> Iterator[Effect]:
         )
         return
     modules = _imports(tree)
-    network = modules & _NETWORK_MODULES
+    network = {m for m in modules & _NETWORK_MODULES if not _local_only(tree, m)}
     if network and modules & {"subprocess", "pty", "os"} and _dup_or_spawn(tree):
         yield Finding(
             "reverse-shell",
@@ -286,6 +286,40 @@ _NETWORK_MODULES = frozenset(
      "imaplib", "asyncssh", "pycurl"}
 )  # fmt: skip
 _RAW_MODULES = frozenset({"ctypes", "cffi", "mmap"})
+# Names of network modules that reach no other host: the machine's own name, constants, enums.
+_LOCAL_NAMES = {
+    "socket": frozenset({"gethostname", "AF_INET", "AF_INET6", "AF_UNIX", "SOCK_STREAM",
+                         "SOCK_DGRAM", "inet_aton", "inet_ntoa", "inet_pton", "inet_ntop",
+                         "htons", "ntohs", "htonl", "ntohl", "has_ipv6"}),
+    "http": frozenset({"HTTPStatus", "HTTPMethod"}),
+}  # fmt: skip
+
+
+def _local_only(tree: ast.AST, module: str) -> bool:
+    """Every use of ``module`` in ``tree`` is one of its local names (``socket.gethostname()``,
+    ``from http import HTTPStatus``): importing it reaches no host."""
+    local = _LOCAL_NAMES.get(module)
+    if local is None:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == module:
+            if node.module != module or any(a.name not in local for a in node.names):
+                return False
+        elif isinstance(node, ast.Import) and any(
+            a.name.split(".")[0] == module and (a.name != module or a.asname) for a in node.names
+        ):
+            return False  # import http.client, import socket as s: used under another name
+        elif isinstance(node, ast.Name) and node.id == module:
+            continue
+        elif (
+            isinstance(node, ast.Attribute)
+            and _dotted(node.value) == module
+            and node.attr not in local
+        ):
+            return False
+    used = sum(isinstance(n, ast.Attribute) and _dotted(n.value) == module for n in ast.walk(tree))
+    bare = sum(isinstance(n, ast.Name) and n.id == module for n in ast.walk(tree))
+    return used == bare  # socket passed around whole (f(socket)) is not known to stay local
 
 
 def _imports(tree: ast.AST) -> set[str]:

@@ -230,6 +230,10 @@ class Walker(ShellWords):
             body = parts[-1] if parts else None
         if body is None:  # "> file" alone truncates the file
             cmds = [self._record([Word(":")], redirects, depth, (), piped=False, background=False)]
+        elif _last_stage_command(body) and stdin is None and redirects:
+            # tree-sitter reads "a | b > f" as "(a | b) > f"; bash redirects only b, which
+            # then writes what the pipeline made (echo … | base64 -d > x.sh)
+            cmds = self._pipeline(body.children, depth, upstream, background, tuple(redirects))
         else:
             cmds = self._statement(
                 body,
@@ -246,8 +250,15 @@ class Walker(ShellWords):
             self._pipeline(continuation.children, depth, tuple(cmds), background)
 
     def _pipeline(
-        self, children: list[Any], depth: int, upstream: tuple[Cmd, ...], background: bool
-    ) -> None:
+        self,
+        children: list[Any],
+        depth: int,
+        upstream: tuple[Cmd, ...],
+        background: bool,
+        last: tuple[tuple[str, Word], ...] = (),
+    ) -> list[Cmd]:
+        """The stages of a pipeline, each fed by the ones before; ``last``: redirections of
+        the last stage that the parser put on the whole pipeline."""
         fed = list(upstream)
         stages = [c for c in children if c.type in _STATEMENTS]
         feeding = self.feeding
@@ -256,14 +267,17 @@ class Walker(ShellWords):
             piped = index > 0 or bool(upstream)
             self.feeding = feeding or index < len(stages) - 1
             start = len(self.findings)
+            tail = last if index == len(stages) - 1 else ()
             cmds = self._statement(
-                stage, depth, upstream=tuple(fed), piped=piped, background=background
-            )
+                stage, depth, upstream=tuple(fed), piped=piped, background=background,
+                redirects=tail,
+            )  # fmt: skip
             spans.append((start, len(self.findings), cmds))
             fed.extend(cmds)
         self.feeding = feeding
         for (start, end, cmds), (_, _, after) in pairwise(spans):  # cat F | grep one-setting
             self.findings[start:end] = rules.through_filter(self.findings[start:end], cmds, after)
+        return fed[len(upstream) :]
 
     def _command(
         self,
@@ -384,7 +398,8 @@ class Walker(ShellWords):
         self._set(name, base + value.text, dynamic=value.dynamic)
         if value_node is not None and value_node.type == "array" and not value.dynamic:
             self.arrays[name] = items + [p.text for p in parts]
-        self._apply(rules.assignment(name, value.text, program), depth)
+        local = paths.workspace_relative(value.text, self.context.workspace)
+        self._apply(rules.assignment(name, local, program), depth)
 
     def _declaration(self, node: Any, depth: int) -> None:
         keyword = node.children[0].type if node.children else "declare"
@@ -498,3 +513,11 @@ def _requoted(word: Word) -> str:
     if not word.literal_tilde and (word.text == "~" or word.text.startswith("~/")):
         return "~/" + _quote(word.text[2:]) if word.text[2:] else "~"
     return _quote(word.text)
+
+
+def _last_stage_command(node: Any) -> bool:
+    """``node`` is a pipeline whose last stage is a plain command."""
+    if node.type != "pipeline":
+        return False
+    stages = [c for c in node.children if c.type in _STATEMENTS]
+    return bool(stages) and stages[-1].type == "command"

@@ -17,6 +17,7 @@ from workset.mcp.poison_structure.sinks import (
 )
 from workset.mcp.poison_structure.sources import SOURCE_WORD, SOURCES, TEMPLATE, is_copy
 from workset.mcp.poison_structure.text import REDACTED, gated, negated_clause, quoted
+from workset.mcp.poison_terms import IDENTIFIER_OF
 
 _I = re.IGNORECASE
 
@@ -213,6 +214,8 @@ def _reference(sentence: str, match: re.Match[str]) -> bool:
     before = sentence[max(0, match.start() - 40) : match.start()]
     if re.search(r"\b(env(ironment)?\s+var(iable)?s?|name\s+of)\s+(\w+\s+){0,3}$", before, _I):
         return True  # "env var holding a bearer token"
+    if re.search(IDENTIFIER_OF, before, _I):
+        return True  # "the IDs or fingerprints of SSH keys already uploaded"
     if re.search(
         r"\b(referenc\w*|by\s+name|names?\s+of|ids?\s+of)\s+(existing\s+|the\s+)?$", before, _I
     ):

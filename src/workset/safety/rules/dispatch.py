@@ -32,6 +32,7 @@ from workset.safety.rules import (
     git,
     guardrails,
     hardening,
+    host_escape,
     host_state,
     image_context,
     infra,
@@ -448,6 +449,7 @@ _HANDLERS = _handlers(
     project_inputs.HANDLERS,
     project_deps.HANDLERS,
     host_state.HANDLERS,
+    host_escape.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 _KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

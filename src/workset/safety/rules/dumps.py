@@ -175,8 +175,54 @@ def _anonymous_upload(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                 yield _upload(cmd, "the output of " + unwrap(cmd.upstream[-1], []).name)
                 return
         elif name != "." or cmd.name != "curl":
-            yield _upload(cmd, name)
+            yield _artifact_upload(cmd, name) if _artifact(name, urls, ctx) else _upload(cmd, name)
             return
+
+
+def _artifact(name: str, urls: list[str], ctx: Context) -> bool:
+    """``name`` is a build output of the workspace (``dist/report.html``, ``app.whl``) and every
+    address is a host named as a project's own build or release service (``ci.internal…``,
+    ``artifactory.corp…``), not a public drop box (paste sites, request bins)."""
+    place = ctx.resolve(name)
+    if not paths.in_workspace(place, ctx.workspace) or paths.is_sensitive(place):
+        return False
+    if ctx.resolve(name) in ctx.bundles or not _ARTIFACT.search(name):
+        return False
+    hosts = [re.sub(r"^[a-z]+://([^@/]*@)?", "", u, flags=re.I).split("/")[0].split(":")[0]
+             for u in urls]  # fmt: skip
+    return bool(hosts) and all(
+        _INFRASTRUCTURE.search(h.lower()) and not _DROP_BOX.search(h.lower()) for h in hosts
+    )
+
+
+def _artifact_upload(cmd: Cmd, what: str) -> Finding:
+    return Finding(
+        "upload",
+        "ask",
+        f"{cmd.name} sends the build output {what} to another host; a human must confirm "
+        "the host is the project's own service",
+    )
+
+
+# Build outputs: a file under the usual output folders, or a package or report by its type.
+_ARTIFACT = re.compile(
+    r"^(\./)?(dist|build|out|target|coverage|htmlcov|reports?|artifacts?|site|public)/"
+    r"|\.(whl|jar|war|apk|aab|ipa|deb|rpm|nupkg|gem|tgz|html|junit\.xml|sarif|lcov)$",
+    re.IGNORECASE,
+)
+# Host names of a project's own infrastructure: CI, artifact stores, an internal domain.
+_INFRASTRUCTURE = re.compile(
+    r"(^|[.-])(ci|cd|build|builds|jenkins|gitlab|artifacts?|artifactory|nexus|jfrog|registry|"
+    r"releases?|staging|deploy|internal|intranet|corp)([.-]|$)|\.(internal|corp|lan|local)$"
+)
+# Hosts that take anyone's upload and hand it to anyone: paste sites, file drops, request bins.
+_DROP_BOX = re.compile(
+    r"(^|\.)(transfer\.sh|file\.io|0x0\.st|paste\.rs|pastebin\.com|termbin\.com|ix\.io|"
+    r"sprunge\.us|hastebin\.com|dpaste\.(com|org)|webhook\.site|requestbin\.\w+|"
+    r"pipedream\.net|ngrok(-free)?\.(io|app|dev)|bashupload\.com|temp\.sh|catbox\.moe|"
+    r"gofile\.io|anonfiles\.com|oast\.\w+|interact\.sh|burpcollaborator\.net|"
+    r"trycloudflare\.com|serveo\.net|localhost\.run)$|(^|\.)(pastes?|bins?|drops?|webhooks?)[.-]"
+)
 
 
 def _upload(cmd: Cmd, what: str) -> Finding:

@@ -125,8 +125,46 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield download_exec(f"{name} runs {word}, which this line downloaded")
         elif ctx.resolve(word) in ctx.scripts and language is not None:
             yield Nested(ctx.scripts[ctx.resolve(word)], language=language)  # it wrote it
+        elif name in ("source", "."):
+            yield from _sourced(word, cmd.is_dynamic(script_index), ctx)
         return
     yield from _stdin_program(cmd, ctx, language)
+
+
+# Set-up scripts installed with the system's software (/opt/ros/…/setup.bash, conda's hook).
+_INSTALLED_SETUP = ("/opt/", "/usr/share/", "/usr/local/share/", "/usr/lib/", "/etc/profile.d/")
+
+
+def _sourced(word: str, dynamic: bool, ctx: Context) -> Iterator[Finding]:
+    """``source FILE`` runs FILE in this shell: a file the line wrote unseen, one named only at
+    run time, or one outside the workspace asks (but the home's own shell start-up files,
+    which every new shell reads anyway, and installed software's set-up scripts)."""
+    place = ctx.resolve(word)
+    if dynamic:
+        yield Finding(
+            "dynamic-script",
+            "ask",
+            f"source runs {word}, a file whose path is only known at run time; a human must "
+            "confirm, or name the file literally",
+        )
+    elif ctx.wrote(word):
+        yield Finding(
+            "unseen-script",
+            "ask",
+            f"source runs {word}, which this line wrote with text that cannot be read here; "
+            "write the file in one step, read it, then source it",
+        )
+    elif not (
+        paths.in_workspace(place, ctx.workspace)
+        or paths.is_startup_file(place)
+        or place.startswith(_INSTALLED_SETUP)
+    ):
+        yield Finding(
+            "script-outside",
+            "ask",
+            f"source runs {word}, a script outside the workspace, in this shell; a human must "
+            "confirm, or copy it into the workspace and read it first",
+        )
 
 
 def _code_argument(

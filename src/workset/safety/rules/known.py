@@ -205,10 +205,13 @@ def _writer(cmd: Cmd, ctx: Context) -> Finding | None:
         operands = [(1, target)] if target is not None else []
     if name == "mv" and len(operands) >= 2 and known_tools.is_trash(ctx.resolve(operands[-1][1])):
         operands = operands[:-1]  # mv build/ ~/.Trash/: thrown away, and recoverable from there
-    if name in ("cp", "install", "ln", "rsync") and len(operands) >= 2:
+    if name in ("cp", "install", "ln", "rsync", "mv") and len(operands) >= 2:
         if name == "rsync" and any(":" in w.split("/", 1)[0] for _, w in operands):
             return None  # a remote copy: the network rule asks
-        operands = operands[-1:]
+        brought = _brought_in(name, operands[:-1], cmd, ctx)
+        if brought is not None:
+            return brought
+        operands = operands if name == "mv" else operands[-1:]
     if name == "mktemp":
         return None
     for index, word in operands:
@@ -226,6 +229,36 @@ def _writer(cmd: Cmd, ctx: Context) -> Finding | None:
         ):
             return unknown_program("chmod setuid", " (it lets a program run as its owner)")
     return None
+
+
+def _brought_in(
+    name: str, sources: list[tuple[int, str]], cmd: Cmd, ctx: Context
+) -> Finding | None:
+    """A copy into the workspace from another project or the home's documents (``cp -r
+    ../client-b .``, ``cp ~/Documents/x .``): files that are not the project's come into it,
+    where they may be committed or sent on. The system's own files (``/usr/share/…``), the
+    home's settings (``~/.config/…``, whose secrets the secret rules judge) and templates may
+    be copied."""
+    if name == "ln":
+        return None  # a link: judged where it is followed
+    for index, word in sources:
+        place = ctx.resolve(word)
+        if cmd.is_dynamic(index) or inside(word, ctx) or ctx.wrote(word):
+            continue
+        if _TEMPLATE.search(place):
+            continue  # ../proj-template/.github, ~/skeletons/…: kept to be copied
+        if re.match(r"~/[^.]|/home/|/Users/|/root/|/mnt/|/media/|/srv/", place):
+            return Finding(
+                "copied-in",
+                "ask",
+                f"{name} brings {word} (another project's or the home's files, outside the "
+                "workspace) into it; a human must confirm",
+            )
+    return None
+
+
+_TEMPLATE = re.compile(r"(^|[/_.-])(templates?|skel(eton)?s?|boilerplates?|scaffold(ing)?s?|"
+                       r"starters?|cookiecutters?)([/_.-]|$)", re.IGNORECASE)  # fmt: skip
 
 
 # Where the system and its package managers install programs (only root writes there).
@@ -315,6 +348,8 @@ def _interpreter(cmd: Cmd, ctx: Context) -> Finding | None:
             continue
         if word in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
             return None  # the program is the input, analysed already
+        if ctx.resolve(word) in ctx.scripts:
+            return None  # a script the line wrote: its text was analysed already
         if cmd.is_dynamic(index):
             return Finding(
                 "dynamic-script",

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from workset.safety import paths
 from workset.safety.rules import launchd
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, requote
-from workset.safety.rules.static import static_output
+from workset.safety.rules.static import FILTERS, static_output
 
 # Folders whose code an editor or shell loads by itself at its next start: editor extensions,
 # vim and neovim packages and plugins, IPython startup scripts, fish's conf.d. Files copied or
@@ -327,7 +327,8 @@ def written_text(cmd: Cmd, *, fed: bool) -> str:
             texts = [t for op, t in cmd.redirects if op == "<<"]
         return "".join(t for t in texts if t is not None)
     kept = tuple((op, t) for op, t in cmd.redirects if op == "<<")
-    return static_output([dataclasses.replace(cmd, redirects=kept)]) or ""
+    upstream = cmd.upstream if cmd.name in FILTERS else ()  # echo … | base64 -d > x.sh
+    return static_output([*upstream, dataclasses.replace(cmd, redirects=kept)]) or ""
 
 
 # A dot-named folder or file inside the home's cache, data or settings folders

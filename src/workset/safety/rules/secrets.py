@@ -81,6 +81,7 @@ _SYSTEM_SECRETS = re.compile(
     r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/(environ|mem)$|"
     r"^/(var/)?run/secrets/."  # container and cluster secrets mounted into this machine
 )
+_ANY_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root)/")
 _GLOBLESS = re.compile(r"[^*?\[{]*")
 LISTING = frozenset({"ls", "stat", "du", "file", "test", "[", "[[", "tree", "mkdir", "cd", "df",
                       "rm", "rmdir", "unlink", "touch", "chmod", "chown", "chgrp", "shred",
@@ -103,6 +104,8 @@ def is_secret(word: str) -> bool:
         return False
     if _SYSTEM_SECRETS.match(path) or _SYSTEM_SECRETS.match(text) or path.startswith(_SECRET_TREES):
         return True
+    if _ANY_HOME.sub("~/", path).startswith(_SECRET_TREES):
+        return True  # /home/user/.docker/config.json: another account's home holds the same
     return bool(_SECRET_FILE.search(path)) or credential_named(path)
 
 
@@ -128,6 +131,7 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     elif name in ("openssl", "ssh-keygen"):
         written = set(keytools.writes(cmd))  # a key being generated is not read
         args = [a for a in args if a not in written]
+    args = _without_exclusions(args, zip_like=name in ("zip", "7z", "7za"))
     if name not in LISTING:
         found.extend(_listed_secrets(cmd, ctx))
     if name in ("echo", "printf", "printenv"):
@@ -149,6 +153,24 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
         ):
             found.append(word)
     return found
+
+
+# Options whose value is a pattern left out (tar --exclude=.env, rsync --exclude .env,
+# zip -x '.env'): naming a secret there keeps it out, it reads nothing.
+_EXCLUSIONS = ("--exclude", "--exclude-from", "--ignore", "--exclude-vcs-ignores")
+
+
+def _without_exclusions(args: list[str], *, zip_like: bool) -> list[str]:
+    kept: list[str] = []
+    skip = False
+    for word in args:
+        if skip:
+            skip = False
+        elif word in _EXCLUSIONS or (zip_like and word in ("-x", "-xr!", "-x!")):
+            skip = True
+        elif not word.startswith(tuple(o + "=" for o in _EXCLUSIONS)):
+            kept.append(word)
+    return kept
 
 
 _SECRET_SAMPLES = ("id_rsa", "id_ed25519", ".env", ".env.production", "credentials", ".netrc",
@@ -330,6 +352,7 @@ def plain_secret(word: str, ctx: Context | None = None) -> bool:
         return False
     if paths.in_workspace(place, ctx.workspace if ctx is not None else None):
         return False
+    place = _ANY_HOME.sub("~/", place)  # /home/ops/.kube/config: another account's, the same
     if _SYSTEM_SECRETS.match(place) or place.rstrip("/") in _KEY_TREES:
         return True
     if _GLOB.search(text) and text.startswith(("/", "~")) and names_secret(text.split("/")[-1]):

@@ -23,7 +23,7 @@ def static_output(cmds: Sequence[Cmd]) -> str | None:
             return None
         args = list(cmd.args())
         fed = [t for op, t in cmd.redirects if op == "<<"]
-        if text is None and fed and not cmd.stdin_dynamic and cmd.name in _FILTERS:
+        if text is None and fed and not cmd.stdin_dynamic and cmd.name in FILTERS:
             text = fed[0]  # base64 -d <<< '…', rev <<< '…': the filter reads the here-string
         if cmd.name == "echo":
             escapes = False
@@ -126,7 +126,7 @@ def _fresh_name(args: Sequence[str]) -> str | None:
     return template
 
 
-_FILTERS = frozenset({"base64", "rev", "xxd", "tr", "cat"})
+FILTERS = frozenset({"base64", "rev", "xxd", "tr", "cat"})
 
 
 def _tr(text: str, first: str, second: str) -> str | None:

@@ -126,7 +126,7 @@ def command_line(text: str, *, later: bool = False) -> Iterator[Result]:
         yield Nested(text.replace("\\", "/"), later=later)
 
 
-def _cmd(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+def _cmd(cmd: Cmd, ctx: Context, drives: dict[str, str] | None = None) -> Iterator[Result]:
     args = list(cmd.args())
     run = next((i for i, a in enumerate(args) if a.lower() in ("/c", "/k", "/r")), None)
     if run is None:
@@ -136,7 +136,57 @@ def _cmd(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return
     text = " ".join(args[run + 1 :])
     for part in re.split(r"&&|\|\||&|\n", text):
-        yield from command_line(part.strip())
+        yield from command_line(_builtin(part.strip(), drives or _WSL_DRIVES))
+
+
+# Where Windows drives lie as the shell sees them: under WSL (C: is the Windows home's drive,
+# its Users folder the home), and under wine (Z: is the whole Linux file system).
+_WSL_DRIVES = {"c:/users/*/": "~/", "c:/": "/", "*:/": "/mnt/*/"}
+_WINE_DRIVES = {"z:/": "/", "c:/users/*/": "~/", "c:/": "~/.wine/drive_c/", "*:/": "/mnt/*/"}
+# cmd's own commands that delete or print files, as the shell commands that do the same.
+_BUILTINS = {"del": "rm", "erase": "rm", "rd": "rm", "rmdir": "rm", "type": "cat"}
+
+
+def _builtin(text: str, drives: dict[str, str]) -> str:
+    """``del /s /q Z:\\home\\dev\\*`` as ``rm -r -f /home/dev/*`` (under wine): cmd's delete and
+    print commands, their drive paths mapped to where they lie, so the shell rules judge them."""
+    words = text.split()
+    if not words or words[0].lower() not in _BUILTINS:
+        return text
+    program = _BUILTINS[words[0].lower()]
+    flags = {"/s": "-r", "/q": "-f", "/f": "-f"} if program == "rm" else {}
+    out = [program, *(["-r"] if words[0].lower() in ("rd", "rmdir") else [])]
+    for word in words[1:]:
+        if word.lower() in flags:
+            out.append(flags[word.lower()])
+        elif not re.fullmatch(r"/\w", word):  # other switches (/p, /a) change no target
+            out.append(_drive_path(word.strip('"'), drives))
+    return " ".join(out)
+
+
+def _drive_path(word: str, drives: dict[str, str]) -> str:
+    path = word.replace("\\", "/")
+    low = path.lower() + ("/" if re.fullmatch(r"[a-z]:", path.lower()) else "")
+    for pattern, place in drives.items():
+        regex = "^" + re.escape(pattern).replace(r"\*", "([^/]+)")
+        match = re.match(regex, low)
+        if match:
+            mapped = place.replace("*", match.group(1)) if match.groups() else place
+            return mapped + path[match.end() :]
+    return path
+
+
+def _wine(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``wine cmd /c …`` runs cmd's commands with Z: as the Linux root; a program of the
+    workspace (``wine ./build/app.exe``) is the project's own; anything else asks."""
+    args = cmd.args()
+    program = windows_name(args[0].rsplit("\\", 1)[-1]).lower() if args else ""
+    if program == "cmd":
+        yield from _cmd(cmd.shifted(1), ctx, _WINE_DRIVES)
+    elif args and _RELATIVE.match(args[0]) and ".." not in args[0] and "/" in args[0]:
+        return
+    else:
+        yield _ask(f"wine {' '.join(args[:1])}", "runs a Windows program whose effects are unknown")
 
 
 def _subcommand_rule(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -204,8 +254,11 @@ def _schtasks(cmd: Cmd, words: list[str]) -> Iterator[Result]:
 def _reg(words: list[str], line: str) -> Iterator[Result]:
     if words[:1] in (["query"], ["export"], ["compare"]):
         return
-    if re.search(r"\\currentversion\\(run|runonce)\b|\\winlogon|image file execution|"
-                 r"windows defender|\\lsa\b", line):  # fmt: skip
+    if re.search(
+        r"[\\/]currentversion[\\/](run|runonce)\b|[\\/]winlogon|image file execution|"
+        r"windows defender|[\\/]lsa\b",
+        line,
+    ):  # fmt: skip (cmd /c text has / for \\)
         yield _deny("reg " + line, "writes an autorun, Defender or logon key of the registry")
         return
     yield _ask("reg " + (words[0] if words else ""), "changes the registry")
@@ -258,6 +311,7 @@ def _read_only(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 HANDLERS: dict[str, Handler] = {
     **{n: _powershell for n in _POWERSHELL},
     "cmd": _cmd,
+    **{n: _wine for n in ("wine", "wine64")},
     **{
         n: _subcommand_rule
         for n in (
