@@ -24,7 +24,7 @@ CAMEL_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-.]+")
 _NAMED_SCHEMAS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
 
 
-def _named_schemas(node: Any, path: str) -> Iterator[tuple[str, Any, Any]]:
+def named_schemas(node: Any, path: str) -> Iterator[tuple[str, Any, Any]]:
     """(path, name, schema) of every named schema below ``node`` (a parameter, a definition),
     its path as :func:`definition_texts` names it, parents before what they hold."""
     if isinstance(node, Mapping):
@@ -33,19 +33,19 @@ def _named_schemas(node: Any, path: str) -> Iterator[tuple[str, Any, Any]]:
             if key in _NAMED_SCHEMAS and isinstance(value, Mapping):
                 for name, schema in value.items():
                     yield f"{here}.{name}", name, schema
-                    yield from _named_schemas(schema, f"{here}.{name}")
+                    yield from named_schemas(schema, f"{here}.{name}")
             elif isinstance(value, Mapping | list):
-                yield from _named_schemas(value, here)
+                yield from named_schemas(value, here)
     elif isinstance(node, list):
         for index, item in enumerate(node):
-            yield from _named_schemas(item, f"{path}[{index}]")
+            yield from named_schemas(item, f"{path}[{index}]")
 
 
 def switch_descriptions(node: Any, path: str) -> set[str]:
     """The ``description`` paths of boolean properties that are off unless switched on, as
     :func:`definition_texts` names them."""
     out: set[str] = set()
-    for at, _, schema in _named_schemas(node, path):
+    for at, _, schema in named_schemas(node, path):
         # on by default, it is not an option the model switches on but what happens
         on = isinstance(schema, Mapping) and schema.get("default") is True
         if isinstance(schema, Mapping) and schema.get("type") == "boolean" and not on:
@@ -70,7 +70,7 @@ def prompt_values(node: Any, path: str) -> frozenset[str]:
     calls (``system``: "System prompt for the local model"), as :func:`definition_texts` names
     them: "You are a concise assistant" there is that model's prompt, not an order to this one."""
     out: set[str] = set()
-    for at, name, schema in _named_schemas(node, path):
+    for at, name, schema in named_schemas(node, path):
         if isinstance(schema, Mapping) and (
             _PROMPT_PARAM.match(str(name).lower())
             or _PROMPT_WORDS.search(str(schema.get("description", "")))

@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from workset.mcp.definition_fields import named_schemas
+
 _I = re.IGNORECASE
 # Parameters that name the access a token, key, invitation or grant carries.
 _ACCESS_PARAM = re.compile(r"(^|_)(scopes?|permissions?|perms|roles?|access(_level)?|grants?|"
@@ -24,27 +26,13 @@ _PRIVILEGED = re.compile(
 
 def privileged_defaults(schema: Any) -> Iterator[tuple[str, str]]:
     """(field, values) for each access parameter in ``schema`` defaulting to privileged values."""
-    yield from _walk(schema, "inputSchema")
-
-
-def _walk(node: Any, path: str) -> Iterator[tuple[str, str]]:
-    if isinstance(node, dict):
-        props = node.get("properties")
-        if isinstance(props, dict):
-            for name, schema in props.items():
-                if not isinstance(schema, dict) or not _ACCESS_PARAM.search(str(name)):
-                    continue
-                for key in ("default", "const"):
-                    values = _values(schema.get(key))
-                    granted = [v for v in values if _PRIVILEGED.match(v.strip())]
-                    if granted:
-                        yield f"{path}.properties.{name}.{key}", ", ".join(granted)[:80]
-        for key, value in node.items():
-            if key not in ("default", "const", "enum", "examples"):
-                yield from _walk(value, f"{path}.{key}")
-    elif isinstance(node, list):
-        for index, item in enumerate(node):
-            yield from _walk(item, f"{path}[{index}]")
+    for path, name, spec in named_schemas(schema, "inputSchema"):
+        if not isinstance(spec, dict) or not _ACCESS_PARAM.search(str(name)):
+            continue
+        for key in ("default", "const"):
+            granted = [v for v in _values(spec.get(key)) if _PRIVILEGED.match(v.strip())]
+            if granted:
+                yield f"{path}.{key}", ", ".join(granted)[:80]
 
 
 def _values(value: Any) -> list[str]:
