@@ -127,6 +127,7 @@ class Context:
     tightened: set[str] = field(default_factory=set)  # agent settings with rules only added
     images: set[str] = field(default_factory=set)  # image tags the line built (docker build -t)
     hard_reset: bool = False  # a git reset --hard ran earlier in the line
+    stashed: bool = False  # a git stash earlier in the line put uncommitted work aside
     venv: str = ""  # the workspace virtualenv a ``source …/bin/activate`` of the line put first
     reflog_expired: bool = False  # a git reflog expire --expire=now ran earlier in the line
     programs: dict[str, str] = field(default_factory=dict)  # copies of system programs: names

@@ -96,8 +96,10 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
         yield _ask("container-run", f"{cmd.name} {sub} runs an image with its own code")
     elif sub == "exec" and (inner := _exec_command(rest, group == "compose")) is not None:
-        if group != "compose" or _own_compose(cmd, ctx):
-            yield Nested(requote(inner))  # psql in the project's db container: judged as psql
+        if group == "compose" and _own_compose(cmd, ctx):
+            yield Nested(requote(_served_here(inner)))  # the project's own db container
+        elif group != "compose":
+            yield Nested(requote(inner))  # psql in a container: judged as psql
         else:
             yield _ask("container-change", f"{cmd.name} compose exec runs in another project")
     elif group == "compose" and sub == "down" and {"-v", "--volumes"} & set(rest):
@@ -193,6 +195,22 @@ def _exec_command(rest: tuple[str, ...], compose: bool) -> list[str] | None:
         index += 1
     words = list(rest[index + 1 :])
     return words or None
+
+
+# Database clients that read their server from the environment when no host is given.
+_DB_CLIENTS = {"psql": "-h", "mysql": "-h", "mariadb": "-h", "mongosh": "--host",
+               "clickhouse-client": "--host"}  # fmt: skip
+
+
+def _served_here(words: list[str]) -> list[str]:
+    """A database client with no host, run in the project's own compose container, talks to
+    the server of that container: the project's development copy, as on loopback here."""
+    flag = _DB_CLIENTS.get(words[0]) if words else None
+    if flag is None or any(w in ("-h", "--host", "-H") or w.startswith("--host=") for w in words):
+        return words
+    if any("://" in w for w in words):
+        return words  # a URL names its own host
+    return [words[0], flag, "127.0.0.1", *words[1:]]
 
 
 def _own_compose(cmd: Cmd, ctx: Context) -> bool:

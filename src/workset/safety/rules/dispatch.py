@@ -198,7 +198,9 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     out.extend(build_files.build_code(cmd, ctx))
     if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
-    elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and name not in _HANDLERS:
+    elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and (
+        name not in _HANDLERS or OTHER_INTERPRETERS.get(name) in cmd.args()
+    ):  # bun has a handler of its own (bun init), and bun -e CODE is still code
         out.extend(interpreter(cmd, ctx))
     shell = reverse_shell(cmd, ctx)
     if shell is not None:

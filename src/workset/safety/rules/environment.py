@@ -56,6 +56,11 @@ _LOADER_VARS = frozenset({"LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIE
                           "npm_config_shell", "YARN_SHELL"})  # fmt: skip
 # (npm_config_script_shell: the program every npm script runs in)
 # Search paths for programs and for modules that programs import.
+_PRELOAD_VARS = frozenset({"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"})
+# Programs that read passwords or run as root: code preloaded into them sees or gets both.
+_GUARDED = frozenset({"sudo", "su", "doas", "pkexec", "passwd", "chsh", "chfn", "login",
+                      "ssh", "ssh-add", "gpg", "gpg2", "gpg-agent", "pinentry", "newgrp",
+                      "sg"})  # fmt: skip
 _SEARCH_VARS = frozenset({"PATH", "PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB",
                           "GEM_PATH", "CLASSPATH"})  # fmt: skip
 # Options that load code into every process: node --require/--import, java -javaagent.
@@ -129,6 +134,18 @@ def assignment(name: str, value: str, program: str | None = None) -> list[Result
         and (program is not None and (program in PROJECT or program.startswith(("./", "build/"))))
     ):
         return []  # LD_PRELOAD=./build/libfaketime.so pytest: into the project's own run
+    if name in _PRELOAD_VARS and (
+        _WORLD_WRITABLE.match(value.strip("'\"")) or (program or "").rsplit("/", 1)[-1] in _GUARDED
+    ):
+        return [
+            Finding(
+                "hijack-env",
+                "deny",
+                f"{name}={value} makes {program or 'every program'} load or run extra code "
+                "from a place anyone can write, or inside a program that handles passwords or "
+                "root (a keylogger's or rootkit's trick); never run it",
+            )
+        ]
     if name in _LOADER_VARS:
         return [
             Finding(

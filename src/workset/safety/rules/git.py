@@ -179,6 +179,10 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     elif sub == "push":
         yield from _push(flags, words, fresh=(words[0] if words else "origin") in ctx.remotes)
+    elif sub == "stash" and (not words or words[0] in ("push", "save")):
+        ctx.stashed = True  # uncommitted work put aside, so a reset --hard after it loses none
+    elif sub == "reset" and "--hard" in flags and ctx.stashed:
+        return
     elif sub == "reset" and "--hard" in flags:
         yield _ask("git-reset-hard", "git reset --hard throws away uncommitted work",
                    "commit or stash first, or confirm")  # fmt: skip

@@ -364,6 +364,30 @@ def _trap(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield Nested(args[0])
 
 
+def _complete(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``complete -C CMD NAME``: the shell runs CMD each time NAME is completed, later."""
+    args = cmd.args()
+    for index, word in enumerate(args[:-1], start=1):
+        if word == "-C":
+            yield (
+                _dynamic_code("complete -C")
+                if cmd.is_dynamic(index + 1)
+                else Nested(args[index], later=True)
+            )
+
+
+def _bind(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``bind -x '"KEYS": CMD'``: the shell runs CMD each time the keys are pressed, later."""
+    args = cmd.args()
+    for index, word in enumerate(args[:-1], start=1):
+        if word == "-x":
+            _, colon, command = args[index].partition(":")
+            if cmd.is_dynamic(index + 1):
+                yield _dynamic_code("bind -x")
+            elif colon and command.strip():
+                yield Nested(command.strip().strip("'\""), later=True)
+
+
 def _watch(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """watch hands its words to ``sh -c`` again and again."""
     start = 1 + skip_options(cmd.args(), "nd")
@@ -419,6 +443,8 @@ HANDLERS: dict[str, Handler] = {
     "eval": _eval,
     "alias": _alias,
     "trap": _trap,
+    "complete": _complete,
+    "bind": _bind,
     "awk": _awk,
     "gawk": _awk,
     "mawk": _awk,

@@ -194,12 +194,51 @@ def _editor_app(cmd: Cmd, ctx: Context) -> Finding | None:
     """``code .``, ``code -g src/app.ts:12``, ``code --list-extensions``: an editor window
     opened or its extensions listed; installing an extension (code that runs in every
     window) asks."""
-    if any(a.startswith(_EXTENSION_OPTIONS) for a in cmd.args()):
+    args = cmd.args()
+    installed = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "--install-extension"]
+    installed += [a.split("=", 1)[1] for a in args if a.startswith("--install-extension=")]
+    fetched = next((w for w in installed if ctx.wrote(w) or ctx.resolve(w) in ctx.downloaded), None)
+    if fetched is not None:
+        return Finding(
+            "download-exec",
+            "deny",
+            f"{cmd.name} installs {fetched}, an extension this line downloaded, which then runs "
+            "in every editor window unseen; install extensions from the marketplace by id, "
+            "after a human has looked",
+        )
+    if any(a.startswith(_EXTENSION_OPTIONS) for a in args):
         return unknown_program(f"{cmd.name} --install-extension", " (extensions run code)")
     return None
 
 
+_EMACS_VALUED = ("-l", "--load", "-f", "--funcall", "-L", "--directory", "--eval", "-eval")
+
+
+def _emacs_batch(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``emacs --batch -l ert -l test/x-tests.el -f ert-run-tests-batch-and-exit``: the project's
+    Lisp (and Emacs's own libraries, by bare name) run over the project's files, as ``python
+    tests/…`` would. Lisp given inline (``--eval``) or loaded from outside asks."""
+    args = cmd.args()
+    if not {"--batch", "-batch", "--script"} & set(args):
+        return unknown_program(cmd.name)
+    for index, word in enumerate(args):
+        value = args[index + 1] if index + 1 < len(args) else ""
+        if word in ("--eval", "-eval") or word.startswith("--eval="):
+            return unknown_program(cmd.name, " (with Lisp given inline)")
+        if (
+            word in ("-l", "--load", "-L", "--directory", "--script")
+            and ("/" in value or value.startswith("~"))
+            and not paths.in_workspace(ctx.resolve(value), ctx.workspace)
+        ):
+            return unknown_program(cmd.name, f" (it loads {value}, outside the workspace)")
+        previous = args[index - 1] if index else ""
+        if not word.startswith("-") and previous not in _EMACS_VALUED and not inside(word, ctx):
+            return unknown_program(cmd.name, f" (it opens {word}, outside the workspace)")
+    return None
+
+
 VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {
+    "emacs": _emacs_batch,
     **{n: _net_show for n in ("ifconfig", "route", "nmcli")},
     **{n: _editor_app for n in _EDITOR_APPS},
     **{n: _trash for n in ("trash-put", "trash", "gio", "gtrash", "rmtrash")},

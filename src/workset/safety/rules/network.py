@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from workset.safety.rules import forge_api, loopback
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, option_value
 from workset.safety.rules.loopback import LOCAL_HOST
 from workset.safety.rules.secrets import secret_variables
 from workset.safety.rules.wrappers import unwrap
@@ -416,8 +416,14 @@ def _ssh_options(words: Sequence[str], *, autossh: bool = False) -> list[str]:
 
 
 def _ssh(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    """ssh -R opens a port on the other host that leads back into this machine."""
+    """ssh -R opens a port on the other host that leads back into this machine; a command
+    given after the host runs there and is judged as if it ran here (``ssh db-1 'sudo rm -rf
+    /var/lib/postgresql/*'`` destroys as much there)."""
     options = _ssh_options(cmd.args(), autossh=cmd.name == "autossh")
+    rest = cmd.args()[len(options) :]
+    start = len(options) + 2  # argv index of the first word after the host
+    if len(rest) > 1 and not any(cmd.is_dynamic(i) for i in range(start, len(cmd.argv))):
+        yield Nested(" ".join(rest[1:]))
     remote = any(re.fullmatch(r"-[a-zA-Z]*R.*", a) for a in options) or any(
         a.lower().replace(" ", "").startswith("remoteforward") for a in options
     )

@@ -10,9 +10,10 @@ only read what they are given (``trivy`` keeps its vulnerability database in its
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
-from workset.safety.rules.base import Cmd, Context, Finding, unknown_program
+from workset.safety.rules.base import Cmd, Context, Finding, deny_finding, unknown_program
 from workset.safety.rules.confinement import inside
 
 _PLATFORMS = frozenset({"eksctl", "doctl", "flyctl", "fly", "vercel", "netlify", "heroku",
@@ -42,7 +43,21 @@ def platform_read(cmd: Cmd, ctx: Context) -> Finding | None:
         return None  # stern only tails logs; k9s --readonly only shows
     if set(leading) & _READ_VERBS and not set(leading) & _CHANGE_VERBS:
         return None
+    verbs = {part for w in leading for part in re.split(r"[:._-]", w)}
+    production = next((w for w in words if _PRODUCTION.search(w)), None)
+    if verbs & _DESTROY_VERBS and production is not None:
+        return deny_finding(
+            "production-destroy",
+            f"{cmd.name} {' '.join(leading)} destroys or resets {production}, which is production",
+            "do it on a development or staging copy, or ask the user to run it",
+        )
     return unknown_program(cmd.argv[0], " (only its read verbs are known)")
+
+
+_DESTROY_VERBS = frozenset({"destroy", "delete", "reset", "purge", "rm", "remove", "drop",
+                            "wipe", "truncate", "terminate", "nuke", "erase"})  # fmt: skip
+# A name that says production: "acme-api-prod", "--app=production", "live-db".
+_PRODUCTION = re.compile(r"(^|[\W_])(prod|production|prd|live)([\W_]|$)", re.IGNORECASE)
 
 
 def scanner(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -71,7 +86,35 @@ def _reports(name: str, words: tuple[str, ...]) -> list[str]:
     return found
 
 
+# Backup tools: what they list and check only reads; what forgets, prunes or deletes
+# snapshots destroys the copies a mistake would be recovered from.
+_BACKUP_READS = frozenset({"snapshots", "ls", "list", "check", "stats", "diff", "find", "cat",
+                           "info", "version", "key-list", "mount", "show", "verify",
+                           "extract-dry-run", "compare"})  # fmt: skip
+_BACKUP_DESTROYS = frozenset({"forget", "prune", "delete", "remove", "rm", "compact", "purge",
+                              "recover-unlink"})  # fmt: skip
+
+
+def backup_tool(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``restic``/``borg``/``kopia``/``duplicity``: reads run, deleting snapshots is denied,
+    anything else (backup, restore, init) asks."""
+    words = [a.lower() for a in cmd.args() if not a.startswith("-")]
+    words = [w for w in words if not re.match(r"^(s3|b2|gs|azure|sftp|rest|rclone):|/", w)]
+    verbs = set(words[:2])
+    if verbs & _BACKUP_DESTROYS:
+        return deny_finding(
+            "backup-destroy",
+            f"{cmd.name} {' '.join(words[:2])} deletes backup snapshots, the copies a mistake "
+            "would be recovered from",
+            "list what would go with --dry-run and ask the user to delete it",
+        )
+    if verbs & _BACKUP_READS:
+        return None  # restic snapshots, kopia snapshot list
+    return unknown_program(cmd.argv[0], " (only its read verbs are known)")
+
+
 VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {
+    **{n: backup_tool for n in ("restic", "borg", "kopia", "duplicity", "rustic")},
     **{n: platform_read for n in _PLATFORMS},
     **{n: scanner for n in _SCANNERS - {"tflint", "shellcheck", "yamllint", "actionlint"}},
 }
