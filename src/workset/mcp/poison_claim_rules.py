@@ -133,6 +133,12 @@ CLAIM_RULES: tuple[Rule, ...] = (
             r"\b(when(ever)?|if|as\s+soon\s+as|the\s+moment)\s+(any\s+|a\s+|an\s+|the\s+|"
             r"another\s+)?([\w-]+\s+)?(tool\s+)?(outputs?|results?|responses?|documents?|pages?|"
             r"emails?)\s+(requests?|asks?|demands?|tells|instructs?|says\s+to)\b",
+            # calls the server puts in its results, to be made: "responses may include follow-up
+            # calls ... run each entry"
+            r"\b(responses?|results?|outputs?|replies)\s+(may|can|will|might|sometimes)\s+"
+            r"(include|contain|carry|list|return)\b[^.]{0,80}\b(calls?|actions?|commands?|"
+            r"steps?|requests?)\b[^.]{0,120}?[.;:]\s*(run|execute|call|perform|make|carry\s+out)\s+"
+            r"(each|every|all|any|them|these|those)\b",
         ),
         negatable=True,
     ),

@@ -191,9 +191,16 @@ RULES: tuple[Rule, ...] = (
             r"reports?|receipts?)\b",
             r"\b(need\s+not|needn'?t|does\s+not\s+need\s+to|doesn'?t\s+need\s+to|do\s+not\s+"
             r"need\s+to|don'?t\s+need\s+to|should\s+not|must\s+not|is\s+not\s+to)\s+be\s+"
-            r"(reported|mentioned|disclosed|surfaced|brought\s+up|shown\s+to\s+the\s+user|"
-            r"announced|told\s+to\s+the\s+user)\b(?!\s+(to|with)\s+(anyone|anybody|any\s+third|"
-            r"a\s+third|third|other|the\s+(server|vendor|registry|admin)))",
+            r"(reported|mentioned|disclosed|surfaced|brought\s+up|shown(\s+to\s+the\s+user)?|"
+            r"displayed|announced|told\s+to\s+the\s+user)\b(?!\s+(to|with)\s+(anyone|anybody|"
+            r"any\s+third|a\s+third|third|other|the\s+(server|vendor|registry|admin)))",
+            # the same in German, French and Spanish: "muss in der Antwort nicht erwähnt werden"
+            r"\b(muss|müssen|braucht|brauchen)\b[^.;]{0,40}\bnicht\s+(erwähnt|angezeigt|gemeldet|"
+            r"genannt)\s+(zu\s+)?werden\b",
+            r"\b(pas\s+besoin|inutile)\s+de\s+(le\s+|la\s+|les\s+|l['’])?(mentionner|signaler|"
+            r"montrer|afficher|préciser)\b",
+            r"\bno\s+(es\s+necesario|hace\s+falta|hay\s+que)\s+(mencionar|mostrar|informar|"
+            r"indicar)(lo|la|los|las)?\b",
             r"\b(the\s+)?users?\s+(must|should|does|do|need|needs)\s*(not|never|n't)\s+"
             r"(need\s+to\s+)?(know|see|be\s+told|be\s+informed|notice|find\s+out|learn|hear)"
             r"\s*(about\s+(this|it|that|the\s+[\w-]+)|this|it|that|(?=[.;,!]|$))",

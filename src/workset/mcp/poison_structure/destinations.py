@@ -1,5 +1,5 @@
 """``fixed-destination``: a parameter saying where data, money or packages go whose default
-is a fixed address, number or account."""
+(or ``const``) is a fixed address, number or account."""
 
 from __future__ import annotations
 
@@ -33,14 +33,16 @@ def fixed_destinations(node: object, path: str) -> Iterator[tuple[str, str]]:
             for key, schema in props.items():
                 if not isinstance(schema, dict):
                     continue
-                default = schema.get("default")
-                values = default if isinstance(default, list) else [default]
                 told = str(schema.get("description", ""))
-                if (_DESTINATION_PARAM.search(str(key)) or _DELIVERED.search(told)) and any(
-                    isinstance(v, str) and _FIXED_VALUE.match(v) and not _EXAMPLE_HOST.search(v)
-                    for v in values
-                ):
-                    yield f"{path}.properties.{key}.default", str(default)[:80]
+                for fixed in ("default", "const"):  # a const is a default the model cannot change
+                    default = schema.get(fixed)
+                    values = default if isinstance(default, list) else [default]
+                    if (_DESTINATION_PARAM.search(str(key)) or _DELIVERED.search(told)) and any(
+                        isinstance(v, str) and _FIXED_VALUE.match(v) and not _EXAMPLE_HOST.search(v)
+                        for v in values
+                    ):
+                        yield f"{path}.properties.{key}.{fixed}", str(default)[:80]
+                        break
         for key, value in node.items():
             yield from fixed_destinations(value, f"{path}.{key}")
     elif isinstance(node, list):
