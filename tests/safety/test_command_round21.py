@@ -287,6 +287,7 @@ def test_a_platform_verb_that_destroys_production_is_denied(command: str, decisi
         ("restic -r sftp:bk@nas:/restic forget --keep-daily 1 --prune", "deny"),
         ("borg prune --keep-last=1 /mnt/nas/borg", "deny"),
         ("kopia snapshot list", "allow"),
+        ("restic -r /mnt/nas/restic forget --keep-daily 7 --dry-run", "allow"),
         ("borg list /mnt/nas/borg", "allow"),
         ("restic -r /mnt/nas/restic backup ./data", "ask"),
     ],

@@ -101,6 +101,8 @@ def backup_tool(cmd: Cmd, ctx: Context) -> Finding | None:
     words = [a.lower() for a in cmd.args() if not a.startswith("-")]
     words = [w for w in words if not re.match(r"^(s3|b2|gs|azure|sftp|rest|rclone):|/", w)]
     verbs = set(words[:2])
+    if verbs & _BACKUP_DESTROYS and {"--dry-run", "-n"} & set(cmd.args()):
+        return None  # restic forget --dry-run: lists what would go
     if verbs & _BACKUP_DESTROYS:
         return deny_finding(
             "backup-destroy",
