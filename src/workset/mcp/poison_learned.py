@@ -189,8 +189,18 @@ def learned_findings(
     return [
         Finding(tool.server, tool.name, where, RULE, sentence[:160], score=score)
         for where, sentence, score in scored
-        if score >= model.threshold
+        if score >= model.threshold and not foreign_text(sentence)
     ]
+
+
+def foreign_text(sentence: str) -> bool:
+    """Most of the sentence's letters are outside the Latin script once made readable: real
+    Russian, Greek, Chinese… (look-alike letters that disguise English were folded to ASCII
+    already). MiniLM reads English; its score of such a sentence says only that the script is
+    foreign, which the shipped model learned from homoglyph cohorts, so it is not a finding;
+    the wording rules read those languages they know."""
+    letters = [c for c in sentence if c.isalpha()]
+    return bool(letters) and sum(ord(c) > 0x24F for c in letters) / len(letters) > 0.5
 
 
 def score_sentences(
