@@ -35,6 +35,7 @@ FIXTURES = {  # folder → user turns
     "biobank": 32,
     "telecom": 38,
     "warehouse": 34,
+    "insurance": 38,
 }
 INCIDENT_TOOLS = {
     "search_logs",
