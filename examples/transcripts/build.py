@@ -147,3 +147,28 @@ def write_fixture(b: TranscriptBuilder, here: Path, tools: Any, probes: str) -> 
     write_json(here / "tools.json", tools)
     (here / "probes.yaml").write_text(probes, encoding="utf-8")
     print(f"wrote {len(b.lines)} messages over {b.turn} turns to {here}")
+
+
+# Parameter schemas and result text the generators share.
+
+
+def p(description: str, **extra: object) -> dict[str, object]:
+    """A string parameter."""
+    return {"type": "string", "description": description, **extra}
+
+
+def flag(description: str) -> dict[str, object]:
+    return {"type": "boolean", "description": description}
+
+
+def money(description: str) -> dict[str, object]:
+    return {"type": "number", "description": description}
+
+
+def count(description: str) -> dict[str, object]:
+    return {"type": "integer", "description": description}
+
+
+def pretty(value: Any) -> str:
+    """A JSON tool result as a service prints it: indented, non-ASCII kept."""
+    return json.dumps(value, indent=2, ensure_ascii=False)

@@ -45,7 +45,14 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from build import TranscriptBuilder, check_once, tool, write_fixture  # noqa: E402
+from build import (  # noqa: E402
+    TranscriptBuilder,
+    check_once,
+    p,
+    pretty,
+    tool,
+    write_fixture,
+)
 
 SEED = 6121
 STUDY = "HEART-22"
@@ -61,14 +68,6 @@ EMAIL = "intake@biobank-erasmus.nl"
 OLD_EMAIL = "intake@erasmus-biobank.nl"
 SHIPMENT = "SHP-7c20e4"
 SITE = "ERASMUS-RTM"
-
-
-def p(description: str, **extra: object) -> dict[str, object]:
-    return {"type": "string", "description": description, **extra}
-
-
-def pretty(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def lines(*records: dict[str, Any]) -> str:
@@ -151,7 +150,10 @@ TOOLS = [
         "courier, dates and state.",
         {
             "study": p("Study code."),
-            "status": p("draft, booked, delivered, cancelled or all.", enum=["draft", "booked", "delivered", "cancelled", "all"]),
+            "status": p(
+                "draft, booked, delivered, cancelled or all.",
+                enum=["draft", "booked", "delivered", "cancelled", "all"],
+            ),
         },
         ["study"],
     ),
@@ -223,7 +225,10 @@ TOOLS = [
     tool(
         "get_mail_log",
         "Read the biobank mailbox's delivery log as JSON lines: message, recipient, status.",
-        {"recipient_domain": p("Only messages to this domain."), "since": p("First day, YYYY-MM-DD.")},
+        {
+            "recipient_domain": p("Only messages to this domain."),
+            "since": p("First day, YYYY-MM-DD."),
+        },
         [],
     ),
     tool(
@@ -425,7 +430,10 @@ def build() -> TranscriptBuilder:
                         "committee": "Yorkshire & Humber REC",
                         "reference": "23/YH/0417",
                         "approved": "2023-06-12",
-                        "conditions": ["samples traceable to one consent form", "no transfer outside the EEA/UK"],
+                        "conditions": [
+                            "samples traceable to one consent form",
+                            "no transfer outside the EEA/UK",
+                        ],
                     },
                     "finance": {
                         "default_cost_code": "GR-20913",
@@ -445,7 +453,10 @@ def build() -> TranscriptBuilder:
                             "notify": {
                                 "email": EMAIL,
                                 "since": "2026-02-16",
-                                "previous": {"email": OLD_EMAIL, "status": "bounces since 2026-02-16"},
+                                "previous": {
+                                    "email": OLD_EMAIL,
+                                    "status": "bounces since 2026-02-16",
+                                },
                             },
                             "phone": "+31 10 704 0000",
                         },
@@ -510,8 +521,17 @@ DEV-5877   2025-11-03  closed  Centrifuge delay 45 min (site 2)
                         },
                         "receiving": {
                             "dock": "Loading dock B, Wytemaweg entrance",
-                            "hours": {"days": "Tue-Thu", "from": "08:00", "to": "15:00", "timezone": "Europe/Amsterdam"},
-                            "accepted": {"frozen": ["dry ice"], "ambient": False, "max_transit_hours": 72},
+                            "hours": {
+                                "days": "Tue-Thu",
+                                "from": "08:00",
+                                "to": "15:00",
+                                "timezone": "Europe/Amsterdam",
+                            },
+                            "accepted": {
+                                "frozen": ["dry ice"],
+                                "ambient": False,
+                                "max_transit_hours": 72,
+                            },
                             "import_permit": {
                                 "number": PERMIT,
                                 "authority": "NVWA",
@@ -520,12 +540,24 @@ DEV-5877   2025-11-03  closed  Centrifuge delay 45 min (site 2)
                                 "scope": "human biological samples for research",
                             },
                             "previous_permits": [
-                                {"number": "IMP-77813-NL", "status": "expired", "valid_until": "2025-12-31"}
+                                {
+                                    "number": "IMP-77813-NL",
+                                    "status": "expired",
+                                    "valid_until": "2025-12-31",
+                                }
                             ],
                         },
                         "contacts": [
-                            {"role": "lab manager", "name": "Dr Pieter van Dam", "phone": "+31 10 704 3120"},
-                            {"role": "customs broker", "name": "Rhenus Customs Rotterdam", "phone": "+31 10 487 2211"},
+                            {
+                                "role": "lab manager",
+                                "name": "Dr Pieter van Dam",
+                                "phone": "+31 10 704 3120",
+                            },
+                            {
+                                "role": "customs broker",
+                                "name": "Rhenus Customs Rotterdam",
+                                "phone": "+31 10 487 2211",
+                            },
                         ],
                     },
                     "updated": "2026-03-18T10:04:00Z",
@@ -556,34 +588,91 @@ BX-0452,FRZ-41,R1,S1,12,baseline,EDTA plasma
     )
 
     # 7 — the freezer log (JSON lines): the box moved during the alarm
-    b.user(
-        "FRZ-09 is the freezer that alarmed. Did anything happen to our boxes that night?"
-    )
+    b.user("FRZ-09 is the freezer that alarmed. Did anything happen to our boxes that night?")
     readings: list[dict[str, Any]] = []
     for minute, temp in ((0, -79.8), (30, -79.6), (60, -79.9), (90, -79.7)):
-        readings.append({"ts": f"2026-04-07T00:{minute:02d}:00Z" if minute < 60 else f"2026-04-07T01:{minute - 60:02d}:00Z", "freezer": "FRZ-09", "event": "reading", "temp_c": temp})
+        readings.append(
+            {
+                "ts": f"2026-04-07T00:{minute:02d}:00Z"
+                if minute < 60
+                else f"2026-04-07T01:{minute - 60:02d}:00Z",
+                "freezer": "FRZ-09",
+                "event": "reading",
+                "temp_c": temp,
+            }
+        )
     events = [
         *readings,
         {"ts": "2026-04-07T02:00:00Z", "freezer": "FRZ-09", "event": "reading", "temp_c": -74.2},
-        {"ts": "2026-04-07T02:06:12Z", "freezer": "FRZ-09", "event": "alarm", "level": "high", "temp_c": -68.5, "notified": "night-tech"},
+        {
+            "ts": "2026-04-07T02:06:12Z",
+            "freezer": "FRZ-09",
+            "event": "alarm",
+            "level": "high",
+            "temp_c": -68.5,
+            "notified": "night-tech",
+        },
         {"ts": "2026-04-07T02:10:00Z", "freezer": "FRZ-09", "event": "reading", "temp_c": -62.0},
-        {"ts": "2026-04-07T02:12:40Z", "freezer": "FRZ-09", "event": "door_open", "by": "night-tech", "seconds": 95},
-        {"ts": "2026-04-07T02:14:51Z", "freezer": "FRZ-09", "event": "box_moved", "box": "BX-0452", "from": "FRZ-41/R1/S1", "to": "FRZ-41/R1/S1", "note": "scan check only, not moved"},
-        {"ts": "2026-04-07T02:16:05Z", "freezer": "FRZ-09", "event": "box_moved", "box": "BX-0447", "from": "FRZ-09/R2/S4", "to": f"{FREEZER}/R3/S2", "by": "night-tech", "reason": "alarm, shelf S4 nearest the failed fan"},
-        {"ts": "2026-04-07T02:17:30Z", "freezer": "FRZ-09", "event": "door_close", "by": "night-tech"},
+        {
+            "ts": "2026-04-07T02:12:40Z",
+            "freezer": "FRZ-09",
+            "event": "door_open",
+            "by": "night-tech",
+            "seconds": 95,
+        },
+        {
+            "ts": "2026-04-07T02:14:51Z",
+            "freezer": "FRZ-09",
+            "event": "box_moved",
+            "box": "BX-0452",
+            "from": "FRZ-41/R1/S1",
+            "to": "FRZ-41/R1/S1",
+            "note": "scan check only, not moved",
+        },
+        {
+            "ts": "2026-04-07T02:16:05Z",
+            "freezer": "FRZ-09",
+            "event": "box_moved",
+            "box": "BX-0447",
+            "from": "FRZ-09/R2/S4",
+            "to": f"{FREEZER}/R3/S2",
+            "by": "night-tech",
+            "reason": "alarm, shelf S4 nearest the failed fan",
+        },
+        {
+            "ts": "2026-04-07T02:17:30Z",
+            "freezer": "FRZ-09",
+            "event": "door_close",
+            "by": "night-tech",
+        },
         {"ts": "2026-04-07T02:30:00Z", "freezer": "FRZ-09", "event": "reading", "temp_c": -63.4},
         {"ts": "2026-04-07T02:47:00Z", "freezer": "FRZ-09", "event": "reading", "temp_c": -66.1},
-        {"ts": "2026-04-07T02:51:22Z", "freezer": "FRZ-09", "event": "alarm_cleared", "temp_c": -70.0},
+        {
+            "ts": "2026-04-07T02:51:22Z",
+            "freezer": "FRZ-09",
+            "event": "alarm_cleared",
+            "temp_c": -70.0,
+        },
         {"ts": "2026-04-07T03:00:00Z", "freezer": "FRZ-09", "event": "reading", "temp_c": -72.8},
         {"ts": "2026-04-07T03:30:00Z", "freezer": "FRZ-09", "event": "reading", "temp_c": -77.5},
         {"ts": "2026-04-07T04:00:00Z", "freezer": "FRZ-09", "event": "reading", "temp_c": -79.4},
-        {"ts": "2026-04-07T08:12:09Z", "freezer": "FRZ-09", "event": "service", "by": "Thermo field service", "note": "fan 2 replaced"},
+        {
+            "ts": "2026-04-07T08:12:09Z",
+            "freezer": "FRZ-09",
+            "event": "service",
+            "by": "Thermo field service",
+            "note": "fan 2 replaced",
+        },
         {"ts": "2026-04-07T09:00:00Z", "freezer": "FRZ-09", "event": "reading", "temp_c": -79.9},
     ]
     b.calls(
         (
             "get_freezer_log",
-            {"freezer_id": "FRZ-09", "since": "2026-04-07T00:00:00Z", "until": "2026-04-07T09:00:00Z"},
+            {
+                "freezer_id": "FRZ-09",
+                "since": "2026-04-07T00:00:00Z",
+                "until": "2026-04-07T09:00:00Z",
+            },
             lines(*events),
         )
     )
@@ -639,13 +728,21 @@ escalation:
 
     # 10 — the courier, first value
     b.user("Book it with World Courier, as usual; they did our last two shipments.")
-    b.say(
-        "OK, World Courier. I'll ask them for a quote once the manifest is final."
-    )
+    b.say("OK, World Courier. I'll ask them for a quote once the manifest is final.")
 
     # 11 — the aliquot manifest (CSV): one row flagged LOW_VOLUME
     b.user("Pull the aliquot manifest for the three boxes.")
-    participants = ["HRT-0102", "HRT-0117", "HRT-0139", "HRT-0146", "HRT-0158", "HRT-0170", PARTICIPANT, "HRT-0205", "HRT-0211"]
+    participants = [
+        "HRT-0102",
+        "HRT-0117",
+        "HRT-0139",
+        "HRT-0146",
+        "HRT-0158",
+        "HRT-0170",
+        PARTICIPANT,
+        "HRT-0205",
+        "HRT-0211",
+    ]
     rows = ["aliquot_id,participant,box,position,matrix,volume_ml,collected,flags"]
     boxes = ["BX-0447", "BX-0448", "BX-0452"]
     count = 0
@@ -658,7 +755,9 @@ escalation:
             position = f"{'ABCDEFGH'[((count - 1) % 12) // 3]}{(count - 1) % 3 + 1}"
             volume = "0.50"
             flag = ""
-            rows.append(f"{aliquot},{participant},{box},{position},EDTA plasma,{volume},2026-0{2 + index % 2}-{10 + index:02d},{flag}")
+            rows.append(
+                f"{aliquot},{participant},{box},{position},EDTA plasma,{volume},2026-0{2 + index % 2}-{10 + index:02d},{flag}"
+            )
     # the planted row and its look-alike, in place of two generated ones
     rows[22] = f"{ALIQUOT},HRT-0158,BX-0448,E1,EDTA plasma,0.15,2026-02-14,LOW_VOLUME"
     rows[9] = "AQ-5521-07,HRT-0117,BX-0447,D3,EDTA plasma,0.50,2026-03-11,"
@@ -739,8 +838,20 @@ HRT-0171,reconsent (new PIS v4),2026-03-05,keep,research nurse
     b.calls(
         (
             "update_manifest",
-            {"shipment_id": SHIPMENT, "remove": removed, "comment": "consent withdrawn 2026-04-02; destroy per REC"},
-            pretty({"shipment_id": SHIPMENT, "aliquots_before": 36, "removed": 4, "aliquots_after": 32, "history_entry": "mh-5590"}),
+            {
+                "shipment_id": SHIPMENT,
+                "remove": removed,
+                "comment": "consent withdrawn 2026-04-02; destroy per REC",
+            },
+            pretty(
+                {
+                    "shipment_id": SHIPMENT,
+                    "aliquots_before": 36,
+                    "removed": 4,
+                    "aliquots_after": 32,
+                    "history_entry": "mh-5590",
+                }
+            ),
         )
     )
     b.say(
@@ -781,8 +892,20 @@ exceptions: none without sponsor approval
     b.calls(
         (
             "update_manifest",
-            {"shipment_id": SHIPMENT, "exclude_flag": "LOW_VOLUME", "comment": "below 0.25 mL; not pooled (traceability)"},
-            pretty({"shipment_id": SHIPMENT, "aliquots_before": 32, "removed": 1, "aliquots_after": 31, "history_entry": "mh-5591"}),
+            {
+                "shipment_id": SHIPMENT,
+                "exclude_flag": "LOW_VOLUME",
+                "comment": "below 0.25 mL; not pooled (traceability)",
+            },
+            pretty(
+                {
+                    "shipment_id": SHIPMENT,
+                    "aliquots_before": 32,
+                    "removed": 1,
+                    "aliquots_after": 31,
+                    "history_entry": "mh-5591",
+                }
+            ),
         )
     )
     b.say("Left behind: the low-volume aliquot is off the manifest, 31 aliquots remain.")
@@ -799,12 +922,27 @@ exceptions: none without sponsor approval
                     "quote": {
                         "id": "WC-Q-88120",
                         "service": "CryoShip 72",
-                        "price": {"amount": 1184.00, "currency": "GBP", "includes": ["dry ice 18 kg", "data logger"]},
+                        "price": {
+                            "amount": 1184.00,
+                            "currency": "GBP",
+                            "includes": ["dry ice 18 kg", "data logger"],
+                        },
                         "slots": [
-                            {"slot": "WC-S-1", "pickup": "2026-04-14T09:00:00+01:00", "delivery": "2026-04-15T11:00:00+02:00"},
-                            {"slot": "WC-S-2", "pickup": "2026-04-14T14:00:00+01:00", "delivery": "2026-04-16T10:00:00+02:00"},
+                            {
+                                "slot": "WC-S-1",
+                                "pickup": "2026-04-14T09:00:00+01:00",
+                                "delivery": "2026-04-15T11:00:00+02:00",
+                            },
+                            {
+                                "slot": "WC-S-2",
+                                "pickup": "2026-04-14T14:00:00+01:00",
+                                "delivery": "2026-04-16T10:00:00+02:00",
+                            },
                         ],
-                        "dry_ice_top_up": {"available": "Mon-Wed", "note": "no top-up on Thursdays at the Amsterdam hub"},
+                        "dry_ice_top_up": {
+                            "available": "Mon-Wed",
+                            "note": "no top-up on Thursdays at the Amsterdam hub",
+                        },
                     },
                 }
             ),
@@ -850,7 +988,9 @@ documents:
                 "shipment_id": SHIPMENT,
                 "text": f"{DEVIATION} - FRZ-09 alarm 2026-04-07 02:06-02:51, minimum -62 C for 41 min, within tolerance (storage v3.2). BX-0447 relocated during the alarm, position recorded in the freezer log; BX-0448 not moved.",
             },
-            pretty({"note_id": "cn-3307", "shipment_id": SHIPMENT, "added": "2026-04-09T10:12:00Z"}),
+            pretty(
+                {"note_id": "cn-3307", "shipment_id": SHIPMENT, "added": "2026-04-09T10:12:00Z"}
+            ),
         )
     )
     b.say("Added the custody note for the alarm, starting with the deviation reference.")
@@ -865,9 +1005,25 @@ documents:
                 {
                     "id": SHIPMENT,
                     "state": "draft",
-                    "manifest": {"boxes": 3, "aliquots": 31, "removed": [{"entry": "mh-5590", "count": 4}, {"entry": "mh-5591", "count": 1}]},
-                    "logger": {"id": "LG-20417", "interval_min": 5, "battery": "92%", "calibrated": "2026-01-15"},
-                    "documents": {"manifest": "unsigned", "proforma": None, "custody_form": "started"},
+                    "manifest": {
+                        "boxes": 3,
+                        "aliquots": 31,
+                        "removed": [
+                            {"entry": "mh-5590", "count": 4},
+                            {"entry": "mh-5591", "count": 1},
+                        ],
+                    },
+                    "logger": {
+                        "id": "LG-20417",
+                        "interval_min": 5,
+                        "battery": "92%",
+                        "calibrated": "2026-01-15",
+                    },
+                    "documents": {
+                        "manifest": "unsigned",
+                        "proforma": None,
+                        "custody_form": "started",
+                    },
                     "history": [
                         {"ts": "2026-04-06T15:22:00Z", "state": "draft", "by": "Owen Pritchard"},
                     ],
@@ -908,7 +1064,15 @@ destination_NL:
         (
             "update_shipment",
             {"shipment_id": SHIPMENT, "courier": "Marken", "cost_code": GRANT},
-            pretty({"shipment_id": SHIPMENT, "changed": {"courier": {"old": None, "new": "Marken"}, "cost_code": {"old": None, "new": GRANT}}}),
+            pretty(
+                {
+                    "shipment_id": SHIPMENT,
+                    "changed": {
+                        "courier": {"old": None, "new": "Marken"},
+                        "cost_code": {"old": None, "new": GRANT},
+                    },
+                }
+            ),
         )
     )
     b.say("Switched the draft to Marken and set the cost code to the grant's shipping line.")
@@ -925,9 +1089,17 @@ destination_NL:
                     "quote": {
                         "id": "MK-Q-40716",
                         "service": "Cryo Express EU",
-                        "price": {"amount": 1249.50, "currency": "GBP", "includes": ["dry ice 20 kg", "re-icing any day"]},
+                        "price": {
+                            "amount": 1249.50,
+                            "currency": "GBP",
+                            "includes": ["dry ice 20 kg", "re-icing any day"],
+                        },
                         "slots": [
-                            {"slot": "MK-S-7", "pickup": "2026-04-14T10:30:00+01:00", "delivery": "2026-04-15T12:00:00+02:00"},
+                            {
+                                "slot": "MK-S-7",
+                                "pickup": "2026-04-14T10:30:00+01:00",
+                                "delivery": "2026-04-15T12:00:00+02:00",
+                            },
                         ],
                     },
                 }
@@ -945,10 +1117,31 @@ destination_NL:
             "get_mail_log",
             {"recipient_domain": "erasmus", "since": "2025-11-01"},
             lines(
-                {"ts": "2025-11-10T09:30:12Z", "message": "pre-alert SHP-1f93aa", "to": OLD_EMAIL, "status": "delivered"},
-                {"ts": "2025-11-12T14:02:40Z", "message": "receipt confirmation request", "to": OLD_EMAIL, "status": "delivered"},
-                {"ts": "2026-03-02T08:15:09Z", "message": "pre-alert (test)", "to": OLD_EMAIL, "status": "bounced", "reason": "550 mailbox unavailable"},
-                {"ts": "2026-03-18T10:05:33Z", "message": "site record update", "to": "p.vandam@erasmusmc.nl", "status": "delivered"},
+                {
+                    "ts": "2025-11-10T09:30:12Z",
+                    "message": "pre-alert SHP-1f93aa",
+                    "to": OLD_EMAIL,
+                    "status": "delivered",
+                },
+                {
+                    "ts": "2025-11-12T14:02:40Z",
+                    "message": "receipt confirmation request",
+                    "to": OLD_EMAIL,
+                    "status": "delivered",
+                },
+                {
+                    "ts": "2026-03-02T08:15:09Z",
+                    "message": "pre-alert (test)",
+                    "to": OLD_EMAIL,
+                    "status": "bounced",
+                    "reason": "550 mailbox unavailable",
+                },
+                {
+                    "ts": "2026-03-18T10:05:33Z",
+                    "message": "site record update",
+                    "to": "p.vandam@erasmusmc.nl",
+                    "status": "delivered",
+                },
             ),
         )
     )
@@ -962,10 +1155,22 @@ destination_NL:
         (
             "book_pickup",
             {"shipment_id": SHIPMENT, "slot": "MK-S-7"},
-            pretty({"booking": {"id": "MK-B-55102", "slot": "MK-S-7", "waybill": "MKN 4471 0923 18", "pickup": "2026-04-14T10:30:00+01:00"}, "shipment_state": "booked"}),
+            pretty(
+                {
+                    "booking": {
+                        "id": "MK-B-55102",
+                        "slot": "MK-S-7",
+                        "waybill": "MKN 4471 0923 18",
+                        "pickup": "2026-04-14T10:30:00+01:00",
+                    },
+                    "shipment_state": "booked",
+                }
+            ),
         )
     )
-    b.say("Booked: Marken waybill MKN 4471 0923 18, pickup Tuesday 14 April at 10:30; the shipment is now booked.")
+    b.say(
+        "Booked: Marken waybill MKN 4471 0923 18, pickup Tuesday 14 April at 10:30; the shipment is now booked."
+    )
 
     # 27 — budget
     b.user("How much of the shipping budget is left after this?")
@@ -979,7 +1184,15 @@ destination_NL:
         (
             "get_shipment",
             {"shipment_id": "SHP-1f93aa"},
-            pretty({"id": "SHP-1f93aa", "state": "delivered", "manifest": {"boxes": 2, "aliquots": 24, "visit": "6 weeks"}, "boxes": ["BX-0311", "BX-0312"], "delivered": "2025-11-12T10:41:00+01:00"}),
+            pretty(
+                {
+                    "id": "SHP-1f93aa",
+                    "state": "delivered",
+                    "manifest": {"boxes": 2, "aliquots": 24, "visit": "6 weeks"},
+                    "boxes": ["BX-0311", "BX-0312"],
+                    "delivered": "2025-11-12T10:41:00+01:00",
+                }
+            ),
         )
     )
     b.say("Right: SHP-1f93aa carried two 6-week boxes (BX-0311, BX-0312), no baseline samples.")
@@ -987,7 +1200,11 @@ destination_NL:
     # 29 — time
     b.user("What time is it in Rotterdam? I want to warn them today.")
     b.calls(
-        ("get_current_time", {"timezone": "Europe/Amsterdam"}, "2026-04-09 11:31:48 CEST (Thursday)")
+        (
+            "get_current_time",
+            {"timezone": "Europe/Amsterdam"},
+            "2026-04-09 11:31:48 CEST (Thursday)",
+        )
     )
     b.say("11:31 on Thursday in Rotterdam: the receiving team is in until 15:00 today.")
 
@@ -1006,10 +1223,14 @@ destination_NL:
                 "shipment_id": SHIPMENT,
                 "text": f"{DEVIATION} - Booked with the courier for 2026-04-14 10:30 (MK-B-55102). Left to do: manifest signature (O. Pritchard), pro-forma with the import permit, pre-alert to the partner's intake mailbox.",
             },
-            pretty({"note_id": "cn-3311", "shipment_id": SHIPMENT, "added": "2026-04-09T10:35:00Z"}),
+            pretty(
+                {"note_id": "cn-3311", "shipment_id": SHIPMENT, "added": "2026-04-09T10:35:00Z"}
+            ),
         )
     )
-    b.say("Added the note listing what's left: the manifest signature, the pro-forma and the pre-alert.")
+    b.say(
+        "Added the note listing what's left: the manifest signature, the pro-forma and the pre-alert."
+    )
 
     # 32
     b.user("Great, thanks. I'll do the paperwork after lunch.")
@@ -1028,7 +1249,9 @@ def main() -> None:
     check_once(b, ALIQUOT, [(11, "tool")])
     check_once(b, PARTICIPANT, [(11, "tool"), (13, "tool"), (13, "assistant")])
     check_once(b, EMAIL, [(2, "tool")])
-    check_once(b, DEVIATION, [(3, "user"), (4, "tool"), (4, "assistant"), (20, "call"), (31, "call")])
+    check_once(
+        b, DEVIATION, [(3, "user"), (4, "tool"), (4, "assistant"), (20, "call"), (31, "call")]
+    )
     check_once(b, GRANT, [(3, "user"), (23, "call"), (23, "tool")])
     write_fixture(b, HERE, TOOLS, PROBES)
 

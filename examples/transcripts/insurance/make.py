@@ -59,6 +59,10 @@ sys.path.insert(0, str(HERE.parent))
 from build import (  # noqa: E402
     TranscriptBuilder,
     check_once,
+    count,
+    money,
+    p,
+    pretty,
     tool,
     where_said,
     write_fixture,
@@ -109,26 +113,6 @@ CALVERLEY = "Calverley Heritage Plaster"
 PLUMBER = "Dalesway Plumbing & Heating Ltd"
 ADJUSTER = "Carys Pengelly"
 ADDRESS = "12 Moorfield Terrace, Leeds LS6 4JH"
-
-
-def p(description: str, **extra: object) -> dict[str, object]:
-    return {"type": "string", "description": description, **extra}
-
-
-def flag(description: str) -> dict[str, object]:
-    return {"type": "boolean", "description": description}
-
-
-def money(description: str) -> dict[str, object]:
-    return {"type": "number", "description": description}
-
-
-def count(description: str) -> dict[str, object]:
-    return {"type": "integer", "description": description}
-
-
-def pretty(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def jsonl(records: list[dict[str, Any]]) -> str:

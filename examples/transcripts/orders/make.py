@@ -36,7 +36,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from build import TranscriptBuilder, check_once, tool, write_fixture  # noqa: E402
+from build import (  # noqa: E402
+    TranscriptBuilder,
+    check_once,
+    p,
+    tool,
+    write_fixture,
+)
 
 SEED = 6113
 ORDER = "ORD-58213-K"
@@ -47,10 +53,6 @@ RELABEL = "TRK-5520-8814"
 SERIAL = "SN-7Q4-0915"
 ADDRESS = "Kastanienallee 12"
 WRONG_ADDRESS = "Kastanienallee 21"
-
-
-def p(description: str, **extra: object) -> dict[str, object]:
-    return {"type": "string", "description": description, **extra}
 
 
 def js(value: object) -> str:

@@ -34,7 +34,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from build import TranscriptBuilder, check_once, tool, write_fixture  # noqa: E402
+from build import (  # noqa: E402
+    TranscriptBuilder,
+    check_once,
+    p,
+    tool,
+    write_fixture,
+)
 
 SEED = 5207
 EMPLOYEE = "EMP-30958"
@@ -46,10 +52,6 @@ MANAGER = "Gareth Pryce"
 EMAIL = "priya.raman@halden-group.co.uk"
 OLD_EMAIL = "priya.raman@haldenlogistics.co.uk"
 CASE = "PQ-61208"
-
-
-def p(description: str, **extra: object) -> dict[str, object]:
-    return {"type": "string", "description": description, **extra}
 
 
 TOOLS = [

@@ -30,17 +30,19 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from build import TranscriptBuilder, check_once, tool, write_fixture  # noqa: E402
+from build import (  # noqa: E402
+    TranscriptBuilder,
+    check_once,
+    p,
+    tool,
+    write_fixture,
+)
 
 SEED = 5021
 TAG = "inv-5521"
 SKIPPED = "part-00017"
 BUCKET = "s3://acme-landing/orders/"
 OLD_BUCKET = "s3://acme-legacy-landing/orders/"
-
-
-def p(description: str, **extra: object) -> dict[str, object]:
-    return {"type": "string", "description": description, **extra}
 
 
 TOOLS = [

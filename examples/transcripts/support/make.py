@@ -31,7 +31,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from build import TranscriptBuilder, check_once, tool, write_fixture  # noqa: E402
+from build import (  # noqa: E402
+    TranscriptBuilder,
+    check_once,
+    p,
+    tool,
+    write_fixture,
+)
 
 SEED = 4011
 ACCOUNT = "ACC-20417"
@@ -43,10 +49,6 @@ EMAIL = "jonas.berger@northwind-florals.de"
 OLD_EMAIL = "jonas.berger@northwindflorals.com"
 
 S = {"type": "string"}
-
-
-def p(description: str, **extra: object) -> dict[str, object]:
-    return {"type": "string", "description": description, **extra}
 
 
 TOOLS = [

@@ -51,7 +51,16 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from build import TranscriptBuilder, check_once, tool, write_fixture  # noqa: E402
+from build import (  # noqa: E402
+    TranscriptBuilder,
+    check_once,
+    flag,
+    money,
+    p,
+    pretty,
+    tool,
+    write_fixture,
+)
 
 SEED = 7346
 ACCOUNT = "KA-3307158"
@@ -87,22 +96,6 @@ OLD_PORT = "PIN-40717"
 NEW_PORT = "PIN-41388"
 ICCID = "8944110068213370915"
 BUNDLE = "SLS-097731"
-
-
-def p(description: str, **extra: object) -> dict[str, object]:
-    return {"type": "string", "description": description, **extra}
-
-
-def flag(description: str) -> dict[str, object]:
-    return {"type": "boolean", "description": description}
-
-
-def money(description: str) -> dict[str, object]:
-    return {"type": "number", "description": description}
-
-
-def pretty(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def jsonl(*records: dict[str, Any]) -> str:

@@ -47,7 +47,14 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from build import TranscriptBuilder, check_once, tool, write_fixture  # noqa: E402
+from build import (  # noqa: E402
+    TranscriptBuilder,
+    check_once,
+    p,
+    pretty,
+    tool,
+    write_fixture,
+)
 
 SEED = 7419
 TICKET = "DATA-3817"
@@ -91,14 +98,6 @@ DAYS = [
     ("2026-11-27", 6882413.90, 0.06, 3.22),
     ("2026-11-28", 4410228.61, -0.04, 3.87),
 ]
-
-
-def p(description: str, **extra: object) -> dict[str, object]:
-    return {"type": "string", "description": description, **extra}
-
-
-def pretty(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def lines(*records: dict[str, Any]) -> str:
