@@ -117,8 +117,7 @@ def _whole(text: str, *, name: bool) -> Iterator[str]:
 def extras(where: str, index: int, text: str, tricked: bool) -> list[float]:
     """Features beside the embedding, in the order of :data:`EXTRAS`."""
     kind = field_kind(where)
-    letters = [c for c in text if c.isalpha()]
-    foreign = sum(ord(c) > 0x24F for c in letters) / max(1, len(letters))
+    foreign = _foreign_share(text)
     return [
         float(kind == "name"),
         float(kind == "data"),
@@ -199,8 +198,13 @@ def foreign_text(sentence: str) -> bool:
     already). MiniLM reads English; its score of such a sentence says only that the script is
     foreign, which the shipped model learned from homoglyph cohorts, so it is not a finding;
     the wording rules read those languages they know."""
-    letters = [c for c in sentence if c.isalpha()]
-    return bool(letters) and sum(ord(c) > 0x24F for c in letters) / len(letters) > 0.5
+    return _foreign_share(sentence) > 0.5
+
+
+def _foreign_share(text: str) -> float:
+    """The share of ``text``'s letters outside the Latin script (0 when it has none)."""
+    letters = [c for c in text if c.isalpha()]
+    return sum(ord(c) > 0x24F for c in letters) / max(1, len(letters))
 
 
 def score_sentences(

@@ -388,7 +388,7 @@ def _sent_away(sentence: str) -> bool:
 _REFERENCE = re.compile(
     r"\b(the\s+)?(names?|identifiers?|ids?|labels?|keys?)\s+of\s+(an?|the)\s+$|"
     + IDENTIFIER_OF
-    + r"|\b(env(ironment)?\s+var(iable)?s?|variables?|vault\s+entry|keychain\s+item|"
+    + r"$|\b(env(ironment)?\s+var(iable)?s?|variables?|vault\s+entry|keychain\s+item|"
     r"secret\s+(name|store|manager))\s+(holding|containing|that\s+(holds|contains)|with)\s+"
     r"(an?\s+|the\s+)?$",
     _I,

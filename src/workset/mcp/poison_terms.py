@@ -30,12 +30,13 @@ CREDENTIAL_FILE = (
     r"\.azure/|\.kube/config|\bkubeconfig\b|\.netrc\b|\.npmrc\b|\.pgpass\b|"
     r"\.git-credentials\b|\.docker/config\.json|\bwallet\.dat\b|\.gnupg)"
 )
-# What names a secret without being it, right before the secret's word: "the IDs or
-# fingerprints of SSH keys", "the name of the API key" (the tool looks the secret up itself).
+# What names a secret without being it, before the secret's word: "the IDs or fingerprints of
+# SSH keys", "the name of the API key" (the tool looks the secret up itself). Unanchored:
+# append ``$`` to test the text right before a match.
 IDENTIFIER_OF = (
     r"\b(names?|ids?|identifiers?|labels?|fingerprints?|aliases?|handles?)(\s+(or|and|/)\s+"
     r"(names?|ids?|identifiers?|labels?|fingerprints?|aliases?))?\s+of\s+((an?|the|your|their|"
-    r"its)\s+)?$"
+    r"its)\s+)?"
 )
 # Secret nouns in English and in Spanish, French, German, Portuguese and Italian.
 SECRET_NOUN = (

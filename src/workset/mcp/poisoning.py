@@ -355,7 +355,7 @@ def _excused(rule: Rule, plain: str, match: re.Match[str], params: frozenset[str
     before = _ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), before)  # "(e.g. …" goes on
     if rule.negatable and NEGATION.search(before):
         return True
-    if rule.name == "secret-request" and re.search(IDENTIFIER_OF[:-1], match.group(0), re.I):
+    if rule.name == "secret-request" and re.search(IDENTIFIER_OF, match.group(0), re.I):
         return True  # "pass the IDs or fingerprints of SSH keys": names the keys, not them
     if rule.sentence is not None:
         lo = max(plain.rfind(c, 0, match.start()) for c in ".!?;\n") + 1

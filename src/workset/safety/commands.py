@@ -40,7 +40,7 @@ from typing import Literal
 
 from workset.safety import rules
 from workset.safety.rules import Finding, Severity
-from workset.safety.rules.network import official_installer
+from workset.safety.rules.installers import official_installer
 from workset.safety.rules.secrets import sent_away
 from workset.safety.shell_walker import Parser, Redirect, SimpleCommand, Walker
 

@@ -214,7 +214,7 @@ def _reference(sentence: str, match: re.Match[str]) -> bool:
     before = sentence[max(0, match.start() - 40) : match.start()]
     if re.search(r"\b(env(ironment)?\s+var(iable)?s?|name\s+of)\s+(\w+\s+){0,3}$", before, _I):
         return True  # "env var holding a bearer token"
-    if re.search(IDENTIFIER_OF, before, _I):
+    if re.search(IDENTIFIER_OF + "$", before, _I):
         return True  # "the IDs or fingerprints of SSH keys already uploaded"
     if re.search(
         r"\b(referenc\w*|by\s+name|names?\s+of|ids?\s+of)\s+(existing\s+|the\s+)?$", before, _I

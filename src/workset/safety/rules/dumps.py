@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
@@ -186,10 +187,9 @@ def _artifact(name: str, urls: list[str], ctx: Context) -> bool:
     place = ctx.resolve(name)
     if not paths.in_workspace(place, ctx.workspace) or paths.is_sensitive(place):
         return False
-    if ctx.resolve(name) in ctx.bundles or not _ARTIFACT.search(name):
+    if place in ctx.bundles or not _ARTIFACT.search(name):
         return False
-    hosts = [re.sub(r"^[a-z]+://([^@/]*@)?", "", u, flags=re.I).split("/")[0].split(":")[0]
-             for u in urls]  # fmt: skip
+    hosts = [urlsplit(u).hostname or "" for u in urls]  # the host, past any "user@"
     return bool(hosts) and all(
         _INFRASTRUCTURE.search(h.lower()) and not _DROP_BOX.search(h.lower()) for h in hosts
     )

@@ -60,7 +60,13 @@ from workset.safety.rules.base import (
     parse_flags,
     unknown_program,
 )
-from workset.safety.rules.confinement import inside, outside, subcommand, unpacks_inside
+from workset.safety.rules.confinement import (
+    brought_in,
+    inside,
+    outside,
+    subcommand,
+    unpacks_inside,
+)
 from workset.safety.rules.known_archives import ARCHIVERS, archiver, tar
 from workset.safety.rules.known_data import sqlite, sqlite_destroy
 from workset.safety.rules.known_lists import (
@@ -208,7 +214,7 @@ def _writer(cmd: Cmd, ctx: Context) -> Finding | None:
     if name in ("cp", "install", "ln", "rsync", "mv") and len(operands) >= 2:
         if name == "rsync" and any(":" in w.split("/", 1)[0] for _, w in operands):
             return None  # a remote copy: the network rule asks
-        brought = _brought_in(name, operands[:-1], cmd, ctx)
+        brought = brought_in(name, operands[:-1], cmd, ctx)
         if brought is not None:
             return brought
         operands = operands if name == "mv" else operands[-1:]
@@ -229,36 +235,6 @@ def _writer(cmd: Cmd, ctx: Context) -> Finding | None:
         ):
             return unknown_program("chmod setuid", " (it lets a program run as its owner)")
     return None
-
-
-def _brought_in(
-    name: str, sources: list[tuple[int, str]], cmd: Cmd, ctx: Context
-) -> Finding | None:
-    """A copy into the workspace from another project or the home's documents (``cp -r
-    ../client-b .``, ``cp ~/Documents/x .``): files that are not the project's come into it,
-    where they may be committed or sent on. The system's own files (``/usr/share/…``), the
-    home's settings (``~/.config/…``, whose secrets the secret rules judge) and templates may
-    be copied."""
-    if name == "ln":
-        return None  # a link: judged where it is followed
-    for index, word in sources:
-        place = ctx.resolve(word)
-        if cmd.is_dynamic(index) or inside(word, ctx) or ctx.wrote(word):
-            continue
-        if _TEMPLATE.search(place):
-            continue  # ../proj-template/.github, ~/skeletons/…: kept to be copied
-        if re.match(r"~/[^.]|/home/|/Users/|/root/|/mnt/|/media/|/srv/", place):
-            return Finding(
-                "copied-in",
-                "ask",
-                f"{name} brings {word} (another project's or the home's files, outside the "
-                "workspace) into it; a human must confirm",
-            )
-    return None
-
-
-_TEMPLATE = re.compile(r"(^|[/_.-])(templates?|skel(eton)?s?|boilerplates?|scaffold(ing)?s?|"
-                       r"starters?|cookiecutters?)([/_.-]|$)", re.IGNORECASE)  # fmt: skip
 
 
 # Where the system and its package managers install programs (only root writes there).
