@@ -5,21 +5,39 @@ would run (``os.system``, ``subprocess`` strings, ``exec``) as
 :class:`~workset.safety.rules.Nested`, and its file operations (``shutil.rmtree``,
 ``open(…, 'w')``, ``os.kill``) as the shell command they amount to, for the walker to judge
 like ``rm -r`` or a redirection.
+
+What the code writes with literals alone (called names, strings, commands, paths) is read by
+:mod:`~workset.safety.python_literals`; its use of the network (modules that reach another
+host, credentials and files sent) by :mod:`~workset.safety.python_network`; loops over literal
+paths, archives unpacked and encoded literals by :mod:`~workset.safety.python_loops`,
+:mod:`~workset.safety.python_archives` and :mod:`~workset.safety.python_decode`.
 """
 
 from __future__ import annotations
 
 import ast
-import re
-import shlex
 from collections.abc import Iterator
 from typing import TypeAlias
 
 from workset.safety.python_archives import extraction
 from workset.safety.python_decode import decoded
+from workset.safety.python_literals import (
+    computed_attribute,
+    constant_text,
+    dotted,
+    literal_command,
+    literal_path,
+    opens_for_writing,
+)
 from workset.safety.python_loops import expanded, literal_names
+from workset.safety.python_network import (
+    network_modules,
+    sent_credential,
+    uploaded_file,
+    whole_environment,
+)
 from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
-from workset.safety.rules.secrets import is_secret, plain_secret, secret_read, secret_variables
+from workset.safety.rules.secrets import is_secret, plain_secret, secret_read
 
 Effect: TypeAlias = Finding | Nested | Cmd
 
@@ -36,7 +54,7 @@ def effects(code: str) -> Iterator[Effect]:
         )
         return
     modules = _imports(tree)
-    network = {m for m in modules & _NETWORK_MODULES if not _local_only(tree, m)}
+    network = network_modules(tree, modules)
     if network and modules & {"subprocess", "pty", "os"} and _dup_or_spawn(tree):
         yield Finding(
             "reverse-shell",
@@ -54,7 +72,7 @@ def effects(code: str) -> Iterator[Effect]:
             "then run it as a separate, reviewed step",
         )
         return
-    sent = _sent_credential(tree) if network else None
+    sent = sent_credential(tree) if network else None
     if sent is not None:
         yield Finding(
             "exfiltration",
@@ -63,7 +81,7 @@ def effects(code: str) -> Iterator[Effect]:
             "which hands the credential to it; never send credentials anywhere — ask the user "
             "if it is truly needed",
         )
-    uploaded = _uploaded_file(tree) if network else None
+    uploaded = uploaded_file(tree) if network else None
     if uploaded is not None:
         yield Finding(
             "exfiltration",
@@ -85,12 +103,12 @@ def effects(code: str) -> Iterator[Effect]:
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and is_secret(n.value)
     ]
     opened = [  # open(os.path.join(os.path.expanduser('~'), '.npmrc')): the path it names
-        _literal_path(n.args[0])
+        literal_path(n.args[0])
         for n in ast.walk(tree)
-        if isinstance(n, ast.Call) and n.args and _dotted(n.func).rsplit(".", 1)[-1] in _READS
+        if isinstance(n, ast.Call) and n.args and dotted(n.func).rsplit(".", 1)[-1] in _READS
     ]
     opened += [  # (Path.home() / '.aws' / 'credentials').read_text()
-        _literal_path(n.func.value)
+        literal_path(n.func.value)
         for n in ast.walk(tree)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
         and n.func.attr in ("read_text", "read_bytes", "open")
@@ -98,7 +116,7 @@ def effects(code: str) -> Iterator[Effect]:
     secrets = [*(p for p in opened if p is not None and is_secret(p)), *secrets]
     if secrets:
         reads = any(
-            isinstance(n, ast.Call) and _dotted(n.func).rsplit(".", 1)[-1] in _READS
+            isinstance(n, ast.Call) and dotted(n.func).rsplit(".", 1)[-1] in _READS
             for n in ast.walk(tree)
         )
         yield secret_read(secrets, reveals=reads and any(plain_secret(v) for v in secrets))
@@ -108,20 +126,20 @@ def effects(code: str) -> Iterator[Effect]:
             "ask",
             f"the code uses {name}, whose effects cannot be checked statically; confirm it",
         )
-    if any(isinstance(n, ast.Call) and _dotted(n.func).rsplit(".", 1)[-1] in _SHOWS and any(
-        _dotted(a).endswith("environ") or any(map(_whole_environment, ast.walk(a))) for a in n.args
+    if any(isinstance(n, ast.Call) and dotted(n.func).rsplit(".", 1)[-1] in _SHOWS and any(
+        dotted(a).endswith("environ") or any(map(whole_environment, ast.walk(a))) for a in n.args
     ) for n in ast.walk(tree)):  # fmt: skip  # print(os.environ), f.write(str(dict(os.environ)))
         yield secret_read(["the environment"], reveals=False)
-    names = literal_names(tree, _literal_path)
+    names = literal_names(tree, literal_path)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _computed_attribute(node):
+        if isinstance(node, ast.Call) and computed_attribute(node):
             yield _built_at_run_time("the attribute getattr() reads is")
         if isinstance(node, ast.Call):
             for call in expanded(node, names):  # for d in ("build", "dist"): rmtree(d)
                 yield from _call(call)
         elif isinstance(node, ast.While | ast.For):
             loop_calls = (n for n in ast.walk(node) if isinstance(n, ast.Call))
-            if any(_dotted(c.func).endswith("fork") for c in loop_calls):
+            if any(dotted(c.func).endswith("fork") for c in loop_calls):
                 yield fork_bomb("os.fork in a loop")
 
 
@@ -132,7 +150,7 @@ _SHOWS = frozenset({"print", "pprint", "write", "writelines", "write_text", "dum
 def _evaluates_computed_code(tree: ast.AST) -> bool:
     return any(
         isinstance(n, ast.Call)
-        and _dotted(n.func) in ("exec", "eval", "compile")
+        and dotted(n.func) in ("exec", "eval", "compile")
         and bool(n.args)
         and not isinstance(n.args[0], ast.Constant)
         for n in ast.walk(tree)
@@ -141,7 +159,7 @@ def _evaluates_computed_code(tree: ast.AST) -> bool:
 
 def _call(node: ast.Call) -> Iterator[Effect]:
     """What one call does: code it runs, or a file operation as its shell command."""
-    name = _dotted(node.func)
+    name = dotted(node.func)
     last = name.rsplit(".", 1)[-1]
     first = node.args[0] if node.args else None
     shell = any(
@@ -152,7 +170,7 @@ def _call(node: ast.Call) -> Iterator[Effect]:
         shell and last in _SUBPROCESS
     )
     if name in ("exec", "eval", "compile") and first is not None:
-        code = _constant_text(first)
+        code = constant_text(first)
         code = code if code is not None else decoded(first)
         if code is not None:
             yield Nested(code, "python")
@@ -163,7 +181,7 @@ def _call(node: ast.Call) -> Iterator[Effect]:
     if os_exec and len(node.args) > 1:
         first = node.args[1] if last.endswith(("v", "ve", "vp", "vpe")) else first
     if first is not None and (as_shell or last in _SUBPROCESS or os_exec):
-        text = _literal_command(first)
+        text = literal_command(first)
         if text is None and as_shell:
             yield Finding(
                 "dynamic-code",
@@ -176,19 +194,19 @@ def _call(node: ast.Call) -> Iterator[Effect]:
         else:
             yield _built_at_run_time(f"{name}() runs a command")
         return
-    path = _literal_path(first) if first is not None else None
+    path = literal_path(first) if first is not None else None
     receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
     if isinstance(receiver, ast.Call | ast.BinOp) and last in _PATH_METHODS:
-        yield from _path_method(last, _literal_path(receiver))  # Path('/x').unlink()
+        yield from _path_method(last, literal_path(receiver))  # Path('/x').unlink()
         return
     if (
         last == "write"
         and isinstance(receiver, ast.Call)
-        and _dotted(receiver.func) in ("open", "io.open")
+        and dotted(receiver.func) in ("open", "io.open")
     ):
         yield from _written(receiver, first)  # open('~/.bashrc', 'a').write('curl …|sh')
         return
-    unpacked = extraction(node, name, _literal_path)  # tarfile.open(f).extractall('/')
+    unpacked = extraction(node, name, literal_path)  # tarfile.open(f).extractall('/')
     if unpacked is not None:
         yield unpacked
         return
@@ -207,7 +225,7 @@ def _call(node: ast.Call) -> Iterator[Effect]:
     elif last in ("remove", "unlink", "rmdir") and path is not None:
         argv = ("rm", path)
     elif last in ("open", "write_text", "write_bytes") and path is not None:
-        if last != "open" or _opens_for_writing(node):
+        if last != "open" or opens_for_writing(node):
             argv, redirects = ("python",), ((">", path),)
     elif last == "kill" and name.startswith("os") and path is not None:
         argv = ("kill", path)
@@ -226,7 +244,7 @@ def _call(node: ast.Call) -> Iterator[Effect]:
 def _written(opened: ast.Call, text: ast.expr | None) -> Iterator[Effect]:
     """``open(PATH, MODE).write(TEXT)`` with literals: the ``printf`` into PATH it amounts to,
     so that code left in a startup file or a hook is analysed."""
-    path = _literal_path(opened.args[0]) if opened.args else None
+    path = literal_path(opened.args[0]) if opened.args else None
     mode = opened.args[1] if len(opened.args) > 1 else None
     appends = isinstance(mode, ast.Constant) and "a" in str(mode.value)
     if path is None or not isinstance(text, ast.Constant) or not isinstance(text.value, str):
@@ -267,7 +285,7 @@ def _path_method(method: str, path: str | None) -> Iterator[Effect]:
 def _changes_a_file(node: ast.Call, name: str, last: str) -> bool:
     if last in ("remove", "unlink", "rmdir", "removedirs") and name.startswith(("os", "Path")):
         return True
-    return last == "open" and name in ("open", "io.open") and _opens_for_writing(node)
+    return last == "open" and name in ("open", "io.open") and opens_for_writing(node)
 
 
 def _built_at_run_time(what: str) -> Finding:
@@ -280,46 +298,7 @@ def _built_at_run_time(what: str) -> Finding:
 
 _COMPUTED = "$PATH_COMPUTED_AT_RUN_TIME"
 _SUBPROCESS = frozenset({"run", "call", "check_call", "check_output", "Popen", "spawn"})
-_NETWORK_MODULES = frozenset(
-    {"socket", "urllib", "urllib3", "requests", "httpx", "http", "aiohttp", "ftplib",
-     "smtplib", "telnetlib", "paramiko", "websocket", "websockets", "xmlrpc", "poplib",
-     "imaplib", "asyncssh", "pycurl"}
-)  # fmt: skip
 _RAW_MODULES = frozenset({"ctypes", "cffi", "mmap"})
-# Names of network modules that reach no other host: the machine's own name, constants, enums.
-_LOCAL_NAMES = {
-    "socket": frozenset({"gethostname", "AF_INET", "AF_INET6", "AF_UNIX", "SOCK_STREAM",
-                         "SOCK_DGRAM", "inet_aton", "inet_ntoa", "inet_pton", "inet_ntop",
-                         "htons", "ntohs", "htonl", "ntohl", "has_ipv6"}),
-    "http": frozenset({"HTTPStatus", "HTTPMethod"}),
-}  # fmt: skip
-
-
-def _local_only(tree: ast.AST, module: str) -> bool:
-    """Every use of ``module`` in ``tree`` is one of its local names (``socket.gethostname()``,
-    ``from http import HTTPStatus``): importing it reaches no host."""
-    local = _LOCAL_NAMES.get(module)
-    if local is None:
-        return False
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == module:
-            if node.module != module or any(a.name not in local for a in node.names):
-                return False
-        elif isinstance(node, ast.Import) and any(
-            a.name.split(".")[0] == module and (a.name != module or a.asname) for a in node.names
-        ):
-            return False  # import http.client, import socket as s: used under another name
-        elif isinstance(node, ast.Name) and node.id == module:
-            continue
-        elif (
-            isinstance(node, ast.Attribute)
-            and _dotted(node.value) == module
-            and node.attr not in local
-        ):
-            return False
-    used = sum(isinstance(n, ast.Attribute) and _dotted(n.value) == module for n in ast.walk(tree))
-    bare = sum(isinstance(n, ast.Name) and n.id == module for n in ast.walk(tree))
-    return used == bare  # socket passed around whole (f(socket)) is not known to stay local
 
 
 def _imports(tree: ast.AST) -> set[str]:
@@ -329,7 +308,7 @@ def _imports(tree: ast.AST) -> set[str]:
             found.update(a.name.split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             found.add(node.module.split(".")[0])
-        elif isinstance(node, ast.Call) and _dotted(node.func) == "__import__" and node.args:
+        elif isinstance(node, ast.Call) and dotted(node.func) == "__import__" and node.args:
             arg = node.args[0]
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 found.add(arg.value.split(".")[0])
@@ -337,173 +316,5 @@ def _imports(tree: ast.AST) -> set[str]:
 
 
 def _dup_or_spawn(tree: ast.AST) -> bool:
-    names = {_dotted(n.func).rsplit(".", 1)[-1] for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    names = {dotted(n.func).rsplit(".", 1)[-1] for n in ast.walk(tree) if isinstance(n, ast.Call)}
     return bool(names & {"dup2", "spawn", "Popen", "call", "run", "system", "execv", "execve"})
-
-
-_REQUESTS = frozenset({"urlopen", "Request", "urlretrieve", "get", "post", "put", "patch",
-                       "delete", "head", "request", "send", "sendall", "sendto", "gethostbyname",
-                       "getaddrinfo", "create_connection"})  # fmt: skip
-_SENT_KEYWORDS = frozenset({"url", "data", "params", "json", "body", "content", "files"})
-
-
-def _sent_credential(tree: ast.AST) -> str | None:
-    """A credential variable (``os.environ['GITHUB_TOKEN']``) in the address or body of a
-    request; one in ``headers=``/``auth=`` is how the credential is used, and not counted."""
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or _dotted(node.func).rsplit(".", 1)[-1] not in _REQUESTS:
-            continue
-        sent = [*node.args, *(k.value for k in node.keywords if k.arg in _SENT_KEYWORDS)]
-        for part in sent:
-            for inner in ast.walk(part):
-                name = _environment_read(inner)
-                if name is not None and secret_variables("$" + name):
-                    return name
-                if _whole_environment(inner):
-                    return "os.environ"  # every variable, the credentials among them
-    return None
-
-
-def _whole_environment(node: ast.AST) -> bool:
-    """``os.environ`` itself used as a value (``str(dict(os.environ))``, ``os.environ.copy()``),
-    not one of its keys read."""
-    name = _dotted(node.func) if isinstance(node, ast.Call) else ""
-    if name.endswith(("environ.copy", "environ.items")):
-        return True
-    return any(
-        isinstance(node, ast.Call) and _dotted(node.func) in ("dict", "str", "repr", "json.dumps")
-        and _dotted(a).endswith("environ") for a in getattr(node, "args", [])
-    )  # fmt: skip
-
-
-def _uploaded_file(tree: ast.AST) -> str | None:
-    """A file opened in the body of a request to another host that does not log in
-    (``requests.post(url, files={'f': open('dist.zip', 'rb')})``)."""
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or _dotted(node.func).rsplit(".", 1)[-1] not in (
-            "post", "put", "patch", "request", "urlopen", "Request"):  # fmt: skip
-            continue
-        keywords = {k.arg: k.value for k in node.keywords}
-        headers = keywords.get("headers")
-        logged_in = "auth" in keywords or "cert" in keywords or (
-            headers is not None and any(
-                isinstance(k, ast.Constant) and str(k.value).lower() in (
-                    "authorization", "x-api-key", "private-token", "cookie")
-                for k in getattr(headers, "keys", [])))  # fmt: skip
-        url = node.args[0] if node.args else keywords.get("url")
-        local = isinstance(url, ast.Constant) and re.match(
-            r"^https?://(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$)", str(url.value)
-        )
-        if logged_in or local:
-            continue
-        sent = [*node.args[1:], *(keywords[k] for k in ("data", "files", "json", "content")
-                                  if k in keywords)]  # fmt: skip
-        for part in sent:
-            for inner in ast.walk(part):
-                if isinstance(inner, ast.Call) and _dotted(inner.func) in ("open", "io.open"):
-                    path = _literal_path(inner.args[0]) if inner.args else None
-                    return repr(path) if path is not None else "opened at run time"
-                if isinstance(inner, ast.Call) and _dotted(inner.func).endswith(
-                    ("read_bytes", "read_text")
-                ):
-                    return "read from disk"
-    return None
-
-
-def _environment_read(node: ast.AST) -> str | None:
-    """``NAME`` of ``os.environ['NAME']``, ``os.environ.get('NAME')``, ``os.getenv('NAME')``."""
-    key: ast.expr | None
-    if isinstance(node, ast.Subscript) and _dotted(node.value).endswith("environ"):
-        key = node.slice
-    elif isinstance(node, ast.Call) and _dotted(node.func).endswith(("environ.get", "getenv")):
-        key = node.args[0] if node.args else None
-    else:
-        return None
-    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
-
-
-def _dotted(node: ast.expr) -> str:
-    """``os.path.join`` for an attribute chain, ``rmtree`` for a bare name, else ``""``."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return f"{_dotted(node.value)}.{node.attr}"
-    if isinstance(node, ast.Call) and _dotted(node.func) == "getattr" and len(node.args) > 1:
-        attribute = _constant_text(node.args[1])  # getattr(os, "sys" + "tem"): os.system
-        return f"{_dotted(node.args[0])}.{attribute}" if attribute else ""
-    if isinstance(node, ast.Call):  # __import__("os").system
-        return _dotted(node.func)
-    return ""
-
-
-def _constant_text(node: ast.expr) -> str | None:
-    """The value of a string built only of literals (``"sys" + "tem"``), else None."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _constant_text(node.left), _constant_text(node.right)
-        return left + right if left is not None and right is not None else None
-    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
-        return "".join(str(v.value) for v in node.values if isinstance(v, ast.Constant))
-    return None
-
-
-def _computed_attribute(node: ast.Call) -> bool:
-    """``getattr(os, name)`` with a name only known at run time: any function may be called."""
-    return (
-        _dotted(node.func) == "getattr"
-        and len(node.args) > 1
-        and _constant_text(node.args[1]) is None
-    )
-
-
-def _literal_command(node: ast.expr) -> str | None:
-    """A command written with literals only (``'r' + 'm -rf ~'``, ``['rm', '-rf', x]`` is not)."""
-    words = [_constant_text(e) for e in node.elts] if isinstance(node, ast.List | ast.Tuple) else []
-    if words and all(w is not None for w in words):
-        return shlex.join(w for w in words if w is not None)
-    return _constant_text(node)
-
-
-def _literal_path(node: ast.expr) -> str | None:
-    """The path a literal expression names: ``'/x'``, ``Path('/x')``, ``expanduser('~')``…"""
-    if isinstance(node, ast.Constant):
-        return str(node.value) if isinstance(node.value, str | int) else None
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _literal_path(node.operand)
-        return f"-{inner}" if inner is not None else None
-    if isinstance(node, ast.Call):
-        name = _dotted(node.func)
-        if name.endswith(("home", "gethomedir")) and not node.args:
-            return "~"
-        if name.endswith(("getenv", "environ.get")) and node.args:
-            return "~" if _literal_path(node.args[0]) == "HOME" else None
-        if name.endswith(("Path", "expanduser", "abspath", "realpath", "PurePath")) and node.args:
-            return _literal_path(node.args[0])
-        if name in ("os.path.join", "path.join", "join", "posixpath.join") and node.args:
-            parts = [_literal_path(a) for a in node.args]  # os.path.join(home, '.npmrc')
-            if all(p is not None for p in parts):
-                return "/".join(str(p).rstrip("/") for p in parts)
-        if isinstance(node.func, ast.Attribute):
-            method, owner = node.func.attr, node.func.value
-            if method in ("expanduser", "resolve", "absolute") and not node.args:
-                return _literal_path(owner)
-            if method == "joinpath" and node.args:
-                parts = [_literal_path(owner), *map(_literal_path, node.args)]
-                known = [p for p in parts if p is not None]
-                return "/".join(known) if len(known) == len(parts) else None
-    if isinstance(node, ast.Subscript) and _dotted(node.value).endswith("environ"):
-        return "~" if _literal_path(node.slice) == "HOME" else None
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        left, right = _literal_path(node.left), _literal_path(node.right)
-        return f"{left}/{right}" if left is not None and right is not None else None
-    return None
-
-
-def _opens_for_writing(node: ast.Call) -> bool:
-    modes = [node.args[1]] if len(node.args) > 1 else []
-    modes += [k.value for k in node.keywords if k.arg == "mode"]
-    return any(
-        isinstance(m, ast.Constant) and isinstance(m.value, str) and set(m.value) & set("wax+")
-        for m in modes
-    )

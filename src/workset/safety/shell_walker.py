@@ -14,29 +14,33 @@ interpreter, ``bash -c`` bodies, ``eval``, ``trap`` and aliases are analysed as 
 turn, to :data:`MAX_DEPTH` levels. The work is bounded: at most :data:`MAX_COMMANDS` simple
 commands are judged per line, and past that the line asks.
 
-Word resolution is :mod:`workset.safety.shell_words` (the base of :class:`Walker`); what is
-recorded for each command, :mod:`workset.safety.shell_record`.
+Word resolution is :mod:`workset.safety.shell_words` and what the line defines (functions,
+aliases, assignments) :mod:`workset.safety.shell_definitions`, the bases of :class:`Walker`;
+the node shapes it acts on are :mod:`workset.safety.shell_nodes`, and what is recorded for
+each command :mod:`workset.safety.shell_record`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from itertools import pairwise
 from typing import Any, Literal, TypeAlias
 
 from workset.safety import paths, python_code, rules
 from workset.safety.rules import Cmd, Finding, resources
-from workset.safety.shell_record import Redirect, SimpleCommand, fork_bomb, resolved_cmd
-from workset.safety.shell_text import (
-    ASSIGNMENT,
-    Word,
-    expand_command_braces,
-    node_text,
-    parse,
-    unescape,
+from workset.safety.shell_definitions import ShellDefinitions
+from workset.safety.shell_nodes import (
+    CONTAINERS,
+    OPENED_SOCKET,
+    REDIRECTS,
+    STATEMENTS,
+    endless,
+    last_stage_command,
+    requoted,
 )
-from workset.safety.shell_words import ShellWords, Stdin, joined
+from workset.safety.shell_record import Redirect, SimpleCommand, resolved_cmd
+from workset.safety.shell_text import Word, expand_command_braces, node_text, parse
+from workset.safety.shell_words import Stdin
 from workset.safety.unicode_fold import fold
 
 __all__ = ["MAX_COMMANDS", "MAX_DEPTH", "Parser", "Redirect", "SimpleCommand", "Walker"]
@@ -45,25 +49,13 @@ Parser: TypeAlias = Literal["tree-sitter", "python", "none"]
 MAX_DEPTH = 6
 MAX_COMMANDS = 2000
 _LOOP_VALUES = 8
-_CONTAINERS = frozenset({"program", "list", "subshell", "compound_statement", "do_group",
-                         "if_statement", "elif_clause", "else_clause", "while_statement",
-                         "until_statement", "case_statement", "case_item", "negated_command",
-                         "c_style_for_statement", "ERROR"})  # fmt: skip
-_STATEMENTS = _CONTAINERS | {"command", "redirected_statement", "pipeline", "for_statement",
-                             "function_definition", "variable_assignment",
-                             "variable_assignments", "declaration_command", "unset_command",
-                             "test_command"}  # fmt: skip
-_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 
 
-class Walker(ShellWords):
+class Walker(ShellDefinitions):
     """Walks parsed commands, keeping what the line defines, collecting commands and findings."""
 
     def __init__(self, context: rules.Context) -> None:
-        super().__init__()
-        self.context = context
-        self.functions: dict[str, Any] = {}
-        self.aliases: dict[str, str] = {}
+        super().__init__(context)
         self.calling: list[str] = []
         self.findings: list[Finding] = []
         self.commands: list[SimpleCommand] = []
@@ -97,7 +89,7 @@ class Walker(ShellWords):
             self.findings.append(rules.no_parser())
             return "none"
         root, errors = parsed
-        for opened in _OPENED_SOCKET.finditer(text):  # sh <&7 may be read before exec 7<>…
+        for opened in OPENED_SOCKET.finditer(text):  # sh <&7 may be read before exec 7<>…
             self.sockets.setdefault(opened.group(1), opened.group(2))
         if errors and expand_command_braces(text) != text:
             again = parse(expand_command_braces(text))  # {rm,-rf,~}: a command, to bash
@@ -149,7 +141,7 @@ class Walker(ShellWords):
         start = len(self.cmds)
         children = node.children
         for index, child in enumerate(children):
-            if child.type in _STATEMENTS:
+            if child.type in STATEMENTS:
                 after = children[index + 1].type if index + 1 < len(children) else ""
                 self._statement(child, depth, background=after == "&")
             elif child.type == "file_redirect" and node.type == "command_substitution":
@@ -192,7 +184,7 @@ class Walker(ShellWords):
             self._record([Word("unset"), *words], [], depth, (), piped=False, background=False)
         elif kind == "test_command":
             self._substitutions_in(node, depth)
-        elif kind in _CONTAINERS:
+        elif kind in CONTAINERS:
             if (upstream or piped) and kind != "list":
                 self.feed = list(upstream)
             found, requests = len(self.findings), self.context.requests
@@ -201,7 +193,7 @@ class Walker(ShellWords):
             if kind == "subshell":
                 self.context.cwd = cwd  # (cd /tmp && …): the directory changes only inside
             self.feed = None
-            if _endless(node):  # a loop without end: a beacon, a flood of processes
+            if endless(node):  # a loop without end: a beacon, a flood of processes
                 contacted = self.context.requests > requests or any(
                     f.rule == "network" for f in self.findings[found:]
                 )
@@ -224,13 +216,13 @@ class Walker(ShellWords):
         body = node.child_by_field_name("body")
         while body is not None and body.type == "list" and redirects:
             # tree-sitter reads "a && b > f" as "(a && b) > f"; bash redirects only b
-            parts = [c for c in body.children if c.type in _STATEMENTS]
+            parts = [c for c in body.children if c.type in STATEMENTS]
             for part in parts[:-1]:
                 self._statement(part, depth)
             body = parts[-1] if parts else None
         if body is None:  # "> file" alone truncates the file
             cmds = [self._record([Word(":")], redirects, depth, (), piped=False, background=False)]
-        elif _last_stage_command(body) and stdin is None and redirects:
+        elif last_stage_command(body) and stdin is None and redirects:
             # tree-sitter reads "a | b > f" as "(a | b) > f"; bash redirects only b, which
             # then writes what the pipeline made (echo … | base64 -d > x.sh)
             cmds = self._pipeline(body.children, depth, upstream, background, tuple(redirects))
@@ -260,7 +252,7 @@ class Walker(ShellWords):
         """The stages of a pipeline, each fed by the ones before; ``last``: redirections of
         the last stage that the parser put on the whole pipeline."""
         fed = list(upstream)
-        stages = [c for c in children if c.type in _STATEMENTS]
+        stages = [c for c in children if c.type in STATEMENTS]
         feeding = self.feeding
         spans: list[tuple[int, int, list[Cmd]]] = []
         for index, stage in enumerate(stages):
@@ -300,7 +292,7 @@ class Walker(ShellWords):
             elif kind == "command_name":
                 inner = child.named_children[0] if child.named_children else child
                 words.extend(self._fields(inner, depth))
-            elif kind in _REDIRECTS:
+            elif kind in REDIRECTS:
                 found, heredoc, more = self._redirect(child, depth)
                 redirects.extend(found)
                 stdin = heredoc or stdin
@@ -317,7 +309,7 @@ class Walker(ShellWords):
             self._call_function(name, words[1:], redirects, depth)
             return
         if not words[0].dynamic and name in self.aliases and depth < MAX_DEPTH:
-            expansion = self.aliases[name] + " " + " ".join(_requoted(w) for w in words[1:])
+            expansion = self.aliases[name] + " " + " ".join(requoted(w) for w in words[1:])
             self.run_nested(expansion, depth)
             return
         self._record(
@@ -359,71 +351,6 @@ class Walker(ShellWords):
             self._statement(body, depth)
         self._set(name, "", dynamic=True)
 
-    def _listed(self, cmds: Iterable[Cmd]) -> list[str] | None:
-        """What a listing (the last pipeline of ``cmds``) prints, as loop values, or None."""
-        cmds = list(cmds)
-        if not cmds or len(cmds[-1].upstream) + 1 != len(cmds):
-            return None  # $(cd ~ && find .): not one pipeline alone
-        return rules.loop_values((*cmds[-1].upstream, cmds[-1]), self.context)
-
-    def _function(self, node: Any) -> None:
-        name_node = node.child_by_field_name("name")
-        body = node.child_by_field_name("body")
-        if name_node is None or body is None:
-            return
-        name = fold(unescape(node_text(name_node)))
-        self.functions[name] = body
-        found = fork_bomb(name, body)
-        if found is not None:
-            self.findings.append(found)
-
-    def _assign(self, node: Any, depth: int, program: str | None = None) -> None:
-        name_node = node.child_by_field_name("name")
-        value_node = node.child_by_field_name("value")
-        if name_node is None:
-            return
-        name = node_text(name_node)
-        parts: list[Word] = []
-        if value_node is None:
-            value = Word("")
-        elif value_node.type == "array":
-            parts = [w for c in value_node.named_children for w in self._fields(c, depth)]
-            value = Word(" ".join(p.text for p in parts), dynamic=any(p.dynamic for p in parts))
-        else:
-            value = joined(self._fields(value_node, depth, quoted=True))
-        text = node_text(node)
-        appended = text.startswith(name + "+=")
-        base = self.env.get(name, "") if appended else ""
-        items = list(self.arrays.get(name, [])) if appended else []
-        self._set(name, base + value.text, dynamic=value.dynamic)
-        if value_node is not None and value_node.type == "array" and not value.dynamic:
-            self.arrays[name] = items + [p.text for p in parts]
-        local = paths.workspace_relative(value.text, self.context.workspace)
-        self._apply(rules.assignment(name, local, program), depth)
-
-    def _declaration(self, node: Any, depth: int) -> None:
-        keyword = node.children[0].type if node.children else "declare"
-        shown: list[Word] = []
-        named: list[str] = []
-        for child in node.named_children:
-            if child.type == "variable_assignment":
-                self._assign(child, depth)
-                shown.append(Word(node_text(child)))
-                named.append(node_text(child).split("=", 1)[0].rstrip("+"))
-                continue
-            for word in self._fields(child, depth):
-                match = ASSIGNMENT.match(word.text)
-                if match:  # declare "X=1": an assignment inside a word
-                    self._set(match.group(1), match.group(2), dynamic=word.dynamic)
-                    named.append(match.group(1))
-                shown.append(word)
-        if any(re.fullmatch(r"-\w*n\w*", w.text) for w in shown):
-            for name in named:  # declare -n r=HOME: r reads and writes HOME
-                target = self.env.get(name, "")
-                known = target in self.env and target not in self.unknown
-                self._set(name, self.env[target] if known else "", dynamic=not known)
-        self._record([Word(keyword), *shown], [], depth, (), piped=False, background=False)
-
     # one resolved command -------------------------------------------------------------------
 
     def _record(
@@ -453,71 +380,7 @@ class Walker(ShellWords):
                 depth=depth,
             )
         )
-        if cmd.name == "read":
-            names = [w for w in cmd.args() if not w.startswith("-")]
-            listed = self._listed(cmd.upstream) if names == list(cmd.args()[-1:]) else None
-            for word in names:  # find ./b | while read -r f: f is a path the listing prints
-                self._set(
-                    word,
-                    listed[0] if listed and len(listed) == 1 else "",
-                    dynamic=not (listed and len(listed) == 1),
-                )
-        elif cmd.name == "set" and "--" in cmd.argv:
-            self.positional = list(cmd.argv[cmd.argv.index("--") + 1 :])
-        elif cmd.name == "alias":
-            for word in cmd.args():
-                name, eq, value = word.partition("=")
-                if eq:
-                    self.aliases[fold(name)] = value
-        elif cmd.name == "unset":
-            for word in cmd.args():
-                self.env.pop(word, None)
+        self._remember(cmd)
         self.context.shown = not self.feeding and not self.capturing
         self._apply(rules.check(cmd, self.context), depth)
         return cmd
-
-
-_ALWAYS = {"while": (":", "true", "[ 1 ]", "[ true ]", "((1))"), "until": ("false",)}
-
-
-# A descriptor above 2 opened on a connection (exec 7<>/dev/tcp/host/port).
-_OPENED_SOCKET = re.compile(
-    r"(?<![\w&])([3-9]|[1-9]\d+)\s*(?:<>|>>|>|<)\s*(/dev/(?:tcp|udp)/[^\s;|&)<>]+)"
-)
-
-
-def _endless(node: Any) -> bool:
-    """A ``while :``/``while true``/``while sleep N``/``until false`` loop with no
-    ``break``/``exit`` in it."""
-    keyword = node.children[0].type if node.children else ""
-    if node.type not in ("while_statement", "until_statement") or keyword not in _ALWAYS:
-        return False
-    condition = " ".join(node_text(c) for c in node.children_by_field_name("condition"))
-    condition = condition.strip().rstrip(";").strip()
-    if condition not in _ALWAYS[keyword] and not (
-        keyword == "while" and re.fullmatch(r"sleep\s+[\d.]+[smhd]?", condition)
-    ):
-        return False  # "while sleep 30" never ends either
-    return not re.search(r"(^|[\s;&|(])(break|exit|return)\b", node_text(node))
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "'\\''") + "'"
-
-
-def _requoted(word: Word) -> str:
-    """A resolved word written back for bash to read again (an alias's arguments): the home
-    stays the home, and a value only known at run time stays unknown."""
-    if word.dynamic:
-        return '"${RUN_TIME_VALUE}"'
-    if not word.literal_tilde and (word.text == "~" or word.text.startswith("~/")):
-        return "~/" + _quote(word.text[2:]) if word.text[2:] else "~"
-    return _quote(word.text)
-
-
-def _last_stage_command(node: Any) -> bool:
-    """``node`` is a pipeline whose last stage is a plain command."""
-    if node.type != "pipeline":
-        return False
-    stages = [c for c in node.children if c.type in _STATEMENTS]
-    return bool(stages) and stages[-1].type == "command"

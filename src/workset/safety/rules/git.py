@@ -9,14 +9,17 @@ the repository and runs without asking (the subcommands listed in
 :mod:`workset.safety.rules.known`): a local ``rebase`` or ``commit --amend`` keeps the old
 commits in the reflog, and what would publish the rewrite (a force push) is judged as the push
 it is; ``git clean -X`` deletes only what ``.gitignore`` declares generated.
+
+Pushes are judged in :mod:`~workset.safety.rules.git_push`, settings that make git run a
+program in :mod:`~workset.safety.rules.git_config`, and changes that stay with the user's own
+files in :mod:`~workset.safety.rules.git_local`; this module reads the command and judges the
+rest.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
-from workset.safety import paths
 from workset.safety.rules import git_local, known, listings
 from workset.safety.rules.base import (
     Cmd,
@@ -25,45 +28,14 @@ from workset.safety.rules.base import (
     Handler,
     Nested,
     Result,
+    ask_finding,
     parse_flags,
     requote,
 )
 from workset.safety.rules.environment import EDITORS
+from workset.safety.rules.git_config import config_findings, configured_command, exec_key
+from workset.safety.rules.git_push import push
 from workset.safety.rules.secrets import is_secret
-
-_EXEC_KEYS = ("core.hookspath", "core.sshcommand", "core.pager", "core.editor",
-              "core.fsmonitor", "core.askpass", "credential.helper", "sequence.editor",
-              "diff.external", "gpg.program", "url.", "http.proxy", "include.path",
-              "filter.", "uploadpack.", "protocol.")  # fmt: skip
-
-
-# Branches a team builds on: forcing or deleting them on the remote loses others' work.
-_SHARED_BRANCH = re.compile(r"^(main|master|trunk|develop|development|production|prod|stable|"
-                            r"release([/-].*)?|releases/.*)$")  # fmt: skip
-
-
-_WORLD_WRITABLE = re.compile(r"^(/tmp|/var/tmp|/dev/shm)(/|$)")
-_HOST_KEYS_OFF = re.compile(
-    r"StrictHostKeyChecking[= ]+(no|off)|UserKnownHostsFile[= ]+/dev/null", re.IGNORECASE
-)
-# Commands git runs for a filter, a diff or a merge driver (filter.lfs.smudge, diff.x.textconv).
-_DRIVER_KEY = re.compile(r"filter\..+\.(clean|smudge|process)|diff\..+\.(textconv|command)|"
-                         r"merge\..+\.driver|core\.gitproxy")  # fmt: skip
-# Shell code that keeps or sends what it is given (a file written, a request, a socket).
-_KEEPS = re.compile(r">|\btee\b|\bcurl\b|\bwget\b|\bnc\b|/dev/(tcp|udp)|\bscp\b|\bmail\b|"
-                    r"\bsendmail\b|\bssh\b")  # fmt: skip
-_COMMAND_KEYS = frozenset({"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor",
-                           "core.askpass", "sequence.editor", "diff.external", "gpg.program",
-                           "credential.helper"})  # fmt: skip
-
-
-def _ask(rule: str, why: str, instead: str) -> Finding:
-    return Finding(rule, "ask", f"{why}; {instead}")
-
-
-def _exec_key(key: str, value: str = "") -> bool:
-    key = key.lower()
-    return key.startswith(_EXEC_KEYS) or (key.startswith("alias.") and value.startswith("!"))
 
 
 def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -74,8 +46,9 @@ def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     other = _repository(cmd, ctx)
     sub = known.subcommand(cmd)[0]
     if other is not None and sub not in _READS:
-        yield _ask("git-elsewhere", f"git {sub} works on {other}, outside the workspace",
-                   "a human must confirm, or work in the workspace's own repository")  # fmt: skip
+        yield ask_finding("git-elsewhere", f"git {sub} works on {other}, outside the workspace",
+                          "a human must confirm, or work in the workspace's own "
+                          "repository")  # fmt: skip
     for finding in _git_findings(cmd, ctx):
         yield finding
         if isinstance(finding, Finding) and finding.rule in _DISCARDS:
@@ -129,10 +102,10 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             )
             if plain and value.strip() in EDITORS:  # git -c core.pager=cat log: a plain viewer
                 continue
-            if _exec_key(key, value):
-                yield _ask("git-config-exec", f"git -c {key}=… makes git run a program",
-                           "a human must confirm")  # fmt: skip
-                yield from _configured_command(key, value)
+            if exec_key(key, value):
+                yield ask_finding("git-config-exec", f"git -c {key}=… makes git run a program",
+                                  "a human must confirm")  # fmt: skip
+                yield from configured_command(key, value)
         elif flag in ("-C", "--git-dir", "--work-tree") and args:
             args.pop(0)
     if not args:
@@ -150,7 +123,7 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     staged = [w for w in words if is_secret(w)] if sub == "add" else []
     if staged and not flags & {"n", "--dry-run"}:
         ctx.staged_secret = staged[0]  # a push later in the line publishes it
-        yield _ask(
+        yield ask_finding(
             "git-add-secret",
             f"git add stages {staged[0]}, which holds keys or "
             "credentials, into a commit others may see",
@@ -178,14 +151,14 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "remote, main included, which loses others' work; delete the one branch you made",
         )
     elif sub == "push":
-        yield from _push(flags, words, fresh=(words[0] if words else "origin") in ctx.remotes)
+        yield from push(flags, words, fresh=(words[0] if words else "origin") in ctx.remotes)
     elif sub == "stash" and (not words or words[0] in ("push", "save")):
         ctx.stashed = True  # uncommitted work put aside, so a reset --hard after it loses none
     elif sub == "reset" and "--hard" in flags and ctx.stashed:
         return
     elif sub == "reset" and "--hard" in flags:
-        yield _ask("git-reset-hard", "git reset --hard throws away uncommitted work",
-                   "commit or stash first, or confirm")  # fmt: skip
+        yield ask_finding("git-reset-hard", "git reset --hard throws away uncommitted work",
+                          "commit or stash first, or confirm")  # fmt: skip
     elif (
         sub == "clean"
         and flags & {"f", "--force"}
@@ -193,16 +166,16 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         and not ("X" in flags and "x" not in flags and _own_repository(cmd, ctx))
         and not git_local.confined(sub, rest, cmd, ctx, own=_own_repository(cmd, ctx))
     ):  # -X: only what .gitignore declares generated, in the workspace's own repository
-        yield _ask("git-clean", "git clean -f deletes untracked files for good",
-                   "list them with git clean -n first")  # fmt: skip
+        yield ask_finding("git-clean", "git clean -f deletes untracked files for good",
+                          "list them with git clean -n first")  # fmt: skip
     elif (
         (sub == "checkout" and ("--" in rest or words[:1] == ["."] or "f" in flags))
         or (
             sub == "restore" and not ({"S", "--staged"} & flags and not {"W", "--worktree"} & flags)
         )
     ) and not git_local.confined(sub, rest, cmd, ctx, own=_own_repository(cmd, ctx)):
-        yield _ask("git-discard", f"git {sub} overwrites uncommitted changes in the files",
-                   "commit or stash them first, or confirm")  # fmt: skip
+        yield ask_finding("git-discard", f"git {sub} overwrites uncommitted changes in the files",
+                          "commit or stash them first, or confirm")  # fmt: skip
     elif (sub == "filter-branch" and {"--all", "--branches"} & set(rest)) or (
         sub == "filter-repo" and "--force" in flags
     ):
@@ -229,29 +202,31 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif (sub == "reflog" and words[:1] in (["expire"], ["delete"])) or (
         sub == "gc" and any(f.startswith("--prune") for f in flags)
     ):
-        yield _ask("git-drop-history", f"git {sub} drops the reflog that recovers lost commits",
-                   "leave the reflog alone")  # fmt: skip
+        yield ask_finding("git-drop-history",
+                          f"git {sub} drops the reflog that recovers lost commits",
+                          "leave the reflog alone")  # fmt: skip
     elif (
         sub == "rm"
         and not flags & {"--cached", "n", "--dry-run"}
         and any(w in (".", "*", "./", ":/") for w in words)
     ):
-        yield _ask("git-discard", f"git rm {' '.join(rest)} deletes every tracked file of the "
-                   "working tree", "a human must confirm")  # fmt: skip
+        yield ask_finding("git-discard", f"git rm {' '.join(rest)} deletes every tracked file "
+                          "of the working tree", "a human must confirm")  # fmt: skip
     elif sub == "worktree" and words[:1] == ["remove"]:
-        yield _ask("git-discard", "git worktree remove deletes a working tree and the changes "
-                   "not committed in it", "a human must confirm")  # fmt: skip
+        yield ask_finding("git-discard", "git worktree remove deletes a working tree and the "
+                          "changes not committed in it", "a human must confirm")  # fmt: skip
     elif sub == "worktree" and words[:1] == ["add"] and len(words) > 1:
         if not known.inside(words[1], ctx):
             yield known.outside(words[1], "git worktree add")
     elif sub == "stash" and words[:1] in (["drop"], ["clear"]):
-        yield _ask("git-discard", f"git stash {words[0]} throws stashed work away",
-                   "pop or apply it first, or confirm")  # fmt: skip
+        yield ask_finding("git-discard", f"git stash {words[0]} throws stashed work away",
+                          "pop or apply it first, or confirm")  # fmt: skip
     elif sub in ("branch", "tag") and (flags & {"D"} or (sub == "tag" and "d" in flags)):
-        yield _ask("git-delete-ref", f"git {sub} {' '.join(rest)} deletes a ref and its commits",
-                   "a human must confirm")  # fmt: skip
+        yield ask_finding("git-delete-ref",
+                          f"git {sub} {' '.join(rest)} deletes a ref and its commits",
+                          "a human must confirm")  # fmt: skip
     elif sub == "config":
-        yield from _config(flags, words, ctx)
+        yield from config_findings(flags, words, ctx)
     elif sub == "bundle" and _bundle_outside(words, ctx):
         yield known.outside(words[1], "git bundle create")
 
@@ -304,70 +279,6 @@ def _commands_run(sub: str, rest: list[str]) -> Iterator[Result]:
             yield Nested(word.split("=", 1)[1])
 
 
-def _push(flags: set[str], words: list[str], *, fresh: bool = False) -> Iterator[Finding]:
-    """``fresh``: the remote was added or pointed elsewhere in this line, so it is a URL no
-    one configured before."""
-    if flags & {"n", "--dry-run"}:
-        return  # only shows what would be pushed
-    forced = flags & {"f", "--force", "--force-with-lease", "--mirror", "--force-if-includes"}
-    refspecs = words[1:]
-    targets = [r.lstrip("+").rsplit(":", 1)[-1] for r in refspecs]
-    deleting = bool({"d", "--delete"} & flags) or any(r.startswith(":") for r in refspecs)
-    shared = [t for t in targets if _SHARED_BRANCH.match(t.removeprefix("refs/heads/"))]
-    every = (
-        "--mirror" in flags
-        or (forced and flags & {"--all", "--tags"})
-        or any("*" in r and (forced or r.startswith("+") or "--prune" in flags) for r in refspecs)
-    )
-    if every:
-        yield Finding(
-            "git-destroy-shared-branch",
-            "deny",
-            "git push --mirror (or a forced or pruning push of every branch) overwrites every "
-            "branch and tag on the remote with the local ones or deletes those it lacks, main "
-            "included, which loses others' commits; push the one branch you changed instead",
-        )
-    elif (forced or deleting or any(r.startswith("+") for r in refspecs)) and shared:
-        what = "deletes" if deleting else "force-pushes over"
-        yield Finding(
-            "git-destroy-shared-branch",
-            "deny",
-            f"git push {what} {shared[0]!r} on the remote, the branch everyone builds on, "
-            "which loses their commits; push a new branch and open a pull request instead",
-        )
-    elif forced or any(r.startswith("+") for r in refspecs):
-        yield _ask("git-force-push", "a force push rewrites history other people may have pulled",
-                   "push normally, or ask a human to confirm")  # fmt: skip
-    elif deleting or "--prune" in flags:
-        yield _ask("git-delete-remote", "the push deletes branches or tags on the remote",
-                   "a human must confirm")  # fmt: skip
-    to_url = fresh or (
-        bool(words) and ("://" in words[0] or "@" in words[0] or words[0].endswith(".git"))
-    )
-    words = words or ["origin"]
-    if to_url and flags & {"--mirror", "--all", "--tags"}:
-        yield Finding(
-            "git-push-everything-url",
-            "deny",
-            f"git push {sorted(flags & {'--mirror', '--all', '--tags'})[0]} copies every branch "
-            f"or tag of the repository to {words[0]}, a host that is not a configured remote; "
-            "push one branch to a configured remote instead",
-        )
-    elif to_url:
-        yield _ask(
-            "git-push-url",
-            f"git push sends the repository to {words[0]}, which is not a configured remote",
-            "push to a configured remote, or confirm the host",
-        )
-    else:
-        yield _ask(
-            "git-push",
-            "git push publishes commits to a remote, outside the workspace, where others and "
-            "its CI see them",
-            "a human must confirm the push",
-        )
-
-
 _OUTPUT_OPTIONS = {"log": ("--output",), "diff": ("--output",), "show": ("--output",),
                    "format-patch": ("-o", "--output-directory", "--output"),
                    "archive": ("-o", "--output"), "shortlog": ("--output",)}  # fmt: skip
@@ -390,114 +301,8 @@ def _output_files(sub: str, rest: list[str]) -> Iterator[Result]:
 
 
 def _history(what: str) -> Finding:
-    return _ask("git-rewrite", f"{what} rewrites commits that may already be shared",
-                "make a new commit instead, or confirm")  # fmt: skip
-
-
-def _config(flags: set[str], words: list[str], ctx: Context) -> Iterator[Result]:
-    reading = flags & {"--get", "--list", "l", "--get-all", "--unset"}
-    value = words[1] if len(words) > 1 else ""
-    changes = flags & {"--unset", "--unset-all", "--add", "--replace-all", "--rename-section",
-                       "--remove-section", "-e", "--edit"}  # fmt: skip
-    if len(words) == 1 and not changes:
-        return  # git config --global user.name: one key and no value only prints it
-    if "--global" in flags and not changes and git_local.global_preference(words):
-        return  # git config --global init.defaultBranch main: a preference, nothing runs
-    if flags & {"--global", "--system"} and not flags & {"--get", "--list", "l", "--get-all"}:
-        yield _ask(
-            "git-config-global",
-            "git config --global changes settings outside the workspace",
-            "set it in the repository with git config --local",
-        )
-        if words and not reading:
-            yield from _configured_command(words[0], value, everywhere=True)
-        return
-    if not changes and git_local.local_program_setting(words):
-        return  # git config core.pager 'less -FRX': a plain viewer, nothing foreign runs
-    if words[:1] and words[0].lower() == "core.hookspath" and _project_hooks(value, ctx):
-        return  # hooks kept in the repository are the project's code, like its Makefile
-    rewrite = re.fullmatch(r"url\.(.+)\.(push)?insteadof", words[0].lower()) if words else None
-    if rewrite and value and _host(rewrite.group(1)) == _host(value):
-        return  # this repository reaches the same host by another protocol (https for ssh)
-    if words and not reading and _exec_key(words[0], value):
-        yield _ask("git-config-exec", f"git config {words[0]} makes git run a program",
-                   "a human must confirm")  # fmt: skip
-        yield from _configured_command(words[0], words[1] if len(words) > 1 else "")
-
-
-def _project_hooks(value: str, ctx: Context) -> bool:
-    """``core.hooksPath .githooks``: a directory inside the workspace, written literally."""
-    return bool(value) and "$" not in value and paths.in_workspace(ctx.resolve(value),
-                                                                   ctx.workspace)  # fmt: skip
-
-
-def _configured_command(key: str, value: str, *, everywhere: bool = False) -> Iterator[Result]:
-    """The command a key such as ``alias.x=!…`` or ``core.fsmonitor`` runs, to be analysed.
-
-    ``everywhere``: the key is set ``--global``/``--system``, so every repository on the
-    machine runs it; hooks or a monitor set there are persistence, whatever the directory."""
-    key = key.lower()
-    builtin = value.lower() in ("true", "false", "yes", "no", "on", "off", "1", "0", "")
-    rewrite = re.fullmatch(r"url\.(.+)\.(push)?insteadof", key)
-    if everywhere and rewrite and value and _host(rewrite.group(1)) != _host(value):
-        yield Finding(
-            "git-global-url-rewrite",
-            "deny",
-            f"git config --global {key} {value} sends every clone, fetch or push of {value} "
-            "on this machine to another address, whose code or credentials prompts are then "
-            "trusted as the real ones; rewrite the URL of this repository's remote instead",
-        )
-    if everywhere and key == "core.sshcommand" and _HOST_KEYS_OFF.search(value):
-        yield Finding(
-            "ssh-host-keys-off",
-            "deny",
-            f"git config --global core.sshCommand {value} makes every repository's ssh stop "
-            "checking who the other host is, from now on, so a machine in the middle goes "
-            "unnoticed; add the host's key to known_hosts instead",
-        )
-    if everywhere and key in ("core.hookspath", "core.fsmonitor") and not builtin:
-        yield Finding(
-            "git-global-hooks",
-            "deny",
-            f"git config --global {key} {value} makes every repository on this machine run "
-            "that code on commit, checkout or status, long after this task (persistence); set "
-            "hooks per repository with git config --local core.hooksPath .githooks",
-        )
-    included = key == "include.path" or re.fullmatch(r"includeif\..+\.path", key)
-    if included and _WORLD_WRITABLE.match(value):
-        yield Finding(
-            "git-config-world-writable",
-            "deny",
-            f"{key}={value} makes git read more settings (hooks, pagers, helpers that run "
-            "programs) from a place anyone on the machine can write; keep settings in the "
-            "repository's own config",
-        )
-    if key == "core.hookspath" and _WORLD_WRITABLE.match(value):
-        yield Finding(
-            "git-hooks-world-writable",
-            "deny",
-            f"core.hooksPath={value} makes git run, on every commit, checkout and push, "
-            "whatever anyone on the machine puts in a directory they can all write; keep hooks "
-            "in the repository (.githooks) instead",
-        )
-    if key == "credential.helper" and value.startswith("!") and _KEEPS.search(value):
-        yield Finding(
-            "credential-capture",
-            "deny",
-            "a credential helper written as shell code receives every user name and password "
-            "git asks for, and this one keeps or sends them elsewhere; use the platform's "
-            "helper (osxkeychain, libsecret, manager) or gh auth setup-git",
-        )
-    if key.startswith("alias.") and value.startswith("!"):
-        yield Nested(value[1:])
-    elif (key in _COMMAND_KEYS or _DRIVER_KEY.fullmatch(key)) and value:
-        yield Nested(value.lstrip("!"))
-
-
-def _host(url: str) -> str:
-    """The host a git URL names (``https://h/…``, ``git@h:…``, ``ssh://u@h:22/…``)."""
-    rest = url.split("://", 1)[-1].rsplit("@", 1)[-1] if "://" in url else url.split("@")[-1]
-    return re.split(r"[:/]", rest, maxsplit=1)[0].lower()
+    return ask_finding("git-rewrite", f"{what} rewrites commits that may already be shared",
+                       "make a new commit instead, or confirm")  # fmt: skip
 
 
 HANDLERS: dict[str, Handler] = {"git": _git}

@@ -4,84 +4,45 @@ Reading a secret asks (a person should see that the agent wants its SSH key); re
 reaching the network in the same line is exfiltration and is denied (see
 :func:`workset.safety.commands.analyze_command`). Wiping the record of what ran is
 :mod:`~workset.safety.rules.records`.
+
+Which paths are secrets is :mod:`~workset.safety.rules.secret_paths`; the environment's
+credentials, and grep patterns that pick them out, are
+:mod:`~workset.safety.rules.secret_environment`. This module finds the words a command reads
+(operands, ``@file`` uploads, ``<`` input, the files git, jq and grep read) and judges the
+reads: asked, denied when a plain secret is printed or copied, and exfiltration when the same
+code reaches the network.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from collections.abc import Iterator, Sequence
 
 from workset.safety import paths
 from workset.safety.rules import keytools
 from workset.safety.rules.base import Cmd, Context, Finding
-from workset.safety.rules.credential_names import credential_named, login_settings
+from workset.safety.rules.secret_environment import (
+    dumps_environment,
+    greps_secrets,
+    inspects_container,
+    jq_environment,
+    printed_secret_variables,
+    secret_variables,
+)
+from workset.safety.rules.secret_paths import (
+    SECRET_DIRS,
+    SYSTEM_SECRETS,
+    in_key_tree,
+    is_secret,
+    listing_secret,
+    plain_secret,
+)
 
-_SECRET_FILE = re.compile(
-    r"(^|/)("
-    r"id_(rsa|dsa|ecdsa|ed25519)(_sk)?|[^/]*_(rsa|dsa|ecdsa|ed25519)_key|ssh_host_[^/]*_key|"
-    r"\.env(\.(local|prod|production|staging|dev|development|test|secret|secrets))?|"
-    r"\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.my\.cnf|\.vault-token|"
-    r"credentials(\.json|\.db|\.toml|\.tfrc\.json)?|application_default_credentials\.json|"
-    r"access_tokens\.db|service[-_]account[^/]*\.json|secrets?\.(ya?ml|json|toml|env)|"
-    r"\.htpasswd|[^/]*\.(pem|key|p12|pfx|jks|keystore|kdbx)|"
-    r"\.[a-z_]*_history|\.histfile|\.zhistory|fish/fish_history|nushell/history\.txt|"
-    r"atuin/history\.db|ConsoleHost_history\.txt|Login Data|Cookies|logins\.json|key[34]\.db|"
-    r"cookies\.sqlite|Web Data|"
-    # the credential stores of other common tools: cloud, build, registry and wallet clients
-    r"\.s3cfg|\.boto|rclone\.conf|\.m2/settings(-security)?\.xml|\.gradle/gradle\.properties|"
-    r"\.config/hub|\.config/op/config|\.config/doctl/config\.yaml|\.oci/config|"
-    r"\.config/hcloud/cli\.toml|\.fly/config\.yml|\.dockercfg|\.composer/auth\.json|"
-    r"\.gem/credentials|\.config/configstore/[^/]*\.json|wallet\.dat|\.electrum/wallets/[^/]+|"
-    r"\.ethereum/keystore/[^/]+|\.config/Bitwarden[^/]*/data\.json|\.authinfo(\.gpg)?|"
-    r"[^/]*\.tfstate(\.backup)?"
-    r")$"
-)
-_PUBLIC = re.compile(
-    r"\.(pub|pem\.pub)$|(^|/)([^/]*(cert|chain|crt|bundle)[^/]*|([^/]*[-_.])?ca)\.pem$|(^|/)(known_hosts|authorized_keys)$|\.env\.[a-z]*example"
-)
-_SECRET_DIRS = frozenset(
-    {
-        "~",
-        "~/.ssh",
-        "~/.aws",
-        "~/.gnupg",
-        "~/.azure",
-        "~/.kube",
-        "~/.docker",
-        "~/.config",
-        "~/.config/gcloud",
-        "~/.config/gh",
-        "~/.password-store",
-        "~/.local/share/keyrings",
-        "~/.mozilla",
-        "~/.config/google-chrome",
-        "~/.config/chromium",
-        "~/.config/BraveSoftware",
-        "~/.thunderbird",
-        "~/Library/Cookies",
-        "~/Library/Safari",
-        "~/Library/Keychains",
-        "~/Library/Application Support/Google/Chrome",
-        "~/Library/Application Support/Firefox",
-        "~/snap/firefox",
-        "/root",
-        "/etc/ssh",
-    }
-)
-_SECRET_TREES = ("~/.ssh/", "~/.aws/", "~/.gnupg/", "~/.azure/", "~/.config/gcloud/",
-                 "~/.password-store/", "~/.kube/", "/root/.ssh/", "/proc/self/environ",
-                 "~/.config/gh/", "~/.docker/config.json", "~/.local/share/keyrings/",
-                 "~/Library/Keychains/", "~/.mozilla/", "~/.config/google-chrome/",
-                 "~/.config/chromium/", "~/.config/BraveSoftware/", "~/.thunderbird/",
-                 "~/Library/Application Support/Google/Chrome/", "~/Library/Cookies/",
-                 "~/Library/Application Support/Firefox/", "~/Library/Safari/",
-                 "~/snap/firefox/")  # fmt: skip
-_SYSTEM_SECRETS = re.compile(
-    r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/(environ|mem)$|"
-    r"^/(var/)?run/secrets/."  # container and cluster secrets mounted into this machine
-)
-_ANY_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root)/")
+# Shared with the other families, which reach them as ``secrets.is_secret`` and so on.
+__all__ = ["LISTING", "REVEALERS", "environment_searched", "exfiltration", "in_key_tree",
+           "is_secret", "judge_read", "listing_secret", "plain_secret", "secret_read",
+           "secret_variables", "secret_words", "sent_away"]  # fmt: skip
+
 _GLOBLESS = re.compile(r"[^*?\[{]*")
 LISTING = frozenset({"ls", "stat", "du", "file", "test", "[", "[[", "tree", "mkdir", "cd", "df",
                       "rm", "rmdir", "unlink", "touch", "chmod", "chown", "chgrp", "shred",
@@ -89,33 +50,13 @@ LISTING = frozenset({"ls", "stat", "du", "file", "test", "[", "[[", "tree", "mkd
 _NOT_PATHS = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git"})
 
 
-def is_secret(word: str) -> bool:
-    """``word`` names a key, a credential file, shell history or a tree full of them."""
-    text = word.split("=", 1)[-1].lstrip("@<")
-    if not text or text.startswith("-"):
-        return False
-    if _GLOB.search(text):  # ~/**/.env*, ~/.ssh/*: what the pattern can match
-        base = text.rsplit("/", 1)[-1]
-        tree = paths.normalize(text) + "/"
-        if names_secret(base) or tree.startswith(_SECRET_TREES) or tree == "/etc/ssl/private/":
-            return True
-    path = paths.normalize(text)
-    if _PUBLIC.search(path) and not login_settings(path):  # cloudflared's cert.pem: a login
-        return False
-    if _SYSTEM_SECRETS.match(path) or _SYSTEM_SECRETS.match(text) or path.startswith(_SECRET_TREES):
-        return True
-    if _ANY_HOME.sub("~/", path).startswith(_SECRET_TREES):
-        return True  # /home/user/.docker/config.json: another account's home holds the same
-    return bool(_SECRET_FILE.search(path)) or credential_named(path)
-
-
 def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     """The words of ``cmd`` that read secrets (operands, ``@file`` uploads, ``<`` input)."""
     name = cmd.name
     found: list[str] = [t for op, t in cmd.redirects if op in ("<", "<>") and is_secret(t)]
-    if dumps_environment(cmd) or _jq_environment(cmd) == "all":
+    if dumps_environment(cmd) or jq_environment(cmd) == "all":
         found.append("the environment")
-    elif _inspects(cmd) and any(".Config.Env" in a or ".Env" in a for a in cmd.args()):
+    elif inspects_container(cmd) and any(".Config.Env" in a or ".Env" in a for a in cmd.args()):
         found.append("a container's environment")
     args = _after_pattern(cmd) if name in _NOT_PATHS else list(cmd.args())
     if name in ("cp", "install", "ln", "rsync") and len(args) > 1:
@@ -135,7 +76,7 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     if name not in LISTING:
         found.extend(_listed_secrets(cmd, ctx))
     if name in ("echo", "printf", "printenv"):
-        found.extend(_secret_variables(cmd))
+        found.extend(printed_secret_variables(cmd))
     if ctx.links and _follows_links(cmd):
         args = args + [t for w in args if not w.startswith("-") for t in ctx.links_under(w)]
     for word in args:
@@ -148,7 +89,7 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
                 else word
             )
         place = paths.normalize(word.split("=", 1)[-1].lstrip("@<"))
-        if (place in _SECRET_DIRS and name not in LISTING) or (
+        if (place in SECRET_DIRS and name not in LISTING) or (
             is_secret(word) and name not in LISTING
         ):
             found.append(word)
@@ -173,47 +114,6 @@ def _without_exclusions(args: list[str], *, zip_like: bool) -> list[str]:
     return kept
 
 
-_SECRET_SAMPLES = ("id_rsa", "id_ed25519", ".env", ".env.production", "credentials", ".netrc",
-                   "server.pem", "server.key", ".bash_history", ".git-credentials",
-                   "secrets.yml", "terraform.tfstate", ".pgpass")  # fmt: skip
-_PLAIN_SAMPLES = ("main.py", "README.md", "index.js", "notes.txt", "Makefile", "config.yml",
-                  "data.json", "pyproject.toml", "app.log")  # fmt: skip
-_GLOB = re.compile(r"[*?\[]")
-
-
-def names_secret(pattern: str) -> bool:
-    """The file-name pattern matches a key or credential file's name and no ordinary one's."""
-    return any(fnmatch.fnmatchcase(s, pattern) for s in _SECRET_SAMPLES) and not any(
-        fnmatch.fnmatchcase(s, pattern) for s in _PLAIN_SAMPLES
-    )
-
-
-_NAME_OPTIONS = frozenset({"-name", "-iname", "-path", "-ipath", "-regex", "-g", "--glob"})
-_LISTERS = frozenset({"find", "fd", "ls", "locate", "mlocate", "plocate"})
-
-
-# Names of variables that hold credentials: printing one puts it in the agent's context.
-_SECRET_VARIABLE = re.compile(
-    r"(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|"
-    r"AUTH|SESSION_KEY|CLIENT_KEY)(_|$)|^(PGPASSWORD|NPM_TOKEN|GH_TOKEN|DATABASE_URL)$",
-    re.IGNORECASE,
-)
-
-
-def _secret_variables(cmd: Cmd) -> list[str]:
-    """``echo $GITHUB_TOKEN``, ``printenv AWS_SECRET_ACCESS_KEY``: a credential printed."""
-    if cmd.name == "printenv":
-        names = [a for a in cmd.args() if not a.startswith("-")]
-        return [f"${n}" for n in names if _SECRET_VARIABLE.search(n)]
-    return [v for a in cmd.args() for v in secret_variables(a)]
-
-
-def secret_variables(word: str) -> list[str]:
-    """The credential variables (``$API_TOKEN``, ``${AWS_SECRET_ACCESS_KEY}``) ``word`` reads."""
-    names = re.findall(r"\$\{?([A-Za-z_]\w*)", word)
-    return [f"${n}" for n in names if _SECRET_VARIABLE.search(n)]
-
-
 def _listed_secrets(cmd: Cmd, ctx: Context) -> list[str]:
     """Operands computed by a listing (``cat $(find ~ -name 'id_*')``) that name secrets."""
     found: list[str] = []
@@ -223,29 +123,6 @@ def _listed_secrets(cmd: Cmd, ctx: Context) -> list[str]:
             if what is not None:
                 found.append(what)
     return found
-
-
-def listing_secret(cmd: Cmd, ctx: Context) -> str | None:
-    """What a find/ls/locate lists, when it is secrets: a pattern that picks out key or
-    credential files, or a tree that holds them (the home, ``~/.ssh``…)."""
-    if cmd.name not in _LISTERS:
-        return None
-    args = cmd.args()
-    patterns = [args[i + 1] for i, a in enumerate(args[:-1]) if a in _NAME_OPTIONS]
-    operands = [a for a in args if not a.startswith("-") and a not in patterns]
-    if cmd.name in ("locate", "mlocate", "plocate", "fd"):
-        patterns += operands[:1]
-        operands = operands[1:] if cmd.name == "fd" else []
-    for pattern in patterns:
-        base = pattern.rsplit("/", 1)[-1]
-        if names_secret(base):
-            return f"files named {pattern!r} that {cmd.name} finds"
-    roots = [a for a in operands if not a.startswith(("(", "!"))] if cmd.name != "ls" else operands
-    for root in roots:
-        place = ctx.resolve(root)
-        if place in _SECRET_DIRS or place.startswith(_SECRET_TREES) or is_secret(root):
-            return f"files that {cmd.name} lists under {root}"
-    return None
 
 
 _GIT_READS = frozenset({"show", "cat-file", "diff", "log", "blame", "annotate", "grep",
@@ -321,56 +198,6 @@ REVEALERS = frozenset({"cat", "tac", "head", "tail", "less", "more", "most", "ba
                        "xz", "zstd", "dd", "install", "pbcopy", "xclip", "xsel", "wl-copy",
                        "tee", "sqlite3", "source", ".", "iconv", "expand", "rev", "split",
                        "php", "perl", "ruby", "node", "lua", "mlr", "pandoc"})  # fmt: skip
-# Trees that hold nothing but keys and credentials: packing or copying one copies them.
-_KEY_TREES = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.password-store", "~/.azure",
-                        "~/.config/gcloud", "~/.local/share/keyrings", "~/Library/Keychains",
-                        "/root/.ssh", "/etc/ssh",
-                        # browser and mail profiles: saved logins, cookies, session tokens
-                        "~/.mozilla", "~/.config/google-chrome", "~/.config/chromium",
-                        "~/.config/BraveSoftware", "~/.thunderbird", "~/Library/Cookies",
-                        "~/Library/Application Support/Google/Chrome",
-                        "~/Library/Application Support/Firefox", "~/Library/Safari",
-                        "~/snap/firefox"})  # fmt: skip
-
-
-def in_key_tree(path: str) -> bool:
-    """``path`` lies inside a tree of keys (``~/.gnupg/…``, ``~/.ssh/…``, of this user or of
-    any home: ``/home/*/.ssh/…``) and is not a public file (``known_hosts``, ``*.pub``)."""
-    path = re.sub(r"^/(home|Users)/[^/]+(?=/)", "~", path)
-    return not _PUBLIC.search(path) and any(
-        path == t or path.startswith(t + "/") for t in _KEY_TREES
-    )
-
-
-def plain_secret(word: str, ctx: Context | None = None) -> bool:
-    """``word`` is plainly the user's or the system's secret: a key, credential, cookie or
-    history file (or a tree of keys) outside the workspace. A file in the workspace that is
-    named like one (``./certs/dev.pem``, ``.env``) may be a fixture and is not."""
-    text = word.split("=", 1)[-1].lstrip("@<")
-    place = paths.normalize(ctx.resolve(text) if ctx is not None else text)
-    if not place.startswith(("/", "~")) or _PUBLIC.search(place):
-        return False
-    if paths.in_workspace(place, ctx.workspace if ctx is not None else None):
-        return False
-    place = _ANY_HOME.sub("~/", place)  # /home/ops/.kube/config: another account's, the same
-    if _SYSTEM_SECRETS.match(place) or place.rstrip("/") in _KEY_TREES:
-        return True
-    if _GLOB.search(text) and text.startswith(("/", "~")) and names_secret(text.split("/")[-1]):
-        return True  # ~/**/.env*: every such file of the home
-    if place != text.rstrip("/") and text.startswith(("/", "~")) and _SECRET_FILE.search(text):
-        return not _PUBLIC.search(text)  # ~/.mozilla/firefox/*.default/logins.json: a glob
-    return bool(_SECRET_FILE.search(place) or _CREDENTIAL_STORE.match(place)) or credential_named(
-        place
-    )
-
-
-# Files that are nothing but stored credentials whatever their name: keyrings, keychains, the
-# password store, gpg's private keys, and the token files of gh, docker and kubectl.
-_CREDENTIAL_STORE = re.compile(
-    r"^~/(\.local/share/keyrings/|Library/Keychains/|\.password-store/|\.gnupg/(private-keys|"
-    r"secring|trustdb)|\.config/gh/hosts\.ya?ml$|\.docker/config\.json$|\.kube/config$|"
-    r"\.ssh/(?!(config|known_hosts\w*|authorized_keys\w*|[^/]*\.pub)$)[^/]+$)"
-)
 
 
 def secret_read(words: list[str], reveals: bool = False) -> Finding:
@@ -392,66 +219,28 @@ def secret_read(words: list[str], reveals: bool = False) -> Finding:
 
 
 _GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
-_MATCHES_ALL = frozenset({"", ".", "^", "$", ".*", "^.*", "-v"})
-_SECRET_PATTERN = re.compile(r"(?i)secret|token|pass|key|auth|cred|cookie|session|bearer")
 
 
 _FILE_URL = re.compile(r"^file://(localhost)?(/|\$PWD/|\$\{PWD\}/)", re.IGNORECASE)
-
-
-def dumps_environment(cmd: Cmd) -> bool:
-    """``env``, ``printenv``, ``set``, ``export -p``: every variable, credentials included."""
-    if cmd.name in ("env", "printenv"):
-        return not [a for a in cmd.args() if not a.startswith("-")]
-    return cmd.name in ("export", "declare", "typeset", "set") and cmd.args() in (
-        (), ("-p",), ("-x",), ("-px",), ("-xp",))  # fmt: skip
-
-
-def _inspects(cmd: Cmd) -> bool:
-    """``docker inspect NAME``: a container's settings, its environment (and the keys passed
-    with ``-e``) among them; searched for credentials, it prints them."""
-    words = [a for a in cmd.args() if not a.startswith("-")]
-    return cmd.name in ("docker", "podman", "nerdctl") and (
-        words[:1] == ["inspect"] or words[:2] == ["container", "inspect"]
-    )
-
-
-# jq's view of the environment: ``$ENV``/``env`` whole, or one variable (``env.HOME``).
-_JQ_ENV = re.compile(r"(\$ENV|(?<![\w$.])env)\b(\s*\.\s*(\w+)|\s*\[\s*\"(\w+)\"\s*\])?")
-
-
-def _jq_environment(cmd: Cmd) -> str:
-    """What a jq/gojq/yq program reads of the environment: "all" (``$ENV``, ``env |
-    keys``), "secret" (``env.GITHUB_TOKEN``, or the whole filtered for credentials), else ""."""
-    if cmd.name not in ("jq", "gojq", "jaq", "yq"):
-        return ""
-    program = " ".join(a for a in cmd.args() if not a.startswith("-"))
-    whole = False
-    for match in _JQ_ENV.finditer(program):
-        variable = match.group(3) or match.group(4)
-        if variable is None:
-            whole = True
-        elif _SECRET_VARIABLE.search(variable):
-            return "secret"
-    if whole and _SECRET_PATTERN.search(_JQ_ENV.sub("", program)):
-        return "secret"
-    return "all" if whole else ""
 
 
 def environment_searched(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
     """The environment searched for its credentials (``env | grep -i token``, jq's ``$ENV |
     with_entries(select(.key | test("KEY")))``): that prints the secrets themselves."""
     dumped = any(
-        dumps_environment(c) or _inspects(c) or _SYSTEM_SECRETS.match(c.argv[-1] if c.argv else "")
+        dumps_environment(c) or inspects_container(c)
+        or SYSTEM_SECRETS.match(c.argv[-1] if c.argv else "")
         or c.name == "history"  # history | grep -i password: the shell's history searched
         for c in cmd.upstream
     )  # fmt: skip
-    searched = dumped and cmd.name in _GREPS and _greps_secrets(cmd, matching_all=False)
-    shown = [c for c in (*cmd.upstream, cmd) if _inspects(c) or c.name in ("jq", "gojq")]
-    if any(_inspects(c) for c in shown) and any("Env" in " ".join(c.args()) for c in shown):
+    searched = dumped and cmd.name in _GREPS and greps_secrets(cmd, matching_all=False)
+    shown = [c for c in (*cmd.upstream, cmd) if inspects_container(c) or c.name in ("jq", "gojq")]
+    if any(inspects_container(c) for c in shown) and any(
+        "Env" in " ".join(c.args()) for c in shown
+    ):
         yield secret_read(["a container's environment"])  # docker inspect -f '{{.Config.Env}}'
 
-    if searched or _jq_environment(cmd) == "secret":
+    if searched or jq_environment(cmd) == "secret":
         yield Finding(
             "secret-read",
             "deny",
@@ -459,20 +248,6 @@ def environment_searched(cmd: Cmd, ctx: Context) -> Iterator[Finding]:
             "passwords) into the agent's context; ask the user for the one value that is "
             'needed, or check only that it is set ([ -n "$VAR" ])',
         )
-
-
-def _greps_secrets(cmd: Cmd, *, matching_all: bool = True) -> bool:
-    """grep prints the secret's lines: a pattern that matches every line, or one that looks
-    for the credential itself; counts and names (``-c``, ``-l``, ``-q``) print none."""
-    args = cmd.args()
-    if any(re.fullmatch(r"-[a-zA-Z]*[clLq][a-zA-Z]*|--(count|files-with-matches|quiet)", a)
-           for a in args):  # fmt: skip
-        return False
-    given = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-e", "--regexp")]
-    operands = [a for a in args if not a.startswith("-")]
-    patterns = given or operands[:1]
-    every = matching_all and (any(p in _MATCHES_ALL for p in patterns) or "-v" in args)
-    return every or any(_SECRET_PATTERN.search(p) for p in patterns)
 
 
 def _copied_in(cmd: Cmd) -> bool:
@@ -494,7 +269,7 @@ def judge_read(cmd: Cmd, ctx: Context, words: list[str]) -> Finding:
     fetched = cmd.name in ("curl", "wget") and any(_FILE_URL.match(a) for a in cmd.args())
     fetched = fetched or _copied_in(cmd)
     shown = [w for w in words if plain_secret(w, ctx)] if cmd.name in REVEALERS or fetched else []
-    shown = [] if cmd.name in _GREPS and not _greps_secrets(cmd) else shown
+    shown = [] if cmd.name in _GREPS and not greps_secrets(cmd) else shown
     return secret_read(shown or words, reveals=bool(shown))
 
 
