@@ -42,7 +42,7 @@ import numpy as np
 
 from workset.discovery.decision import decide
 from workset.discovery.dense import Dense, embed_catalog, embedded_texts, store_keys
-from workset.discovery.documents import server_document
+from workset.discovery.documents import server_document, tool_document
 from workset.discovery.entries import Entry, lexical_text, server_entries, specs_by_server
 from workset.discovery.matching import ranked_matches
 from workset.discovery.persistence import load_index, save_index
@@ -52,7 +52,7 @@ from workset.discovery.scoring import Mode, Scored, blend, boost, meaning_scores
 from workset.discovery.store import VectorStore
 from workset.errors import UsageError
 from workset.messages import ToolSpec
-from workset.retrieval.embedder import TextEmbedder
+from workset.retrieval.embedder import TextEmbedder, Vectors
 from workset.retrieval.ranking import (
     BM25Ranker,
     Scores,
@@ -173,6 +173,10 @@ class ToolIndex:
         return self._servers
 
     @property
+    def embedder_name(self) -> str | None:
+        return self._embedder.name if self._embedder is not None else None
+
+    @property
     def has_embeddings(self) -> bool:
         return self._dense is not None
 
@@ -184,6 +188,21 @@ class ToolIndex:
     def specs(self) -> tuple[tuple[str, ToolSpec], ...]:
         """Every (server, spec) in catalog order."""
         return tuple((e.server, e.spec) for e in self._entries)
+
+    def texts_of(self, server: str, tool: str) -> tuple[str, str]:
+        """A tool's full document, and everything BM25 reads for it (document and examples)."""
+        for entry, text in zip(self._entries, self._tool_texts, strict=True):
+            if entry.server == server and entry.spec.name == tool:
+                return tool_document(entry.server, entry.spec), text
+        raise UsageError(f"no tool {tool!r} of server {server!r} in this index")
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """``texts`` embedded by the index's model (read from its vectors when seen before)."""
+        if self._embedder is None:
+            raise UsageError("this index has no embedder; build it with one")
+        if self._store is None:
+            return self._embedder.embed(texts)
+        return self._store.embed(self._embedder, texts)
 
     def search(self, query: str, k: int = 5, *, also: Sequence[str] = ()) -> SearchResult:
         """The best ``k`` tools for ``query``, or "not found" with the closest as suggestions.

@@ -187,6 +187,11 @@ def _not_found_text(result: SearchResult) -> str:
 
 
 def _rejection(result: SearchResult, match: Match) -> str:
+    if result.probed:
+        return (
+            "needs like this one are ones this catalog does not serve (a model fitted on "
+            f"labelled needs of this catalog, probability {result.probed:.2f})"
+        )
     if (match.server, match.tool, False) in result.verdicts:
         return "asked whether it can do this need, a model judged it cannot"
     if match.evidence is None or result.decision is None:

@@ -94,6 +94,9 @@ class SearchResult:
     # Answered by the second, stronger index of a cascade, because the first was unsure
     # (:class:`workset.discovery.cascade.CascadeIndex`).
     escalated: bool = False
+    # Turned into "not found" by a servability probe (:mod:`workset.discovery.probe`): its
+    # probability that no tool of the catalog serves the need (0 when no probe refused it).
+    probed: float = 0.0
 
     @property
     def found(self) -> bool:

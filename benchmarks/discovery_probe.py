@@ -1,0 +1,109 @@
+"""The servability probe ("not found" learned from labelled needs): fitted on tune, read held out.
+
+Fits :func:`workset.discovery.probe.fit_probe` on the tuning halves of the three need sets
+(``needs.jsonl``, ``blind_needs2.jsonl``, ``blind_needs3.jsonl``; in that order, each need
+searched as stated on the index ``tool_catalog.py`` builds) and prints the tune totals (in
+sample: the fit saw them) and the LiveMCPBench check (hand-written off-catalog needs refused,
+annotated task steps answered); with ``--held-out``, also each set's held-out totals with and
+without the probe ("not found" counts only: no need is printed), for MiniLM alone and the
+cascade. The search medians are printed beside each row but the query vectors are memoised,
+so they are not a latency measurement.
+
+Run: ``python benchmarks/discovery_probe.py [--held-out] [--store FILE]``. Numbers:
+docs/results/discovery.md (2026-12-07).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from tool_catalog import (
+    DATA,
+    EXPANSIONS,
+    NEEDS,
+    OFF_CATALOG,
+    build_cascade,
+    expanded_index,
+    load_catalog,
+    load_tasks,
+)
+
+from workset.discovery import ToolIndex
+from workset.discovery.expansions import requests_by_key
+from workset.discovery.needs import Need, read_needs
+from workset.discovery.probe import ProbedIndex, fit_probe
+from workset.discovery.results import Searchable
+
+SETS = ("needs.jsonl", "blind_needs2.jsonl", "blind_needs3.jsonl")
+
+
+def refusals(index: Searchable, needs: Sequence[Need]) -> tuple[int, int, int, int, list[float]]:
+    """Unservable refused, unservable, answerable refused, answerable; and each search's ms."""
+    refused_u = refused_a = 0
+    ms = []
+    for need in needs:
+        start = time.perf_counter()
+        found = index.search(need.need).found
+        ms.append((time.perf_counter() - start) * 1000)
+        if not found:
+            refused_u += not need.answerable
+            refused_a += need.answerable
+    unservable = sum(1 for n in needs if not n.answerable)
+    return refused_u, unservable, refused_a, len(needs) - unservable, ms
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--held-out", action="store_true", help="also read the held-out halves")
+    parser.add_argument("--store", type=Path, help="the vector file (as tool_catalog.py --store)")
+    args = parser.parse_args()
+    index = expanded_index(args.store)
+    sets = {name: read_needs(NEEDS.parent / name) for name in SETS}
+    tune = [n for needs in sets.values() for n in needs if n.split == "tune"]
+    start = time.perf_counter()
+    probe = fit_probe(index, [(n.need, n.answerable) for n in tune])
+    print(
+        f"fitted on {len(tune)} tune needs ({sum(not n.answerable for n in tune)} unservable) "
+        f"in {time.perf_counter() - start:.1f} s; threshold {probe.threshold:.3f}"
+    )
+    indexes: dict[str, Searchable] = {
+        "MiniLM": index,
+        "MiniLM + probe": ProbedIndex(index, index, probe),
+    }
+    if args.held_out:
+        assert args.store is not None, "--held-out needs --store (the cascade keeps two files)"
+        servers, descriptions = load_catalog(DATA)
+        cascade = build_cascade(servers, descriptions, requests_by_key(EXPANSIONS), args.store)
+        first: ToolIndex = cascade.first
+        indexes["cascade"] = cascade
+        indexes["cascade + probe"] = ProbedIndex(cascade, first, probe)
+    halves = ("tune", "held_out") if args.held_out else ("tune",)
+    for half in halves:
+        note = " (in-sample: the probe was fitted on these)" if half == "tune" else ""
+        print(f'\n{half}: unservable refused, false "not found" (answerable refused){note}')
+        for label, searchable in indexes.items():
+            cells, times = [], []
+            for name, needs in sets.items():
+                u, nu, a, na, ms = refusals(searchable, [n for n in needs if n.split == half])
+                cells.append(f"{name.removesuffix('.jsonl'):>13} {u:>3}/{nu:<3} {a:>2}/{na:<3}")
+                times += ms
+            p50 = statistics.median(times)
+            print(f"  {label:<16} " + "  ".join(cells) + f"   p50 {p50:.0f} ms")
+    servers, _ = load_catalog(DATA)
+    tasks, _ = load_tasks(DATA, {s.name for specs in servers.values() for s in specs})
+    steps = [step for task in tasks for step in task.steps]
+    print("\nLiveMCPBench: off-catalog needs refused; annotated (in-catalog) steps answered")
+    for label, searchable in indexes.items():
+        off = sum(not searchable.search(q).found for q in OFF_CATALOG)
+        on = sum(searchable.search(step).found for step in steps)
+        print(f"  {label:<16} {off}/{len(OFF_CATALOG)}   {on}/{len(steps)}")
+
+
+if __name__ == "__main__":
+    main()
