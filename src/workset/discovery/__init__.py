@@ -9,13 +9,16 @@ decision over several signals answers "not found" (:mod:`~workset.discovery.deci
 and that one tool sit in the stable prompt prefix and the schemas of discovered tools arrive
 later, in tool results. :mod:`~workset.discovery.needs` is the format of need sets that
 measure all this. :class:`CascadeIndex` pairs a fast index with a stronger one (all-mpnet-base-v2)
-that answers only when the fast one is unsure. Needs the ``retrieval`` extra.
+that answers only when the fast one is unsure; :class:`ProbedIndex` adds a servability probe
+fitted on a catalog's labelled needs (:mod:`~workset.discovery.probe`). Needs the
+``retrieval`` extra.
 """
 
 from workset.discovery.cascade import CascadeIndex
 from workset.discovery.decision import Decision, Evidence
 from workset.discovery.index import ToolIndex
 from workset.discovery.meta import LoadedTools, tool_search_tool
+from workset.discovery.probe import ProbedIndex, ServabilityProbe, fit_probe
 from workset.discovery.results import Match, Searchable, SearchConfig, SearchResult
 
 __all__ = [
@@ -24,9 +27,12 @@ __all__ = [
     "Evidence",
     "LoadedTools",
     "Match",
+    "ProbedIndex",
     "SearchConfig",
     "SearchResult",
     "Searchable",
+    "ServabilityProbe",
     "ToolIndex",
+    "fit_probe",
     "tool_search_tool",
 ]
