@@ -138,5 +138,12 @@ def test_a_probe_round_trips_and_refuses_another_embedder(
 
 
 def test_fitting_needs_both_kinds_of_need(index: ToolIndex) -> None:
-    with pytest.raises(UsageError, match="servable and unservable"):
+    with pytest.raises(UsageError, match="got 0 of one kind"):
         fit_probe(index, [(n, True) for n in SERVED])
+    with pytest.raises(UsageError, match="use fewer folds"):
+        fit_probe(index, [(n, True) for n in SERVED] + [(UNSERVED[0], False)])
+    lexical = ToolIndex.build(SERVERS)
+    with pytest.raises(UsageError, match="built with an embedder"):
+        fit_probe(
+            lexical, [(n, True) for n in SERVED] + [(n, False) for n in UNSERVED], Fitting(folds=4)
+        )

@@ -149,12 +149,18 @@ def fit_probe(
     threshold comes from out-of-fold probabilities, so it is not set on needs the model saw.
     """
     how = fitting or Fitting()
+    fewest = min(sum(1 for _, s in needs if s), sum(1 for _, s in needs if not s))
+    if fewest < how.folds:
+        raise UsageError(
+            f"fitting a probe needs at least {how.folds} servable and {how.folds} unservable "
+            f"needs (one per fold), got {fewest} of one kind; label more needs or use fewer "
+            "folds (Fitting(folds=...))"
+        )
+    embedder = _embedder_of(index)
     results = [index.search(need, k=3) for need, _ in needs]
     x = np.array([probe_features(index, r) for r in results])
     unservable = np.array([0.0 if served else 1.0 for _, served in needs])
     vetoed = np.array([bool(r.decision and r.decision.unoffered) for r in results])
-    if unservable.min() == unservable.max():
-        raise UsageError("fitting a probe needs servable and unservable needs")
     kept = ~vetoed
     model = _fit(x[kept], unservable[kept], how)
     folds = np.empty(len(needs), dtype=np.intp)
@@ -171,7 +177,7 @@ def fit_probe(
     threshold = float(served[max(budget, 0)])
     weights, bias, means, scales = model
     return ServabilityProbe(
-        index_embedder(index),
+        embedder,
         tuple(float(w) for w in weights),
         bias,
         tuple(float(m) for m in means),
@@ -180,7 +186,8 @@ def fit_probe(
     )
 
 
-def index_embedder(index: ToolIndex) -> str:
+def _embedder_of(index: ToolIndex) -> str:
+    """The name of ``index``'s embedder (a probe's need vectors must come from it)."""
     name = index.embedder_name
     if name is None:
         raise UsageError("the probe needs an index built with an embedder")
@@ -224,10 +231,10 @@ class ProbedIndex:
     """
 
     def __init__(self, inner: Searchable, basis: ToolIndex, probe: ServabilityProbe) -> None:
-        if probe.embedder != index_embedder(basis):
+        if probe.embedder != _embedder_of(basis):
             raise UsageError(
                 f"the probe was fitted with {probe.embedder!r}, the index embeds with "
-                f"{index_embedder(basis)!r}; fit a probe for this index"
+                f"{_embedder_of(basis)!r}; fit a probe for this index"
             )
         self.inner = inner
         self.basis = basis
