@@ -28,8 +28,10 @@ from tool_catalog import (
     EXPANSIONS,
     NEEDS,
     OFF_CATALOG,
+    PROBE_SETS,
     build_cascade,
     expanded_index,
+    fitted_probe,
     load_catalog,
     load_tasks,
 )
@@ -37,10 +39,8 @@ from tool_catalog import (
 from workset.discovery import ToolIndex
 from workset.discovery.expansions import requests_by_key
 from workset.discovery.needs import Need, read_needs
-from workset.discovery.probe import ProbedIndex, fit_probe
+from workset.discovery.probe import ProbedIndex
 from workset.discovery.results import Searchable
-
-SETS = ("needs.jsonl", "blind_needs2.jsonl", "blind_needs3.jsonl")
 
 
 def refusals(index: Searchable, needs: Sequence[Need]) -> tuple[int, int, int, int, list[float]]:
@@ -64,10 +64,10 @@ def main() -> None:
     parser.add_argument("--store", type=Path, help="the vector file (as tool_catalog.py --store)")
     args = parser.parse_args()
     index = expanded_index(args.store)
-    sets = {name: read_needs(NEEDS.parent / name) for name in SETS}
+    sets = {name: read_needs(NEEDS.parent / name) for name in PROBE_SETS}
     tune = [n for needs in sets.values() for n in needs if n.split == "tune"]
     start = time.perf_counter()
-    probe = fit_probe(index, [(n.need, n.answerable) for n in tune])
+    probe = fitted_probe(index)
     print(
         f"fitted on {len(tune)} tune needs ({sum(not n.answerable for n in tune)} unservable) "
         f"in {time.perf_counter() - start:.1f} s; threshold {probe.threshold:.3f}"

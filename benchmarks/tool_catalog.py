@@ -40,6 +40,8 @@ the whole file, so a blind file can be scored without reading it. ``--half tune`
 tuning half only (every table, the not-found listing, latency over its needs): the held-out
 half is neither scored nor read beyond its split. Needs are listed one by one (the unservable
 needs answered, the answerable needs refused) for the tuning half only, whatever ``--half``.
+``--probe`` (with ``--totals-only``) puts the index behind a servability probe fitted on the
+tuning halves of the three need sets (``benchmarks/discovery_probe.py`` measures it).
 """
 
 from __future__ import annotations
@@ -77,9 +79,12 @@ from tool_needs import (
 
 from workset.discovery import (
     CascadeIndex,
+    ProbedIndex,
     Searchable,
     SearchConfig,
+    ServabilityProbe,
     ToolIndex,
+    fit_probe,
     tool_search_tool,
 )
 from workset.discovery.decision import STATED, USED, fit_calibration
@@ -314,6 +319,12 @@ def main() -> None:
     parser.add_argument(
         "--store", type=Path, help="keep the vector file here between runs (default: temporary)"
     )
+    parser.add_argument(
+        "--probe",
+        action="store_true",
+        help="with --totals-only: a servability probe fitted on the tune halves of the three "
+        "need sets turns found into not found (workset.discovery.probe)",
+    )
     args = parser.parse_args()
 
     servers, descriptions = load_catalog(args.data)
@@ -327,7 +338,16 @@ def main() -> None:
     n_tools = sum(len(s) for s in servers.values())
     expansions = requests_by_key(args.expansions)
     if args.totals_only:
-        totals_only(servers, descriptions, expansions, needs, args.store, args.embedder, args.half)
+        totals_only(
+            servers,
+            descriptions,
+            expansions,
+            needs,
+            args.store,
+            args.embedder,
+            args.half,
+            probe=args.probe,
+        )
         return
     print(f"catalog: {len(servers)} servers, {n_tools} tools; {len(tasks)} tasks")
     print(
@@ -573,6 +593,16 @@ def totals(index: Searchable, needs: Sequence[Need]) -> list[str]:
     return lines
 
 
+PROBE_SETS = ("needs.jsonl", "blind_needs2.jsonl", "blind_needs3.jsonl")
+
+
+def fitted_probe(index: ToolIndex) -> ServabilityProbe:
+    """The servability probe of ``index``, fitted on the tuning halves of :data:`PROBE_SETS`
+    (in that order, as ``benchmarks/discovery_probe.py`` reports it)."""
+    tune = [n for name in PROBE_SETS for n in read_needs(NEEDS.parent / name) if n.split == "tune"]
+    return fit_probe(index, [(n.need, n.answerable) for n in tune])
+
+
 def totals_only(
     servers: dict[str, list[ToolSpec]],
     descriptions: dict[str, str],
@@ -581,9 +611,12 @@ def totals_only(
     store: Path | None,
     embedder_name: str = "minilm",
     half: str = "both",
+    *,
+    probe: bool = False,
 ) -> None:
     """``--totals-only``: the default configuration's per-band totals, by split and overall
-    (of the tuning half alone with ``half="tune"``)."""
+    (of the tuning half alone with ``half="tune"``); with ``probe``, behind a servability
+    probe fitted by :func:`fitted_probe`."""
     with tempfile.TemporaryDirectory() as scratch:
         where = store or Path(scratch) / "vectors.npz"
         index: ToolIndex | CascadeIndex
@@ -598,6 +631,11 @@ def totals_only(
                 servers, embedder, descriptions=descriptions, expansions=expansions, store=where
             )
             name, config = embedder.name, index.config
+        searched: Searchable = index
+        if probe:
+            basis = index.first if isinstance(index, CascadeIndex) else index
+            searched = ProbedIndex(index, basis, fitted_probe(basis))
+            name += ", behind a servability probe fitted on the tune halves of three need sets"
         print(f"totals, {name}, default configuration ({config})")
         parts = split(needs, half)
         if half == "both":
@@ -605,7 +643,7 @@ def totals_only(
         for label, part in parts.items():
             if part:
                 print(f"  {label} ({len(part)} needs):")
-                print("\n".join(totals(index, part)))
+                print("\n".join(totals(searched, part)))
                 if isinstance(index, CascadeIndex):
                     print(f"    sent to the second index: {escalated(index, part):.0%}")
 
