@@ -40,8 +40,9 @@ the whole file, so a blind file can be scored without reading it. ``--half tune`
 tuning half only (every table, the not-found listing, latency over its needs): the held-out
 half is neither scored nor read beyond its split. Needs are listed one by one (the unservable
 needs answered, the answerable needs refused) for the tuning half only, whatever ``--half``.
-``--probe`` (with ``--totals-only``) puts the index behind a servability probe fitted on the
-tuning halves of the three need sets (``benchmarks/discovery_probe.py`` measures it).
+With ``--totals-only`` the index sits behind a servability probe fitted on the tuning halves
+of the three need sets (``benchmarks/discovery_probe.py`` measures it; ``--no-probe`` for the
+index alone).
 """
 
 from __future__ import annotations
@@ -321,9 +322,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--probe",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=True,
         help="with --totals-only: a servability probe fitted on the tune halves of the three "
-        "need sets turns found into not found (workset.discovery.probe)",
+        "need sets turns found into not found (workset.discovery.probe; default on)",
     )
     args = parser.parse_args()
 
