@@ -2,10 +2,11 @@
 
 Data: every definition that is tune data now. That is every cohort's ``tune`` half and the
 held-out halves already read (``old``, 1-3, 6g, 7 in round 9; the own cohorts 12t and 13t),
-but never the held-out halves of the blind cohorts 12, 13 and 14 (:data:`BLIND`), which this
-script does not open. The 240 real definitions (``real_*.json``) are one more fold, all
-benign; LiveMCPBench's even-hash half is benign training data in every fold and its other half
-(258 tools) is scored by every fold's model, never trained on.
+but never the held-out halves of the blind cohorts 12-20 and the own cohorts 13-15
+(:data:`BLIND`), which this script does not train on. The 240 real definitions
+(``real_*.json``) are one more fold, all benign; LiveMCPBench's even-hash half is benign
+training data in every fold and its other half (258 tools) is scored by every fold's model,
+never trained on.
 
 Each fold trains the sentence classifier (:func:`mcp_learned_train.fit`) on every other fold
 and scores the definitions of the one left out; a definition's learned score is its highest
@@ -52,7 +53,9 @@ from mcp_learned_train import OUT, _first_rules, _key, fit, livemcp_tools
 from workset.mcp import audit_tool
 from workset.mcp.poison_learned import EXTRAS, Unit, embed, extras, units
 
-BLIND = frozenset({"new12", "new13", "new14"})
+# Held-out halves never trained on: blind cohorts 12-20 and the own cohorts 13-15 (the
+# shipped round-12 model left out 12, 13 and 14, the only ones written by then).
+BLIND = frozenset({f"new{n}" for n in range(12, 21)} | {"newown13", "newown14", "newown15"})
 CACHE = Path(__file__).parents[1] / ".cache" / "mcp_learned_cv.pkl"
 GRID = (0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)
 VETO = (0.0, 0.001, 0.003, 0.01, 0.03, 0.1, 0.2)
@@ -167,7 +170,6 @@ def main() -> None:
     args = parser.parse_args()
     rows = pool(load())
     vectors = Vectors()
-    first = first_rules(rows)
     data = rows + real_rows()
     units_of = [units(tool_of(r), unit=args.unit, skip_opening=args.skip_opening) for r in data]
     live = livemcp_tools_units(args.unit, args.skip_opening)
@@ -177,6 +179,7 @@ def main() -> None:
     if args.write is not None:
         write(args, data, units_of, labels, live, vectors)
         return
+    first = first_rules(rows)
     for use_extras, l2 in [
         (e, l2) for e in ((False, True) if args.extras else (False,)) for l2 in args.l2
     ]:
@@ -222,11 +225,10 @@ def write(
     model = {
         "about": "Sentence classifier of the MCP audit's learned layer (poison_learned.py)",
         "embedder": "all-MiniLM-L6-v2",
-        "trained_on": f"round 12: every cohort's tune half, the held-out halves already read "
-        f"and the 240 real definitions ({len(data)} definitions, not the held-out halves of "
-        f"cohorts 12, 13, 14), LiveMCPBench's train half; {len(y)} units ({int(y.sum())} "
-        f"poisoned); threshold {args.write} chosen by leave-one-cohort-out; "
-        "benchmarks/mcp_learned_cv.py",
+        "trained_on": f"every cohort's tune half, the held-out halves already read and the "
+        f"240 real definitions ({len(data)} definitions, not the held-out halves of "
+        f"{', '.join(sorted(BLIND))}), LiveMCPBench's train half; {len(y)} units "
+        f"({int(y.sum())} poisoned); threshold {args.write}; benchmarks/mcp_learned_cv.py",
         "l2": args.l2[0],
         "threshold": args.write,
         "skip_opening": args.skip_opening,
