@@ -10,13 +10,15 @@ and that one tool sit in the stable prompt prefix and the schemas of discovered 
 later, in tool results. :mod:`~workset.discovery.needs` is the format of need sets that
 measure all this. :class:`CascadeIndex` pairs a fast index with a stronger one (all-mpnet-base-v2)
 that answers only when the fast one is unsure; :class:`ProbedIndex` adds a servability probe
-fitted on a catalog's labelled needs (:mod:`~workset.discovery.probe`). Needs the
-``retrieval`` extra.
+fitted on a catalog's labelled needs (:mod:`~workset.discovery.probe`);
+:class:`RememberingIndex` reorders by the tools that served remembered needs like the query
+(:mod:`~workset.discovery.memory`). Needs the ``retrieval`` extra.
 """
 
 from workset.discovery.cascade import CascadeIndex
 from workset.discovery.decision import Decision, Evidence
 from workset.discovery.index import ToolIndex
+from workset.discovery.memory import NeedMemory, Remembered, RememberingIndex
 from workset.discovery.meta import LoadedTools, tool_search_tool
 from workset.discovery.probe import ProbedIndex, ServabilityProbe, fit_probe
 from workset.discovery.results import Match, Searchable, SearchConfig, SearchResult
@@ -27,7 +29,10 @@ __all__ = [
     "Evidence",
     "LoadedTools",
     "Match",
+    "NeedMemory",
     "ProbedIndex",
+    "Remembered",
+    "RememberingIndex",
     "SearchConfig",
     "SearchResult",
     "Searchable",

@@ -1,0 +1,188 @@
+"""Needs a tool served before: discovery that learns from use (opt-in).
+
+A need that shares no word with its tool ("do I need a warm coat in Reykjavik tonight?") is
+hard for any index of the tools' own texts, but it is often close to a need the catalog has
+already served: "will it be cold in Oslo tomorrow?" was answered by the weather tool last
+week. :class:`NeedMemory` keeps needs with the tool that served them (from labelled needs,
+or from an agent's own successful calls after a ``tool_search``), and
+:class:`RememberingIndex` wraps an index so that the tools of the ``k`` remembered needs most
+like the query (cosine at least ``floor``) score ``weight`` × that cosine on top of the
+index's own score, min–max normalised over its best ``depth`` candidates. "Not found" is the
+index's decision: a memory only reorders.
+
+Chosen on the tuning halves of the three need sets by leave-one-out (each tune need searched
+with the others remembered): ``k`` 3, ``floor`` 0.65, ``weight`` 1.0. Measured in
+``benchmarks/discovery_memory.py``; docs/results/discovery.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from workset.discovery.index import ToolIndex
+from workset.discovery.results import Match, Searchable, SearchResult
+from workset.errors import UsageError
+
+
+@dataclass(frozen=True, slots=True)
+class Remembered:
+    """A need, and the tool that served it."""
+
+    need: str
+    server: str
+    tool: str
+
+
+class NeedMemory:
+    """Needs and the tools that served them, embedded by the index they help.
+
+    A need served by several tools (overlapping servers) is one remembered need with each
+    of them: the ``k`` nearest are needs, not (need, tool) pairs.
+    """
+
+    def __init__(self, index: ToolIndex, remembered: Iterable[Remembered] = ()) -> None:
+        self.index = index
+        self._needs: list[str] = []
+        self._tools: list[list[tuple[str, str]]] = []
+        self._vectors = np.zeros((0, 0), dtype=np.float32)
+        self.add(remembered)
+
+    def __len__(self) -> int:
+        return len(self._needs)
+
+    def remembered(self) -> list[Remembered]:
+        """Every (need, tool) pair, in the order they were remembered."""
+        return [
+            Remembered(n, s, t)
+            for n, tools in zip(self._needs, self._tools, strict=True)
+            for s, t in tools
+        ]
+
+    def add(self, remembered: Iterable[Remembered]) -> None:
+        """Remember more needs (a tool this index does not hold is refused)."""
+        fresh = list(remembered)
+        known = {(server, spec.name) for server, spec in self.index.specs()}
+        unknown = [f"{r.server}/{r.tool}" for r in fresh if (r.server, r.tool) not in known]
+        if unknown:
+            raise UsageError(
+                f"no such tool in the index: {', '.join(unknown[:3])}; remember only tools "
+                "the index holds"
+            )
+        new_needs: list[str] = []
+        for r in fresh:
+            if r.need in self._needs:
+                tools = self._tools[self._needs.index(r.need)]
+            else:
+                self._needs.append(r.need)
+                self._tools.append([])
+                new_needs.append(r.need)
+                tools = self._tools[-1]
+            if (r.server, r.tool) not in tools:
+                tools.append((r.server, r.tool))
+        if new_needs:
+            vectors = np.asarray(self.index.embed(new_needs), dtype=np.float32)
+            old = self._vectors if self._vectors.size else vectors[:0]
+            self._vectors = np.vstack([old, vectors])
+
+    def votes(self, query: str, *, k: int, floor: float) -> dict[tuple[str, str], float]:
+        """Each tool that served one of the ``k`` remembered needs most like ``query`` (cosine
+        at least ``floor``), with the best such cosine."""
+        if not self._needs:
+            return {}
+        cosines = self._vectors @ np.asarray(self.index.embed([query])[0], dtype=np.float32)
+        votes: dict[tuple[str, str], float] = {}
+        for i in np.argsort(-cosines, kind="stable")[:k]:
+            if cosines[i] < floor:
+                break
+            for key in self._tools[i]:
+                votes[key] = max(votes.get(key, 0.0), float(cosines[i]))
+        return votes
+
+    def save(self, path: Path) -> None:
+        """One JSON object per line: need, server, tool (vectors are recomputed on load)."""
+        rows = (
+            json.dumps({"need": r.need, "server": r.server, "tool": r.tool})
+            for r in self.remembered()
+        )
+        path.write_text("".join(f"{row}\n" for row in rows), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path, index: ToolIndex) -> NeedMemory:
+        if not path.is_file():
+            raise UsageError(f"no need memory at {path}; save one with NeedMemory.save")
+        rows = []
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            try:
+                row = json.loads(line)
+                rows.append(Remembered(row["need"], row["server"], row["tool"]))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise UsageError(
+                    f"{path}:{number} is not a remembered need (need, server, tool)"
+                ) from exc
+        return cls(index, rows)
+
+
+@dataclass(frozen=True, slots=True)
+class Recollection:
+    """How a :class:`RememberingIndex` uses its memory (chosen on tune; see the module)."""
+
+    k: int = 3
+    floor: float = 0.65
+    weight: float = 1.0
+    depth: int = 30  # the index's candidates the memory reorders
+
+
+class RememberingIndex:
+    """``inner``'s searches, reordered by the tools that served remembered needs like the
+    query. ``memory`` embeds with ``basis`` (``inner`` or the first index of a cascade)."""
+
+    def __init__(
+        self, inner: Searchable, memory: NeedMemory, how: Recollection | None = None
+    ) -> None:
+        self.inner = inner
+        self.memory = memory
+        self.how = how or Recollection()
+
+    def search(self, query: str, k: int = 5, *, also: Sequence[str] = ()) -> SearchResult:
+        result = self.inner.search(query, k=self.how.depth, also=also)
+        if result.found:
+            return replace(result, matches=tuple(self._fused(query, result.matches)[:k]))
+        return replace(result, suggestions=tuple(self._fused(query, result.suggestions)[:3]))
+
+    def rank(self, query: str, k: int = 10, *, also: Sequence[str] = ()) -> list[Match]:
+        ranked = self.inner.rank(query, k=self.how.depth, also=also)
+        return self._fused(query, ranked)[:k]
+
+    def _fused(self, query: str, matches: Sequence[Match]) -> list[Match]:
+        votes = self.memory.votes(query, k=self.how.k, floor=self.how.floor)
+        if not votes or not matches:
+            return list(matches)
+        scores = [m.score for m in matches]
+        low, span = min(scores), (max(scores) - min(scores)) or 1.0
+        by_key = {(m.server, m.tool): m for m in matches}
+        specs = {(s, spec.name): spec for s, spec in self.memory.index.specs()}
+        fused: dict[tuple[str, str], float] = {
+            key: (m.score - low) / span for key, m in by_key.items()
+        }
+        for key, cosine in votes.items():
+            fused[key] = fused.get(key, 0.0) + self.how.weight * cosine
+        ordered = sorted(fused, key=lambda key: -fused[key])
+        out = []
+        for key in ordered:
+            match = by_key.get(key)
+            why = (
+                f"served a similar need before (similarity {votes[key]:.2f})"
+                if key in votes
+                else ""
+            )
+            if match is None:
+                match = Match(key[0], key[1], fused[key], why, specs[key])
+            elif why:
+                match = replace(match, why=f"{match.why}; {why}" if match.why else why)
+            out.append(replace(match, score=round(fused[key], 4)))
+        return out
