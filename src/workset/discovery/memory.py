@@ -3,8 +3,9 @@
 A need that shares no word with its tool ("do I need a warm coat in Reykjavik tonight?") is
 hard for any index of the tools' own texts, but it is often close to a need the catalog has
 already served: "will it be cold in Oslo tomorrow?" was answered by the weather tool last
-week. :class:`NeedMemory` keeps needs with the tool that served them (from labelled needs,
-or from an agent's own successful calls after a ``tool_search``), and
+week. :class:`NeedMemory` keeps needs with the tool that served them (labelled needs, or
+what an application records of its agent's successful calls after a ``tool_search``: the
+agent loop does not record them by itself yet), and
 :class:`RememberingIndex` wraps an index so that the tools of the ``k`` remembered needs most
 like the query (cosine at least ``floor``) score ``weight`` × that cosine on top of the
 index's own score, min–max normalised over its best ``depth`` candidates. "Not found" is the
