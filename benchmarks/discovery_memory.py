@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tool_catalog import DATA, NEEDS, PROBE_SETS, expanded_index, load_catalog, load_tasks
+from tool_catalog import DATA, expanded_index, load_catalog, load_tasks, need_sets
 from tool_catalog import selection as task_selection
 
 from workset.discovery.memory import NeedMemory, Recollection, Remembered, RememberingIndex
-from workset.discovery.needs import Need, read_needs
+from workset.discovery.needs import Need
 from workset.discovery.results import Searchable
 
 BANDS = ("name", "paraphrase", "hard")
@@ -81,7 +81,7 @@ def main() -> None:
     parser.add_argument("--store", type=Path, help="the vector file (as tool_catalog.py --store)")
     args = parser.parse_args()
     index = expanded_index(args.store)
-    sets = {name: read_needs(NEEDS.parent / name) for name in PROBE_SETS}
+    sets = need_sets()
     tune = [n for needs in sets.values() for n in needs if n.split == "tune" and n.answerable]
     memory = NeedMemory(index, remembered(tune))
     if args.tune:

@@ -26,19 +26,18 @@ sys.path.insert(0, str(Path(__file__).parent))
 from tool_catalog import (
     DATA,
     EXPANSIONS,
-    NEEDS,
     OFF_CATALOG,
-    PROBE_SETS,
     build_cascade,
     expanded_index,
     fitted_probe,
     load_catalog,
     load_tasks,
+    need_sets,
 )
 
 from workset.discovery import ToolIndex
 from workset.discovery.expansions import requests_by_key
-from workset.discovery.needs import Need, read_needs
+from workset.discovery.needs import Need
 from workset.discovery.probe import ProbedIndex
 from workset.discovery.results import Searchable
 
@@ -64,7 +63,7 @@ def main() -> None:
     parser.add_argument("--store", type=Path, help="the vector file (as tool_catalog.py --store)")
     args = parser.parse_args()
     index = expanded_index(args.store)
-    sets = {name: read_needs(NEEDS.parent / name) for name in PROBE_SETS}
+    sets = need_sets()
     tune = [n for needs in sets.values() for n in needs if n.split == "tune"]
     start = time.perf_counter()
     probe = fitted_probe(index)
