@@ -598,10 +598,15 @@ def totals(index: Searchable, needs: Sequence[Need]) -> list[str]:
 PROBE_SETS = ("needs.jsonl", "blind_needs2.jsonl", "blind_needs3.jsonl")
 
 
+def need_sets() -> dict[str, list[Need]]:
+    """The need sets of :data:`PROBE_SETS` by file name, in that order."""
+    return {name: read_needs(NEEDS.parent / name) for name in PROBE_SETS}
+
+
 def fitted_probe(index: ToolIndex) -> ServabilityProbe:
     """The servability probe of ``index``, fitted on the tuning halves of :data:`PROBE_SETS`
     (in that order, as ``benchmarks/discovery_probe.py`` reports it)."""
-    tune = [n for name in PROBE_SETS for n in read_needs(NEEDS.parent / name) if n.split == "tune"]
+    tune = [n for needs in need_sets().values() for n in needs if n.split == "tune"]
     return fit_probe(index, [(n.need, n.answerable) for n in tune])
 
 
