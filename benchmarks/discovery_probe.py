@@ -9,7 +9,10 @@ without the probe ("not found" counts only: no need is printed), for MiniLM alon
 cascade. The search medians are printed beside each row but the query vectors are memoised,
 so they are not a latency measurement.
 
-Run: ``python benchmarks/discovery_probe.py [--held-out] [--store FILE]``. Numbers:
+``--latency`` times searches with a live embedder instead, the index alone and behind the
+probe side by side (run it with ``OMP_NUM_THREADS=1``).
+
+Run: ``python benchmarks/discovery_probe.py [--held-out | --latency] [--store FILE]``. Numbers:
 docs/results/discovery.md (2026-12-07).
 """
 
@@ -35,11 +38,12 @@ from tool_catalog import (
     need_sets,
 )
 
-from workset.discovery import ToolIndex
+from workset.discovery import ServabilityProbe, ToolIndex
 from workset.discovery.expansions import requests_by_key
 from workset.discovery.needs import Need
 from workset.discovery.probe import ProbedIndex
 from workset.discovery.results import Searchable
+from workset.retrieval import Embedder
 
 
 def refusals(index: Searchable, needs: Sequence[Need]) -> tuple[int, int, int, int, list[float]]:
@@ -57,16 +61,53 @@ def refusals(index: Searchable, needs: Sequence[Need]) -> tuple[int, int, int, i
     return refused_u, unservable, refused_a, len(needs) - unservable, ms
 
 
+def latency(probe: ServabilityProbe, needs: Sequence[str], store: Path | None) -> None:
+    """Search time of the index alone and behind the probe, side by side, query by query,
+    with a live embedder (no memoised query vectors): a first pass, where the probe embeds
+    each closest tool's words the first time, and a second, where they are kept."""
+    servers, descriptions = load_catalog(DATA)
+    index = ToolIndex.build(
+        servers,
+        Embedder.load(),
+        descriptions=descriptions,
+        expansions=requests_by_key(EXPANSIONS),
+        store=store,
+    )
+    probed = ProbedIndex(index, index, probe)
+    index.search("a first query loads the model")
+    for label, suffix in (("first pass", " "), ("second pass", "  ")):
+        alone, behind = [], []
+        for need in needs:
+            start = time.perf_counter()
+            index.search(need + suffix)
+            alone.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            probed.search(need + suffix + " ")
+            behind.append(time.perf_counter() - start)
+        a, b = statistics.median(alone) * 1000, statistics.median(behind) * 1000
+        p99 = sorted(behind)[int(0.99 * (len(behind) - 1))] * 1000
+        print(
+            f"{label}: index p50 {a:.0f} ms; + probe p50 {b:.0f} ms (p99 {p99:.0f} ms); "
+            f"ratio of medians {b / a:.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--held-out", action="store_true", help="also read the held-out halves")
     parser.add_argument("--store", type=Path, help="the vector file (as tool_catalog.py --store)")
+    parser.add_argument(
+        "--latency", action="store_true", help="only the search latency with and without it"
+    )
     args = parser.parse_args()
     index = expanded_index(args.store)
     sets = need_sets()
     tune = [n for needs in sets.values() for n in needs if n.split == "tune"]
     start = time.perf_counter()
     probe = fitted_probe(index)
+    if args.latency:
+        latency(probe, [n.need for n in tune], args.store)
+        return
     print(
         f"fitted on {len(tune)} tune needs ({sum(not n.answerable for n in tune)} unservable) "
         f"in {time.perf_counter() - start:.1f} s; threshold {probe.threshold:.3f}"

@@ -107,23 +107,29 @@ class ServabilityProbe:
 
 
 def probe_features(index: ToolIndex, result: SearchResult) -> Array:
-    """What the probe reads of one search of ``index`` (the need as stated, with a decision)."""
+    """What the probe reads of one search of ``index`` (the need as stated, with a decision).
+
+    The need, its words and the closest tool's words are embedded in one call (the index's
+    vectors keep each text, so a tool's words are embedded the first time only)."""
     candidates = result.matches or result.suggestions
     if result.decision is None or not candidates:
         raise UsageError("the probe needs a search by meaning with at least one candidate")
-    need = index.embed([result.query])[0]
     document, everything = index.texts_of(candidates[0].server, candidates[0].tool)
-    coverage = [_coverage(index, result.query, text) for text in (document, everything)]
+    need_words = content_words(result.query)
+    tool_words = [content_words(document), content_words(everything)]
+    texts = list(dict.fromkeys([result.query, *need_words, *tool_words[0], *tool_words[1]]))
+    vectors = dict(zip(texts, index.embed(texts), strict=True))
+    coverage = [_coverage(need_words, words, vectors) for words in tool_words]
     decision = [result.decision.features[i] for i in _DECISION]
-    return np.concatenate([need, decision, *coverage]).astype(np.float64)
+    return np.concatenate([vectors[result.query], decision, *coverage]).astype(np.float64)
 
 
-def _coverage(index: ToolIndex, need: str, text: str) -> list[float]:
+def _coverage(need: list[str], text: list[str], vectors: dict[str, Array]) -> list[float]:
     """How well ``text``'s words cover the need's: lowest, two lowest, mean best cosine."""
-    need_words, text_words = content_words(need), content_words(text)
-    if not need_words or not text_words:
+    if not need or not text:
         return [1.0, 1.0, 1.0]
-    best = np.sort((index.embed(need_words) @ index.embed(text_words).T).max(axis=1))
+    cosines = np.array([vectors[w] for w in need]) @ np.array([vectors[w] for w in text]).T
+    best = np.sort(cosines.max(axis=1))
     return [float(best[0]), float(best[:2].mean()), float(best.mean())]
 
 
