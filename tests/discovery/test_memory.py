@@ -5,15 +5,25 @@ The measurement on the LiveMCPBench catalog is ``benchmarks/discovery_memory.py`
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import anyio
 import pytest
 from discovery_catalog import SERVERS
 
-from workset.discovery import ToolIndex
-from workset.discovery.memory import NeedMemory, Recollection, Remembered, RememberingIndex
+from workset.discovery import ToolIndex, tool_search_tool
+from workset.discovery.memory import (
+    NeedMemory,
+    Recollection,
+    Remembered,
+    RememberingIndex,
+    served_needs,
+)
 from workset.errors import UsageError
+from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 from workset.retrieval import Embedder
+from workset.tools.registry import ToolRegistry
 
 SERVED = Remembered("will it be cold in Oslo tomorrow night?", "weather", "get_forecast")
 QUERY = "is it going to be cold in Bergen tomorrow night?"
@@ -80,3 +90,56 @@ def test_memory_round_trips_and_refuses_unknown_tools_and_bad_lines(
         NeedMemory.load(path, index)
     with pytest.raises(UsageError, match=r"save one with NeedMemory\.save"):
         NeedMemory.load(tmp_path / "missing.jsonl", index)
+
+
+def _search_result(index: ToolIndex, query: str) -> str:
+    registry = ToolRegistry([tool_search_tool(index, set())])
+    call = ToolCall("s1", "tool_search", json.dumps({"query": query}))
+    return anyio.run(registry.execute, call).content
+
+
+def test_a_run_teaches_the_memory_the_tool_that_served_its_search(index: ToolIndex) -> None:
+    query = "weather forecast for a city"
+    listing = _search_result(index, query)
+    assert "get_forecast (server weather" in listing
+    run: list[Message] = [
+        UserMessage("Pack for Lisbon"),
+        AssistantMessage(
+            "", tool_calls=(ToolCall("s1", "tool_search", json.dumps({"query": query})),)
+        ),
+        ToolMessage("s1", listing, name="tool_search"),
+        AssistantMessage("", tool_calls=(ToolCall("c1", "get_forecast", '{"city": "Lisbon"}'),)),
+        ToolMessage("c1", "Sunny, 24 C", name="get_forecast"),
+        AssistantMessage("", tool_calls=(ToolCall("c2", "read_file", '{"path": "x"}'),)),
+        ToolMessage("c2", "notes", name="read_file"),  # listed by no search: not learned
+    ]
+    assert served_needs(run) == [Remembered(query, "weather", "get_forecast")]
+    memory = NeedMemory(index)
+    assert memory.learn(run) == 1
+    assert memory.learn(run) == 0
+    assert memory.remembered() == [Remembered(query, "weather", "get_forecast")]
+
+
+def test_a_failed_call_or_a_not_found_search_teaches_nothing(index: ToolIndex) -> None:
+    query = "weather forecast for a city"
+    listing = _search_result(index, query)
+    failed: list[Message] = [
+        AssistantMessage(
+            "", tool_calls=(ToolCall("s1", "tool_search", json.dumps({"query": query})),)
+        ),
+        ToolMessage("s1", listing, name="tool_search"),
+        AssistantMessage("", tool_calls=(ToolCall("c1", "get_forecast", "{}"),)),
+        ToolMessage("c1", "missing city", name="get_forecast", is_error=True),
+    ]
+    assert served_needs(failed) == []
+    refused: list[Message] = [
+        AssistantMessage("", tool_calls=(ToolCall("s1", "tool_search", '{"query": "x"}'),)),
+        ToolMessage(
+            "s1",
+            'Not found: no tool in the catalog does "x".\n1. get_forecast (server weather): ...',
+            name="tool_search",
+        ),
+        AssistantMessage("", tool_calls=(ToolCall("c1", "get_forecast", "{}"),)),
+        ToolMessage("c1", "Sunny", name="get_forecast"),
+    ]
+    assert served_needs(refused) == []

@@ -3,9 +3,9 @@
 A need that shares no word with its tool ("do I need a warm coat in Reykjavik tonight?") is
 hard for any index of the tools' own texts, but it is often close to a need the catalog has
 already served: "will it be cold in Oslo tomorrow?" was answered by the weather tool last
-week. :class:`NeedMemory` keeps needs with the tool that served them (labelled needs, or
-what an application records of its agent's successful calls after a ``tool_search``: the
-agent loop does not record them by itself yet), and
+week. :class:`NeedMemory` keeps needs with the tool that served them: labelled needs, or
+what a run's trajectory shows (:meth:`NeedMemory.learn`, :func:`served_needs`: a
+``tool_search`` query, then a successful call of a tool that search listed), and
 :class:`RememberingIndex` wraps an index so that the tools of the ``k`` remembered needs most
 like the query (cosine at least ``floor``) score ``weight`` × that cosine on top of the
 index's own score, min–max normalised over its best ``depth`` candidates. "Not found" is the
@@ -19,6 +19,7 @@ with the others remembered): ``k`` 3, ``floor`` 0.65, ``weight`` 1.0. Measured i
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,6 +29,11 @@ import numpy as np
 from workset.discovery.index import ToolIndex
 from workset.discovery.results import Match, Searchable, SearchResult
 from workset.errors import UsageError
+from workset.loop.offer import SEARCH_TOOL
+from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage
+
+# A found result's lines, as the tool_search meta-tool writes them: "1. name (server s, score".
+_LISTED = re.compile(r"^\d+\. (\S+) \(server (.+?), score ", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +96,15 @@ class NeedMemory:
             old = self._vectors if self._vectors.size else vectors[:0]
             self._vectors = np.vstack([old, vectors])
 
+    def learn(self, messages: Sequence[Message]) -> int:
+        """Remember the needs a run's tools served (:func:`served_needs`) whose tools this
+        index holds; how many (need, tool) pairs were new."""
+        known = {(server, spec.name) for server, spec in self.index.specs()}
+        before = set(self.remembered())
+        fresh = [r for r in served_needs(messages) if (r.server, r.tool) in known]
+        self.add(fresh)
+        return len(set(fresh) - before)
+
     def votes(self, query: str, *, k: int, floor: float) -> dict[tuple[str, str], float]:
         """Each tool that served one of the ``k`` remembered needs most like ``query`` (cosine
         at least ``floor``), with the best such cosine."""
@@ -126,6 +141,47 @@ class NeedMemory:
                     f"{path}:{number} is not a remembered need (need, server, tool)"
                 ) from exc
         return cls(index, rows)
+
+
+def served_needs(messages: Sequence[Message]) -> list[Remembered]:
+    """The needs a trajectory shows served: each ``tool_search`` query whose result listed
+    tools, then a later call of one of those tools that did not fail, remembered with the
+    server the search named (the latest search that listed the tool). A call succeeding is
+    the evidence: it does not prove the result answered the need."""
+    calls: dict[str, ToolCall] = {}
+    searches: list[tuple[str, dict[str, str]]] = []  # (query, tool -> server), in order
+    served: list[Remembered] = []
+    for message in messages:
+        if isinstance(message, AssistantMessage):
+            calls.update((c.id, c) for c in message.tool_calls)
+            continue
+        if not isinstance(message, ToolMessage) or message.is_error:
+            continue
+        call = calls.get(message.tool_call_id)
+        if call is None:
+            continue
+        if call.name == SEARCH_TOOL:
+            query = _query(call.arguments)
+            listed = {name: server for name, server in _LISTED.findall(message.content)}
+            if query and listed:
+                searches.append((query, listed))
+            continue
+        for query, listed in reversed(searches):
+            if call.name in listed:
+                found = Remembered(query, listed[call.name], call.name)
+                if found not in served:
+                    served.append(found)
+                break
+    return served
+
+
+def _query(arguments: str) -> str:
+    try:
+        parsed = json.loads(arguments)
+    except ValueError:
+        return ""
+    query = parsed.get("query") if isinstance(parsed, dict) else None
+    return query.strip() if isinstance(query, str) else ""
 
 
 @dataclass(frozen=True, slots=True)
