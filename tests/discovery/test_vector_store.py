@@ -92,3 +92,13 @@ def test_a_kept_matrix_round_trips_and_is_dropped_when_not_kept(tmp_path: Path) 
 
     again.save(path, keep=[text_key(embedder.name, "alpha")])
     assert VectorStore.open(path, embedder.name).matrix("adapter-1") is None
+
+
+def test_transient_texts_are_embedded_with_the_rest_but_not_kept() -> None:
+    embedder = LetterEmbedder()
+    store = VectorStore(embedder.name)
+    rows = store.embed(embedder, ["query", "tool"], transient=("query",))
+    assert embedder.calls == [["query", "tool"]]
+    assert rows.shape == (2, 26)
+    store.embed(embedder, ["query", "tool"])
+    assert embedder.calls[1:] == [["query"]]

@@ -34,7 +34,7 @@ too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +83,7 @@ class ToolIndex:
         self._embedder = embedder
         self.config = config
         self._tool_texts = [lexical_text(e) for e in entries]
+        self._position = {(e.server, e.spec.name): i for i, e in enumerate(self._entries)}
         self._words = [frozenset(tokenize(t)) for t in self._tool_texts]
         specs = specs_by_server(self._entries, self._servers)
         server_texts = [
@@ -189,20 +190,34 @@ class ToolIndex:
         """Every (server, spec) in catalog order."""
         return tuple((e.server, e.spec) for e in self._entries)
 
+    def holds(self, server: str, tool: str) -> bool:
+        """Whether ``server`` has a tool ``tool`` in this index."""
+        return (server, tool) in self._position
+
+    def spec_of(self, server: str, tool: str) -> ToolSpec:
+        """The definition of ``server``'s tool ``tool``."""
+        return self._entries[self._at(server, tool)].spec
+
     def texts_of(self, server: str, tool: str) -> tuple[str, str]:
         """A tool's full document, and everything BM25 reads for it (document and examples)."""
-        for entry, text in zip(self._entries, self._tool_texts, strict=True):
-            if entry.server == server and entry.spec.name == tool:
-                return tool_document(entry.server, entry.spec), text
-        raise UsageError(f"no tool {tool!r} of server {server!r} in this index")
+        at = self._at(server, tool)
+        entry = self._entries[at]
+        return tool_document(entry.server, entry.spec), self._tool_texts[at]
 
-    def embed(self, texts: Sequence[str]) -> Vectors:
-        """``texts`` embedded by the index's model (read from its vectors when seen before)."""
+    def _at(self, server: str, tool: str) -> int:
+        at = self._position.get((server, tool))
+        if at is None:
+            raise UsageError(f"no tool {tool!r} of server {server!r} in this index")
+        return at
+
+    def embed(self, texts: Sequence[str], *, transient: Collection[str] = ()) -> Vectors:
+        """``texts`` embedded by the index's model, read from its vectors when seen before and
+        kept there after, except those in ``transient`` (a query, its words)."""
         if self._embedder is None:
             raise UsageError("this index has no embedder; build it with one")
         if self._store is None:
             return self._embedder.embed(texts)
-        return self._store.embed(self._embedder, texts)
+        return self._store.embed(self._embedder, texts, transient=transient)
 
     def search(self, query: str, k: int = 5, *, also: Sequence[str] = ()) -> SearchResult:
         """The best ``k`` tools for ``query``, or "not found" with the closest as suggestions.

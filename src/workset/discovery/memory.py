@@ -54,41 +54,29 @@ class NeedMemory:
 
     def __init__(self, index: ToolIndex, remembered: Iterable[Remembered] = ()) -> None:
         self.index = index
-        self._needs: list[str] = []
-        self._tools: list[list[tuple[str, str]]] = []
+        self._tools: dict[str, list[tuple[str, str]]] = {}  # need -> its tools, row order
         self._vectors = np.zeros((0, 0), dtype=np.float32)
         self.add(remembered)
 
     def __len__(self) -> int:
-        return len(self._needs)
+        return len(self._tools)
 
     def remembered(self) -> list[Remembered]:
         """Every (need, tool) pair, in the order they were remembered."""
-        return [
-            Remembered(n, s, t)
-            for n, tools in zip(self._needs, self._tools, strict=True)
-            for s, t in tools
-        ]
+        return [Remembered(n, s, t) for n, tools in self._tools.items() for s, t in tools]
 
     def add(self, remembered: Iterable[Remembered]) -> None:
         """Remember more needs (a tool this index does not hold is refused)."""
         fresh = list(remembered)
-        known = {(server, spec.name) for server, spec in self.index.specs()}
-        unknown = [f"{r.server}/{r.tool}" for r in fresh if (r.server, r.tool) not in known]
+        unknown = [f"{r.server}/{r.tool}" for r in fresh if not self.index.holds(r.server, r.tool)]
         if unknown:
             raise UsageError(
                 f"no such tool in the index: {', '.join(unknown[:3])}; remember only tools "
                 "the index holds"
             )
-        new_needs: list[str] = []
+        new_needs = list(dict.fromkeys(r.need for r in fresh if r.need not in self._tools))
         for r in fresh:
-            if r.need in self._needs:
-                tools = self._tools[self._needs.index(r.need)]
-            else:
-                self._needs.append(r.need)
-                self._tools.append([])
-                new_needs.append(r.need)
-                tools = self._tools[-1]
+            tools = self._tools.setdefault(r.need, [])
             if (r.server, r.tool) not in tools:
                 tools.append((r.server, r.tool))
         if new_needs:
@@ -99,23 +87,24 @@ class NeedMemory:
     def learn(self, messages: Sequence[Message]) -> int:
         """Remember the needs a run's tools served (:func:`served_needs`) whose tools this
         index holds; how many (need, tool) pairs were new."""
-        known = {(server, spec.name) for server, spec in self.index.specs()}
         before = set(self.remembered())
-        fresh = [r for r in served_needs(messages) if (r.server, r.tool) in known]
+        fresh = [r for r in served_needs(messages) if self.index.holds(r.server, r.tool)]
         self.add(fresh)
         return len(set(fresh) - before)
 
     def votes(self, query: str, *, k: int, floor: float) -> dict[tuple[str, str], float]:
         """Each tool that served one of the ``k`` remembered needs most like ``query`` (cosine
         at least ``floor``), with the best such cosine."""
-        if not self._needs:
+        if not self._tools:
             return {}
-        cosines = self._vectors @ np.asarray(self.index.embed([query])[0], dtype=np.float32)
+        asked = self.index.embed([query], transient=(query,))[0]
+        cosines = self._vectors @ np.asarray(asked, dtype=np.float32)
+        rows = list(self._tools.values())
         votes: dict[tuple[str, str], float] = {}
         for i in np.argsort(-cosines, kind="stable")[:k]:
             if cosines[i] < floor:
                 break
-            for key in self._tools[i]:
+            for key in rows[i]:
                 votes[key] = max(votes.get(key, 0.0), float(cosines[i]))
         return votes
 
@@ -222,7 +211,6 @@ class RememberingIndex:
         scores = [m.score for m in matches]
         low, span = min(scores), (max(scores) - min(scores)) or 1.0
         by_key = {(m.server, m.tool): m for m in matches}
-        specs = {(s, spec.name): spec for s, spec in self.memory.index.specs()}
         fused: dict[tuple[str, str], float] = {
             key: (m.score - low) / span for key, m in by_key.items()
         }
@@ -238,7 +226,7 @@ class RememberingIndex:
                 else ""
             )
             if match is None:
-                match = Match(key[0], key[1], fused[key], why, specs[key])
+                match = Match(key[0], key[1], fused[key], why, self.memory.index.spec_of(*key))
             elif why:
                 match = replace(match, why=f"{match.why}; {why}" if match.why else why)
             out.append(replace(match, score=round(fused[key], 4)))

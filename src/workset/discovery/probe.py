@@ -109,8 +109,8 @@ class ServabilityProbe:
 def probe_features(index: ToolIndex, result: SearchResult) -> Array:
     """What the probe reads of one search of ``index`` (the need as stated, with a decision).
 
-    The need, its words and the closest tool's words are embedded in one call (the index's
-    vectors keep each text, so a tool's words are embedded the first time only)."""
+    The need, its words and the closest tool's words are embedded in one call; the index's
+    vectors keep the tool's words (embedded the first time only), not the need's."""
     candidates = result.matches or result.suggestions
     if result.decision is None or not candidates:
         raise UsageError("the probe needs a search by meaning with at least one candidate")
@@ -118,7 +118,8 @@ def probe_features(index: ToolIndex, result: SearchResult) -> Array:
     need_words = content_words(result.query)
     tool_words = [content_words(document), content_words(everything)]
     texts = list(dict.fromkeys([result.query, *need_words, *tool_words[0], *tool_words[1]]))
-    vectors = dict(zip(texts, index.embed(texts), strict=True))
+    asked = {result.query, *need_words} - {*tool_words[0], *tool_words[1]}
+    vectors = dict(zip(texts, index.embed(texts, transient=asked), strict=True))
     coverage = [_coverage(need_words, words, vectors) for words in tool_words]
     decision = [result.decision.features[i] for i in _DECISION]
     return np.concatenate([vectors[result.query], decision, *coverage]).astype(np.float64)

@@ -19,7 +19,7 @@ the file does not grow with every edit.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -91,8 +91,12 @@ class VectorStore:
     def keep_matrix(self, key: str, matrix: Vectors) -> None:
         self._matrices[key] = np.asarray(matrix, dtype=np.float32)
 
-    def embed(self, embedder: TextEmbedder, texts: Sequence[str]) -> Vectors:
-        """One row per text: stored rows as they are, the missing ones embedded in one call."""
+    def embed(
+        self, embedder: TextEmbedder, texts: Sequence[str], *, transient: Collection[str] = ()
+    ) -> Vectors:
+        """One row per text: stored rows as they are, the missing ones embedded in one call
+        and kept, except those in ``transient`` (queries: keeping them would grow the store
+        with every search)."""
         if embedder.name != self.model:
             raise UsageError(
                 f"this store holds {self.model} vectors; open it with that model, not "
@@ -103,13 +107,17 @@ class VectorStore:
         for key, text in zip(keys, texts, strict=True):
             if key not in self._vectors:
                 missing.setdefault(key, text)
+        rows: dict[str, Vectors] = {}
         if missing:
             fresh = embedder.embed(list(missing.values()))
-            for key, row in zip(missing, fresh, strict=True):
-                self._vectors[key] = np.asarray(row, dtype=np.float32)
+            for (key, text), row in zip(missing.items(), fresh, strict=True):
+                rows[key] = np.asarray(row, dtype=np.float32)
+                if text not in transient:
+                    self._vectors[key] = rows[key]
         if not keys:
             return np.zeros((0, 0), dtype=np.float32)
-        return np.stack([self._vectors[k] for k in keys]).astype(np.float32, copy=False)
+        stacked = [rows[k] if k in rows else self._vectors[k] for k in keys]
+        return np.stack(stacked).astype(np.float32, copy=False)
 
     def save(self, path: Path, keep: Iterable[str] | None = None) -> None:
         """Write the store (only the keys in ``keep`` when given) atomically to ``path``.
