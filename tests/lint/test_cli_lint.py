@@ -100,3 +100,17 @@ def test_a_session_with_the_status_at_the_end_exits_0(tmp_path: Path) -> None:
 def test_an_unknown_session_exits_2_and_says_how_to_list_sessions(tmp_path: Path) -> None:
     code, output = lint("--session", "s-nope", "--db", str(tmp_path / "log.db"))
     assert code == 2 and "workset sessions" in output
+
+
+def test_mcp_tools_and_tool_search_in_the_config_are_not_unknown(tmp_path: Path) -> None:
+    """They exist once the servers start (`workset run`): the lint does not start them."""
+    path = tmp_path / "agent.toml"
+    path.write_text(
+        '[agent]\ntools = ["read_file", "files__read", "tool_search", "other__x"]\n'
+        'core_tools = ["read_file", "tool_search"]\n'
+        '[mcp.servers.files]\ncommand = ["files-server"]\n',
+        encoding="utf-8",
+    )
+    code, output = lint(str(path))
+    assert code == 0 and "'other__x'" in output  # no server "other" is configured
+    assert "'files__read'" not in output and "'tool_search'" not in output

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from workset.config import WorksetConfig, load_config
+from workset.config import DiscoverySection, WorksetConfig, load_config
 from workset.errors import UsageError
 from workset.session.agent import DEFAULT_SYSTEM_PROMPT, AgentConfig
 
@@ -187,3 +187,11 @@ def test_the_second_look_is_on_by_default_and_can_be_turned_off(tmp_path: Path) 
     assert config.agent.second_look is False and config.agent_config().second_look is False
     with pytest.raises(UsageError, match="second_look"):
         load_config(write(tmp_path, '[agent]\nsecond_look = "no"\n'))
+
+
+def test_discovery_is_automatic_with_a_memory_and_can_be_turned_off(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, "")).discovery == DiscoverySection("auto", True)
+    config = load_config(write(tmp_path, '[discovery]\nsearch = "off"\nmemory = false\n'))
+    assert config.discovery == DiscoverySection("off", False)
+    with pytest.raises(UsageError, match=r"\[discovery\] search must be 'auto' or 'off'"):
+        load_config(write(tmp_path, '[discovery]\nsearch = "always"\n'))

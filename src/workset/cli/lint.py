@@ -16,6 +16,7 @@ from workset.cli.options import db_option, open_db
 from workset.config import WorksetConfig, load_config
 from workset.errors import WorksetError
 from workset.lint import RULES, Finding, has_errors, lint_config, lint_session
+from workset.loop.offer import SEARCH_TOOL
 from workset.messages import ToolSpec
 
 __all__ = ["lint_command"]
@@ -75,7 +76,14 @@ def _tool_specs(config: WorksetConfig) -> tuple[list[ToolSpec], list[ToolSpec], 
         wanted &= set(config.agent.core_tools)
     named = [*(() if config.agent.tools == "all" else config.agent.tools)]
     named += list(config.agent.core_tools or ())
-    unknown = sorted({n for n in named if n not in available})
+    servers = {server.name for server in config.mcp.servers}  # their tools: not started here
+    unknown = sorted(
+        {
+            n
+            for n in named
+            if n not in available and n != SEARCH_TOOL and n.partition("__")[0] not in servers
+        }
+    )
     first, second = ([s for s in load if s.name in wanted] for load in loads)
     return first, second, unknown
 

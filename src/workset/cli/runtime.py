@@ -18,10 +18,12 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 from rich.text import Text
 
+from workset.cli.catalog import Catalog
 from workset.cli.options import db_option, open_db
 from workset.cli.progress import CallProgress
 from workset.cli.render import event_line, outcome_line
 from workset.config import HistorySection, WorksetConfig, load_config
+from workset.errors import UsageError
 from workset.events import LoopEvent
 from workset.loop.bus import Subscriber
 from workset.loop.offer import ToolOffer
@@ -195,7 +197,11 @@ class Runtime:
         events: bool = False,
         agents: Path | None = None,
         coder: Model | None = None,
+        catalog: Catalog | None = None,
     ) -> None:
+        """``catalog`` holds the MCP servers' tools already started (:func:`open_runtime`);
+        discovery over the tools left out of the prompt is opened here."""
+        self.catalog = catalog or Catalog()
         self.calls = CallProgress(err)
         model = AnnouncedModel(model, self.calls.started, self.calls.ended)
         self.coder = AnnouncedModel(coder, self.calls.started, self.calls.ended) if coder else None
@@ -221,14 +227,9 @@ class Runtime:
                 )
             if background:
                 tools += background_tools(ws, sandbox=sandbox)
-            approver = (
-                with_timeout(TerminalApprover(), 300, default=False) if sys.stdin.isatty() else None
-            )
-            gate = SafetyGate(
-                approver=approver,
-                breaker=CircuitBreaker(3, human=approver),
-                policy=PermissionPolicy(workspace=str(self.workspace)),
-            )
+            gate = self._gate()
+        elif self.catalog.tools:  # MCP tools may change things: judged like commands
+            gate = self._gate()
         offer: list[ToolOffer] = []
         self.setup = context_setup(
             config,
@@ -238,13 +239,19 @@ class Runtime:
         )
         for line in self.setup.diagnostics:
             err.print(f"[yellow]{line}[/]", markup=True, highlight=False)
-        chosen = _chosen(tools + self.setup.tools, config)
+        chosen = _chosen(tools + self.catalog.tools + self.setup.tools, config)
+        full = list(chosen)  # discovery indexes the full descriptions
         if compacts(model.info.context_window, config.agent.compact_tools):
             chosen = compact_tools(chosen)
         if agents is not None:
             chosen += self._subagent_tools(agents, chosen)
-        registry = ToolRegistry(chosen)
-        offer.append(ToolOffer(registry, core=config.agent.core_tools))
+        search = self.catalog.open_discovery(
+            full + chosen[len(full) :], config, local_folder(log.where) / "discovery", err
+        )
+        registry = ToolRegistry([*chosen, *([search] if search is not None else [])])
+        offer.append(
+            ToolOffer(registry, core=self.catalog.core(config), loaded=self.catalog.loaded)
+        )
         self.agent = Agent(
             model,
             registry,
@@ -264,6 +271,18 @@ class Runtime:
         )
         self.calls.counter = model.token_counter()  # started already by the agent
 
+    def _gate(self) -> SafetyGate:
+        """The safety gate of tools that change things: the default policy, with the user
+        asked at the terminal (no approver without one: what would ask is refused)."""
+        approver = (
+            with_timeout(TerminalApprover(), 300, default=False) if sys.stdin.isatty() else None
+        )
+        return SafetyGate(
+            approver=approver,
+            breaker=CircuitBreaker(3, human=approver),
+            policy=PermissionPolicy(workspace=str(self.workspace)),
+        )
+
     def _subagent_tools(self, folder: Path, tools: list[Tool]) -> list[Tool]:
         from workset.collab import Collaboration, discover_agents, subagent_tools
         from workset.collab.agent_tools import SUBAGENT_TOOLS
@@ -281,6 +300,11 @@ class Runtime:
             self.setup.status.tracker.replay(e.event for e in events)
 
     def _print(self, event: LoopEvent) -> None:
+        if event.kind in ("run_finished", "run_failed"):  # what its searches served
+            try:
+                self.catalog.learn(self.log.resume_state(event.session_id).messages)
+            except (OSError, UsageError) as exc:  # the run's own record is already kept
+                self.calls.print(Text(f"discovery: needs not remembered ({exc})", "yellow"))
         line = event_line(event)
         if line is not None:
             self.calls.print(line)
@@ -293,10 +317,13 @@ class Runtime:
                     await start()
 
     async def aclose(self) -> None:
-        """Close the model (and the coder model, if any)."""
-        await self.model.aclose()
-        if self.coder is not None:
-            await self.coder.aclose()
+        """Close the model (and the coder model, if any) and stop the MCP servers."""
+        try:
+            await self.model.aclose()
+            if self.coder is not None:
+                await self.coder.aclose()
+        finally:
+            await anyio.to_thread.run_sync(self.catalog.close)
 
 
 def _tracing() -> list[Subscriber]:
@@ -353,20 +380,27 @@ def open_runtime(
         )
         if opts.background and not opts.execute:
             raise click.UsageError("--background runs commands: use it with --exec")
-        runtime = Runtime(
-            model,
-            log,
-            opts.workspace,
-            agent_config,
-            opts.execute,
-            config,
-            opts.background,
-            events=events,
-            agents=opts.agents,
-            coder=coder,
-        )
-        runtime.follow(session_id)
-        anyio.run(runtime.start)
+        catalog = Catalog()
+        try:  # the MCP servers stop if anything after their start fails
+            catalog.tools = catalog.open_mcp(config, err)
+            runtime = Runtime(
+                model,
+                log,
+                opts.workspace,
+                agent_config,
+                opts.execute,
+                config,
+                opts.background,
+                events=events,
+                agents=opts.agents,
+                coder=coder,
+                catalog=catalog,
+            )
+            runtime.follow(session_id)
+            anyio.run(runtime.start)
+        except BaseException:
+            catalog.close()
+            raise
     return runtime
 
 

@@ -77,7 +77,17 @@ dirs                  ``[]``                    folders holding skill folders (`
 learned               ``"off"``                 the MCP audit's sentence classifier: ``off``,
                                                 ``report`` (findings shown, tools load) or
                                                 ``block`` (findings block the tool)
-[mcp.servers.NAME]    none                      MCP servers, see :mod:`workset.mcp.config`
+[mcp.servers.NAME]    none                      MCP servers, see :mod:`workset.mcp.config`;
+                                                ``workset run``/``chat``/``serve`` start them
+                                                and offer the tools their audit lets through
+[discovery]
+search                ``"auto"``                ``tool_search`` over the tools ``core_tools``
+                                                leaves out of the prompt; auto: when it leaves
+                                                some out; ``"off"``
+memory                true                      remember the needs a search served (a search,
+                                                then a successful call of a tool it listed)
+                                                and rank those tools first for similar needs
+                                                in later runs (``workset.discovery.local``)
 [[channels]]          none                      webhook channels of ``workset serve``, one
                                                 block each (:mod:`workset.triggers.webhook`):
 name                  required                  ``POST /hooks/NAME``; events ``webhook.NAME``
@@ -108,6 +118,7 @@ from workset.config.reader import SECTIONS, Reader
 from workset.config.sections import (
     AgentSection,
     BudgetSection,
+    DiscoverySection,
     EvidenceSection,
     HistorySection,
     MCPSection,
@@ -127,6 +138,7 @@ __all__ = [
     "AgentSection",
     "BudgetSection",
     "ChannelSection",
+    "DiscoverySection",
     "EvidenceSection",
     "HistorySection",
     "MCPSection",
@@ -177,6 +189,7 @@ def config_from_mapping(
         evidence=reader.evidence(reader.table(data, "evidence")),
         skills=SkillsSection(reader.paths(reader.table(data, "skills"), "skills", "dirs")),
         mcp=reader.mcp(data),
+        discovery=reader.discovery(reader.table(data, "discovery")),
         channels=read_channels(reader, data.get("channels")),
         source=source,
     )

@@ -17,6 +17,7 @@ from workset.config.sections import (
     AGENT_DEFAULTS,
     AgentSection,
     BudgetSection,
+    DiscoverySection,
     EvidenceSection,
     HistorySection,
     MCPSection,
@@ -40,6 +41,7 @@ SECTIONS = (
     "evidence",
     "skills",
     "mcp",
+    "discovery",
     "channels",
 )
 _KEYS: dict[str, tuple[str, ...]] = {
@@ -64,6 +66,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "evidence": ("paths", "workspace"),
     "skills": ("dirs",),
     "mcp": ("learned", "servers"),
+    "discovery": ("search", "memory"),
 }
 
 
@@ -183,6 +186,12 @@ class Reader:
                 f"{key} = {default:g}",
             )  # fmt: skip
         return float(value)
+
+    def discovery(self, raw: Mapping[str, Any]) -> DiscoverySection:
+        return DiscoverySection(
+            search=self.choice(raw, "discovery", "search", ("auto", "off")),
+            memory=self.boolean(raw, "discovery", "memory", True),
+        )
 
     def evidence(self, raw: Mapping[str, Any]) -> EvidenceSection:
         return EvidenceSection(

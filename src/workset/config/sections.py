@@ -109,6 +109,16 @@ class SkillsSection:
 
 
 @dataclass(frozen=True, slots=True)
+class DiscoverySection:
+    """``tool_search`` over the tools ``[agent] core_tools`` leaves out of the prompt
+    (``search``: ``auto``, on when it leaves some out; ``off``), and the needs it served
+    remembered across runs (``memory``; workset.discovery.local)."""
+
+    search: str = "auto"
+    memory: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class MCPSection:
     servers: tuple[MCPServerConfig, ...] = ()
     learned: LearnedMode = "off"  # the audit's learned layer: off, report or block
@@ -127,6 +137,7 @@ class WorksetConfig:
     evidence: EvidenceSection = field(default_factory=EvidenceSection)
     skills: SkillsSection = field(default_factory=SkillsSection)
     mcp: MCPSection = field(default_factory=MCPSection)
+    discovery: DiscoverySection = field(default_factory=DiscoverySection)
     channels: tuple[ChannelSection, ...] = ()
     source: str = "<defaults>"  # the file it came from
 

@@ -120,16 +120,28 @@ class NeedMemory:
     def load(cls, path: Path, index: ToolIndex) -> NeedMemory:
         if not path.is_file():
             raise UsageError(f"no need memory at {path}; save one with NeedMemory.save")
-        rows = []
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            try:
-                row = json.loads(line)
-                rows.append(Remembered(row["need"], row["server"], row["tool"]))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise UsageError(
-                    f"{path}:{number} is not a remembered need (need, server, tool)"
-                ) from exc
-        return cls(index, rows)
+        return cls(index, read_needs(path))
+
+
+def read_needs(path: Path) -> list[Remembered]:
+    """The remembered needs saved at ``path`` (:meth:`NeedMemory.save`; none when there is
+    no file). A line that is not one raises :class:`UsageError` naming it; the file is left
+    as it is."""
+    if not path.is_file():
+        return []
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            rows.append(Remembered(row["need"], row["server"], row["tool"]))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise UsageError(
+                f"{path}:{number} is not a remembered need (need, server, tool); fix or "
+                "delete that line, or delete the file to start afresh"
+            ) from exc
+    return rows
 
 
 def served_needs(messages: Sequence[Message]) -> list[Remembered]:

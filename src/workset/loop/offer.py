@@ -17,6 +17,9 @@ from workset.messages import ToolCall, ToolSpec
 from workset.tools.registry import ToolRegistry
 
 SEARCH_TOOL = "tool_search"  # the discovery meta-tool's name (workset.discovery.meta)
+# In the result of a call refused before it ran (its tool unknown or not loaded yet): the same
+# call made next is no repeat (workset.loop.repeats).
+DID_NOT_RUN = "this call did not run"
 
 
 class ToolOffer:
@@ -65,7 +68,7 @@ class ToolOffer:
         self.load([name])
         spec = json.dumps(self.registry.spec(name).to_wire()["function"], ensure_ascii=False)
         return (
-            f"`{name}` was not loaded, so this call did not run. It is loaded now; its "
+            f"`{name}` was not loaded, so {DID_NOT_RUN}. It is loaded now; its "
             f"definition:\n{spec}\nCall it again with arguments that follow this schema."
         )
 
@@ -75,7 +78,7 @@ class ToolOffer:
         search = ToolCall(call.id, SEARCH_TOOL, json.dumps({"query": query}))
         found = await self.registry.execute(search)
         return (
-            f"unknown tool `{call.name}`; this call did not run. Searched the catalog for "
+            f"unknown tool `{call.name}`; {DID_NOT_RUN}. Searched the catalog for "
             f"{query!r}:\n{found.content}"
         )
 

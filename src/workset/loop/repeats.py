@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from workset.loop.call_repair import canonical
+from workset.loop.offer import DID_NOT_RUN
 from workset.messages import ToolCall, ToolMessage
 
 
@@ -95,7 +96,12 @@ class RepeatGuard:
         )
 
     def note_results(self, results: Sequence[ToolMessage], useful: Sequence[ToolMessage]) -> None:
-        """Remember the last calls' results; ``useful`` are those that found something."""
+        """Remember the last calls' results; ``useful`` are those that found something. A call
+        refused before it ran (its tool not loaded yet: the refusal loads it) is forgotten,
+        so the same call made next runs."""
+        refused = {r.tool_call_id for r in results if r.is_error and DID_NOT_RUN in r.content}
+        if refused:
+            self._run = {key: first for key, first in self._run.items() if first not in refused}
         self._failed.update(r.tool_call_id for r in results if r not in useful)
         self._contents.update((r.tool_call_id, r.content) for r in useful)
         # A successful edit or command may change what a read shows; a failed edit does not.

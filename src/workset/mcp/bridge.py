@@ -17,21 +17,27 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import jsonschema
 
 from workset.context.trust import Secrets, wrap_untrusted
 from workset.errors import ToolError
+from workset.mcp.audit import TrustReport
 from workset.mcp.client import MCPHub
 from workset.mcp.config import MCPServerConfig
-from workset.mcp.remote import RemoteTool
+from workset.mcp.remote import CallResult, RemoteTool
 from workset.messages import ToolSpec
 from workset.tools.base import Risk, Tool
 
 _MAX_NAME = 64
 _MIN_SECRET = 4
+
+# How a bridged tool reaches its server: (server, tool, arguments) -> the call's result. By
+# default the hub's connection in the caller's event loop; :class:`~workset.mcp.portal.
+# MCPPortal` passes one that crosses to the loop its connections live in.
+Caller = Callable[[str, str, Mapping[str, Any]], Awaitable[CallResult]]
 
 
 def tool_name(server: str, tool: str) -> str:
@@ -49,9 +55,14 @@ async def mcp_tools(hub: MCPHub) -> list[Tool]:
     Servers that could not be reached and tools that were blocked are left out; read
     ``hub.trust.last_report`` (its ``lines()``) to see which and why.
     """
-    report = await hub.review()
+    return bridged(hub, await hub.review())
+
+
+def bridged(hub: MCPHub, report: TrustReport, call: Caller | None = None) -> list[Tool]:
+    """The tools ``report`` (a review of ``hub``) let through, bridged; ``call`` reaches the
+    servers (default: ``hub``'s connections in the running event loop)."""
     configs = {c.name: c for c in hub.configs}
-    return [bridge_tool(hub, configs[t.server], t) for t in report.loaded if schema_ok(t)]
+    return [bridge_tool(hub, configs[t.server], t, call) for t in report.loaded if schema_ok(t)]
 
 
 def schema_ok(remote: RemoteTool) -> bool:
@@ -71,15 +82,21 @@ def schema_problem(remote: RemoteTool) -> str | None:
     return None
 
 
-def bridge_tool(hub: MCPHub, config: MCPServerConfig, remote: RemoteTool) -> Tool:
-    """One workset tool that calls ``remote`` through ``hub``."""
+def bridge_tool(
+    hub: MCPHub, config: MCPServerConfig, remote: RemoteTool, call: Caller | None = None
+) -> Tool:
+    """One workset tool that calls ``remote`` through ``hub`` (or through ``call``)."""
     source = f"mcp:{remote.server}/{remote.name}"
     secrets = config.secrets()
 
+    async def direct(server: str, name: str, arguments: Mapping[str, Any]) -> CallResult:
+        return await hub.connection(server).call_tool(name, arguments)
+
+    reach = call or direct
+
     async def handler(**arguments: Any) -> str:
-        connection = hub.connection(remote.server)
         try:
-            result = await connection.call_tool(remote.name, arguments)
+            result = await reach(remote.server, remote.name, arguments)
         except ToolError as exc:
             raise ToolError(redact(str(exc), secrets), hint=exc.hint) from None
         if result.is_error:
