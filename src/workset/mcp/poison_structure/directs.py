@@ -91,6 +91,8 @@ _EVERY_TOOL = re.compile(
     r"servers?|assistants?|agents?|integrations?)\b",
     _I,
 )
+# The tool's own server or the tool itself ("using the token configured for this server").
+_SELF = re.compile(r"\b(this|its\s+own|the\s+same)\s+(\w+\s+)?(tool|server)s?\b", _I)
 # The documentation domains themselves (``user@example.com``); a named host under them
 # (``backup-svc@partner-vault.example.org``) is written to look real, and counts as one.
 _EXAMPLE_HOST = re.compile(r"(?<![\w-]\.)\bexample\.(com|org|net)\b|\blocalhost\b|127\.0\.0\.1", _I)
@@ -136,7 +138,7 @@ def directs_other_tool(sentence: str, purpose: Purpose, name: str) -> bool:
         for m in _IDENT.finditer(sentence)
         if m.group(1).lower() not in own and _writes(m.group(1)) and not _in_address(sentence, m)
     ]
-    targets += list(_EVERY_TOOL.finditer(sentence))
+    targets += [m for m in _EVERY_TOOL.finditer(sentence) if not _SELF.search(m.group(0))]
     for target in targets:
         if gated(sentence, target.start()) or _NEGATED.search(sentence[: target.start()][-40:]):
             continue

@@ -177,6 +177,53 @@ def _gsutil(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield _ask("cloud-change", f"gsutil {action} changes cloud storage".strip())
 
 
+# rclone's subcommands that delete on the destination (or wherever they point), and the
+# remote form ``name:path`` (a configured remote; ``./a:b`` and ``/x:y`` are local paths).
+_RCLONE_DELETES = frozenset({"purge", "delete", "deletefile", "rmdirs", "rmdir", "cleanup"})
+_RCLONE_REMOTE = re.compile(r"^[A-Za-z0-9_][\w.-]*:")
+# Other object-storage CLIs, and their deleting verbs: mc (MinIO), s3cmd, azcopy, b2.
+_STORAGE_DELETES = {
+    "mc": frozenset({"rm", "rb"}),
+    "s3cmd": frozenset({"del", "rm", "rb", "deleteall"}),
+    "azcopy": frozenset({"remove", "rm"}),
+    "b2": frozenset({"delete-bucket", "rm", "delete-file-version"}),
+}
+
+
+def _rclone(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``rclone purge remote:bucket``: every object under a remote path deleted (also
+    ``sync --delete-*``/``sync`` onto a remote, which deletes what the source lacks: asked)."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    action, operands = (words[0], words[1:]) if words else ("", [])
+    remote = next((w for w in operands if _RCLONE_REMOTE.match(w)), None)
+    if remote is None:
+        return  # local paths only: rules.known_tools judges where they point
+    if action in _RCLONE_DELETES:
+        yield _deny(
+            "cloud-storage-wipe",
+            f"rclone {action} {remote} deletes what the remote holds there, beyond recovery",
+            "delete the objects you created, by name, or ask the owner",
+        )
+    elif action == "sync" and _RCLONE_REMOTE.match(operands[-1]):
+        yield _ask("cloud-storage-change",
+                   f"rclone sync onto {operands[-1]} deletes what the source lacks")  # fmt: skip
+
+
+def _object_storage(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    flags = set(cmd.args())
+    if words and words[0] in _STORAGE_DELETES[cmd.name]:
+        recursive = flags & {"-r", "--recursive", "--force", "-rf", "--recursive=true"}
+        if recursive or words[0] in ("rb", "delete-bucket", "deleteall"):
+            yield _deny(
+                "cloud-storage-wipe",
+                f"{cmd.name} {words[0]} deletes buckets or everything under a path",
+                "delete the objects you created, by name, or ask the owner",
+            )
+        else:
+            yield _ask("cloud-storage-change", f"{cmd.name} {words[0]} deletes stored objects")
+
+
 def _gcloud(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     words = [a for a in cmd.args() if not a.startswith("-")]
     verb = next((w for w in words if _CLOUD_READ.match(w) or w in ("delete", "create",
@@ -226,4 +273,6 @@ HANDLERS: dict[str, Handler] = {
     "gsutil": _gsutil,
     "gcloud": _gcloud,
     "az": _az,
+    "rclone": _rclone,
+    **{n: _object_storage for n in _STORAGE_DELETES},
 }

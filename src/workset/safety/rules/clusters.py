@@ -195,7 +195,7 @@ def _helm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
         return
     reads = {"list", "ls", "status", "get", "history", "show", "template", "lint", "version",
-             "search", "dependency", "env", "verify", "repo", "diff"}  # fmt: skip
+             "search", "dependency", "env", "verify", "repo", "diff", "completion"}  # fmt: skip
     if sub in ("install", "upgrade", "uninstall", "rollback") and dry_run(cmd.args()):
         return  # helm upgrade --install --dry-run: renders and validates, changes nothing
     if sub not in reads:

@@ -36,7 +36,7 @@ _WORDS = {
             ("secretsmanager", "get-secret-value")),
     "security": (("find-generic-password",), ("find-internet-password",), ("dump-keychain",)),
     "git": (("credential", "fill"), ("credential-store", "get"), ("credential-cache", "get")),
-    "secret-tool": (("lookup",),),
+    "secret-tool": (("lookup",), ("search",)),  # search prints each match's secret too
     "pass": (("show",),),
     "op": (("read",), ("item", "get")),
     "vault": (("kv", "get"), ("read",), ("token", "create")),

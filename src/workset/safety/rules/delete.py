@@ -214,6 +214,11 @@ def _keys_deleted(program: str, word: str) -> Finding:
     )
 
 
+def _scratch(path: str) -> bool:
+    """A path in the machine's scratch folders (a glob there resolves to the folder)."""
+    return path in ("/tmp", "/var/tmp") or path.startswith(("/tmp/", "/var/tmp/"))
+
+
 def _shred(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     _, operands = parse_flags(cmd.args())
     for _, word in operands:
@@ -236,7 +241,20 @@ def _shred(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield _keys_deleted("shred", word)  # shred -u ~/.local/share/keyrings/*.keyring
             return
     outside = [w for _, w in operands if not paths.in_workspace(ctx.resolve(w), ctx.workspace)]
-    if outside:
+    many = next(
+        (w for w in outside
+         if re.search(r"[*?\[]", w) and not _scratch(ctx.resolve(w))),
+        None,
+    )  # fmt: skip
+    if many is not None:  # shred -u ~/Documents/*: every file there, as rm -r would
+        yield Finding(
+            "shred",
+            "deny",
+            f"shred destroys every file {many} matches beyond recovery, outside the workspace; "
+            "an agent never destroys the user's files — name the files you created, inside "
+            "the workspace",
+        )
+    elif outside:
         yield Finding(
             "shred",
             "ask",

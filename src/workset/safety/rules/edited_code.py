@@ -22,7 +22,12 @@ from collections.abc import Iterator
 from workset.safety.rules.agent_files import WORKFLOW, workflow_text, written_orders
 from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result, requote
 from workset.safety.rules.containers import compose_text
-from workset.safety.rules.registries import REQUIREMENTS_FILE, requirements_text
+from workset.safety.rules.registries import (
+    LOCK_FILE,
+    REQUIREMENTS_FILE,
+    lockfile_text,
+    requirements_text,
+)
 
 # Files whose values are commands a project tool or an editor runs.
 _COMMAND_FILES = re.compile(
@@ -93,6 +98,9 @@ def edited_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         indexed = requirements_text(texts) if REQUIREMENTS_FILE.search(path) else None
         if indexed is not None:  # sed -i 's#https://pypi.org#http://…#' requirements.txt
             yield indexed
+        relocked = lockfile_text(word, texts) if LOCK_FILE.search(path) else None
+        if relocked is not None:
+            yield relocked
         code = _as_code(path, texts) if texts else ""
         if code:
             yield Nested(code, deny_only=True)

@@ -188,6 +188,8 @@ def assignment(name: str, value: str, program: str | None = None) -> list[Result
                 )
             ]
         return []  # git's own transport with options (ssh -i ./deploy_key)
+    if name in ("LESSOPEN", "LESSCLOSE"):  # "|cmd %s" (less reads its output), "||cmd %s"
+        value = value.strip().lstrip("|").replace("%s", "")
     if name in _COMMAND_VARS and value.strip():
         return [Nested(value)]
     if name in _EDITOR_VARS and program not in EDITORS and (" " in value.strip() or "/" in value):

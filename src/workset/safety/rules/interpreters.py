@@ -111,6 +111,10 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         word = cmd.argv[script_index]
         if cmd.process[script_index] if script_index < len(cmd.process) else False:
             printed = static_output(cmd.inner_of(script_index))
+            if name in ("source", ".") and all(
+                known.shell_setup(c) for c in cmd.inner_of(script_index)
+            ):
+                return  # source <(kubectl completion bash): a tool's own setup code
             if downloads(cmd.inner_of(script_index)):
                 yield download_exec(f"{name} runs a script straight from a download")
             elif printed is not None and language is not None:

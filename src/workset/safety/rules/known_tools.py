@@ -100,10 +100,26 @@ def _port_check(cmd: Cmd, ctx: Context) -> Finding | None:
 
 def shell_setup(cmd: Cmd) -> bool:
     """``pyenv init -``, ``ssh-agent -s``, ``direnv hook bash``: prints code that sets up
-    this shell, and nothing else (see ``SHELL_SETUP``)."""
+    this shell, and nothing else (see ``SHELL_SETUP``); or a known program's completion
+    script for a shell (``kubectl completion bash``, ``gh completion -s zsh``)."""
     forms = SHELL_SETUP.get(cmd.name, ())
     args = tuple(a for a in cmd.args() if a not in ("--no-rehash",))
-    return not any(cmd.dynamic) and any(args == form for form in forms)
+    return not any(cmd.dynamic) and (any(args == form for form in forms) or completion(cmd))
+
+
+_SHELL_NAMES = frozenset({"bash", "zsh", "fish", "powershell", "pwsh"})
+
+
+def completion(cmd: Cmd) -> bool:
+    """``kubectl completion bash``, ``gh completion -s zsh``, ``rustup completions bash``:
+    a program printing its own completion script (shell functions that complete its
+    arguments), and nothing else. The program itself is judged as any other command."""
+    args = [a for a in cmd.args() if a not in ("-s", "--shell")]
+    return (
+        len(args) == 2
+        and args[0] in ("completion", "completions")
+        and args[1].removeprefix("--") in _SHELL_NAMES
+    )
 
 
 def _shell_setup(cmd: Cmd, ctx: Context) -> Finding | None:

@@ -180,6 +180,10 @@ def uploads(cmd: Cmd) -> bool:
     return any(_SOCKET.match(t) for op, t in cmd.redirects if op in (">", ">>", ">&", "&>", "<>"))
 
 
+# A coprocess's descriptors (``coproc nc …`` then ``<&"${COPROC[0]}"``, or a named one).
+_COPROCESS_FD = re.compile(r"\$\{?\w*COPROC\w*(\[\d\])?\}?|\$\{\w+\[[01]\]\}")
+
+
 def reverse_shell(cmd: Cmd, ctx: Context) -> Finding | None:
     """A shell whose input and output are a network connection: someone else drives it.
 
@@ -194,8 +198,11 @@ def reverse_shell(cmd: Cmd, ctx: Context) -> Finding | None:
     shells = {"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "exec", "eval"}
     runs_text = cmd.is_dynamic(0) or (name == "eval" and any(cmd.dynamic[1:]))
     hit = ""
+    coprocess = [t for op, t in cmd.redirects if _COPROCESS_FD.search(t) and op.startswith("<")]
     if sockets and (name in shells or "-i" in args or name.isdigit()):
         hit = f"{name} with its input/output on {sockets[0]}"  # exec 0</dev/tcp/… is "0"
+    elif coprocess and name in shells - {"exec", "eval"}:  # coproc nc …; bash -i <&"${COPROC[0]}"
+        hit = f"{name} takes its input from a coprocess ({coprocess[0]}), which drives it"
     elif (sockets or ctx.socket_read) and runs_text:
         hit = f"{cmd.argv[0]} runs text read from a network connection"
     elif name in ("nc", "ncat", "netcat") and any(

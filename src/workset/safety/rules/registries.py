@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, parse_flags
+from workset.safety.rules.persistence import planted
 from workset.safety.rules.static import static_output
 
 _REGISTRY_KEYS = re.compile(
@@ -178,6 +179,19 @@ def _go_env(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     )
 
 
+# Settings whose value is a program the tool runs for its scripts, its git calls or its
+# prompts (npm's script-shell, shell, git, editor, browser, viewer; pip's editor).
+_RUNNER_KEYS = re.compile(r"^(script-shell|shell|git|editor|browser|viewer|node-options)$", re.I)
+
+
+def _runner(key: str, value: str) -> Finding | None:
+    """A program setting that points at a planted place (/tmp, a dot-folder of the home's
+    cache): every script or call that tool makes then runs it first."""
+    if not _RUNNER_KEYS.match(key.strip()):
+        return None
+    return planted(value.strip().strip("'\""))
+
+
 def _config_set(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """``npm config set registry URL`` / ``pip config set global.index-url URL``."""
     words = [w for _, w in parse_flags(cmd.args())[1]]
@@ -187,7 +201,7 @@ def _config_set(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if len(rest) >= 2 and "=" not in rest[0]:
             pairs.append((rest[0], rest[1]))
         for key, value in pairs:
-            found = _insecure(key, value) or _foreign_index(key, value)
+            found = _insecure(key, value) or _foreign_index(key, value) or _runner(key, value)
             if found is not None:
                 yield found
                 return
@@ -220,6 +234,33 @@ REQUIREMENTS_FILE = re.compile(r"(^|/)(requirements|constraints)[\w.-]*\.(txt|in
 _OPTION_LINE = re.compile(r"^\s*(-i|--index-url|--extra-index-url|--trusted-host|-f|--find-links)"
                           r"(?:\s+|=)(\S+)", re.MULTILINE)  # fmt: skip
 _REMOTE_URL = re.compile(r"^https?://\S+$")
+
+
+# Lockfiles: each locked package with the address it is downloaded from.
+LOCK_FILE = re.compile(
+    r"(^|/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.ya?ml|bun\.lock|"
+    r"poetry\.lock|Pipfile\.lock|pdm\.lock|uv\.lock|Cargo\.lock|composer\.lock|Gemfile\.lock|"
+    r"go\.sum|conda-lock\.ya?ml)$"
+)
+_ADDRESS = re.compile(r"\b(?:https?|git\+https?|git\+ssh|git)://[^\s\"'#,]+", re.IGNORECASE)
+
+
+def lockfile_text(path: str, texts: list[str]) -> Finding | None:
+    """An address an edit writes into a lockfile: the locked package is then downloaded from
+    there by every install, under the name and version the lockfile promises (``sed -i
+    's#registry.npmjs.org/lodash/…#npm-mirror.cc/…#' package-lock.json``). Only the
+    ecosystem's own registry (or this machine) is left alone."""
+    for text in texts:
+        for address in _ADDRESS.findall(text):
+            if not _OFFICIAL.match(address):
+                return Finding(
+                    "lockfile-source",
+                    "deny",
+                    f"writes {address} into {path} as where a locked package comes from: every "
+                    "install would fetch it from there; never edit a lockfile's sources by hand "
+                    "— change the dependency and let the package manager rewrite the lockfile",
+                )
+    return None
 
 
 def requirements_text(texts: list[str]) -> Finding | None:

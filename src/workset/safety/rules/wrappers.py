@@ -6,6 +6,7 @@ they say about privilege (``sudo`` and ``su`` ask a human).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from workset.safety.rules.base import Cmd, Finding, Nested, Result
@@ -30,6 +31,8 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
             login = {"-i", "-s", "--login", "--shell"} & set(cmd.argv[1:start])
             if (login and start >= len(cmd.argv)) or _bare_shell(cmd.argv[start:]):
                 out.append(_root_shell(name))
+            elif _escapes_to_shell(cmd.argv[start:]):  # sudo vim -c ':!/bin/sh'
+                out.append(_root_shell(f"{name} {cmd.argv[start]}"))
             cmd = cmd.shifted(start)
         elif name == "pkexec":  # pkexec --user root CMD
             out.append(_sudo(name))
@@ -206,6 +209,33 @@ def _bare_shell(argv: Sequence[str]) -> bool:
     if not argv or argv[0].rsplit("/", 1)[-1] not in _SHELLS:
         return False
     return all(a.startswith("-") and "c" not in a[1:] and a not in ("-s", "--") for a in argv[1:])
+
+
+# Programs that start another program from their options or their inline code (GTFOBins'
+# "shell" escapes): run as root, a shell they start is a root shell.
+_ESCAPERS = frozenset({
+    "vi", "vim", "nvim", "view", "rvim", "ex", "ed", "awk", "gawk", "mawk", "nawk", "busybox",
+    "find", "xargs", "python", "python2", "python3", "perl", "ruby", "lua", "php", "node",
+    "irb", "script", "tar", "zip", "rsync", "less", "more", "man", "git", "gdb", "expect",
+    "nmap", "timeout", "nice", "strace", "ltrace", "taskset", "flock", "socat", "tclsh",
+    "wish", "jjs", "openssl", "make", "ssh", "scp", "sed", "emacs", "nano", "pico", "ftp",
+    "watch", "journalctl", "systemctl", "run-parts", "start-stop-daemon", "stdbuf", "unshare",
+})  # fmt: skip
+# A shell named as a whole word inside an argument (``:!/bin/sh``, ``system("/bin/bash")``,
+# ``exec=/bin/sh``, ``pty.spawn('sh')``), not followed by a command or a script to run.
+_SHELL_WORD = re.compile(
+    r"(?<![\w/.-])(?:/usr)?(?:/bin/)?(?:sh|bash|zsh|dash|ksh|ash)(?![\w./-])"
+    r"(?![\"']?\s*,?\s*[\"']?\s*-c\b)(?!\s+[\w./~-]+)"
+)
+
+
+def _escapes_to_shell(argv: Sequence[str]) -> bool:
+    """``vim -c ':!/bin/sh'``, ``awk 'BEGIN {system("/bin/bash")}'``, ``find . -exec /bin/sh
+    \\;``: a program that can start programs, told to start a shell with nothing to run (one
+    that reads its commands from whoever types them next)."""
+    if not argv or argv[0].rsplit("/", 1)[-1] not in _ESCAPERS:
+        return False
+    return any(_SHELL_WORD.search(a) for a in argv[1:])
 
 
 def _root_shell(name: str) -> Finding:
