@@ -9,8 +9,9 @@ heading and text, puts first the chunks that define a code name the task asks ab
 re-ranks the best :attr:`EvidenceConfig.candidates` with MiniLM cosines
 (embedded once per chunk text and kept in the index) fused with the BM25 scores, and packs the
 best :attr:`EvidenceConfig.k` into one untrusted ``evidence`` item: per chunk its file, line
-range and heading, then its lines numbered as ``read_file`` shows them, cut to
-:attr:`EvidenceConfig.chunk_tokens` with the exact ``read_file`` call that shows the rest.
+range and heading, then its lines numbered as ``read_file`` shows them, within
+:attr:`EvidenceConfig.chunk_tokens` (:mod:`workset.evidence.excerpt`: a definition gives up its
+docstring before its code), with the exact ``read_file`` call that shows the rest.
 
 Dense re-ranking over BM25's candidates, not dense retrieval over everything: embedding a
 whole repository in numpy takes minutes on a busy machine, a few dozen chunks a second or
@@ -22,7 +23,6 @@ no item ("not found" is a valid answer for retrieval).
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,7 +35,8 @@ from workset.context.sources import ContextRequest
 from workset.context.trust import wrap_untrusted
 from workset.errors import UsageError
 from workset.evidence.cache import ChunkCache, SyncReport, embedded_text
-from workset.evidence.ingest import Chunk, approx_tokens
+from workset.evidence.excerpt import excerpt_block
+from workset.evidence.ingest import Chunk
 from workset.evidence.mentions import mention_query, mentions_item
 from workset.evidence.retriever import CachedEmbedder
 from workset.evidence.scan import scan_workspace
@@ -189,7 +190,7 @@ def evidence_item(
     """One untrusted ``evidence`` item quoting ``hits`` with their files and lines, each cut
     to ``chunk_tokens`` (one budget for all, or one per hit)."""
     budgets = [chunk_tokens] * len(hits) if isinstance(chunk_tokens, int) else chunk_tokens
-    blocks = [_block(hit.chunk, budget) for hit, budget in zip(hits, budgets, strict=True)]
+    blocks = [excerpt_block(hit.chunk, budget) for hit, budget in zip(hits, budgets, strict=True)]
     text = wrap_untrusted(HEADER + "\n" + "\n".join(blocks), source="workspace")
     files = list(dict.fromkeys(h.chunk.doc_id for h in hits))
     spans = "; ".join(f"{h.chunk.doc_id} lines {h.chunk.lines}" for h in hits)
@@ -226,28 +227,6 @@ _WORD = re.compile(r"[a-z0-9_]+")
 def _defines_function(chunk: Chunk) -> bool:
     """Whether ``chunk`` is one function (its heading ends in a ``def``)."""
     return bool(chunk.heading) and chunk.heading[-1].startswith(("def ", "async def "))
-
-
-def _block(chunk: Chunk, budget: int) -> str:
-    """The chunk's file, lines and heading, then its numbered lines up to ``budget``."""
-    lines = chunk.text.split("\n")
-    width = max(4, len(str(chunk.end_line)))
-    shown: list[str] = []
-    size = 0
-    for offset, line in enumerate(lines):
-        cost = approx_tokens(line) + 2
-        if shown and size + cost > budget:
-            break
-        shown.append(f"{chunk.start_line + offset:>{width}}| {line[:300]}")
-        size += cost
-    last = chunk.start_line + len(shown) - 1
-    where = " > ".join(chunk.heading)
-    head = f"--- {chunk.doc_id}, lines {chunk.start_line}-{chunk.end_line}"
-    out = [head + (f" ({where})" if where else ""), *shown]
-    if last < chunk.end_line:
-        call = json.dumps({"path": chunk.doc_id, "offset": last + 1})
-        out.append(f"[lines {last + 1}-{chunk.end_line} not shown: read_file {call}]")
-    return "\n".join(out)
 
 
 def index_path(root: Path, index_dir: Path) -> Path:
