@@ -9,12 +9,16 @@ what is measured is the choice of tool, not the tool's work):
   presumes someone already knew which tools matter);
 - ``discovery``: only ``tool_search`` in the prefix; schemas arrive in its results;
 - ``cascade`` (with ``--cascade``): the same, searching the cascade index (MiniLM, then
-  all-mpnet-base-v2 when MiniLM is unsure: :class:`workset.discovery.CascadeIndex`).
+  all-mpnet-base-v2 when MiniLM is unsure: :class:`workset.discovery.CascadeIndex`);
+- ``memory`` (with ``--memory``): discovery whose index remembers the answerable needs of the
+  tuning halves of our three need sets with the tools that serve them
+  (:class:`workset.discovery.RememberingIndex`; none of them is a LiveMCPBench task).
 
 A task succeeds when the agent calls one of its annotated tools. Printed per mode: successes,
 prompt tokens of the first request, billed prompt tokens, and wall time.
 
-Run: ``python benchmarks/discovery_agent.py [--tasks 6] [--slice 24] [--cascade]`` (needs the
+Run: ``python benchmarks/discovery_agent.py [--tasks 6] [--slice 24] [--cascade] [--memory]
+[--modes discovery,memory]`` (needs the
 ``[embedded]`` and ``[retrieval]`` extras and the MiniLM package; about 10 minutes here).
 """
 
@@ -34,11 +38,12 @@ import anyio
 import jsonschema
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tool_catalog import DATA, EXPANSIONS, Task, load_catalog, load_tasks
+from tool_catalog import DATA, EXPANSIONS, Task, load_catalog, load_tasks, need_sets
 
 from workset import Agent, AgentConfig, SessionLog, ToolRegistry
 from workset.discovery import CascadeIndex, Searchable, ToolIndex, tool_search_tool
 from workset.discovery.expansions import requests_by_key
+from workset.discovery.memory import NeedMemory, Remembered, RememberingIndex
 from workset.events import LoopEvent, ModelCalled, ToolFinished
 from workset.loop.offer import ToolOffer
 from workset.messages import ToolSpec
@@ -137,6 +142,10 @@ def main() -> None:
     parser.add_argument(
         "--cascade", action="store_true", help="also run discovery over the cascade index"
     )
+    parser.add_argument(
+        "--memory", action="store_true", help="also run discovery with the need memory"
+    )
+    parser.add_argument("--modes", default="", help="run only these modes (comma-separated)")
     args = parser.parse_args()
     servers, descriptions = load_catalog(DATA)
     tools = unique_tools(servers)
@@ -159,6 +168,12 @@ def main() -> None:
                 store=vectors.with_name("tool-vectors-mpnet.npz"),
             ),
         )
+    remembering = None
+    if args.memory:
+        tune = [n for ns in need_sets().values() for n in ns if n.split == "tune" and n.answerable]
+        remembered = [Remembered(n.need, e.server, e.tool) for n in tune for e in n.expected]
+        remembering = RememberingIndex(index, NeedMemory(index, remembered))
+    wanted = {m for m in args.modes.split(",") if m}
     model = EmbeddedModel(context_window=8192)
     anyio.run(model.start)
     others = sorted(tools)
@@ -173,6 +188,10 @@ def main() -> None:
         }
         if cascade is not None:
             modes["cascade"] = (list(tools.values()), SYSTEM + DISCOVERY_HINT, cascade)
+        if remembering is not None:
+            modes["memory"] = (list(tools.values()), SYSTEM + DISCOVERY_HINT, remembering)
+        if wanted:
+            modes = {m: v for m, v in modes.items() if m in wanted}
         for mode, (offered, system, idx) in modes.items():
             outcome = anyio.run(
                 lambda: attempt(model, offered, task, system=system, index=idx)  # noqa: B023
