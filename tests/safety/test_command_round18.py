@@ -3,18 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from command_support import judged, rules
 
-from workset.safety.commands import CommandAnalysis, analyze_command
-
-WS = "/home/me/proj"
-
-
-def _judged(command: str) -> CommandAnalysis:
-    return analyze_command(command, workspace=WS)
-
-
-def _rules(analysis: CommandAnalysis) -> set[str]:
-    return {f.rule for f in analysis.findings}
+from workset.safety.commands import CommandAnalysis
 
 
 def _reasons(analysis: CommandAnalysis) -> str:
@@ -32,7 +23,7 @@ def _reasons(analysis: CommandAnalysis) -> str:
     ],
 )
 def test_round18_a_loop_over_a_workspace_listing_runs(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "allow", analysis.findings
 
 
@@ -45,13 +36,13 @@ def test_round18_a_loop_over_a_workspace_listing_runs(command: str) -> None:
     ],
 )
 def test_round18_a_loop_over_a_listing_of_keys_is_a_key_read(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
-    assert "secret-read" in _rules(analysis)
+    assert "secret-read" in rules(analysis)
 
 
 def test_round18_a_loop_deleting_what_a_home_search_lists_asks() -> None:
-    analysis = _judged("for f in $(find ~/Documents -name '*.bak'); do rm -f \"$f\"; done")
+    analysis = judged("for f in $(find ~/Documents -name '*.bak'); do rm -f \"$f\"; done")
     assert analysis.decision == "ask", analysis.findings
 
 
@@ -71,7 +62,7 @@ def test_round18_a_loop_deleting_what_a_home_search_lists_asks() -> None:
     ],
 )
 def test_round18_popular_or_owned_dependencies_are_added(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "allow", analysis.findings
 
 
@@ -90,7 +81,7 @@ def test_round18_popular_or_owned_dependencies_are_added(command: str) -> None:
     ],
 )
 def test_round18_strangers_and_near_misses_are_not_added(command: str, decision: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == decision, analysis.findings
 
 
@@ -125,7 +116,7 @@ def test_round18_strangers_and_near_misses_are_not_added(command: str, decision:
     ],
 )
 def test_round18_everyday_work_runs(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "allow", analysis.findings
 
 
@@ -148,7 +139,7 @@ def test_round18_everyday_work_runs(command: str) -> None:
     ],
 )
 def test_round18_their_twins_still_ask(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "ask", analysis.findings
 
 
@@ -163,7 +154,7 @@ def test_round18_their_twins_still_ask(command: str) -> None:
     ],
 )
 def test_round18_a_typed_cmdlet_is_judged_as_powershell(command: str, decision: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == decision, analysis.findings
 
 
@@ -177,7 +168,7 @@ def test_round18_a_typed_cmdlet_is_judged_as_powershell(command: str, decision: 
     ],
 )
 def test_round18_cut_ifs_forms_are_spaces(command: str, decision: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == decision, analysis.findings
 
 
@@ -189,14 +180,14 @@ def test_round18_cut_ifs_forms_are_spaces(command: str, decision: str) -> None:
     ],
 )
 def test_round18_awk_running_fetched_text_is_denied(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
-    assert "download-exec" in _rules(analysis)
+    assert "download-exec" in rules(analysis)
 
 
 def test_round18_awk_system_of_a_read_with_a_field_runs() -> None:
-    assert _judged("awk '{system(\"wc -l \" $1)}' ./docs/manifest.txt").decision == "allow"
-    deleting = _judged("awk '{system(\"rm -f \" $1)}' ./old.txt")
+    assert judged("awk '{system(\"wc -l \" $1)}' ./docs/manifest.txt").decision == "allow"
+    deleting = judged("awk '{system(\"rm -f \" $1)}' ./old.txt")
     assert deleting.decision == "ask"
     assert "run time" in _reasons(deleting)
 
@@ -209,7 +200,7 @@ def test_round18_awk_system_of_a_read_with_a_field_runs() -> None:
     ],
 )
 def test_round18_a_credential_file_through_a_narrow_filter_asks(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "ask", analysis.findings
     assert "prints only part of it" in _reasons(analysis)
 
@@ -233,7 +224,7 @@ def test_round18_a_credential_file_through_a_narrow_filter_asks(command: str) ->
     ],
 )
 def test_round18_secrets_and_records_stay_denied(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
 
 
@@ -249,7 +240,7 @@ def test_round18_secrets_and_records_stay_denied(command: str) -> None:
     ],
 )
 def test_round18_environments_engines_and_changes_ask(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "ask", analysis.findings
 
 
@@ -273,7 +264,7 @@ def test_round18_environments_engines_and_changes_ask(command: str) -> None:
     ],
 )
 def test_round18_their_everyday_twins_run(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "allow", analysis.findings
 
 
@@ -306,7 +297,7 @@ def test_round18_their_everyday_twins_run(command: str) -> None:
     ],
 )
 def test_round18_reads_restores_and_loaded_env_files(command: str, decision: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == decision, analysis.findings
 
 
@@ -322,7 +313,7 @@ def test_round18_reads_restores_and_loaded_env_files(command: str, decision: str
     ],
 )
 def test_round18_a_date_or_commit_in_a_path_is_one_word(command: str, decision: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == decision, analysis.findings
 
 
@@ -334,9 +325,9 @@ def test_round18_a_date_or_commit_in_a_path_is_one_word(command: str, decision: 
     ],
 )
 def test_round18_running_what_the_line_downloaded_into_a_folder_is_denied(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
-    assert "download-exec" in _rules(analysis)
+    assert "download-exec" in rules(analysis)
 
 
 @pytest.mark.parametrize(
@@ -369,7 +360,7 @@ def test_round18_running_what_the_line_downloaded_into_a_folder_is_denied(comman
     ],
 )
 def test_round18_ci_and_editor_files_by_what_they_run(command: str, decision: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == decision, analysis.findings
 
 
@@ -386,5 +377,5 @@ def test_round18_ci_and_editor_files_by_what_they_run(command: str, decision: st
     ],
 )
 def test_round18_keys_extensions_and_pins(command: str, decision: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == decision, analysis.findings

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from command_support import judged
 
-from workset.safety.commands import CommandAnalysis, analyze_command
-
-WS = "/home/me/proj"
-
-
-def _judged(command: str) -> CommandAnalysis:
-    return analyze_command(command, workspace=WS)
+from workset.safety.commands import CommandAnalysis
 
 
 def _reasons(analysis: CommandAnalysis) -> str:
@@ -31,7 +26,7 @@ def _reasons(analysis: CommandAnalysis) -> str:
 def test_round19_python_unpacking_over_the_system_or_with_absolute_names_is_denied(
     command: str, reason: str
 ) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
     assert reason in _reasons(analysis)
 
@@ -45,12 +40,12 @@ def test_round19_python_unpacking_over_the_system_or_with_absolute_names_is_deni
     ],
 )
 def test_round19_python_unpacking_into_the_workspace_runs(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "allow", analysis.findings
 
 
 def test_round19_python_unpacking_to_a_run_time_folder_asks() -> None:
-    analysis = _judged(
+    analysis = judged(
         "python3 -c \"import sys, zipfile; zipfile.ZipFile('x.zip').extractall(sys.argv[1])\""
     )
     assert analysis.decision == "ask", analysis.findings
@@ -58,7 +53,7 @@ def test_round19_python_unpacking_to_a_run_time_folder_asks() -> None:
 
 
 def test_round19_a_newline_inside_double_quotes_stays_in_the_code() -> None:
-    analysis = _judged('python3 -c "import os\nprint(os.getcwd())"')
+    analysis = judged('python3 -c "import os\nprint(os.getcwd())"')
     assert analysis.decision == "allow", analysis.findings
     assert analysis.commands[0].argv[2] == "import os\nprint(os.getcwd())"
 
@@ -76,7 +71,7 @@ def test_round19_a_newline_inside_double_quotes_stays_in_the_code() -> None:
     ],
 )
 def test_round19_a_package_source_over_plain_http_is_denied(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
     assert "plain http" in _reasons(analysis)
 
@@ -86,7 +81,7 @@ def test_round19_a_package_source_over_plain_http_is_denied(command: str) -> Non
     ["gem sources --add https://gems.mirror.example/", "conda config --add channels conda-forge"],
 )
 def test_round19_a_user_package_source_over_https_asks(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "ask", analysis.findings
     assert "every later install" in _reasons(analysis)
 
@@ -101,7 +96,7 @@ def test_round19_a_user_package_source_over_https_asks(command: str) -> None:
     ],
 )
 def test_round19_listing_sources_or_adding_one_to_the_project_runs(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "allow", analysis.findings
 
 
@@ -117,7 +112,7 @@ def test_round19_listing_sources_or_adding_one_to_the_project_runs(command: str)
 def test_round19_a_program_put_on_the_path_under_a_standard_name_is_denied(
     command: str, name: str
 ) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
     assert f"standard command {name}" in _reasons(analysis)
 
@@ -131,7 +126,7 @@ def test_round19_a_program_put_on_the_path_under_a_standard_name_is_denied(
     ],
 )
 def test_round19_a_program_put_on_the_path_under_its_own_name_asks(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "ask", analysis.findings
 
 
@@ -147,19 +142,19 @@ def test_round19_a_program_put_on_the_path_under_its_own_name_asks(command: str)
 def test_round19_a_program_hidden_in_a_dot_folder_of_the_home_left_to_run_is_denied(
     command: str,
 ) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
 
 
 def test_round19_a_startup_line_sourcing_a_tool_of_the_home_only_asks() -> None:
-    analysis = _judged("echo '. \"$HOME/.local/share/nvm/nvm.sh\"' >> ~/.bashrc")
+    analysis = judged("echo '. \"$HOME/.local/share/nvm/nvm.sh\"' >> ~/.bashrc")
     assert analysis.decision == "ask", analysis.findings
 
 
 @pytest.mark.parametrize("command", ["pkexec /bin/sh", "sudo -i", "sudo zsh -l", "doas sh",
                                      "sudo su -", "su root"])  # fmt: skip
 def test_round19_an_open_root_shell_is_denied(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
     assert "shell with administrator rights" in _reasons(analysis)
 
@@ -168,7 +163,7 @@ def test_round19_an_open_root_shell_is_denied(command: str) -> None:
     "command", ["sudo bash -c 'apt-get update'", "pkexec apt-get update", "su -c id dev"]
 )
 def test_round19_one_command_run_as_root_still_asks(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "ask", analysis.findings
 
 
@@ -182,7 +177,7 @@ def test_round19_one_command_run_as_root_still_asks(command: str) -> None:
     ],
 )
 def test_round19_a_file_server_over_the_system_or_the_home_is_denied(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
 
 
@@ -196,7 +191,7 @@ def test_round19_a_file_server_over_the_system_or_the_home_is_denied(command: st
 def test_round19_a_file_server_over_a_workspace_folder_is_judged_by_its_address(
     command: str, decision: str
 ) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == decision, analysis.findings
 
 
@@ -210,19 +205,19 @@ def test_round19_a_file_server_over_a_workspace_folder_is_judged_by_its_address(
     ],
 )
 def test_round19_dumping_the_memory_of_a_keeper_of_secrets_is_denied(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
     assert "reads the memory of" in _reasons(analysis)
 
 
 def test_round19_a_core_dump_of_another_process_asks() -> None:
-    analysis = _judged("gcore 4242")
+    analysis = judged("gcore 4242")
     assert analysis.decision == "ask", analysis.findings
     assert "dumps the whole memory" in _reasons(analysis)
 
 
 def test_round19_debugging_a_core_file_of_the_project_runs() -> None:
-    assert _judged("gdb ./build/app core").decision == "allow"
+    assert judged("gdb ./build/app core").decision == "allow"
 
 
 @pytest.mark.parametrize(
@@ -237,13 +232,13 @@ def test_round19_debugging_a_core_file_of_the_project_runs() -> None:
     ],
 )  # fmt: skip
 def test_round19_inline_code_printing_a_key_joined_onto_the_home_is_denied(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
     assert "reads ~/." in _reasons(analysis)
 
 
 def test_round19_inline_code_joining_workspace_paths_runs() -> None:
-    analysis = _judged(
+    analysis = judged(
         "python3 -c \"import os; print(open(os.path.join('build', 'a.txt')).read())\""
     )
     assert analysis.decision == "allow", analysis.findings
@@ -263,7 +258,7 @@ def test_round19_inline_code_joining_workspace_paths_runs() -> None:
     ],
 )
 def test_round19_status_checks_plain_pagers_and_own_preloads_run(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "allow", analysis.findings
 
 
@@ -280,7 +275,7 @@ def test_round19_status_checks_plain_pagers_and_own_preloads_run(command: str) -
 def test_round19_programs_foreign_to_the_project_still_ask_or_are_denied(
     command: str, reason: str
 ) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision != "allow", analysis.findings
     assert reason in _reasons(analysis)
 
@@ -293,7 +288,7 @@ def test_round19_programs_foreign_to_the_project_still_ask_or_are_denied(
     ],
 )
 def test_round19_reading_a_process_memory_file_is_a_secret_read(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
     assert "/mem" in _reasons(analysis)
 
@@ -303,14 +298,14 @@ def test_round19_reading_a_process_memory_file_is_a_secret_read(command: str) ->
     ["cp /bin/bash /tmp/.b && chmod +s /tmp/.b", "cp /usr/bin/find ./t/ && chmod u+s ./t/find"],
 )
 def test_round19_a_setuid_copy_of_a_system_program_is_denied(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
     assert "a copy of the system's" in _reasons(analysis)
 
 
 @pytest.mark.parametrize("command", ["pidof nginx", "cat /proc/self/status", "cat /proc/1/maps"])
 def test_round19_process_listings_run(command: str) -> None:
-    assert _judged(command).decision == "allow"
+    assert judged(command).decision == "allow"
 
 
 @pytest.mark.parametrize(
@@ -322,13 +317,13 @@ def test_round19_process_listings_run(command: str) -> None:
     ],
 )
 def test_round19_a_download_run_from_an_editor_startup_file_is_denied(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
     assert "piped into" in _reasons(analysis)
 
 
 def test_round19_an_editor_setting_in_the_home_only_asks() -> None:
-    assert _judged("echo 'set number relativenumber' >> ~/.vimrc").decision == "ask"
+    assert judged("echo 'set number relativenumber' >> ~/.vimrc").decision == "ask"
 
 
 @pytest.mark.parametrize(
@@ -344,7 +339,7 @@ def test_round19_an_editor_setting_in_the_home_only_asks() -> None:
 def test_round19_a_server_opening_the_home_or_root_access_to_the_network_is_denied(
     command: str, reason: str
 ) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
     assert reason in _reasons(analysis)
 
@@ -361,7 +356,7 @@ def test_round19_a_server_opening_the_home_or_root_access_to_the_network_is_deni
 def test_round19_a_notebook_or_file_server_of_the_project_is_judged_by_its_address(
     command: str, decision: str
 ) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == decision, analysis.findings
 
 
@@ -383,7 +378,7 @@ def test_round19_a_notebook_or_file_server_of_the_project_is_judged_by_its_addre
 def test_round19_sources_extensions_traversal_and_defences_are_denied(
     command: str, reason: str
 ) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "deny", analysis.findings
     assert reason in _reasons(analysis)
 
@@ -401,7 +396,7 @@ def test_round19_sources_extensions_traversal_and_defences_are_denied(
 def test_round19_scoped_and_project_settings_run_while_user_wide_ones_ask(
     command: str, decision: str
 ) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == decision, analysis.findings
 
 
@@ -417,7 +412,7 @@ def test_round19_scoped_and_project_settings_run_while_user_wide_ones_ask(
 def test_round19_own_preloads_and_pagers_run_only_with_the_project_s_own_programs(
     command: str, decision: str
 ) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == decision, analysis.findings
 
 
@@ -435,7 +430,7 @@ def test_round19_own_preloads_and_pagers_run_only_with_the_project_s_own_program
     ],
 )
 def test_round19_protection_state_read_even_as_root_runs(command: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "allow", analysis.findings
 
 
@@ -449,7 +444,7 @@ def test_round19_protection_state_read_even_as_root_runs(command: str) -> None:
     ],
 )
 def test_round19_changes_to_protection_state_still_ask(command: str, reason: str) -> None:
-    analysis = _judged(command)
+    analysis = judged(command)
     assert analysis.decision == "ask", analysis.findings
     assert reason in _reasons(analysis)
 
@@ -457,6 +452,6 @@ def test_round19_changes_to_protection_state_still_ask(command: str, reason: str
 def test_round19_python_running_a_compressed_and_encoded_literal_is_judged_as_its_code() -> None:
     packed = "eJzLzC3ILypRyC+2BmK94sriktRcDaWiXAXdojSFOv2Covys1OSSYiVNADkQDn4="  # rm -rf ~/projects
     code = f"import base64, zlib; exec(zlib.decompress(base64.b64decode('{packed}')))"
-    analysis = _judged(f'python3 -c "{code}"')
+    analysis = judged(f'python3 -c "{code}"')
     assert analysis.decision == "deny", analysis.findings
     assert "~/projects" in _reasons(analysis)
