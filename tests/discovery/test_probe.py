@@ -147,3 +147,43 @@ def test_fitting_needs_both_kinds_of_need(index: ToolIndex) -> None:
         fit_probe(
             lexical, [(n, True) for n in SERVED] + [(n, False) for n in UNSERVED], Fitting(folds=4)
         )
+
+
+def test_the_labelled_needs_nearest_to_a_need_vote_with_the_model(
+    index: ToolIndex, probe: ServabilityProbe
+) -> None:
+    """Half the score is the share of unservable needs among the 3 labelled needs nearest to
+    the need: a need next to labelled private-account needs scores higher than the model
+    alone says, and higher than a market question."""
+    assert probe.blend == 0.5 and probe.k == 3
+    assert probe.neighbours.shape == (len(SERVED) + len(UNSERVED), 384)
+    alone = replace(probe, blend=1.0)
+
+    def scores(need: str) -> tuple[float, float]:
+        features = probe_features(index, index.search(need, k=3))
+        return probe.unservable(features), alone.unservable(features)
+
+    private, private_alone = scores("what is the balance on my savings account today?")
+    market, _ = scores("what is Apple's stock price right now?")
+    assert private > private_alone and private > market
+
+
+def test_a_probe_saved_without_neighbours_loads_as_the_model_alone(
+    index: ToolIndex, probe: ServabilityProbe, tmp_path: Path
+) -> None:
+    path = tmp_path / "old.npz"
+    np.savez(
+        path,
+        embedder=np.array(probe.embedder),
+        weights=np.asarray(probe.weights),
+        bias=np.array(probe.bias),
+        means=np.asarray(probe.means),
+        scales=np.asarray(probe.scales),
+        threshold=np.array(probe.threshold),
+    )
+    loaded = ServabilityProbe.load(path)
+    assert loaded.blend == 1.0 and not len(loaded.labels)
+    features = probe_features(index, index.search("restaurants near the Louvre", k=3))
+    assert loaded.unservable(features) == pytest.approx(
+        replace(probe, blend=1.0).unservable(features)
+    )
