@@ -109,12 +109,15 @@ class NeedMemory:
         return votes
 
     def save(self, path: Path) -> None:
-        """One JSON object per line: need, server, tool (vectors are recomputed on load)."""
+        """One JSON object per line: need, server, tool (vectors are recomputed on load);
+        the file is replaced whole."""
         rows = (
             json.dumps({"need": r.need, "server": r.server, "tool": r.tool})
             for r in self.remembered()
         )
-        path.write_text("".join(f"{row}\n" for row in rows), encoding="utf-8")
+        partial = path.with_name(path.name + ".partial")  # replaced whole: a crash mid-write
+        partial.write_text("".join(f"{row}\n" for row in rows), encoding="utf-8")
+        partial.replace(path)  # leaves the previous file, never half of one
 
     @classmethod
     def load(cls, path: Path, index: ToolIndex) -> NeedMemory:
