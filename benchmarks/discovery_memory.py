@@ -7,7 +7,11 @@ remembered (each with its expected tools) and the held-out halves are ranked wit
 the memory, per set and band (totals only: no need is printed), then LiveMCPBench's task
 texts (Hit@1/5/10), which must not regress.
 
-Run: ``python benchmarks/discovery_memory.py [--tune] [--store FILE]``. Numbers:
+With ``--cascade`` the held-out halves are ranked by the cascade index (MiniLM, then
+all-mpnet-base-v2: ``tool_cascade.py``) with and without the memory (the memory embeds with
+the cascade's MiniLM index).
+
+Run: ``python benchmarks/discovery_memory.py [--tune] [--cascade] [--store FILE]``. Numbers:
 docs/results/discovery.md (2026-12-07).
 """
 
@@ -20,9 +24,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tool_catalog import DATA, expanded_index, load_catalog, load_tasks, need_sets
+from tool_cascade import build as build_cascade
+from tool_catalog import DATA, EXPANSIONS, expanded_index, load_catalog, load_tasks, need_sets
 from tool_catalog import selection as task_selection
 
+from workset.discovery.expansions import requests_by_key
 from workset.discovery.memory import NeedMemory, Recollection, Remembered, RememberingIndex
 from workset.discovery.needs import Need
 from workset.discovery.results import Searchable
@@ -79,7 +85,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tune", action="store_true", help="the leave-one-out grid on tune")
     parser.add_argument("--store", type=Path, help="the vector file (as tool_catalog.py --store)")
+    parser.add_argument("--cascade", action="store_true", help="rank with the cascade index")
     args = parser.parse_args()
+    if args.cascade:
+        cascade_halves(args.store)
+        return
     index = expanded_index(args.store)
     sets = need_sets()
     tune = [n for needs in sets.values() for n in needs if n.split == "tune" and n.answerable]
@@ -113,6 +123,22 @@ def main() -> None:
 
         got = task_selection(tasks, ranker)
         print(f"  {label:<16} " + " ".join(f"hit@{k} {got[f'hit@{k}']:.3f}" for k in (1, 5, 10)))
+
+
+def cascade_halves(store: Path | None) -> None:
+    """The held-out halves ranked by the cascade, with and without the tune needs remembered."""
+    if store is None:
+        raise SystemExit("--cascade keeps the MPNet vectors beside --store FILE: pass one")
+    servers, descriptions = load_catalog(DATA)
+    cascade = build_cascade(servers, descriptions, requests_by_key(EXPANSIONS), store)
+    sets = need_sets()
+    tune = [n for needs in sets.values() for n in needs if n.split == "tune" and n.answerable]
+    remembering = RememberingIndex(cascade, NeedMemory(cascade.first, remembered(tune)))
+    for name, needs in sets.items():
+        held = [n for n in needs if n.split == "held_out" and n.answerable]
+        print(f"{name} held-out ({len(held)} answerable needs)")
+        print(line("cascade", rates(cascade, held)))
+        print(line("cascade + memory", rates(remembering, held)))
 
 
 if __name__ == "__main__":
