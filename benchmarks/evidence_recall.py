@@ -7,7 +7,9 @@ per set: tasks whose evidence holds the answer, and the mean size of the evidenc
 (characters / 4). It bounds what answering from the evidence can reach; it is not a success
 rate (a regex such as ``\\bone\\b`` can match unrelated text).
 
-Run: ``python benchmarks/evidence_recall.py [--split tune] [--sets questions,repo2-questions]``.
+Run: ``python benchmarks/evidence_recall.py [--split tune] [--sets questions,repo2-questions]
+[--code-first]`` (``--code-first``: ``EvidenceConfig.code_first``, a definition's docstring
+given up before its code).
 Sets in ``agent_tasks.HELD_OUT`` print their totals only, like ``agent_tasks.py``.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -29,6 +32,7 @@ def main() -> None:
     parser.add_argument("--split", choices=["tune", "report", "all"], default="tune")
     parser.add_argument("--sets", default=",".join(QUESTION_SETS))
     parser.add_argument("--show", action="store_true", help="one line per task (not held-out)")
+    parser.add_argument("--code-first", action="store_true", help="EvidenceConfig.code_first")
     args = parser.parse_args()
     evidence = Evidence(True)
     held, total, tokens = 0, 0, 0
@@ -39,6 +43,8 @@ def main() -> None:
                 if kind_of(set_name, task) != "question":
                     continue
                 workspace = (TASKS / task.get("workspace", "repo")).resolve()
+                source = evidence.source(workspace)
+                source.config = replace(source.config, code_first=args.code_first)
                 text = "\n".join(evidence.texts(workspace, task["question"]))
                 hit = re.search(task["expect"], text, re.IGNORECASE) is not None
                 found, count, size = found + hit, count + 1, size + len(text) // 4

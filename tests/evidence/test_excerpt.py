@@ -43,7 +43,7 @@ def test_a_chunk_that_fits_is_shown_whole_with_no_gap() -> None:
 def test_a_definition_gives_up_its_doctests_before_its_code() -> None:
     """Cut from the end alone, the budget showed the signature and the examples and hid the
     return line; now the examples go and the prose and the code stay."""
-    block = excerpt_block(chunk(ASSOC_IN), 80)
+    block = excerpt_block(chunk(ASSOC_IN), 80, code_first=True)
     assert "return update_in(d, keys" in block
     assert "Keys are looked up in order" in block and ">>>" not in block
     assert "[lines 235-239 not shown: docstring]" in block
@@ -51,7 +51,7 @@ def test_a_definition_gives_up_its_doctests_before_its_code() -> None:
 
 
 def test_then_the_rest_of_its_docstring_after_the_summary_line() -> None:
-    block = excerpt_block(chunk(ASSOC_IN), 60)
+    block = excerpt_block(chunk(ASSOC_IN), 60, code_first=True)
     assert "Return a new dict" in block and "return update_in" in block
     assert "Keys are looked up" not in block
     assert "[lines 232-239 not shown: docstring]" in block
@@ -59,7 +59,7 @@ def test_then_the_rest_of_its_docstring_after_the_summary_line() -> None:
 
 
 def test_then_its_last_lines_with_the_read_that_shows_them() -> None:
-    block = excerpt_block(chunk(ASSOC_IN), 40)
+    block = excerpt_block(chunk(ASSOC_IN), 40, code_first=True)
     assert block.splitlines()[-1] == (
         "[lines 241-241 not shown: read_file "
         + json.dumps({"path": "dicttoolz.py", "offset": 241})
@@ -81,7 +81,7 @@ def test_a_decorated_definition_with_a_long_signature_and_a_one_line_docstring()
         "@cached\n@other(\n    x=1)\nasync def fetch(\n    url,\n    timeout=5,\n):  # the call\n"
         '    """Fetch url."""\n' + "\n".join(f"    step_{n}(url)" for n in range(30))
     )
-    block = excerpt_block(chunk(one_line, start=1, heading=("def fetch",)), 80)
+    block = excerpt_block(chunk(one_line, start=1, heading=("def fetch",)), 80, code_first=True)
     assert "not shown: docstring" not in block  # nothing to give up: cut at the end
     assert "Fetch url." in block and "read_file" in block
     class_doc = (
@@ -89,7 +89,7 @@ def test_a_decorated_definition_with_a_long_signature_and_a_one_line_docstring()
         + "\n".join(f"    Detail {n} of the store." for n in range(30))
         + '\n    """\n\n    size: int = 3\n'
     )
-    block = excerpt_block(chunk(class_doc, start=1, heading=("class Store",)), 60)
+    block = excerpt_block(chunk(class_doc, start=1, heading=("class Store",)), 60, code_first=True)
     assert "size: int = 3" in block and "A store." in block and "Detail 29" not in block
 
 
@@ -97,6 +97,12 @@ def test_an_excerpt_with_a_gap_is_never_taken_as_a_whole_function_to_edit() -> N
     """A guided edit rewrites a function from what was shown of it: a docstring left out
     would be written back as missing."""
     whole = "\n".join(excerpt_block(chunk(ASSOC_IN), 1000).split("\n"))
-    cut = excerpt_block(chunk(ASSOC_IN), 80)
+    cut = excerpt_block(chunk(ASSOC_IN), 80, code_first=True)
     assert evidence_blocks(excerpt_blocks(whole))
     assert not evidence_blocks(excerpt_blocks(cut))
+
+
+def test_without_code_first_a_definition_is_cut_at_its_end_like_any_text() -> None:
+    block = excerpt_block(chunk(ASSOC_IN), 80)
+    assert "not shown: docstring" not in block and ">>> purchase" in block
+    assert "return update_in" not in block and block.endswith('offset": 236}]')

@@ -154,9 +154,9 @@ def test_the_chunk_that_defines_the_asked_class_comes_first_not_the_words_about_
 
 
 def test_a_task_that_wants_a_change_sees_its_best_function_whole(tmp_path: Path) -> None:
-    """A 12-line function under a long docstring: for a question, its docstring is left out so
-    that its code shows; for a task that asks for a fix, shown to its last line with its
-    docstring (the change is made to all of it)."""
+    """A 12-line function under a long docstring: cut after its docstring for a question (by
+    default; with ``code_first`` its docstring is left out so that its code shows), shown to
+    its last line for a task that asks for a fix (the change is made to all of it)."""
     doc = "\n".join(f"    Compare the stored value with rhs, case {n}." for n in range(12))
     write(
         tmp_path / "ws",
@@ -167,8 +167,14 @@ def test_a_task_that_wants_a_change_sees_its_best_function_whole(tmp_path: Path)
     )
     source = WorkspaceEvidence(tmp_path / "ws", tmp_path / "i.sqlite", None)
     [asked] = source.items_for("What does less_or_equal compare?")
-    assert "return value < rhs" in asked.text
-    assert "[lines 4-14 not shown: docstring]" in asked.text and "case 11" not in asked.text
+    assert "return value < rhs" not in asked.text and "not shown" in asked.text
+    code_first = WorkspaceEvidence(
+        tmp_path / "ws", tmp_path / "c.sqlite", None, EvidenceConfig(code_first=True)
+    )
+    [coded] = code_first.items_for("What does less_or_equal compare?")
+    assert "return value < rhs" in coded.text
+    assert "[lines 4-14 not shown: docstring]" in coded.text and "case 11" not in coded.text
+    code_first.close()
     [fix] = source.items_for("less_or_equal returns False for equal values. Fix it.")
     assert "return value < rhs" in fix.text and "not shown" not in fix.text
     [defect] = source.items_for("less_or_equal(2, 2) gives False instead of True")

@@ -1,15 +1,17 @@
 """One chunk quoted as an evidence excerpt: its file, lines and heading, then its numbered lines
 within a token budget.
 
-A chunk that fits is shown whole. A code definition that does not fit gives up its docstring
-before its code: first the doctest examples (``>>>`` lines and the output under them), then
-the rest of the docstring after its summary line, and only then the lines at its end. Cut from
-the end alone, a function under a long docstring showed its signature and its examples and
-hid the body that answers "which function does ``assoc_in`` call?", "which call keeps stale
-bytes from remaining?" (TinyDB's ``JSONStorage.write``) or "which standard-library function
-does ``partitionby`` rely on?": the three tune questions of session 41 whose definition the
-search had found and cut. Every gap is marked with the lines it leaves out and, for the
-lines at the end, the exact ``read_file`` call that shows them.
+A chunk that fits is shown whole; one that does not is cut at its end, with the exact
+``read_file`` call that shows the rest. With ``code_first`` a code definition that does not
+fit gives up its docstring before its code: first the doctest examples (``>>>`` lines and the
+output under them), then the rest of the docstring after its summary line, and only then the
+lines at its end; every gap is marked with the lines it leaves out. Cut from the end alone, a
+function under a long docstring showed its signature and its examples and hid the body that
+answers "which function does ``assoc_in`` call?" or "which standard-library function does
+``partitionby`` rely on?" (tune questions of session 41). It is off by default
+(``EvidenceConfig.code_first``): the answer was in the first request more often on the tune
+questions (49 → 53 of 63), but the 0.5B answered 3 fewer of the 40 blind questions with it
+(6 worse and 3 better among the 25 whose excerpts changed, none changed among the others).
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ _DOCSTRING_OPEN = re.compile(r"""^\s*[rRuUbB]{0,2}("{3}|'{3})""")
 _DOCTEST = re.compile(r"^\s*(?:>>>|\.\.\.)(?:\s|$)")
 
 
-def excerpt_block(chunk: Chunk, budget: int) -> str:
+def excerpt_block(chunk: Chunk, budget: int, *, code_first: bool = False) -> str:
     """The chunk's file, lines and heading, then its numbered lines within ``budget``
-    (token-ish units: :func:`~workset.evidence.ingest.approx_tokens` of a line, plus 2)."""
+    (token-ish units: :func:`~workset.evidence.ingest.approx_tokens` of a line, plus 2);
+    without ``code_first`` a definition is cut at its end like any text."""
     lines = chunk.text.split("\n")
-    kept = _kept_lines(lines, budget)
+    kept = _kept_lines(lines, budget, code_first=code_first)
     width = max(4, len(str(chunk.end_line)))
     where = " > ".join(chunk.heading)
     out = [f"--- {chunk.doc_id}, lines {chunk.start_line}-{chunk.end_line}"]
@@ -50,13 +53,13 @@ def excerpt_block(chunk: Chunk, budget: int) -> str:
     return "\n".join(out)
 
 
-def _kept_lines(lines: Sequence[str], budget: int) -> list[int]:
+def _kept_lines(lines: Sequence[str], budget: int, *, code_first: bool) -> list[int]:
     """The offsets of ``lines`` shown within ``budget``: all of them when they fit; else, in
     a definition, the lines left once its doctests and then its docstring's body are dropped,
     cut at the end when still too long. The first line is always shown."""
     costs = [approx_tokens(line) + 2 for line in lines]
     kept = list(range(len(lines)))
-    if sum(costs) > budget:
+    if code_first and sum(costs) > budget:
         for dropped in _docstring_parts(lines):
             kept = [n for n in kept if n not in dropped]
             if sum(costs[n] for n in kept) <= budget:
