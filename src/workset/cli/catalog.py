@@ -35,24 +35,23 @@ class Catalog:
     discovery: LocalDiscovery | None = None
     loaded: set[str] = field(default_factory=set)  # shared with the agent's ToolOffer
 
-    def open_mcp(self, config: WorksetConfig, err: Console) -> list[Tool]:
-        """Start the configured MCP servers and return the tools their audit lets through;
-        what it blocked or could not reach is printed, one line each (the findings behind
-        a block: ``workset mcp list``)."""
+    def open_mcp(self, config: WorksetConfig, err: Console) -> None:
+        """Start the configured MCP servers and keep the tools their audit lets through in
+        :attr:`tools`; what it blocked or could not reach is printed, one line each (the
+        findings behind a block: ``workset mcp list``)."""
         if not config.mcp.servers:
-            return []
+            return
         from workset.mcp.portal import MCPPortal
 
         with err.status(f"starting {len(config.mcp.servers)} MCP server(s)…"):
             self.mcp = MCPPortal(config.mcp.servers, learned=config.mcp.learned)
             report = self.mcp.review()
-            tools = self.mcp.tools()
+            self.tools = self.mcp.tools()
         lines = report.lines()[1:]
         for line in (line for line in lines if not line.startswith("finding ")):
             err.print(f"mcp: {line}", style="yellow", markup=False, highlight=False, soft_wrap=True)
         if any(line.startswith("finding ") for line in lines):
             err.print("mcp: `workset mcp list` shows the audit's findings", style="yellow")
-        return tools
 
     def open_discovery(
         self, tools: Sequence[Tool], config: WorksetConfig, folder: Path, err: Console
@@ -88,6 +87,11 @@ class Catalog:
         if core is None or self.discovery is None or SEARCH_TOOL in core:
             return core
         return (*core, SEARCH_TOOL)
+
+    @property
+    def remembers(self) -> bool:
+        """Whether discovery keeps a need memory (what :meth:`learn` reads a run's log for)."""
+        return self.discovery is not None and self.discovery.memory is not None
 
     def learn(self, messages: Sequence[Message]) -> int:
         """Remember the needs a finished run's searches served (0 without discovery)."""

@@ -239,14 +239,13 @@ class Runtime:
         )
         for line in self.setup.diagnostics:
             err.print(f"[yellow]{line}[/]", markup=True, highlight=False)
-        chosen = _chosen(tools + self.catalog.tools + self.setup.tools, config)
-        full = list(chosen)  # discovery indexes the full descriptions
-        if compacts(model.info.context_window, config.agent.compact_tools):
-            chosen = compact_tools(chosen)
-        if agents is not None:
-            chosen += self._subagent_tools(agents, chosen)
-        search = self.catalog.open_discovery(
-            full + chosen[len(full) :], config, local_folder(log.where) / "discovery", err
+        full = _chosen(tools + self.catalog.tools + self.setup.tools, config)
+        compact = compacts(model.info.context_window, config.agent.compact_tools)
+        chosen = compact_tools(full) if compact else full
+        subagents = self._subagent_tools(agents, chosen) if agents is not None else []
+        chosen = [*chosen, *subagents]
+        search = self.catalog.open_discovery(  # indexes the full descriptions
+            [*full, *subagents], config, local_folder(log.where) / "discovery", err
         )
         registry = ToolRegistry([*chosen, *([search] if search is not None else [])])
         offer.append(
@@ -300,7 +299,7 @@ class Runtime:
             self.setup.status.tracker.replay(e.event for e in events)
 
     def _print(self, event: LoopEvent) -> None:
-        if event.kind in ("run_finished", "run_failed"):  # what its searches served
+        if self.catalog.remembers and event.kind in ("run_finished", "run_failed"):
             try:
                 self.catalog.learn(self.log.resume_state(event.session_id).messages)
             except (OSError, UsageError) as exc:  # the run's own record is already kept
@@ -382,7 +381,7 @@ def open_runtime(
             raise click.UsageError("--background runs commands: use it with --exec")
         catalog = Catalog()
         try:  # the MCP servers stop if anything after their start fails
-            catalog.tools = catalog.open_mcp(config, err)
+            catalog.open_mcp(config, err)
             runtime = Runtime(
                 model,
                 log,

@@ -18,11 +18,10 @@ serve come in kinds (a private account, a device, a booking), and a new one is o
 of its kind. It is fitted by :func:`fit_probe` on needs of one catalog labelled servable or
 not (the needs the act rule already refuses left out of the logistic fit), its threshold
 taken from out-of-fold scores so that at most ``refuse_at_most`` of the servable needs are
-refused. The need
-vector makes it a prior about *this* catalog: fit it on needs written for the catalog it
-searches, never reuse it for another. :class:`ProbedIndex` wraps any index
-(:class:`~workset.discovery.results.Searchable`) and turns a found result into "not found"
-when the probe is sure enough.
+refused. The need vector (and the neighbours) make it a prior about *this* catalog: fit it on
+needs written for the catalog it searches, never reuse it for another. :class:`ProbedIndex`
+wraps any index (:class:`~workset.discovery.results.Searchable`) and turns a found result into
+"not found" when the probe is sure enough.
 
 Measured on the LiveMCPBench catalog (``benchmarks/discovery_probe.py``; fitted on the tune
 halves of the three need sets, read on their held-out halves): see docs/results/discovery.md.

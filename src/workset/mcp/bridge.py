@@ -82,17 +82,23 @@ def schema_problem(remote: RemoteTool) -> str | None:
     return None
 
 
+def hub_caller(hub: MCPHub) -> Caller:
+    """The :data:`Caller` that reaches a server through ``hub``'s connection, in the event
+    loop it is awaited in."""
+
+    async def call(server: str, name: str, arguments: Mapping[str, Any]) -> CallResult:
+        return await hub.connection(server).call_tool(name, arguments)
+
+    return call
+
+
 def bridge_tool(
     hub: MCPHub, config: MCPServerConfig, remote: RemoteTool, call: Caller | None = None
 ) -> Tool:
     """One workset tool that calls ``remote`` through ``hub`` (or through ``call``)."""
     source = f"mcp:{remote.server}/{remote.name}"
     secrets = config.secrets()
-
-    async def direct(server: str, name: str, arguments: Mapping[str, Any]) -> CallResult:
-        return await hub.connection(server).call_tool(name, arguments)
-
-    reach = call or direct
+    reach = call or hub_caller(hub)
 
     async def handler(**arguments: Any) -> str:
         try:

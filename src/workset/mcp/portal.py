@@ -21,7 +21,7 @@ import anyio.to_thread
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from workset.mcp.audit import TrustReport
-from workset.mcp.bridge import bridged
+from workset.mcp.bridge import bridged, hub_caller
 from workset.mcp.client import MCPHub
 from workset.mcp.config import LearnedMode, MCPServerConfig
 from workset.mcp.remote import CallResult
@@ -34,6 +34,7 @@ class MCPPortal:
 
     def __init__(self, configs: Iterable[MCPServerConfig], *, learned: LearnedMode = "off") -> None:
         self.hub = MCPHub(configs, learned=learned)
+        self._direct = hub_caller(self.hub)  # awaited in the portal's loop
         self._portal_cm: AbstractContextManager[BlockingPortal] | None = start_blocking_portal()
         self._portal = self._portal_cm.__enter__()
         self._hub_cm: AbstractContextManager[MCPHub] | None = None
@@ -59,11 +60,8 @@ class MCPPortal:
 
     async def _call(self, server: str, name: str, arguments: Mapping[str, Any]) -> CallResult:
         return await anyio.to_thread.run_sync(
-            self._portal.call, self._remote, server, name, dict(arguments), abandon_on_cancel=True
+            self._portal.call, self._direct, server, name, dict(arguments), abandon_on_cancel=True
         )
-
-    async def _remote(self, server: str, name: str, arguments: dict[str, Any]) -> CallResult:
-        return await self.hub.connection(server).call_tool(name, arguments)
 
     def close(self) -> None:
         """Stop every started server, then the portal's thread. Idempotent."""

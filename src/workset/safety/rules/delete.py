@@ -214,11 +214,6 @@ def _keys_deleted(program: str, word: str) -> Finding:
     )
 
 
-def _scratch(path: str) -> bool:
-    """A path in the machine's scratch folders (a glob there resolves to the folder)."""
-    return path in ("/tmp", "/var/tmp") or path.startswith(("/tmp/", "/var/tmp/"))
-
-
 def _shred(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     _, operands = parse_flags(cmd.args())
     for _, word in operands:
@@ -243,7 +238,7 @@ def _shred(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     outside = [w for _, w in operands if not paths.in_workspace(ctx.resolve(w), ctx.workspace)]
     many = next(
         (w for w in outside
-         if re.search(r"[*?\[]", w) and not _scratch(ctx.resolve(w))),
+         if re.search(r"[*?\[]", w) and not paths.is_scratch(ctx.resolve(w))),
         None,
     )  # fmt: skip
     if many is not None:  # shred -u ~/Documents/*: every file there, as rm -r would
