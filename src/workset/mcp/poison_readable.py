@@ -2,12 +2,13 @@
 
 :func:`readable` folds Unicode (NFKC) and look-alike letters to ASCII, removes zero-width, bidi
 and TAG characters (and reads the ASCII that TAG characters smuggle), joins letter spacing
-(``i g n o r e``), reads digits that stand in for letters (``1gn0r3``), opens HTML comments,
-splits identifiers that spell a sentence (``IGNORE_PREVIOUS_INSTRUCTIONS``,
-``alwaysIncludeTheApiKey``) into words, and decodes base64, hex, percent-encoded, HTML-entity,
-``\\u``-escaped, ROT13 and reversed text (:mod:`workset.mcp.poison_decode`); with the text it
-returns the hiding tricks it found (``hidden-unicode``, ``homoglyph``, ``hidden-comment``,
-``encoded-text``). The audit (:mod:`workset.mcp.poisoning`) reads every text through it.
+(``i g n o r e``) and quoted fragments joined by ``+``, reads digits that stand in for letters
+(``1gn0r3``), opens HTML comments, splits identifiers that spell a sentence
+(``IGNORE_PREVIOUS_INSTRUCTIONS``, ``alwaysIncludeTheApiKey``) into words, and decodes base64,
+hex, percent-encoded, HTML-entity, ``\\u``-escaped, ROT13 and reversed text
+(:mod:`workset.mcp.poison_decode`); with the text it returns the hiding tricks it found
+(``hidden-unicode``, ``homoglyph``, ``hidden-comment``, ``encoded-text``). The audit
+(:mod:`workset.mcp.poisoning`) reads every text through it.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ _SPACED = re.compile(r"\b(?:[A-Za-z] ){2,}[A-Za-z]\b")
 _SPACED_SHORT = re.compile(r"\b(?:[A-Za-z] )+[A-Za-z]\b")
 # In a letter-spaced text, punctuation is spaced too: ". e n v", "b u i l d _ a r g".
 _SPACED_ANY = re.compile(r"(?<!\S)(?:[^\s] )+[^\s][.,;:!?)]?(?!\S)")
+# Quoted fragments joined by ``+`` ("'https://' + 'ingest' + '.io'"): a path or address
+# assembled so that no pattern sees it whole.
+_FRAGMENTS = re.compile(r"""(['"`])[^'"`\n]*\1(?:\s*\+\s*(['"`])[^'"`\n]*\2)+""")
 _LEET = str.maketrans("013457", "oieast")
 _LEET_WORD = re.compile(r"\b(?=\w*[A-Za-z]\w*[A-Za-z])(?=\w*[013457])[A-Za-z013457]{3,}\b")
 # A comment that speaks to its reader or asks for an act, not a developer's note ("generated
@@ -112,9 +116,11 @@ def _readable(text: str, name: bool) -> tuple[str, tuple[tuple[str, str], ...]]:
     spoken = [d for d in decoded if len(d.split()) >= 4 and _TO_READER.search(d)]
     if spoken:
         tricks.append(("encoded-text", spoken[0][:60]))
+    joined = _FRAGMENTS.sub(lambda m: re.sub(r"""['"`]\s*\+\s*['"`]""", "", m.group(0)), plain)
     unleet = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), spaced)
     spelled = [] if name else [*identifier_sentences(plain), *json_orders(plain)]
     parts = [spaced, smuggled, *decoded, unleet if unleet != spaced else "", *spelled]
+    parts.append(joined if joined != plain else "")
     return "\n".join(p for p in parts if p), tuple(tricks)
 
 

@@ -37,6 +37,7 @@ from workset.safety.python_network import (
     whole_environment,
 )
 from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
+from workset.safety.rules.network import remote_model_code
 from workset.safety.rules.secrets import is_secret, plain_secret, secret_read
 
 Effect: TypeAlias = Finding | Nested | Cmd
@@ -130,6 +131,12 @@ def effects(code: str) -> Iterator[Effect]:
         dotted(a).endswith("environ") or any(map(whole_environment, ast.walk(a))) for a in n.args
     ) for n in ast.walk(tree)):  # fmt: skip  # print(os.environ), f.write(str(dict(os.environ)))
         yield secret_read(["the environment"], reveals=False)
+    if any(
+        isinstance(n, ast.keyword) and n.arg == "trust_remote_code"
+        and not (isinstance(n.value, ast.Constant) and n.value.value in (False, None))
+        for n in ast.walk(tree)
+    ):  # fmt: skip
+        yield remote_model_code("trust_remote_code=True")
     names = literal_names(tree, literal_path)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and computed_attribute(node):

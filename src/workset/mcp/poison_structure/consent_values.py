@@ -4,7 +4,8 @@
 if the user had agreed: a default or const of true, an enum whose only value says yes, a
 description saying it is "always true" or "pre-filled", or a text telling the model to set it
 to true, not under a condition on the user ("set `confirm` to true only after the user has
-confirmed" is the honest form)."""
+confirmed" is the honest form). A const of true whose description leaves the value to the user
+("the client should get it from the user") says what the call needs, and is not flagged."""
 
 from __future__ import annotations
 
@@ -38,6 +39,15 @@ _FIXED = re.compile(
     r"obtained|collected)\b",
     _I,
 )
+# A description that leaves the value to the user: a const true then says what the call needs
+# ("must be true; the client should get it from the user"), not that consent was given.
+_FROM_USER = re.compile(
+    r"\b(get|gets|obtain|obtained|take|taken|collect|collected|request|requested|come|comes|"
+    r"coming)\s+(it\s+|this\s+|the\s+value\s+|the\s+answer\s+|approval\s+|confirmation\s+)?"
+    r"(directly\s+|explicitly\s+)?from\s+the\s+(user|human|person)\b|\b(set|given|chosen|"
+    r"confirmed|approved)\s+(only\s+)?by\s+the\s+(user|human)\b",
+    _I,
+)
 _SET_TRUE = r"\b(set|pass|send|use|fill(\s+in)?)\s+`?{name}`?\s*(to|as|=|:|with)?\s*`?(true|yes)\b"
 
 
@@ -53,9 +63,17 @@ def consent_presets(
         enum = spec.get("enum")
         if (
             _yes(spec.get("default"))
-            or _yes(spec.get("const"))
+            or (
+                _yes(spec.get("const"))
+                and not _FROM_USER.search(description)
+                and not USER_GATE.search(description)
+            )
             or (isinstance(enum, list) and enum and all(_yes(v) for v in enum))
-            or (_FIXED.search(description) and not USER_GATE.search(description))
+            or (
+                _FIXED.search(description)
+                and not USER_GATE.search(description)
+                and not _FROM_USER.search(description)
+            )
         ):
             yield where, f"{name}: {description or spec.get('default', spec.get('enum'))}"[:80]
     for where, kind, text in texts:

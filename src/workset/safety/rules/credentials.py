@@ -3,7 +3,7 @@
 ``gcloud auth print-access-token``, ``gh auth token``, ``az account get-access-token``,
 ``aws configure get aws_secret_access_key``, secret managers (``aws secretsmanager
 get-secret-value``, ``aws ssm get-parameter --with-decryption``, ``gcloud secrets versions
-access``, ``az keyvault secret show``), ``security find-generic-password -w``, ``pass
+access``, ``az keyvault secret show``), ``security find-generic-password -w``, ``nmcli -s``, ``pass
 show``, ``kubectl get secret -o yaml`` and kin print a live credential. Printed where the
 agent reads it (the terminal, a file) the credential enters its context, which is denied. The
 same call inside ``$(…)`` or piped into the next command is how the credential is *used*
@@ -61,6 +61,7 @@ _SECRET_SETTING = re.compile(
     r"auth.?token|_auth$|_auth\b|password|passwd|secret|token|extraheader|http-basic|authident",
     re.IGNORECASE,
 )
+_NMCLI_SECRETS = frozenset({"-s", "--show-secrets", "--show-secret"})
 _CONFIG_GETTERS = {"npm": "get", "pnpm": "get", "yarn": "get", "git": "--get", "poetry": ""}
 _KUBE_OUTPUT = re.compile(r"^(-o|--output)(=?(yaml|json|jsonpath.*|go-template.*|template.*))?$")
 
@@ -81,6 +82,8 @@ def printed(cmd: Cmd) -> str | None:
         and ({"-t", "--show-token"} & set(cmd.args()))
     ):
         return f"{cmd.name} auth status --show-token"
+    if cmd.name == "nmcli" and _NMCLI_SECRETS & {a.split("=", 1)[0] for a in cmd.args()}:
+        return "nmcli --show-secrets"  # Wi-Fi passphrases, VPN passwords (masked without it)
     if cmd.name.startswith(HELPER_PREFIXES) and words[:1] == ["get"]:
         return f"{cmd.name} get"  # a credential helper: it prints the stored secret
     if cmd.name == "aws" and words[:1] == ["ssm"] and "--with-decryption" in cmd.args():
@@ -171,6 +174,6 @@ def _decoder(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 HANDLERS: dict[str, Handler] = {
     # git, npm…: their other rules run too
-    **{n: printer for n in (*_WORDS, *_CONFIG_GETTERS)},
+    **{n: printer for n in (*_WORDS, *_CONFIG_GETTERS, "nmcli")},
     **{n: _decoder for n in REVEALERS - OTHER_INTERPRETERS.keys()},  # those: judged as code
 }

@@ -37,6 +37,9 @@ from workset.safety.rules.git_config import config_findings, configured_command,
 from workset.safety.rules.git_push import push
 from workset.safety.rules.secrets import is_secret
 
+# git filter-repo options that only report on the history (with --analyze).
+_FILTER_REPO_REPORTS = frozenset({"--analyze", "--quiet"})
+
 
 def _git(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """The findings of one git command; work thrown away in a repository outside the
@@ -187,6 +190,8 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             + (" and the refs/original backup is overwritten" if "--force" in flags else "")
             + "; rewrite one branch of your own, or ask the repository's owner",
         )
+    elif sub == "filter-repo" and "--analyze" in rest and set(rest) <= _FILTER_REPO_REPORTS:
+        pass  # --analyze writes a report under .git/filter-repo/analysis, rewrites nothing
     elif sub in ("filter-branch", "filter-repo", "replace") or (
         sub == "update-ref" and "d" in flags
     ):

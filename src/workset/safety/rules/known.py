@@ -19,7 +19,8 @@ Anything else, a program not listed here, a subcommand not listed for its progra
 written with look-alike letters, asks with a one-line reason. The lists are
 :mod:`~workset.safety.rules.known_lists`; programs with rules of their own are vouched for in
 :mod:`~workset.safety.rules.known_archives` (tar, cpio, zip…),
-:mod:`~workset.safety.rules.known_data` (sqlite3, duckdb, dumps) and
+:mod:`~workset.safety.rules.known_data` (sqlite3, duckdb, dumps),
+:mod:`~workset.safety.rules.known_services` (local directory and queue queries, ffmpeg) and
 :mod:`~workset.safety.rules.known_tools` (editors as scripts, key tools, rclone…), with the
 shared words of confinement in :mod:`~workset.safety.rules.confinement`.
 """
@@ -39,6 +40,7 @@ from workset.safety.rules import (
     host_state,
     known_archives,
     known_data,
+    known_services,
     known_tools,
     miller,
     network,
@@ -484,6 +486,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **known_tools.VOUCHERS,
     **platform_reads.VOUCHERS,
     **known_data.VOUCHERS,
+    **known_services.VOUCHERS,
     **headless.VOUCHERS,
     **clipboard.VOUCHERS,
     **miller.VOUCHERS,

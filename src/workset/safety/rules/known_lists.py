@@ -41,6 +41,8 @@ READ_ONLY = frozenset(
         "bunzip2", "xz", "unxz", "zstd", "unzstd", "tar", "zip", "unzip", "7z", "sqlite3",
         "sysctl", "bat", "batcat", "delta", "glow", "mdcat", "hexyl",
         "zipinfo", "xmllint", "ms_print", "parallel", "col", "colrm", "expand", "unexpand", "pr",
+        # Kerberos tickets listed; a Slurm cluster's nodes, queue and finished jobs shown
+        "klist", "sinfo", "squeue", "sacct", "sshare", "sprio", "sstat",
     }
 )  # fmt: skip
 WRITERS = frozenset(
@@ -100,6 +102,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
             "sparse-checkout", "lfs", "maintenance", "request-pull", "verify-commit", "bundle",
             "update-index", "verify-tag", "interpret-trailers", "column", "stripspace",
             "cherry", "merge-tree", "patch-id",
+            "filter-repo",  # rewrites ask in rules.git; --analyze only reports
         }
     ),
     "pip": frozenset({"list", "show", "freeze", "check", "debug", "help", "index", "inspect",
@@ -171,7 +174,10 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     # sessions: what a new one runs is judged (rules.persistence), a waiting one asks
     "tmux": frozenset({"new", "new-session", "ls", "list-sessions", "has-session", "has",
                        "list-windows", "list-panes", "display-message", "send-keys", "send",
-                       "-V"}),
+                       "-V", "capture-pane", "capturep", "show-options", "show", "list-keys",
+                       "list-clients", "list-commands", "show-messages"}),
+    # not show-buffer/list-buffers (what the user copied: rules.clipboard's reason) nor
+    # show-environment (tokens: rules.secret_environment's)
     "screen": frozenset({"-dm", "-dmS", "-Dm", "-DmS", "-S", "-ls", "-list", "-d"}),
     # package caches and system package lists: the tool's own cache, or a listing
     "snap": frozenset({"list", "info", "find", "version", "services", "connections"}),
@@ -219,6 +225,23 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "scutil": frozenset({"--get", "--dns", "--proxy", "--nwi"}),
     "networksetup": frozenset({"-listallnetworkservices", "-getinfo", "-getdnsservers",
                                "-listallhardwareports", "-getwebproxy"}),
+    # images, tunnels, queues, collectors and boards inspected ("" is the program alone)
+    "qemu-img": frozenset({"info", "compare", "measure", "map", "--version"}),
+    "wg": frozenset({"", "show"}),  # showconf prints the private key
+    "rabbitmqctl": frozenset({"list_queues", "list_exchanges", "list_bindings",
+                              "list_connections", "list_channels", "list_consumers",
+                              "list_vhosts", "list_policies", "status", "cluster_status",
+                              "ping", "version"}),
+    "rabbitmq-diagnostics": frozenset({"status", "ping", "check_running", "listeners", "alarms",
+                                       "check_port_connectivity", "memory_breakdown",
+                                       "server_version", "check_alarms"}),
+    "promtool": frozenset({"check", "test", "--version"}),
+    **{n: frozenset({"validate", "components", "--version", "-v"})
+       for n in ("otelcol", "otelcol-contrib")},
+    "adb": frozenset({"devices", "get-state", "get-serialno", "version"}),
+    **{n: frozenset({"chip_id", "chip-id", "flash_id", "flash-id", "read_mac", "read-mac",
+                     "image_info", "image-info", "version"}) for n in ("esptool", "esptool.py")},
+    "bpftrace": frozenset({"-l", "--version", "-V"}),  # the probes listed, none attached
 
 }  # fmt: skip
 # systemd tools: --user, --no-pager, --all… take no value; these options do
@@ -236,6 +259,11 @@ OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "podman": ("--connection", "-c", "--url", "--log-level", "--root", "--runroot"),
     "oc": ("-n", "--namespace", "--context", "--kubeconfig", "-s", "--server"),
     **dict.fromkeys(_SYSTEMD_TOOLS, _SYSTEMD_OPTIONS),
+    **dict.fromkeys(
+        ("esptool", "esptool.py"),
+        ("-p", "--port", "-b", "--baud", "-c", "--chip", "--before", "--after"),
+    ),
+    "adb": ("-s", "-t", "-H", "-P"),
 }
 WRITING_FLAGS: dict[str, tuple[str, ...]] = {
     "sort": ("-o", "--output"),

@@ -252,7 +252,8 @@ def fetch_and_run(cmd: Cmd) -> Iterator[Finding]:
 
     ``deno run https://…`` and ``uv run https://…`` run a script straight from a URL (denied
     like a download piped into a shell); ``go run mod@version``, ``npm exec``/``npm x`` and
-    ``uv run --with pkg`` fetch a package and run it (asked).
+    ``uv run --with pkg`` fetch a package and run it (asked), and so does a model tool's
+    ``--trust-remote-code`` (the model repository's own code).
     """
     args = cmd.args()
     words = [a for a in args if not a.startswith("-")]
@@ -274,6 +275,24 @@ def fetch_and_run(cmd: Cmd) -> Iterator[Finding]:
         )
     ):
         yield _fetch_run("uv run --with")
+    if any(a.split("=", 1)[0] in _TRUST_REMOTE_CODE for a in args):
+        yield remote_model_code(f"{name} --trust-remote-code")
+
+
+# The option of model tools (vllm, lm_eval, text-generation-launcher…) that runs the Python
+# code a model repository ships, as its ``trust_remote_code=True`` does in transformers.
+_TRUST_REMOTE_CODE = frozenset({"--trust-remote-code", "--trust_remote_code"})
+
+
+def remote_model_code(what: str) -> Finding:
+    """``trust_remote_code``: a model repository's own Python code runs here."""
+    return Finding(
+        "fetch-and-run",
+        "ask",
+        f"{what} runs the Python code that the model's repository ships, fetched from the hub "
+        "with the user's rights; a human must confirm the repository, or load the model "
+        "without it",
+    )
 
 
 # Options of a package runner that fetch a package by name, or only use what is installed.

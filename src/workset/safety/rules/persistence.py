@@ -192,12 +192,18 @@ _TMUX_RUNS = frozenset({"new", "new-session", "new-window", "neww", "split-windo
                         "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell",
                         "run"})  # fmt: skip
 _TMUX_VALUES = frozenset("scntxyeFflTS")
+# Keys sent by name (``C-c``, ``Enter``, ``M-x``, ``F5``): a key press, not text typed.
+_KEY_NAME = re.compile(
+    r"((C|M|S)-)*((C|M|S)-\S|Enter|KPEnter|Escape|Tab|BTab|BSpace|Space|Up|Down|Left|Right|"
+    r"Home|End|PageUp|PgUp|PageDown|PgDn|PPage|NPage|IC|DC|F\d{1,2})"
+)
 _SCREEN_VALUES = frozenset({"-Logfile"})
 _SCREEN_LETTERS = frozenset("SctpehsT")  # -S name, -dmS name: the next word is the value
 
 
 def _tmux(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    """tmux new/neww/split-window CMD runs CMD in a session that outlives this task."""
+    """tmux new/neww/split-window CMD runs CMD in a session that outlives this task; keys sent
+    to a pane are judged as the command they type; a pane's scrollback read asks."""
     args = list(cmd.args())
     while args and args[0].startswith("-"):  # tmux -L socket -f conf …
         flag = args.pop(0)
@@ -206,10 +212,19 @@ def _tmux(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if not args:
         return
     sub, rest = args[0], args[1:]
+    if sub in ("capture-pane", "capturep") and any(a.startswith("-S") for a in rest):
+        yield Finding(
+            "terminal-history",
+            "ask",
+            "tmux capture-pane -S reads the pane's scrollback: what was typed and printed there "
+            "before, tokens and passwords included, as a shell history holds them; a human must "
+            "confirm, or capture only the visible screen (no -S)",
+        )
+        return
     if sub in ("send-keys", "send"):
         while rest and rest[0].startswith("-"):
             rest = rest[2:] if rest[0][-1:] in ("t", "N") else rest[1:]
-        keys = [w for w in rest if w not in ("Enter", "C-m", "KPEnter")]
+        keys = [w for w in rest if not _KEY_NAME.fullmatch(w)]
         if keys:
             yield Nested(" ".join(keys))
         return
@@ -237,12 +252,28 @@ def _screen(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         detached = detached or word in ("-m", "-D")
         index += 2 if word in _SCREEN_VALUES or word[-1:] in _SCREEN_LETTERS else 1
     body = args[index:]
-    if "-X" in args or "-x" in args or "-r" in args or "-ls" in args or "-list" in args:
+    if "-X" in args:  # a command sent to a running session: stuff types text into its shell
+        yield from _screen_command(args[args.index("-X") + 1 :])
+        return
+    if "-x" in args or "-r" in args or "-ls" in args or "-list" in args:
         return
     if body:
         yield Nested(requote(body), later=detached)
     if detached:
         yield persistence("screen -dm keeps a session running in the background")
+
+
+def _screen_command(words: list[str]) -> Iterator[Result]:
+    """``screen -S NAME -X stuff 'TEXT\\n'``: TEXT is typed into the session's shell and runs
+    there, so it is analysed as a command; ``-X screen CMD`` and ``-X exec CMD`` start CMD in
+    it. Other session commands (``quit``, ``hardcopy``, ``detach``) run nothing."""
+    if words[:1] == ["stuff"] and words[1:]:
+        typed = re.sub(r"(\\n|\\r|\^M|\^J)", "\n", " ".join(words[1:]))
+        lines = [line for line in typed.splitlines() if line.strip()]
+        if lines:
+            yield Nested("\n".join(lines))
+    elif words[:1] in (["screen"], ["exec"]) and words[1:]:
+        yield Nested(requote(words[1:]), later=True)
 
 
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})

@@ -28,6 +28,8 @@ _SECRET_FILE = re.compile(
     r"\.[a-z_]*_history|\.histfile|\.zhistory|fish/fish_history|nushell/history\.txt|"
     r"atuin/history\.db|ConsoleHost_history\.txt|Login Data|Cookies|logins\.json|key[34]\.db|"
     r"cookies\.sqlite|Web Data|"
+    # editors keep their signed-in accounts' tokens in one SQLite file per install
+    r"(Code|Code - Insiders|Cursor|VSCodium|Windsurf)/User/globalStorage/state\.vscdb(\.backup)?|"
     # the credential stores of other common tools: cloud, build, registry and wallet clients
     r"\.s3cfg|\.boto|rclone\.conf|\.m2/settings(-security)?\.xml|\.gradle/gradle\.properties|"
     r"\.config/hub|\.config/op/config|\.config/doctl/config\.yaml|\.oci/config|"

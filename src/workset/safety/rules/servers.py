@@ -132,6 +132,9 @@ def _served(cmd: Cmd) -> tuple[str, str | None] | None:
         module = args[args.index("-m") + 1] if args.index("-m") + 1 < len(args) else ""
         if module == "pydoc" and any(a in ("-p", "-b") for a in args):
             return "pydoc -p", option_value(args, ("-n",)) or "localhost"
+        if module == "aiosmtpd":  # -l HOST:PORT, --listen HOST:PORT (default localhost:8025)
+            listen = option_value(args, ("-l", "--listen")) or "localhost"
+            return f"{name} -m aiosmtpd", listen.rsplit(":", 1)[0] or None
         if module in _PYTHON_SERVERS:
             return f"{name} -m {module}", option_value(args, ("-b", "--bind"))
     if name == "php" and "-S" in args:

@@ -50,7 +50,12 @@ _INSTALLERS = {
     "apk": "add",
     "uv": "install",
     "go": "install",
+    "luarocks": "install",
+    "opam": "install",
+    "nimble": "install",
 }
+# mix's installers put an archive or an escript into the user's ~/.mix, for every project.
+_MIX_INSTALLS = ("archive.install", "escript.install")
 
 
 def _verb_first(args: tuple[str, ...], verb: str) -> bool:
@@ -87,6 +92,7 @@ def _install(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             name.startswith("pip") and _verb_first(args, "install")
         )
         hit = hit or (name in ("uv", "poetry", "pdm") and args[:1] == ("add",))
+        hit = hit or (name == "mix" and any(_verb_first(args, v) for v in _MIX_INSTALLS))
     yield from _squatted(cmd)
     builds = name.startswith("pip") and bool({"wheel", "download"} & set(args))
     saved = option_value(args, ("-d", "--dest", "-w", "--wheel-dir")) if builds else None
@@ -391,5 +397,5 @@ HANDLERS: dict[str, Handler] = {
     "pacman": _install,
     "poetry": lambda cmd, ctx: _squatted(cmd),  # poetry add reqeusts: a near miss is denied
     "pdm": lambda cmd, ctx: _squatted(cmd),
-    **{n: _install for n in _INSTALLERS},
+    **{n: _install for n in (*_INSTALLERS, "mix")},
 }

@@ -78,6 +78,8 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
                 cmd = cmd.shifted(3)
             else:
                 return cmd
+        elif name == "opam" and args[:1] == ("exec",) and "--" in args:
+            cmd = cmd.shifted(args.index("--") + 2)  # opam exec -- CMD: CMD in the switch
         elif name == "command":
             start = 1 + skip_options(args, "")
             if any(set(a[1:]) & {"v", "V"} for a in args[: start - 1]):
