@@ -10,7 +10,8 @@ wraps the index in a :class:`~workset.discovery.memory.RememberingIndex` whose
 :class:`~workset.discovery.memory.NeedMemory` is read from the same folder. After each run,
 :meth:`LocalDiscovery.learn` remembers the needs that run's searches served (a search, then a
 successful call of a tool it listed) and saves them: the next run that states a similar need
-in other words finds the tool that served it. A remembered tool that is no longer registered
+in other words finds the tool that served it. Two runs sharing the folder each add to the file
+(the save merges under a lock). A remembered tool that is no longer registered
 (a server removed, a tool renamed) is forgotten when the memory is read.
 """
 
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workset.discovery.index import ToolIndex
-from workset.discovery.memory import NeedMemory, RememberingIndex, read_needs
+from workset.discovery.memory import NeedMemory, RememberingIndex, merged_save, read_needs
 from workset.discovery.meta import tool_search_tool
 from workset.discovery.results import Searchable
 from workset.loop.offer import SEARCH_TOOL
@@ -90,6 +91,6 @@ class LocalDiscovery:
             return 0
         fresh = self.memory.learn(messages)
         if fresh or self.forgotten:
-            self.memory.save(self.folder / NEEDS)
+            merged_save(self.memory, self.folder / NEEDS)
             self.forgotten = 0
         return fresh

@@ -18,9 +18,11 @@ with the others remembered): ``k`` 3, ``floor`` 0.65, ``weight`` 1.0. Measured i
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
-from collections.abc import Iterable, Sequence
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -31,6 +33,11 @@ from workset.discovery.results import Match, Searchable, SearchResult
 from workset.errors import UsageError
 from workset.loop.offer import SEARCH_TOOL
 from workset.messages import AssistantMessage, Message, ToolCall, ToolMessage
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock
+    fcntl = None  # type: ignore[assignment]
 
 # A found result's lines, as the tool_search meta-tool writes them: "1. name (server s, score".
 _LISTED = re.compile(r"^\d+\. (\S+) \(server (.+?), score ", re.MULTILINE)
@@ -110,20 +117,48 @@ class NeedMemory:
 
     def save(self, path: Path) -> None:
         """One JSON object per line: need, server, tool (vectors are recomputed on load);
-        the file is replaced whole."""
+        the file is replaced whole (:func:`merged_save` keeps what other processes saved)."""
         rows = (
             json.dumps({"need": r.need, "server": r.server, "tool": r.tool})
             for r in self.remembered()
         )
-        partial = path.with_name(path.name + ".partial")  # replaced whole: a crash mid-write
-        partial.write_text("".join(f"{row}\n" for row in rows), encoding="utf-8")
-        partial.replace(path)  # leaves the previous file, never half of one
+        # Written beside it under a name of this process's own, then moved over it: a crash
+        # mid-write leaves the previous file, and two writers never share a partial file.
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.", suffix=".partial",
+            delete=False,
+        ) as partial:  # fmt: skip
+            partial.write("".join(f"{row}\n" for row in rows))
+        Path(partial.name).replace(path)
 
     @classmethod
     def load(cls, path: Path, index: ToolIndex) -> NeedMemory:
         if not path.is_file():
             raise UsageError(f"no need memory at {path}; save one with NeedMemory.save")
         return cls(index, read_needs(path))
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path`` (created if missing) for the block, between processes
+    (``flock``; where there is none, as on Windows, the block runs unlocked)."""
+    with path.open("a") as handle:
+        if fcntl is not None:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            if fcntl is not None:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def merged_save(memory: NeedMemory, path: Path) -> None:
+    """Save ``memory`` at ``path`` with what other processes saved there since it was read
+    (two runs sharing a log folder each learn, then each save): under a lock, the file's
+    pairs whose tools the index holds are added first, then the whole is written."""
+    with _locked(path.with_name(path.name + ".lock")):
+        memory.add(r for r in read_needs(path) if memory.index.holds(r.server, r.tool))
+        memory.save(path)
 
 
 def read_needs(path: Path) -> list[Remembered]:
