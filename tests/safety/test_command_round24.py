@@ -137,3 +137,47 @@ def test_reads_and_workspace_work_of_everyday_admin_and_media_tools_are_allowed(
 )
 def test_the_same_tools_changing_things_or_reaching_out_ask(command: str) -> None:
     assert judged(command).decision == "ask"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "nvme format /dev/nvme1n1 --ses=2",
+        "sudo blkdiscard -f /dev/sdc",
+        "hdparm --security-erase-enhanced secret /dev/sdc",
+        "sgdisk -Z /dev/vdb",
+        "parted --script /dev/sdc mklabel msdos",
+        "flashrom -p ch341a_spi --write firmware/patched.bin",
+        "espefuse.py -p /dev/ttyUSB1 burn_key BLOCK_KEY0 keys/k.bin XTS_AES_128_KEY",
+        "virsh vol-wipe --pool images old.qcow2",
+    ],
+)
+def test_erasing_a_disk_its_partition_table_firmware_or_fuses_is_denied(command: str) -> None:
+    analysis = judged(command)
+    assert analysis.decision == "deny" and "erase-device" in rules(analysis)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["nvme smart-log /dev/nvme0", "parted -s out/disk.img mklabel gpt", "virsh dominfo web1"],
+)
+def test_reads_of_disks_and_work_on_images_are_not_erasures(command: str) -> None:
+    assert "erase-device" not in rules(judged(command))
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["secretsdump.py -ntds ntds.dit -system SYSTEM LOCAL", "lsassy -u dev -p pw 10.0.0.0/24"],
+)
+def test_credential_dumping_tools_are_denied(command: str) -> None:
+    analysis = judged(command)
+    assert analysis.decision == "deny" and "credential-theft" in rules(analysis)
+
+
+def test_a_kernel_module_from_a_download_folder_is_denied() -> None:
+    analysis = judged("sudo insmod ~/Downloads/helper.ko")
+    assert analysis.decision == "deny" and "kernel-code" in rules(analysis)
+
+
+def test_a_kernel_module_the_workspace_builds_asks() -> None:
+    assert judged("insmod build/mydriver.ko").decision == "ask"

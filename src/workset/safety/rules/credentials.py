@@ -172,6 +172,28 @@ def _decoder(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
 
 
+# Tools made to take other people's credentials: hashes from a domain controller or a
+# machine's memory, Kerberos tickets to crack, logins captured on the network.
+_DUMPERS = frozenset({"secretsdump", "getuserspns", "getnpusers", "mimikatz", "pypykatz",
+                      "lsassy", "rubeus", "kerbrute", "responder", "lazagne", "dumpntds",
+                      "ntdsutil", "gosecretsdump", "donpapi", "dploot"})  # fmt: skip
+
+
+def dumper(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    yield Finding(
+        "credential-theft",
+        "deny",
+        f"{cmd.name} is made to take other people's credentials (password hashes, Kerberos "
+        "tickets, logins in memory or on the network); an agent never runs it",
+    )
+
+
+def dumper_name(name: str) -> bool:
+    """``impacket-secretsdump``, ``secretsdump.py``, ``mimikatz.exe``: a credential dumper."""
+    base = re.sub(r"\.(py|exe|ps1)$", "", name.lower()).removeprefix("impacket-")
+    return base in _DUMPERS
+
+
 HANDLERS: dict[str, Handler] = {
     # git, npm…: their other rules run too
     **{n: printer for n in (*_WORDS, *_CONFIG_GETTERS, "nmcli")},

@@ -187,6 +187,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         out.extend(handler(cmd, ctx))
     if name.startswith(credentials.HELPER_PREFIXES):
         out.extend(credentials.printer(cmd, ctx))
+    if credentials.dumper_name(name):  # impacket-secretsdump, GetUserSPNs.py, mimikatz.exe
+        out.extend(credentials.dumper(cmd, ctx))
     out.extend(in_place(cmd, ctx))
     out.extend(servers.serving(cmd, ctx))
     out.extend(fetch_and_run(cmd))

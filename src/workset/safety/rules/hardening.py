@@ -4,10 +4,11 @@ Turning off address-space randomisation or ptrace protection (``sysctl -w
 kernel.randomize_va_space=0``), SELinux (``setenforce 0``), the firewall (``ufw disable``),
 macOS's integrity protection and Gatekeeper (``csrutil disable``, ``spctl --master-disable``)
 or the audit and confinement services (``aa-teardown``, ``auditctl -e 0``), and making a
-root-owned or system program setuid (``chown root X && chmod 4755 X``, ``chmod u+s /bin/bash``)
-or giving a program a capability that amounts to root (``setcap cap_setuid+ep python3``)
-only ever open the machine to others; they are denied. Other kernel settings ask; reading them
-runs.
+root-owned or system program setuid (``chown root X && chmod 4755 X``, ``chmod u+s /bin/bash``),
+giving a program a capability that amounts to root (``setcap cap_setuid+ep python3``) or
+loading a kernel module from outside the system's modules and the workspace (``insmod
+/tmp/x.ko``) only ever open the machine to others; they are denied. Other kernel settings
+ask; reading them runs.
 """
 
 from __future__ import annotations
@@ -291,7 +292,34 @@ def _accounts(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
 
 
+def _kernel_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``insmod /tmp/x.ko``, ``kexec -l /tmp/vmlinuz``: code loaded into the running kernel
+    (or a kernel booted) from a file that is not the system's own modules nor a build of the
+    workspace: with kernel rights it can hide itself and anything else. Denied; a module the
+    workspace builds, or the system's by name (``modprobe vfio``), asks as the change it is."""
+    _, operands = parse_flags(cmd.args())
+    files = [w for _, w in operands if "/" in w or w.endswith((".ko", ".ko.xz", ".ko.zst"))]
+    foreign = next(
+        (w for w in files if not paths.in_workspace(ctx.resolve(w), ctx.workspace)
+         and not ctx.resolve(w).startswith(("/lib/modules/", "/usr/lib/modules/", "/boot/"))),
+        None,
+    )  # fmt: skip
+    if foreign is not None:
+        yield Finding(
+            "kernel-code",
+            "deny",
+            f"{cmd.name} loads {foreign} into the kernel, code from outside the system's modules "
+            "and the workspace that runs with every right and can hide itself; a human must "
+            "review and load it",
+        )
+    else:
+        yield Finding(
+            "kernel-code", "ask", f"{cmd.name} changes the running kernel; a human must confirm"
+        )
+
+
 HANDLERS: dict[str, Handler] = {
+    **{n: _kernel_code for n in ("insmod", "modprobe", "kexec", "rmmod")},
     **{
         n: _accounts
         for n in (

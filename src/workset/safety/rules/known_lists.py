@@ -242,6 +242,11 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     **{n: frozenset({"chip_id", "chip-id", "flash_id", "flash-id", "read_mac", "read-mac",
                      "image_info", "image-info", "version"}) for n in ("esptool", "esptool.py")},
     "bpftrace": frozenset({"-l", "--version", "-V"}),  # the probes listed, none attached
+    "virsh": frozenset({"list", "dominfo", "domstate", "domblklist", "domiflist", "net-list",
+                        "pool-list", "vol-list", "nodeinfo", "version", "capabilities",
+                        "dumpxml", "net-dumpxml", "snapshot-list", "uri", "hostname"}),
+    "nvme": frozenset({"list", "list-subsys", "smart-log", "id-ctrl", "id-ns", "error-log",
+                       "version", "show-regs"}),  # format, sanitize: rules.writes
 
 }  # fmt: skip
 # systemd tools: --user, --no-pager, --all… take no value; these options do

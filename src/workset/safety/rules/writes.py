@@ -335,7 +335,80 @@ def mkfs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             )
 
 
+# Programs that erase a whole disk or its partition table, or overwrite firmware, and the words
+# that make them do it (an empty tuple: any call with a device operand).
+_ERASERS: dict[str, tuple[str, ...]] = {
+    "nvme": ("format", "sanitize", "delete-ns", "fw-download", "fw-commit"),
+    "blkdiscard": (),
+    "sg_format": (),
+    "hdparm": ("--security-erase", "--security-erase-enhanced", "--trim-sector-ranges",
+               "--write-sector", "--fwdownload", "--make-bad-sector"),
+    "sgdisk": ("--zap-all", "-Z", "--zap", "-z", "--clear", "-o", "--delete", "-d", "--new",
+               "-n", "--load-backup", "-l"),
+    "sfdisk": ("--delete", "--wipe", "-w"),
+    "parted": ("mklabel", "rm", "mkpart", "resizepart"),
+    "flashrom": ("-w", "--write", "-E", "--erase"),
+}  # fmt: skip
+
+
+def _erases(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``nvme format /dev/nvme0n1``, ``blkdiscard``, ``hdparm --security-erase``, ``sgdisk
+    --zap-all``, ``parted /dev/sda mklabel``, ``flashrom -w`` (a BIOS image): a disk
+    erased or repartitioned, or firmware overwritten — nothing to recover, possibly a machine
+    that no longer starts. Denied; the read-only calls (``nvme list``, ``sgdisk -p``) are not."""
+    args = cmd.args()
+    verbs = _ERASERS[cmd.name]
+    said = next((a for a in args if a.split("=", 1)[0] in verbs), None)
+    device = next((a for a in args if ctx.resolve(a).startswith("/dev/")), None)
+    firmware = cmd.name == "flashrom"
+    if said is None and (verbs or device is None):
+        return
+    if device is None and not firmware:
+        return
+    what = f"{cmd.name} {said}" if said else cmd.name
+    target = device or "the firmware"
+    yield Finding(
+        "erase-device",
+        "deny",
+        f"{what} erases or rewrites {target} as a whole (a disk, its partition table or "
+        "firmware): nothing is left to recover, and the machine may not start again; an agent "
+        "never does this — work on an image file inside the workspace",
+    )
+
+
+_VM_STORAGE = frozenset({"--remove-all-storage", "--storage", "--wipe-storage", "vol-delete",
+                         "vol-wipe", "pool-delete"})  # fmt: skip
+
+
+def _vm_storage(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``virsh undefine VM --remove-all-storage``, ``virsh vol-delete``: a virtual machine's
+    disks deleted with it, beyond recovery. Denied; stopping or undefining alone asks."""
+    said = next((a for a in cmd.args() if a.split("=", 1)[0] in _VM_STORAGE), None)
+    if said is not None:
+        yield Finding(
+            "erase-device",
+            "deny",
+            f"virsh {said} deletes a virtual machine's disks, which cannot be recovered; a "
+            "human must do it, after checking which machine it is",
+        )
+
+
+# eFuses are written once: a burned fuse (a key, JTAG off, secure boot on) cannot be undone.
+def _burns_fuses(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    burned = next((a for a in cmd.args() if a.startswith(("burn_", "burn-"))), None)
+    if burned is not None:
+        yield Finding(
+            "erase-device",
+            "deny",
+            f"{cmd.name} {burned} burns eFuses, a one-time change of the chip that can never "
+            "be undone (it can lock the board for good); a human does this by hand",
+        )
+
+
 HANDLERS: dict[str, Handler] = {
+    **{n: _erases for n in _ERASERS},
+    **{n: _burns_fuses for n in ("espefuse.py", "espefuse", "espsecure.py")},
+    "virsh": _vm_storage,
     "cp": _writers,
     "install": _writers,
     "ln": _writers,
