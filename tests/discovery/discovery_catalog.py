@@ -1,10 +1,14 @@
-"""A small catalog of MCP-like servers for the discovery tests."""
+"""A small catalog of MCP-like servers for the discovery tests, and a deterministic embedder."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from workset.messages import ToolSpec
+from workset.retrieval.embedder import Vectors
 
 
 def _spec(tool: str, description: str, **params: str) -> ToolSpec:
@@ -50,3 +54,24 @@ SERVERS: dict[str, list[ToolSpec]] = {
         ),
     ],
 }
+
+
+class LetterEmbedder:
+    """A deterministic embedder double: letter counts, normalised; records what it embedded."""
+
+    def __init__(self, name: str = "letters") -> None:
+        self._name = name
+        self.calls: list[list[str]] = []
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        self.calls.append(list(texts))
+        rows = np.zeros((len(texts), 26), dtype=np.float32)
+        for i, text in enumerate(texts):
+            for ch in text.lower():
+                if "a" <= ch <= "z":
+                    rows[i, ord(ch) - 97] += 1
+        return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)

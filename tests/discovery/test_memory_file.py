@@ -7,32 +7,15 @@ import json
 import subprocess
 import sys
 import textwrap
-from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-from discovery_catalog import SERVERS
+from discovery_catalog import SERVERS, LetterEmbedder
 
 from workset.discovery import ToolIndex
 from workset.discovery.memory import NeedMemory, Remembered, merged_save, read_needs
-from workset.retrieval.embedder import Vectors
 
 HERE = Path(__file__).parent
 SRC = HERE.parents[1] / "src"
-
-
-class LetterEmbedder:
-    """Letter counts, normalised: deterministic and instant (no model needed to save)."""
-
-    name = "letters"
-
-    def embed(self, texts: Sequence[str]) -> Vectors:
-        rows = np.zeros((len(texts), 26), dtype=np.float32)
-        for i, text in enumerate(texts):
-            for ch in text.lower():
-                if "a" <= ch <= "z":
-                    rows[i, ord(ch) - 97] += 1
-        return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
 
 
 def index() -> ToolIndex:
@@ -66,8 +49,7 @@ WRITER = textwrap.dedent(
     import sys
     from pathlib import Path
     sys.path[:0] = [{here!r}, {src!r}]
-    from discovery_catalog import SERVERS
-    from test_memory_file import LetterEmbedder
+    from discovery_catalog import SERVERS, LetterEmbedder
     from workset.discovery import ToolIndex
     from workset.discovery.memory import NeedMemory, Remembered, merged_save, read_needs
     path = Path(sys.argv[1])

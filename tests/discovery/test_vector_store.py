@@ -1,35 +1,13 @@
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
+from discovery_catalog import LetterEmbedder
 
 from workset.discovery.store import VectorStore
 from workset.errors import UsageError
-from workset.retrieval.embedder import Vectors
-
-
-class LetterEmbedder:
-    """A deterministic embedder double: letter counts, normalised; records what it embedded."""
-
-    def __init__(self, name: str = "letters") -> None:
-        self._name = name
-        self.calls: list[list[str]] = []
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    def embed(self, texts: Sequence[str]) -> Vectors:
-        self.calls.append(list(texts))
-        rows = np.zeros((len(texts), 26), dtype=np.float32)
-        for i, text in enumerate(texts):
-            for ch in text.lower():
-                if "a" <= ch <= "z":
-                    rows[i, ord(ch) - 97] += 1
-        return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
 
 
 def test_only_texts_never_seen_are_embedded_and_the_file_round_trips(tmp_path: Path) -> None:
