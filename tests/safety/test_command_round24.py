@@ -181,3 +181,28 @@ def test_a_kernel_module_from_a_download_folder_is_denied() -> None:
 
 def test_a_kernel_module_the_workspace_builds_asks() -> None:
     assert judged("insmod build/mydriver.ko").decision == "ask"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "kafka-topics --bootstrap-server events.internal:9092 --delete --topic audit",
+        "rabbitmqctl --node rabbit@queue-1.prod purge_queue emails",
+        "etcdctl --endpoints https://10.1.2.3:2379 del /registry --prefix",
+    ],
+)
+def test_a_brokers_data_deleted_on_another_server_is_denied(command: str) -> None:
+    analysis = judged(command)
+    assert analysis.decision == "deny" and "broker-destroy" in rules(analysis)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "kafka-topics --bootstrap-server 127.0.0.1:9092 --delete --topic scratch",
+        "rabbitmqctl purge_queue test-jobs",
+    ],
+)
+def test_a_brokers_data_deleted_on_this_machine_asks(command: str) -> None:
+    analysis = judged(command)
+    assert analysis.decision == "ask" and "broker-destroy" in rules(analysis)

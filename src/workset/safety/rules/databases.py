@@ -2,7 +2,9 @@
 
 The statement given on the command line or stdin is read: ``DROP``/``TRUNCATE``/``FLUSHALL``
 and kin are denied, other writes ask, reads pass; a session whose statements cannot be seen
-asks. ``dropdb``/``dropuser``/``mysqladmin drop`` are denied.
+asks. ``dropdb``/``dropuser``/``mysqladmin drop`` are denied. A message broker's or key-value
+store's data deleted (``kafka-topics --delete``, ``rabbitmqctl purge_queue``, ``etcdctl del``)
+is denied on another server and asks on this machine.
 """
 
 from __future__ import annotations
@@ -127,7 +129,51 @@ def _drop_tools(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
 
 
+# Message brokers and key-value stores: the calls that delete or empty what they hold, and
+# where each is pointed (the option naming the server; its default is this machine).
+_BROKER_DESTROY: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    **{f"kafka-{n}{s}": (frozenset({"--delete", "--delete-offsets"}),
+                         ("--bootstrap-server", "--zookeeper", "--broker-list"))
+       for n in ("topics", "consumer-groups", "delete-records", "configs") for s in ("", ".sh")},
+    "rabbitmqctl": (frozenset({"delete_queue", "purge_queue", "reset", "force_reset",
+                               "delete_vhost", "delete_user", "clear_permissions"}),
+                    ("-n", "--node")),
+    "rabbitmqadmin": (frozenset({"delete", "purge"}), ("-H", "--host")),
+    "etcdctl": (frozenset({"del", "delete", "defrag", "compaction", "snapshot restore"}),
+                ("--endpoints",)),
+    "nats": (frozenset({"rm", "purge", "del", "delete"}), ("-s", "--server")),
+}  # fmt: skip
+_LOCAL_NODE = re.compile(r"^(\w+@)?(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|(https?|nats)://"
+                         r"(localhost|127\.\d+\.\d+\.\d+))(:\d+)?/?$")  # fmt: skip
+
+
+def _broker(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``kafka-topics --delete``, ``rabbitmqctl purge_queue``, ``etcdctl del --prefix``: a
+    broker's or store's data deleted. On this machine it asks (a dev broker the tests
+    rebuild); on a server named elsewhere it is denied, as a database dropped there is."""
+    verbs, server_options = _BROKER_DESTROY[cmd.name]
+    args = cmd.args()
+    said = next((a for a in args if a.split("=", 1)[0] in verbs), None)
+    if said is None:
+        return
+    servers = [args[i + 1] for i, a in enumerate(args[:-1]) if a in server_options]
+    servers += [a.split("=", 1)[1] for a in args if "=" in a and a.split("=")[0] in server_options]
+    hosts = [h.strip() for s in servers for h in s.split(",") if h.strip()]
+    if cmd.name == "rabbitmqctl":  # -n rabbit@HOST: the node's host, "rabbit" alone is local
+        hosts = [h.split("@", 1)[1] for h in hosts if "@" in h]
+    if all(_LOCAL_NODE.match(h) for h in hosts):
+        yield _ask("broker-destroy", f"{cmd.name} {said} deletes a broker's data on this machine")
+    else:
+        yield _deny(
+            "broker-destroy",
+            f"{cmd.name} {said} deletes or empties the data of {hosts[0]}, a server elsewhere",
+            "never delete a shared broker's topics, queues or keys from an agent; show the "
+            "command to a human instead",
+        )
+
+
 HANDLERS: dict[str, Handler] = {
+    **{n: _broker for n in _BROKER_DESTROY},
     **{
         n: _database
         for n in (
