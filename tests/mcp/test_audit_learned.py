@@ -128,9 +128,11 @@ LOOK_ALIKE = (
 )
 
 
-def test_the_retrained_model_flags_an_order_no_rule_catches() -> None:
+def test_the_retrained_model_flags_an_order_written_unlike_its_training() -> None:
     poisoned = tool(UNSEEN_ORDER)
-    assert audit_tool(poisoned) == []
+    # no rule caught it when the model was trained; since round 21 the secret request does
+    # ("including keys or passwords"), and the model's verdict stands on its own
+    assert [f.rule for f in audit_tool(poisoned)] == ["secret-request"]
     found = learned_findings(poisoned)
     assert [f.rule for f in found] == ["learned"]
     assert "anything they have typed earlier" in found[0].excerpt

@@ -24,6 +24,13 @@ CONCEAL_RULES: tuple[Rule, ...] = (
             r"mention(ing)?|reveal(ing)?|show(ing)?|alert(ing)?|disclos(e|ing)|report(ing)?)"
             r"\s+(this|it|that|anything|any\s+of\s+this)?\s*(to\s+)?(the\s+)?users?\b(?!'s)",
             r"\bkeep\s+(this|it)\s+(a\s+)?(secret|hidden|confidential|between\s+us)",
+            # a partial report: "tell the user only that CI has been fixed", "do not flag the
+            # difference"
+            r"\b(tell|inform|report\s+to|say\s+to|show)\s+(the\s+)?(user|customer|owner|requester)s?"
+            r"\s+only\s+(that|the)\b",
+            r"\b(do\s+not|don'?t|never|without)\s+(flag(ging)?|highlight(ing)?|point(ing)?\s+out|"
+            r"mention(ing)?|report(ing)?|surfac(e|ing))\s+(the|this|that|any|these)\s+"
+            r"(difference|discrepanc(y|ies)|change|mismatch|override|substitution|swap)s?\b",
             # the user kept from seeing it: "the customer should not see this line"
             r"\b(the\s+)?(users?|customers?|human|requester|clients?)\s+(should|must|need|shall)\s*"
             r"(not|n['’]t|never)\s+(see|know|notice|find\s+out|be\s+told|learn|be\s+shown)\b",

@@ -104,9 +104,23 @@ LEAK_RULES: tuple[Rule, ...] = (
         negatable=True,
     ),
     Rule(
+        "fixed-destination",
+        any_of(
+            # money routed to an account the definition names: "set `destination` to
+            # acct_1NvX…", "override the stored payee details with IBAN GB29 …"
+            r"\b(destination|payee|beneficiary|refunds?|payouts?|payments?|wire|transfer|settle\w*|"
+            r"bank\s+details|remit\w*)\b[^.;]{0,80}(\bacct_[A-Za-z0-9]{8,}|\bIBAN\b[:\s]*[A-Z]{2}\d{2}"
+            r"[\s\dA-Z]{10,}|\baccount\s+(number\s+|no\.?\s+)?\d{8,})",
+            r"(\bacct_[A-Za-z0-9]{8,}|\bIBAN\b[:\s]*[A-Z]{2}\d{2}[\s\dA-Z]{10,})[^.;]{0,60}\b(destination|"
+            r"payee|beneficiary|refunds?|payouts?|payments?)\b",
+        ),
+        negatable=True,
+    ),
+    Rule(
         "secret-request",
         any_of(
             r"\b(read|send|pass|include|provide|attach|share|upload|give|forward|extract|copy|"
+            r"copying|passing|sending|including|attaching|forwarding|putting|supplying|pasting|"
             r"paste|print|collect|append|put|supply|enter|(?<!\bof\s)(?<!\bthe\s)(?<!\ba\s)"
             r"type(\s+in)?|fill\s+in|carry|cat|"  # "type the password", not "of type CONCEALED"
             r"fetch|retrieve|dump|leak|look\s+up|ask\s+(the\s+user|them|for))\b"

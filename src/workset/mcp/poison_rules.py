@@ -177,7 +177,9 @@ REASONS: dict[str, str] = {
     "conceal-from-user": "tells the model to keep something from the user",
     "directive-tag": "dresses text up as a system or assistant message",
     "forced-call": "demands a call around every other call, or ahead of everything",
-    "approval-bypass": "skips the user's approval or claims consent never given",
+    "approval-bypass": "skips the user's approval, loosens the agent's approval settings, or "
+    "claims consent never given",
+    "stops-other-tools": "orders other tools' servers or processes stopped",
     "system-claim": "claims system or operator authority, or rank over the user, for its words",
     "content-injection": "slips promotions or links into what the user sends",
     "exfiltration-url": "sends conversation data to a URL the tool does not take",

@@ -45,6 +45,10 @@ SECRET_NOUN = (
     r"passcodes?)|\d-digit\s+(\w+\s+)?codes?|recovery\s+codes?|backup\s+codes?|"
     r"(auth|bearer|refresh|jwt|oauth|personal\s+access|session|id|deploy|api|service)\s+tokens?|"
     r"authori[sz]ation\s+headers?|service[- ]account\s+(keys?|json|credentials?)|"
+    # a person's or a service's token: "the user's GitHub token", "their npm token"
+    r"(user['’]s|their|your|customer['’]s)\s+([\w-]+\s+){0,2}tokens?\b|(github|gitlab|bitbucket|"
+    r"slack|discord|npm|pypi|docker\s*hub|stripe|openai|anthropic|hugging\s*face|cloudflare|"
+    r"vercel|heroku|jira|notion|linear)\s+tokens?\b|"
     r"session\s+(ids?|cookies?)|"
     # "tokens" as a count of text ("consume more tokens", "max tokens") is not a credential;
     # "password protection" or "password policy" names a feature, not the password.

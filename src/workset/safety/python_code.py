@@ -16,6 +16,7 @@ paths, archives unpacked and encoded literals by :mod:`~workset.safety.python_lo
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from typing import TypeAlias
 
@@ -131,6 +132,15 @@ def effects(code: str) -> Iterator[Effect]:
         dotted(a).endswith("environ") or any(map(whole_environment, ast.walk(a))) for a in n.args
     ) for n in ast.walk(tree)):  # fmt: skip  # print(os.environ), f.write(str(dict(os.environ)))
         yield secret_read(["the environment"], reveals=False)
+    fetched = _unpickled_from_network(tree)
+    if fetched is not None:
+        yield Finding(
+            "download-exec",
+            "deny",
+            f"the code unpickles {fetched}, fetched from the network: loading a pickle runs "
+            "whatever code it carries; download the data in a safe format (CSV, Parquet, "
+            "JSON) or from a source the user trusts, and load it in a separate, reviewed step",
+        )
     if any(
         isinstance(n, ast.keyword) and n.arg == "trust_remote_code"
         and not (isinstance(n.value, ast.Constant) and n.value.value in (False, None))
@@ -148,6 +158,40 @@ def effects(code: str) -> Iterator[Effect]:
             loop_calls = (n for n in ast.walk(node) if isinstance(n, ast.Call))
             if any(dotted(c.func).endswith("fork") for c in loop_calls):
                 yield fork_bomb("os.fork in a loop")
+
+
+# Loaders that unpickle what they read (``pd.read_pickle``, ``pickle.load``, ``torch.load``,
+# ``joblib.load``…), and the calls that fetch from the network.
+_UNPICKLERS = frozenset({"read_pickle", "load", "loads"})
+_PICKLE_MODULES = frozenset({"pickle", "pd", "pandas", "torch", "joblib", "dill", "cloudpickle",
+                             "_pickle", "cPickle"})  # fmt: skip
+_FETCHES = re.compile(r"(^|\.)(urlopen|urlretrieve)$|^(requests|httpx|urllib3|aiohttp)\.\w+$")
+
+
+def _unpickled_from_network(tree: ast.AST) -> str | None:
+    """An address a pickle is loaded from (``pd.read_pickle('https://…')``,
+    ``pickle.loads(urlopen(URL).read())``), or None."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = dotted(node.func)
+        module, _, last = name.rpartition(".")
+        if last not in _UNPICKLERS or module.rsplit(".", 1)[-1] not in _PICKLE_MODULES:
+            continue
+        for inner in ast.walk(node):
+            if (
+                isinstance(inner, ast.Constant)
+                and isinstance(inner.value, str)
+                and inner.value.startswith(("http://", "https://", "ftp://", "s3://", "gs://"))
+            ):
+                return inner.value
+            if (
+                isinstance(inner, ast.Call)
+                and inner is not node
+                and _FETCHES.search(dotted(inner.func))
+            ):
+                return "a download"
+    return None
 
 
 _SHOWS = frozenset({"print", "pprint", "write", "writelines", "write_text", "dump", "info",

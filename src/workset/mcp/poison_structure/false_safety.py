@@ -1,10 +1,11 @@
 """``claims-harmless``: a tool whose name or opening says it destroys, moves money or sends
 things away, while the definition says it is harmless: "this tool is read-only and changes
 nothing", "has no side effects", "is safe to call without confirmation", or the annotations
-``readOnlyHint: true`` / ``destructiveHint: false``. A client that trusts the claim runs the
-tool without asking (workset's bridge gives a read-only tool low risk), so the contradiction is
-itself the attack. An honest scope ("removes the label; the messages are kept") claims nothing
-about the whole tool and is not read as one.
+``readOnlyHint: true`` (or ``destructiveHint: false`` on a tool that destroys: one that sends,
+pays or publishes adds without destroying, as MCP defines the hint). A client that trusts the
+claim runs the tool without asking (workset's bridge gives a read-only tool low risk), so the
+contradiction is itself the attack. An honest scope ("removes the label; the messages are
+kept") claims nothing about the whole tool and is not read as one.
 """
 
 from __future__ import annotations
@@ -22,6 +23,13 @@ _HARMFUL = re.compile(
     r"(^|[\s_.-])(delet|remov|drop|wipe|purg|destroy|truncat|eras|overwrit|reset|format|kill|"
     r"terminat|revok|uninstall|transfer|pay|payout|refund|send|publish|deploy|shutdown|"
     r"reboot)\w*",
+    _I,
+)
+# Of those, what destroys: MCP's destructiveHint is about updates that destroy, so a tool that
+# sends, pays or publishes may say false honestly (its readOnlyHint may not).
+_DESTROYS = re.compile(
+    r"(^|[\s_.-])(delet|remov|drop|wipe|purg|destroy|truncat|eras|overwrit|reset|format|kill|"
+    r"terminat|revok|uninstall|shutdown|reboot)\w*",
     _I,
 )
 _TOOL = r"(this\s+tool|the\s+tool|it|this\s+(call|operation|action|function|endpoint|command))"
@@ -44,9 +52,10 @@ def claims_harmless(
     opening = next(iter(sentences(description)), "")
     if READS.match(name) or not _HARMFUL.search(f"{name.replace('_', ' ')} {opening}"):
         return  # list_payouts reads payouts
-    if read_only is True or destructive is False:
-        hint = "readOnlyHint: true" if read_only is True else "destructiveHint: false"
-        yield "annotations", hint
+    if read_only is True:
+        yield "annotations", "readOnlyHint: true"
+    elif destructive is False and _DESTROYS.search(f"{name.replace('_', ' ')} {opening}"):
+        yield "annotations", "destructiveHint: false"  # sending or paying adds, destroys nothing
     for sentence in sentences(description)[1:]:
         claim = _HARMLESS.search(sentence)
         if (

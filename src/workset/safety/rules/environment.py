@@ -115,9 +115,35 @@ def _own_libraries(value: str) -> bool:
     ) and any(parts)
 
 
+# Variables that choose the cloud account (and so the credentials) commands act with.
+_ACCOUNT_VARIABLES = frozenset({"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "CLOUDSDK_CORE_PROJECT",
+                                "GOOGLE_CLOUD_PROJECT", "CLOUDSDK_ACTIVE_CONFIG_NAME",
+                                "AZURE_SUBSCRIPTION_ID", "ARM_SUBSCRIPTION_ID"})  # fmt: skip
+_PRODUCTION = re.compile(r"(^|[-_.])prod(uction)?([-_.]|$)", re.IGNORECASE)
+
+
 def assignment(name: str, value: str, program: str | None = None) -> list[Result]:
     """Findings about ``NAME=value``, or the code the value is, to be analysed in turn;
     ``program``: the command the assignment is the environment of (``NAME=value program``)."""
+    if name == "DISABLE_DATABASE_ENVIRONMENT_CHECK" and value.strip("'\"") not in ("", "0"):
+        return [
+            Finding(
+                "production-data",
+                "deny",
+                f"{name}={value} switches off Rails's refusal to drop or reset a production "
+                "database; it exists only to let that happen — never from an agent",
+            )
+        ]
+    if name in _ACCOUNT_VARIABLES and _PRODUCTION.search(value.strip("'\"")):
+        return [
+            Finding(
+                "production-account",
+                "ask",
+                f"{name}={value} makes {program or 'the commands that follow'} act with the "
+                "production account's credentials; a human must confirm, or use a development "
+                "account",
+            )
+        ]
     if name == "HISTFILE" and value in ("", "/dev/null"):
         return [wipe(f"HISTFILE={value}")]
     if name in ("HISTSIZE", "HISTFILESIZE", "SAVEHIST") and value.strip() in ("0", ""):

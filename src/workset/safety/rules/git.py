@@ -35,6 +35,7 @@ from workset.safety.rules.base import (
 from workset.safety.rules.environment import EDITORS
 from workset.safety.rules.git_config import config_findings, configured_command, exec_key
 from workset.safety.rules.git_push import push
+from workset.safety.rules.network import downloads
 from workset.safety.rules.secrets import is_secret
 
 # git filter-repo options that only report on the history (with --analyze).
@@ -121,6 +122,8 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if wiped is not None:
         yield wiped
     yield from _output_files(sub, rest)
+    if sub in ("apply", "am"):
+        yield from _patch_outside(sub, rest, cmd, ctx)
     if sub == "remote" and words[:1] in (["add"], ["set-url"]) and len(words) > 2:
         ctx.remotes.add(words[1])  # a push to it later in the line goes to that URL
     staged = [w for w in words if is_secret(w)] if sub == "add" else []
@@ -237,6 +240,30 @@ def _git_findings(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 _NOW = ("now", "all")
+
+
+def _patch_outside(sub: str, rest: list[str], cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``git apply --unsafe-paths``, ``--directory=/home/dev``: the patch writes where its
+    paths say, outside the repository (a shell rc, a key file). Asked; denied when the patch
+    comes from the network in the same line (``curl URL | git apply --unsafe-paths``)."""
+    places = [r.split("=", 1)[1] for r in rest if r.startswith("--directory=")]
+    places += [rest[i + 1] for i, r in enumerate(rest[:-1]) if r == "--directory"]
+    outside = [p for p in places if not known.inside(p, ctx)]
+    if "--unsafe-paths" not in rest and not outside:
+        return
+    where = outside[0] if outside else "paths outside the repository"
+    if downloads(cmd.upstream):
+        yield Finding(
+            "patch-outside",
+            "deny",
+            f"git {sub} writes a patch fetched from the network into {where}: it can change any "
+            "file there (a shell startup file, a key); save the patch in the workspace, read "
+            "it, and apply it inside the repository",
+        )
+    else:
+        yield ask_finding(
+            "patch-outside", f"git {sub} lets the patch write into {where}", "a human must confirm"
+        )
 
 
 def _purges(sub: str, rest: list[str], ctx: Context) -> bool:

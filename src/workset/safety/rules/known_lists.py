@@ -187,7 +187,6 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "sqlc": frozenset({"generate", "vet", "compile", "version", "diff"}),
     "swagger-cli": frozenset({"validate", "bundle"}),
     "husky": frozenset({"", "install", "init"}),  # core.hooksPath of this repository: .husky
-    "openapi-generator-cli": frozenset({"generate", "validate", "list", "version"}),
     # systemd's inspectors: "" is the program alone, which shows the status
     "systemd-analyze": frozenset({"", "time", "blame", "critical-chain", "verify", "calendar",
                                   "timespan", "timestamp", "security", "cat-config", "dot",

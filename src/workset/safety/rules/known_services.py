@@ -1,7 +1,8 @@
 """Vouching for the admin and media tools of everyday development: queries of a service on this
 machine (``ldapsearch -H ldap://localhost``, ``kafka-topics --describe --bootstrap-server
 localhost:9092``), a mail server's settings printed (``postconf -n``), ``ffmpeg``/``ffprobe``
-on files, and a WebAssembly module run in its sandbox (``wasmtime run --dir=. app.wasm``).
+on files, a WebAssembly module run in its sandbox (``wasmtime run --dir=. app.wasm``), and code
+generators writing into the workspace.
 
 Each returns None when the call is shown to read only, or to write only inside the workspace,
 else why it asks: a service on another host (the same reason ``curl`` asks), an option that
@@ -145,6 +146,27 @@ def _wasm_run(cmd: Cmd, ctx: Context) -> Finding | None:
     return None
 
 
+# Code generators: what they write is where their output option points.
+_GENERATOR_SUBCOMMANDS = frozenset({"generate", "validate", "list", "version", "help",
+                                    "config-help", "meta"})  # fmt: skip
+_GENERATOR_OUTPUTS = ("-o", "--output", "--output-dir", "--out")
+
+
+def _generator(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``openapi-generator-cli generate -i spec.yaml -g python -o gen/``: code generated into
+    the workspace. An output folder outside it (an installed package's folder, the home) asks:
+    the generated code lands where other programs load it."""
+    args = cmd.args()
+    sub = next((a for a in args if not a.startswith("-")), "")
+    if sub not in _GENERATOR_SUBCOMMANDS:
+        return unknown_program(f"{cmd.name} {sub}".strip(), " (its subcommand is not one known)")
+    outputs = [args[i + 1] for i, a in enumerate(args[:-1]) if a in _GENERATOR_OUTPUTS]
+    outputs += [a.split("=", 1)[1] for a in args if a.split("=", 1)[0] in _GENERATOR_OUTPUTS
+                and "=" in a]  # fmt: skip
+    far = next((o for o in outputs if not inside(o, ctx)), None)
+    return None if far is None else outside(far, cmd.name)
+
+
 VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **{n: _ldap_query for n in ("ldapsearch", "ldapwhoami", "ldapcompare")},
     **{
@@ -155,4 +177,13 @@ VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     "postconf": _postconf,
     **{n: _ffmpeg for n in ("ffmpeg", "ffprobe")},
     **{n: _wasm_run for n in ("wasmtime", "wasmer")},
+    **{
+        n: _generator
+        for n in (
+            "openapi-generator-cli",
+            "openapi-generator",
+            "swagger-codegen",
+            "swagger-codegen-cli",
+        )
+    },
 }

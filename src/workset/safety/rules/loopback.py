@@ -28,6 +28,8 @@ LOCAL_HOST = re.compile(
     re.IGNORECASE,
 )
 _LOOPBACK_NAME = r"(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?)"
+# Any scheme's address of this machine (grpc://localhost:9092, unix:/run/x.sock).
+LOCAL_URL = re.compile(rf"^(\w+://)?{_LOOPBACK_NAME}(:\d+)?(/|$)|^unix:", re.IGNORECASE)
 _HTTPIE_LOCAL = re.compile(r"^:(\d+)?(/|$)")  # http :8000/api is localhost:8000
 # Options of curl and wget that take a value (so the value is not a URL).
 _VALUED = frozenset({"-H", "--header", "-X", "--request", "-d", "--data", "--data-binary",

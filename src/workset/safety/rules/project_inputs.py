@@ -3,8 +3,9 @@
 A build or test tool runs the project's code, which is why it runs without asking. Pointed at
 code from elsewhere (``gradle -I /tmp/init.gradle``, ``pytest -c /tmp/pytest.ini``, ``just
 --justfile /tmp/j``, ``make -C /tmp/x``, ``java -jar /tmp/x.jar``, ``bun run /tmp/x.ts``,
-``deno run https://…``) it runs that code instead: :func:`foreign_input` asks (a settings
-file of the user's home, ``--config ~/.eslintrc.json``, is the user's own). Two tools
+``deno run https://…``, ``protoc --plugin=protoc-gen-x=/tmp/x``) it runs that code instead:
+:func:`foreign_input` asks (a settings file of the user's home, ``--config ~/.eslintrc.json``,
+is the user's own), and denies when the line itself downloaded it. Two tools
 carry whole commands in their options: ``cmake -E`` (``rm``, ``copy``, ``env CMD…``) is judged
 as the command it stands for, and ``mvn exec:exec -Dexec.executable=… -Dexec.args=…`` as the
 program it runs (:func:`carried`).
@@ -12,17 +13,22 @@ program it runs (:func:`carried`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
+from workset.safety.rules.loopback import LOCAL_URL
+from workset.safety.rules.network import download_exec
+from workset.safety.rules.secret_environment import secret_variables
 
 _CONFIG = ("-c", "--config", "--config-file", "--configFile")
 _LOADS: dict[str, tuple[str, ...]] = {
     **{n: ("-C", "--directory", "-f", "--file", "--makefile") for n in ("make", "gmake")},
     "cmake": ("-P", "-C"),
-    "gradle": ("-I", "--init-script", "-b", "--build-file", "-p", "--project-dir", "-c",
-               "--settings-file"),
+    **{n: ("-I", "--init-script", "-b", "--build-file", "-p", "--project-dir", "-c",
+           "--settings-file") for n in ("gradle", "gradlew")},
+    "protoc": ("--plugin",),  # --plugin=protoc-gen-NAME=PATH: the program protoc runs
     "mvn": ("-f", "--file", "-s", "--settings", "-gs", "--global-settings"),
     "just": ("-f", "--justfile", "-d", "--working-directory"),
     "task": ("-t", "--taskfile", "-d", "--dir"),
@@ -48,6 +54,76 @@ def _elsewhere(word: str, ctx: Context) -> bool:
     return not paths.in_workspace(ctx.resolve(word), ctx.workspace)
 
 
+# make variables that name where a build writes, and the targets that delete what they name.
+_OUTPUT_VARIABLE = re.compile(r"^(\w*DIR|DEST\w*|PREFIX|O|OUT\w*|BUILD\w*|TARGET\w*|\w*_ROOT)$")
+_CLEANS = frozenset({"clean", "distclean", "mrproper", "clobber", "realclean", "maintainer-clean",
+                     "cleanall", "clean-all"})  # fmt: skip
+
+
+def _make_places(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``make -C docs clean html BUILDDIR=/home/dev``: a variable of the line points the
+    build's output outside the workspace; a clean target then deletes what it names (denied),
+    any other target writes there (asked)."""
+    for word in cmd.args():
+        name, sep, value = word.partition("=")
+        if not sep or word.startswith("-") or not _OUTPUT_VARIABLE.match(name) or not value:
+            continue
+        place = ctx.resolve(value)
+        if not (value.startswith(("/", "~")) or ".." in value) or confined(place, ctx):
+            continue
+        cleaning = sorted(_CLEANS & set(cmd.args()))
+        if cleaning:
+            return Finding(
+                "make-clean-outside",
+                "deny",
+                f"make {cleaning[0]} with {name}={value} deletes what {name} names, outside the "
+                "workspace; point it at a folder inside the workspace",
+            )
+        return Finding(
+            "outside-workspace",
+            "ask",
+            f"make writes its output to {value} ({name}), outside the workspace; a human must "
+            "confirm, or point it inside the workspace",
+        )
+    return None
+
+
+# Bazel's options that send the build's inputs and outputs to a server, and the one that hands
+# an environment variable to every action.
+_BAZEL_REMOTE = ("--remote_cache", "--remote_executor", "--bes_backend", "--remote_downloader",
+                 "--experimental_remote_downloader")  # fmt: skip
+
+
+def _bazel_remote(cmd: Cmd) -> Finding | None:
+    """``bazel build --remote_cache=grpc://HOST``: the actions' outputs (and with an executor,
+    the sources) go to HOST; with ``--action_env=AWS_SECRET_ACCESS_KEY`` a credential goes
+    along. Another host asks; a credential sent there is denied."""
+    args = cmd.args()
+    remote = [a.split("=", 1)[1] for a in args if "=" in a and a.split("=")[0] in _BAZEL_REMOTE]
+    remote += [args[i + 1] for i, a in enumerate(args[:-1]) if a in _BAZEL_REMOTE]
+    far = next((r for r in remote if not LOCAL_URL.match(r)), None)
+    if far is None:
+        return None
+    handed = [a.split("=", 1)[1] for a in args if a.startswith("--action_env=")]
+    secret = next((h for h in handed if secret_variables("$" + h.split("=", 1)[0])), None)
+    if secret is not None:
+        return Finding(
+            "exfiltration",
+            "deny",
+            f"{cmd.name} hands {secret} to its actions and sends them to {far}: the credential "
+            "leaves the machine; never send credentials to a build cache or executor",
+        )
+    return Finding(
+        "network",
+        "ask",
+        f"{cmd.name} sends the build's actions and outputs to {far}; confirm the host",
+    )
+
+
+def confined(place: str, ctx: Context) -> bool:
+    return paths.in_workspace(place, ctx.workspace) or paths.is_scratch(place)
+
+
 def foreign_input(cmd: Cmd, ctx: Context) -> Finding | None:
     """The first setting, script or program from outside the workspace ``cmd`` would load."""
     args = cmd.args()
@@ -57,6 +133,7 @@ def foreign_input(cmd: Cmd, ctx: Context) -> Finding | None:
               if "=" in a and a.split("=", 1)[0] in options]  # fmt: skip
     # the user's own settings (eslint --config ~/.eslintrc.json) are theirs; scripts are not
     values = [v for o, v in pairs if not (o in _CONFIG and ctx.resolve(v).startswith("~/"))]
+    values = [v.rsplit("=", 1)[-1] if cmd.name == "protoc" else v for v in values]
     runs = _RUNS.get(cmd.name)
     if runs is not None:
         words = [a for a in args if not a.startswith("-") or a == "-jar"]
@@ -65,6 +142,8 @@ def foreign_input(cmd: Cmd, ctx: Context) -> Finding | None:
     far = next((v for v in values if _elsewhere(v, ctx)), None)
     if far is None:
         return None
+    if far in ctx.downloaded or ctx.resolve(far) in ctx.downloaded:
+        return download_exec(f"{cmd.name} runs {far}, which this line downloaded")
     return Finding(
         "foreign-code",
         "ask",
@@ -101,4 +180,16 @@ def _quoted(word: str) -> str:
         "'" + word.replace("'", "'\\''") + "'")  # fmt: skip
 
 
-HANDLERS: dict[str, Handler] = {"cmake": carried, "mvn": carried}
+def _placed(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """What ``make`` and ``bazel`` are pointed at on the line (see :func:`_make_places` and
+    :func:`_bazel_remote`)."""
+    found = _make_places(cmd, ctx) if cmd.name in ("make", "gmake") else _bazel_remote(cmd)
+    if found is not None:
+        yield found
+
+
+HANDLERS: dict[str, Handler] = {
+    "cmake": carried,
+    "mvn": carried,
+    **{n: _placed for n in ("make", "gmake", "bazel", "bazelisk")},
+}

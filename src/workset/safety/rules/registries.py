@@ -245,12 +245,28 @@ LOCK_FILE = re.compile(
 _ADDRESS = re.compile(r"\b(?:https?|git\+https?|git\+ssh|git)://[^\s\"'#,]+", re.IGNORECASE)
 
 
+# A lockfile's hash field written empty ("integrity": "", checksum = "", hash: null).
+_BLANKED_CHECK = re.compile(
+    r"""["']?\b(integrity|checksum|hash|shasum|sha256|sha512)["']?\s*[:=]\s*(""|''|null|~)?\s*(,|$)""",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
 def lockfile_text(path: str, texts: list[str]) -> Finding | None:
     """An address an edit writes into a lockfile: the locked package is then downloaded from
     there by every install, under the name and version the lockfile promises (``sed -i
     's#registry.npmjs.org/lodash/…#npm-mirror.cc/…#' package-lock.json``). Only the
-    ecosystem's own registry (or this machine) is left alone."""
+    ecosystem's own registry (or this machine) is left alone. Hash fields written empty are
+    denied too: the check that the package is the one locked is gone."""
     for text in texts:
+        if _BLANKED_CHECK.search(text):
+            return Finding(
+                "lockfile-source",
+                "deny",
+                f"blanks the integrity hashes in {path}: every install then takes whatever the "
+                "registry (or anyone on the way) serves under the locked name and version; never "
+                "edit a lockfile's hashes by hand — let the package manager rewrite the lockfile",
+            )
         for address in _ADDRESS.findall(text):
             if not _OFFICIAL.match(address):
                 return Finding(
