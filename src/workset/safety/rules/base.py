@@ -203,6 +203,13 @@ def option_value(args: tuple[str, ...], options: tuple[str, ...]) -> str | None:
     return None
 
 
+def option_values(args: Sequence[str], options: Sequence[str]) -> list[str]:
+    """Every value given to one of ``options`` in ``args``: the next word (``-H url``) or what
+    follows ``=`` (``--bootstrap-server=host``), the separate form first."""
+    separate = [args[i + 1] for i, a in enumerate(args[:-1]) if a in options]
+    return separate + [a.split("=", 1)[1] for a in args if "=" in a and a.split("=")[0] in options]
+
+
 def parse_flags(args: Sequence[str]) -> tuple[set[str], list[tuple[int, str]]]:
     """Short flags (as letters) and long flags (``--x``), and the operands with their index."""
     flags: set[str] = set()

@@ -13,9 +13,10 @@ import re
 from collections.abc import Iterator
 
 from workset.safety.rules import db_targets
-from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result
+from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result, option_values
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
+from workset.safety.rules.loopback import LOCAL_URL
 from workset.safety.rules.sql import SQL_DESTROY as _SQL_DESTROY
 
 _SQL_WRITE = re.compile(
@@ -143,8 +144,6 @@ _BROKER_DESTROY: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
                 ("--endpoints",)),
     "nats": (frozenset({"rm", "purge", "del", "delete"}), ("-s", "--server")),
 }  # fmt: skip
-_LOCAL_NODE = re.compile(r"^(\w+@)?(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|(https?|nats)://"
-                         r"(localhost|127\.\d+\.\d+\.\d+))(:\d+)?/?$")  # fmt: skip
 
 
 def _broker(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -156,12 +155,11 @@ def _broker(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     said = next((a for a in args if a.split("=", 1)[0] in verbs), None)
     if said is None:
         return
-    servers = [args[i + 1] for i, a in enumerate(args[:-1]) if a in server_options]
-    servers += [a.split("=", 1)[1] for a in args if "=" in a and a.split("=")[0] in server_options]
+    servers = option_values(args, server_options)
     hosts = [h.strip() for s in servers for h in s.split(",") if h.strip()]
     if cmd.name == "rabbitmqctl":  # -n rabbit@HOST: the node's host, "rabbit" alone is local
         hosts = [h.split("@", 1)[1] for h in hosts if "@" in h]
-    if all(_LOCAL_NODE.match(h) for h in hosts):
+    if all(LOCAL_URL.match(h) for h in hosts):
         yield _ask("broker-destroy", f"{cmd.name} {said} deletes a broker's data on this machine")
     else:
         yield _deny(

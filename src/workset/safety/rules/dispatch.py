@@ -69,6 +69,7 @@ from workset.safety.rules.base import (
     Handler,
     Nested,
     Result,
+    option_values,
     parse_flags,
 )
 from workset.safety.rules.delete import DELETERS
@@ -477,6 +478,4 @@ def _env_files(cmd: Cmd) -> list[str]:
         return []  # docker compose config prints the values it substituted
     options = {"docker": ("--env-file",), "podman": ("--env-file",), "dotenv": ("-e",),
                "env-cmd": ("-f", "--file")}.get(cmd.name, ())  # fmt: skip
-    return [args[i + 1] for i, a in enumerate(args[:-1]) if a in options] + [
-        a.split("=", 1)[1] for a in args if a.split("=", 1)[0] in options and "=" in a
-    ]
+    return option_values(args, options)

@@ -29,6 +29,7 @@ from workset.safety.rules.base import (
     Nested,
     Result,
     ask_finding,
+    option_values,
     parse_flags,
     requote,
 )
@@ -246,8 +247,7 @@ def _patch_outside(sub: str, rest: list[str], cmd: Cmd, ctx: Context) -> Iterato
     """``git apply --unsafe-paths``, ``--directory=/home/dev``: the patch writes where its
     paths say, outside the repository (a shell rc, a key file). Asked; denied when the patch
     comes from the network in the same line (``curl URL | git apply --unsafe-paths``)."""
-    places = [r.split("=", 1)[1] for r in rest if r.startswith("--directory=")]
-    places += [rest[i + 1] for i, r in enumerate(rest[:-1]) if r == "--directory"]
+    places = option_values(rest, ("--directory",))
     outside = [p for p in places if not known.inside(p, ctx)]
     if "--unsafe-paths" not in rest and not outside:
         return

@@ -15,24 +15,32 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from workset.safety.rules.base import Cmd, Context, Finding, parse_flags, unknown_program
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    option_values,
+    parse_flags,
+    unknown_program,
+)
 from workset.safety.rules.confinement import inside, outside
-from workset.safety.rules.loopback import LOCAL_HOST
+from workset.safety.rules.loopback import LOCAL_URL
 
-_LDAP_LOCAL = re.compile(r"^(ldaps?://(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?/?|ldapi://.*)$",
-                         re.IGNORECASE)  # fmt: skip
+
+def _local_directory(url: str) -> bool:
+    """An LDAP address of this machine: a loopback host, or the local socket (``ldapi://``)."""
+    return bool(LOCAL_URL.match(url)) or url.lower().startswith("ldapi://")
 
 
 def _ldap_query(cmd: Cmd, ctx: Context) -> Finding | None:
     """``ldapsearch``/``ldapwhoami``/``ldapcompare`` against a directory on this machine
     (``-H ldap://localhost:3389``); without ``-H`` the address comes from ``ldap.conf``."""
     args = cmd.args()
-    hosts = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-H"]
-    hosts += [a[2:] for a in args if a.startswith("-H") and len(a) > 2]
-    hosts += [f"ldap://{args[i + 1]}" for i, a in enumerate(args[:-1]) if a == "-h"]
+    hosts = option_values(args, ("-H",)) + [a[2:] for a in args if a.startswith("-H") and a[2:]]
+    hosts += [f"ldap://{h}" for h in option_values(args, ("-h",))]
     if not hosts:
         return unknown_program(cmd.name, " (the directory it asks is set outside the command)")
-    far = next((h for h in hosts for u in h.split() if not _LDAP_LOCAL.match(u)), None)
+    far = next((h for h in hosts for u in h.split() if not _local_directory(u)), None)
     if far is not None:
         return unknown_program(cmd.name, f" (it queries {far}, another host)")
     return None
@@ -53,9 +61,8 @@ def _kafka_admin(cmd: Cmd, ctx: Context) -> Finding | None:
     options = {a.split("=", 1)[0] for a in args}
     if options & _KAFKA_CHANGES or not options & _KAFKA_READS:
         return unknown_program(cmd.name, " (it changes the cluster's topics or settings)")
-    servers = [args[i + 1] for i, a in enumerate(args[:-1]) if a in _KAFKA_SERVER]
-    servers += [a.split("=", 1)[1] for a in args if "=" in a and a.split("=")[0] in _KAFKA_SERVER]
-    far = [s for s in servers for host in s.split(",") if not LOCAL_HOST.match(host)]
+    servers = option_values(args, _KAFKA_SERVER)
+    far = [s for s in servers for host in s.split(",") if not LOCAL_URL.match(host)]
     if not servers or far:
         where = far[0] if far else "a cluster named outside the command"
         return unknown_program(cmd.name, f" (it asks {where}, another host)")
@@ -160,9 +167,7 @@ def _generator(cmd: Cmd, ctx: Context) -> Finding | None:
     sub = next((a for a in args if not a.startswith("-")), "")
     if sub not in _GENERATOR_SUBCOMMANDS:
         return unknown_program(f"{cmd.name} {sub}".strip(), " (its subcommand is not one known)")
-    outputs = [args[i + 1] for i, a in enumerate(args[:-1]) if a in _GENERATOR_OUTPUTS]
-    outputs += [a.split("=", 1)[1] for a in args if a.split("=", 1)[0] in _GENERATOR_OUTPUTS
-                and "=" in a]  # fmt: skip
+    outputs = option_values(args, _GENERATOR_OUTPUTS)
     far = next((o for o in outputs if not inside(o, ctx)), None)
     return None if far is None else outside(far, cmd.name)
 

@@ -17,7 +17,8 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, option_values
+from workset.safety.rules.confinement import inside
 from workset.safety.rules.loopback import LOCAL_URL
 from workset.safety.rules.network import download_exec
 from workset.safety.rules.secret_environment import secret_variables
@@ -68,8 +69,7 @@ def _make_places(cmd: Cmd, ctx: Context) -> Finding | None:
         name, sep, value = word.partition("=")
         if not sep or word.startswith("-") or not _OUTPUT_VARIABLE.match(name) or not value:
             continue
-        place = ctx.resolve(value)
-        if not (value.startswith(("/", "~")) or ".." in value) or confined(place, ctx):
+        if not (value.startswith(("/", "~")) or ".." in value) or inside(value, ctx):
             continue
         cleaning = sorted(_CLEANS & set(cmd.args()))
         if cleaning:
@@ -99,8 +99,7 @@ def _bazel_remote(cmd: Cmd) -> Finding | None:
     the sources) go to HOST; with ``--action_env=AWS_SECRET_ACCESS_KEY`` a credential goes
     along. Another host asks; a credential sent there is denied."""
     args = cmd.args()
-    remote = [a.split("=", 1)[1] for a in args if "=" in a and a.split("=")[0] in _BAZEL_REMOTE]
-    remote += [args[i + 1] for i, a in enumerate(args[:-1]) if a in _BAZEL_REMOTE]
+    remote = option_values(args, _BAZEL_REMOTE)
     far = next((r for r in remote if not LOCAL_URL.match(r)), None)
     if far is None:
         return None
@@ -118,10 +117,6 @@ def _bazel_remote(cmd: Cmd) -> Finding | None:
         "ask",
         f"{cmd.name} sends the build's actions and outputs to {far}; confirm the host",
     )
-
-
-def confined(place: str, ctx: Context) -> bool:
-    return paths.in_workspace(place, ctx.workspace) or paths.is_scratch(place)
 
 
 def foreign_input(cmd: Cmd, ctx: Context) -> Finding | None:
