@@ -71,12 +71,14 @@ from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLA
 from workset.mcp.poison_shapes import SHAPES, hidden_recipients, shapes
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.poison_structure import (
+    PLANTED_REASONS,
     STRUCTURE_REASONS,
     across_fields,
     claims_harmless,
     command_values,
     consent_presets,
     fixed_destinations,
+    planted_values,
     privileged_defaults,
     secret_values,
     structural_findings,
@@ -93,6 +95,7 @@ _REASONS = (
     | STRUCTURE_REASONS
     | {"unrelated-data": "asks for a kind of data that the tool's name and purpose do not cover"}
     | {"privileged-default": "an access parameter defaults to admin, owner or delete rights"}
+    | PLANTED_REASONS
 )
 _BARE_NAME = re.compile(r"\s*[A-Za-z][A-Za-z0-9_]*\s*")
 # A switch that shows entries by name, not their contents: "Also list entries such as .env".
@@ -198,6 +201,8 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         findings.append(Finding(tool.server, tool.name, where, "claims-harmless", excerpt))
     for where, value in command_values(tool.input_schema, tool.name, description):
         findings.append(Finding(tool.server, tool.name, where, "command-value-denied", value))
+    for where, rule, value in planted_values(tool.input_schema, tool.name):
+        findings.append(Finding(tool.server, tool.name, where, rule, value))
     findings = _own_auth_excused(tool, findings, params)
     findings = _precision(tool, findings, params)
     rule = "instruction-in-data-field"

@@ -35,6 +35,7 @@ the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:
 :mod:`.destinations` (``fixed-destination``), :mod:`.secret_values` (``secret-in-value``),
 :mod:`.command_values` (``command-value-denied``), :mod:`.false_safety` (``claims-harmless``),
 :mod:`.phishing` (``steers-to-login``), :mod:`.privileged_values` (``privileged-default``),
+:mod:`.planted_values` (``planted-key``, ``destructive-default``, ``secrets-dumped``),
 :mod:`.consent_values` (``consent-preset``), :mod:`.directs` (``acts-through-other-tool``,
 ``changes-setting``: other tools or settings made to act with fixed values), :mod:`.languages`
 (a cue lexicon per class in 24 languages), :mod:`.turns` (``forged-turn``, ``switches-script``),
@@ -53,12 +54,15 @@ from workset.mcp.poison_structure.judge import (
     across_fields,
     structural_findings,
 )
+from workset.mcp.poison_structure.planted_values import REASONS as PLANTED_REASONS
+from workset.mcp.poison_structure.planted_values import planted_values
 from workset.mcp.poison_structure.privileged_values import privileged_defaults
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
 from workset.mcp.poison_structure.secret_values import secret_values
 from workset.mcp.poison_structure.text import clauses, sentences
 
 __all__ = [
+    "PLANTED_REASONS",
     "STRUCTURE_REASONS",
     "Purpose",
     "across_fields",
@@ -67,6 +71,7 @@ __all__ = [
     "command_values",
     "consent_presets",
     "fixed_destinations",
+    "planted_values",
     "privileged_defaults",
     "purpose_of",
     "secret_values",

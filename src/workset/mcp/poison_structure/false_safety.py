@@ -21,7 +21,7 @@ _I = re.IGNORECASE
 # What a tool does that cannot be taken back, or that leaves the machine.
 _HARMFUL = re.compile(
     r"(^|[\s_.-])(delet|remov|drop|wipe|purg|destroy|truncat|eras|overwrit|reset|format|kill|"
-    r"terminat|revok|uninstall|transfer|pay|payout|refund|send|publish|deploy|shutdown|"
+    r"terminat|revok|uninstall|transfer|pay(?!load)|payout|refund|send|publish|deploy|shutdown|"
     r"reboot)\w*",
     _I,
 )
@@ -49,7 +49,8 @@ def claims_harmless(
     name: str, description: str, read_only: bool | None, destructive: bool | None
 ) -> Iterator[tuple[str, str]]:
     """(field, excerpt) where a destroying or sending tool claims to be harmless."""
-    opening = next(iter(sentences(description)), "")
+    # the first sentence, also when the next one starts in lower case ("… languages. uses …")
+    opening = re.split(r"(?<=[.!?])\s", next(iter(sentences(description)), ""), maxsplit=1)[0]
     if READS.match(name) or not _HARMFUL.search(f"{name.replace('_', ' ')} {opening}"):
         return  # list_payouts reads payouts
     if read_only is True:

@@ -21,6 +21,7 @@ from workset.safety.rules import (
     clipboard,
     clones,
     cloud_exposure,
+    confinement,
     credentials,
     db_targets,
     debuggers,
@@ -245,12 +246,16 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         ctx.downloaded.update(targets)
         for target in sorted(t for t in targets if t not in (".", "-") and not t.startswith("./")):
             if not saved:  # a redirection is judged as one already
-                out.extend(write_target(target, f"{name} -o", ctx))  # curl -o ~/.ssh/…
+                saved_out = list(write_target(target, f"{name} -o", ctx))  # curl -o ~/.ssh/…
+                if not saved_out and not confinement.inside(target, ctx):
+                    saved_out.append(confinement.outside(target, f"{name} -o"))  # -o ~/x.txt
+                out.extend(saved_out)
             place = ctx.resolve(target)
             if (
                 persistence.is_persistence_place(place)
                 or paths.is_startup_file(place)
                 or installs.on_path(place)
+                or installs.runs_by_itself(place)
             ):
                 out.append(download_exec(f"{name} saves a download as {target}, which runs later"))
     if powershell.typed_cmdlet(cmd.argv[0]) and name not in _KNOWN_NAMES:

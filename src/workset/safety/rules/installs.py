@@ -98,6 +98,12 @@ def on_path_folder(path: str) -> bool:
     return found is not None and path[found.end() :].strip("/") == ""
 
 
+def runs_by_itself(path: str) -> bool:
+    """``path`` lies in a folder whose files run by themselves: at login, on a timer, as an
+    enabled service, or when an editor or IPython starts (``~/.vim/autoload/plug.vim``)."""
+    return bool(_AUTORUN.match(path))
+
+
 def on_path(path: str) -> bool:
     """``path`` lies in a folder on the PATH, where a program runs in place of a command."""
     return bool(_PATH_DIRS.match(path))

@@ -42,6 +42,7 @@ READ_ONLY = frozenset(
         "sysctl", "bat", "batcat", "delta", "glow", "mdcat", "hexyl",
         "zipinfo", "xmllint", "ms_print", "parallel", "col", "colrm", "expand", "unexpand", "pr",
         # Kerberos tickets listed; a Slurm cluster's nodes, queue and finished jobs shown
+        "namei",  # the modes and owners along a path
         "klist", "sinfo", "squeue", "sacct", "sshare", "sprio", "sstat",
     }
 )  # fmt: skip

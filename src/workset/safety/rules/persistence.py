@@ -28,8 +28,10 @@ from workset.safety.rules.static import FILTERS, static_output
 # language it is in (rules.build_files), not as shell.
 EDITOR_AUTOLOAD = (
     r"^~/\.(vscode|vscode-server|vscode-insiders|vscode-oss|cursor|windsurf)/extensions(/|$)|"
-    r"^~/\.vim/(pack|plugin|ftplugin)(/|$)|^~/\.local/share/nvim/site/(pack|plugin)(/|$)|"
-    r"^~/\.config/nvim/(plugin|after/plugin)(/|$)|^~/\.ipython/profile_[^/]+/startup(/|$)|"
+    r"^~/\.vim/(pack|plugin|ftplugin|autoload|after)(/|$)|"
+    r"^~/\.local/share/nvim/(site/(pack|plugin|autoload)|lazy)(/|$)|"
+    r"^~/\.config/nvim/(plugin|after|autoload|lua)(/|$)|^~/\.config/nvim/init\.(lua|vim)$|"
+    r"^~/\.emacs\.d/(lisp|site-lisp|elpa)(/|$)|^~/\.ipython/profile_[^/]+/startup(/|$)|"
     r"^~/\.config/fish/conf\.d(/|$)"
 )
 _PLACES = re.compile(

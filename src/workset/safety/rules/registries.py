@@ -68,7 +68,12 @@ _UNCHECKED = {
 # Variables that name the registry or index (npm_config_*, PIP_*, UV_*, GOPROXY).
 _REGISTRY_VARIABLES = re.compile(
     r"^(npm_config_registry|yarn_registry|pip_(extra_)?index_url|uv_(extra_)?index_url|"
-    r"uv_default_index|goproxy|cargo_registries_\w+_index)$",
+    r"uv_default_index|goproxy|cargo_registries_\w+_index|pip_find_links|"
+    # where version managers and installers fetch runtimes and prebuilt binaries
+    r"rustup_dist_server|rustup_update_root|nvm_(nodejs|iojs)_org_mirror|fnm_node_dist_mirror|"
+    r"node_mirror|python_build_mirror_url|homebrew_(bottle|api|artifact)_domain|"
+    r"electron_mirror|sass_binary_site|puppeteer_download_(host|base_url)|"
+    r"playwright_download_host|poetry_repositories_\w+_url|bundle_mirror__\w+)$",
     re.IGNORECASE,
 )
 
@@ -114,7 +119,9 @@ def insecure_variable(name: str, value: str) -> Finding | None:
 _OFFICIAL = re.compile(
     r"^(https://(pypi\.org|files\.pythonhosted\.org|registry\.npmjs\.org|"
     r"registry\.yarnpkg\.com|proxy\.golang\.org|index\.crates\.io|rubygems\.org|"
-    r"conda\.anaconda\.org)(/|$)|direct$|off$|defaults$|sparse\+https://index\.crates\.io/|"
+    r"conda\.anaconda\.org|static\.rust-lang\.org|nodejs\.org/dist|www\.python\.org/ftp|"
+    r"ghcr\.io/v2/homebrew|formulae\.brew\.sh|cdn\.playwright\.dev)(/|$)|direct$|off$|"
+    r"defaults$|sparse\+https://index\.crates\.io/|"
     r"https?://(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(/|$))",  # or one on this machine
     re.IGNORECASE,
 )

@@ -1,0 +1,92 @@
+"""Values a definition fills in that do the harm by themselves, whatever the prose says (the
+model keeps defaults, and copies examples):
+
+- ``planted-key``: an SSH public key as a default, const or example (``"ssh-ed25519 AAAA…
+  support@vendor"``): whoever holds its private half gets in wherever the tool puts it;
+- ``destructive-default``: a tool that deletes or wipes, with a path or scope parameter that
+  defaults to the whole home, the root or everything (``path: {"default": "~"}`` on
+  ``clear_cache``);
+- ``secrets-dumped``: a template or script value that serialises every secret of a CI system
+  (``${{ toJSON(secrets) }}``), or a ``run:`` step in it that the project's shell policy
+  denies.
+
+A key, a home or a root offered as one choice among others (an ``enum``) is not a finding;
+filling it in is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from workset.mcp.definition_fields import named_schemas
+from workset.mcp.poison_structure.commands import denied_rule
+
+_I = re.IGNORECASE
+_FILLED = ("default", "const", "examples", "example")
+_PUBLIC_KEY = re.compile(
+    r"\b(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+AAAA[0-9A-Za-z+/]{20,}"
+)
+# A tool whose name deletes, wipes or cleans.
+_DESTROYS = re.compile(
+    r"(^|[_\s.-])(delet|remov|wipe|purg|clean|clear|erase|destroy|rm|shred|prune|reset|format|"
+    r"nuke)\w*",
+    _I,
+)
+_SCOPE_PARAM = re.compile(r"(^|_)(path|paths|dir|dirs|directory|folder|root|target|scope|"
+                          r"pattern|glob|location|prefix)(_|$)", _I)  # fmt: skip
+_EVERYTHING = re.compile(
+    r"^\s*(~|~/|/|\$HOME/?|\$\{HOME\}/?|%USERPROFILE%\\?|[A-Z]:\\?|/home/?|/Users/?|/\*|~/\*|"
+    r"\*\*?(/\*\*?)?|\.\./\.\.(/\.\.)*/?)\s*$",
+    _I,
+)
+_ALL_SECRETS = re.compile(r"toJSON\(\s*secrets\s*\)|\bsecrets\s*\|\s*to_?json\b", _I)
+_RUN_STEP = re.compile(r"^\s*(?:-\s*)?run\s*:\s*[|>]?\s*(.+)$", re.MULTILINE)
+
+
+def planted_values(schema: Any, tool: str) -> Iterator[tuple[str, str, str]]:
+    """(field, rule, value) for every filled-in value of ``schema`` that does harm itself."""
+    destroys = _DESTROYS.search(tool) is not None
+    for path, name, spec in named_schemas(schema, "inputSchema"):
+        if not isinstance(spec, dict):
+            continue
+        for key in _FILLED:
+            for text in _strings(spec.get(key)):
+                where = f"{path}.{key}"
+                if _PUBLIC_KEY.search(text):
+                    yield where, "planted-key", text[:80]
+                elif (
+                    destroys
+                    and key != "examples"
+                    and _SCOPE_PARAM.search(str(name))
+                    and (_EVERYTHING.match(text))
+                ):
+                    yield where, "destructive-default", text[:80]
+                elif _ALL_SECRETS.search(text) or _denied_step(text):
+                    yield where, "secrets-dumped", text[:80]
+
+
+def _denied_step(text: str) -> bool:
+    """A ``run:`` step of a CI template in ``text`` that the shell policy denies."""
+    if "\n" not in text:
+        return False
+    return any(denied_rule(step.strip().strip("'\"")) for step in _RUN_STEP.findall(text))
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+REASONS = {
+    "planted-key": "a value fills in an SSH public key: whoever holds its private half gets in "
+    "wherever the tool puts it",
+    "destructive-default": "a tool that deletes defaults its path or scope to the whole home, "
+    "the root or everything",
+    "secrets-dumped": "a template value serialises every CI secret or holds a step the shell "
+    "policy denies",
+}
