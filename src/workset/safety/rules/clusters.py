@@ -4,6 +4,11 @@ Reads pass (``get``, ``describe``, ``logs``, ``helm list``…), and so do change
 ``--dry-run=client|server``. Deleting whole namespaces, nodes or everything of a kind (``--all``,
 or everything a listing prints), and deleting in a production namespace or context, are
 denied; printing cluster secrets asks as a secret read; every other change asks.
+
+A change aimed by ``--context`` at a cluster that runs on this machine for development
+(``kind-dev``, ``minikube``, ``k3d-…``, ``docker-desktop``) is the developer's own sandbox:
+applying, deleting a named namespace or resource, exec and helm installs there pass; deleting
+everything of a kind asks, and printing secrets asks as anywhere.
 """
 
 from __future__ import annotations
@@ -48,15 +53,36 @@ def dry_run(args: tuple[str, ...]) -> bool:
     return bool(values) and values[-1] in ("client", "server", "true")
 
 
+# Contexts of clusters that run on this machine for development (kind, minikube, k3d…).
+_LOCAL_CONTEXT = re.compile(r"^(kind(-[\w.-]+)?|minikube|k3d-[\w.-]+|docker-desktop|"
+                            r"rancher-desktop|orbstack|colima|microk8s)$")  # fmt: skip
+
+
+def local_cluster(args: tuple[str, ...]) -> bool:
+    """``--context``/``--kube-context`` names a development cluster on this machine."""
+    for index, word in enumerate(args):
+        name, equals, value = word.partition("=")
+        if name in ("--context", "--kube-context"):
+            target = value if equals else (args[index + 1] if index + 1 < len(args) else "")
+            return bool(_LOCAL_CONTEXT.match(target))
+    return False
+
+
 def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     sub, rest = subcommand(cmd)
     if sub in _KUBE_CHANGES and dry_run(rest):
         return  # kubectl delete -f job.yaml --dry-run=client: prints what would go
+    local = local_cluster(cmd.args())
     if sub == "delete":
         wide = bool(set(a.split("/", 1)[0] for a in rest) & _KUBE_WIDE)
         everything = any(a in ("--all", "-A", "--all-namespaces") for a in rest)
         everything = everything or _fed_a_whole_listing(cmd)
-        if wide or everything:
+        if local and everything:
+            yield _ask("cluster-change", f"{cmd.name} delete removes everything of a kind from "
+                       "the local cluster")  # fmt: skip
+        elif local:
+            return  # kubectl --context kind-dev delete namespace e2e-41: the own sandbox
+        elif wide or everything:
             yield _deny(
                 "cluster-delete",
                 f"{cmd.name} delete {' '.join(rest)} deletes whole namespaces, nodes or "
@@ -109,7 +135,7 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     elif sub == "exec" and "--" in rest and rest.index("--") + 1 < len(rest):
         inner = rest[rest.index("--") + 1 :]  # kubectl exec -it deploy/api -- psql -c …
         yield Nested(requote(inner))  # judged as if run here, like docker exec
-        if not _namespace_scratch(cmd.args()):
+        if not (_namespace_scratch(cmd.args()) or local):
             yield _ask("cluster-change", f"{cmd.name} exec runs a command in a live workload")
     elif (
         sub == "cp"
@@ -121,6 +147,8 @@ def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return  # kubectl cp POD:/path ./local: a copy out of the pod (the write is judged)
     elif sub == "port-forward" and not _listens_beyond_loopback(rest):
         return  # a local port that leads to a pod, on 127.0.0.1 only
+    elif local and sub != "config":
+        return  # applied, patched, scaled in the developer's own cluster
     elif sub not in _KUBE_READS or (sub == "config" and rest[:1] != ("view",)):
         yield _ask("cluster-change", f"{cmd.name} {sub} changes the cluster".strip())
 
@@ -198,7 +226,7 @@ def _helm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
              "search", "dependency", "env", "verify", "repo", "diff", "completion"}  # fmt: skip
     if sub in ("install", "upgrade", "uninstall", "rollback") and dry_run(cmd.args()):
         return  # helm upgrade --install --dry-run: renders and validates, changes nothing
-    if sub not in reads:
+    if sub not in reads and not local_cluster(cmd.args()):
         yield _ask("cluster-change", f"helm {sub} changes releases in the cluster".strip())
 
 

@@ -16,6 +16,7 @@ from workset.safety.rules import db_targets
 from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result, option_values
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
+from workset.safety.rules.db_reads import REDIS_READ_MODES, mongo_write, redis_write
 from workset.safety.rules.loopback import LOCAL_URL
 from workset.safety.rules.sql import SQL_DESTROY as _SQL_DESTROY
 
@@ -80,6 +81,16 @@ def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     elif code is not None and _SQL_WRITE.search(code):
         yield _ask("sql-write", f"{cmd.name} changes data in a database server")
+    elif cmd.name in ("mongo", "mongosh") and code is not None and mongo_write(code):
+        call = mongo_write(code)
+        yield _ask("db-admin", f"{cmd.name} runs {call}(…), which is not a known read of the "
+                   "database (it may reconfigure, stop or change the server)")  # fmt: skip
+    elif cmd.name == "redis-cli" and redis_write(cmd.args()):
+        sent = redis_write(cmd.args())
+        yield _ask("db-admin", f"redis-cli sends {sent!r}, which is not a known read (it may "
+                   "change data, replication or the server itself)")  # fmt: skip
+    elif code is None and cmd.name == "redis-cli" and REDIS_READ_MODES & set(cmd.args()):
+        return  # redis-cli --bigkeys, --scan, --stat: the client's own sampling of the keys
     elif code is None and db_targets.project_script(cmd, ctx):
         return  # the project's SQL file into its scratch database
     elif code is None:

@@ -26,6 +26,7 @@ Some variables change what later commands do rather than hold data:
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from workset.safety.rules import option_commands
 from workset.safety.rules.base import Finding, Nested, Result
@@ -122,9 +123,48 @@ _ACCOUNT_VARIABLES = frozenset({"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "CLOUDSDK_
 _PRODUCTION = re.compile(r"(^|[-_.])prod(uction)?([-_.]|$)", re.IGNORECASE)
 
 
+# Variables that tell a program (an ORM, a migration tool, a test suite) which database to use.
+_DATABASE_VARIABLES = re.compile(
+    r"^(\w+_)?(DATABASE|DB)_(URL|URI|HOST)$|^SQLALCHEMY_DATABASE_URI$|^(PGHOST|PGHOSTADDR|"
+    r"MYSQL_HOST|MONGO(DB)?_(URL|URI)|REDIS_(URL|HOST)|POSTGRES_HOST)$",
+    re.IGNORECASE,
+)
+# A database host that is this machine or a name only a local network resolves: loopback, a
+# single label (a compose service: ``db``, ``postgres``), ``*.local``, ``*.test``.
+_LOCAL_DATABASE = re.compile(
+    r"^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0|[\w-]+|[\w.-]+\.(local|localhost|test)|"
+    r"host\.docker\.internal)$",
+    re.IGNORECASE,
+)
+
+
+def remote_database(name: str, value: str) -> str | None:
+    """The host of another machine that ``NAME=value`` points a program's database at."""
+    if not _DATABASE_VARIABLES.match(name):
+        return None
+    value = value.strip("'\"")
+    if "$" in value or not value:
+        return None
+    host = urlsplit(value).hostname if "://" in value else value.split(":")[0]
+    if not host or _LOCAL_DATABASE.match(host) or host.startswith("/"):
+        return None  # a unix socket's folder, or this machine
+    return host
+
+
 def assignment(name: str, value: str, program: str | None = None) -> list[Result]:
     """Findings about ``NAME=value``, or the code the value is, to be analysed in turn;
     ``program``: the command the assignment is the environment of (``NAME=value program``)."""
+    host = remote_database(name, value)
+    if host is not None:
+        return [
+            Finding(
+                "remote-database",
+                "ask",
+                f"{name}=… makes {program or 'the commands that follow'} act on the database "
+                f"at {host}, on another machine (migrations, fixtures and tests write there); "
+                "a human must confirm, or point it at a local or test database",
+            )
+        ]
     if name == "DISABLE_DATABASE_ENVIRONMENT_CHECK" and value.strip("'\"") not in ("", "0"):
         return [
             Finding(

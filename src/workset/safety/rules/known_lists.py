@@ -235,7 +235,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
     "rabbitmq-diagnostics": frozenset({"status", "ping", "check_running", "listeners", "alarms",
                                        "check_port_connectivity", "memory_breakdown",
                                        "server_version", "check_alarms"}),
-    "promtool": frozenset({"check", "test", "--version"}),
+    "promtool": frozenset({"check", "test", "query", "--version"}),
     **{n: frozenset({"validate", "components", "--version", "-v"})
        for n in ("otelcol", "otelcol-contrib")},
     "adb": frozenset({"devices", "get-state", "get-serialno", "version"}),
@@ -269,6 +269,7 @@ OPTION_VALUES: dict[str, tuple[str, ...]] = {
         ("-p", "--port", "-b", "--baud", "-c", "--chip", "--before", "--after"),
     ),
     "adb": ("-s", "-t", "-H", "-P"),
+    "rabbitmqctl": ("-n", "--node", "-t", "--timeout", "-p", "--vhost", "-q"),
 }
 WRITING_FLAGS: dict[str, tuple[str, ...]] = {
     "sort": ("-o", "--output"),

@@ -20,11 +20,16 @@ _PLATFORMS = frozenset({"eksctl", "doctl", "flyctl", "fly", "vercel", "netlify",
                         "firebase", "minikube", "kind", "k3d", "skaffold", "kustomize",
                         "stern", "kubectx", "kubens", "argocd", "flux", "linkerd", "istioctl",
                         "railway", "render", "wrangler", "supabase", "localstack", "tilt",
-                        "podman-machine", "colima", "lima", "limactl", "k9s"})  # fmt: skip
+                        "podman-machine", "colima", "lima", "limactl", "k9s",
+                        # on-call tools: alerts and silences, metrics and logs queried,
+                        # cluster backups, database clusters, load-test scripts
+                        "amtool", "logcli", "velero", "patronictl",
+                        "k6"})  # fmt: skip
 _READ_VERBS = frozenset({"get", "list", "ls", "status", "describe", "show", "info", "logs",
                          "log", "version", "inspect", "render", "build", "template", "validate",
                          "lint", "diff", "whoami", "check", "config-view", "history", "top",
-                         "events", "tail", "preview", "current"})  # fmt: skip
+                         "events", "tail", "preview", "current", "query", "topology",
+                         "dsn"})  # fmt: skip
 _CHANGE_VERBS = frozenset({"delete", "destroy", "rm", "remove", "deploy", "apply", "create",
                            "set", "scale", "restart", "stop", "start", "up", "down", "promote",
                            "rollback", "sync", "exec", "ssh", "secrets", "env", "login",
@@ -37,8 +42,14 @@ _SCANNERS = frozenset({"trivy", "grype", "syft", "hadolint", "dive", "kubeconfor
 
 def platform_read(cmd: Cmd, ctx: Context) -> Finding | None:
     words = [a.lower() for a in cmd.args()]
-    first_option = next((i for i, w in enumerate(words) if w.startswith("-")), len(words))
-    leading = words[:first_option][:3]  # get clusters, apps list: before any option
+    # get clusters, apps list, --context prod get kustomizations: the first words that are
+    # neither options nor the word after one (its value, most likely: --cluster dev)
+    leading = [
+        w
+        for i, w in enumerate(words)
+        if not w.startswith("-")
+        and not (i and words[i - 1].startswith("-") and "=" not in words[i - 1])
+    ][:3]
     if cmd.name == "stern" or (cmd.name == "k9s" and "--readonly" in words):
         return None  # stern only tails logs; k9s --readonly only shows
     if set(leading) & _READ_VERBS and not set(leading) & _CHANGE_VERBS:
