@@ -134,6 +134,12 @@ OTHER_LANGUAGES: tuple[Rule, ...] = (
             r"\b(têm|tem)\s+prioridade\s+sobre\s+[^.;]{0,40}usuári[oa]",
             r"\b(hanno|ha)\s+(la\s+)?(priorità|precedenza)\s+su\w*\s+[^.;]{0,40}utente",
             r"优先于[^。]{0,10}用户|(视为|作为|属于)(系统|运营方)(指令|指示|消息)",
+            # "more important than what the user says", in the same languages
+            r"важнее\s+[^.;]{0,30}пользовател|\bmás\s+importantes?\s+que\s+[^.;]{0,40}usuari[oa]|"
+            r"\bplus\s+importante?s?\s+que\s+[^.;]{0,40}utilisat|\bwichtiger\s+als\s+[^.;]{0,40}"
+            r"(benutzer|nutzer|anwender)|\bmais\s+importantes?\s+(do\s+)?que\s+[^.;]{0,40}usuári[oa]|"
+            r"\bpiù\s+important[ei]\s+d\w*\s+[^.;]{0,40}utente|比用户的?[^。]{0,8}(更重要|更优先)|"
+            r"ユーザーの[^。]{0,10}より(も)?(重要|優先)",
         ),
         negatable=True,
     ),

@@ -224,6 +224,8 @@ AUTHORITY = re.compile(
     r"\b(carry|follow|execute|obey|act\s+on|do\s+what)"
     r"|\b(takes?|has|have|given)\s+(precedence|priority)\s+over\s+(\w+\s+){0,3}(user|"
     r"request|instructions|prompt)"
+    r"|\b(more\s+important|weightier)\s+than\s+(what\s+)?(the\s+|any\s+|your\s+)?(user['’]s\s+|"
+    r"user\s+)?(says|asks|instructions?|requests?|wishes|prompt|messages?|orders|system\s+prompt)\b"
     r"|\b(override|outrank|supersede)s?\s+(\w+\s+){0,3}(user|instructions|request|prompt|chat|"
     r"conversation)"
     r"|\b(counts?|are|is)\s+as\s+(system|operator|developer)\s+(instructions?|messages?)"
