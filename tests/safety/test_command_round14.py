@@ -110,8 +110,6 @@ def test_round14_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         ("kubectl exec -n prod deploy/api -- python manage.py migrate", "cluster-change"),
         ("doctl apps delete 7f1c --force", "unknown-program"),
         ("explorer.exe payload.exe", "windows"),
-        # a pattern of file names is not the whole workspace: a download, asked as network
-        ("gh release download v1.2.0 -p '*.tar.gz' -D dist/", "network"),
         # the whole workspace over ssh to an account on a named host: the user's box, asked
         ("rsync -avz --exclude .git ./ dev@build-box.lan:~/proj/", "upload"),
         ("pip install -r ~/Downloads/requirements.txt", "package-install"),

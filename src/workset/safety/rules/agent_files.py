@@ -42,6 +42,34 @@ _SECRET_UNMASKED = re.compile(
     r"\b(base64|base32|xxd|rev)\b[^\n|]*<<<[^\n]*\$\{\{\s*secrets\."
 )
 _PR_HEAD = re.compile(r"github\.event\.pull_request\.head\.(sha|ref)|refs/pull/")
+# Text anyone can write (a comment, an issue or pull request's title and body, a branch
+# name, a commit message), expanded by the runner into the script before the shell reads it.
+_UNTRUSTED_EXPRESSION = re.compile(
+    r"\$\{\{[^}]*\bgithub\.(event\.(comment|issue|pull_request|review|review_comment|discussion|"
+    r"discussion_comment|head_commit|commits|pages|workflow_run)\b[^}]*|head_ref\b[^}]*)\}\}"
+)
+_RUN_START = re.compile(r"^(\s*)(-\s*)?(run|script)\s*:\s*(.*)$")
+
+
+def _run_scripts(text: str) -> list[str]:
+    """The text of every ``run:`` (GitHub) or ``script:`` (GitLab) step, blocks included."""
+    scripts: list[str] = []
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        found = _RUN_START.match(lines[index])
+        index += 1
+        if found is None or not found.group(4).strip():
+            continue  # a job named "run:" holds no script
+        body = [found.group(4)]
+        indent = len(found.group(1)) + len(found.group(2) or "")
+        while index < len(lines) and (
+            not lines[index].strip() or len(lines[index]) - len(lines[index].lstrip()) > indent
+        ):
+            body.append(lines[index])
+            index += 1
+        scripts.append("\n".join(body))
+    return scripts
 
 
 def written_orders(place: str, text: str) -> Finding | None:
@@ -84,6 +112,19 @@ def workflow_text(place: str, text: str) -> Finding | None:
             f"writes a step into {place} that prints a secret encoded or reversed (base64, "
             "xxd, rev…), which the log's masking does not recognise, so anyone who reads the "
             "log has it; pass the secret to the tool that needs it in an environment variable",
+        )
+    injected = next(
+        (m.group(0) for script in _run_scripts(text) for m in [_UNTRUSTED_EXPRESSION.search(script)]
+         if m),
+        None,
+    )  # fmt: skip
+    if injected is not None:
+        return Finding(
+            "ci-script-injection",
+            "deny",
+            f"writes {injected} into a step's script in {place}: the runner pastes text anyone "
+            "can write (a comment, a title, a branch name) into the shell script, which then "
+            "runs it with the repository's token; pass it through env: and quote the variable",
         )
     if _PR_TARGET.search(text) and _PR_HEAD.search(text):
         return Finding(

@@ -46,15 +46,50 @@ def _default_dir(address: str) -> str:
     return name.removesuffix(".git") or "."
 
 
+WORKSPACE = "."  # ctx.cloned's mark for the workspace itself (a pull request checked out)
+
+
 def gh_clone(cmd: Cmd, ctx: Context) -> Finding | None:
     """``gh repo clone owner/repo [DIR]`` writes DIR; ``gh pr checkout N`` works in the
-    workspace's repository."""
+    workspace's repository, whose files are then the pull request's (someone else's code, not
+    yet reviewed: what runs it later in the line asks)."""
     words = [a for a in cmd.args() if not a.startswith("-")]
     if words[:2] == ["repo", "clone"] and len(words) >= 3:
         target = words[3] if len(words) > 3 else words[2].rstrip("/").rsplit("/", 1)[-1]
         ctx.cloned.add(ctx.resolve(target))
         return None if inside(target, ctx) else outside(target, "gh repo clone")
+    if words[:2] in (["pr", "checkout"], ["mr", "checkout"], ["pr", "co"]):
+        ctx.cloned.add(WORKSPACE)
+    if words[:2] in (["release", "download"], ["run", "download"]):  # assets: built by others
+        args = cmd.args()
+        place = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-D", "--dir")), ".")
+        ctx.cloned.add(WORKSPACE if ctx.resolve(place) in (".", "") else ctx.resolve(place))
     return None
+
+
+_UNPACKERS = frozenset({"tar", "bsdtar", "unzip", "7z", "busybox"})
+
+
+def remember_unpacked_download(cmd: Cmd, ctx: Context, downloaders: frozenset[str]) -> None:
+    """``curl -sL URL | tar xz -C .``, ``unzip deps.zip`` of a file the line downloaded: the
+    folder it unpacks into holds code nobody read, like a clone."""
+    if cmd.name not in _UNPACKERS:
+        return
+    args = cmd.args()
+    fed = any(c.name in downloaders for c in cmd.upstream)
+    archive = next((a for a in args if not a.startswith("-")), "")
+    if not (fed or (archive and ctx.resolve(archive) in ctx.downloaded)):
+        return
+    if cmd.name in ("tar", "bsdtar") and not any(
+        (a.startswith("-") and "x" in a) or a in ("x", "xf", "xzf", "xz", "--extract") for a in args
+    ):
+        return
+    target = "."
+    for index, word in enumerate(args[:-1]):
+        if word in ("-C", "--directory", "-d"):
+            target = args[index + 1]
+    place = ctx.resolve(target)
+    ctx.cloned.add(WORKSPACE if place in (".", "") else place)
 
 
 # Programs that run the code of the folder they are pointed at or started in: builds, package
@@ -74,10 +109,15 @@ def runs_clone(cmd: Cmd, ctx: Context) -> Finding | None:
         return None
 
     def under(place: str) -> bool:
+        if WORKSPACE in ctx.cloned and not place.startswith(("/", "~", "..")):
+            return True  # a relative place, in the workspace whose files were replaced
         return any(place == d or place.startswith(d.rstrip("/") + "/") for d in ctx.cloned)
 
     words = [w for w in cmd.args() if not w.startswith("-")]
-    runs_here = cmd.name in _RUNNERS and ctx.cwd is not None and under(ctx.cwd)
+    here = ctx.cwd if ctx.cwd is not None else WORKSPACE
+    runs_here = (
+        cmd.name in _RUNNERS and (ctx.cwd is not None or WORKSPACE in ctx.cloned) and (under(here))
+    )
     script = "/" in cmd.argv[0] and under(ctx.resolve(cmd.argv[0]))
     pointed = cmd.name in _RUNNERS and any(under(ctx.resolve(w.split("=", 1)[-1])) for w in words)
     if not (runs_here or script or pointed):
@@ -85,6 +125,6 @@ def runs_clone(cmd: Cmd, ctx: Context) -> Finding | None:
     return Finding(
         "runs-fetched-code",
         "ask",
-        f"{cmd.name} runs code the line just cloned, which no one has read; a human must "
-        "confirm, or clone it first and review it before running it",
+        f"{cmd.name} runs code the line just cloned, checked out or unpacked, which no one "
+        "has read; a human must confirm, or fetch it first and review it before running it",
     )

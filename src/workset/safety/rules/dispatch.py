@@ -127,6 +127,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         and all(a in HELP for a in cmd.args())
         and not cmd.redirects
         and not known.foreign_program(cmd, ctx)  # /tmp/x --help runs /tmp/x
+        and not _fetched_program(cmd, ctx)  # ./tool --version runs what the line downloaded
     ):
         return out  # "nc -h", "docker --version": only prints help
     globbed = _globbed_names(cmd)
@@ -270,6 +271,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     ctx.written.update(changed)
     ctx.tightened -= changed  # written again: no longer only the rules an edit added
     _remember_copy(cmd, ctx)
+    clones.remember_unpacked_download(cmd, ctx, DOWNLOADERS)
     agent_files.remember_tightening(cmd, ctx)
     return out
 
@@ -332,6 +334,18 @@ def _dynamic_target(op: str, target: str) -> Finding:
         "ask",
         f"the redirection {op} writes {target!r}, a path only known when the line runs (it "
         "may name any file); a human must confirm, or name the file literally",
+    )
+
+
+def _fetched_program(cmd: Cmd, ctx: Context) -> bool:
+    """The program is one this line downloaded, cloned, unpacked or wrote: asking it for its
+    help or version still runs it."""
+    place = ctx.resolve(cmd.argv[0])
+    return (
+        cmd.argv[0] in ctx.downloaded
+        or _under_download(place, ctx)
+        or ("/" in cmd.argv[0] and place in ctx.scripts)
+        or clones.runs_clone(cmd, ctx) is not None
     )
 
 

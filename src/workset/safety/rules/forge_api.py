@@ -59,6 +59,18 @@ def _endpoint(args: tuple[str, ...]) -> str:
     return "/" + words[1].strip("/") if words[:1] == ["api"] and len(words) > 1 else ""
 
 
+# A webhook's delivery tested, or a collaborator given no right to change code: no way in.
+_HOOK_TEST = re.compile(r"/hooks/\d+/(pings|tests)$")
+_READ_ROLES = re.compile(r"^permission=(pull|read|triage)$", re.IGNORECASE)
+
+
+def _harmless_grant(endpoint: str, args: tuple[str, ...]) -> bool:
+    if _HOOK_TEST.search(endpoint):
+        return True
+    fields = _fields(args)
+    return "/collaborators/" in endpoint and any(_READ_ROLES.match(f) for f in fields)
+
+
 def api_write(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     endpoint = _endpoint(args)
@@ -75,7 +87,7 @@ def api_write(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "push a new branch and open a pull request instead",
         )
     elif (
-        (_GRANTS.search(endpoint) and verb != "DELETE")
+        (_GRANTS.search(endpoint) and verb != "DELETE" and not _harmless_grant(endpoint, args))
         or (_PROTECTIONS.search(endpoint) and verb == "DELETE")
         or (_PERMISSIONS.search(endpoint) and any(_WIDE.search(f) for f in _fields(args)))
         or opened

@@ -8,6 +8,9 @@
   false``, ``GOINSECURE``/``GOSUMDB=off`` kept in ``go env -w``): denied, whatever the tool.
 - A certificate imported into Java's machine-wide trust store (``keytool -importcert
   -cacerts``): denied, like ``certutil -addstore Root``.
+- A security check of the project's CI (CodeQL, a secret or dependency scan, a SAST step)
+  commented out or deleted by an in-place edit (``sed -i '/codeql-action/d' ….yml``): asked,
+  since nothing else in the line shows the check gone.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Handler, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.base import deny_finding as _deny
 
 AGENTS = frozenset({"claude", "codex", "gemini", "aider", "goose", "opencode", "amp", "qwen",
@@ -106,7 +109,37 @@ def config_read(cmd: Cmd) -> bool:
     )
 
 
+_CI_FILE = re.compile(r"(^|/)(\.github/workflows/[^/]+|\.gitlab-ci|\.pre-commit-config|"
+                      r"azure-pipelines|bitbucket-pipelines|\.circleci/config)\.ya?ml$|"
+                      r"(^|/)Jenkinsfile$")  # fmt: skip
+_SECURITY_CHECK = re.compile(
+    r"codeql|trivy|snyk|semgrep|gitleaks|trufflehog|dependency[-_]review|scorecard|bandit|"
+    r"\bsast\b|secret[-_ ]?scan|grype|checkov|tfsec|osv[-_]scanner|npm audit|pip[-_]audit|"
+    r"cargo[-_ ]audit|govulncheck|zizmor|detect[-_]secrets",
+    re.IGNORECASE,
+)
+# A sed script that deletes matching lines or comments them out.
+_REMOVES = re.compile(r"/[^/]*/\s*(,\s*/[^/]*/\s*)?d\b|#\s*&|s/\^/#|s/\^\\?\(\\?s\*\\?\)/")
+
+
+def _ci_check_removed(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    args = cmd.args()
+    if not any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args):
+        return
+    if not any(_CI_FILE.search(a) for a in args):
+        return
+    scripts = [a for a in args if not a.startswith("-") and not _CI_FILE.search(a)]
+    if any(_REMOVES.search(s) and _SECURITY_CHECK.search(s) for s in scripts):
+        yield Finding(
+            "ci-check-removed",
+            "ask",
+            "the edit comments out or deletes a security check of the project's CI (a code, "
+            "secret or dependency scan); a human must confirm",
+        )
+
+
 HANDLERS: dict[str, Handler] = {
+    "sed": _ci_check_removed,
     **{n: _agent for n in AGENTS},
     **{n: _tls_off for n in _TLS_TOOLS},
     "keytool": _keytool,

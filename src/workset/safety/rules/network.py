@@ -96,8 +96,13 @@ _NC_VALUED = frozenset({"-w", "-p", "-s", "-i", "-q", "-W", "-x", "-X", "-I", "-
 # listings, views, statuses and diffs of its pull requests, issues, runs, releases, gists.
 _FORGE_NOUNS = frozenset({"pr", "mr", "issue", "run", "workflow", "release", "repo", "gist",
                           "label", "cache", "ruleset", "secret", "variable", "ci", "snippet",
-                          "milestone", "search", "project", "org", "extension"})  # fmt: skip
-_FORGE_READS = frozenset({"list", "ls", "view", "status", "diff", "checks", "get", "watch"})
+                          "milestone", "search", "project", "org", "extension",
+                          "codespace", "attestation"})  # fmt: skip
+_FORGE_READS = frozenset({"list", "ls", "view", "status", "diff", "checks", "get", "watch",
+                          "verify"})  # fmt: skip
+# Artifacts and release assets fetched into a folder of the workspace (the default: here).
+_FORGE_DOWNLOADS = frozenset({("release", "download"), ("run", "download")})
+_DOWNLOAD_PLACES = ("-D", "--dir", "-O", "--output")
 _FORGE_TOP = frozenset({"status", "--version", "version", "help"})
 
 
@@ -121,6 +126,11 @@ def forge_read(cmd: Cmd) -> bool:
         return not {"-t", "--show-token"} & set(cmd.args())
     if words[:2] in (["repo", "clone"], ["pr", "checkout"]) and len(words) > 2:
         return True  # a clone (where it writes: rules.clones) or a branch fetched here
+    if tuple(words[:2]) in _FORGE_DOWNLOADS:
+        args = cmd.args()
+        places = [args[i + 1] for i, a in enumerate(args[:-1]) if a in _DOWNLOAD_PLACES]
+        places += [a.split("=", 1)[1] for a in args if a.startswith(("--dir=", "--output="))]
+        return all(not p.startswith(("/", "~", "..")) and p != "-" for p in places)
     if len(words) < 2 or words[0] not in _FORGE_NOUNS:
         return False
     return words[0] == "search" or words[1] in _FORGE_READS

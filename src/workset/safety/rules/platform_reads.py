@@ -24,7 +24,7 @@ _PLATFORMS = frozenset({"eksctl", "doctl", "flyctl", "fly", "vercel", "netlify",
                         # on-call tools: alerts and silences, metrics and logs queried,
                         # cluster backups, database clusters, load-test scripts
                         "amtool", "logcli", "velero", "patronictl",
-                        "k6"})  # fmt: skip
+                        "k6", "tea"})  # fmt: skip
 _READ_VERBS = frozenset({"get", "list", "ls", "status", "describe", "show", "info", "logs",
                          "log", "version", "inspect", "render", "build", "template", "validate",
                          "lint", "diff", "whoami", "check", "config-view", "history", "top",
@@ -126,7 +126,32 @@ def backup_tool(cmd: Cmd, ctx: Context) -> Finding | None:
     return unknown_program(cmd.argv[0], " (only its read verbs are known)")
 
 
+_ACT_DRY = frozenset({"-n", "--dryrun", "--dry-run", "-l", "--list", "-g", "--graph",
+                      "--validate"})  # fmt: skip
+
+
+def local_actions(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``act -n``, ``act -l``, ``act -g``: the workflows listed, drawn or dry-run; a real run
+    starts containers with the workspace and any secrets given, and asks."""
+    if _ACT_DRY & set(cmd.args()):
+        return None
+    return unknown_program("act", " (it runs the workflows' jobs in containers)")
+
+
+def release_build(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``goreleaser release --snapshot --clean``, ``goreleaser build --snapshot``,
+    ``goreleaser check``: built into ``dist/`` and nothing published; any other release asks."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    if words[:1] in (["check"], ["healthcheck"]) or (
+        words[:1] in (["release"], ["build"]) and "--snapshot" in cmd.args()
+    ):
+        return None
+    return unknown_program(f"goreleaser {' '.join(words[:1])}".strip(), " (it publishes)")
+
+
 VOUCHERS: dict[str, Callable[[Cmd, Context], Finding | None]] = {
+    "act": local_actions,
+    "goreleaser": release_build,
     **{n: backup_tool for n in ("restic", "borg", "kopia", "duplicity", "rustic")},
     **{n: platform_read for n in _PLATFORMS},
     **{n: scanner for n in _SCANNERS - {"tflint", "shellcheck", "yamllint", "actionlint"}},
