@@ -160,6 +160,10 @@ CALL_RULES: tuple[Rule, ...] = (
             r"bothering|waiting\s+for)\s+((the\s+)?(user|owner|customer|account\s+holder)s?|"
             r"them|anyone|anybody|a\s+human)\b",
             r"\bwithout\s+(first\s+)?asking\b(?=\s*([,.;:)]|$|and\b|or\b|first\b|again\b))",
+            r"\bwithout\s+(first\s+)?(pausing|stopping|waiting)\s+(to|for)\s+(\w+\s+)?(confirm|"
+            r"ask|check|approv|review)\w*",
+            r"\b(the\s+)?(users?|owners?|customers?|admins?)\s+(has\s+|have\s+)?(already\s+)?"
+            r"pre-?approv(e|es|ed)\b",
             r"\b(the\s+)?(users?|owner|customer|human)\s+(does\s+not|doesn'?t|do\s+not|don'?t|"
             r"need\s+not|needn'?t)\s+(need\s+to\s+|have\s+to\s+)?be\s+(involved|asked|consulted|"
             r"bothered|prompted|interrupted|in\s+the\s+loop)\b",

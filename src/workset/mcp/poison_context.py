@@ -100,6 +100,9 @@ _SAFEGUARD_VERB = re.compile(
     r"\s+(\w+\s+)?(ask|check|confirm|consult|wait|tell|notify|warn|inform|mention|bother)\w*\b", _I
 )
 _CLAUSE_END = re.compile(r"[;!?\n]|\.(?!\S)")
+# A condition that closes before what follows ("if the user gave none, read …"): a negation in
+# it does not govern the clause after it.
+CONDITION = re.compile(r"\b(if|when|unless|where|whenever)\b[^,;:.]*,", _I)
 # A clause that opens with a prohibition covers all it names ("Never use this tool to read
 # credential files such as ~/.ssh"), unless it turns ("but", "instead", "except").
 _PROHIBITION = re.compile(
@@ -119,7 +122,7 @@ def refused(text: str, start: int, end: int) -> bool:
     return bool(
         _REFUSED.search(text[end:])
         or _USER_CHOSEN.search(clause)
-        or _negated_act(_LIST_AHEAD.sub("", text[lo:start]))
+        or _negated_act(_LIST_AHEAD.sub("", CONDITION.sub(" ", text[lo:start])))
         or _PROHIBITION.match(text[lo:start])
     )
 

@@ -43,7 +43,8 @@ LEAK_RULES: tuple[Rule, ...] = (
         "exfiltration-url",
         any_of(
             r"!\[[^\]]*\]\(\s*https?://[^)\s]*(\{\{?[^}]*\}\}?|\$\{?\w+|<\w+>|%s|\[[\w ]+\])",
-            r"https?://[^\s)\"']*[?&][\w-]+=(\{\{?[^}]*\}\}?|\$\{?\w+\}?|<[\w ]+>|%s|\[[\w ]+\])",
+            r"https?://[^\s)\"']*[?&][\w-]+=(\{\{?[^}]*\}\}?|\$\{?\w+\}?|<[\w ,.'’-]+>|%s|"
+            r"\[[\w ]+\])",
             rf"https?://[^\s)\"']*(\{{\{{?\s*[\w.]*{_LEAKY}[\w.]*\s*\}}?\}}|\$\{{?\w*{_LEAKY}\w*\}}?|"
             rf"<[\w ]*{_LEAKY}[\w ]*>|\[[\w ]*{_LEAKY}[\w ]*\])",
         ),
@@ -137,6 +138,19 @@ LEAK_RULES: tuple[Rule, ...] = (
             CREDENTIAL_FILE,
             r"/etc/(passwd|shadow|sudoers)|\.config/gh\b|\bshell\s+history\b|\.zsh_history|"
             r"\bmcp\.json\b|\.bash_history|/proc/self/environ",
+        ),
+        negatable=True,
+        in_short_names=False,
+    ),
+    Rule(
+        "harvests-codes",  # one-time codes and reset links gathered beyond the user's request
+        any_of(
+            r"\b(search|look|scan|collect|gather|keep|extract|retrieve|fetch|find|grab|harvest|"
+            r"save|store|pull|copy|forward)\w*\b[^.;]{0,100}?(\b(verification|security|"
+            r"one[- ]time|2fa|two[- ]factor|mfa|otp|login|sign[- ]in|confirmation)\s+(codes?|pins?|"
+            r"tokens?)\b|"
+            r"\bpassword[- ]reset\s+(links?|emails?|messages?|codes?|tokens?)\b|"
+            r"\bmagic\s+(login\s+)?links?\b|[\"“]security\s+code[\"”]|\bpassword\s+reset[\"”)])"
         ),
         negatable=True,
         in_short_names=False,

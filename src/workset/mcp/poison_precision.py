@@ -102,9 +102,12 @@ _SERVER_CONFIG = re.compile(
     r"(of|on)\s+the\s+server\b|\bserver[- ]side\s+(config\w*|environment)",
     _I,
 )
+_CODES_TOOL = re.compile(r"\b(otp|totp|hotp|2fa|mfa|authenticator|verif\w*|two[- ]factor)\b", _I)
 _MOVED = re.compile(
+    # (not the passive of what happened before: "secrets that were passed to the server")
+    r"(?<!were\s)(?<!was\s)(?<!are\s)(?<!is\s)(?<!been\s)(?<!be\s)"
     r"\b(pass|send|include|paste|put|attach|append|add|copy|forward)\w*\b[^.]{0,40}\b(in|into|to|"
-    r"as)\b",
+    r"as|here|along)\b",
     _I,
 )
 _USER_SUPPLIED = re.compile(
@@ -204,6 +207,8 @@ def honest_class(
     """
     if rule == "instruction-in-data-field" and field in prompt_fields:
         return "prompt-value"
+    if rule == "harvests-codes" and _CODES_TOOL.search(purpose):
+        return "own-domain"  # an authenticator's or verification service's own codes
     example = re.search(r"\.examples(\[\d+\])?$", field)
     if rule == "remote-script" and example and not _TOLD_TO_RUN.search(sentence):
         return "sample-input"
@@ -257,7 +262,10 @@ def honest_class(
     only = re.search(r"\bonly\b", sentence, _I)
     if rule == "context-to-address" and field in credential_fields and only:
         return "own-credential-only"
-    if rule in (*secret_rules, "data-flow") and _CAPABILITY.search(sentence) and not moved:
+    warned = _CAPABILITY.search(sentence)
+    if warned and not _MOVED.search(_CAPABILITY.sub(" ", _NEGATED_ACT.sub(" ", sentence))):
+        moved = None  # "the output can include tokens": the warning's own verb moves nothing
+    if rule in (*secret_rules, "data-flow") and warned and not moved:
         return "capability-warning"  # "the script … can read its cookies; use it with care"
     if rule == "sensitive-path" and _NAMES_ONLY.search(sentence) and not moved:
         return "names-only"  # "reads ~/.kube/config to list the contexts (names only)"
@@ -291,7 +299,10 @@ def honest_class(
 # What a script, page or process the tool runs is able to reach, said as a warning: not an order.
 _CAPABILITY = re.compile(
     r"\b(it|the\s+(script|code|page|extension|snippet|function|process|command|plugin))\s+"
-    r"([\w'’]+\s+){0,6}?(can|could|may|might|is\s+able\s+to)\s+(read|access|see|reach|use)\b",
+    r"([\w'’]+\s+){0,6}?(can|could|may|might|is\s+able\s+to)\s+(read|access|see|reach|use)\b"
+    # what the tool returns, said as a warning: "the output can include API keys"
+    r"|\b(the\s+)?(output|result|response|listing|dump)s?\s+(can|could|may|might|will\s+often)\s+"
+    r"(include|contain|show|expose|reveal)\b",
     _I,
 )
 

@@ -58,4 +58,6 @@ REPORTING = re.compile(
     r"checks?|reports?|records?|indicates?|"
     r"tells\s+you)\b[^.;:!?]{0,50}$"
 )
-TEMPLATE_FIELD = re.compile(r"\{\{?\s*([\w.]+)\s*\}?\}|\$\{?(\w+)\}?|<([\w ]+)>|\[([\w ]+)\]|%s")
+TEMPLATE_FIELD = re.compile(
+    r"\{\{?\s*([\w.]+)\s*\}?\}|\$\{?(\w+)\}?|<([\w ,.'’-]+)>|\[([\w ]+)\]|%s"
+)

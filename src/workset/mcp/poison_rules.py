@@ -187,6 +187,7 @@ REASONS: dict[str, str] = {
     "data-harvest": "asks for the conversation or the model's instructions in an argument",
     "secret-request": "asks for secrets, keys or card data",
     "sensitive-path": "names a file that holds credentials",
+    "harvests-codes": "gathers one-time codes or password-reset links the user did not ask for",
     "hidden-unicode": "hides characters a reader cannot see",
     "homoglyph": "mixes look-alike letters from other scripts",
     "hidden-comment": "hides words in an HTML comment",

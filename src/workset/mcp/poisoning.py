@@ -52,6 +52,7 @@ from workset.mcp.definition_fields import (
 )
 from workset.mcp.poison_claim_rules import CLAIM_RULES
 from workset.mcp.poison_context import (
+    CONDITION,
     credential_params,
     file_kinds,
     inspected,
@@ -358,7 +359,12 @@ _ABBREVIATION = re.compile(r"\b(e\.g|i\.e|etc|vs|cf|approx|incl)\.", re.IGNORECA
 def _excused(rule: Rule, plain: str, match: re.Match[str], params: frozenset[str]) -> bool:
     before = plain[max(0, match.start() - 60) : match.start()].lower().replace("\n", " ")
     before = _ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), before)  # "(e.g. …" goes on
-    if rule.negatable and NEGATION.search(before):
+    # a negation inside a condition that closes before the match does not govern it: "if the
+    # user gave none, read it from ~/.git-credentials" still reads the file
+    wide = plain[max(0, match.start() - 200) : match.start()].lower().replace("\n", " ")
+    wide = _ABBREVIATION.sub(lambda m: m.group(0).replace(".", ""), wide)
+    governing = CONDITION.sub(" ", wide)[-60:] if CONDITION.search(wide) else before
+    if rule.negatable and NEGATION.search(governing):
         return True
     if rule.name == "secret-request" and re.search(IDENTIFIER_OF, match.group(0), re.I):
         return True  # "pass the IDs or fingerprints of SSH keys": names the keys, not them

@@ -25,7 +25,11 @@ _RUN = re.compile(
     r"esegui|rode)\b",
     _I,
 )
-_SQL = re.compile(r"^\s*(drop|truncate|delete\s+from|alter\s+table|grant|revoke)\b", _I)
+_SQL = re.compile(
+    r"^\s*(drop|truncate|delete\s+from|alter\s+(table|role|user)|grant|revoke|"
+    r"create\s+(role|user)|update\s+\w+\s+set)\b",
+    _I,
+)
 # An install from an index the command names instead of the configured one.
 _OWN_INDEX = re.compile(
     r"(--(extra-)?index-url|--registry|\s-i)\s*[= ]\s*(?!https?://(pypi\.org|files\.pythonhosted"

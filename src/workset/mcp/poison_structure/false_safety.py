@@ -45,12 +45,34 @@ _HARMLESS = re.compile(
 _ONE_MODE = re.compile(r"\b(dry[- ]?run|preview|simulat\w*|if|when|unless|with\s+`?\w+`?\s*=)", _I)
 
 
+# A sentence that says the tool's writes take effect ("data-modifying statements are committed
+# immediately", "runs in autocommit mode"), against a readOnlyHint of true; unless the same
+# sentence says writes are refused or rolled back.
+_WRITES_TAKE_EFFECT = re.compile(
+    r"\b(writes?|inserts?|updates?|deletes?|ddl|data[- ]modifying(\s+statements?)?|changes?|"
+    r"modifications?)\b[^.]{0,80}\b(are|is|get|gets|will\s+be)\s+(committed|applied|"
+    r"persisted|saved)\b|\bautocommit\b",
+    _I,
+)
+_WRITES_REFUSED = re.compile(
+    r"\b(rejected|refused|not\s+allowed|blocked|rolled\s+back|read[- ]only\s+transaction|"
+    r"never|cannot|can['’]t|disabled)\b",
+    _I,
+)
+
+
 def claims_harmless(
     name: str, description: str, read_only: bool | None, destructive: bool | None
 ) -> Iterator[tuple[str, str]]:
     """(field, excerpt) where a destroying or sending tool claims to be harmless."""
     # the first sentence, also when the next one starts in lower case ("… languages. uses …")
     opening = re.split(r"(?<=[.!?])\s", next(iter(sentences(description)), ""), maxsplit=1)[0]
+    if read_only is True:
+        for sentence in sentences(description):
+            if _WRITES_TAKE_EFFECT.search(sentence) and not _WRITES_REFUSED.search(sentence):
+                yield "annotations", "readOnlyHint: true, while the description says writes "
+                "take effect"
+                return
     if READS.match(name) or not _HARMFUL.search(f"{name.replace('_', ' ')} {opening}"):
         return  # list_payouts reads payouts
     if read_only is True:

@@ -78,10 +78,23 @@ _USERS_OWN = re.compile(
 )
 
 
+# The definition's own words copied into everything the tool writes, so they reach later
+# sessions: "keep this paragraph as an observation on every entity you create".
+_SELF_COPY = re.compile(
+    r"\b(copy|keep|include|add|paste|repeat|carry|propagate|append|store|save|put|embed)\s+"
+    r"(this|these|the\s+above|the\s+following)\s+(paragraph|text|note|notice|instructions?|"
+    r"sentences?|description|message|block|conventions?|lines?|rules?)\b[^.]{0,60}?\b(in|into|"
+    r"as|on|to|with)\s+(\w+\s+){0,3}(every|each|all|any)\b",
+    _I,
+)
+
+
 def plants_memory(sentence: str) -> bool:
     """Whether ``sentence`` has the model store content it dictates in a memory that outlives
     the conversation, not at the user's request."""
     memory = _MEMORY.search(sentence)
+    if _SELF_COPY.search(sentence) and not USER_GATE.search(sentence):
+        return True
     if memory is None or not _STORE.search(sentence) or not _DICTATED.search(sentence):
         return False
     return not (_USERS_OWN.search(sentence) or USER_GATE.search(sentence))

@@ -8,7 +8,12 @@ model keeps defaults, and copies examples):
   ``clear_cache``);
 - ``secrets-dumped``: a template or script value that serialises every secret of a CI system
   (``${{ toJSON(secrets) }}``), or a ``run:`` step in it that the project's shell policy
-  denies.
+  denies;
+- ``public-default``: an access, ACL or visibility parameter that defaults to public
+  (``acl: {"default": "public-read"}`` on an upload): what the user stores is exposed unless
+  the model thinks to change it;
+- ``approve-default``: a review's or decision's outcome that defaults to approving
+  (``event: {"default": "APPROVE"}``): a model that only meant to comment approves.
 
 A key, a home or a root offered as one choice among others (an ``enum``) is not a finding;
 filling it in is.
@@ -45,12 +50,42 @@ _ALL_SECRETS = re.compile(r"toJSON\(\s*secrets\s*\)|\bsecrets\s*\|\s*to_?json\b"
 _RUN_STEP = re.compile(r"^\s*(?:-\s*)?run\s*:\s*[|>]?\s*(.+)$", re.MULTILINE)
 
 
+_EXPOSURE_PARAM = re.compile(r"(^|_)(acl|canned_acl|visibility|access|access_level|privacy|"
+                             r"sharing|share_mode|audience|public_access)$", _I)  # fmt: skip
+_PUBLIC = re.compile(r"^(public(-read(-write)?)?|anyone(with(the)?link)?|everyone|world|"
+                     r"all_?users|public_?access|container)$", _I)  # fmt: skip
+_PUBLIC_SWITCH = re.compile(r"^(is_)?public(_read|_access)?$", _I)
+_OUTCOME_PARAM = re.compile(r"(^|_)(event|action|decision|verdict|outcome|review_event|"
+                            r"resolution)$", _I)  # fmt: skip
+_APPROVES = re.compile(r"^(approve[sd]?|accept(ed)?|lgtm|merge)$", _I)
+
+
+def _exposing(name: str, spec: dict[str, Any]) -> str | None:
+    """The default of ``name`` that makes what the tool stores public, or None."""
+    default = spec.get("default")
+    if isinstance(default, str) and _EXPOSURE_PARAM.search(name) and _PUBLIC.match(default):
+        return default
+    if default is True and _PUBLIC_SWITCH.match(name):
+        return "true"
+    return None
+
+
 def planted_values(schema: Any, tool: str) -> Iterator[tuple[str, str, str]]:
     """(field, rule, value) for every filled-in value of ``schema`` that does harm itself."""
     destroys = _DESTROYS.search(tool) is not None
     for path, name, spec in named_schemas(schema, "inputSchema"):
         if not isinstance(spec, dict):
             continue
+        exposed = _exposing(str(name), spec)
+        if exposed is not None:
+            yield f"{path}.default", "public-default", exposed
+        default = spec.get("default")
+        if (
+            isinstance(default, str)
+            and _OUTCOME_PARAM.search(str(name))
+            and _APPROVES.match(default)
+        ):
+            yield f"{path}.default", "approve-default", default
         for key in _FILLED:
             for text in _strings(spec.get(key)):
                 where = f"{path}.{key}"
@@ -89,4 +124,7 @@ REASONS = {
     "the root or everything",
     "secrets-dumped": "a template value serialises every CI secret or holds a step the shell "
     "policy denies",
+    "public-default": "an access or visibility parameter defaults to public, exposing what the "
+    "tool stores unless the model changes it",
+    "approve-default": "a review's or decision's outcome defaults to approving",
 }

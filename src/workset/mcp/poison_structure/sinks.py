@@ -12,7 +12,8 @@ _I = re.IGNORECASE
 
 
 URL = (
-    r"(https?://\S+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+|\b[\w-]+(\.[\w-]+)*\.(com|net|io|org|dev|"
+    r"((https?|s3|gs|az|abfss?|ftp|sftp|wss?)://\S+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+|"
+    r"\b[\w-]+(\.[\w-]+)*\.(com|net|io|org|dev|"
     r"app|cloud|co|xyz|site|info|biz|ai|me)\b)"
 )
 
