@@ -17,7 +17,16 @@ import re
 from collections.abc import Iterator
 
 from workset.safety.rules import credentials
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, requote
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Handler,
+    Nested,
+    Result,
+    option_value,
+    requote,
+)
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
 from workset.safety.rules.confinement import inside
@@ -32,12 +41,7 @@ _SCRATCH_NAMESPACE = re.compile(r"(^|[-_])(dev|test|ci|e2e|sandbox|preview|pr-?\
 
 def _namespace_scratch(args: tuple[str, ...]) -> bool:
     """The namespace is named for development or tests (``-n myapp-dev``, ``--namespace=ci``)."""
-    for index, word in enumerate(args):
-        option, equals, value = word.partition("=")
-        if option in ("-n", "--namespace"):
-            value = value if equals else (args[index + 1] if index + 1 < len(args) else "")
-            return bool(_SCRATCH_NAMESPACE.search(value))
-    return False
+    return bool(_SCRATCH_NAMESPACE.search(option_value(args, ("-n", "--namespace")) or ""))
 
 
 _KUBE_WIDE = frozenset({"namespace", "namespaces", "ns", "node", "nodes", "no", "pv",
@@ -60,12 +64,7 @@ _LOCAL_CONTEXT = re.compile(r"^(kind(-[\w.-]+)?|minikube|k3d-[\w.-]+|docker-desk
 
 def local_cluster(args: tuple[str, ...]) -> bool:
     """``--context``/``--kube-context`` names a development cluster on this machine."""
-    for index, word in enumerate(args):
-        name, equals, value = word.partition("=")
-        if name in ("--context", "--kube-context"):
-            target = value if equals else (args[index + 1] if index + 1 < len(args) else "")
-            return bool(_LOCAL_CONTEXT.match(target))
-    return False
+    return bool(_LOCAL_CONTEXT.match(option_value(args, ("--context", "--kube-context")) or ""))
 
 
 def _kubectl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
