@@ -52,6 +52,7 @@ from __future__ import annotations
 import re
 
 from workset.mcp.poison_notes import argument_note
+from workset.mcp.poison_own_subject import NEGATED_ACT, kinds, own_domain, own_history, own_subject
 from workset.mcp.poison_structure.text import REDACTED
 from workset.mcp.poison_terms import CREDENTIAL_FILE
 
@@ -151,19 +152,6 @@ _ATTACK_WORDING = frozenset(
         "data-as-authority",
     }
 )
-# What a tool's name says it handles, and the same kind named in a sentence.
-_SECRET_SUBJECT = re.compile(
-    r"\b(secrets?|vault|tokens?|keys?|passwords?|credentials?|env|environment|keychain|apikey|"
-    r"prompts?)\b",
-    _I,
-)
-# A sentence that moves a value: to an address, into a field or another tool, out of the chat.
-_MOVES_OUT = re.compile(
-    r"https?://|\b[\w.+-]+@[\w-]+\.\w+|\b[a-z]+_[a-z_]+\b|\b(send|forward|upload|post|e-?mail|"
-    r"share|transmit|attach|append|include|paste|embed|pass|put|submit|sync|export)(s|es|ed|d|"
-    r"ing|ting)?\b",
-    _I,
-)
 # A value the tool handles shown only when the user asks: "Show it only if the user asks".
 _REVEAL_ON_REQUEST = re.compile(
     r"\b(show|display|reveal|print|return|repeat|read\s+out)\w*\s+(it|them|the\s+(value|key|secret|"
@@ -176,14 +164,6 @@ _REVEAL_ON_REQUEST = re.compile(
 _USER_REQUEST = re.compile(
     r"^\W*(if|when|only\s+if|only\s+when)\s+(the\s+)?user\s+(explicitly\s+)?(asks|wants|tells|"
     r"requests)\s+(you\s+)?(to|for)\b",
-    _I,
-)
-# A note to the model that only says how to write an argument: "Note to the assistant: page
-# ranges use 1-based numbering", "Hint for LLM agents: use a trailing slash to list a folder".
-# What the user is told to do is the user's act: "tell the user to copy it into their store".
-_USER_ACT = re.compile(
-    r"\b(tell|ask|remind|advise|instruct|let)\s+(the\s+user|them|the\s+customer)\s+(to|that\s+"
-    r"they\s+(should|can|must))\s+[^;.]*",
     _I,
 )
 
@@ -229,9 +209,9 @@ def honest_class(
     if rule in _ATTACK_WORDING and _EXAMPLES.search(sentence) and _DETECTOR.search(purpose):
         return "detector-examples"
     own_rules = ("secret-request", "context-into-argument", "addressed-to-model", "prompt-leak")
-    if rule in own_rules and _own_subject(sentence, name):
+    if rule in own_rules and own_subject(sentence, name):
         return "own-subject"
-    named = _kinds(re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name))
+    named = kinds(re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name))
     if rule == "conceal-from-user" and named and _REVEAL_ON_REQUEST.search(sentence):
         return "reveal-on-request"
     if rule == "directive-tag" and argument_note(sentence):
@@ -254,7 +234,7 @@ def honest_class(
         ):
             return "server-behaviour"
     # "never pass it in arguments" moves nothing
-    moved = _MOVED.search(_NEGATED_ACT.sub(" ", sentence))
+    moved = _MOVED.search(NEGATED_ACT.sub(" ", sentence))
     secret_rules = ("secret-request", "context-into-argument", "sensitive-path")
     config_rules = (*secret_rules[:2], "data-flow")
     if rule in config_rules and _SERVER_CONFIG.search(sentence) and not moved:
@@ -263,7 +243,7 @@ def honest_class(
     if rule == "context-to-address" and field in credential_fields and only:
         return "own-credential-only"
     warned = _CAPABILITY.search(sentence)
-    if warned and not _MOVED.search(_CAPABILITY.sub(" ", _NEGATED_ACT.sub(" ", sentence))):
+    if warned and not _MOVED.search(_CAPABILITY.sub(" ", NEGATED_ACT.sub(" ", sentence))):
         moved = None  # "the output can include tokens": the warning's own verb moves nothing
     if rule in (*secret_rules, "data-flow") and warned and not moved:
         return "capability-warning"  # "the script … can read its cookies; use it with care"
@@ -279,9 +259,9 @@ def honest_class(
         return "user-supplied"  # "append a public key the user provides to authorized_keys"
     if rule == "shapes-the-reply" and _REFUSAL.search(sentence):
         return "refusal-advice"
-    if rule == "sensitive-path" and not moved and _own_domain(sentence, purpose):
+    if rule == "sensitive-path" and not moved and own_domain(sentence, purpose):
         return "own-domain"
-    if rule == "sensitive-path" and _own_history(sentence, name) and not moved:
+    if rule == "sensitive-path" and own_history(sentence, name) and not moved:
         return "own-domain"  # a shell-history tool's own subject, moved nowhere
     if rule in ("conceal-from-user", "hides-from-user") and _SHOWN_TO_USER.search(sentence):
         return "shown-to-user"
@@ -400,57 +380,6 @@ _IGNORE_FILE = re.compile(
 )
 
 
-# A credential file of the kind the tool's own domain uses (a Kubernetes tool's kubeconfig, an
-# npm tool's .npmrc), in a sentence that moves it nowhere.
-_DOMAINS = (
-    ("kube", r"kube\w*|k8s|deployments?|namespaces?|pods?|helm|clusters?"),
-    ("npmrc", r"npm|node|packages?|yarn|pnpm"),
-    (".aws", r"aws|s3|ec2|lambda|iam|dynamodb|cloudformation"),
-    ("gcloud", r"gcp|gcloud|google\s+cloud|bigquery|gcs"),
-    ("application_default", r"gcp|gcloud|google\s+cloud|bigquery|gcs|buckets?"),
-    (".azure", r"azure"),
-    (".docker", r"docker|containers?|images?"),
-    ("git-credentials", r"git|repos?|repositor\w+|clone"),
-    ("pgpass", r"postgres\w*|psql|pg"),
-)
-
-
-def _own_domain(sentence: str, purpose: str) -> bool:
-    kinds = {m.group(0).lower() for m in re.finditer(CREDENTIAL_FILE, sentence, _I)}
-    if not kinds or _HANDLED.search(_NEGATED_ACT.sub(" ", sentence)):
-        return False
-    return all(
-        any(key in kind and re.search(rf"\b({words})\b", purpose, _I) for key, words in _DOMAINS)
-        for kind in kinds
-    )
-
-
-_HISTORY = re.compile(r"\b(shell|bash|zsh|command)[\s_]history\b|\.(bash|zsh)_history\b", _I)
-_CREDENTIAL = re.compile(CREDENTIAL_FILE, _I)
-_HANDLED_HISTORY = re.compile(
-    r"\b(send|upload|post|forward|paste|attach|include|append|copy|share|submit)\w*\b", _I
-)
-
-
-def _own_history(sentence: str, name: str) -> bool:
-    """The shell history named by a tool whose name is about history, not sent anywhere and
-    with no credential file beside it."""
-    if not _HISTORY.search(sentence) or _CREDENTIAL.search(sentence):
-        return False
-    named = re.search(r"\bhistory\b", re.sub(r"[_\-.]+", " ", name), _I)
-    return bool(named) and not _HANDLED_HISTORY.search(sentence)
-
-
-_NEGATED_ACT = re.compile(r"\b(never|not|no|n['’]t)\s+\w+", _I)
-# The file handled by whoever reads the text, not named as what the server uses.
-_HANDLED = re.compile(
-    r"\b(read|open|cat|load|fetch|retriev|copy|paste|include|attach|upload|send|print|dump|"
-    r"output|contents?|retry|verbatim|forward|pass|fill|put|füg|lies|lese|lir|leggi|прочит|"
-    r"отправ)\w*|\blee\b|読|读|(?<!https)(?<!http):(?!//)|[{<]",
-    _I,
-)
-
-
 # "Keep it secret: show it to the user once": secret from others, shown to the user.
 _SHOWN_TO_USER = re.compile(
     r"(?<!not\s)(?<!never\s)(?<!n['’]t\s)\b(show|display|give|return|reveal|read\s+out)\w*\s+(it|them|this|the\s+\w+)\s+(only\s+)?to\s+"
@@ -481,22 +410,3 @@ _PUT_BY_MODEL = re.compile(
     r"(tokens?|credentials?|keys?|secrets?|passwords?)\b",
     _I,
 )
-
-
-def _own_subject(sentence: str, name: str) -> bool:
-    """The tool's name says it handles this kind of secret, and the sentence moves it nowhere."""
-    words = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name)
-    kinds = {_KIND.get(k, k) for k in _kinds(words)}
-    named = {_KIND.get(k, k) for k in _kinds(sentence)}
-    if not kinds & named:
-        return False
-    told = _USER_ACT.sub(" ", sentence)
-    return not _MOVES_OUT.search(told.replace(name, " "))
-
-
-_KIND = {"env": "environment", "vault": "secret", "apikey": "key", "keychain": "key"}
-# "secret" and "key" in "secret key", "API key" name one kind; "prompt" covers "system prompt".
-
-
-def _kinds(text: str) -> set[str]:
-    return {m.group(1).lower().removesuffix("s") for m in _SECRET_SUBJECT.finditer(text)}

@@ -46,8 +46,6 @@ _EVERYTHING = re.compile(
     r"\*\*?(/\*\*?)?|\.\./\.\.(/\.\.)*/?)\s*$",
     _I,
 )
-_ALL_SECRETS = re.compile(r"toJSON\(\s*secrets\s*\)|\bsecrets\s*\|\s*to_?json\b", _I)
-_RUN_STEP = re.compile(r"^\s*(?:-\s*)?run\s*:\s*[|>]?\s*(.+)$", re.MULTILINE)
 
 
 _EXPOSURE_PARAM = re.compile(r"(^|_)(acl|canned_acl|visibility|access|access_level|privacy|"
@@ -98,15 +96,20 @@ def planted_values(schema: Any, tool: str) -> Iterator[tuple[str, str, str]]:
                     and (_EVERYTHING.match(text))
                 ):
                     yield where, "destructive-default", text[:80]
-                elif _ALL_SECRETS.search(text) or _denied_step(text):
+                elif _dumps_secrets(text):
                     yield where, "secrets-dumped", text[:80]
 
 
-def _denied_step(text: str) -> bool:
-    """A ``run:`` step of a CI template in ``text`` that the shell policy denies."""
-    if "\n" not in text:
-        return False
-    return any(denied_rule(step.strip().strip("'\"")) for step in _RUN_STEP.findall(text))
+def _dumps_secrets(text: str) -> bool:
+    """``text``, a CI template, serialises every secret or holds a step the shell policy
+    denies: read as the safety rules read a workflow file the agent writes."""
+    from workset.safety.rules.agent_files import ALL_SECRETS  # the safety package loads late
+    from workset.safety.rules.build_files import code_of
+
+    if ALL_SECRETS.search(text):
+        return True
+    steps = code_of(".github/workflows/template.yml", text) if "\n" in text else None
+    return steps is not None and any(denied_rule(step) for step in steps.code.splitlines())
 
 
 def _strings(value: Any) -> list[str]:

@@ -34,7 +34,8 @@ _INSTRUCTIONS = re.compile(
     r"(^|/)\.claude/(commands|agents)/|(^|/)\.kiro/steering/|(^|/)\.roo/rules"
 )
 WORKFLOW = re.compile(r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)\.gitlab-ci\.ya?ml$")
-_ALL_SECRETS = re.compile(r"toJSON\(\s*secrets\s*\)", re.IGNORECASE)
+# Every secret of the repository serialised at once (GitHub's toJSON, a Jinja filter).
+ALL_SECRETS = re.compile(r"toJSON\(\s*secrets\s*\)|\bsecrets\s*\|\s*to_?json\b", re.IGNORECASE)
 _PR_TARGET = re.compile(r"\bpull_request_target\b")
 # A secret turned into text the runner's log masking no longer matches.
 _SECRET_UNMASKED = re.compile(
@@ -98,7 +99,7 @@ def workflow_text(place: str, text: str) -> Finding | None:
     """A finding when ``text``, written into the CI workflow ``place``, exposes its secrets."""
     if not WORKFLOW.search(place):
         return None
-    if _ALL_SECRETS.search(text):
+    if ALL_SECRETS.search(text):
         return Finding(
             "ci-secrets-dump",
             "deny",

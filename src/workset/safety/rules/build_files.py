@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.agent_files import workflow_text, written_orders
+from workset.safety.rules.agent_files import WORKFLOW, workflow_text, written_orders
 from workset.safety.rules.base import Cmd, Context, Finding, Nested, Result
 from workset.safety.rules.containers import compose_text
 from workset.safety.rules.debuggers import ESCAPE_LINE, PYTHON_LINE
@@ -63,7 +63,6 @@ _EDITOR_AUTORUN = re.compile(
 # A vim shell escape inside a line (``autocmd BufRead * silent !curl … | sh``).
 _VIM_BANG = re.compile(r"(?:^|\s)(?:silent!?\s+)?!(?=\S)(?!=)([^\n]+)$", re.M)
 # A CI workflow's steps: the text of each ``run:`` is a shell script the runner executes.
-_WORKFLOW = re.compile(r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)\.gitlab-ci\.ya?ml$")
 _RUN_LINE = re.compile(r"^\s*-?\s*(?:run|script)\s*:\s*(.+)$", re.M)
 _JSON_COMMAND = re.compile(r'"(?:command|\w+Command)"\s*:\s*"((?:[^"\\]|\\.)*)"')
 # Source files of other languages, which the project's test runners, bundlers and task
@@ -126,7 +125,7 @@ def code_of(path: str, text: str) -> Nested | None:
         commands = [m.group(1) for m in ESCAPE_LINE.finditer(text)]
         commands += [m.group(1) for m in _VIM_BANG.finditer(text)]
         commands += [t.replace('\\"', '"') for t in literals if " " in t.strip()]
-    elif _WORKFLOW.search(path):
+    elif WORKFLOW.search(path):
         commands = [_unquoted(m.group(1).strip()) for m in _RUN_LINE.finditer(text)]
     elif _LITERAL_SOURCES.search(path):
         literals = (m.group(1) if m.group(1) is not None else m.group(2) for m in

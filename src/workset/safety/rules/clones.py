@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 
-from workset.safety.rules.base import Cmd, Context, Finding, unknown_program
+from workset.safety.rules.base import Cmd, Context, Finding, option_value, unknown_program
 from workset.safety.rules.confinement import inside, outside
+from workset.safety.rules.installs import UNPACKERS, unpacking
 
 _ADDRESS = re.compile(r"^(https://|ssh://|git://|git@[\w.-]+:)[\w.@:/~-]+$")
 _VALUED = frozenset({"-b", "--branch", "--depth", "-o", "--origin", "--reference", "--filter",
@@ -61,35 +62,28 @@ def gh_clone(cmd: Cmd, ctx: Context) -> Finding | None:
     if words[:2] in (["pr", "checkout"], ["mr", "checkout"], ["pr", "co"]):
         ctx.cloned.add(WORKSPACE)
     if words[:2] in (["release", "download"], ["run", "download"]):  # assets: built by others
-        args = cmd.args()
-        place = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-D", "--dir")), ".")
-        ctx.cloned.add(WORKSPACE if ctx.resolve(place) in (".", "") else ctx.resolve(place))
+        _fetched_into(option_value(cmd.args(), ("-D", "--dir")) or ".", ctx)
     return None
-
-
-_UNPACKERS = frozenset({"tar", "bsdtar", "unzip", "7z", "busybox"})
 
 
 def remember_unpacked_download(cmd: Cmd, ctx: Context, downloaders: frozenset[str]) -> None:
     """``curl -sL URL | tar xz -C .``, ``unzip deps.zip`` of a file the line downloaded: the
     folder it unpacks into holds code nobody read, like a clone."""
-    if cmd.name not in _UNPACKERS:
+    if cmd.name not in UNPACKERS:
         return
-    args = cmd.args()
     fed = any(c.name in downloaders for c in cmd.upstream)
-    archive = next((a for a in args if not a.startswith("-")), "")
+    archive = next((a for a in cmd.args() if not a.startswith("-")), "")
     if not (fed or (archive and ctx.resolve(archive) in ctx.downloaded)):
         return
-    if cmd.name in ("tar", "bsdtar") and not any(
-        (a.startswith("-") and "x" in a) or a in ("x", "xf", "xzf", "xz", "--extract") for a in args
-    ):
-        return
-    target = "."
-    for index, word in enumerate(args[:-1]):
-        if word in ("-C", "--directory", "-d"):
-            target = args[index + 1]
-    place = ctx.resolve(target)
-    ctx.cloned.add(WORKSPACE if place in (".", "") else place)
+    extracting, target = unpacking(cmd)
+    if extracting:
+        _fetched_into(target or ".", ctx)
+
+
+def _fetched_into(place: str, ctx: Context) -> None:
+    """Remember that code nobody read now lies in ``place`` (the workspace itself for ".")."""
+    where = ctx.resolve(place)
+    ctx.cloned.add(WORKSPACE if where in (".", "") else where)
 
 
 # Programs that run the code of the folder they are pointed at or started in: builds, package

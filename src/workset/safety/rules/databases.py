@@ -81,12 +81,10 @@ def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
     elif code is not None and _SQL_WRITE.search(code):
         yield _ask("sql-write", f"{cmd.name} changes data in a database server")
-    elif cmd.name in ("mongo", "mongosh") and code is not None and mongo_write(code):
-        call = mongo_write(code)
+    elif cmd.name in ("mongo", "mongosh") and code is not None and (call := mongo_write(code)):
         yield _ask("db-admin", f"{cmd.name} runs {call}(…), which is not a known read of the "
                    "database (it may reconfigure, stop or change the server)")  # fmt: skip
-    elif cmd.name == "redis-cli" and redis_write(cmd.args()):
-        sent = redis_write(cmd.args())
+    elif cmd.name == "redis-cli" and (sent := redis_write(cmd.args())):
         yield _ask("db-admin", f"redis-cli sends {sent!r}, which is not a known read (it may "
                    "change data, replication or the server itself)")  # fmt: skip
     elif code is None and cmd.name == "redis-cli" and REDIS_READ_MODES & set(cmd.args()):

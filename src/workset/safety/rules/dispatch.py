@@ -74,6 +74,7 @@ from workset.safety.rules.base import (
     parse_flags,
 )
 from workset.safety.rules.delete import DELETERS
+from workset.safety.rules.forge_reads import forge_read
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON, interpreter
 from workset.safety.rules.known_lists import HELP
 from workset.safety.rules.network import (
@@ -82,7 +83,6 @@ from workset.safety.rules.network import (
     download_exec,
     download_targets,
     fetch_and_run,
-    forge_read,
     local_only,
     remote_socket,
     reverse_shell,

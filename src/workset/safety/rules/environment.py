@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 from workset.safety.rules import option_commands
 from workset.safety.rules.base import Finding, Nested, Result
 from workset.safety.rules.known_lists import PROJECT
+from workset.safety.rules.loopback import LOCAL_HOST
 from workset.safety.rules.records import wipe
 from workset.safety.rules.registries import insecure_variable
 
@@ -129,12 +130,10 @@ _DATABASE_VARIABLES = re.compile(
     r"MYSQL_HOST|MONGO(DB)?_(URL|URI)|REDIS_(URL|HOST)|POSTGRES_HOST)$",
     re.IGNORECASE,
 )
-# A database host that is this machine or a name only a local network resolves: loopback, a
-# single label (a compose service: ``db``, ``postgres``), ``*.local``, ``*.test``.
+# A database host that only a local network resolves, beside loopback: a single label (a
+# compose service: ``db``, ``postgres``), ``*.local``, ``*.test``, the container host.
 _LOCAL_DATABASE = re.compile(
-    r"^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0|[\w-]+|[\w.-]+\.(local|localhost|test)|"
-    r"host\.docker\.internal)$",
-    re.IGNORECASE,
+    r"^([\w-]+|[\w.-]+\.(local|localhost|test)|host\.docker\.internal)$", re.IGNORECASE
 )
 
 
@@ -146,7 +145,7 @@ def remote_database(name: str, value: str) -> str | None:
     if "$" in value or not value:
         return None
     host = urlsplit(value).hostname if "://" in value else value.split(":")[0]
-    if not host or _LOCAL_DATABASE.match(host) or host.startswith("/"):
+    if not host or LOCAL_HOST.match(host) or _LOCAL_DATABASE.match(host) or host.startswith("/"):
         return None  # a unix socket's folder, or this machine
     return host
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from workset.safety.rules.agent_files import WORKFLOW
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 from workset.safety.rules.base import deny_finding as _deny
 
@@ -109,9 +110,11 @@ def config_read(cmd: Cmd) -> bool:
     )
 
 
-_CI_FILE = re.compile(r"(^|/)(\.github/workflows/[^/]+|\.gitlab-ci|\.pre-commit-config|"
-                      r"azure-pipelines|bitbucket-pipelines|\.circleci/config)\.ya?ml$|"
-                      r"(^|/)Jenkinsfile$")  # fmt: skip
+# The workflow files the write rules read, and the other CI systems' pipeline files.
+_CI_FILE = re.compile(
+    rf"{WORKFLOW.pattern}|(^|/)(\.pre-commit-config|azure-pipelines|bitbucket-pipelines|"
+    r"\.circleci/config)\.ya?ml$|(^|/)Jenkinsfile$"
+)
 _SECURITY_CHECK = re.compile(
     r"codeql|trivy|snyk|semgrep|gitleaks|trufflehog|dependency[-_]review|scorecard|bandit|"
     r"\bsast\b|secret[-_ ]?scan|grype|checkov|tfsec|osv[-_]scanner|npm audit|pip[-_]audit|"

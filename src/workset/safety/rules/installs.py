@@ -27,33 +27,41 @@ from workset.safety.rules.base import (
 from workset.safety.rules.known_lists import BUILTINS, READ_ONLY, WRITERS
 from workset.safety.rules.persistence import EDITOR_AUTOLOAD, HOOKS, is_persistence_place
 
+UNPACKERS = frozenset({"tar", "bsdtar", "unzip", "7z", "7za"})
+
+
+def unpacking(cmd: Cmd) -> tuple[bool, str | None]:
+    """Whether ``cmd`` (one of :data:`UNPACKERS`) unpacks an archive, and the folder it names
+    to unpack into (``-C``, ``-d``, ``-o``), or None for where it runs."""
+    args = cmd.args()
+    flags, operands = parse_flags(args)
+    first = args[0] if args and not args[0].startswith("-") else ""
+    if cmd.name in ("tar", "bsdtar"):
+        extracting = bool((set(first) | flags) & {"x", "--extract", "--get"})
+        return extracting, option_value(args, ("-C", "--directory"))
+    if cmd.name == "unzip":
+        attached = [a[2:] for a in args if a.startswith("-d") and len(a) > 2]
+        target = option_value(args, ("-d",)) or (attached[0] if attached else None)
+        return not {"l", "t", "p", "Z", "z"} & flags, target
+    words = [w for _, w in operands]  # 7z x -oDIR
+    target = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), None)
+    return words[:1] in (["x"], ["e"]), target
+
 
 def _extract_over(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """An archive unpacked over the system or the home (``tar xzf x.tgz -C /``, ``unzip -o
     x.zip -d ~``): its members replace system programs, settings or startup files unseen."""
-    args = cmd.args()
-    flags, operands = parse_flags(args)
-    words = [w for _, w in operands]
-    first = args[0] if args and not args[0].startswith("-") else ""
-    if cmd.name in ("tar", "bsdtar"):
-        extracting = bool((set(first) | flags) & {"x", "--extract", "--get"})
-        target = option_value(args, ("-C", "--directory"))
-    elif cmd.name == "unzip":
-        extracting = not {"l", "t", "p", "Z", "z"} & flags
-        if extracting and ":" in flags:  # unzip -: keeps ../ in member names
-            yield Finding(
-                "extract-over-system",
-                "deny",
-                "unzip -: keeps '../' in member names, so the archive writes outside the folder "
-                "it is unpacked in, anywhere the user can write (startup files, keys); unpack "
-                "without -: inside the workspace",
-            )
-            return
-        attached = [a[2:] for a in args if a.startswith("-d") and len(a) > 2]
-        target = option_value(args, ("-d",)) or (attached[0] if attached else None)
-    else:  # 7z x -oDIR
-        extracting = words[:1] in (["x"], ["e"])
-        target = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), None)
+    flags, _ = parse_flags(cmd.args())
+    extracting, target = unpacking(cmd)
+    if cmd.name == "unzip" and extracting and ":" in flags:  # unzip -: keeps ../ in member names
+        yield Finding(
+            "extract-over-system",
+            "deny",
+            "unzip -: keeps '../' in member names, so the archive writes outside the folder "
+            "it is unpacked in, anywhere the user can write (startup files, keys); unpack "
+            "without -: inside the workspace",
+        )
+        return
     if cmd.name in ("tar", "bsdtar") and extracting and target is None and ctx.cwd is not None:
         target = ctx.cwd  # cd / && tar xf …
     absolute = cmd.name in ("tar", "bsdtar") and bool(flags & {"P", "--absolute-names"})
@@ -210,6 +218,6 @@ INSTALLS: dict[str, Handler] = {
     n: _installs for n in ("cp", "mv", "install", "ln", "rsync", "ditto")
 }
 HANDLERS: dict[str, Handler] = {
-    **{n: _extract_over for n in ("tar", "bsdtar", "unzip", "7z", "7za")},
+    **{n: _extract_over for n in UNPACKERS},
     "cpio": _cpio,
 }
