@@ -17,7 +17,10 @@ and the tuning half side by side:
 
 A file named ``blind_*.jsonl`` is a cohort written blind (without reading the analyzer; each
 line also names its ``class``), split in halves by seed before its first score and reported in
-its own tables.
+its own tables. Each file is judged with the workspace its authors wrote it for
+(``workspaces.json`` beside the data: ``/home/dev/proj`` for most cohorts, ``/Users/dev/proj``
+for the macOS one), so that an absolute path into their project counts as inside it; the
+project's own files use ``/home/user/project``.
 
 ``--show heldout`` (or tune) lists every command whose decision was not the expected one; a
 blind cohort's half is shown with ``--show "blind_cohort2 tune"``.
@@ -64,18 +67,31 @@ class Case:
     split: str
     category: str
     corpus: str = ""  # the file's stem for a cohort written blind (``blind_cohort2``), else ""
+    workspace: str = WORKSPACE  # the workspace the file's authors wrote it for
 
 
 def load(folder: Path = DATA, exclude: frozenset[str] = frozenset()) -> list[Case]:
     cases: list[Case] = []
+    stated = folder / "workspaces.json"
+    workspaces = json.loads(stated.read_text())["files"] if stated.exists() else {}
     for path in sorted(p for p in folder.glob("*.jsonl") if p.stem not in exclude):
+        workspace = workspaces.get(path.stem, WORKSPACE)
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)
                 blind = path.stem.startswith("blind_")
                 category = row.pop("class", path.stem)
-                cases.append(Case(category=category, corpus=path.stem if blind else "", **row))
+                corpus = path.stem if blind else ""
+                cases.append(Case(category=category, corpus=corpus, workspace=workspace, **row))
     return cases
+
+
+def classifiers(cases: list[Case], *, blanket: bool = False) -> dict[str, RuleClassifier]:
+    """One default-policy classifier per workspace the cases were written for."""
+    return {
+        w: RuleClassifier(PermissionPolicy(workspace=w, prove_commands=not blanket))
+        for w in sorted({c.workspace for c in cases})
+    }
 
 
 def _shell(command: str, timeout_s: int = 60) -> str:
@@ -123,22 +139,21 @@ def main() -> None:
     if args.show and args.show in args.hide + args.totals_only:
         parser.error(f"--show {args.show!r} would print a half that is hidden")
     cases = load(exclude=frozenset(args.exclude))
-    policy = PermissionPolicy(workspace=WORKSPACE, prove_commands=not args.blanket)
-    classifier = RuleClassifier(policy)
+    judges = classifiers(cases, blanket=args.blanket)
     started = time.perf_counter()
-    decided = [(case, *judge(classifier, case.command)) for case in cases]
+    decided = [(case, *judge(judges[case.workspace], case.command)) for case in cases]
     elapsed = time.perf_counter() - started
     parse_failures = {
         c.command
         for c in cases
         if any(
             f.rule in ("unparsed", "no-parser")
-            for f in analyze_command(c.command, workspace=WORKSPACE).findings
+            for f in analyze_command(c.command, workspace=c.workspace).findings
         )
     }
     print(
         f"policy: {'blanket ask (prove_commands=False)' if args.blanket else 'default'}; "
-        f"workspace {WORKSPACE}; {len(cases)} commands in {elapsed * 1000:.0f} ms"
+        f"workspaces {', '.join(judges)}; {len(cases)} commands in {elapsed * 1000:.0f} ms"
     )
     for split in ("heldout", "tune"):
         rows = [(c, d, r) for c, d, r in decided if c.split == split and not c.corpus]
