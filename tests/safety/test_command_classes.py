@@ -266,7 +266,7 @@ def test_round7_classes_are_denied_by_their_rule(command: str, rule: str, says: 
         ("cat /proc/*/environ", "secret-read"),
         ("wc -c ~/.mozilla/firefox/p.default/cookies.sqlite", "secret-read"),
         ("ln -s ~/.bashrc rc", "link-outside"),
-        ("ssh dev@host grep -R x /srv", "network"),
+        ("ssh dev@host make -R -C /srv", "network"),
     ],
 )
 def test_round7_unprovable_look_alikes_ask(command: str, rule: str) -> None:

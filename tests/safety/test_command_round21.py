@@ -207,7 +207,7 @@ def test_a_pattern_left_out_of_an_archive_is_not_read(command: str, decision: st
     [
         ("ssh ops@db-2.example.net 'rm -rf ~/'", "deny"),
         ("ssh -p 2222 deploy@app-1 cat ~/.aws/credentials", "deny"),
-        ("ssh deploy@app-1 'uptime'", "ask"),
+        ("ssh deploy@app-1 'uptime && ./restart.sh'", "ask"),
     ],
 )
 def test_a_command_ssh_runs_on_the_other_host_is_judged_as_a_command(

@@ -16,65 +16,31 @@ import re
 from workset.safety import paths
 from workset.safety.rules import (
     agent_files,
-    applescript,
     build_files,
-    clipboard,
     clones,
-    cloud_exposure,
     confinement,
     credentials,
-    db_targets,
-    debuggers,
-    delete,
-    dumps,
-    editors,
-    finders,
-    forge_api,
-    git,
-    guardrails,
-    hardening,
-    host_escape,
-    host_state,
-    image_context,
-    infra,
     installs,
-    interpreters,
     key_names,
     known,
-    known_lists,
-    miller,
-    mounts,
-    network,
-    option_commands,
     persistence,
     powershell,
-    process_memory,
-    project_deps,
-    project_inputs,
-    records,
-    registries,
     resources,
-    scaffolds,
-    secret_search,
     secrets,
     servers,
-    sql_files,
-    system,
     windows,
-    writes,
 )
 from workset.safety.rules.base import (
     Cmd,
     Context,
     Finding,
-    Handler,
     Nested,
     Result,
     option_values,
     parse_flags,
 )
-from workset.safety.rules.delete import DELETERS
 from workset.safety.rules.forge_reads import forge_read
+from workset.safety.rules.handlers import HANDLERS, KNOWN_NAMES
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON, interpreter
 from workset.safety.rules.known_lists import HELP
 from workset.safety.rules.network import (
@@ -186,7 +152,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         ctx.cwd = _new_cwd(cmd, ctx)
     if name in ("source", ".", "deactivate"):
         ctx.venv = _activated(cmd, ctx)
-    for handler in _HANDLERS.get(name, ()):
+    for handler in HANDLERS.get(name, ()):
         out.extend(handler(cmd, ctx))
     if name.startswith(credentials.HELPER_PREFIXES):
         out.extend(credentials.printer(cmd, ctx))
@@ -204,7 +170,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
     elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and (
-        name not in _HANDLERS or OTHER_INTERPRETERS.get(name) in cmd.args()
+        name not in HANDLERS or OTHER_INTERPRETERS.get(name) in cmd.args()
     ):  # bun has a handler of its own (bun init), and bun -e CODE is still code
         out.extend(interpreter(cmd, ctx))
     shell = reverse_shell(cmd, ctx)
@@ -259,7 +225,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
                 or installs.runs_by_itself(place)
             ):
                 out.append(download_exec(f"{name} saves a download as {target}, which runs later"))
-    if powershell.typed_cmdlet(cmd.argv[0]) and name not in _KNOWN_NAMES:
+    if powershell.typed_cmdlet(cmd.argv[0]) and name not in KNOWN_NAMES:
         out.extend(powershell.analyse(" ".join(cmd.argv)))  # Get-Service | Where-Object …
     elif not any(isinstance(r, Finding) for r in out):
         vouched = known.vouch(cmd, ctx)
@@ -387,7 +353,7 @@ def _globbed_names(cmd: Cmd) -> tuple[Finding, list[str]] | None:
     name = cmd.name
     if cmd.is_dynamic(0) or not _NAME_GLOB.search(name):
         return None
-    matches = sorted(n for n in _KNOWN_NAMES if fnmatch.fnmatchcase(n, name))
+    matches = sorted(n for n in KNOWN_NAMES if fnmatch.fnmatchcase(n, name))
     return (
         Finding(
             "glob-command",
@@ -423,60 +389,6 @@ def _activated(cmd: Cmd, ctx: Context) -> str:
 
 def _socket(target: str) -> bool:
     return target.startswith(("/dev/tcp/", "/dev/udp/"))
-
-
-def _handlers(*tables: dict[str, Handler]) -> dict[str, tuple[Handler, ...]]:
-    merged: dict[str, tuple[Handler, ...]] = {}
-    for table in tables:
-        for name, handler in table.items():
-            merged[name] = (*merged.get(name, ()), handler)
-    return merged
-
-
-_HANDLERS = _handlers(
-    delete.HANDLERS,
-    option_commands.HANDLERS,
-    finders.HANDLERS,
-    {"sqlite3": known.sqlite_destroy},
-    writes.HANDLERS,
-    installs.HANDLERS,
-    installs.INSTALLS,
-    process_memory.HANDLERS,
-    system.HANDLERS,
-    git.HANDLERS,
-    interpreters.HANDLERS,
-    network.HANDLERS,
-    infra.HANDLERS,
-    persistence.HANDLERS,
-    records.HANDLERS,
-    hardening.HANDLERS,
-    registries.HANDLERS,
-    credentials.HANDLERS,
-    dumps.HANDLERS,
-    dumps.EXTRA,
-    editors.HANDLERS,
-    applescript.HANDLERS,
-    mounts.HANDLERS,
-    windows.HANDLERS,
-    cloud_exposure.HANDLERS,
-    cloud_exposure.REMOTE,
-    forge_api.HANDLERS,
-    db_targets.HANDLERS,
-    guardrails.HANDLERS,
-    secret_search.HANDLERS,
-    scaffolds.HANDLERS,
-    sql_files.HANDLERS,
-    image_context.HANDLERS,
-    clipboard.HANDLERS,
-    miller.HANDLERS,
-    debuggers.HANDLERS,
-    project_inputs.HANDLERS,
-    project_deps.HANDLERS,
-    host_state.HANDLERS,
-    host_escape.HANDLERS,
-)
-# Every program some rule knows, to match a command name written as a glob against.
-_KNOWN_NAMES = frozenset(_HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS
 
 
 def _under_download(place: str, ctx: Context) -> bool:

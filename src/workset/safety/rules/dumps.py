@@ -100,7 +100,9 @@ def _sends_workspace(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     sent = [
         w
         for w in sources
-        if not w.startswith("-") and (whole_workspace(w, ctx) or ctx.resolve(w) in ctx.bundles)
+        if w  # "echo QUJD=": nothing after its "=", not the workspace
+        and not w.startswith("-")
+        and (whole_workspace(w, ctx) or ctx.resolve(w) in ctx.bundles)
     ]
     stages = [unwrap(c, []) for c in cmd.upstream]
     packed = [

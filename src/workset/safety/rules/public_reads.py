@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from workset.safety.rules.base import Cmd
+from workset.safety.rules.remote_reads import remote_read
 
 _HTTP = frozenset({"curl", "wget", "http", "https", "xh"})
 _DNS = frozenset({"dig", "host", "nslookup", "ping", "ping6", "traceroute", "tracepath", "mtr",
@@ -87,6 +88,8 @@ def public_read(cmd: Cmd) -> bool:
         return _handshake(cmd)
     if any(op.startswith("<") for op, _ in cmd.redirects):
         return False
+    if cmd.name in ("ssh", "rsync"):
+        return remote_read(cmd)
     if cmd.name in _HTTP:
         return _http_read(cmd)
     if cmd.name in _DNS:

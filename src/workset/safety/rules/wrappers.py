@@ -106,11 +106,15 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
                 for target in _outputs([w for w in cmd.argv[1:start] if w != "-f"]):
                     out.append(Cmd(argv=(":",), redirects=((">", target),), dynamic=(False,)))
             cmd = cmd.shifted(start)
+        elif name == "perf" and args[:1] and args[0] in _PERF_READERS:
+            return cmd  # perf report -i perf.data: reads a recorded profile, runs nothing
         elif name in _PREFIXES:
             start = _prefix_end(cmd.argv, *_PREFIXES[name])
             if name in _TRACERS and set(cmd.argv[1:start]) & _ATTACH:
                 out.append(_attaches(name))
             if start >= len(cmd.argv):
+                if name == "perf":  # perf top, perf record alone: every process, system-wide
+                    out.append(_attaches(name))
                 return cmd
             for target in _outputs(cmd.argv[1:start]):  # strace -o FILE: a file it writes
                 out.append(Cmd(argv=(":",), redirects=((">", target),), dynamic=(False,)))
@@ -146,6 +150,13 @@ _PREFIXES: dict[str, tuple[frozenset[str], int]] = {
     "proxychains4": (frozenset({"-f"}), 0),
     "entr": (frozenset(), 0),
 }
+
+
+# perf subcommands that read a recorded profile (``perf report -i perf.data``) and run no
+# command of their own; ``perf`` itself is a known project tool.
+_PERF_READERS = frozenset(
+    {"report", "script", "annotate", "diff", "list", "evlist", "buildid-list", "help", "version"}
+)
 
 
 # Tracers told to watch processes they did not start (a pid, every CPU): they read what

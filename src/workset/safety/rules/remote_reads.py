@@ -1,0 +1,165 @@
+"""Looking at another machine without changing it: ``ssh HOST 'CMD'`` where CMD only reads,
+and ``rsync -n`` (a dry run) to or from a host.
+
+``ssh api-3.internal 'systemctl is-active api; uptime; df -h /'`` changes nothing there or
+here, and sends nothing the line does not show. Such a look runs without asking when every
+part of it is shown harmless:
+
+- the host is a literal name (or a private or loopback address), with no variable, no
+  substitution and no password in it; ssh's options are among those that only shape the
+  connection (a port, a user, a key file, a timeout, batch mode), never ones that run code
+  here (``ProxyCommand``, ``LocalCommand``), forward ports or the agent, or read a config
+  file;
+- nothing of this machine is fed to it: no pipe into ssh, no ``<`` redirection, no
+  here-document;
+- the remote command is literal, holds no run of letters and digits that looks like data,
+  and every command in it is one that only reads (``ls``, ``cat``, ``df``, ``systemctl
+  status``, ``journalctl``, ``docker ps``, ``kubectl get``…), judged by the same analysis as
+  a local command run from ``/`` with no workspace, so that any write there, any secret read
+  and any program that runs code (``make``, ``pytest``, a script) keeps it asking.
+
+What the remote command prints reaches the agent's context, as a local read does; the
+database clients are left out on purpose (a query of production data asks).
+"""
+
+from __future__ import annotations
+
+import re
+
+from workset.safety.rules.base import Cmd, Context
+from workset.safety.rules.known_lists import BUILTINS, READ_ONLY, SUBCOMMANDS
+from workset.safety.rules.loopback import LOCAL_HOST
+
+# ssh options that only shape the connection: flags, and options with a value of their own.
+_SSH_FLAGS = frozenset("TqvCtx46kan")  # not -A/-K (agent, tickets), -X/-Y, -N, -f, -M
+_SSH_VALUED = frozenset({"-p", "-l", "-i", "-o", "-c", "-m", "-b"})  # not -L/-R/-D/-W/-J/-F/-E
+_SSH_SETTINGS = frozenset(
+    {
+        "batchmode", "connecttimeout", "stricthostkeychecking", "serveraliveinterval",
+        "serveralivecountmax", "loglevel", "port", "user", "identityfile", "identitiesonly",
+        "connectionattempts", "passwordauthentication", "preferredauthentications",
+        "userknownhostsfile", "hashknownhosts", "addressfamily", "compression",
+        "checkhostip", "updatehostkeys", "kbdinteractiveauthentication",
+        "numberofpasswordprompts", "requesttty", "visualhostkey", "tcpkeepalive",
+    }
+)  # fmt: skip
+_NAME = re.compile(r"^([a-z_][\w.-]*@)?([a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*"
+                   r"[a-z0-9])?)*)$", re.IGNORECASE)  # fmt: skip
+_PRIVATE = re.compile(
+    r"^([a-z_][\w.-]*@)?(10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+"
+    r"|127\.\d+\.\d+\.\d+)$",
+    re.IGNORECASE,
+)
+_DATA_RUN = re.compile(r"(?=[A-Za-z0-9+/=_%]*\d)(?=[A-Za-z0-9+/=_%]*[A-Za-z])[A-Za-z0-9+/=_%]{24,}")
+# Builtins that run code or signal processes are not looks.
+_QUIET_BUILTINS = BUILTINS - {"eval", "exec", "source", ".", "trap", "kill", "alias", "command",
+                              "history", "fg", "bg", "disown", "read", "mapfile",
+                              "readarray"}  # fmt: skip
+# Readers whose options can also write or run (a database file, a sandboxed script, a pane's
+# scrollback, a parallel job): left out.
+_NOT_LOOKS = frozenset({"sqlite3", "xargs", "parallel", "watch", "timeout", "nice", "nohup",
+                        "time", "tee", "tar", "zip", "unzip", "7z", "gzip", "gunzip", "bzip2",
+                        "bunzip2", "xz", "unxz", "zstd", "unzstd", "sed", "awk", "gawk",
+                        "mawk", "nawk", "env", "printenv"})  # fmt: skip
+# Subcommands that only show state, per program.
+_SHOWS: dict[str, frozenset[str]] = {
+    "systemctl": frozenset({"status", "is-active", "is-enabled", "is-failed", "list-units",
+                            "list-timers", "list-unit-files", "show", "cat", "--version",
+                            "list-dependencies", "list-sockets"}),
+    "docker": frozenset({"ps", "logs", "inspect", "images", "info", "version", "port", "top",
+                         "stats", "events", "diff", "history", "system", "volume", "network",
+                         "image", "container", "compose"}),
+    "kubectl": frozenset({"get", "describe", "logs", "top", "version", "cluster-info",
+                          "api-resources", "api-versions", "explain", "auth", "events"}),
+    "git": frozenset({"status", "log", "show", "diff", "rev-parse", "describe", "shortlog",
+                      "ls-files", "ls-remote", "blame", "cat-file", "for-each-ref"}),
+    **{name: verbs for name, verbs in SUBCOMMANDS.items()
+       if name in ("systemd-analyze", "loginctl", "timedatectl", "hostnamectl", "networkctl",
+                   "coredumpctl", "rabbitmqctl", "rabbitmq-diagnostics", "virsh", "nvme")},
+}  # fmt: skip
+# docker/kubectl/git subcommands above whose second word changes things.
+_CHANGING = re.compile(r"\b(rm|prune|create|connect|disconnect|up|down|start|stop|restart|"
+                       r"kill|pull|push|exec|run|apply|delete|edit|patch|set|scale)\b")  # fmt: skip
+
+
+def remote_read(cmd: Cmd) -> bool:
+    """``cmd`` is an ssh look (``ssh HOST 'READ-ONLY CMD'``) or an rsync dry run to a host,
+    with every part of it shown harmless (the module's list)."""
+    if any(cmd.dynamic) or any(cmd.inner) or any(cmd.process) or cmd.upstream:
+        return False
+    if cmd.stdin_inner or cmd.stdin_dynamic or any(op.startswith("<") for op, _ in cmd.redirects):
+        return False
+    if cmd.name == "ssh":
+        return _ssh_look(cmd.args())
+    if cmd.name == "rsync":
+        return _rsync_dry_run(cmd.args())
+    return False
+
+
+def _ssh_look(args: tuple[str, ...]) -> bool:
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        word = args[index]
+        if word in _SSH_VALUED and index + 1 < len(args):
+            value = args[index + 1]
+            if word == "-o" and value.split("=", 1)[0].strip().lower() not in _SSH_SETTINGS:
+                return False
+            index += 2
+        elif len(word) > 1 and set(word[1:]) <= _SSH_FLAGS:
+            index += 1
+        else:
+            return False
+    if index + 1 >= len(args) or not _literal_host(args[index]):
+        return False  # no command after the host: an interactive shell there
+    return _only_looks(" ".join(args[index + 1 :]))
+
+
+def _rsync_dry_run(args: tuple[str, ...]) -> bool:
+    """``rsync -avn --delete ./deploy/ admin@bastion:/opt/ansible/``: lists what it would
+    copy and delete, and copies nothing."""
+    dry = any(a in ("-n", "--dry-run") or re.fullmatch(r"-[a-zA-Z]*n[a-zA-Z]*", a) for a in args)
+    if not dry or any(a.startswith(("-e", "--rsh", "--rsync-path", "--password-file",
+                                    "--files-from", "--include-from", "--exclude-from",
+                                    "--log-file", "--write-batch", "--only-write-batch"))
+                      for a in args):  # fmt: skip
+        return False
+    hosts = [a.split(":", 1)[0] for a in args if not a.startswith("-") and ":" in a]
+    return bool(hosts) and all(_literal_host(h) for h in hosts)
+
+
+def _literal_host(word: str) -> bool:
+    """A name (``admin@api-3.internal``), or an address of a private network or this machine;
+    a public raw address (where listeners of implants usually sit) is not a look."""
+    if _PRIVATE.match(word) or LOCAL_HOST.match(word.rsplit("@", 1)[-1]):
+        return True
+    return bool(_NAME.match(word)) and not re.fullmatch(r"[\d.]+", word.rsplit("@", 1)[-1])
+
+
+def _only_looks(remote: str) -> bool:
+    """Every command of ``remote`` only reads, judged as if it ran from ``/`` with no
+    workspace: no finding at all, and each program one that shows state."""
+    if _DATA_RUN.search(remote):
+        return False
+    # The walker analyses whole lines; a rule asking for a second analysis imports it here
+    # (the walker imports the rules).
+    from workset.safety.shell_walker import Walker
+
+    walker = Walker(Context(workspace="/nonexistent-remote-workspace", cwd="/"))
+    walker.run(remote, depth=1)
+    if walker.findings or not walker.cmds:
+        return False
+    return all(_looks(c) for c in walker.cmds)
+
+
+def _looks(cmd: Cmd) -> bool:
+    name, args = cmd.name, cmd.args()
+    if any(op not in ("2>", ">", "2>&1", ">&") or t not in ("/dev/null", "1", "2")
+           for op, t in cmd.redirects):  # fmt: skip
+        return False  # only output thrown away (2>/dev/null, 2>&1)
+    if name in _QUIET_BUILTINS or (name in READ_ONLY and name not in _NOT_LOOKS):
+        return True
+    verbs = _SHOWS.get(name)
+    if verbs is None:
+        return False
+    words = [a for a in args if not a.startswith("-")]
+    return bool(words) and words[0] in verbs and not _CHANGING.search(" ".join(words[1:2]))
