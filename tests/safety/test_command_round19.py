@@ -439,14 +439,22 @@ def test_round19_protection_state_read_even_as_root_runs(command: str) -> None:
     [
         ("sudo ss -K dst 192.0.2.1", "administrator rights"),
         ("sudo -u root ufw status", "administrator rights"),
-        ("xattr -dr com.apple.quarantine /Applications/X.app", "changes attributes"),
-        ("codesign -s - --force dist/App.app", "changes attributes"),
+        ("xattr -w com.example.tag x /Applications/X.app", "changes marks of files outside"),
+        ("codesign -s - --force --options runtime ~/bin/tool", "signs files outside"),
     ],
 )
 def test_round19_changes_to_protection_state_still_ask(command: str, reason: str) -> None:
     analysis = judged(command)
     assert analysis.decision == "ask", analysis.findings
     assert reason in _reasons(analysis)
+
+
+def test_round29_quarantine_stripped_outside_is_denied_and_signing_the_build_runs() -> None:
+    """Round 29 sharpened both halves of round 19's look-alikes: the quarantine mark stripped
+    from an installed app is Gatekeeper bypassed (denied), and the project's own build signed
+    ad hoc changes only the workspace."""
+    assert judged("xattr -dr com.apple.quarantine /Applications/X.app").decision == "deny"
+    assert judged("codesign -s - --force dist/App.app").decision == "allow"
 
 
 def test_round19_python_running_a_compressed_and_encoded_literal_is_judged_as_its_code() -> None:

@@ -37,6 +37,7 @@ from workset.safety.python_network import (
     uploaded_file,
     whole_environment,
 )
+from workset.safety.python_pickles import downloaded_pickle
 from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
 from workset.safety.rules.network import remote_model_code
 from workset.safety.rules.secrets import is_secret, plain_secret, secret_read
@@ -140,6 +141,15 @@ def effects(code: str) -> Iterator[Effect]:
             f"the code unpickles {fetched}, fetched from the network: loading a pickle runs "
             "whatever code it carries; download the data in a safe format (CSV, Parquet, "
             "JSON) or from a source the user trusts, and load it in a separate, reviewed step",
+        )
+    kept = downloaded_pickle(tree)
+    if kept is not None:
+        yield Finding(
+            "download-exec",
+            "deny",
+            f"the code unpickles {kept}, a downloaded file: loading a pickle runs whatever "
+            "code it carries; load weights with weights_only=True or a safe format "
+            "(safetensors, Parquet), or check the file with fickling first",
         )
     if any(
         isinstance(n, ast.keyword) and n.arg == "trust_remote_code"

@@ -30,8 +30,24 @@ _LOCAL_NAMES = {
 
 def network_modules(tree: ast.AST, modules: set[str]) -> set[str]:
     """The network modules among ``modules`` (those ``tree`` imports) that reach another host:
-    not every use of them is one of their local names."""
-    return {m for m in modules & _NETWORK_MODULES if not _local_only(tree, m)}
+    not every use of them is one of their local names; and a data frame library given an
+    address to read (``pd.read_csv('https://…')``)."""
+    found = {m for m in modules & _NETWORK_MODULES if not _local_only(tree, m)}
+    return found | ({"pandas"} if _reads_address(tree) else set())
+
+
+_ADDRESS = re.compile(r"^(https?|ftp)://", re.IGNORECASE)
+
+
+def _reads_address(tree: ast.AST) -> bool:
+    """A ``read_*``/``scan_*`` of pandas, polars or kin is given a web address to fetch."""
+    return any(
+        isinstance(n, ast.Call)
+        and re.match(r"(read|scan)_\w+$", dotted(n.func).rsplit(".", 1)[-1]) is not None
+        and bool(n.args)
+        and _ADDRESS.match(literal_path(n.args[0]) or "") is not None
+        for n in ast.walk(tree)
+    )
 
 
 def _local_only(tree: ast.AST, module: str) -> bool:

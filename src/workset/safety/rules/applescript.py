@@ -16,7 +16,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result, ask_finding, requote
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Handler,
+    Nested,
+    Result,
+    ask_finding,
+    deny_finding,
+    requote,
+)
 
 _STRING = r'"((?:[^"\\]|\\.)*)"'
 _SHELL_VERB = re.compile(
@@ -30,6 +39,18 @@ _SHOWS = re.compile(
     + _STRING + r"[^\n]*|beep(\s+\d+)?|delay\s+[\d.]+)\s*$",
     re.IGNORECASE,
 )  # fmt: skip
+# Text typed into the frontmost window (a terminal, as often as not): judged as a command.
+_KEYSTROKE = re.compile(r"\bkeystroke\s+" + _STRING, re.IGNORECASE)
+# A dialog that asks for a hidden answer or a password: the system's look, the user's secret.
+_PHISH = re.compile(r"display\s+dialog\b.*(hidden\s+answer|default\s+answer.*passw|"
+                    r"passw.*default\s+answer)", re.IGNORECASE)  # fmt: skip
+# Developer apps asked for what they show, or opened and quit: nothing of the user's.
+_DEV_APPS = r"(Xcode|Xcode-beta|Simulator|Instruments|Docker|Visual Studio Code|Android Studio)"
+_DEV_TELL = re.compile(
+    r'^\s*tell\s+application\s+"' + _DEV_APPS + r'"\s+to\s+(activate|quit|launch|'
+    r'(get|count)\s+[^"]*)\s*$',
+    re.IGNORECASE,
+)
 # What may stand around a shell verb: a tell block aimed at a terminal or at nothing.
 _TELL = re.compile(
     r'^\s*(tell\s+application\s+"(Terminal|iTerm2?|System Events)"(\s+to)?|end\s+tell|'
@@ -61,7 +82,17 @@ def _osascript(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             where = {"shell": "/", "script": "~"}.get(verb, '"$ITERM_SESSION_DIR"')
             yield Nested(f"(cd {where} && {command})")
             rest = rest.replace(found.group(0), " ")
-        understood = understood and bool(_SHOWS.match(rest) or _TELL.match(rest))
+        for typed in _KEYSTROKE.finditer(line):
+            yield Nested(typed.group(1).replace('\\"', '"').replace("\\\\", "\\"))
+        if _PHISH.search(line):
+            yield deny_finding(
+                "password-phishing",
+                "the AppleScript shows a dialog that asks for a password or a hidden answer, "
+                "which the agent would read",
+                "never ask the user for a password; let the program that needs it ask",
+            )
+        shown = _SHOWS.match(rest) or _TELL.match(rest) or _DEV_TELL.match(rest)
+        understood = understood and bool(shown)
     if not understood:
         yield ask_finding(
             "applescript",

@@ -93,7 +93,7 @@ _RUNNERS = frozenset({"make", "gmake", "cmake", "ninja", "meson", "npm", "pnpm",
                       "composer", "dotnet", "mvn", "gradle", "just", "task", "tox", "nox",
                       "pytest", "bash", "sh", "zsh", "dash", "python", "python3", "node",
                       "ruby", "perl", "php", "deno", "source", ".", "docker", "podman",
-                      "docker-compose"})  # fmt: skip
+                      "docker-compose", "open"})  # fmt: skip
 
 
 def runs_clone(cmd: Cmd, ctx: Context) -> Finding | None:

@@ -88,7 +88,8 @@ _CLOUD_READ = re.compile(r"^(describe|list|get|show|ls|head|cat|du|stat|version|
                          r"([-_].*)?$|^(--version|sts|configure)$")  # fmt: skip
 _CLOUD_DESTROY = re.compile(
     r"^(delete-(db-instance|db-cluster|bucket|stack|table|cluster|file-system|repository|"
-    r"vault|key|user-pool)|terminate-instances|rb|schedule-key-deletion|purge-queue)$"
+    r"vault|key|user-pool|stream|delivery-stream|log-group)|terminate-instances|rb|"
+    r"schedule-key-deletion|purge-queue)$"
 )
 
 

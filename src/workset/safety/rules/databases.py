@@ -193,6 +193,7 @@ HANDLERS: dict[str, Handler] = {
             "cqlsh",
             "sqlcmd",
             "clickhouse-client",
+            *("snowsql", "spark-sql", "beeline", "hive", "trino", "presto", "impala-shell"),
         )
     },
     **{n: _drop_tools for n in ("dropdb", "dropuser", "mysqladmin", "createdb", "pg_restore")},

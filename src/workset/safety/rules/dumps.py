@@ -182,6 +182,20 @@ def _anonymous_upload(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
 
 
+def _raw_upload(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``… | nc HOST PORT``, ``nc HOST PORT < data.csv``: a program's output or a file sent
+    over a bare connection, which logs in nowhere (literal text, ``echo ruok | nc``, is a
+    query of the service, not data sent away)."""
+    local = any(_LOCAL.match(a) for a in cmd.args() if not a.startswith("-"))
+    if not _sends_away(cmd) or local or {"-l", "--listen"} & set(cmd.args()):
+        return
+    fed = [t for op, t in cmd.redirects if op == "<"]
+    if cmd.upstream and static_output(cmd.upstream) is None:
+        yield _upload(cmd, "the output of " + unwrap(cmd.upstream[-1], []).name)
+    elif fed:
+        yield _upload(cmd, fed[0])
+
+
 def _artifact(name: str, urls: list[str], ctx: Context) -> bool:
     """``name`` is a build output of the workspace (``dist/report.html``, ``app.whl``) and every
     address is a host named as a project's own build or release service (``ci.internal…``,
@@ -271,4 +285,5 @@ HANDLERS: dict[str, Handler] = {
 EXTRA: dict[str, Handler] = {
     **{n: _sends_workspace for n in (*_SENDERS, "rsync")},
     **{n: _anonymous_upload for n in _HTTP},
+    **{n: _raw_upload for n in ("nc", "ncat", "netcat", "telnet")},
 }

@@ -12,6 +12,7 @@ from workset.safety.rules import (
     clipboard,
     cloud_exposure,
     credentials,
+    data_harms,
     db_targets,
     debuggers,
     delete,
@@ -30,9 +31,11 @@ from workset.safety.rules import (
     interpreters,
     known,
     known_lists,
+    macos_changes,
     miller,
     mounts,
     network,
+    notebooks,
     option_commands,
     persistence,
     process_memory,
@@ -101,6 +104,9 @@ HANDLERS = _merged(
     project_deps.HANDLERS,
     host_state.HANDLERS,
     host_escape.HANDLERS,
+    data_harms.HANDLERS,
+    notebooks.HANDLERS,
+    macos_changes.HANDLERS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

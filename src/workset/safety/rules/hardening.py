@@ -159,12 +159,39 @@ def _ufw(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield _off(f"ufw {' '.join(args)}")  # every port open to whoever connects
 
 
+def _pf(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``pfctl -d`` turns macOS's packet filter off; ``pfctl -F all`` drops every rule."""
+    args = cmd.args()
+    letters = "".join(a[1:] for a in args if re.fullmatch(r"-[a-zA-Z]+", a))
+    if "d" in letters or ("F" in letters and {"all", "rules"} & set(args)):
+        yield _off(f"pfctl {' '.join(args)}")
+
+
 def _defaults(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """``defaults write com.apple.LaunchServices LSQuarantine -bool false``: downloads no
     longer marked, so Gatekeeper never checks what they run."""
     args = [a.lower() for a in cmd.args()]
-    if args[:1] == ["write"] and "lsquarantine" in args and set(args) & {"false", "no", "0"}:
-        yield _off("defaults write … LSQuarantine false")
+    if args[:1] != ["write"]:
+        return
+    for domain, key, off in _DEFENCE_DEFAULTS:
+        if domain in args[1].removesuffix(".plist") and key in args and off & set(args[3:]):
+            yield _off(f"defaults write {args[1]} {cmd.args()[args.index(key)]}")
+            return
+
+
+# Preferences that switch off a defence (domain part, key, values that mean off): downloads
+# no longer marked for Gatekeeper, the application firewall off, the screen lock without a
+# password, Xcode running package plugins and macros never reviewed.
+_OFF = frozenset({"false", "no", "0"})
+_ON = frozenset({"true", "yes", "1"})
+_DEFENCE_DEFAULTS = (
+    ("com.apple.launchservices", "lsquarantine", _OFF),
+    ("com.apple.alf", "globalstate", frozenset({"0"})),
+    ("com.apple.screensaver", "askforpassword", _OFF),
+    ("com.apple.security", "gkautorearm", _OFF),
+    ("com.apple.dt.xcode", "ideskipmacrofingerprintvalidation", _ON),
+    ("com.apple.dt.xcode", "ideskippackagepluginfingerprintvalidatation", _ON),
+)
 
 
 def _services(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -339,6 +366,7 @@ HANDLERS: dict[str, Handler] = {
     **{n: _switched_off for n in _SWITCHES_OFF},
     **{n: _trusted_root for n in ("security", "trust", "certutil")},
     "ufw": _ufw,
+    "pfctl": _pf,
     "defaults": _defaults,
     **{n: _iptables for n in ("iptables", "ip6tables", "iptables-nft", "nft")},
     "systemctl": _services,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, unknown_program
 from workset.safety.rules.confinement import inside, outside
 from workset.safety.rules.loopback import is_local
@@ -68,8 +69,23 @@ def opened(cmd: Cmd, ctx: Context) -> Finding | None:
                                                             and inside(a, ctx)))]  # fmt: skip
     if args and len(shown) == len(args):
         return None
+    if cmd.name == "open" and _own_app(cmd, ctx):
+        return None
     return unknown_program(cmd.name, " (only pages of this machine and documents of the "
                            "workspace are known to be harmless to open)")  # fmt: skip
+
+
+def _own_app(cmd: Cmd, ctx: Context) -> bool:
+    """``open build/Release/App.app``: macOS starts the app the project built, as
+    ``./target/release/app`` would run it (not one this line fetched)."""
+    apps = [a for a in cmd.args() if a not in ("-n", "-W", "--wait-apps", "--new")]
+    return (
+        len(apps) == 1
+        and not any(cmd.dynamic)
+        and apps[0].rstrip("/").endswith(".app")
+        and paths.in_workspace(ctx.resolve(apps[0]), ctx.workspace)
+        and not ctx.wrote(apps[0])
+    )
 
 
 VOUCHERS = {**{n: rendered for n in BROWSERS}, **{n: opened for n in _OPENERS}}

@@ -35,6 +35,8 @@ from workset.safety import paths
 from workset.safety.rules import (
     clipboard,
     clones,
+    data_clouds,
+    data_tools,
     documents,
     guardrails,
     headless,
@@ -44,7 +46,9 @@ from workset.safety.rules import (
     known_runners,
     known_services,
     known_tools,
+    macos_reads,
     miller,
+    notebooks,
     platform_reads,
     project_inputs,
     resources,
@@ -244,7 +248,8 @@ def _writer(cmd: Cmd, ctx: Context) -> Finding | None:
 
 # Where the system and its package managers install programs (only root writes there).
 _SYSTEM_PROGRAMS = ("/usr/bin/", "/bin/", "/usr/local/bin/", "/usr/sbin/", "/sbin/",
-                    "/usr/local/sbin/", "/opt/homebrew/bin/", "/snap/bin/")  # fmt: skip
+                    "/usr/local/sbin/", "/opt/homebrew/bin/", "/snap/bin/",
+                    "/usr/libexec/")  # fmt: skip
 
 
 def _is_script(cmd: Cmd) -> bool:
@@ -320,6 +325,8 @@ _REWRITER_VALUES = frozenset({"--config", "-c", "--settings-path", "--settings-f
 def _interpreter(cmd: Cmd, ctx: Context) -> Finding | None:
     """python/node/perl…: inline code was analysed already; a script must be in the workspace."""
     args = cmd.args()
+    if _syntax_check(cmd):
+        return None  # zsh -n ~/.zshrc: read and parsed, nothing run
     for index, word in enumerate(args, start=1):
         if word in ("-c", "-e", "-E", "-r", "--eval", "-p", "--print", "-m", "-"):
             return None
@@ -347,6 +354,23 @@ def _interpreter(cmd: Cmd, ctx: Context) -> Finding | None:
             )
         return None
     return None
+
+
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+
+
+def _syntax_check(cmd: Cmd) -> bool:
+    """``bash -n FILE``, ``zsh -n ~/.zshrc``: the shell reads the file and checks its syntax
+    without running a command of it (``-n`` is set before any startup file is read)."""
+    flags = [a for a in cmd.args() if a.startswith("-")]
+    files = [a for a in cmd.args() if not a.startswith("-")]
+    return (
+        cmd.name in _SHELLS
+        and "-n" in flags
+        and set(flags) <= {"-n", "--"}
+        and len(files) == 1
+        and not any(cmd.dynamic)
+    )
 
 
 def _staged_inside(cmd: Cmd, ctx: Context) -> bool:
@@ -445,6 +469,10 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **resources.VOUCHERS,
     **toolchains.VOUCHERS,
     **host_state.VOUCHERS,
+    **data_tools.VOUCHERS,
+    **data_clouds.VOUCHERS,
+    **notebooks.VOUCHERS,
+    **macos_reads.VOUCHERS,
 }
 
 

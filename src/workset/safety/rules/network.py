@@ -181,7 +181,8 @@ def download_targets(cmd: Cmd, ctx: Context) -> set[str]:
                 out.add(value)
         elif word.startswith(("--output=", "--output-document=")):
             out.add(word.split("=", 1)[1])
-    if (cmd.name == "wget" and not out) or (cmd.name == "curl" and ("-O" in args or "-LO" in args)):
+    remote_name = any(re.fullmatch(r"-[a-zA-Z]*O[a-zA-Z]*|--remote-name(-all)?", a) for a in args)
+    if (cmd.name == "wget" and not out) or (cmd.name == "curl" and remote_name):  # curl -fsSLO
         urls = [a for a in args if "://" in a]
         out.update(u.rstrip("/").rsplit("/", 1)[-1] for u in urls)
     out.update(t for op, t in cmd.redirects if op in (">", ">>"))

@@ -22,7 +22,7 @@ from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
 
 _SEARCHERS = frozenset({"pgrep", "pidof", "ps", "lsof", "fuser"})
 # Security, audit and logging agents: endpoint protection, auditing, log shippers.
-_GUARDS = re.compile(
+GUARDS = re.compile(
     r"falcon|crowdstrike|osquery|audit|sysmon|mdatp|wdavdaemon|defender|sentinel|cbagent|"
     r"carbonblack|tanium|jamf|santa(d|-daemon)?\b|elastic-agent|wazuh|ossec|clamd|splunk|"
     r"datadog|fluent-?bit|fluentd|rsyslog|syslog|journald|filebeat|lulu|littlesnitch|xagt|"
@@ -97,7 +97,7 @@ def _guard_named(cmd: Cmd, searches: list[Cmd]) -> str | None:
     words += [a for c in searches if c.name in ("pgrep", "pidof") for a in c.args()]
     words += [a for c in searches if c.name not in _SEARCHERS for a in c.argv]  # ps … | grep x
     for word in words:
-        found = _GUARDS.search(word)
+        found = GUARDS.search(word)
         if found is not None and not word.startswith("-"):
             return word
     return None

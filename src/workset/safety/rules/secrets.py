@@ -67,6 +67,8 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
         args = [_FILE_URL.sub(lambda m: "./" if "PWD" in m.group(0) else "/", a) for a in args]
     if name == "git":
         args = _git_files(cmd)
+    elif name in ("dscl", "dseditgroup"):
+        args = []  # dscl . -read /Users/dev: a directory record, not a file (rules.macos_changes)
     elif name == "openssl" and cmd.args()[:1] in (("x509",), ("verify",), ("crl",)):
         args = []  # they print certificates, never a private key, whatever file they read
     elif name in ("openssl", "ssh-keygen"):

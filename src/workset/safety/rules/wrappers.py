@@ -106,6 +106,13 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
                 for target in _outputs([w for w in cmd.argv[1:start] if w != "-f"]):
                     out.append(Cmd(argv=(":",), redirects=((">", target),), dynamic=(False,)))
             cmd = cmd.shifted(start)
+        elif name == "xcrun":  # xcrun --sdk iphoneos simctl list: the developer tool it finds
+            start = 1
+            while start < len(cmd.argv) and cmd.argv[start].startswith("-"):
+                if cmd.argv[start] in _XCRUN_PRINTS:
+                    return cmd.shifted(len(cmd.argv))  # xcrun --show-sdk-path: printed
+                start += 2 if cmd.argv[start] in ("--sdk", "-sdk", "--toolchain") else 1
+            cmd = cmd.shifted(start)
         elif name == "perf" and args[:1] and args[0] in _PERF_READERS:
             return cmd  # perf report -i perf.data: reads a recorded profile, runs nothing
         elif name in _PREFIXES:
@@ -150,6 +157,12 @@ _PREFIXES: dict[str, tuple[frozenset[str], int]] = {
     "proxychains4": (frozenset({"-f"}), 0),
     "entr": (frozenset(), 0),
 }
+
+
+# xcrun options that only print where a tool or an SDK is.
+_XCRUN_PRINTS = frozenset({"-f", "--find", "--show-sdk-path", "--show-sdk-version",
+                           "--show-sdk-build-version", "--show-sdk-platform-path",
+                           "--show-sdk-platform-version", "--version", "-h", "--help"})  # fmt: skip
 
 
 # perf subcommands that read a recorded profile (``perf report -i perf.data``) and run no
