@@ -126,12 +126,18 @@ def _aws(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return
     elif service == "s3" and action in ("cp", "sync", "mv") and _uploads(words[2:]):
         yield _ask("upload", f"aws s3 {action} uploads local files to cloud storage")
+    elif service == "ssm" and action.startswith("get-parameter") and not _decrypts(flags):
+        return  # a SecureString comes back as ciphertext unless --with-decryption is given
     elif re.search(r"secret|ssm$", service) and re.match(r"get-(secret-value|parameters?)", action):
         yield _ask("secret-read", f"aws {service} {action} reads stored secrets")
     elif service in ("sts", "configure") and action in ("", "list", "get", "get-caller-identity"):
         return
     elif not _CLOUD_READ.match(action or "x"):
         yield _ask("cloud-change", f"aws {service} {action} changes cloud resources".strip())
+
+
+def _decrypts(flags: set[str]) -> bool:
+    return any(f.startswith("--with-decryption") for f in flags)
 
 
 def _uploads(operands: list[str]) -> bool:

@@ -170,8 +170,8 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     if MKFS.match(name):
         out.extend(mkfs(cmd, ctx))
     elif (PYTHON.match(name) or name in OTHER_INTERPRETERS) and (
-        name not in HANDLERS or OTHER_INTERPRETERS.get(name) in cmd.args()
-    ):  # bun has a handler of its own (bun init), and bun -e CODE is still code
+        name != "bun" or OTHER_INTERPRETERS[name] in cmd.args()
+    ):  # bun's words are its subcommands (bun init, judged by its own rule); bun -e CODE is code
         out.extend(interpreter(cmd, ctx))
     shell = reverse_shell(cmd, ctx)
     if shell is not None:

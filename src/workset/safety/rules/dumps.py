@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
+from workset.safety.rules.credentials import printed
 from workset.safety.rules.interpreters import OTHER_INTERPRETERS, PYTHON
 from workset.safety.rules.loopback import LOCAL_HOST as _LOCAL
 from workset.safety.rules.network import _HOST_ARG as _REMOTE
@@ -265,6 +266,7 @@ def _dumped_away(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if not _sends_away(cmd):
         return
     dumps = [_dump_name(c) for c in (unwrap(u, []) for u in cmd.upstream) if _dump_name(c)]
+    secrets = [w for w in (printed(unwrap(u, [])) for u in cmd.upstream) if w and _posts(cmd)]
     if dumps:
         yield Finding(
             "exfiltration",
@@ -273,6 +275,23 @@ def _dumped_away(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "another host in the same pipeline, which carries the data off the machine; dump "
             "into the workspace and ask the user to move it",
         )
+    elif secrets:
+        yield Finding(
+            "exfiltration",
+            "deny",
+            f"{secrets[0]} prints a live credential and {cmd.name} posts it where others read "
+            "it (an issue, a pull request, a gist, a release); pass secrets only to the "
+            "command that logs in with them, or store them with gh secret set",
+        )
+
+
+# Forge commands whose text is published for others to read.
+_PUBLISHED = frozenset({"issue", "pr", "mr", "gist", "release", "discussion", "snippet"})
+
+
+def _posts(cmd: Cmd) -> bool:
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    return cmd.name in ("gh", "glab", "hub") and bool(words) and words[0] in _PUBLISHED
 
 
 _SENDERS = [

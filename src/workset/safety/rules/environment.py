@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from workset.safety.rules import option_commands
+from workset.safety.rules import option_commands, test_targets
 from workset.safety.rules.base import Finding, Nested, Result
 from workset.safety.rules.known_lists import PROJECT
 from workset.safety.rules.loopback import LOCAL_HOST
@@ -164,6 +164,9 @@ def assignment(name: str, value: str, program: str | None = None) -> list[Result
                 "a human must confirm, or point it at a local or test database",
             )
         ]
+    aimed = test_targets.remote_target(name, value)
+    if aimed is not None:
+        return [aimed]  # CYPRESS_BASE_URL=https://app.example.com: tests on a deployed site
     if name == "DISABLE_DATABASE_ENVIRONMENT_CHECK" and value.strip("'\"") not in ("", "0"):
         return [
             Finding(

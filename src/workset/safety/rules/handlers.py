@@ -8,7 +8,9 @@ families, and :func:`~workset.safety.rules.dispatch.check` runs them all in this
 from __future__ import annotations
 
 from workset.safety.rules import (
+    app_harms,
     applescript,
+    attack_tools,
     clipboard,
     cloud_exposure,
     credentials,
@@ -16,6 +18,7 @@ from workset.safety.rules import (
     db_targets,
     debuggers,
     delete,
+    dependency_pins,
     dumps,
     editors,
     finders,
@@ -25,6 +28,7 @@ from workset.safety.rules import (
     hardening,
     host_escape,
     host_state,
+    hosted_harms,
     image_context,
     infra,
     installs,
@@ -33,6 +37,7 @@ from workset.safety.rules import (
     known_lists,
     macos_changes,
     miller,
+    mobile_tools,
     mounts,
     network,
     notebooks,
@@ -107,6 +112,12 @@ HANDLERS = _merged(
     data_harms.HANDLERS,
     notebooks.HANDLERS,
     macos_changes.HANDLERS,
+    attack_tools.HANDLERS,
+    dependency_pins.HANDLERS,
+    app_harms.HANDLERS,
+    mobile_tools.HANDLERS,
+    hosted_harms.HANDLERS,
+    hosted_harms.SETTINGS,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

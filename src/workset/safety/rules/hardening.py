@@ -36,10 +36,17 @@ _DEFENCES = {
     "fs.protected_fifos": "0",
     "fs.suid_dumpable": "1",
 }
+# (and the watchers that report an intrusion: falco, osquery, wazuh/ossec, auditbeat, sysmon,
+# network sensors such as suricata, snort and zeek, file integrity checkers)
 _DEFENCE_SERVICES = re.compile(
     r"^(apparmor|firewalld|ufw|auditd|fail2ban|selinux|nftables|iptables|clamav[\w-]*|"
-    r"falcon-sensor|osqueryd)(\.service)?$"
+    r"falcon-sensor|osqueryd|falco([-\w]*)?|wazuh-[\w-]+|ossec[\w-]*|auditbeat|sysmon[\w-]*|"
+    r"suricata|snort\d?|zeek|aide(check)?|tripwire|crowdstrike[\w-]*|sentinel[\w-]*|"
+    r"elastic-agent|cbagentd|mdatp)(\.service)?$"
 )
+# The control scripts that start and stop such a watcher themselves.
+_WATCHER_CONTROLS = frozenset({"osqueryctl", "wazuh-control", "ossec-control", "fail2ban-client",
+                               "falcoctl"})  # fmt: skip
 _SETUID = re.compile(r"^([0-7]?[2467][0-7]{3}|[ugoa]*[+=][rwxXt]*s[rwxXt]*)$")
 _ROOT = re.compile(r"^(root|0)([:.].*)?$")
 
@@ -200,6 +207,13 @@ def _services(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         hit = [w for w in words[1:] if _DEFENCE_SERVICES.match(w)]
         if hit:
             yield _off(f"{cmd.name} {words[0]} {hit[0]}")
+
+
+def _watcher_control(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``osqueryctl stop``, ``wazuh-control stop``, ``fail2ban-client stop``."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    if words[:1] and words[0] in ("stop", "disable", "kill", "uninstall"):
+        yield _off(f"{cmd.name} {words[0]}")
 
 
 def _service(cmd: Cmd, ctx: Context) -> Iterator[Result]:
@@ -370,6 +384,7 @@ HANDLERS: dict[str, Handler] = {
     "defaults": _defaults,
     **{n: _iptables for n in ("iptables", "ip6tables", "iptables-nft", "nft")},
     "systemctl": _services,
+    **{n: _watcher_control for n in _WATCHER_CONTROLS},
     "service": _service,
     "chown": _chown,
     "chmod": _chmod,

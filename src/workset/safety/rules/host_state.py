@@ -1,10 +1,11 @@
 """Firewall and security state printed: the reads behind ``system_tampering`` look-alikes.
 
 ``iptables -L -n``, ``nft list ruleset``, ``ufw status verbose``, ``firewall-cmd --list-all``,
-``getcap /usr/bin/ping``, ``aa-status``, ``aa-enabled``, ``auditctl -s`` and ``fdesetup
-status`` only show how the machine is protected; the same programs with a change (``iptables
--F``, ``ufw disable``, ``nft flush``, ``firewall-cmd --add-port``) ask as before (or are
-denied by the hardening rules).
+``getcap /usr/bin/ping``, ``aa-status``, ``aa-enabled``, ``auditctl -s``, ``fdesetup
+status``, ``fail2ban-client status`` and the audit trail searched (``ausearch``,
+``aureport``) only show how the machine is protected and what its watchers recorded; the
+same programs with a change (``iptables -F``, ``ufw disable``, ``nft flush``,
+``firewall-cmd --add-port``) ask as before (or are denied by the hardening rules).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ _READS = {
     "mokutil": (("--sb-state",),),
     "getsebool": (("-a",),),
     "auditctl": (("-s",), ("-l",)),
+    "fail2ban-client": (("status",), ("ping",), ("version",), ("banned",), ("--version",)),
     # pf's rules and state shown, or a rules file parsed without loading it (-n)
     "pfctl": (("-s",), ("-sr",), ("-sa",), ("-sn",), ("-ss",), ("-si",), ("-vsr",), ("-nf",),
               ("-vnf",), ("-n", "-f"), ("-nvf",)),
@@ -45,6 +47,8 @@ _READS = {
 # Programs that only answer whether a protection is on, or list what is loaded.
 _ANSWERS = frozenset({"getcap", "aa-status", "apparmor_status", "aa-enabled", "lsmod",
                       "selinuxenabled"})  # fmt: skip
+# The audit trail searched or summed up (who changed accounts, which rules fired): reads only.
+_AUDIT_READERS = frozenset({"ausearch", "aureport"})
 
 
 def state_read(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -56,6 +60,8 @@ def state_read(cmd: Cmd, ctx: Context) -> Finding | None:
             return None
     elif cmd.name in _ANSWERS:
         return None  # setcap, aa-disable, modprobe, setenforce are the changes
+    elif cmd.name in _AUDIT_READERS and not any(cmd.dynamic):
+        return None  # ausearch -k identity -i, aureport --auth: the audit log read
     else:
         reads = _READS.get(cmd.name, ())
         words = tuple(a for a in args if a not in ("-a", "--all")) if cmd.name == "nft" else args
@@ -66,7 +72,15 @@ def state_read(cmd: Cmd, ctx: Context) -> Finding | None:
     return unknown_program(" ".join(cmd.argv[:2]))
 
 
-_NAMES = ("iptables", "ip6tables", "iptables-save", "ip6tables-save", *_ANSWERS, *_READS)
+_NAMES = (
+    "iptables",
+    "ip6tables",
+    "iptables-save",
+    "ip6tables-save",
+    *_ANSWERS,
+    *_READS,
+    *_AUDIT_READERS,
+)
 VOUCHERS = {n: state_read for n in _NAMES}
 
 

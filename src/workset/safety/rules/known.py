@@ -33,6 +33,8 @@ from collections.abc import Callable
 
 from workset.safety import paths
 from workset.safety.rules import (
+    app_platforms,
+    attack_targets,
     clipboard,
     clones,
     data_clouds,
@@ -48,11 +50,13 @@ from workset.safety.rules import (
     known_tools,
     macos_reads,
     miller,
+    mobile_tools,
     notebooks,
     platform_reads,
     project_inputs,
     resources,
     scanners,
+    security_tools,
     system,
     task_targets,
     toolchains,
@@ -473,6 +477,10 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **data_clouds.VOUCHERS,
     **notebooks.VOUCHERS,
     **macos_reads.VOUCHERS,
+    **attack_targets.VOUCHERS,
+    **security_tools.VOUCHERS,
+    **app_platforms.VOUCHERS,
+    **mobile_tools.VOUCHERS,
 }
 
 

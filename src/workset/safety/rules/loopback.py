@@ -213,6 +213,20 @@ def local_read(cmd: Cmd) -> bool:
     )
 
 
+def open_relay(cmd: Cmd) -> str | None:
+    """``socat TCP-LISTEN:3306,fork TCP:db.internal:3306``: a listener on every interface
+    joined to another host, so whoever reaches this machine reaches that one (the other
+    host named), or None."""
+    ends = [a for a in cmd.args() if not a.startswith("-")]
+    if cmd.name != "socat" or len(ends) != 2 or any(cmd.dynamic):
+        return None
+    listen, connect = ends
+    remote = re.match(r"^(TCP[46]?|UDP[46]?|OPENSSL):([^:,]+):\d+", connect, re.IGNORECASE)
+    if _SOCAT_LISTEN.match(listen) is None or _loopback_listener(listen) or remote is None:
+        return None
+    return None if re.fullmatch(_LOOPBACK_NAME, remote.group(2)) else remote.group(2)
+
+
 def _loopback_listener(address: str) -> bool:
     if _SOCAT_LISTEN.match(address) is None:
         return False

@@ -84,28 +84,24 @@ _SWIFT_REACH = re.compile(
 )
 
 
-def _never(rule: str, what: str, instead: str) -> Finding:
-    return deny_finding(rule, what, instead)
-
-
 def _tmutil(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = [a for a in cmd.args() if not a.startswith("-")]
     verb = args[0] if args else ""
     if verb in _TMUTIL_DESTROYS:
-        yield _never(
+        yield deny_finding(
             "backup-destroyed",
             f"tmutil {verb} destroys or switches off the "
             "machine's backups, the user's way back from any mistake",
             "leave backups alone — ask the user",
         )
     elif verb == "addexclusion" and any(_holds_home(w, ctx) for w in args[1:]):
-        yield _never(
+        yield deny_finding(
             "backup-destroyed",
             "tmutil addexclusion leaves the home (or all of the disk) out of every future backup",
             "exclude only build folders of the workspace",
         )
     elif verb == "setdestination" and any(re.match(r"(?i)(smb|afp|nfs)://", w) for w in args):
-        yield _never(
+        yield deny_finding(
             "backup-sent-away",
             "tmutil setdestination sends every future backup of this machine to another host",
             "ask the user to set up backups",
@@ -126,7 +122,7 @@ def _erase(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.name == "asr":
         erases = "--erase" in cmd.args() or "-erase" in cmd.args()
     if erases:
-        yield _never(
+        yield deny_finding(
             "disk-erase",
             f"{cmd.name} {' '.join(verbs)} erases a disk or volume and everything on it",
             "work on files inside the workspace; ask the user to manage disks",
@@ -139,7 +135,7 @@ def _accounts(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.name == "dscl":
         verb = next((a for a in args[1:] if a.startswith("-")), "")
         if verb == "-read" and _HASHES.search(words):
-            yield _never(
+            yield deny_finding(
                 "secret-read",
                 "dscl reads a user's password hash, which can be cracked offline",
                 "never read credentials",
@@ -158,7 +154,7 @@ def _accounts(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 
 
 def _account(what: str) -> Finding:
-    return _never(
+    return deny_finding(
         "account-change",
         f"{what} creates an account, changes a password or "
         "makes someone an administrator of this machine",
@@ -169,7 +165,7 @@ def _account(what: str) -> Finding:
 def _launchctl(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     if args[:1] == ("setenv",) and len(args) > 1 and re.match(r"(DYLD_|LD_)", args[1]):
-        yield _never(
+        yield deny_finding(
             "library-injection",
             f"launchctl setenv {args[1]} loads a library into every program launched from now on",
             "set it for one command of the workspace instead",
@@ -197,7 +193,7 @@ def _gatekeeper(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.name == "codesign" and "--remove-signature" not in args:
         outside = [a for a in outside if _TRUSTED_PLACES.match(ctx.resolve(a))]
     if changes and outside:
-        yield _never(
+        yield deny_finding(
             "gatekeeper-bypass",
             f"{cmd.name} makes macOS trust {outside[0]!r}, "
             "a program the project did not build, without the checks it would get",
@@ -214,7 +210,7 @@ def _networksetup(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     away = [v for v in values if not (LOCAL_HOST.match(v) or v in ("Empty", "off", "on")
                                       or v.isdigit())]  # fmt: skip
     if away:
-        yield _never(
+        yield deny_finding(
             "traffic-hijack",
             f"networksetup {setter} sends the machine's traffic "
             f"(or its name lookups) through {away[0]}",
@@ -226,7 +222,7 @@ def _log(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     words = " ".join(args).lower()
     if args[:1] == ("erase",) or (args[:1] == ("config",) and re.search(r":off\b", words)):
-        yield _never(
+        yield deny_finding(
             "log-wiped",
             f"log {args[0]} erases or silences the system log, which "
             "hides what happened on this machine",
@@ -237,7 +233,7 @@ def _log(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 def _extensions(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     if args[:1] == ("reset",) or (args[:1] == ("uninstall",) and GUARDS.search(" ".join(args))):
-        yield _never(
+        yield deny_finding(
             "defence-off",
             f"systemextensionsctl {args[0]} removes a security extension of this machine",
             "leave security software alone",
@@ -247,7 +243,7 @@ def _extensions(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 def _profiles(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     args = cmd.args()
     if args[:1] in (("install",), ("-I",)) or "-I" in args:
-        yield _never(
+        yield deny_finding(
             "profile-install",
             "profiles install adds a configuration profile, "
             "which can trust new root certificates, route traffic and hand the "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from workset.safety.rules import loopback
+from workset.safety.rules import app_platforms, attack_targets, loopback
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
 from workset.safety.rules.loopback import LOCAL_HOST
 from workset.safety.rules.remote_reads import remote_read
@@ -73,6 +73,8 @@ def local_only(cmd: Cmd) -> bool:
         return bool(hosts) and LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
     if cmd.name == "socat":
         return loopback.socat_relay(cmd)
+    if cmd.name in attack_targets.AIMED:  # nmap 127.0.0.1: a scan of this machine
+        return attack_targets.at_loopback(cmd)
     if cmd.name in ("nc", "ncat", "netcat", "grpcurl"):
         return loopback.local_read(cmd)
     if cmd.name == "rclone":
@@ -296,6 +298,7 @@ RUNNER_TOOLS = frozenset({"tsc", "eslint", "prettier", "jest", "vitest", "mocha"
                           "sequelize-cli", "typeorm", "npm-run-all", "run-p", "run-s",
                           "react-scripts", "vue-cli-service", "ember", "tsc-watch", "sass",
                           "madge", "license-checker", "size-limit", "commitlint"})  # fmt: skip
+RUNNER_TOOLS |= app_platforms.RUNNER_TOOLS  # expo, convex, supabase…: rules.app_platforms
 
 
 def _fetch_run(what: str) -> Finding:
@@ -411,16 +414,39 @@ def _tunnel(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         words[:1] in (["tunnel"], ["local"], ["funnel"], ["access"])
     )
     if opens and not {"--help", "-h", "version", "--version"} & set(cmd.args()):
+        # A web app's port behind the tunnel's own login (a demo, a webhook) is the user's
+        # call; with no login, or a raw TCP port, whoever finds the address gets in.
+        guarded = words[:1] == ["http"] and any(a.split("=")[0] in _TUNNEL_LOGINS
+                                                for a in cmd.args())  # fmt: skip
+        instead = "a human must confirm who may log in" if guarded else _TUNNEL_INSTEAD
         yield Finding(
             "reverse-tunnel",
-            "deny",
+            "ask" if guarded else "deny",
             f"{cmd.name} {' '.join(words[:1])} publishes a port of this machine on the "
-            "internet: whoever finds the address reaches what listens here; serve on "
-            "127.0.0.1 only, or ask the user to set up the tunnel".replace("  ", " "),
+            f"internet: whoever finds the address reaches what listens here; {instead}",
+        )
+
+
+_TUNNEL_INSTEAD = "serve on 127.0.0.1 only, or ask the user to set up the tunnel"
+# ngrok's options that put a login or an address filter in front of the tunnel.
+_TUNNEL_LOGINS = frozenset({"--basic-auth", "--oauth", "--oidc", "--traffic-policy-file",
+                            "--cidr-allow", "--auth", "-auth"})  # fmt: skip
+
+
+def _open_relay(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    host = loopback.open_relay(cmd)
+    if host is not None:
+        yield Finding(
+            "open-relay",
+            "deny",
+            f"socat listens on every interface and passes what arrives to {host}, so anyone "
+            "who reaches this machine reaches that host past its firewall; bind the listener "
+            "to 127.0.0.1 (TCP-LISTEN:PORT,bind=127.0.0.1) or use ssh -L",
         )
 
 
 HANDLERS: dict[str, Handler] = {
+    "socat": _open_relay,
     **{n: _tunnel for n in ("ngrok", "cloudflared", "lt", "localtunnel", "bore", "tailscale")},
     "rsync": _remote_copy,
     "ssh": _ssh,

@@ -28,6 +28,7 @@ from workset.safety.rules.base import (
     deny_finding,
     requote,
 )
+from workset.safety.rules.known_lists import JUDGED_BY_FAMILY
 
 # For each program, its options whose value is a command line.
 _COMMAND_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -149,9 +150,17 @@ def run_by_runner(cmd: Cmd) -> list[str] | None:
 
 
 def _run_by_runner(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``poetry run pytest``, ``bundle exec rake test``: a program the rules know is judged in
+    full, as if run directly (``bundle exec curl …`` reaches the network as curl does); a name
+    they do not know is the project's own entry point (``poetry run myapp``), judged only for
+    what it would be denied for."""
+    from workset.safety.rules.handlers import KNOWN_NAMES  # the registry imports this module
+
     inner = run_by_runner(cmd)
     if inner is not None:
-        yield Nested(requote(inner), deny_only=True)
+        name = inner[0].rsplit("/", 1)[-1]
+        known = name in KNOWN_NAMES or name in JUDGED_BY_FAMILY or bool(_RUNS_CODE.match(name))
+        yield Nested(requote(inner), deny_only=not known or "/" in inner[0])
 
 
 def _run_by_package_runner(cmd: Cmd, ctx: Context) -> Iterator[Result]:

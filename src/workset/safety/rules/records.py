@@ -5,7 +5,9 @@ ring buffer is only ever done to hide what ran, so it is denied; other changes t
 ask. So is backdating a file outside the workspace (``touch -r /usr/bin/gpg-agent
 ~/.local/bin/helper``, ``touch -d 2020-01-01 ~/.ssh/authorized_keys``): a file's times are the
 record of when it changed, and setting them by hand makes a planted file look old; inside the
-workspace the same options keep a build's stamps in order.
+workspace the same options keep a build's stamps in order. Evidence collected for an
+investigation (an ``evidence/`` or numbered case folder, a disk or memory image) is a record
+too: deleting it is denied wherever it lies.
 """
 
 from __future__ import annotations
@@ -124,7 +126,30 @@ def _touch(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         )
 
 
+# An investigation's evidence: a folder named for it (evidence/, a case or incident numbered),
+# or a disk or memory image in a forensic format.
+_EVIDENCE = re.compile(
+    r"(^|/)(evidence|(case|incident)[-_]\d[\w.-]*)(/|$)|"
+    r"\.(e01|ex01|l01|aff4?|lime|vmem|vmss|mem)$",
+    re.IGNORECASE,
+)
+
+
+def _evidence(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``rm -rf evidence/case-12/``, ``shred -u memory.lime``: evidence destroyed."""
+    words = [a for a in cmd.args() if not a.startswith("-")]
+    hit = next((w for w in words if _EVIDENCE.search(paths.normalize(w))), None)
+    if hit is not None:
+        yield Finding(
+            "evidence-destroyed",
+            "deny",
+            f"{cmd.name} deletes {hit}, evidence of an investigation whose chain of custody "
+            "must stay intact; work on a copy, and leave deleting evidence to its custodian",
+        )
+
+
 HANDLERS: dict[str, Handler] = {
+    **{n: _evidence for n in ("rm", "shred", "srm", "unlink", "rmdir", "wipe")},
     "touch": _touch,
     "history": _history,
     "unset": _unset,

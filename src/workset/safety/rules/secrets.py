@@ -63,13 +63,16 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
         args = args[:-1]  # the destination is written, not read
     if name in ("jq", "gojq", "jaq", "yq"):
         args = _after_program(cmd)
+    if name in ("curl", "wget", "http", "https"):  # the CA it trusts is a public certificate
+        args = [a for i, a in enumerate(args) if a.split("=", 1)[0] not in _TRUST_ANCHORS
+                and (i == 0 or args[i - 1] not in _TRUST_ANCHORS)]  # fmt: skip
     if name in ("curl", "wget"):  # curl file:///…: a read of that file
         args = [_FILE_URL.sub(lambda m: "./" if "PWD" in m.group(0) else "/", a) for a in args]
     if name == "git":
         args = _git_files(cmd)
     elif name in ("dscl", "dseditgroup"):
         args = []  # dscl . -read /Users/dev: a directory record, not a file (rules.macos_changes)
-    elif name == "openssl" and cmd.args()[:1] in (("x509",), ("verify",), ("crl",)):
+    elif _certificates_only(cmd):
         args = []  # they print certificates, never a private key, whatever file they read
     elif name in ("openssl", "ssh-keygen"):
         written = set(keytools.writes(cmd))  # a key being generated is not read
@@ -96,6 +99,24 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
         ):
             found.append(word)
     return found
+
+
+# Options that name the certificate authorities a client trusts: public certificates.
+_TRUST_ANCHORS = frozenset({"--cacert", "--capath", "--ca-certificate", "--ca-directory",
+                            "--verify"})  # fmt: skip
+
+
+def _certificates_only(cmd: Cmd) -> bool:
+    """``openssl x509``, ``cfssl certinfo -cert``, ``step certificate inspect``: programs that
+    parse a certificate and print its fields, whatever else the file holds."""
+    args = cmd.args()
+    words = [a for a in args if not a.startswith("-")]
+    return (
+        (cmd.name == "openssl" and args[:1] in (("x509",), ("verify",), ("crl",)))
+        or (cmd.name == "cfssl" and args[:1] == ("certinfo",) and "-cert" in args)
+        or (cmd.name == "step" and words[:2] in (["certificate", "inspect"],
+                                                 ["certificate", "fingerprint"]))
+    )  # fmt: skip
 
 
 # Options whose value is a pattern left out (tar --exclude=.env, rsync --exclude .env,

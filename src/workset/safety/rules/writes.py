@@ -174,6 +174,24 @@ def _own_hook(cmd: Cmd, ctx: Context, operands: list[tuple[int, str]]) -> bool:
     return True
 
 
+_DROP_IN = re.compile(r"^/etc/[\w.-]+\.d/([^/]+)?$")
+
+
+def _reviewed_drop_in(cmd: Cmd, ctx: Context, operands: list[tuple[int, str]]) -> bool:
+    """``install -m 0440 config/sudoers.d/ci /etc/sudoers.d/ci``: a file kept in the
+    repository, where a human can read it, put in a system drop-in directory. What lands there
+    is known before it runs (a text piped in or a file from elsewhere stays denied)."""
+    target = ctx.resolve(operands[-1][1])
+    if not _DROP_IN.match(target) or not paths.is_sensitive(target) or any(cmd.dynamic):
+        return False
+    args = cmd.args()
+    values = {i + 2 for i, a in enumerate(args) if a in ("-m", "-o", "-g", "-t", "-S")}
+    sources = [w for i, w in operands[:-1] if i not in values]
+    return bool(sources) and all(
+        paths.in_workspace(ctx.resolve(w), ctx.workspace) and not ctx.wrote(w) for w in sources
+    )
+
+
 # The running kernel's power switches: magic SysRq (reboot, crash, kill every process at
 # once) and the power state (suspend, hibernate). Live settings under /proc/sys are judged
 # as sysctl is (rules.hardening).
@@ -211,7 +229,14 @@ def _writers(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     flags, operands = parse_flags(cmd.args())
     name = cmd.name
     if name in ("cp", "install", "ln") and len(operands) >= 2:
-        if not _own_hook(cmd, ctx, operands):
+        if name != "ln" and _reviewed_drop_in(cmd, ctx, operands):
+            yield Finding(
+                "install-policy-file",
+                "ask",
+                f"{name} puts a file of the workspace in {operands[-1][1]}, which "
+                "changes who may log in or use sudo; a human must read the file and confirm",
+            )
+        elif not _own_hook(cmd, ctx, operands):
             sources = tuple(w for _, w in operands[:-1]) if name == "cp" else ()
             yield from write_target(operands[-1][1], name, ctx, sources=sources)
     elif name in ("tee", "truncate"):
