@@ -215,3 +215,22 @@ def test_a_program_run_by_a_project_runner_is_judged_as_run_directly(
     command: str, decision: str
 ) -> None:
     assert judged(command).decision == decision
+
+
+def test_the_environments_names_alone_are_not_a_secret_read() -> None:
+    assert judged("env | cut -d= -f1 | sort").decision == "allow"
+    assert judged("tr '\\0' '\\n' < /proc/self/environ | awk -F= '{print $1}'").decision == "allow"
+    assert judged("env | cut -d= -f2").decision == "ask"  # the values
+    assert judged("tr '\\0' '\\n' < /proc/1/environ | cut -d= -f1").decision == "deny"
+
+
+def test_a_reload_signal_by_name_asks_and_a_kill_by_name_is_denied() -> None:
+    assert judged("killall -HUP nginx").decision == "ask"
+    assert judged("killall -s USR1 puma").decision == "ask"
+    assert judged("killall -9 nginx").decision == "deny"
+
+
+def test_emptying_a_staging_broker_asks_and_a_production_one_is_denied() -> None:
+    assert judged("rabbitmqctl -n rabbit@mq-qa-2 purge_queue jobs.retry").decision == "ask"
+    assert judged("rabbitmqctl -n rabbit@mq-prod-2 purge_queue jobs").decision == "deny"
+    assert judged("rabbitmqctl -n rabbit@mq-7 purge_queue jobs").decision == "deny"

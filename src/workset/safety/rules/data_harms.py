@@ -37,7 +37,8 @@ from workset.safety.rules.base import (
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
 from workset.safety.rules.confinement import inside
-from workset.safety.rules.data_tools import LIVE, verbs
+from workset.safety.rules.data_tools import verbs
+from workset.safety.rules.env_names import PRODUCTION
 from workset.safety.rules.loopback import LOCAL_URL
 from workset.safety.rules.sql import SQL_DESTROY
 
@@ -47,7 +48,7 @@ _DESTROYING_MACRO = re.compile(r"drop|truncate|delete|purge|wipe|clean|reset", r
 def _dbt(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     words = verbs(cmd, ("--target", "-t", "--select", "-s", "--args", "--vars", "--exclude"))
     target = option_value(cmd.args(), ("--target", "-t")) or ""
-    if not LIVE.search(target) or not words:
+    if not PRODUCTION.search(target) or not words:
         return
     if words[0] in ("run", "build", "seed", "snapshot") and "--full-refresh" in cmd.args():
         yield _deny("dbt-live-rebuild", f"dbt {words[0]} --full-refresh on the {target} target "
@@ -173,7 +174,7 @@ def _ray(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 def _feast(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     words = verbs(cmd, ("-c", "--chdir", "-f", "--feature-store-yaml"))
     repo = " ".join(option_values(cmd.args(), ("-c", "--chdir", "-f", "--feature-store-yaml")))
-    if words[:1] == ["teardown"] and LIVE.search(repo):
+    if words[:1] == ["teardown"] and PRODUCTION.search(repo):
         yield _deny("cloud-destroy", "feast teardown of a live feature repository deletes its "
                     "online and offline stores' tables",
                     "ask the feature store's owner")  # fmt: skip

@@ -17,12 +17,10 @@ from collections.abc import Callable, Sequence
 
 from workset.safety.rules.base import Cmd, Context, Finding, option_value, unknown_program
 from workset.safety.rules.confinement import inside, outside
+from workset.safety.rules.env_names import PRODUCTION
 from workset.safety.rules.loopback import LOCAL_URL
 
 Voucher = Callable[[Cmd, Context], Finding | None]
-
-# Names of a live environment: a target, connection, repository or path that says production.
-LIVE = re.compile(r"(^|[^a-z])(prod|production|prd|live)([^a-z]|$)", re.IGNORECASE)
 
 
 def verbs(cmd: Cmd, valued: Sequence[str] = ()) -> list[str]:
@@ -76,7 +74,7 @@ def _dbt(cmd: Cmd, ctx: Context) -> Finding | None:
     if words[:2] == ["source", "freshness"] or words[:2] == ["docs", "generate"]:
         return None  # the newest load time of each source; the catalog, into target/
     stores = "--store-failures" in cmd.args()
-    if sub == "test" and not (stores and (not target or LIVE.search(target))):
+    if sub == "test" and not (stores and (not target or PRODUCTION.search(target))):
         return None
     return _refused(cmd, words, " (it writes tables in the warehouse or runs macros there)")
 

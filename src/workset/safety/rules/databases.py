@@ -17,6 +17,7 @@ from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result, opt
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
 from workset.safety.rules.db_reads import REDIS_READ_MODES, mongo_write, redis_write
+from workset.safety.rules.env_names import PRODUCTION, THROWAWAY
 from workset.safety.rules.loopback import LOCAL_URL
 from workset.safety.rules.sql import SQL_DESTROY as _SQL_DESTROY
 
@@ -170,6 +171,9 @@ def _broker(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         hosts = [h.split("@", 1)[1] for h in hosts if "@" in h]
     if all(LOCAL_URL.match(h) for h in hosts):
         yield _ask("broker-destroy", f"{cmd.name} {said} deletes a broker's data on this machine")
+    elif all(THROWAWAY.search(h) and not PRODUCTION.search(h) for h in hosts):
+        yield _ask("broker-destroy", f"{cmd.name} {said} deletes the data of {hosts[0]}, a "
+                   "staging or test broker")  # fmt: skip
     else:
         yield _deny(
             "broker-destroy",

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 
 from workset.safety.rules.app_platforms import operands, verbs
 from workset.safety.rules.base import Cmd, Context, Handler, Result, deny_finding, option_value
+from workset.safety.rules.env_names import THROWAWAY
 from workset.safety.rules.registries import insecure_variable
 
 _DESTROYS = frozenset({"delete", "destroy", "remove", "rm", "reset", "disable", "purge", "drop",
@@ -31,9 +32,6 @@ _HOSTED = frozenset({"apps", "app", "sites", "site", "projects", "project", "dat
                      "group", "groups", "service", "environment", "worker", "pg",
                      "branches", "branch"})  # fmt: skip
 _MAIN_BRANCH = re.compile(r"^(main|master|prod|production|primary)$", re.IGNORECASE)
-_THROWAWAY = re.compile(r"(^|[-_.])(pr-?\d+|preview|staging|stage|dev|develop|test|tests|tmp|"
-                        r"temp|sandbox|demo|review|scratch|e2e|ci)([-_.]|\d|$)",
-                        re.IGNORECASE)  # fmt: skip
 
 
 def _destroys(cmd: Cmd) -> str | None:
@@ -59,7 +57,7 @@ def _destroys(cmd: Cmd) -> str | None:
     names = [w for w in args if not w.startswith("-") and w.lower() not in _DESTROYS | _HOSTED]
     if noun in ("branches", "branch") and not any(_MAIN_BRANCH.match(w) for w in names):
         return None  # a development branch of the database
-    if any(_THROWAWAY.search(w) for w in names) and not _production(args):
+    if any(THROWAWAY.search(w) for w in names) and not _production(args):
         return None
     return _KINDS.get(noun, f"a hosted {noun}")
 

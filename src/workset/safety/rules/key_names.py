@@ -77,12 +77,30 @@ def _selects_a_setting(cmd: Cmd) -> bool:
     )
 
 
+def _environment(cmd: Cmd) -> bool:
+    """``env``, ``printenv`` alone, or ``tr '\\0' '\\n' < /proc/self/environ``: the environment
+    printed whole, one ``NAME=value`` a line, for the next stage to cut."""
+    if cmd.name in ("env", "printenv") and not cmd.args() and not cmd.redirects:
+        return True
+    return cmd.name == "tr" and cmd.redirects == (("<", "/proc/self/environ"),)
+
+
 def through_filter(findings: list[Finding], cmds: list[Cmd], after: list[Cmd]) -> list[Finding]:
-    """``cat ~/.kube/config | grep current-context``, ``cat ~/.docker/config.json | jq '.auths
-    | keys'``: a plain ``cat`` only feeds the next stage, so what prints is what that filter
-    lets through. When it is names, counts, or the lines of one setting that names no
-    credential, printing the file is not what happens: the read asks (as the filter reading
-    the file itself would) instead of being denied."""
+    """``env | cut -d= -f1`` prints the names of the environment's variables, never a value:
+    nothing secret is read. ``cat ~/.kube/config | grep current-context``, ``cat
+    ~/.docker/config.json | jq '.auths | keys'``: a plain ``cat`` only feeds the next stage,
+    so what prints is what that filter lets through. When it is names, counts, or the lines
+    of one setting that names no credential, printing the file is not what happens: the read
+    asks (as the filter reading the file itself would) instead of being denied."""
+    names = bool(after) and after[0].name in ("cut", "awk", "gawk", "mawk", "sed")
+    if (
+        len(cmds) == 1
+        and len(after) == 1
+        and _environment(cmds[0])
+        and names
+        and names_only(after[0])
+    ):
+        return [f for f in findings if f.rule != "secret-read"]  # env | cut -d= -f1: names
     if len(cmds) != 1 or len(after) != 1 or cmds[0].name != "cat" or cmds[0].redirects:
         return findings
     if any(a.startswith("-") for a in cmds[0].args()) or not (

@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from workset.safety import paths
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, unknown_program
 from workset.safety.rules.confinement import inside, outside
-from workset.safety.rules.data_tools import LIVE, Voucher, verbs
+from workset.safety.rules.data_tools import Voucher, verbs
+from workset.safety.rules.env_names import PRODUCTION
 from workset.safety.rules.network import download_exec
 
 _ADDRESS = re.compile(r"^(https?|ftp|s3|gs|abfss?|az)://", re.IGNORECASE)
@@ -93,7 +94,7 @@ def _papermill(cmd: Cmd, ctx: Context) -> Finding | None:
         return unknown_program("papermill", " (its notebook is not one of the project's)")
     values = [v for i, a in enumerate(args[:-1]) if a in _PAPERMILL_VALUED
               for v in args[i + 1 : i + 3]]  # fmt: skip
-    pointed = next((v for v in values if LIVE.search(v) or "://" in v
+    pointed = next((v for v in values if PRODUCTION.search(v) or "://" in v
                     or (v.startswith(("/", "~", "..")) and not inside(v, ctx))), None)  # fmt: skip
     if pointed is not None:
         return unknown_program("papermill", f" (a parameter points it at {pointed!r})")

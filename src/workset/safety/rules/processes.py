@@ -29,6 +29,17 @@ GUARDS = re.compile(
     r"cylance|sophos|esets|mcafee|kaspersky|qualys|nessus|firewalld|apparmor|falco\b",
     re.IGNORECASE,
 )
+# Signals that ask a daemon to reload its settings or reopen its logs, not to stop.
+_RELOADS = frozenset({"-HUP", "-1", "-SIGHUP", "-USR1", "-SIGUSR1", "-USR2", "-SIGUSR2",
+                      "-10", "-12"})  # fmt: skip
+
+
+def _reload_signal(args: list[str]) -> bool:
+    """``killall -HUP mDNSResponder``, ``killall -s USR1 nginx``: a reload, asked for by name."""
+    signal = f"-{args[1]}" if args[:1] == ["-s"] and len(args) > 1 else (args or [""])[0]
+    return signal.upper() in _RELOADS
+
+
 _PORT = re.compile(r"^(?:-i)?(?:tcp|udp|TCP|UDP)?:?(\d{2,5})(?:/(?:tcp|udp))?$")
 
 
@@ -52,6 +63,14 @@ def _kill(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             "deny",
             f"{cmd.name} stops {guard!r}, a security, audit or logging agent of this machine, "
             "which hides what happens next; leave it running and ask the user",
+        )
+    elif cmd.name == "killall" and _reload_signal(args):
+        yield Finding(
+            "killall",
+            "ask",
+            f"{cmd.name} {' '.join(args[:2] if args[0] == '-s' else args[:1])} tells every "
+            "process of that name to reload (or reopen its "
+            "logs), the agent's or not; a human must confirm",
         )
     elif cmd.name in ("killall", "killall5"):
         yield Finding(
