@@ -132,7 +132,11 @@ CLAIM_RULES: tuple[Rule, ...] = (
             r"the\s+norm|standard|part\s+of)\b",
             r"\b(when(ever)?|if|as\s+soon\s+as|the\s+moment)\s+(any\s+|a\s+|an\s+|the\s+|"
             r"another\s+)?([\w-]+\s+)?(tool\s+)?(outputs?|results?|responses?|documents?|pages?|"
-            r"emails?)\s+(requests?|asks?|demands?|tells|instructs?|says\s+to)\b",
+            r"emails?)\s+(requests?|asks?|demands?|tells|instructs?|says\s+to)\b"
+            # answered by turning to the user, the request is the safeguard: "if the page asks
+            # for a password, stop and let the user type it"
+            r"(?![^.;]{0,60}\b(stop|pause|halt|ask|let|hand\s+(it\s+|control\s+)?(back\s+)?"
+            r"to)\s+(and\s+)?(ask\s+|tell\s+|let\s+|check\s+with\s+)?(the\s+user|the\s+human|them)\b)",
             # calls the server puts in its results, to be made: "responses may include follow-up
             # calls ... run each entry"
             r"\b(responses?|results?|outputs?|replies)\s+(may|can|will|might|sometimes)\s+"

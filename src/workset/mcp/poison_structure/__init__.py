@@ -41,7 +41,8 @@ the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:
 (a cue lexicon per class in 24 languages), :mod:`.turns` (``forged-turn``, ``switches-script``),
 :mod:`.memory` (``plants-memory``: content the definition dictates stored in the model's memory;
 ``claims-user-wish``), :mod:`.persistence` (``installs-persistence``: cron entries, services),
-:mod:`.beyond` (``beyond-request``: the input widened past what the user asked for)
+:mod:`.beyond` (``beyond-request``: the input widened past what the user asked for),
+:mod:`.data_orders` (``data-as-authority``: returned text declared an order and carried out)
 and :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """
 

@@ -1,5 +1,5 @@
 """``assumes-approval``: acting without the user's approval, or claiming it was given (not under a
-condition or a question)."""
+condition or a question), also as consent dated to the install or sign-up."""
 
 from __future__ import annotations
 
@@ -124,6 +124,38 @@ _APPROVAL = re.compile(
 )
 
 
+# Consent dated to an earlier moment the user is not asked about now: "they accepted the terms
+# at install time", "il a accepté les conditions lors de l'installation", "hat bei der
+# Einrichtung zugestimmt", "aceptó los términos al registrarse".
+_CONSENT_AT_SETUP = re.compile(
+    # the verb, then what was agreed to (so "the documents the user approved during onboarding"
+    # names documents, and claims nothing)
+    r"\b(accepted|agreed|consented|opted\s+in|approved|signed\s+off|accepté|consenti|approuvé|"
+    r"aceptó|aceptado|consintió|aprobó|aceitou|aceito|concordou|accettato|acconsentito|approvato)"
+    r"\s+(to\s+|in\s+|on\s+|à\s+|con\s+|com\s+|a\s+)?(the\s+|these\s+|our\s+|all\s+|les\s+|la\s+|"
+    r"ces\s+|los\s+|las\s+|os\s+|as\s+|i\s+|le\s+|il\s+|el\s+|o\s+)?([\w-]+\s+)?(terms|conditions|"
+    r"tos|eula|polic(y|ies)|agreement|this|it|that|everything|cela|ceci|ça|tout|condiciones|términos|"
+    r"esto|todo|termos|condições|isso|tudo|termini|condizioni|questo|tutto)\b"
+    r"[^.;]{0,40}?\b(at|during|when|on|upon|while|lors\s+de|à|au\s+moment\s+de|al|en\s+el|durante|"
+    r"na|no|ao|all['’]|al\s+momento\s+del(l['’])?)\s+(the\s+|l['’]\s*|la\s+|le\s+|el\s+|a\s+|o\s+|"
+    r"their\s+|first\s+)?(install\w*|setup|set-?up|sign-?up|onboarding|registration|registering|"
+    r"signing\s+up|first\s+run|inscription|instala\w*|registr\w*|cadastr\w*)"
+    # German puts the verb last: "hat bei der Einrichtung bereits zugestimmt"
+    r"|\b(hat|haben)\s+(\S+\s+){0,4}(bei|während|nach)\s+(der|dem)\s+(installation|einrichtung|"
+    r"anmeldung|registrierung)\s+(\S+\s+){0,4}(zugestimmt|akzeptiert|eingewilligt|genehmigt)\b",
+    _I,
+)
+
+
+# A condition, a question, a negation or stored data described ("shows the date on which the
+# user accepted …"), in the clause before the consent: no claim.
+_NOT_A_CLAIM = re.compile(
+    r"\b(if|unless|whether|only|not|never|which|whom|whose|date|time|timestamp|returns?|shows?|"
+    r"lists?|records?|logs?|si|wenn|falls|ob|nicht|pas|ne|no|não|non)\b",
+    _I,
+)
+
+
 # Japanese and Korean negate at the end of the verb, after the waiver they negate.
 _VERB_FINAL_NEGATION = re.compile(r"ません|しない|できない|されない|않|못")
 
@@ -160,6 +192,9 @@ _CHANGES_NOTHING = re.compile(
 
 
 def assumes_approval(sentence: str) -> bool:
+    setup = _CONSENT_AT_SETUP.search(sentence)
+    if setup and not _NOT_A_CLAIM.search(re.split(r"[;:,]", sentence[: setup.start()])[-1]):
+        return True
     waived = _WAIVED.search(sentence)
     if waived and not _CHANGES_NOTHING.search(sentence) and not USER_GATE.search(sentence):
         return True

@@ -19,19 +19,22 @@ from workset.mcp.poison_structure.text import NEGATION, sentences
 _I = re.IGNORECASE
 
 # What a tool does that cannot be taken back, or that leaves the machine.
+# "drop" only as a verb and "format" only of a disk: Dropbox, a dropdown or formatted text
+# destroy nothing.
+_VERBS_THAT_DESTROY = (
+    r"delet|remov|drop(?=s?\b|ped\b|ping\b)|wipe|purg|destroy|truncat|eras|overwrit|reset|"
+    r"format(s|ting)?(?=\s+(the\s+|a\s+|this\s+)?(disk|drive|volume|partition|device|"
+    r"file\s?system|card)s?\b)|"
+    r"kill|terminat|revok|uninstall|shutdown|reboot"
+)
 _HARMFUL = re.compile(
-    r"(^|[\s_.-])(delet|remov|drop|wipe|purg|destroy|truncat|eras|overwrit|reset|format|kill|"
-    r"terminat|revok|uninstall|transfer|pay(?!load)|payout|refund|send|publish|deploy|shutdown|"
-    r"reboot)\w*",
+    rf"(^|[\s_.-])({_VERBS_THAT_DESTROY}|transfer|pay(?!load)|payout|refund|send|publish|deploy)"
+    r"\w*",
     _I,
 )
 # Of those, what destroys: MCP's destructiveHint is about updates that destroy, so a tool that
 # sends, pays or publishes may say false honestly (its readOnlyHint may not).
-_DESTROYS = re.compile(
-    r"(^|[\s_.-])(delet|remov|drop|wipe|purg|destroy|truncat|eras|overwrit|reset|format|kill|"
-    r"terminat|revok|uninstall|shutdown|reboot)\w*",
-    _I,
-)
+_DESTROYS = re.compile(rf"(^|[\s_.-])({_VERBS_THAT_DESTROY})\w*", _I)
 _TOOL = r"(this\s+tool|the\s+tool|it|this\s+(call|operation|action|function|endpoint|command))"
 _HARMLESS = re.compile(
     rf"\b{_TOOL}\s+(is|are)\s+(strictly\s+|purely\s+|completely\s+|entirely\s+|fully\s+)?"

@@ -71,6 +71,7 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         m
         for m in live
         if not _reference(sentence, m)
+        and not _audience(sentence, m)
         and not _own_path(m, purpose)
         and not _TOLD_USER.search(sentence[max(0, m.start() - 50) : m.start()])
     ]
@@ -181,6 +182,21 @@ _SERVER_SIDE = re.compile(
     r"logs|records|caches|saves|encrypts|signs|takes|fetches|retries|keeps)\b",
     _I,
 )
+
+
+# The conversation as where something shows or who sees it, not as data taken from it:
+# "visible to everyone in the conversation", "appears to the members of the chat".
+_AUDIENCE = re.compile(
+    r"\b(everyone|everybody|anyone|anybody|members|participants|people|visible|appears?|"
+    r"readable)\s+(in|of|to|on)\s+(the|this|that|a|each)\s+$",
+    _I,
+)
+
+
+def _audience(sentence: str, match: re.Match[str]) -> bool:
+    conversation = next(found for kind, found, _ in SOURCES if kind == "conversation")
+    before = sentence[max(0, match.start() - 60) : match.start()]
+    return match.re is conversation and bool(_AUDIENCE.search(before))
 
 
 def _own_path(match: re.Match[str], purpose: Purpose) -> bool:

@@ -37,6 +37,7 @@ from workset.mcp.poison_structure.commands import (
     publishes_beyond_purpose,
 )
 from workset.mcp.poison_structure.concealment import hides
+from workset.mcp.poison_structure.data_orders import orders_in_data
 from workset.mcp.poison_structure.destinations import fixed_in_prose
 from workset.mcp.poison_structure.directs import (
     asks_privilege,
@@ -235,7 +236,11 @@ def _judge(
         for pattern in (AUTHORITY, OVERRIDES)
         if (m := pattern.search(sentence)) and not negated_before(sentence, pattern)
     ]
-    if any(not warned_at(sentence, m.start()) for m in claims) or obeyed_against(sentence):
+    if (
+        any(not warned_at(sentence, m.start()) for m in claims)
+        or obeyed_against(sentence)
+        or orders_in_data(sentence)
+    ):
         yield "data-as-authority"
     if MISREPORTS.search(sentence):
         yield "misreports"

@@ -8,11 +8,14 @@ Greek, Romanian and Hungarian, added after probe b of cohort 12t missed the firs
 note labelled for the assistant by the word's cognates in any language ("Notă pentru asistent:"):
 
 - ``instruction-override``: an order to ignore or forget earlier instructions;
-- ``hides-from-user``: secretly, without telling the user, do not tell the user;
-- ``assumes-approval``: without asking, without confirmation, do not ask for consent;
+- ``hides-from-user``: secretly, without telling the user, do not tell the user, the user need
+  not be informed ("sans le lui dire", "muss nicht informiert werden");
+- ``assumes-approval``: without asking, without confirmation, do not ask for consent, no need
+  to ask them ("inutile de lui demander");
 - ``data-flow``: a verb of sending with the conversation, a password, token or messages and
   an address (URL or e-mail) in the same sentence, not negated;
-- ``directive-tag``: a note labelled for the assistant ("Not для ассистента:", "للمساعد:").
+- ``directive-tag``: a note labelled for the assistant ("Not для ассистента:", "للمساعد:"), or
+  for agents or the model ("Note pour les agents :", "Hinweis für den KI-Agenten:").
 
 Each cue is an act a tool definition has no reason to ask for in any language; an honest
 definition in these languages ("asks for confirmation before deleting", "never put passwords
@@ -60,6 +63,11 @@ _OVERRIDE = _cues(
     r"\b(ignoră|uită)\s+(\S+\s+){0,3}instrucțiuni",
     r"\b(hagyd\s+figyelmen\s+kívül|felejtsd\s+el)\s+(\S+\s+){0,3}utasítás",
 )
+# French verbs of telling, for the person told of nothing.
+_FR_TELL = (
+    r"(dire|signaler|mentionner|indiquer|montrer|parler|informer|prévenir|avertir|aviser|"
+    r"préciser)"
+)
 _SECRECY = _cues(
     r"\bgizlice\b|kullanıcıya\s+(\S+\s+){0,2}(söyleme|bahsetme|bildirme|gösterme)\b|"
     r"(söylemeden|haber\s+vermeden|fark\s+ettirmeden|bildirmeden)",
@@ -89,6 +97,34 @@ _SECRECY = _cues(
     r"κρυφά|χωρίς\s+να\s+(το\s+)?(πεις|ενημερώσεις)|μην\s+(το\s+)?(πεις|αναφέρεις)",
     r"\bîn\s+secret\b|\bpe\s+ascuns\b|\bfără\s+să\s+(îi\s+)?(spui|anunți)|\bnu\s+(îi\s+)?spune\b",
     r"\btitokban\b|\bne\s+szólj\b|\bne\s+mondd\s+el\b",
+    # the person told of nothing, by a pronoun or by name: "sans le lui dire", "der Nutzer muss
+    # darüber nicht informiert werden", "no hace falta avisarle", "senza dirglielo"
+    rf"\bsans\s+(le\s+|la\s+|les\s+)?(lui|leur)\s+{_FR_TELL}|\bsans\s+(l['’]\s*en|les\s+en|en)\s+"
+    rf"{_FR_TELL}|\bsans\s+(en\s+)?{_FR_TELL}\s+(l['’]utilisat|le\s+client|la\s+personne)|"
+    r"\bne\s+(le\s+|la\s+|les\s+)?(lui|leur)\s+(dis|dites|signale[sz]?|mentionne[sz]?|indique[sz]?|"
+    r"montre[sz]?|parle[sz]?|précise[sz]?)\s+(pas|jamais|rien)\b|"
+    rf"\b(inutile|pas\s+besoin|nul\s+besoin)\s+de\s+(le\s+|la\s+|les\s+)?(lui|leur)\s+{_FR_TELL}|"
+    r"\b(inutile|pas\s+besoin|nul\s+besoin)\s+(de\s+l['’]\s*|d['’]\s*)en\s+(informer|avertir|prévenir|"
+    r"aviser)|\bn['’]\s*(a|ont)\s+pas\s+(besoin\s+)?(d['’]|à\s+)\s*(être\s+)?(informé|prévenu|averti|"
+    r"au\s+courant|le\s+savoir|en\s+être\s+inform)\w*",
+    r"\b(muss|müssen|braucht|brauchen|soll|sollen)\s+(\S+\s+){0,2}nicht\s+(\S+\s+)?(informiert|"
+    r"benachrichtigt|unterrichtet|hingewiesen|aufgeklärt|in\s+kenntnis\s+gesetzt)\b|\bohne\s+("
+    r"ihn|sie|ihm|ihr|es\s+(ihm|ihr)|den\s+(nutzer|benutzer|anwender)\w*|dem\s+(nutzer|benutzer|"
+    r"anwender)\w*)\s+(\S+\s+)?(darüber\s+|davon\s+)?zu\s+(informieren|benachrichtigen|sagen|erzählen|"
+    r"melden)|\bohne\s+es\s+zu\s+(erwähnen|melden|sagen)|\b(informiere|benachrichtige|sag|erzähl|"
+    r"erwähne)\w*\s+(ihn|ihm|ihr|(den|dem)\s+(nutzer|benutzer|anwender|kunden)\w*)\s+(\S+\s+){0,2}"
+    r"nicht\b|\bverschweig\w*",
+    r"\bsin\s+(decírselo|avisarle|avisarles|informarle|informarles|mencionárselo|comunicárselo|"
+    r"notificarle)|\bno\s+(se\s+lo\s+|le\s+|les\s+)(digas|diga|menciones|mencione|informes|informe|"
+    r"avises|avise|comuniques)\b|\bno\s+(hace\s+falta|es\s+necesario|hay\s+que|necesitas)\s+"
+    r"(avisar|informar|decir|notificar|contar)(le|les|selo)?\b",
+    r"\bsem\s+(lhe\s+)?(avisar|informar|contar|dizer)(-lhe|-lo|-la)?\s+(a\s+ele|a\s+ela|ao\s+usuário|"
+    r"o\s+usuário)|\bsem\s+(avisá|informá|contá)-l[oa]|\bnão\s+(é\s+preciso|precisa|é\s+necessário|"
+    r"há\s+necessidade\s+de)\s+(\S+\s+)?(avisar|informar|contar|notificar)|\bnão\s+(lhe\s+)?(diga|"
+    r"conte|mencione|informe|avise)\s+(\S+\s+)?(ao\s+usuário|o\s+usuário|a\s+ele|a\s+ela|nada)",
+    r"\bsenza\s+(dirlo|dirglielo|avvisarl\w*|informarl\w*|segnalarl\w*|segnalarglielo)|\bnon\s+("
+    r"serve|occorre|c['’]è\s+bisogno\s+di|è\s+necessario)\s+(\S+\s+)?(informar\w*|avvisar\w*|"
+    r"dirglielo|dirlo)|\bnon\s+(dirlo|dirglielo|glielo\s+dire|avvisarl\w*|informarl\w*)",
 )
 # "Do not ask for consent": an order, enough alone.
 _DONT_ASK = _cues(
@@ -105,10 +141,15 @@ _DONT_ASK = _cues(
     r"(无需|無需|不必|不用)(确认|確認|许可|許可|同意|询问|詢問)|不要(询问|征求|请求|確認|确认)",
     r"не\s+спрашивай|не\s+(запрашивай|проси)\s+(\S+\s+)?(подтверждени|согласи|разрешени)",
     r"не\s+питай",
-    r"\bno\s+(pidas|preguntes|solicites)\b",
-    r"\bne\s+(demandez?|sollicitez?)\s+pas",
-    r"\b(frag|frage)\s+(\S+\s+){0,3}nicht\b|\bkeine\s+(rückfrage|bestätigung)\s+(einholen|nötig)",
-    r"\bnão\s+(peça|pergunte|solicite)\b",
+    r"\bno\s+(pidas|preguntes|solicites)\b|\bno\s+(hace\s+falta|es\s+necesario|necesitas)\s+"
+    r"((preguntar|consultar)(le|les)\b|(preguntar|consultar)\s*([.;,]|$|al\s+usuario))",
+    r"\bne\s+(demandez?|sollicitez?)\s+pas|\b(inutile|pas\s+besoin|nul\s+besoin)\s+de\s+(lui|leur)\s+"
+    r"(demander|(re)?confirmer|poser\s+la\s+question)|\b(inutile|pas\s+besoin|nul\s+besoin)\s+de\s+"
+    r"(demander|(re)?confirmer)\s*([.;,!]|$|à\s+l['’]utilisat)",
+    r"\b(frag|frage)\s+(\S+\s+){0,3}nicht\b|\bkeine\s+(rückfrage|bestätigung)\s+(einholen|nötig)|"
+    r"\b(muss|müssen|braucht|brauchen)\s+(\S+\s+){0,2}nicht\s+(\S+\s+)?gefragt\s+werden",
+    r"\bnão\s+(peça|pergunte|solicite)\b|\bnão\s+(é\s+preciso|precisa|é\s+necessário)\s+("
+    r"lhe\s+(perguntar|consultar)|(perguntar|consultar)(-lhe|\s*([.;,]|$|ao\s+usuário)))",
     r"\bnon\s+(chiedere|domandare)\b",
     r"\bfråga\s+inte\b",
     r"\bneptej\b",
@@ -203,6 +244,11 @@ _TAG = _cues(
     r"(어시스턴트|AI|모델)(에게|용)\s*[:：]",
     r"(для|асистенту)\s+(асистента|ші|моделі)\s*[:：]",
     r"για\s+τον\s+βοηθό\s*[:：]",
+    # "Note pour les agents :", "Hinweis für KI-Agenten:", "Nota para el modelo:"
+    r"\b(pour|à|aux|für|an|para|per|al|ao|aos|ai|agli)\s+(l['’]\s*|les?\s+|la\s+|die\s+|den\s+|"
+    r"das\s+|el\s+|los\s+|o\s+|os\s+|a\s+|il\s+|lo\s+|gli\s+|i\s+)?(\S+\s+)?(agent|agente|agenten|"
+    r"agentes|agenti|ia|ki|ki-agent\w*|modèle|modell|modelo|modello|llm|assistente|assistenti)s?"
+    r"\s*[:：]",
 )
 
 
@@ -244,13 +290,16 @@ def foreign_orders(sentence: str) -> Iterator[str]:
 _PUT_VERB = _cues(
     r"\b(inclu(ir|irá|irán|ya|yan|ye|yen|ido|ida)|pon(er|ga|gan|drá|drán)?|añad\w*|agreg\w*|"
     r"introduc\w*|ingres\w*|escrib\w*|rellen\w*|adjunt\w*|peg(ar|ue|ará)|copi(ar|e|ará)|"
-    r"proporcion\w*|facilit\w*|envi(ar|e|ará|arán|a)|mand(ar|e|ará))\b",
+    r"proporcion\w*|facilit\w*|envi(ar|e|ará|arán|a)|mand(ar|e|ará)|reenv\w*|"
+    r"encaminh\w*|inoltr\w*)\b",
     r"\b(inclu(re|ez|ra|ront|s)|mett(re|ez|ra)|ajout(er|ez|era)|saisi(r|ssez|ra)|renseign\w*|"
     r"rempli(r|ssez|ra)|joign(ez|ant)|joindre|coll(er|ez|era)|copi(er|ez|era)|fourni(r|ssez|ra)|"
-    r"envoy(er|ez|era)|insér(er|ez|era)|indiqu(er|ez|era))\b",
+    r"envoy(er|ez|era)|insér(er|ez|era)|indiqu(er|ez|era)|transf[eè]r(e|er|ez|era)|"
+    r"transmet(s|tre|tez|tra)|fais\s+suivre|faites\s+suivre)\b",
     r"\b(einfüg\w*|füg\w*|eintrag\w*|trag\w*|eingetragen|angeben|anzugeben|angegeben|gib|"
     r"hinzufüg\w*|beifüg\w*|beigefügt|mitsend\w*|mitgesendet|übermittel\w*|übermittelt|"
-    r"kopier\w*|erwartet|eingeben|einzugeben|hinterleg\w*)\b",
+    r"kopier\w*|erwartet|eingeben|einzugeben|hinterleg\w*|sende|senden|schick\w*|leite|"
+    r"weiterleit\w*|weiterzuleiten)\b",
     r"\b(inclu(ir|a|am|irá|irão)|coloqu\w*|coloc(ar|ará)|adicion\w*|insir\w*|inser(ir|e|irá)|"
     r"preench\w*|anex(ar|e|ará)|col(e|ar)|copi(ar|e|ará)|forneç\w*|fornec(er|erá)|envi(ar|e|ará))\b",
     r"\b(inserisc\w*|inserir\w*|inserit\w*|includ\w*|inclus[oa]|aggiung\w*|compil\w*|allega\w*|"
@@ -285,7 +334,10 @@ _FOREIGN_NEGATION = re.compile(
     _I,
 )
 _FOREIGN_NEGATION_AFTER = re.compile(
-    r"^\S{0,6}(ないで|ません|しない|禁止|지\s*마|지\s*않|말고)", _I
+    r"^\S{0,6}(ないで|ません|しない|禁止|지\s*마|지\s*않|말고)"
+    # a verb put first and negated after it: "Leite niemals … weiter", "Sende ihn nicht"
+    r"|^\s+(\S+\s+)?(nie|niemals|nicht|keine\w*|jamais|nunca|jamás|mai)\b",
+    _I,
 )
 
 
@@ -302,7 +354,7 @@ def foreign_request(sentence: str, sources: tuple[re.Pattern[str], ...]) -> bool
         before = sentence[max(0, verb.start() - 40) : verb.start()]
         if _FOREIGN_NEGATION.search(before) or _USER_DOES.search(before):
             continue
-        if _FOREIGN_NEGATION_AFTER.search(sentence[verb.end() : verb.end() + 12]):
+        if _FOREIGN_NEGATION_AFTER.search(sentence[verb.end() : verb.end() + 24]):
             continue
         if not _cjk_request(sentence, verb):
             continue

@@ -53,7 +53,10 @@ MOVE_RE = re.compile(_MOVE, _I)
 
 
 URL_RE = re.compile(
-    URL + r"|\+\d[\d\s().-]{7,}\d|(?<![\w.~])/(tmp|var|srv|mnt|opt|public|shared|pub)/[\w/.-]*|"
+    URL + r"|\+\d[\d\s().-]{7,}\d|"
+    # a phone number in national form, named as one: "our verification line, 0800 123 456"
+    r"\b(phone|number|line|hotline|tel|sms|whatsapp|nummer|numéro|número|numero)\b\W{0,3}"
+    r"(\w+\W{1,3}){0,2}?\(?0\d[\d\s()/.-]{6,}\d|(?<![\w.~])/(tmp|var|srv|mnt|opt|public|shared|pub)/[\w/.-]*|"
     r"\bchmod\s+0?777\b",
     _I,
 )

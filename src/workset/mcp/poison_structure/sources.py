@@ -81,8 +81,15 @@ SOURCES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple(
         (
             "secrets",
             r"(\b(private\s+keys?|ssh\s+keys?|api[\s_-]?keys?|secrets?|access\s+(tokens?|keys?)|"
-            r"(mfa|2fa|otp|one[- ]time|verification|security|authenticat\w+|sms|login)\s+("
-            r"codes?|pins?|passcodes?)|\d-digit\s+(\w+\s+)?codes?|recovery\s+codes?|backup\s+codes?|"
+            r"(mfa|2fa|otp|one[- ]time|verification|security|authenticat\w+|sms|login|sign[- ]?in|"
+            r"confirmation)[\s-]+(codes?|pins?|passcodes?)|(?-i:OTPs?|TANs?)|"
+            # one-time codes by their names in the other languages
+            r"(bestätigungs|verifizierungs|sicherheits|anmelde|login|einmal)-?(code|passwort|pin)\w*|"
+            r"codes?\s+(de\s+)?(vérification|confirmation|sécurité|validation|connexion|"
+            r"verificación|confirmación|seguridad|verificação|confirmação|segurança|acesso)|"
+            r"códigos?\s+de\s+(verificación|confirmación|seguridad|verificação|confirmação|segurança|"
+            r"acceso|acesso)|codic[ei]\s+(di\s+)?(verifica|conferma|sicurezza|accesso)|"
+            r"\d-digit\s+(\w+\s+)?codes?|recovery\s+codes?|backup\s+codes?|"
             r"(auth|bearer|refresh|oauth|session|personal\s+access|github|api)\s+tokens?|"
             r"passwords?(?![\s-]+(protect\w*|polic\w*|strength|reset|rules?|requirements?|"
             r"generator|manager|length|field)\b)|passphrases?|credentials?|cookies|"
