@@ -16,13 +16,10 @@ harm is denied by :mod:`~workset.safety.rules.app_harms`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from workset.safety.rules import platform_reads, toolchains
-from workset.safety.rules.base import Cmd, Context, Finding, option_value, unknown_program
+from workset.safety.rules.base import Cmd, Context, Finding, Voucher, option_value, unknown_program
 from workset.safety.rules.loopback import LOCAL_HOST
-
-Voucher = Callable[[Cmd, Context], Finding | None]
 
 # Binaries a package runner finds in the project's node_modules (``npx expo start``): the
 # packages of these platforms that projects declare as development dependencies.

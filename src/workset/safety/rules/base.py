@@ -189,6 +189,9 @@ def deny_finding(rule: str, what: str, instead: str) -> Finding:
 Result: TypeAlias = "Finding | Nested | Cmd"
 Handler: TypeAlias = Callable[[Cmd, Context], Iterator[Result]]
 """A rule for one command name; the families map names to their handlers in ``HANDLERS``."""
+Voucher: TypeAlias = Callable[[Cmd, Context], "Finding | None"]
+"""Vouches for one command name: None when the call is shown read-only or confined, else the
+finding that says why it asks; the families map names to theirs in ``VOUCHERS``."""
 
 
 def option_value(args: tuple[str, ...], options: tuple[str, ...]) -> str | None:

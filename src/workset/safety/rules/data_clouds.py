@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from workset.safety.rules.base import Cmd, Context, Finding, option_value, unknown_program
+from workset.safety.rules.base import Cmd, Context, Finding, Voucher, option_value, unknown_program
 from workset.safety.rules.confinement import inside, outside
-from workset.safety.rules.data_tools import Voucher, verbs
+from workset.safety.rules.data_tools import verbs
 
 # A statement that only reads, with nothing after it that writes.
 _READ_SQL = re.compile(r"^\s*\(?\s*(SELECT|WITH|SHOW|DESCRIBE|DESC|EXPLAIN|LIST|LS)\b", re.I)

@@ -13,14 +13,12 @@ vouched for in :mod:`~workset.safety.rules.data_clouds`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from workset.safety.rules.base import Cmd, Context, Finding, option_value, unknown_program
+from workset.safety.rules.base import Cmd, Context, Finding, Voucher, option_value, unknown_program
 from workset.safety.rules.confinement import inside, outside
 from workset.safety.rules.env_names import PRODUCTION
 from workset.safety.rules.loopback import LOCAL_URL
-
-Voucher = Callable[[Cmd, Context], Finding | None]
 
 
 def verbs(cmd: Cmd, valued: Sequence[str] = ()) -> list[str]:

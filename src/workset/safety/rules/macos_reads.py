@@ -14,14 +14,11 @@ program, and what harms is denied by :mod:`~workset.safety.rules.macos_changes`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from workset.safety import paths
-from workset.safety.rules.base import Cmd, Context, Finding, parse_flags, unknown_program
+from workset.safety.rules.base import Cmd, Context, Finding, Voucher, parse_flags, unknown_program
 from workset.safety.rules.confinement import inside, subcommand
 from workset.safety.rules.known_lists import SUBCOMMANDS
-
-Voucher = Callable[[Cmd, Context], "Finding | None"]
 
 # The first word (after options) of each program that only prints state.
 _SHOWS: dict[str, frozenset[str]] = {

@@ -16,7 +16,7 @@ so the tool is judged in full (:func:`through_runner`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from workset.safety.rules import app_platforms, platform_reads
 from workset.safety.rules.app_platforms import verbs
@@ -27,12 +27,11 @@ from workset.safety.rules.base import (
     Handler,
     Nested,
     Result,
+    Voucher,
     deny_finding,
     requote,
     unknown_program,
 )
-
-Voucher = Callable[[Cmd, Context], Finding | None]
 
 _EXPO_LOCAL = frozenset({"start", "prebuild", "run", "export", "config", "customize", "lint",
                          "whoami", "install-check"})  # fmt: skip

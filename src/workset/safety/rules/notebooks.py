@@ -15,9 +15,17 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, unknown_program
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Handler,
+    Result,
+    Voucher,
+    unknown_program,
+)
 from workset.safety.rules.confinement import inside, outside
-from workset.safety.rules.data_tools import Voucher, verbs
+from workset.safety.rules.data_tools import verbs
 from workset.safety.rules.env_names import PRODUCTION
 from workset.safety.rules.network import download_exec
 

@@ -22,14 +22,10 @@ cloud account or the trust store) is not vouched for and asks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from workset.safety.rules.attack_targets import place_of
-from workset.safety.rules.base import Cmd, Context, Finding, option_value, unknown_program
+from workset.safety.rules.base import Cmd, Context, Finding, Voucher, option_value, unknown_program
 from workset.safety.rules.confinement import inside, outside, subcommand
 from workset.safety.rules.known_lists import SUBCOMMANDS
-
-Voucher = Callable[[Cmd, Context], Finding | None]
 
 
 def _written(cmd: Cmd, ctx: Context, *options: str) -> Finding | None:
