@@ -15,12 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result
+from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, option_value
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
 from workset.safety.rules.confinement import inside
 from workset.safety.rules.known import subcommand
 from workset.safety.rules.listings import fed_whole_listing
+from workset.safety.rules.loopback import LOCAL_URL
 
 _IAC_READS = frozenset({"plan", "validate", "fmt", "show", "output", "graph", "providers",
                         "version", "-version", "--version", "console", "workspace",
@@ -93,8 +94,19 @@ _CLOUD_DESTROY = re.compile(
 )
 
 
+# aws's global options that take a value (``--region us-east-1 s3 ls``): not the service.
+_AWS_VALUED = frozenset({"--region", "--profile", "--endpoint-url", "--output", "--query",
+                         "--color", "--ca-bundle", "--cli-read-timeout",
+                         "--cli-connect-timeout", "--cli-binary-format"})  # fmt: skip
+
+
 def _aws(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    words = [a for a in cmd.args() if not a.startswith("-")]
+    args = cmd.args()
+    words = [a for i, a in enumerate(args) if not a.startswith("-")
+             and (i == 0 or args[i - 1] not in _AWS_VALUED)]  # fmt: skip
+    endpoint = option_value(args, ("--endpoint-url",))
+    if endpoint is not None and LOCAL_URL.match(endpoint):
+        return  # --endpoint-url http://localhost:4566: a local emulator (LocalStack, MinIO)
     service = words[0] if words else ""
     action = words[1] if len(words) > 1 else ""
     flags = set(cmd.args())

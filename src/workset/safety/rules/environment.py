@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from workset.safety.rules import option_commands, test_targets
 from workset.safety.rules.base import Finding, Nested, Result
+from workset.safety.rules.env_names import PRODUCTION
 from workset.safety.rules.known_lists import PROJECT
 from workset.safety.rules.loopback import LOCAL_HOST
 from workset.safety.rules.records import wipe
@@ -122,6 +123,13 @@ _ACCOUNT_VARIABLES = frozenset({"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "CLOUDSDK_
                                 "GOOGLE_CLOUD_PROJECT", "CLOUDSDK_ACTIVE_CONFIG_NAME",
                                 "AZURE_SUBSCRIPTION_ID", "ARM_SUBSCRIPTION_ID"})  # fmt: skip
 _PRODUCTION = re.compile(r"(^|[-_.])prod(uction)?([-_.]|$)", re.IGNORECASE)
+# Variables that choose a framework's settings or environment (``config.settings.production``,
+# ``RAILS_ENV=production``): the configuration, and so the services, the program runs against.
+_SETTINGS_VARIABLES = frozenset({"DJANGO_SETTINGS_MODULE", "RAILS_ENV", "RACK_ENV", "MIX_ENV",
+                                 "APP_ENV", "FLASK_ENV", "SPRING_PROFILES_ACTIVE",
+                                 "ASPNETCORE_ENVIRONMENT", "DOTNET_ENVIRONMENT", "ENVIRONMENT",
+                                 "APP_ENVIRONMENT", "DEPLOY_ENV", "STAGE",
+                                 "SETTINGS_MODULE"})  # fmt: skip
 
 
 # Variables that tell a program (an ORM, a migration tool, a test suite) which database to use.
@@ -174,6 +182,17 @@ def assignment(name: str, value: str, program: str | None = None) -> list[Result
                 "deny",
                 f"{name}={value} switches off Rails's refusal to drop or reset a production "
                 "database; it exists only to let that happen — never from an agent",
+            )
+        ]
+    if name in _SETTINGS_VARIABLES and PRODUCTION.search(value.strip("'\"")):
+        return [
+            Finding(
+                "production-config",
+                "ask",
+                f"{name}={value} runs {program or 'the commands that follow'} with the "
+                "production configuration: its database, queues and keys are the live ones "
+                "(tests and migrations write there); a human must confirm, or use the "
+                "development or test settings",
             )
         ]
     if name in _ACCOUNT_VARIABLES and _PRODUCTION.search(value.strip("'\"")):

@@ -298,7 +298,13 @@ def _awk(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield from inline_code.effects(cmd.argv[index], "awk")
 
 
-_SED_EXEC = re.compile(r"(^|[;{}\n]\s*)(\d+|/[^/]*/|\$)?\s*[ew]\s|s(.).*?\3.*?\3[gip0-9]*[ew]")
+# sed's e and w commands, and an s command whose flags end in e or w, each at the start of a
+# command (after an address); a delimiter inside the pattern counts only when not escaped.
+_SED_EXEC = re.compile(
+    r"(?:^|[;{}\n])\s*(?:\d+(?:,\d+)?|/(?:[^/\\]|\\.)*/|\$)?\s*"
+    r"(?:[ew]\s|s(?P<d>[^\\\n])(?:(?!(?P=d))[^\\]|\\.)*(?P=d)(?:(?!(?P=d))[^\\]|\\.)*(?P=d)"
+    r"[gipIM0-9]*[ew])"
+)
 
 
 _SED_E_COMMAND = re.compile(r"(?:^|[;{}\n])\s*(?:\d+|/[^/]*/|\$)?\s*e\s+([^;}\n]+)")

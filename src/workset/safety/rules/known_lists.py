@@ -249,6 +249,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                        "version", "show-regs"}),  # format, sanitize: rules.writes
 
 }  # fmt: skip
+SUBCOMMANDS["cross"] = SUBCOMMANDS["cargo"]  # cargo's verbs, run in a build container
 # systemd tools: --user, --no-pager, --all… take no value; these options do
 _SYSTEMD_TOOLS = ("systemctl", "systemd-analyze", "loginctl", "timedatectl", "hostnamectl",
                   "localectl", "networkctl", "busctl", "coredumpctl")  # fmt: skip

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from workset.safety.rules.base import Cmd, Context
+from workset.safety.rules.base import Cmd, Context, Finding, Voucher, unknown_program
 from workset.safety.rules.known_lists import BUILTINS, READ_ONLY, SUBCOMMANDS
 from workset.safety.rules.loopback import LOCAL_HOST
 
@@ -125,6 +125,29 @@ def _rsync_dry_run(args: tuple[str, ...]) -> bool:
         return False
     hosts = [a.split(":", 1)[0] for a in args if not a.startswith("-") and ":" in a]
     return bool(hosts) and all(_literal_host(h) for h in hosts)
+
+
+def _keyscan(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``ssh-keyscan -t ed25519 devbox.internal``: a host's public keys asked for, as a name
+    is looked up; nothing of this machine is sent."""
+    args = cmd.args()
+    index, hosts = 0, []
+    while index < len(args):
+        word = args[index]
+        if word in ("-t", "-p", "-T"):
+            index += 2
+            continue
+        if word.startswith("-") and set(word[1:]) <= set("46cDHv"):
+            index += 1
+            continue
+        if word.startswith("-") or cmd.is_dynamic(index + 1) or not _literal_host(word):
+            return unknown_program("ssh-keyscan", " (with a host list or a host not named)")
+        hosts.append(word)
+        index += 1
+    return None if hosts and not cmd.redirects else unknown_program("ssh-keyscan")
+
+
+VOUCHERS: dict[str, Voucher] = {"ssh-keyscan": _keyscan}
 
 
 def _literal_host(word: str) -> bool:

@@ -88,7 +88,9 @@ _ANY_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root)/")
 
 def is_secret(word: str) -> bool:
     """``word`` names a key, a credential file, shell history or a tree full of them."""
-    text = word.split("=", 1)[-1].lstrip("@<")
+    word = _substituted(word)
+    option = _ASSIGNED.match(word)
+    text = (word[option.end() :] if option else word).lstrip("@<")
     if not text or text.startswith("-"):
         return False
     if _GLOB.search(text):  # ~/**/.env*, ~/.ssh/*: what the pattern can match
@@ -104,6 +106,23 @@ def is_secret(word: str) -> bool:
     if _ANY_HOME.sub("~/", path).startswith(_SECRET_TREES):
         return True  # /home/user/.docker/config.json: another account's home holds the same
     return bool(_SECRET_FILE.search(path)) or credential_named(path)
+
+
+# ``--file=PATH``, ``NAME=PATH``: the path is what follows the sign.
+_ASSIGNED = re.compile(r"^(-{1,2}[\w.-]+|[A-Za-z_]\w*)=")
+_SUBSTITUTION = re.compile(r"\$\([^()]*\)|`[^`]*`")
+
+
+def _substituted(word: str) -> str:
+    """``/proc/$(pgrep -f 'x --a=b' | head -1)/environ`` read as ``/proc/N/environ``: what a
+    command substitution prints stands in one place of the path (its own words, a ``=`` or
+    a ``/`` among them, are not part of it)."""
+    for _ in range(4):
+        replaced = _SUBSTITUTION.sub("N", word)
+        if replaced == word:
+            break
+        word = replaced
+    return word
 
 
 _SECRET_SAMPLES = ("id_rsa", "id_ed25519", ".env", ".env.production", "credentials", ".netrc",

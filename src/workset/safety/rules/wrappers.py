@@ -156,6 +156,31 @@ _PREFIXES: dict[str, tuple[frozenset[str], int]] = {
     "proxychains": (frozenset({"-f"}), 0),
     "proxychains4": (frozenset({"-f"}), 0),
     "entr": (frozenset(), 0),
+    "watchexec": (
+        frozenset(
+            {
+                "-e",
+                "--exts",
+                "-w",
+                "--watch",
+                "-i",
+                "--ignore",
+                "-d",
+                "--debounce",
+                "-s",
+                "--signal",
+                "-E",
+                "--env",
+                "-f",
+                "--filter",
+                "--workdir",
+                "--delay-run",
+                "--poll",
+                "--project-origin",
+            }
+        ),
+        0,
+    ),
 }
 
 
