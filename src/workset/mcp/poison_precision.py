@@ -119,7 +119,19 @@ _USER_SUPPLIED = re.compile(
 # The value is the user's own input, put where the tool's function puts it (no address).
 _USER_GIVES = re.compile(
     r"\b(a|an|the)\s+([\w-]+\s+){0,2}(that\s+)?the\s+user\s+(provides|supplies|gives|pastes|"
-    r"enters|types|uploads)\b",
+    r"enters|types|uploads)\b"
+    # a one-time code, which expires with the action: "ask the user for the current one-time
+    # password and pass it as `otp`" (a lasting password or PIN asked for is not excused)
+    r"|\bask\s+the\s+user\s+(for|to\s+(enter|type|provide|give|read\s+out))\s+(the\s+|a\s+|"
+    r"their\s+)?(current\s+|fresh\s+|new\s+)?(one[-\s]time\s+(password|code|passcode)|otp|"
+    r"(2fa|mfa|totp|two[-\s]factor|verification)\s+code)\b",
+    _I,
+)
+# A credential file named as where the tool's settings come from, not as something to read out:
+# "publishes to the registry configured in the user's .npmrc".
+_CONFIGURED_IN = re.compile(
+    r"\b(configured|set|defined|declared|specified)\s+(in|by)\s+(the\s+user['’]s\s+|your\s+|"
+    r"the\s+|its\s+)?[~./]*[\w-]*\.?\w+\b",
     _I,
 )
 _ADDRESS = re.compile(r"https?://|\b[\w.+-]+@[\w-]+\.[\w.-]+|\b\w+\.(com|net|io|org|dev|biz)\b", _I)
@@ -247,6 +259,8 @@ def honest_class(
         moved = None  # "the output can include tokens": the warning's own verb moves nothing
     if rule in (*secret_rules, "data-flow") and warned and not moved:
         return "capability-warning"  # "the script … can read its cookies; use it with care"
+    if rule == "sensitive-path" and _CONFIGURED_IN.search(sentence) and not moved:
+        return "configured-in"
     if rule == "sensitive-path" and _NAMES_ONLY.search(sentence) and not moved:
         return "names-only"  # "reads ~/.kube/config to list the contexts (names only)"
     if rule in secret_rules and REDACTED.search(sentence) and not moved:

@@ -72,17 +72,25 @@ from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLA
 from workset.mcp.poison_shapes import SHAPES, hidden_recipients, shapes
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.poison_structure import (
+    DISGUISED_REASON,
+    LOOKALIKE_REASON,
     PLANTED_REASONS,
+    RISKY_REASONS,
     STRUCTURE_REASONS,
+    VALUE_ORDER_REASONS,
     across_fields,
     claims_harmless,
     command_values,
     consent_presets,
+    disguised_credentials,
     fixed_destinations,
+    lookalike_hosts,
     planted_values,
     privileged_defaults,
+    risky_defaults,
     secret_values,
     structural_findings,
+    unsafe_value_orders,
 )
 from workset.mcp.poison_terms import IDENTIFIER_OF
 from workset.mcp.poison_tools import unrelated_data
@@ -97,6 +105,9 @@ _REASONS = (
     | {"unrelated-data": "asks for a kind of data that the tool's name and purpose do not cover"}
     | {"privileged-default": "an access parameter defaults to admin, owner or delete rights"}
     | PLANTED_REASONS
+    | RISKY_REASONS
+    | VALUE_ORDER_REASONS
+    | {"lookalike-host": LOOKALIKE_REASON, "disguised-credential": DISGUISED_REASON}
 )
 _BARE_NAME = re.compile(r"\s*[A-Za-z][A-Za-z0-9_]*\s*")
 # A switch that shows entries by name, not their contents: "Also list entries such as .env".
@@ -204,6 +215,16 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         findings.append(Finding(tool.server, tool.name, where, "command-value-denied", value))
     for where, rule, value in planted_values(tool.input_schema, tool.name):
         findings.append(Finding(tool.server, tool.name, where, rule, value))
+    for where, rule, value in risky_defaults(
+        tool.input_schema, tool.name, description, read_only=hints[0], destructive=hints[1]
+    ):
+        findings.append(Finding(tool.server, tool.name, where, rule, value))
+    for where, _, excerpt in unsafe_value_orders(description, tool.input_schema):
+        findings.append(Finding(tool.server, tool.name, where, "orders-unsafe-value", excerpt))
+    for where, host in lookalike_hosts(tool.server, ((w, t) for w, _, t in texts)):
+        findings.append(Finding(tool.server, tool.name, where, "lookalike-host", host))
+    for where, names in disguised_credentials(tool.input_schema):
+        findings.append(Finding(tool.server, tool.name, where, "disguised-credential", names))
     findings = _own_auth_excused(tool, findings, params)
     findings = _precision(tool, findings, params)
     rule = "instruction-in-data-field"
@@ -280,11 +301,11 @@ def _precision(tool: RemoteTool, findings: list[Finding], params: frozenset[str]
     for finding in findings:
         text = readable(texts.get(finding.field, ""))[0]
         pieces = re.split(r"(?<=[.!?])\s+", finding.excerpt.strip("…").strip())
-        sentence = _sentence_of(text, max(pieces, key=len))
+        sentence = _sentence_of(text, _matched_piece(finding.excerpt, pieces))
         if sentence == text and re.search(r"[_\-.\d]|[a-z][A-Z]", tool.name):
             # the rules read the tool's own name as "this tool"; find the sentence that way
             named = re.sub(rf"(?<![\w-]){re.escape(tool.name)}(?![\w-])", "this tool", text)
-            sentence = _sentence_of(named, max(pieces, key=len))
+            sentence = _sentence_of(named, _matched_piece(finding.excerpt, pieces))
         if honest_class(
             finding.rule,
             sentence,
@@ -297,6 +318,16 @@ def _precision(tool: RemoteTool, findings: list[Finding], params: frozenset[str]
             continue
         kept.append(finding)
     return kept
+
+
+def _matched_piece(excerpt: str, pieces: list[str]) -> str:
+    """The sentence piece of an excerpt that holds the match: an excerpt cut at its start
+    (:func:`workset.mcp.poison_readable.around`) opens 20 characters before the match, so a
+    sentence ending in those 20 characters only leads in, and one running past them holds
+    the match; an excerpt from a text's start: its longest piece."""
+    if not excerpt.startswith("…") or len(pieces) < 2:
+        return max(pieces, key=len)
+    return pieces[0] if len(pieces[0]) > 20 else pieces[1]
 
 
 def _sentence_of(text: str, excerpt: str) -> str:

@@ -42,40 +42,62 @@ the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:
 :mod:`.memory` (``plants-memory``: content the definition dictates stored in the model's memory;
 ``claims-user-wish``), :mod:`.persistence` (``installs-persistence``: cron entries, services),
 :mod:`.beyond` (``beyond-request``: the input widened past what the user asked for),
-:mod:`.data_orders` (``data-as-authority``: returned text declared an order and carried out)
-and :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
+:mod:`.data_orders` (``data-as-authority``: returned text declared an order and carried out),
+:mod:`.risky_defaults` (``wide-default``, ``unsafe-switch``, ``host-exposed-default``,
+``collects-by-default``: defaults that widen a change to everywhere, take a safeguard away, give
+a container the host or send the user's data), :mod:`.value_orders` (``orders-unsafe-value``:
+prose that has the model flip a protective parameter), :mod:`.lookalike_hosts`
+(``lookalike-host``: a vendor's name with a word joined to it), :mod:`.disguised_credentials`
+(``disguised-credential``: secrets asked for under a harmless parameter name) and
+:mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """
 
 from workset.mcp.poison_structure.command_values import command_values
 from workset.mcp.poison_structure.consent_values import consent_presets
 from workset.mcp.poison_structure.destinations import fixed_destinations
+from workset.mcp.poison_structure.disguised_credentials import REASON as DISGUISED_REASON
+from workset.mcp.poison_structure.disguised_credentials import disguised_credentials
 from workset.mcp.poison_structure.false_safety import claims_harmless
 from workset.mcp.poison_structure.judge import (
     STRUCTURE_REASONS,
     across_fields,
     structural_findings,
 )
+from workset.mcp.poison_structure.lookalike_hosts import REASON as LOOKALIKE_REASON
+from workset.mcp.poison_structure.lookalike_hosts import lookalike_hosts
 from workset.mcp.poison_structure.planted_values import REASONS as PLANTED_REASONS
 from workset.mcp.poison_structure.planted_values import planted_values
 from workset.mcp.poison_structure.privileged_values import privileged_defaults
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
+from workset.mcp.poison_structure.risky_defaults import REASONS as RISKY_REASONS
+from workset.mcp.poison_structure.risky_defaults import risky_defaults
 from workset.mcp.poison_structure.secret_values import secret_values
 from workset.mcp.poison_structure.text import clauses, sentences
+from workset.mcp.poison_structure.value_orders import REASONS as VALUE_ORDER_REASONS
+from workset.mcp.poison_structure.value_orders import unsafe_value_orders
 
 __all__ = [
+    "DISGUISED_REASON",
+    "LOOKALIKE_REASON",
     "PLANTED_REASONS",
+    "RISKY_REASONS",
     "STRUCTURE_REASONS",
+    "VALUE_ORDER_REASONS",
     "Purpose",
     "across_fields",
     "claims_harmless",
     "clauses",
     "command_values",
     "consent_presets",
+    "disguised_credentials",
     "fixed_destinations",
+    "lookalike_hosts",
     "planted_values",
     "privileged_defaults",
     "purpose_of",
+    "risky_defaults",
     "secret_values",
     "sentences",
     "structural_findings",
+    "unsafe_value_orders",
 ]

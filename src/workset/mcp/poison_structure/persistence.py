@@ -48,7 +48,12 @@ def installs_persistence(sentence: str, purpose: Purpose) -> bool:
     found = _PERSISTENT.search(sentence)
     if found is None or _OWN.search(purpose.text):
         return False
-    act = _INSTALL.search(sentence[: found.start()])
+    # the act in the object's own part of the sentence: "enable `watch`; no hooks are
+    # installed" enables one thing and denies installing the other
+    start = max((m.end() for m in re.finditer(r"[;:]", sentence[: found.start()])), default=0)
+    act = _INSTALL.search(sentence, start, found.start())
     if act is None or gated(sentence, act.start()):
         return False
+    if NEGATION.search(sentence[max(start, found.start() - 12) : found.start()]):
+        return False  # "no git hooks are installed"
     return not NEGATION.search(sentence[max(0, act.start() - 30) : act.start()])
