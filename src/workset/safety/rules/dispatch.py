@@ -55,6 +55,7 @@ from workset.safety.rules.network import (
     uploads,
 )
 from workset.safety.rules.public_reads import public_read
+from workset.safety.rules.remote_reads import remote_read
 from workset.safety.rules.static import static_output
 from workset.safety.rules.wrappers import unwrap
 from workset.safety.rules.writes import (
@@ -186,7 +187,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     ):
         out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
-    page = name in NETWORK and public_read(cmd)
+    page = name in NETWORK and (public_read(cmd) or remote_read(cmd))
     ctx.requests += page
     if (name in NETWORK and not (local_only(cmd) or offline or forge_read(cmd) or page)) or any(
         remote_socket(t) for _, t in cmd.redirects

@@ -43,6 +43,7 @@ from workset.safety.rules.base import (
 )
 from workset.safety.rules.confinement import inside
 from workset.safety.rules.loopback import LOCAL_HOST
+from workset.safety.rules.macos_reads import marked_files, signed_files
 from workset.safety.rules.processes import GUARDS
 
 _TMUTIL_DESTROYS = frozenset(
@@ -184,11 +185,10 @@ def _gatekeeper(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         letters = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
         quarantine = any("quarantine" in a.lower() for a in args)
         changes = "c" in letters or ("d" in letters and quarantine)
-        files = files[1:] if "d" in letters and "c" not in letters else files
+        files = marked_files(cmd)
     else:  # codesign
         changes = bool({"--sign", "-s", "--remove-signature", "-f", "--force"} & set(args))
-        files = [(i, a) for i, a in files if args[i - 2] not in ("-s", "--sign", "-i",
-                 "--identifier", "--entitlements", "--options", "-o", "--keychain")]  # fmt: skip
+        files = signed_files(cmd)
     outside = [a for i, a in files if cmd.is_dynamic(i) or not inside(a, ctx)]
     if cmd.name == "codesign" and "--remove-signature" not in args:
         outside = [a for a in outside if _TRUSTED_PLACES.match(ctx.resolve(a))]

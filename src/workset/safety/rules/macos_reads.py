@@ -16,7 +16,15 @@ from __future__ import annotations
 import re
 
 from workset.safety import paths
-from workset.safety.rules.base import Cmd, Context, Finding, Voucher, parse_flags, unknown_program
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Voucher,
+    option_value,
+    parse_flags,
+    unknown_program,
+)
 from workset.safety.rules.confinement import inside, subcommand
 from workset.safety.rules.known_lists import SUBCOMMANDS
 
@@ -29,8 +37,6 @@ _SHOWS: dict[str, frozenset[str]] = {
     "diskutil": frozenset({"list", "info", "information", "listFilesystems", "activity"}),
     "systemextensionsctl": frozenset({"list"}),
     "log": frozenset({"show", "stream", "stats", "help"}),
-    "dseditgroup": frozenset(),  # by option: -o read / checkmember
-    "mdutil": frozenset(),  # by option: -s
 }  # fmt: skip
 # diskutil's two-word reads (diskutil apfs list).
 _DISK_GROUPS = frozenset({"apfs", "cs", "ar", "appleRAID", "coreStorage"})
@@ -87,7 +93,7 @@ def _workspace_exclusion(cmd: Cmd, ctx: Context) -> Finding | None:
 def _by_option(cmd: Cmd, ctx: Context) -> Finding | None:
     """``dseditgroup -o read admin``, ``mdutil -s /``: only the named operation is a read."""
     args = cmd.args()
-    if cmd.name == "dseditgroup" and _value(args, "-o") in ("read", "checkmember"):
+    if cmd.name == "dseditgroup" and option_value(args, ("-o",)) in ("read", "checkmember"):
         return None
     if cmd.name == "mdutil" and args[:1] == ("-s",):
         return None
@@ -127,14 +133,12 @@ def _xattr(cmd: Cmd, ctx: Context) -> Finding | None:
     only (``-w NAME VALUE``, ``-d NAME`` take their name first)."""
     args = cmd.args()
     flags = [a for a in args if a.startswith("-")]
-    words = [a for a in args if not a.startswith("-")]
     letters = "".join(f[1:] for f in flags)
     if not re.fullmatch(r"[lpxrsvcdw]*", letters):
         return unknown_program(" ".join(cmd.argv[:2]), " (with an option not known)")
     if not set(letters) & set("cdw"):
         return None  # -l, -p: printed
-    names = 2 if "w" in letters else 1 if set(letters) & set("dp") else 0
-    files = words[names:]
+    files = [w for _, w in marked_files(cmd)]
     if files and all(inside(w, ctx) for w in files) and not any(cmd.dynamic):
         return None
     return unknown_program(
@@ -159,11 +163,25 @@ _SIGN_VALUED = frozenset({"-s", "--sign", "-i", "--identifier", "--entitlements"
                           "-o", "-r", "--requirements", "--keychain", "--prefix"})  # fmt: skip
 
 
+def signed_files(cmd: Cmd) -> list[tuple[int, str]]:
+    """The files ``codesign``/``stapler`` are given (with their argv index), not the values
+    of their options."""
+    args = cmd.args()
+    return [(i, a) for i, a in enumerate(args, 1) if not a.startswith("-")
+            and (i == 1 or args[i - 2] not in _SIGN_VALUED)]  # fmt: skip
+
+
+def marked_files(cmd: Cmd) -> list[tuple[int, str]]:
+    """The files ``xattr`` marks (with their argv index), after the attribute's name (``-d
+    NAME``, ``-p NAME``) or name and value (``-w NAME VALUE``)."""
+    letters = "".join(a[1:] for a in cmd.args() if a.startswith("-") and not a.startswith("--"))
+    words = [(i, a) for i, a in enumerate(cmd.args(), 1) if not a.startswith("-")]
+    return words[2 if "w" in letters else 1 if set(letters) & set("dp") else 0 :]
+
+
 def _signed_here(cmd: Cmd, ctx: Context) -> Finding | None:
     """``stapler validate``/``staple``, ``codesign --sign``: the project's own build."""
-    args = cmd.args()
-    files = [a for i, a in enumerate(args) if not a.startswith("-")
-             and (i == 0 or args[i - 1] not in _SIGN_VALUED)]  # fmt: skip
+    files = [w for _, w in signed_files(cmd)]
     verb = files[0] if cmd.name == "stapler" and files else ""
     if cmd.name == "stapler":
         files = files[1:]
@@ -265,7 +283,3 @@ VOUCHERS: dict[str, Voucher] = {
     "security": _security,
     **dict.fromkeys(("mdfind", "mdls"), _reads),
 }
-
-
-def _value(args: tuple[str, ...], option: str) -> str:
-    return args[args.index(option) + 1] if option in args[:-1] else ""

@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 
 from workset.safety.rules.base import Cmd
-from workset.safety.rules.remote_reads import remote_read
 
 _HTTP = frozenset({"curl", "wget", "http", "https", "xh"})
 _DNS = frozenset({"dig", "host", "nslookup", "ping", "ping6", "traceroute", "tracepath", "mtr",
@@ -88,8 +87,6 @@ def public_read(cmd: Cmd) -> bool:
         return _handshake(cmd)
     if any(op.startswith("<") for op, _ in cmd.redirects):
         return False
-    if cmd.name in ("ssh", "rsync"):
-        return remote_read(cmd)
     if cmd.name in _HTTP:
         return _http_read(cmd)
     if cmd.name in _DNS:
@@ -157,7 +154,7 @@ def _plain_header(value: str) -> bool:
         bool(colon)
         and re.fullmatch(r"[\w-]+", name) is not None
         and _LOGIN_HEADER.search(name) is None
-        and not any(_data_like(run) for run in _DATA_RUN.findall(text))
+        and not data_like(text)
     )
 
 
@@ -170,7 +167,13 @@ def _plain_address(word: str) -> bool:
         return False
     if len(query) > 60:
         return False
-    return not any(_data_like(run) for run in _DATA_RUN.findall(path + query))
+    return not data_like(path + query)
+
+
+def data_like(text: str) -> bool:
+    """``text`` holds a run of 20 or more letters and digits mixing both (a key, a hash,
+    base64): something of this machine spelled into a request."""
+    return any(_data_like(run) for run in _DATA_RUN.findall(text))
 
 
 def _data_like(run: str) -> bool:

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import re
 
+from workset.safety.rules.attack_targets import place_of
 from workset.safety.rules.base import Cmd, Context, Finding, Voucher, unknown_program
 from workset.safety.rules.known_lists import BUILTINS, READ_ONLY, SUBCOMMANDS
-from workset.safety.rules.loopback import LOCAL_HOST
+from workset.safety.rules.public_reads import data_like
 
 # ssh options that only shape the connection: flags, and options with a value of their own.
 _SSH_FLAGS = frozenset("TqvCtx46kan")  # not -A/-K (agent, tickets), -X/-Y, -N, -f, -M
@@ -45,12 +46,6 @@ _SSH_SETTINGS = frozenset(
 )  # fmt: skip
 _NAME = re.compile(r"^([a-z_][\w.-]*@)?([a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*"
                    r"[a-z0-9])?)*)$", re.IGNORECASE)  # fmt: skip
-_PRIVATE = re.compile(
-    r"^([a-z_][\w.-]*@)?(10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+"
-    r"|127\.\d+\.\d+\.\d+)$",
-    re.IGNORECASE,
-)
-_DATA_RUN = re.compile(r"(?=[A-Za-z0-9+/=_%]*\d)(?=[A-Za-z0-9+/=_%]*[A-Za-z])[A-Za-z0-9+/=_%]{24,}")
 # Builtins that run code or signal processes are not looks.
 _QUIET_BUILTINS = BUILTINS - {"eval", "exec", "source", ".", "trap", "kill", "alias", "command",
                               "history", "fg", "bg", "disown", "read", "mapfile",
@@ -153,15 +148,16 @@ VOUCHERS: dict[str, Voucher] = {"ssh-keyscan": _keyscan}
 def _literal_host(word: str) -> bool:
     """A name (``admin@api-3.internal``), or an address of a private network or this machine;
     a public raw address (where listeners of implants usually sit) is not a look."""
-    if _PRIVATE.match(word) or LOCAL_HOST.match(word.rsplit("@", 1)[-1]):
-        return True
-    return bool(_NAME.match(word)) and not re.fullmatch(r"[\d.]+", word.rsplit("@", 1)[-1])
+    host = word.rsplit("@", 1)[-1]
+    if re.fullmatch(r"[\d.]+|\[?[0-9a-f:]+\]?", host, re.IGNORECASE):
+        return place_of(host) in ("loopback", "private")
+    return bool(_NAME.match(word))
 
 
 def _only_looks(remote: str) -> bool:
     """Every command of ``remote`` only reads, judged as if it ran from ``/`` with no
     workspace: no finding at all, and each program one that shows state."""
-    if _DATA_RUN.search(remote):
+    if data_like(remote):
         return False
     # The walker analyses whole lines; a rule asking for a second analysis imports it here
     # (the walker imports the rules).
