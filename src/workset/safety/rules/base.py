@@ -194,6 +194,16 @@ Voucher: TypeAlias = Callable[[Cmd, Context], "Finding | None"]
 finding that says why it asks; the families map names to theirs in ``VOUCHERS``."""
 
 
+# A board's serial port: USB serial adapters, on-chip UARTs, macOS call-out devices.
+_SERIAL = re.compile(r"^/dev/(tty(USB|ACM|S|AMA|SAC|THS|mxc|GS)\d+|cu\.[\w.-]+|tty\.[\w.-]+|"
+                     r"serial/by-(id|path)/\S+|rfcomm\d+)$")  # fmt: skip
+
+
+def serial_port(word: str) -> bool:
+    """``word`` names a serial port (a board's console), not a disk or a program."""
+    return bool(_SERIAL.match(word))
+
+
 def option_value(args: tuple[str, ...], options: tuple[str, ...]) -> str | None:
     """The value of the first of ``options`` in ``args``: the next word (``-o out``), or what
     follows ``=`` for a long option (``--output=out``); None when none is given."""

@@ -247,6 +247,8 @@ _LOOPBACK_PORT = re.compile(r"^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+(-\d+)?
 _HERE = re.compile(r"^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`|\.)(?=/|:|$)")
 # An official image (``python:3.12``, ``docker.io/library/node:20``): no other publisher.
 _OFFICIAL = re.compile(r"^(docker\.io/)?(library/)?[a-z0-9][a-z0-9._-]*(:[\w.-]+)?(@sha256:\w+)?$")
+# The images ``cross`` itself runs (cross-rs's toolchains): the same build, written out.
+_CROSS_RS = re.compile(r"^ghcr\.io/cross-rs/[a-z0-9][a-z0-9._-]*(:[\w.-]+)?(@sha256:\w+)?$")
 
 
 def _confined_run(cmd: Cmd, rest: tuple[str, ...], ctx: Context) -> int | None:
@@ -280,7 +282,11 @@ def _confined_run(cmd: Cmd, rest: tuple[str, ...], ctx: Context) -> int | None:
         if option in ("-v", "--volume", "--mount") and not _workspace_mount(value, here, ctx):
             return None
         index += 1
-    if "--rm" not in rest[:index] or index >= len(rest) or not _OFFICIAL.match(rest[index]):
+    if (
+        "--rm" not in rest[:index]
+        or index >= len(rest)
+        or not (_OFFICIAL.match(rest[index]) or _CROSS_RS.match(rest[index]))
+    ):
         return None
     return index
 

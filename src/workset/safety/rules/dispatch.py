@@ -55,8 +55,9 @@ from workset.safety.rules.network import (
     uploads,
 )
 from workset.safety.rules.public_reads import public_read
-from workset.safety.rules.remote_reads import remote_read
+from workset.safety.rules.remote_reads import remote_pull, remote_read
 from workset.safety.rules.static import static_output
+from workset.safety.rules.toolchain_names import as_host_tool
 from workset.safety.rules.wrappers import unwrap
 from workset.safety.rules.writes import (
     MKFS,
@@ -84,7 +85,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
         cmd = written.with_argv(["exec"])  # "exec 3<>/dev/tcp/…": redirections of the shell
     if not cmd.argv:
         return out
-    cmd = program_behind(cmd, ctx)
+    cmd = as_host_tool(program_behind(cmd, ctx))  # arm-none-eabi-gcc is gcc, gcc-12 too
     if windows.windows_name(cmd.name) != cmd.name:  # git.exe, powershell.exe from WSL
         cmd = cmd.with_argv([windows.windows_name(cmd.name), *cmd.args()])
     if cmd.name in ("rimraf", "del-cli"):  # node's rm -rf, with globs
@@ -187,7 +188,7 @@ def check(cmd: Cmd, ctx: Context) -> list[Result]:
     ):
         out.append(secrets.judge_read(cmd, ctx, read))
     offline = name == "openssl" and not set(cmd.args()[:1]) & _OPENSSL_NETWORK
-    page = name in NETWORK and (public_read(cmd) or remote_read(cmd))
+    page = name in NETWORK and (public_read(cmd) or remote_read(cmd) or remote_pull(cmd, ctx))
     ctx.requests += page
     if (name in NETWORK and not (local_only(cmd) or offline or forge_read(cmd) or page)) or any(
         remote_socket(t) for _, t in cmd.redirects

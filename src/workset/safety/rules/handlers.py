@@ -52,6 +52,7 @@ from workset.safety.rules import (
     secret_search,
     sql_files,
     system,
+    systems_dev,
     windows,
     writes,
 )
@@ -118,6 +119,7 @@ HANDLERS = _merged(
     mobile_tools.HANDLERS,
     hosted_harms.HANDLERS,
     hosted_harms.SETTINGS,
+    *systems_dev.TABLES,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -90,6 +90,8 @@ def defence_file(path: str, text: str) -> Finding | None:
             if equals and _DEFENCES.get(key) == value.strip():
                 return _off(f"{key}={value.strip()} written to {path}")
         return None
+    if path == "/sys/fs/selinux/enforce" and text.strip() == "0":
+        return _off(f"writing 0 to {path} (SELinux permissive)")
     if not path.startswith("/proc/sys/"):
         return None
     key = path.removeprefix("/proc/sys/").replace("/", ".")

@@ -59,6 +59,7 @@ from workset.safety.rules import (
     scanners,
     security_tools,
     system,
+    systems_dev,
     task_targets,
     toolchains,
     windows,
@@ -483,6 +484,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **security_tools.VOUCHERS,
     **app_platforms.VOUCHERS,
     **mobile_tools.VOUCHERS,
+    **systems_dev.VOUCHERS,
 }
 
 

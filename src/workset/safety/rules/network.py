@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from workset.safety.rules import app_platforms, attack_targets, loopback
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
 from workset.safety.rules.loopback import LOCAL_HOST
-from workset.safety.rules.remote_reads import remote_read
+from workset.safety.rules.remote_reads import remote_pull, remote_read
 from workset.safety.rules.secrets import secret_variables
 from workset.safety.rules.wrappers import unwrap
 
@@ -311,8 +311,8 @@ def _fetch_run(what: str) -> Finding:
 
 
 def _remote_copy(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    if remote_read(cmd):
-        return  # rsync -n: lists what it would copy, copies nothing
+    if remote_read(cmd) or remote_pull(cmd, ctx):
+        return  # rsync -n lists what it would copy; a pull only fills the workspace
     if any(_HOST_ARG.match(a) for a in cmd.args() if not a.startswith("-")):
         yield Finding(
             "network",

@@ -19,7 +19,16 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules import launchd
-from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result, requote
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Finding,
+    Handler,
+    Nested,
+    Result,
+    requote,
+    serial_port,
+)
 from workset.safety.rules.static import FILTERS, static_output
 
 # Folders whose code an editor or shell loads by itself at its next start: editor extensions,
@@ -259,7 +268,7 @@ def _screen(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return
     if "-x" in args or "-r" in args or "-ls" in args or "-list" in args:
         return
-    if body:
+    if body and not serial_port(body[0]):  # screen /dev/ttyACM0 115200: a serial console
         yield Nested(requote(body), later=detached)
     if detached:
         yield persistence("screen -dm keeps a session running in the background")
@@ -372,14 +381,17 @@ _HIDDEN_IN_HOME = (
     r"(?:\.cache|\.local/share|\.local/state|\.config|Library/Caches|Library/Application Support)"
     r"/(?:[^\s'\";|&)/]+/)*\.[^\s'\";|&)]+"
 )
-# A program run (or sourced, preloaded into every program, or put on a module search path)
-# from a directory anyone on the machine can write, or hidden in a dot-named folder inside
-# the home's cache, data or settings folders.
+# A program run (or sourced, preloaded into every program, put on a module search path, or
+# named as the compiler wrapper, askpass helper or editor that tools run) from a directory
+# anyone on the machine can write, or hidden in a dot-named folder inside the home's cache,
+# data or settings folders.
 _WORLD_WRITABLE_PROGRAM = re.compile(
     r"(^\s*|[;&|(`]\s*|\b(?:sh|bash|zsh|dash|nohup|exec|setsid|python3?|perl|node|sudo|env|"
     r"source)\s+|(?:^|[;&|(]\s*)\.\s+|"
     r"\b(?:LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|"
-    r"PYTHONPATH|NODE_PATH|PERL5LIB|RUBYLIB)=[\"']?(?:[^\s\"':]*:)*|"
+    r"PYTHONPATH|NODE_PATH|PERL5LIB|RUBYLIB|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTC|CC|CXX|"
+    r"GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|EDITOR|VISUAL|GIT_EDITOR|"
+    r"PAGER)=[\"']?(?:[^\s\"':]*:)*|"  # and the programs that builds, git, ssh, sudo run
     r"(?:--require|--import|--loader|--experimental-loader)[= ]+|-javaagent:)"
     r"((?:/tmp|/var/tmp|/dev/shm)/[^\s'\";|&)]+|" + _HIDDEN_IN_HOME + ")",
     re.MULTILINE,

@@ -134,6 +134,8 @@ def foreign_input(cmd: Cmd, ctx: Context) -> Finding | None:
         words = [a for a in args if not a.startswith("-") or a == "-jar"]
         start = 1 if words[:1] and words[0] in runs else 0
         values += [w for w in words[start : start + 1] if w != "-jar"]
+    if _module_build(cmd, ctx):
+        values = [v for v in values if not _KERNEL_TREE.match(ctx.resolve(v))]
     far = next((v for v in values if _elsewhere(v, ctx)), None)
     if far is None:
         return None
@@ -144,6 +146,29 @@ def foreign_input(cmd: Cmd, ctx: Context) -> Finding | None:
         "ask",
         f"{cmd.name} loads {far!r}, code or settings from outside the workspace, and runs "
         "what it says; a human must confirm it, or copy it into the workspace and read it first",
+    )
+
+
+# The installed kernel's build tree (its headers and kbuild), which the system's packages own.
+_KERNEL_TREE = re.compile(r"^/(usr/)?lib/modules/[^/]+/build/?$|^/usr/src/(linux-headers-|"
+                          r"kernels/|linux-)[^/]+/?$")  # fmt: skip
+_MODULE_TARGETS = frozenset({"modules", "clean", "help"})
+
+
+def _module_build(cmd: Cmd, ctx: Context) -> bool:
+    """``make -C /lib/modules/$(uname -r)/build M=$PWD modules``: the installed kernel's
+    kbuild builds (or cleans) an out-of-tree module of the workspace, writing only under M.
+    Installing it (``modules_install``) is not this."""
+    if cmd.name not in ("make", "gmake"):
+        return False
+    assigned = dict(a.split("=", 1) for a in cmd.args() if re.match(r"^(M|KBUILD_EXTMOD)=", a))
+    module = assigned.get("M") or assigned.get("KBUILD_EXTMOD")
+    targets = {a for a in cmd.args() if not a.startswith("-") and "=" not in a}
+    targets -= {v for o, v in zip(cmd.args(), cmd.args()[1:], strict=False) if o in ("-C", "-j")}
+    return (
+        module is not None
+        and paths.in_workspace(ctx.resolve(module), ctx.workspace)
+        and targets <= _MODULE_TARGETS
     )
 
 

@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import re
 
+from workset.safety import paths
 from workset.safety.rules.attack_targets import place_of
 from workset.safety.rules.base import Cmd, Context, Finding, Voucher, unknown_program
 from workset.safety.rules.known_lists import BUILTINS, READ_ONLY, SUBCOMMANDS
 from workset.safety.rules.public_reads import data_like
+from workset.safety.rules.secret_paths import in_key_tree, is_secret
 
 # ssh options that only shape the connection: flags, and options with a value of their own.
 _SSH_FLAGS = frozenset("TqvCtx46kan")  # not -A/-K (agent, tickets), -X/-Y, -N, -f, -M
@@ -142,9 +144,6 @@ def _keyscan(cmd: Cmd, ctx: Context) -> Finding | None:
     return None if hosts and not cmd.redirects else unknown_program("ssh-keyscan")
 
 
-VOUCHERS: dict[str, Voucher] = {"ssh-keyscan": _keyscan}
-
-
 def _literal_host(word: str) -> bool:
     """A name (``admin@api-3.internal``), or an address of a private network or this machine;
     a public raw address (where listeners of implants usually sit) is not a look."""
@@ -182,3 +181,73 @@ def _looks(cmd: Cmd) -> bool:
         return False
     words = [a for a in args if not a.startswith("-")]
     return bool(words) and words[0] in verbs and not _CHANGING.search(" ".join(words[1:2]))
+
+
+# Options of a pull that only shape the copy here (rsync's archive, progress and deletion of
+# local files the source lacks are its own; -e, --rsync-path and filter files are not).
+_PULL_FLAGS = frozenset("avzrPhutlpgoDHAXSWcqiRmnC346")
+_PULL_LONG = frozenset({"--archive", "--verbose", "--compress", "--recursive", "--progress",
+                        "--partial", "--human-readable", "--update", "--times", "--checksum",
+                        "--info", "--exclude", "--include", "--stats", "--append-verify",
+                        "--ignore-existing", "--size-only", "--itemize-changes", "--mkpath",
+                        "--no-perms", "--no-owner", "--no-group", "--delete", "--prune-empty-dirs",
+                        "--dry-run", "--quiet", "--inplace", "--sparse", "--timeout"})  # fmt: skip
+_SCP_VALUED = frozenset({"-P", "-i", "-l", "-o", "-c"})
+
+
+def remote_pull(cmd: Cmd, ctx: Context) -> bool:
+    """``rsync -avP cluster:/scratch/$USER/run_7/out/ results/run_7/``, ``scp -r
+    hpc:/data/x.csv data/``: files of another host, named literally (the user's own name
+    aside), copied into the workspace; nothing of this machine is sent there and nothing
+    there changes. A key or credential file asked for by name is not a pull (rules.secrets)."""
+    if cmd.name not in ("rsync", "scp") or cmd.upstream or cmd.stdin_inner or any(cmd.inner):
+        return False
+    args = cmd.args()
+    operands = [(i, a) for i, a in enumerate(args, 1) if not a.startswith("-")]
+    skipped = {i + 1 for i, a in enumerate(args, 1) if cmd.name == "scp" and a in _SCP_VALUED}
+    operands = [(i, a) for i, a in operands if i not in skipped]
+    for index, word in enumerate(args, 1):
+        if index in skipped or not word.startswith("-"):
+            continue
+        long = word.split("=", 1)[0]
+        if cmd.name == "scp" and (word in _SCP_VALUED or set(word[1:]) <= set("rpqCv346BT")):
+            if word == "-o" and args[index].split("=", 1)[0].lower() not in _SSH_SETTINGS:
+                return False
+            continue
+        if cmd.name == "rsync" and (
+            long in _PULL_LONG or (not word.startswith("--") and set(word[1:]) <= _PULL_FLAGS)
+        ):
+            continue
+        return False
+    if len(operands) < 2:
+        return False
+    *sources, (target_index, target) = operands
+    if cmd.is_dynamic(target_index) or ":" in target.split("/", 1)[0]:
+        return False
+    if not paths.in_workspace(ctx.resolve(target), ctx.workspace):
+        return False
+    for _, word in sources:
+        host, colon, place = word.partition(":")
+        if not colon or "/" in host or not _literal_host(host) or _private_place(place):
+            return False
+        if re.search(r"[$`]", re.sub(r"\$\{?(USER|LOGNAME)\}?", "", place)):
+            return False  # a path filled in when the line runs: only the user's name may be
+    return True
+
+
+def _private_place(place: str) -> bool:
+    """A remote path that is a whole home or root, a dot-named folder (settings, tokens), or a
+    key or credential file: what a pull of it brings is the other host's secrets."""
+    parts = [p for p in place.strip().rstrip("/").split("/") if p]
+    whole = not parts or parts in (["~"], ["root"]) or (parts[0] in ("home", "Users")
+                                                          and len(parts) <= 2)  # fmt: skip
+    hidden = any(p.startswith(".") and p not in (".", "..") for p in parts)
+    return whole or hidden or is_secret(place) or in_key_tree(place.rstrip("/"))
+
+
+def _scp(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``scp -r hpc:/data/run_7/ data/``: a pull into the workspace (:func:`remote_pull`)."""
+    return None if remote_pull(cmd, ctx) else unknown_program(cmd.argv[0])
+
+
+VOUCHERS: dict[str, Voucher] = {"ssh-keyscan": _keyscan, "scp": _scp}
