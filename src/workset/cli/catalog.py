@@ -69,9 +69,17 @@ class Catalog:
         except UsageError as exc:
             embedder = None
             err.print(f"[yellow]discovery: ranking by words only ({exc}; {MODEL_INSTALL_HINT})[/]")
+        probe = None
+        if config.discovery.probe is not None:
+            from workset.discovery.probe import ServabilityProbe
+
+            try:
+                probe = ServabilityProbe.load(config.discovery.probe)
+            except UsageError as exc:
+                raise UsageError(f"[discovery] probe: {exc}") from exc
         self.discovery = LocalDiscovery.open(
             tools, core, folder, loaded=self.loaded, embedder=embedder,
-            remember=config.discovery.memory,
+            remember=config.discovery.memory, probe=probe,
         )  # fmt: skip
         if self.discovery is not None and self.discovery.forgotten:
             err.print(

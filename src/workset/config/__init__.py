@@ -88,6 +88,9 @@ memory                true                      remember the needs a search serv
                                                 then a successful call of a tool it listed)
                                                 and rank those tools first for similar needs
                                                 in later runs (``workset.discovery.local``)
+probe                 none                      a servability probe file (``fit_probe`` on
+                                                needs labelled for these tools, ``save``):
+                                                "not found" where it judges no tool serves
 [[channels]]          none                      webhook channels of ``workset serve``, one
                                                 block each (:mod:`workset.triggers.webhook`):
 name                  required                  ``POST /hooks/NAME``; events ``webhook.NAME``

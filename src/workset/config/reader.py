@@ -66,7 +66,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "evidence": ("paths", "workspace"),
     "skills": ("dirs",),
     "mcp": ("learned", "servers"),
-    "discovery": ("search", "memory"),
+    "discovery": ("search", "memory", "probe"),
 }
 
 
@@ -188,9 +188,11 @@ class Reader:
         return float(value)
 
     def discovery(self, raw: Mapping[str, Any]) -> DiscoverySection:
+        probe = self.string(raw, "discovery", "probe", "")
         return DiscoverySection(
             search=self.choice(raw, "discovery", "search", ("auto", "off")),
             memory=self.boolean(raw, "discovery", "memory", True),
+            probe=self.path(probe) if probe else None,
         )
 
     def evidence(self, raw: Mapping[str, Any]) -> EvidenceSection:

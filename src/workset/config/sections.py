@@ -111,11 +111,15 @@ class SkillsSection:
 @dataclass(frozen=True, slots=True)
 class DiscoverySection:
     """``tool_search`` over the tools ``[agent] core_tools`` leaves out of the prompt
-    (``search``: ``auto``, on when it leaves some out; ``off``), and the needs it served
-    remembered across runs (``memory``; workset.discovery.local)."""
+    (``search``: ``auto``, on when it leaves some out; ``off``), the needs it served
+    remembered across runs (``memory``; workset.discovery.local), and a servability probe
+    fitted on labelled needs of these tools (``probe``: the file
+    :meth:`~workset.discovery.probe.ServabilityProbe.save` wrote) that answers "not found"
+    where it judges no tool serves the need."""
 
     search: str = "auto"
     memory: bool = True
+    probe: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)

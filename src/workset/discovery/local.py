@@ -13,6 +13,12 @@ successful call of a tool it listed) and saves them: the next run that states a 
 in other words finds the tool that served it. Two runs sharing the folder each add to the file
 (the save merges under a lock). A remembered tool that is no longer registered
 (a server removed, a tool renamed) is forgotten when the memory is read.
+
+With a ``probe`` (a :class:`~workset.discovery.probe.ServabilityProbe` fitted with
+:func:`~workset.discovery.probe.fit_probe` on needs labelled for these tools, over
+:attr:`LocalDiscovery.index`), a search the probe judges unservable answers "not found" with
+its nearest candidates as suggestions (:class:`~workset.discovery.probe.ProbedIndex`). A probe
+fitted on another embedder, or on no embedder at all, is refused with the fix.
 """
 
 from __future__ import annotations
@@ -24,7 +30,9 @@ from pathlib import Path
 from workset.discovery.index import ToolIndex
 from workset.discovery.memory import NeedMemory, RememberingIndex, merged_save, read_needs
 from workset.discovery.meta import tool_search_tool
+from workset.discovery.probe import ProbedIndex, ServabilityProbe
 from workset.discovery.results import Searchable
+from workset.errors import UsageError
 from workset.loop.offer import SEARCH_TOOL
 from workset.messages import Message, ToolSpec
 from workset.retrieval import TextEmbedder
@@ -62,10 +70,13 @@ class LocalDiscovery:
         loaded: set[str],
         embedder: TextEmbedder | None = None,
         remember: bool = True,
+        probe: ServabilityProbe | None = None,
     ) -> LocalDiscovery | None:
         """Discovery over ``tools`` not named in ``core``; None when every tool is core.
         ``loaded`` is the set the agent's tool offer shares (names a search loads); without
-        an ``embedder`` the index ranks by words alone and nothing is remembered."""
+        an ``embedder`` the index ranks by words alone and nothing is remembered. ``probe``
+        turns the searches it judges unservable into "not found" (it needs the embedder it
+        was fitted with)."""
         hidden = [t for t in tools if t.name not in set(core) and t.name != SEARCH_TOOL]
         if not hidden:
             return None
@@ -81,6 +92,13 @@ class LocalDiscovery:
             kept = [r for r in rows if index.holds(r.server, r.tool)]
             memory, forgotten = NeedMemory(index, kept), len(rows) - len(kept)
         searchable: Searchable = RememberingIndex(index, memory) if memory is not None else index
+        if probe is not None:
+            if embedder is None:
+                raise UsageError(
+                    "the discovery probe reads the need's embedding, and no embedder is "
+                    "loaded; install the embedder or remove [discovery] probe"
+                )
+            searchable = ProbedIndex(searchable, index, probe)
         tool = tool_search_tool(searchable, loaded)
         return cls(index, memory, folder, tool, forgotten)
 
