@@ -27,6 +27,11 @@ _SQL_WRITE = re.compile(
     re.IGNORECASE,
 )
 _SQL_CODE_FLAGS = ("-c", "--command", "-e", "--execute", "--eval", "-q", "--query")
+# The statement flag written last in a run of flags that take no value (``-tAc``, ``-Ne``).
+_JOINED_CODE_FLAG = {
+    "psql": re.compile(r"-[tAqxXaeEnsSwW1]+c"),
+    **dict.fromkeys(("mysql", "mariadb"), re.compile(r"-[NBsrtvEnqH]+e")),
+}
 
 
 def sql_code(cmd: Cmd) -> str | None:
@@ -34,6 +39,9 @@ def sql_code(cmd: Cmd) -> str | None:
     args = cmd.args()
     for index, word in enumerate(args):
         if word in _SQL_CODE_FLAGS and index + 1 < len(args):
+            return args[index + 1]
+        joined = _JOINED_CODE_FLAG.get(cmd.name)  # psql -tAc SQL, mysql -Ne SQL
+        if joined is not None and joined.fullmatch(word) and index + 1 < len(args):
             return args[index + 1]
         for flag in ("--command=", "--execute=", "--eval=", "--query="):
             if word.startswith(flag):
@@ -92,6 +100,8 @@ def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return  # redis-cli --bigkeys, --scan, --stat: the client's own sampling of the keys
     elif code is None and db_targets.project_script(cmd, ctx):
         return  # the project's SQL file into its scratch database
+    elif code is None and cmd.name == "psql" and {"-l", "--list"} & set(cmd.args()):
+        return  # psql -l: the databases listed, no session opened
     elif code is None:
         yield _ask(
             "sql-session",

@@ -14,6 +14,7 @@ from workset.safety.rules import confinement as known_places
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
 from workset.safety.rules.records import erases_record, wipe
 from workset.safety.rules.secrets import in_key_tree, plain_secret
+from workset.safety.rules.server_data import rsync_dry_run
 from workset.safety.rules.writes import sensitive_write, system_write, write_target
 
 DELETERS = frozenset({"rm", "shred", "unlink", "rmdir", "srm"})
@@ -158,8 +159,8 @@ def _rsync(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             if not known_places.inside(source, ctx):
                 yield known_places.outside(source, "rsync --remove-source-files")
     deleting = any(f.startswith("--delete") or f == "--del" for f in flags)
-    if not deleting or len(operands) < 2:
-        return
+    if not deleting or len(operands) < 2 or rsync_dry_run(cmd):
+        return  # (a dry run only lists what it would delete)
     target = operands[-1][1]
     if ":" in target.split("/", 1)[0]:
         return  # a remote target: the network rule asks

@@ -50,6 +50,7 @@ from workset.safety.rules import (
     registries,
     scaffolds,
     secret_search,
+    server_admin,
     sql_files,
     system,
     systems_dev,
@@ -120,6 +121,7 @@ HANDLERS = _merged(
     hosted_harms.HANDLERS,
     hosted_harms.SETTINGS,
     *systems_dev.TABLES,
+    *server_admin.TABLES,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

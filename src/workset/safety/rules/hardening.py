@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
+from workset.safety.rules.admin_reads import visudo_check
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Result, parse_flags
 from workset.safety.rules.static import static_output
 
@@ -324,7 +325,7 @@ def _accounts(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         what = f"{name} makes a second account with root's id"
     elif name == "passwd" and any(a in ("-d", "--delete", "-u", "--unlock") for a in args):
         what = "passwd removes or unlocks a password"
-    elif name in ("chpasswd", "visudo", "vipw", "vigr"):
+    elif name in ("chpasswd", "visudo", "vipw", "vigr") and not visudo_check(cmd):
         what = f"{name} changes passwords or who may use sudo"
     if what:
         yield Finding(

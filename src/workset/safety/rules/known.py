@@ -58,6 +58,8 @@ from workset.safety.rules import (
     resources,
     scanners,
     security_tools,
+    server_admin,
+    server_data,
     system,
     systems_dev,
     task_targets,
@@ -227,8 +229,9 @@ def _writer(cmd: Cmd, ctx: Context) -> Finding | None:
     if name == "mv" and len(operands) >= 2 and known_tools.is_trash(ctx.resolve(operands[-1][1])):
         operands = operands[:-1]  # mv build/ ~/.Trash/: thrown away, and recoverable from there
     if name in ("cp", "install", "ln", "rsync", "mv") and len(operands) >= 2:
-        if name == "rsync" and any(":" in w.split("/", 1)[0] for _, w in operands):
-            return None  # a remote copy: the network rule asks
+        if name == "rsync" and (any(":" in w.split("/", 1)[0] for _, w in operands)
+                                or server_data.rsync_dry_run(cmd)):  # fmt: skip
+            return None  # a remote copy (the network rule asks), or a dry run: nothing copied
         brought = brought_in(name, operands[:-1], cmd, ctx)
         if brought is not None:
             return brought
@@ -485,6 +488,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **app_platforms.VOUCHERS,
     **mobile_tools.VOUCHERS,
     **systems_dev.VOUCHERS,
+    **server_admin.VOUCHERS,
 }
 
 

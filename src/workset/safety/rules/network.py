@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from workset.safety.rules import app_platforms, attack_targets, loopback
+from workset.safety.rules.admin_reads import local_mail
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
 from workset.safety.rules.loopback import LOCAL_HOST
 from workset.safety.rules.remote_reads import remote_pull, remote_read
@@ -79,6 +80,8 @@ def local_only(cmd: Cmd) -> bool:
         return loopback.local_read(cmd)
     if cmd.name == "rclone":
         return not any(":" in a for a in cmd.args() if not a.startswith("-"))  # remote:path
+    if cmd.name in ("mail", "mailx", "s-nail"):
+        return local_mail(cmd)  # echo 'backup ok' | mail -s done root@localhost
     if cmd.name == "ssh":  # ssh -G prints the settings it would use and connects nowhere
         return any(re.fullmatch(r"-[a-zA-Z]*G[a-zA-Z]*", a) for a in _ssh_options(cmd.args()))
     named = loopback.urls(cmd)

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 
 from workset.safety import paths
 from workset.safety.rules import launchd
+from workset.safety.rules.admin_reads import table_words
 from workset.safety.rules.base import (
     Cmd,
     Context,
@@ -103,8 +104,8 @@ def persistence(what: str) -> Finding:
 
 
 def _crontab(cmd: Cmd, ctx: Context) -> Iterator[Result]:
-    if cmd.args() == ("-l",):
-        return
+    if table_words(cmd) == ["-l"]:
+        return  # crontab -l, crontab -u www-data -l: a table listed
     yield persistence(f"crontab {' '.join(cmd.args())} changes scheduled jobs".rstrip())
     if any(re.fullmatch(r"-[a-zA-Z]*r[a-zA-Z]*", a) for a in cmd.args()):
         yield Finding(
@@ -127,7 +128,7 @@ def _crontab(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 def _replaces_table(cmd: Cmd) -> bool:
     """``echo 'JOB' | crontab -``, ``crontab - <<< 'JOB'``: a new table of literal text that
     does not start from the old one (``(crontab -l; echo 'JOB') | crontab -`` keeps it)."""
-    if not all(a == "-" for a in cmd.args()):
+    if not all(a == "-" for a in table_words(cmd)):
         return False
     if any(u.name == "crontab" and "-l" in u.args() for u in cmd.upstream):
         return False
@@ -289,7 +290,7 @@ def _screen_command(words: list[str]) -> Iterator[Result]:
 
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
 _CRON_SCHEDULE = re.compile(r"^\s*(@\w+|(\S+\s+){5})")
-_SYSTEM_CRON_LINE = re.compile(r"^\s*(@\w+|(\S+\s+){5})\S+\s+")
+_SYSTEM_CRON_LINE = re.compile(r"^\s*(@\w+\s+|(\S+\s+){5})\S+\s+")  # the user field too
 _USER_CRON = re.compile(r"^/var/spool/cron(/|$)")
 _SYSTEM_CRON = re.compile(r"^/etc/(crontab$|cron\.d/)")
 
@@ -307,7 +308,11 @@ def persisted_code(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         places.append(sources.pop())  # cp /tmp/x ~/.bashrc: the destination
     places = [p for p in places if _runs_later(ctx.resolve(p))]
     here = [t for op, t in cmd.redirects if op == "<<"] if not cmd.stdin_dynamic else []
-    cron = cmd.name == "crontab" and (cmd.piped or bool(here)) and all(a == "-" for a in cmd.args())
+    cron = (
+        cmd.name == "crontab"
+        and (cmd.piped or bool(here))
+        and all(a == "-" for a in table_words(cmd))
+    )
     scheduled = cmd.name in ("at", "batch") and not set(cmd.args()) & {"-l", "-c", "-f"}
     if not places and not cron and not scheduled:
         return

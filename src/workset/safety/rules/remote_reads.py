@@ -32,6 +32,7 @@ from workset.safety.rules.base import Cmd, Context, Finding, Voucher, unknown_pr
 from workset.safety.rules.known_lists import BUILTINS, READ_ONLY, SUBCOMMANDS
 from workset.safety.rules.public_reads import data_like
 from workset.safety.rules.secret_paths import in_key_tree, is_secret
+from workset.safety.rules.server_data import rclone_look
 
 # ssh options that only shape the connection: flags, and options with a value of their own.
 _SSH_FLAGS = frozenset("TqvCtx46kan")  # not -A/-K (agent, tickets), -X/-Y, -N, -f, -M
@@ -90,7 +91,7 @@ def remote_read(cmd: Cmd) -> bool:
         return _ssh_look(cmd.args())
     if cmd.name == "rsync":
         return _rsync_dry_run(cmd.args())
-    return False
+    return rclone_look(cmd)  # rclone check www b2:site-mirror: listed and compared
 
 
 def _ssh_look(args: tuple[str, ...]) -> bool:

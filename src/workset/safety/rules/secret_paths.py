@@ -81,6 +81,10 @@ _SECRET_TREES = ("~/.ssh/", "~/.aws/", "~/.gnupg/", "~/.azure/", "~/.config/gclo
                  "~/snap/firefox/")  # fmt: skip
 SYSTEM_SECRETS = re.compile(
     r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/(environ|mem)$|"
+    # a VPN's private key, saved Wi-Fi passwords, the maintenance account of a MySQL server,
+    # Kerberos service keys
+    r"^/etc/(wireguard/.+|NetworkManager/system-connections/.+|mysql/debian\.cnf)$|"
+    r"^/.*\.keytab$|"
     r"^/(var/)?run/secrets/."  # container and cluster secrets mounted into this machine
 )
 _ANY_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root)/")

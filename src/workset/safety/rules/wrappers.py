@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from workset.safety.rules.base import Cmd, Finding, Nested, Result
 from workset.safety.rules.environment import assignment
 from workset.safety.rules.host_state import reads_state
+from workset.safety.rules.root_reads import sudo_reads
 
 _SUDO_ASKS = frozenset({("-l",), ("-ll",), ("--list",), ("-k",), ("-K",), ("-V",),
                         ("-n", "true"), ("-n", "-l"), ("-nl",), ("-ln",)})  # fmt: skip
@@ -27,7 +28,13 @@ def unwrap(cmd: Cmd, out: list[Result]) -> Cmd:
             start = 1 + skip_options(args, "ugCDhpRrtUT")
             if cmd.argv[1:start] in ((), ("-n",)) and reads_state(cmd.shifted(start)):
                 return cmd.shifted(start)  # sudo ufw status: state only root may read, printed
+            if sudo_reads(cmd.argv[1:start], cmd.shifted(start)):
+                return cmd.shifted(start)  # sudo nginx -t, sudo -u postgres psql -c 'SHOW …'
             out.append(_sudo(name))
+            while start < len(cmd.argv) and re.match(r"^[A-Za-z_]\w*=", cmd.argv[start]):
+                variable, _, value = cmd.argv[start].partition("=")  # sudo EDITOR=… visudo
+                out.extend(assignment(variable, value))
+                start += 1
             login = {"-i", "-s", "--login", "--shell"} & set(cmd.argv[1:start])
             if (login and start >= len(cmd.argv)) or _bare_shell(cmd.argv[start:]):
                 out.append(_root_shell(name))
