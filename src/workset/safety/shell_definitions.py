@@ -116,9 +116,28 @@ class ShellDefinitions(ShellWords):
                 self._set(name, self.env[target] if known else "", dynamic=not known)
         self._record([Word(keyword), *shown], [], depth, (), piped=False, background=False)
 
+    def _read_words(self, cmd: Cmd) -> bool:
+        """``read -ra x <<< 'chmod 777 /etc/sudoers'``: the array holds the here-string's words
+        (True when set so); another input is read as below."""
+        args = list(cmd.args())
+        fed = [t for op, t in cmd.redirects if op == "<<"]  # a here-string
+        options = [a for a in args if a.startswith("-")]
+        names = [a for a in args if not a.startswith("-")]
+        if len(fed) != 1 or cmd.stdin_dynamic or any(cmd.dynamic) or len(names) != 1:
+            return False
+        if "IFS" in self.env or "IFS=" in " ".join(cmd.argv):
+            return False  # split other than on blanks: read as below
+        if not any("a" in o[1:] for o in options):
+            return False
+        self._set(names[0], fed[0], dynamic=False)
+        self.arrays[names[0]] = fed[0].split()
+        return True
+
     def _remember(self, cmd: Cmd) -> None:
         """What ``cmd`` sets for the rest of the line: variables it reads into, positional
         parameters, aliases; variables it unsets."""
+        if cmd.name == "read" and self._read_words(cmd):
+            return
         if cmd.name == "read":
             names = [w for w in cmd.args() if not w.startswith("-")]
             listed = self._listed(cmd.upstream) if names == list(cmd.args()[-1:]) else None

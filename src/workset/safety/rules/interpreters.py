@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Literal
 
 from workset.safety import paths
-from workset.safety.rules import inline_code, known
+from workset.safety.rules import inline_code, known, positional
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
 from workset.safety.rules.network import download_exec, downloads
 from workset.safety.rules.persistence import is_persistence_place, planted
@@ -177,6 +177,9 @@ def _code_argument(
     if index >= len(cmd.argv):
         return
     code = cmd.argv[index]
+    given = range(index + 1, len(cmd.argv))
+    if language == "shell" and given and not any(cmd.is_dynamic(i) for i in given):
+        code = positional.bound(code, cmd.argv[index + 1 :])  # sh -c '"$1" x' _ rm: rm x
     if downloads(cmd.inner_of(index)):
         yield download_exec(f"{cmd.name} runs code produced by a download")
     elif cmd.is_dynamic(index):

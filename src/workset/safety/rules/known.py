@@ -115,7 +115,7 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
         return _project(cmd, ctx)  # /tmp/ls is whatever was put there, not the system's ls
     if cmd.args() and all(a in HELP for a in cmd.args()):
         return None  # only prints its help or version
-    shipped = task_targets.outward(cmd)
+    shipped = task_targets.outward(cmd) or task_targets.shipping_script(cmd)
     if shipped is not None:
         return shipped  # make deploy, npm run release: the task's name says where it reaches
     if guardrails.config_read(cmd):

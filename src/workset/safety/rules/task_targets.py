@@ -8,6 +8,11 @@ its name what a human confirms: it changes a server, a registry or a cloud accou
 is all the line shows (the recipe is not read), so such a task asks; ``build:prod`` holds no
 such verb, and ``test:release-notes`` or ``build-release`` say by another word that they stay
 local.
+
+A script of the project run by its path is read the same way (:func:`shipping_script`): its
+file name and its arguments are all the line shows, so ``./scripts/deploy.sh``,
+``bash scripts/release.sh --publish`` and ``./scripts/run.sh production`` ask, where
+``./scripts/build.sh`` and ``./scripts/release-notes.sh`` run.
 """
 
 from __future__ import annotations
@@ -60,6 +65,49 @@ def tasks(cmd: Cmd) -> list[str]:
             continue
         out.append(word)
     return out
+
+
+# Interpreters whose first operand is the script they run, and the words that name a live target.
+_INTERPRETERS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "python", "python3", "node",
+                           "ruby", "perl", "php", "deno", "bun", "tsx", "ts-node"})  # fmt: skip
+_LIVE = frozenset({"prod", "production", "live"})
+_SYSTEM = ("/usr/", "/bin/", "/sbin/", "/opt/homebrew/", "/nix/")
+
+
+def _script(cmd: Cmd) -> tuple[str, list[str]] | None:
+    """The project script ``cmd`` runs by its path, and the words given to it."""
+    if not cmd.argv:
+        return None
+    if "/" in cmd.argv[0] and not cmd.argv[0].startswith(_SYSTEM):
+        return cmd.argv[0], list(cmd.args())
+    args = list(cmd.args())
+    if cmd.name not in _INTERPRETERS or not args or {"-c", "-e", "-n"} & set(args):
+        return None  # bash -n deploy.sh only parses it
+    first = next((i for i, a in enumerate(args) if not a.startswith("-")), None)
+    if first is None or "." not in args[first].rsplit("/", 1)[-1]:
+        return None  # python -m pkg, node server: a module or a name, not a script file
+    return args[first], args[first + 1 :]
+
+
+def shipping_script(cmd: Cmd) -> Finding | None:
+    """Why a project script named, or given arguments, for shipping asks, or None."""
+    found = _script(cmd)
+    if found is None:
+        return None
+    path, args = found
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+    words = set(re.split(r"[^a-z]+", stem))
+    given = {w for a in args for w in re.split(r"[^a-z]+", a.lower().lstrip("-")) if w}
+    verbs = sorted((words | given) & _OUTWARD) + sorted(given & _LIVE)
+    if not verbs or _LOCAL & (words | given):
+        return None
+    return Finding(
+        "outward-task",
+        "ask",
+        f"runs the project's script {path}, which by its name or arguments ({verbs[0]}) "
+        "changes something outside the workspace (a server, a registry, a cloud account); a "
+        "human must confirm, or run the step that only builds or checks",
+    )
 
 
 def outward(cmd: Cmd) -> Finding | None:
