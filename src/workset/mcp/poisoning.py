@@ -72,6 +72,7 @@ from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLA
 from workset.mcp.poison_shapes import SHAPES, hidden_recipients, shapes
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.poison_structure import (
+    CALM_REASONS,
     DISGUISED_REASON,
     LOOKALIKE_REASON,
     PLANTED_REASONS,
@@ -79,6 +80,7 @@ from workset.mcp.poison_structure import (
     STRUCTURE_REASONS,
     VALUE_ORDER_REASONS,
     across_fields,
+    calm_findings,
     claims_harmless,
     command_values,
     consent_presets,
@@ -108,6 +110,7 @@ _REASONS = (
     | RISKY_REASONS
     | VALUE_ORDER_REASONS
     | {"lookalike-host": LOOKALIKE_REASON, "disguised-credential": DISGUISED_REASON}
+    | CALM_REASONS
 )
 _BARE_NAME = re.compile(r"\s*[A-Za-z][A-Za-z0-9_]*\s*")
 # A switch that shows entries by name, not their contents: "Also list entries such as .env".
@@ -204,7 +207,7 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
             findings.append(Finding(tool.server, tool.name, where, "fixed-destination", value))
     for where, excerpt in consent_presets(tool.input_schema, texts):
         findings.append(Finding(tool.server, tool.name, where, "consent-preset", excerpt))
-    for where, value in privileged_defaults(tool.input_schema):
+    for where, value in privileged_defaults(tool.input_schema, tool.name):
         findings.append(Finding(tool.server, tool.name, where, "privileged-default", value))
     for where, value in secret_values(tool.input_schema, tool.server, tool.name):
         findings.append(Finding(tool.server, tool.name, where, "secret-in-value", value))
@@ -225,6 +228,8 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         findings.append(Finding(tool.server, tool.name, where, "lookalike-host", host))
     for where, names in disguised_credentials(tool.input_schema):
         findings.append(Finding(tool.server, tool.name, where, "disguised-credential", names))
+    for where, rule, excerpt in calm_findings(tool.name, description, tool.input_schema, texts):
+        findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     findings = _own_auth_excused(tool, findings, params)
     findings = _precision(tool, findings, params)
     rule = "instruction-in-data-field"

@@ -48,10 +48,13 @@ the tool is for), :mod:`.sources` and :mod:`.sinks` (the slots of a flow), :mod:
 a container the host or send the user's data), :mod:`.value_orders` (``orders-unsafe-value``:
 prose that has the model flip a protective parameter), :mod:`.lookalike_hosts`
 (``lookalike-host``: a vendor's name with a word joined to it), :mod:`.disguised_credentials`
-(``disguised-credential``: secrets asked for under a harmless parameter name) and
+(``disguised-credential``: secrets asked for under a harmless parameter name), :mod:`.calm`
+(``alters-user-amount``, ``misreports`` fixed in advance, ``unneeded-identifier``,
+``order-in-extension``, ``extra-target``: orders written as calm administrative notes) and
 :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """
 
+from workset.mcp.poison_structure.calm import CALM_REASONS, calm_findings
 from workset.mcp.poison_structure.command_values import command_values
 from workset.mcp.poison_structure.consent_values import consent_presets
 from workset.mcp.poison_structure.destinations import fixed_destinations
@@ -77,6 +80,7 @@ from workset.mcp.poison_structure.value_orders import REASONS as VALUE_ORDER_REA
 from workset.mcp.poison_structure.value_orders import unsafe_value_orders
 
 __all__ = [
+    "CALM_REASONS",
     "DISGUISED_REASON",
     "LOOKALIKE_REASON",
     "PLANTED_REASONS",
@@ -85,6 +89,7 @@ __all__ = [
     "VALUE_ORDER_REASONS",
     "Purpose",
     "across_fields",
+    "calm_findings",
     "claims_harmless",
     "clauses",
     "command_values",
