@@ -57,23 +57,33 @@ _IDF_LOCAL = frozenset({"build", "all", "app", "bootloader", "partition-table",
 _IDF_BURNS = re.compile(r"^efuse[-_](burn|read[-_]protect|write[-_]protect)|^secure[-_]burn")
 
 
-def _idf_words(cmd: Cmd) -> tuple[list[str], list[str]]:
-    """idf.py's actions, and the places its options name (project and build folders)."""
+def _operands(
+    cmd: Cmd, valued: frozenset[str] | set[str], placing: tuple[str, ...]
+) -> tuple[list[str], list[str]]:
+    """A tool's command words, and the values of its options in ``placing`` (folders it
+    builds in, files it writes); ``valued``: every option that takes a value."""
     args = cmd.args()
-    actions: list[str] = []
+    words: list[str] = []
     places: list[str] = []
     index = 0
     while index < len(args):
         word = args[index]
-        if word in _IDF_VALUES and index + 1 < len(args):
-            if word in ("-C", "--project-dir", "-B", "--build-dir", "--output-file"):
+        if word in valued and index + 1 < len(args):
+            if word in placing:
                 places.append(args[index + 1])
             index += 2
             continue
         if not word.startswith("-"):
-            actions.append(word)
+            words.append(word)
         index += 1
-    return actions, places
+    return words, places
+
+
+def _idf_words(cmd: Cmd) -> tuple[list[str], list[str]]:
+    """idf.py's actions, and the places its options name (project and build folders)."""
+    return _operands(
+        cmd, _IDF_VALUES, ("-C", "--project-dir", "-B", "--build-dir", "--output-file")
+    )
 
 
 def idf(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -112,21 +122,7 @@ _ESP_VALUES = frozenset({"-p", "--port", "-b", "--baud", "-c", "--chip", "--befo
 
 def _verbs(cmd: Cmd) -> tuple[list[str], list[str]]:
     """esptool's and espefuse's command words, and the files its options write."""
-    args = cmd.args()
-    words: list[str] = []
-    files: list[str] = []
-    index = 0
-    while index < len(args):
-        word = args[index]
-        if word in _ESP_VALUES and index + 1 < len(args):
-            if word in ("--file", "--file_name", "--file-name", "-o", "--output"):
-                files.append(args[index + 1])
-            index += 2
-            continue
-        if not word.startswith("-"):
-            words.append(word)
-        index += 1
-    return words, files
+    return _operands(cmd, _ESP_VALUES, ("--file", "--file_name", "--file-name", "-o", "--output"))
 
 
 def espefuse(cmd: Cmd, ctx: Context) -> Finding | None:
