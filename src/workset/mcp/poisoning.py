@@ -72,6 +72,7 @@ from workset.mcp.poison_rules import NEGATION, REASONS, REPORTING, RULES, TEMPLA
 from workset.mcp.poison_shapes import SHAPES, hidden_recipients, shapes
 from workset.mcp.poison_signals import SIGNALS, FieldKind, signals
 from workset.mcp.poison_structure import (
+    AI_DATA_REASONS,
     CALM_REASONS,
     DISGUISED_REASON,
     LOOKALIKE_REASON,
@@ -80,6 +81,7 @@ from workset.mcp.poison_structure import (
     STRUCTURE_REASONS,
     VALUE_ORDER_REASONS,
     across_fields,
+    ai_data_findings,
     calm_findings,
     claims_harmless,
     command_values,
@@ -111,6 +113,7 @@ _REASONS = (
     | VALUE_ORDER_REASONS
     | {"lookalike-host": LOOKALIKE_REASON, "disguised-credential": DISGUISED_REASON}
     | CALM_REASONS
+    | AI_DATA_REASONS
 )
 _BARE_NAME = re.compile(r"\s*[A-Za-z][A-Za-z0-9_]*\s*")
 # A switch that shows entries by name, not their contents: "Also list entries such as .env".
@@ -229,6 +232,8 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
     for where, names in disguised_credentials(tool.input_schema):
         findings.append(Finding(tool.server, tool.name, where, "disguised-credential", names))
     for where, rule, excerpt in calm_findings(tool.name, description, tool.input_schema, texts):
+        findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
+    for where, rule, excerpt in ai_data_findings(tool.name, description, tool.input_schema, texts):
         findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     findings = _own_auth_excused(tool, findings, params)
     findings = _precision(tool, findings, params)

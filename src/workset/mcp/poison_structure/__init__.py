@@ -50,10 +50,13 @@ prose that has the model flip a protective parameter), :mod:`.lookalike_hosts`
 (``lookalike-host``: a vendor's name with a word joined to it), :mod:`.disguised_credentials`
 (``disguised-credential``: secrets asked for under a harmless parameter name), :mod:`.calm`
 (``alters-user-amount``, ``misreports`` fixed in advance, ``unneeded-identifier``,
-``order-in-extension``, ``extra-target``: orders written as calm administrative notes) and
+``order-in-extension``, ``extra-target``: orders written as calm administrative notes),
+:mod:`.ai_data` (``hoards-memory``, ``default-prompt-order``, ``order-in-title``: orders in AI and
+data tools) and
 :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """
 
+from workset.mcp.poison_structure.ai_data import AI_DATA_REASONS, ai_data_findings
 from workset.mcp.poison_structure.calm import CALM_REASONS, calm_findings
 from workset.mcp.poison_structure.command_values import command_values
 from workset.mcp.poison_structure.consent_values import consent_presets
@@ -80,6 +83,7 @@ from workset.mcp.poison_structure.value_orders import REASONS as VALUE_ORDER_REA
 from workset.mcp.poison_structure.value_orders import unsafe_value_orders
 
 __all__ = [
+    "AI_DATA_REASONS",
     "CALM_REASONS",
     "DISGUISED_REASON",
     "LOOKALIKE_REASON",
@@ -89,6 +93,7 @@ __all__ = [
     "VALUE_ORDER_REASONS",
     "Purpose",
     "across_fields",
+    "ai_data_findings",
     "calm_findings",
     "claims_harmless",
     "clauses",

@@ -44,6 +44,13 @@ _HARMLESS = re.compile(
     r"\bsafe\s+to\s+(call|run|use|invoke)\s+(without|with\s+no)\s+(asking|confirm\w*|approv\w*)",
     _I,
 )
+# A tool that works out a figure about an act, not the act: "estimate_cost", "Estimate the price
+# of sending a prompt", "simulate_transfer", "count tokens of a message before sending it".
+_ESTIMATES = re.compile(
+    r"^\W*(estimat|calculat|comput|forecast|predict|simulat|quot(e|ing)|price|count|tally|"
+    r"dry[_ -]?run)\w*(_|\s|$|(?=[A-Z]))",
+    _I,
+)
 # A claim made for one mode only ("with dry_run=true it changes nothing") is honest.
 _ONE_MODE = re.compile(r"\b(dry[- ]?run|preview|simulat\w*|if|when|unless|with\s+`?\w+`?\s*=)", _I)
 
@@ -76,8 +83,13 @@ def claims_harmless(
                 yield "annotations", "readOnlyHint: true, while the description says writes "
                 "take effect"
                 return
-    if READS.match(name) or not _HARMFUL.search(f"{name.replace('_', ' ')} {opening}"):
-        return  # list_payouts reads payouts
+    if (
+        READS.match(name)
+        or _ESTIMATES.match(name)
+        or _ESTIMATES.match(opening)
+        or not _HARMFUL.search(f"{name.replace('_', ' ')} {opening}")
+    ):
+        return  # list_payouts reads payouts; estimate_cost prices a send without sending
     if read_only is True:
         yield "annotations", "readOnlyHint: true"
     elif destructive is False and _DESTROYS.search(f"{name.replace('_', ' ')} {opening}"):
