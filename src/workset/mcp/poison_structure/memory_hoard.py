@@ -105,39 +105,52 @@ _OWN_SECRETS = re.compile(
 _OWN_TRANSCRIPT = re.compile(r"\b(conversations?|chats?|transcripts?|history|sessions?)\b", _I)
 
 
-def hoarded_memories(
-    name: str, description: str, texts: Sequence[tuple[str, str, str]]
-) -> Iterator[tuple[str, str]]:
-    """(field, excerpt) of each text that has a memory tool keep the conversation or secrets."""
+def _memory_sentences(
+    name: str, description: str, texts: Sequence[tuple[str, str, str]], opening: bool
+) -> Iterator[tuple[str, str, str]]:
+    """(field, sentence, purpose) of a memory tool's prose and parameter texts, the tool's
+    purpose (its name's words and opening sentence) beside each; none when the tool is no
+    memory store. ``opening``: whether the description's first sentence is read too."""
     words = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name)
     purpose = f"{words} {next(iter(sentences(description)), '')}"
     if not _MEMORY_TOOL.search(purpose):
         return
     for where, kind, text in texts:
-        if kind not in ("prose", "parameter"):
-            continue
-        for sentence in sentences(text):
-            if _hoards(sentence, purpose):
-                yield where, sentence[:120]
-                break
+        if kind in ("prose", "parameter"):
+            skip = 0 if opening or where != "description" else 1
+            for sentence in sentences(text)[skip:]:
+                yield where, sentence, purpose
+
+
+def _first_per_field(found: Iterator[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    seen: set[str] = set()
+    for where, sentence in found:
+        if where not in seen:
+            seen.add(where)
+            yield where, sentence[:120]
+
+
+def hoarded_memories(
+    name: str, description: str, texts: Sequence[tuple[str, str, str]]
+) -> Iterator[tuple[str, str]]:
+    """(field, excerpt) of each text that has a memory tool keep the conversation or secrets."""
+    return _first_per_field(
+        (where, sentence)
+        for where, sentence, purpose in _memory_sentences(name, description, texts, True)
+        if _hoards(sentence, purpose)
+    )
 
 
 def planted_in_store(
     name: str, description: str, texts: Sequence[tuple[str, str, str]]
 ) -> Iterator[tuple[str, str]]:
-    """(field, excerpt) of each text that has a memory tool save content the text dictates."""
-    words = re.sub(r"[_\-.]+|(?<=[a-z])(?=[A-Z])", " ", name)
-    purpose = f"{words} {next(iter(sentences(description)), '')}"
-    if not _MEMORY_TOOL.search(purpose):
-        return
-    for where, kind, text in texts:
-        if kind not in ("prose", "parameter"):
-            continue
-        # a description's opening says what the tool saves ("Save a note that the user …")
-        for sentence in sentences(text)[1 if where == "description" else 0 :]:
-            if _plants(sentence):
-                yield where, sentence[:120]
-                break
+    """(field, excerpt) of each text that has a memory tool save content the text dictates
+    (a description's opening says what the tool saves: "Save a note that the user …")."""
+    return _first_per_field(
+        (where, sentence)
+        for where, sentence, _ in _memory_sentences(name, description, texts, False)
+        if _plants(sentence)
+    )
 
 
 def _ordered(sentence: str, at: int) -> bool:
