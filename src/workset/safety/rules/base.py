@@ -267,6 +267,19 @@ def unparsed(excerpt: str) -> Finding:
     )
 
 
+# Folders of the system's own programs: ``/usr/bin/cat`` is cat, ``/tmp/x/cat`` is not.
+SYSTEM_PROGRAMS = ("/usr/bin/", "/bin/", "/usr/local/bin/", "/usr/sbin/", "/sbin/",
+                   "/usr/local/sbin/", "/opt/homebrew/bin/", "/snap/bin/",
+                   "/usr/libexec/")  # fmt: skip
+
+
+def is_script(cmd: Cmd) -> bool:
+    """The program is named by a path that is not a system program folder: what runs is the
+    file found there, whatever its name (``/tmp/x/cat`` is not ``cat``)."""
+    word = cmd.argv[0] if cmd.argv else ""
+    return "/" in word and not word.startswith(SYSTEM_PROGRAMS)
+
+
 def no_parser() -> Finding:
     return Finding(
         "no-parser",

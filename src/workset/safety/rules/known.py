@@ -70,6 +70,7 @@ from workset.safety.rules.base import (
     Cmd,
     Context,
     Finding,
+    is_script,
     option_value,
     parse_flags,
     unknown_program,
@@ -128,7 +129,7 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
         return _read_only(cmd, ctx)
     if name in WRITERS:
         return _writer(cmd, ctx)
-    if name in PROJECT or _is_script(cmd):
+    if name in PROJECT or is_script(cmd):
         return _project(cmd, ctx)
     check = _SPECIAL.get(name)
     if check is not None:
@@ -256,21 +257,9 @@ def _writer(cmd: Cmd, ctx: Context) -> Finding | None:
 
 
 # Where the system and its package managers install programs (only root writes there).
-_SYSTEM_PROGRAMS = ("/usr/bin/", "/bin/", "/usr/local/bin/", "/usr/sbin/", "/sbin/",
-                    "/usr/local/sbin/", "/opt/homebrew/bin/", "/snap/bin/",
-                    "/usr/libexec/")  # fmt: skip
-
-
-def _is_script(cmd: Cmd) -> bool:
-    """The program is named by a path that is not a system program folder: what runs is the
-    file found there, whatever its name (``/tmp/x/cat`` is not ``cat``)."""
-    word = cmd.argv[0] if cmd.argv else ""
-    return "/" in word and not word.startswith(_SYSTEM_PROGRAMS)
-
-
 def foreign_program(cmd: Cmd, ctx: Context) -> bool:
     """A program run from a file outside the workspace and the system's program folders."""
-    return _is_script(cmd) and not paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace)
+    return is_script(cmd) and not paths.in_workspace(ctx.resolve(cmd.argv[0]), ctx.workspace)
 
 
 def _project(cmd: Cmd, ctx: Context) -> Finding | None:

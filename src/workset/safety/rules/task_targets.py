@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from workset.safety.rules.base import Cmd, Finding
+from workset.safety.rules.base import Cmd, Finding, is_script
 
 # Verbs whose task changes something outside the workspace.
 _OUTWARD = frozenset({"deploy", "deploys", "undeploy", "redeploy", "release", "publish", "upload",
@@ -71,14 +71,13 @@ def tasks(cmd: Cmd) -> list[str]:
 _INTERPRETERS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "python", "python3", "node",
                            "ruby", "perl", "php", "deno", "bun", "tsx", "ts-node"})  # fmt: skip
 _LIVE = frozenset({"prod", "production", "live"})
-_SYSTEM = ("/usr/", "/bin/", "/sbin/", "/opt/homebrew/", "/nix/")
 
 
 def _script(cmd: Cmd) -> tuple[str, list[str]] | None:
     """The project script ``cmd`` runs by its path, and the words given to it."""
     if not cmd.argv:
         return None
-    if "/" in cmd.argv[0] and not cmd.argv[0].startswith(_SYSTEM):
+    if is_script(cmd):
         return cmd.argv[0], list(cmd.args())
     args = list(cmd.args())
     if cmd.name not in _INTERPRETERS or not args or {"-c", "-e", "-n"} & set(args):
