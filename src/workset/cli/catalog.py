@@ -81,6 +81,11 @@ class Catalog:
             tools, core, folder, loaded=self.loaded, embedder=embedder,
             remember=config.discovery.memory, probe=probe,
         )  # fmt: skip
+        if self.discovery is not None and self.discovery.stale_probe:
+            err.print(
+                "[yellow]discovery: the probe was fitted on other tools than this run indexes; "
+                "refit it with `workset discovery fit-probe`[/]"
+            )
         if self.discovery is not None and self.discovery.forgotten:
             err.print(
                 f"[yellow]discovery: forgot {self.discovery.forgotten} remembered need(s) whose "

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from workset.cli.approvals import approvals_group
 from workset.cli.chat import chat_command
+from workset.cli.discovery import discovery_group
 from workset.cli.eval import eval_group
 from workset.cli.inspect import inspect_command
 from workset.cli.lint import lint_command
@@ -170,5 +171,6 @@ for _command in (
     send_command,
     approvals_group,
     worker_command,
+    discovery_group,
 ):
     cli.add_command(_command)

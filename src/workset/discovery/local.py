@@ -18,7 +18,10 @@ With a ``probe`` (a :class:`~workset.discovery.probe.ServabilityProbe` fitted wi
 :func:`~workset.discovery.probe.fit_probe` on needs labelled for these tools, over
 :attr:`LocalDiscovery.index`), a search the probe judges unservable answers "not found" with
 its nearest candidates as suggestions (:class:`~workset.discovery.probe.ProbedIndex`). A probe
-fitted on another embedder, or on no embedder at all, is refused with the fix.
+fitted on another embedder, or on no embedder at all, is refused with the fix; one fitted on
+other tools than these is used, and :attr:`LocalDiscovery.stale_probe` says to refit it. The
+definitions indexed are written beside the vectors (``tools.json``), which is what
+``workset discovery fit-probe`` fits a probe over (:mod:`~workset.discovery.labelled`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workset.discovery.index import ToolIndex
+from workset.discovery.labelled import catalog_key, save_indexed
 from workset.discovery.memory import NeedMemory, RememberingIndex, merged_save, read_needs
 from workset.discovery.meta import tool_search_tool
 from workset.discovery.probe import ProbedIndex, ServabilityProbe
@@ -59,6 +63,7 @@ class LocalDiscovery:
     folder: Path
     tool: Tool
     forgotten: int = 0  # remembered needs dropped on reading: their tools are gone
+    stale_probe: bool = False  # the probe was fitted on other tools than these
 
     @classmethod
     def open(
@@ -86,6 +91,7 @@ class LocalDiscovery:
             servers.setdefault(server_of(tool.name), []).append(tool.spec)
         store = folder / VECTORS if embedder is not None else None
         index = ToolIndex.build(servers, embedder, store=store)
+        save_indexed(folder, servers)  # what `workset discovery fit-probe` fits over
         memory, forgotten = None, 0
         if remember and embedder is not None:
             rows = read_needs(folder / NEEDS)
@@ -99,8 +105,9 @@ class LocalDiscovery:
                     "loaded; install the embedder or remove [discovery] probe"
                 )
             searchable = ProbedIndex(searchable, index, probe)
+        stale = probe is not None and probe.catalog not in ("", catalog_key(servers))
         tool = tool_search_tool(searchable, loaded)
-        return cls(index, memory, folder, tool, forgotten)
+        return cls(index, memory, folder, tool, forgotten, stale)
 
     def learn(self, messages: Sequence[Message]) -> int:
         """Remember what a run's searches served (see the module) and save the memory when

@@ -78,6 +78,9 @@ class ServabilityProbe:
     labels: Array = field(default_factory=lambda: np.zeros(0), compare=False)
     k: int = 3  # nearest labelled needs read
     blend: float = 1.0  # the logistic model's share of the score; the rest is the neighbours'
+    # The key of the tools it was fitted on (workset.discovery.labelled.catalog_key); "" when
+    # not recorded (fitted on a benchmark catalog, or saved before keys were kept).
+    catalog: str = ""
 
     def unservable(self, features: Array) -> float:
         """How sure the probe is that no tool serves the need (0–1), from
@@ -110,6 +113,7 @@ class ServabilityProbe:
             labels=self.labels,
             k=np.array(self.k),
             blend=np.array(self.blend),
+            catalog=np.array(self.catalog),
         )
 
     @classmethod
@@ -131,6 +135,7 @@ class ServabilityProbe:
                 np.zeros(0) if older else np.asarray(saved["labels"]),
                 3 if older else int(saved["k"]),
                 1.0 if older else float(saved["blend"]),
+                str(saved["catalog"]) if "catalog" in saved.files else "",
             )
 
 
@@ -202,6 +207,19 @@ class Fitting:
     blend: float = 0.5
 
 
+@dataclass(frozen=True, slots=True)
+class ProbeFit:
+    """A fitted probe and how it did out of fold on the needs it was fitted on: each need
+    scored by a model fitted without its fold, against the chosen threshold (the needs the
+    act rule refuses counted as refused)."""
+
+    probe: ServabilityProbe
+    unservable: int
+    unservable_refused: int
+    servable: int
+    servable_refused: int
+
+
 def fit_probe(
     index: ToolIndex, needs: Sequence[tuple[str, bool]], fitting: Fitting | None = None
 ) -> ServabilityProbe:
@@ -211,6 +229,13 @@ def fit_probe(
     (they are refused anyway) and count against the budget of servable needs refused. The
     threshold comes from out-of-fold probabilities, so it is not set on needs the model saw.
     """
+    return fit_measured(index, needs, fitting).probe
+
+
+def fit_measured(
+    index: ToolIndex, needs: Sequence[tuple[str, bool]], fitting: Fitting | None = None
+) -> ProbeFit:
+    """:func:`fit_probe`, with the out-of-fold counts of what its threshold refuses."""
     how = fitting or Fitting()
     fewest = min(sum(1 for _, s in needs if s), sum(1 for _, s in needs if not s))
     if fewest < how.folds:
@@ -244,7 +269,7 @@ def fit_probe(
     budget = int(how.refuse_at_most * len(served)) - int((vetoed & (unservable == 0)).sum())
     threshold = float(served[max(budget, 0)])
     weights, bias, means, scales = model
-    return ServabilityProbe(
+    probe = ServabilityProbe(
         embedder,
         tuple(float(w) for w in weights),
         bias,
@@ -255,6 +280,15 @@ def fit_probe(
         unservable if how.blend < 1.0 else np.zeros(0),
         how.k,
         how.blend,
+    )
+    refused = vetoed | (held > threshold)
+    no_tool = unservable == 1
+    return ProbeFit(
+        probe,
+        int(no_tool.sum()),
+        int((refused & no_tool).sum()),
+        int((~no_tool).sum()),
+        int((refused & ~no_tool).sum()),
     )
 
 
