@@ -23,6 +23,7 @@ from workset.safety.rules import (
     editors,
     finders,
     forge_api,
+    game_web3,
     git,
     guardrails,
     hardening,
@@ -122,6 +123,7 @@ HANDLERS = _merged(
     hosted_harms.SETTINGS,
     *systems_dev.TABLES,
     *server_admin.TABLES,
+    *game_web3.TABLES,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -40,6 +40,7 @@ from workset.safety.rules import (
     data_clouds,
     data_tools,
     documents,
+    game_web3,
     guardrails,
     headless,
     host_state,
@@ -112,6 +113,9 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
             f"the command name {cmd.argv[0]!r} is written with look-alike letters, which only "
             "disguises what runs; write the command name in plain ASCII",
         )
+    engine = game_web3.installed(cmd)
+    if engine is not None:
+        return engine(cmd, ctx)  # /opt/unity/Editor/Unity: where the engine's installer put it
     if foreign_program(cmd, ctx):
         return _project(cmd, ctx)  # /tmp/ls is whatever was put there, not the system's ls
     if cmd.args() and all(a in HELP for a in cmd.args()):
@@ -478,6 +482,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **mobile_tools.VOUCHERS,
     **systems_dev.VOUCHERS,
     **server_admin.VOUCHERS,
+    **game_web3.VOUCHERS,
 }
 
 

@@ -42,7 +42,8 @@ EDITOR_AUTOLOAD = (
     r"^~/\.local/share/nvim/(site/(pack|plugin|autoload)|lazy)(/|$)|"
     r"^~/\.config/nvim/(plugin|after|autoload|lua)(/|$)|^~/\.config/nvim/init\.(lua|vim)$|"
     r"^~/\.emacs\.d/(lisp|site-lisp|elpa)(/|$)|^~/\.ipython/profile_[^/]+/startup(/|$)|"
-    r"^~/\.config/fish/conf\.d(/|$)"
+    r"^~/\.config/fish/conf\.d(/|$)|"
+    r"^~/(\.config/blender|Library/Application Support/Blender)/[^/]+/scripts/startup(/|$)"
 )
 _PLACES = re.compile(
     r"(^|/)\.git/hooks(/|$)|^~/\.config/(systemd|autostart)(/|$)|^/etc/(systemd|cron[^/]*|"
