@@ -44,6 +44,7 @@ def test_engines_and_converters_on_the_project_run(command: str) -> None:
         "glslc shaders/sky.frag -o /usr/share/sky.spv",
         "magick url:http://203.0.113.9/x.png build/x.png",
         "sox -d build/voice.wav",
+        "forge cache clean",  # Foundry's shared cache in ~/.foundry
     ],
 )
 def test_engines_reaching_past_the_workspace_ask(command: str) -> None:

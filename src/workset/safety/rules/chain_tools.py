@@ -57,6 +57,8 @@ def forge(cmd: Cmd, ctx: Context) -> Finding | None:
     if sub not in _FORGE_LOCAL or (sub == "doc" and "--serve" in args):
         return unknown_program(f"forge {sub}".strip(), " (it deploys, installs or reaches a "
                                "chain)")  # fmt: skip
+    if sub == "cache" and args[1:2] != ("ls",):
+        return unknown_program("forge cache", " (it deletes Foundry's shared cache in ~/.foundry)")
     if sub == "selectors" and args[1:2] != ("list",):
         return unknown_program("forge selectors", " (it uploads the project's signatures)")
     if "--ffi" in args:
