@@ -46,7 +46,11 @@ _HOME_PROTECTED = frozenset(
      "~/Movies", "~/Library", "~/Public", "~/Templates", "~/Dropbox", "~/OneDrive",
      "~/.mozilla", "~/.thunderbird", "~/.config/google-chrome", "~/.config/chromium",
      "~/.config/BraveSoftware", "~/.password-store", "~/.local/share/keyrings",
-     "~/.azure", "~/.config/gcloud", "~/snap"}
+     "~/.azure", "~/.config/gcloud", "~/snap",
+     # a Windows profile seen from WSL (/mnt/c/Users/dev is read as ~): its settings trees
+     "~/AppData", "~/AppData/Local", "~/AppData/Roaming", "~/AppData/LocalLow",
+     "~/AppData/Local/Google/Chrome/User Data", "~/AppData/Local/Microsoft/Edge/User Data",
+     "~/AppData/Local/BraveSoftware", "~/AppData/Roaming/Mozilla/Firefox"}
 )  # fmt: skip
 _WRITE_SYSTEM = frozenset(
     {"etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "boot", "opt", "sys", "proc"}
@@ -70,11 +74,13 @@ _STARTUP = re.compile(
     r"config/nushell/(config|env)\.nu)$"
 )
 _HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+# A Windows user's profile as WSL mounts it (``/mnt/c/Users/dev``): the user's other home.
+_WINDOWS_HOME = re.compile(r"(?i)^/mnt/[a-z]/users/(?!(public|default|all users)(/|$))[^/]+(?=/|$)")
 
 
 def normalize(word: str) -> str:
     """The place ``word`` names: collapsed slashes, ``.``/``..`` resolved, globs cut off."""
-    text = word.strip()
+    text = _WINDOWS_HOME.sub("~", word.strip())
     if text.startswith("~") and text != "~" and not text.startswith("~/"):
         user, _, rest = text[1:].partition("/")
         text = ("/root" if user == "root" else f"/home/{user}") + ("/" + rest if rest else "")

@@ -55,6 +55,7 @@ from workset.safety.rules import (
     system,
     systems_dev,
     windows,
+    windows_interop,
     writes,
 )
 from workset.safety.rules.base import Handler
@@ -122,6 +123,7 @@ HANDLERS = _merged(
     hosted_harms.SETTINGS,
     *systems_dev.TABLES,
     *server_admin.TABLES,
+    *windows_interop.TABLES,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

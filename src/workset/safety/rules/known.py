@@ -65,6 +65,7 @@ from workset.safety.rules import (
     task_targets,
     toolchains,
     windows,
+    windows_interop,
 )
 from workset.safety.rules.base import (
     Cmd,
@@ -478,6 +479,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **mobile_tools.VOUCHERS,
     **systems_dev.VOUCHERS,
     **server_admin.VOUCHERS,
+    **windows_interop.VOUCHERS,
 }
 
 
