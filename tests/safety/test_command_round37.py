@@ -28,6 +28,24 @@ def test_the_windows_profile_is_protected_like_the_home(command: str) -> None:
     assert judged(command).decision == "deny"
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf /mnt/c/Users/me/proj/build",  # the Windows side's proj, not the workspace
+        "echo hi > /mnt/c/Users/me/proj/out.txt",
+        "cp dist/app.exe /mnt/c/Users/me/Desktop/",
+    ],
+)
+def test_the_windows_profile_is_not_the_linux_home(command: str) -> None:
+    # Read like a home for what it holds, but never the same folder: a path under the
+    # profile that repeats the workspace's path below the home is still outside it.
+    assert judged(command).decision == "ask"
+
+
+def test_another_accounts_key_folder_is_a_secret_like_this_ones() -> None:
+    assert judged("tar czf keys.tgz /home/ann/.ssh").decision == "deny"
+
+
 def test_a_file_of_the_windows_profile_or_its_public_folder_only_asks() -> None:
     assert judged("rm -rf /mnt/c/Users/ann/Downloads/old-build").decision == "ask"
     assert judged("rm -rf /mnt/c/Users/Public/Downloads/old-build").decision == "ask"

@@ -74,13 +74,15 @@ _STARTUP = re.compile(
     r"config/nushell/(config|env)\.nu)$"
 )
 _HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
-# A Windows user's profile as WSL mounts it (``/mnt/c/Users/dev``): the user's other home.
-_WINDOWS_HOME = re.compile(r"(?i)^/mnt/[a-z]/users/(?!(public|default|all users)(/|$))[^/]+(?=/|$)")
+# A Windows user's profile as WSL mounts it (``/mnt/c/Users/dev``): the user's other home. It
+# is matched like a home (its Documents, AppData, .ssh) but never written ``~``: it is not
+# the Linux home, and ``/mnt/c/Users/dev/proj`` is not the workspace ``/home/dev/proj``.
+WINDOWS_HOME = re.compile(r"(?i)^/mnt/[a-z]/users/(?!(public|default|all users)(/|$))[^/]+(?=/|$)")
 
 
 def normalize(word: str) -> str:
     """The place ``word`` names: collapsed slashes, ``.``/``..`` resolved, globs cut off."""
-    text = _WINDOWS_HOME.sub("~", word.strip())
+    text = word.strip()
     if text.startswith("~") and text != "~" and not text.startswith("~/"):
         user, _, rest = text[1:].partition("/")
         text = ("/root" if user == "root" else f"/home/{user}") + ("/" + rest if rest else "")
@@ -107,6 +109,7 @@ def normalize(word: str) -> str:
 
 def is_protected(path: str) -> bool:
     """A place no agent should delete, move away or open to everyone, recursively."""
+    path = WINDOWS_HOME.sub("~", path)  # a Windows profile's Documents, AppData: like ~'s
     if path in ("/", "~") or path in _HOME_PROTECTED:
         return True
     if not path.startswith("/"):
@@ -135,7 +138,7 @@ def is_user_folder(path: str, workspace: str | None = None) -> bool:
     return path in _HOME_PROTECTED or (bool(_USER_FOLDER.match(path)) and path not in _HOME_SCRATCH)
 
 
-_OTHER_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root)(?=/)")
+_OTHER_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root|(?i:/mnt/[a-z]/users/[^/]+))(?=/)")
 
 
 def is_system(path: str) -> bool:

@@ -40,7 +40,7 @@ _SECRET_FILE = re.compile(
     r"[^/]*\.tfstate(\.backup)?"
     r")$"
 )
-# The browser profiles of a Windows user, whose home WSL shows as ~ (paths.normalize).
+# The browser profiles of a Windows user, in a profile read like a home (paths.WINDOWS_HOME).
 WINDOWS_BROWSERS = ("~/AppData/Local/Google/Chrome/User Data",
                     "~/AppData/Local/Microsoft/Edge/User Data", "~/AppData/Local/BraveSoftware",
                     "~/AppData/Roaming/Mozilla/Firefox")  # fmt: skip
@@ -93,7 +93,14 @@ SYSTEM_SECRETS = re.compile(
     r"^/.*\.keytab$|"
     r"^/(var/)?run/secrets/."  # container and cluster secrets mounted into this machine
 )
-_ANY_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root)/")
+# Another account's home, or a Windows profile as WSL mounts it (paths.WINDOWS_HOME).
+_ANY_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root|(?i:/mnt/[a-z]/users/[^/]+))/")
+
+
+def as_home(path: str) -> str:
+    """``path`` in another account's home (or a Windows profile) written as in this one's:
+    ``/home/ann/.ssh`` holds what ``~/.ssh`` does."""
+    return _ANY_HOME.sub("~/", path)
 
 
 def is_secret(word: str) -> bool:
@@ -193,7 +200,7 @@ _KEY_TREES = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.password-store", "~/
 def in_key_tree(path: str) -> bool:
     """``path`` lies inside a tree of keys (``~/.gnupg/…``, ``~/.ssh/…``, of this user or of
     any home: ``/home/*/.ssh/…``) and is not a public file (``known_hosts``, ``*.pub``)."""
-    path = re.sub(r"^/(home|Users)/[^/]+(?=/)", "~", path)
+    path = _ANY_HOME.sub("~/", path)
     return not _PUBLIC.search(path) and any(
         path == t or path.startswith(t + "/") for t in _KEY_TREES
     )
