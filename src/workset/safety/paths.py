@@ -46,7 +46,11 @@ _HOME_PROTECTED = frozenset(
      "~/Movies", "~/Library", "~/Public", "~/Templates", "~/Dropbox", "~/OneDrive",
      "~/.mozilla", "~/.thunderbird", "~/.config/google-chrome", "~/.config/chromium",
      "~/.config/BraveSoftware", "~/.password-store", "~/.local/share/keyrings",
-     "~/.azure", "~/.config/gcloud", "~/snap"}
+     "~/.azure", "~/.config/gcloud", "~/snap",
+     # a Windows profile seen from WSL (/mnt/c/Users/dev is read as ~): its settings trees
+     "~/AppData", "~/AppData/Local", "~/AppData/Roaming", "~/AppData/LocalLow",
+     "~/AppData/Local/Google/Chrome/User Data", "~/AppData/Local/Microsoft/Edge/User Data",
+     "~/AppData/Local/BraveSoftware", "~/AppData/Roaming/Mozilla/Firefox"}
 )  # fmt: skip
 _WRITE_SYSTEM = frozenset(
     {"etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "boot", "opt", "sys", "proc"}
@@ -70,6 +74,10 @@ _STARTUP = re.compile(
     r"config/nushell/(config|env)\.nu)$"
 )
 _HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+# A Windows user's profile as WSL mounts it (``/mnt/c/Users/dev``): the user's other home. It
+# is matched like a home (its Documents, AppData, .ssh) but never written ``~``: it is not
+# the Linux home, and ``/mnt/c/Users/dev/proj`` is not the workspace ``/home/dev/proj``.
+WINDOWS_HOME = re.compile(r"(?i)^/mnt/[a-z]/users/(?!(public|default|all users)(/|$))[^/]+(?=/|$)")
 
 
 def normalize(word: str) -> str:
@@ -101,6 +109,7 @@ def normalize(word: str) -> str:
 
 def is_protected(path: str) -> bool:
     """A place no agent should delete, move away or open to everyone, recursively."""
+    path = WINDOWS_HOME.sub("~", path)  # a Windows profile's Documents, AppData: like ~'s
     if path in ("/", "~") or path in _HOME_PROTECTED:
         return True
     if not path.startswith("/"):
@@ -129,7 +138,7 @@ def is_user_folder(path: str, workspace: str | None = None) -> bool:
     return path in _HOME_PROTECTED or (bool(_USER_FOLDER.match(path)) and path not in _HOME_SCRATCH)
 
 
-_OTHER_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root)(?=/)")
+_OTHER_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root|(?i:/mnt/[a-z]/users/[^/]+))(?=/)")
 
 
 def is_system(path: str) -> bool:

@@ -56,6 +56,7 @@ from workset.safety.rules import (
     system,
     systems_dev,
     windows,
+    windows_interop,
     writes,
 )
 from workset.safety.rules.base import Handler
@@ -124,6 +125,7 @@ HANDLERS = _merged(
     *systems_dev.TABLES,
     *server_admin.TABLES,
     *game_web3.TABLES,
+    *windows_interop.TABLES,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

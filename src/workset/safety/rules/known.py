@@ -66,6 +66,7 @@ from workset.safety.rules import (
     task_targets,
     toolchains,
     windows,
+    windows_interop,
 )
 from workset.safety.rules.base import (
     Cmd,
@@ -483,6 +484,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **systems_dev.VOUCHERS,
     **server_admin.VOUCHERS,
     **game_web3.VOUCHERS,
+    **windows_interop.VOUCHERS,
 }
 
 

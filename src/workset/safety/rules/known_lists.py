@@ -141,6 +141,7 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                        "list", "ls", "outdated", "--version", "-v", "exec", "format",
                        "remove", "rm", "un", "uninstall", "update", "up", "audit", "store"}),
     "dotnet": frozenset({"build", "test", "run", "restore", "format", "--version", "--info",
+                         "--list-sdks", "--list-runtimes",
                          "list", "clean", "pack", "new", "sln", "watch", "add", "remove"}),
     "bundle": frozenset({"install", "exec", "list", "show", "check", "outdated", "config",
                          "add", "remove", "lock"}),

@@ -7,7 +7,9 @@ only reads (``Get-``, ``Test-``, ``Select-``…) runs; a file cmdlet (``Remove-I
 native program (``vssadmin``, ``reg``, ``git``) is handed back as shell code, judged like the
 same command typed into bash. What is denied wherever it appears: code downloaded and run
 (``iex (iwr …)``), Defender switched off, event logs or shadow copies cleared, autorun keys
-written, and a hidden window around anything that is not a read. Anything else asks.
+written, and a hidden window around anything that is not a read; what only the whole text
+shows (code decoded and run, ``Start-Process``, the home's files sent out) is judged by
+:mod:`~workset.safety.rules.powershell_acts`. Anything else asks.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from workset.safety.rules import powershell_acts
 from workset.safety.rules.base import Finding, Nested, Result
 
 # Verbs that only read or shape data already read (Out-File writes: not here).
@@ -92,8 +95,12 @@ def analyse(text: str) -> Iterator[Result]:
         if pattern.search(low):
             yield _deny(what)
             return
+    whole = list(powershell_acts.check(text, analyse))  # acts seen only in the whole text
+    if any(isinstance(r, Finding) and r.severity == "deny" for r in whole):
+        yield from whole
+        return
     statements = list(_statements(text))
-    judged = [_statement(s) for s in statements]
+    judged = [*whole, *(_statement(s) for s in statements)]
     asks = [r for r in judged if isinstance(r, Finding)]
     if HIDDEN.search(low) and asks:
         yield _deny("runs in a hidden window what is not a plain read, which only hides it")
@@ -156,6 +163,9 @@ def _statement(statement: str) -> Result | None:
             return None
         if _WHOLE.match(bad) and first in _DELETERS:
             return _deny(f"deletes {bad}, a drive, a home or the system folder")
+        shell = powershell_acts.as_shell(statement)
+        if shell is not None:  # absolute paths: judged as the shell command that does the same
+            return Nested(shell)
         return Finding(
             "powershell",
             "ask",

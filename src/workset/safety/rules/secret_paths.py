@@ -27,6 +27,7 @@ _SECRET_FILE = re.compile(
     r"\.htpasswd|[^/]*\.(pem|key|p12|pfx|jks|keystore|kdbx)|"
     r"\.[a-z_]*_history|\.histfile|\.zhistory|fish/fish_history|nushell/history\.txt|"
     r"atuin/history\.db|ConsoleHost_history\.txt|Login Data|Cookies|logins\.json|key[34]\.db|"
+    r"User Data/Local State|"  # Chromium's key that encrypts its saved logins and cookies
     r"cookies\.sqlite|Web Data|"
     # editors keep their signed-in accounts' tokens in one SQLite file per install
     r"(Code|Code - Insiders|Cursor|VSCodium|Windsurf)/User/globalStorage/state\.vscdb(\.backup)?|"
@@ -39,6 +40,10 @@ _SECRET_FILE = re.compile(
     r"[^/]*\.tfstate(\.backup)?"
     r")$"
 )
+# The browser profiles of a Windows user, in a profile read like a home (paths.WINDOWS_HOME).
+WINDOWS_BROWSERS = ("~/AppData/Local/Google/Chrome/User Data",
+                    "~/AppData/Local/Microsoft/Edge/User Data", "~/AppData/Local/BraveSoftware",
+                    "~/AppData/Roaming/Mozilla/Firefox")  # fmt: skip
 _PUBLIC = re.compile(
     r"\.(pub|pem\.pub)$|(^|/)([^/]*(cert|chain|crt|bundle)[^/]*|([^/]*[-_.])?ca)\.pem$|(^|/)(known_hosts|authorized_keys)$|\.env\.[a-z]*example"
 )
@@ -67,6 +72,7 @@ SECRET_DIRS = frozenset(
         "~/Library/Application Support/Google/Chrome",
         "~/Library/Application Support/Firefox",
         "~/snap/firefox",
+        *WINDOWS_BROWSERS,
         "/root",
         "/etc/ssh",
     }
@@ -78,7 +84,7 @@ _SECRET_TREES = ("~/.ssh/", "~/.aws/", "~/.gnupg/", "~/.azure/", "~/.config/gclo
                  "~/.config/chromium/", "~/.config/BraveSoftware/", "~/.thunderbird/",
                  "~/Library/Application Support/Google/Chrome/", "~/Library/Cookies/",
                  "~/Library/Application Support/Firefox/", "~/Library/Safari/",
-                 "~/snap/firefox/")  # fmt: skip
+                 "~/snap/firefox/", *(f"{t}/" for t in WINDOWS_BROWSERS))  # fmt: skip
 SYSTEM_SECRETS = re.compile(
     r"^/etc/(shadow|gshadow|sudoers(\.d/.*)?|ssl/private/.*)$|^/proc/[^/]+/(environ|mem)$|"
     # a VPN's private key, saved Wi-Fi passwords, the maintenance account of a MySQL server,
@@ -87,7 +93,14 @@ SYSTEM_SECRETS = re.compile(
     r"^/.*\.keytab$|"
     r"^/(var/)?run/secrets/."  # container and cluster secrets mounted into this machine
 )
-_ANY_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root)/")
+# Another account's home, or a Windows profile as WSL mounts it (paths.WINDOWS_HOME).
+_ANY_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|/root|(?i:/mnt/[a-z]/users/[^/]+))/")
+
+
+def as_home(path: str) -> str:
+    """``path`` in another account's home (or a Windows profile) written as in this one's:
+    ``/home/ann/.ssh`` holds what ``~/.ssh`` does."""
+    return _ANY_HOME.sub("~/", path)
 
 
 def is_secret(word: str) -> bool:
@@ -131,9 +144,10 @@ def _substituted(word: str) -> str:
 
 _SECRET_SAMPLES = ("id_rsa", "id_ed25519", ".env", ".env.production", "credentials", ".netrc",
                    "server.pem", "server.key", ".bash_history", ".git-credentials",
-                   "secrets.yml", "terraform.tfstate", ".pgpass")  # fmt: skip
+                   "secrets.yml", "terraform.tfstate", ".pgpass", "logins.json",
+                   "key4.db")  # fmt: skip
 _PLAIN_SAMPLES = ("main.py", "README.md", "index.js", "notes.txt", "Makefile", "config.yml",
-                  "data.json", "pyproject.toml", "app.log")  # fmt: skip
+                  "data.json", "pyproject.toml", "app.log", "app.db")  # fmt: skip
 _GLOB = re.compile(r"[*?\[]")
 
 
@@ -180,13 +194,13 @@ _KEY_TREES = frozenset({"~/.ssh", "~/.gnupg", "~/.aws", "~/.password-store", "~/
                         "~/.config/BraveSoftware", "~/.thunderbird", "~/Library/Cookies",
                         "~/Library/Application Support/Google/Chrome",
                         "~/Library/Application Support/Firefox", "~/Library/Safari",
-                        "~/snap/firefox"})  # fmt: skip
+                        "~/snap/firefox", *WINDOWS_BROWSERS})  # fmt: skip
 
 
 def in_key_tree(path: str) -> bool:
     """``path`` lies inside a tree of keys (``~/.gnupg/…``, ``~/.ssh/…``, of this user or of
     any home: ``/home/*/.ssh/…``) and is not a public file (``known_hosts``, ``*.pub``)."""
-    path = re.sub(r"^/(home|Users)/[^/]+(?=/)", "~", path)
+    path = _ANY_HOME.sub("~/", path)
     return not _PUBLIC.search(path) and any(
         path == t or path.startswith(t + "/") for t in _KEY_TREES
     )

@@ -32,6 +32,7 @@ from workset.safety.rules.secret_environment import (
 from workset.safety.rules.secret_paths import (
     SECRET_DIRS,
     SYSTEM_SECRETS,
+    as_home,
     in_key_tree,
     is_secret,
     listing_secret,
@@ -94,7 +95,7 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
                 else word
             )
         place = paths.normalize(word.split("=", 1)[-1].lstrip("@<"))
-        if (place in SECRET_DIRS and name not in LISTING) or (
+        if ((place in SECRET_DIRS or as_home(place) in SECRET_DIRS) and name not in LISTING) or (
             is_secret(word) and name not in LISTING
         ):
             found.append(word)

@@ -18,7 +18,7 @@ import binascii
 import re
 from collections.abc import Iterator
 
-from workset.safety.rules import powershell
+from workset.safety.rules import powershell, powershell_acts
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
 from workset.safety.rules.network import download_exec, downloads
 
@@ -49,6 +49,7 @@ def _powershell(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if low in _ENCODED and index + 1 < len(args):
             text = _decoded(args[index + 1])
             if text is None:
+                yield from powershell_acts.undecodable(args[index + 1], powershell.analyse)
                 yield Finding("powershell", "ask", "the -EncodedCommand text does not decode, "
                               "so what it runs cannot be checked")  # fmt: skip
                 return
@@ -62,6 +63,8 @@ def _powershell(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if low in ("-command", "-c") or not low.startswith("-"):
             start = index + 1 if low.startswith("-") else index
             text = " ".join(args[start:])
+            if text.strip() == "-":
+                break  # -Command -: the commands come from stdin
             yield from powershell.analyse(f"-w hidden; {text}" if hidden else text)
             return
         index += 2 if low in _WITH_VALUE else 1
@@ -70,6 +73,7 @@ def _powershell(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if downloads(cmd.upstream):
         yield download_exec(f"a download is piped into {cmd.name}")
         return
+    yield from powershell_acts.fed(cmd, powershell.analyse)
     yield Finding("powershell", "ask", "PowerShell runs what its input gives it, which cannot "
                   "be checked; save the script to a file, read it, then run the file")  # fmt: skip
 
