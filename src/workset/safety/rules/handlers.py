@@ -15,6 +15,7 @@ from workset.safety.rules import (
     cloud_exposure,
     credentials,
     data_harms,
+    data_platform,
     db_targets,
     debuggers,
     delete,
@@ -122,6 +123,7 @@ HANDLERS = _merged(
     hosted_harms.SETTINGS,
     *systems_dev.TABLES,
     *server_admin.TABLES,
+    *data_platform.TABLES,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -38,6 +38,7 @@ from workset.safety.rules import (
     clipboard,
     clones,
     data_clouds,
+    data_platform,
     data_tools,
     documents,
     guardrails,
@@ -478,6 +479,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **mobile_tools.VOUCHERS,
     **systems_dev.VOUCHERS,
     **server_admin.VOUCHERS,
+    **data_platform.VOUCHERS,
 }
 
 
