@@ -3,7 +3,7 @@ scratch copy.
 
 ``nodetool -h 127.0.0.1 status``, ``etcdctl endpoint health``, ``etcdutl snapshot status
 backups/x.db``, ``flyway … info`` and ``liquibase … update-sql`` on a local database read;
-``etcdctl put`` or ``snapshot save`` into the workspace on a local etcd, a ``--dry-run`` of
+``etcdctl get`` or ``snapshot save`` into the workspace on a local etcd, a ``--dry-run`` of
 an offsets reset on a local broker, ``mongorestore`` of a
 workspace dump into a local database named for tests, and ``clickhouse-local`` querying the
 workspace's files stay on this machine. Anything else asks, with what it does named.
@@ -63,8 +63,13 @@ def _safe_word(cmd: Cmd, word: str, ctx: Context) -> bool:
     return (dated or not cmd.is_dynamic(index)) and ".." not in word and inside(word, ctx)
 
 
+_CLUSTER_STATE = re.compile(r"^/registry(/|$)|secret", re.IGNORECASE)
+
+
 def _etcdctl(cmd: Cmd, ctx: Context) -> Finding | None:
-    """``etcdctl endpoint health``; on this machine also ``get``, ``put``, ``snapshot save``."""
+    """``etcdctl endpoint health``; on this machine also ``get`` (not of a Kubernetes store's
+    keys or secrets) and ``snapshot save`` into the workspace. ``put`` asks: the etcd on
+    loopback may be a cluster's own."""
     args = cmd.args()
     words = _words(args, _ETCD_VALUED)
     if any(tuple(words[: len(read)]) == read for read in _ETCD_HEALTH):
@@ -72,7 +77,9 @@ def _etcdctl(cmd: Cmd, ctx: Context) -> Finding | None:
     hosts = etcd_endpoints(args)
     if not all(LOCAL_URL.match(h) for h in hosts):
         return _unknown(f"etcdctl {words[0] if words else ''}".strip(), f" (on {hosts[0]})")
-    if words[:1] in (["get"], ["put"]) or words[:2] == ["snapshot", "status"]:
+    if words[:1] == ["get"] and not any(_CLUSTER_STATE.search(w) for w in words[1:]):
+        return None  # a Kubernetes control plane keeps its state (and Secrets) in a local etcd
+    if words[:2] == ["snapshot", "status"]:
         return None
     if words[:2] == ["snapshot", "save"] and len(words) == 3 and _safe_word(cmd, words[2], ctx):
         return None
