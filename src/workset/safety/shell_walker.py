@@ -285,10 +285,12 @@ class Walker(ShellDefinitions):
         redirects: list[tuple[str, Word]] = list(extra)
         named = [c for c in node.named_children if c.type == "command_name"]
         program = node_text(named[0]) if named else None  # NAME=value program: its environment
+        prefixed: list[str] = []
         for child in node.named_children:
             kind = child.type
             if kind == "variable_assignment":
                 self._assign(child, depth, program)
+                prefixed.append(node_text(child).split("=", 1)[0].rstrip("+"))
             elif kind == "command_name":
                 inner = child.named_children[0] if child.named_children else child
                 words.extend(self._fields(inner, depth))
@@ -312,9 +314,12 @@ class Walker(ShellDefinitions):
             expansion = self.aliases[name] + " " + " ".join(requoted(w) for w in words[1:])
             self.run_nested(expansion, depth)
             return
+        known = [n for n in prefixed if n not in self.unknown]  # values fixed in the text
+        self.context.prefixed = {n: self.env.get(n, "") for n in known}
         self._record(
             words, redirects, depth, upstream, piped=piped, background=background, stdin=stdin
         )
+        self.context.prefixed = {}
 
     def _call_function(
         self, name: str, args: list[Word], redirects: list[tuple[str, Word]], depth: int

@@ -193,7 +193,10 @@ _MYSQLADMIN_READS = frozenset({"status", "processlist", "variables", "extended-s
 
 def _mysqladmin(cmd: Cmd, ctx: Context) -> Finding | None:
     """``mysqladmin status``, ``mysqladmin processlist``: the server's state shown."""
-    words = [a for a in cmd.args() if not a.startswith("-")]
+    args = cmd.args()
+    valued = ("-h", "--host", "-u", "--user", "-P", "--port", "-S", "--socket")
+    words = [a for i, a in enumerate(args) if not a.startswith("-") and args[i - 1 : i] not in
+             [(v,) for v in valued]]  # fmt: skip
     if (
         words
         and set(words) <= _MYSQLADMIN_READS

@@ -137,6 +137,7 @@ class Context:
     requests: int = 0  # public pages the line reads (rules.public_reads): a loop of them beacons
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
     secret_holder: str = ""  # a keeper of secrets (ssh-agent…) a pgrep/pidof of the line found
+    prefixed: dict[str, str] = field(default_factory=dict)  # NAME=value before this command
 
     def resolve(self, word: str) -> str:
         path = paths.join(self.cwd, word)

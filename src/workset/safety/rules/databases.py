@@ -16,6 +16,7 @@ from workset.safety.rules import db_targets
 from workset.safety.rules.base import Cmd, Context, Handler, Nested, Result, option_values
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
+from workset.safety.rules.db_loads import confined
 from workset.safety.rules.db_reads import REDIS_READ_MODES, mongo_write, redis_write
 from workset.safety.rules.env_names import PRODUCTION, THROWAWAY
 from workset.safety.rules.loopback import LOCAL_URL
@@ -59,7 +60,7 @@ def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if cmd.name in ("psql", "mysql", "mariadb"):
         yield from shell_escapes(cmd, ctx)
     code = sql_code(cmd)
-    scratch = code is not None and db_targets.scratch(cmd, code)
+    scratch = code is not None and (db_targets.scratch(cmd, code) or confined(cmd, code, ctx))
     if code is not None and db_targets.ESCALATE.search(code) and not scratch:
         yield _deny("sql-privilege", f"{cmd.name} raises an account's rights or turns off its "
                     "second factor", "never grant rights from an agent; ask the owner")  # fmt: skip

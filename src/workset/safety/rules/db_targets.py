@@ -30,6 +30,7 @@ _SCRATCH = re.compile(
     r"fixtures?|demo|sample)(\d*)($|[_\-.])|^\d+$",
     re.I,
 )
+SCRATCH_NAME = _SCRATCH  # a database named for tests or development
 _HOST_FLAGS = ("-h", "--host", "-H", "--hostname", "-S", "--server")
 _NAME_FLAGS = ("-d", "--dbname", "--database", "-D", "-n", "--db")
 _URL = re.compile(r"^(postgres(ql)?|mysql|mariadb|mongodb(\+srv)?|rediss?)://", re.I)
@@ -66,7 +67,7 @@ def target(cmd: Cmd) -> tuple[bool, str]:
         name = positional[0] if positional and not _URL.match(positional[0]) else ""
     if cmd.name == "redis-cli" and not name:
         name = "0"
-    if host is None and cmd.name == "redis-cli":
+    if host is None and cmd.name == "redis-cli" and option_value(args, ("-u",)) is None:
         host = "127.0.0.1"  # its default; the others read PGHOST and kin, which may point away
     local = host is not None and bool(_LOOPBACK.match(host.strip("[]")))
     return local, name

@@ -15,6 +15,7 @@ from workset.safety.rules import (
     cloud_exposure,
     credentials,
     data_harms,
+    data_platform,
     db_targets,
     debuggers,
     delete,
@@ -126,6 +127,7 @@ HANDLERS = _merged(
     *server_admin.TABLES,
     *game_web3.TABLES,
     *windows_interop.TABLES,
+    *data_platform.TABLES,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

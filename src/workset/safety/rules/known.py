@@ -38,6 +38,7 @@ from workset.safety.rules import (
     clipboard,
     clones,
     data_clouds,
+    data_platform,
     data_tools,
     documents,
     game_web3,
@@ -485,6 +486,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **server_admin.VOUCHERS,
     **game_web3.VOUCHERS,
     **windows_interop.VOUCHERS,
+    **data_platform.VOUCHERS,
 }
 
 
