@@ -196,3 +196,15 @@ def test_data_platform_reads_and_local_scratch_work_run(command: str) -> None:
 )
 def test_data_platform_look_alikes_that_change_or_reach_further_ask(command: str) -> None:
     assert judged(command).decision == "ask"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pg_restore --clean --if-exists -d app_dev backups/app.dump",  # PGHOST: unknown here
+        "pg_restore --clean -h staging-db.example.net -d shop backups/shop.dump",
+        "pg_restore --clean -h 10.2.0.5 -d shop_test backups/shop.dump",
+    ],
+)
+def test_a_clean_restore_whose_server_is_unknown_or_a_copy_asks(command: str) -> None:
+    assert judged(command).decision == "ask"

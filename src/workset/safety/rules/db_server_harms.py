@@ -23,6 +23,7 @@ from workset.safety.rules.base import deny_finding as _deny
 from workset.safety.rules.databases import sql_code
 from workset.safety.rules.db_loads import local_server
 from workset.safety.rules.db_reads import redis_command
+from workset.safety.rules.env_names import THROWAWAY
 from workset.safety.rules.loopback import LOCAL_URL
 
 _SERVER_DESTROY = re.compile(
@@ -83,8 +84,13 @@ def _remote_restore(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if "$" in (option_value(args, ("-h", "--host", "--uri")) or ""):
         return  # the server is only known at run time: the client rules ask
     if cmd.name == "pg_restore":
-        into = any(a.startswith(("-d", "--dbname")) for a in args)
-        local = db_targets.target(cmd)[0]
+        local, name = db_targets.target(cmd)
+        named = option_value(args, ("-h", "--host")) is not None or "://" in " ".join(args)
+        # No host named: PGHOST or the local socket, unknown here (the client rules ask); a
+        # database named for tests or development is not what this rule protects.
+        into = named and any(a.startswith(("-d", "--dbname")) for a in args)
+        where = f"{option_value(args, ('-h', '--host')) or ''} {name} {' '.join(args)}"
+        into = into and not db_targets.SCRATCH_NAME.search(name) and not THROWAWAY.search(where)
     else:
         into = True
         host = option_value(args, ("--uri", "--host", "-h")) or "localhost"
