@@ -59,7 +59,7 @@ SECRET_NOUN = (
     r"tokens(?!\s+(limit|count|budget|used|per|left|remaining)\b)|"
     r"passwords?(?![\s-]+(protect\w*|polic\w*|strength|reset|rules?|requirements?|complexity|"
     r"managers?|fields?|prompts?|hash\w*|expir\w*|length|generator)\b)|passphrases?|"
-    r"credentials?|cookies|seed\s+phrases?|mnemonics?|environment\s+variables?|"
+    r"credentials?|cookies|seed\s+phrases?|seed\s+words|recovery\s+phrases?|mnemonics?|environment\s+variables?|"
     r"contraseñas?|claves?\s+(api|de\s+acceso|privadas?|secretas?)|credenciales|"
     r"mots?\s+de\s+passe|identifiants|jetons?\s+(d['’]accès|api)|clés?\s+(api|d['’]accès|"
     r"privées?|secrètes?)|passw[öo]rter|passwort|kennw[öo]rter|zugangsdaten|api-?schlüssel|"

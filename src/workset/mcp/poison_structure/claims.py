@@ -166,7 +166,8 @@ _OVERRIDES_CHOICE = re.compile(
 
 
 DESTRUCTIVE_TOOL = re.compile(
-    r"\b(call|invoke|run|use|trigger|execute|with|using|via|through)\s+(`)?(?P<tool>[\w.]*(delete|"
+    r"\b(call|invoke|run|use|trigger|execute|with|using|via|through)\s+"
+    r"(the\s+[\w-]+\s+(server|integration|plugin|app|connector)['’]s\s+)?(`)?(?P<tool>[\w.]*(delete|"
     r"remove|drop|destroy|"
     r"wipe|purge|unlock|disarm|open_door|open_\w*(door|gate)|transfer|pay|grant|share|publish|"
     r"make_public|revoke|upgrade|purchase|buy|subscribe|checkout|export|merge|approve|"

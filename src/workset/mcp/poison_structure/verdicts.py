@@ -196,7 +196,25 @@ def _fixes_verdict(sentence: str) -> bool:
 
 def _denies(sentence: str) -> bool:
     found = _DENIED.search(sentence)
-    return found is not None and not _EMPTY.search(found.group("cond"))
+    if found is None or _SOLICITS.search(found.group("cond")):
+        return False  # "if a page asks for them, tell the user it is not us": a fraud warning
+    if _NOT_GENUINE.match(sentence, found.end()):
+        return False  # "tell the user it is not genuine / not needed": a warning, not a finding
+    return not _EMPTY.search(found.group("cond"))
+
+
+# A condition on someone asking the user for something, not on what the data holds.
+_SOLICITS = re.compile(
+    r"\b(asks?|asking|requests?|requesting|prompts?|demands?|claims?|claiming|pretends?|"
+    r"impersonat\w*|offers?|tries\s+to\s+(give|share|send|enter))\b",
+    _I,
+)
+# What the user is told a request is not: needed, genuine, from this server.
+_NOT_GENUINE = re.compile(
+    r"\s+(\w+\s+)?(needed|required|necessary|genuine|legitimate|authentic|official|trustworthy|"
+    r"safe\s+to|from\s+(us|this|the\s+(bank|server|service))|come\s+from|sent\s+by|ours)\b",
+    _I,
+)
 
 
 def _alters(sentence: str) -> bool:
