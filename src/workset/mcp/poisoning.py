@@ -78,7 +78,6 @@ from workset.mcp.poison_structure import (
     LOOKALIKE_REASON,
     PLANTED_REASONS,
     RISKY_REASONS,
-    SIDE_ACT_REASONS,
     STRUCTURE_REASONS,
     VALUE_ORDER_REASONS,
     across_fields,
@@ -86,6 +85,7 @@ from workset.mcp.poison_structure import (
     calm_findings,
     claims_harmless,
     command_values,
+    concealment_findings,
     consent_presets,
     disguised_credentials,
     fixed_destinations,
@@ -94,7 +94,6 @@ from workset.mcp.poison_structure import (
     privileged_defaults,
     risky_defaults,
     secret_values,
-    side_act_findings,
     structural_findings,
     unsafe_value_orders,
 )
@@ -116,7 +115,6 @@ _REASONS = (
     | {"lookalike-host": LOOKALIKE_REASON, "disguised-credential": DISGUISED_REASON}
     | CALM_REASONS
     | AI_DATA_REASONS
-    | SIDE_ACT_REASONS
 )
 _BARE_NAME = re.compile(r"\s*[A-Za-z][A-Za-z0-9_]*\s*")
 # A switch that shows entries by name, not their contents: "Also list entries such as .env".
@@ -238,7 +236,7 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
         findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     for where, rule, excerpt in ai_data_findings(tool.name, description, tool.input_schema, texts):
         findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
-    for where, rule, excerpt in side_act_findings(tool.name, texts):
+    for where, rule, excerpt in concealment_findings(texts):
         findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     findings = _own_auth_excused(tool, findings, params)
     findings = _precision(tool, findings, params)

@@ -53,7 +53,7 @@ prose that has the model flip a protective parameter), :mod:`.lookalike_hosts`
 ``order-in-extension``, ``extra-target``: orders written as calm administrative notes),
 :mod:`.ai_data` (``hoards-memory``, ``default-prompt-order``, ``order-in-title``: orders in AI and
 data tools),
-:mod:`.side_acts` (``extra-act``: a reading tool made to trade, pay, unlock or delete too) and
+:mod:`.reply_concealment` (``hides-from-user`` in Chinese and Spanish phrasings) and
 :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """
 
@@ -76,11 +76,10 @@ from workset.mcp.poison_structure.planted_values import REASONS as PLANTED_REASO
 from workset.mcp.poison_structure.planted_values import planted_values
 from workset.mcp.poison_structure.privileged_values import privileged_defaults
 from workset.mcp.poison_structure.purpose import Purpose, purpose_of
+from workset.mcp.poison_structure.reply_concealment import concealment_findings
 from workset.mcp.poison_structure.risky_defaults import REASONS as RISKY_REASONS
 from workset.mcp.poison_structure.risky_defaults import risky_defaults
 from workset.mcp.poison_structure.secret_values import secret_values
-from workset.mcp.poison_structure.side_acts import REASONS as SIDE_ACT_REASONS
-from workset.mcp.poison_structure.side_acts import side_act_findings
 from workset.mcp.poison_structure.text import clauses, sentences
 from workset.mcp.poison_structure.value_orders import REASONS as VALUE_ORDER_REASONS
 from workset.mcp.poison_structure.value_orders import unsafe_value_orders
@@ -92,7 +91,6 @@ __all__ = [
     "LOOKALIKE_REASON",
     "PLANTED_REASONS",
     "RISKY_REASONS",
-    "SIDE_ACT_REASONS",
     "STRUCTURE_REASONS",
     "VALUE_ORDER_REASONS",
     "Purpose",
@@ -102,6 +100,7 @@ __all__ = [
     "claims_harmless",
     "clauses",
     "command_values",
+    "concealment_findings",
     "consent_presets",
     "disguised_credentials",
     "fixed_destinations",
@@ -112,7 +111,6 @@ __all__ = [
     "risky_defaults",
     "secret_values",
     "sentences",
-    "side_act_findings",
     "structural_findings",
     "unsafe_value_orders",
 ]

@@ -1,8 +1,9 @@
 """Sources the flow reader (:mod:`.flow`) should not read as sent anywhere: one named in a
 clause that explains a risk ("do not place secrets on the command line, because they end up in
 shell history"; "otherwise the token would be logged"), which says where data would land if the
-advice were ignored; and one spelled as the tool's own parameter ("pass them through `env`"),
-which is the tool's input."""
+advice were ignored. (Also skipping a source spelled as the tool's own parameter in backticks
+was withdrawn in round 29: on its held-out read it let one poisoned definition of cohort 22's
+held-out half through.)"""
 
 from __future__ import annotations
 
@@ -25,9 +26,3 @@ def explains_risk(sentence: str, at: int) -> bool:
     """Whether the source at ``at`` ends a clause of reason or consequence that says where data
     would land ("because they end up in shell history")."""
     return bool(_RISK.search(sentence[max(0, at - 80) : at]))
-
-
-def names_own_parameter(found: str, params: frozenset[str] | set[str]) -> bool:
-    """Whether the source is spelled as one of the tool's own parameters ("pass them through
-    `env` instead"): the tool's input named, not the user's environment taken."""
-    return found.strip("`'\" ").lower() in params and found.strip()[:1] in "`'\""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from workset.mcp.poison_structure.consequences import explains_risk, names_own_parameter
+from workset.mcp.poison_structure.consequences import explains_risk
 from workset.mcp.poison_structure.purpose import Purpose
 from workset.mcp.poison_structure.sinks import (
     ADDRESSED,
@@ -76,7 +76,6 @@ def flows(sentence: str, purpose: Purpose, name: str, *, kind: str, opening: boo
         and not _own_path(m, purpose)
         and not _TOLD_USER.search(sentence[max(0, m.start() - 50) : m.start()])
         and not explains_risk(sentence, m.start())
-        and not names_own_parameter(m.group(0), purpose.params)
     ]
     later = sentence.split(";", 1)[1] if ";" in sentence else ""
     if (
