@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from workset.discovery.needs import json_lines
 from workset.errors import UsageError
 from workset.messages import ToolSpec
 
@@ -85,14 +86,7 @@ def read_labelled(path: Path, known: Sequence[str]) -> list[tuple[str, bool]]:
         raise UsageError(f"no labelled needs file at {path}")
     names = set(known)
     needs: list[tuple[str, bool]] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            row = json.loads(line)
-        except ValueError as exc:
-            raise UsageError(f"{where}: not a JSON object ({exc})") from exc
+    for where, row in json_lines(path):
         need, tools = _need_and_tools(row, where, names)
         unknown = [t for t in tools if t not in names]
         if unknown:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -152,15 +152,24 @@ def _refs(value: Any, where: str) -> tuple[ToolRef, ...]:
     return tuple(ToolRef(str(r["server"]), str(r["tool"])) for r in value)
 
 
-def read_needs(path: Path) -> list[Need]:
-    """The needs of a JSON-lines file; a malformed line raises a UsageError naming it."""
-    needs, seen = [], set()
+def json_lines(path: Path) -> Iterator[tuple[str, Any]]:
+    """(``path:line``, the parsed value) for each non-blank line of a JSON-lines file; a line
+    that is not JSON raises a UsageError naming it."""
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         where = f"{path}:{number}"
         try:
-            row = json.loads(line)
+            yield where, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"{where}: not a JSON object ({exc})") from exc
+
+
+def read_needs(path: Path) -> list[Need]:
+    """The needs of a JSON-lines file; a malformed line raises a UsageError naming it."""
+    needs, seen = [], set()
+    for where, row in json_lines(path):
+        try:
             need = Need(
                 str(row["id"]),
                 str(row["need"]),
@@ -170,7 +179,7 @@ def read_needs(path: Path) -> list[Need]:
                 _refs(row.get("near_misses", []), where),
                 str(row.get("note", "")),
             )
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        except (KeyError, TypeError) as exc:
             raise UsageError(
                 f"{where} is not a need line ({exc}); each line needs id, need, expected, "
                 "band and split"
