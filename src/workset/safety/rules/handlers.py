@@ -20,6 +20,7 @@ from workset.safety.rules import (
     debuggers,
     delete,
     dependency_pins,
+    docs_day,
     dumps,
     editors,
     finders,
@@ -128,6 +129,7 @@ HANDLERS = _merged(
     *game_web3.TABLES,
     *windows_interop.TABLES,
     *data_platform.TABLES,
+    *docs_day.TABLES,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS
