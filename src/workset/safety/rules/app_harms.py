@@ -42,7 +42,7 @@ _DEV_SERVERS = frozenset({"vite", "next", "nuxt", "nuxi", "astro", "remix", "sve
                           "start-storybook", "serve", "http-server", "live-server", "parcel",
                           "vercel", "netlify", "wrangler", "firebase", "docusaurus",
                           "eleventy", "vite-node", "react-native", "uvicorn", "flask",
-                          "hypercorn", "hugo", "jekyll"})  # fmt: skip
+                          "hypercorn", "hugo", "jekyll", "mkdocs"})  # fmt: skip
 _LISTEN = frozenset({"--host", "--hostname", "-H", "--ip", "--listen", "--bind", "--address",
                      "--listen-host"})  # fmt: skip
 _SHORT_LISTEN = frozenset({"-a", "-b", "-l"})  # http-server -a, hugo -b, serve -l

@@ -20,6 +20,7 @@ from workset.safety.rules import (
     debuggers,
     delete,
     dependency_pins,
+    docs_day,
     dumps,
     editors,
     finders,
@@ -130,6 +131,7 @@ HANDLERS = _merged(
     *windows_interop.TABLES,
     *data_platform.TABLES,
     *qa_testing.TABLES,
+    *docs_day.TABLES,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

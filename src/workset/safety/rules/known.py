@@ -40,6 +40,7 @@ from workset.safety.rules import (
     data_clouds,
     data_platform,
     data_tools,
+    docs_day,
     documents,
     game_web3,
     guardrails,
@@ -151,6 +152,9 @@ def vouch(cmd: Cmd, ctx: Context) -> Finding | None:
         return scanners.git_secrets(subcommand(cmd)[1])
     if name == "git" and subcommand(cmd)[0] == "clone":
         return clones.git_clone(subcommand(cmd)[1], cmd, ctx)
+    if name == "git" and subcommand(cmd)[0] == "cliff":
+        cliff = cmd.shifted(cmd.argv.index("cliff"))  # judged as the program it runs
+        return vouch(cliff.with_argv(["git-cliff", *cliff.args()]), ctx)
     if allowed is not None:
         sub, _ = subcommand(cmd)
         if sub in allowed:
@@ -489,6 +493,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **windows_interop.VOUCHERS,
     **data_platform.VOUCHERS,
     **qa_testing.VOUCHERS,
+    **docs_day.VOUCHERS,
 }
 
 

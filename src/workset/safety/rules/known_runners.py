@@ -52,7 +52,7 @@ _RUNNER_PROJECT = frozenset({"tsc", "eslint", "prettier", "jest", "vitest", "moc
                              "vue-cli-service", "react-scripts", "ember", "svelte-kit",
                              "wrangler-dev", "sass", "tsc-watch", "madge", "license-checker",
                              "size-limit", "stryker", "commitlint", "changeset",
-                             "lerna"})  # fmt: skip
+                             "lerna", "docusaurus", "svgo"})  # fmt: skip
 _RUNNER_EFFECTS = frozenset({"install", "publish", "deploy", "release", "login", "logout",
                              "upload", "reset", "push"})  # fmt: skip
 

@@ -300,7 +300,8 @@ RUNNER_TOOLS = frozenset({"tsc", "eslint", "prettier", "jest", "vitest", "mocha"
                           "ng", "gatsby", "remix", "wrangler", "serve", "knex", "sequelize",
                           "sequelize-cli", "typeorm", "npm-run-all", "run-p", "run-s",
                           "react-scripts", "vue-cli-service", "ember", "tsc-watch", "sass",
-                          "madge", "license-checker", "size-limit", "commitlint"})  # fmt: skip
+                          "madge", "license-checker", "size-limit", "commitlint",
+                          "docusaurus", "svgo"})  # fmt: skip
 RUNNER_TOOLS |= app_platforms.RUNNER_TOOLS  # expo, convex, supabase…: rules.app_platforms
 
 

@@ -160,7 +160,10 @@ def _run_by_runner(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if inner is not None:
         name = inner[0].rsplit("/", 1)[-1]
         known = name in KNOWN_NAMES or name in JUDGED_BY_FAMILY or bool(_RUNS_CODE.match(name))
-        yield Nested(requote(inner), deny_only=not known or "/" in inner[0])
+        start = len(cmd.argv) - len(inner)  # a word known only at run time stays unknown
+        words = ['"${RUN_TIME_VALUE}"' if cmd.is_dynamic(start + i) else requote([w])
+                 for i, w in enumerate(inner)]  # fmt: skip
+        yield Nested(" ".join(words), deny_only=not known or "/" in inner[0])
 
 
 def _run_by_package_runner(cmd: Cmd, ctx: Context) -> Iterator[Result]:
