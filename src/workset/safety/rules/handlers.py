@@ -41,6 +41,7 @@ from workset.safety.rules import (
     miller,
     mobile_tools,
     mounts,
+    net_admin,
     network,
     notebooks,
     option_commands,
@@ -128,6 +129,7 @@ HANDLERS = _merged(
     *game_web3.TABLES,
     *windows_interop.TABLES,
     *data_platform.TABLES,
+    *net_admin.TABLES,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

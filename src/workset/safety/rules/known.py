@@ -53,6 +53,7 @@ from workset.safety.rules import (
     macos_reads,
     miller,
     mobile_tools,
+    net_admin,
     notebooks,
     platform_reads,
     project_inputs,
@@ -487,6 +488,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **game_web3.VOUCHERS,
     **windows_interop.VOUCHERS,
     **data_platform.VOUCHERS,
+    **net_admin.VOUCHERS,
 }
 
 
