@@ -42,6 +42,7 @@ from workset.safety.rules import (
     miller,
     mobile_tools,
     mounts,
+    net_admin,
     network,
     notebooks,
     option_commands,
@@ -132,6 +133,7 @@ HANDLERS = _merged(
     *data_platform.TABLES,
     *qa_testing.TABLES,
     *docs_day.TABLES,
+    *net_admin.TABLES,
 )
 # Every program some rule knows, to match a command name written as a glob against.
 KNOWN_NAMES = frozenset(HANDLERS) | DELETERS | NETWORK | known_lists.KNOWN_PROGRAMS

@@ -54,6 +54,12 @@ def names_only(cmd: Cmd) -> bool:
     if cmd.name == "sed":
         scripts = [a for a in args if not a.startswith("-")][:1]
         return scripts in (["s/=.*//"], ["s/=.*$//"])
+    if cmd.name == "openssl":  # openssl rsa -noout -modulus -in x.key: the public half only
+        return (
+            args[:1] in (("rsa",), ("pkey",))
+            and {"-noout", "-modulus"} <= set(args)
+            and not ({"-text", "-out", "-passin", "-passout", "-pubout"} & set(args))
+        )
     return cmd.name == "wc"
 
 

@@ -54,6 +54,7 @@ from workset.safety.rules import (
     macos_reads,
     miller,
     mobile_tools,
+    net_admin,
     notebooks,
     platform_reads,
     project_inputs,
@@ -494,6 +495,7 @@ _SPECIAL: dict[str, Callable[[Cmd, Context], Finding | None]] = {
     **data_platform.VOUCHERS,
     **qa_testing.VOUCHERS,
     **docs_day.VOUCHERS,
+    **net_admin.VOUCHERS,
 }
 
 

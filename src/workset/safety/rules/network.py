@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from workset.safety.rules import app_platforms, attack_targets, loopback
+from workset.safety.rules import app_platforms, attack_targets, loopback, net_reads
 from workset.safety.rules.admin_reads import local_mail
 from workset.safety.rules.base import Cmd, Context, Finding, Handler, Nested, Result
 from workset.safety.rules.loopback import LOCAL_HOST
@@ -21,7 +21,7 @@ from workset.safety.rules.wrappers import unwrap
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "lwp-request", "xh"})
 # What feeds a shell from another host when piped into it.
 REMOTE_FEEDS = DOWNLOADERS | {"nc", "ncat", "netcat", "telnet", "socat", "openssl", "ssh", "gh",
-                              "glab"}  # fmt: skip
+                              "glab", "dig", "host", "nslookup", "drill", "kdig"}  # fmt: skip
 NETWORK = frozenset({"curl", "wget", "ssh", "scp", "sftp", "nc", "ncat", "netcat", "telnet", "ftp",
                      "socat", "aria2c", "fetch", "http", "https", "xh", "rclone", "ssh-copy-id",
                      "mosh", "rsh", "tftp", "smbclient", "dig", "nslookup", "host", "ping",
@@ -74,6 +74,8 @@ def local_only(cmd: Cmd) -> bool:
         return bool(hosts) and LOCAL_HOST.match(hosts[0]) is not None  # nc -z: a port check
     if cmd.name == "socat":
         return loopback.socat_relay(cmd)
+    if net_reads.offline(cmd):
+        return True  # nmap --script-help NAME: nmap describes itself
     if cmd.name in attack_targets.AIMED:  # nmap 127.0.0.1: a scan of this machine
         return attack_targets.at_loopback(cmd)
     if cmd.name in ("nc", "ncat", "netcat", "grpcurl"):

@@ -34,7 +34,7 @@ _DNS = frozenset({"dig", "host", "nslookup", "ping", "ping6", "traceroute", "tra
 # Options of the route tracers and whois that take a number, and those that take none.
 _TRACE_VALUED = frozenset({"-m", "-q", "-w", "-c", "-N", "-p"})
 _TRACE_FLAGS = frozenset({"-n", "-4", "-6", "-r", "--report", "-b", "-w", "--report-wide",
-                          "-I", "-T", "-H"})  # fmt: skip
+                          "-I", "-T", "-H", "--json", "-j"})  # fmt: skip
 # Per client: options that only shape how the response is fetched or shown, single letters
 # that may be clustered (``-fsSL``), and options whose value is not sent (an output place, a
 # timeout, a format). Anything else (a header, a cookie, a login, a body) is not a plain read.

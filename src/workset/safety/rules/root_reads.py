@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from workset.safety.rules import net_reads
 from workset.safety.rules.admin_reads import admin_read
 from workset.safety.rules.base import Cmd
 from workset.safety.rules.confinement import subcommand
@@ -129,7 +130,7 @@ def root_read(cmd: Cmd) -> bool:
         return not any(a.startswith("-") and a not in ("-n", "-d", "-h") for a in args) and not any(
             "=" in a for a in args
         )
-    return simulated(cmd) or admin_read(cmd)
+    return simulated(cmd) or admin_read(cmd) or net_reads.root_read(cmd)
 
 
 def _open_file(path: str) -> bool:

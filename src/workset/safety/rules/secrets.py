@@ -62,6 +62,8 @@ def secret_words(cmd: Cmd, ctx: Context) -> list[str]:
     args = _after_pattern(cmd) if name in _NOT_PATHS else list(cmd.args())
     if name in ("cp", "install", "ln", "rsync") and len(args) > 1:
         args = args[:-1]  # the destination is written, not read
+    if name == "tee":
+        args = [a for a in args if a.startswith("-")]  # tee keys/wg.key: written, not read
     if name in ("jq", "gojq", "jaq", "yq"):
         args = _after_program(cmd)
     if name in ("curl", "wget", "http", "https"):  # the CA it trusts is a public certificate
