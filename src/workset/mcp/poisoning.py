@@ -76,6 +76,7 @@ from workset.mcp.poison_structure import (
     CALM_REASONS,
     DISGUISED_REASON,
     LOOKALIKE_REASON,
+    OUTCOME_REASONS,
     PLANTED_REASONS,
     RISKY_REASONS,
     STRUCTURE_REASONS,
@@ -90,6 +91,7 @@ from workset.mcp.poison_structure import (
     disguised_credentials,
     fixed_destinations,
     lookalike_hosts,
+    outcome_findings,
     planted_values,
     privileged_defaults,
     risky_defaults,
@@ -115,6 +117,7 @@ _REASONS = (
     | {"lookalike-host": LOOKALIKE_REASON, "disguised-credential": DISGUISED_REASON}
     | CALM_REASONS
     | AI_DATA_REASONS
+    | OUTCOME_REASONS
 )
 _BARE_NAME = re.compile(r"\s*[A-Za-z][A-Za-z0-9_]*\s*")
 # A switch that shows entries by name, not their contents: "Also list entries such as .env".
@@ -237,6 +240,8 @@ def audit_tool(tool: RemoteTool) -> list[Finding]:
     for where, rule, excerpt in ai_data_findings(tool.name, description, tool.input_schema, texts):
         findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     for where, rule, excerpt in concealment_findings(texts):
+        findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
+    for where, rule, excerpt in outcome_findings(tool.name, texts):
         findings.append(Finding(tool.server, tool.name, where, rule, excerpt))
     findings = _own_auth_excused(tool, findings, params)
     findings = _precision(tool, findings, params)

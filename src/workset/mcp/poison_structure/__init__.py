@@ -53,7 +53,9 @@ prose that has the model flip a protective parameter), :mod:`.lookalike_hosts`
 ``order-in-extension``, ``extra-target``: orders written as calm administrative notes),
 :mod:`.ai_data` (``hoards-memory``, ``default-prompt-order``, ``order-in-title``: orders in AI and
 data tools),
-:mod:`.reply_concealment` (``hides-from-user`` in Chinese and Spanish phrasings) and
+:mod:`.reply_concealment` (``hides-from-user`` in Chinese and Spanish phrasings),
+:mod:`.outcomes` (``tells-user-otherwise``, ``injects-code``, ``redirects-payment``,
+``calls-other-tool-after``, ``order-in-title`` in CJK titles) and
 :mod:`.judge` (a sentence judged by its slots; sentences split across fields joined).
 """
 
@@ -72,6 +74,7 @@ from workset.mcp.poison_structure.judge import (
 )
 from workset.mcp.poison_structure.lookalike_hosts import REASON as LOOKALIKE_REASON
 from workset.mcp.poison_structure.lookalike_hosts import lookalike_hosts
+from workset.mcp.poison_structure.outcomes import OUTCOME_REASONS, outcome_findings
 from workset.mcp.poison_structure.planted_values import REASONS as PLANTED_REASONS
 from workset.mcp.poison_structure.planted_values import planted_values
 from workset.mcp.poison_structure.privileged_values import privileged_defaults
@@ -89,6 +92,7 @@ __all__ = [
     "CALM_REASONS",
     "DISGUISED_REASON",
     "LOOKALIKE_REASON",
+    "OUTCOME_REASONS",
     "PLANTED_REASONS",
     "RISKY_REASONS",
     "STRUCTURE_REASONS",
@@ -105,6 +109,7 @@ __all__ = [
     "disguised_credentials",
     "fixed_destinations",
     "lookalike_hosts",
+    "outcome_findings",
     "planted_values",
     "privileged_defaults",
     "purpose_of",
