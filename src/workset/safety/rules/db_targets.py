@@ -25,12 +25,14 @@ from workset.safety.rules.base import Cmd, Context, Handler, Result, option_valu
 from workset.safety.rules.base import deny_finding as _deny
 
 _LOOPBACK = re.compile(r"^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\]|0\.0\.0\.0)$", re.I)
-_SCRATCH = re.compile(
+# A database named for tests or development.
+SCRATCH_NAME = re.compile(
     r"(^|[_\-.])(test|tests|testing|dev|devel|development|local|ci|e2e|tmp|scratch|sandbox|"
     r"fixtures?|demo|sample)(\d*)($|[_\-.])|^\d+$",
     re.I,
 )
-SCRATCH_NAME = _SCRATCH  # a database named for tests or development
+# A host or database named as a shared copy rather than a scratch one: staging, QA, a preview.
+_COPY = re.compile(r"(^|[\W_])(stag(e|ing)|qa|uat|preview|sandbox)\d*([\W_]|$)", re.IGNORECASE)
 _HOST_FLAGS = ("-h", "--host", "-H", "--hostname", "-S", "--server")
 _NAME_FLAGS = ("-d", "--dbname", "--database", "-D", "-n", "--db")
 _URL = re.compile(r"^(postgres(ql)?|mysql|mariadb|mongodb(\+srv)?|rediss?)://", re.I)
@@ -73,6 +75,12 @@ def target(cmd: Cmd) -> tuple[bool, str]:
     return local, name
 
 
+def named_copy(*names: str) -> bool:
+    """One of ``names`` (a host, a database) is named as a copy: for tests or development
+    (:data:`SCRATCH_NAME`), or staging, QA, a preview."""
+    return any(SCRATCH_NAME.search(n) or _COPY.search(n) for n in names if n)
+
+
 _NAMED = re.compile(r"\b(?:DATABASE|SCHEMA)\s+(?:IF\s+(?:NOT\s+)?EXISTS\s+)?[`\"]?(\w+)", re.I)
 
 
@@ -83,7 +91,7 @@ def scratch(cmd: Cmd, code: str) -> bool:
     if cmd.name == "redis-cli" or not local:
         return local
     names = [name] if name else _NAMED.findall(code)
-    return bool(names) and all(_SCRATCH.search(n) for n in names)
+    return bool(names) and all(SCRATCH_NAME.search(n) for n in names)
 
 
 def project_script(cmd: Cmd, ctx: Context) -> bool:

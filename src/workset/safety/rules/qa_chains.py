@@ -15,23 +15,18 @@ from collections.abc import Iterator
 
 from workset.safety.rules.base import Cmd, Context, Handler, Result, ask_finding, deny_finding
 from workset.safety.rules.base import option_value as _option
-from workset.safety.rules.db_targets import SCRATCH_NAME, target
+from workset.safety.rules.db_targets import named_copy, target
 from workset.safety.rules.test_targets import E2E
 
 _DUMPERS = frozenset({"pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump",
                       "mongoexport"})  # fmt: skip
-_COPY = re.compile(r"(^|[\W_])(stag(e|ing)|qa|uat|preview|sandbox)\d*([\W_]|$)", re.IGNORECASE)
-
-
-def _a_copy(*names: str) -> bool:
-    return any(SCRATCH_NAME.search(n) or _COPY.search(n) for n in names if n)
 
 
 def dump_taken(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     """Remember where a dump of a named remote server that is not a copy was written."""
     local, name = target(cmd)
     host = _option(cmd.args(), ("-h", "--host")) or ""
-    if local or not host or cmd.is_dynamic(cmd.argv.index(host)) or _a_copy(host, name):
+    if local or not host or cmd.is_dynamic(cmd.argv.index(host)) or named_copy(host, name):
         return
     files = [t for op, t in cmd.redirects if op in (">", ">>")]
     files += [v for v in (_option(cmd.args(), ("-f", "--file", "-o", "--out")),) if v]
@@ -85,8 +80,8 @@ def config_retargeted(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if found is None:
             continue
         before, after = _URL_HOST.findall(found.group(2)), _URL_HOST.findall(found.group(3))
-        aimed = [h for h in after if not _LOCAL.search(h) and not _a_copy(h)]
-        if aimed and any(_a_copy(h) or _LOCAL.search(h) for h in before):
+        aimed = [h for h in after if not _LOCAL.search(h) and not named_copy(h)]
+        if aimed and any(named_copy(h) or _LOCAL.search(h) for h in before):
             ctx.retargeted = aimed[0]
             yield ask_finding(
                 "test-config-to-production",
