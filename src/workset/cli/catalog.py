@@ -18,11 +18,18 @@ from workset.config import WorksetConfig
 from workset.errors import UsageError
 from workset.loop.offer import SEARCH_TOOL
 from workset.messages import Message
+from workset.stores.url import local_folder
 from workset.tools.base import Tool
 
 if TYPE_CHECKING:
     from workset.discovery.local import LocalDiscovery
     from workset.mcp.portal import MCPPortal
+
+
+def discovery_folder(store: str | Path) -> Path:
+    """Where discovery keeps its index, need memory and indexed tools: beside the session
+    store (``workset run`` writes there, ``workset discovery`` reads it)."""
+    return local_folder(store) / "discovery"
 
 
 @dataclass

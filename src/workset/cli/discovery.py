@@ -16,10 +16,11 @@ import anyio
 import click
 from rich.console import Console
 
+from workset.cli.catalog import discovery_folder
 from workset.cli.options import db_option
 from workset.errors import UsageError
 from workset.messages import ToolCall
-from workset.stores.url import default_store, local_folder
+from workset.stores.url import default_store
 
 if TYPE_CHECKING:
     from workset.discovery.index import ToolIndex
@@ -30,18 +31,16 @@ _out = Console(highlight=False)
 
 def _folder(db: str | None) -> Path:
     """The discovery folder of the session store ``--db`` names (as `workset run` uses it)."""
-    return local_folder(db or default_store()) / "discovery"
+    return discovery_folder(db or default_store())
 
 
-def _index(folder: Path) -> tuple[dict[str, list[ToolSpec]], ToolIndex]:
-    """The index a run built in ``folder`` (its vectors read from the folder's cache)."""
+def _index(folder: Path, servers: dict[str, list[ToolSpec]]) -> ToolIndex:
+    """The index a run built in ``folder`` over ``servers`` (vectors from the folder's cache)."""
     from workset.discovery.index import ToolIndex
-    from workset.discovery.labelled import read_indexed
     from workset.discovery.local import VECTORS
     from workset.retrieval.embedder import Embedder
 
-    servers = read_indexed(folder)
-    return servers, ToolIndex.build(servers, Embedder.load(), store=folder / VECTORS)
+    return ToolIndex.build(servers, Embedder.load(), store=folder / VECTORS)
 
 
 @click.group("discovery", help='Fit and try tool discovery\'s "not found" probe.')
@@ -79,11 +78,11 @@ def fit_probe_command(
     "tools": [] for a need no tool serves) over the tools the last run indexed."""
     from dataclasses import replace
 
-    from workset.discovery.labelled import catalog_key, read_labelled
+    from workset.discovery.labelled import catalog_key, read_indexed, read_labelled
     from workset.discovery.probe import Fitting, fit_measured
 
     folder = _folder(db)
-    servers, index = _index(folder)
+    servers = read_indexed(folder)
     known = [spec.name for specs in servers.values() for spec in specs]
     labelled = read_labelled(needs, known)
     fewest = min(sum(1 for _, s in labelled if s), sum(1 for _, s in labelled if not s))
@@ -93,6 +92,7 @@ def fit_probe_command(
             f"{folds} that no tool serves, got {fewest} of one kind; label more needs "
             "(a few dozen of each fit better) or pass fewer --folds"
         )
+    index = _index(folder, servers)  # the embedder loads once the needs are known to be usable
     fitted = fit_measured(index, labelled, Fitting(refuse_at_most=refuse_at_most, folds=folds))
     probe = replace(fitted.probe, catalog=catalog_key(servers))
     path = out or folder / "probe.npz"
@@ -123,12 +123,14 @@ def fit_probe_command(
 @click.option("-k", "k", type=click.IntRange(1, 50), default=5, show_default=True)
 def search_command(query: str, db: str | None, probe_path: Path | None, k: int) -> None:
     """Search the tools the last run indexed for QUERY and print what the agent would read."""
+    from workset.discovery.labelled import read_indexed
     from workset.discovery.meta import tool_search_tool
     from workset.discovery.probe import ProbedIndex, ServabilityProbe
     from workset.discovery.results import Searchable
     from workset.tools.registry import ToolRegistry
 
-    _, index = _index(_folder(db))
+    folder = _folder(db)
+    index = _index(folder, read_indexed(folder))
     searchable: Searchable = index
     if probe_path is not None:
         searchable = ProbedIndex(index, index, ServabilityProbe.load(probe_path))

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 from rich.text import Text
 
-from workset.cli.catalog import Catalog
+from workset.cli.catalog import Catalog, discovery_folder
 from workset.cli.options import db_option, open_db
 from workset.cli.progress import CallProgress
 from workset.cli.render import event_line, outcome_line
@@ -245,7 +245,7 @@ class Runtime:
         subagents = self._subagent_tools(agents, chosen) if agents is not None else []
         chosen = [*chosen, *subagents]
         search = self.catalog.open_discovery(  # indexes the full descriptions
-            [*full, *subagents], config, local_folder(log.where) / "discovery", err
+            [*full, *subagents], config, discovery_folder(log.where), err
         )
         registry = ToolRegistry([*chosen, *([search] if search is not None else [])])
         offer.append(
