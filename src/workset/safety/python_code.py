@@ -38,6 +38,7 @@ from workset.safety.python_network import (
     whole_environment,
 )
 from workset.safety.python_pickles import downloaded_pickle
+from workset.safety.python_services import service_deletes
 from workset.safety.rules import Cmd, Finding, Nested, fork_bomb
 from workset.safety.rules.network import remote_model_code
 from workset.safety.rules.secrets import is_secret, plain_secret, secret_read
@@ -93,6 +94,7 @@ def effects(code: str) -> Iterator[Effect]:
             "Authorization header), so anyone may be the receiver; send data only to a service "
             "the user named and logs in to, and ask the user first",
         )
+    yield from service_deletes(tree, modules)
     if network:
         yield Finding(
             "network",

@@ -27,6 +27,12 @@ _SQL_WRITE = re.compile(
     r"insert(One|Many)?|update(One|Many)?|remove)\b",
     re.IGNORECASE,
 )
+# A role given the server's own powers: a scratch database's name does not confine it.
+_SERVER_ROLE = re.compile(
+    r"\b(ALTER|CREATE)\s+(USER|ROLE)\b[^;]*\b(SUPERUSER|CREATEROLE|BYPASSRLS)\b|"
+    r"\bGRANT\s+SUPERUSER\b",
+    re.IGNORECASE,
+)
 _SQL_CODE_FLAGS = ("-c", "--command", "-e", "--execute", "--eval", "-q", "--query")
 # The statement flag written last in a run of flags that take no value (``-tAc``, ``-Ne``).
 _JOINED_CODE_FLAG = {
@@ -64,6 +70,10 @@ def _database(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     if code is not None and db_targets.ESCALATE.search(code) and not scratch:
         yield _deny("sql-privilege", f"{cmd.name} raises an account's rights or turns off its "
                     "second factor", "never grant rights from an agent; ask the owner")  # fmt: skip
+    elif code is not None and _SERVER_ROLE.search(code):
+        yield _deny("sql-privilege", f"{cmd.name} makes a role a superuser (or lets it make "
+                    "roles): roles belong to the whole server, not to the scratch database "
+                    "named", "never grant rights from an agent; ask the owner")  # fmt: skip
     elif (
         code is not None
         and db_targets.PASSWORD_SET.search(code)

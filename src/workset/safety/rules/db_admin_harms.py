@@ -25,7 +25,9 @@ from workset.safety.rules.loopback import LOCAL_URL
 
 _DATA_DIR = re.compile(
     r"^/var/lib/(postgresql|pgsql|mysql|mariadb|mongodb|mongo|redis|etcd|cassandra|clickhouse|"
-    r"kafka|zookeeper|elasticsearch|opensearch|influxdb|couchdb|neo4j)(/|$)|/pg_wal(/|$)"
+    r"kafka|zookeeper|elasticsearch|opensearch|influxdb|couchdb|neo4j|qdrant|chroma|chromadb|"
+    r"milvus|weaviate)(/|$)|/pg_wal(/|$)|^/(srv|opt|data)/(qdrant|chroma|chromadb|milvus|"
+    r"weaviate)(/|$)"
 )
 _BACKUPS = re.compile(r"(^|/)[\w.-]*backups?(/|$)", re.IGNORECASE)
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from workset.safety.rules import option_commands, test_targets
+from workset.safety.rules import llm_endpoints, option_commands, test_targets
 from workset.safety.rules.base import Finding, Nested, Result
 from workset.safety.rules.env_names import PRODUCTION
 from workset.safety.rules.known_lists import PROJECT
@@ -175,6 +175,9 @@ def assignment(name: str, value: str, program: str | None = None) -> list[Result
     aimed = test_targets.remote_target(name, value)
     if aimed is not None:
         return [aimed]  # CYPRESS_BASE_URL=https://app.example.com: tests on a deployed site
+    sent = llm_endpoints.redirected(name, value, program)
+    if sent is not None:
+        return [sent]  # LANGCHAIN_ENDPOINT=https://…: prompts and keys sent to another host
     if name == "DISABLE_DATABASE_ENVIRONMENT_CHECK" and value.strip("'\"") not in ("", "0"):
         return [
             Finding(

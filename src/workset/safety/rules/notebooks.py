@@ -58,7 +58,8 @@ def _executed(cmd: Cmd) -> list[tuple[int, str]]:
         if not any(a == "--execute" or a.startswith("--ExecutePreprocessor.enabled=True")
                    for a in args):  # fmt: skip
             return []
-        return [(i, a) for i, a in words if a.endswith(".ipynb") or _ADDRESS.match(a)]
+        return [(i, a) for i, a in words  # "$NB": a notebook known only at run time
+                if a.endswith(".ipynb") or _ADDRESS.match(a) or cmd.is_dynamic(i)]  # fmt: skip
     if cmd.name == "jupyter" and args[:1] in (("execute",), ("run",)):
         return [(i, a) for i, a in words[1:] if not a.startswith("-")]
     if cmd.name == "papermill":
@@ -74,6 +75,10 @@ def _executed(cmd: Cmd) -> list[tuple[int, str]]:
     return []
 
 
+def _where(cmd: Cmd, index: int) -> str:
+    return "known only at run time" if index and cmd.is_dynamic(index) else "outside the workspace"
+
+
 def executed_notebook(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     for index, word in _executed(cmd):
         if from_download(word, ctx):
@@ -85,8 +90,8 @@ def executed_notebook(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             yield Finding(
                 "script-outside",
                 "ask",
-                f"{cmd.name} executes {word}, code outside the workspace; a human must "
-                "confirm, or copy it into the workspace and read it first",
+                f"{cmd.name} executes {word}, code {_where(cmd, index)}; a human must confirm, "
+                "or copy it into the workspace and read it first",
             )
             return
 
