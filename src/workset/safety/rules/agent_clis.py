@@ -1,12 +1,9 @@
 """Coding agents' own command lines, run by another agent.
 
 - ``claude mcp list``/``get NAME`` and ``--version`` only print the configuration;
-- ``claude -p PROMPT --allowedTools "Read,Grep"`` answers once and exits: in print mode no
-  one is there to approve a tool, and the line names only tools that read. It is vouched for
-  when no option widens that: no ``--dangerously-skip-permissions``, no permission mode
-  beyond ``plan`` or ``default``, no allowed tool that writes or runs commands, no extra
-  folder, MCP servers or settings file. Without ``--allowedTools`` it asks, since the tools
-  it may use are then whatever the user's settings allow;
+- ``claude -p PROMPT`` asks, even with ``--allowedTools Read,Grep``: its Read tool reaches
+  any file the user can read (``~/.aws/credentials``), and what it reads comes back into this
+  agent's context (review of round 42);
 - ``aider --dry-run --message …`` on files of the workspace proposes edits without writing
   them (no ``--yes-always``, no test or lint command it would run).
 
@@ -34,13 +31,6 @@ from workset.safety.rules.base import (
 from workset.safety.rules.base import ask_finding as _ask
 from workset.safety.rules.confinement import inside
 
-# Tools of Claude Code that only read the workspace or search in it.
-_READ_TOOLS = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead", "TodoWrite", "Task"})
-_CLAUDE_VALUED = frozenset({"--output-format", "--input-format", "--model", "--max-turns",
-                            "--append-system-prompt", "--system-prompt", "--fallback-model",
-                            "--disallowedTools", "--disallowed-tools"})  # fmt: skip
-_CLAUDE_FLAGS = frozenset({"-p", "--print", "--verbose", "--include-partial-messages"})
-_ALLOWED_TOOLS = ("--allowedTools", "--allowed-tools")
 _AIDER_VALUED = frozenset({"--model", "--map-tokens", "--edit-format", "--weak-model",
                            "--chat-language"})  # fmt: skip
 _AIDER_FILES = frozenset({"--file", "--read"})
@@ -48,38 +38,6 @@ _AIDER_FLAGS = frozenset({"--dry-run", "--no-auto-commits", "--no-git", "--no-st
                           "--no-pretty", "--no-auto-lint", "--no-auto-test", "--no-gitignore",
                           "--no-check-update", "--no-analytics", "--no-show-model-warnings",
                           "--no-dirty-commits"})  # fmt: skip
-
-
-def _read_tools(value: str) -> bool:
-    """``"Read,Grep,Glob"``: every tool named only reads (``Bash(…)``, ``Edit`` do not)."""
-    names = [n.strip() for n in value.replace(",", " ").split() if n.strip()]
-    return bool(names) and all(n in _READ_TOOLS for n in names)
-
-
-def _print_mode(cmd: Cmd) -> Finding | None:
-    args = cmd.args()
-    if not {"-p", "--print"} & set(args):
-        return unknown_program("claude", " (an interactive session, or settings changed)")
-    if not any(a.partition("=")[0] in _ALLOWED_TOOLS for a in args):
-        return unknown_program("claude -p", " (without --allowedTools naming only reads)")
-    index = 0
-    while index < len(args):
-        word = args[index]
-        name, _, joined = word.partition("=")
-        value = joined if joined else (args[index + 1] if index + 1 < len(args) else "")
-        step = 1 if joined or name in _CLAUDE_FLAGS else 2
-        if name in _ALLOWED_TOOLS:
-            if cmd.is_dynamic(index + step) or not _read_tools(value):
-                return unknown_program("claude", f" (it lets the agent use {value!r})")
-        elif name == "--permission-mode":
-            if value not in ("plan", "default"):
-                return unknown_program("claude", f" (permission mode {value!r})")
-        elif name not in _CLAUDE_VALUED and name not in _CLAUDE_FLAGS and word.startswith("-"):
-            return unknown_program(f"claude {name}", " (it may widen what the agent may do)")
-        elif not word.startswith("-"):
-            step = 1  # the prompt
-        index += step
-    return None
 
 
 def _claude(cmd: Cmd, ctx: Context) -> Finding | None:
@@ -91,7 +49,7 @@ def _claude(cmd: Cmd, ctx: Context) -> Finding | None:
     if args[:2] in (("mcp", "add"), ("mcp", "add-json"), ("mcp", "remove")):
         return _ask("agent-config", f"claude mcp {args[1]} changes the MCP servers the agent "
                     "starts with its own rights in every session")  # fmt: skip
-    return _print_mode(cmd)
+    return unknown_program("claude", " (its tools, even Read, reach every file the user can read)")
 
 
 def _server_command(args: tuple[str, ...]) -> list[str] | None:
