@@ -8,6 +8,9 @@
   / ``list-current-files`` / ``verify`` (reports), and duplicity's ``remove-*`` verbs without
   ``--force`` (they only list what would go): reads.
 - ``restic help forget``: help printed.
+- ``gpg --batch --passphrase-file ./.tmp/pass --symmetric -o ./.tmp/a.tar.gpg ./.tmp/a.tar``
+  (or ``--decrypt``): an archive encrypted with a passphrase, no key of the keyring used,
+  every file in the workspace.
 
 Everything else goes on to :func:`~workset.safety.rules.platform_reads.backup_tool` (reads run,
 forgetting and pruning denied, the rest asks).
@@ -17,13 +20,14 @@ from __future__ import annotations
 
 import re
 
+from workset.safety.rules import keytools
 from workset.safety.rules.base import Cmd, Context, Finding, Voucher
 from workset.safety.rules.confinement import inside
 from workset.safety.rules.platform_reads import backup_tool
 
 # Options whose value is a place the tool reads or writes.
 _PLACES = frozenset({"-r", "--repo", "--repository-file", "--password-file", "--target",
-                     "--cache-dir", "--exclude-file", "--files-from", "--archive-dir",
+                     "--cache-dir", "--exclude-file", "--archive-dir",
                      "--tempdir", "--log-file"})  # fmt: skip
 # Options whose value is a pattern, a tag or a number: no place.
 _VALUES = frozenset({"--tag", "--exclude", "-e", "--iexclude", "--include", "--host",
@@ -32,7 +36,8 @@ _VALUES = frozenset({"--tag", "--exclude", "-e", "--iexclude", "--include", "--h
                      "--path", "--limit-upload", "--limit-download"})  # fmt: skip
 # Options that run a program or reach past the workspace by themselves.
 _REACHING = re.compile(r"^--(password-command|rsh|remote-path|option|stdin-from-command|"
-                       r"repository-file|from-repo)$|^-o$")  # fmt: skip
+                       r"repository-file|from-repo|files-from.*|paths-from.*|patterns-from|"
+                       r"content-from-command)$|^-o$")  # fmt: skip
 _CONFINED_VERBS = {
     "restic": frozenset(
         {
@@ -118,4 +123,43 @@ def backup_in_workspace(cmd: Cmd, ctx: Context) -> Finding | None:
     return backup_tool(cmd, ctx)
 
 
-VOUCHERS: dict[str, Voucher] = {n: backup_in_workspace for n in ("restic", "borg", "duplicity")}
+# gpg's options for a passphrase-encrypted file: the value-taking ones, and the bare ones.
+_GPG_VALUED = frozenset({"--passphrase-file", "-o", "--output", "--cipher-algo",
+                         "--compress-algo", "--pinentry-mode", "--s2k-digest-algo",
+                         "--s2k-cipher-algo", "--s2k-count", "-z"})  # fmt: skip
+_GPG_BARE = frozenset({"--batch", "--yes", "-a", "--armor", "-q", "--quiet", "-v",
+                       "--no-symkey-cache"})  # fmt: skip
+_GPG_MODES = frozenset({"-c", "--symmetric", "-d", "--decrypt"})
+
+
+def symmetric_file(cmd: Cmd, ctx: Context) -> Finding | None:
+    """``gpg --batch --passphrase-file ./.tmp/p --symmetric -o ./.tmp/a.gpg ./.tmp/a``:
+    confined when every file is in the workspace; any other gpg call: :func:`keytools.gpg`."""
+    args = cmd.args()
+    modes = 0
+    places: list[str] = []
+    index = 0
+    while index < len(args) and not any(cmd.dynamic):
+        word = args[index]
+        if word in _GPG_VALUED and index + 1 < len(args):
+            if word in ("--passphrase-file", "-o", "--output"):
+                places.append(args[index + 1])
+            index += 2
+            continue
+        if word in _GPG_MODES:
+            modes += 1
+        elif word.startswith("-") and word not in _GPG_BARE:
+            return keytools.gpg(cmd)
+        elif not word.startswith("-"):
+            places.append(word)
+        index += 1
+    passphrase = "--passphrase-file" in args and args.count("--pinentry-mode") <= 1
+    if modes == 1 and passphrase and places and all(inside(p, ctx) for p in places):
+        return None
+    return keytools.gpg(cmd)
+
+
+VOUCHERS: dict[str, Voucher] = {
+    **{n: backup_in_workspace for n in ("restic", "borg", "duplicity")},
+    **{n: symmetric_file for n in ("gpg", "gpg2")},
+}

@@ -50,6 +50,8 @@ def _words(cmd: Cmd) -> list[str]:
 
 def _secret(word: str, ctx: Context) -> bool:
     place = paths.normalize(ctx.resolve(word))
+    if paths.in_workspace(place, ctx.workspace):
+        return False  # a fixture named like a secret (./.env): the project's own file
     return is_secret(place) or in_key_tree(place)
 
 
@@ -191,9 +193,10 @@ def _boot_mounts(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     table = next((t for t in targets if _TABLES.match(paths.normalize(ctx.resolve(t)))), None)
     if text is None or table is None:
         return
-    for line in text.splitlines():
+    for line in text.splitlines() if table.endswith("fstab") else ():
         fields = line.split()
-        if len(fields) >= 2 and not fields[0].startswith("#") and _mounted_over(fields[1], ctx):
+        hidden = len(fields) >= 3 and _mounted_over(fields[1], ctx, fields[2])
+        if not fields[0].startswith("#") and hidden:
             yield deny_finding(
                 "boot-mount-over",
                 f"the line added to {table} mounts {fields[0]} over {fields[1]} at every boot, "
@@ -203,12 +206,21 @@ def _boot_mounts(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             return
 
 
-def _mounted_over(place: str, ctx: Context) -> bool:
-    return (
-        place in ("/", "~")
-        or (place.startswith("/") and hides(place, ctx))
-        or (paths.is_user_folder(place, ctx.workspace) or place.rstrip("/") == "/home")
-    )
+# The folders the system and its users live in: another filesystem over them hides them all.
+_CORE = frozenset({"/", "/home", "/etc", "/usr", "/boot", "/bin", "/sbin", "/lib", "/root",
+                   "/var", "~"})  # fmt: skip
+# Filesystems that hold nothing of their own, or another folder's files.
+_HIDING = frozenset({"tmpfs", "ramfs", "none", "bind", "overlay"})
+
+
+def _mounted_over(place: str, ctx: Context, kind: str = "") -> bool:
+    """``place`` is the system's or a user's own folder (any filesystem there hides it), or
+    is hidden by an empty or borrowed one (``tmpfs /etc``; a new disk on /var/lib/docker is
+    ordinary)."""
+    place = place.rstrip("/") or "/"
+    if place in _CORE or paths.is_user_folder(place, ctx.workspace):
+        return True
+    return kind in _HIDING and place.startswith("/") and hides(place, ctx)
 
 
 _DELETE_LINE = re.compile(r"^\\?/(?P<pattern>.+)/d$|^\\(?P<sep>.)(?P<other>.+)(?P=sep)d$")
@@ -247,7 +259,9 @@ def _image_planted(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     plant = next((a.split("=", 1)[0] for a in args if a.split("=", 1)[0] in _PLANTS), None)
     if plant is None or not images or any(cmd.dynamic):
         return
-    if all("/" in i and _spare(paths.normalize(ctx.resolve(i)), ctx) for i in images):
+    if all(
+        _spare(paths.normalize(ctx.resolve(i)), ctx) if "/" in i else named_copy(i) for i in images
+    ):
         return
     yield deny_finding(
         "vm-image-planted",

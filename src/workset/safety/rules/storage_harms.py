@@ -21,7 +21,15 @@ import re
 from collections.abc import Iterator
 
 from workset.safety import paths
-from workset.safety.rules.base import Cmd, Context, Handler, Result, ask_finding, deny_finding
+from workset.safety.rules.base import (
+    Cmd,
+    Context,
+    Handler,
+    Result,
+    ask_finding,
+    deny_finding,
+    option_value,
+)
 from workset.safety.rules.db_targets import named_copy
 
 _SPARE = re.compile(r"^/dev/(loop\d+|ram\d+|nbd\d+)(p\d+)?$")
@@ -102,7 +110,9 @@ def _listed_snapshots(cmd: Cmd) -> bool:
 
 def _xargs_zfs(cmd: Cmd, ctx: Context) -> Iterator[Result]:
     words = list(cmd.args())
-    if "zfs" in words and "destroy" in words and _listed_snapshots(cmd):
+    tail = words[words.index("destroy") + 1 :] if "destroy" in words else []
+    dry = any(re.fullmatch(r"-[a-zA-Z]*n[a-zA-Z]*", w) for w in tail)
+    if "zfs" in words and "destroy" in words and not dry and _listed_snapshots(cmd):
         yield deny_finding(
             "storage-destroy",
             "xargs zfs destroy destroys every snapshot zfs list prints: all the copies a "
@@ -131,7 +141,9 @@ def _lvm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield from _gone("storage-destroy", what + "loses what lay past the new end",
                          cmd, targets, ctx)  # fmt: skip
         return
-    if not flags & {"-t", "--test"}:
+    if cmd.name == "lvremove" and targets and all("snap" in t.lower() for t in targets):
+        yield ask_finding("storage-destroy", f"lvremove {' '.join(targets)} removes snapshots")
+    elif not flags & {"-t", "--test"}:
         yield from _gone("storage-destroy", f"{cmd.name} {' '.join(targets)}", cmd, targets, ctx)
 
 
@@ -147,10 +159,10 @@ def _mdadm(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         yield from _gone("raid-destroy", f"mdadm --create --run over {' '.join(members)} skips "
                          "the warning that they hold data and overwrites them",
                          cmd, members, ctx)  # fmt: skip
-    elif (
-        {"--grow", "-G"} & set(args)
-        and any(re.fullmatch(r"(--raid-devices=|-n)1", a) for a in args)
-    ) or args[-2:] == ("--raid-devices", "1"):
+    elif {"--grow", "-G"} & set(args) and (
+        option_value(args, ("--raid-devices", "-n")) == "1"
+        or any(a in ("-n1", "--raid-devices=1") for a in args)
+    ):
         yield from _gone("raid-destroy", f"mdadm --grow {' '.join(devices)} to one device drops "
                          "the array's redundancy", cmd, devices, ctx)  # fmt: skip
 
@@ -170,7 +182,34 @@ def _cryptsetup(cmd: Cmd, ctx: Context) -> Iterator[Result]:
                      cmd, devices, ctx)  # fmt: skip
 
 
+_HOME = re.compile(r"(^|/)@?home(/|@|$)|^~(/|$)|^/Users/|^/root(/|$)")
+_WRAPPERS = frozenset({"sudo", "doas", "nice", "ionice", "pv"})
+
+
+def _home_sent(cmd: Cmd, ctx: Context) -> Iterator[Result]:
+    """``btrfs send /mnt/pool/@home/.snapshots/42/snapshot | ssh host 'cat > home.btrfs'``: a
+    whole snapshot of the homes (their keys included) streamed to another machine. Into a
+    ``zfs receive``/``btrfs receive`` there (a replica kept as a filesystem) it asks."""
+    if any(re.search(r"\b(recv|receive)\b", a) for a in cmd.args()):
+        return
+    for stage in cmd.upstream:
+        words = [a for a in stage.argv if not a.startswith("-")]
+        while words and words[0].rsplit("/", 1)[-1] in _WRAPPERS:
+            words = words[1:]  # sudo btrfs send …: the program it runs
+        if words[:2] in (["btrfs", "send"], ["zfs", "send"]):
+            home = next((w for w in words[2:] if _HOME.search(w)), None)
+            if home is not None and not any(cmd.dynamic):
+                yield deny_finding(
+                    "home-sent-away",
+                    f"{words[0]} send streams {home}, a snapshot of the homes with every key "
+                    f"and credential in them, through {cmd.name} to another machine",
+                    "send a dataset of the project's own data, or ask the user",
+                )
+                return
+
+
 HANDLERS: dict[str, Handler] = {
+    **{n: _home_sent for n in ("ssh", "nc", "ncat", "netcat", "socat", "curl")},
     "zfs": _zfs,
     "zpool": _zfs,
     "xargs": _xargs_zfs,

@@ -20,7 +20,7 @@ from __future__ import annotations
 from workset.safety.rules.base import Cmd, Context, Finding, Voucher, unknown_program
 from workset.safety.rules.confinement import inside
 
-_ZPOOL_READS = frozenset({"status", "list", "iostat", "get", "history", "version", "events"})
+_ZPOOL_READS = frozenset({"status", "list", "iostat", "get", "history", "version"})
 _ZFS_READS = frozenset({"list", "get", "holds", "version", "userspace", "groupspace"})
 _BTRFS_READS = {
     "subvolume": frozenset({"list", "show", "get-default"}),
@@ -73,7 +73,7 @@ def _btrfs(cmd: Cmd, ctx: Context) -> Finding | None:
     shown = _BTRFS_READS.get(group, frozenset())
     if any(cmd.dynamic):
         return unknown_program("btrfs")
-    if any(r.startswith(action) for r in shown) and action:
+    if action in shown:  # named in full: btrfs takes prefixes, and some fit a write too
         return None
     places = words[2:]
     made = group == "subvolume" and action in _BTRFS_CONFINED and bool(places)
