@@ -223,7 +223,7 @@ def _rclone(cmd: Cmd, ctx: Context) -> Iterator[Result]:
             f"rclone {action} {remote} deletes what the remote holds there, beyond recovery",
             "delete the objects you created, by name, or ask the owner",
         )
-    elif action == "sync" and _RCLONE_REMOTE.match(operands[-1]):
+    elif action == "sync" and _RCLONE_REMOTE.match(operands[-1]) and "--dry-run" not in cmd.args():
         yield _ask("cloud-storage-change",
                    f"rclone sync onto {operands[-1]} deletes what the source lacks")  # fmt: skip
 

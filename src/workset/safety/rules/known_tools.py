@@ -142,7 +142,8 @@ def _fc(cmd: Cmd, ctx: Context) -> Finding | None:
 # rclone subcommands that copy, compare or list files; judged by where they touch.
 _RCLONE_FILES = frozenset({"copy", "copyto", "sync", "move", "moveto", "check", "ls", "lsf",
                            "lsd", "lsl", "size", "tree", "md5sum", "sha1sum", "dedupe",
-                           "delete", "purge", "mkdir", "rmdir", "cat"})  # fmt: skip
+                           "delete", "purge", "mkdir", "rmdir", "cat", "listremotes", "about",
+                           "lsjson"})  # fmt: skip
 
 
 def _rclone(cmd: Cmd, ctx: Context) -> Finding | None:

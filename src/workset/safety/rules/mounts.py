@@ -57,7 +57,7 @@ def _mount(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         return  # lists what is mounted
     target = option_value(cmd.args(), ("--target",)) or (operands[-1] if operands else "")
     remount = any("remount" in a for a in cmd.args())
-    if cmd.name == "mount" and target and not remount and _hides(target, ctx):
+    if cmd.name == "mount" and target and not remount and hides(target, ctx):
         yield deny_finding(
             "mount-over",
             f"mount puts another filesystem over {target}, so programs read settings, "
@@ -75,7 +75,7 @@ def _mount(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 _MOUNT_POINTS = ("/mnt", "/media", "/srv", "/run", "/tmp", "/var/tmp", "/Volumes")
 
 
-def _hides(word: str, ctx: Context) -> bool:
+def hides(word: str, ctx: Context) -> bool:
     path = ctx.resolve(word)
     if paths.is_block_device(path) or any(path == p or path.startswith(p + "/")
                                           for p in _MOUNT_POINTS):  # fmt: skip

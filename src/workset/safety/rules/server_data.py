@@ -31,7 +31,7 @@ from workset.safety.rules.base import (
 )
 from workset.safety.rules.secret_paths import is_secret
 
-_BACKUP_PART = re.compile(r"(^|[-_.])(backups?|borg|restic|snapshots|timeshift|bak)([-_.]|$)",
+_BACKUP_PART = re.compile(r"(^|[-_.@])(backups?|borg|restic|snapshots|timeshift|bak)([-_.]|$)",
                           re.I)  # fmt: skip
 
 
@@ -196,9 +196,11 @@ def _rsync_all(cmd: Cmd, ctx: Context) -> Iterator[Result]:
 _RCLONE_LOOKS = frozenset({"check", "cryptcheck", "ls", "lsf", "lsd", "lsl", "lsjson", "size",
                            "tree", "md5sum", "sha1sum", "hashsum", "about", "listremotes",
                            "version"})  # fmt: skip
+_DRY = ("sync", "copy")  # with --dry-run: compared, nothing copied
 _RCLONE_SHAPES = re.compile(r"--(one-way|size-only|download|checksum|fast-list|exclude|include|"
                             r"filter|max-depth|min-age|max-age|progress|stats|human-readable|"
-                            r"checkers|transfers)(=.*)?$|-[vqP]+$|-R$|--recursive$")  # fmt: skip
+                            r"checkers|transfers|json|long|dry-run)(=.*)?$|-[vqP]+$|-R$|"
+                            r"--recursive$")  # fmt: skip
 
 
 def rclone_look(cmd: Cmd) -> bool:
@@ -209,7 +211,7 @@ def rclone_look(cmd: Cmd) -> bool:
     return (
         cmd.name == "rclone"
         and bool(words)
-        and words[0] in _RCLONE_LOOKS
+        and (words[0] in _RCLONE_LOOKS or (words[0] in _DRY and "--dry-run" in options))
         and all(_RCLONE_SHAPES.match(o) for o in options)
         and not any(cmd.dynamic)
         and not any(
