@@ -36,12 +36,14 @@ from workset.safety.rules.persistence import written_text
 from workset.safety.rules.static import static_output
 
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
-_MAKEFILE = re.compile(r"(^|/)([Mm]akefile|GNUmakefile|[^/]+\.mk|[Jj]ustfile)$")
+_MAKEFILE = re.compile(r"(^|/)([Mm]akefile|GNUmakefile|[^/]+\.mk|[Jj]ustfile|debian/rules)$")
 # Any Python module or shell script: the project's tests, packages and scripts run them.
 _PYTHON = re.compile(r"\.pyw?$|\.pth$")
 # Shell scripts a tool runs by itself: direnv's .envrc, hooks kept in the repository.
 _SHELL = re.compile(
     r"(^|/)\.envrc$|(^|/)(\.githooks|\.husky|\.git-hooks)/[\w.-]+$|"
+    # a Debian package's maintainer scripts, run as root where the package is installed
+    r"(^|/)debian/([\w.+-]+\.)?(preinst|postinst|prerm|postrm)$|"
     # a git hook by its name, in whatever hooks folder (core.hooksPath, ~/.git-templates)
     r"(^|/)[\w.-]*hooks/(pre-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|"
     r"post-merge|pre-push|post-rewrite|pre-merge-commit|pre-auto-gc|reference-transaction|"
@@ -91,6 +93,11 @@ _SCRIPTS = re.compile(r'"scripts"\s*:\s*\{([^{}]*)\}')
 _VALUE = re.compile(r'"[^"]*"\s*:\s*"((?:[^"\\]|\\.)*)"')
 
 
+def source_language(path: str) -> str | None:
+    """The interpreter whose source ``path`` is (``Rakefile``: ruby), if one of :data:`_SOURCES`."""
+    return next((p for pattern, p in _SOURCES if pattern.search(path)), None)
+
+
 def code_of(path: str, text: str) -> Nested | None:
     """The code that ``text``, written to ``path``, will be when the project's tool runs."""
     if _MAKEFILE.search(path):
@@ -111,7 +118,7 @@ def code_of(path: str, text: str) -> Nested | None:
         return Nested(text, "python", deny_only=True) if text.strip() else None
     if _SHELL.search(path):
         return Nested(text, deny_only=True) if text.strip() else None
-    interpreter = next((p for pattern, p in _SOURCES if pattern.search(path)), None)
+    interpreter = source_language(path)
     if interpreter is not None and text.strip():  # jest.config.js, Rakefile, lib/x.pm…
         return Nested(f"{interpreter} -e " + "'" + text.replace("'", "'\\''") + "'",
                       deny_only=True)  # fmt: skip

@@ -6,8 +6,9 @@ cluster (:mod:`.systems_dev`), a Linux server administered from its config
 through WSL and PowerShell (:mod:`.windows_interop`), a DBA's data platform
 (:mod:`.data_platform`), QA and test automation (:mod:`.qa_testing`), docs and static sites
 (:mod:`.docs_day`), network engineering (:mod:`.net_admin`), AI application development
-(:mod:`.ai_dev`) and backups and storage (:mod:`.storage_backups`). Each came from one blind
-cohort's tune half (docs/results/safety.md, rounds 33–43).
+(:mod:`.ai_dev`), backups and storage (:mod:`.storage_backups`) and Linux packaging and
+release engineering (:mod:`.release_eng`). Each came from one blind cohort's tune half
+(docs/results/safety.md, rounds 33–44).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from workset.safety.rules import (
     game_web3,
     net_admin,
     qa_testing,
+    release_eng,
     server_admin,
     storage_backups,
     systems_dev,
@@ -27,6 +29,6 @@ from workset.safety.rules import (
 from workset.safety.rules.base import Handler, Voucher
 
 _DOMAINS = (systems_dev, server_admin, game_web3, windows_interop, data_platform, qa_testing,
-            docs_day, net_admin, ai_dev, storage_backups)  # fmt: skip
+            docs_day, net_admin, ai_dev, storage_backups, release_eng)  # fmt: skip
 VOUCHERS: dict[str, Voucher] = {k: v for d in _DOMAINS for k, v in d.VOUCHERS.items()}
 TABLES: tuple[dict[str, Handler], ...] = tuple(t for d in _DOMAINS for t in d.TABLES)

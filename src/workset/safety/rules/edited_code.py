@@ -174,6 +174,11 @@ def _as_code(path: str, texts: list[str]) -> str:
             values = [_unescape_json(m.group(1)) for m in _JSON_VALUE.finditer(text)]
             commands.extend(values or [text])
         return "\n".join(c for c in commands if " " in c.strip())
+    from workset.safety.rules.build_files import source_language  # (it imports this module)
+
+    language = source_language(path)  # Formula/x.rb, jest.config.js: the inserted code runs
+    if language and any(t.strip() for t in texts):
+        return f"{language} -e " + "'" + "\n".join(texts).replace("'", "'\\''") + "'"
     return ""
 
 

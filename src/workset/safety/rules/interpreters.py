@@ -89,6 +89,8 @@ def interpreter(cmd: Cmd, ctx: Context) -> Iterator[Result]:
         if word in codes or bundled or (language is None and re.fullmatch(r"-[a-zA-Z]*e", word)):
             code_index = index + 1
             break
+        if language == "shell" and short and "s" in word[1:]:
+            break  # sh -s -- -b DIR: the program comes from stdin, the rest are its arguments
         if language == "python" and word == "-m":
             module = args[index] if index < len(args) else ""
             if module in _MODULE_PROGRAMS:  # python -m pip …: judged as pip …

@@ -120,7 +120,8 @@ SUBCOMMANDS: dict[str, frozenset[str]] = {
                         "doc", "bench", "clean", "tree", "metadata", "update", "fetch",
                         "--version", "version", "help", "new", "init", "vendor", "expand",
                         "nextest", "llvm-cov", "tarpaulin", "audit", "deny", "outdated",
-                        "add", "remove", "rm"}),  # add: rules.project_deps
+                        "add", "remove", "rm", "package", "set-version", "semver-checks"}),
+    # add: rules.project_deps; package: the .crate packed and built in target/
     "go": frozenset({"build", "test", "run", "vet", "fmt", "mod", "list", "env", "version",
                      "doc", "generate", "clean", "work", "tool", "help", "bug",
                      "install", "get"}),  # install: rules.system asks unless rules.go_tools vouches
