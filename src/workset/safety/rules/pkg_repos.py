@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from workset.safety.rules import keytools, known_tools
+from workset.safety.rules import backup_confined, keytools, known_tools
 from workset.safety.rules.base import Cmd, Context, Finding, Voucher, unknown_program
 from workset.safety.rules.pkg_builds import _static, listed, path_off
 
@@ -140,7 +140,8 @@ _KEY_ID = re.compile(r"^(--local-user|-u|--default-key) ")
 
 def _gpg(cmd: Cmd, ctx: Context) -> Finding | None:
     """``gpg --batch --yes --detach-sign -u KEY -o dist/SUMS.asc dist/SUMS``: a signature of a
-    workspace file written into the workspace."""
+    workspace file written into the workspace; otherwise
+    :func:`~workset.safety.rules.backup_confined.symmetric_file` (both rounds register gpg)."""
     args = cmd.args()
     if _SIGNS & set(args) and _static(cmd, _KEY_ID):
         files: list[str] = []
@@ -158,7 +159,8 @@ def _gpg(cmd: Cmd, ctx: Context) -> Finding | None:
             index += 1
         if files:
             return path_off(files, ctx, cmd.name)
-    return known_tools.VOUCHERS["gpg"](cmd, ctx)
+    # a passphrase-encrypted file in the workspace (round 43), else what gpg is known to do
+    return backup_confined.symmetric_file(cmd, ctx)
 
 
 def _dput(cmd: Cmd, ctx: Context) -> Finding | None:
