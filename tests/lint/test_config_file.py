@@ -195,3 +195,15 @@ def test_discovery_is_automatic_with_a_memory_and_can_be_turned_off(tmp_path: Pa
     assert config.discovery == DiscoverySection("off", False)
     with pytest.raises(UsageError, match=r"\[discovery\] search must be 'auto' or 'off'"):
         load_config(write(tmp_path, '[discovery]\nsearch = "always"\n'))
+
+
+def test_answer_confidence_is_a_probability_or_false(tmp_path: Path) -> None:
+    default = AgentConfig().answer_confidence
+    assert WorksetConfig().agent_config().answer_confidence == default
+    config = load_config(write(tmp_path, "[agent]\nanswer_confidence = 0.4\n"))
+    assert config.agent_config().answer_confidence == 0.4
+    off = load_config(write(tmp_path, "[agent]\nanswer_confidence = false\n"))
+    assert off.agent_config().answer_confidence is None
+    for bad in ("1.5", "0", "true", '"high"'):
+        with pytest.raises(UsageError, match=r"answer_confidence must be a probability"):
+            load_config(write(tmp_path, f"[agent]\nanswer_confidence = {bad}\n"))

@@ -221,3 +221,31 @@ def test_a_verdict_on_a_candidate_tool_parses_on_the_real_model(qwen: EmbeddedMo
     response = _complete(qwen, request)
     assert response.message.content is not None
     assert json.loads(response.message.content)["answer"] in ("yes", "no")
+
+
+def test_an_answer_scored_again_is_the_same_text_with_its_probabilities(
+    qwen: EmbeddedModel,
+) -> None:
+    """The scoring request of workset.loop.confidence: tools offered (llama.cpp refuses
+    logprobs with tools when streamed, so it is sent whole), greedy, the answer's length."""
+    from workset.loop.confidence import fact_probability, same_text, scoring_request
+
+    request = ModelRequest(
+        (
+            UserMessage(
+                "config.py line 3 reads `PORT = 8471`. What port does the service use? "
+                "Answer with the number only, no tool call."
+            ),
+        ),
+        tools=TOOLS,
+        max_tokens=24,
+        temperature=0.0,
+    )
+    answer = _complete(qwen, request)
+    assert answer.message.content and not answer.tokens  # streamed, no log-probabilities
+    again = _complete(qwen, scoring_request(request, answer))
+    assert again.tokens and same_text(answer.message.content, again.tokens)
+    assert all(t.logprob <= 0.0 and len(t.alternatives) <= 5 for t in again.tokens)
+    assert "8471" in answer.message.content
+    chance = fact_probability(again.tokens, "8471")
+    assert chance is not None and 0.0 < chance <= 1.0

@@ -52,6 +52,11 @@ check_answers         auto                      an answer judged answered is ask
                                                 the reply names its main fact (``workset.
                                                 loop.answer_check``); auto: when a coder
                                                 model answers the requests made alone
+answer_confidence     (see docs)                an answer judged answered is scored once
+                                                (token log-probabilities, the prefix
+                                                cached) and stays answered only when its
+                                                main fact had at least this probability
+                                                (``workset.loop.confidence``); false: off
 [status]
 enabled               false                     keep an ``<agent_status>`` block in each request
 todo_tools            false                     offer ``rewrite_todo_list``/``update_todo_status``

@@ -59,6 +59,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
         "search_fixes",
         "second_look",
         "check_answers",
+        "answer_confidence",
     ),
     "status": ("enabled", "strategy", "placement", "todo_tools"),
     "history": ("policy", "params"),
@@ -178,6 +179,20 @@ class Reader:
             coder=self.string(raw, "model", "coder", ""),
         )
 
+    def probability(
+        self, raw: Mapping[str, Any], section: str, key: str, default: float | None
+    ) -> float | None:
+        """A probability strictly between 0 and 1, or ``false`` for off (None)."""
+        value = raw.get(key, default)
+        if value is False or value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+            raise self.fail(
+                f"[{section}] {key}", f"must be a probability between 0 and 1, or false, not "
+                f"{value!r}", f"{key} = {default if default is not None else 0.5:g}",
+            )  # fmt: skip
+        return float(value)
+
     def seconds(self, raw: Mapping[str, Any], section: str, key: str, default: float) -> float:
         value = raw.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
@@ -268,6 +283,9 @@ class Reader:
                 self.boolean(raw, "agent", "check_answers", True)
                 if "check_answers" in raw
                 else None
+            ),
+            answer_confidence=self.probability(
+                raw, "agent", "answer_confidence", AGENT_DEFAULTS.answer_confidence
             ),
         )
 

@@ -67,6 +67,9 @@ class AgentSection:
     second_look: bool = AGENT_DEFAULTS.second_look
     # Check an answered answer by asking again (loop.answer_check); None: with a coder model.
     check_answers: bool | None = None
+    # The least probability of an answer's main fact for it to stay answered (loop.confidence);
+    # None: answers are not scored.
+    answer_confidence: float | None = AGENT_DEFAULTS.answer_confidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,4 +158,5 @@ class WorksetConfig:
             model_stall_s=self.model.timeout,
             second_look=self.agent.second_look,
             check_answers=self.agent.check_answers,
+            answer_confidence=self.agent.answer_confidence,
         )

@@ -21,7 +21,7 @@ from typing import Literal, TypeAlias
 from workset.context.manifest import Manifest
 from workset.events.inputs import Event
 from workset.messages import AssistantMessage, ToolCall, ToolMessage
-from workset.models.base import Usage
+from workset.models.base import TokenLogprob, Usage
 
 TaskState: TypeAlias = Literal["running", "progress", "completed", "failed", "cancelled", "lost"]
 FINAL_TASK_STATES = frozenset({"completed", "failed", "cancelled", "lost"})
@@ -109,6 +109,9 @@ class ModelCalled:
     finish_reason: str | None = None
     request: RequestRef | None = None
     notices: tuple[NoticeRecord, ...] = ()  # the per-call notices flushed into this request
+    # A final answer's tokens with their log-probabilities, scored once after the call
+    # (workset.loop.confidence); empty for calls, or when answers are not scored.
+    answer_tokens: tuple[TokenLogprob, ...] = ()
     kind: Literal["model_called"] = "model_called"
 
 

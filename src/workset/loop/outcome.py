@@ -169,7 +169,7 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
             f"the answer repeats a line a tool wrote about its result "
             f"({framing[:60]!r}), not something the result shows",
         )
-    task = _task(history)
+    task = task_of(history)
     copied_words = copied_passage(answer, results) if _asks_thing(task) else 0
     if copied_words:
         return Verdict(
@@ -309,7 +309,7 @@ def _judge(history: Sequence[Message], failure: str | None, evidence: Sequence[s
             for r in results
             if not r.is_error and r.name in WRITE_TOOLS | EXEC_TOOLS and r.tool_call_id in calls
         ]
-        main = _main_fact(task, supported)
+        main = main_fact(task, supported)
         near = grounding.grounded(task, [main], observed, files, acted, neutral=folders)
         if near is None or near:
             return Verdict("answered", f"supported by what the run read ({main!r})", supported)
@@ -339,10 +339,10 @@ def _checked(
     verdict = _judge(history, None, evidence)
     if verdict.outcome != "answered":
         return verdict
-    task = _task(history)
+    task = task_of(history)
     if not verdict.supported:  # nothing to compare (never checked: CallInterpreter.second_look)
         return verdict
-    main = _main_fact(task, verdict.supported)
+    main = main_fact(task, verdict.supported)
     file_asked = answer_shape.asked(task) == "file"
     facts = [
         f
@@ -377,7 +377,7 @@ def _names(task: str, fact: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(fact)}(?!\w)", task, re.IGNORECASE) is not None
 
 
-def _main_fact(task: str, facts: Sequence[str]) -> str:
+def main_fact(task: str, facts: Sequence[str]) -> str:
     """The fact that answers: the first number when the question asks how many, the first
     path when it asks which file, else the first that is not a path (a name, a value; the
     files an answer cites say where it looked)."""
@@ -391,7 +391,7 @@ def _main_fact(task: str, facts: Sequence[str]) -> str:
     return (wanted or list(facts))[0]
 
 
-def _task(history: Sequence[Message]) -> str:
+def task_of(history: Sequence[Message]) -> str:
     """The task: the last user-role message that is not a harness notice."""
     return next(
         (

@@ -161,6 +161,10 @@ class AgentConfig:
     # answers the requests made alone (the 0.5B asked itself disagreed with 34 of 52 right
     # answers; the 1.5B with 2 of 18, and with both wrong ones).
     check_answers: bool | None = None
+    # A final answer is scored once (the same request again, with token log-probabilities;
+    # the prefix is cached) and stays answered only when the model gave its main fact with at
+    # least this probability (workset.loop.confidence). None: answers are not scored.
+    answer_confidence: float | None = None
     # Tool results are data, not instructions: wrap them in <external_content> with their
     # source (reserved tags inside are neutralised either way). Tools marked
     # ``wrap_output=False`` (workset's own bookkeeping tools, MCP) are not wrapped again.

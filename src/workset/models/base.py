@@ -24,6 +24,9 @@ class ModelRequest:
     json_schema: Mapping[str, Any] | None = None
     timeout_s: float | None = None
     seed: int | None = None  # the sampler's seed, where the backend takes one (reproducible)
+    # Ask for each generated token's log-probability (and its runner-up's), where the backend
+    # reports them: :attr:`ModelResponse.tokens` (workset.loop.confidence scores answers).
+    logprobs: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,17 @@ class Usage:
 
 
 @dataclass(frozen=True, slots=True)
+class TokenLogprob:
+    """One generated token: its text, its log-probability and the best other token's, and
+    the other tokens the backend listed as likely there (text and log-probability)."""
+
+    text: str
+    logprob: float
+    runner_up: float | None = None
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ModelResponse:
     message: AssistantMessage
     usage: Usage
@@ -56,6 +70,9 @@ class ModelResponse:
     model: str = ""
     # Backend-specific numbers worth keeping (llama.cpp timings, request ids).
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # The generated tokens with their log-probabilities, when the request asked for them and
+    # the backend reports them (empty otherwise).
+    tokens: tuple[TokenLogprob, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +82,8 @@ class ModelInfo:
     context_window: int
     # Whether the chat template understands the tools field; if not, tools go in the prompt.
     supports_tools: bool = True
+    # Whether the backend reports token log-probabilities (ModelRequest.logprobs).
+    reports_logprobs: bool = False
 
 
 @runtime_checkable

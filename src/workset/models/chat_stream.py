@@ -18,7 +18,7 @@ import httpx
 
 from workset.errors import ModelError, ModelResponseError
 from workset.messages import AssistantMessage, ToolCall
-from workset.models.base import ModelResponse, Usage
+from workset.models.base import ModelResponse, TokenLogprob, Usage
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +52,7 @@ class Reply:
     response_id: str | None = None
     first_token_s: float | None = None
     cut: bool = False  # the reader stopped the stream (see read_stream's ``stop``)
+    tokens: list[TokenLogprob] = field(default_factory=list)  # when logprobs were asked for
 
     @property
     def extra(self) -> dict[str, Any]:
@@ -81,6 +82,7 @@ class Reply:
                 continue
             delta = choice.get("delta") or choice.get("message") or {}
             self._add_delta(delta)
+            self._add_logprobs(choice.get("logprobs"))
             if choice.get("finish_reason"):
                 self.finish_reason = str(choice["finish_reason"])
 
@@ -109,6 +111,25 @@ class Reply:
             elif arguments is not None:  # some servers send an object, not JSON text
                 draft.arguments += json.dumps(arguments, ensure_ascii=False)
 
+    def _add_logprobs(self, logprobs: Any) -> None:
+        """``{"content": [{"token", "logprob", "top_logprobs": [...]}, ...]}`` (OpenAI's form,
+        which llama.cpp's server follows)."""
+        if not isinstance(logprobs, Mapping):
+            return
+        for item in logprobs.get("content") or ():
+            if not isinstance(item, Mapping) or not isinstance(item.get("logprob"), int | float):
+                continue
+            token = str(item.get("token", ""))
+            others = tuple(
+                (str(t.get("token", "")), float(t["logprob"]))
+                for t in item.get("top_logprobs") or ()
+                if isinstance(t, Mapping)
+                and t.get("token") != token
+                and isinstance(t.get("logprob"), int | float)
+            )
+            best = max((p for _, p in others), default=None)
+            self.tokens.append(TokenLogprob(token, float(item["logprob"]), best, others))
+
     def response(self, model: str, latency_s: float, extra: Mapping[str, Any]) -> ModelResponse:
         calls = tuple(
             ToolCall(id=d.id or f"call_{i}", name=d.name, arguments=d.arguments or "{}")
@@ -125,6 +146,7 @@ class Reply:
             finish_reason=self.finish_reason,
             model=self.model or model,
             extra=extra,
+            tokens=tuple(self.tokens),
         )
 
     def _usage(self, latency_s: float) -> Usage:

@@ -98,10 +98,12 @@ class EmbeddedModel:
     def info(self) -> ModelInfo:
         running = self._running
         if running is not None:
-            return ModelInfo(self.name, "embedded", running.context_window, running.supports_tools)
+            return ModelInfo(
+                self.name, "embedded", running.context_window, running.supports_tools, True
+            )
         spec = EMBEDDED_MODELS.get(self.weights)
         supports_tools = spec is None or spec.family != "smollm2"
-        return ModelInfo(self.name, "embedded", self._context_window, supports_tools)
+        return ModelInfo(self.name, "embedded", self._context_window, supports_tools, True)
 
     @property
     def base_url(self) -> str | None:

@@ -210,6 +210,11 @@ class OpenAICompatibleModel:
             payload["temperature"] = temperature
         if request.seed is not None:
             payload["seed"] = request.seed
+        if request.logprobs:
+            # One body, not a stream: llama.cpp's server refuses logprobs with tools streamed.
+            payload["logprobs"], payload["top_logprobs"] = True, 5
+            payload["stream"] = False
+            payload.pop("stream_options")
         if request.json_schema is not None:
             schema = _plain_json(request.json_schema)
             payload["response_format"] = {

@@ -41,6 +41,7 @@ from workset.errors import UsageError
 from workset.events.inputs import Event
 from workset.events.records import LoopEvent, RunFailed, RunFinished, RunStarted
 from workset.loop.calls import CallInterpreter
+from workset.loop.confidence import doubted
 from workset.loop.outcome import classify
 from workset.loop.rereads import file_reader
 from workset.loop.settings import AgentConfig, RunResult, RunUsage
@@ -290,7 +291,10 @@ class Session:
             done = last.content if isinstance(last, AssistantMessage) else ""
             return RunResult(self.id, run_id, "nothing_to_do", answer=done or "")
         self.record(RunFinished(run_id, self.id, answer, iterations, self.now()))
-        verdict = classify(self.state.messages, evidence=interpreter.evidence)
+        verdict = doubted(
+            classify(self.state.messages, evidence=interpreter.evidence),
+            self.state.messages, self.steps.answer_tokens, self.config.answer_confidence,
+        )  # fmt: skip
         return RunResult(
             self.id, run_id, "finished", answer=answer, iterations=iterations, usage=usage,
             outcome=verdict.outcome, outcome_reason=verdict.reason,

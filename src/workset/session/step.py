@@ -21,9 +21,10 @@ from workset.context.manifest import Manifest
 from workset.errors import ContextBudgetError, ModelError
 from workset.events.records import ModelCalled, StepInterrupted
 from workset.loop.calls import CallInterpreter
+from workset.loop.confidence import same_text, scoring_request
 from workset.loop.steering import NextTurn
 from workset.messages import AssistantMessage, ToolMessage, ToolSpec, UserMessage
-from workset.models.base import Usage
+from workset.models.base import Model, ModelRequest, ModelResponse, TokenLogprob, Usage
 from workset.models.constrained import answer_schema
 from workset.session.statusbar import status_notes
 
@@ -50,6 +51,28 @@ class StepRunner:
         self.session = session
         self.phase: Phase = "idle"
         self._scope: anyio.CancelScope | None = None  # the request and model call now made
+        # The last final answer's tokens, scored (workset.loop.confidence); () otherwise.
+        self.answer_tokens: tuple[TokenLogprob, ...] = ()
+
+    async def _scored(
+        self, model: Model, request: ModelRequest, response: ModelResponse
+    ) -> tuple[tuple[TokenLogprob, ...], Usage]:
+        """A final answer's tokens with their log-probabilities (the same request once more,
+        :func:`~workset.loop.confidence.scoring_request`), and the usage of both calls; no
+        tokens when answers are not scored, the backend does not report log-probabilities,
+        the call fails, or greedy decoding wrote another text."""
+        answer = response.message.content or ""
+        config = self.session.config
+        wanted = config.answer_confidence is not None and model.info.reports_logprobs
+        if not wanted or not answer.strip():
+            return (), response.usage
+        try:
+            with anyio.fail_after(config.model_timeout_s):
+                again = await model.complete(scoring_request(request, response))
+        except (TimeoutError, ModelError):
+            return (), response.usage
+        usage = _plus(response.usage, again.usage)
+        return (again.tokens if same_text(answer, again.tokens) else ()), usage
 
     def cancel(self) -> None:
         """An urgent event: cancel what the step is doing now (the request and model call,
@@ -128,12 +151,16 @@ class StepRunner:
             truncated=response.finish_reason == "length",
         )
         message = decided.message
+        usage = response.usage
+        self.answer_tokens = ()
+        if not message.tool_calls:
+            self.answer_tokens, usage = await self._scored(model, made.assembled.request, response)
         manifest = _with_server_cache(made.assembled.manifest, response.usage)
         session.record(
             ModelCalled(
                 run_id, session.id, iteration, manifest, message, response.usage,
                 session.now(), response.finish_reason, request=made.ref,
-                notices=tuple(n.record() for n in suffix),
+                notices=tuple(n.record() for n in suffix), answer_tokens=self.answer_tokens,
             ),
             blobs=made.blobs,
         )  # fmt: skip
@@ -153,16 +180,16 @@ class StepRunner:
                 session.queue.push(
                     "echo", "call_interpreter", "trajectory", session.now(), text=again
                 )
-                return StepOutcome("continued", response.usage)
+                return StepOutcome("continued", usage)
             look = second_look(session, interpreter)
             if look is not None:  # asked again over the lines that bear on the question
-                return StepOutcome("continued", response.usage, turn=look)
-            return StepOutcome("answered", response.usage, answer=interpreter.run_answer(answer))
+                return StepOutcome("continued", usage, turn=look)
+            return StepOutcome("answered", usage, answer=interpreter.run_answer(answer))
         self.phase = "tools"
         interrupted = await session.units.run(run_id, message, decided)
         self.phase = "prepare"
         if interrupted:  # the next request is about the interrupt, not these calls
-            return StepOutcome("continued", response.usage)
+            return StepOutcome("continued", usage)
         ids = {c.id for c in message.tool_calls}
         results = [
             m
@@ -171,8 +198,8 @@ class StepRunner:
         ]
         after = interpreter.next_turn(results)
         if after.stop:
-            return StepOutcome("failed", response.usage, error_type="GaveUp", error=after.stop)
-        return StepOutcome("continued", response.usage, turn=after)
+            return StepOutcome("failed", usage, error_type="GaveUp", error=after.stop)
+        return StepOutcome("continued", usage, turn=after)
 
 
 def second_look(
@@ -189,6 +216,20 @@ def second_look(
             text=interpreter.look_note,
         )  # fmt: skip
     return look
+
+
+def _plus(first: Usage, second: Usage) -> Usage:
+    """The usage of two calls of one step (an answer and its scoring)."""
+    cached = None
+    if first.cached_prompt_tokens is not None or second.cached_prompt_tokens is not None:
+        cached = (first.cached_prompt_tokens or 0) + (second.cached_prompt_tokens or 0)
+    return replace(
+        first,
+        prompt_tokens=first.prompt_tokens + second.prompt_tokens,
+        completion_tokens=first.completion_tokens + second.completion_tokens,
+        cached_prompt_tokens=cached,
+        latency_s=first.latency_s + second.latency_s,
+    )
 
 
 def _model_calls(session: Session) -> int:

@@ -118,12 +118,18 @@ class ScriptedModel:
     name: str = "scripted"
     chat_format: ChatMLFormat = field(default_factory=ChatMLFormat)
     requests: list[ModelRequest] = field(default_factory=list)
+    logprobs: bool = False  # whether it says it reports token log-probabilities (scripted)
     _counter: PartCounter | None = None
     _previous: RequestCount | None = None
 
     @property
     def info(self) -> ModelInfo:
-        return ModelInfo(name=self.name, backend="scripted", context_window=self.context_window)
+        return ModelInfo(
+            name=self.name,
+            backend="scripted",
+            context_window=self.context_window,
+            reports_logprobs=self.logprobs,
+        )
 
     def token_counter(self) -> PartCounter:
         if self._counter is None:
