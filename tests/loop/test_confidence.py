@@ -37,7 +37,7 @@ def tokens(text: str, unsure: str = "", p: float = 0.2) -> tuple[TokenLogprob, .
     for index, piece in enumerate(pieces if cut >= 0 else [text]):
         chance = p if cut >= 0 and index == 1 else 0.99
         out += [
-            TokenLogprob(piece[i : i + 4], math.log(chance), math.log(0.005))
+            TokenLogprob(piece[i : i + 4], math.log(chance), (("~", math.log(0.005)),))
             for i in range(0, len(piece), 4)
         ]
     return tuple(out)
@@ -198,7 +198,8 @@ def test_an_openai_compatible_body_with_logprobs_gives_the_tokens() -> None:
     reply = read_json(json.dumps(body).encode())
     assert not isinstance(reply, type(None))
     response = reply.response("m", 0.1, {})  # type: ignore[union-attr]
-    assert response.tokens == (TokenLogprob("Paris", -0.15, -2.4, (("London", -2.4),)),)
+    assert response.tokens == (TokenLogprob("Paris", -0.15, (("London", -2.4),)),)
+    assert response.tokens[0].runner_up == -2.4
 
 
 def test_a_request_for_logprobs_is_sent_whole_not_streamed() -> None:
@@ -226,8 +227,8 @@ def test_a_backend_that_reports_no_logprobs_is_not_asked(tmp_path: Path) -> None
 
 
 def test_a_variant_in_case_or_quotes_is_not_doubt() -> None:
-    tiny = TokenLogprob("Tiny", math.log(0.4), math.log(0.35), (("tiny", math.log(0.35)),))
-    other = TokenLogprob("Tiny", math.log(0.4), math.log(0.35), (("toolz", math.log(0.35)),))
+    tiny = TokenLogprob("Tiny", math.log(0.4), (("tiny", math.log(0.35)),))
+    other = TokenLogprob("Tiny", math.log(0.4), (("toolz", math.log(0.35)),))
     rest = (TokenLogprob("DB/utils.py", math.log(0.99)),)
     assert fact_probability((tiny, *rest), "TinyDB/utils.py") == pytest.approx(0.75)
     assert fact_probability((other, *rest), "TinyDB/utils.py") == pytest.approx(0.4)

@@ -74,10 +74,15 @@ def _decode(tp: Any, value: Json, where: str) -> Any:
             raise _bad(where, f"one of {get_args(tp)}", value)
         return value
     if origin is tuple:
-        item_type = get_args(tp)[0]
+        args = get_args(tp)
         if not isinstance(value, list):
             raise _bad(where, "a list", value)
-        return tuple(_decode(item_type, v, f"{where}[{i}]") for i, v in enumerate(value))
+        if len(args) == 2 and args[1] is Ellipsis:  # tuple[X, ...]
+            return tuple(_decode(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
+        if len(value) != len(args):  # tuple[str, float]: one type per place
+            raise _bad(where, f"a list of {len(args)}", value)
+        pairs = enumerate(zip(args, value, strict=True))
+        return tuple(_decode(t, v, f"{where}[{i}]") for i, (t, v) in pairs)
     if origin is dict or origin is Mapping:
         value_type = get_args(tp)[1]
         if not isinstance(value, dict):

@@ -53,13 +53,17 @@ class Usage:
 
 @dataclass(frozen=True, slots=True)
 class TokenLogprob:
-    """One generated token: its text, its log-probability and the best other token's, and
-    the other tokens the backend listed as likely there (text and log-probability)."""
+    """One generated token: its text, its log-probability, and the other tokens the backend
+    listed as likely there (text and log-probability)."""
 
     text: str
     logprob: float
-    runner_up: float | None = None
     alternatives: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def runner_up(self) -> float | None:
+        """The best other token's log-probability."""
+        return max((p for _, p in self.alternatives), default=None)
 
 
 @dataclass(frozen=True, slots=True)

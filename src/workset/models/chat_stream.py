@@ -127,8 +127,7 @@ class Reply:
                 and t.get("token") != token
                 and isinstance(t.get("logprob"), int | float)
             )
-            best = max((p for _, p in others), default=None)
-            self.tokens.append(TokenLogprob(token, float(item["logprob"]), best, others))
+            self.tokens.append(TokenLogprob(token, float(item["logprob"]), others))
 
     def response(self, model: str, latency_s: float, extra: Mapping[str, Any]) -> ModelResponse:
         calls = tuple(

@@ -20,6 +20,7 @@ import anyio
 from workset.context.manifest import Manifest
 from workset.errors import ContextBudgetError, ModelError
 from workset.events.records import ModelCalled, StepInterrupted
+from workset.history.draft import add_usage
 from workset.loop.calls import CallInterpreter
 from workset.loop.confidence import same_text, scoring_request
 from workset.loop.steering import NextTurn
@@ -71,7 +72,7 @@ class StepRunner:
                 again = await model.complete(scoring_request(request, response))
         except (TimeoutError, ModelError):
             return (), response.usage
-        usage = _plus(response.usage, again.usage)
+        usage = add_usage(response.usage, again.usage)
         return (again.tokens if same_text(answer, again.tokens) else ()), usage
 
     def cancel(self) -> None:
@@ -216,20 +217,6 @@ def second_look(
             text=interpreter.look_note,
         )  # fmt: skip
     return look
-
-
-def _plus(first: Usage, second: Usage) -> Usage:
-    """The usage of two calls of one step (an answer and its scoring)."""
-    cached = None
-    if first.cached_prompt_tokens is not None or second.cached_prompt_tokens is not None:
-        cached = (first.cached_prompt_tokens or 0) + (second.cached_prompt_tokens or 0)
-    return replace(
-        first,
-        prompt_tokens=first.prompt_tokens + second.prompt_tokens,
-        completion_tokens=first.completion_tokens + second.completion_tokens,
-        cached_prompt_tokens=cached,
-        latency_s=first.latency_s + second.latency_s,
-    )
 
 
 def _model_calls(session: Session) -> int:
